@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { sql } from 'drizzle-orm';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/database.js';
+import { authenticateRequests } from './lib/auth.js';
+import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
+import type { Logger } from './lib/logger.js';
+import type { Mailer } from './lib/mailer.js';
+import { limitPerIp } from './lib/rate-limit.js';
+import './lib/validate.js';
+import { createAuthRouter } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createChatRouter, createSendMessageHandler } from './modules/chat/chat.routes.js';
+import { createChatService } from './modules/chat/chat.service.js';
+import { createContactService } from './modules/contact/contact.service.js';
+
+export interface AppDeps {
+  config: AppConfig;
+  db: Database;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
+
+export function createServices(deps: AppDeps) {
+  const { config, db, mailer, logger } = deps;
+  const auth = createAuthService({
+    db,
+    mailer,
+    logger,
+    publicUrl: config.publicUrl,
+    jwtSecret: config.jwtSecret,
+    jwtExpiresIn: config.jwtExpiresIn,
+  });
+  const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
+  const chat = createChatService({ db });
+  return { auth, contact, chat };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+function contentSecurityPolicy(config: AppConfig) {
+  const paymentOrigin = `http://*:${config.paymentPort}`;
+  return {
+    useDefaults: true,
+    directives: {
+      'default-src': ["'self'"],
+      'script-src': ["'self'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+      'font-src': ["'self'", 'data:'],
+      'connect-src': ["'self'", 'ws:', 'wss:', paymentOrigin, `https://*:${config.paymentPort}`],
+      'frame-ancestors': ["'none'"],
+      'upgrade-insecure-requests': null,
+    },
+  };
+}
+
+export function createApp(deps: AppDeps): { app: Express; services: Services } {
+  const { config, db, logger } = deps;
+  const services = createServices(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy) app.set('trust proxy', 1);
+
+  app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
+  app.use(
+    '/api',
+    cors({
+      origin: (origin, callback) => callback(null, !origin || config.corsOrigins.includes(origin)),
+      credentials: true,
+    }),
+  );
+  app.use('/api', express.json({ limit: '1mb' }));
+  app.use('/api', authenticateRequests(services.auth));
+
+  app.get('/api/health', async (_req, res) => {
+    await db.execute(sql`select 1`);
+    res.json({ status: 'ok' });
+  });
+
+  const sendMessage = createSendMessageHandler({
+    chat: services.chat,
+    contact: services.contact,
+    contactLimit: limitPerIp(config.rateLimit),
+  });
+  app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit: config.rateLimit, sendMessage }));
+  app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
+
+  app.use('/api', notFoundHandler);
+
+  const clientDist = config.clientDist ?? defaultClientDist;
+  const indexHtml = path.join(clientDist, 'index.html');
+  if (existsSync(indexHtml)) {
+    app.use(
+      '/assets',
+      express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+    );
+    app.use(express.static(clientDist, { index: false, maxAge: '1h' }));
+    // History fallback: every client route answers with the app shell.
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(indexHtml);
+    });
+  } else {
+    logger.info(`client build not found at ${clientDist}; serving the API only`);
+  }
+
+  app.use(createErrorHandler(logger));
+  return { app, services };
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { newId, SYSTEM_USER_ID } from '../db/ids.js';
+import { events, users } from '../db/schema.js';
+import type { Logger } from '../lib/logger.js';
+import { createUsersRepository } from '../modules/auth/users.repository.js';
+import { demoEvents } from './demo-events.js';
+
+const DEMO_PASSWORD = 'tukio-demo';
+const DEMO_ADMIN_PASSWORD = 'tukio-admin';
+
+/** The owner of imported (scraped) events; it has a random password nobody knows, so it cannot log in. */
+export async function ensureSystemUser(db: Database) {
+  await db
+    .insert(users)
+    .values({
+      id: SYSTEM_USER_ID,
+      username: 'tukio-importer',
+      email: 'importer@tukio.invalid',
+      passwordHash: await bcrypt.hash(randomBytes(24).toString('hex'), 10),
+      emailVerifiedAt: new Date(),
+    })
+    .onConflictDoNothing();
+}
+
+/** ADMIN_USERNAME/EMAIL/PASSWORD create that admin, or promote the existing account with that name or email. */
+export async function ensureAdmin(db: Database, admin: { username: string; email: string; password: string }, logger: Logger) {
+  const repo = createUsersRepository(db);
+  const existing = (await repo.findByUsername(admin.username)) ?? (await repo.findByEmail(admin.email));
+  const passwordHash = await bcrypt.hash(admin.password, 10);
+  if (existing) {
+    await repo.update(existing.id, { role: 'admin', passwordHash, emailVerifiedAt: existing.emailVerifiedAt ?? new Date() });
+    logger.info(`admin account "${existing.username}" is ready`);
+    return;
+  }
+  await repo.insert({ username: admin.username, email: admin.email.toLowerCase(), passwordHash, role: 'admin', emailVerifiedAt: new Date() });
+  logger.info(`admin account "${admin.username}" created`);
+}
+
+function atWallClock(dayOffset: number, time: string): Date {
+  const day = new Date();
+  day.setUTCDate(day.getUTCDate() + dayOffset);
+  return new Date(`${day.toISOString().slice(0, 10)}T${time}:00Z`);
+}
+
+/** Seeds demo users and events once; a second start finds the organizer and leaves everything as it is. */
+export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean) {
+  const repo = createUsersRepository(db);
+  if (await repo.findByUsername('amani')) return;
+  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
+  const verified = new Date();
+  const organizer = await repo.insert({ username: 'amani', email: 'amani@tukio.local', passwordHash, emailVerifiedAt: verified });
+  await repo.insert({ username: 'wanjiku', email: 'wanjiku@tukio.local', passwordHash, emailVerifiedAt: verified });
+  if (withAdmin && !(await repo.findByUsername('admin'))) {
+    await repo.insert({
+      username: 'admin',
+      email: 'admin@tukio.local',
+      passwordHash: await bcrypt.hash(DEMO_ADMIN_PASSWORD, 10),
+      role: 'admin',
+      emailVerifiedAt: verified,
+    });
+  }
+  await db.insert(events).values(
+    demoEvents.map((event) => ({
+      id: newId(),
+      title: event.title,
+      description: event.description,
+      location: event.location,
+      latitude: event.latitude,
+      longitude: event.longitude,
+      startsAt: atWallClock(event.dayOffset, event.time),
+      isPaid: event.ticketPrice > 0,
+      ticketPrice: event.ticketPrice,
+      capacity: event.capacity ?? null,
+      status: 'approved' as const,
+      userId: organizer.id,
+      image: null,
+    })),
+  );
+  logger.info(
+    `demo data seeded: users amani and wanjiku (password "${DEMO_PASSWORD}")${withAdmin ? `, admin (password "${DEMO_ADMIN_PASSWORD}")` : ''}`,
+  );
+}
+
+export async function bootstrapDatabase(db: Database, config: AppConfig, logger: Logger) {
+  await ensureSystemUser(db);
+  if (config.admin) await ensureAdmin(db, config.admin, logger);
+  if (config.seedDemo) await seedDemo(db, logger, !config.admin);
+}

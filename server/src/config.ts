@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  PAYMENT_PORT: z.coerce.number().int().min(0).max(65535).default(27684),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  JWT_SECRET: optionalString,
+  JWT_EXPIRES_IN: z.string().default('7d'),
+  PUBLIC_URL: optionalString,
+  CORS_ORIGINS: optionalString,
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('Tukio <no-reply@tukio.local>'),
+  ADMIN_USERNAME: optionalString,
+  ADMIN_EMAIL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+  CONTACT_EMAIL: optionalString,
+  SEED_DEMO: booleanFlag.default(true),
+  CLIENT_DIST: optionalString,
+  INTERNAL_API_KEY: optionalString,
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  port: number;
+  paymentPort: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  jwtSecret: string;
+  jwtExpiresIn: string;
+  publicUrl: string;
+  corsOrigins: string[];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  admin: { username: string; email: string; password: string } | undefined;
+  contactEmail: string;
+  seedDemo: boolean;
+  clientDist: string | undefined;
+  internalApiKey: string;
+  rateLimit: { windowMs: number; max: number };
+  trustProxy: boolean;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** Secrets left unset are generated once and kept under DATA_DIR, so restarts keep sessions valid. */
+function persistedSecret(dataDir: string, fileName: string): string {
+  const file = path.join(dataDir, fileName);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const adminParts = [env.ADMIN_USERNAME, env.ADMIN_EMAIL, env.ADMIN_PASSWORD];
+  if (adminParts.some(Boolean) && !adminParts.every(Boolean)) {
+    throw new ConfigError('Invalid configuration: ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (env.ADMIN_PASSWORD && env.ADMIN_PASSWORD.length < 6) {
+    throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be at least 6 characters');
+  }
+  const corsOrigins = (env.CORS_ORIGINS ?? `${publicUrl},http://localhost:5173`)
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    paymentPort: env.PAYMENT_PORT,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    jwtSecret: env.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret'),
+    jwtExpiresIn: env.JWT_EXPIRES_IN,
+    publicUrl,
+    corsOrigins,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    admin:
+      env.ADMIN_USERNAME && env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+        ? { username: env.ADMIN_USERNAME, email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
+        : undefined,
+    contactEmail: env.CONTACT_EMAIL ?? env.ADMIN_EMAIL ?? 'hello@tukio.local',
+    seedDemo: env.SEED_DEMO,
+    clientDist: env.CLIENT_DIST,
+    internalApiKey: env.INTERNAL_API_KEY ?? persistedSecret(dataDir, 'internal-api-key'),
+    rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_MS, max: env.RATE_LIMIT_MAX },
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+  };
+}

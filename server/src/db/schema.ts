@@ -1,0 +1,329 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+/** Ids are ObjectId-shaped (24 lowercase hex characters) because the client contract speaks `_id` strings. */
+const id = (name = 'id') => varchar(name, { length: 24 });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+const tsvector = customType<{ data: string }>({
+  dataType() {
+    return 'tsvector';
+  },
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: id().primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    avatarImage: text('avatar_image'),
+    isAvatarImageSet: boolean('is_avatar_image_set').notNull().default(false),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** Bumped on logout and password reset so every token issued before stops working. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: id().primaryKey(),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify-email', 'reset-password'] }).notNull(),
+    /** Only a SHA-256 of the emailed token is stored, so a database leak does not leak working links. */
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_tokens_hash_idx').on(t.tokenHash), index('auth_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+export const contactMessages = pgTable('contact_messages', {
+  id: id().primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  createdAt: createdAt(),
+});
+
+export const events = pgTable(
+  'events',
+  {
+    id: id().primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    /** Form dates are naive wall-clock times; they are stored as that wall-clock time in UTC. */
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    location: text('location').notNull(),
+    image: text('image'),
+    status: text('status', { enum: ['pending', 'approved'] }).notNull().default('pending'),
+    isPaid: boolean('is_paid').notNull().default(false),
+    /** Whole shillings: M-Pesa only moves whole shillings. */
+    ticketPrice: integer('ticket_price').notNull().default(0),
+    /** Null means unlimited seats. */
+    capacity: integer('capacity'),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    openedCount: integer('opened_count').notNull().default(0),
+    /** Set by the importer: title + date + location, so a re-import skips what it already created. */
+    importKey: text('import_key'),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple', coalesce(title, '')), 'A') || setweight(to_tsvector('simple', coalesce(location, '')), 'B') || setweight(to_tsvector('simple', coalesce(description, '')), 'C')`,
+    ),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('events_status_starts_idx').on(t.status, t.startsAt),
+    index('events_user_idx').on(t.userId),
+    index('events_location_lower_idx').on(sql`lower(${t.location})`),
+    index('events_search_idx').using('gin', t.searchVector),
+    uniqueIndex('events_import_key_idx').on(t.importKey),
+  ],
+);
+
+/** Daily counters feed the trending ranking without keeping one row per page view. */
+export const eventDailyActivity = pgTable(
+  'event_daily_activity',
+  {
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    opens: integer('opens').notNull().default(0),
+    shares: integer('shares').notNull().default(0),
+    registrations: integer('registrations').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.day] }), index('event_daily_activity_day_idx').on(t.day)],
+);
+
+export const eventShares = pgTable(
+  'event_shares',
+  {
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ['whatsapp', 'twitter', 'instagram'] }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.platform] })],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    amount: integer('amount').notNull(),
+    status: text('status', {
+      enum: ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due'],
+    })
+      .notNull()
+      .default('pending'),
+    phone: text('phone'),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('orders_event_status_idx').on(t.eventId, t.status), index('orders_user_idx').on(t.userId)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkoutRequestId: text('checkout_request_id').notNull(),
+    merchantRequestId: text('merchant_request_id'),
+    phone: text('phone').notNull(),
+    amount: integer('amount').notNull(),
+    status: text('status', { enum: ['pending', 'success', 'failed', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    resultCode: integer('result_code'),
+    resultDesc: text('result_desc'),
+    mpesaReceiptNumber: text('mpesa_receipt_number'),
+    transactionDate: text('transaction_date'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_checkout_request_idx').on(t.checkoutRequestId),
+    uniqueIndex('payments_receipt_idx').on(t.mpesaReceiptNumber),
+    index('payments_user_idx').on(t.userId),
+    index('payments_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: id('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    /** Signed ticket code carried by the QR; verifiable offline with the public key. */
+    code: text('code').notNull(),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    checkedInBy: id('checked_in_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('tickets_code_idx').on(t.code),
+    index('tickets_event_user_idx').on(t.eventId, t.userId),
+    index('tickets_user_idx').on(t.userId),
+  ],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('comments_event_idx').on(t.eventId, t.createdAt)],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    rating: integer('rating').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('reviews_event_user_idx').on(t.eventId, t.userId)],
+);
+
+export const forumThreads = pgTable(
+  'forum_threads',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('forum_threads_event_idx').on(t.eventId, t.createdAt)],
+);
+
+export const forumPosts = pgTable(
+  'forum_posts',
+  {
+    id: id().primaryKey(),
+    threadId: id('thread_id')
+      .notNull()
+      .references(() => forumThreads.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parentId: id('parent_id'),
+    content: text('content').notNull(),
+    /** Net score (up minus down), kept in step with post_votes inside one transaction. */
+    upvotes: integer('upvotes').notNull().default(0),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('forum_posts_thread_idx').on(t.threadId, t.createdAt), index('forum_posts_parent_idx').on(t.parentId)],
+);
+
+export const postVotes = pgTable(
+  'post_votes',
+  {
+    postId: id('post_id')
+      .notNull()
+      .references(() => forumPosts.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: integer('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.userId] })],
+);
+
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: id().primaryKey(),
+    senderId: id('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recipientId: id('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('chat_messages_pair_idx').on(t.senderId, t.recipientId, t.createdAt),
+    index('chat_messages_unread_idx').on(t.recipientId, t.readAt),
+  ],
+);

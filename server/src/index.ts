@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`[tukio] ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const server = await startServer(config);
+  const shutdown = (signal: string) => {
+    console.log(`[tukio] ${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('[tukio] shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('[tukio] failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

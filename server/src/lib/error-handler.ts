@@ -1,0 +1,53 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from './app-error.js';
+import type { Logger } from './logger.js';
+
+/** Codes node-postgres and PGlite raise when the database cannot be reached or is shutting down. */
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|PGlite is closed/i.test(message);
+}
+
+export function errorBody(message: string, extra?: Record<string, unknown>) {
+  return { msg: message, message, ...extra };
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json(errorBody('This API route does not exist.'));
+};
+
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    if (error instanceof AppError) {
+      res.status(error.status).json(errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body }));
+      return;
+    }
+    const type = (error as { type?: unknown } | null)?.type;
+    if (type === 'entity.parse.failed') {
+      res.status(400).json(errorBody('The request body is not valid JSON.'));
+      return;
+    }
+    if (type === 'entity.too.large') {
+      res.status(413).json(errorBody('The request body is too large.'));
+      return;
+    }
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json(errorBody(status === 415 ? 'Unsupported content type.' : 'The request could not be processed.'));
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.error(`database unavailable on ${req.method} ${req.path}`, error);
+      res.status(503).json(errorBody('Tukio is temporarily unavailable. Please try again in a moment.'));
+      return;
+    }
+    logger.error(`unexpected error on ${req.method} ${req.path}`, error);
+    res.status(500).json(errorBody('Something went wrong on our side. Please try again.'));
+  };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { AppError } from './app-error.js';
+
+function fieldName(path: readonly PropertyKey[] | undefined): string {
+  const name = (path ?? []).map(String).join('.');
+  return name || 'Input';
+}
+
+/**
+ * Default messages name the field, so every 400 tells the user what to fix. Schemas that carry a
+ * message of their own (the spec's wording) keep it.
+ */
+z.config({
+  customError: (issue) => {
+    const field = fieldName(issue.path);
+    switch (issue.code) {
+      case 'invalid_type':
+        return issue.input === undefined || issue.input === null
+          ? `${field} is required.`
+          : `${field} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}.`;
+      case 'too_small':
+        return issue.origin === 'string'
+          ? `${field} must be at least ${String(issue.minimum)} characters.`
+          : `${field} must be at least ${String(issue.minimum)}.`;
+      case 'too_big':
+        return issue.origin === 'string'
+          ? `${field} must be at most ${String(issue.maximum)} characters.`
+          : `${field} must be at most ${String(issue.maximum)}.`;
+      case 'invalid_format':
+        return `${field} is not valid.`;
+      case 'invalid_value':
+        return `${field} must be one of: ${issue.values.map(String).join(', ')}.`;
+      case 'unrecognized_keys':
+        return `Unknown field: ${issue.keys.join(', ')}.`;
+      default:
+        return `${field} is not valid.`;
+    }
+  },
+});
+
+/** Parses input with a zod schema; the first problem becomes a 400 naming the field. */
+export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join('.') || undefined;
+  throw AppError.badRequest(issue?.message ?? 'Invalid input.', field);
+}
+
+/** Trimmed text with a length cap; the cap protects storage and every page that renders it. */
+export const text = (field: string, max: number, min = 1) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required.` : `${field} must be text.`) })
+    .trim()
+    .min(min, min === 1 ? `${field} is required.` : `${field} must be at least ${min} characters.`)
+    .max(max, `${field} must be at most ${max} characters.`)
+    .refine((value) => !value.includes('\u0000'), `${field} must not contain null characters.`);
+
+export const idParam = (field = 'id') =>
+  z.string().regex(/^[0-9a-f]{24}$/, `${field} is not a valid id.`);

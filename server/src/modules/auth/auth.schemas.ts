@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+const requiredString = (message: string) =>
+  z.string({ error: message }).refine((value) => value.trim().length > 0, message);
+
+export const emailSchema = z
+  .string({ error: 'Email is required.' })
+  .trim()
+  .min(1, 'Email is required.')
+  .max(254, 'Email must be at most 254 characters.')
+  .pipe(z.email('Please enter a valid email address.'));
+
+export const usernameSchema = z
+  .string({ error: 'Username is required.' })
+  .trim()
+  .min(3, 'Username should be greater than 3 characters.')
+  .max(30, 'Username must be at most 30 characters.')
+  .regex(/^[\p{L}\p{N}._-]+$/u, 'Username may only contain letters, numbers, dots, dashes and underscores.');
+
+export const newPasswordSchema = (message: string) =>
+  z
+    .string({ error: message })
+    .min(6, message)
+    // bcrypt only reads the first 72 bytes; a longer password would be silently truncated.
+    .refine((value) => Buffer.byteLength(value) <= 72, 'Password must be at most 72 bytes long.');
+
+export const registerBody = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: newPasswordSchema('Password should be equal or greater than 6 characters.'),
+});
+
+export const loginBody = z.object({
+  username: requiredString('Username is required.').pipe(z.string().max(254, 'Username must be at most 254 characters.')),
+  password: requiredString('Password is required.').pipe(z.string().max(1024, 'Password is too long.')),
+});
+
+export const forgotPasswordBody = z.object({ email: emailSchema });
+
+export const resendVerificationBody = z
+  .object({
+    username: z.string().trim().max(254).optional(),
+    email: z.string().trim().max(254).optional(),
+  })
+  .refine((body) => Boolean(body.username || body.email), { message: 'Username or email is required.', path: ['username'] });
+
+export const resetPasswordBody = z.object({
+  password: newPasswordSchema('Password must be at least 6 characters long.'),
+});
+
+export const updateUserBody = z.object({
+  username: usernameSchema.optional(),
+  email: emailSchema.optional(),
+});
+
+export const setAvatarBody = z.object({
+  image: z
+    .string({ error: 'Please select an avatar' })
+    .min(1, 'Please select an avatar')
+    .max(140_000, 'The avatar image is too large (at most 100 KB).'),
+});
+
+export const tokenParam = z.object({ token: z.string().min(10, 'This link is invalid.').max(200, 'This link is invalid.') });

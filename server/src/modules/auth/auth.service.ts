@@ -1,0 +1,232 @@
+import bcrypt from 'bcryptjs';
+import jwt from 'jsonwebtoken';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Mailer } from '../../lib/mailer.js';
+import { createAuthTokensRepository } from './auth-tokens.repository.js';
+import { validateAvatarImage } from './avatar.js';
+import { createUsersRepository, type UserRow } from './users.repository.js';
+
+export interface AuthUser {
+  id: string;
+  username: string;
+  email: string;
+  role: 'user' | 'admin';
+}
+
+export interface AuthServiceDeps {
+  db: Database;
+  mailer: Mailer;
+  logger: Logger;
+  publicUrl: string;
+  jwtSecret: string;
+  jwtExpiresIn: string;
+}
+
+const HOUR = 60 * 60 * 1000;
+const VERIFY_TTL = 48 * HOUR;
+const RESET_TTL = HOUR;
+/** A login attempt by an unverified user re-sends the link, but not more often than this. */
+const RESEND_INTERVAL = 2 * 60 * 1000;
+const BCRYPT_ROUNDS = 10;
+
+let dummyHash: Promise<string> | undefined;
+const timingDummyHash = () => (dummyHash ??= bcrypt.hash('timing-equaliser', BCRYPT_ROUNDS));
+
+export const messages = {
+  registered: 'Registration successful. Please check your email to verify your account.',
+  usernameTaken: 'Username already used',
+  emailTaken: 'Email already used',
+  badLogin: 'Incorrect Username or Password',
+  unverified:
+    'Please verify your email before logging in. We have sent a new verification link to your email address.',
+  loggedIn: 'Login successful',
+  badLink: 'This link is invalid or has expired.',
+} as const;
+
+export function toPublicUser(user: UserRow) {
+  return {
+    _id: user.id,
+    username: user.username,
+    email: user.email,
+    avatarImage: user.avatarImage ?? '',
+    isAvatarImageSet: user.isAvatarImageSet,
+    role: user.role,
+  };
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const users = createUsersRepository(deps.db);
+  const tokens = createAuthTokensRepository(deps.db);
+
+  const link = (route: string, token: string) => `${deps.publicUrl}/${route}/${token}`;
+
+  async function sendVerification(user: UserRow) {
+    const token = await tokens.issue(user.id, 'verify-email', VERIFY_TTL);
+    const url = link('verify', token);
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Verify your Tukio email',
+      text: `Hello ${user.username},\n\nWelcome to Tukio! Confirm your email address by opening this link:\n\n${url}\n\nThe link is valid for 48 hours. If you did not sign up, ignore this email.\n`,
+      html: `<p>Hello ${escapeHtml(user.username)},</p><p>Welcome to Tukio! Confirm your email address:</p><p><a href="${url}">Verify my email</a></p><p>The link is valid for 48 hours. If you did not sign up, ignore this email.</p>`,
+    });
+  }
+
+  async function assertUnique(changes: { username?: string | undefined; email?: string | undefined }, exceptId?: string) {
+    if (changes.username) {
+      const existing = await users.findByUsername(changes.username);
+      if (existing && existing.id !== exceptId) throw AppError.conflict(messages.usernameTaken, 'username');
+    }
+    if (changes.email) {
+      const existing = await users.findByEmail(changes.email);
+      if (existing && existing.id !== exceptId) throw AppError.conflict(messages.emailTaken, 'email');
+    }
+  }
+
+  function issueToken(user: UserRow): string {
+    return jwt.sign({ tv: user.tokenVersion }, deps.jwtSecret, {
+      subject: user.id,
+      expiresIn: deps.jwtExpiresIn as jwt.SignOptions['expiresIn'],
+    });
+  }
+
+  return {
+    async register(input: { username: string; email: string; password: string }) {
+      await assertUnique(input);
+      const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
+      let user: UserRow;
+      try {
+        user = await users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash });
+      } catch (error) {
+        // Two registrations racing past assertUnique: the unique index decides.
+        if ((error as { code?: string }).code === '23505' || /unique/i.test(String((error as Error).message))) {
+          await assertUnique(input);
+        }
+        throw error;
+      }
+      await sendVerification(user);
+      return { msg: messages.registered };
+    },
+
+    async verifyEmail(token: string) {
+      const consumed = await tokens.consume(token, 'verify-email');
+      if (consumed) {
+        await users.update(consumed.userId, { emailVerifiedAt: new Date() });
+        return;
+      }
+      // Opening the same link twice (or a page that calls twice) is not an error once verified.
+      const used = await tokens.find(token, 'verify-email');
+      const owner = used?.usedAt ? await users.findById(used.userId) : undefined;
+      if (owner?.emailVerifiedAt) return;
+      throw new AppError(400, 'Email verification failed. The link is invalid or has expired.');
+    },
+
+    async resendVerification(login: string) {
+      const user = await users.findByLogin(login);
+      if (!user || user.emailVerifiedAt) return;
+      const last = await tokens.latestIssuedAt(user.id, 'verify-email');
+      if (last && Date.now() - last.getTime() < RESEND_INTERVAL) return;
+      await sendVerification(user);
+    },
+
+    async login(input: { username: string; password: string }) {
+      const user = await users.findByLogin(input.username);
+      // Compare against a fixed hash when the user is unknown so timing does not reveal usernames.
+      const hash = user?.passwordHash ?? (await timingDummyHash());
+      const ok = await bcrypt.compare(input.password, hash);
+      if (!user || !ok) throw new AppError(401, messages.badLogin);
+      if (!user.emailVerifiedAt) {
+        await this.resendVerification(user.username);
+        throw new AppError(403, messages.unverified, { body: { unverified: true } });
+      }
+      return { msg: messages.loggedIn, token: issueToken(user), user: toPublicUser(user) };
+    },
+
+    async logout(userId: string) {
+      await users.bumpTokenVersion(userId);
+    },
+
+    async forgotPassword(email: string) {
+      const user = await users.findByEmail(email);
+      if (!user) return;
+      const token = await tokens.issue(user.id, 'reset-password', RESET_TTL);
+      const url = link('reset-password', token);
+      await deps.mailer.send({
+        to: user.email,
+        subject: 'Reset your Tukio password',
+        text: `Hello ${user.username},\n\nSomeone asked to reset your Tukio password. If it was you, open this link within one hour:\n\n${url}\n\nThe link works once. If you did not ask, ignore this email; your password stays as it is.\n`,
+        html: `<p>Hello ${escapeHtml(user.username)},</p><p>Someone asked to reset your Tukio password. If it was you, open this link within one hour:</p><p><a href="${url}">Reset my password</a></p><p>The link works once. If you did not ask, ignore this email.</p>`,
+      });
+    },
+
+    async resetPassword(token: string, password: string) {
+      const consumed = await tokens.consume(token, 'reset-password');
+      if (!consumed) throw new AppError(400, messages.badLink);
+      const passwordHash = await bcrypt.hash(password, BCRYPT_ROUNDS);
+      const user = await users.findById(consumed.userId);
+      if (!user) throw new AppError(400, messages.badLink);
+      // Following the emailed link proves the address too.
+      await users.update(user.id, {
+        passwordHash,
+        emailVerifiedAt: user.emailVerifiedAt ?? new Date(),
+        tokenVersion: user.tokenVersion + 1,
+      });
+      await tokens.revokeAll(user.id, 'reset-password');
+    },
+
+    /** Resolves a bearer token to its user; tokens of deleted users or from before a logout fail. */
+    async authenticate(token: string): Promise<AuthUser | undefined> {
+      let payload: jwt.JwtPayload;
+      try {
+        const decoded = jwt.verify(token, deps.jwtSecret, { algorithms: ['HS256'] });
+        if (typeof decoded === 'string') return undefined;
+        payload = decoded;
+      } catch {
+        return undefined;
+      }
+      if (typeof payload.sub !== 'string' || !/^[0-9a-f]{24}$/.test(payload.sub)) return undefined;
+      const user = await users.findById(payload.sub);
+      if (!user || user.tokenVersion !== payload.tv) return undefined;
+      return { id: user.id, username: user.username, email: user.email, role: user.role };
+    },
+
+    async getUser(id: string) {
+      const user = await users.findById(id);
+      if (!user) throw AppError.notFound('User not found.');
+      return toPublicUser(user);
+    },
+
+    async updateUser(id: string, changes: { username?: string | undefined; email?: string | undefined }) {
+      const user = await users.findById(id);
+      if (!user) throw AppError.notFound('User not found.');
+      const email = changes.email?.toLowerCase();
+      const emailChanged = email !== undefined && email !== user.email.toLowerCase();
+      await assertUnique({ username: changes.username, email }, id);
+      const updated = await users.update(id, {
+        ...(changes.username ? { username: changes.username } : {}),
+        // A new address must be proven before it can be used to log in or reset the password.
+        ...(emailChanged ? { email, emailVerifiedAt: null } : {}),
+      });
+      if (emailChanged && updated) await sendVerification(updated);
+      return toPublicUser(updated!);
+    },
+
+    async setAvatar(id: string, image: string) {
+      const cleaned = validateAvatarImage(image);
+      const updated = await users.update(id, { avatarImage: cleaned, isAvatarImageSet: true });
+      if (!updated) throw AppError.notFound('User not found.');
+      return { isSet: true, image: cleaned };
+    },
+
+    listContacts: (userId: string) => users.listContacts(userId),
+
+    hashPassword: (password: string) => bcrypt.hash(password, BCRYPT_ROUNDS),
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

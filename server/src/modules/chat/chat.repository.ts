@@ -1,0 +1,47 @@
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { chatMessages } from '../../db/schema.js';
+
+export type ChatMessageRow = typeof chatMessages.$inferSelect;
+
+export function createChatRepository(db: Executor) {
+  const between = (a: string, b: string) =>
+    or(
+      and(eq(chatMessages.senderId, a), eq(chatMessages.recipientId, b)),
+      and(eq(chatMessages.senderId, b), eq(chatMessages.recipientId, a)),
+    );
+
+  return {
+    async insert(senderId: string, recipientId: string, text: string): Promise<ChatMessageRow> {
+      const [row] = await db.insert(chatMessages).values({ id: newId(), senderId, recipientId, text }).returning();
+      return row!;
+    },
+
+    /** Newest `limit` messages before the cursor, returned oldest first. */
+    async conversation(a: string, b: string, options: { before?: Date | undefined; limit: number }) {
+      const rows = await db
+        .select()
+        .from(chatMessages)
+        .where(options.before ? and(between(a, b), lt(chatMessages.createdAt, options.before)) : between(a, b))
+        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+        .limit(options.limit);
+      return rows.reverse();
+    },
+
+    async markRead(recipientId: string, senderId: string) {
+      await db
+        .update(chatMessages)
+        .set({ readAt: new Date() })
+        .where(and(eq(chatMessages.recipientId, recipientId), eq(chatMessages.senderId, senderId), isNull(chatMessages.readAt)));
+    },
+
+    async unreadCounts(recipientId: string) {
+      return db
+        .select({ from: chatMessages.senderId, count: sql<number>`count(*)::int` })
+        .from(chatMessages)
+        .where(and(eq(chatMessages.recipientId, recipientId), isNull(chatMessages.readAt)))
+        .groupBy(chatMessages.senderId);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { createUsersRepository } from '../auth/users.repository.js';
+import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
+
+export const MAX_MESSAGE_LENGTH = 2000;
+export const PAGE_SIZE = 50;
+
+export interface DeliveredMessage {
+  _id: string;
+  from: string;
+  to: string;
+  message: string;
+  createdAt: string;
+}
+
+export const toDelivered = (row: ChatMessageRow): DeliveredMessage => ({
+  _id: row.id,
+  from: row.senderId,
+  to: row.recipientId,
+  message: row.text,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export function createChatService(deps: { db: Database }) {
+  const messages = createChatRepository(deps.db);
+  const users = createUsersRepository(deps.db);
+  const listeners = new Set<(message: DeliveredMessage) => void>();
+
+  return {
+    /** The realtime layer subscribes here, so a message sent over HTTP is pushed too. */
+    onMessage(listener: (message: DeliveredMessage) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    async send(from: string, to: string, text: string): Promise<DeliveredMessage> {
+      const trimmed = text.trim();
+      if (!trimmed) throw AppError.badRequest('Message cannot be empty.', 'message');
+      if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest(`Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, 'message');
+      if (from === to) throw AppError.badRequest('You cannot send a message to yourself.', 'to');
+      if (!(await users.findById(to))) throw AppError.notFound('That user does not exist.');
+      const delivered = toDelivered(await messages.insert(from, to, trimmed));
+      for (const listener of listeners) listener(delivered);
+      return delivered;
+    },
+
+    async conversation(self: string, other: string, before?: Date) {
+      const rows = await messages.conversation(self, other, { before, limit: PAGE_SIZE });
+      return rows.map((row) => ({
+        _id: row.id,
+        fromSelf: row.senderId === self,
+        message: row.text,
+        createdAt: row.createdAt.toISOString(),
+      }));
+    },
+
+    markRead: (self: string, other: string) => messages.markRead(self, other),
+
+    async unreadCounts(self: string): Promise<Record<string, number>> {
+      const rows = await messages.unreadCounts(self);
+      return Object.fromEntries(rows.map((row) => [row.from, row.count]));
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

@@ -1,0 +1,34 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
+import { Server } from 'socket.io';
+import type { AppConfig } from './config.js';
+import type { Logger } from './lib/logger.js';
+import { attachChatSocket } from './modules/chat/chat.socket.js';
+import type { Services } from './app.js';
+
+/** Socket.IO on the API server; with REDIS_URL the Redis adapter carries events between instances. */
+export async function createRealtime(httpServer: HttpServer, config: AppConfig, services: Services, logger: Logger) {
+  const io = new Server(httpServer, {
+    cors: { origin: config.corsOrigins, credentials: true },
+    maxHttpBufferSize: 64 * 1024,
+  });
+  const closers: Array<() => Promise<unknown>> = [];
+  if (config.redisUrl) {
+    const pub = createClient({ url: config.redisUrl });
+    const sub = pub.duplicate();
+    pub.on('error', (error) => logger.error('redis publisher error', error));
+    sub.on('error', (error) => logger.error('redis subscriber error', error));
+    await Promise.all([pub.connect(), sub.connect()]);
+    io.adapter(createAdapter(pub, sub));
+    closers.push(() => pub.quit(), () => sub.quit());
+  }
+  attachChatSocket(io, { auth: services.auth, chat: services.chat, logger });
+  return {
+    io,
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await Promise.allSettled(closers.map((close) => close()));
+    },
+  };
+}

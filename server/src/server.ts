@@ -1,0 +1,51 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { bootstrapDatabase } from './bootstrap/bootstrap.js';
+import type { AppConfig } from './config.js';
+import { openDatabase, pgliteDataDir } from './db/database.js';
+import { createLogger } from './lib/logger.js';
+import { createMailer } from './lib/mailer.js';
+import { createRealtime } from './realtime.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  httpServer: HttpServer;
+  close(): Promise<void>;
+}
+
+/** Opens the database, builds the app and listens; used by index.ts and by tests and benches alike. */
+export async function startServer(config: AppConfig, options: { databaseUrl?: string | undefined; inMemory?: boolean } = {}): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const databaseUrl = options.databaseUrl ?? config.databaseUrl;
+  const database = await openDatabase({
+    url: databaseUrl,
+    dataDir: options.inMemory ? undefined : pgliteDataDir(config.dataDir),
+  });
+  await bootstrapDatabase(database.db, config, logger);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const { app, services } = createApp({ config, db: database.db, mailer, logger });
+  const httpServer = createServer(app);
+  const realtime = await createRealtime(httpServer, config, services, logger);
+  await new Promise<void>((resolve) => httpServer.listen(config.port, resolve));
+  const port = (httpServer.address() as AddressInfo).port;
+  logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    httpServer,
+    close() {
+      closing ??= (async () => {
+        await realtime.close();
+        httpServer.closeAllConnections();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        mailer.close();
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}
