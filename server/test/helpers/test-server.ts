@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type AppConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { startSmtpServer } from './smtp.js';
+import { createTestDatabaseUrl } from './test-database.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * A real server on a random port with a fresh migrated database and a real SMTP inbox.
+ * `env` overrides configuration the way environment variables would.
+ */
+export async function startTestServer(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-test-'));
+  const smtp = await startSmtpServer();
+  const database = await createTestDatabaseUrl();
+  const config: AppConfig = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    INTERNAL_API_KEY: 'test-internal-key',
+    SMTP_URL: smtp.url,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_MAX: '10000',
+    ADMIN_USERNAME: 'admin',
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'admin-password',
+    CLIENT_DIST: path.join(dataDir, 'no-client'),
+    ...env,
+  });
+  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory: !database.url });
+
+  async function api<T = any>(method: string, route: string, options: { body?: unknown; token?: string | undefined; headers?: Record<string, string>; raw?: string } = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${server.url}${route}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Non-JSON bodies (HTML, SVG) are returned as text.
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  /** Registers, verifies through the emailed link and logs in; returns the token and user. */
+  async function createUser(username: string, password = 'secret123') {
+    const email = `${username.toLowerCase()}@example.com`;
+    const registered = await api('POST', '/api/auth/register', { body: { username, email, password } });
+    if (registered.body?.status !== true) throw new Error(`register ${username} failed: ${JSON.stringify(registered.body)}`);
+    const mail = await smtp.waitFor(email, /Verify/);
+    const token = /\/verify\/([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+    await api('GET', `/api/auth/verify-email/${token}`);
+    return login(username, password);
+  }
+
+  async function login(username: string, password: string) {
+    const res = await api('POST', '/api/auth/login', { body: { username, password } });
+    if (res.body?.status !== true) throw new Error(`login ${username} failed: ${JSON.stringify(res.body)}`);
+    return { token: res.body.token as string, user: res.body.user as { _id: string; username: string; email: string; role: string } };
+  }
+
+  return {
+    url: server.url,
+    port: server.port,
+    config,
+    smtp,
+    api,
+    createUser,
+    login,
+    loginAdmin: () => login('admin', 'admin-password'),
+    async close() {
+      await server.close();
+      await smtp.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
