@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { bootstrapDatabase } from './bootstrap/bootstrap.js';
 import type { AppConfig } from './config.js';
-import { openDatabase, pgliteDataDir } from './db/database.js';
+import { openDatabase, pgliteDataDir, type Database } from './db/database.js';
 import { createLogger } from './lib/logger.js';
 import { createMailer } from './lib/mailer.js';
 import { createRealtime } from './realtime.js';
@@ -12,6 +12,8 @@ export interface RunningServer {
   url: string;
   port: number;
   httpServer: HttpServer;
+  /** The server's database, for tests and scripts that need to set up rows directly. */
+  db: Database;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     url: `http://127.0.0.1:${port}`,
     port,
     httpServer,
+    db: database.db,
     close() {
       closing ??= (async () => {
         await realtime.close();

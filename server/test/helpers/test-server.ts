@@ -82,6 +82,8 @@ export async function startTestServer(env: Record<string, string> = {}) {
     port: server.port,
     config,
     smtp,
+    /** The server's own database handle, for setting up rows other modules' APIs would create. */
+    db: server.db,
     api,
     createUser,
     login,
