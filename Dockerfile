@@ -1,0 +1,17 @@
+# One image for the API (+ client) and the payment service; compose picks the command.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.base.json ./
+COPY server/package.json server/
+COPY payment-service/package.json payment-service/
+COPY client/package.json client/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app /app
+EXPOSE 5000 27684
+CMD ["node", "server/dist/index.js"]

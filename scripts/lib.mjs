@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs a command with inherited output; resolves with its exit code. */
+export function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', cwd: root, ...options });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(127));
+  });
+}
+
+/** Reads KEY=VALUE lines from .env without overriding variables already set. */
+export function loadDotEnv(file = path.join(root, '.env')) {
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith('#')) continue;
+    const [, key, raw] = match;
+    if (process.env[key] !== undefined) continue;
+    process.env[key] = raw.replace(/^(['"])(.*)\1$/, '$2');
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** A workspace needs a build when its output is missing or older than any of its sources. */
+export function needsBuild(workspace, output, sources = ['src']) {
+  const outFile = path.join(root, workspace, output);
+  if (!existsSync(outFile)) return true;
+  const built = statSync(outFile).mtimeMs;
+  return sources.some((source) => newestMtime(path.join(root, workspace, source)) > built);
+}
+
+export async function buildIfNeeded() {
+  const targets = [
+    ['server', 'dist/index.js', ['src', 'drizzle']],
+    ['payment-service', 'dist/index.js', ['src']],
+    ['client', 'dist/index.html', ['src', 'index.html', 'public']],
+  ];
+  for (const [workspace, output, sources] of targets) {
+    if (!existsSync(path.join(root, workspace, 'package.json'))) continue;
+    if (!needsBuild(workspace, output, sources)) continue;
+    console.log(`[tukio] building ${workspace}…`);
+    const code = await run('npm', ['run', 'build', '-w', workspace]);
+    if (code !== 0) throw new Error(`build of ${workspace} failed`);
+  }
+}
