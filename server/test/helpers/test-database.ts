@@ -7,8 +7,13 @@ import pg from 'pg';
  */
 export async function createTestDatabaseUrl(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
   if (process.env.TEST_DB !== 'postgres') return { url: undefined, drop: async () => undefined };
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  return createPostgresDatabase();
+}
+
+/** A throwaway database on the real PostgreSQL server (TEST_DATABASE_URL, else the local one). */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `tukio_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

@@ -18,10 +18,14 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
  * A real server on a random port with a fresh migrated database and a real SMTP inbox.
  * `env` overrides configuration the way environment variables would.
  */
-export async function startTestServer(env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-test-'));
+export async function startTestServer(
+  env: Record<string, string> = {},
+  /** Share a database between servers (`databaseUrl`) or keep PGlite on disk across restarts (`dataDir`). */
+  options: { databaseUrl?: string | undefined; dataDir?: string } = {},
+) {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tukio-test-'));
   const smtp = await startSmtpServer();
-  const database = await createTestDatabaseUrl();
+  const database = options.databaseUrl || options.dataDir ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabaseUrl();
   const config: AppConfig = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -38,7 +42,7 @@ export async function startTestServer(env: Record<string, string> = {}) {
     CLIENT_DIST: path.join(dataDir, 'no-client'),
     ...env,
   });
-  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory: !database.url });
+  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory: !database.url && !options.dataDir });
 
   async function api<T = any>(method: string, route: string, options: { body?: unknown; token?: string | undefined; headers?: Record<string, string>; raw?: string } = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -92,7 +96,7 @@ export async function startTestServer(env: Record<string, string> = {}) {
       await server.close();
       await smtp.close();
       await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

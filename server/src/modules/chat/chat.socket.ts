@@ -79,8 +79,12 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
     });
 
     socket.on('disconnect', async () => {
-      const stillOnline = await io.in(userRoom(user.id)).fetchSockets();
-      if (stillOnline.length === 0) socket.broadcast.emit('presence', { userId: user.id, online: false });
+      try {
+        const stillOnline = await io.in(userRoom(user.id)).fetchSockets();
+        if (stillOnline.length === 0) socket.broadcast.emit('presence', { userId: user.id, online: false });
+      } catch {
+        // The server is shutting down (adapter closed); nobody is left to tell.
+      }
     });
   });
 }

@@ -1,0 +1,195 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, createTestDatabaseUrl } from './helpers/test-database.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+type Session = Awaited<ReturnType<TestServer['createUser']>>;
+
+const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>').toString('base64');
+const sockets: Socket[] = [];
+
+function openSocket(url: string, token: string | undefined): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(url, { auth: token ? { token } : {}, transports: ['websocket'], reconnection: false, forceNew: true });
+    sockets.push(socket);
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (error) => reject(error));
+  });
+}
+
+function nextEvent<T>(socket: Socket, event: string, timeoutMs = 3000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+function received(socket: Socket, event: string): unknown[] {
+  const list: unknown[] = [];
+  socket.on(event, (payload: unknown) => list.push(payload));
+  return list;
+}
+
+const emitWithAck = (socket: Socket, event: string, payload: unknown) =>
+  socket.timeout(3000).emitWithAck(event, payload) as Promise<{ ok: boolean; msg?: string; message?: { _id: string } }>;
+
+let t: TestServer;
+let a: Session;
+let b: Session;
+let c: Session;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [a, b, c] = [await t.createUser('asha'), await t.createUser('bahati'), await t.createUser('chege')];
+  for (const s of [a, b]) await t.api('POST', `/api/auth/setavatar/${s.user._id}`, { token: s.token, body: { image: svg } });
+});
+
+afterAll(async () => {
+  sockets.forEach((socket) => socket.close());
+  await t?.close();
+});
+
+describe('chat over HTTP', () => {
+  it('lists other users with an avatar as contacts, for the caller only', async () => {
+    const res = await t.api('GET', `/api/auth/allusers/${a.user._id}`, { token: a.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([{ _id: b.user._id, username: 'bahati', avatarImage: svg }]);
+    expect((await t.api('GET', `/api/auth/allusers/${b.user._id}`, { token: a.token })).status).toBe(403);
+    expect((await t.api('GET', `/api/auth/allusers/${a.user._id}`)).status).toBe(401);
+  });
+
+  it('sends through both contract paths and reads the conversation oldest first', async () => {
+    const first = await t.api('POST', '/api/auth/sendMessage', { token: a.token, body: { from: a.user._id, to: b.user._id, message: 'Habari!' } });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ from: a.user._id, to: b.user._id, message: 'Habari!' });
+    const second = await t.api('POST', '/api/messages/addmsg', { token: b.token, body: { from: b.user._id, to: a.user._id, message: 'Nzuri sana' } });
+    expect(second.status).toBe(200);
+
+    const forA = await t.api('POST', '/api/messages/getmsg', { token: a.token, body: { from: a.user._id, to: b.user._id } });
+    expect(forA.body.map((m: { fromSelf: boolean; message: string }) => [m.fromSelf, m.message])).toEqual([
+      [true, 'Habari!'],
+      [false, 'Nzuri sana'],
+    ]);
+    expect(typeof forA.body[0].createdAt).toBe('string');
+  });
+
+  it('refuses to speak or read as someone else, empty and oversized messages', async () => {
+    const forged = await t.api('POST', '/api/auth/sendMessage', { token: c.token, body: { from: a.user._id, to: b.user._id, message: 'fake' } });
+    expect(forged.status).toBe(403);
+    const snoop = await t.api('POST', '/api/messages/getmsg', { token: c.token, body: { from: a.user._id, to: b.user._id } });
+    expect(snoop.status).toBe(403);
+    expect((await t.api('POST', '/api/messages/getmsg', { body: { from: a.user._id, to: b.user._id } })).status).toBe(401);
+    const empty = await t.api('POST', '/api/messages/addmsg', { token: a.token, body: { from: a.user._id, to: b.user._id, message: '   ' } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.msg).toBe('Message cannot be empty.');
+    const huge = await t.api('POST', '/api/messages/addmsg', { token: a.token, body: { from: a.user._id, to: b.user._id, message: 'x'.repeat(2001) } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.msg).toBe('Message must be at most 2000 characters.');
+    const nobody = await t.api('POST', '/api/messages/addmsg', { token: a.token, body: { from: a.user._id, to: 'ffffffffffffffffffffffff', message: 'hi' } });
+    expect(nobody.status).toBe(404);
+  });
+
+  it('counts unread messages per contact and clears them when read', async () => {
+    await t.api('POST', '/api/messages/addmsg', { token: c.token, body: { from: c.user._id, to: b.user._id, message: 'one' } });
+    await t.api('POST', '/api/messages/addmsg', { token: c.token, body: { from: c.user._id, to: b.user._id, message: 'two' } });
+    const unread = await t.api('GET', '/api/messages/unread', { token: b.token });
+    expect(unread.body[c.user._id]).toBe(2);
+    await t.api('POST', `/api/messages/read/${c.user._id}`, { token: b.token });
+    expect((await t.api('GET', '/api/messages/unread', { token: b.token })).body[c.user._id]).toBeUndefined();
+  });
+});
+
+describe('chat over Socket.IO', () => {
+  it('refuses a socket without a valid token', async () => {
+    await expect(openSocket(t.url, undefined)).rejects.toThrow(/Authentication required/);
+    await expect(openSocket(t.url, 'not-a-token')).rejects.toThrow(/Authentication required/);
+  });
+
+  it('refuses add-user with someone else’s id', async () => {
+    const socket = await openSocket(t.url, c.token);
+    expect(await emitWithAck(socket, 'add-user', a.user._id)).toMatchObject({ ok: false });
+    expect(await emitWithAck(socket, 'add-user', c.user._id)).toMatchObject({ ok: true });
+  });
+
+  it('delivers A’s message to both of B’s tabs and not to C, and stores it', async () => {
+    const aSocket = await openSocket(t.url, a.token);
+    const [bTab1, bTab2, cSocket] = await Promise.all([openSocket(t.url, b.token), openSocket(t.url, b.token), openSocket(t.url, c.token)]);
+    const cGot = received(cSocket, 'msg-recieve');
+    const tab1 = nextEvent<string>(bTab1, 'msg-recieve');
+    const tab2 = nextEvent<string>(bTab2, 'msg-recieve');
+    const rich = nextEvent<{ from: string; _id: string; createdAt: string }>(bTab1, 'chat:message');
+
+    const ack = await emitWithAck(aSocket, 'send-msg', { to: b.user._id, from: a.user._id, message: 'Tuonane kesho 🎉' });
+    expect(ack.ok).toBe(true);
+    expect(await tab1).toBe('Tuonane kesho 🎉');
+    expect(await tab2).toBe('Tuonane kesho 🎉');
+    expect(await rich).toMatchObject({ from: a.user._id, _id: ack.message!._id });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(cGot).toEqual([]);
+
+    const history = await t.api('POST', '/api/messages/getmsg', { token: b.token, body: { from: b.user._id, to: a.user._id } });
+    expect(history.body.at(-1)).toMatchObject({ fromSelf: false, message: 'Tuonane kesho 🎉' });
+  });
+
+  it('refuses send-msg as someone else', async () => {
+    const cSocket = await openSocket(t.url, c.token);
+    const bSocket = await openSocket(t.url, b.token);
+    const bGot = received(bSocket, 'msg-recieve');
+    const ack = await emitWithAck(cSocket, 'send-msg', { to: b.user._id, from: a.user._id, message: 'forged' });
+    expect(ack).toMatchObject({ ok: false, msg: 'You can only send messages as yourself.' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bGot).toEqual([]);
+  });
+});
+
+describe('durability and scale-out', () => {
+  it('keeps messages across a server restart', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-restart-'));
+    const database = await createTestDatabaseUrl();
+    try {
+      const first = await startTestServer({}, { dataDir, databaseUrl: database.url });
+      const x = await first.createUser('xavier');
+      const y = await first.createUser('yusuf');
+      await first.api('POST', '/api/messages/addmsg', { token: x.token, body: { from: x.user._id, to: y.user._id, message: 'still here?' } });
+      await first.close();
+
+      const second = await startTestServer({}, { dataDir, databaseUrl: database.url });
+      try {
+        const res = await second.api('POST', '/api/messages/getmsg', { token: y.token, body: { from: y.user._id, to: x.user._id } });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toEqual([expect.objectContaining({ fromSelf: false, message: 'still here?' })]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reaches a user on another instance through Redis', async () => {
+    const database = await createPostgresDatabase();
+    const redis = { REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
+    const one = await startTestServer(redis, { databaseUrl: database.url });
+    const two = await startTestServer(redis, { databaseUrl: database.url });
+    try {
+      const p = await one.createUser('pendo');
+      const q = await two.createUser('quincy');
+      const pSocket = await openSocket(one.url, p.token);
+      const qSocket = await openSocket(two.url, q.token);
+      const arrival = nextEvent<string>(qSocket, 'msg-recieve');
+      expect((await emitWithAck(pSocket, 'send-msg', { to: q.user._id, from: p.user._id, message: 'across instances' })).ok).toBe(true);
+      expect(await arrival).toBe('across instances');
+    } finally {
+      await one.close();
+      await two.close();
+      await database.drop();
+    }
+  });
+});
