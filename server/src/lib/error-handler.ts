@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from './app-error.js';
+import { pgErrorCode } from './db-errors.js';
 import type { Logger } from './logger.js';
 
 /** Codes node-postgres and PGlite raise when the database cannot be reached or is shutting down. */
@@ -7,10 +8,10 @@ const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EN
 
 function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && unavailableCodes.has(code)) return true;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|PGlite is closed/i.test(message);
+  const code = pgErrorCode(error);
+  if (code && unavailableCodes.has(code)) return true;
+  const messages = [error, (error as { cause?: unknown }).cause].map((e) => String((e as { message?: unknown } | undefined)?.message ?? ''));
+  return messages.some((message) => /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|PGlite is closed/i.test(message));
 }
 
 export function errorBody(message: string, extra?: Record<string, unknown>) {
@@ -35,6 +36,12 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (type === 'entity.too.large') {
       res.status(413).json(errorBody('The request body is too large.'));
+      return;
+    }
+    // Multer limit errors from any upload route: the client sent too much or the wrong parts.
+    if ((error as { name?: unknown } | null)?.name === 'MulterError') {
+      const code = (error as { code?: unknown }).code;
+      res.status(code === 'LIMIT_FILE_SIZE' ? 413 : 400).json(errorBody(code === 'LIMIT_FILE_SIZE' ? 'The file is too large.' : 'The upload could not be read.'));
       return;
     }
     const status = (error as { status?: unknown } | null)?.status;

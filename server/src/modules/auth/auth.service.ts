@@ -2,6 +2,7 @@ import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { createAuthTokensRepository } from './auth-tokens.repository.js';
@@ -100,7 +101,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         user = await users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash });
       } catch (error) {
         // Two registrations racing past assertUnique: the unique index decides.
-        if ((error as { code?: string }).code === '23505' || /unique/i.test(String((error as Error).message))) {
+        if (isUniqueViolation(error)) {
           await assertUnique(input);
         }
         throw error;

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { createUsersRepository } from '../auth/users.repository.js';
+import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -24,7 +24,6 @@ export const toDelivered = (row: ChatMessageRow): DeliveredMessage => ({
 
 export function createChatService(deps: { db: Database }) {
   const messages = createChatRepository(deps.db);
-  const users = createUsersRepository(deps.db);
   const listeners = new Set<(message: DeliveredMessage) => void>();
 
   return {
@@ -39,8 +38,15 @@ export function createChatService(deps: { db: Database }) {
       if (!trimmed) throw AppError.badRequest('Message cannot be empty.', 'message');
       if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest(`Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, 'message');
       if (from === to) throw AppError.badRequest('You cannot send a message to yourself.', 'to');
-      if (!(await users.findById(to))) throw AppError.notFound('That user does not exist.');
-      const delivered = toDelivered(await messages.insert(from, to, trimmed));
+      let row: ChatMessageRow;
+      try {
+        row = await messages.insert(from, to, trimmed);
+      } catch (error) {
+        // The foreign key decides whether the recipient exists: one round trip per message, not two.
+        if (isForeignKeyViolation(error)) throw AppError.notFound('That user does not exist.');
+        throw error;
+      }
+      const delivered = toDelivered(row);
       for (const listener of listeners) listener(delivered);
       return delivered;
     },

@@ -1,0 +1,91 @@
+// bench/chat.mjs — 2,000 sockets over two API instances joined by Redis; 20,000 messages between
+// users on different instances. Prints delivered, lost and p50/p99 delivery latency.
+// Usage: node bench/chat.mjs   (needs PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379)
+import { createRequire } from 'node:module';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { createDatabase, freePort, percentile, root, startApi } from './lib.mjs';
+
+const require = createRequire(`${root}/server/package.json`);
+const { io } = require('socket.io-client');
+
+const SOCKETS = Number(process.env.SOCKETS ?? 2000);
+const MESSAGES = Number(process.env.MESSAGES ?? 20000);
+const RATE = Number(process.env.RATE ?? 1000); // messages per second offered
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const secret = 'bench-secret-bench-secret-bench-secret';
+
+const database = await createDatabase('tukio_bench_chat');
+const ports = [freePort(), freePort() + 1];
+const env = (port) => ({ PORT: String(port), DATABASE_URL: database.url, REDIS_URL, JWT_SECRET: secret, DATA_DIR: `/tmp/tukio-bench-chat-${port}`, RATE_LIMIT_MAX: '1000000' });
+const one = await startApi(env(ports[0]));
+const two = await startApi(env(ports[1]));
+
+const ids = Array.from({ length: SOCKETS }, (_, i) => (0x10000000 + i).toString(16).padStart(24, '0'));
+const db = new pg.Client({ connectionString: database.url });
+await db.connect();
+const hash = '$2b$10$abcdefghijklmnopqrstuuJ5cxKq3WqvV3zRrQ7yq1RkqYq9i8bJ.'; // never used to log in
+for (let i = 0; i < SOCKETS; i += 500) {
+  const chunk = ids.slice(i, i + 500);
+  const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3}, '${hash}', now())`).join(',');
+  await db.query(`INSERT INTO users (id, username, email, password_hash, email_verified_at) VALUES ${values}`, chunk.flatMap((id, j) => [id, `bench${i + j}`, `bench${i + j}@bench.local`]));
+}
+await db.end();
+
+const half = SOCKETS / 2;
+const sockets = [];
+const latencies = [];
+let delivered = 0;
+let refused = 0;
+await Promise.all(
+  ids.map(
+    (id, i) =>
+      new Promise((resolve, reject) => {
+        const token = jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' });
+        const socket = io(i < half ? one.url : two.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+        socket.on('msg-recieve', (text) => {
+          delivered += 1;
+          latencies.push(performance.now() - Number(text.split(':')[0]));
+        });
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+        sockets[i] = socket;
+      }),
+  ),
+);
+console.log(`connected ${sockets.length} sockets (${half} per instance)`);
+
+const started = performance.now();
+for (let n = 0; n < MESSAGES; n++) {
+  const from = n % SOCKETS;
+  const to = (from + half) % SOCKETS; // always the other instance
+  sockets[from].emit('send-msg', { from: ids[from], to: ids[to], message: `${performance.now()}:${n}` }, (ack) => {
+    if (!ack?.ok) refused += 1;
+  });
+  const due = started + ((n + 1) / RATE) * 1000;
+  const wait = due - performance.now();
+  if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+const sendSeconds = (performance.now() - started) / 1000;
+const deadline = Date.now() + 10_000;
+while (delivered < MESSAGES && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+
+latencies.sort((a, b) => a - b);
+sockets.forEach((socket) => socket.close());
+await one.stop();
+await two.stop();
+await database.drop();
+
+console.log('\nchat bench: two instances + Redis, PostgreSQL');
+console.table({
+  sockets: SOCKETS,
+  messages: MESSAGES,
+  'offered rate (msg/s)': RATE,
+  'send time (s)': Number(sendSeconds.toFixed(1)),
+  delivered,
+  lost: MESSAGES - delivered,
+  refused,
+  'p50 latency (ms)': Number(percentile(latencies, 50).toFixed(1)),
+  'p99 latency (ms)': Number(percentile(latencies, 99).toFixed(1)),
+});
+process.exit(MESSAGES - delivered === 0 ? 0 : 1);
