@@ -17,6 +17,12 @@ import { createAuthRouter } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createChatRouter, createSendMessageHandler } from './modules/chat/chat.routes.js';
 import { createChatService } from './modules/chat/chat.service.js';
+import { createCommentsRouter } from './modules/community/comments.routes.js';
+import { createCommentsService } from './modules/community/comments.service.js';
+import { createForumsRouter } from './modules/community/forums.routes.js';
+import { createForumsService } from './modules/community/forums.service.js';
+import { createReviewsRouter } from './modules/community/reviews.routes.js';
+import { createReviewsService } from './modules/community/reviews.service.js';
 import { createContactService } from './modules/contact/contact.service.js';
 
 export interface AppDeps {
@@ -40,7 +46,10 @@ export function createServices(deps: AppDeps) {
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const chat = createChatService({ db });
-  return { auth, contact, chat };
+  const comments = createCommentsService({ db });
+  const reviews = createReviewsService({ db });
+  const forums = createForumsService({ db });
+  return { auth, contact, chat, comments, reviews, forums };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -92,6 +101,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit: config.rateLimit, sendMessage }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
+  app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
+  app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
+  app.use('/api/forums', createForumsRouter({ forums: services.forums }));
 
   app.use('/api', notFoundHandler);
 

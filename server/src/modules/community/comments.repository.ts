@@ -1,0 +1,62 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { comments, users } from '../../db/schema.js';
+
+const commentColumns = {
+  id: comments.id,
+  eventId: comments.eventId,
+  userId: comments.userId,
+  username: users.username,
+  content: comments.content,
+  createdAt: comments.createdAt,
+  updatedAt: comments.updatedAt,
+};
+
+export type CommentRow = {
+  id: string;
+  eventId: string;
+  userId: string;
+  username: string;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export function createCommentsRepository(db: Executor) {
+  return {
+    /** Oldest first, the order a conversation is read in. */
+    async listForEvent(eventId: string): Promise<CommentRow[]> {
+      return db
+        .select(commentColumns)
+        .from(comments)
+        .innerJoin(users, eq(users.id, comments.userId))
+        .where(eq(comments.eventId, eventId))
+        .orderBy(asc(comments.createdAt), asc(comments.id));
+    },
+
+    async findById(id: string): Promise<CommentRow | undefined> {
+      const [row] = await db
+        .select(commentColumns)
+        .from(comments)
+        .innerJoin(users, eq(users.id, comments.userId))
+        .where(eq(comments.id, id))
+        .limit(1);
+      return row;
+    },
+
+    async insert(values: { eventId: string; userId: string; content: string }): Promise<string> {
+      const id = newId();
+      await db.insert(comments).values({ id, ...values });
+      return id;
+    },
+
+    async updateContent(id: string, content: string): Promise<void> {
+      await db.update(comments).set({ content, updatedAt: new Date() }).where(eq(comments.id, id));
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.delete(comments).where(eq(comments.id, id));
+    },
+  };
+}

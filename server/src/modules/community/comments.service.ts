@@ -1,0 +1,59 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { isAdmin } from '../../lib/auth.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { requireEvent, userRef } from './community.shared.js';
+import { createCommentsRepository, type CommentRow } from './comments.repository.js';
+import { createEventRefsRepository } from './event-refs.repository.js';
+
+export const toComment = (row: CommentRow) => ({
+  _id: row.id,
+  content: row.content,
+  user: userRef(row),
+  event: row.eventId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export type CommentView = ReturnType<typeof toComment>;
+
+export function createCommentsService(deps: { db: Database }) {
+  const comments = createCommentsRepository(deps.db);
+  const eventRefs = createEventRefsRepository(deps.db);
+
+  async function requireComment(id: string) {
+    const comment = await comments.findById(id);
+    if (!comment) throw AppError.notFound('Comment not found.');
+    return comment;
+  }
+
+  return {
+    async listForEvent(eventId: string): Promise<CommentView[]> {
+      await requireEvent(eventRefs, eventId);
+      return (await comments.listForEvent(eventId)).map(toComment);
+    },
+
+    /** Any signed-in user may comment on any event (SPEC: comments are always shown). */
+    async add(user: AuthUser, eventId: string, content: string): Promise<CommentView> {
+      await requireEvent(eventRefs, eventId);
+      const id = await comments.insert({ eventId, userId: user.id, content });
+      return toComment(await requireComment(id));
+    },
+
+    /** Only the author edits; an admin may delete but not put words in someone's mouth. */
+    async update(user: AuthUser, commentId: string, content: string): Promise<CommentView> {
+      const comment = await requireComment(commentId);
+      if (comment.userId !== user.id) throw AppError.forbidden('You can only edit your own comments.');
+      await comments.updateContent(commentId, content);
+      return toComment(await requireComment(commentId));
+    },
+
+    async remove(user: AuthUser, commentId: string): Promise<void> {
+      const comment = await requireComment(commentId);
+      if (comment.userId !== user.id && !isAdmin(user)) throw AppError.forbidden('You can only delete your own comments.');
+      await comments.delete(commentId);
+    },
+  };
+}
+
+export type CommentsService = ReturnType<typeof createCommentsService>;

@@ -1,0 +1,55 @@
+import type { ErrorRequestHandler } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { errorBody } from '../../lib/error-handler.js';
+import type { EventRefsRepository } from './event-refs.repository.js';
+
+/** `{_id, username}`: how an author is shown on comments, reviews, threads and posts. */
+export interface UserRef {
+  _id: string;
+  username: string;
+}
+
+export const userRef = (row: { userId: string; username: string }): UserRef => ({ _id: row.userId, username: row.username });
+
+/**
+ * Free text as typed: only the ends are trimmed, nothing is escaped or stripped (clients render it
+ * as text). NUL is refused because PostgreSQL text cannot hold it.
+ */
+export const freeText = (options: { field: string; max: number; empty: string; allowEmpty?: boolean }) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? options.empty : `${options.field} must be text.`) })
+    .trim()
+    .min(options.allowEmpty ? 0 : 1, options.empty)
+    .max(options.max, `${options.field} must be at most ${options.max} characters.`)
+    .refine((value) => !value.includes('\u0000'), `${options.field} must not contain null characters.`);
+
+/**
+ * Failures of these routes carry `status:false` next to `{msg, message}`, so a client that checks
+ * `status` (as the contract's success bodies invite) reads them right. Statuses stay real 4xx.
+ */
+export const statusFalseOnError: ErrorRequestHandler = (error, _req, res, next) => {
+  if (!(error instanceof AppError) || error.status >= 500) {
+    next(error);
+    return;
+  }
+  res
+    .status(error.status)
+    .json({ status: false, ...errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body }) });
+};
+
+export async function requireEvent(eventRefs: EventRefsRepository, eventId: string) {
+  const event = await eventRefs.find(eventId);
+  if (!event) throw AppError.notFound('Event not found.');
+  return event;
+}
+
+/** PostgreSQL unique violation (both drivers report the SQLSTATE as `code`). */
+export function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let i = 0; i < 3 && current && typeof current === 'object'; i++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { events } from '../../db/schema.js';
+
+export interface EventRef {
+  id: string;
+  startsAt: Date;
+}
+
+/**
+ * The little comments, reviews and forums need to know about an event: that it exists and when it
+ * starts. Kept here so this module does not depend on the events module's internals.
+ */
+export function createEventRefsRepository(db: Executor) {
+  return {
+    async find(eventId: string): Promise<EventRef | undefined> {
+      const [row] = await db.select({ id: events.id, startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).limit(1);
+      return row;
+    },
+  };
+}
+
+export type EventRefsRepository = ReturnType<typeof createEventRefsRepository>;

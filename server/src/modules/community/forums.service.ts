@@ -1,0 +1,137 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { isAdmin } from '../../lib/auth.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
+import { requireEvent, userRef } from './community.shared.js';
+import { createEventRefsRepository } from './event-refs.repository.js';
+import { createForumsRepository, type ThreadRow } from './forums.repository.js';
+import { MAX_POST_DEPTH, SUMMARY_THREADS } from './forums.schemas.js';
+import { buildPostTree, toPostView, type PostView } from './post-tree.js';
+
+export const forumMessages = {
+  loginToView: 'Please log in to view the forum threads.',
+  notRegistered: "You can only post in the forum if you've registered for the event",
+  threadNotFound: 'Thread not found.',
+  postNotFound: 'Post not found.',
+  parentElsewhere: 'The post you are replying to is not in this thread.',
+  parentDeleted: 'You cannot reply to a deleted post.',
+  tooDeep: `Replies can nest at most ${MAX_POST_DEPTH} levels deep.`,
+  voteOnDeleted: 'You cannot vote on a deleted post.',
+  notAuthor: 'You can only delete your own posts.',
+} as const;
+
+const threadHead = (row: ThreadRow) => ({
+  _id: row.id,
+  title: row.title,
+  event: row.eventId,
+  user: userRef(row),
+  createdAt: row.createdAt.toISOString(),
+});
+
+export function createForumsService(deps: { db: Database }) {
+  const forums = createForumsRepository(deps.db);
+  const eventRefs = createEventRefsRepository(deps.db);
+  const registrations = createRegistrationsRepository(deps.db);
+
+  async function requireRegistered(eventId: string, userId: string) {
+    if (!(await registrations.isRegistered(eventId, userId))) throw AppError.forbidden(forumMessages.notRegistered);
+  }
+
+  return {
+    /** Newest first; `posts` holds the ids of the thread's visible posts (its length is the reply count). */
+    async listThreads(eventId: string) {
+      await requireEvent(eventRefs, eventId);
+      const rows = await forums.threadsForEvent(eventId);
+      return rows.map((row) => ({ ...threadHead(row), posts: row.postIds, replies: row.postIds.length }));
+    },
+
+    /** Public forum summary for the event page: the newest few threads with reply counts. */
+    async summary(eventId: string) {
+      await requireEvent(eventRefs, eventId);
+      const rows = await forums.threadSummaries(eventId, SUMMARY_THREADS);
+      return rows.map((row) => ({ ...threadHead(row), replies: row.replies }));
+    },
+
+    async addThread(user: AuthUser, eventId: string, title: string) {
+      await requireEvent(eventRefs, eventId);
+      await requireRegistered(eventId, user.id);
+      const row = await forums.insertThread({ eventId, userId: user.id, title });
+      return { ...threadHead({ ...row, username: user.username }), posts: [] as string[], replies: 0 };
+    },
+
+    /** The thread with its whole post tree, built from one query of its posts. */
+    async getThread(viewer: AuthUser, threadId: string) {
+      const thread = await forums.findThread(threadId);
+      if (!thread) throw new AppError(404, forumMessages.threadNotFound);
+      const posts = buildPostTree(await forums.postsOfThread(threadId, viewer.id));
+      return { ...threadHead(thread), posts };
+    },
+
+    async addPost(user: AuthUser, input: { threadId: string; parentId: string | null; content: string }): Promise<PostView> {
+      return deps.db.transaction(async (tx) => {
+        const repo = createForumsRepository(tx);
+        const thread = await repo.findThread(input.threadId);
+        if (!thread) throw AppError.notFound(forumMessages.threadNotFound);
+        if (!(await createRegistrationsRepository(tx).isRegistered(thread.eventId, user.id))) {
+          throw AppError.forbidden(forumMessages.notRegistered);
+        }
+        if (input.parentId) {
+          // Locked (shared) until commit, so a concurrent delete of the parent sees this reply.
+          const parent = await repo.lockPost(input.parentId, 'share');
+          if (!parent || parent.threadId !== thread.id) throw AppError.badRequest(forumMessages.parentElsewhere, 'parentId');
+          if (parent.deletedAt) throw AppError.badRequest(forumMessages.parentDeleted, 'parentId');
+          if ((await repo.chainLength(parent.id)) >= MAX_POST_DEPTH) throw AppError.badRequest(forumMessages.tooDeep, 'parentId');
+        }
+        const row = await repo.insertPost({ threadId: thread.id, userId: user.id, parentId: input.parentId, content: input.content });
+        return toPostView({ ...row, username: user.username, myVote: 0 });
+      });
+    },
+
+    /**
+     * One vote per user per post: the same direction again takes it back, the other direction
+     * switches it. The post row is locked, so the vote row and the counter move together even
+     * when votes race.
+     */
+    async vote(user: AuthUser, postId: string, direction: 1 | -1) {
+      return deps.db.transaction(async (tx) => {
+        const repo = createForumsRepository(tx);
+        const post = await repo.lockPost(postId, 'update');
+        if (!post) throw AppError.notFound(forumMessages.postNotFound);
+        if (post.deletedAt) throw AppError.badRequest(forumMessages.voteOnDeleted);
+        const previous = await repo.findVote(postId, user.id);
+        const next = previous === direction ? 0 : direction;
+        await repo.setVote(postId, user.id, next);
+        const upvotes = next === previous ? post.upvotes : await repo.addToScore(postId, next - previous);
+        return { upvotes, myVote: next };
+      });
+    },
+
+    /**
+     * A post with replies keeps its place as "[deleted]"; one without replies is removed, and so is
+     * any already-deleted ancestor that this leaves without replies.
+     */
+    async deletePost(user: AuthUser, postId: string): Promise<void> {
+      await deps.db.transaction(async (tx) => {
+        const repo = createForumsRepository(tx);
+        const post = await repo.lockPost(postId, 'update');
+        if (!post) throw AppError.notFound(forumMessages.postNotFound);
+        if (post.userId !== user.id && !isAdmin(user)) throw AppError.forbidden(forumMessages.notAuthor);
+        if (await repo.hasReplies(post.id)) {
+          if (!post.deletedAt) await repo.softDelete(post.id);
+          return;
+        }
+        await repo.deletePost(post.id);
+        let parentId = post.parentId;
+        while (parentId) {
+          const parent = await repo.lockPost(parentId, 'update');
+          if (!parent || !parent.deletedAt || (await repo.hasReplies(parent.id))) break;
+          await repo.deletePost(parent.id);
+          parentId = parent.parentId;
+        }
+      });
+    },
+  };
+}
+
+export type ForumsService = ReturnType<typeof createForumsService>;

@@ -1,0 +1,86 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { isAdmin } from '../../lib/auth.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
+import { isUniqueViolation, requireEvent, userRef } from './community.shared.js';
+import { createEventRefsRepository } from './event-refs.repository.js';
+import { createReviewsRepository, type ReviewRow } from './reviews.repository.js';
+
+export const reviewMessages = {
+  notRegistered: 'You must be registered for this event to add a review.',
+  duplicate: 'You have already reviewed this event.',
+  tooEarly: 'You can review this event after it has taken place.',
+  added: 'Review added successfully.',
+  deleted: 'Review deleted.',
+} as const;
+
+export const toReview = (row: ReviewRow) => ({
+  _id: row.id,
+  content: row.content,
+  rating: row.rating,
+  user: userRef(row),
+  event: row.eventId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export type ReviewView = ReturnType<typeof toReview>;
+
+export function createReviewsService(deps: { db: Database; now?: () => Date }) {
+  const reviews = createReviewsRepository(deps.db);
+  const eventRefs = createEventRefsRepository(deps.db);
+  const registrations = createRegistrationsRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+
+  async function requireReview(id: string) {
+    const review = await reviews.findById(id);
+    if (!review) throw AppError.notFound('Review not found.');
+    return review;
+  }
+
+  return {
+    /** Reviews newest first, with the average (one decimal; 0 when there are none) and the count. */
+    async listForEvent(eventId: string) {
+      await requireEvent(eventRefs, eventId);
+      const rows = await reviews.listForEvent(eventId);
+      const total = rows.reduce((sum, row) => sum + row.rating, 0);
+      return {
+        reviews: rows.map(toReview),
+        average: rows.length ? Math.round((total / rows.length) * 10) / 10 : 0,
+        count: rows.length,
+      };
+    },
+
+    async add(user: AuthUser, input: { eventId: string; content: string; rating: number }): Promise<ReviewView> {
+      const event = await requireEvent(eventRefs, input.eventId);
+      if (!(await registrations.isRegistered(event.id, user.id))) throw AppError.forbidden(reviewMessages.notRegistered);
+      if (event.startsAt.getTime() > now().getTime()) throw AppError.forbidden(reviewMessages.tooEarly);
+      if (await reviews.exists(event.id, user.id)) throw AppError.conflict(reviewMessages.duplicate);
+      let id: string;
+      try {
+        id = await reviews.insert({ eventId: event.id, userId: user.id, content: input.content, rating: input.rating });
+      } catch (error) {
+        // Two submissions racing past the check above: the unique index decides.
+        if (isUniqueViolation(error)) throw AppError.conflict(reviewMessages.duplicate);
+        throw error;
+      }
+      return toReview(await requireReview(id));
+    },
+
+    async update(user: AuthUser, id: string, changes: { content?: string | undefined; rating?: number | undefined }): Promise<ReviewView> {
+      const review = await requireReview(id);
+      if (review.userId !== user.id) throw AppError.forbidden('You can only edit your own reviews.');
+      await reviews.update(id, changes);
+      return toReview(await requireReview(id));
+    },
+
+    async remove(user: AuthUser, id: string): Promise<void> {
+      const review = await requireReview(id);
+      if (review.userId !== user.id && !isAdmin(user)) throw AppError.forbidden('You can only delete your own reviews.');
+      await reviews.delete(id);
+    },
+  };
+}
+
+export type ReviewsService = ReturnType<typeof createReviewsService>;
