@@ -1,0 +1,56 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const API_TARGET = 'http://localhost:5000';
+
+const proxy = {
+  '/api': { target: API_TARGET, changeOrigin: true },
+  '/uploads': { target: API_TARGET, changeOrigin: true },
+  '/socket.io': { target: API_TARGET, changeOrigin: true, ws: true },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: [
+      // The default react-toastify entry injects its CSS from JS at runtime. Point every
+      // `import ... from 'react-toastify'` at the (otherwise identical) unstyled build so there is
+      // a single toast store, and load the stylesheet once as a real CSS file (src/main.tsx).
+      { find: /^react-toastify$/, replacement: 'react-toastify/unstyled' },
+    ],
+  },
+  server: {
+    port: 5173,
+    proxy,
+  },
+  preview: {
+    port: 4173,
+    proxy,
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks for the libraries every page needs. Page-specific libraries
+        // (leaflet, emoji-picker-react, qrcode.react, socket.io-client) are deliberately NOT listed:
+        // they stay inside the lazily loaded route chunks that import them.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react-vendor',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/,
+              priority: 20,
+            },
+            {
+              name: 'vendor',
+              test: /[\\/]node_modules[\\/](axios|react-toastify|clsx)[\\/]/,
+              priority: 10,
+            },
+          ],
+        },
+      },
+    },
+  },
+});
