@@ -1,0 +1,13 @@
+export function Spinner({ size = 'md' }: { size?: 'sm' | 'md' | 'lg' }) {
+  return <span className={`spinner spinner--${size}`} aria-hidden="true" />;
+}
+
+/** Full-area loading indicator with an accessible status message. */
+export function PageLoader({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="page-loader" role="status" aria-live="polite">
+      <Spinner size="lg" />
+      <span>{label}</span>
+    </div>
+  );
+}

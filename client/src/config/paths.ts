@@ -1,0 +1,36 @@
+/**
+ * Every client route. Use the constants / builders below instead of string literals.
+ * `routePatterns` holds the React Router patterns for the parameterised routes.
+ */
+const seg = (value: string) => encodeURIComponent(value);
+
+export const paths = {
+  home: '/',
+  events: '/events',
+  event: (id: string) => `/events/${seg(id)}`,
+  plan: '/plan',
+  login: '/login',
+  register: '/register',
+  setAvatar: '/setAvatar',
+  profile: '/profile',
+  chat: '/chat',
+  contact: '/contact',
+  about: '/about',
+  forgotPassword: '/forgot-password',
+  resetPassword: (token: string) => `/reset-password/${seg(token)}`,
+  verifyEmail: (token: string) => `/verify/${seg(token)}`,
+  forums: (eventId: string) => `/forums/${seg(eventId)}`,
+  forumThread: (threadId: string) => `/forum/${seg(threadId)}`,
+  editEvent: (id: string) => `/edit-event/${seg(id)}`,
+  admin: '/admin',
+  adminScraped: '/admpst',
+} as const;
+
+export const routePatterns = {
+  event: '/events/:id',
+  resetPassword: '/reset-password/:token',
+  verifyEmail: '/verify/:token',
+  forums: '/forums/:eventId',
+  forumThread: '/forum/:threadId',
+  editEvent: '/edit-event/:id',
+} as const;

@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import { isAxiosError } from 'axios';
+import { toast } from 'react-toastify';
+import { verifyEmailRequest } from '../api/auth-api';
+
+export type VerificationState = 'verifying' | 'verified' | 'failed';
+
+const FAILED = 'Email verification failed.';
+
+/** Calls GET /api/auth/verify-email/:token once; the HTTP status decides the outcome. */
+export function useEmailVerification(token: string): { state: VerificationState; error: string | null } {
+  const [result, setResult] = useState<{ token: string; state: VerificationState; error: string | null }>({
+    token,
+    state: 'verifying',
+    error: null,
+  });
+
+  useEffect(() => {
+    let active = true;
+    verifyEmailRequest(token).then(
+      () => {
+        toast.success('Email verified successfully!', { toastId: `verify-${token}` });
+        if (active) setResult({ token, state: 'verified', error: null });
+      },
+      (error: unknown) => {
+        // An HTTP answer other than 2xx is a plain failure; an exception (network, timeout)
+        // surfaces its own message.
+        const message =
+          isAxiosError(error) && error.response
+            ? FAILED
+            : error instanceof Error && error.message
+              ? error.message
+              : FAILED;
+        toast.error(message, { toastId: `verify-${token}` });
+        if (active) setResult({ token, state: 'failed', error: message });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [token]);
+
+  // A new token in the URL starts over as "verifying" until its own answer arrives.
+  return result.token === token ? result : { state: 'verifying', error: null };
+}

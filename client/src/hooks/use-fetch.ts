@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+
+export interface FetchState<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  /** Run the fetcher again. */
+  reload: () => void;
+  /** Replace the data locally (e.g. after a successful mutation). */
+  setData: (update: (current: T | undefined) => T | undefined) => void;
+}
+
+/**
+ * Minimal data-loading hook. `key` identifies the request: when it changes the fetcher runs
+ * again; `null` skips fetching. The fetcher receives an AbortSignal (pass it to axios as
+ * `{ signal }`) and stale answers are ignored.
+ */
+export function useFetch<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): FetchState<T> {
+  const fetcherRef = useRef(fetcher);
+  useLayoutEffect(() => {
+    fetcherRef.current = fetcher;
+  });
+
+  const [version, setVersion] = useState(0);
+  const requestKey = key === null ? null : `${key}#${version}`;
+  const [state, setState] = useState<{ key: string | null; data?: T; error?: unknown }>({ key: null });
+
+  useEffect(() => {
+    if (requestKey === null) return;
+    const controller = new AbortController();
+    fetcherRef.current(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ key: requestKey, data });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState({ key: requestKey, error });
+      },
+    );
+    return () => controller.abort();
+  }, [requestKey]);
+
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const setData = useCallback(
+    (update: (current: T | undefined) => T | undefined) =>
+      setState((current) => ({ ...current, data: update(current.data) })),
+    [],
+  );
+
+  const settled = requestKey !== null && state.key === requestKey;
+  return {
+    data: state.data,
+    error: settled ? state.error : undefined,
+    loading: requestKey !== null && !settled,
+    reload,
+    setData,
+  };
+}

@@ -1,0 +1,31 @@
+/** Event dates are shown in UTC (SPEC §2 /events/{id}). */
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const timeFormat = new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatEventDate(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? dateFormat.format(date) : '';
+}
+
+export function formatEventTime(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? timeFormat.format(date) : '';
+}
+
+/** Local date and time (for timestamps such as transactions). */
+export function formatDateTime(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? dateTimeFormat.format(date) : '';
+}
+
+/** 'Ksh.{price}' or 'Free'. */
+export function formatPrice(isPaid: boolean, price: number | null | undefined): string {
+  return isPaid && price ? `Ksh.${price}` : 'Free';
+}

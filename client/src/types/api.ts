@@ -1,0 +1,85 @@
+/**
+ * Shapes exchanged with the API (see /work/shared/API-CONTRACT.md).
+ * `_id` values are plain strings everywhere.
+ */
+
+export type UserRole = 'admin' | 'user' | (string & {});
+
+/** User as returned by the API. */
+export interface ApiUser {
+  _id: string;
+  username: string;
+  email?: string;
+  /** Base64-encoded SVG markup (render as `data:image/svg+xml;base64,...`). */
+  avatarImage?: string;
+  isAvatarImageSet?: boolean;
+  role?: UserRole;
+}
+
+/** The user record kept in localStorage after login (SPEC §3). */
+export interface StoredUser {
+  _id: string;
+  username: string;
+  avatarImage?: string;
+  isAvatarImageSet: boolean;
+}
+
+/** Account calls answer failures as 2xx `{status:false, msg}`. */
+export interface StatusResponse {
+  status: boolean;
+  msg?: string;
+}
+
+export interface LoginResponse extends StatusResponse {
+  token?: string;
+  user?: ApiUser;
+  /** Set on a failed login when the account's email is not verified yet. */
+  unverified?: boolean;
+}
+
+export interface UserResponse {
+  user: ApiUser;
+}
+
+export interface SetAvatarResponse {
+  isSet: boolean;
+  image?: string;
+}
+
+export interface MessageResponse {
+  msg: string;
+}
+
+export type EventStatus = 'approved' | 'pending';
+
+export interface TukioEvent {
+  _id: string;
+  title: string;
+  description: string;
+  /** ISO date-time with a `T`. */
+  date: string;
+  startDate?: string;
+  location: string;
+  image?: string | null;
+  status: EventStatus;
+  isPaid: boolean;
+  ticketPrice: number;
+  capacity?: number | null;
+  /** Array of user id strings. */
+  registeredUsers: string[];
+  /** Creator id. */
+  user: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  openedCount?: number;
+}
+
+export interface Transaction {
+  name: string;
+  checkoutRequestId: string;
+  phoneNumber: string;
+  amount: number;
+  date?: string;
+  paymentStatus: string;
+  createdAt?: string;
+}
