@@ -1,0 +1,133 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/errors';
+import { loginRequest, resendVerificationRequest } from '../api/auth-api';
+import { useSession } from '../hooks/use-session';
+
+interface Errors {
+  username?: string;
+  password?: string;
+}
+
+const LOGIN_FAILED = 'Login failed. Please try again.';
+const looksUnverified = (msg: string) => /verif/i.test(msg);
+
+export function LoginForm() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+  const [unverifiedUser, setUnverifiedUser] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  // Set once this form logs the user in, so the "already logged in" redirect below
+  // does not race the post-login navigation (to / or /setAvatar).
+  const [loggedInHere, setLoggedInHere] = useState(false);
+
+  if (session.isLoggedIn && !loggedInHere) {
+    return <Navigate to={paths.home} replace />;
+  }
+
+  const validate = (): Errors => {
+    const next: Errors = {};
+    if (username.trim() === '') next.username = 'Username is required.';
+    if (password === '') next.password = 'Password is required.';
+    return next;
+  };
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const found = validate();
+    setErrors(found);
+    if (found.username) return usernameRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+
+    setPending(true);
+    setUnverifiedUser(null);
+    try {
+      const data = await loginRequest({ username: username.trim(), password });
+      if (data.status && data.token && data.user) {
+        setLoggedInHere(true);
+        session.login(data.token, data.user);
+        void navigate(data.user.isAvatarImageSet ? paths.home : paths.setAvatar, { replace: true });
+        return;
+      }
+      const msg = data.msg || LOGIN_FAILED;
+      toast.error(msg);
+      if (data.unverified || looksUnverified(msg)) setUnverifiedUser(username.trim());
+    } catch (error) {
+      const msg = getErrorMessage(error, LOGIN_FAILED);
+      toast.error(msg);
+      if (looksUnverified(msg)) setUnverifiedUser(username.trim());
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const handleResend = async () => {
+    if (!unverifiedUser || resending) return;
+    setResending(true);
+    try {
+      const data = await resendVerificationRequest(unverifiedUser);
+      if (data.status) toast.success(data.msg || 'Verification email sent. Please check your inbox.');
+      else toast.error(data.msg || 'Could not resend the verification email. Please try again.');
+    } catch (error) {
+      toast.error(getErrorMessage(error, 'Could not resend the verification email. Please try again.'));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={handleSubmit} noValidate>
+      <TextField
+        ref={usernameRef}
+        label="Username"
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        value={username}
+        error={errors.username}
+        onChange={(event) => setUsername(event.target.value)}
+      />
+      <TextField
+        ref={passwordRef}
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        error={errors.password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <p className="form__aside">
+        <Link to={paths.forgotPassword}>Forgot Password?</Link>
+      </p>
+      <Button type="submit" block loading={pending} loadingText="Logging in…">
+        Login
+      </Button>
+      {unverifiedUser ? (
+        <div className="notice notice--warning" role="status">
+          <p>Your email address has not been verified yet. Check your inbox (and spam folder) for the link.</p>
+          <Button variant="secondary" loading={resending} loadingText="Sending…" onClick={handleResend}>
+            Resend verification email
+          </Button>
+        </div>
+      ) : null}
+      <p className="form__switch">
+        Don&apos;t have an account? <Link to={paths.register}>Register</Link>
+      </p>
+    </form>
+  );
+}

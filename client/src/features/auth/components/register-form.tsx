@@ -1,0 +1,159 @@
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, Navigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { paths } from '../../../config/paths';
+import { getServerMessage } from '../../../lib/errors';
+import { registerRequest } from '../api/auth-api';
+import { useSession } from '../hooks/use-session';
+
+interface Values {
+  username: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+type Errors = Partial<Record<keyof Values, string>>;
+
+const EMPTY: Values = { username: '', email: '', password: '', confirmPassword: '' };
+const MIN_USERNAME = 3;
+const MIN_PASSWORD = 6;
+const NETWORK_ERROR = 'An error occurred. Please try again.';
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const FIELD_ORDER: Array<keyof Values> = ['username', 'email', 'password', 'confirmPassword'];
+
+function validate(values: Values): Errors {
+  const errors: Errors = {};
+  if (values.username.trim().length < MIN_USERNAME) {
+    errors.username = 'Username should be greater than 3 characters.';
+  }
+  if (values.email.trim() === '') errors.email = 'Email is required.';
+  else if (!EMAIL_PATTERN.test(values.email.trim())) errors.email = 'Please enter a valid email address.';
+  if (values.password.length < MIN_PASSWORD) {
+    errors.password = 'Password should be equal or greater than 6 characters.';
+  }
+  if (values.password !== values.confirmPassword) {
+    errors.confirmPassword = 'Password and confirm password should be same.';
+  }
+  return errors;
+}
+
+export function RegisterForm() {
+  const { isLoggedIn } = useSession();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+  const [successMsg, setSuccessMsg] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  if (isLoggedIn) return <Navigate to={paths.home} replace />;
+
+  if (successMsg !== null) {
+    return (
+      <div className="check-email" role="status">
+        <svg className="check-email__icon" viewBox="0 0 48 48" width="56" height="56" aria-hidden="true" focusable="false">
+          <rect x="4" y="10" width="40" height="28" rx="4" fill="none" stroke="currentColor" strokeWidth="3" />
+          <path d="m6 13 18 13 18-13" fill="none" stroke="currentColor" strokeWidth="3" strokeLinejoin="round" />
+        </svg>
+        <h2>Check your email</h2>
+        <p>{successMsg}</p>
+        <p className="muted">
+          Didn&apos;t get it? Check your spam or junk folder. The link in the email verifies your
+          account so you can log in.
+        </p>
+        <Link className="btn btn--primary" to={paths.login}>
+          Go to Login
+        </Link>
+      </div>
+    );
+  }
+
+  const update = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const found = validate(values);
+    setErrors(found);
+    const firstInvalid = FIELD_ORDER.find((field) => found[field]);
+    if (firstInvalid) {
+      formRef.current?.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus();
+      return;
+    }
+
+    setPending(true);
+    try {
+      const data = await registerRequest({
+        username: values.username.trim(),
+        email: values.email.trim(),
+        password: values.password,
+      });
+      if (data.status) {
+        setSuccessMsg(data.msg || 'We sent a verification link to your email address.');
+      } else {
+        toast.error(data.msg || NETWORK_ERROR);
+      }
+    } catch (error) {
+      toast.error(getServerMessage(error) ?? NETWORK_ERROR);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form" onSubmit={handleSubmit} noValidate>
+      <TextField
+        label="Username"
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        minLength={MIN_USERNAME}
+        value={values.username}
+        error={errors.username}
+        onChange={update('username')}
+      />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={values.email}
+        error={errors.email}
+        onChange={update('email')}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_PASSWORD}
+        hint="At least 6 characters."
+        value={values.password}
+        error={errors.password}
+        onChange={update('password')}
+      />
+      <TextField
+        label="Confirm Password"
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={values.confirmPassword}
+        error={errors.confirmPassword}
+        onChange={update('confirmPassword')}
+      />
+      <Button type="submit" block loading={pending} loadingText="Creating account…">
+        Create Account
+      </Button>
+      <p className="form__switch">
+        Already have an account? <Link to={paths.login}>Login</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { paths } from '../../../config/paths';
+import { resetPasswordRequest } from '../api/auth-api';
+
+const MIN_PASSWORD = 6;
+const SUCCESS = 'Password has been reset successfully!';
+// SPEC §8: a failed reset shows the same text as a failed reset-link request.
+const FAILURE = 'Failed to send password reset link. Please try again.';
+
+interface Errors {
+  password?: string;
+  confirmPassword?: string;
+}
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const found: Errors = {};
+    if (password.length < MIN_PASSWORD) found.password = 'Password must be at least 6 characters long.';
+    if (confirmPassword !== password) found.confirmPassword = 'Passwords do not match.';
+    setErrors(found);
+    if (found.password || found.confirmPassword) {
+      const form = event.currentTarget;
+      form.querySelector<HTMLInputElement>(`[name="${found.password ? 'password' : 'confirmPassword'}"]`)?.focus();
+      return;
+    }
+
+    setPending(true);
+    try {
+      const data = await resetPasswordRequest(token, password);
+      if (data.status) {
+        toast.success(SUCCESS);
+        void navigate(paths.login, { replace: true });
+        return;
+      }
+      toast.error(FAILURE);
+    } catch {
+      toast.error(FAILURE);
+    }
+    setPending(false);
+  };
+
+  return (
+    <form className="form" onSubmit={handleSubmit} noValidate>
+      <TextField
+        label="New Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={MIN_PASSWORD}
+        hint="At least 6 characters."
+        value={password}
+        error={errors.password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <TextField
+        label="Confirm Password"
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={confirmPassword}
+        error={errors.confirmPassword}
+        onChange={(event) => setConfirmPassword(event.target.value)}
+      />
+      <Button type="submit" block loading={pending} loadingText="Resetting…">
+        Reset Password
+      </Button>
+    </form>
+  );
+}
