@@ -1,0 +1,82 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { paths } from '../../../config/paths';
+import { useSession } from '../../auth/hooks/use-session';
+import { setAvatarRequest } from '../api/avatar-api';
+import { generateAvatarSvg, randomSeeds, toBase64 } from '../lib/generate-avatar';
+import { avatarSrc } from '../lib/avatar-src';
+
+const AVATAR_COUNT = 4;
+
+export function AvatarPicker({ userId }: { userId: string }) {
+  const navigate = useNavigate();
+  const { updateUser } = useSession();
+  const [seeds, setSeeds] = useState(() => randomSeeds(AVATAR_COUNT));
+  const [selected, setSelected] = useState<number | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const avatars = useMemo(() => seeds.map((seed) => toBase64(generateAvatarSvg(seed))), [seeds]);
+
+  const regenerate = () => {
+    setSeeds(randomSeeds(AVATAR_COUNT));
+    setSelected(null);
+  };
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const image = selected === null ? undefined : avatars[selected];
+    if (!image) {
+      toast.error('Please select an avatar');
+      return;
+    }
+    setPending(true);
+    try {
+      const data = await setAvatarRequest(userId, image);
+      if (data.isSet) {
+        updateUser({ avatarImage: data.image || image, isAvatarImageSet: true });
+        void navigate(paths.profile);
+        return;
+      }
+      toast.error('Avatar not set. Please try again.');
+    } catch {
+      toast.error('Error setting profile picture. Please try again.');
+    }
+    setPending(false);
+  };
+
+  return (
+    <form className="avatar-picker" onSubmit={handleSubmit}>
+      <fieldset className="avatar-picker__fieldset">
+        <legend className="avatar-picker__legend">Choose one of these avatars</legend>
+        <div className="avatar-picker__grid">
+          {avatars.map((image, index) => (
+            <label
+              key={seeds[index]}
+              className={`avatar-option${selected === index ? ' avatar-option--selected' : ''}`}
+            >
+              <input
+                type="radio"
+                name="avatar"
+                className="avatar-option__input"
+                checked={selected === index}
+                onChange={() => setSelected(index)}
+              />
+              <img src={avatarSrc(image)} alt={`Avatar ${index + 1}`} width={112} height={112} />
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="avatar-picker__actions">
+        <Button variant="secondary" onClick={regenerate} disabled={pending}>
+          Generate new
+        </Button>
+        <Button type="submit" loading={pending} loadingText="Saving…">
+          Set as Profile Picture
+        </Button>
+      </div>
+    </form>
+  );
+}

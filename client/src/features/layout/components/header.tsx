@@ -1,0 +1,110 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { useSession } from '../../auth/hooks/use-session';
+import { logoutRequest } from '../../auth/api/auth-api';
+import { BrandMark } from './brand-mark';
+import './header.css';
+
+const mainLinks = [
+  { to: paths.home, label: 'Home', end: true },
+  { to: paths.events, label: 'Events', end: false },
+  { to: paths.plan, label: 'Plan Event', end: false },
+  { to: paths.contact, label: 'Contact', end: false },
+  { to: paths.about, label: 'About', end: false },
+] as const;
+
+const navClass = ({ isActive }: { isActive: boolean }) =>
+  `site-nav__link${isActive ? ' site-nav__link--active' : ''}`;
+
+export function Header() {
+  const { isLoggedIn, token, logout } = useSession();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const navId = useId();
+
+  // Escape closes the mobile menu.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  const handleLogout = () => {
+    if (token) logoutRequest(token);
+    logout();
+    setMenuOpen(false);
+    void navigate(paths.login);
+  };
+
+  return (
+    <header className="site-header">
+      <div className="site-header__bar container">
+        <Link to={paths.home} className="brand" aria-label="Tukio home">
+          <BrandMark />
+          <span className="brand__name" aria-hidden="true">
+            Tukio
+          </span>
+        </Link>
+
+        <button
+          type="button"
+          className="site-header__toggle"
+          aria-expanded={menuOpen}
+          aria-controls={navId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className={`hamburger${menuOpen ? ' hamburger--open' : ''}`} aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          <span>Menu</span>
+        </button>
+
+        <nav
+          id={navId}
+          aria-label="Main"
+          className={`site-nav${menuOpen ? ' site-nav--open' : ''}`}
+          onClick={(event) => {
+            if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
+          }}
+        >
+          <ul className="site-nav__list">
+            {mainLinks.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.end} className={navClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+            {isLoggedIn ? (
+              <>
+                <li>
+                  <NavLink to={paths.profile} className={navClass}>
+                    Profile
+                  </NavLink>
+                </li>
+                <li>
+                  <button type="button" className="site-nav__logout" onClick={handleLogout}>
+                    Logout
+                  </button>
+                </li>
+              </>
+            ) : (
+              <li>
+                <NavLink to={paths.login} className={({ isActive }) => `${navClass({ isActive })} site-nav__cta`}>
+                  Login/Signup
+                </NavLink>
+              </li>
+            )}
+          </ul>
+        </nav>
+      </div>
+      <div className="flag-stripe" aria-hidden="true" />
+    </header>
+  );
+}
