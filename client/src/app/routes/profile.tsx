@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { PageLoader } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useFetch } from '../../hooks/use-fetch';
+import { useSession } from '../../features/auth/hooks/use-session';
+import { getUser } from '../../features/profile/api/profile-api';
+import { MyEvents } from '../../features/profile/components/my-events';
+import { MyTickets } from '../../features/profile/components/my-tickets';
+import { ProfileCard } from '../../features/profile/components/profile-card';
+import { TransactionsOverlay } from '../../features/profile/components/transactions-overlay';
+import '../../features/profile/profile.css';
+
+export default function ProfileRoute() {
+  useDocumentTitle('My Profile');
+  const navigate = useNavigate();
+  const { user, isLoggedIn, isAvatarImageSet } = useSession();
+  // Only a visitor who arrives without a session sees "User not found"; a session that ends
+  // while on the page (logout, expiry) just leads to the login page.
+  const [arrivedWithoutUser] = useState(() => !isLoggedIn);
+  const userId = isLoggedIn && user ? user._id : null;
+
+  const profile = useFetch(userId && isAvatarImageSet ? `user:${userId}` : null, (signal) =>
+    getUser(userId ?? '', signal),
+  );
+
+  useEffect(() => {
+    if (!userId && arrivedWithoutUser) {
+      toast.error('User not found. Please log in.', { toastId: 'user-not-found' });
+      void navigate(paths.login, { replace: true });
+    }
+  }, [userId, arrivedWithoutUser, navigate]);
+
+  if (!userId || !user) {
+    return arrivedWithoutUser ? <PageLoader label="Redirecting to login…" /> : <Navigate to={paths.login} replace />;
+  }
+  if (!isAvatarImageSet) return <Navigate to={paths.setAvatar} replace />;
+
+  return (
+    <div className="page profile">
+      <h1>My Profile</h1>
+      <ProfileCard
+        userId={userId}
+        user={profile.data ?? null}
+        fallbackUsername={user.username}
+        fallbackAvatar={user.avatarImage}
+        loading={profile.loading}
+        loadError={Boolean(profile.error)}
+        onUpdated={(updated) => profile.setData((current) => ({ ...current, ...updated }))}
+        actions={<TransactionsOverlay userId={userId} />}
+      />
+      <MyTickets userId={userId} />
+      <MyEvents userId={userId} />
+    </div>
+  );
+}
