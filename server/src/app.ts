@@ -24,6 +24,11 @@ import { createForumsService } from './modules/community/forums.service.js';
 import { createReviewsRouter } from './modules/community/reviews.routes.js';
 import { createReviewsService } from './modules/community/reviews.service.js';
 import { createContactService } from './modules/contact/contact.service.js';
+import { createInternalPaymentsRouter, createRefundsRouter, createTransactionsRouter } from './modules/payments/payments.routes.js';
+import { createPaymentsService } from './modules/payments/payments.service.js';
+import { createTicketSigner } from './modules/tickets/ticket-signer.js';
+import { createEventTicketsRouter, createTicketsRouter } from './modules/tickets/tickets.routes.js';
+import { createTicketsService } from './modules/tickets/tickets.service.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -46,10 +51,13 @@ export function createServices(deps: AppDeps) {
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const chat = createChatService({ db });
+  const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
+  const tickets = createTicketsService({ db, signer, mailer, logger, publicUrl: config.publicUrl });
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes });
   const comments = createCommentsService({ db });
   const reviews = createReviewsService({ db });
   const forums = createForumsService({ db });
-  return { auth, contact, chat, comments, reviews, forums };
+  return { auth, contact, chat, comments, reviews, forums, tickets, payments };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -104,6 +112,12 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
   app.use('/api/forums', createForumsRouter({ forums: services.forums }));
+  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, internalApiKey: config.internalApiKey }));
+  app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
+  app.use('/api/admin', createRefundsRouter({ payments: services.payments }));
+  app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
+  // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
+  app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
 
   app.use('/api', notFoundHandler);
 

@@ -1,0 +1,78 @@
+import cors from 'cors';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import helmet from 'helmet';
+import type { ApiServerClient } from './api-server-client.js';
+import type { PaymentConfig } from './config.js';
+import type { DarajaClient } from './daraja/daraja-client.js';
+import type { DarajaSimulator } from './daraja/simulator/simulator.js';
+import type { Logger } from './logger.js';
+import { createCallbackRouter } from './routes/callback.routes.js';
+import { createPaymentsRouter, errorBody } from './routes/payments.routes.js';
+import { createSettlement, type Settlement } from './settlement.js';
+
+export interface PaymentAppDeps {
+  config: PaymentConfig;
+  logger: Logger;
+  api: ApiServerClient;
+  daraja: DarajaClient;
+  /** Mounted at /simulator/daraja (protocol) and /simulator (phone page) when given. */
+  simulator?: DarajaSimulator | undefined;
+  /** The full callback URL, secret segment included, sent with every push. */
+  callbackUrl: () => string;
+}
+
+/** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
+export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement } {
+  const { config, logger } = deps;
+  const settlement = createSettlement({ api: deps.api, daraja: deps.daraja, logger });
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy) app.set('trust proxy', 1);
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+
+  // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path.
+  app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger }));
+
+  app.use(
+    '/api',
+    cors({
+      origin: (origin, callback) => callback(null, !origin || config.corsOrigins.includes(origin)),
+      credentials: true,
+    }),
+  );
+  app.use('/api', express.json({ limit: '16kb' }));
+  app.get('/api/health', (_req, res) => {
+    res.json({ status: 'ok', simulator: Boolean(deps.simulator) });
+  });
+  app.use(
+    '/api',
+    createPaymentsRouter({
+      api: deps.api,
+      daraja: deps.daraja,
+      settlement,
+      logger,
+      callbackUrl: deps.callbackUrl,
+      confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
+      rateLimit: config.stkRateLimit,
+    }),
+  );
+  app.use('/api', (_req, res) => {
+    res.status(404).json(errorBody('This API route does not exist.'));
+  });
+
+  if (deps.simulator) {
+    app.use('/simulator/daraja', deps.simulator.api);
+    app.use('/simulator', deps.simulator.phone);
+  }
+
+  const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    const type = (error as { type?: unknown } | null)?.type;
+    if (type === 'entity.parse.failed') return void res.status(400).json(errorBody('The request body is not valid JSON.'));
+    if (type === 'entity.too.large') return void res.status(413).json(errorBody('The request body is too large.'));
+    logger.error(`unexpected error on ${req.method} ${req.path}`, error);
+    res.status(500).json(errorBody('An error occurred during payment. Please try again.'));
+  };
+  app.use(errorHandler);
+  return { app, settlement };
+}

@@ -1,0 +1,52 @@
+import type { SimulatedPrompt } from './simulator.js';
+
+const escapeHtml = (value: string | number) =>
+  String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** Reloads the list every 3 s unless someone is typing a PIN. Served as a file: the page has no inline script. */
+export const PHONE_SCRIPT = `(() => {
+  const busy = () => Array.from(document.querySelectorAll('input[name="pin"]')).some((el) => el === document.activeElement || el.value !== '');
+  setInterval(() => { if (!busy()) window.location.reload(); }, 3000);
+})();
+`;
+
+const STYLE = `
+body{font-family:system-ui,sans-serif;background:#e8ecef;margin:0;display:flex;justify-content:center}
+.phone{width:360px;min-height:640px;background:#111;color:#eee;border-radius:28px;margin:24px;padding:18px;box-shadow:0 8px 24px #0004}
+h1{font-size:18px;margin:4px 0 12px}
+.note{font-size:12px;color:#aaa}
+.prompt{background:#fff;color:#111;border-radius:12px;padding:12px;margin:12px 0}
+.prompt.done{opacity:.6}
+.prompt p{margin:4px 0}
+input{font-size:18px;width:110px;padding:6px;letter-spacing:4px}
+button{font-size:15px;padding:7px 14px;margin-left:6px;border-radius:8px;border:0;cursor:pointer}
+.pay{background:#2e7d32;color:#fff}.cancel{background:#c62828;color:#fff}
+.error{color:#ffab91}
+`;
+
+export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string): string {
+  const pending = prompts.filter((prompt) => prompt.status === 'pending');
+  const done = prompts.filter((prompt) => prompt.status !== 'pending').slice(0, 10);
+  const base = escapeHtml(basePath);
+  const card = (prompt: SimulatedPrompt) => `
+  <div class="prompt">
+    <p><strong>M-PESA</strong> to ${escapeHtml(prompt.phone)}</p>
+    <p>Do you want to pay KSh ${escapeHtml(prompt.amount)} to ${escapeHtml(prompt.shortcode)} for account ${escapeHtml(prompt.accountReference)}?</p>
+    <form method="post" action="${base}/prompts/${escapeHtml(prompt.id)}/pay">
+      <label>Enter M-PESA PIN <input name="pin" type="password" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label>
+      <button class="pay" type="submit">Pay</button>
+    </form>
+    <form method="post" action="${base}/prompts/${escapeHtml(prompt.id)}/cancel"><button class="cancel" type="submit">Cancel</button></form>
+  </div>`;
+  const finished = (prompt: SimulatedPrompt) => `
+  <div class="prompt done"><p>${escapeHtml(prompt.phone)} · KSh ${escapeHtml(prompt.amount)} · ${escapeHtml(prompt.resultCode ?? '')} ${escapeHtml(prompt.resultDesc ?? '')}${prompt.receipt ? ` · ${escapeHtml(prompt.receipt)}` : ''}</p></div>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>M-PESA simulator phone</title><style>${STYLE}</style></head>
+<body><main class="phone">
+<h1>M-PESA simulator</h1>
+<p class="note">Prompts sent by the Tukio payment service. Enter any 4–6 digit PIN and press Pay, or Cancel. Test number 254700000005 waits here for you; other numbers answer on their own (see docs/payments.md).</p>
+${pending.length ? pending.map(card).join('') : '<p class="note">No pending prompts.</p>'}
+${done.length ? `<h1>Recent</h1>${done.map(finished).join('')}` : ''}
+</main><script src="${base}/phone.js"></script></body></html>`;
+}

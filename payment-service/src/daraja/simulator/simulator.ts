@@ -1,0 +1,354 @@
+import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import express, { Router, type Request, type Response } from 'express';
+import type { Logger } from '../../logger.js';
+import {
+  darajaPassword,
+  darajaTimestamp,
+  parseDarajaTimestamp,
+  type CallbackItem,
+  type StkCallbackBody,
+} from '../protocol.js';
+import { renderPhonePage, PHONE_SCRIPT } from './phone-page.js';
+
+/**
+ * Reserved test numbers and what the simulated customer does (docs/payments.md lists them):
+ * every other number pays after the delay.
+ */
+export const TEST_NUMBERS = {
+  cancelled: '254700000001',
+  insufficientFunds: '254700000002',
+  unreachable: '254700000003',
+  noCallback: '254700000004',
+  manual: '254700000005',
+} as const;
+
+export type PromptMode = 'pay' | 'cancel' | 'insufficient' | 'unreachable' | 'silent' | 'manual';
+
+export interface SimulatedPrompt {
+  id: string;
+  checkoutRequestId: string;
+  merchantRequestId: string;
+  phone: string;
+  amount: number;
+  accountReference: string;
+  transactionDesc: string;
+  callbackUrl: string;
+  shortcode: string;
+  mode: PromptMode;
+  createdAt: Date;
+  status: 'pending' | 'completed';
+  resultCode?: number;
+  resultDesc?: string;
+  receipt?: string;
+  transactionDate?: string;
+  callbackSent?: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+export interface SimulatorOptions {
+  shortcode: string;
+  passkey: string;
+  consumerKey: string;
+  consumerSecret: string;
+  /** Delay before an automatic outcome (and its callback). */
+  delayMs: number;
+  /** A manual prompt nobody answers times out with 1037, as a real phone does after about a minute. */
+  promptTimeoutMs: number;
+  tokenTtlSeconds: number;
+  logger: Logger;
+  /** Where the phone page posts its forms; default /simulator. */
+  phonePath?: string;
+}
+
+const OUTCOMES: Record<Exclude<PromptMode, 'manual' | 'silent'>, { code: number; desc: string }> = {
+  pay: { code: 0, desc: 'The service request is processed successfully.' },
+  cancel: { code: 1032, desc: 'Request cancelled by user' },
+  insufficient: { code: 1, desc: 'The balance is insufficient for the transaction.' },
+  unreachable: { code: 1037, desc: 'DS timeout user cannot be reached' },
+};
+
+export function modeForPhone(phone: string): PromptMode {
+  switch (phone) {
+    case TEST_NUMBERS.cancelled:
+      return 'cancel';
+    case TEST_NUMBERS.insufficientFunds:
+      return 'insufficient';
+    case TEST_NUMBERS.unreachable:
+      return 'unreachable';
+    case TEST_NUMBERS.noCallback:
+      return 'silent';
+    case TEST_NUMBERS.manual:
+      return 'manual';
+    default:
+      return 'pay';
+  }
+}
+
+const sameSecret = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+
+function receiptNumber(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  const bytes = randomBytes(10);
+  return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+function checkoutId(): string {
+  const stamp = darajaTimestamp().slice(2);
+  return `ws_CO_${stamp}${randomBytes(8).toString('hex')}`;
+}
+
+/**
+ * A stand-in for Daraja speaking its HTTP protocol: OAuth, STK push (validated like Daraja),
+ * the callback to CallBackURL after a delay, and STK query. `api` is mounted at /simulator/daraja
+ * (or any base URL); `phone` is the human page at /simulator.
+ */
+export function createDarajaSimulator(options: SimulatorOptions) {
+  const prompts = new Map<string, SimulatedPrompt>();
+  const tokens = new Map<string, number>();
+  const phonePath = options.phonePath ?? '/simulator';
+  let closed = false;
+
+  const fail = (res: Response, status: number, errorCode: string, errorMessage: string) =>
+    res.status(status).json({ requestId: `${randomBytes(4).toString('hex')}-${Date.now()}`, errorCode, errorMessage });
+
+  function prune() {
+    const cutoff = Date.now() - 60 * 60 * 1000;
+    for (const [id, prompt] of prompts) if (prompt.status === 'completed' && prompt.createdAt.getTime() < cutoff) prompts.delete(id);
+    for (const [token, expiresAt] of tokens) if (expiresAt < Date.now()) tokens.delete(token);
+  }
+
+  async function sendCallback(prompt: SimulatedPrompt) {
+    const items: CallbackItem[] = [
+      { Name: 'Amount', Value: prompt.amount },
+      { Name: 'MpesaReceiptNumber', Value: prompt.receipt! },
+      { Name: 'Balance' },
+      { Name: 'TransactionDate', Value: Number(prompt.transactionDate) },
+      { Name: 'PhoneNumber', Value: Number(prompt.phone) },
+    ];
+    const body: StkCallbackBody = {
+      Body: {
+        stkCallback: {
+          MerchantRequestID: prompt.merchantRequestId,
+          CheckoutRequestID: prompt.checkoutRequestId,
+          ResultCode: prompt.resultCode!,
+          ResultDesc: prompt.resultDesc!,
+          ...(prompt.resultCode === 0 ? { CallbackMetadata: { Item: items } } : {}),
+        },
+      },
+    };
+    try {
+      const response = await fetch(prompt.callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(15_000),
+      });
+      prompt.callbackSent = true;
+      await response.text();
+    } catch (error) {
+      // Daraja does not retry a callback; the merchant must query.
+      options.logger.error(`simulator: callback for ${prompt.checkoutRequestId} failed`, error);
+    }
+  }
+
+  /** Completes a prompt once; later answers (a second tap, a timeout) are ignored. */
+  function complete(prompt: SimulatedPrompt, code: number, desc: string, withCallback = true) {
+    if (prompt.status !== 'pending' || closed) return;
+    clearTimeout(prompt.timer);
+    prompt.status = 'completed';
+    prompt.resultCode = code;
+    prompt.resultDesc = desc;
+    if (code === 0) {
+      prompt.receipt = receiptNumber();
+      prompt.transactionDate = darajaTimestamp();
+    }
+    if (withCallback) void sendCallback(prompt);
+  }
+
+  function schedule(prompt: SimulatedPrompt) {
+    if (prompt.mode === 'manual') {
+      prompt.timer = setTimeout(() => complete(prompt, OUTCOMES.unreachable.code, OUTCOMES.unreachable.desc), options.promptTimeoutMs);
+    } else if (prompt.mode === 'silent') {
+      prompt.timer = setTimeout(() => complete(prompt, OUTCOMES.pay.code, OUTCOMES.pay.desc, false), options.delayMs);
+    } else {
+      const outcome = OUTCOMES[prompt.mode];
+      prompt.timer = setTimeout(() => complete(prompt, outcome.code, outcome.desc), options.delayMs);
+    }
+    prompt.timer.unref?.();
+  }
+
+  function bearerValid(req: Request): boolean {
+    const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
+    const expiresAt = match ? tokens.get(match[1]!) : undefined;
+    return expiresAt !== undefined && expiresAt > Date.now();
+  }
+
+  /** Shortcode, Timestamp and Password checked the way Daraja does; returns an error or undefined. */
+  function credentialsError(body: Record<string, unknown>): [string, string] | undefined {
+    const shortcode = String(body.BusinessShortCode ?? '');
+    if (!/^\d{5,7}$/.test(shortcode) || shortcode !== options.shortcode) return ['400.002.02', 'Bad Request - Invalid BusinessShortCode'];
+    const timestamp = String(body.Timestamp ?? '');
+    const when = parseDarajaTimestamp(timestamp);
+    if (!when || Math.abs(when.getTime() - Date.now()) > 60 * 60 * 1000) return ['400.002.02', 'Bad Request - Invalid Timestamp'];
+    const expected = darajaPassword(options.shortcode, options.passkey, timestamp);
+    if (typeof body.Password !== 'string' || !sameSecret(body.Password, expected)) return ['400.002.02', 'Bad Request - Invalid Password'];
+    return undefined;
+  }
+
+  const api = Router();
+  api.use(express.json({ limit: '32kb' }));
+
+  api.get('/oauth/v1/generate', (req, res) => {
+    if (req.query.grant_type !== 'client_credentials') return fail(res, 400, '400.008.02', 'Invalid grant type passed');
+    const match = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '');
+    const [key, secret] = match ? Buffer.from(match[1]!, 'base64').toString('utf8').split(':') : [];
+    if (!key || !secret || !sameSecret(key, options.consumerKey) || !sameSecret(secret, options.consumerSecret)) {
+      return fail(res, 400, '400.008.01', 'Invalid Authentication passed');
+    }
+    const token = randomBytes(20).toString('base64url');
+    tokens.set(token, Date.now() + options.tokenTtlSeconds * 1000);
+    res.json({ access_token: token, expires_in: String(options.tokenTtlSeconds) });
+  });
+
+  api.post('/mpesa/stkpush/v1/processrequest', (req, res) => {
+    if (!bearerValid(req)) return fail(res, 401, '404.001.03', 'Invalid Access Token');
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const credentials = credentialsError(body);
+    if (credentials) return fail(res, 400, ...credentials);
+    if (body.TransactionType !== 'CustomerPayBillOnline' && body.TransactionType !== 'CustomerBuyGoodsOnline') {
+      return fail(res, 400, '400.002.02', 'Bad Request - Invalid TransactionType');
+    }
+    const amount = Number(body.Amount);
+    if (!Number.isInteger(amount) || amount < 1 || amount > 250_000) return fail(res, 400, '400.002.02', 'Bad Request - Invalid Amount');
+    const phone = String(body.PhoneNumber ?? '');
+    if (!/^2547\d{8}$|^2541\d{8}$/.test(phone) || String(body.PartyA ?? '') !== phone) return fail(res, 400, '400.002.02', 'Bad Request - Invalid PhoneNumber');
+    if (String(body.PartyB ?? '') !== options.shortcode) return fail(res, 400, '400.002.02', 'Bad Request - Invalid PartyB');
+    const callbackUrl = String(body.CallBackURL ?? '');
+    if (!/^https?:\/\/\S+$/.test(callbackUrl)) return fail(res, 400, '400.002.02', 'Bad Request - Invalid CallBackURL');
+    const accountReference = String(body.AccountReference ?? '');
+    if (accountReference.length < 1 || accountReference.length > 12) return fail(res, 400, '400.002.02', 'Bad Request - Invalid AccountReference');
+    const transactionDesc = String(body.TransactionDesc ?? '');
+    if (transactionDesc.length < 1 || transactionDesc.length > 13) return fail(res, 400, '400.002.02', 'Bad Request - Invalid TransactionDesc');
+    prune();
+    for (const prompt of prompts.values()) {
+      if (prompt.phone === phone && prompt.status === 'pending') {
+        return fail(res, 500, '500.001.1001', 'Unable to lock subscriber, a transaction is already in process for the current subscriber');
+      }
+    }
+    const prompt: SimulatedPrompt = {
+      id: randomUUID(),
+      checkoutRequestId: checkoutId(),
+      merchantRequestId: `${randomBytes(3).toString('hex')}-${randomBytes(4).toString('hex')}-1`,
+      phone,
+      amount,
+      accountReference,
+      transactionDesc,
+      callbackUrl,
+      shortcode: options.shortcode,
+      mode: modeForPhone(phone),
+      createdAt: new Date(),
+      status: 'pending',
+    };
+    prompts.set(prompt.checkoutRequestId, prompt);
+    schedule(prompt);
+    res.json({
+      MerchantRequestID: prompt.merchantRequestId,
+      CheckoutRequestID: prompt.checkoutRequestId,
+      ResponseCode: '0',
+      ResponseDescription: 'Success. Request accepted for processing',
+      CustomerMessage: 'Success. Request accepted for processing',
+    });
+  });
+
+  api.post('/mpesa/stkpushquery/v1/query', (req, res) => {
+    if (!bearerValid(req)) return fail(res, 401, '404.001.03', 'Invalid Access Token');
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const credentials = credentialsError(body);
+    if (credentials) return fail(res, 400, ...credentials);
+    const prompt = prompts.get(String(body.CheckoutRequestID ?? ''));
+    if (!prompt) return fail(res, 400, '400.002.02', 'Bad Request - Invalid CheckoutRequestID');
+    if (prompt.status === 'pending') return fail(res, 500, '500.001.1001', 'The transaction is being processed');
+    res.json({
+      ResponseCode: '0',
+      ResponseDescription: 'The service request has been accepted successsfully',
+      MerchantRequestID: prompt.merchantRequestId,
+      CheckoutRequestID: prompt.checkoutRequestId,
+      ResultCode: String(prompt.resultCode),
+      ResultDesc: prompt.resultDesc,
+    });
+  });
+
+  /** The phone: a page listing prompts, with Pay (any PIN) and Cancel; JSON too, for tests and scripts. */
+  const phone = Router();
+  phone.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }));
+
+  const list = () => [...prompts.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  const view = (prompt: SimulatedPrompt) => ({
+    id: prompt.id,
+    checkoutRequestId: prompt.checkoutRequestId,
+    merchantRequestId: prompt.merchantRequestId,
+    phone: prompt.phone,
+    amount: prompt.amount,
+    receipt: prompt.receipt ?? null,
+    callbackSent: Boolean(prompt.callbackSent),
+    accountReference: prompt.accountReference,
+    status: prompt.status,
+    resultCode: prompt.resultCode ?? null,
+    resultDesc: prompt.resultDesc ?? null,
+    createdAt: prompt.createdAt.toISOString(),
+  });
+
+  phone.get('/', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(renderPhonePage(list().slice(0, 50), phonePath));
+  });
+  phone.get('/phone.js', (_req, res) => {
+    res.type('application/javascript').send(PHONE_SCRIPT);
+  });
+  phone.get('/prompts', (_req, res) => {
+    res.json(list().map(view));
+  });
+  phone.post('/prompts/:id/:action', (req, res) => {
+    const prompt = [...prompts.values()].find((candidate) => candidate.id === req.params.id);
+    const action = req.params.action;
+    const wantsHtml = req.is('application/x-www-form-urlencoded');
+    if (!prompt || (action !== 'pay' && action !== 'cancel')) {
+      res.status(404).json({ message: 'No such prompt.' });
+      return;
+    }
+    if (prompt.status !== 'pending') {
+      if (wantsHtml) res.redirect(303, phonePath);
+      else res.status(409).json({ message: 'This prompt was already answered.', prompt: view(prompt) });
+      return;
+    }
+    if (action === 'pay') {
+      const pin = String((req.body as Record<string, unknown> | undefined)?.pin ?? '');
+      if (!/^\d{4,6}$/.test(pin)) {
+        if (wantsHtml) res.redirect(303, `${phonePath}?error=pin`);
+        else res.status(400).json({ message: 'Enter a PIN of 4 to 6 digits (any PIN works in the simulator).' });
+        return;
+      }
+      complete(prompt, OUTCOMES.pay.code, OUTCOMES.pay.desc);
+    } else {
+      complete(prompt, OUTCOMES.cancel.code, OUTCOMES.cancel.desc);
+    }
+    if (wantsHtml) res.redirect(303, phonePath);
+    else res.json(view(prompt));
+  });
+
+  return {
+    api,
+    phone,
+    prompts,
+    /** Forgets every access token, as if they had all expired (tests of the client's refresh). */
+    revokeTokens() {
+      tokens.clear();
+    },
+    close() {
+      closed = true;
+      for (const prompt of prompts.values()) clearTimeout(prompt.timer);
+    },
+  };
+}
+
+export type DarajaSimulator = ReturnType<typeof createDarajaSimulator>;

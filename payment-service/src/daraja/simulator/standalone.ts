@@ -1,0 +1,33 @@
+/**
+ * The Daraja simulator on its own port, for trying a Daraja client without the payment service:
+ *   SIMULATOR_PORT=27685 node dist/daraja/simulator/standalone.js
+ * Protocol under /, phone page under /simulator. Credentials default to the simulator's own
+ * (SIMULATOR_CREDENTIALS in config.ts); DARAJA_* variables override them.
+ */
+import express from 'express';
+import helmet from 'helmet';
+import { SIMULATOR_CREDENTIALS } from '../../config.js';
+import { createLogger } from '../../logger.js';
+import { createDarajaSimulator } from './simulator.js';
+
+const env = process.env;
+const simulator = createDarajaSimulator({
+  shortcode: env.DARAJA_SHORTCODE ?? SIMULATOR_CREDENTIALS.shortcode,
+  passkey: env.DARAJA_PASSKEY ?? SIMULATOR_CREDENTIALS.passkey,
+  consumerKey: env.DARAJA_CONSUMER_KEY ?? SIMULATOR_CREDENTIALS.consumerKey,
+  consumerSecret: env.DARAJA_CONSUMER_SECRET ?? SIMULATOR_CREDENTIALS.consumerSecret,
+  delayMs: Number(env.SIMULATOR_DELAY_MS ?? 3000),
+  promptTimeoutMs: Number(env.SIMULATOR_PROMPT_TIMEOUT_MS ?? 60_000),
+  tokenTtlSeconds: Number(env.SIMULATOR_TOKEN_TTL_SECONDS ?? 3599),
+  logger: createLogger('info', 'daraja-simulator'),
+});
+const app = express();
+app.use(helmet());
+app.use('/simulator', simulator.phone);
+app.use('/', simulator.api);
+const port = Number(env.SIMULATOR_PORT ?? 27685);
+const server = app.listen(port, () => console.log(`[daraja-simulator] on http://localhost:${port} (phone page /simulator)`));
+process.once('SIGTERM', () => {
+  simulator.close();
+  server.close(() => process.exit(0));
+});

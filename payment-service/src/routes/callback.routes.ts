@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { Router } from 'express';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { Settlement } from '../settlement.js';
+
+const callbackSchema = z.object({
+  Body: z.object({
+    stkCallback: z.object({
+      MerchantRequestID: z.coerce.string().max(100).optional(),
+      CheckoutRequestID: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/),
+      ResultCode: z.coerce.number().int(),
+      ResultDesc: z.coerce.string().max(1000).default(''),
+      CallbackMetadata: z
+        .object({
+          Item: z.array(z.object({ Name: z.string().max(100), Value: z.union([z.string().max(100), z.number()]).optional() })).max(20),
+        })
+        .optional(),
+    }),
+  }),
+});
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * POST /api/mpesa/callback/:secret — Daraja's result. The secret path segment keeps strangers
+ * out; everything else about the message is checked against the push by the API server.
+ * Daraja only needs a 200 `{ResultCode:0}` acknowledgement.
+ */
+export function createCallbackRouter(deps: { settlement: Settlement; secret: string; logger: Logger }) {
+  const router = Router();
+  const expected = digest(deps.secret);
+
+  router.post('/:secret', express.json({ limit: '32kb' }), async (req, res) => {
+    if (!timingSafeEqual(digest(String(req.params.secret)), expected)) {
+      deps.logger.info('callback with a wrong secret path refused');
+      res.status(404).json({ ResultCode: 1, ResultDesc: 'Not found' });
+      return;
+    }
+    const parsed = callbackSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ ResultCode: 1, ResultDesc: 'Malformed callback' });
+      return;
+    }
+    try {
+      const outcome = await deps.settlement.handleCallback(parsed.data as never);
+      if (outcome === 'unknown') {
+        res.status(404).json({ ResultCode: 1, ResultDesc: 'Unknown CheckoutRequestID' });
+        return;
+      }
+      res.json({ ResultCode: 0, ResultDesc: 'Accepted', outcome });
+    } catch (error) {
+      // The reconciler will settle it from an STK query.
+      deps.logger.error('callback could not be settled now', error);
+      res.status(503).json({ ResultCode: 1, ResultDesc: 'Temporarily unavailable' });
+    }
+  });
+
+  return router;
+}

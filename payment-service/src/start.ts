@@ -1,0 +1,72 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiServerClient, type ApiServerClient } from './api-server-client.js';
+import { createPaymentApp } from './app.js';
+import type { PaymentConfig } from './config.js';
+import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js';
+import { createDarajaSimulator } from './daraja/simulator/simulator.js';
+import { createLogger } from './logger.js';
+import { createReconciler } from './reconciler.js';
+
+export interface RunningPaymentService {
+  url: string;
+  port: number;
+  callbackUrl: string;
+  simulator: ReturnType<typeof createDarajaSimulator> | undefined;
+  reconciler: ReturnType<typeof createReconciler>;
+  close(): Promise<void>;
+}
+
+/** Listens (port 0 = random), mounts the simulator when configured, starts the reconciler. */
+export async function startPaymentService(
+  config: PaymentConfig,
+  overrides: { api?: ApiServerClient; daraja?: DarajaClient; host?: string } = {},
+): Promise<RunningPaymentService> {
+  const logger = createLogger(config.logLevel);
+  const httpServer = createServer();
+  await new Promise<void>((resolve) => httpServer.listen(config.port, overrides.host, resolve));
+  const port = (httpServer.address() as AddressInfo).port;
+  const selfUrl = `http://127.0.0.1:${port}`;
+  const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;
+
+  const simulator = config.simulator.enabled
+    ? createDarajaSimulator({
+        shortcode: config.daraja.shortcode,
+        passkey: config.daraja.passkey,
+        consumerKey: config.daraja.consumerKey,
+        consumerSecret: config.daraja.consumerSecret,
+        delayMs: config.simulator.delayMs,
+        promptTimeoutMs: config.simulator.promptTimeoutMs,
+        tokenTtlSeconds: config.simulator.tokenTtlSeconds,
+        logger: createLogger(config.logLevel, 'daraja-simulator'),
+      })
+    : undefined;
+  const daraja = overrides.daraja ?? createDarajaClient({ ...config.daraja, baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja` });
+  const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey });
+  const { app, settlement } = createPaymentApp({ config, logger, api, daraja, simulator, callbackUrl: () => callbackUrl });
+  httpServer.on('request', app);
+
+  const reconciler = createReconciler({ api, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
+  reconciler.start();
+  logger.info(
+    `payment service on http://localhost:${port} (Daraja: ${simulator ? `simulator, phone page http://localhost:${port}/simulator` : config.daraja.baseUrl}; API server ${config.apiUrl})`,
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: selfUrl,
+    port,
+    callbackUrl,
+    simulator,
+    reconciler,
+    close() {
+      closing ??= (async () => {
+        await reconciler.stop();
+        simulator?.close();
+        httpServer.closeAllConnections();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,307 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Logger } from '../../lib/logger.js';
+import { hasTakenPlace, isFreeEvent } from '../tickets/event-time.js';
+import { createTicketsRepository } from '../tickets/tickets.repository.js';
+import { seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/tickets.service.js';
+import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
+
+export interface PaymentsServiceDeps {
+  db: Database;
+  tickets: TicketsService;
+  logger: Logger;
+  holdMinutes: number;
+}
+
+export interface SettleInput {
+  checkoutRequestId: string;
+  merchantRequestId?: string | undefined;
+  resultCode: number;
+  resultDesc: string;
+  amount?: number | undefined;
+  mpesaReceiptNumber?: string | undefined;
+  phone?: string | undefined;
+  transactionDate?: string | undefined;
+  /** `callback`: an unsigned message that must match the push; `query`: Daraja's own answer to an STK query. */
+  source: 'callback' | 'query';
+}
+
+export interface SettleResult {
+  checkoutRequestId: string;
+  status: PaymentStatus;
+  orderStatus: OrderRow['status'];
+  ticketsIssued: number;
+  /** False when the result was already recorded (a duplicate callback or a repeated query). */
+  changed: boolean;
+}
+
+/** Daraja result codes as a payment status: 1032 is the user pressing Cancel, anything else non-zero is a failure. */
+export const statusForResult = (code: number): PaymentStatus => (code === 0 ? 'success' : code === 1032 ? 'cancelled' : 'failed');
+
+/** Thrown for a callback that does not match its push; the payment service then asks Daraja directly. */
+const doubtful = (reason: string) => new AppError(409, `Callback not accepted: ${reason}`, { body: { doubtful: true, reason } });
+
+const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
+
+export function createPaymentsService(deps: PaymentsServiceDeps) {
+  const { db, tickets, logger } = deps;
+  const holdMs = deps.holdMinutes * 60 * 1000;
+
+  function describe(payment: PaymentRow, order: OrderRow, title: string) {
+    const status = payment.status;
+    let resultDesc: string;
+    if (status === 'pending') resultDesc = PENDING_MESSAGE;
+    else if (status === 'success' && order.status === 'paid') resultDesc = `Payment successful. Your ${order.quantity > 1 ? `${order.quantity} tickets are` : 'ticket is'} ready.`;
+    else if (status === 'success' && order.status === 'refund_due')
+      resultDesc = 'Payment received, but the event sold out while it was processing. Your payment will be refunded.';
+    else if (status === 'cancelled') resultDesc = 'Payment failed or cancelled: the request was cancelled on the phone.';
+    else resultDesc = `Payment failed or cancelled: ${payment.resultDesc ?? 'M-Pesa did not complete the payment.'}`;
+    return {
+      checkoutRequestId: payment.checkoutRequestId,
+      status,
+      orderStatus: order.status,
+      success: status === 'success' && order.status === 'paid',
+      resultDesc,
+      eventId: payment.eventId,
+      eventTitle: title,
+      amount: payment.amount,
+      quantity: order.quantity,
+      mpesaReceiptNumber: payment.mpesaReceiptNumber,
+      createdAt: payment.createdAt.toISOString(),
+      ageSeconds: Math.floor((Date.now() - payment.createdAt.getTime()) / 1000),
+    };
+  }
+
+  const service = {
+    /**
+     * Holds seats for a paid purchase. The event row is locked, stale holds are expired, and
+     * issued tickets plus live holds are counted in the same transaction, so concurrent buyers
+     * can never take more seats than the event has.
+     */
+    async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string }) {
+      const now = new Date();
+      return db.transaction(async (tx) => {
+        const ticketsRepo = createTicketsRepository(tx);
+        const orders = createPaymentsRepository(tx);
+        const event = tickets.assertOpen(await ticketsRepo.lockEvent(input.eventId), now);
+        if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
+        await orders.expireHolds(now, event.id);
+        if (event.capacity !== null) {
+          const left = event.capacity - (await ticketsRepo.seatsTaken(event.id, now));
+          if (input.quantity > left) throw AppError.conflict(seatsLeftMessage(left));
+        }
+        const amount = event.ticketPrice * input.quantity;
+        const order = await orders.insertOrder({
+          eventId: event.id,
+          userId,
+          quantity: input.quantity,
+          amount,
+          phone: input.phone,
+          status: 'pending',
+          holdExpiresAt: new Date(now.getTime() + holdMs),
+        });
+        return {
+          orderId: order.id,
+          amount,
+          quantity: order.quantity,
+          holdExpiresAt: order.holdExpiresAt!.toISOString(),
+          // Daraja allows 12 characters; the order id's last 10 hex digits are unique enough to find it.
+          accountReference: `TK${order.id.slice(-10)}`.toUpperCase(),
+          transactionDesc: 'Tukio ticket',
+          eventTitle: event.title,
+        };
+      });
+    },
+
+    /** The push was refused by Daraja: release the seats straight away. */
+    async abandonOrder(orderId: string, reason: string) {
+      const order = await createPaymentsRepository(db).setOrderStatus(orderId, 'failed', ['pending']);
+      if (order) logger.info(`order ${orderId} released: ${reason}`);
+      return { released: Boolean(order) };
+    },
+
+    async recordPush(input: { orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined }) {
+      const repo = createPaymentsRepository(db);
+      const order = await repo.findOrder(input.orderId);
+      if (!order) throw AppError.notFound('Unknown order.');
+      const existing = await repo.findPayment(input.checkoutRequestId);
+      if (existing) {
+        if (existing.orderId !== order.id) throw AppError.conflict('This CheckoutRequestID belongs to another order.');
+        return { paymentId: existing.id, checkoutRequestId: existing.checkoutRequestId };
+      }
+      const payment = await repo.insertPayment({
+        orderId: order.id,
+        userId: order.userId,
+        eventId: order.eventId,
+        checkoutRequestId: input.checkoutRequestId,
+        merchantRequestId: input.merchantRequestId ?? null,
+        phone: order.phone ?? '',
+        amount: order.amount,
+        status: 'pending',
+      });
+      return { paymentId: payment.id, checkoutRequestId: payment.checkoutRequestId };
+    },
+
+    /**
+     * Records a Daraja result exactly once. Success issues the tickets in the same transaction;
+     * a payment that arrives after its hold expired gets tickets only if seats remain, else the
+     * order is flagged refund_due.
+     */
+    async settle(input: SettleInput): Promise<SettleResult> {
+      const repo = createPaymentsRepository(db);
+      const known = await repo.findPayment(input.checkoutRequestId);
+      if (!known) throw AppError.notFound('Unknown CheckoutRequestID.');
+      const newStatus = statusForResult(input.resultCode);
+
+      if (input.source === 'callback') {
+        if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
+          throw doubtful('MerchantRequestID does not match the push');
+        }
+        if (newStatus === 'success') {
+          if (input.amount === undefined || Math.round(input.amount * 100) !== known.amount * 100) throw doubtful('amount does not match the push');
+          if (!input.phone || input.phone !== known.phone) throw doubtful('phone number does not match the push');
+          if (!input.mpesaReceiptNumber) throw doubtful('no receipt number');
+        }
+      }
+
+      const now = new Date();
+      let issued: Array<{ id: string; code: string }> = [];
+      let result: SettleResult;
+      try {
+        result = await db.transaction(async (tx) => {
+          const ticketsRepo = createTicketsRepository(tx);
+          const payments = createPaymentsRepository(tx);
+          // Lock order: event, then payment, then order — the same as createOrder (event first).
+          const event = await ticketsRepo.lockEvent(known.eventId);
+          const payment = await payments.lockPayment(input.checkoutRequestId);
+          const order = await payments.lockOrder(known.orderId);
+          if (!event || !payment || !order) throw AppError.notFound('Unknown CheckoutRequestID.');
+
+          if (payment.status !== 'pending') {
+            const same = payment.status === newStatus;
+            // Only Daraja's own answer may overturn a recorded failure (e.g. after a doubtful cancel).
+            const upgrade = !same && newStatus === 'success' && input.source === 'query';
+            if (!upgrade) {
+              if (!same && input.source === 'callback') throw doubtful(`payment is already ${payment.status}`);
+              return { checkoutRequestId: payment.checkoutRequestId, status: payment.status, orderStatus: order.status, ticketsIssued: 0, changed: false };
+            }
+          }
+
+          await payments.updatePayment(payment.id, {
+            status: newStatus,
+            resultCode: input.resultCode,
+            resultDesc: input.resultDesc.slice(0, 500),
+            merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
+            ...(newStatus === 'success'
+              ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null }
+              : {}),
+          });
+
+          if (newStatus !== 'success') {
+            const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
+            return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
+          }
+
+          if (order.status === 'paid' || order.status === 'refund_due') {
+            return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: order.status, ticketsIssued: 0, changed: true };
+          }
+          const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
+          let fits = holdLive || event.capacity === null;
+          if (!fits) {
+            const taken = await ticketsRepo.seatsTaken(event.id, now, order.id);
+            fits = taken + order.quantity <= event.capacity!;
+          }
+          if (!fits) {
+            await payments.setOrderStatus(order.id, 'refund_due');
+            logger.info(`order ${order.id} paid after its hold expired and the event is full: refund due`);
+            return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
+          }
+          const rows = await tickets.issueInTransaction(tx, { eventId: event.id, userId: order.userId, orderId: order.id, quantity: order.quantity, now });
+          await payments.setOrderStatus(order.id, 'paid');
+          issued = rows.map((row) => ({ id: row.id, code: row.code }));
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'paid' as const, ticketsIssued: rows.length, changed: true };
+        });
+      } catch (error) {
+        // The unique receipt index refuses a receipt number already used by another payment.
+        if ((error as { code?: string }).code === '23505' || /payments_receipt_idx/.test(String((error as Error).message))) {
+          throw doubtful('receipt number already used');
+        }
+        throw error;
+      }
+      if (issued.length > 0) tickets.sendTicketMail(known.userId, known.eventId, issued);
+      return result;
+    },
+
+    /** Pushes with no result yet, sent more than `olderThanSeconds` ago. Also expires stale holds. */
+    async pendingPushes(olderThanSeconds: number, limit: number) {
+      const now = new Date();
+      const repo = createPaymentsRepository(db);
+      await repo.expireHolds(now);
+      const rows = await repo.pendingBefore(new Date(now.getTime() - olderThanSeconds * 1000), limit);
+      return rows.map((row) => ({ checkoutRequestId: row.checkoutRequestId, createdAt: row.createdAt.toISOString() }));
+    },
+
+    /** Payment status for its owner only; anyone else is told there is nothing to confirm. */
+    async statusFor(userId: string, checkoutRequestId: string) {
+      const row = await createPaymentsRepository(db).withOrder(checkoutRequestId);
+      if (!row || row.payment.userId !== userId) throw AppError.notFound('No payment to confirm.');
+      return describe(row.payment, row.order, row.title);
+    },
+
+    /** GET /api/transactions/:userId: every attempt the server recorded, newest first. */
+    async transactions(userId: string) {
+      const rows = await createPaymentsRepository(db).listForUser(userId);
+      return rows.map(({ payment, title, orderStatus, quantity }) => ({
+        _id: payment.id,
+        name: title,
+        eventId: payment.eventId,
+        checkoutRequestId: payment.checkoutRequestId,
+        phoneNumber: payment.phone,
+        amount: payment.amount,
+        quantity,
+        date: payment.createdAt.toISOString(),
+        paymentStatus: payment.status,
+        orderStatus,
+        resultDesc: payment.resultDesc,
+        createdAt: payment.createdAt.toISOString(),
+        mpesaReceiptNumber: payment.mpesaReceiptNumber,
+      }));
+    },
+
+    /** POST /api/transactions: the client can only point at a record the server already holds. */
+    async findTransaction(userId: string, checkoutRequestId: string) {
+      const all = await service.transactions(userId);
+      const found = all.find((row) => row.checkoutRequestId === checkoutRequestId);
+      if (found) return found;
+      const other = await createPaymentsRepository(db).findPayment(checkoutRequestId);
+      if (other) throw AppError.forbidden('This transaction belongs to another account.');
+      throw AppError.notFound('No payment with that CheckoutRequestID was recorded. Transactions are recorded by the server when the payment is made.');
+    },
+
+    async refundsDue() {
+      const rows = await createPaymentsRepository(db).refundsDue();
+      return rows.map((row) => ({
+        _id: row.order.id,
+        orderId: row.order.id,
+        eventId: row.order.eventId,
+        eventTitle: row.eventTitle,
+        userId: row.order.userId,
+        username: row.username,
+        email: row.email,
+        quantity: row.order.quantity,
+        amount: row.payment.amount,
+        phoneNumber: row.payment.phone,
+        checkoutRequestId: row.payment.checkoutRequestId,
+        mpesaReceiptNumber: row.payment.mpesaReceiptNumber,
+        paidAt: row.payment.updatedAt.toISOString(),
+        flaggedAt: row.order.updatedAt.toISOString(),
+      }));
+    },
+
+    messages: { pending: PENDING_MESSAGE, past: ticketMessages.past },
+    hasTakenPlace,
+  };
+  return service;
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

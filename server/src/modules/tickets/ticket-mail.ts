@@ -1,0 +1,98 @@
+import type { Mail, MailAttachment } from '../../lib/mailer.js';
+import { escapeHtml } from '../auth/auth.service.js';
+import { realInstant } from './event-time.js';
+
+export interface TicketMailInput {
+  to: string;
+  username: string;
+  event: { id: string; title: string; startsAt: Date; location: string };
+  tickets: Array<{ id: string; code: string }>;
+  publicUrl: string;
+  /** Optional PNG renderer for the QR of a code; without it the mail carries the code as text only. */
+  qrPng?: ((code: string) => Buffer) | undefined;
+}
+
+const icsDate = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+/** RFC 5545 text: escape backslash, semicolon, comma and newlines; fold lines at 75 octets. */
+function icsText(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+function fold(line: string): string {
+  const bytes = Buffer.from(line);
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  for (const char of line) {
+    const limit = parts.length === 0 ? 75 : 74;
+    if (Buffer.byteLength(current + char) > limit) {
+      parts.push(current);
+      current = '';
+    }
+    current += char;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+export function buildIcs(input: { uid: string; title: string; startsAt: Date; location: string; url: string; description: string }): string {
+  const start = realInstant(input.startsAt);
+  const end = new Date(start.getTime() + 3 * 60 * 60 * 1000);
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Tukio//Tickets//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'BEGIN:VEVENT',
+    `UID:${input.uid}@tukio`,
+    `DTSTAMP:${icsDate(new Date())}`,
+    `DTSTART:${icsDate(start)}`,
+    `DTEND:${icsDate(end)}`,
+    `SUMMARY:${icsText(input.title)}`,
+    `LOCATION:${icsText(input.location)}`,
+    `DESCRIPTION:${icsText(input.description)}`,
+    `URL:${input.url}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}
+
+export function buildTicketMail(input: TicketMailInput): Mail {
+  const { event, tickets } = input;
+  const url = `${input.publicUrl}/events/${event.id}`;
+  const when = `${event.startsAt.toISOString().slice(0, 10)} ${event.startsAt.toISOString().slice(11, 16)}`;
+  const count = tickets.length;
+  const codes = tickets.map((ticket, index) => `Ticket ${index + 1}: ${ticket.code}`).join('\n');
+  const attachments: MailAttachment[] = [
+    {
+      filename: 'event.ics',
+      content: buildIcs({ uid: `${event.id}-${tickets[0]?.id ?? 'ticket'}`, title: event.title, startsAt: event.startsAt, location: event.location, url, description: `Your Tukio ticket${count > 1 ? 's' : ''}: ${url}` }),
+      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+    },
+  ];
+  if (input.qrPng) {
+    tickets.forEach((ticket, index) => {
+      attachments.push({ filename: `ticket-${index + 1}.png`, content: input.qrPng!(ticket.code), contentType: 'image/png', cid: `ticket-${ticket.id}` });
+    });
+  }
+  const text =
+    `Hello ${input.username},\n\n` +
+    `You have ${count} ticket${count > 1 ? 's' : ''} for "${event.title}".\n` +
+    `When: ${when} (Nairobi time)\nWhere: ${event.location}\nEvent page: ${url}\n\n` +
+    `Show the QR code at the door (My Tickets on your profile shows it too). Ticket codes:\n${codes}\n\n` +
+    `The calendar file attached adds the event to your calendar.\n`;
+  const html =
+    `<p>Hello ${escapeHtml(input.username)},</p>` +
+    `<p>You have ${count} ticket${count > 1 ? 's' : ''} for <strong>${escapeHtml(event.title)}</strong>.</p>` +
+    `<p>When: ${escapeHtml(when)} (Nairobi time)<br>Where: ${escapeHtml(event.location)}<br><a href="${escapeHtml(url)}">Event page</a></p>` +
+    tickets
+      .map(
+        (ticket, index) =>
+          `<p>Ticket ${index + 1}${input.qrPng ? `<br><img src="cid:ticket-${ticket.id}" alt="Ticket QR code" width="240" height="240">` : ''}<br><code>${escapeHtml(ticket.code)}</code></p>`,
+      )
+      .join('');
+  return { to: input.to, subject: `Your Tukio ticket${count > 1 ? 's' : ''}: ${event.title}`.slice(0, 200), text, html, attachments };
+}

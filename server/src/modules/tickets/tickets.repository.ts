@@ -1,0 +1,124 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { events, orders, tickets, users } from '../../db/schema.js';
+
+export type EventRow = typeof events.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+export type NewTicket = typeof tickets.$inferInsert;
+
+/** Tickets, seat counting and the event row lock that makes stock changes safe. */
+export function createTicketsRepository(db: Executor) {
+  return {
+    async findEvent(eventId: string): Promise<EventRow | undefined> {
+      const [row] = await db.select().from(events).where(eq(events.id, eventId)).limit(1);
+      return row;
+    },
+
+    /**
+     * Locks the event row until the transaction ends. Every change to an event's stock (holds,
+     * free registrations, late payments) takes this lock first, so concurrent buyers queue here.
+     */
+    async lockEvent(eventId: string): Promise<EventRow | undefined> {
+      const [row] = await db.select().from(events).where(eq(events.id, eventId)).for('update');
+      return row;
+    },
+
+    /** Seats in use: tickets issued plus seats held by pending orders whose hold has not run out. */
+    async seatsTaken(eventId: string, now: Date, exceptOrderId?: string): Promise<number> {
+      const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(eq(tickets.eventId, eventId));
+      const [held] = await db
+        .select({ n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int` })
+        .from(orders)
+        .where(
+          and(
+            eq(orders.eventId, eventId),
+            eq(orders.status, 'pending'),
+            gt(orders.holdExpiresAt, now),
+            exceptOrderId ? sql`${orders.id} <> ${exceptOrderId}` : undefined,
+          ),
+        );
+      return Number(issued?.n ?? 0) + Number(held?.n ?? 0);
+    },
+
+    async insert(rows: NewTicket[]): Promise<TicketRow[]> {
+      if (rows.length === 0) return [];
+      return db.insert(tickets).values(rows).returning();
+    },
+
+    async countFor(eventId: string, userId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(tickets)
+        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId)));
+      return Number(row?.n ?? 0);
+    },
+
+    async findById(ticketId: string): Promise<TicketRow | undefined> {
+      const [row] = await db.select().from(tickets).where(eq(tickets.id, ticketId)).limit(1);
+      return row;
+    },
+
+    /** First scan wins: only a ticket not yet checked in is updated. */
+    async checkIn(ticketId: string, eventId: string, by: string): Promise<TicketRow | undefined> {
+      const [row] = await db
+        .update(tickets)
+        .set({ checkedInAt: new Date(), checkedInBy: by })
+        .where(and(eq(tickets.id, ticketId), eq(tickets.eventId, eventId), isNull(tickets.checkedInAt)))
+        .returning();
+      return row;
+    },
+
+    async listForUser(userId: string) {
+      return db
+        .select({
+          id: tickets.id,
+          code: tickets.code,
+          checkedInAt: tickets.checkedInAt,
+          createdAt: tickets.createdAt,
+          orderId: tickets.orderId,
+          event: {
+            id: events.id,
+            title: events.title,
+            startsAt: events.startsAt,
+            location: events.location,
+            image: events.image,
+            isPaid: events.isPaid,
+            ticketPrice: events.ticketPrice,
+          },
+        })
+        .from(tickets)
+        .innerJoin(events, eq(events.id, tickets.eventId))
+        .where(eq(tickets.userId, userId))
+        .orderBy(events.startsAt, tickets.id);
+    },
+
+    async listForEvent(eventId: string) {
+      return db
+        .select({
+          id: tickets.id,
+          userId: tickets.userId,
+          username: users.username,
+          email: users.email,
+          orderId: tickets.orderId,
+          checkedInAt: tickets.checkedInAt,
+          createdAt: tickets.createdAt,
+        })
+        .from(tickets)
+        .innerJoin(users, eq(users.id, tickets.userId))
+        .where(eq(tickets.eventId, eventId))
+        .orderBy(users.username, tickets.id);
+    },
+
+    async recentForUserEvent(eventId: string, userId: string, limit: number) {
+      return db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId)))
+        .orderBy(desc(tickets.createdAt))
+        .limit(limit);
+    },
+
+  };
+}
+
+export type TicketsRepository = ReturnType<typeof createTicketsRepository>;

@@ -1,0 +1,188 @@
+import type { Database, Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Mailer } from '../../lib/mailer.js';
+import { recordActivity } from '../events/events.repository.js';
+import { createPaymentsRepository } from '../payments/payments.repository.js';
+import { hasTakenPlace, isFreeEvent } from './event-time.js';
+import { buildTicketMail } from './ticket-mail.js';
+import type { TicketSigner } from './ticket-signer.js';
+import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
+
+export const MAX_TICKETS_PER_ORDER = 10;
+
+export const ticketMessages = {
+  registered: 'Registered successfully',
+  alreadyRegistered: 'You are already registered for this event.',
+  past: 'This event has already taken place.',
+  notFound: 'Event not found.',
+  notOpen: 'This event is not open for registration yet.',
+  paymentRequired: 'Payment required: complete the M-Pesa payment first.',
+  soldOut: 'Sorry, this event is sold out.',
+  badCode: 'This ticket code is not valid.',
+} as const;
+
+export const seatsLeftMessage = (left: number) =>
+  left <= 0 ? ticketMessages.soldOut : `Only ${left} ticket${left === 1 ? '' : 's'} left for this event.`;
+
+export interface TicketsServiceDeps {
+  db: Database;
+  signer: TicketSigner;
+  mailer: Mailer;
+  logger: Logger;
+  publicUrl: string;
+  qrPng?: ((code: string) => Buffer) | undefined;
+}
+
+export function createTicketsService(deps: TicketsServiceDeps) {
+  const { db, signer } = deps;
+
+  /** The event, open for tickets: approved and not yet started. */
+  function assertOpen(event: EventRow | undefined, now: Date): EventRow {
+    if (!event) throw AppError.notFound(ticketMessages.notFound);
+    if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
+    if (hasTakenPlace(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
+    return event;
+  }
+
+  const service = {
+    assertOpen,
+
+    /**
+     * Issues `quantity` signed tickets inside the caller's transaction (the one that marks the
+     * payment successful or registers a free seat) and counts them as registrations.
+     */
+    async issueInTransaction(tx: Executor, input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date }): Promise<TicketRow[]> {
+      const rows = Array.from({ length: input.quantity }, () => {
+        const id = newId();
+        return { id, eventId: input.eventId, userId: input.userId, orderId: input.orderId, code: signer.sign(id, input.eventId) };
+      });
+      const issued = await createTicketsRepository(tx).insert(rows);
+      await recordActivity(tx, input.eventId, 'registrations', input.quantity, input.now.toISOString().slice(0, 10));
+      return issued;
+    },
+
+    /** Sends the ticket email; a mail failure never undoes the tickets, it is only logged. */
+    sendTicketMail(userId: string, eventId: string, tickets: Array<{ id: string; code: string }>) {
+      void (async () => {
+        const contact = await createPaymentsRepository(db).userContact(userId);
+        const event = await createTicketsRepository(db).findEvent(eventId);
+        if (!contact || !event || tickets.length === 0) return;
+        await deps.mailer.send(
+          buildTicketMail({
+            to: contact.email,
+            username: contact.username,
+            event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
+            tickets,
+            publicUrl: deps.publicUrl,
+            qrPng: deps.qrPng,
+          }),
+        );
+      })().catch((error: unknown) => deps.logger.error(`ticket email for event ${eventId} failed`, error));
+    },
+
+    /**
+     * POST /api/events/register/:id. Free events: takes seats now (capacity checked under the
+     * event row lock). Paid events: only confirms what a successful payment already issued.
+     */
+    async register(userId: string, eventId: string, quantity: number): Promise<{ message: string }> {
+      const now = new Date();
+      const result = await db.transaction(async (tx) => {
+        const repo = createTicketsRepository(tx);
+        const event = await repo.lockEvent(eventId);
+        if (!event) throw AppError.notFound(ticketMessages.notFound);
+        if (hasTakenPlace(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
+        if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
+        if (!isFreeEvent(event)) {
+          const paid = await createPaymentsRepository(tx).paidOrderFor(eventId, userId);
+          if (!paid) throw new AppError(402, ticketMessages.paymentRequired);
+          return { message: ticketMessages.registered, issued: [] as TicketRow[] };
+        }
+        if ((await repo.countFor(eventId, userId)) > 0) return { message: ticketMessages.alreadyRegistered, issued: [] as TicketRow[] };
+        if (event.capacity !== null) {
+          const left = event.capacity - (await repo.seatsTaken(eventId, now));
+          if (quantity > left) throw AppError.conflict(seatsLeftMessage(left));
+        }
+        const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now });
+        return { message: ticketMessages.registered, issued };
+      });
+      if (result.issued.length > 0) service.sendTicketMail(userId, eventId, result.issued);
+      return { message: result.message };
+    },
+
+    async listMine(userId: string) {
+      const rows = await createTicketsRepository(db).listForUser(userId);
+      return rows.map((row) => ({
+        _id: row.id,
+        code: row.code,
+        checkedInAt: row.checkedInAt?.toISOString() ?? null,
+        createdAt: row.createdAt.toISOString(),
+        orderId: row.orderId,
+        event: {
+          _id: row.event.id,
+          title: row.event.title,
+          date: row.event.startsAt.toISOString(),
+          location: row.event.location,
+          image: row.event.image,
+          isPaid: row.event.isPaid,
+          ticketPrice: row.event.ticketPrice,
+        },
+      }));
+    },
+
+    async eventForStaff(actor: AuthUser, eventId: string): Promise<EventRow> {
+      const event = await createTicketsRepository(db).findEvent(eventId);
+      if (!event) throw AppError.notFound(ticketMessages.notFound);
+      if (event.userId !== actor.id && actor.role !== 'admin') throw AppError.forbidden('Only the event organiser or an admin can do that.');
+      return event;
+    },
+
+    /** Door check-in: the signature and event are checked, then the first scan wins atomically. */
+    async checkIn(actor: AuthUser, eventId: string, code: string) {
+      await service.eventForStaff(actor, eventId);
+      const claims = signer.verify(code);
+      if (!claims) throw new AppError(400, ticketMessages.badCode);
+      if (claims.eventId !== eventId) throw new AppError(400, 'This ticket is for a different event.');
+      const repo = createTicketsRepository(db);
+      const checked = await repo.checkIn(claims.ticketId, eventId, actor.id);
+      if (checked) {
+        return { message: 'Checked in', ticket: { _id: checked.id, userId: checked.userId, checkedInAt: checked.checkedInAt!.toISOString() } };
+      }
+      const ticket = await repo.findById(claims.ticketId);
+      if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('This ticket does not exist (it may have been cancelled).');
+      const when = ticket.checkedInAt!.toISOString();
+      throw new AppError(409, `This ticket was already used at ${when}.`, { body: { checkedInAt: when, ticket: { _id: ticket.id, userId: ticket.userId } } });
+    },
+
+    async attendees(actor: AuthUser, eventId: string) {
+      await service.eventForStaff(actor, eventId);
+      const rows = await createTicketsRepository(db).listForEvent(eventId);
+      return rows.map((row) => ({
+        ticketId: row.id,
+        userId: row.userId,
+        username: row.username,
+        email: row.email,
+        orderId: row.orderId,
+        checkedInAt: row.checkedInAt?.toISOString() ?? null,
+        issuedAt: row.createdAt.toISOString(),
+      }));
+    },
+
+    publicKey: () => signer.publicKey,
+  };
+  return service;
+}
+
+export type TicketsService = ReturnType<typeof createTicketsService>;
+
+/** CSV with every cell quoted; cells that a spreadsheet would run as a formula are prefixed with '. */
+export function toCsv(header: string[], rows: Array<Array<string | number | null>>): string {
+  const cell = (value: string | number | null) => {
+    let text = value === null ? '' : String(value);
+    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return `"${text.replace(/"/g, '""')}"`;
+  };
+  return [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+}
