@@ -17,18 +17,14 @@ import { createAuthRouter } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createChatRouter, createSendMessageHandler } from './modules/chat/chat.routes.js';
 import { createChatService } from './modules/chat/chat.service.js';
-import { createCommentsRouter } from './modules/community/comments.routes.js';
-import { createCommentsService } from './modules/community/comments.service.js';
-import { createForumsRouter } from './modules/community/forums.routes.js';
-import { createForumsService } from './modules/community/forums.service.js';
-import { createReviewsRouter } from './modules/community/reviews.routes.js';
-import { createReviewsService } from './modules/community/reviews.service.js';
 import { createContactService } from './modules/contact/contact.service.js';
-import { createInternalPaymentsRouter, createRefundsRouter, createTransactionsRouter } from './modules/payments/payments.routes.js';
-import { createPaymentsService } from './modules/payments/payments.service.js';
-import { createTicketSigner } from './modules/tickets/ticket-signer.js';
-import { createEventTicketsRouter, createTicketsRouter } from './modules/tickets/tickets.routes.js';
-import { createTicketsService } from './modules/tickets/tickets.service.js';
+import { createEventPageHandler } from './modules/events/event-page.js';
+import { createEventsRouter } from './modules/events/events.routes.js';
+import { createEventsService } from './modules/events/events.service.js';
+import { createGeocodingRouter } from './modules/geocoding/geocoding.routes.js';
+import { createGeocodingService } from './modules/geocoding/geocoding.service.js';
+import { createUploadsRouter, serveUploads } from './modules/uploads/uploads.routes.js';
+import { createUploadsService } from './modules/uploads/uploads.service.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -51,13 +47,10 @@ export function createServices(deps: AppDeps) {
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const chat = createChatService({ db });
-  const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
-  const tickets = createTicketsService({ db, signer, mailer, logger, publicUrl: config.publicUrl });
-  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes });
-  const comments = createCommentsService({ db });
-  const reviews = createReviewsService({ db });
-  const forums = createForumsService({ db });
-  return { auth, contact, chat, comments, reviews, forums, tickets, payments };
+  const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
+  const events = createEventsService({ db, geocoding, publicUrl: config.publicUrl });
+  const uploads = createUploadsService({ dataDir: config.dataDir, publicUrl: config.publicUrl });
+  return { auth, contact, chat, geocoding, events, uploads };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -109,17 +102,14 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit: config.rateLimit, sendMessage }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
-  app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
-  app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
-  app.use('/api/forums', createForumsRouter({ forums: services.forums }));
-  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, internalApiKey: config.internalApiKey }));
-  app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
-  app.use('/api/admin', createRefundsRouter({ payments: services.payments }));
-  app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
-  // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
-  app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
+  // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
+  const counterLimit = limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 10 });
+  app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));
+  app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 3 }) }));
+  app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding }));
 
   app.use('/api', notFoundHandler);
+  app.use('/uploads', ...serveUploads(services.uploads.dir));
 
   const clientDist = config.clientDist ?? defaultClientDist;
   const indexHtml = path.join(clientDist, 'index.html');
@@ -129,6 +119,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
     );
     app.use(express.static(clientDist, { index: false, maxAge: '1h' }));
+    // Shared event links get the event's Open Graph / JSON-LD tags in the shell.
+    app.get('/events/:id', createEventPageHandler({ events: services.events, indexHtml, publicUrl: config.publicUrl, logger }));
     // History fallback: every client route answers with the app shell.
     app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');

@@ -33,14 +33,12 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.default(true),
   CLIENT_DIST: optionalString,
   INTERNAL_API_KEY: optionalString,
-  /** Minutes a pending paid order holds its seats; longer than the 60 s M-Pesa PIN window. */
-  HOLD_MINUTES: z.coerce.number().positive().max(24 * 60).default(5),
-  /** Ed25519 private key (PKCS#8 PEM, or its base64) signing ticket codes; generated under DATA_DIR when unset. */
-  TICKET_SIGNING_KEY: optionalString,
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  GEOCODER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(3000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -63,11 +61,11 @@ export interface AppConfig {
   seedDemo: boolean;
   clientDist: string | undefined;
   internalApiKey: string;
-  holdMinutes: number;
-  ticketSigningKey: string | undefined;
   rateLimit: { windowMs: number; max: number };
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** Nominatim-style search endpoint; unset keeps geocoding on the built-in Kenyan gazetteer only. */
+  geocoder: { url: string | undefined; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -124,10 +122,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: env.SEED_DEMO,
     clientDist: env.CLIENT_DIST,
     internalApiKey: env.INTERNAL_API_KEY ?? persistedSecret(dataDir, 'internal-api-key'),
-    holdMinutes: env.HOLD_MINUTES,
-    ticketSigningKey: env.TICKET_SIGNING_KEY,
     rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_MS, max: env.RATE_LIMIT_MAX },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
   };
 }

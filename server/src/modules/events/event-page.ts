@@ -1,0 +1,108 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { RequestHandler } from 'express';
+import { isId } from '../../db/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { escapeHtml } from '../auth/auth.service.js';
+import type { EventDto, EventsService } from './events.service.js';
+
+const DESCRIPTION_MAX = 300;
+
+/** JSON inside <script>: `<`, `>`, `&` and the JS line separators escaped, so no text can close the tag. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function summary(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > DESCRIPTION_MAX ? `${flat.slice(0, DESCRIPTION_MAX - 1).trimEnd()}…` : flat;
+}
+
+/** The schema.org Event search engines and chat apps read. */
+export function eventJsonLd(event: EventDto, pageUrl: string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Event',
+    name: event.title,
+    description: event.description,
+    startDate: event.date,
+    eventStatus: 'https://schema.org/EventScheduled',
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    url: pageUrl,
+    ...(event.image ? { image: [event.image] } : {}),
+    location: {
+      '@type': 'Place',
+      name: event.location,
+      address: { '@type': 'PostalAddress', streetAddress: event.location, addressCountry: 'KE' },
+      ...(event.latitude !== null && event.longitude !== null
+        ? { geo: { '@type': 'GeoCoordinates', latitude: event.latitude, longitude: event.longitude } }
+        : {}),
+    },
+    offers: {
+      '@type': 'Offer',
+      url: pageUrl,
+      price: event.ticketPrice,
+      priceCurrency: 'KES',
+      availability: event.seatsLeft === 0 ? 'https://schema.org/SoldOut' : 'https://schema.org/InStock',
+    },
+  };
+}
+
+/** Open Graph, Twitter card and JSON-LD tags for one approved event; every value HTML-escaped. */
+export function eventHeadTags(event: EventDto, pageUrl: string): string {
+  const description = summary(event.description);
+  const meta = (attribute: 'property' | 'name', key: string, value: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(value)}" data-tukio-event />`;
+  return [
+    `<meta name="description" content="${escapeHtml(description)}" data-tukio-event />`,
+    `<link rel="canonical" href="${escapeHtml(pageUrl)}" />`,
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', 'Tukio'),
+    meta('property', 'og:title', event.title),
+    meta('property', 'og:description', description),
+    meta('property', 'og:url', pageUrl),
+    ...(event.image ? [meta('property', 'og:image', event.image), meta('property', 'og:image:alt', event.title)] : []),
+    meta('name', 'twitter:card', event.image ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', event.title),
+    meta('name', 'twitter:description', description),
+    ...(event.image ? [meta('name', 'twitter:image', event.image)] : []),
+    `<script type="application/ld+json">${jsonForScript(eventJsonLd(event, pageUrl))}</script>`,
+  ].join('\n    ');
+}
+
+/** Puts the event's title and tags into the app shell's <head>. */
+export function injectEventHead(html: string, event: EventDto, pageUrl: string): string {
+  const title = `<title>${escapeHtml(`${event.title} | Tukio`)}</title>`;
+  const withTitle = /<title>[\s\S]*?<\/title>/i.test(html) ? html.replace(/<title>[\s\S]*?<\/title>/i, () => title) : html;
+  const tags = `${withTitle === html ? `${title}\n    ` : ''}${eventHeadTags(event, pageUrl)}\n  `;
+  // Existing generic description / og tags would contradict ours; drop them.
+  const cleaned = withTitle.replace(/<meta\s+(?:name|property)="(?:description|og:[^"]*|twitter:[^"]*)"[^>]*>\s*/gi, '');
+  return /<\/head>/i.test(cleaned) ? cleaned.replace(/<\/head>/i, () => `${tags}</head>`) : `${tags}${cleaned}`;
+}
+
+/**
+ * GET /events/:id (the client route): the app shell with the event's share tags, so links pasted
+ * into WhatsApp or X show a rich preview. Anything else (unknown, pending) gets the plain shell.
+ */
+export function createEventPageHandler(deps: { events: EventsService; indexHtml: string; publicUrl: string; logger: Logger }): RequestHandler {
+  let cached: { mtimeMs: number; html: string } | undefined;
+  async function shell(): Promise<string> {
+    const { mtimeMs } = await stat(deps.indexHtml);
+    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: await readFile(deps.indexHtml, 'utf8') };
+    return cached.html;
+  }
+
+  return async (req, res, next) => {
+    const id = req.params.id;
+    if (!isId(id)) return next();
+    try {
+      const event = await deps.events.get(id, undefined);
+      const html = injectEventHead(await shell(), event, `${deps.publicUrl}/events/${id}`);
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(html);
+    } catch (error) {
+      const status = (error as { status?: unknown }).status;
+      if (status !== 404) deps.logger.error(`event page ${id}: share tags skipped`, error);
+      next();
+    }
+  };
+}

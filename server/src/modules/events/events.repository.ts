@@ -1,0 +1,242 @@
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { eventDailyActivity, events, eventShares, tickets } from '../../db/schema.js';
+import { utcDay } from './event-dates.js';
+import type { SharePlatform } from './events.schemas.js';
+
+/** Every column but the generated search vector, which only the database needs. */
+const { searchVector: _searchVector, ...eventColumns } = getTableColumns(events);
+
+export type EventRow = Omit<typeof events.$inferSelect, 'searchVector'>;
+export type NewEvent = Omit<typeof events.$inferInsert, 'id' | 'searchVector'> & { id?: string };
+export type EventChanges = Partial<Omit<EventRow, 'id' | 'createdAt' | 'userId' | 'importKey'>>;
+export type ActivityKind = 'opens' | 'shares' | 'registrations';
+
+/** Trending weights and half-life; docs/decisions/trending.md explains the choice. */
+export const TRENDING = { openWeight: 1, shareWeight: 3, registrationWeight: 5, halfLifeDays: 3, windowDays: 14 } as const;
+
+/** Postgres caps bind parameters per statement; id lists are looked up in slices of this size. */
+const ID_BATCH = 5000;
+
+export function chunk<T>(items: T[], size = ID_BATCH): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
+}
+
+const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * Counts `n` opens, shares or registrations for an event into today's (UTC) activity row, which feeds
+ * the trending ranking. The tickets module calls this with 'registrations' when tickets are issued;
+ * pass its transaction as `db` to count in the same transaction.
+ */
+export async function recordActivity(db: Executor, eventId: string, kind: ActivityKind, n = 1, day = utcDay()): Promise<void> {
+  if (!Number.isInteger(n) || n <= 0) return;
+  const column = eventDailyActivity[kind];
+  const counts = { opens: 0, shares: 0, registrations: 0, [kind]: n } as Record<ActivityKind, number>;
+  await db
+    .insert(eventDailyActivity)
+    .values({ eventId, day, ...counts })
+    .onConflictDoUpdate({
+      target: [eventDailyActivity.eventId, eventDailyActivity.day],
+      set: { [kind]: sql`${column} + ${n}` } as Partial<Record<ActivityKind, SQL>>,
+    });
+}
+
+export interface SearchFilters {
+  /** A prepared `to_tsquery('simple', …)` text, or undefined for no text search. */
+  tsquery?: string | undefined;
+  location?: string | undefined;
+  from: Date;
+  toExclusive?: Date | undefined;
+  free?: boolean | undefined;
+  limit: number;
+  offset: number;
+}
+
+export function createEventsRepository(db: Executor) {
+  const approved = eq(events.status, 'approved');
+  const upcomingFrom = (now: Date) => and(approved, gte(events.startsAt, now));
+
+  return {
+    async findById(id: string): Promise<EventRow | undefined> {
+      const [row] = await db.select(eventColumns).from(events).where(eq(events.id, id)).limit(1);
+      return row;
+    },
+
+    /** Every event (admin) or only approved ones, soonest first. */
+    async list(options: { approvedOnly: boolean }): Promise<EventRow[]> {
+      return db
+        .select(eventColumns)
+        .from(events)
+        .where(options.approvedOnly ? approved : undefined)
+        .orderBy(asc(events.startsAt), asc(events.id));
+    },
+
+    async listByStatus(status: 'approved' | 'pending'): Promise<EventRow[]> {
+      return db.select(eventColumns).from(events).where(eq(events.status, status)).orderBy(asc(events.startsAt), asc(events.id));
+    },
+
+    async listByUser(userId: string): Promise<EventRow[]> {
+      return db.select(eventColumns).from(events).where(eq(events.userId, userId)).orderBy(asc(events.startsAt), asc(events.id));
+    },
+
+    async upcoming(now: Date, limit: number): Promise<EventRow[]> {
+      return db.select(eventColumns).from(events).where(upcomingFrom(now)).orderBy(asc(events.startsAt), asc(events.id)).limit(limit);
+    },
+
+    /**
+     * Approved upcoming events with recent activity, best decayed score first (see TRENDING).
+     * Only events with activity are scored, so the cost follows the activity table, not the catalogue.
+     */
+    async trending(now: Date, limit: number, today = utcDay(now)): Promise<EventRow[]> {
+      // The weights are our constants, written into the SQL as literals so Postgres knows their types.
+      const [openWeight, shareWeight, registrationWeight, halfLifeDays, windowDays] = [
+        TRENDING.openWeight,
+        TRENDING.shareWeight,
+        TRENDING.registrationWeight,
+        TRENDING.halfLifeDays,
+        TRENDING.windowDays,
+      ].map((value) => sql.raw(String(Number(value))));
+      const a = eventDailyActivity;
+      const age = sql`(${today}::date - ${a.day})`;
+      const recent = db
+        .select({
+          eventId: a.eventId,
+          score: sql<number>`sum((${a.opens} * ${openWeight} + ${a.shares} * ${shareWeight} + ${a.registrations} * ${registrationWeight}) * power(0.5, ${age}::float8 / ${halfLifeDays}::float8))`.as(
+            'score',
+          ),
+        })
+        .from(a)
+        .where(and(gte(a.day, sql`(${today}::date - ${windowDays})`), sql`${a.day} <= ${today}::date`))
+        .groupBy(a.eventId)
+        .as('recent');
+      return db
+        .select(eventColumns)
+        .from(events)
+        .innerJoin(recent, eq(recent.eventId, events.id))
+        .where(upcomingFrom(now))
+        .orderBy(desc(recent.score), asc(events.startsAt), asc(events.id))
+        .limit(limit);
+    },
+
+    async search(filters: SearchFilters): Promise<{ rows: EventRow[]; total: number }> {
+      const conditions: (SQL | undefined)[] = [approved, gte(events.startsAt, filters.from)];
+      if (filters.toExclusive) conditions.push(lt(events.startsAt, filters.toExclusive));
+      if (filters.free !== undefined) conditions.push(eq(events.isPaid, !filters.free));
+      if (filters.location) conditions.push(ilike(events.location, likePattern(filters.location)));
+      if (filters.tsquery) {
+        const query = sql`to_tsquery('simple', ${filters.tsquery})`;
+        conditions.push(sql`${events.searchVector} @@ ${query}`);
+        // One statement: the matches are ranked anyway, so the window count costs little more.
+        const rows = await db
+          .select({ ...eventColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+          .from(events)
+          .where(and(...conditions))
+          .orderBy(sql`ts_rank(${events.searchVector}, ${query}) desc`, asc(events.startsAt), asc(events.id))
+          .limit(filters.limit)
+          .offset(filters.offset);
+        if (rows.length > 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
+        if (filters.offset === 0) return { rows: [], total: 0 };
+        const [counted] = await db.select({ total: count() }).from(events).where(and(...conditions));
+        return { rows: [], total: counted?.total ?? 0 };
+      }
+      // Without text the page comes straight off the (status, starts_at) index; the count runs beside it.
+      const [rows, counted] = await Promise.all([
+        db
+          .select(eventColumns)
+          .from(events)
+          .where(and(...conditions))
+          .orderBy(asc(events.startsAt), asc(events.id))
+          .limit(filters.limit)
+          .offset(filters.offset),
+        db.select({ total: count() }).from(events).where(and(...conditions)),
+      ]);
+      return { rows, total: counted[0]?.total ?? 0 };
+    },
+
+    /** Approved upcoming events at the same location (case-insensitive), soonest first. */
+    async related(event: Pick<EventRow, 'id' | 'location'>, now: Date, limit: number): Promise<EventRow[]> {
+      return db
+        .select(eventColumns)
+        .from(events)
+        .where(and(upcomingFrom(now), sql`lower(${events.location}) = lower(${event.location})`, ne(events.id, event.id)))
+        .orderBy(asc(events.startsAt), asc(events.id))
+        .limit(limit);
+    },
+
+    async insert(event: NewEvent): Promise<EventRow> {
+      const [row] = await db
+        .insert(events)
+        .values({ id: newId(), ...event })
+        .returning(eventColumns);
+      return row!;
+    },
+
+    /** Inserts unless an event with the same import key exists; undefined when it was skipped. */
+    async insertImported(event: NewEvent & { importKey: string }): Promise<EventRow | undefined> {
+      const [row] = await db
+        .insert(events)
+        .values({ id: newId(), ...event })
+        .onConflictDoNothing({ target: events.importKey })
+        .returning(eventColumns);
+      return row;
+    },
+
+    async update(id: string, changes: EventChanges): Promise<EventRow | undefined> {
+      const [row] = await db
+        .update(events)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(events.id, id))
+        .returning(eventColumns);
+      return row;
+    },
+
+    async remove(id: string): Promise<boolean> {
+      const rows = await db.delete(events).where(eq(events.id, id)).returning({ id: events.id });
+      return rows.length > 0;
+    },
+
+    /** +1 open on an approved event; false when there is no such approved event. */
+    async countOpen(id: string, day = utcDay()): Promise<boolean> {
+      const rows = await db
+        .update(events)
+        .set({ openedCount: sql`${events.openedCount} + 1` })
+        .where(and(eq(events.id, id), approved))
+        .returning({ id: events.id });
+      if (rows.length === 0) return false;
+      await recordActivity(db, id, 'opens', 1, day);
+      return true;
+    },
+
+    async countShare(id: string, platform: SharePlatform, day = utcDay()): Promise<Record<SharePlatform, number>> {
+      await db
+        .insert(eventShares)
+        .values({ eventId: id, platform, count: 1 })
+        .onConflictDoUpdate({ target: [eventShares.eventId, eventShares.platform], set: { count: sql`${eventShares.count} + 1` } });
+      await recordActivity(db, id, 'shares', 1, day);
+      const rows = await db.select({ platform: eventShares.platform, count: eventShares.count }).from(eventShares).where(eq(eventShares.eventId, id));
+      const counts: Record<SharePlatform, number> = { whatsapp: 0, twitter: 0, instagram: 0 };
+      for (const row of rows) counts[row.platform] = row.count;
+      return counts;
+    },
+
+    /** Tickets issued per event, in one grouped query per slice of ids. */
+    async ticketCounts(eventIds: string[]): Promise<Map<string, number>> {
+      const result = new Map<string, number>();
+      for (const ids of chunk(eventIds)) {
+        const rows = await db
+          .select({ eventId: tickets.eventId, sold: count() })
+          .from(tickets)
+          .where(inArray(tickets.eventId, ids))
+          .groupBy(tickets.eventId);
+        for (const row of rows) result.set(row.eventId, row.sold);
+      }
+      return result;
+    },
+  };
+}
+
+export type EventsRepository = ReturnType<typeof createEventsRepository>;

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { idParam, text } from '../../lib/validate.js';
+import { DAY_MS, parseDayOrWallClock, parseWallClock } from './event-dates.js';
+
+export const TITLE_MAX = 120;
+export const DESCRIPTION_MAX = 5000;
+export const LOCATION_MAX = 200;
+export const IMAGE_URL_MAX = 2048;
+/** M-Pesa's per-transaction ceiling; a single ticket cannot cost more than one payment can move. */
+export const TICKET_PRICE_MAX = 250_000;
+export const CAPACITY_MAX = 1_000_000;
+export const SHARE_PLATFORMS = ['whatsapp', 'twitter', 'instagram'] as const;
+export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** Form inputs arrive as numbers or numeric strings; anything else is refused with the field's name. */
+const numeric = (field: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value),
+    z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required.` : `${field} must be a number.`) }).finite(`${field} must be a number.`),
+  );
+
+const flag = (field: string) =>
+  z.preprocess(
+    (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
+    z.boolean({ error: `${field} must be true or false.` }),
+  );
+
+export const eventDate = z
+  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? 'Date is required.' : 'Date must be text.') })
+  .trim()
+  .min(1, 'Date is required.')
+  .transform((value, ctx) => {
+    const date = parseWallClock(value);
+    if (!date) {
+      ctx.addIssue({ code: 'custom', message: 'Date must be a real date and time in the form YYYY-MM-DDTHH:mm.' });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+/**
+ * Whole shillings (M-Pesa moves no cents): a fractional price is rounded to the nearest shilling,
+ * halves up (99.50 -> 100), and the event returned by the API shows the price that was stored.
+ */
+const ticketPrice = numeric('Ticket price')
+  .pipe(z.number().min(0, 'Ticket price must be at least 0.').max(TICKET_PRICE_MAX, `Ticket price must be at most ${TICKET_PRICE_MAX}.`))
+  .transform((value) => Math.round(value));
+
+const capacity = numeric('Capacity').pipe(
+  z
+    .number()
+    .int('Capacity must be a whole number.')
+    .min(1, 'Capacity must be at least 1.')
+    .max(CAPACITY_MAX, `Capacity must be at most ${CAPACITY_MAX}.`),
+);
+
+const latitude = numeric('Latitude').pipe(z.number().min(-90, 'Latitude must be between -90 and 90.').max(90, 'Latitude must be between -90 and 90.'));
+const longitude = numeric('Longitude').pipe(
+  z.number().min(-180, 'Longitude must be between -180 and 180.').max(180, 'Longitude must be between -180 and 180.'),
+);
+
+/** A URL string or null; whether it points somewhere acceptable is checked by the service (it knows our public URL). */
+const image = z.preprocess(
+  (value) => (isBlank(value) ? null : value),
+  z.string({ error: 'Image must be a URL or null.' }).trim().max(IMAGE_URL_MAX, `Image must be at most ${IMAGE_URL_MAX} characters.`).nullable(),
+);
+
+const optionalNull = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? null : value), schema.nullable()).optional();
+
+export const createEventBody = z.object({
+  title: text('Title', TITLE_MAX),
+  description: text('Description', DESCRIPTION_MAX),
+  date: eventDate,
+  location: text('Location', LOCATION_MAX),
+  latitude: optionalNull(latitude),
+  longitude: optionalNull(longitude),
+  image: image.optional(),
+  isPaid: flag('isPaid').optional(),
+  ticketPrice: optionalNull(ticketPrice),
+  capacity: optionalNull(capacity),
+});
+
+export type CreateEventInput = z.infer<typeof createEventBody>;
+
+export const updateEventBody = z.object({
+  title: text('Title', TITLE_MAX).optional(),
+  description: text('Description', DESCRIPTION_MAX).optional(),
+  date: eventDate.optional(),
+  location: text('Location', LOCATION_MAX).optional(),
+  latitude: optionalNull(latitude),
+  longitude: optionalNull(longitude),
+  image: image.optional(),
+  isPaid: flag('isPaid').optional(),
+  ticketPrice: optionalNull(ticketPrice),
+  capacity: optionalNull(capacity),
+  status: z.enum(['approved', 'pending'], { error: 'Status must be approved or pending.' }).optional(),
+});
+
+export type UpdateEventInput = z.infer<typeof updateEventBody>;
+
+export const eventIdParams = z.object({ id: idParam('Event id') });
+export const userIdParams = z.object({ userId: idParam('User id') });
+
+export const shareBody = z.object({
+  platform: z.preprocess(
+    (value) => {
+      if (typeof value !== 'string') return value;
+      const lower = value.trim().toLowerCase();
+      return lower === 'x' ? 'twitter' : lower;
+    },
+    z.enum(SHARE_PLATFORMS, { error: `Platform must be one of: ${SHARE_PLATFORMS.join(', ')}.` }),
+  ),
+});
+
+const queryDate = (field: string) =>
+  z
+    .string({ error: `${field} must be a date (YYYY-MM-DD).` })
+    .trim()
+    .transform((value, ctx) => {
+      const parsed = parseDayOrWallClock(value);
+      if (!parsed) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be a date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:mm).` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const queryInt = (field: string, min: number, max: number) =>
+  z
+    .string({ error: `${field} must be a whole number.` })
+    .trim()
+    .regex(/^\d{1,6}$/, `${field} must be a whole number.`)
+    .transform(Number)
+    .pipe(z.number().min(min, `${field} must be at least ${min}.`).max(max, `${field} must be at most ${max}.`));
+
+export const SEARCH_LIMIT_DEFAULT = 12;
+export const SEARCH_LIMIT_MAX = 50;
+
+/** Query strings: absent or empty parameters take their defaults. */
+const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? undefined : value), schema.optional());
+
+export const searchQuery = z
+  .object({
+    q: optionalQuery(text('q', 200)),
+    location: optionalQuery(text('Location', LOCATION_MAX)),
+    from: optionalQuery(queryDate('from')),
+    to: optionalQuery(queryDate('to')),
+    free: optionalQuery(flag('free')),
+    page: optionalQuery(queryInt('page', 1, 10_000)),
+    limit: optionalQuery(queryInt('limit', 1, SEARCH_LIMIT_MAX)),
+  })
+  .transform((query) => ({
+    q: query.q,
+    location: query.location,
+    from: query.from?.date,
+    // A day given as `to` includes that whole day.
+    toExclusive: query.to ? new Date(query.to.date.getTime() + (query.to.dayOnly ? DAY_MS : 1)) : undefined,
+    free: query.free,
+    page: query.page ?? 1,
+    limit: query.limit ?? SEARCH_LIMIT_DEFAULT,
+  }));
+
+export type SearchInput = z.infer<typeof searchQuery>;
+
+export const listLimitQuery = (fallback: number) =>
+  z.object({ limit: optionalQuery(queryInt('limit', 1, SEARCH_LIMIT_MAX)) }).transform((query) => query.limit ?? fallback);

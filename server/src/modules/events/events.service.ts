@@ -1,0 +1,308 @@
+import type { Database } from '../../db/database.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { AppError } from '../../lib/app-error.js';
+import type { GeocodingService } from '../geocoding/geocoding.service.js';
+import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
+import { utcMidnight } from './event-dates.js';
+import { chunk, createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
+import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
+
+/** The contract's event object. */
+export interface EventDto {
+  _id: string;
+  title: string;
+  description: string;
+  date: string;
+  startDate: string;
+  location: string;
+  image: string | null;
+  status: 'approved' | 'pending';
+  isPaid: boolean;
+  ticketPrice: number;
+  capacity: number | null;
+  registeredUsers: string[];
+  user: string;
+  latitude: number | null;
+  longitude: number | null;
+  openedCount: number;
+  /** Tickets issued so far. */
+  ticketsSold: number;
+  /** Seats not yet taken, or null for an event without a capacity. */
+  seatsLeft: number | null;
+  createdAt: string;
+}
+
+const UPLOAD_NAME = /^\/uploads\/[0-9a-f]{24}\.(?:jpg|png|webp|gif|svg)$/;
+
+export const eventMessages = {
+  notFound: 'Event not found.',
+  pastDate: 'The event date cannot be in the past.',
+  badImage: 'Image must be an image uploaded to Tukio (/uploads/…) or an https:// URL.',
+  statusAdminOnly: 'Only administrators can change the status of an event.',
+  notOwner: 'Only the organiser of this event or an administrator can do that.',
+  paidNeedsPrice: 'Ticket price must be at least 1 shilling for a paid event.',
+  coordinatesTogether: 'Latitude and longitude must be given together.',
+  deleted: 'Event deleted successfully.',
+  hasTickets: 'This event already has ticket holders, so it cannot be deleted. Please contact an administrator.',
+} as const;
+
+/**
+ * Our own uploads are stored as a path (`/uploads/<id>.<ext>`) so the database does not depend on
+ * the host name; anything else must be https. Returns the value to store.
+ */
+export function normalizeImageUrl(value: string | null | undefined, publicUrl: string): string | null {
+  if (value === null || value === undefined || value.trim() === '') return null;
+  const raw = value.trim();
+  if (raw.startsWith('/')) {
+    if (UPLOAD_NAME.test(raw)) return raw;
+    throw AppError.badRequest(eventMessages.badImage, 'image');
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw AppError.badRequest(eventMessages.badImage, 'image');
+  }
+  if (url.pathname.startsWith('/uploads/') && url.origin === new URL(publicUrl).origin) {
+    if (UPLOAD_NAME.test(url.pathname)) return url.pathname;
+    throw AppError.badRequest(eventMessages.badImage, 'image');
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) throw AppError.badRequest(eventMessages.badImage, 'image');
+  return url.toString();
+}
+
+/** Stored image as the browser should load it: our uploads become absolute under PUBLIC_URL. */
+export function publicImageUrl(image: string | null, publicUrl: string): string | null {
+  if (!image) return null;
+  return image.startsWith('/') ? `${publicUrl}${image}` : image;
+}
+
+export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ticketsSold: number }, publicUrl: string): EventDto {
+  const date = row.startsAt.toISOString();
+  return {
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    date,
+    startDate: date,
+    location: row.location,
+    image: publicImageUrl(row.image, publicUrl),
+    status: row.status,
+    isPaid: row.isPaid,
+    ticketPrice: row.ticketPrice,
+    capacity: row.capacity,
+    registeredUsers: extra.registeredUsers,
+    user: row.userId,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    openedCount: row.openedCount,
+    ticketsSold: extra.ticketsSold,
+    seatsLeft: row.capacity === null ? null : Math.max(0, row.capacity - extra.ticketsSold),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Search text as a `to_tsquery('simple', …)` expression: every word (letters and digits only, so no
+ * query syntax gets through) becomes a prefix term and all must match. Undefined when no word is left.
+ */
+export function toPrefixTsquery(q: string | undefined): string | undefined {
+  if (!q) return undefined;
+  const words = q.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)].slice(0, 8).map((word) => word.slice(0, 60));
+  return unique.length ? unique.map((word) => `${word}:*`).join(' & ') : undefined;
+}
+
+const canSeePending = (row: EventRow, viewer: AuthUser | undefined) => Boolean(viewer && (viewer.role === 'admin' || viewer.id === row.userId));
+
+export function createEventsService(deps: { db: Database; geocoding: GeocodingService; publicUrl: string; now?: () => Date }) {
+  const repo = createEventsRepository(deps.db);
+  const registrations = createRegistrationsRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+
+  /** registeredUsers and ticket counts for many events in a few batched queries, never one per event. */
+  async function toDtos(rows: EventRow[]): Promise<EventDto[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const registered = new Map<string, string[]>();
+    const [, sold] = await Promise.all([
+      (async () => {
+        for (const slice of chunk(ids)) for (const [id, users] of await registrations.registeredUserIds(slice)) registered.set(id, users);
+      })(),
+      repo.ticketCounts(ids),
+    ]);
+    return rows.map((row) => toEventDto(row, { registeredUsers: registered.get(row.id) ?? [], ticketsSold: sold.get(row.id) ?? 0 }, deps.publicUrl));
+  }
+
+  const toDto = async (row: EventRow) => (await toDtos([row]))[0]!;
+
+  /** A pending event exists only for its organiser and admins; everyone else gets the same 404 as for an unknown id. */
+  async function findVisible(id: string, viewer: AuthUser | undefined): Promise<EventRow> {
+    const row = await repo.findById(id);
+    if (!row || (row.status !== 'approved' && !canSeePending(row, viewer))) throw AppError.notFound(eventMessages.notFound);
+    return row;
+  }
+
+  async function findEditable(id: string, user: AuthUser): Promise<EventRow> {
+    const row = await findVisible(id, user);
+    if (row.userId !== user.id && user.role !== 'admin') throw AppError.forbidden(eventMessages.notOwner);
+    return row;
+  }
+
+  function assertFuture(date: Date) {
+    if (date.getTime() < now().getTime()) throw AppError.badRequest(eventMessages.pastDate, 'date');
+  }
+
+  /** Paid events need a price of at least 1; free ones always cost 0. */
+  function pricing(isPaid: boolean | undefined, ticketPrice: number | null | undefined) {
+    const paid = isPaid ?? (ticketPrice ?? 0) > 0;
+    if (!paid) return { isPaid: false, ticketPrice: 0 };
+    if (!ticketPrice || ticketPrice < 1) throw AppError.badRequest(eventMessages.paidNeedsPrice, 'ticketPrice');
+    return { isPaid: true, ticketPrice };
+  }
+
+  /** Coordinates as given, or geocoded from the location text; null when nothing matches. */
+  async function coordinates(location: string, latitude: number | null | undefined, longitude: number | null | undefined) {
+    const hasLat = latitude !== null && latitude !== undefined;
+    const hasLon = longitude !== null && longitude !== undefined;
+    if (hasLat !== hasLon) throw AppError.badRequest(eventMessages.coordinatesTogether, hasLat ? 'longitude' : 'latitude');
+    if (hasLat && hasLon) return { latitude, longitude };
+    const found = await deps.geocoding.geocode(location);
+    return { latitude: found?.lat ?? null, longitude: found?.lon ?? null };
+  }
+
+  return {
+    toDtos,
+    findVisible,
+
+    /** GET /getevnt: approved events for visitors, every event for an admin. */
+    async list(viewer: AuthUser | undefined) {
+      return toDtos(await repo.list({ approvedOnly: viewer?.role !== 'admin' }));
+    },
+
+    listApproved: async () => toDtos(await repo.listByStatus('approved')),
+    listPending: async () => toDtos(await repo.listByStatus('pending')),
+    listByUser: async (userId: string) => toDtos(await repo.listByUser(userId)),
+    upcoming: async (limit: number) => toDtos(await repo.upcoming(now(), limit)),
+
+    /** Events with recent activity by decayed score, then (to fill the list) the soonest upcoming ones. */
+    async popular(limit: number) {
+      const at = now();
+      const trending = await repo.trending(at, limit);
+      if (trending.length < limit) {
+        const seen = new Set(trending.map((row) => row.id));
+        for (const row of await repo.upcoming(at, limit + trending.length)) {
+          if (trending.length >= limit) break;
+          if (!seen.has(row.id)) trending.push(row);
+        }
+      }
+      return toDtos(trending);
+    },
+
+    async get(id: string, viewer: AuthUser | undefined) {
+      return toDto(await findVisible(id, viewer));
+    },
+
+    async related(id: string, viewer: AuthUser | undefined, limit = 3) {
+      const row = await findVisible(id, viewer);
+      return toDtos(await repo.related(row, now(), limit));
+    },
+
+    async search(input: SearchInput) {
+      const { page, limit } = input;
+      const { rows, total } = await repo.search({
+        tsquery: toPrefixTsquery(input.q),
+        location: input.location,
+        from: input.from ?? utcMidnight(now()),
+        toExclusive: input.toExclusive,
+        free: input.free,
+        limit,
+        offset: (page - 1) * limit,
+      });
+      return { items: await toDtos(rows), total, page, limit, pages: Math.ceil(total / limit) };
+    },
+
+    /** Always pending until an admin approves; the creator is the caller, whatever the body says. */
+    async create(input: CreateEventInput, user: AuthUser) {
+      assertFuture(input.date);
+      const image = normalizeImageUrl(input.image, deps.publicUrl);
+      const price = pricing(input.isPaid, input.ticketPrice);
+      const coords = await coordinates(input.location, input.latitude, input.longitude);
+      const row = await repo.insert({
+        title: input.title,
+        description: input.description,
+        startsAt: input.date,
+        location: input.location,
+        image,
+        ...price,
+        capacity: input.capacity ?? null,
+        ...coords,
+        status: 'pending',
+        userId: user.id,
+      });
+      return toDto(row);
+    },
+
+    async update(id: string, input: UpdateEventInput, user: AuthUser) {
+      if (input.status !== undefined && user.role !== 'admin') throw AppError.forbidden(eventMessages.statusAdminOnly);
+      const row = await findEditable(id, user);
+      const changes: EventChanges = {};
+      if (input.title !== undefined) changes.title = input.title;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.date !== undefined && input.date.getTime() !== row.startsAt.getTime()) {
+        assertFuture(input.date);
+        changes.startsAt = input.date;
+      }
+      if (input.image !== undefined) changes.image = normalizeImageUrl(input.image, deps.publicUrl);
+      if (input.isPaid !== undefined || input.ticketPrice !== undefined) {
+        // A price alone decides paid or free; isPaid alone keeps the stored price.
+        const isPaid = input.isPaid ?? (input.ticketPrice != null ? input.ticketPrice > 0 : row.isPaid);
+        Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
+      }
+      if (input.capacity !== undefined) {
+        if (input.capacity !== null) {
+          const sold = (await repo.ticketCounts([row.id])).get(row.id) ?? 0;
+          if (input.capacity < sold) throw AppError.badRequest(`Capacity cannot be below the ${sold} tickets already issued.`, 'capacity');
+        }
+        changes.capacity = input.capacity;
+      }
+      const locationChanged = input.location !== undefined && input.location !== row.location;
+      if (input.location !== undefined) changes.location = input.location;
+      if (input.latitude !== undefined || input.longitude !== undefined || locationChanged) {
+        // New coordinates when given; a moved event without them is geocoded again.
+        Object.assign(changes, await coordinates(input.location ?? row.location, input.latitude, input.longitude));
+      }
+      if (input.status !== undefined) changes.status = input.status;
+      const updated = await repo.update(id, changes);
+      if (!updated) throw AppError.notFound(eventMessages.notFound);
+      return toDto(updated);
+    },
+
+    /** Deleting removes its tickets and payment records too, so only an admin may delete an event that has ticket holders. */
+    async remove(id: string, user: AuthUser) {
+      await findEditable(id, user);
+      if (user.role !== 'admin' && ((await repo.ticketCounts([id])).get(id) ?? 0) > 0) throw AppError.conflict(eventMessages.hasTickets);
+      await repo.remove(id);
+      return { msg: eventMessages.deleted };
+    },
+
+    /** Admin moderation: approve publishes, disapprove returns the event to pending. */
+    async setStatus(id: string, status: 'approved' | 'pending') {
+      const updated = await repo.update(id, { status });
+      if (!updated) throw AppError.notFound(eventMessages.notFound);
+      return toDto(updated);
+    },
+
+    async countOpen(id: string) {
+      if (!(await repo.countOpen(id))) throw AppError.notFound(eventMessages.notFound);
+    },
+
+    async countShare(id: string, platform: SharePlatform) {
+      const row = await repo.findById(id);
+      if (!row || row.status !== 'approved') throw AppError.notFound(eventMessages.notFound);
+      return repo.countShare(id, platform);
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

@@ -1,0 +1,60 @@
+/**
+ * Imports scraped events: `npm run import:events -- <file.json | file.ics | https://…>`.
+ * Uses the server's database settings (DATABASE_URL, or the PGlite database under DATA_DIR; stop the
+ * server first when it uses PGlite, which allows one process at a time). Events are created pending,
+ * owned by the system user; running it again skips what it already imported.
+ */
+import { readFile } from 'node:fs/promises';
+import { ensureSystemUser } from '../bootstrap/bootstrap.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase, pgliteDataDir } from '../db/database.js';
+import { createLogger } from '../lib/logger.js';
+import { createEventsImportService } from '../modules/events/events-import.service.js';
+import { createGeocodingService } from '../modules/geocoding/geocoding.service.js';
+
+const MAX_BYTES = 20 * 1024 * 1024;
+
+async function readSource(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    const response = await fetch(source, { signal: AbortSignal.timeout(30_000), headers: { accept: 'application/json, text/calendar, */*' } });
+    if (!response.ok) throw new Error(`${source} answered HTTP ${response.status}`);
+    const text = await response.text();
+    if (text.length > MAX_BYTES) throw new Error(`${source} is larger than 20 MB`);
+    return text;
+  }
+  return readFile(source, 'utf8');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const source = argv.find((arg) => !arg.startsWith('-'));
+  if (!source) {
+    console.error('Usage: npm run import:events -- <events.json | events.ics | URL>');
+    return 2;
+  }
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'error' : config.logLevel);
+  const text = await readSource(source);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config.dataDir) });
+  try {
+    await ensureSystemUser(database.db);
+    const importer = createEventsImportService({
+      db: database.db,
+      geocoding: createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger }),
+      publicUrl: config.publicUrl,
+    });
+    const result = await importer.importText(text, source);
+    for (const problem of result.problems) console.log(`  event #${problem.index + 1} not imported: ${problem.reason}`);
+    console.log(`Imported from ${source}: ${result.created} created, ${result.skipped} skipped (already imported), ${result.invalid} invalid.`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`[tukio] import failed: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
