@@ -17,6 +17,12 @@ import { createAuthRouter } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createChatRouter, createSendMessageHandler } from './modules/chat/chat.routes.js';
 import { createChatService } from './modules/chat/chat.service.js';
+import { createCommentsRouter } from './modules/community/comments.routes.js';
+import { createCommentsService } from './modules/community/comments.service.js';
+import { createForumsRouter } from './modules/community/forums.routes.js';
+import { createForumsService } from './modules/community/forums.service.js';
+import { createReviewsRouter } from './modules/community/reviews.routes.js';
+import { createReviewsService } from './modules/community/reviews.service.js';
 import { createContactService } from './modules/contact/contact.service.js';
 import { createEventPageHandler } from './modules/events/event-page.js';
 import { createEventsRouter } from './modules/events/events.routes.js';
@@ -25,6 +31,11 @@ import { createGeocodingRouter } from './modules/geocoding/geocoding.routes.js';
 import { createGeocodingService } from './modules/geocoding/geocoding.service.js';
 import { createUploadsRouter, serveUploads } from './modules/uploads/uploads.routes.js';
 import { createUploadsService } from './modules/uploads/uploads.service.js';
+import { createInternalPaymentsRouter, createRefundsRouter, createTransactionsRouter } from './modules/payments/payments.routes.js';
+import { createPaymentsService } from './modules/payments/payments.service.js';
+import { createTicketSigner } from './modules/tickets/ticket-signer.js';
+import { createEventTicketsRouter, createTicketsRouter } from './modules/tickets/tickets.routes.js';
+import { createTicketsService } from './modules/tickets/tickets.service.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -50,7 +61,13 @@ export function createServices(deps: AppDeps) {
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
   const events = createEventsService({ db, geocoding, publicUrl: config.publicUrl });
   const uploads = createUploadsService({ dataDir: config.dataDir, publicUrl: config.publicUrl });
-  return { auth, contact, chat, geocoding, events, uploads };
+  const comments = createCommentsService({ db });
+  const reviews = createReviewsService({ db });
+  const forums = createForumsService({ db });
+  const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
+  const tickets = createTicketsService({ db, signer, mailer, logger, publicUrl: config.publicUrl });
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes });
+  return { auth, contact, chat, comments, reviews, forums, tickets, payments, geocoding, events, uploads };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -102,6 +119,15 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit: config.rateLimit, sendMessage }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
+  app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
+  app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
+  app.use('/api/forums', createForumsRouter({ forums: services.forums }));
+  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, internalApiKey: config.internalApiKey }));
+  app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
+  app.use('/api/admin', createRefundsRouter({ payments: services.payments }));
+  app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
+  // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
+  app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 10 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));

@@ -33,6 +33,10 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.default(true),
   CLIENT_DIST: optionalString,
   INTERNAL_API_KEY: optionalString,
+  /** Minutes a pending paid order holds its seats; longer than the 60 s M-Pesa PIN window. */
+  HOLD_MINUTES: z.coerce.number().positive().max(24 * 60).default(5),
+  /** Ed25519 private key (PKCS#8 PEM, or its base64) signing ticket codes; generated under DATA_DIR when unset. */
+  TICKET_SIGNING_KEY: optionalString,
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: booleanFlag.default(false),
@@ -61,6 +65,8 @@ export interface AppConfig {
   seedDemo: boolean;
   clientDist: string | undefined;
   internalApiKey: string;
+  holdMinutes: number;
+  ticketSigningKey: string | undefined;
   rateLimit: { windowMs: number; max: number };
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -122,6 +128,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: env.SEED_DEMO,
     clientDist: env.CLIENT_DIST,
     internalApiKey: env.INTERNAL_API_KEY ?? persistedSecret(dataDir, 'internal-api-key'),
+    holdMinutes: env.HOLD_MINUTES,
+    ticketSigningKey: env.TICKET_SIGNING_KEY,
     rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_MS, max: env.RATE_LIMIT_MAX },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
