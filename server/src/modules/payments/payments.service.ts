@@ -41,6 +41,14 @@ export const statusForResult = (code: number): PaymentStatus => (code === 0 ? 's
 /** Thrown for a callback that does not match its push; the payment service then asks Daraja directly. */
 const doubtful = (reason: string) => new AppError(409, `Callback not accepted: ${reason}`, { body: { doubtful: true, reason } });
 
+/** Drizzle wraps driver errors; the unique-violation code sits on the error or its cause. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
 const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
 
 export function createPaymentsService(deps: PaymentsServiceDeps) {
@@ -223,7 +231,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         });
       } catch (error) {
         // The unique receipt index refuses a receipt number already used by another payment.
-        if ((error as { code?: string }).code === '23505' || /payments_receipt_idx/.test(String((error as Error).message))) {
+        if (isUniqueViolation(error)) {
           throw doubtful('receipt number already used');
         }
         throw error;
