@@ -88,7 +88,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
       throw new ApiServerError(503, 'The Tukio server is not reachable right now. Please try again in a moment.');
     }
     const text = await response.text();
-    let parsed: Record<string, unknown> = {};
+    let parsed: Record<string, unknown>;
     try {
       parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
