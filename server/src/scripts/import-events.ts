@@ -5,6 +5,7 @@
  * owned by the system user; running it again skips what it already imported.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { ensureSystemUser } from '../bootstrap/bootstrap.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase, pgliteDataDir } from '../db/database.js';
@@ -22,7 +23,8 @@ async function readSource(source: string): Promise<string> {
     if (text.length > MAX_BYTES) throw new Error(`${source} is larger than 20 MB`);
     return text;
   }
-  return readFile(source, 'utf8');
+  // npm runs workspace scripts inside server/; a relative path means the directory npm was started from.
+  return readFile(path.resolve(process.env.INIT_CWD ?? process.cwd(), source), 'utf8');
 }
 
 async function main(argv: string[]): Promise<number> {

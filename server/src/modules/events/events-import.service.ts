@@ -18,7 +18,7 @@ export interface ImportResult {
 
 /** Scraped text is often longer than our caps; it is cut (not refused), since an admin reviews it anyway. */
 function fit(value: string, max: number): string {
-  const clean = value.replace(/\u0000/g, '').trim();
+  const clean = value.replaceAll('\u0000', '').trim();
   return clean.length > max ? `${clean.slice(0, max - 1).trimEnd()}…` : clean;
 }
 

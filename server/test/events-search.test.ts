@@ -1,0 +1,148 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '../src/db/schema.js';
+import { recordActivity } from '../src/modules/events/events.repository.js';
+import { createEvent, dayFromNow } from './helpers/events.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+let t: TestServer;
+let owner: { token: string };
+let admin: { token: string };
+
+beforeAll(async () => {
+  t = await startTestServer();
+  owner = await t.createUser('searcher');
+  admin = await t.loginAdmin();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const approvedEvent = (overrides: Record<string, unknown>) => createEvent(t, owner.token, overrides, { approveWith: admin.token });
+const ids = (list: { _id: string }[]) => list.map((event) => event._id);
+const utcDayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+describe('GET /api/events (search)', () => {
+  it('ranks a title match above a description match, whatever the dates', async () => {
+    const inDescription = await approvedEvent({ title: 'Sunday brunch', description: 'Followed by a flamenco lesson.', date: dayFromNow(2) });
+    const inTitle = await approvedEvent({ title: 'Flamenco Night', description: 'Dance until late.', date: dayFromNow(30) });
+    await createEvent(t, owner.token, { title: 'Flamenco pending', description: 'Not approved yet.' });
+
+    const res = await t.api('GET', '/api/events?q=flamenco');
+    expect(res.status).toBe(200);
+    expect(ids(res.body.items)).toEqual([inTitle._id, inDescription._id]);
+    expect(res.body).toMatchObject({ total: 2, page: 1, limit: 12, pages: 1 });
+  });
+
+  it('matches part of a word, case-insensitively, with every word required', async () => {
+    const event = await approvedEvent({ title: 'Kisumu Lakeside Marathon', location: 'Dunga Beach, Kisumu' });
+    for (const q of ['MARA', 'marath', 'lakes kisu', 'Kisumu, marathon!']) {
+      const res = await t.api('GET', `/api/events?q=${encodeURIComponent(q)}`);
+      expect(ids(res.body.items), q).toContain(event._id);
+    }
+    expect((await t.api('GET', '/api/events?q=marathon%20zzzz')).body.total).toBe(0);
+    // Query syntax is not passed through.
+    const odd = await t.api('GET', `/api/events?q=${encodeURIComponent("mara:* | ! & '")}`);
+    expect(odd.status).toBe(200);
+    expect(ids(odd.body.items)).toContain(event._id);
+  });
+
+  it('pages results with total, pages and page', async () => {
+    const created = [];
+    for (let i = 0; i < 5; i += 1) created.push(await approvedEvent({ title: `Zebra walk ${i}`, date: dayFromNow(5 + i) }));
+    const page1 = await t.api('GET', '/api/events?q=zebra&limit=2');
+    expect(page1.body).toMatchObject({ total: 5, pages: 3, page: 1, limit: 2 });
+    expect(page1.body.items).toHaveLength(2);
+    const page2 = await t.api('GET', '/api/events?q=zebra&limit=2&page=2');
+    expect(page2.body).toMatchObject({ total: 5, pages: 3, page: 2 });
+    expect(ids(page2.body.items)).toEqual([created[2]._id, created[3]._id]);
+    const page3 = await t.api('GET', '/api/events?q=zebra&limit=2&page=3');
+    expect(page3.body.items).toHaveLength(1);
+    const beyond = await t.api('GET', '/api/events?q=zebra&limit=2&page=9');
+    expect(beyond.body).toMatchObject({ items: [], total: 5, pages: 3, page: 9 });
+
+    const all = await t.api('GET', '/api/events?limit=50');
+    expect(all.body.total).toBeGreaterThanOrEqual(5);
+    const dates = all.body.items.map((event: { date: string }) => event.date);
+    expect(dates).toEqual([...dates].sort());
+  });
+
+  it('filters by location, price and dates; from defaults to today (UTC midnight)', async () => {
+    const free = await approvedEvent({ title: 'Okapi free day', location: 'Nakuru Town', date: dayFromNow(3) });
+    const paid = await approvedEvent({ title: 'Okapi paid day', location: 'Kisii', date: dayFromNow(40), isPaid: true, ticketPrice: 200 });
+    const past = await approvedEvent({ title: 'Okapi past day', location: 'Nakuru Town' });
+    await t.db.update(events).set({ startsAt: new Date(Date.now() - 3 * 86_400_000) }).where(eq(events.id, past._id));
+
+    const search = async (query: string) => ids((await t.api('GET', `/api/events?q=okapi&${query}`)).body.items);
+    expect(await search('')).toEqual([free._id, paid._id]);
+    expect(await search('location=nakuru')).toEqual([free._id]);
+    expect(await search('free=true')).toEqual([free._id]);
+    expect(await search('free=false')).toEqual([paid._id]);
+    expect(await search(`from=${utcDayOffset(-5)}`)).toEqual([past._id, free._id, paid._id]);
+    expect(await search(`to=${utcDayOffset(3)}`)).toEqual([free._id]);
+    expect(await search(`from=${utcDayOffset(10)}&to=${utcDayOffset(60)}`)).toEqual([paid._id]);
+  });
+
+  it.each([
+    ['limit=51', 'limit must be at most 50.', 'limit'],
+    ['limit=0', 'limit must be at least 1.', 'limit'],
+    ['page=abc', 'page must be a whole number.', 'page'],
+    ['from=yesterday', 'from must be a date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:mm).', 'from'],
+    ['free=perhaps', 'free must be true or false.', 'free'],
+    [`q=${'x'.repeat(201)}`, 'q must be at most 200 characters.', 'q'],
+  ])('refuses %s with a 400 naming the parameter', async (query, msg, field) => {
+    const res = await t.api('GET', `/api/events?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ msg, field });
+  });
+});
+
+describe('upcoming, popular (trending) and related', () => {
+  it('lists upcoming approved events soonest first, from now', async () => {
+    const later = await approvedEvent({ title: 'Later', date: dayFromNow(50) });
+    const sooner = await approvedEvent({ title: 'Sooner', date: dayFromNow(1) });
+    const res = await t.api('GET', '/api/events/upcoming?limit=50');
+    const list = ids(res.body);
+    expect(list.indexOf(sooner._id)).toBeLessThan(list.indexOf(later._id));
+    expect(res.body.every((event: { date: string; status: string }) => event.status === 'approved' && event.date >= new Date(Date.now() - 1000).toISOString())).toBe(true);
+  });
+
+  it('ranks trending by decayed opens, shares and registrations', async () => {
+    const quiet = await approvedEvent({ title: 'Quiet', date: dayFromNow(1) });
+    const opened = await approvedEvent({ title: 'Opened', date: dayFromNow(20) });
+    const shared = await approvedEvent({ title: 'Shared', date: dayFromNow(21) });
+    const registered = await approvedEvent({ title: 'Registered', date: dayFromNow(22) });
+    const old = await approvedEvent({ title: 'Old buzz', date: dayFromNow(23) });
+    const hidden = await createEvent(t, owner.token, { title: 'Pending buzz' });
+
+    for (let i = 0; i < 4; i += 1) await t.api('POST', `/api/events/incrementOpenedCount/${opened._id}`);
+    for (const platform of ['whatsapp', 'twitter']) await t.api('POST', `/api/events/share-track/${shared._id}`, { body: { platform } });
+    // Tickets count in through the exported helper the tickets module calls.
+    await recordActivity(t.db, registered._id, 'registrations', 2);
+    // 20 opens nine days ago decay to 20 * 0.5^3 = 2.5.
+    await recordActivity(t.db, old._id, 'opens', 20, utcDayOffset(-9));
+    await recordActivity(t.db, hidden._id, 'opens', 100);
+
+    const res = await t.api('GET', '/api/events/popular?limit=50');
+    expect(res.status).toBe(200);
+    const list = ids(res.body);
+    // registered 2*5=10 > shared 2*3=6 > opened 4 > old 2.5 > no activity (soonest first).
+    expect(list.slice(0, 4)).toEqual([registered._id, shared._id, opened._id, old._id]);
+    expect(list).toContain(quiet._id);
+    expect(list).not.toContain(hidden._id);
+    expect((await t.api('GET', '/api/events/popular')).body.length).toBeLessThanOrEqual(10);
+  });
+
+  it('relates at most 3 approved upcoming events at the same location, excluding the event', async () => {
+    const base = await approvedEvent({ title: 'Base', location: 'Fort Jesus, Mombasa' });
+    const same = [];
+    for (let i = 0; i < 4; i += 1) same.push(await approvedEvent({ title: `Same ${i}`, location: i % 2 ? 'FORT JESUS, MOMBASA' : 'fort jesus, mombasa', date: dayFromNow(2 + i) }));
+    await approvedEvent({ title: 'Elsewhere', location: 'Nyali Beach, Mombasa' });
+    await createEvent(t, owner.token, { title: 'Pending same', location: 'Fort Jesus, Mombasa', date: dayFromNow(1) });
+
+    const res = await t.api('GET', `/api/events/${base._id}/related`);
+    expect(res.status).toBe(200);
+    expect(ids(res.body)).toEqual([same[0]._id, same[1]._id, same[2]._id]);
+    expect((await t.api('GET', '/api/events/0123456789abcdef01234567/related')).status).toBe(404);
+  });
+});
