@@ -1,0 +1,102 @@
+/*
+ * Pure helpers for the forum post tree. Every list (top level and each `replies`) is newest first,
+ * so a new post goes to the front of its list (SPEC §4 "Post tree"). Deletion mirrors the server:
+ * a post with replies becomes a "[deleted]" placeholder; one without is removed, and a placeholder
+ * left without replies disappears with it.
+ */
+import type { ForumPost } from '../types';
+
+export const DELETED_AUTHOR = { _id: '', username: '[deleted]' } as const;
+
+/** Places `post` at the top of its parent's replies (or of the top level when `parent` is null). */
+export function insertPost(posts: ForumPost[], post: ForumPost): ForumPost[] {
+  if (post.parent === null) return [post, ...posts];
+  let placed = false;
+  const visit = (list: ForumPost[]): ForumPost[] =>
+    list.map((node) => {
+      if (placed) return node;
+      if (node._id === post.parent) {
+        placed = true;
+        return { ...node, replies: [post, ...node.replies] };
+      }
+      const replies = visit(node.replies);
+      return replies === node.replies || !placed ? node : { ...node, replies };
+    });
+  const next = visit(posts);
+  // A parent that is no longer in the tree (deleted meanwhile): show the post at the top level.
+  return placed ? next : [{ ...post, parent: null }, ...posts];
+}
+
+/** Applies `patch` to the post with id `postId`. */
+export function updatePost(posts: ForumPost[], postId: string, patch: Partial<ForumPost>): ForumPost[] {
+  let done = false;
+  const visit = (list: ForumPost[]): ForumPost[] => {
+    let changed = false;
+    const next = list.map((node) => {
+      if (done) return node;
+      if (node._id === postId) {
+        done = true;
+        changed = true;
+        return { ...node, ...patch };
+      }
+      const replies = visit(node.replies);
+      if (replies === node.replies) return node;
+      changed = true;
+      return { ...node, replies };
+    });
+    return changed ? next : list;
+  };
+  return visit(posts);
+}
+
+/** Removes a post the way the server does (placeholder when it has replies). */
+export function removePost(posts: ForumPost[], postId: string): ForumPost[] {
+  const visit = (list: ForumPost[]): ForumPost[] => {
+    let changed = false;
+    const next: ForumPost[] = [];
+    for (const node of list) {
+      if (node._id === postId) {
+        changed = true;
+        if (node.replies.length > 0) {
+          next.push({ ...node, content: '[deleted]', user: { ...DELETED_AUTHOR }, deleted: true, myVote: 0 });
+        }
+        continue;
+      }
+      const replies = visit(node.replies);
+      if (replies === node.replies) {
+        next.push(node);
+        continue;
+      }
+      changed = true;
+      // A placeholder that just lost its last reply goes too.
+      if (node.deleted && replies.length === 0) continue;
+      next.push({ ...node, replies });
+    }
+    return changed ? next : list;
+  };
+  return visit(posts);
+}
+
+/** Number of visible (not deleted) posts in the tree. */
+export function countPosts(posts: ReadonlyArray<ForumPost>): number {
+  let count = 0;
+  const stack = [...posts];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!node.deleted) count += 1;
+    stack.push(...node.replies);
+  }
+  return count;
+}
+
+/** Number of posts below `post` at every depth (placeholders included). */
+export function countDescendants(post: ForumPost): number {
+  let count = 0;
+  const stack = [...post.replies];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    count += 1;
+    stack.push(...node.replies);
+  }
+  return count;
+}

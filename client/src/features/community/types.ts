@@ -1,0 +1,88 @@
+/*
+ * Shapes of the community API (server/src/modules/community, docs/decisions/community.md).
+ * Authors are always `{_id, username}`; ids are plain strings.
+ */
+
+export interface Author {
+  _id: string;
+  username: string;
+}
+
+export interface EventComment {
+  _id: string;
+  content: string;
+  user: Author;
+  event: string;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+export interface EventReview {
+  _id: string;
+  content: string;
+  /** Integer 1 to 5. */
+  rating: number;
+  user: Author;
+  event: string;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+export interface ReviewList {
+  /** Newest first. */
+  reviews: EventReview[];
+  /** One decimal; 0 when there are no reviews. */
+  average: number;
+  count: number;
+}
+
+/** A thread as listed on /forums/{eventId}. `posts` holds post ids; `replies === posts.length`. */
+export interface ForumThreadListItem {
+  _id: string;
+  title: string;
+  event: string;
+  user: Author;
+  posts?: string[];
+  replies: number;
+  createdAt: string;
+}
+
+/** A thread as listed in the event page's summary (at most 3, newest first). */
+export type ForumThreadSummary = Omit<ForumThreadListItem, 'posts'>;
+
+export type Vote = 1 | -1 | 0;
+
+export interface ForumPost {
+  _id: string;
+  content: string;
+  /** `{_id: '', username: '[deleted]'}` on a deleted post that still has replies. */
+  user: Author;
+  /** Net score (ups minus downs); may be negative. */
+  upvotes: number;
+  /** The caller's own vote. */
+  myVote: Vote;
+  /** `null` at the top level, else the parent post's id. */
+  parent: string | null;
+  /** Newest first. */
+  replies: ForumPost[];
+  createdAt: string;
+  deleted: boolean;
+}
+
+export interface ForumThread {
+  _id: string;
+  title: string;
+  event: string;
+  user?: Author;
+  createdAt?: string;
+  /** Top-level posts, newest first; every `replies` list is newest first too. */
+  posts: ForumPost[];
+}
+
+/** The little the forum pages need to know about an event. */
+export interface CommunityEventRef {
+  _id: string;
+  title?: string;
+  date?: string;
+  registeredUsers?: string[];
+}
