@@ -1,6 +1,8 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useParams } from 'react-router-dom';
+import { ForumThreadPage } from '../../features/community/components/forum-thread-page';
 
-// Placeholder: a thread with nested replies is built by later work.
+/** /forum/{threadId}: one discussion with nested replies (SPEC §2). */
 export default function ForumThreadRoute() {
-  return <PlaceholderPage title="Discussion" />;
+  const { threadId = '' } = useParams();
+  return <ForumThreadPage key={threadId} threadId={threadId} />;
 }

@@ -1,6 +1,8 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useParams } from 'react-router-dom';
+import { ForumThreadsPage } from '../../features/community/components/forum-threads-page';
 
-// Placeholder: the forum thread list of an event is built by later work.
+/** /forums/{eventId}: the event's forum threads (SPEC §2). */
 export default function ForumThreadsRoute() {
-  return <PlaceholderPage title="Event forum" />;
+  const { eventId = '' } = useParams();
+  return <ForumThreadsPage key={eventId} eventId={eventId} />;
 }

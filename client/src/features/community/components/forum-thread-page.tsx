@@ -1,0 +1,471 @@
+/*
+ * /forum/{threadId} (SPEC §2, §4 "Post tree", §9 nesting): one thread with nested replies.
+ *  - a reply box ('Changia...') for top-level posts; Reply (top-level posts only) opens an inline
+ *    box with Post and Cancel Reply; a new post goes to the top of its list
+ *  - replies render three levels deep; below that 'Load more replies (n)' reveals the next level
+ *  - up/down votes show the caller's own vote (aria-pressed) and the net count
+ *  - Delete for the author only, after confirmation
+ *  - failures of post, vote and delete are toasted and nothing typed is lost
+ *  - loading, logged-out, missing-thread and load-failure states all render
+ */
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { isAxiosError } from 'axios';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { TextAreaField } from '../../../components/ui/form-field';
+import { PageLoader } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getErrorMessage } from '../../../lib/errors';
+import { useSession } from '../../auth/hooks/use-session';
+import { addPost, deletePost, getEventRef, getThread, votePost } from '../api/forums-api';
+import { isRegisteredFor } from '../lib/event-status';
+import { countPosts, insertPost, removePost, updatePost } from '../lib/post-tree';
+import type { ForumPost } from '../types';
+import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
+import { repliesLabel } from './forum-summary';
+import { TimeAgo } from './time-ago';
+import '../community.css';
+
+/** Replies show up to this depth (top level = 0); deeper ones wait behind 'Load more replies (n)'. */
+export const VISIBLE_DEPTH = 3;
+/** Reply buttons only on posts shallower than this (i.e. top-level posts). */
+export const REPLY_DEPTH = 1;
+export const POST_MAX_LENGTH = 5000;
+export const THREAD_MISSING = 'This discussion does not exist.';
+const DELETE_CONFIRM = 'Are you sure you want to delete this post?';
+const POST_EMPTY = 'Write something before posting.';
+
+interface ThreadActions {
+  userId: string;
+  canPost: boolean;
+  replyTo: string | null;
+  setReplyTo: (postId: string | null) => void;
+  submit: (content: string, parentId: string | null) => Promise<void>;
+  vote: (postId: string, direction: 'up' | 'down') => Promise<void>;
+  remove: (postId: string) => Promise<void>;
+  freshIds: ReadonlySet<string>;
+}
+
+const ThreadContext = createContext<ThreadActions | null>(null);
+
+function useThreadActions(): ThreadActions {
+  const actions = use(ThreadContext);
+  if (!actions) throw new Error('Post components must be rendered inside a thread.');
+  return actions;
+}
+
+const statusOf = (error: unknown) => (isAxiosError(error) ? error.response?.status : undefined);
+
+export function ForumThreadPage({ threadId }: { threadId: string }) {
+  const { user, isLoggedIn } = useSession();
+  const userId = isLoggedIn && user ? user._id : null;
+  // The tree carries the caller's own votes, so another user means another request.
+  const thread = useFetch(userId ? `forum-thread:${threadId}:${userId}` : null, (signal) => getThread(threadId, signal));
+  const eventId = thread.data?.event ?? null;
+  const event = useFetch(eventId ? `forum-event:${eventId}` : null, (signal) => getEventRef(eventId ?? '', signal));
+  const status = statusOf(thread.error);
+  const missing = status === 404 || status === 400;
+  useDocumentTitle(thread.data?.title ?? (missing ? 'Discussion not found' : 'Discussion'));
+
+  let body: ReactNode;
+  if (!userId) {
+    body = (
+      <>
+        <h1>Discussion</h1>
+        <ForumLoginNotice />
+      </>
+    );
+  } else if (thread.loading) {
+    body = (
+      <>
+        <h1>Discussion</h1>
+        <PageLoader label="Loading discussion…" />
+      </>
+    );
+  } else if (missing) {
+    body = (
+      <div className="status-page forum-thread__missing">
+        <h1>Discussion not found</h1>
+        <p>{THREAD_MISSING}</p>
+        <div className="status-page__actions">
+          <Link className="btn btn--primary" to={paths.events}>
+            Browse events
+          </Link>
+        </div>
+      </div>
+    );
+  } else if (thread.error || !thread.data) {
+    body = (
+      <>
+        <h1>Discussion</h1>
+        <div className="community-error" role="alert">
+          <p>Failed to load the discussion. Please try again later.</p>
+          <Button variant="ghost" className="btn--sm" onClick={thread.reload}>
+            Retry
+          </Button>
+        </div>
+      </>
+    );
+  } else {
+    const data = thread.data;
+    body = (
+      <ThreadView
+        userId={userId}
+        threadId={data._id}
+        title={data.title}
+        eventId={data.event}
+        author={data.user?.username}
+        createdAt={data.createdAt}
+        posts={data.posts}
+        // Registration unknown (event not loaded yet / failed): allow, the server decides.
+        canPost={!event.data || isRegisteredFor(event.data, userId)}
+        onPostsChange={(update) => thread.setData((current) => current && { ...current, posts: update(current.posts) })}
+      />
+    );
+  }
+
+  return <div className="page page--narrow forum-thread">{body}</div>;
+}
+
+function ThreadView({
+  userId,
+  threadId,
+  title,
+  eventId,
+  author,
+  createdAt,
+  posts,
+  canPost,
+  onPostsChange,
+}: {
+  userId: string;
+  threadId: string;
+  title: string;
+  eventId: string;
+  author: string | undefined;
+  createdAt: string | undefined;
+  posts: ForumPost[];
+  canPost: boolean;
+  onPostsChange: (update: (posts: ForumPost[]) => ForumPost[]) => void;
+}) {
+  const [replyTo, setReplyTo] = useState<string | null>(null);
+  const [freshIds, setFreshIds] = useState<ReadonlySet<string>>(() => new Set());
+  const repliesHeadingRef = useRef<HTMLHeadingElement>(null);
+  const total = countPosts(posts);
+
+  const submit = useCallback(
+    async (content: string, parentId: string | null) => {
+      const post = await addPost({ content, threadId, parentId, userId });
+      onPostsChange((current) => insertPost(current, { ...post, replies: post.replies ?? [] }));
+      setFreshIds((current) => new Set(current).add(post._id));
+    },
+    [onPostsChange, threadId, userId],
+  );
+
+  const vote = useCallback(
+    async (postId: string, direction: 'up' | 'down') => {
+      const result = await votePost(postId, userId, direction);
+      onPostsChange((current) => updatePost(current, postId, result));
+    },
+    [onPostsChange, userId],
+  );
+
+  const remove = useCallback(
+    async (postId: string) => {
+      await deletePost(postId, userId);
+      onPostsChange((current) => removePost(current, postId));
+      setReplyTo((current) => (current === postId ? null : current));
+      repliesHeadingRef.current?.focus();
+    },
+    [onPostsChange, userId],
+  );
+
+  const actions = useMemo<ThreadActions>(
+    () => ({ userId, canPost, replyTo, setReplyTo, submit, vote, remove, freshIds }),
+    [userId, canPost, replyTo, submit, vote, remove, freshIds],
+  );
+
+  return (
+    <ThreadContext value={actions}>
+      <nav className="forum-thread__back" aria-label="Breadcrumb">
+        <Link to={paths.forums(eventId)}>← All discussions for this event</Link>
+      </nav>
+      <header className="forum-thread__header">
+        <p className="eyebrow" lang="sw">
+          Majadiliano
+        </p>
+        <h1>{title}</h1>
+        <p className="muted forum-thread__meta">
+          {author ? <>Started by {author} · </> : null}
+          <TimeAgo value={createdAt} />
+          {createdAt ? ' · ' : null}
+          {repliesLabel(total)}
+        </p>
+      </header>
+
+      <section className="card forum-thread__compose" aria-label="Add to the discussion">
+        {canPost ? (
+          <PostComposer parentId={null} label="Join the discussion" />
+        ) : (
+          <ForumRegisterNotice eventId={eventId} />
+        )}
+      </section>
+
+      <section className="forum-thread__posts" aria-labelledby="replies-heading">
+        <h2 id="replies-heading" ref={repliesHeadingRef} tabIndex={-1}>
+          Replies <span className="community-section__count">({total})</span>
+        </h2>
+        {posts.length === 0 ? (
+          <p className="empty-state">No replies yet. Be the first to join in!</p>
+        ) : (
+          <PostList posts={posts} depth={0} />
+        )}
+      </section>
+    </ThreadContext>
+  );
+}
+
+function PostList({ posts, depth, focusFirst = false }: { posts: ForumPost[]; depth: number; focusFirst?: boolean }) {
+  return (
+    <ul className={`post-list post-list--depth-${Math.min(depth, VISIBLE_DEPTH + 1)}`}>
+      {posts.map((post, index) => (
+        <PostItem key={post._id} post={post} depth={depth} focusOnMount={focusFirst && index === 0} />
+      ))}
+    </ul>
+  );
+}
+
+function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: number; focusOnMount: boolean }) {
+  const { userId, canPost, replyTo, setReplyTo, freshIds, remove } = useThreadActions();
+  const [deleting, setDeleting] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  const articleRef = useRef<HTMLElement>(null);
+  const replyButtonRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (focusOnMount) articleRef.current?.focus();
+  }, [focusOnMount]);
+
+  const username = post.user?.username ?? 'Unknown';
+  const isAuthor = !post.deleted && post.user?._id === userId && userId !== '';
+  const canReply = depth < REPLY_DEPTH && canPost && !post.deleted;
+  const replying = replyTo === post._id;
+  const showReplies = depth + 1 < VISIBLE_DEPTH || expanded;
+  const headingId = `post-${post._id}-author`;
+
+  const handleDelete = async () => {
+    if (deleting || !window.confirm(DELETE_CONFIRM)) return;
+    setDeleting(true);
+    try {
+      await remove(post._id);
+      toast.success('Post deleted.');
+    } catch (failure) {
+      toast.error(getErrorMessage(failure, 'Could not delete the post. Please try again.'));
+    } finally {
+      // The post may be gone (unmounted) or be a placeholder now; either way it is idle again.
+      setDeleting(false);
+    }
+  };
+
+  const closeReply = () => {
+    setReplyTo(null);
+    requestAnimationFrame(() => replyButtonRef.current?.focus());
+  };
+
+  return (
+    <li className={`post${freshIds.has(post._id) ? ' post--fresh' : ''}${post.deleted ? ' post--deleted' : ''}`}>
+      <article className="post__body" ref={articleRef} tabIndex={-1} aria-labelledby={headingId}>
+        <header className="post__meta">
+          <span className="post__author" id={headingId}>
+            {post.deleted ? 'Deleted post' : username}
+          </span>
+          <TimeAgo value={post.createdAt} />
+        </header>
+        <p className="post__content">{post.content}</p>
+        <div className="post__actions">
+          {post.deleted ? null : <VoteControls post={post} />}
+          {canReply ? (
+            <button
+              ref={replyButtonRef}
+              type="button"
+              className="btn btn--ghost btn--sm"
+              aria-expanded={replying}
+              onClick={() => (replying ? closeReply() : setReplyTo(post._id))}
+            >
+              Reply
+            </button>
+          ) : null}
+          {isAuthor ? (
+            <Button
+              variant="danger"
+              className="btn--sm"
+              loading={deleting}
+              loadingText="Deleting…"
+              onClick={() => void handleDelete()}
+            >
+              Delete<span className="visually-hidden"> post</span>
+            </Button>
+          ) : null}
+        </div>
+        {replying ? (
+          <PostComposer parentId={post._id} label={`Reply to ${username}`} onCancel={closeReply} autoFocus />
+        ) : null}
+      </article>
+      {post.replies.length === 0 ? null : showReplies ? (
+        <PostList posts={post.replies} depth={depth + 1} focusFirst={expanded} />
+      ) : (
+        <button type="button" className="btn btn--ghost btn--sm post__more" onClick={() => setExpanded(true)}>
+          Load more replies ({post.replies.length})
+        </button>
+      )}
+    </li>
+  );
+}
+
+function VoteControls({ post }: { post: ForumPost }) {
+  const { vote } = useThreadActions();
+  const [pending, setPending] = useState(false);
+
+  const cast = async (direction: 'up' | 'down') => {
+    if (pending) return;
+    setPending(true);
+    try {
+      await vote(post._id, direction);
+    } catch (failure) {
+      toast.error(getErrorMessage(failure, 'Could not record your vote. Please try again.'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const upLabel = post.myVote === 1 ? 'Upvoted (click to undo)' : 'Upvote';
+  const downLabel = post.myVote === -1 ? 'Downvoted (click to undo)' : 'Downvote';
+
+  return (
+    <div className="vote" role="group" aria-label={`Votes for the post by ${post.user?.username ?? 'unknown'}`} aria-busy={pending || undefined}>
+      <button
+        type="button"
+        className="vote__button vote__button--up"
+        aria-label="Upvote"
+        title={upLabel}
+        aria-pressed={post.myVote === 1}
+        disabled={pending}
+        onClick={() => void cast('up')}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M12 5l7 9h-4.5v5h-5v-5H5z" />
+        </svg>
+      </button>
+      <span className="vote__count" aria-live="polite">
+        {post.upvotes}
+        <span className="visually-hidden"> {Math.abs(post.upvotes) === 1 ? 'vote' : 'votes'}</span>
+      </span>
+      <button
+        type="button"
+        className="vote__button vote__button--down"
+        aria-label="Downvote"
+        title={downLabel}
+        aria-pressed={post.myVote === -1}
+        disabled={pending}
+        onClick={() => void cast('down')}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M12 19l-7-9h4.5V5h5v5H19z" />
+        </svg>
+      </button>
+    </div>
+  );
+}
+
+function PostComposer({
+  parentId,
+  label,
+  onCancel,
+  autoFocus = false,
+}: {
+  parentId: string | null;
+  label: string;
+  onCancel?: () => void;
+  autoFocus?: boolean;
+}) {
+  const { submit } = useThreadActions();
+  const [content, setContent] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (autoFocus) inputRef.current?.focus();
+  }, [autoFocus]);
+
+  const send = async () => {
+    if (pending) return;
+    const text = content.trim();
+    // SPEC §5: a post is sent only if its text is non-empty.
+    if (text === '') {
+      setError(POST_EMPTY);
+      inputRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      await submit(text, parentId);
+      setContent('');
+      onCancel?.();
+    } catch (failure) {
+      // The text stays in the box so nothing is lost.
+      const message = getErrorMessage(failure, 'Could not post your reply. Please try again.');
+      setError(message);
+      toast.error(message);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void send();
+  };
+
+  return (
+    <form className={`form post-composer${parentId ? ' post-composer--inline' : ''}`} onSubmit={handleSubmit} noValidate>
+      <TextAreaField
+        ref={inputRef}
+        label={label}
+        name="content"
+        rows={parentId ? 3 : 4}
+        maxLength={POST_MAX_LENGTH}
+        placeholder="Changia..."
+        value={content}
+        error={error}
+        hint={parentId ? undefined : 'Be kind and stay on topic. Ctrl+Enter posts.'}
+        onChange={(event) => {
+          setContent(event.target.value);
+          if (error) setError(null);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            void send();
+          } else if (event.key === 'Escape' && onCancel && !pending) {
+            onCancel();
+          }
+        }}
+      />
+      <div className="button-row">
+        <Button type="submit" className="btn--sm" loading={pending} loadingText="Posting…">
+          Post
+        </Button>
+        {onCancel ? (
+          <Button variant="ghost" className="btn--sm" disabled={pending} onClick={onCancel}>
+            Cancel Reply
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,203 @@
+/*
+ * /forums/{eventId} (SPEC §2): the event's threads, newest first, and a form to start one.
+ * Reading needs a login; starting a thread needs a ticket for the event (the server decides,
+ * the page only hides the form when it already knows the user is not registered).
+ */
+import { useRef, useState, type FormEvent } from 'react';
+import { isAxiosError } from 'axios';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { PageLoader } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getErrorMessage } from '../../../lib/errors';
+import { useSession } from '../../auth/hooks/use-session';
+import { addThread, getEventRef, getThreads } from '../api/forums-api';
+import { isRegisteredFor } from '../lib/event-status';
+import type { ForumThreadListItem } from '../types';
+import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
+import { repliesLabel } from './forum-summary';
+import { TimeAgo } from './time-ago';
+import '../community.css';
+
+export const FORUM_HEADING = 'Majadiliano ya Tukio';
+export const FORUM_LOAD_ERROR = 'Failed to load event forum. Please try again later.';
+export const FORUM_EMPTY = 'No discussions yet for this event. Be the first to start a discussion!';
+const TITLE_MAX_LENGTH = 150;
+
+const statusOf = (error: unknown) => (isAxiosError(error) ? error.response?.status : undefined);
+
+export function ForumThreadsPage({ eventId }: { eventId: string }) {
+  const { user, isLoggedIn } = useSession();
+  const userId = isLoggedIn && user ? user._id : null;
+  const event = useFetch(`forum-event:${eventId}`, (signal) => getEventRef(eventId, signal));
+  const threads = useFetch(userId ? `forum-threads:${eventId}:${userId}` : null, (signal) =>
+    getThreads(eventId, signal),
+  );
+  useDocumentTitle(event.data?.title ? `Forum · ${event.data.title}` : 'Event Forum');
+
+  const threadsStatus = statusOf(threads.error);
+  // The threads call answers 404 for an unknown event (400 for a malformed id).
+  const missing = threadsStatus === 404 || threadsStatus === 400;
+  // Unknown registration (event not loaded) → show the form and let the server decide.
+  const canStart = !event.data || isRegisteredFor(event.data, userId);
+
+  return (
+    <div className="page page--narrow forum-page">
+      <header className="page-hero forum-page__hero">
+        <p className="eyebrow">Event forum</p>
+        <h1 lang="sw">{FORUM_HEADING}</h1>
+        {event.data?.title ? (
+          <p className="lead">
+            Discussions about <Link to={paths.event(eventId)}>{event.data.title}</Link>
+          </p>
+        ) : (
+          <p className="lead">
+            Ask questions, share tips and meet other attendees. <Link to={paths.event(eventId)}>Back to the event</Link>
+          </p>
+        )}
+      </header>
+
+      {!userId ? (
+        <ForumLoginNotice />
+      ) : missing ? (
+        <div className="notice" role="alert">
+          <p>This event does not exist or is no longer available.</p>
+          <Link className="btn btn--secondary btn--sm" to={paths.events}>
+            Browse events
+          </Link>
+        </div>
+      ) : (
+        <>
+          <section className="card forum-page__start" aria-labelledby="start-thread-heading">
+            <h2 id="start-thread-heading">Start a discussion</h2>
+            {canStart ? (
+              <NewThreadForm
+                eventId={eventId}
+                userId={userId}
+                onCreated={(thread) =>
+                  threads.setData((list) => [thread, ...(list ?? []).filter((item) => item._id !== thread._id)])
+                }
+              />
+            ) : (
+              <ForumRegisterNotice eventId={eventId} />
+            )}
+          </section>
+
+          <section className="forum-page__threads" aria-labelledby="threads-heading">
+            <h2 id="threads-heading">
+              Discussions
+              {threads.data ? <span className="community-section__count"> ({threads.data.length})</span> : null}
+            </h2>
+            {threads.loading ? (
+              <PageLoader label="Loading discussions…" />
+            ) : threads.error ? (
+              <div className="community-error" role="alert">
+                <p>{FORUM_LOAD_ERROR}</p>
+                <Button variant="ghost" className="btn--sm" onClick={threads.reload}>
+                  Retry
+                </Button>
+              </div>
+            ) : !threads.data || threads.data.length === 0 ? (
+              <p className="empty-state">{FORUM_EMPTY}</p>
+            ) : (
+              <ul className="thread-list">
+                {threads.data.map((thread) => (
+                  <ThreadCard key={thread._id} thread={thread} />
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ThreadCard({ thread }: { thread: ForumThreadListItem }) {
+  const titleId = `thread-title-${thread._id}`;
+  return (
+    <li className="thread-card card">
+      <h3 className="thread-card__title" id={titleId}>
+        {thread.title}
+      </h3>
+      <p className="thread-card__meta muted">
+        <span>
+          Started by <span className="thread-card__author">{thread.user?.username ?? 'Unknown'}</span>
+        </span>
+        <span aria-hidden="true"> · </span>
+        <TimeAgo value={thread.createdAt} />
+        <span aria-hidden="true"> · </span>
+        <span>{repliesLabel(thread.replies)}</span>
+      </p>
+      <Link className="btn btn--secondary btn--sm" to={paths.forumThread(thread._id)} aria-describedby={titleId}>
+        View Discussion
+      </Link>
+    </li>
+  );
+}
+
+function NewThreadForm({
+  eventId,
+  userId,
+  onCreated,
+}: {
+  eventId: string;
+  userId: string;
+  onCreated: (thread: ForumThreadListItem) => void;
+}) {
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    if (title.trim() === '') {
+      setError('Thread title is required.');
+      inputRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      const thread = await addThread({ title: title.trim(), eventId, userId });
+      onCreated(thread);
+      setTitle('');
+      toast.success('Discussion started.');
+    } catch (failure) {
+      // Keep the title so nothing is lost; show the server's reason (e.g. not registered).
+      setError(getErrorMessage(failure, 'Could not start the discussion. Please try again.'));
+      inputRef.current?.focus();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form className="form new-thread" onSubmit={handleSubmit} noValidate>
+      <TextField
+        ref={inputRef}
+        label="Discussion title"
+        name="title"
+        maxLength={TITLE_MAX_LENGTH}
+        placeholder="e.g. Who is carpooling from Westlands?"
+        value={title}
+        error={error}
+        onChange={(event) => {
+          setTitle(event.target.value);
+          if (error) setError(null);
+        }}
+      />
+      <div className="button-row">
+        <Button type="submit" loading={pending} loadingText="Starting…">
+          Start Discussion
+        </Button>
+      </div>
+    </form>
+  );
+}
