@@ -1,0 +1,229 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+
+type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
+
+const avatar = (fill: string) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="${fill}"/><circle cx="32" cy="26" r="12" fill="#fff"/><rect x="14" y="42" width="36" height="22" rx="11" fill="#fff"/></svg>`,
+  ).toString('base64');
+
+let h: Harness;
+let amani: Session;
+let baraka: Session;
+let chebet: Session;
+
+async function setAvatar(session: Session, fill: string) {
+  const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, {
+    token: session.token,
+    body: { image: avatar(fill) },
+  });
+  expect(res.body).toMatchObject({ isSet: true });
+}
+
+async function loginThroughUi(page: Page, username: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  amani = await h.server.createUser('amani');
+  baraka = await h.server.createUser('baraka');
+  chebet = await h.server.createUser('chebet');
+  await setAvatar(amani, '#0a7d3e');
+  await setAvatar(baraka, '#c8102e');
+  await setAvatar(chebet, '#f2a900');
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('chat in the browser', () => {
+  it('redirects visitors without a stored user to /login', async () => {
+    const { page } = await h.newPage();
+    await page.goto('/chat');
+    await page.waitForURL('**/login');
+  });
+
+  it('A writes to B; B sees an unread badge, opens the conversation and replies with an emoji; A sees it live', async () => {
+    const a = await h.newPage({ width: 1280, height: 800 });
+    const b = await h.newPage({ width: 360, height: 740 });
+    await loginThroughUi(a.page, 'amani');
+    await loginThroughUi(b.page, 'baraka');
+
+    // B waits on the contact list (phone layout: greeting, then contacts).
+    await b.page.goto('/chat');
+    await b.page.getByRole('heading', { name: 'Welcome, baraka!' }).waitFor();
+    await b.page.getByText('Please select a chat to Start Messaging').waitFor();
+    await b.page.getByRole('button', { name: /^amani/ }).waitFor();
+
+    // A opens B's conversation and sends.
+    await a.page.goto('/chat');
+    await a.page.getByRole('heading', { name: 'Welcome, amani!' }).waitFor();
+    expect(await a.page.getByRole('link', { name: 'Go to Chats' }).getAttribute('href')).toBe('/chat');
+    await a.page.getByRole('button', { name: /^baraka/ }).click();
+    const aLog = a.page.getByRole('log', { name: 'Messages with baraka' });
+    await aLog.getByText('No messages yet. Say hello to baraka!').waitFor();
+    expect(await a.page.getByRole('button', { name: /^baraka/ }).getAttribute('aria-current')).toBe('true');
+    // B is on /chat, so A sees B online.
+    await a.page.getByText('Online', { exact: true }).waitFor();
+
+    const aInput = a.page.getByLabel('Message to baraka');
+    await expect.poll(() => aInput.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Blank text is never sent.
+    await aInput.fill('   ');
+    await aInput.press('Enter');
+    expect(await aLog.locator('.chat-msg').count()).toBe(0);
+    await aInput.fill('Habari Baraka! Tuonane Nairobi?');
+    await aInput.press('Enter');
+    expect(await aInput.inputValue()).toBe('');
+    await aLog.locator('.chat-msg--self.chat-msg--sent').getByText('Habari Baraka! Tuonane Nairobi?').waitFor();
+
+    // B, not in the conversation, gets an unread badge on A.
+    const bContact = b.page.getByRole('button', { name: /^amani/ });
+    await b.page.getByRole('button', { name: 'amani, online, 1 unread message' }).waitFor();
+    expect(await bContact.locator('.chat-unread').innerText()).toBe('1');
+
+    // B opens it: the badge clears (on the server too) and the message is there.
+    await bContact.click();
+    const bLog = b.page.getByRole('log', { name: 'Messages with amani' });
+    await bLog.getByText('Habari Baraka! Tuonane Nairobi?').waitFor();
+    await expect
+      .poll(async () => (await h.server.api('GET', '/api/messages/unread', { token: baraka.token })).body)
+      .toEqual({});
+
+    // B replies with text plus an emoji chosen from the picker.
+    const bInput = b.page.getByLabel('Message to amani');
+    await bInput.fill('Sawa sawa ');
+    const toggle = b.page.getByRole('button', { name: 'Emoji picker' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    const emoji = b.page.locator('.chat-emoji button[data-epr-unified="1f600"]').first();
+    await emoji.waitFor();
+    await emoji.click();
+    await expect.poll(() => bInput.inputValue()).toBe('Sawa sawa 😀');
+    // The icon toggles the picker closed again.
+    await toggle.click();
+    await b.page.locator('.chat-emoji').waitFor({ state: 'detached' });
+    await bInput.press('Enter');
+    expect(await bInput.inputValue()).toBe('');
+    await bLog.locator('.chat-msg--self.chat-msg--sent').getByText('Sawa sawa 😀').waitFor();
+    // The picker keeps its own recently used list.
+    expect(await b.page.evaluate(() => localStorage.getItem('epr_suggested'))).toContain('1f600');
+
+    // A sees the reply live, in B's conversation, as B's message; no badge since it is open.
+    await aLog.locator('.chat-msg--other').getByText('Sawa sawa 😀').waitFor();
+    expect(await a.page.getByRole('button', { name: /^baraka/ }).locator('.chat-unread').count()).toBe(0);
+
+    // Back to the list on the phone; the badge stays cleared.
+    await b.page.getByRole('button', { name: 'Back to contacts' }).click();
+    await b.page.getByRole('heading', { name: 'Welcome, baraka!' }).waitFor();
+    expect(await b.page.getByRole('button', { name: /^amani/ }).locator('.chat-unread').count()).toBe(0);
+
+    // A message for a conversation that is not open lands only in its own conversation.
+    await h.server.api('POST', '/api/messages/addmsg', {
+      token: chebet.token,
+      body: { from: chebet.user._id, to: amani.user._id, message: 'Niko Mombasa leo' },
+    });
+    await a.page.getByRole('button', { name: /^chebet.*1 unread message$/ }).waitFor();
+    expect(await aLog.getByText('Niko Mombasa leo').count()).toBe(0);
+
+    expect(seriousErrors(a.errors)).toEqual([]);
+    expect(seriousErrors(b.errors)).toEqual([]);
+  });
+
+  it('pages back through history when scrolled up', async () => {
+    for (let i = 1; i <= 60; i += 1) {
+      await h.server.api('POST', '/api/messages/addmsg', {
+        token: chebet.token,
+        body: { from: chebet.user._id, to: baraka.user._id, message: `Ujumbe ${i}` },
+      });
+    }
+    const { page, errors } = await h.newPage({ width: 1280, height: 800 });
+    await loginThroughUi(page, 'baraka');
+    await page.goto('/chat');
+    await page.getByRole('button', { name: /^chebet.*60 unread messages$/ }).click();
+    const log = page.getByRole('log', { name: 'Messages with chebet' });
+    await log.getByText('Ujumbe 60', { exact: true }).waitFor();
+    // Newest in view, the first page holds 50 messages.
+    await expect.poll(() => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+    expect(await log.locator('.chat-msg').count()).toBe(50);
+
+    await log.evaluate((el) => el.scrollTo({ top: 0 }));
+    await log.getByText('Ujumbe 1', { exact: true }).waitFor();
+    await log.getByText('This is the start of your conversation with chebet.').waitFor();
+    expect(await log.locator('.chat-msg').count()).toBe(60);
+    // The reading position is kept: we are not thrown back to the top.
+    expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('shows failures: contacts that fail to load, and a message that fails to send, with retry', async () => {
+    const dalila = await h.server.createUser('dalila');
+    await setAvatar(dalila, '#1a56db');
+    await h.server.api('POST', '/api/messages/addmsg', {
+      token: chebet.token,
+      body: { from: chebet.user._id, to: dalila.user._id, message: 'Karibu Tukio' },
+    });
+    const { page, errors } = await h.newPage({ width: 800, height: 700 });
+    await loginThroughUi(page, 'dalila');
+
+    let failContacts = true;
+    await page.route('**/api/auth/allusers/**', (route) =>
+      failContacts
+        ? route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ msg: 'Too many requests, slow down.' }) })
+        : route.continue(),
+    );
+    // No realtime connection: sending falls back to HTTP, whose first attempt fails.
+    await page.route('**/socket.io/**', (route) => route.abort());
+    let failSend = true;
+    await page.route('**/api/messages/addmsg', (route) => {
+      if (!failSend) return route.continue();
+      failSend = false;
+      return route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ msg: 'Slow down.' }) });
+    });
+
+    await page.goto('/chat');
+    await page.getByText('Too many requests, slow down.').waitFor();
+    failContacts = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'chebet, 1 unread message' }).click();
+    await page.getByText(/Connection lost/).waitFor();
+
+    const log = page.getByRole('log', { name: 'Messages with chebet' });
+    await log.getByText('Karibu Tukio').waitFor();
+    await page.getByLabel('Message to chebet').fill('Asante sana');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const failed = log.locator('.chat-msg--failed');
+    await failed.getByText('Slow down.').waitFor();
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await log.locator('.chat-msg--self.chat-msg--sent').getByText('Asante sana').waitFor();
+    expect(await log.locator('.chat-msg--failed').count()).toBe(0);
+
+    const stored = await h.server.api('POST', '/api/messages/getmsg', {
+      token: chebet.token,
+      body: { from: chebet.user._id, to: dalila.user._id },
+    });
+    expect(stored.body.map((m: { message: string }) => m.message)).toEqual(['Karibu Tukio', 'Asante sana']);
+    // Aborted socket requests are the test's doing.
+    expect(seriousErrors(errors).filter((e) => !/ERR_FAILED/.test(e))).toEqual([]);
+  });
+
+  it('logout in the conversation header clears all local storage and goes to /login', async () => {
+    const { page } = await h.newPage({ width: 1280, height: 800 });
+    await loginThroughUi(page, 'amani');
+    await page.evaluate(() => localStorage.setItem('epr_suggested', '[]'));
+    await page.goto('/chat');
+    await page.getByRole('button', { name: /^baraka/ }).click();
+    await page.getByRole('button', { name: 'Logout' }).last().click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+});

@@ -1,0 +1,46 @@
+import { api } from '../../../lib/api-client';
+import type { ChatContact, ConversationMessage, DeliveredMessage, UnreadCounts } from '../types';
+
+const seg = (value: string) => encodeURIComponent(value);
+
+/** Messages per page of history (server PAGE_SIZE). */
+export const HISTORY_PAGE_SIZE = 50;
+/** Server-side cap on one message (chat.service MAX_MESSAGE_LENGTH). */
+export const MAX_MESSAGE_LENGTH = 2000;
+
+/** GET /api/auth/allusers/:userId (auth, self) -> everyone else who has an avatar. */
+export async function getContacts(userId: string, signal?: AbortSignal): Promise<ChatContact[]> {
+  const { data } = await api.get<ChatContact[]>(`/auth/allusers/${seg(userId)}`, { signal });
+  return Array.isArray(data) ? data : [];
+}
+
+/**
+ * POST /api/messages/getmsg {from, to, before?} -> one page, oldest first.
+ * `before` (the oldest createdAt already shown) pages further back.
+ */
+export async function getMessages(
+  input: { from: string; to: string; before?: string | undefined },
+  signal?: AbortSignal,
+): Promise<ConversationMessage[]> {
+  const body: Record<string, string> = { from: input.from, to: input.to };
+  if (input.before) body.before = input.before;
+  const { data } = await api.post<ConversationMessage[]>('/messages/getmsg', body, { signal });
+  return Array.isArray(data) ? data : [];
+}
+
+/** POST /api/messages/addmsg {from, to, message} -> the stored message (used when the socket is down). */
+export async function addMessage(input: { from: string; to: string; message: string }): Promise<DeliveredMessage> {
+  const { data } = await api.post<DeliveredMessage>('/messages/addmsg', input);
+  return data;
+}
+
+/** GET /api/messages/unread -> {[contactId]: count} */
+export async function getUnreadCounts(signal?: AbortSignal): Promise<UnreadCounts> {
+  const { data } = await api.get<UnreadCounts>('/messages/unread', { signal });
+  return data && typeof data === 'object' ? data : {};
+}
+
+/** POST /api/messages/read/:contactId -> marks that conversation read. */
+export async function markConversationRead(contactId: string): Promise<void> {
+  await api.post(`/messages/read/${seg(contactId)}`, null);
+}

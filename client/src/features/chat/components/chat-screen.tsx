@@ -1,0 +1,117 @@
+import { useCallback, useMemo } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { PageLoader } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getErrorMessage } from '../../../lib/errors';
+import type { StoredUser } from '../../../types/api';
+import { logoutRequest } from '../../auth/api/auth-api';
+import { useSession } from '../../auth/hooks/use-session';
+import { getContacts } from '../api/chat-api';
+import { useChatClient } from '../hooks/use-chat-client';
+import { useOnlineUsers } from '../hooks/use-online-users';
+import { useUnreadCounts } from '../hooks/use-unread-counts';
+import { ConnectionNotice } from './connection-notice';
+import { ContactList } from './contact-list';
+import { Conversation } from './conversation';
+import { WelcomePanel } from './welcome-panel';
+
+/** The open conversation lives in the URL (`/chat?with=<contactId>`), so Back and links work. */
+const WITH_PARAM = 'with';
+
+export function ChatScreen({ user, token }: { user: StoredUser; token: string }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const { logout } = useSession();
+  const selectedId = params.get(WITH_PARAM);
+
+  const contactsFetch = useFetch(`chat-contacts:${user._id}`, (signal) => getContacts(user._id, signal));
+  const contacts = useMemo(() => contactsFetch.data ?? [], [contactsFetch.data]);
+  const contactsLoading = contactsFetch.loading && contactsFetch.data === undefined;
+  const selected = selectedId ? (contacts.find((c) => c._id === selectedId) ?? null) : null;
+
+  const { client, state: connection } = useChatClient(token, user._id);
+  const online = useOnlineUsers(client);
+
+  const known = useMemo(() => new Set(contacts.map((c) => c._id)), [contacts]);
+  const isKnown = useCallback((id: string) => known.has(id), [known]);
+  const { reload: reloadContacts } = contactsFetch;
+  const unread = useUnreadCounts({
+    userId: user._id,
+    client,
+    openContactId: selected ? selected._id : null,
+    isKnown,
+    onUnknownSender: reloadContacts,
+  });
+
+  const select = (contactId: string) => {
+    if (contactId === selectedId) return;
+    // From the list (no conversation open) push, so Back returns to the list; switching replaces.
+    void navigate(
+      { pathname: paths.chat, search: `?${WITH_PARAM}=${encodeURIComponent(contactId)}` },
+      { replace: selectedId !== null, state: { fromList: true } },
+    );
+  };
+
+  const back = () => {
+    if ((location.state as { fromList?: boolean } | null)?.fromList) void navigate(-1);
+    else void navigate(paths.chat, { replace: true });
+  };
+
+  const handleLogout = () => {
+    logoutRequest(token);
+    try {
+      window.localStorage.clear(); // SPEC: the chat logout clears all local storage
+    } catch {
+      /* storage unavailable */
+    }
+    logout();
+    void navigate(paths.login, { replace: true });
+  };
+
+  const contactsError = contactsFetch.error ? getErrorMessage(contactsFetch.error, 'Could not load your contacts.') : null;
+  const view = selected || (selectedId && contactsLoading) ? 'conversation' : 'contacts';
+
+  let main;
+  if (selected) {
+    main = (
+      <Conversation
+        key={selected._id}
+        selfId={user._id}
+        contact={selected}
+        client={client}
+        online={connection === 'online' ? online.has(selected._id) : undefined}
+        onBack={back}
+        onLogout={handleLogout}
+      />
+    );
+  } else if (selectedId && contactsLoading) {
+    main = <PageLoader label="Opening the conversation…" />;
+  } else {
+    main = <WelcomePanel username={user.username} />;
+  }
+
+  return (
+    <div className="chat-page">
+      <h1 className="visually-hidden">Chat</h1>
+      <ConnectionNotice state={connection} onReconnect={() => client?.reconnect()} />
+      <div className="chat" data-view={view}>
+        <ContactList
+          me={user}
+          contacts={contacts}
+          loading={contactsLoading}
+          error={contactsError}
+          onRetry={contactsFetch.reload}
+          selectedId={selected ? selected._id : null}
+          unread={unread}
+          online={connection === 'online' ? online : EMPTY}
+          onSelect={select}
+        />
+        <div className="chat__main">{main}</div>
+      </div>
+    </div>
+  );
+}
+
+const EMPTY: ReadonlySet<string> = new Set();

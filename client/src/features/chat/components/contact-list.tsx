@@ -1,0 +1,112 @@
+import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { FormMessage } from '../../../components/ui/form-message';
+import { PageLoader } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import type { StoredUser } from '../../../types/api';
+import { AvatarImage } from '../../avatar/components/avatar-image';
+import type { ChatContact, UnreadCounts } from '../types';
+
+export function ContactList({
+  me,
+  contacts,
+  loading,
+  error,
+  onRetry,
+  selectedId,
+  unread,
+  online,
+  onSelect,
+}: {
+  me: StoredUser;
+  contacts: ChatContact[];
+  loading: boolean;
+  error: string | null;
+  onRetry: () => void;
+  selectedId: string | null;
+  unread: UnreadCounts;
+  online: ReadonlySet<string>;
+  onSelect: (contactId: string) => void;
+}) {
+  const headingId = useId();
+
+  let body;
+  if (loading) {
+    body = <PageLoader label="Loading contacts…" />;
+  } else if (error) {
+    body = (
+      <div className="chat-contacts__problem">
+        <FormMessage tone="error">{error}</FormMessage>
+        <Button variant="secondary" className="btn--sm" onClick={onRetry}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else if (contacts.length === 0) {
+    body = (
+      <p className="chat-contacts__empty">No one to chat with yet. People appear here once they have set an avatar.</p>
+    );
+  } else {
+    body = (
+      <ul className="chat-contacts__list">
+        {contacts.map((contact) => {
+          const selected = contact._id === selectedId;
+          const count = selected ? 0 : (unread[contact._id] ?? 0);
+          const isOnline = online.has(contact._id);
+          const label = [
+            contact.username,
+            isOnline ? 'online' : null,
+            count > 0 ? `${count} unread ${count === 1 ? 'message' : 'messages'}` : null,
+          ]
+            .filter(Boolean)
+            .join(', ');
+          return (
+            <li key={contact._id}>
+              <button
+                type="button"
+                className={`chat-contact${selected ? ' chat-contact--selected' : ''}`}
+                aria-current={selected ? 'true' : undefined}
+                aria-label={label}
+                onClick={() => onSelect(contact._id)}
+              >
+                <span className="chat-contact__avatar" aria-hidden="true">
+                  <AvatarImage image={contact.avatarImage} username={contact.username} size={44} />
+                  {isOnline ? <span className="chat-presence" /> : null}
+                </span>
+                <span className="chat-contact__name">{contact.username}</span>
+                {count > 0 ? (
+                  <span className="chat-unread" aria-hidden="true">
+                    {count > 99 ? '99+' : count}
+                  </span>
+                ) : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+
+  return (
+    <aside className="chat-contacts" aria-labelledby={headingId}>
+      <div className="chat-contacts__head">
+        <h2 id={headingId} className="chat-contacts__title">
+          Chats
+        </h2>
+        <Link to={paths.chat} className="chat-contacts__link">
+          Go to Chats
+        </Link>
+      </div>
+      <div className="chat-contacts__body">{body}</div>
+      <div className="chat-contacts__me">
+        <span aria-hidden="true">
+          <AvatarImage image={me.avatarImage} username={me.username} size={36} />
+        </span>
+        <span className="chat-contacts__me-name">
+          <span className="muted">Signed in as</span> <strong>{me.username}</strong>
+        </span>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,199 @@
+import { Fragment, useLayoutEffect, useRef } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import type { ChatMessage } from '../types';
+
+const NEAR_BOTTOM_PX = 120;
+const NEAR_TOP_PX = 80;
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+
+function dayKey(date: Date): string {
+  return `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
+}
+
+function dayLabel(date: Date): string {
+  const today = new Date();
+  const yesterday = new Date(today);
+  yesterday.setDate(today.getDate() - 1);
+  if (dayKey(date) === dayKey(today)) return 'Today';
+  if (dayKey(date) === dayKey(yesterday)) return 'Yesterday';
+  return dayFormat.format(date);
+}
+
+function MessageBubble({
+  message,
+  contactName,
+  onRetry,
+  onDiscard,
+}: {
+  message: ChatMessage;
+  contactName: string;
+  onRetry: (key: string) => void;
+  onDiscard: (key: string) => void;
+}) {
+  const date = new Date(message.createdAt);
+  const side = message.fromSelf ? 'self' : 'other';
+  return (
+    <div className={`chat-msg chat-msg--${side} chat-msg--${message.status}`}>
+      <div className="chat-msg__bubble">
+        <span className="visually-hidden">{message.fromSelf ? 'You' : contactName}: </span>
+        <span className="chat-msg__text">{message.text}</span>
+        <span className="chat-msg__meta">
+          {message.status === 'sending' ? (
+            'Sending…'
+          ) : message.status === 'failed' ? (
+            'Not sent'
+          ) : (
+            <time dateTime={message.createdAt} title={fullFormat.format(date)}>
+              {timeFormat.format(date)}
+            </time>
+          )}
+        </span>
+      </div>
+      {message.status === 'failed' ? (
+        <div className="chat-msg__failure">
+          <span className="chat-msg__error">{message.error ?? 'Message not sent.'}</span>
+          <button type="button" className="chat-msg__action" onClick={() => onRetry(message.key)}>
+            Retry
+          </button>
+          <button type="button" className="chat-msg__action" onClick={() => onDiscard(message.key)}>
+            Delete
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The conversation as a scrollable log region. Keeps the newest message in view (unless the
+ * reader has scrolled up to read history), keeps the reading position when older pages are
+ * added on top, and asks for the next older page when scrolled near the top.
+ */
+export function MessageList({
+  messages,
+  contactName,
+  hasMore,
+  loadingOlder,
+  olderError,
+  onLoadOlder,
+  onRetry,
+  onDiscard,
+}: {
+  messages: ChatMessage[];
+  contactName: string;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  olderError: string | null;
+  onLoadOlder: () => void;
+  onRetry: (key: string) => void;
+  onDiscard: (key: string) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const nearBottom = useRef(true);
+  const previous = useRef<{ firstKey: string | null; lastKey: string | null; scrollHeight: number }>({
+    firstKey: null,
+    lastKey: null,
+    scrollHeight: 0,
+  });
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const before = previous.current;
+    const first = messages[0]?.key ?? null;
+    const last = messages[messages.length - 1];
+    const lastKey = last?.key ?? null;
+
+    if (before.lastKey === null) {
+      el.scrollTop = el.scrollHeight; // first paint: newest in view
+    } else if (first !== before.firstKey && messages.some((m) => m.key === before.firstKey) && lastKey === before.lastKey) {
+      el.scrollTop += el.scrollHeight - before.scrollHeight; // older page on top: keep the reading position
+    } else if (lastKey !== before.lastKey && (nearBottom.current || last?.fromSelf)) {
+      el.scrollTop = el.scrollHeight;
+    } else if (nearBottom.current) {
+      el.scrollTop = el.scrollHeight; // a status change (sent / failed) may change the last bubble's height
+    }
+    nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    previous.current = { firstKey: first, lastKey, scrollHeight: el.scrollHeight };
+  }, [messages, olderError, loadingOlder, hasMore]);
+
+  // The viewport changing size (mobile keyboard, rotation) should not lose the newest message.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current) el.scrollTop = el.scrollHeight;
+      previous.current.scrollHeight = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const handleScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    if (el.scrollTop < NEAR_TOP_PX && hasMore && !loadingOlder && !olderError) onLoadOlder();
+  };
+
+  let lastDay = '';
+  return (
+    <div
+      ref={scrollRef}
+      className="chat-log"
+      role="log"
+      aria-live="polite"
+      aria-label={`Messages with ${contactName}`}
+      aria-busy={loadingOlder || undefined}
+      tabIndex={0}
+      onScroll={handleScroll}
+    >
+      {hasMore ? (
+        <div className="chat-log__older">
+          {loadingOlder ? (
+            <span className="chat-log__note">
+              <Spinner size="sm" /> Loading earlier messages…
+            </span>
+          ) : olderError ? (
+            <span className="chat-log__note chat-log__note--error">
+              {olderError}{' '}
+              <button type="button" className="chat-msg__action" onClick={onLoadOlder}>
+                Try again
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="chat-log__more" onClick={onLoadOlder}>
+              Load earlier messages
+            </button>
+          )}
+        </div>
+      ) : messages.length > 0 ? (
+        <p className="chat-log__note">This is the start of your conversation with {contactName}.</p>
+      ) : null}
+
+      {messages.length === 0 ? (
+        <p className="chat-log__empty">No messages yet. Say hello to {contactName}!</p>
+      ) : null}
+
+      {messages.map((message) => {
+        const date = new Date(message.createdAt);
+        const day = dayKey(date);
+        const showDay = day !== lastDay;
+        lastDay = day;
+        return (
+          <Fragment key={message.key}>
+            {showDay ? (
+              <p className="chat-day">
+                <span>{dayLabel(date)}</span>
+              </p>
+            ) : null}
+            <MessageBubble message={message} contactName={contactName} onRetry={onRetry} onDiscard={onDiscard} />
+          </Fragment>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
+import { getErrorMessage } from '../../../lib/errors';
+import { addMessage, getMessages, HISTORY_PAGE_SIZE } from '../api/chat-api';
+import { SendError, type ChatClient } from '../lib/chat-client';
+import { conversationReducer, initialConversationState } from '../lib/conversation-state';
+
+let localKeySeq = 0;
+const nextLocalKey = () => `local-${Date.now().toString(36)}-${(localKeySeq += 1)}`;
+
+/**
+ * One conversation between me and a contact: history (newest page first, older pages on demand),
+ * live messages from the socket, and optimistic sending with a failed state and retry.
+ * Mount it per contact (key the component by contact id) so switching starts fresh.
+ */
+export function useConversation(selfId: string, contactId: string, client: ChatClient | null) {
+  const [state, dispatch] = useReducer(conversationReducer, initialConversationState);
+  const [reloadCount, reload] = useReducer((n: number) => n + 1, 0);
+
+  const stateRef = useRef(state);
+  useLayoutEffect(() => {
+    stateRef.current = state;
+  });
+  const clientRef = useRef(client);
+  useLayoutEffect(() => {
+    clientRef.current = client;
+  });
+
+  // Aborts requests still running when the conversation closes.
+  const lifetime = useRef<AbortController | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    lifetime.current = controller;
+    return () => controller.abort();
+  }, []);
+
+  // The newest page.
+  useEffect(() => {
+    const controller = new AbortController();
+    if (reloadCount > 0) dispatch({ type: 'reload' });
+    getMessages({ from: selfId, to: contactId }, controller.signal).then(
+      (page) => dispatch({ type: 'loaded', page, pageSize: HISTORY_PAGE_SIZE }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) {
+          dispatch({ type: 'load-failed', error: getErrorMessage(error, 'Could not load this conversation.') });
+        }
+      },
+    );
+    return () => controller.abort();
+  }, [selfId, contactId, reloadCount]);
+
+  // Live messages of this conversation only, and a catch-up after the connection comes back.
+  useEffect(() => {
+    if (!client) return;
+    const offMessage = client.on('message', (message) => {
+      const mine = message.from === selfId && message.to === contactId;
+      const theirs = message.from === contactId && message.to === selfId;
+      if (mine || theirs) dispatch({ type: 'received', message, selfId });
+    });
+    const offResync = client.on('resync', () => {
+      getMessages({ from: selfId, to: contactId }, lifetime.current?.signal).then(
+        (page) => dispatch({ type: 'synced', page }),
+        () => undefined, // the history already shown stays; the next message or reload fills the gap
+      );
+    });
+    return () => {
+      offMessage();
+      offResync();
+    };
+  }, [client, selfId, contactId]);
+
+  const olderInFlight = useRef(false);
+  const loadOlder = useCallback(() => {
+    const current = stateRef.current;
+    if (olderInFlight.current || !current.hasMore || current.status !== 'ready') return;
+    const oldest = current.messages.find((m) => m.status === 'sent');
+    if (!oldest) return;
+    olderInFlight.current = true;
+    dispatch({ type: 'older-started' });
+    const signal = lifetime.current?.signal;
+    getMessages({ from: selfId, to: contactId, before: oldest.createdAt }, signal)
+      .then(
+        (page) => dispatch({ type: 'older-loaded', page, pageSize: HISTORY_PAGE_SIZE }),
+        (error: unknown) => {
+          if (!signal?.aborted) {
+            dispatch({ type: 'older-failed', error: getErrorMessage(error, 'Could not load earlier messages.') });
+          }
+        },
+      )
+      .finally(() => {
+        olderInFlight.current = false;
+      });
+  }, [selfId, contactId]);
+
+  const deliver = useCallback(
+    (key: string, text: string) => {
+      dispatch({ type: 'send-started', key, text, createdAt: new Date().toISOString() });
+      const signal = lifetime.current?.signal;
+      const sending = clientRef.current
+        ? clientRef.current.send(contactId, text)
+        : addMessage({ from: selfId, to: contactId, message: text });
+      sending.then(
+        (message) => dispatch({ type: 'send-confirmed', key, message }),
+        (error: unknown) => {
+          if (signal?.aborted) return;
+          const reason = error instanceof SendError ? error.message : getErrorMessage(error, 'Message not sent.');
+          dispatch({ type: 'send-failed', key, error: reason });
+        },
+      );
+    },
+    [selfId, contactId],
+  );
+
+  /** Sends non-empty text; returns false when there was nothing to send. */
+  const send = useCallback(
+    (text: string) => {
+      if (text.trim() === '') return false;
+      deliver(nextLocalKey(), text);
+      return true;
+    },
+    [deliver],
+  );
+
+  const retry = useCallback(
+    (key: string) => {
+      const message = stateRef.current.messages.find((m) => m.key === key && m.status === 'failed');
+      if (message) deliver(key, message.text);
+    },
+    [deliver],
+  );
+
+  const discard = useCallback((key: string) => dispatch({ type: 'discard', key }), []);
+
+  return { state, loadOlder, send, retry, discard, reload };
+}

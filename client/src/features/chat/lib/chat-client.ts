@@ -1,0 +1,151 @@
+/**
+ * The realtime side of chat: one Socket.IO connection per chat screen (same origin, default
+ * path, bearer token in the handshake). This module is the only importer of socket.io-client,
+ * and only the chat route imports it, so the library stays in the chat chunk.
+ *
+ * Server events used:  chat:message (a message to me), chat:sent (my own message, e.g. sent from
+ * another tab), presence {userId, online}. The legacy `msg-recieve` (bare text, no sender) is
+ * deliberately ignored: it cannot tell which conversation a message belongs to.
+ * Client events:       add-user (ack {ok}), online-users (ack {ok, users}), send-msg (ack {ok, message|msg}).
+ */
+import { io, type Socket } from 'socket.io-client';
+import { addMessage } from '../api/chat-api';
+import type { DeliveredMessage } from '../types';
+
+/** `stopped`: the server refused or ended the connection; no automatic retry (see reconnect()). */
+export type ConnectionState = 'connecting' | 'online' | 'offline' | 'stopped';
+
+interface ChatClientEvents {
+  state: ConnectionState;
+  /** A stored message involving me, pushed by the server (to me, or from me in another tab). */
+  message: DeliveredMessage;
+  presence: { userId: string; online: boolean };
+  /** The full online list, after every (re)connect. */
+  online: string[];
+  /** The connection came back after a drop: anything pushed meanwhile was missed. */
+  resync: undefined;
+}
+
+type Listener<T> = (payload: T) => void;
+
+/** How long to wait for the server to confirm a message before calling it failed. */
+const SEND_TIMEOUT_MS = 10_000;
+const ACK_TIMEOUT_MS = 5_000;
+
+function isDelivered(value: unknown): value is DeliveredMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return (
+    typeof m._id === 'string' &&
+    typeof m.from === 'string' &&
+    typeof m.to === 'string' &&
+    typeof m.message === 'string' &&
+    typeof m.createdAt === 'string'
+  );
+}
+
+export class SendError extends Error {}
+
+export class ChatClient {
+  private readonly socket: Socket;
+  private readonly listeners = new Map<keyof ChatClientEvents, Set<Listener<never>>>();
+  private connectedOnce = false;
+  private closed = false;
+  state: ConnectionState = 'connecting';
+
+  constructor(
+    token: string,
+    private readonly userId: string,
+  ) {
+    this.socket = io({ auth: { token }, autoConnect: false });
+
+    this.socket.on('connect', () => {
+      this.setState('online');
+      this.socket.timeout(ACK_TIMEOUT_MS).emit('add-user', userId, () => undefined);
+      this.socket.timeout(ACK_TIMEOUT_MS).emit('online-users', (error: unknown, reply: unknown) => {
+        if (error) return;
+        const users = (reply as { ok?: boolean; users?: unknown } | undefined)?.users;
+        if (Array.isArray(users)) this.emit('online', users.filter((id): id is string => typeof id === 'string'));
+      });
+      if (this.connectedOnce) this.emit('resync', undefined);
+      this.connectedOnce = true;
+    });
+
+    this.socket.on('disconnect', () => {
+      if (!this.closed) this.setState(this.socket.active ? 'offline' : 'stopped');
+    });
+
+    this.socket.on('connect_error', () => {
+      // `active` is false when the server's auth middleware refused the handshake: no retries then.
+      this.setState(this.socket.active ? 'offline' : 'stopped');
+    });
+
+    const onMessage = (payload: unknown) => {
+      if (isDelivered(payload) && (payload.to === userId || payload.from === userId)) this.emit('message', payload);
+    };
+    this.socket.on('chat:message', onMessage);
+    this.socket.on('chat:sent', onMessage);
+
+    this.socket.on('presence', (payload: unknown) => {
+      const p = payload as { userId?: unknown; online?: unknown } | null;
+      if (p && typeof p.userId === 'string' && typeof p.online === 'boolean') {
+        this.emit('presence', { userId: p.userId, online: p.online });
+      }
+    });
+
+    this.socket.connect();
+  }
+
+  on<K extends keyof ChatClientEvents>(event: K, listener: Listener<ChatClientEvents[K]>): () => void {
+    let set = this.listeners.get(event);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  private emit<K extends keyof ChatClientEvents>(event: K, payload: ChatClientEvents[K]): void {
+    const set = this.listeners.get(event);
+    if (!set) return;
+    for (const listener of [...set]) (listener as Listener<ChatClientEvents[K]>)(payload);
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit('state', state);
+  }
+
+  /**
+   * Sends over the socket when connected (the ack carries the stored message), otherwise over
+   * HTTP. Rejects with a user-readable message when the server refuses or does not answer.
+   */
+  async send(to: string, message: string): Promise<DeliveredMessage> {
+    if (!this.socket.connected) return addMessage({ from: this.userId, to, message });
+    let reply: unknown;
+    try {
+      reply = await this.socket.timeout(SEND_TIMEOUT_MS).emitWithAck('send-msg', { to, from: this.userId, message });
+    } catch {
+      throw new SendError('The server did not confirm this message.');
+    }
+    const r = (reply ?? {}) as { ok?: unknown; message?: unknown; msg?: unknown };
+    if (r.ok === true && isDelivered(r.message)) return r.message;
+    throw new SendError(typeof r.msg === 'string' && r.msg ? r.msg : 'Your message could not be sent.');
+  }
+
+  /** Tries again after the connection stopped. */
+  reconnect(): void {
+    if (this.closed || this.socket.connected) return;
+    this.setState('connecting');
+    this.socket.connect();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.listeners.clear();
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+  }
+}
