@@ -59,7 +59,7 @@ export function createServices(deps: AppDeps) {
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const chat = createChatService({ db });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
-  const events = createEventsService({ db, geocoding, publicUrl: config.publicUrl });
+  const events = createEventsService({ db, geocoding, publicUrl: config.publicUrl, searchCacheMs: config.eventsSearchCacheMs });
   const uploads = createUploadsService({ dataDir: config.dataDir, publicUrl: config.publicUrl });
   const comments = createCommentsService({ db });
   const reviews = createReviewsService({ db });

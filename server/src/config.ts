@@ -43,6 +43,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
   GEOCODER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(3000),
+  /** Milliseconds a search's ranked result ids are reused; 0 disables. Writes on this instance clear it at once. */
+  EVENTS_SEARCH_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(15_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -72,6 +74,7 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   /** Nominatim-style search endpoint; unset keeps geocoding on the built-in Kenyan gazetteer only. */
   geocoder: { url: string | undefined; timeoutMs: number };
+  eventsSearchCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -134,5 +137,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
+    eventsSearchCacheMs: env.EVENTS_SEARCH_CACHE_MS,
   };
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/db/schema.js';
 import { recordActivity } from '../src/modules/events/events.repository.js';
+import { createTtlCache } from '../src/modules/events/search-cache.js';
 import { createEvent, dayFromNow } from './helpers/events.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -94,6 +95,39 @@ describe('GET /api/events (search)', () => {
     const res = await t.api('GET', `/api/events?${query}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ msg, field });
+  });
+});
+
+describe('search result cache', () => {
+  it('shows an approval, an edit and a deletion on this instance at once', async () => {
+    const search = async () => ids((await t.api('GET', '/api/events?q=quokka')).body.items);
+    expect(await search()).toEqual([]);
+    const event = await approvedEvent({ title: 'Quokka parade' });
+    expect(await search()).toEqual([event._id]);
+    await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { title: 'Wombat parade' } });
+    expect(await search()).toEqual([]);
+    await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { title: 'Quokka parade again' } });
+    expect(await search()).toEqual([event._id]);
+    await t.api('PUT', `/api/events/admin/disapprove/${event._id}`, { token: admin.token, body: {} });
+    expect(await search()).toEqual([]);
+    await t.api('PUT', `/api/events/admin/approve/${event._id}`, { token: admin.token, body: {} });
+    await t.api('DELETE', `/api/events/${event._id}`, { token: owner.token });
+    expect(await search()).toEqual([]);
+  });
+
+  it('expires entries after the time to live and keeps at most max entries', () => {
+    let clock = 0;
+    const cache = createTtlCache<number>({ ttlMs: 100, max: 2, now: () => clock });
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('c')).toBe(3);
+    clock = 100;
+    expect(cache.get('c')).toBeUndefined();
+    const off = createTtlCache<number>({ ttlMs: 0, max: 2 });
+    off.set('a', 1);
+    expect(off.get('a')).toBeUndefined();
   });
 });
 

@@ -66,6 +66,11 @@ export function createEventsRepository(db: Executor) {
       return row;
     },
 
+    async findByIds(ids: string[]): Promise<EventRow[]> {
+      if (ids.length === 0) return [];
+      return db.select(eventColumns).from(events).where(inArray(events.id, ids));
+    },
+
     /** Every event (admin) or only approved ones, soonest first. */
     async list(options: { approvedOnly: boolean }): Promise<EventRow[]> {
       return db

@@ -6,6 +6,7 @@ import { createRegistrationsRepository } from '../tickets/registrations.reposito
 import { utcMidnight } from './event-dates.js';
 import { chunk, createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
+import { createTtlCache } from './search-cache.js';
 
 /** The contract's event object. */
 export interface EventDto {
@@ -115,10 +116,28 @@ export function toPrefixTsquery(q: string | undefined): string | undefined {
 
 const canSeePending = (row: EventRow, viewer: AuthUser | undefined) => Boolean(viewer && (viewer.role === 'admin' || viewer.id === row.userId));
 
-export function createEventsService(deps: { db: Database; geocoding: GeocodingService; publicUrl: string; now?: () => Date }) {
+export interface EventsServiceDeps {
+  db: Database;
+  geocoding: GeocodingService;
+  publicUrl: string;
+  /**
+   * How long a search's ranked ids and total are reused (0 = never). Only the ordering is cached:
+   * the events themselves, their tickets and seats are read fresh on every request.
+   */
+  searchCacheMs?: number;
+  now?: () => Date;
+}
+
+export function createEventsService(deps: EventsServiceDeps) {
   const repo = createEventsRepository(deps.db);
   const registrations = createRegistrationsRepository(deps.db);
   const now = deps.now ?? (() => new Date());
+  const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000 });
+  /** Any change to an event may change search results: this instance forgets them at once. */
+  const changed = <T>(value: T): T => {
+    searches.clear();
+    return value;
+  };
 
   /** registeredUsers and ticket counts for many events in a few batched queries, never one per event. */
   async function toDtos(rows: EventRow[]): Promise<EventDto[]> {
@@ -200,7 +219,10 @@ export function createEventsService(deps: { db: Database; geocoding: GeocodingSe
     },
 
     async get(id: string, viewer: AuthUser | undefined) {
-      return toDto(await findVisible(id, viewer));
+      // The ticket lookups run beside the event read; they are discarded when the event is not visible.
+      const [row, registered, sold] = await Promise.all([repo.findById(id), registrations.registeredUserIds([id]), repo.ticketCounts([id])]);
+      if (!row || (row.status !== 'approved' && !canSeePending(row, viewer))) throw AppError.notFound(eventMessages.notFound);
+      return toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: sold.get(id) ?? 0 }, deps.publicUrl);
     },
 
     async related(id: string, viewer: AuthUser | undefined, limit = 3) {
@@ -210,15 +232,28 @@ export function createEventsService(deps: { db: Database; geocoding: GeocodingSe
 
     async search(input: SearchInput) {
       const { page, limit } = input;
-      const { rows, total } = await repo.search({
+      const filters = {
         tsquery: toPrefixTsquery(input.q),
-        location: input.location,
+        location: input.location?.toLowerCase(),
         from: input.from ?? utcMidnight(now()),
         toExclusive: input.toExclusive,
         free: input.free,
         limit,
         offset: (page - 1) * limit,
-      });
+      };
+      const key = JSON.stringify(filters);
+      const cached = searches.get(key);
+      let rows: EventRow[];
+      let total: number;
+      if (cached) {
+        total = cached.total;
+        const byId = new Map((await repo.findByIds(cached.ids)).map((row) => [row.id, row]));
+        // An event deleted or unpublished since is left out rather than shown.
+        rows = cached.ids.map((id) => byId.get(id)).filter((row): row is EventRow => row?.status === 'approved');
+      } else {
+        ({ rows, total } = await repo.search(filters));
+        searches.set(key, { ids: rows.map((row) => row.id), total });
+      }
       return { items: await toDtos(rows), total, page, limit, pages: Math.ceil(total / limit) };
     },
 
@@ -240,7 +275,7 @@ export function createEventsService(deps: { db: Database; geocoding: GeocodingSe
         status: 'pending',
         userId: user.id,
       });
-      return toDto(row);
+      return toDto(changed(row));
     },
 
     async update(id: string, input: UpdateEventInput, user: AuthUser) {
@@ -273,7 +308,7 @@ export function createEventsService(deps: { db: Database; geocoding: GeocodingSe
         Object.assign(changes, await coordinates(input.location ?? row.location, input.latitude, input.longitude));
       }
       if (input.status !== undefined) changes.status = input.status;
-      const updated = await repo.update(id, changes);
+      const updated = changed(await repo.update(id, changes));
       if (!updated) throw AppError.notFound(eventMessages.notFound);
       return toDto(updated);
     },
@@ -282,13 +317,13 @@ export function createEventsService(deps: { db: Database; geocoding: GeocodingSe
     async remove(id: string, user: AuthUser) {
       await findEditable(id, user);
       if (user.role !== 'admin' && ((await repo.ticketCounts([id])).get(id) ?? 0) > 0) throw AppError.conflict(eventMessages.hasTickets);
-      await repo.remove(id);
+      changed(await repo.remove(id));
       return { msg: eventMessages.deleted };
     },
 
     /** Admin moderation: approve publishes, disapprove returns the event to pending. */
     async setStatus(id: string, status: 'approved' | 'pending') {
-      const updated = await repo.update(id, { status });
+      const updated = changed(await repo.update(id, { status }));
       if (!updated) throw AppError.notFound(eventMessages.notFound);
       return toDto(updated);
     },
