@@ -1,11 +1,13 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 
 /** Logged-out visitors trying to comment, review or post are sent to /login (SPEC §5). */
 export function useLoginRedirect(): () => void {
   const navigate = useNavigate();
+  const location = useLocation();
   return useCallback(() => {
-    void navigate(paths.login);
-  }, [navigate]);
+    // `from` lets the login page bring the visitor back, should it support that.
+    void navigate(paths.login, { state: { from: location.pathname } });
+  }, [navigate, location.pathname]);
 }

@@ -1,0 +1,267 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+
+/*
+ * Comments, reviews and forums in the browser: the real server (fresh database) serving the built
+ * client. Build first: `npm run build -w client`.
+ */
+
+type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
+
+const AVATAR = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#0a7d3e"/></svg>').toString('base64');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let h: Harness;
+let wanjiku: Session; // registered
+let otieno: Session; // registered
+let eventId: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  [wanjiku, otieno] = await Promise.all([h.server.createUser('wanjiku'), h.server.createUser('otieno')]);
+  // With an avatar set, logging in lands on / instead of /setAvatar.
+  for (const session of [wanjiku, otieno]) {
+    const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, { token: session.token, body: { image: AVATAR } });
+    expect(res.status).toBe(200);
+  }
+  eventId = await insertEvent(h.server, { daysFromNow: -2, title: 'Nairobi Jazz Night' });
+  await giveTicket(h.server, eventId, wanjiku.user._id);
+  await giveTicket(h.server, eventId, otieno.user._id);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function loginThroughUi(page: Page, username: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** Serious and critical axe-core violations on the current page. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the app's Content-Security-Policy refuses inline scripts.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+}
+
+const post = (page: Page, text: string): Locator => page.locator('li.post').filter({ has: page.locator(':scope > article', { hasText: text }) });
+const postArticle = (page: Page, text: string): Locator => post(page, text).locator(':scope > article');
+
+describe('comments, reviews and forums in the browser', () => {
+  it('a visitor reads the comments but is sent to /login when trying to comment', async () => {
+    const seeded = await h.server.api('POST', '/api/comments/add', {
+      token: otieno.token,
+      body: { content: 'Who else is going? <script>alert(1)</script>', eventId, userId: otieno.user._id },
+    });
+    expect(seeded.status).toBe(201);
+
+    const { page, errors } = await h.newPage({ width: 360, height: 740 });
+    await page.goto(`/events/${eventId}`);
+    const comments = page.getByRole('region', { name: /Comments/ });
+    // Rendered as text, never as HTML.
+    await comments.getByText('Who else is going? <script>alert(1)</script>').waitFor();
+    await comments.getByText('otieno').waitFor();
+    await page.getByLabel('Add a comment').fill('Nimefika!');
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await page.waitForURL('**/login');
+
+    // The forum pages tell a visitor to log in instead of failing.
+    await page.goto(`/forums/${eventId}`);
+    await page.getByRole('heading', { level: 1, name: 'Majadiliano ya Tukio' }).waitFor();
+    await page.getByText('Please log in to view the forum threads.').waitFor();
+    await page.getByRole('link', { name: 'Login' }).last().waitFor();
+
+    await h.server.api('DELETE', `/api/comments/${seeded.body.comment._id}/${otieno.user._id}`, { token: otieno.token });
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('comment, edit, delete; review with 4 stars; start a thread; a second user replies and votes', async () => {
+    const first = await h.newPage({ width: 1280, height: 900 });
+    const page = first.page;
+    await loginThroughUi(page, 'wanjiku');
+    await page.goto(`/events/${eventId}`);
+
+    // --- Comments: empty is refused, then post, edit (Edit becomes Save), delete with confirmation.
+    const comments = page.getByRole('region', { name: /Comments/ });
+    await comments.getByText('No comments yet. Start the conversation!').waitFor();
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await comments.getByText('Comment field empty').waitFor();
+    await page.getByLabel('Add a comment').fill('Karibu sana, see you there!');
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    const myComment = comments.getByRole('article', { name: 'Comment by wanjiku' });
+    await myComment.getByText('Karibu sana, see you there!').waitFor();
+    expect(await page.getByLabel('Add a comment').inputValue()).toBe('');
+
+    await myComment.getByRole('button', { name: 'Edit comment' }).click();
+    await myComment.getByLabel('Edit your comment').fill('Karibu sana! Gates open at 6pm.');
+    await myComment.getByRole('button', { name: 'Save comment' }).click();
+    await myComment.getByText('Karibu sana! Gates open at 6pm.').waitFor();
+    await myComment.getByRole('button', { name: 'Edit comment' }).waitFor();
+    let listed = await h.server.api('GET', `/api/comments/event/${eventId}`);
+    expect(listed.body.comments.map((c: { content: string }) => c.content)).toEqual(['Karibu sana! Gates open at 6pm.']);
+
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await myComment.getByRole('button', { name: 'Delete comment' }).click();
+    await comments.getByText('No comments yet. Start the conversation!').waitFor();
+    expect(dialogs).toEqual(['Are you sure you want to delete your comment?']);
+    listed = await h.server.api('GET', `/api/comments/event/${eventId}`);
+    expect(listed.body.comments).toEqual([]);
+
+    // --- Review: rating radios default to 1; choose 4 stars.
+    const reviews = page.getByRole('region', { name: 'Reviews' });
+    expect(await reviews.getByRole('radio', { name: '1 star', exact: true }).isChecked()).toBe(true);
+    await reviews.getByRole('radio', { name: '4 stars' }).check();
+    await reviews.getByLabel('Your review').fill('Great sound, long queues at the gate.');
+    await reviews.getByRole('button', { name: 'Submit Review' }).click();
+    const myReview = reviews.getByRole('article', { name: 'Review by wanjiku' });
+    await myReview.getByRole('img', { name: 'Rated 4 out of 5' }).waitFor();
+    await myReview.getByText('Great sound, long queues at the gate.').waitFor();
+    await reviews.getByText('1 review').waitFor();
+    const reviewList = await h.server.api('GET', `/api/reviews/event/${eventId}`);
+    expect(reviewList.body).toMatchObject({ average: 4, count: 1 });
+    expect(reviewList.body.reviews[0]).toMatchObject({ rating: 4, user: { username: 'wanjiku' } });
+
+    // --- Forum: from the event page's summary to the thread list; start a thread.
+    await page.getByRole('link', { name: 'View Available Forums' }).click();
+    await page.waitForURL(`**/forums/${eventId}`);
+    await page.getByRole('heading', { level: 1, name: 'Majadiliano ya Tukio' }).waitFor();
+    await page.getByText('No discussions yet for this event. Be the first to start a discussion!').waitFor();
+    await page.getByRole('button', { name: 'Start Discussion' }).click();
+    await page.getByText('Thread title is required.').waitFor();
+    await page.getByLabel('Discussion title').fill('Who is carpooling from Westlands?');
+    await page.getByRole('button', { name: 'Start Discussion' }).click();
+    const card = page.locator('.thread-card', { hasText: 'Who is carpooling from Westlands?' });
+    await card.getByText('Started by wanjiku').waitFor();
+    await card.getByText('0 replies').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await card.getByRole('link', { name: 'View Discussion' }).click();
+    await page.waitForURL('**/forum/*');
+    const threadUrl = new URL(page.url()).pathname;
+    await page.getByRole('heading', { level: 1, name: 'Who is carpooling from Westlands?' }).waitFor();
+    await page.getByText('No replies yet. Be the first to join in!').waitFor();
+
+    // A top-level post from the first user.
+    const box = page.getByLabel('Join the discussion');
+    expect(await box.getAttribute('placeholder')).toBe('Changia...');
+    await box.fill('I have two seats, leaving at 5pm.');
+    await page.getByRole('button', { name: 'Post', exact: true }).click();
+    await postArticle(page, 'I have two seats, leaving at 5pm.').waitFor();
+    expect(await box.inputValue()).toBe('');
+
+    // --- Second registered user, own browser context, phone-sized screen.
+    const second = await h.newPage({ width: 360, height: 740 });
+    const page2 = second.page;
+    await loginThroughUi(page2, 'otieno');
+    await page2.goto(threadUrl);
+    const parent = postArticle(page2, 'I have two seats, leaving at 5pm.');
+    await parent.waitFor();
+    // Not the author: no Delete.
+    expect(await parent.getByRole('button', { name: 'Delete post' }).count()).toBe(0);
+    await parent.getByRole('button', { name: 'Reply' }).click();
+    const replyBox = parent.getByLabel('Reply to wanjiku');
+    expect(await replyBox.getAttribute('placeholder')).toBe('Changia...');
+    // Cancel Reply closes the box; Reply opens it again.
+    await parent.getByRole('button', { name: 'Cancel Reply' }).click();
+    expect(await parent.getByLabel('Reply to wanjiku').count()).toBe(0);
+    await parent.getByRole('button', { name: 'Reply' }).click();
+    await parent.getByLabel('Reply to wanjiku').fill('Count me in, nitakuja na rafiki.');
+    await parent.getByRole('button', { name: 'Post', exact: true }).click();
+    // The reply is nested under its parent, without a Reply button of its own (depth 1).
+    const reply = post(page2, 'I have two seats, leaving at 5pm.').locator('.post-list').getByRole('article').filter({ hasText: 'Count me in, nitakuja na rafiki.' });
+    await reply.waitFor();
+    expect(await reply.getByRole('button', { name: 'Reply' }).count()).toBe(0);
+    await reply.getByRole('button', { name: 'Delete post' }).waitFor();
+
+    const upvote = parent.getByRole('button', { name: 'Upvote' });
+    expect(await upvote.getAttribute('aria-pressed')).toBe('false');
+    await upvote.click();
+    await expect.poll(() => upvote.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => parent.locator('.vote__count').first().innerText()).toMatch(/^1\b/);
+    expect(await axeViolations(page2)).toEqual([]);
+
+    // --- The first user reloads and sees the reply and the vote.
+    await page.reload();
+    const mine = postArticle(page, 'I have two seats, leaving at 5pm.');
+    await mine.waitFor();
+    await post(page, 'I have two seats, leaving at 5pm.').getByText('Count me in, nitakuja na rafiki.').waitFor();
+    await expect.poll(() => mine.locator('.vote__count').first().innerText()).toMatch(/^1\b/);
+    // Their own vote is none yet.
+    expect(await mine.getByRole('button', { name: 'Upvote' }).getAttribute('aria-pressed')).toBe('false');
+    await page.getByRole('heading', { level: 2, name: /Replies \(2\)/ }).waitFor();
+
+    // --- Deep replies (made through the API: the UI only replies to top-level posts) wait behind "Load more".
+    const thread = await h.server.api('GET', `/api/forums/thread/${threadUrl.split('/').pop()}`, { token: otieno.token });
+    const depth1 = thread.body.thread.posts[0].replies[0]._id as string;
+    const addPost = async (content: string, parentId: string) => {
+      const res = await h.server.api('POST', '/api/forums/add-post', { token: otieno.token, body: { content, threadId: thread.body.thread._id, parentId, userId: otieno.user._id } });
+      expect(res.status).toBe(201);
+      return res.body.post._id as string;
+    };
+    const depth2 = await addPost('Depth two: which stage?', depth1);
+    const depth3 = await addPost('Depth three: the main one.', depth2);
+    await addPost('Depth four: see you there.', depth3);
+    await page.reload();
+    await postArticle(page, 'Depth two: which stage?').waitFor();
+    expect(await page.getByText('Depth three: the main one.').count()).toBe(0);
+    await page.getByRole('button', { name: 'Load more replies (1)' }).click();
+    await postArticle(page, 'Depth three: the main one.').waitFor();
+    expect(await page.getByText('Depth four: see you there.').count()).toBe(0);
+    await page.getByRole('button', { name: 'Load more replies (1)' }).click();
+    await postArticle(page, 'Depth four: see you there.').waitFor();
+
+    // --- The author deletes a post that has replies: it stays as a "[deleted]" placeholder.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await postArticle(page, 'I have two seats, leaving at 5pm.').getByRole('button', { name: 'Delete post' }).click();
+    await page.getByText('[deleted]', { exact: true }).waitFor();
+    await post(page, '[deleted]').getByText('Count me in, nitakuja na rafiki.').waitFor();
+
+    expect(seriousErrors(first.errors)).toEqual([]);
+    expect(seriousErrors(second.errors)).toEqual([]);
+  });
+
+  it('errors are shown: a user without a ticket, a missing thread', async () => {
+    const outsider = await h.server.createUser('kamau');
+    await h.server.api('POST', `/api/auth/setavatar/${outsider.user._id}`, { token: outsider.token, body: { image: AVATAR } });
+    const { page, errors } = await h.newPage({ width: 360, height: 740 });
+    await loginThroughUi(page, 'kamau');
+
+    // Not registered: no posting form, a clear reason instead; the summary offers no forum link.
+    await page.goto(`/forums/${eventId}`);
+    await page.getByText("You can only post in the forum if you've registered for the event.").waitFor();
+    expect(await page.getByLabel('Discussion title').count()).toBe(0);
+    await page.locator('.thread-card').first().waitFor();
+
+    // A review refused by the server shows the server's message and keeps the form.
+    await page.goto(`/events/${eventId}`);
+    const reviews = page.getByRole('region', { name: 'Reviews' });
+    await reviews.getByLabel('Your review').fill('I was not there.');
+    await reviews.getByRole('button', { name: 'Submit Review' }).click();
+    await reviews.getByText('You must be registered for this event to add a review.').waitFor();
+    expect(await reviews.getByLabel('Your review').inputValue()).toBe('I was not there.');
+    expect(await page.getByRole('link', { name: 'View Available Forums' }).count()).toBe(0);
+
+    // A thread that does not exist (or a malformed id) renders a clear state instead of crashing.
+    await page.goto('/forum/0123456789abcdef01234567');
+    await page.getByText('This discussion does not exist.').waitFor();
+    await page.goto('/forum/not-a-thread');
+    await page.getByText('This discussion does not exist.').waitFor();
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+});
