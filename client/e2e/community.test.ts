@@ -126,8 +126,14 @@ describe('comments, reviews and forums in the browser', () => {
 
     // --- Review: rating radios default to 1; choose 4 stars.
     const reviews = page.getByRole('region', { name: 'Reviews' });
-    expect(await reviews.getByRole('radio', { name: '1 star', exact: true }).isChecked()).toBe(true);
-    await reviews.getByRole('radio', { name: '4 stars' }).check();
+    const oneStar = reviews.getByRole('radio', { name: '1 star', exact: true });
+    expect(await oneStar.isChecked()).toBe(true);
+    // Keyboard: arrow keys move through the stars.
+    await oneStar.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    expect(await reviews.getByRole('radio', { name: '5 stars' }).isChecked()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    expect(await reviews.getByRole('radio', { name: '4 stars' }).isChecked()).toBe(true);
     await reviews.getByLabel('Your review').fill('Great sound, long queues at the gate.');
     await reviews.getByRole('button', { name: 'Submit Review' }).click();
     const myReview = reviews.getByRole('article', { name: 'Review by wanjiku' });

@@ -12,6 +12,7 @@ import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import { useSession } from '../../auth/hooks/use-session';
 import { addComment, deleteComment, getComments, updateComment } from '../api/comments-api';
+import { isEdited } from '../lib/time';
 import { useLoginRedirect } from '../lib/use-login-redirect';
 import type { EventComment } from '../types';
 import { TimeAgo } from './time-ago';
@@ -288,10 +289,4 @@ function CommentItem({
       </article>
     </li>
   );
-}
-
-/** Edited when the last change came noticeably after creation. */
-export function isEdited(createdAt: string | undefined, updatedAt: string | undefined): boolean {
-  if (!createdAt || !updatedAt) return false;
-  return new Date(updatedAt).getTime() - new Date(createdAt).getTime() > 1000;
 }

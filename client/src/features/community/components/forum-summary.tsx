@@ -8,12 +8,11 @@ import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { useSession } from '../../auth/hooks/use-session';
 import { getForumSummary } from '../api/forums-api';
+import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
 
 const SUMMARY_LIMIT = 3;
-
-export const repliesLabel = (count: number) => `${count} ${count === 1 ? 'reply' : 'replies'}`;
 
 export function ForumSummary({ eventId, isRegistered }: { eventId: string; isRegistered: boolean }) {
   const { isLoggedIn } = useSession();

@@ -25,7 +25,7 @@ import { isRegisteredFor } from '../lib/event-status';
 import { countPosts, insertPost, removePost, updatePost } from '../lib/post-tree';
 import type { ForumPost } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
-import { repliesLabel } from './forum-summary';
+import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
 

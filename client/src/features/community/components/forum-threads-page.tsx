@@ -19,7 +19,7 @@ import { addThread, getEventRef, getThreads } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import type { ForumThreadListItem } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
-import { repliesLabel } from './forum-summary';
+import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
 

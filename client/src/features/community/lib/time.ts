@@ -1,4 +1,6 @@
-/** "3 minutes ago"-style text for community timestamps (the full local date goes in the title). */
+/** Small text helpers for community timestamps and counts. */
+
+/** "3 minutes ago"-style text (the full local date goes in the tooltip). */
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -23,3 +25,11 @@ export function timeAgo(value: string | undefined, now: number = Date.now()): st
   }
   return '';
 }
+
+/** Edited when the last change came noticeably after creation. */
+export function isEdited(createdAt: string | undefined, updatedAt: string | undefined): boolean {
+  if (!createdAt || !updatedAt) return false;
+  return new Date(updatedAt).getTime() - new Date(createdAt).getTime() > 1000;
+}
+
+export const repliesLabel = (count: number) => `${count} ${count === 1 ? 'reply' : 'replies'}`;
