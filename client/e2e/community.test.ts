@@ -263,6 +263,33 @@ describe('comments, reviews and forums in the browser', () => {
     expect(await reviews.getByLabel('Your review').inputValue()).toBe('I was not there.');
     expect(await page.getByRole('link', { name: 'View Available Forums' }).count()).toBe(0);
 
+    // Failed votes and posts are reported and change nothing; the typed text stays.
+    const threads = await h.server.api('GET', `/api/forums/threads/${eventId}`, { token: otieno.token });
+    const threadId = threads.body.thread[0]._id as string;
+    const refuse = (message: string) => (route: { fulfill: (response: { status: number; contentType: string; body: string }) => Promise<void> }) =>
+      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ status: false, msg: message, message }) });
+    await page.route('**/api/forums/posts/upvote/**', refuse('Too many votes. Please slow down.'));
+    await page.goto(`/forum/${threadId}`);
+    const firstPost = postArticle(page, 'Count me in, nitakuja na rafiki.');
+    const countBefore = await firstPost.locator('.vote__count').innerText();
+    await firstPost.getByRole('button', { name: 'Upvote' }).click();
+    await page.getByText('Too many votes. Please slow down.').waitFor();
+    expect(await firstPost.getByRole('button', { name: 'Upvote' }).getAttribute('aria-pressed')).toBe('false');
+    expect(await firstPost.locator('.vote__count').innerText()).toBe(countBefore);
+    // Not registered: no reply box and no Reply buttons.
+    expect(await page.getByPlaceholder('Changia...').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Reply' }).count()).toBe(0);
+
+    const registered = await h.newPage({ width: 360, height: 740 });
+    await loginThroughUi(registered.page, 'otieno');
+    await registered.page.route('**/api/forums/add-post', refuse('Slow down: too many posts.'));
+    await registered.page.goto(`/forum/${threadId}`);
+    await registered.page.getByLabel('Join the discussion').fill('This should survive a failure.');
+    await registered.page.getByRole('button', { name: 'Post', exact: true }).click();
+    await registered.page.getByText('Slow down: too many posts.').first().waitFor();
+    expect(await registered.page.getByLabel('Join the discussion').inputValue()).toBe('This should survive a failure.');
+    expect(seriousErrors(registered.errors)).toEqual([]);
+
     // A thread that does not exist (or a malformed id) renders a clear state instead of crashing.
     await page.goto('/forum/0123456789abcdef01234567');
     await page.getByText('This discussion does not exist.').waitFor();
