@@ -24,6 +24,8 @@ export async function startPaymentService(
 ): Promise<RunningPaymentService> {
   const logger = createLogger(config.logLevel);
   const httpServer = createServer();
+  // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
+  httpServer.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => httpServer.listen(config.port, overrides.host, resolve));
   const port = (httpServer.address() as AddressInfo).port;
   const selfUrl = `http://127.0.0.1:${port}`;

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { events, orders, payments, users } from '../../db/schema.js';
+import { events, orders, payments, tickets, users } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -14,6 +14,32 @@ export function createPaymentsRepository(db: Executor) {
     async insertOrder(order: Omit<typeof orders.$inferInsert, 'id'>): Promise<OrderRow> {
       const [row] = await db.insert(orders).values({ id: newId(), ...order }).returning();
       return row!;
+    },
+
+    /**
+     * Inserts a pending order only if issued tickets + live holds + its quantity fit the capacity,
+     * in one statement. Call it after locking the event row. Returns undefined when it does not fit.
+     */
+    async insertOrderIfSeats(
+      order: { eventId: string; userId: string; quantity: number; amount: number; phone: string; holdExpiresAt: Date },
+      capacity: number | null,
+      now: Date,
+    ): Promise<OrderRow | undefined> {
+      const id = newId();
+      const fits =
+        capacity === null
+          ? sql`true`
+          : sql`(select count(*) from ${tickets} where ${tickets.eventId} = ${order.eventId})
+              + (select coalesce(sum(${orders.quantity}), 0) from ${orders}
+                 where ${orders.eventId} = ${order.eventId} and ${orders.status} = 'pending' and ${orders.holdExpiresAt} > ${now})
+              + ${order.quantity} <= ${capacity}`;
+      const result = await db.execute(sql`
+        insert into ${orders} (id, event_id, user_id, quantity, amount, status, phone, hold_expires_at, created_at, updated_at)
+        select ${id}, ${order.eventId}, ${order.userId}, ${order.quantity}, ${order.amount}, 'pending', ${order.phone}, ${order.holdExpiresAt}, ${now}, ${now}
+        where ${fits}
+        returning id`);
+      if ((result as unknown as { rows: unknown[] }).rows.length === 0) return undefined;
+      return { id, ...order, status: 'pending', createdAt: now, updatedAt: now };
     },
 
     async findOrder(orderId: string): Promise<OrderRow | undefined> {

@@ -49,11 +49,15 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** A hold this far from expiry is certainly still counted by any concurrent checkout. */
+const HOLD_SAFETY_MS = 30_000;
+
 const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
 
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, tickets, logger } = deps;
   const holdMs = deps.holdMinutes * 60 * 1000;
+  const perEvent = deps.tickets.perEvent;
 
   function describe(payment: PaymentRow, order: OrderRow, title: string) {
     const status = payment.status;
@@ -82,32 +86,33 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
   const service = {
     /**
-     * Holds seats for a paid purchase. The event row is locked, stale holds are expired, and
-     * issued tickets plus live holds are counted in the same transaction, so concurrent buyers
-     * can never take more seats than the event has.
+     * Holds seats for a paid purchase. The event row is locked first; then one statement counts
+     * issued tickets plus live holds and inserts the order only if it fits. Each statement after
+     * the lock sees every commit made before it, so concurrent buyers can never oversell, and the
+     * lock is held for just two statements.
      */
     async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string }) {
-      const now = new Date();
-      return db.transaction(async (tx) => {
+      // Mark this event's stale holds expired first, in its own statement: counting ignores them
+      // anyway, and doing it under the event lock could wait on a settling order (deadlock risk).
+      await createPaymentsRepository(db).expireHolds(new Date(), input.eventId);
+      return perEvent.run(input.eventId, () => db.transaction(async (tx) => {
         const ticketsRepo = createTicketsRepository(tx);
         const orders = createPaymentsRepository(tx);
-        const event = tickets.assertOpen(await ticketsRepo.lockEvent(input.eventId), now);
+        const locked = await ticketsRepo.lockEvent(input.eventId);
+        // The clock is read after the lock: holds are judged at the moment this buyer is served.
+        const now = new Date();
+        const event = tickets.assertOpen(locked, now);
         if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
-        await orders.expireHolds(now, event.id);
-        if (event.capacity !== null) {
-          const left = event.capacity - (await ticketsRepo.seatsTaken(event.id, now));
-          if (input.quantity > left) throw AppError.conflict(seatsLeftMessage(left));
-        }
         const amount = event.ticketPrice * input.quantity;
-        const order = await orders.insertOrder({
-          eventId: event.id,
-          userId,
-          quantity: input.quantity,
-          amount,
-          phone: input.phone,
-          status: 'pending',
-          holdExpiresAt: new Date(now.getTime() + holdMs),
-        });
+        const order = await orders.insertOrderIfSeats(
+          { eventId: event.id, userId, quantity: input.quantity, amount, phone: input.phone, holdExpiresAt: new Date(now.getTime() + holdMs) },
+          event.capacity,
+          now,
+        );
+        if (!order) {
+          const left = event.capacity! - (await ticketsRepo.seatsTaken(event.id, now));
+          throw AppError.conflict(seatsLeftMessage(left));
+        }
         return {
           orderId: order.id,
           amount,
@@ -118,7 +123,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           transactionDesc: 'Tukio ticket',
           eventTitle: event.title,
         };
-      });
+      }));
     },
 
     /** The push was refused by Daraja: release the seats straight away. */
@@ -172,18 +177,17 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         }
       }
 
-      const now = new Date();
       let issued: Array<{ id: string; code: string }> = [];
       let result: SettleResult;
       try {
         result = await db.transaction(async (tx) => {
           const ticketsRepo = createTicketsRepository(tx);
           const payments = createPaymentsRepository(tx);
-          // Lock order: event, then payment, then order — the same as createOrder (event first).
-          const event = await ticketsRepo.lockEvent(known.eventId);
+          // Lock order: payment, then order, then (only when seats must be recounted) the event.
+          // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
           const payment = await payments.lockPayment(input.checkoutRequestId);
           const order = await payments.lockOrder(known.orderId);
-          if (!event || !payment || !order) throw AppError.notFound('Unknown CheckoutRequestID.');
+          if (!payment || !order) throw AppError.notFound('Unknown CheckoutRequestID.');
 
           if (payment.status !== 'pending') {
             const same = payment.status === newStatus;
@@ -213,19 +217,31 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           if (order.status === 'paid' || order.status === 'refund_due') {
             return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: order.status, ticketsIssued: 0, changed: true };
           }
-          const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
-          let fits = holdLive || event.capacity === null;
+          // Fast path: the hold is comfortably live, so its seats are reserved; a buyer counting
+          // right now sees either this hold or these tickets (one commit), never neither.
+          let now = new Date();
+          const holdSafe = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt.getTime() > now.getTime() + HOLD_SAFETY_MS;
+          let fits = holdSafe;
           if (!fits) {
-            const taken = await ticketsRepo.seatsTaken(event.id, now, order.id);
-            fits = taken + order.quantity <= event.capacity!;
+            // The hold ran out (or nearly): recount under the event lock, reading the clock after it.
+            const event = await ticketsRepo.lockEvent(order.eventId);
+            now = new Date();
+            const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
+            fits = holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, order.id)) + order.quantity <= event.capacity;
           }
           if (!fits) {
             await payments.setOrderStatus(order.id, 'refund_due');
             logger.info(`order ${order.id} paid after its hold expired and the event is full: refund due`);
             return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
           }
-          const rows = await tickets.issueInTransaction(tx, { eventId: event.id, userId: order.userId, orderId: order.id, quantity: order.quantity, now });
-          await payments.setOrderStatus(order.id, 'paid');
+          const rows = await tickets.issueInTransaction(tx, {
+            eventId: order.eventId,
+            userId: order.userId,
+            orderId: order.id,
+            quantity: order.quantity,
+            now,
+            beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
+          });
           issued = rows.map((row) => ({ id: row.id, code: row.code }));
           return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'paid' as const, ticketsIssued: rows.length, changed: true };
         });

@@ -5,6 +5,7 @@ import type { AuthUser } from '../auth/auth.service.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { recordActivity } from '../events/events.repository.js';
+import { createKeyedQueue } from '../payments/keyed-queue.js';
 import { createPaymentsRepository } from '../payments/payments.repository.js';
 import { hasTakenPlace, isFreeEvent } from './event-time.js';
 import { buildTicketMail } from './ticket-mail.js';
@@ -38,6 +39,8 @@ export interface TicketsServiceDeps {
 
 export function createTicketsService(deps: TicketsServiceDeps) {
   const { db, signer } = deps;
+  /** Stock changes for one event queue in memory before taking the event row lock. */
+  const perEvent = createKeyedQueue();
 
   /** The event, open for tickets: approved and not yet started. */
   function assertOpen(event: EventRow | undefined, now: Date): EventRow {
@@ -49,17 +52,23 @@ export function createTicketsService(deps: TicketsServiceDeps) {
 
   const service = {
     assertOpen,
+    perEvent,
 
     /**
      * Issues `quantity` signed tickets inside the caller's transaction (the one that marks the
      * payment successful or registers a free seat) and counts them as registrations.
      */
-    async issueInTransaction(tx: Executor, input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date }): Promise<TicketRow[]> {
+    async issueInTransaction(
+      tx: Executor,
+      input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date; beforeActivity?: () => Promise<unknown> },
+    ): Promise<TicketRow[]> {
       const rows = Array.from({ length: input.quantity }, () => {
         const id = newId();
         return { id, eventId: input.eventId, userId: input.userId, orderId: input.orderId, code: signer.sign(id, input.eventId) };
       });
       const issued = await createTicketsRepository(tx).insert(rows);
+      await input.beforeActivity?.();
+      // Last statement before commit: the shared daily counter row stays locked as briefly as possible.
       await recordActivity(tx, input.eventId, 'registrations', input.quantity, input.now.toISOString().slice(0, 10));
       return issued;
     },
@@ -89,7 +98,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      */
     async register(userId: string, eventId: string, quantity: number): Promise<{ message: string }> {
       const now = new Date();
-      const result = await db.transaction(async (tx) => {
+      const result = await perEvent.run(eventId, () => db.transaction(async (tx) => {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
         if (!event) throw AppError.notFound(ticketMessages.notFound);
@@ -107,7 +116,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         }
         const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now });
         return { message: ticketMessages.registered, issued };
-      });
+      }));
       if (result.issued.length > 0) service.sendTicketMail(userId, eventId, result.issued);
       return { message: result.message };
     },

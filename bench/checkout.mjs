@@ -1,0 +1,176 @@
+// bench/checkout.mjs — 1,000 concurrent buyers through the whole paid checkout on PostgreSQL:
+// payment service (stkPush) -> API server (order + seat hold) -> Daraja simulator -> callback ->
+// settlement (tickets issued) -> buyers polling confirmPayment. Prints confirmed tickets/s, p50/p99
+// latencies and the oversold count. Targets: >= 50 confirmed tickets/s, 0 oversold, no 5xx.
+// Usage: node bench/checkout.mjs   (needs PostgreSQL on 127.0.0.1:5432)
+// Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { createDatabase, freePort, percentile, root, startApi } from './lib.mjs';
+
+const BUYERS = Number(process.env.BUYERS ?? 1000);
+const SEATS = Number(process.env.SEATS ?? 900);
+const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 200);
+const POLL_MS = Number(process.env.POLL_MS ?? 3000);
+const PRICE = 500;
+const secret = 'bench-secret-bench-secret-bench-secret';
+const internalKey = 'bench-internal-key-bench-internal-key';
+
+const database = await createDatabase('tukio_bench_checkout');
+const apiPort = freePort();
+const payPort = apiPort + 1;
+const dataDir = `/tmp/tukio-bench-checkout-${apiPort}`;
+let api;
+let pay;
+let exitCode = 0;
+
+function startPaymentService(env) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'payment-service/src/index.ts')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${env.PAYMENT_PORT}`;
+  return (async () => {
+    for (let i = 0; i < 200; i++) {
+      try {
+        if ((await fetch(`${url}/api/health`)).ok) break;
+      } catch {}
+      if (child.exitCode !== null) throw new Error('payment service exited during start');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    return {
+      url,
+      stop: () =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        }),
+    };
+  })();
+}
+
+let networkErrors = 0;
+async function post(url, token, body) {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json().catch(() => ({})) };
+  } catch {
+    networkErrors += 1;
+    return { status: 0, body: {} };
+  }
+}
+
+try {
+  api = await startApi({
+    PORT: String(apiPort),
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    JWT_SECRET: secret,
+    INTERNAL_API_KEY: internalKey,
+    RATE_LIMIT_MAX: '1000000',
+  });
+  pay = await startPaymentService({
+    PAYMENT_PORT: String(payPort),
+    PORT: String(apiPort),
+    API_URL: api.url,
+    DATA_DIR: dataDir,
+    INTERNAL_API_KEY: internalKey,
+    SIMULATOR_DELAY_MS: String(SIMULATOR_DELAY_MS),
+    RECONCILE_INTERVAL_MS: '5000',
+    STK_RATE_LIMIT_PER_IP: '1000000',
+    STK_RATE_LIMIT_PER_USER: '1000000',
+  });
+
+  // Buyers and the event go straight into the database; tokens are signed like the server's.
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  const ids = Array.from({ length: BUYERS + 1 }, (_, i) => (0x20000000 + i).toString(16).padStart(24, '0'));
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3}, 'x', now())`).join(',');
+    await db.query(
+      `INSERT INTO users (id, username, email, password_hash, email_verified_at) VALUES ${values}`,
+      chunk.flatMap((id, j) => [id, `buyer${i + j}`, `buyer${i + j}@bench.local`]),
+    );
+  }
+  const [organiser, ...buyers] = ids;
+  const eventId = 'e'.repeat(24);
+  await db.query(
+    `INSERT INTO events (id, title, description, starts_at, location, status, is_paid, ticket_price, capacity, user_id)
+     VALUES ($1, 'Bench Concert', 'bench', now() + interval '30 days', 'Nairobi', 'approved', true, $2, $3, $4)`,
+    [eventId, PRICE, SEATS, organiser],
+  );
+  const tokens = buyers.map((id) => jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' }));
+
+  console.log(`${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms`);
+  const pushLatency = [];
+  const confirmLatency = [];
+  let confirmed = 0;
+  let soldOut = 0;
+  let serverErrors = 0;
+  let otherFailures = 0;
+  let lastConfirmedAt = 0;
+  const started = performance.now();
+
+  await Promise.all(
+    tokens.map(async (token, i) => {
+      const phone = `25471${String(i).padStart(7, '0')}`;
+      const t0 = performance.now();
+      const push = await post(`${pay.url}/api/stkPush`, token, { phone, amount: 1, Order_ID: `${eventId}_${phone}`, quantity: 1 });
+      pushLatency.push(performance.now() - t0);
+      if (push.status >= 500) serverErrors += 1;
+      if (push.status === 409) soldOut += 1;
+      if (push.status !== 200) {
+        if (push.status !== 409 && push.status < 500) otherFailures += 1;
+        if (push.status === 0) serverErrors += 1;
+        return;
+      }
+      for (let attempt = 0; attempt < 240; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        const res = await post(`${pay.url}/api/confirmPayment`, token, { CheckoutRequestID: push.body.CheckoutRequestID });
+        if (res.status >= 500) serverErrors += 1;
+        if (res.status !== 200 || res.body.status === 'pending') continue;
+        if (res.body.success) {
+          confirmed += 1;
+          lastConfirmedAt = performance.now();
+          confirmLatency.push(lastConfirmedAt - t0);
+        } else otherFailures += 1;
+        return;
+      }
+      otherFailures += 1;
+    }),
+  );
+
+  const seconds = (lastConfirmedAt - started) / 1000;
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM tickets WHERE event_id = $1', [eventId]);
+  await db.end();
+  const issued = rows[0].n;
+  const oversold = Math.max(0, issued - SEATS);
+  pushLatency.sort((a, b) => a - b);
+  confirmLatency.sort((a, b) => a - b);
+  const rate = confirmed / seconds;
+  console.log(`confirmed tickets: ${confirmed} in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tickets/s (target >= 50)`);
+  console.log(`tickets in the database: ${issued} of ${SEATS} seats; oversold: ${oversold} (target 0)`);
+  console.log(`sold-out refusals: ${soldOut}; 5xx or dropped pushes: ${serverErrors}; other failures: ${otherFailures}; network errors (retried polls included): ${networkErrors}`);
+  console.log(`stkPush latency p50 ${percentile(pushLatency, 50).toFixed(0)} ms, p99 ${percentile(pushLatency, 99).toFixed(0)} ms`);
+  console.log(
+    `push-to-confirmed p50 ${percentile(confirmLatency, 50).toFixed(0)} ms, p99 ${percentile(confirmLatency, 99).toFixed(0)} ms (includes the ${SIMULATOR_DELAY_MS} ms simulated PIN entry and ${POLL_MS} ms polling)`,
+  );
+  if (rate < 50 || oversold > 0 || serverErrors > 0 || issued !== confirmed || confirmed !== Math.min(SEATS, BUYERS)) exitCode = 1;
+} catch (error) {
+  console.error(error);
+  exitCode = 1;
+} finally {
+  await pay?.stop();
+  await api?.stop();
+  await database.drop();
+}
+process.exit(exitCode);
