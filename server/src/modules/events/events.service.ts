@@ -139,18 +139,14 @@ export function createEventsService(deps: EventsServiceDeps) {
     return value;
   };
 
-  /** registeredUsers and ticket counts for many events in a few batched queries, never one per event. */
+  /** registeredUsers for many events in one batched query (a few for very long lists), never one per event. */
   async function toDtos(rows: EventRow[]): Promise<EventDto[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
     const registered = new Map<string, string[]>();
-    const [, sold] = await Promise.all([
-      (async () => {
-        for (const slice of chunk(ids)) for (const [id, users] of await registrations.registeredUserIds(slice)) registered.set(id, users);
-      })(),
-      repo.ticketCounts(ids),
-    ]);
-    return rows.map((row) => toEventDto(row, { registeredUsers: registered.get(row.id) ?? [], ticketsSold: sold.get(row.id) ?? 0 }, deps.publicUrl));
+    for (const slice of chunk(rows.map((row) => row.id))) {
+      for (const [id, users] of await registrations.registeredUserIds(slice)) registered.set(id, users);
+    }
+    return rows.map((row) => toEventDto(row, { registeredUsers: registered.get(row.id) ?? [], ticketsSold: row.ticketsSold }, deps.publicUrl));
   }
 
   const toDto = async (row: EventRow) => (await toDtos([row]))[0]!;
@@ -219,10 +215,10 @@ export function createEventsService(deps: EventsServiceDeps) {
     },
 
     async get(id: string, viewer: AuthUser | undefined) {
-      // The ticket lookups run beside the event read; they are discarded when the event is not visible.
-      const [row, registered, sold] = await Promise.all([repo.findById(id), registrations.registeredUserIds([id]), repo.ticketCounts([id])]);
+      // The registrations lookup runs beside the event read; it is discarded when the event is not visible.
+      const [row, registered] = await Promise.all([repo.findById(id), registrations.registeredUserIds([id])]);
       if (!row || (row.status !== 'approved' && !canSeePending(row, viewer))) throw AppError.notFound(eventMessages.notFound);
-      return toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: sold.get(id) ?? 0 }, deps.publicUrl);
+      return toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: row.ticketsSold }, deps.publicUrl);
     },
 
     async related(id: string, viewer: AuthUser | undefined, limit = 3) {
@@ -295,9 +291,8 @@ export function createEventsService(deps: EventsServiceDeps) {
         Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
       }
       if (input.capacity !== undefined) {
-        if (input.capacity !== null) {
-          const sold = (await repo.ticketCounts([row.id])).get(row.id) ?? 0;
-          if (input.capacity < sold) throw AppError.badRequest(`Capacity cannot be below the ${sold} tickets already issued.`, 'capacity');
+        if (input.capacity !== null && input.capacity < row.ticketsSold) {
+          throw AppError.badRequest(`Capacity cannot be below the ${row.ticketsSold} tickets already issued.`, 'capacity');
         }
         changes.capacity = input.capacity;
       }
@@ -315,8 +310,8 @@ export function createEventsService(deps: EventsServiceDeps) {
 
     /** Deleting removes its tickets and payment records too, so only an admin may delete an event that has ticket holders. */
     async remove(id: string, user: AuthUser) {
-      await findEditable(id, user);
-      if (user.role !== 'admin' && ((await repo.ticketCounts([id])).get(id) ?? 0) > 0) throw AppError.conflict(eventMessages.hasTickets);
+      const row = await findEditable(id, user);
+      if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
       changed(await repo.remove(id));
       return { msg: eventMessages.deleted };
     },
