@@ -1,0 +1,161 @@
+/*
+ * EVENTS API (see /work/shared/API-CONTRACT.md and server/src/modules/events). Every call goes
+ * through the shared axios instance, which attaches the bearer token when one is stored, so an
+ * organiser or admin also sees their own pending events on the detail and edit pages.
+ */
+import { api } from '../../../lib/api-client';
+import type { TukioEvent } from '../../../types/api';
+
+const seg = (value: string) => encodeURIComponent(value);
+const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) : []);
+
+/** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */
+export type EventItem = TukioEvent & { seatsLeft?: number | null };
+
+export interface EventSearchParams {
+  q?: string;
+  location?: string;
+  free?: boolean;
+  page?: number;
+  limit?: number;
+}
+
+export interface EventPage {
+  items: EventItem[];
+  total: number;
+  page: number;
+  limit: number;
+  pages: number;
+}
+
+/** GET /api/events?q=&location=&free=&page=&limit= -> one page of approved events dated today or later. */
+export async function searchEvents(params: EventSearchParams, signal?: AbortSignal): Promise<EventPage> {
+  const query: Record<string, string> = {};
+  if (params.q?.trim()) query.q = params.q.trim();
+  if (params.location?.trim()) query.location = params.location.trim();
+  if (params.free) query.free = 'true';
+  if (params.page && params.page > 1) query.page = String(params.page);
+  if (params.limit) query.limit = String(params.limit);
+  const { data } = await api.get<EventPage>('/events', { params: query, signal });
+  const items = asArray<EventItem>(data?.items);
+  return {
+    items,
+    total: typeof data?.total === 'number' ? data.total : items.length,
+    page: typeof data?.page === 'number' ? data.page : 1,
+    limit: typeof data?.limit === 'number' ? data.limit : items.length,
+    pages: typeof data?.pages === 'number' ? data.pages : 1,
+  };
+}
+
+/** GET /api/events/popular -> bare array ("What's Trending Now"). */
+export async function getPopularEvents(signal?: AbortSignal): Promise<EventItem[]> {
+  const { data } = await api.get<EventItem[]>('/events/popular', { signal });
+  return asArray<EventItem>(data);
+}
+
+/** GET /api/events/upcoming -> bare array, soonest first. */
+export async function getUpcomingEvents(signal?: AbortSignal): Promise<EventItem[]> {
+  const { data } = await api.get<EventItem[]>('/events/upcoming', { signal });
+  return asArray<EventItem>(data);
+}
+
+/** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
+export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {
+  const { data } = await api.get<EventItem>(`/events/${seg(id)}`, { signal });
+  return data;
+}
+
+/** GET /api/events/:id/related -> at most 3 other events. */
+export async function getRelatedEvents(id: string, signal?: AbortSignal): Promise<EventItem[]> {
+  const { data } = await api.get<EventItem[]>(`/events/${seg(id)}/related`, { signal });
+  return asArray<EventItem>(data);
+}
+
+/** POST /api/events/incrementOpenedCount/:id (no body). Failures are irrelevant to the visitor. */
+export async function countEventOpened(id: string): Promise<void> {
+  await api.post(`/events/incrementOpenedCount/${seg(id)}`, undefined, { skipSessionReset: true });
+}
+
+export type SharePlatform = 'whatsapp' | 'twitter' | 'instagram';
+
+/** POST /api/events/share-track/:id {platform} -> {msg, shares}. */
+export async function trackShare(id: string, platform: SharePlatform): Promise<void> {
+  await api.post(`/events/share-track/${seg(id)}`, { platform }, { skipSessionReset: true });
+}
+
+/** POST /api/events/register/:id {userId, tickets} -> {message} (free events; paid ones after payment). */
+export async function registerForEvent(id: string, userId: string, tickets: number): Promise<string> {
+  const { data } = await api.post<{ message?: string; msg?: string }>(`/events/register/${seg(id)}`, { userId, tickets });
+  return data?.message ?? data?.msg ?? 'You are registered for this event.';
+}
+
+export interface NewEventInput {
+  title: string;
+  description: string;
+  /** `YYYY-MM-DDTHH:mm` wall-clock time. */
+  date: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  user: string;
+  image: string | null;
+  isPaid: boolean;
+  ticketPrice: number;
+  capacity: number | null;
+}
+
+/** POST /api/events/addevnt (auth) -> the created event, status pending. */
+export async function createEvent(input: NewEventInput): Promise<EventItem> {
+  const { data } = await api.post<EventItem>('/events/addevnt', input);
+  return data;
+}
+
+export interface EventUpdateInput {
+  title?: string;
+  description?: string;
+  date?: string;
+  location?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  capacity?: number | null;
+  /** Admin only. */
+  status?: 'approved' | 'pending';
+}
+
+/** PUT /api/events/:id (owner or admin) -> the event. */
+export async function updateEvent(id: string, input: EventUpdateInput): Promise<EventItem> {
+  const { data } = await api.put<EventItem>(`/events/${seg(id)}`, input);
+  return data;
+}
+
+/** DELETE /api/events/:id (owner or admin) -> {msg}. */
+export async function deleteEvent(id: string): Promise<void> {
+  await api.delete(`/events/${seg(id)}`);
+}
+
+/** POST /api/uploads (auth, multipart field `file`) -> {url, secure_url}. */
+export async function uploadImage(file: File): Promise<string> {
+  const body = new FormData();
+  body.append('file', file);
+  const { data } = await api.post<{ url?: string; secure_url?: string }>('/uploads', body);
+  const url = data?.secure_url ?? data?.url;
+  if (!url) throw new Error('The image upload did not return an address.');
+  return url;
+}
+
+export interface GeocodeResult {
+  lat: number;
+  lon: number;
+  name: string;
+}
+
+/** GET /api/geocode?q= -> {lat, lon, name}; null when no place matches (404). */
+export async function geocode(q: string, signal?: AbortSignal): Promise<GeocodeResult | null> {
+  try {
+    const { data } = await api.get<GeocodeResult>('/geocode', { params: { q }, signal, skipAuth: true });
+    return typeof data?.lat === 'number' && typeof data?.lon === 'number' ? data : null;
+  } catch (error) {
+    if ((error as { response?: { status?: number } }).response?.status === 404) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
+import type { EventItem } from '../api/events-api';
+import { EventImage } from './event-image';
+import '../events.css';
+
+/** A linked event summary. The whole card is clickable through the title link (one tab stop). */
+export function EventCard({ event }: { event: EventItem }) {
+  const price = formatPrice(event.isPaid, event.ticketPrice);
+  return (
+    <article className="event-card">
+      <div className="event-card__media">
+        <EventImage className="event-card__image" src={event.image} alt="" loading="lazy" decoding="async" width={640} height={360} />
+        <span className={`event-card__price${price === 'Free' ? ' event-card__price--free' : ''}`}>{price}</span>
+      </div>
+      <div className="event-card__body">
+        <p className="event-card__date">
+          <time dateTime={event.date}>
+            {formatEventDate(event.date)} · {formatEventTime(event.date)}
+          </time>
+        </p>
+        <h3 className="event-card__title">
+          <Link className="event-card__link" to={paths.event(event._id)}>
+            {event.title}
+          </Link>
+        </h3>
+        <p className="event-card__location">{event.location}</p>
+      </div>
+    </article>
+  );
+}
+
+/** Grey placeholder shaped like a card; the grid around it carries the loading status. */
+export function EventCardSkeleton() {
+  return (
+    <div className="event-card event-card--skeleton" aria-hidden="true">
+      <div className="event-card__media skeleton" />
+      <div className="event-card__body">
+        <span className="skeleton skeleton--line skeleton--short" />
+        <span className="skeleton skeleton--line" />
+        <span className="skeleton skeleton--line skeleton--medium" />
+      </div>
+    </div>
+  );
+}
+
+export function EventGrid({ events, variant = 'grid' }: { events: EventItem[]; variant?: 'grid' | 'row' }) {
+  return (
+    <ul className={`event-grid event-grid--${variant}`}>
+      {events.map((event) => (
+        <li key={event._id}>
+          <EventCard event={event} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function EventGridSkeleton({ count, label = 'Loading events…', variant = 'grid' }: { count: number; label?: string; variant?: 'grid' | 'row' }) {
+  return (
+    <div role="status" aria-live="polite">
+      <span className="visually-hidden">{label}</span>
+      <ul className={`event-grid event-grid--${variant}`} aria-hidden="true">
+        {Array.from({ length: count }, (_, index) => (
+          <li key={index}>
+            <EventCardSkeleton />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

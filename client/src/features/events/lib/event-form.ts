@@ -1,0 +1,77 @@
+/*
+ * Validation of the plan and edit forms (SPEC §5). Messages name the field; the server repeats
+ * these checks, and its own message is shown when it refuses something the client let through.
+ */
+import { todayInKenya } from './event-time';
+
+export const TITLE_MAX = 120;
+export const DESCRIPTION_MAX = 5000;
+export const LOCATION_MAX = 200;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const TICKET_PRICE_MAX = 250_000;
+
+export interface EventFormValues {
+  title: string;
+  description: string;
+  date: string;
+  time: string;
+  location: string;
+  capacity: string;
+}
+
+export interface PlanFormValues extends EventFormValues {
+  isPaid: boolean;
+  ticketPrice: string;
+}
+
+export type FormErrors<T> = Partial<Record<keyof T | 'image', string>>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^\d{2}:\d{2}$/;
+
+export function validateEventFields(values: EventFormValues, options: { allowPastDate?: boolean } = {}): FormErrors<EventFormValues> {
+  const errors: FormErrors<EventFormValues> = {};
+  if (!values.title.trim()) errors.title = 'Title is required.';
+  else if (values.title.trim().length > TITLE_MAX) errors.title = `Title must be at most ${TITLE_MAX} characters.`;
+  if (!values.description.trim()) errors.description = 'Description is required.';
+  else if (values.description.trim().length > DESCRIPTION_MAX) errors.description = `Description must be at most ${DESCRIPTION_MAX} characters.`;
+  if (!values.date) errors.date = 'Date is required.';
+  else if (!DATE.test(values.date)) errors.date = 'Enter the date as YYYY-MM-DD.';
+  else if (!options.allowPastDate && values.date < todayInKenya()) errors.date = 'The date cannot be earlier than today.';
+  if (!values.time) errors.time = 'Time is required.';
+  else if (!TIME.test(values.time)) errors.time = 'Enter the time as HH:MM.';
+  if (!values.location.trim()) errors.location = 'Location is required.';
+  else if (values.location.trim().length > LOCATION_MAX) errors.location = `Location must be at most ${LOCATION_MAX} characters.`;
+  if (values.capacity.trim() !== '') {
+    const capacity = Number(values.capacity);
+    if (!Number.isInteger(capacity) || capacity < 1) errors.capacity = 'Capacity must be a whole number of at least 1.';
+  }
+  return errors;
+}
+
+export function validatePlanForm(values: PlanFormValues, image: File | null): FormErrors<PlanFormValues> {
+  const errors: FormErrors<PlanFormValues> = validateEventFields(values);
+  if (values.isPaid) {
+    const raw = values.ticketPrice.trim();
+    const price = Number(raw);
+    if (raw === '') errors.ticketPrice = 'Ticket price is required for a paid event.';
+    else if (!Number.isFinite(price) || price < 0) errors.ticketPrice = 'Ticket price must be 0 or more.';
+    else if (Math.round(price) < 1) errors.ticketPrice = 'A paid event costs at least Ksh.1 (prices are whole shillings).';
+    else if (price > TICKET_PRICE_MAX) errors.ticketPrice = `Ticket price must be at most Ksh.${TICKET_PRICE_MAX}.`;
+  }
+  const imageError = validateImage(image);
+  if (imageError) errors.image = imageError;
+  return errors;
+}
+
+export function validateImage(file: File | null): string | null {
+  if (!file) return null;
+  if (!file.type.startsWith('image/')) return 'Please choose an image file.';
+  if (file.size > MAX_IMAGE_BYTES) return 'The image must be at most 5 MB.';
+  return null;
+}
+
+/** Optional whole number or null. */
+export function parseCapacity(value: string): number | null {
+  return value.trim() === '' ? null : Number(value);
+}
