@@ -1,11 +1,119 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+/*
+ * HOME (SPEC §2 /). Kept light on purpose: only the event cards and the API client, no maps,
+ * QR codes or emoji. "Explore All Events" reuses the upcoming list (first 10 by date), so the page
+ * makes two requests.
+ */
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { FormMessage } from '../../components/ui/form-message';
+import { paths } from '../../config/paths';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useFetch } from '../../hooks/use-fetch';
+import { getErrorMessage } from '../../lib/errors';
+import { getPopularEvents, getUpcomingEvents } from '../../features/events/api/events-api';
+import { EventSection } from '../../features/events/components/event-section';
+import { byDateAscending } from '../../features/events/lib/event-time';
+import '../../features/events/home.css';
 
-// Placeholder: the home page (trending, upcoming, explore) is built by later work.
+const EXPLORE_COUNT = 10;
+
 export default function HomeRoute() {
+  useDocumentTitle(null);
+  const popular = useFetch('events:popular', getPopularEvents);
+  const upcoming = useFetch('events:upcoming', getUpcomingEvents);
+
+  const explore = useMemo(
+    () => (upcoming.data ? [...upcoming.data].sort(byDateAscending).slice(0, EXPLORE_COUNT) : undefined),
+    [upcoming.data],
+  );
+  const error = popular.error ?? upcoming.error;
+
+  const retry = () => {
+    if (popular.error) popular.reload();
+    if (upcoming.error) upcoming.reload();
+  };
+
   return (
-    <PlaceholderPage
-      title="Welcome to Tukio"
-      intro="Discover, plan and attend the best events in Nairobi, Mombasa and across Kenya."
-    />
+    <div className="page">
+      <section className="home-hero" aria-labelledby="home-title">
+        <span className="eyebrow">Karibu · Nairobi · Mombasa · Kisumu</span>
+        <h1 id="home-title">Welcome to Tukio</h1>
+        <p className="lead">
+          Discover concerts, festivals, tech meetups and community gatherings across Kenya. Get your tickets, join the
+          conversation and never miss what&apos;s happening near you.
+        </p>
+        <div className="button-row">
+          <Link className="btn btn--primary" to={paths.events}>
+            Browse events
+          </Link>
+          <Link className="btn btn--secondary" to={paths.plan}>
+            Post an event
+          </Link>
+        </div>
+      </section>
+
+      {error ? (
+        <div className="home-error">
+          <FormMessage tone="error">{getErrorMessage(error, 'We could not load events right now. Please try again.')}</FormMessage>
+          <Button variant="secondary" onClick={retry}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <>
+          <EventSection
+            title="What's Trending Now"
+            intro="The events everyone is opening and sharing."
+            events={popular.data}
+            loading={popular.loading}
+            skeletons={4}
+            variant="row"
+            empty="Nothing is trending yet. Check back soon!"
+          />
+          <EventSection
+            title="Upcoming Experiences"
+            intro="Coming up soon, across the country."
+            events={upcoming.data}
+            loading={upcoming.loading}
+            skeletons={4}
+            variant="row"
+            empty="No upcoming events yet."
+          />
+        </>
+      )}
+
+      <section className="card home-create" aria-labelledby="home-create-title">
+        <div>
+          <h2 id="home-create-title">Create Your Own Event</h2>
+          <p className="muted">
+            Hosting a meetup, a concert or a harambee? Posting is free; your event goes live once it is approved.
+          </p>
+        </div>
+        <Link className="btn btn--primary" to={paths.plan}>
+          Plan an event
+        </Link>
+      </section>
+
+      {error ? null : (
+        <EventSection
+          title="Explore All Events"
+          intro="The next events on the calendar."
+          action={
+            <Link className="btn btn--secondary btn--sm" to={paths.events}>
+              See all events
+            </Link>
+          }
+          events={explore}
+          loading={upcoming.loading}
+          skeletons={6}
+          empty={
+            <>
+              No events yet. <Link to={paths.plan}>Be the first to post one!</Link>
+            </>
+          }
+        />
+      )}
+    </div>
   );
 }
