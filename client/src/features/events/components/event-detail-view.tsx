@@ -1,0 +1,93 @@
+/*
+ * The body of /events/{id}. Feature slots (tickets, comments, reviews and forums) come from
+ * event-detail-sections.tsx so other features can grow without rewriting this layout.
+ */
+import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
+import { paths } from '../../../config/paths';
+import { mapsSearchUrl } from '../lib/share';
+import { AddToCalendar } from './add-to-calendar';
+import { AfterEventSections, CommentsSection, TicketBox, type EventSectionProps } from './event-detail-sections';
+import { EventImage } from './event-image';
+import { RelatedEvents } from './related-events';
+import { ShareButtons } from './share-buttons';
+
+export function EventDetailView(props: EventSectionProps) {
+  const { event, hasTakenPlace } = props;
+  const pageUrl = `${window.location.origin}${paths.event(event._id)}`;
+  const price = formatPrice(event.isPaid, event.ticketPrice);
+
+  return (
+    <article className="event-detail">
+      <div className="event-hero">
+        {/* Decorative blurred copy of the image behind the header. */}
+        <div className="event-hero__backdrop" aria-hidden="true">
+          <EventImage className="event-hero__backdrop-image" src={event.image} alt="" />
+        </div>
+        <div className="event-hero__inner page">
+          <EventImage className="event-hero__image" src={event.image} alt={event.title} width={640} height={360} />
+          <div className="event-hero__text">
+            {event.status !== 'approved' ? <span className="badge badge--pending">Pending approval: only you and admins can see this event</span> : null}
+            <h1>{event.title}</h1>
+            <p className="event-hero__when">
+              <time dateTime={event.date}>
+                {formatEventDate(event.date)} · {formatEventTime(event.date)}
+              </time>
+            </p>
+            <p className="event-hero__where">{event.location}</p>
+          </div>
+        </div>
+      </div>
+
+      <div className="page event-detail__layout">
+        {/* First in reading order so phones see the ticket box right under the title. */}
+        <div className="event-detail__aside">
+          <TicketBox {...props} />
+        </div>
+        <div className="event-detail__main">
+          <section aria-labelledby="about-event">
+            <h2 id="about-event">About this event</h2>
+            <p className="event-detail__description">{event.description}</p>
+          </section>
+
+          <dl className="event-facts">
+            <div>
+              <dt>Date</dt>
+              <dd>{formatEventDate(event.date)}</dd>
+            </div>
+            <div>
+              <dt>Time</dt>
+              <dd>{formatEventTime(event.date)}</dd>
+            </div>
+            <div className="event-facts__price">
+              <dt>Price</dt>
+              <dd>{price}</dd>
+            </div>
+            <div className="event-facts__wide">
+              <dt>Venue</dt>
+              <dd>
+                {event.location}
+                <br />
+                <a href={mapsSearchUrl(event.location)} target="_blank" rel="noopener noreferrer">
+                  View on Google Maps<span className="visually-hidden"> (opens in a new tab)</span>
+                </a>
+              </dd>
+            </div>
+          </dl>
+
+          <div className="event-detail__actions">
+            <AddToCalendar
+              event={{ id: event._id, title: event.title, description: event.description, location: event.location, date: event.date, url: pageUrl }}
+            />
+          </div>
+          {event.status === 'approved' ? <ShareButtons eventId={event._id} title={event.title} pageUrl={pageUrl} /> : null}
+        </div>
+      </div>
+
+      <div className="page event-detail__community">
+        {hasTakenPlace ? <AfterEventSections {...props} /> : null}
+        <CommentsSection {...props} />
+        <RelatedEvents eventId={event._id} />
+      </div>
+    </article>
+  );
+}
