@@ -1,0 +1,93 @@
+/* /edit-event/{id} form: PUT /api/events/:id, then back to the event page. */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { FormMessage } from '../../../components/ui/form-message';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/errors';
+import { updateEvent, type EventItem } from '../api/events-api';
+import { useGeocode } from '../hooks/use-geocode';
+import { parseCapacity, validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
+import { joinEventDate, splitEventDate } from '../lib/event-time';
+import { EventFields } from './event-fields';
+import '../forms.css';
+
+function initialValues(event: EventItem): EventFormValues {
+  const { date, time } = splitEventDate(event.date);
+  return {
+    title: event.title,
+    description: event.description,
+    date,
+    time,
+    location: event.location,
+    capacity: typeof event.capacity === 'number' ? String(event.capacity) : '',
+  };
+}
+
+export function EditEventForm({ event }: { event: EventItem }) {
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState(() => initialValues(event));
+  const [errors, setErrors] = useState<FormErrors<EventFormValues>>({});
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [focusToken, setFocusToken] = useState(0);
+  const geo = useGeocode(
+    typeof event.latitude === 'number' && typeof event.longitude === 'number' ? { lat: event.latitude, lon: event.longitude } : null,
+  );
+
+  useEffect(() => {
+    if (focusToken === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusToken]);
+
+  const handleSubmit = async (submit: FormEvent<HTMLFormElement>) => {
+    submit.preventDefault();
+    if (pending) return;
+    setServerError(null);
+    // An unchanged (even past) date may be kept; a new one must not be earlier than today.
+    const original = splitEventDate(event.date);
+    const found = validateEventFields(values, { allowPastDate: values.date === original.date });
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) {
+      setFocusToken((token) => token + 1);
+      return;
+    }
+    setPending(true);
+    try {
+      await updateEvent(event._id, {
+        title: values.title.trim(),
+        description: values.description.trim(),
+        date: joinEventDate(values.date, values.time),
+        location: values.location.trim(),
+        capacity: parseCapacity(values.capacity),
+        // Without a map match the server keeps the stored point, or places a moved event itself.
+        ...(geo.coords ? { latitude: geo.coords.lat, longitude: geo.coords.lon } : {}),
+      });
+      toast.success('Event updated.');
+      void navigate(paths.event(event._id));
+    } catch (error) {
+      setServerError(getErrorMessage(error, 'Failed to update the event. Please try again.'));
+      setPending(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form event-form card" onSubmit={handleSubmit} noValidate>
+      <EventFields
+        values={values}
+        errors={errors}
+        geo={geo}
+        onChange={(field, value) => {
+          setValues((current) => ({ ...current, [field]: value }));
+          if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+        }}
+      />
+      {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}
+      <Button type="submit" block loading={pending} loadingText="Updating…">
+        Update
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,278 @@
+/*
+ * /plan form (SPEC §2, §5). The image is uploaded to POST /api/uploads when the form is submitted
+ * (once per chosen file, so a retry after a failed post does not upload it again), then the event
+ * is created with POST /api/events/addevnt and waits for approval.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { FormMessage } from '../../../components/ui/form-message';
+import { paths } from '../../../config/paths';
+import { getErrorMessage } from '../../../lib/errors';
+import { useSession } from '../../auth/hooks/use-session';
+import { createEvent, uploadImage, type EventItem } from '../api/events-api';
+import { useGeocode } from '../hooks/use-geocode';
+import { parseCapacity, validateImage, validatePlanForm, type FormErrors, type PlanFormValues } from '../lib/event-form';
+import { joinEventDate, todayInKenya } from '../lib/event-time';
+import { EventFields } from './event-fields';
+import '../forms.css';
+
+const DRAFT_KEY = 'tukio-plan-draft';
+
+const emptyValues: PlanFormValues = {
+  title: '',
+  description: '',
+  date: '',
+  time: '',
+  location: '',
+  capacity: '',
+  isPaid: false,
+  ticketPrice: '',
+};
+
+/** Text typed before being sent to log in is kept for the tab's session (never the image). */
+function readDraft(): PlanFormValues {
+  try {
+    const raw = window.sessionStorage.getItem(DRAFT_KEY);
+    if (!raw) return emptyValues;
+    const saved = JSON.parse(raw) as Partial<PlanFormValues>;
+    const values = { ...emptyValues };
+    for (const key of Object.keys(emptyValues) as Array<keyof PlanFormValues>) {
+      const value = saved[key];
+      if (typeof value === typeof emptyValues[key]) (values as Record<string, unknown>)[key] = value;
+    }
+    return values;
+  } catch {
+    return emptyValues;
+  }
+}
+
+function saveDraft(values: PlanFormValues | null) {
+  try {
+    if (values) window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(values));
+    else window.sessionStorage.removeItem(DRAFT_KEY);
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+export function PlanEventForm() {
+  const { user, isLoggedIn } = useSession();
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const fileInputRef = useRef<HTMLInputElement>(null);
+  const ids = useId();
+
+  const [values, setValues] = useState<PlanFormValues>(readDraft);
+  const [errors, setErrors] = useState<FormErrors<PlanFormValues>>({});
+  const [image, setImage] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [uploaded, setUploaded] = useState<{ file: File; url: string } | null>(null);
+  const [phase, setPhase] = useState<'idle' | 'uploading' | 'posting'>('idle');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [posted, setPosted] = useState<EventItem | null>(null);
+  const [focusToken, setFocusToken] = useState(0);
+  const geo = useGeocode(null);
+
+  // Preview address of the chosen image, released when it changes.
+  useEffect(() => {
+    if (!image) {
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(image);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [image]);
+
+  // After a failed validation, move focus to the first field in error.
+  useEffect(() => {
+    if (focusToken === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusToken]);
+
+  const change = <K extends keyof PlanFormValues>(field: K, value: PlanFormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const chooseImage = (file: File | null) => {
+    const error = validateImage(file);
+    setErrors((current) => ({ ...current, image: error ?? undefined }));
+    if (error) {
+      // Keep the previous valid choice; clear the rejected file from the input.
+      if (fileInputRef.current) fileInputRef.current.value = '';
+      return;
+    }
+    setImage(file);
+  };
+
+  const removeImage = () => {
+    setImage(null);
+    if (fileInputRef.current) fileInputRef.current.value = '';
+    setErrors((current) => ({ ...current, image: undefined }));
+  };
+
+  const handleSubmit = async (submit: FormEvent<HTMLFormElement>) => {
+    submit.preventDefault();
+    if (phase !== 'idle') return;
+    setServerError(null);
+    if (!isLoggedIn || !user) {
+      saveDraft(values);
+      void navigate(paths.login, { state: { from: paths.plan } });
+      return;
+    }
+    const found = validatePlanForm(values, image);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) {
+      setFocusToken((token) => token + 1);
+      return;
+    }
+
+    try {
+      let imageUrl: string | null = null;
+      if (image) {
+        if (uploaded?.file === image) imageUrl = uploaded.url;
+        else {
+          setPhase('uploading');
+          imageUrl = await uploadImage(image);
+          setUploaded({ file: image, url: imageUrl });
+        }
+      }
+      setPhase('posting');
+      const event = await createEvent({
+        title: values.title.trim(),
+        description: values.description.trim(),
+        date: joinEventDate(values.date, values.time),
+        location: values.location.trim(),
+        latitude: geo.coords?.lat ?? null,
+        longitude: geo.coords?.lon ?? null,
+        user: user._id,
+        image: imageUrl,
+        isPaid: values.isPaid,
+        ticketPrice: values.isPaid ? Number(values.ticketPrice) : 0,
+        capacity: parseCapacity(values.capacity),
+      });
+      saveDraft(null);
+      setPosted(event);
+    } catch (error) {
+      setServerError(getErrorMessage(error, 'Failed to post the event. Please try again.'));
+    } finally {
+      setPhase('idle');
+    }
+  };
+
+  const startOver = () => {
+    setValues(emptyValues);
+    setErrors({});
+    removeImage();
+    setUploaded(null);
+    setPosted(null);
+    geo.invalidate();
+  };
+
+  if (posted) {
+    return (
+      <div className="plan-success card" role="status">
+        <h2>Event Posted!</h2>
+        <p>
+          <strong>{posted.title}</strong> has been sent for review. It will appear on Tukio once an admin approves it.
+        </p>
+        <div className="button-row">
+          <Link className="btn btn--primary" to={paths.event(posted._id)}>
+            View your event
+          </Link>
+          <Link className="btn btn--secondary" to={paths.profile}>
+            My events
+          </Link>
+          <Button variant="ghost" onClick={startOver}>
+            Post another event
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const pending = phase !== 'idle';
+  return (
+    <form ref={formRef} className="form event-form card" onSubmit={handleSubmit} noValidate aria-describedby={`${ids}-required`}>
+      <p className="muted" id={`${ids}-required`}>
+        All fields are required unless marked optional.
+      </p>
+      {!isLoggedIn ? (
+        <p className="notice">
+          <span>
+            You need to <Link to={paths.login} state={{ from: paths.plan }}>log in</Link> to post an event. What you type here is kept
+            while you log in.
+          </span>
+        </p>
+      ) : null}
+
+      <EventFields values={values} errors={errors} onChange={(field, value) => change(field, value)} geo={geo} minDate={todayInKenya()} />
+
+      <fieldset className="event-form__pricing">
+        <legend>Tickets</legend>
+        <label className="checkbox">
+          <input type="checkbox" name="isPaid" checked={values.isPaid} onChange={(event) => change('isPaid', event.target.checked)} />
+          <span>This is a paid event</span>
+        </label>
+        {values.isPaid ? (
+          <TextField
+            label="Ticket price (Ksh)"
+            name="ticketPrice"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            required
+            hint="Prices are charged in whole shillings: 99.50 becomes Ksh.100."
+            value={values.ticketPrice}
+            error={errors.ticketPrice}
+            onChange={(event) => change('ticketPrice', event.target.value)}
+          />
+        ) : (
+          <p className="muted event-form__free-note">Free event: attendees register without paying.</p>
+        )}
+      </fieldset>
+
+      <div className={`field${errors.image ? ' field--invalid' : ''}`}>
+        <label className="field__label" htmlFor={`${ids}-image`}>
+          Event image (optional)
+        </label>
+        <input
+          ref={fileInputRef}
+          id={`${ids}-image`}
+          className="field__control event-form__file"
+          type="file"
+          name="image"
+          accept="image/*"
+          aria-invalid={errors.image ? true : undefined}
+          aria-describedby={`${ids}-image-hint${errors.image ? ` ${ids}-image-error` : ''}`}
+          onChange={(event) => chooseImage(event.target.files?.[0] ?? null)}
+        />
+        <p className="field__hint" id={`${ids}-image-hint`}>
+          JPEG, PNG, WebP or GIF, up to 5 MB. A wide (16:9) picture looks best.
+        </p>
+        {errors.image ? (
+          <p className="field__error" id={`${ids}-image-error`}>
+            {errors.image}
+          </p>
+        ) : null}
+        {preview && image ? (
+          <div className="event-form__preview">
+            <img src={preview} alt={`Preview of ${image.name}`} />
+            <Button variant="ghost" className="btn--sm" onClick={removeImage}>
+              Remove image
+            </Button>
+          </div>
+        ) : null}
+      </div>
+
+      {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}
+      <Button type="submit" block loading={pending} loadingText={phase === 'uploading' ? 'Uploading image…' : 'Posting event…'}>
+        Post Event
+      </Button>
+    </form>
+  );
+}
