@@ -1,6 +1,120 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+/*
+ * SCRAPED EVENTS (SPEC §2 /admpst, §4, §9): admin only. Events owned by the system user, newest
+ * first by date; every non-approved event counts as pending; paid prices shown with a dollar sign.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { FormMessage } from '../../components/ui/form-message';
+import { PageLoader } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { updateEvent, type EventItem } from '../../features/events/api/events-api';
+import { byDateAscending } from '../../features/events/lib/event-time';
+import { SYSTEM_USER_ID } from '../../features/admin/api/admin-api';
+import { AdminEventCard, isApproved } from '../../features/admin/components/admin-event-card';
+import { AdminEventList } from '../../features/admin/components/admin-event-list';
+import { ScrapedEventForm } from '../../features/admin/components/scraped-event-form';
+import { useAdminEvents } from '../../features/admin/hooks/use-admin-events';
+import { useAdminGuard } from '../../features/admin/hooks/use-admin-guard';
+import '../../features/admin/admin.css';
 
-// Placeholder: the scraped-events admin page (and its admin-only guard) is built by later work.
+const messages = {
+  load: 'Failed to fetch events',
+  approve: 'Error approving event',
+  disapprove: 'Error disapproving event',
+  delete: 'Error deleting event',
+  save: 'Error saving event',
+  preferServerMessage: true,
+};
+
+/** SPEC §9: the scraped page shows a paid price with a dollar sign. */
+const dollarPrice = (event: EventItem) => (event.isPaid && event.ticketPrice > 0 ? `$${event.ticketPrice}` : 'Free');
+
 export default function AdminScrapedRoute() {
-  return <PlaceholderPage title="Scraped Events" />;
+  useDocumentTitle('Scraped Events');
+  const access = useAdminGuard();
+  const admin = useAdminEvents(access === 'allowed', messages);
+  const [editing, setEditing] = useState<EventItem | null>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  const scraped = useMemo(
+    () => (admin.events ?? []).filter((event) => event.user === SYSTEM_USER_ID).sort((a, b) => byDateAscending(b, a)),
+    [admin.events],
+  );
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (editing && !dialog.open) dialog.showModal();
+    if (!editing && dialog.open) dialog.close();
+  }, [editing]);
+
+  if (access !== 'allowed') return <PageLoader label="Checking access…" />;
+
+  const pending = scraped.filter((event) => !isApproved(event));
+  const approved = scraped.filter(isApproved);
+
+  const card = (event: EventItem) => (
+    <AdminEventCard
+      event={event}
+      price={dollarPrice(event)}
+      busy={admin.busy?.id === event._id ? admin.busy.action : null}
+      locked={admin.busy !== null}
+      onApprove={() => void admin.approve(event._id)}
+      onDisapprove={() => void admin.disapprove(event._id)}
+      onDelete={() => void admin.remove(event._id)}
+      extraActions={
+        <Button variant="ghost" className="btn--sm" disabled={admin.busy !== null} aria-label={`Edit ${event.title}`} onClick={() => setEditing(event)}>
+          Edit
+        </Button>
+      }
+    />
+  );
+
+  return (
+    <div className="page">
+      <header className="page-hero">
+        <h1>Scraped Events</h1>
+        <p className="lead">
+          Events imported from other listings. Check and publish them here; events posted by users are on the{' '}
+          <Link to={paths.admin}>Admin Dashboard</Link>.
+        </p>
+      </header>
+      {admin.loading ? (
+        <PageLoader label="Loading scraped events…" />
+      ) : admin.error ? (
+        <div className="button-row">
+          <FormMessage tone="error">Failed to fetch events</FormMessage>
+          <Button variant="secondary" onClick={admin.reload}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <>
+          <AdminEventList title="Pending Events" events={pending} empty="No scraped events waiting for review." renderCard={card} />
+          <AdminEventList title="Approved Events" events={approved} empty="No approved scraped events." renderCard={card} />
+        </>
+      )}
+
+      <dialog ref={dialogRef} className="overlay-dialog admin-dialog" aria-labelledby="scraped-edit-title" onClose={() => setEditing(null)}>
+        <div className="overlay-dialog__header">
+          <h2 id="scraped-edit-title">Edit event</h2>
+        </div>
+        {editing ? (
+          <ScrapedEventForm
+            key={editing._id}
+            event={editing}
+            saving={admin.busy?.id === editing._id && admin.busy.action === 'save'}
+            onCancel={() => setEditing(null)}
+            onSave={(changes) =>
+              void admin.save(editing._id, () => updateEvent(editing._id, changes)).then((saved) => {
+                if (saved) setEditing(null);
+              })
+            }
+          />
+        ) : null}
+      </dialog>
+    </div>
+  );
 }

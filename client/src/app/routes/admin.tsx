@@ -1,6 +1,74 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+/* ADMIN DASHBOARD (SPEC §2 /admin, §8): role admin only; approve, disapprove and delete events. */
+import { Link } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
+import { FormMessage } from '../../components/ui/form-message';
+import { PageLoader } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { formatPrice } from '../../lib/format';
+import type { EventItem } from '../../features/events/api/events-api';
+import { AdminEventCard, isApproved } from '../../features/admin/components/admin-event-card';
+import { AdminEventList } from '../../features/admin/components/admin-event-list';
+import { useAdminEvents } from '../../features/admin/hooks/use-admin-events';
+import { useAdminGuard } from '../../features/admin/hooks/use-admin-guard';
+import '../../features/admin/admin.css';
 
-// Placeholder: the admin dashboard (and its admin-only guard) is built by later work.
+const messages = {
+  load: 'Failed to fetch events',
+  approve: 'Failed to approve event',
+  disapprove: 'Failed to disapprove event',
+  delete: 'Failed to delete event',
+  save: 'Failed to update event',
+  preferServerMessage: false,
+};
+
 export default function AdminRoute() {
-  return <PlaceholderPage title="Admin Dashboard" />;
+  useDocumentTitle('Admin Dashboard');
+  const access = useAdminGuard();
+  const admin = useAdminEvents(access === 'allowed', messages);
+
+  if (access !== 'allowed') return <PageLoader label="Checking access…" />;
+
+  const all = admin.events ?? [];
+  const pending = all.filter((event) => !isApproved(event));
+  const approved = all.filter(isApproved);
+
+  const card = (event: EventItem) => (
+    <AdminEventCard
+      event={event}
+      price={formatPrice(event.isPaid, event.ticketPrice)}
+      busy={admin.busy?.id === event._id ? admin.busy.action : null}
+      locked={admin.busy !== null}
+      onApprove={() => void admin.approve(event._id)}
+      onDisapprove={() => void admin.disapprove(event._id)}
+      onDelete={() => void admin.remove(event._id)}
+    />
+  );
+
+  return (
+    <div className="page">
+      <header className="page-hero">
+        <h1>Admin Dashboard</h1>
+        <p className="lead">
+          Review events before they go public. Imported events are managed on the <Link to={paths.adminScraped}>Scraped Events</Link> page.
+        </p>
+      </header>
+      {admin.loading ? (
+        <PageLoader label="Loading events…" />
+      ) : admin.error ? (
+        <div className="button-row">
+          <FormMessage tone="error">Failed to fetch events</FormMessage>
+          <Button variant="secondary" onClick={admin.reload}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <>
+          <AdminEventList title="Pending Events" events={pending} empty="No events waiting for review." renderCard={card} />
+          <AdminEventList title="Approved Events" events={approved} empty="No approved events yet." renderCard={card} />
+          <AdminEventList title="All Events" events={all} empty="No events yet." renderCard={card} collapsible />
+        </>
+      )}
+    </div>
+  );
 }

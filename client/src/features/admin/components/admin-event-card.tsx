@@ -1,0 +1,101 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { paths } from '../../../config/paths';
+import { formatEventDate, formatEventTime } from '../../../lib/format';
+import type { EventItem } from '../../events/api/events-api';
+import { EventImage } from '../../events/components/event-image';
+import type { AdminAction } from '../hooks/use-admin-events';
+
+interface AdminEventCardProps {
+  event: EventItem;
+  busy: AdminAction | null;
+  /** True while any card is working (one action at a time). */
+  locked: boolean;
+  onApprove: () => void;
+  onDisapprove: () => void;
+  onDelete: () => void;
+  /** Price line, e.g. 'Ksh.500' or '$500'. */
+  price?: string;
+  /** More buttons (e.g. Edit on the scraped-events page). */
+  extraActions?: ReactNode;
+}
+
+/** Any status other than 'approved' counts as pending on the admin pages. */
+export const isApproved = (event: EventItem) => event.status === 'approved';
+
+export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, onDelete, price, extraActions }: AdminEventCardProps) {
+  const approved = isApproved(event);
+  return (
+    <article className="admin-card" aria-label={event.title}>
+      <EventImage className="admin-card__image" src={event.image} alt="" loading="lazy" width={640} height={360} />
+      <div className="admin-card__body">
+        <h3 className="admin-card__title">
+          <Link to={paths.event(event._id)}>{event.title}</Link>
+        </h3>
+        <p className="admin-card__description">{event.description}</p>
+        <dl className="admin-card__facts">
+          <div>
+            <dt>Date</dt>
+            <dd>
+              <time dateTime={event.date}>
+                {formatEventDate(event.date)} · {formatEventTime(event.date)}
+              </time>
+            </dd>
+          </div>
+          <div>
+            <dt>Location</dt>
+            <dd>{event.location}</dd>
+          </div>
+          {price ? (
+            <div>
+              <dt>Price</dt>
+              <dd>{price}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <span className={`badge badge--${approved ? 'success' : 'pending'}`}>{approved ? 'approved' : event.status || 'pending'}</span>
+            </dd>
+          </div>
+        </dl>
+      </div>
+      <div className="button-row admin-card__actions">
+        <Button
+          className="btn--sm"
+          disabled={approved || (locked && busy !== 'approve')}
+          loading={busy === 'approve'}
+          loadingText="Approving…"
+          aria-label={`Approve ${event.title}`}
+          onClick={onApprove}
+        >
+          Approve
+        </Button>
+        <Button
+          variant="secondary"
+          className="btn--sm"
+          disabled={!approved || (locked && busy !== 'disapprove')}
+          loading={busy === 'disapprove'}
+          loadingText="Disapproving…"
+          aria-label={`Disapprove ${event.title}`}
+          onClick={onDisapprove}
+        >
+          Disapprove
+        </Button>
+        {extraActions}
+        <Button
+          variant="danger"
+          className="btn--sm"
+          disabled={locked && busy !== 'delete'}
+          loading={busy === 'delete'}
+          loadingText="Deleting…"
+          aria-label={`Delete ${event.title}`}
+          onClick={onDelete}
+        >
+          Delete
+        </Button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,78 @@
+/* Edit form of the scraped-events page. Saving always publishes the event (status approved). */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { TextAreaField, TextField } from '../../../components/ui/form-field';
+import type { EventItem, EventUpdateInput } from '../../events/api/events-api';
+import { DESCRIPTION_MAX, LOCATION_MAX, TITLE_MAX, validateEventFields, type EventFormValues, type FormErrors } from '../../events/lib/event-form';
+import { joinEventDate, splitEventDate } from '../../events/lib/event-time';
+
+interface ScrapedEventFormProps {
+  event: EventItem;
+  saving: boolean;
+  onSave: (changes: EventUpdateInput) => void;
+  onCancel: () => void;
+}
+
+export function ScrapedEventForm({ event, saving, onSave, onCancel }: ScrapedEventFormProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<EventFormValues>(() => ({
+    title: event.title,
+    description: event.description,
+    ...splitEventDate(event.date),
+    location: event.location,
+    capacity: '',
+  }));
+  const [errors, setErrors] = useState<FormErrors<EventFormValues>>({});
+  const [focusToken, setFocusToken] = useState(0);
+
+  useEffect(() => {
+    if (focusToken > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusToken]);
+
+  const set = (field: keyof EventFormValues) => (change: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: change.target.value }));
+
+  const submit = (submitEvent: FormEvent<HTMLFormElement>) => {
+    submitEvent.preventDefault();
+    if (saving) return;
+    const found = validateEventFields(values, { allowPastDate: true });
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return setFocusToken((token) => token + 1);
+    onSave({
+      title: values.title.trim(),
+      description: values.description.trim(),
+      date: joinEventDate(values.date, values.time),
+      location: values.location.trim(),
+      status: 'approved',
+    });
+  };
+
+  return (
+    <form ref={formRef} className="form" onSubmit={submit} noValidate>
+      <TextField label="Title" required maxLength={TITLE_MAX} value={values.title} error={errors.title} onChange={set('title')} />
+      <TextAreaField
+        label="Description"
+        required
+        rows={5}
+        maxLength={DESCRIPTION_MAX}
+        value={values.description}
+        error={errors.description}
+        onChange={set('description')}
+      />
+      <div className="form__row">
+        <TextField label="Date" type="date" required value={values.date} error={errors.date} onChange={set('date')} />
+        <TextField label="Time" type="time" required value={values.time} error={errors.time} onChange={set('time')} />
+      </div>
+      <TextField label="Location" required maxLength={LOCATION_MAX} value={values.location} error={errors.location} onChange={set('location')} />
+      <p className="muted">Saving publishes the event (status approved).</p>
+      <div className="button-row">
+        <Button type="submit" loading={saving} loadingText="Saving…">
+          Save and approve
+        </Button>
+        <Button variant="ghost" onClick={onCancel} disabled={saving}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

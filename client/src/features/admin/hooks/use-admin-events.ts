@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getErrorMessage } from '../../../lib/errors';
+import { deleteEvent, type EventItem } from '../../events/api/events-api';
+import { approveEvent, disapproveEvent, getAllEvents } from '../api/admin-api';
+
+export type AdminAction = 'approve' | 'disapprove' | 'delete' | 'save';
+
+export interface AdminMessages {
+  load: string;
+  approve: string;
+  disapprove: string;
+  delete: string;
+  save: string;
+  /** Show the server's own message when it gives one (the scraped-events page does). */
+  preferServerMessage: boolean;
+}
+
+export const DELETE_CONFIRMATION = 'Are you sure you want to delete this event?';
+
+/** All events for an admin plus the moderation actions, each reported with a toast on failure. */
+export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
+  const list = useFetch(enabled ? 'admin:events' : null, getAllEvents);
+  const [busy, setBusy] = useState<{ id: string; action: AdminAction } | null>(null);
+
+  const fail = (error: unknown, fallback: string) =>
+    toast.error(messages.preferServerMessage ? getErrorMessage(error, fallback) : fallback);
+
+  useEffect(() => {
+    if (list.error) fail(list.error, messages.load);
+    // Report each failed load once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [list.error]);
+
+  const replace = (updated: EventItem) =>
+    list.setData((events) => events?.map((event) => (event._id === updated._id ? { ...event, ...updated } : event)));
+
+  async function run(id: string, action: AdminAction, task: () => Promise<void>, failure: string) {
+    if (busy) return false;
+    setBusy({ id, action });
+    try {
+      await task();
+      return true;
+    } catch (error) {
+      fail(error, failure);
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return {
+    events: list.data,
+    loading: list.loading,
+    error: list.error,
+    reload: list.reload,
+    busy,
+    approve: (id: string) => run(id, 'approve', async () => replace(await approveEvent(id)), messages.approve),
+    disapprove: (id: string) => run(id, 'disapprove', async () => replace(await disapproveEvent(id)), messages.disapprove),
+    remove: (id: string) => {
+      if (!window.confirm(DELETE_CONFIRMATION)) return Promise.resolve(false);
+      return run(
+        id,
+        'delete',
+        async () => {
+          await deleteEvent(id);
+          list.setData((events) => events?.filter((event) => event._id !== id));
+        },
+        messages.delete,
+      );
+    },
+    /** For edits: run a save and put the answer in the list. */
+    save: (id: string, task: () => Promise<EventItem>) => run(id, 'save', async () => replace(await task()), messages.save),
+  };
+}

@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { paths } from '../../../config/paths';
+import { useFetch } from '../../../hooks/use-fetch';
+import { useSession } from '../../auth/hooks/use-session';
+import { getUserRole } from '../api/admin-api';
+
+export type AdminAccess = 'checking' | 'allowed' | 'denied';
+
+/**
+ * Admin pages are for role 'admin' only, checked against the server (GET /api/auth/user/:id).
+ * Visitors and other users are sent to /. The server enforces the same rule on every admin call.
+ */
+export function useAdminGuard(): AdminAccess {
+  const navigate = useNavigate();
+  const { user, isLoggedIn } = useSession();
+  const userId = isLoggedIn && user ? user._id : null;
+  const check = useFetch(userId ? `admin-role:${userId}` : null, (signal) => getUserRole(userId ?? '', signal));
+
+  const access: AdminAccess = !userId ? 'denied' : check.loading ? 'checking' : check.data === 'admin' ? 'allowed' : 'denied';
+
+  useEffect(() => {
+    if (check.error) toast.error('Error checking user status', { toastId: 'admin-check' });
+  }, [check.error]);
+
+  useEffect(() => {
+    if (access === 'denied') void navigate(paths.home, { replace: true });
+  }, [access, navigate]);
+
+  return access;
+}
