@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { events, orders, payments, tickets, users } from '../../db/schema.js';
+import { events, orders, payments, users } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -17,29 +17,25 @@ export function createPaymentsRepository(db: Executor) {
     },
 
     /**
-     * Inserts a pending order only if issued tickets + live holds + its quantity fit the capacity,
-     * in one statement. Call it after locking the event row. Returns undefined when it does not fit.
+     * Holds seats in one round trip through `tukio_hold_seats` (drizzle/0001): locks the event row,
+     * counts issued tickets + live holds and inserts the pending order only if it fits. The lock
+     * wait and the critical section happen inside PostgreSQL, so a burst of buyers for one event
+     * queues there rather than on the application's event loop.
      */
-    async insertOrderIfSeats(
-      order: { eventId: string; userId: string; quantity: number; amount: number; phone: string; holdExpiresAt: Date },
-      capacity: number | null,
-      now: Date,
-    ): Promise<OrderRow | undefined> {
+    async holdSeats(order: { eventId: string; userId: string; quantity: number; phone: string; holdSeconds: number }) {
       const id = newId();
-      const fits =
-        capacity === null
-          ? sql`true`
-          : sql`(select count(*) from ${tickets} where ${tickets.eventId} = ${order.eventId})
-              + (select coalesce(sum(${orders.quantity}), 0) from ${orders}
-                 where ${orders.eventId} = ${order.eventId} and ${orders.status} = 'pending' and ${orders.holdExpiresAt} > ${now})
-              + ${order.quantity} <= ${capacity}`;
-      const result = await db.execute(sql`
-        insert into ${orders} (id, event_id, user_id, quantity, amount, status, phone, hold_expires_at, created_at, updated_at)
-        select ${id}, ${order.eventId}, ${order.userId}, ${order.quantity}, ${order.amount}, 'pending', ${order.phone}, ${order.holdExpiresAt}, ${now}, ${now}
-        where ${fits}
-        returning id`);
-      if ((result as unknown as { rows: unknown[] }).rows.length === 0) return undefined;
-      return { id, ...order, status: 'pending', createdAt: now, updatedAt: now };
+      const result = await db.execute(
+        sql`select * from tukio_hold_seats(${id}, ${order.eventId}, ${order.userId}, ${order.quantity}, ${order.phone}, ${order.holdSeconds})`,
+      );
+      const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
+      const outcome = String(row?.outcome ?? 'not_found') as 'held' | 'sold_out' | 'not_found';
+      return {
+        outcome,
+        orderId: id,
+        amount: row?.amount === null || row?.amount === undefined ? 0 : Number(row.amount),
+        holdExpiresAt: row?.hold_expires_at ? new Date(row.hold_expires_at as string | Date) : undefined,
+        seatsLeft: row?.seats_left === null || row?.seats_left === undefined ? 0 : Number(row.seats_left),
+      };
     },
 
     async findOrder(orderId: string): Promise<OrderRow | undefined> {

@@ -57,7 +57,6 @@ const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, tickets, logger } = deps;
   const holdMs = deps.holdMinutes * 60 * 1000;
-  const perEvent = deps.tickets.perEvent;
 
   function describe(payment: PaymentRow, order: OrderRow, title: string) {
     const status = payment.status;
@@ -86,44 +85,30 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
   const service = {
     /**
-     * Holds seats for a paid purchase. The event row is locked first; then one statement counts
-     * issued tickets plus live holds and inserts the order only if it fits. Each statement after
-     * the lock sees every commit made before it, so concurrent buyers can never oversell, and the
-     * lock is held for just two statements.
+     * Holds seats for a paid purchase. The rules a buyer can act on (approved, upcoming, paid)
+     * are checked first; then `holdSeats` locks the event row, counts issued tickets plus live
+     * holds and inserts the order in one database round trip, so concurrent buyers can never
+     * oversell.
      */
     async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string }) {
-      // Mark this event's stale holds expired first, in its own statement: counting ignores them
-      // anyway, and doing it under the event lock could wait on a settling order (deadlock risk).
-      await createPaymentsRepository(db).expireHolds(new Date(), input.eventId);
-      return perEvent.run(input.eventId, () => db.transaction(async (tx) => {
-        const ticketsRepo = createTicketsRepository(tx);
-        const orders = createPaymentsRepository(tx);
-        const locked = await ticketsRepo.lockEvent(input.eventId);
-        // The clock is read after the lock: holds are judged at the moment this buyer is served.
-        const now = new Date();
-        const event = tickets.assertOpen(locked, now);
-        if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
-        const amount = event.ticketPrice * input.quantity;
-        const order = await orders.insertOrderIfSeats(
-          { eventId: event.id, userId, quantity: input.quantity, amount, phone: input.phone, holdExpiresAt: new Date(now.getTime() + holdMs) },
-          event.capacity,
-          now,
-        );
-        if (!order) {
-          const left = event.capacity! - (await ticketsRepo.seatsTaken(event.id, now));
-          throw AppError.conflict(seatsLeftMessage(left));
-        }
-        return {
-          orderId: order.id,
-          amount,
-          quantity: order.quantity,
-          holdExpiresAt: order.holdExpiresAt!.toISOString(),
-          // Daraja allows 12 characters; the order id's last 10 hex digits are unique enough to find it.
-          accountReference: `TK${order.id.slice(-10)}`.toUpperCase(),
-          transactionDesc: 'Tukio ticket',
-          eventTitle: event.title,
-        };
-      }));
+      const repo = createPaymentsRepository(db);
+      const event = tickets.assertOpen(await createTicketsRepository(db).findEvent(input.eventId), new Date());
+      if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
+      // Stale holds are marked expired in their own statement; counting ignores them anyway.
+      await repo.expireHolds(new Date(), event.id);
+      const held = await repo.holdSeats({ eventId: event.id, userId, quantity: input.quantity, phone: input.phone, holdSeconds: holdMs / 1000 });
+      if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
+      if (held.outcome === 'sold_out') throw AppError.conflict(seatsLeftMessage(held.seatsLeft));
+      return {
+        orderId: held.orderId,
+        amount: held.amount,
+        quantity: input.quantity,
+        holdExpiresAt: held.holdExpiresAt!.toISOString(),
+        // Daraja allows 12 characters; the order id's last 10 hex digits are unique enough to find it.
+        accountReference: `TK${held.orderId.slice(-10)}`.toUpperCase(),
+        transactionDesc: 'Tukio ticket',
+        eventTitle: event.title,
+      };
     },
 
     /** The push was refused by Daraja: release the seats straight away. */
