@@ -6,6 +6,8 @@ import { newId, SYSTEM_USER_ID } from '../db/ids.js';
 import { events, users } from '../db/schema.js';
 import type { Logger } from '../lib/logger.js';
 import { createUsersRepository } from '../modules/auth/users.repository.js';
+import { uploadsDir } from '../modules/uploads/uploads.service.js';
+import { writeDemoPoster } from './demo-posters.js';
 import { demoEvents } from './demo-events.js';
 
 const DEMO_PASSWORD = 'tukio-demo';
@@ -46,7 +48,8 @@ function atWallClock(dayOffset: number, time: string): Date {
 }
 
 /** Seeds demo users and events once; a second start finds the organizer and leaves everything as it is. */
-export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean) {
+/** `postersDir`: where to draw an SVG poster for each demo event (no network needed); without it events have no image. */
+export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean, postersDir?: string) {
   const repo = createUsersRepository(db);
   if (await repo.findByUsername('amani')) return;
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
@@ -63,21 +66,24 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean)
     });
   }
   await db.insert(events).values(
-    demoEvents.map((event) => ({
-      id: newId(),
-      title: event.title,
-      description: event.description,
-      location: event.location,
-      latitude: event.latitude,
-      longitude: event.longitude,
-      startsAt: atWallClock(event.dayOffset, event.time),
-      isPaid: event.ticketPrice > 0,
-      ticketPrice: event.ticketPrice,
-      capacity: event.capacity ?? null,
-      status: 'approved' as const,
-      userId: organizer.id,
-      image: null,
-    })),
+    demoEvents.map((event) => {
+      const startsAt = atWallClock(event.dayOffset, event.time);
+      return {
+        id: newId(),
+        title: event.title,
+        description: event.description,
+        location: event.location,
+        latitude: event.latitude,
+        longitude: event.longitude,
+        startsAt,
+        isPaid: event.ticketPrice > 0,
+        ticketPrice: event.ticketPrice,
+        capacity: event.capacity ?? null,
+        status: 'approved' as const,
+        userId: organizer.id,
+        image: postersDir ? writeDemoPoster(postersDir, { ...event, startsAt }) : null,
+      };
+    }),
   );
   logger.info(
     `demo data seeded: users amani and wanjiku (password "${DEMO_PASSWORD}")${withAdmin ? `, admin (password "${DEMO_ADMIN_PASSWORD}")` : ''}`,
@@ -87,5 +93,5 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean)
 export async function bootstrapDatabase(db: Database, config: AppConfig, logger: Logger) {
   await ensureSystemUser(db);
   if (config.admin) await ensureAdmin(db, config.admin, logger);
-  if (config.seedDemo) await seedDemo(db, logger, !config.admin);
+  if (config.seedDemo) await seedDemo(db, logger, !config.admin, uploadsDir(config.dataDir));
 }
