@@ -20,6 +20,9 @@ import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatPrice } from '../../../lib/format';
 import { registerForEvent, type EventItem } from '../api/events-api';
+import { CommentsSection as CommunityComments } from '../../community/components/comments-section';
+import { ForumSummary } from '../../community/components/forum-summary';
+import { ReviewsSection } from '../../community/components/reviews-section';
 
 export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
 /** The server's per-order ceiling. */
@@ -202,32 +205,20 @@ export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number
   );
 }
 
-/** COMMENTS SLOT (always shown). The comments feature renders its list and form here. */
+/** COMMENTS SLOT (always shown): the community feature's list and form. */
 export function CommentsSection({ event }: EventSectionProps) {
-  return (
-    <section className="event-slot" aria-labelledby={`comments-${event._id}`}>
-      <h2 id={`comments-${event._id}`}>Comments</h2>
-      <p className="muted">Comments will appear here.</p>
-    </section>
-  );
+  return <CommunityComments eventId={event._id} />;
 }
 
 /**
  * AFTER-EVENT SLOT (only once the event has taken place): the forum summary (at most 3 threads,
- * a 'View Available Forums' link to /forums/{id} for registered users) and Reviews.
+ * 'View Available Forums' for registered users) and Reviews, from the community feature.
  */
 export function AfterEventSections({ event, isRegistered }: EventSectionProps) {
   return (
     <>
-      <section className="event-slot" aria-labelledby={`forums-${event._id}`}>
-        <h2 id={`forums-${event._id}`}>Forums</h2>
-        <p className="muted">Discussions about this event will appear here.</p>
-        {isRegistered ? <Link to={paths.forums(event._id)}>View Available Forums</Link> : null}
-      </section>
-      <section className="event-slot" aria-labelledby={`reviews-${event._id}`}>
-        <h2 id={`reviews-${event._id}`}>Reviews</h2>
-        <p className="muted">Reviews from attendees will appear here.</p>
-      </section>
+      <ForumSummary eventId={event._id} isRegistered={isRegistered} />
+      <ReviewsSection eventId={event._id} />
     </>
   );
 }
