@@ -81,7 +81,7 @@ export function Composer({
         type="text"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        placeholder="Type your message here"
+        placeholder="Type a message"
         maxLength={MAX_MESSAGE_LENGTH}
         autoComplete="off"
         enterKeyHint="send"

@@ -54,27 +54,30 @@ export function ContactList({
           const selected = contact._id === selectedId;
           const count = selected ? 0 : (unread[contact._id] ?? 0);
           const isOnline = online.has(contact._id);
-          const label = [
-            contact.username,
+          // Read as one name, e.g. "amani, online, 2 unread messages"; the visible badge is hidden from it.
+          const extra = [
             isOnline ? 'online' : null,
             count > 0 ? `${count} unread ${count === 1 ? 'message' : 'messages'}` : null,
           ]
             .filter(Boolean)
-            .join(', ');
+            .map((part) => `, ${part}`)
+            .join('');
           return (
             <li key={contact._id}>
               <button
                 type="button"
                 className={`chat-contact${selected ? ' chat-contact--selected' : ''}`}
                 aria-current={selected ? 'true' : undefined}
-                aria-label={label}
                 onClick={() => onSelect(contact._id)}
               >
                 <span className="chat-contact__avatar" aria-hidden="true">
                   <AvatarImage image={contact.avatarImage} username={contact.username} size={44} />
                   {isOnline ? <span className="chat-presence" /> : null}
                 </span>
-                <span className="chat-contact__name">{contact.username}</span>
+                <span className="chat-contact__name" aria-hidden="true">
+                  {contact.username}
+                </span>
+                <span className="visually-hidden">{`${contact.username}${extra}`}</span>
                 {count > 0 ? (
                   <span className="chat-unread" aria-hidden="true">
                     {count > 99 ? '99+' : count}
