@@ -1,18 +1,16 @@
 /*
  * Community feature: comments, reviews and forums (SPEC §2, §3, §4, §9).
  *
- * Event page plug-ins (render inside /events/{id}):
+ * Event page plug-ins, rendered by the slots in features/events/components/event-detail-sections.tsx:
  *   <CommentsSection eventId />                      always
- *   <ForumSummary eventId isRegistered />            once hasEventTakenPlace(event.date)
- *   <ReviewsSection eventId />                       once hasEventTakenPlace(event.date)
- * with isRegistered = isRegisteredFor(event, session.user?._id).
+ *   <ForumSummary eventId isRegistered />            once the event has taken place
+ *   <ReviewsSection eventId />                       once the event has taken place
  *
  * Pages: ForumThreadsPage (/forums/{eventId}) and ForumThreadPage (/forum/{threadId}).
  */
 export { CommentsSection } from './components/comments-section';
 export { ReviewsSection } from './components/reviews-section';
 export { ForumSummary } from './components/forum-summary';
-export { EventCommunitySections } from './components/event-community-sections';
 export { ForumThreadsPage } from './components/forum-threads-page';
 export { ForumThreadPage } from './components/forum-thread-page';
 export { hasEventTakenPlace, isRegisteredFor } from './lib/event-status';
