@@ -30,10 +30,11 @@ describe('late payments after the seat hold expired', () => {
     const push = await s.stkPush(buyer.token, eventId, '254700000005');
     expect(push.status).toBe(200);
     await sleep(900);
-    // Another buyer's checkout marks the stale hold expired.
+    // Another buyer gets a seat; a reconciler pass marks the stale hold expired.
     const other = await s.quickUser('quickbuyer');
     const quick = await s.stkPush(other.token, eventId, '254722000001');
     expect((await s.waitSettled(other.token, quick.body.CheckoutRequestID)).body.success).toBe(true);
+    await s.pay.reconciler.runOnce();
     const [held] = await s.server.db.select().from(orders).where(eq(orders.userId, buyer.user._id));
     expect(held?.status).toBe('expired');
 

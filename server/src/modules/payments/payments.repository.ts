@@ -72,6 +72,19 @@ export function createPaymentsRepository(db: Executor) {
       return row!;
     },
 
+    /** Records a push for an order in one statement (copying user, event, phone and amount from it). */
+    async insertPaymentForOrder(input: { orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined }) {
+      const id = newId();
+      const result = await db.execute(sql`
+        insert into ${payments} (id, order_id, user_id, event_id, checkout_request_id, merchant_request_id, phone, amount, status)
+        select ${id}, ${orders.id}, ${orders.userId}, ${orders.eventId}, ${input.checkoutRequestId}, ${input.merchantRequestId ?? null},
+               coalesce(${orders.phone}, ''), ${orders.amount}, 'pending'
+        from ${orders} where ${orders.id} = ${input.orderId}
+        on conflict do nothing
+        returning id`);
+      return (result as unknown as { rows: Array<{ id: string }> }).rows[0];
+    },
+
     async findPayment(checkoutRequestId: string): Promise<PaymentRow | undefined> {
       const [row] = await db.select().from(payments).where(eq(payments.checkoutRequestId, checkoutRequestId)).limit(1);
       return row;

@@ -94,8 +94,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const repo = createPaymentsRepository(db);
       const event = tickets.assertOpen(await createTicketsRepository(db).findEvent(input.eventId), new Date());
       if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
-      // Stale holds are marked expired in their own statement; counting ignores them anyway.
-      await repo.expireHolds(new Date(), event.id);
+      // Stale holds need no cleanup here: counting ignores them, and each reconciler pass marks them expired.
       const held = await repo.holdSeats({ eventId: event.id, userId, quantity: input.quantity, phone: input.phone, holdSeconds: holdMs / 1000 });
       if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
       if (held.outcome === 'sold_out') throw AppError.conflict(seatsLeftMessage(held.seatsLeft));
@@ -120,24 +119,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     async recordPush(input: { orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined }) {
       const repo = createPaymentsRepository(db);
-      const order = await repo.findOrder(input.orderId);
-      if (!order) throw AppError.notFound('Unknown order.');
+      const recorded = await repo.insertPaymentForOrder(input);
+      if (recorded) return { paymentId: recorded.id, checkoutRequestId: input.checkoutRequestId };
+      // Nothing inserted: a repeated call for the same push, or an unknown order.
       const existing = await repo.findPayment(input.checkoutRequestId);
-      if (existing) {
-        if (existing.orderId !== order.id) throw AppError.conflict('This CheckoutRequestID belongs to another order.');
-        return { paymentId: existing.id, checkoutRequestId: existing.checkoutRequestId };
-      }
-      const payment = await repo.insertPayment({
-        orderId: order.id,
-        userId: order.userId,
-        eventId: order.eventId,
-        checkoutRequestId: input.checkoutRequestId,
-        merchantRequestId: input.merchantRequestId ?? null,
-        phone: order.phone ?? '',
-        amount: order.amount,
-        status: 'pending',
-      });
-      return { paymentId: payment.id, checkoutRequestId: payment.checkoutRequestId };
+      if (existing?.orderId === input.orderId) return { paymentId: existing.id, checkoutRequestId: existing.checkoutRequestId };
+      if (existing) throw AppError.conflict('This CheckoutRequestID belongs to another order.');
+      throw AppError.notFound('Unknown order.');
     },
 
     /**
