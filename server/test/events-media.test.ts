@@ -85,6 +85,7 @@ describe('POST /api/uploads', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(served.headers.get('cache-control')).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
 

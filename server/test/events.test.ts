@@ -201,6 +201,23 @@ describe('PUT and DELETE /api/events/:id', () => {
     expect(byAdmin.body).toMatchObject({ capacity: 10, isPaid: true, ticketPrice: 700, seatsLeft: 10, title: 'Renamed' });
   });
 
+  it('leaves fields the body does not mention as they are, and clears the image with null', async () => {
+    const event = await createEvent(t, owner.token, { image: 'https://img.example.com/a.jpg', capacity: 30, isPaid: true, ticketPrice: 450 });
+    const res = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { title: 'Only the title' } });
+    expect(res.body).toMatchObject({
+      title: 'Only the title',
+      image: 'https://img.example.com/a.jpg',
+      capacity: 30,
+      isPaid: true,
+      ticketPrice: 450,
+      date: event.date,
+      latitude: event.latitude,
+      longitude: event.longitude,
+    });
+    const cleared = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { image: null, capacity: null, isPaid: false } });
+    expect(cleared.body).toMatchObject({ image: null, capacity: null, seatsLeft: null, isPaid: false, ticketPrice: 0 });
+  });
+
   it('lets only admins set status (403 for the owner)', async () => {
     const event = await createEvent(t, owner.token);
     const res = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { title: 'Sneaky', status: 'approved' } });

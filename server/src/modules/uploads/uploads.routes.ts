@@ -65,6 +65,8 @@ export function serveUploads(dir: string): RequestHandler[] {
       dotfiles: 'deny',
       setHeaders: (res) => {
         res.setHeader('X-Content-Type-Options', 'nosniff');
+        // Event images are public and shown by other origins too (the Vite dev client, link previews).
+        res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
         res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
       },
     }),
