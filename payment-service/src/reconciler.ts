@@ -1,8 +1,11 @@
 import type { ApiServerClient } from './api-server-client.js';
+import { DarajaError } from './daraja/daraja-client.js';
 import type { Logger } from './logger.js';
 import type { Settlement } from './settlement.js';
 
 const CONCURRENCY = 4;
+/** A push Daraja has never heard of is closed as failed once it is this old. */
+const UNKNOWN_GIVE_UP_MS = 10 * 60 * 1000;
 
 /**
  * Callbacks can be lost. Every `intervalMs` the reconciler asks the API server for pushes still
@@ -23,7 +26,19 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
           const result = await deps.settlement.reconcileOne(item.checkoutRequestId);
           if (result?.changed) settled += 1;
         } catch (error) {
-          deps.logger.error(`reconcile ${item.checkoutRequestId} failed`, error);
+          // Daraja does not know the request (e.g. the simulator restarted): give up after a while,
+          // so the push stops being queried; a later real result can still upgrade it.
+          const unknown = error instanceof DarajaError && error.httpStatus === 400 && /CheckoutRequestID/i.test(error.errorMessage);
+          if (unknown && Date.now() - new Date(item.createdAt).getTime() > UNKNOWN_GIVE_UP_MS) {
+            await deps.api
+              .settle({ checkoutRequestId: item.checkoutRequestId, resultCode: -1, resultDesc: 'M-Pesa has no record of this payment request.', source: 'query' })
+              .then(() => {
+                settled += 1;
+              })
+              .catch((settleError: unknown) => deps.logger.error(`could not close ${item.checkoutRequestId}`, settleError));
+          } else {
+            deps.logger.error(`reconcile ${item.checkoutRequestId} failed`, error);
+          }
         }
       }
     };

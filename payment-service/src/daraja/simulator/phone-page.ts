@@ -24,7 +24,7 @@ button{font-size:15px;padding:7px 14px;margin-left:6px;border-radius:8px;border:
 .error{color:#ffab91}
 `;
 
-export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string): string {
+export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string, error?: string): string {
   const pending = prompts.filter((prompt) => prompt.status === 'pending');
   const done = prompts.filter((prompt) => prompt.status !== 'pending').slice(0, 10);
   const base = escapeHtml(basePath);
@@ -46,6 +46,7 @@ export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string): s
 <body><main class="phone">
 <h1>M-PESA simulator</h1>
 <p class="note">Prompts sent by the Tukio payment service. Enter any 4–6 digit PIN and press Pay, or Cancel. Test number 254700000005 waits here for you; other numbers answer on their own (see docs/payments.md).</p>
+${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 ${pending.length ? pending.map(card).join('') : '<p class="note">No pending prompts.</p>'}
 ${done.length ? `<h1>Recent</h1>${done.map(finished).join('')}` : ''}
 </main><script src="${base}/phone.js"></script></body></html>`;

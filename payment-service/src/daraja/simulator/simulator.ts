@@ -298,9 +298,10 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     createdAt: prompt.createdAt.toISOString(),
   });
 
-  phone.get('/', (_req, res) => {
+  phone.get('/', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(renderPhonePage(list().slice(0, 50), phonePath));
+    const error = req.query.error === 'pin' ? 'Enter a PIN of 4 to 6 digits (any PIN works here).' : undefined;
+    res.type('html').send(renderPhonePage(list().slice(0, 50), phonePath, error));
   });
   phone.get('/phone.js', (_req, res) => {
     res.type('application/javascript').send(PHONE_SCRIPT);
