@@ -65,6 +65,9 @@ describe('POST /api/events/register/:id for free events', () => {
 
     const mail = await t.smtp.waitFor('wanjiru@example.com', /Your Tukio tickets: Free Community Day/);
     expect(mail.attachments.some((a) => a.filename === 'event.ics')).toBe(true);
+    const qr = mail.attachments.filter((a) => a.contentType === 'image/png');
+    expect(qr).toHaveLength(2);
+    expect(qr[0]!.content.subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('refuses past events, bad quantities, someone else\'s user id and anonymous callers', async () => {

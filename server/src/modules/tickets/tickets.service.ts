@@ -8,6 +8,7 @@ import { recordActivity } from '../events/events.repository.js';
 import { createKeyedQueue } from '../payments/keyed-queue.js';
 import { createPaymentsRepository } from '../payments/payments.repository.js';
 import { hasTakenPlace, isFreeEvent } from './event-time.js';
+import { qrPng } from './qr.js';
 import { buildTicketMail } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
 import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
@@ -34,6 +35,7 @@ export interface TicketsServiceDeps {
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** Renders a ticket code's QR as PNG for the email; the built-in encoder by default. */
   qrPng?: ((code: string) => Buffer) | undefined;
 }
 
@@ -86,7 +88,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
             event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
             tickets,
             publicUrl: deps.publicUrl,
-            qrPng: deps.qrPng,
+            qrPng: deps.qrPng ?? qrPng,
           }),
         );
       })().catch((error: unknown) => deps.logger.error(`ticket email for event ${eventId} failed`, error));
