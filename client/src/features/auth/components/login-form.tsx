@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
@@ -16,9 +16,16 @@ interface Errors {
 const LOGIN_FAILED = 'Login failed. Please try again.';
 const looksUnverified = (msg: string) => /verif/i.test(msg);
 
+/** Pages that send a visitor to log in pass where they were, so login can bring them back. */
+function returnPath(state: unknown): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && from !== paths.login ? from : paths.home;
+}
+
 export function LoginForm() {
   const session = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -57,7 +64,7 @@ export function LoginForm() {
       if (data.status && data.token && data.user) {
         setLoggedInHere(true);
         session.login(data.token, data.user);
-        void navigate(data.user.isAvatarImageSet ? paths.home : paths.setAvatar, { replace: true });
+        void navigate(data.user.isAvatarImageSet ? returnPath(location.state) : paths.setAvatar, { replace: true });
         return;
       }
       const msg = data.msg || LOGIN_FAILED;
