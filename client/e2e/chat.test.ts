@@ -68,6 +68,18 @@ describe('chat in the browser', () => {
     await page.waitForURL('**/login');
   });
 
+  it('sends a user whose avatar is not set to /setAvatar', async () => {
+    await h.server.createUser('esi');
+    const { page } = await h.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Username').fill('esi');
+    await page.getByLabel('Password').fill('secret123');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL('**/setAvatar');
+    await page.goto('/chat');
+    await page.waitForURL('**/setAvatar');
+  });
+
   it('A writes to B; B sees an unread badge, opens the conversation and replies with an emoji; A sees it live', async () => {
     const a = await h.newPage({ width: 1280, height: 800 });
     const b = await h.newPage({ width: 360, height: 740 });
@@ -148,6 +160,8 @@ describe('chat in the browser', () => {
     await b.page.getByRole('button', { name: 'Back to contacts' }).click();
     await b.page.getByRole('heading', { name: 'Welcome, baraka!' }).waitFor();
     expect(await b.page.getByRole('button', { name: /^amani/ }).locator('.chat-unread').count()).toBe(0);
+    // Keyboard focus returns to the contact that was open.
+    await expect.poll(() => b.page.evaluate(() => document.activeElement?.getAttribute('data-contact-id'))).toBe(amani.user._id);
 
     // A message for a conversation that is not open lands only in its own conversation.
     await h.server.api('POST', '/api/messages/addmsg', {

@@ -95,8 +95,8 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
   return (
     <div className="chat-page">
       <h1 className="visually-hidden">Chat</h1>
-      <ConnectionNotice state={connection} onReconnect={() => client?.reconnect()} />
       <div className="chat" data-view={view}>
+        <ConnectionNotice state={connection} onReconnect={() => client?.reconnect()} />
         <ContactList
           me={user}
           contacts={contacts}

@@ -5,7 +5,7 @@ export function ConnectionNotice({ state, onReconnect }: { state: ConnectionStat
   return (
     <div className="chat-connection" role="status">
       {state === 'offline' ? (
-        <p className="chat-connection__text">Connection lost. Reconnecting… New messages will show up once you are back.</p>
+        <p className="chat-connection__text">Connection lost. Reconnecting…</p>
       ) : state === 'stopped' ? (
         <p className="chat-connection__text">
           Live updates are off, so new messages will not show up by themselves.{' '}

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -30,6 +30,19 @@ export function ContactList({
   onSelect: (contactId: string) => void;
 }) {
   const headingId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+
+  // Back from a conversation on a phone: the back button is gone, so return focus to the contact
+  // that was open (on wide screens the list never disappears and focus stays where it was).
+  const previousSelected = useRef(selectedId);
+  useEffect(() => {
+    const previous = previousSelected.current;
+    previousSelected.current = selectedId;
+    if (!previous || selectedId) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return; // focus was not lost
+    listRef.current?.querySelector<HTMLButtonElement>(`[data-contact-id="${CSS.escape(previous)}"]`)?.focus();
+  }, [selectedId]);
 
   let body;
   if (loading) {
@@ -49,7 +62,7 @@ export function ContactList({
     );
   } else {
     body = (
-      <ul className="chat-contacts__list">
+      <ul className="chat-contacts__list" ref={listRef}>
         {contacts.map((contact) => {
           const selected = contact._id === selectedId;
           const count = selected ? 0 : (unread[contact._id] ?? 0);
@@ -68,6 +81,7 @@ export function ContactList({
                 type="button"
                 className={`chat-contact${selected ? ' chat-contact--selected' : ''}`}
                 aria-current={selected ? 'true' : undefined}
+                data-contact-id={contact._id}
                 onClick={() => onSelect(contact._id)}
               >
                 <span className="chat-contact__avatar" aria-hidden="true">

@@ -31,11 +31,14 @@ export function Conversation({
 }) {
   const headingId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const { state, loadOlder, send, retry, discard, reload } = useConversation(selfId, contact._id, client);
 
-  // On wide screens go straight to typing; on phones that would pop up the keyboard over the history.
+  // On wide screens go straight to typing. On phones that would pop the keyboard up over the
+  // history, and the contact button that was pressed is gone, so focus lands on the contact's name.
   useEffect(() => {
     if (wideScreen()) inputRef.current?.focus({ preventScroll: true });
+    else headingRef.current?.focus({ preventScroll: true });
   }, []);
 
   let body;
@@ -76,7 +79,7 @@ export function Conversation({
           {online ? <span className="chat-presence" /> : null}
         </span>
         <div className="chat-conv__who">
-          <h2 id={headingId} className="chat-conv__name">
+          <h2 id={headingId} ref={headingRef} className="chat-conv__name" tabIndex={-1}>
             {contact.username}
           </h2>
           {online === undefined ? null : (
