@@ -224,35 +224,40 @@ function drawFormat(grid: boolean[][], mask: number) {
   grid[size - 8]![8] = true;
 }
 
+const FINDER_LIKE = [0b10111010000, 0b00001011101];
+
 function penalty(grid: boolean[][]): number {
   const size = grid.length;
+  const cells = new Uint8Array(size * size);
+  for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) cells[r * size + c] = grid[r]![c] ? 1 : 0;
   let score = 0;
-  const line = (get: (i: number, j: number) => boolean) => {
+  // Rows (transposed = false) and columns (true): long runs and finder-like 1:1:3:1:1 patterns.
+  for (const transposed of [false, true]) {
     for (let i = 0; i < size; i++) {
       let run = 1;
-      for (let j = 1; j <= size; j++) {
-        if (j < size && get(i, j) === get(i, j - 1)) run += 1;
-        else {
-          if (run >= 5) score += 3 + (run - 5);
-          run = 1;
+      let window = 0;
+      for (let j = 0; j < size; j++) {
+        const value = transposed ? cells[j * size + i]! : cells[i * size + j]!;
+        if (j > 0) {
+          const previous = transposed ? cells[(j - 1) * size + i]! : cells[i * size + j - 1]!;
+          if (value === previous) run += 1;
+          else {
+            if (run >= 5) score += 3 + (run - 5);
+            run = 1;
+          }
         }
+        window = ((window << 1) | value) & 0x7ff;
+        if (j >= 10 && (window === FINDER_LIKE[0] || window === FINDER_LIKE[1])) score += 40;
       }
-      for (let j = 0; j + 11 <= size; j++) {
-        const window = Array.from({ length: 11 }, (_, k) => (get(i, j + k) ? 1 : 0)).join('');
-        if (window === '10111010000' || window === '00001011101') score += 40;
-      }
+      if (run >= 5) score += 3 + (run - 5);
     }
-  };
-  line((i, j) => grid[i]![j]!);
-  line((i, j) => grid[j]![i]!);
+  }
   let dark = 0;
   for (let r = 0; r < size; r++) {
     for (let c = 0; c < size; c++) {
-      if (grid[r]![c]) dark += 1;
-      if (r + 1 < size && c + 1 < size) {
-        const v = grid[r]![c];
-        if (grid[r]![c + 1] === v && grid[r + 1]![c] === v && grid[r + 1]![c + 1] === v) score += 3;
-      }
+      const v = cells[r * size + c]!;
+      dark += v;
+      if (r + 1 < size && c + 1 < size && cells[r * size + c + 1] === v && cells[(r + 1) * size + c] === v && cells[(r + 1) * size + c + 1] === v) score += 3;
     }
   }
   score += 10 * Math.floor(Math.abs((dark * 100) / (size * size) - 50) / 5);
@@ -299,16 +304,17 @@ export function qrPng(text: string, scale = 6): Buffer {
   const width = modules * scale;
   const rowBytes = Math.ceil(width / 8);
   const raw = Buffer.alloc((rowBytes + 1) * width, 0);
-  for (let y = 0; y < width; y++) {
-    const row = Math.floor(y / scale) - quiet;
-    const offset = y * (rowBytes + 1);
-    raw[offset] = 0; // filter: none
+  // Build each module row's pixels once, then copy it `scale` times (filter byte 0 = none).
+  const line = Buffer.alloc(rowBytes + 1, 0);
+  for (let row = -quiet; row < grid.length + quiet; row++) {
+    line.fill(0);
     for (let x = 0; x < width; x++) {
       const col = Math.floor(x / scale) - quiet;
       const dark = row >= 0 && col >= 0 && row < grid.length && col < grid.length && grid[row]![col]!;
       // Grayscale 1-bit: 1 is white.
-      if (!dark) raw[offset + 1 + (x >> 3)] = raw[offset + 1 + (x >> 3)]! | (0x80 >> (x & 7));
+      if (!dark) line[1 + (x >> 3)] = line[1 + (x >> 3)]! | (0x80 >> (x & 7));
     }
+    for (let k = 0; k < scale; k++) line.copy(raw, ((row + quiet) * scale + k) * (rowBytes + 1));
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
