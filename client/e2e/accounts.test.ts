@@ -112,6 +112,8 @@ describe('account journey in the browser', () => {
     const { page } = await h.newPage();
     await page.goto('/about');
     const triggers = page.locator('.faq__trigger');
+    // The About page is loaded lazily: wait for it before counting.
+    await triggers.first().waitFor();
     expect(await triggers.count()).toBe(5);
     await triggers.nth(0).click();
     expect(await triggers.nth(0).getAttribute('aria-expanded')).toBe('true');
