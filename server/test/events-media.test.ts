@@ -236,7 +236,8 @@ describe('GET /events/:id share page', () => {
       '@context': 'https://schema.org',
       '@type': 'Event',
       name: title,
-      startDate: event.date,
+      // 18:00 as typed is 18:00 in Kenya.
+      startDate: `${event.date.slice(0, 19)}+03:00`,
       image: ['https://img.example.com/p.jpg'],
       location: { '@type': 'Place', name: 'KICC, Nairobi', geo: { latitude: -1.2887, longitude: 36.8233 } },
       offers: { price: 500, priceCurrency: 'KES' },

@@ -17,6 +17,9 @@ function summary(text: string): string {
   return flat.length > DESCRIPTION_MAX ? `${flat.slice(0, DESCRIPTION_MAX - 1).trimEnd()}…` : flat;
 }
 
+/** Stored dates are Kenyan wall-clock times kept in UTC fields; outside readers get the real offset (EAT, UTC+3). */
+export const kenyanTime = (isoUtc: string) => `${isoUtc.slice(0, 19)}+03:00`;
+
 /** The schema.org Event search engines and chat apps read. */
 export function eventJsonLd(event: EventDto, pageUrl: string) {
   return {
@@ -24,7 +27,7 @@ export function eventJsonLd(event: EventDto, pageUrl: string) {
     '@type': 'Event',
     name: event.title,
     description: event.description,
-    startDate: event.date,
+    startDate: kenyanTime(event.date),
     eventStatus: 'https://schema.org/EventScheduled',
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     url: pageUrl,

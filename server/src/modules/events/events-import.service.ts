@@ -76,25 +76,24 @@ export function createEventsImportService(deps: { db: Database; geocoding: Geoco
     return created ? 'created' : 'skipped';
   }
 
-  return {
-    async importRecords(records: RawImportRecord[]): Promise<ImportResult> {
-      const result: ImportResult = { created: 0, skipped: 0, invalid: 0, problems: [] };
-      for (const [index, record] of records.entries()) {
-        const outcome = await importRecord(record);
-        if (outcome === 'created') result.created += 1;
-        else if (outcome === 'skipped') result.skipped += 1;
-        else {
-          result.invalid += 1;
-          result.problems.push({ index, reason: outcome });
-        }
+  async function importRecords(records: RawImportRecord[]): Promise<ImportResult> {
+    const result: ImportResult = { created: 0, skipped: 0, invalid: 0, problems: [] };
+    for (const [index, record] of records.entries()) {
+      const outcome = await importRecord(record);
+      if (outcome === 'created') result.created += 1;
+      else if (outcome === 'skipped') result.skipped += 1;
+      else {
+        result.invalid += 1;
+        result.problems.push({ index, reason: outcome });
       }
-      return result;
-    },
+    }
+    return result;
+  }
 
+  return {
+    importRecords,
     /** A JSON list or an .ics calendar, told apart by `name` (a file name or URL) or the content. */
-    async importText(text: string, name = ''): Promise<ImportResult> {
-      return this.importRecords(parseEventFile(text, name));
-    },
+    importText: (text: string, name = ''): Promise<ImportResult> => importRecords(parseEventFile(text, name)),
   };
 }
 
