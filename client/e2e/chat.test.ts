@@ -62,10 +62,15 @@ afterAll(async () => {
 });
 
 describe('chat in the browser', () => {
-  it('redirects visitors without a stored user to /login', async () => {
+  it('redirects visitors without a stored user to /login, and back to the conversation after logging in', async () => {
     const { page } = await h.newPage();
-    await page.goto('/chat');
+    await page.goto(`/chat?with=${baraka.user._id}`);
     await page.waitForURL('**/login');
+    await page.getByLabel('Username').fill('amani');
+    await page.getByLabel('Password').fill('secret123');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/chat' && url.search === `?with=${baraka.user._id}`);
+    await page.getByRole('log', { name: 'Messages with baraka' }).waitFor();
   });
 
   it('sends a user whose avatar is not set to /setAvatar', async () => {
@@ -261,5 +266,7 @@ describe('chat in the browser', () => {
     await page.getByRole('button', { name: 'Logout' }).last().click();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    // A plain login afterwards goes home, not back into the old conversation.
+    await loginThroughUi(page, 'amani');
   });
 });

@@ -1,4 +1,5 @@
-import { Navigate } from 'react-router-dom';
+import { useState } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useSession } from '../../features/auth/hooks/use-session';
@@ -8,8 +9,14 @@ import '../../features/chat/chat.css';
 /** /chat: one-to-one chat. No stored user: /login. Avatar not set: /setAvatar (SPEC §2, §4). */
 export default function ChatRoute() {
   useDocumentTitle('Chat');
+  const location = useLocation();
   const { user, token, isLoggedIn, isAvatarImageSet } = useSession();
-  if (!isLoggedIn || !user || !token) return <Navigate to={paths.login} replace />;
+  const [arrivedWithoutSession] = useState(() => !isLoggedIn);
+  if (!isLoggedIn || !user || !token) {
+    // A visitor sent to log in comes back here (open conversation included); after a logout, no.
+    const state = arrivedWithoutSession ? { from: `${location.pathname}${location.search}` } : undefined;
+    return <Navigate to={paths.login} replace state={state} />;
+  }
   if (!isAvatarImageSet) return <Navigate to={paths.setAvatar} replace />;
   return <ChatScreen user={user} token={token} />;
 }
