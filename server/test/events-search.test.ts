@@ -115,6 +115,13 @@ describe('search result cache', () => {
     expect(await search()).toEqual([]);
   });
 
+  it('answers identical searches arriving together with the same result', async () => {
+    await approvedEvent({ title: 'Capybara choir' });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.api('GET', '/api/events?q=capybara')));
+    expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+    expect(answers[0]!.body.total).toBe(1);
+  });
+
   it('expires entries after the time to live and keeps at most max entries', () => {
     let clock = 0;
     const cache = createTtlCache<number>({ ttlMs: 100, max: 2, now: () => clock });

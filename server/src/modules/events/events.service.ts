@@ -133,11 +133,34 @@ export function createEventsService(deps: EventsServiceDeps) {
   const registrations = createRegistrationsRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000 });
+  /** Identical searches arriving together share one ranked query instead of each running it. */
+  const inflight = new Map<string, Promise<{ rows: EventRow[]; total: number }>>();
+  let generation = 0;
   /** Any change to an event may change search results: this instance forgets them at once. */
   const changed = <T>(value: T): T => {
+    generation += 1;
     searches.clear();
+    inflight.clear();
     return value;
   };
+
+  function rankedSearch(key: string, filters: Parameters<typeof repo.search>[0]) {
+    if (!searches.enabled) return repo.search(filters);
+    const running = inflight.get(key);
+    if (running) return running;
+    const startedAt = generation;
+    const search = repo.search(filters).then((result) => {
+      // A write during the query may have changed the answer: it serves these callers but is not kept.
+      if (generation === startedAt) searches.set(key, { ids: result.rows.map((row) => row.id), total: result.total });
+      return result;
+    });
+    const forget = () => {
+      if (inflight.get(key) === search) inflight.delete(key);
+    };
+    search.then(forget, forget);
+    inflight.set(key, search);
+    return search;
+  }
 
   /** registeredUsers for many events in one batched query (a few for very long lists), never one per event. */
   async function toDtos(rows: EventRow[]): Promise<EventDto[]> {
@@ -247,8 +270,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         // An event deleted or unpublished since is left out rather than shown.
         rows = cached.ids.map((id) => byId.get(id)).filter((row): row is EventRow => row?.status === 'approved');
       } else {
-        ({ rows, total } = await repo.search(filters));
-        searches.set(key, { ids: rows.map((row) => row.id), total });
+        ({ rows, total } = await rankedSearch(key, filters));
       }
       return { items: await toDtos(rows), total, page, limit, pages: Math.ceil(total / limit) };
     },
