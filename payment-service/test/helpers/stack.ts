@@ -149,9 +149,9 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     async close() {
       // Ticket emails are sent after the payment commits; let the last ones reach the inbox first.
       let seen = -1;
-      for (let i = 0; i < 30 && seen !== server.smtp.inbox.length; i += 1) {
+      for (let i = 0; i < 20 && seen !== server.smtp.inbox.length; i += 1) {
         seen = server.smtp.inbox.length;
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
       await pay.close();
       await server.close();

@@ -261,10 +261,13 @@ export function createEventsService(deps: EventsServiceDeps) {
         offset: (page - 1) * limit,
       };
       const key = JSON.stringify(filters);
-      const cached = searches.get(key);
+      const found = searches.lookup(key);
       let rows: EventRow[];
       let total: number;
-      if (cached) {
+      if (found) {
+        const cached = found.value;
+        // Past its time to live: answer from it once more and refresh it in the background.
+        if (!found.fresh) rankedSearch(key, filters).catch(() => undefined);
         total = cached.total;
         const byId = new Map((await repo.findByIds(cached.ids)).map((row) => [row.id, row]));
         // An event deleted or unpublished since is left out rather than shown.

@@ -1,25 +1,37 @@
 /**
  * A small in-process cache with a time-to-live and a size bound (oldest entry evicted first).
  * `clear()` is called on every event write in this process, so a single instance never serves a
- * stale result of its own writes; other instances see them after at most `ttlMs`.
+ * stale result of its own writes; other instances see them after at most `ttlMs` (plus one refresh).
+ *
+ * An expired entry is kept for another `ttlMs` so `lookup` can hand it out as stale while the caller
+ * refreshes it in the background: a popular search never waits for its ranked query again.
  */
 export function createTtlCache<T>(options: { ttlMs: number; max: number; now?: () => number }) {
   const entries = new Map<string, { value: T; expires: number }>();
   const now = options.now ?? Date.now;
+
+  function lookup(key: string): { value: T; fresh: boolean } | undefined {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    const at = now();
+    if (entry.expires + options.ttlMs <= at) {
+      entries.delete(key);
+      return undefined;
+    }
+    return { value: entry.value, fresh: entry.expires > at };
+  }
 
   return {
     get enabled() {
       return options.ttlMs > 0;
     },
 
+    lookup,
+
+    /** Fresh entries only. */
     get(key: string): T | undefined {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expires <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry.value;
+      const found = lookup(key);
+      return found?.fresh ? found.value : undefined;
     },
 
     set(key: string, value: T) {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { events, orders, payments, users } from '../../db/schema.js';
+import { events, orders, payments, tickets, users } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -137,6 +137,79 @@ export function createPaymentsRepository(db: Executor) {
         .where(eq(payments.checkoutRequestId, checkoutRequestId))
         .limit(1);
       return row;
+    },
+
+    /** Everything settlement needs in one read: the payment, its order, the event and the buyer. */
+    async settlementView(checkoutRequestId: string) {
+      const [row] = await db
+        .select({
+          payment: payments,
+          order: orders,
+          event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location },
+          contact: { email: users.email, username: users.username },
+        })
+        .from(payments)
+        .innerJoin(orders, eq(orders.id, payments.orderId))
+        .innerJoin(events, eq(events.id, payments.eventId))
+        .innerJoin(users, eq(users.id, payments.userId))
+        .where(eq(payments.checkoutRequestId, checkoutRequestId))
+        .limit(1);
+      return row;
+    },
+
+    /**
+     * The common success in ONE statement (atomic on its own): only while the payment and its
+     * order are still pending and the hold is live beyond `holdLiveAfter`, mark the payment
+     * successful, the order paid, insert the prepared tickets and count the registrations. The
+     * row locks taken by the CTE make a concurrent duplicate wait and then find nothing to do.
+     * Returns how many tickets were inserted (0 = not applicable: use the full path).
+     */
+    async settleSuccessFast(input: {
+      checkoutRequestId: string;
+      holdLiveAfter: Date;
+      resultCode: number;
+      resultDesc: string;
+      merchantRequestId: string | null;
+      mpesaReceiptNumber: string | null;
+      transactionDate: string | null;
+      tickets: Array<{ id: string; code: string }>;
+      day: string;
+      now: Date;
+    }): Promise<number> {
+      const ids = input.tickets.map((t) => t.id);
+      const codes = input.tickets.map((t) => t.code);
+      const result = await db.execute(sql`
+        with target as (
+          select p.id as payment_id, o.id as order_id, o.event_id, o.user_id, o.quantity
+          from ${payments} p join ${orders} o on o.id = p.order_id
+          where p.checkout_request_id = ${input.checkoutRequestId}
+            and p.status = 'pending' and o.status = 'pending' and o.hold_expires_at > ${input.holdLiveAfter}
+            and o.quantity = ${input.tickets.length}
+          for update of p, o
+        ),
+        paid as (
+          update ${payments} set status = 'success', result_code = ${input.resultCode}, result_desc = ${input.resultDesc},
+            merchant_request_id = coalesce(merchant_request_id, ${input.merchantRequestId}),
+            mpesa_receipt_number = ${input.mpesaReceiptNumber}, transaction_date = ${input.transactionDate}, updated_at = ${input.now}
+          where id = (select payment_id from target)
+          returning id
+        ),
+        ordered as (
+          update ${orders} set status = 'paid', updated_at = ${input.now}
+          where id = (select order_id from target) and exists (select 1 from paid)
+          returning id, event_id, user_id, quantity
+        ),
+        counted as (
+          insert into event_daily_activity (event_id, day, opens, shares, registrations)
+          select event_id, ${input.day}, 0, 0, quantity from ordered
+          on conflict (event_id, day) do update set registrations = event_daily_activity.registrations + excluded.registrations
+        )
+        insert into ${tickets} (id, event_id, user_id, order_id, code)
+        select t.id, ordered.event_id, ordered.user_id, ordered.id, t.code
+        from ordered cross join unnest(${sql.raw('ARRAY[')}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw(']::varchar[]')},
+                                       ${sql.raw('ARRAY[')}${sql.join(codes.map((code) => sql`${code}`), sql`, `)}${sql.raw(']::text[]')}) as t(id, code)
+        returning ${tickets.id}`);
+      return (result as unknown as { rows: unknown[] }).rows.length;
     },
 
     /** A paid order of this user for this event: its tickets were issued with the payment. */

@@ -135,8 +135,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async settle(input: SettleInput): Promise<SettleResult> {
       const repo = createPaymentsRepository(db);
-      const known = await repo.findPayment(input.checkoutRequestId);
-      if (!known) throw AppError.notFound('Unknown CheckoutRequestID.');
+      const view = await repo.settlementView(input.checkoutRequestId);
+      if (!view) throw AppError.notFound('Unknown CheckoutRequestID.');
+      const known = view.payment;
       const newStatus = statusForResult(input.resultCode);
 
       if (input.source === 'callback') {
@@ -148,6 +149,35 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           if (!input.phone || input.phone !== known.phone) throw doubtful('phone number does not match the push');
           if (!input.mpesaReceiptNumber) throw doubtful('no receipt number');
         }
+      }
+
+      // Fast path for the usual case (a pending payment, its hold comfortably live): one statement.
+      const fastNow = new Date();
+      if (newStatus === 'success' && known.status === 'pending' && view.order.status === 'pending' && (view.order.holdExpiresAt?.getTime() ?? 0) > fastNow.getTime() + HOLD_SAFETY_MS) {
+        const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
+        let inserted: number;
+        try {
+          inserted = await repo.settleSuccessFast({
+            checkoutRequestId: input.checkoutRequestId,
+            holdLiveAfter: new Date(fastNow.getTime() + HOLD_SAFETY_MS),
+            resultCode: input.resultCode,
+            resultDesc: input.resultDesc.slice(0, 500),
+            merchantRequestId: input.merchantRequestId ?? null,
+            mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
+            transactionDate: input.transactionDate ?? null,
+            tickets: prepared,
+            day: fastNow.toISOString().slice(0, 10),
+            now: fastNow,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw doubtful('receipt number already used');
+          throw error;
+        }
+        if (inserted > 0) {
+          tickets.sendTicketMail(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
+          return { checkoutRequestId: known.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: inserted, changed: true };
+        }
+        // Someone else settled it meanwhile, or the hold is no longer safe: the full path decides.
       }
 
       let issued: Array<{ id: string; code: string }> = [];
@@ -225,7 +255,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         }
         throw error;
       }
-      if (issued.length > 0) tickets.sendTicketMail(known.userId, known.eventId, issued);
+      if (issued.length > 0) tickets.sendTicketMail(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
       return result;
     },
 

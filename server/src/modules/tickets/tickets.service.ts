@@ -64,10 +64,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       tx: Executor,
       input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date; beforeActivity?: () => Promise<unknown> },
     ): Promise<TicketRow[]> {
-      const rows = Array.from({ length: input.quantity }, () => {
-        const id = newId();
-        return { id, eventId: input.eventId, userId: input.userId, orderId: input.orderId, code: signer.sign(id, input.eventId) };
-      });
+      const rows = service.prepare(input.eventId, input.quantity).map((ticket) => ({ ...ticket, eventId: input.eventId, userId: input.userId, orderId: input.orderId }));
       const issued = await createTicketsRepository(tx).insert(rows);
       await input.beforeActivity?.();
       // Last statement before commit: the shared daily counter row stays locked as briefly as possible.
@@ -75,11 +72,27 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       return issued;
     },
 
-    /** Sends the ticket email; a mail failure never undoes the tickets, it is only logged. */
-    sendTicketMail(userId: string, eventId: string, tickets: Array<{ id: string; code: string }>) {
+    /** New ticket ids with their signed codes, for an insert the caller makes. */
+    prepare(eventId: string, quantity: number): Array<{ id: string; code: string }> {
+      return Array.from({ length: quantity }, () => {
+        const id = newId();
+        return { id, code: signer.sign(id, eventId) };
+      });
+    },
+
+    /**
+     * Sends the ticket email; a mail failure never undoes the tickets, it is only logged.
+     * `known` saves the lookups when the caller already read the buyer and the event.
+     */
+    sendTicketMail(
+      userId: string,
+      eventId: string,
+      tickets: Array<{ id: string; code: string }>,
+      known?: { contact: { email: string; username: string }; event: { id: string; title: string; startsAt: Date; location: string } },
+    ) {
       void (async () => {
-        const contact = await createPaymentsRepository(db).userContact(userId);
-        const event = await createTicketsRepository(db).findEvent(eventId);
+        const contact = known?.contact ?? (await createPaymentsRepository(db).userContact(userId));
+        const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
         if (!contact || !event || tickets.length === 0) return;
         await deps.mailer.send(
           buildTicketMail({
