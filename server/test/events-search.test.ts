@@ -132,6 +132,10 @@ describe('search result cache', () => {
     expect(cache.get('c')).toBe(3);
     clock = 100;
     expect(cache.get('c')).toBeUndefined();
+    // Kept for another time to live as stale, for a background refresh.
+    expect(cache.lookup('c')).toEqual({ value: 3, fresh: false });
+    clock = 200;
+    expect(cache.lookup('c')).toBeUndefined();
     const off = createTtlCache<number>({ ttlMs: 0, max: 2 });
     off.set('a', 1);
     expect(off.get('a')).toBeUndefined();
@@ -185,5 +189,32 @@ describe('upcoming, popular (trending) and related', () => {
     expect(res.status).toBe(200);
     expect(ids(res.body)).toEqual([same[0]._id, same[1]._id, same[2]._id]);
     expect((await t.api('GET', '/api/events/0123456789abcdef01234567/related')).status).toBe(404);
+  });
+});
+
+describe('search cache time to live', () => {
+  it('serves an expired result once more while refreshing it, then the fresh one', async () => {
+    const short = await startTestServer({ EVENTS_SEARCH_CACHE_MS: '300' });
+    try {
+      const organiser = await short.createUser('ttlorganiser');
+      const shortAdmin = await short.loginAdmin();
+      const first = await createEvent(short, organiser.token, { title: 'Pangolin walk' }, { approveWith: shortAdmin.token });
+      const second = await createEvent(short, organiser.token, { title: 'Pangolin talk', date: dayFromNow(11) });
+      const search = async () => ids((await short.api('GET', '/api/events?q=pangolin')).body.items);
+      expect(await search()).toEqual([first._id]);
+      // Approved behind the service's back (as another instance would): this instance does not know yet.
+      await short.db.update(events).set({ status: 'approved' }).where(eq(events.id, second._id));
+      expect(await search()).toEqual([first._id]);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(await search()).toEqual([first._id]); // stale, refresh started
+      let fresh: string[] = [];
+      for (let tries = 0; tries < 50 && fresh.length < 2; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        fresh = await search();
+      }
+      expect(fresh).toEqual([first._id, second._id]);
+    } finally {
+      await short.close();
+    }
   });
 });
