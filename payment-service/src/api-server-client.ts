@@ -1,3 +1,5 @@
+import { createAgents, request, type Agents, type HttpResponse } from './http.js';
+
 /**
  * Calls to the API server's /api/internal/payments endpoints (the database lives there).
  * Every call carries X-Internal-Key; calls made for a user forward that user's bearer token,
@@ -69,32 +71,33 @@ export interface ApiServerClient {
   paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentStatus>;
 }
 
-export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number }): ApiServerClient {
+export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number; agents?: Agents }): ApiServerClient {
   const base = `${options.baseUrl.replace(/\/+$/, '')}/api/internal/payments`;
+  const agents = options.agents ?? createAgents(32);
 
   async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; userToken?: string } = {}): Promise<T> {
     const headers: Record<string, string> = { 'x-internal-key': options.internalApiKey, accept: 'application/json' };
     if (init.userToken) headers.authorization = `Bearer ${init.userToken}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await fetch(`${base}${path}`, {
+      response = await request(agents, `${base}${path}`, {
         method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+        timeoutMs: options.timeoutMs ?? 30_000,
       });
     } catch {
       throw new ApiServerError(503, 'The Tukio server is not reachable right now. Please try again in a moment.');
     }
-    const text = await response.text();
+    const text = response.text;
     let parsed: Record<string, unknown>;
     try {
       parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
       parsed = {};
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.msg === 'string' ? parsed.msg : `Tukio server error ${response.status}`;
       throw new ApiServerError(response.status, message, parsed);
     }

@@ -6,6 +6,7 @@ import type { PaymentConfig } from './config.js';
 import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js';
 import { createDarajaSimulator } from './daraja/simulator/simulator.js';
 import { createLogger } from './logger.js';
+import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
 
 export interface RunningPaymentService {
@@ -43,8 +44,9 @@ export async function startPaymentService(
         logger: createLogger(config.logLevel, 'daraja-simulator'),
       })
     : undefined;
-  const daraja = overrides.daraja ?? createDarajaClient({ ...config.daraja, baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja` });
-  const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey });
+  const agents = createAgents(32);
+  const daraja = overrides.daraja ?? createDarajaClient({ ...config.daraja, baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja`, agents });
+  const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const { app, settlement } = createPaymentApp({ config, logger, api, daraja, simulator, callbackUrl: () => callbackUrl });
   httpServer.on('request', app);
 
@@ -65,6 +67,7 @@ export async function startPaymentService(
       closing ??= (async () => {
         await reconciler.stop();
         simulator?.close();
+        agents.destroy();
         httpServer.closeAllConnections();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       })();

@@ -1,4 +1,5 @@
 import type { DarajaConfig } from '../config.js';
+import { createAgents, request as httpRequest, type Agents, type HttpResponse } from '../http.js';
 import {
   darajaPassword,
   darajaTimestamp,
@@ -49,31 +50,32 @@ const TOKEN_MARGIN_MS = 60_000;
  * A small typed Daraja client. The OAuth token is cached until a minute before it expires,
  * shared by concurrent callers, and fetched again once when Daraja answers 401 (expired or revoked).
  */
-export function createDarajaClient(config: Omit<DarajaConfig, 'baseUrl'> & { baseUrl: string | (() => string) }): DarajaClient {
+export function createDarajaClient(config: Omit<DarajaConfig, 'baseUrl'> & { baseUrl: string | (() => string); agents?: Agents }): DarajaClient {
+  const agents = config.agents ?? createAgents(32);
   const baseUrl = () => (typeof config.baseUrl === 'function' ? config.baseUrl() : config.baseUrl);
   let cached: { token: string; expiresAt: number } | undefined;
   let fetching: Promise<string> | undefined;
 
   async function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<unknown> {
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await fetch(`${baseUrl()}${path}`, {
+      response = await httpRequest(agents, `${baseUrl()}${path}`, {
         method,
         headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(config.timeoutMs),
+        timeoutMs: config.timeoutMs,
       });
     } catch (error) {
       throw new DarajaError(0, 'network', error instanceof Error ? error.message : 'Daraja is not reachable');
     }
-    const text = await response.text();
+    const text = response.text;
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : {};
     } catch {
       parsed = { errorMessage: text.slice(0, 200) };
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       const error = parsed as Partial<DarajaErrorBody>;
       throw new DarajaError(response.status, String(error.errorCode ?? response.status), String(error.errorMessage ?? response.statusText));
     }
