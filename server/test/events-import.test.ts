@@ -131,7 +131,7 @@ describe('npm run import:events', () => {
       const run = () =>
         promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/scripts/import-events.ts', file], {
           cwd: serverDir,
-          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'error' },
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'error', PORT: '0' },
           timeout: 60_000,
         });
       expect((await run()).stdout).toContain('1 created, 0 skipped (already imported), 0 invalid');

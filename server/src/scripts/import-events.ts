@@ -27,6 +27,16 @@ async function readSource(source: string): Promise<string> {
   return readFile(path.resolve(process.env.INIT_CWD ?? process.cwd(), source), 'utf8');
 }
 
+/** PGlite must not be opened by two processes; a server answering on our port holds it. */
+async function serverIsRunning(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(1000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const source = argv.find((arg) => !arg.startsWith('-'));
   if (!source) {
@@ -34,6 +44,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  if (!config.databaseUrl && (await serverIsRunning(config.port))) {
+    console.error(`A Tukio server is running on port ${config.port} with the embedded database, which allows one process at a time. Stop it first, or set DATABASE_URL.`);
+    return 1;
+  }
   const logger = createLogger(config.logLevel === 'info' ? 'error' : config.logLevel);
   const text = await readSource(source);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config.dataDir) });
