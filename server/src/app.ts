@@ -132,7 +132,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   const counterLimit = limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 10 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));
   app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 3 }) }));
-  app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding }));
+  app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding, limit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 5 }) }));
 
   app.use('/api', notFoundHandler);
   app.use('/uploads', ...serveUploads(services.uploads.dir));
