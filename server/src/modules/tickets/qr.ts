@@ -102,15 +102,18 @@ function codewords(bytes: Buffer, version: number): number[] {
 }
 
 class Matrix {
-  readonly modules: boolean[][];
-  readonly reserved: boolean[][];
+  readonly modules: Uint8Array;
+  readonly reserved: Uint8Array;
   constructor(readonly size: number) {
-    this.modules = Array.from({ length: size }, () => new Array<boolean>(size).fill(false));
-    this.reserved = Array.from({ length: size }, () => new Array<boolean>(size).fill(false));
+    this.modules = new Uint8Array(size * size);
+    this.reserved = new Uint8Array(size * size);
   }
   fixed(row: number, col: number, dark: boolean) {
-    this.modules[row]![col] = dark;
-    this.reserved[row]![col] = true;
+    this.modules[row * this.size + col] = dark ? 1 : 0;
+    this.reserved[row * this.size + col] = 1;
+  }
+  reserve(row: number, col: number) {
+    this.reserved[row * this.size + col] = 1;
   }
 }
 
@@ -147,12 +150,12 @@ function drawFunctionPatterns(m: Matrix, version: number) {
   }
   // Reserve the format areas (written after masking) and the dark module.
   for (let i = 0; i < 9; i++) {
-    m.reserved[8]![i] = true;
-    m.reserved[i]![8] = true;
+    m.reserve(8, i);
+    m.reserve(i, 8);
   }
   for (let i = 0; i < 8; i++) {
-    m.reserved[8]![size - 1 - i] = true;
-    m.reserved[size - 1 - i]![8] = true;
+    m.reserve(8, size - 1 - i);
+    m.reserve(size - 1 - i, 8);
   }
   m.fixed(size - 8, 8, true);
   // Version information (versions 7 and up): 6 bits plus a BCH(18,6) remainder.
@@ -183,8 +186,8 @@ function placeData(m: Matrix, data: number[], remainderBits: number) {
       const row = upward ? size - 1 - step : step;
       for (let j = 0; j < 2; j++) {
         const col = right - j;
-        if (m.reserved[row]![col]) continue;
-        m.modules[row]![col] = bits[index] === 1;
+        if (m.reserved[row * size + col]) continue;
+        m.modules[row * size + col] = bits[index] === 1 ? 1 : 0;
         index += 1;
       }
     }
@@ -202,34 +205,39 @@ const MASKS: Array<(row: number, col: number) => boolean> = [
   (r, c) => (((r + c) % 2) + ((r * c) % 3)) % 2 === 0,
 ];
 
-function applyMask(m: Matrix, mask: number): boolean[][] {
+function applyMask(m: Matrix, mask: number, out: Uint8Array): Uint8Array {
   const test = MASKS[mask]!;
-  return m.modules.map((line, row) => line.map((dark, col) => (m.reserved[row]![col] ? dark : dark !== test(row, col))));
+  const size = m.size;
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      const i = row * size + col;
+      out[i] = m.reserved[i] || !test(row, col) ? m.modules[i]! : m.modules[i]! ^ 1;
+    }
+  }
+  return out;
 }
 
-function drawFormat(grid: boolean[][], mask: number) {
-  const size = grid.length;
+function drawFormat(cells: Uint8Array, size: number, mask: number) {
   const data = (EC_LEVEL_M_BITS << 3) | mask;
   let remainder = data;
   for (let i = 0; i < 10; i++) remainder = (remainder << 1) ^ ((remainder >>> 9) * 0x537);
   const bits = ((data << 10) | remainder) ^ 0x5412;
-  const bit = (i: number) => ((bits >>> i) & 1) === 1;
-  for (let i = 0; i <= 5; i++) grid[i]![8] = bit(i);
-  grid[7]![8] = bit(6);
-  grid[8]![8] = bit(7);
-  grid[8]![7] = bit(8);
-  for (let i = 9; i < 15; i++) grid[8]![14 - i] = bit(i);
-  for (let i = 0; i < 8; i++) grid[8]![size - 1 - i] = bit(i);
-  for (let i = 8; i < 15; i++) grid[size - 15 + i]![8] = bit(i);
-  grid[size - 8]![8] = true;
+  const set = (row: number, col: number, i: number) => {
+    cells[row * size + col] = (bits >>> i) & 1;
+  };
+  for (let i = 0; i <= 5; i++) set(i, 8, i);
+  set(7, 8, 6);
+  set(8, 8, 7);
+  set(8, 7, 8);
+  for (let i = 9; i < 15; i++) set(8, 14 - i, i);
+  for (let i = 0; i < 8; i++) set(8, size - 1 - i, i);
+  for (let i = 8; i < 15; i++) set(size - 15 + i, 8, i);
+  cells[(size - 8) * size + 8] = 1;
 }
 
 const FINDER_LIKE = [0b10111010000, 0b00001011101];
 
-function penalty(grid: boolean[][]): number {
-  const size = grid.length;
-  const cells = new Uint8Array(size * size);
-  for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) cells[r * size + c] = grid[r]![c] ? 1 : 0;
+function penalty(cells: Uint8Array, size: number): number {
   let score = 0;
   // Rows (transposed = false) and columns (true): long runs and finder-like 1:1:3:1:1 patterns.
   for (const transposed of [false, true]) {
@@ -273,18 +281,20 @@ export function qrMatrix(text: string): boolean[][] {
   const matrix = new Matrix(17 + 4 * version);
   drawFunctionPatterns(matrix, version);
   placeData(matrix, codewords(bytes, version), REMAINDER_BITS[version]!);
-  let best: boolean[][] | undefined;
+  const size = matrix.size;
+  const candidate = new Uint8Array(size * size);
+  let best = new Uint8Array(size * size);
   let bestScore = Infinity;
   for (let mask = 0; mask < 8; mask++) {
-    const grid = applyMask(matrix, mask);
-    drawFormat(grid, mask);
-    const score = penalty(grid);
+    applyMask(matrix, mask, candidate);
+    drawFormat(candidate, size, mask);
+    const score = penalty(candidate, size);
     if (score < bestScore) {
-      best = grid;
+      best = candidate.slice();
       bestScore = score;
     }
   }
-  return best!;
+  return Array.from({ length: size }, (_, row) => Array.from(best.subarray(row * size, (row + 1) * size), (v) => v === 1));
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {
