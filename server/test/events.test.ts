@@ -147,6 +147,28 @@ describe('visibility of pending and approved events', () => {
     expect(approvedList.body.every((e: { status: string }) => e.status === 'approved')).toBe(true);
   });
 
+  it('treats a signed-in non-admin like a visitor in /getevnt and hides pending related events', async () => {
+    const event = await createEvent(t, owner.token, { title: 'Pending for related' });
+    const asUser = await t.api('GET', '/api/events/getevnt', { token: other.token });
+    expect(asUser.body.some((e: { _id: string }) => e._id === event._id)).toBe(false);
+    expect(asUser.body.every((e: { status: string }) => e.status === 'approved')).toBe(true);
+    const asOwner = await t.api('GET', '/api/events/getevnt', { token: owner.token });
+    expect(asOwner.body.some((e: { _id: string }) => e._id === event._id)).toBe(false);
+    expect((await t.api('GET', `/api/events/${event._id}/related`)).status).toBe(404);
+    expect((await t.api('GET', `/api/events/${event._id}/related`, { token: other.token })).status).toBe(404);
+    expect((await t.api('GET', `/api/events/${event._id}/related`, { token: owner.token })).status).toBe(200);
+    expect((await t.api('GET', `/api/events/${event._id}/related`, { token: admin.token })).status).toBe(200);
+  });
+
+  it('refuses malformed list parameters and ids with a 400', async () => {
+    expect((await t.api('GET', '/api/events/popular?limit=abc')).body).toMatchObject({ msg: 'limit must be a whole number.', field: 'limit' });
+    expect((await t.api('GET', '/api/events/upcoming?limit=500')).status).toBe(400);
+    const badUser = await t.api('GET', '/api/events/user/nope', { token: owner.token });
+    expect(badUser.status).toBe(400);
+    expect(badUser.body.field).toBe('userId');
+    expect((await t.api('PUT', '/api/events/nope', { token: owner.token, body: { title: 'x' } })).status).toBe(400);
+  });
+
   it('answers 404 {msg} for unknown and malformed ids', async () => {
     for (const id of ['0123456789abcdef01234567', 'nope']) {
       const res = await t.api('GET', `/api/events/${id}`);
