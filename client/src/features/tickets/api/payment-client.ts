@@ -1,0 +1,76 @@
+/*
+ * The payment service (docs/payments.md, "Browser-facing API"): a separate host, so a second small
+ * axios instance. It sends the same bearer token as the shared API client. The browser never decides
+ * the price or the outcome: the server prices the order and reports what M-Pesa answered.
+ */
+import axios, { AxiosHeaders } from 'axios';
+import { env } from '../../../config/env';
+import { getToken } from '../../../lib/session-store';
+
+export const paymentApi = axios.create({
+  baseURL: env.paymentUrl,
+  headers: { Accept: 'application/json' },
+  // confirmPayment may ask Daraja directly (STK query) before answering.
+  timeout: 40_000,
+});
+
+paymentApi.interceptors.request.use((config) => {
+  const headers = AxiosHeaders.from(config.headers);
+  const token = getToken();
+  if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  config.headers = headers;
+  return config;
+});
+
+export interface StkPushInput {
+  eventId: string;
+  /** `254` + 9 digits. */
+  phone: string;
+  quantity: number;
+  /** Shown to nobody: the server charges ticketPrice × quantity whatever is sent here. */
+  amount: number;
+}
+
+export interface StkPushResult {
+  ResponseCode: string;
+  CheckoutRequestID: string;
+  MerchantRequestID?: string;
+  CustomerMessage?: string;
+  /** What the phone will be asked for. */
+  amount?: number;
+  quantity?: number;
+  holdExpiresAt?: string;
+}
+
+/** POST /api/stkPush {phone, amount, Order_ID, quantity}. */
+export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
+  const { data } = await paymentApi.post<StkPushResult>('/api/stkPush', {
+    phone: input.phone,
+    amount: input.amount,
+    Order_ID: `${input.eventId}_${input.phone}`,
+    quantity: input.quantity,
+  });
+  return data;
+}
+
+export type PaymentStatus = 'pending' | 'success' | 'failed' | 'cancelled';
+
+export interface ConfirmResult {
+  /** True only when the payment succeeded and the tickets were issued. */
+  success: boolean;
+  resultDesc?: string;
+  resultdDesc?: string;
+  status: PaymentStatus;
+  orderStatus?: 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refund_due';
+  CheckoutRequestID?: string;
+  eventId?: string;
+  amount?: number;
+  quantity?: number;
+  mpesaReceiptNumber?: string | null;
+}
+
+/** POST /api/confirmPayment {CheckoutRequestID}: where the payment stands now. */
+export async function confirmPayment(checkoutRequestId: string, signal?: AbortSignal): Promise<ConfirmResult> {
+  const { data } = await paymentApi.post<ConfirmResult>('/api/confirmPayment', { CheckoutRequestID: checkoutRequestId }, { signal });
+  return data;
+}

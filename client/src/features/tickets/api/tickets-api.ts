@@ -1,0 +1,112 @@
+/* Tickets, check-in and transactions on the API server (docs/payments.md, "API server endpoints"). */
+import { api } from '../../../lib/api-client';
+
+const seg = (value: string) => encodeURIComponent(value);
+
+export interface MyTicket {
+  _id: string;
+  /** Signed code `TK1.<payload>.<signature>` carried by the QR code. */
+  code: string;
+  checkedInAt: string | null;
+  createdAt: string;
+  orderId: string | null;
+  event: {
+    _id: string;
+    title: string;
+    date: string;
+    location: string;
+    image?: string | null;
+    isPaid: boolean;
+    ticketPrice: number;
+  };
+}
+
+/** GET /api/tickets/mine. */
+export async function getMyTickets(signal?: AbortSignal): Promise<MyTicket[]> {
+  const { data } = await api.get<MyTicket[]>('/tickets/mine', { signal });
+  return Array.isArray(data) ? data.filter((ticket) => ticket && ticket.event) : [];
+}
+
+export interface TicketPublicKey {
+  algorithm: string;
+  pem?: string;
+  jwk: { kty: string; crv: string; x: string };
+  codeFormat?: string;
+}
+
+/** GET /api/tickets/public-key (public). */
+export async function getTicketPublicKey(signal?: AbortSignal): Promise<TicketPublicKey> {
+  const { data } = await api.get<TicketPublicKey>('/tickets/public-key', { signal, skipAuth: true });
+  return data;
+}
+
+export interface CheckInResult {
+  message: string;
+  ticket: { _id: string; userId: string; checkedInAt: string };
+}
+
+/** POST /api/events/:id/checkin {code}: 200 checked in; 409 already used ({checkedInAt}); 400 invalid. */
+export async function checkInTicket(eventId: string, code: string): Promise<CheckInResult> {
+  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code });
+  return data;
+}
+
+export interface Attendee {
+  ticketId: string;
+  userId: string;
+  username: string;
+  email: string;
+  orderId: string | null;
+  issuedAt: string;
+  checkedInAt: string | null;
+}
+
+/** GET /api/events/:id/attendees (creator or admin). */
+export async function getAttendees(eventId: string, signal?: AbortSignal): Promise<Attendee[]> {
+  const { data } = await api.get<Attendee[]>(`/events/${seg(eventId)}/attendees`, { signal });
+  return Array.isArray(data) ? data : [];
+}
+
+/** GET /api/events/:id/attendees?format=csv as a file (the token goes in the header, so not a plain link). */
+export async function getAttendeesCsv(eventId: string): Promise<Blob> {
+  const { data } = await api.get<Blob>(`/events/${seg(eventId)}/attendees`, { params: { format: 'csv' }, responseType: 'blob' });
+  return data;
+}
+
+/** A payment attempt as the server recorded it (every attempt, failed and cancelled too). */
+export interface TransactionRecord {
+  _id?: string;
+  name: string;
+  eventId?: string;
+  checkoutRequestId: string;
+  phoneNumber: string;
+  amount: number;
+  quantity?: number;
+  date?: string;
+  paymentStatus: string;
+  orderStatus?: string;
+  resultDesc?: string | null;
+  createdAt?: string;
+  mpesaReceiptNumber?: string | null;
+}
+
+/** GET /api/transactions/:userId (self or admin), newest first. */
+export async function getTransactionRecords(userId: string, signal?: AbortSignal): Promise<TransactionRecord[]> {
+  const { data } = await api.get<TransactionRecord[]>(`/transactions/${seg(userId)}`, { signal });
+  return Array.isArray(data) ? data : [];
+}
+
+const roleCache = new Map<string, Promise<string | undefined>>();
+
+/** The user's role (GET /api/auth/user/:id), asked once per page load; the stored user record has none. */
+export function getRoleOnce(userId: string): Promise<string | undefined> {
+  let pending = roleCache.get(userId);
+  if (!pending) {
+    pending = api
+      .get<{ user?: { role?: string } }>(`/auth/user/${seg(userId)}`)
+      .then(({ data }) => data?.user?.role);
+    pending.catch(() => roleCache.delete(userId));
+    roleCache.set(userId, pending);
+  }
+  return pending;
+}

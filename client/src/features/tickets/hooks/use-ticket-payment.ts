@@ -1,0 +1,347 @@
+/*
+ * The paid-ticket flow (SPEC §4 "Paid event flow", docs/payments.md "How the client should poll"):
+ *   confirm price → phone → POST stkPush → 'Payment initiated…' → poll POST confirmPayment every 3 s
+ *   until status !== 'pending' (at most ~2 min; a manual Confirm appears 20 s after the push)
+ *   → 'Payment successful' → POST /api/events/register/:id → done.
+ * The push in progress is kept in localStorage, so a reload or a closed dialog loses nothing: the
+ * page picks the payment up again and keeps following it.
+ */
+import { isAxiosError } from 'axios';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { getServerMessage } from '../../../lib/errors';
+import { registerForEvent } from '../../events/api/events-api';
+import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
+import { readJson, writeJson } from '../lib/storage';
+
+export const STATUS = {
+  notPaid: 'Not yet paid',
+  initiated: 'Payment initiated. Please complete the payment on your phone.',
+  success: 'Payment successful',
+  failed: 'Payment failed or cancelled',
+  received: 'Payment received',
+} as const;
+
+export const ERRORS = {
+  initiate: 'Failed to initiate payment',
+  payment: 'An error occurred during payment',
+  confirm: 'An error occurred during payment confirmation',
+  nothingToConfirm: 'No payment to confirm',
+} as const;
+
+export const POLL_INTERVAL_MS = 3_000;
+export const CONFIRM_BUTTON_AFTER_MS = 20_000;
+export const POLL_FOR_MS = 120_000;
+/** How long 'Payment successful' stays on screen before the purchase is reported done. */
+export const SUCCESS_PAUSE_MS = 1_500;
+/** A saved push older than this is not resumed (its seat hold has long expired). */
+const RESUME_WITHIN_MS = 15 * 60_000;
+
+export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'pending' | 'registering' | 'done' | 'failed';
+
+export interface PaymentState {
+  phase: PaymentPhase;
+  /** The status line (a polite live region). */
+  status: string;
+  /** The server's words about the outcome (resultDesc), or a hint while waiting. */
+  detail: string | null;
+  /** What went wrong (an alert). `busy` = Daraja 1001, a prompt is already pending on the phone. */
+  error: { kind: 'busy' | 'phone' | 'general'; message: string } | null;
+  checkoutRequestId: string | null;
+  /** Tickets in this order. */
+  quantity: number;
+  /** What the phone is asked for, as the server priced it. */
+  amount: number | null;
+  phone: string | null;
+  startedAt: number | null;
+  /** The polling gave up after ~2 minutes; only the Confirm button is left. */
+  stoppedWaiting: boolean;
+  confirmVisible: boolean;
+  confirming: boolean;
+}
+
+interface SavedPush {
+  checkoutRequestId: string;
+  quantity: number;
+  amount: number | null;
+  phone: string;
+  startedAt: number;
+}
+
+const initialState = (quantity = 1): PaymentState => ({
+  phase: 'idle',
+  status: STATUS.notPaid,
+  detail: null,
+  error: null,
+  checkoutRequestId: null,
+  quantity,
+  amount: null,
+  phone: null,
+  startedAt: null,
+  stoppedWaiting: false,
+  confirmVisible: false,
+  confirming: false,
+});
+
+/** The server's resultDesc without the words the status line already says. */
+export function outcomeDetail(result: Pick<ConfirmResult, 'resultDesc' | 'resultdDesc'>): string | null {
+  const text = (result.resultDesc ?? result.resultdDesc ?? '').trim();
+  const rest = text.replace(/^(Payment successful\.|Payment failed or cancelled:)\s*/i, '');
+  if (!rest) return null;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+function initiateError(error: unknown): PaymentState['error'] {
+  if (!isAxiosError(error) || !error.response) return { kind: 'general', message: ERRORS.payment };
+  const server = getServerMessage(error);
+  const body = (error.response.data ?? {}) as { errorCode?: unknown; field?: unknown };
+  const busy = error.response.status === 409 && (/1001/.test(String(body.errorCode ?? '')) || /\b1001\b|already pending/i.test(server ?? ''));
+  const message = !server ? ERRORS.initiate : server.startsWith(ERRORS.initiate) ? server : `${ERRORS.initiate}: ${server}`;
+  if (busy) return { kind: 'busy', message };
+  return { kind: body.field === 'phone' ? 'phone' : 'general', message };
+}
+
+export interface TicketPaymentOptions {
+  eventId: string;
+  userId: string;
+  ticketPrice: number;
+  /** Whether the dialog is showing (outcomes reached while it is closed are reported by `onBackgroundOutcome`). */
+  isOpen: () => boolean;
+  /** Payment confirmed and registration answered: close the dialog and mark the page registered. */
+  onPurchased: (message: string, quantity: number, registrationFailed: string | null) => void;
+  /** A payment followed in the background (dialog closed) ended without tickets. */
+  onBackgroundOutcome: (status: string, detail: string | null) => void;
+}
+
+export function useTicketPayment(options: TicketPaymentOptions) {
+  const { eventId, userId } = options;
+  const storageKey = `tukio-payment:${userId}:${eventId}`;
+  const [state, setState] = useState<PaymentState>(initialState);
+  const optionsRef = useRef(options);
+  useEffect(() => {
+    optionsRef.current = options;
+  });
+  /** The CheckoutRequestID being followed; anything answering for another id is stale. */
+  const activeRef = useRef<string | null>(null);
+  const timersRef = useRef<number[]>([]);
+  const inflightRef = useRef<AbortController | null>(null);
+  const settlingRef = useRef(false);
+  /** Tickets in the order being bought or followed. */
+  const quantityRef = useRef(1);
+
+  const clearTimers = useCallback(() => {
+    for (const timer of timersRef.current) window.clearTimeout(timer);
+    timersRef.current = [];
+  }, []);
+
+  const later = useCallback((fn: () => void, ms: number) => {
+    timersRef.current.push(window.setTimeout(fn, ms));
+  }, []);
+
+  const stopFollowing = useCallback(() => {
+    activeRef.current = null;
+    clearTimers();
+    inflightRef.current?.abort();
+    inflightRef.current = null;
+  }, [clearTimers]);
+
+  useEffect(() => stopFollowing, [stopFollowing]);
+
+  const register = useCallback(
+    async (quantity: number) => {
+      setState((s) => ({ ...s, phase: 'registering' }));
+      const shownAt = Date.now();
+      let message: string = STATUS.success;
+      let failure: string | null = null;
+      try {
+        message = await registerForEvent(eventId, userId, quantity);
+      } catch (error) {
+        // The tickets were issued with the payment; only the registration call failed.
+        failure = getServerMessage(error) ?? 'the registration could not be confirmed';
+      }
+      // Let 'Payment successful' be seen (and announced) before the dialog goes away.
+      const rest = shownAt + SUCCESS_PAUSE_MS - Date.now();
+      if (rest > 0) await new Promise((resolve) => window.setTimeout(resolve, rest));
+      setState((s) => ({ ...s, phase: 'done' }));
+      optionsRef.current.onPurchased(message, quantity, failure);
+    },
+    [eventId, userId],
+  );
+
+  /** Applies a confirmPayment answer; true when the payment has left `pending`. */
+  const settle = useCallback(
+    (id: string, result: ConfirmResult): boolean => {
+      if (activeRef.current !== id) return true;
+      if (result.status === 'pending') {
+        setState((s) => ({ ...s, detail: 'Waiting for M-Pesa… Enter your M-Pesa PIN on your phone to pay.', error: null }));
+        return false;
+      }
+      if (settlingRef.current) return true;
+      settlingRef.current = true;
+      stopFollowing();
+      writeJson(storageKey, null);
+      const detail = outcomeDetail(result);
+      if (typeof result.quantity === 'number' && result.quantity > 0) quantityRef.current = result.quantity;
+      if (result.status === 'success' && result.success) {
+        const quantity = quantityRef.current;
+        setState((s) => ({ ...s, status: STATUS.success, detail, error: null, confirmVisible: false, quantity }));
+        void register(quantity);
+        return true;
+      }
+      const status = result.status === 'success' ? STATUS.received : STATUS.failed;
+      setState((s) => ({ ...s, phase: 'failed', status, detail, error: null, confirmVisible: false, confirming: false }));
+      if (!optionsRef.current.isOpen()) optionsRef.current.onBackgroundOutcome(status, detail);
+      return true;
+    },
+    [register, stopFollowing, storageKey],
+  );
+
+  const poll = useCallback(
+    async (id: string, deadline: number) => {
+      if (activeRef.current !== id) return;
+      const controller = new AbortController();
+      inflightRef.current = controller;
+      let done = false;
+      try {
+        done = settle(id, await confirmPayment(id, controller.signal));
+      } catch (error) {
+        if (controller.signal.aborted || activeRef.current !== id) return;
+        if (isAxiosError(error) && (error.response?.status === 404 || error.response?.status === 400)) {
+          stopFollowing();
+          writeJson(storageKey, null);
+          setState((s) => ({ ...s, phase: 'failed', error: { kind: 'general', message: getServerMessage(error) ?? ERRORS.nothingToConfirm } }));
+          return;
+        }
+        // A dropped connection or a busy server: say so, keep trying until the deadline.
+        setState((s) => ({ ...s, error: { kind: 'general', message: ERRORS.confirm } }));
+      } finally {
+        if (inflightRef.current === controller) inflightRef.current = null;
+      }
+      if (done || activeRef.current !== id) return;
+      if (Date.now() + POLL_INTERVAL_MS > deadline) {
+        clearTimers();
+        setState((s) => ({
+          ...s,
+          stoppedWaiting: true,
+          confirmVisible: true,
+          detail: 'M-Pesa has not confirmed this payment yet. If you entered your PIN, press Confirm to check again.',
+        }));
+        return;
+      }
+      later(() => void poll(id, deadline), POLL_INTERVAL_MS);
+    },
+    [clearTimers, later, settle, stopFollowing, storageKey],
+  );
+
+  /** Starts following a push: polling every 3 s, the Confirm button after 20 s. */
+  const follow = useCallback(
+    (push: SavedPush, immediately: boolean) => {
+      stopFollowing();
+      settlingRef.current = false;
+      activeRef.current = push.checkoutRequestId;
+      quantityRef.current = push.quantity;
+      const elapsed = Date.now() - push.startedAt;
+      const deadline = Math.max(push.startedAt + POLL_FOR_MS, Date.now() + POLL_INTERVAL_MS);
+      later(() => void poll(push.checkoutRequestId, deadline), immediately ? 0 : POLL_INTERVAL_MS);
+      if (elapsed < CONFIRM_BUTTON_AFTER_MS) {
+        later(() => setState((s) => (s.checkoutRequestId === push.checkoutRequestId ? { ...s, confirmVisible: true } : s)), CONFIRM_BUTTON_AFTER_MS - elapsed);
+      }
+      setState((s) => ({
+        ...s,
+        phase: 'pending',
+        status: STATUS.initiated,
+        detail: 'Waiting for M-Pesa… Enter your M-Pesa PIN on your phone to pay.',
+        error: null,
+        checkoutRequestId: push.checkoutRequestId,
+        quantity: push.quantity,
+        amount: push.amount,
+        phone: push.phone,
+        startedAt: push.startedAt,
+        stoppedWaiting: false,
+        confirmVisible: elapsed >= CONFIRM_BUTTON_AFTER_MS,
+        confirming: false,
+      }));
+    },
+    [later, poll, stopFollowing],
+  );
+
+  // A push started before a reload (or in another tab) is picked up again.
+  useEffect(() => {
+    const saved = readJson<SavedPush>(storageKey);
+    if (!saved || typeof saved.checkoutRequestId !== 'string' || typeof saved.startedAt !== 'number') return;
+    if (Date.now() - saved.startedAt > RESUME_WITHIN_MS) {
+      writeJson(storageKey, null);
+      return;
+    }
+    follow(saved, true);
+  }, [follow, storageKey]);
+
+  /** Get Ticket: show the price for confirmation. */
+  const begin = useCallback((quantity: number) => {
+    if (activeRef.current) return; // a push is being followed: the dialog shows it instead
+    quantityRef.current = quantity;
+    setState((s) => (s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done' ? { ...initialState(quantity), phase: 'confirm', phone: s.phone } : s));
+  }, []);
+
+  /** The price was accepted: ask for the phone number. */
+  const acceptPrice = useCallback(() => setState((s) => ({ ...s, phase: 'phone', status: STATUS.notPaid, error: null })), []);
+
+  /** Send the STK push. `phone` is already normalised (254 + 9 digits). */
+  const pay = useCallback(
+    async (phone: string) => {
+      const quantity = quantityRef.current;
+      setState((s) => ({ ...s, phase: 'initiating', phone, error: null, detail: null }));
+      try {
+        const price = optionsRef.current.ticketPrice;
+        const result = await stkPush({ eventId, phone, quantity, amount: Math.round(price * quantity * 100) / 100 });
+        if (result?.ResponseCode !== '0' || !result.CheckoutRequestID) {
+          setState((s) => ({ ...s, phase: 'phone', error: { kind: 'general', message: ERRORS.initiate } }));
+          return;
+        }
+        const push: SavedPush = {
+          checkoutRequestId: result.CheckoutRequestID,
+          quantity: typeof result.quantity === 'number' ? result.quantity : quantity,
+          amount: typeof result.amount === 'number' ? result.amount : null,
+          phone,
+          startedAt: Date.now(),
+        };
+        writeJson(storageKey, push);
+        follow(push, false);
+      } catch (error) {
+        setState((s) => ({ ...s, phase: 'phone', status: STATUS.notPaid, error: initiateError(error) }));
+      }
+    },
+    [eventId, follow, storageKey],
+  );
+
+  /** The manual Confirm button: ask now instead of waiting for the next poll. */
+  const confirmNow = useCallback(async () => {
+    const id = activeRef.current;
+    if (!id) {
+      setState((s) => ({ ...s, error: { kind: 'general', message: ERRORS.nothingToConfirm } }));
+      return;
+    }
+    setState((s) => ({ ...s, confirming: true, error: null }));
+    try {
+      const result = await confirmPayment(id);
+      if (!settle(id, result)) setState((s) => ({ ...s, detail: outcomeDetail(result) ?? s.detail }));
+    } catch (error) {
+      const status = isAxiosError(error) ? error.response?.status : undefined;
+      const message = status === 404 || status === 400 ? (getServerMessage(error) ?? ERRORS.nothingToConfirm) : ERRORS.confirm;
+      setState((s) => ({ ...s, error: { kind: 'general', message } }));
+    } finally {
+      setState((s) => ({ ...s, confirming: false }));
+    }
+  }, [settle]);
+
+  /** After a failure: back to the phone number (the number typed is kept). */
+  const retry = useCallback(() => {
+    setState((s) => ({ ...initialState(s.quantity), phase: 'phone', phone: s.phone }));
+  }, []);
+
+  /** Dialog closed before paying: forget the attempt (a push in progress keeps being followed). */
+  const dismiss = useCallback(() => {
+    setState((s) => (s.phase === 'confirm' || s.phase === 'phone' || s.phase === 'failed' ? { ...initialState(s.quantity), phone: s.phone } : s));
+  }, []);
+
+  return { state, begin, acceptPrice, pay, confirmNow, retry, dismiss };
+}
