@@ -27,6 +27,7 @@ const ForumThread = lazy(() => import('./routes/forum-thread'));
 const EditEvent = lazy(() => import('./routes/edit-event'));
 const Admin = lazy(() => import('./routes/admin'));
 const AdminScraped = lazy(() => import('./routes/admin-scraped'));
+const CheckIn = lazy(() => import('./routes/checkin'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 export const router = createBrowserRouter([
@@ -58,6 +59,7 @@ export const router = createBrowserRouter([
           { path: routePatterns.editEvent, element: <EditEvent /> },
           { path: paths.admin, element: <Admin /> },
           { path: paths.adminScraped, element: <AdminScraped /> },
+          { path: routePatterns.checkin, element: <CheckIn /> },
           { path: '*', element: <NotFound /> },
         ],
       },

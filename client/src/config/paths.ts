@@ -24,6 +24,7 @@ export const paths = {
   editEvent: (id: string) => `/edit-event/${seg(id)}`,
   admin: '/admin',
   adminScraped: '/admpst',
+  checkin: (eventId: string) => `/checkin/${seg(eventId)}`,
 } as const;
 
 export const routePatterns = {
@@ -33,4 +34,5 @@ export const routePatterns = {
   forums: '/forums/:eventId',
   forumThread: '/forum/:threadId',
   editEvent: '/edit-event/:id',
+  checkin: '/checkin/:eventId',
 } as const;

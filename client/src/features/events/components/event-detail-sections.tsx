@@ -23,6 +23,7 @@ import { registerForEvent, type EventItem } from '../api/events-api';
 import { CommentsSection as CommunityComments } from '../../community/components/comments-section';
 import { ForumSummary } from '../../community/components/forum-summary';
 import { ReviewsSection } from '../../community/components/reviews-section';
+import { CheckInLink } from '../../tickets/components/check-in-link';
 
 export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
 /** The server's per-order ceiling. */
@@ -201,6 +202,7 @@ export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number
           to get your ticket.
         </p>
       ) : null}
+      <CheckInLink eventId={event._id} ownerId={event.user} userId={userId} />
     </section>
   );
 }

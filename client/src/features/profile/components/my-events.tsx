@@ -64,6 +64,11 @@ export function MyEvents({ userId }: { userId: string }) {
                 </span>
               </div>
               <div className="button-row">
+                {event.status === 'approved' ? (
+                  <Link className="btn btn--secondary btn--sm" to={paths.checkin(event._id)} aria-label={`Check in tickets for ${event.title}`}>
+                    Check in
+                  </Link>
+                ) : null}
                 <Link
                   className="btn btn--secondary btn--sm"
                   to={paths.editEvent(event._id)}

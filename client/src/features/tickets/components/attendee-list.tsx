@@ -1,0 +1,97 @@
+/* The attendee list of the check-in page: who holds a ticket and who is already in. */
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+import { getErrorMessage } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
+import { getAttendeesCsv, type Attendee } from '../api/tickets-api';
+import { saveFile } from '../lib/csv';
+
+export interface AttendeeListProps {
+  eventId: string;
+  attendees: Attendee[] | undefined;
+  loading: boolean;
+  error: unknown;
+  online: boolean;
+  onReload: () => void;
+}
+
+export function AttendeeList({ eventId, attendees, loading, error, online, onReload }: AttendeeListProps) {
+  const [downloading, setDownloading] = useState(false);
+  const list = attendees ?? [];
+  const inside = list.filter((attendee) => attendee.checkedInAt).length;
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      saveFile(await getAttendeesCsv(eventId), `attendees-${eventId}.csv`);
+    } catch (problem) {
+      toast.error(getErrorMessage(problem, 'Could not download the attendee list. Please try again.'));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <section className="card checkin-attendees" aria-labelledby="attendees-heading">
+      <div className="profile-section__header checkin-attendees__header">
+        <h2 id="attendees-heading">
+          Attendees{attendees ? ` (${list.length})` : ''}
+        </h2>
+        <div className="button-row">
+          <Button variant="secondary" className="btn--sm" onClick={onReload} disabled={loading || !online}>
+            Refresh
+          </Button>
+          <Button className="btn--sm" loading={downloading} loadingText="Preparing…" disabled={!online} onClick={() => void download()}>
+            Download CSV
+          </Button>
+        </div>
+      </div>
+      {attendees ? (
+        <p className="checkin-attendees__count" aria-live="polite">
+          <strong>{inside}</strong> of {list.length} checked in
+        </p>
+      ) : null}
+      {loading && !attendees ? (
+        <p className="muted" role="status">
+          Loading attendees…
+        </p>
+      ) : error && !attendees ? (
+        <p className="form-message form-message--error" role="alert">
+          {online ? 'Failed to load the attendee list. Please try again.' : 'The attendee list needs a connection. Scans are still saved.'}
+        </p>
+      ) : list.length === 0 ? (
+        <p className="empty-state">No tickets issued yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Ticket</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((attendee) => (
+                <tr key={attendee.ticketId}>
+                  <td>{attendee.username}</td>
+                  <td className="checkin-attendees__email">{attendee.email}</td>
+                  <td className="mono">…{attendee.ticketId.slice(-6)}</td>
+                  <td>
+                    {attendee.checkedInAt ? (
+                      <span className="badge badge--success">In · {formatDateTime(attendee.checkedInAt)}</span>
+                    ) : (
+                      <span className="badge badge--pending">Not yet</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,384 @@
+/*
+ * /checkin/:eventId — the door. The organiser (or an admin) scans ticket QR codes with the camera or
+ * types a code. Each code is first checked offline (Ed25519 signature with the saved public key, and
+ * whether it names this event), then sent to POST /api/events/:id/checkin. Without a connection the
+ * scan waits in localStorage and is sent when the browser is back online.
+ */
+import { isAxiosError } from 'axios';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { PageLoader, Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getServerMessage } from '../../../lib/errors';
+import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
+import { getEvent } from '../../events/api/events-api';
+import { checkInTicket, getAttendees, type Attendee } from '../api/tickets-api';
+import { useOnline } from '../hooks/use-online';
+import { useStaffAccess } from '../hooks/use-staff-access';
+import { enqueueScan, readQueue, removeFromQueue } from '../lib/checkin-queue';
+import { readJson, writeJson } from '../lib/storage';
+import { loadVerificationKey, verifyTicketOffline, type OfflineVerdict } from '../lib/ticket-code';
+import { AttendeeList } from './attendee-list';
+import '../tickets.css';
+
+const QrScanner = lazy(() => import('./qr-scanner'));
+
+export const NOT_ORGANISER = 'Only the organiser can check in tickets.';
+const MAX_RESULTS = 8;
+
+type Tone = 'success' | 'error' | 'warning' | 'info';
+
+interface ScanResult {
+  id: number;
+  tone: Tone;
+  title: string;
+  detail?: string;
+  /** What the offline signature check said. */
+  offline?: string;
+  code: string;
+  at: string;
+}
+
+interface SavedEvent {
+  title: string;
+  date: string;
+  user: string;
+}
+
+const shortCode = (code: string) => (code.length > 18 ? `${code.slice(0, 10)}…${code.slice(-6)}` : code);
+
+function offlineLine(verdict: OfflineVerdict): string {
+  if (verdict.kind === 'invalid') return 'Offline check: signature not valid.';
+  if (verdict.kind === 'valid') return `Offline check: genuine ticket${verdict.forThisEvent ? ' for this event' : ', but for another event'}.`;
+  return 'Offline check not available on this device; the server decides.';
+}
+
+/** Event details for the page, with a saved copy so the door keeps working offline. */
+function useCheckInEvent(eventId: string, userId: string) {
+  const storageKey = `tukio-checkin-event:${userId}:${eventId}`;
+  const fetched = useFetch(`checkin-event:${eventId}`, (signal) => getEvent(eventId, signal));
+  const saved = readJson<SavedEvent>(storageKey);
+  const networkFailure = Boolean(fetched.error) && isAxiosError(fetched.error) && !fetched.error.response;
+  const event: SavedEvent | null = fetched.data
+    ? { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user }
+    : networkFailure && saved
+      ? saved
+      : null;
+  return { event, saved, storageKey, fetched, fromCache: !fetched.data && Boolean(event) };
+}
+
+export function CheckInPage({ eventId, userId }: { eventId: string; userId: string }) {
+  const { event, saved, storageKey, fetched, fromCache } = useCheckInEvent(eventId, userId);
+  const access = useStaffAccess(userId, event?.user);
+  // Offline, an admin's role cannot be asked again: a device that was allowed before stays allowed.
+  const allowed = access === 'allowed' || (fromCache && Boolean(saved));
+
+  useEffect(() => {
+    if (access === 'allowed' && fetched.data) {
+      writeJson(storageKey, { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user } satisfies SavedEvent);
+    }
+  }, [access, fetched.data, storageKey]);
+
+  if (fetched.loading && !event) return <PageLoader label="Loading event…" />;
+  if (!event) {
+    const notFound = isAxiosError(fetched.error) && fetched.error.response?.status === 404;
+    return (
+      <section className="page page--narrow status-page">
+        <h1>{notFound ? 'Event not found' : 'Could not load this event'}</h1>
+        <p className="form-message form-message--error" role="alert">
+          {notFound ? 'This event does not exist.' : (getServerMessage(fetched.error) ?? 'Failed to load the event. Please try again.')}
+        </p>
+        <div className="status-page__actions">
+          {notFound ? null : (
+            <Button onClick={fetched.reload}>Try again</Button>
+          )}
+          <Link className="btn btn--secondary" to={paths.profile}>
+            My profile
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  if (!allowed && access === 'checking') return <PageLoader label="Checking access…" />;
+  if (!allowed) {
+    return (
+      <section className="page page--narrow status-page">
+        <h1>Check-in</h1>
+        <p className="form-message form-message--error" role="alert">
+          {NOT_ORGANISER}
+        </p>
+        <div className="status-page__actions">
+          <Link className="btn btn--secondary" to={paths.event(eventId)}>
+            Back to the event
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  return <CheckInDesk eventId={eventId} event={event} fromCache={fromCache} />;
+}
+
+function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: SavedEvent; fromCache: boolean }) {
+  const online = useOnline();
+  const attendees = useFetch(`attendees:${eventId}`, (signal) => getAttendees(eventId, signal));
+  const attendeesRef = useRef<Attendee[] | undefined>(undefined);
+  useEffect(() => {
+    attendeesRef.current = attendees.data;
+  }, [attendees.data]);
+
+  const [pending, setPending] = useState(() => readQueue(eventId).length);
+  const [results, setResults] = useState<ScanResult[]>([]);
+  const [working, setWorking] = useState(false);
+  const [syncing, setSyncing] = useState(false);
+  const [camera, setCamera] = useState(false);
+  const [codeText, setCodeText] = useState('');
+  const [keyReady, setKeyReady] = useState<boolean | null>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const nextId = useRef(1);
+  const busyCodes = useRef(new Set<string>());
+  const syncingRef = useRef(false);
+
+  // Fetch (and save) the public key at once, so codes can still be checked after going offline.
+  useEffect(() => {
+    let live = true;
+    void loadVerificationKey().then((key) => live && setKeyReady(Boolean(key)));
+    return () => {
+      live = false;
+    };
+  }, [online]);
+
+  const addResult = useCallback((result: Omit<ScanResult, 'id' | 'at'>) => {
+    const entry: ScanResult = { ...result, id: nextId.current++, at: new Date().toISOString() };
+    setResults((list) => [entry, ...list].slice(0, MAX_RESULTS));
+  }, []);
+
+  const setAttendees = attendees.setData; // stable
+  const markInside = useCallback(
+    (ticketId: string, checkedInAt: string) =>
+      setAttendees((list) => list?.map((a) => (a.ticketId === ticketId ? { ...a, checkedInAt } : a))),
+    [setAttendees],
+  );
+
+  const nameOf = useCallback((ticketId: string | undefined) => attendeesRef.current?.find((a) => a.ticketId === ticketId)?.username, []);
+
+  /** Sends one code; answers 'queue' when the server could not be reached. */
+  const send = useCallback(
+    async (code: string, ticketId: string | undefined, offline: string | undefined, synced: boolean): Promise<'done' | 'queue'> => {
+      const prefix = synced ? 'Synced: ' : '';
+      try {
+        const answer = await checkInTicket(eventId, code);
+        markInside(answer.ticket._id, answer.ticket.checkedInAt);
+        const who = nameOf(answer.ticket._id);
+        addResult({ tone: 'success', title: `${prefix}Checked in`, detail: who ? `Welcome, ${who}.` : undefined, offline, code });
+        return 'done';
+      } catch (error) {
+        if (!isAxiosError(error) || !error.response || error.response.status >= 500) return 'queue';
+        const body = (error.response.data ?? {}) as { checkedInAt?: unknown };
+        if (error.response.status === 409) {
+          const when = typeof body.checkedInAt === 'string' ? body.checkedInAt : null;
+          if (when && ticketId) markInside(ticketId, when);
+          const who = nameOf(ticketId);
+          addResult({
+            tone: 'error',
+            title: `${prefix}Already used`,
+            detail: when ? `This ticket was already used at ${formatDateTime(when)}${who ? ` (${who})` : ''}.` : (getServerMessage(error) ?? 'This ticket was already used.'),
+            offline,
+            code,
+          });
+          return 'done';
+        }
+        addResult({ tone: 'error', title: `${prefix}Not valid`, detail: getServerMessage(error) ?? 'This ticket code is not valid.', offline, code });
+        return 'done';
+      }
+    },
+    [addResult, eventId, markInside, nameOf],
+  );
+
+  const sync = useCallback(async () => {
+    if (syncingRef.current || !navigator.onLine) return;
+    const queue = readQueue(eventId);
+    if (queue.length === 0) return;
+    syncingRef.current = true;
+    setSyncing(true);
+    try {
+      for (const item of queue) {
+        const outcome = await send(item.code, item.ticketId, undefined, true);
+        if (outcome === 'queue') break; // still unreachable: keep the rest for later
+        removeFromQueue(eventId, item.code);
+        setPending(readQueue(eventId).length);
+      }
+    } finally {
+      syncingRef.current = false;
+      setSyncing(false);
+      setPending(readQueue(eventId).length);
+    }
+  }, [eventId, send]);
+
+  // Back online (or opened with scans waiting): send the queue.
+  useEffect(() => {
+    const onOnline = () => void sync();
+    window.addEventListener('online', onOnline);
+    void sync();
+    return () => window.removeEventListener('online', onOnline);
+  }, [sync]);
+
+  const handleCode = useCallback(
+    async (raw: string) => {
+      const code = raw.trim();
+      if (!code || busyCodes.current.has(code)) return;
+      busyCodes.current.add(code);
+      setWorking(true);
+      try {
+        const verdict = await verifyTicketOffline(code, eventId);
+        const offline = offlineLine(verdict);
+        if (verdict.kind === 'invalid') {
+          addResult({ tone: 'error', title: 'Not valid', detail: 'This ticket code is not valid.', offline, code });
+          return;
+        }
+        if (verdict.forThisEvent === false) {
+          addResult({ tone: 'error', title: 'Wrong event', detail: 'This ticket is for a different event.', offline, code });
+          return;
+        }
+        const ticketId = verdict.ticketId;
+        const queueIt = () => {
+          const added = enqueueScan(eventId, { code, ticketId, scannedAt: new Date().toISOString() });
+          setPending(readQueue(eventId).length);
+          const known = attendeesRef.current?.find((a) => a.ticketId === ticketId);
+          if (known?.checkedInAt) {
+            addResult({ tone: 'warning', title: 'Already used (offline)', detail: `This ticket was already used at ${formatDateTime(known.checkedInAt)}.`, offline, code });
+          } else {
+            addResult({
+              tone: 'warning',
+              title: added ? 'Saved offline' : 'Already scanned',
+              detail: added ? 'No connection: this scan will be checked in when the device is back online.' : 'This code is already waiting to sync.',
+              offline,
+              code,
+            });
+          }
+        };
+        if (!navigator.onLine) return queueIt();
+        if ((await send(code, ticketId, offline, false)) === 'queue') queueIt();
+      } finally {
+        busyCodes.current.delete(code);
+        setWorking(busyCodes.current.size > 0);
+      }
+    },
+    [addResult, eventId, send],
+  );
+
+  const submit = (form: FormEvent) => {
+    form.preventDefault();
+    const code = codeText.trim();
+    if (!code) {
+      codeRef.current?.focus();
+      return;
+    }
+    setCodeText('');
+    void handleCode(code).then(() => codeRef.current?.focus());
+  };
+
+  const latest = results[0];
+
+  return (
+    <div className="page checkin">
+      <header className="page-hero checkin__hero">
+        <p className="eyebrow">Door check-in</p>
+        <h1>{event.title}</h1>
+        <p className="lead">
+          {formatEventDate(event.date)} · {formatEventTime(event.date)} · <Link to={paths.event(eventId)}>Event page</Link>
+        </p>
+      </header>
+
+      <div className="checkin__status" role="status" aria-live="polite">
+        <span className={`badge ${online ? 'badge--success' : 'badge--pending'}`}>{online ? 'Online' : 'Offline'}</span>
+        {pending > 0 ? (
+          <span className="checkin__pending">
+            {pending} {pending === 1 ? 'scan' : 'scans'} waiting to sync
+            {syncing ? (
+              <>
+                {' '}
+                <Spinner size="sm" /> syncing…
+              </>
+            ) : null}
+          </span>
+        ) : null}
+        {fromCache ? <span className="muted">Using saved event details.</span> : null}
+        {keyReady === false ? <span className="muted">Offline ticket check unavailable until the key loads.</span> : null}
+      </div>
+      {pending > 0 && online && !syncing ? (
+        <Button variant="secondary" className="btn--sm checkin__sync" onClick={() => void sync()}>
+          Sync now
+        </Button>
+      ) : null}
+
+      <div className="checkin__layout">
+        <section className="card checkin__scan" aria-labelledby="scan-heading">
+          <h2 id="scan-heading">Scan a ticket</h2>
+          {camera ? (
+            <Suspense fallback={<p className="muted">Loading the scanner…</p>}>
+              <QrScanner onCode={(code) => void handleCode(code)} />
+            </Suspense>
+          ) : null}
+          <Button variant={camera ? 'secondary' : 'primary'} block onClick={() => setCamera((on) => !on)} aria-pressed={camera}>
+            {camera ? 'Stop camera' : 'Scan with camera'}
+          </Button>
+
+          <form className="form checkin__form" onSubmit={submit} noValidate>
+            <TextField
+              ref={codeRef}
+              label="Ticket code"
+              value={codeText}
+              onChange={(change) => setCodeText(change.target.value)}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              placeholder="TK1.…"
+              hint="Type or paste the code printed under the ticket's QR code."
+            />
+            <Button type="submit" loading={working} loadingText="Checking…">
+              Check in
+            </Button>
+          </form>
+
+          <div className="checkin__result-area" role="status" aria-live="polite" aria-atomic="true">
+            {latest ? (
+              <div className={`checkin-result checkin-result--${latest.tone}`}>
+                <p className="checkin-result__title">{latest.title}</p>
+                {latest.detail ? <p className="checkin-result__detail">{latest.detail}</p> : null}
+                {latest.offline ? <p className="checkin-result__offline">{latest.offline}</p> : null}
+              </div>
+            ) : (
+              <p className="muted">Scan or type a ticket code to check it in.</p>
+            )}
+          </div>
+
+          {results.length > 1 ? (
+            <div className="checkin__history">
+              <h3>Earlier scans</h3>
+              <ul>
+                {results.slice(1).map((result) => (
+                  <li key={result.id} className={`checkin-history__item checkin-history__item--${result.tone}`}>
+                    <span className="checkin-history__title">{result.title}</span>
+                    <span className="mono muted">{shortCode(result.code)}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </section>
+
+        <AttendeeList
+          eventId={eventId}
+          attendees={attendees.data}
+          loading={attendees.loading}
+          error={attendees.error}
+          online={online}
+          onReload={attendees.reload}
+        />
+      </div>
+    </div>
+  );
+}
