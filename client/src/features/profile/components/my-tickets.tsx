@@ -1,45 +1,50 @@
 /*
- * PROFILE › "My Tickets" (SPEC §2 /profile, §9). Built from GET /api/events/getevnt, keeping the
- * events whose registeredUsers contains the user. Later work may extend the ticket card
- * (e.g. a QR code via qrcode.react: import it only from here / the profile route chunk).
+ * PROFILE › "My Tickets" (SPEC §2 /profile, §9): the user's issued tickets from GET /api/tickets/mine,
+ * one card per ticket with its QR code (the signed code the door scans). Search matches the event
+ * title, case-insensitively; up to 4 columns.
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
-import { formatEventDate, formatEventTime } from '../../../lib/format';
-import type { TukioEvent } from '../../../types/api';
-import { getAllEvents } from '../api/profile-api';
+import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
+import { getMyTickets, type MyTicket } from '../../tickets/api/tickets-api';
+import { TicketQr } from '../../tickets/components/ticket-qr';
+import '../../tickets/tickets.css';
 
-function isRegistered(event: TukioEvent, userId: string): boolean {
-  const entries: unknown[] = Array.isArray(event.registeredUsers) ? event.registeredUsers : [];
-  return entries.some((entry) => {
-    if (typeof entry === 'string') return entry === userId;
-    if (typeof entry === 'object' && entry !== null) {
-      const record = entry as Record<string, unknown>;
-      return record.user === userId || record.userId === userId || record._id === userId;
-    }
-    return false;
+interface TicketView {
+  ticket: MyTicket;
+  /** 1-based position among this user's tickets for the same event. */
+  index: number;
+  of: number;
+}
+
+function numberTickets(tickets: MyTicket[]): TicketView[] {
+  const totals = new Map<string, number>();
+  for (const ticket of tickets) totals.set(ticket.event._id, (totals.get(ticket.event._id) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return tickets.map((ticket) => {
+    const index = (seen.get(ticket.event._id) ?? 0) + 1;
+    seen.set(ticket.event._id, index);
+    return { ticket, index, of: totals.get(ticket.event._id) ?? 1 };
   });
 }
 
 export function MyTickets({ userId }: { userId: string }) {
-  const { data, error, loading } = useFetch(`tickets:${userId}`, (signal) => getAllEvents(signal));
+  const { data, error, loading, reload } = useFetch(`my-tickets:${userId}`, (signal) => getMyTickets(signal));
   const [query, setQuery] = useState('');
 
-  const tickets = useMemo(
-    () => (data ?? []).filter((event) => isRegistered(event, userId)),
-    [data, userId],
-  );
+  const tickets = useMemo(() => numberTickets(data ?? []), [data]);
   const visible = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return q ? tickets.filter((event) => event.title.toLowerCase().includes(q)) : tickets;
+    return q ? tickets.filter(({ ticket }) => ticket.event.title.toLowerCase().includes(q)) : tickets;
   }, [tickets, query]);
 
   return (
     <section className="profile-section" aria-labelledby="my-tickets-heading">
       <div className="profile-section__header">
-        <h2 id="my-tickets-heading">My Tickets</h2>
+        <h2 id="my-tickets-heading">My Tickets{data && data.length > 0 ? ` (${data.length})` : ''}</h2>
         <div className="search-field">
           <label htmlFor="ticket-search" className="visually-hidden">
             Search tickets
@@ -54,37 +59,59 @@ export function MyTickets({ userId }: { userId: string }) {
           />
         </div>
       </div>
-      {loading ? (
+      {loading && !data ? (
         <p className="muted" role="status">
           Loading your tickets…
         </p>
-      ) : error ? (
-        <p className="form-message form-message--error">Failed to fetch your tickets. Please try again later.</p>
+      ) : error && !data ? (
+        <div className="button-row">
+          <p className="form-message form-message--error" role="alert">
+            Failed to fetch your tickets. Please try again later.
+          </p>
+          <Button variant="secondary" className="btn--sm" onClick={reload}>
+            Try again
+          </Button>
+        </div>
       ) : tickets.length === 0 ? (
         <p className="empty-state">No registered events yet.</p>
       ) : visible.length === 0 ? (
-        <p className="empty-state">No tickets match “{query.trim()}”.</p>
+        <p className="empty-state" role="status">
+          No tickets match “{query.trim()}”.
+        </p>
       ) : (
         <ul className="ticket-grid">
-          {visible.map((event) => (
-            <li key={event._id} className="ticket-card card">
+          {visible.map(({ ticket, index, of }) => (
+            <li key={ticket._id} className={`ticket-card card${ticket.checkedInAt ? ' ticket-card--used' : ''}`}>
               <h3 className="ticket-card__title">
-                <Link to={paths.event(event._id)}>{event.title}</Link>
+                <Link to={paths.event(ticket.event._id)}>{ticket.event.title}</Link>
               </h3>
+              {of > 1 ? <p className="ticket-card__count muted">Ticket {index} of {of}</p> : null}
               <dl className="ticket-card__meta">
                 <div>
                   <dt>Date</dt>
-                  <dd>{formatEventDate(event.date)}</dd>
+                  <dd>{formatEventDate(ticket.event.date)}</dd>
                 </div>
                 <div>
                   <dt>Time</dt>
-                  <dd>{formatEventTime(event.date)}</dd>
+                  <dd>{formatEventTime(ticket.event.date)}</dd>
                 </div>
                 <div>
                   <dt>Location</dt>
-                  <dd>{event.location}</dd>
+                  <dd>{ticket.event.location}</dd>
                 </div>
               </dl>
+              <div className="ticket-card__qr">
+                <TicketQr code={ticket.code} label={`QR code for ${ticket.event.title}, ticket ${index} of ${of}`} />
+              </div>
+              {ticket.checkedInAt ? (
+                <p className="ticket-card__used">
+                  <span className="badge badge--pending">Used at {formatDateTime(ticket.checkedInAt)}</span>
+                </p>
+              ) : null}
+              <details className="ticket-card__code">
+                <summary>Show ticket code</summary>
+                <p className="mono">{ticket.code}</p>
+              </details>
             </li>
           ))}
         </ul>

@@ -1,57 +1,57 @@
 /*
- * PROFILE › transaction-history overlay (SPEC §2 /profile, §9). GET /api/transactions/:userId
- * when opened; CSV export as transactions.csv.
+ * PROFILE › transaction-history overlay (SPEC §2 /profile, §3 Transaction, §9). GET
+ * /api/transactions/:userId when opened: every payment attempt the server recorded, failed and
+ * cancelled ones too, newest first. CSV export as transactions.csv.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime } from '../../../lib/format';
-import type { Transaction } from '../../../types/api';
-import { getTransactions } from '../api/profile-api';
+import { getTransactionRecords, type TransactionRecord } from '../../tickets/api/tickets-api';
+import { saveCsv, toCsv } from '../../tickets/lib/csv';
+import '../../tickets/tickets.css';
 
-const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time'];
+const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time'] as const;
+const pad = (n: number) => String(n).padStart(2, '0');
 
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+function when(tx: TransactionRecord): Date | null {
+  const raw = tx.date || tx.createdAt;
+  const date = raw ? new Date(raw) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
-function exportCsv(rows: Transaction[]): void {
-  const lines = [CSV_HEADER.join(',')];
-  for (const tx of rows) {
-    const when = tx.date || tx.createdAt;
-    const date = when ? new Date(when) : null;
-    const valid = date && !Number.isNaN(date.getTime());
-    lines.push(
-      [
-        tx.name,
-        tx.checkoutRequestId,
-        tx.phoneNumber,
-        tx.amount,
-        valid ? date.toLocaleDateString() : '',
-        tx.paymentStatus,
-        valid ? date.toLocaleTimeString() : '',
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  const blob = new Blob([lines.join('\n')], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'transactions.csv';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+/** Unambiguous local date and time for spreadsheets: 2026-03-01 and 14:05:09. */
+const csvDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const csvTime = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+
+export function transactionsCsv(rows: TransactionRecord[]): string {
+  return toCsv(
+    CSV_HEADER,
+    rows.map((tx) => {
+      const date = when(tx);
+      return [tx.name, tx.checkoutRequestId, tx.phoneNumber, tx.amount, date ? csvDate(date) : '', tx.paymentStatus, date ? csvTime(date) : ''];
+    }),
+  );
+}
+
+const STATUS_LABEL: Record<string, string> = { success: 'Paid', pending: 'Pending', failed: 'Failed', cancelled: 'Cancelled' };
+
+function StatusBadge({ tx }: { tx: TransactionRecord }) {
+  const tone = tx.paymentStatus === 'success' ? 'success' : tx.paymentStatus === 'pending' ? 'pending' : 'failed';
+  const refund = tx.orderStatus === 'refund_due';
+  return (
+    <>
+      <span className={`badge badge--${tone}`}>{refund ? 'Refund due' : (STATUS_LABEL[tx.paymentStatus] ?? tx.paymentStatus)}</span>
+      {tx.resultDesc && tx.paymentStatus !== 'success' ? <span className="tx-reason">{tx.resultDesc}</span> : null}
+    </>
+  );
 }
 
 export function TransactionsOverlay({ userId }: { userId: string }) {
   const [open, setOpen] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { data, error, loading } = useFetch(open ? `transactions:${userId}` : null, (signal) =>
-    getTransactions(userId, signal),
+  const { data, error, loading, reload } = useFetch(open ? `transactions:${userId}` : null, (signal) =>
+    getTransactionRecords(userId, signal),
   );
 
   useEffect(() => {
@@ -65,12 +65,12 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
 
   return (
     <>
-      <Button variant="ghost" onClick={() => setOpen(true)}>
+      <Button variant="ghost" onClick={() => setOpen(true)} aria-haspopup="dialog">
         Transaction History
       </Button>
       <dialog
         ref={dialogRef}
-        className="overlay-dialog"
+        className="overlay-dialog transactions-dialog"
         aria-labelledby="transactions-heading"
         onClose={() => setOpen(false)}
       >
@@ -85,16 +85,27 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
             Loading transactions…
           </p>
         ) : error ? (
-          <p className="form-message form-message--error">Failed to fetch transactions. Please try again later.</p>
+          <div className="transactions-dialog__error">
+            <p className="form-message form-message--error" role="alert">
+              Failed to fetch transactions. Please try again later.
+            </p>
+            <div className="button-row">
+              <Button variant="secondary" onClick={reload}>
+                Try again
+              </Button>
+              <Button onClick={() => setOpen(false)}>Close</Button>
+            </div>
+          </div>
         ) : rows.length === 0 ? (
           <p className="empty-state">No transactions yet.</p>
         ) : (
           <>
             <div className="table-scroll">
-              <table className="data-table">
+              <table className="data-table transactions-table">
+                <caption className="visually-hidden">Your M-Pesa payments, newest first</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Event</th>
+                    <th scope="col">Event Name</th>
                     <th scope="col">Transaction ID</th>
                     <th scope="col">Phone Number</th>
                     <th scope="col">Amount</th>
@@ -104,19 +115,24 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                 </thead>
                 <tbody>
                   {rows.map((tx, index) => (
-                    <tr key={tx.checkoutRequestId || index}>
-                      <td>{tx.name}</td>
+                    <tr key={tx._id ?? (tx.checkoutRequestId || index)}>
+                      <td>
+                        {tx.name}
+                        {tx.quantity && tx.quantity > 1 ? <span className="tx-reason">{tx.quantity} tickets</span> : null}
+                      </td>
                       <td className="mono">{tx.checkoutRequestId}</td>
                       <td>{tx.phoneNumber}</td>
                       <td>Ksh.{tx.amount}</td>
                       <td>{formatDateTime(tx.date || tx.createdAt)}</td>
-                      <td>{tx.paymentStatus}</td>
+                      <td>
+                        <StatusBadge tx={tx} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             </div>
-            <Button variant="secondary" onClick={() => exportCsv(rows)}>
+            <Button variant="secondary" onClick={() => saveCsv(transactionsCsv(rows), 'transactions.csv')}>
               Export CSV
             </Button>
           </>
