@@ -1,12 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadPaymentConfig } from '../../../payment-service/src/config.js';
+import { startPaymentService, type RunningPaymentService } from '../../../payment-service/src/start.js';
 import { startTestServer, type TestServer } from '../../../server/test/helpers/test-server.js';
 
 const clientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 
+/**
+ * The client calls the payment service at `<page host>:27684` (src/config/env.ts), so the browser
+ * tests run it on that fixed port (test files run one at a time).
+ */
+export const PAYMENT_PORT = 27684;
+
+export interface HarnessOptions {
+  /**
+   * Also start the payment service (Daraja simulator, no reconciler) on port 27684, wired to the
+   * server; values override its configuration (e.g. SIMULATOR_DELAY_MS).
+   */
+  payments?: boolean | Record<string, string>;
+}
+
 export interface Harness {
   server: TestServer;
+  /** Present when started with `{ payments }`. */
+  payments: RunningPaymentService | undefined;
   browser: Browser;
   /** A fresh browser context (its own localStorage) with a page that records console errors. */
   newPage(options?: { width?: number; height?: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
@@ -14,8 +34,38 @@ export interface Harness {
 }
 
 /** The real server (fresh database, real SMTP inbox) serving the built client, plus headless Chromium. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const server = await startTestServer({ CLIENT_DIST: clientDist, ...env });
+  let payments: RunningPaymentService | undefined;
+  let paymentsDir: string | undefined;
+  if (options.payments) {
+    paymentsDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-e2e-pay-'));
+    const config = loadPaymentConfig({
+      NODE_ENV: 'test',
+      PAYMENT_PORT: String(PAYMENT_PORT),
+      DATA_DIR: paymentsDir,
+      API_URL: server.url,
+      // The key startTestServer gives the API server.
+      INTERNAL_API_KEY: server.config.internalApiKey,
+      CORS_ORIGINS: server.url,
+      CALLBACK_SECRET: 'e2e-callback-secret-0123456789',
+      DARAJA_SIMULATOR: 'true',
+      SIMULATOR_DELAY_MS: '1000',
+      RECONCILE_INTERVAL_MS: '0',
+      STK_RATE_LIMIT_PER_IP: '1000',
+      STK_RATE_LIMIT_PER_USER: '1000',
+      LOG_LEVEL: 'silent',
+      ...(typeof options.payments === 'object' ? options.payments : {}),
+    });
+    try {
+      payments = await startPaymentService(config, { host: '127.0.0.1' });
+    } catch (error) {
+      await server.close();
+      rmSync(paymentsDir, { recursive: true, force: true });
+      const busy = (error as { code?: string }).code === 'EADDRINUSE';
+      throw busy ? new Error(`Port ${PAYMENT_PORT} is in use (is \`npm start\` running?). The browser tests need it for the payment service.`) : error;
+    }
+  }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -24,6 +74,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const contexts: BrowserContext[] = [];
   return {
     server,
+    payments,
     browser,
     async newPage(options = {}) {
       const context = await browser.newContext({
@@ -42,7 +93,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
       await browser.close();
+      await payments?.close();
       await server.close();
+      if (paymentsDir) rmSync(paymentsDir, { recursive: true, force: true });
     },
   };
 }
