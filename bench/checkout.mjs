@@ -5,6 +5,7 @@
 // Usage: node bench/checkout.mjs   (needs PostgreSQL on 127.0.0.1:5432)
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
@@ -110,7 +111,7 @@ try {
   );
   const tokens = buyers.map((id) => jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' }));
 
-  console.log(`${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms`);
+  console.log(`${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms; load average before: ${os.loadavg().map((n) => n.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
   const pushLatency = [];
   const confirmLatency = [];
   let confirmed = 0;
@@ -157,6 +158,7 @@ try {
   pushLatency.sort((a, b) => a - b);
   confirmLatency.sort((a, b) => a - b);
   const rate = confirmed / seconds;
+  console.log(`load average after: ${os.loadavg().map((n) => n.toFixed(1)).join(' ')} (API server, payment service, PostgreSQL and these buyers share the machine)`);
   console.log(`confirmed tickets: ${confirmed} in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tickets/s (target >= 50)`);
   console.log(`tickets in the database: ${issued} of ${SEATS} seats; oversold: ${oversold} (target 0)`);
   console.log(`sold-out refusals: ${soldOut}; 5xx or dropped pushes: ${serverErrors}; other failures: ${otherFailures}; network errors (retried polls included): ${networkErrors}`);

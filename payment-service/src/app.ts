@@ -14,6 +14,8 @@ export interface PaymentAppDeps {
   config: PaymentConfig;
   logger: Logger;
   api: ApiServerClient;
+  /** Settlement traffic (callbacks, reconciler) on its own connections, so results never queue behind buyers' polls. Default: `api`. */
+  settlementApi?: ApiServerClient | undefined;
   daraja: DarajaClient;
   /** Mounted at /simulator/daraja (protocol) and /simulator (phone page) when given. */
   simulator?: DarajaSimulator | undefined;
@@ -24,7 +26,7 @@ export interface PaymentAppDeps {
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
 export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement } {
   const { config, logger } = deps;
-  const settlement = createSettlement({ api: deps.api, daraja: deps.daraja, logger });
+  const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger });
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);

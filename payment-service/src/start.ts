@@ -47,10 +47,12 @@ export async function startPaymentService(
   const agents = createAgents(32);
   const daraja = overrides.daraja ?? createDarajaClient({ ...config.daraja, baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja`, agents });
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
-  const { app, settlement } = createPaymentApp({ config, logger, api, daraja, simulator, callbackUrl: () => callbackUrl });
+  const settlementAgents = createAgents(16);
+  const settlementApi = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents: settlementAgents });
+  const { app, settlement } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
   httpServer.on('request', app);
 
-  const reconciler = createReconciler({ api, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
+  const reconciler = createReconciler({ api: settlementApi, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
   reconciler.start();
   logger.info(
     `payment service on http://localhost:${port} (Daraja: ${simulator ? `simulator, phone page http://localhost:${port}/simulator` : config.daraja.baseUrl}; API server ${config.apiUrl})`,
@@ -68,6 +70,7 @@ export async function startPaymentService(
         await reconciler.stop();
         simulator?.close();
         agents.destroy();
+        settlementAgents.destroy();
         httpServer.closeAllConnections();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       })();
