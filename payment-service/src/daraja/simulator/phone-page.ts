@@ -19,7 +19,8 @@ h1{font-size:18px;margin:4px 0 12px}
 .prompt.done{opacity:.6}
 .prompt p{margin:4px 0}
 input{font-size:18px;width:110px;padding:6px;letter-spacing:4px}
-button{font-size:15px;padding:7px 14px;margin-left:6px;border-radius:8px;border:0;cursor:pointer}
+button{font-size:15px;padding:7px 14px;margin:8px 6px 0 0;border-radius:8px;border:0;cursor:pointer}
+form{display:inline-block}
 .pay{background:#2e7d32;color:#fff}.cancel{background:#c62828;color:#fff}
 .error{color:#ffab91}
 `;
