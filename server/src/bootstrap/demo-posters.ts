@@ -45,12 +45,11 @@ export interface PosterEvent {
   ticketPrice: number;
 }
 
-/** A 1200×630 SVG poster (the Open Graph size) with the event's title, place, date and price. */
+/** A 1200×630 SVG poster (the Open Graph size) with the event's title, place and date (the price is shown by the app, so it never goes stale on the image). */
 export function posterSvg(event: PosterEvent): string {
   const [dark, mid, accent] = palettes[hash(event.title) % palettes.length]!;
   const titleLines = wrap(event.title, 22, 3);
   const when = event.startsAt.toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-  const price = event.ticketPrice > 0 ? `Ksh. ${event.ticketPrice.toLocaleString('en-KE')}` : 'Free entry';
   const seed = hash(event.location);
   const circles = Array.from({ length: 6 }, (_, i) => {
     const x = (seed >> (i * 3)) % 1200;
@@ -65,8 +64,6 @@ export function posterSvg(event: PosterEvent): string {
   ${titleLines.map((line, i) => `<text x="80" y="${220 + i * 80}" fill="#fff" font-family="Georgia, 'Times New Roman', serif" font-size="68" font-weight="bold">${xml(line)}</text>`).join('\n  ')}
   <text x="80" y="${250 + titleLines.length * 80}" fill="#fff" opacity="0.9" font-family="Verdana, Arial, sans-serif" font-size="30">${xml(when)}</text>
   <text x="80" y="${300 + titleLines.length * 80}" fill="#fff" opacity="0.8" font-family="Verdana, Arial, sans-serif" font-size="26">${xml(wrap(event.location, 60, 1)[0] ?? '')}</text>
-  <rect x="900" y="60" width="240" height="64" rx="32" fill="${accent}"/>
-  <text x="1020" y="102" text-anchor="middle" fill="${dark}" font-family="Verdana, Arial, sans-serif" font-size="26" font-weight="bold">${xml(price)}</text>
 </svg>
 `;
 }
