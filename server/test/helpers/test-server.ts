@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../src/config.js';
@@ -10,6 +11,17 @@ export interface ApiResponse<T = any> {
   status: number;
   body: T;
   headers: Headers;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -26,9 +38,12 @@ export async function startTestServer(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tukio-test-'));
   const smtp = await startSmtpServer();
   const database = options.databaseUrl || options.dataDir ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabaseUrl();
+  // A known port up front lets PUBLIC_URL (emailed links, image URLs) point at this very server.
+  const port = env.PORT ?? String(await freePort());
   const config: AppConfig = loadConfig({
     NODE_ENV: 'test',
-    PORT: '0',
+    PORT: port,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
     INTERNAL_API_KEY: 'test-internal-key',
