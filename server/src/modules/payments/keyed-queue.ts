@@ -22,3 +22,30 @@ export function createKeyedQueue() {
     },
   };
 }
+
+/** Runs jobs one after another in the background; a failing job is reported and the next one runs. */
+export function createBackgroundQueue() {
+  const jobs: Array<{ run: () => Promise<void>; onError: (error: unknown) => void }> = [];
+  let running = false;
+  async function drain() {
+    for (let job = jobs.shift(); job; job = jobs.shift()) {
+      try {
+        await job.run();
+      } catch (error) {
+        job.onError(error);
+      }
+    }
+    running = false;
+  }
+  return {
+    push(run: () => Promise<void>, onError: (error: unknown) => void) {
+      jobs.push({ run, onError });
+      if (running) return;
+      running = true;
+      setImmediate(() => void drain());
+    },
+    get pending() {
+      return jobs.length + (running ? 1 : 0);
+    },
+  };
+}

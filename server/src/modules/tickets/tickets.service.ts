@@ -5,7 +5,7 @@ import type { AuthUser } from '../auth/auth.service.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { recordActivity } from '../events/events.repository.js';
-import { createKeyedQueue } from '../payments/keyed-queue.js';
+import { createBackgroundQueue, createKeyedQueue } from '../payments/keyed-queue.js';
 import { createPaymentsRepository } from '../payments/payments.repository.js';
 import { hasTakenPlace, isFreeEvent } from './event-time.js';
 import { qrPng } from './qr.js';
@@ -43,6 +43,11 @@ export function createTicketsService(deps: TicketsServiceDeps) {
   const { db, signer } = deps;
   /** Stock changes for one event queue in memory before taking the event row lock. */
   const perEvent = createKeyedQueue();
+  /**
+   * Ticket emails (QR rendering, MIME, SMTP) go out one at a time in the background: during a
+   * burst of sales they take one slot of the event loop instead of competing with every checkout.
+   */
+  const mailQueue = createBackgroundQueue();
 
   /** The event, open for tickets: approved and not yet started. */
   function assertOpen(event: EventRow | undefined, now: Date): EventRow {
@@ -90,7 +95,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       tickets: Array<{ id: string; code: string }>,
       known?: { contact: { email: string; username: string }; event: { id: string; title: string; startsAt: Date; location: string } },
     ) {
-      void (async () => {
+      mailQueue.push(async () => {
         const contact = known?.contact ?? (await createPaymentsRepository(db).userContact(userId));
         const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
         if (!contact || !event || tickets.length === 0) return;
@@ -104,7 +109,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
             qrPng: deps.qrPng ?? qrPng,
           }),
         );
-      })().catch((error: unknown) => deps.logger.error(`ticket email for event ${eventId} failed`, error));
+      }, (error: unknown) => deps.logger.error(`ticket email for event ${eventId} failed`, error));
     },
 
     /**
