@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
@@ -49,7 +49,14 @@ export default function ProfileRoute() {
         loading={profile.loading}
         loadError={Boolean(profile.error)}
         onUpdated={(updated) => profile.setData((current) => ({ ...current, ...updated }))}
-        actions={<TransactionsOverlay userId={userId} />}
+        actions={
+          <>
+            <TransactionsOverlay userId={userId} />
+            <Link className="btn btn--ghost" to={paths.chat}>
+              Messages
+            </Link>
+          </>
+        }
       />
       <MyTickets userId={userId} />
       <MyEvents userId={userId} />
