@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_PORT, seriousErrors, startHarness, type Harness } from './helpers/harness.js';
@@ -10,6 +11,21 @@ import { PAYMENT_PORT, seriousErrors, startHarness, type Harness } from './helpe
  * the organiser checks a ticket in at /checkin (once; the second scan is refused, an offline scan
  * waits and syncs when the connection returns).
  */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical axe-core violations (the script is evaluated, not injected, because of the CSP). */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<Result> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
 
@@ -112,6 +128,7 @@ describe('paid tickets in the browser', () => {
     await expect.poll(() => phone.evaluate((input) => input === document.activeElement)).toBe(true);
     const status = pay.getByRole('status').first();
     await expect.poll(() => status.textContent()).toContain('Not yet paid');
+    expect(await accessibilityProblems(page)).toEqual([]);
 
     // The simulated customer cancels on the phone (ResultCode 1032).
     await phone.fill('0700 000 001');
@@ -150,6 +167,7 @@ describe('paid tickets in the browser', () => {
     await section.getByPlaceholder('Search tickets...').fill('benga');
     await section.getByText('No tickets match').waitFor();
     await section.getByPlaceholder('Search tickets...').fill('');
+    expect(await accessibilityProblems(page)).toEqual([]);
 
     // Transactions: both attempts as the server recorded them, exported as CSV.
     await page.getByRole('button', { name: 'Transaction History' }).click();
@@ -199,6 +217,7 @@ describe('paid tickets in the browser', () => {
     await result.getByText('Checked in', { exact: true }).waitFor();
     await result.getByText(/genuine ticket for this event/).waitFor();
     await attendees.getByText('1 of 2 checked in').waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
 
     await code.fill(first!.code);
     await page.getByRole('button', { name: 'Check in', exact: true }).click();

@@ -116,15 +116,17 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                 <tbody>
                   {rows.map((tx, index) => (
                     <tr key={tx._id ?? (tx.checkoutRequestId || index)}>
-                      <td>
+                      <td data-label="Event Name">
                         {tx.name}
                         {tx.quantity && tx.quantity > 1 ? <span className="tx-reason">{tx.quantity} tickets</span> : null}
                       </td>
-                      <td className="mono">{tx.checkoutRequestId}</td>
-                      <td>{tx.phoneNumber}</td>
-                      <td>Ksh.{tx.amount}</td>
-                      <td>{formatDateTime(tx.date || tx.createdAt)}</td>
-                      <td>
+                      <td data-label="Transaction ID" className="mono">
+                        {tx.checkoutRequestId}
+                      </td>
+                      <td data-label="Phone Number">{tx.phoneNumber}</td>
+                      <td data-label="Amount">Ksh.{tx.amount}</td>
+                      <td data-label="Date">{formatDateTime(tx.date || tx.createdAt)}</td>
+                      <td data-label="Status">
                         <StatusBadge tx={tx} />
                       </td>
                     </tr>

@@ -7,6 +7,16 @@ import { formatDateTime } from '../../../lib/format';
 import { getAttendeesCsv, type Attendee } from '../api/tickets-api';
 import { saveFile } from '../lib/csv';
 
+const timeOnly = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
+const dayAndTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** "2:57 PM" today, "Nov 22, 2:57 PM" on another day (full date and time in the title). */
+function shortWhen(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toDateString() === new Date().toDateString() ? timeOnly.format(date) : dayAndTime.format(date);
+}
+
 export interface AttendeeListProps {
   eventId: string;
   attendees: Attendee[] | undefined;
@@ -67,23 +77,26 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
           <table className="data-table">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Ticket</th>
-                <th scope="col">Status</th>
+                <th scope="col">Attendee</th>
+                <th scope="col" className="checkin-attendees__ticket">Ticket</th>
+                <th scope="col">Checked in</th>
               </tr>
             </thead>
             <tbody>
               {list.map((attendee) => (
                 <tr key={attendee.ticketId}>
-                  <td>{attendee.username}</td>
-                  <td className="checkin-attendees__email">{attendee.email}</td>
-                  <td className="mono">…{attendee.ticketId.slice(-6)}</td>
+                  <td>
+                    <span className="checkin-attendees__name">{attendee.username}</span>
+                    <span className="checkin-attendees__email">{attendee.email}</span>
+                  </td>
+                  <td className="mono checkin-attendees__ticket">…{attendee.ticketId.slice(-6)}</td>
                   <td>
                     {attendee.checkedInAt ? (
-                      <span className="badge badge--success">In · {formatDateTime(attendee.checkedInAt)}</span>
+                      <span className="badge badge--success checkin-attendees__badge" title={formatDateTime(attendee.checkedInAt)}>
+                        In · {shortWhen(attendee.checkedInAt)}
+                      </span>
                     ) : (
-                      <span className="badge badge--pending">Not yet</span>
+                      <span className="badge badge--pending checkin-attendees__badge">Not yet</span>
                     )}
                   </td>
                 </tr>

@@ -161,8 +161,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
                 <p>
                   <strong>An M-Pesa prompt is already waiting on this phone.</strong>
                 </p>
-                <p>Complete or cancel it on the phone, wait a moment, then press Pay again.</p>
-                <p className="payment-status__detail">{generalError.message}</p>
+                <p className="payment-busy__detail">{generalError.message}</p>
               </div>
             ) : (
               <p className="form-message form-message--error" role="alert">
