@@ -8,6 +8,10 @@ import type { Logger } from '../logger.js';
 import type { Settlement } from '../settlement.js';
 
 const INITIATE_FAILED = 'Failed to initiate payment';
+/** Same words as the API server's status for a pending payment. */
+const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** Every failure body carries both spellings, as on the API server. */
 export const errorBody = (message: string, extra: Record<string, unknown> = {}) => ({ msg: message, message, ...extra });
@@ -161,6 +165,7 @@ export function createPaymentsRouter(deps: {
     settlement.recording.set(push.CheckoutRequestID, record);
     try {
       await record;
+      settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId, amount: order.amount, quantity: order.quantity });
     } catch (error) {
       logger.error(`push ${push.CheckoutRequestID} was sent but could not be recorded`, error);
       return fail(res, 503, 'the prompt was sent but Tukio could not record it. Do not pay; try again in a moment.');
@@ -186,6 +191,23 @@ export function createPaymentsRouter(deps: {
     const checkoutRequestId = parsed.success ? (parsed.data.CheckoutRequestID ?? parsed.data.checkoutRequestId ?? '').trim() : '';
     if (!checkoutRequestId || !/^[A-Za-z0-9_.-]+$/.test(checkoutRequestId)) {
       return void res.status(400).json(errorBody('No payment to confirm', { success: false }));
+    }
+    // A push this instance sent, still unanswered, asked about with the token that made it:
+    // "pending" needs no round trip to the API server (polls are most of the traffic).
+    const open = settlement.open.get(checkoutRequestId);
+    if (open && open.tokenHash === tokenHash(token) && Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000) {
+      return void res.json({
+        success: false,
+        resultDesc: PENDING_MESSAGE,
+        resultdDesc: PENDING_MESSAGE,
+        status: 'pending',
+        orderStatus: 'pending',
+        CheckoutRequestID: checkoutRequestId,
+        eventId: open.eventId,
+        amount: open.amount,
+        quantity: open.quantity,
+        mpesaReceiptNumber: null,
+      });
     }
     try {
       let status = await api.paymentStatus(token, checkoutRequestId);
