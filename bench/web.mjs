@@ -1,0 +1,75 @@
+// bench/web.mjs — page weight of the home route: every JS and CSS file the browser downloads when it
+// opens '/' (the entry, its modulepreloads and stylesheets, and the lazily loaded home route chunks),
+// with raw and gzip sizes (zlib, default level 6, measured here whatever the server sends).
+// Target: at most 100 KB gzip in total.
+// Usage: node bench/web.mjs            (builds the client first; SKIP_BUILD=1 to reuse client/dist)
+// Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium). The real server runs from its sources with
+// an embedded PGlite database and the demo events, so the home route renders its cards.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { freePort, root, startApi } from './lib.mjs';
+
+const TARGET_KB = 100;
+const clientDist = path.join(root, 'client/dist');
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+if (!process.env.SKIP_BUILD) {
+  console.log('building the client (npm run build -w client)…');
+  execFileSync('npm', ['run', 'build', '-w', 'client'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+// What index.html itself asks for (the browser run below must fetch at least these).
+const html = readFileSync(path.join(clientDist, 'index.html'), 'utf8');
+const fromHtml = new Set(
+  [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]),
+);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-bench-web-'));
+const port = freePort();
+const api = await startApi({ PORT: String(port), DATA_DIR: dataDir, CLIENT_DIST: clientDist, SEED_DEMO: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  const files = [];
+  page.on('response', async (response) => {
+    const type = response.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    const body = await response.body().catch(() => null);
+    if (!body) return;
+    files.push({ path: new URL(response.url()).pathname, type, raw: body.length, gzip: zlib.gzipSync(body).length });
+  });
+  await page.goto(`${api.url}/`, { waitUntil: 'networkidle' });
+  // The home route has rendered its event cards (the demo data is seeded) by now.
+  await page.locator('.event-card__link').first().waitFor({ timeout: 15_000 });
+  await page.waitForLoadState('networkidle');
+
+  files.sort((a, b) => b.gzip - a.gzip);
+  const width = Math.max(30, ...files.map((file) => file.path.length));
+  console.log(`\nJS and CSS downloaded when opening / (${files.length} files)\n`);
+  console.log(`${'file'.padEnd(width)}  ${'raw KB'.padStart(8)}  ${'gzip KB'.padStart(8)}  from`);
+  for (const file of files) {
+    const from = fromHtml.has(file.path) ? 'index.html' : 'imported';
+    console.log(`${file.path.padEnd(width)}  ${kb(file.raw).padStart(8)}  ${kb(file.gzip).padStart(8)}  ${from}`);
+  }
+  const total = (key, type) => files.filter((file) => !type || file.type === type).reduce((sum, file) => sum + file[key], 0);
+  console.log(`${'JS'.padEnd(width)}  ${kb(total('raw', 'script')).padStart(8)}  ${kb(total('gzip', 'script')).padStart(8)}`);
+  console.log(`${'CSS'.padEnd(width)}  ${kb(total('raw', 'stylesheet')).padStart(8)}  ${kb(total('gzip', 'stylesheet')).padStart(8)}`);
+  console.log(`${'total'.padEnd(width)}  ${kb(total('raw')).padStart(8)}  ${kb(total('gzip')).padStart(8)}`);
+  const missing = [...fromHtml].filter((file) => !files.some((seen) => seen.path === file));
+  if (missing.length > 0) console.log(`\nnot seen in the browser run although index.html names them: ${missing.join(', ')}`);
+  const gzipKb = total('gzip') / 1024;
+  console.log(`\ntarget: at most ${TARGET_KB} KB gzip → ${gzipKb <= TARGET_KB ? 'met' : 'NOT met'} (${gzipKb.toFixed(1)} KB)`);
+  process.exitCode = gzipKb <= TARGET_KB ? 0 : 1;
+} finally {
+  await browser.close();
+  await api.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
