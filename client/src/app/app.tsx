@@ -1,12 +1,7 @@
 import { RouterProvider } from 'react-router-dom';
-import { ToastContainer } from 'react-toastify';
 import { router } from './router';
 
+/* Toasts have no container here: src/lib/notify.ts loads and mounts it on the first toast. */
 export function App() {
-  return (
-    <>
-      <RouterProvider router={router} />
-      <ToastContainer position="bottom-right" theme="dark" autoClose={8000} newestOnTop />
-    </>
-  );
+  return <RouterProvider router={router} />;
 }

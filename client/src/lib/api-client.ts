@@ -7,7 +7,7 @@
  *    (opt out per request with `{ skipSessionReset: true }`)
  */
 import axios, { AxiosHeaders, isAxiosError } from 'axios';
-import { toast } from 'react-toastify';
+import { notify } from './notify';
 import { env } from '../config/env';
 import { clearSession, getToken } from './session-store';
 
@@ -44,7 +44,7 @@ api.interceptors.response.use(undefined, (error: unknown) => {
     // so a stale request cannot log out a freshly signed-in user.
     if (typeof sent === 'string' && current && sent === `Bearer ${current}`) {
       clearSession();
-      toast.error('Your session has expired. Please log in again.', { toastId: 'session-expired' });
+      notify.error('Your session has expired. Please log in again.', { toastId: 'session-expired' });
     }
   }
   return Promise.reject(error);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../lib/notify';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -28,7 +28,7 @@ export default function ProfileRoute() {
 
   useEffect(() => {
     if (!userId && arrivedWithoutUser) {
-      toast.error('User not found. Please log in.', { toastId: 'user-not-found' });
+      notify.error('User not found. Please log in.', { toastId: 'user-not-found' });
       void navigate(paths.login, { replace: true });
     }
   }, [userId, arrivedWithoutUser, navigate]);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import { deleteEvent, type EventItem } from '../../events/api/events-api';
@@ -25,7 +25,7 @@ export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
   const [busy, setBusy] = useState<{ id: string; action: AdminAction } | null>(null);
 
   const fail = (error: unknown, fallback: string) =>
-    toast.error(messages.preferServerMessage ? getErrorMessage(error, fallback) : fallback);
+    notify.error(messages.preferServerMessage ? getErrorMessage(error, fallback) : fallback);
 
   useEffect(() => {
     if (list.error) fail(list.error, messages.load);

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { useSession } from '../../auth/hooks/use-session';
@@ -21,7 +21,7 @@ export function useAdminGuard(): AdminAccess {
   const access: AdminAccess = !userId ? 'denied' : check.loading ? 'checking' : check.data === 'admin' ? 'allowed' : 'denied';
 
   useEffect(() => {
-    if (check.error) toast.error('Error checking user status', { toastId: 'admin-check' });
+    if (check.error) notify.error('Error checking user status', { toastId: 'admin-check' });
   }, [check.error]);
 
   useEffect(() => {

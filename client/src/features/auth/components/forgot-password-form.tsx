@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
@@ -21,13 +21,13 @@ export function ForgotPasswordForm() {
     try {
       const data = await forgotPasswordRequest(email.trim());
       if (data.status) {
-        toast.success(SUCCESS);
+        notify.success(SUCCESS);
         setSent(true);
       } else {
-        toast.error(FAILURE);
+        notify.error(FAILURE);
       }
     } catch {
-      toast.error(FAILURE);
+      notify.error(FAILURE);
     } finally {
       setPending(false);
     }

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
@@ -68,11 +68,11 @@ export function LoginForm() {
         return;
       }
       const msg = data.msg || LOGIN_FAILED;
-      toast.error(msg);
+      notify.error(msg);
       if (data.unverified || looksUnverified(msg)) setUnverifiedUser(username.trim());
     } catch (error) {
       const msg = getErrorMessage(error, LOGIN_FAILED);
-      toast.error(msg);
+      notify.error(msg);
       if (looksUnverified(msg)) setUnverifiedUser(username.trim());
     } finally {
       setPending(false);
@@ -84,10 +84,10 @@ export function LoginForm() {
     setResending(true);
     try {
       const data = await resendVerificationRequest(unverifiedUser);
-      if (data.status) toast.success(data.msg || 'Verification email sent. Please check your inbox.');
-      else toast.error(data.msg || 'Could not resend the verification email. Please try again.');
+      if (data.status) notify.success(data.msg || 'Verification email sent. Please check your inbox.');
+      else notify.error(data.msg || 'Could not resend the verification email. Please try again.');
     } catch (error) {
-      toast.error(getErrorMessage(error, 'Could not resend the verification email. Please try again.'));
+      notify.error(getErrorMessage(error, 'Could not resend the verification email. Please try again.'));
     } finally {
       setResending(false);
     }

@@ -1,6 +1,6 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
@@ -93,10 +93,10 @@ export function RegisterForm() {
       if (data.status) {
         setSuccessMsg(data.msg || 'We sent a verification link to your email address.');
       } else {
-        toast.error(data.msg || NETWORK_ERROR);
+        notify.error(data.msg || NETWORK_ERROR);
       }
     } catch (error) {
-      toast.error(getServerMessage(error) ?? NETWORK_ERROR);
+      notify.error(getServerMessage(error) ?? NETWORK_ERROR);
     } finally {
       setPending(false);
     }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
@@ -40,13 +40,13 @@ export function ResetPasswordForm({ token }: { token: string }) {
     try {
       const data = await resetPasswordRequest(token, password);
       if (data.status) {
-        toast.success(SUCCESS);
+        notify.success(SUCCESS);
         void navigate(paths.login, { replace: true });
         return;
       }
-      toast.error(FAILURE);
+      notify.error(FAILURE);
     } catch {
-      toast.error(FAILURE);
+      notify.error(FAILURE);
     }
     setPending(false);
   };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { isAxiosError } from 'axios';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { verifyEmailRequest } from '../api/auth-api';
 
 export type VerificationState = 'verifying' | 'verified' | 'failed';
@@ -19,7 +19,7 @@ export function useEmailVerification(token: string): { state: VerificationState;
     let active = true;
     verifyEmailRequest(token).then(
       () => {
-        toast.success('Email verified successfully!', { toastId: `verify-${token}` });
+        notify.success('Email verified successfully!', { toastId: `verify-${token}` });
         if (active) setResult({ token, state: 'verified', error: null });
       },
       (error: unknown) => {
@@ -31,7 +31,7 @@ export function useEmailVerification(token: string): { state: VerificationState;
             : error instanceof Error && error.message
               ? error.message
               : FAILED;
-        toast.error(message, { toastId: `verify-${token}` });
+        notify.error(message, { toastId: `verify-${token}` });
         if (active) setResult({ token, state: 'failed', error: message });
       },
     );

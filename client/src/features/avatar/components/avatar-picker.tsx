@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../auth/hooks/use-session';
@@ -29,7 +29,7 @@ export function AvatarPicker({ userId }: { userId: string }) {
     if (pending) return;
     const image = selected === null ? undefined : avatars[selected];
     if (!image) {
-      toast.error('Please select an avatar');
+      notify.error('Please select an avatar');
       return;
     }
     setPending(true);
@@ -40,9 +40,9 @@ export function AvatarPicker({ userId }: { userId: string }) {
         void navigate(paths.profile);
         return;
       }
-      toast.error('Avatar not set. Please try again.');
+      notify.error('Avatar not set. Please try again.');
     } catch {
-      toast.error('Error setting profile picture. Please try again.');
+      notify.error('Error setting profile picture. Please try again.');
     }
     setPending(false);
   };

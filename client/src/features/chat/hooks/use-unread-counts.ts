@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { getErrorMessage } from '../../../lib/errors';
 import { getUnreadCounts, markConversationRead } from '../api/chat-api';
 import type { ChatClient } from '../lib/chat-client';
@@ -32,7 +32,7 @@ export function useUnreadCounts(options: {
       return next;
     });
     markConversationRead(contactId).catch((error: unknown) => {
-      toast.error(getErrorMessage(error, 'Could not mark this conversation as read.'), { toastId: 'chat-read-failed' });
+      notify.error(getErrorMessage(error, 'Could not mark this conversation as read.'), { toastId: 'chat-read-failed' });
     });
   }, []);
 
@@ -50,7 +50,7 @@ export function useUnreadCounts(options: {
       },
       (error: unknown) => {
         if (signal?.aborted) return;
-        toast.error(getErrorMessage(error, 'Could not load your unread messages.'), { toastId: 'chat-unread-failed' });
+        notify.error(getErrorMessage(error, 'Could not load your unread messages.'), { toastId: 'chat-unread-failed' });
       },
     );
   }, []);

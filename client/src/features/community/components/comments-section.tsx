@@ -4,7 +4,7 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
@@ -200,7 +200,7 @@ function CommentItem({
     } catch (failure) {
       const message = getErrorMessage(failure, 'Could not save your comment. Please try again.');
       setError(message);
-      toast.error(message);
+      notify.error(message);
     } finally {
       setSaving(false);
     }
@@ -213,7 +213,7 @@ function CommentItem({
       await deleteComment(comment._id, userId);
       onDeleted(comment._id);
     } catch (failure) {
-      toast.error(getErrorMessage(failure, 'Could not delete your comment. Please try again.'));
+      notify.error(getErrorMessage(failure, 'Could not delete your comment. Please try again.'));
       setDeleting(false);
     }
   };

@@ -11,7 +11,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { isAxiosError } from 'axios';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { PageLoader } from '../../../components/ui/spinner';
@@ -261,9 +261,9 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
     setDeleting(true);
     try {
       await remove(post._id);
-      toast.success('Post deleted.');
+      notify.success('Post deleted.');
     } catch (failure) {
-      toast.error(getErrorMessage(failure, 'Could not delete the post. Please try again.'));
+      notify.error(getErrorMessage(failure, 'Could not delete the post. Please try again.'));
     } finally {
       // The post may be gone (unmounted) or be a placeholder now; either way it is idle again.
       setDeleting(false);
@@ -335,7 +335,7 @@ function VoteControls({ post }: { post: ForumPost }) {
     try {
       await vote(post._id, direction);
     } catch (failure) {
-      toast.error(getErrorMessage(failure, 'Could not record your vote. Please try again.'));
+      notify.error(getErrorMessage(failure, 'Could not record your vote. Please try again.'));
     } finally {
       setPending(false);
     }
@@ -420,7 +420,7 @@ function PostComposer({
       // The text stays in the box so nothing is lost.
       const message = getErrorMessage(failure, 'Could not post your reply. Please try again.');
       setError(message);
-      toast.error(message);
+      notify.error(message);
     } finally {
       setPending(false);
     }

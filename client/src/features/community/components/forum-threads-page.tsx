@@ -6,7 +6,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { isAxiosError } from 'axios';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { PageLoader } from '../../../components/ui/spinner';
@@ -168,7 +168,7 @@ function NewThreadForm({
       const thread = await addThread({ title: title.trim(), eventId, userId });
       onCreated(thread);
       setTitle('');
-      toast.success('Discussion started.');
+      notify.success('Discussion started.');
     } catch (failure) {
       // Keep the title so nothing is lost; show the server's reason (e.g. not registered).
       setError(getErrorMessage(failure, 'Could not start the discussion. Please try again.'));

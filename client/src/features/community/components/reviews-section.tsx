@@ -5,7 +5,7 @@
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -117,7 +117,7 @@ function ReviewForm({ eventId, onAdded }: { eventId: string; onAdded: (review: E
       onAdded(review);
       setRating(DEFAULT_RATING);
       setContent('');
-      toast.success(msg || 'Review added successfully.');
+      notify.success(msg || 'Review added successfully.');
     } catch (failure) {
       setError(getErrorMessage(failure, 'Could not add your review. Please try again.'));
     } finally {
@@ -202,7 +202,7 @@ function ReviewItem({
     } catch (failure) {
       const message = getErrorMessage(failure, 'Could not save your review. Please try again.');
       setError(message);
-      toast.error(message);
+      notify.error(message);
     } finally {
       setSaving(false);
     }
@@ -215,7 +215,7 @@ function ReviewItem({
       await deleteReview(review._id);
       onDeleted(review._id);
     } catch (failure) {
-      toast.error(getErrorMessage(failure, 'Could not delete your review. Please try again.'));
+      notify.error(getErrorMessage(failure, 'Could not delete your review. Please try again.'));
       setDeleting(false);
     }
   };

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { downloadIcs, type CalendarEvent } from '../lib/ics';
 
 /** Downloads an .ics file built in the browser (works with Google, Apple and Outlook calendars). */
@@ -8,7 +8,7 @@ export function AddToCalendar({ event }: { event: CalendarEvent }) {
       type="button"
       className="btn btn--ghost btn--sm"
       onClick={() => {
-        if (!downloadIcs(event)) toast.error('This event has no valid date to add to a calendar.');
+        if (!downloadIcs(event)) notify.error('This event has no valid date to add to a calendar.');
       }}
     >
       <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">

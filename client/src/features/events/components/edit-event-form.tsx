@@ -1,7 +1,7 @@
 /* /edit-event/{id} form: PUT /api/events/:id, then back to the event page. */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { paths } from '../../../config/paths';
@@ -65,7 +65,7 @@ export function EditEventForm({ event }: { event: EventItem }) {
         // Without a map match the server keeps the stored point, or places a moved event itself.
         ...(geo.coords ? { latitude: geo.coords.lat, longitude: geo.coords.lon } : {}),
       });
-      toast.success('Event updated.');
+      notify.success('Event updated.');
       void navigate(paths.event(event._id));
     } catch (error) {
       setServerError(getErrorMessage(error, 'Failed to update the event. Please try again.'));

@@ -14,7 +14,7 @@
  */
 import { lazy, Suspense, useId, useState, type ComponentType } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
@@ -91,14 +91,14 @@ export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number
 
   const registerFree = async () => {
     if (!userId) return goToLogin();
-    if (hasTakenPlace) return void toast.error(PAST_EVENT_MESSAGE);
+    if (hasTakenPlace) return void notify.error(PAST_EVENT_MESSAGE);
     setPending(true);
     try {
       const message = await registerForEvent(event._id, userId, 1);
-      toast.success(message);
+      notify.success(message);
       onEventChange((current) => markRegistered(current, userId, 1));
     } catch (error) {
-      toast.error(getErrorMessage(error, 'Registration failed. Please try again.'));
+      notify.error(getErrorMessage(error, 'Registration failed. Please try again.'));
     } finally {
       setPending(false);
     }

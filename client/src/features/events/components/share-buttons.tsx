@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { trackShare, type SharePlatform } from '../api/events-api';
 import { shareTargets } from '../lib/share';
 
@@ -26,7 +26,7 @@ export function ShareButtons({ eventId, title, pageUrl }: { eventId: string; tit
     trackShare(eventId, platform).catch(() => undefined);
     if (copiesLink) {
       void copyLink(pageUrl).then((copied) =>
-        toast.info(copied ? 'Event link copied. Paste it into your Instagram story or bio.' : `Copy this link to share on Instagram: ${pageUrl}`),
+        notify.info(copied ? 'Event link copied. Paste it into your Instagram story or bio.' : `Copy this link to share on Instagram: ${pageUrl}`),
       );
     }
   };

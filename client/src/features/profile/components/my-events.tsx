@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
@@ -22,7 +22,7 @@ export function MyEvents({ userId }: { userId: string }) {
       await deleteEvent(eventId);
       setData((events) => events?.filter((event) => event._id !== eventId));
     } catch {
-      toast.error('Failed to delete event. Please try again.');
+      notify.error('Failed to delete event. Please try again.');
     } finally {
       setDeleting(null);
     }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
@@ -55,11 +55,11 @@ export function ProfileCard({
       const updated = await updateUser(userId, { username: draft.username.trim(), email: draft.email.trim() });
       onUpdated(updated);
       updateStoredUser({ username: updated.username || draft.username.trim() });
-      toast.success('Profile updated.');
+      notify.success('Profile updated.');
       setEditing(false);
     } catch {
       // Keep the edited values so the user can retry.
-      toast.error('Failed to update user. Please try again.');
+      notify.error('Failed to update user. Please try again.');
     } finally {
       setSaving(false);
     }

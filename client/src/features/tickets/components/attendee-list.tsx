@@ -1,6 +1,6 @@
 /* The attendee list of the check-in page: who holds a ticket and who is already in. */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
@@ -36,7 +36,7 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
     try {
       saveFile(await getAttendeesCsv(eventId), `attendees-${eventId}.csv`);
     } catch (problem) {
-      toast.error(getErrorMessage(problem, 'Could not download the attendee list. Please try again.'));
+      notify.error(getErrorMessage(problem, 'Could not download the attendee list. Please try again.'));
     } finally {
       setDownloading(false);
     }

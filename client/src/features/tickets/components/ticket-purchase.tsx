@@ -3,7 +3,7 @@
  * Get Ticket → price confirmation → M-Pesa payment dialog → registration → 'Already Registered'.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import type { TicketPurchaseProps } from '../../events/components/event-detail-sections';
 import { useTicketPayment } from '../hooks/use-ticket-payment';
@@ -27,9 +27,9 @@ function Purchase({ event, userId, quantity, disabled, onPurchased }: TicketPurc
   const finish = useCallback(
     (message: string, _quantity: number, registrationProblem: string | null) => {
       if (registrationProblem) {
-        toast.warning(`Payment successful. Your tickets are issued and in your profile (${registrationProblem}).`);
+        notify.warning(`Payment successful. Your tickets are issued and in your profile (${registrationProblem}).`);
       } else {
-        toast.success(`Payment successful. ${/[.!]$/.test(message) ? message : `${message}.`}`);
+        notify.success(`Payment successful. ${/[.!]$/.test(message) ? message : `${message}.`}`);
       }
       setOpen(false);
       onPurchased();
@@ -43,7 +43,7 @@ function Purchase({ event, userId, quantity, disabled, onPurchased }: TicketPurc
     ticketPrice: event.ticketPrice,
     isOpen: () => openRef.current,
     onPurchased: finish,
-    onBackgroundOutcome: (status, detail) => toast.error(detail ? `${status}: ${detail}` : status),
+    onBackgroundOutcome: (status, detail) => notify.error(detail ? `${status}: ${detail}` : status),
   });
   const { state } = payment;
 
