@@ -1,7 +1,14 @@
-import { RouterProvider } from 'react-router-dom';
-import { router } from './router';
+import { BrowserRouter } from 'react-router-dom';
+import { RouteErrorBoundary } from './route-error';
+import { AppRoutes } from './router';
 
 /* Toasts have no container here: src/lib/notify.ts loads and mounts it on the first toast. */
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <RouteErrorBoundary standalone>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </RouteErrorBoundary>
+  );
 }

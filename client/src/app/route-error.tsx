@@ -1,20 +1,15 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import { Component, type ReactNode } from 'react';
 import { paths } from '../config/paths';
 import { useDocumentTitle } from '../hooks/use-document-title';
 
 /**
  * Shown when rendering a route throws (including a lazily loaded chunk that failed to
  * download, e.g. after a new deploy). `standalone` renders its own <main> landmark because
- * the layout itself is not available.
+ * the layout itself is not available. Works outside the router (plain links).
  */
-export function RouteError({ standalone = false }: { standalone?: boolean }) {
-  const error = useRouteError();
+export function RouteError({ error, standalone = false }: { error: unknown; standalone?: boolean }) {
   useDocumentTitle('Something went wrong');
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : null;
+  const detail = error instanceof Error ? error.message : null;
 
   const body = (
     <section className="page page--narrow status-page">
@@ -25,12 +20,43 @@ export function RouteError({ standalone = false }: { standalone?: boolean }) {
         <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
           Reload page
         </button>
-        <Link className="btn btn--secondary" to={paths.home} reloadDocument>
+        <a className="btn btn--secondary" href={paths.home}>
           Go to Home
-        </Link>
+        </a>
       </div>
     </section>
   );
 
   return standalone ? <main id="main-content">{body}</main> : body;
+}
+
+interface BoundaryProps {
+  children: ReactNode;
+  standalone?: boolean;
+  /** A new value (e.g. the next pathname) clears a caught error, so navigating away recovers. */
+  resetKey?: string;
+}
+
+interface BoundaryState {
+  error: unknown;
+  failed: boolean;
+  resetKey: string | undefined;
+}
+
+/** Catches render errors below it and shows RouteError instead. */
+export class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { error: null, failed: false, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error, failed: true };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    if (props.resetKey === state.resetKey) return null;
+    return { error: null, failed: false, resetKey: props.resetKey };
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError error={this.state.error} standalone={this.props.standalone} /> : this.props.children;
+  }
 }

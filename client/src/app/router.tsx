@@ -1,12 +1,15 @@
 import { lazy } from 'react';
-import { createBrowserRouter } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { paths, routePatterns } from '../config/paths';
 import { RootLayout } from '../features/layout/components/root-layout';
-import { RouteError } from './route-error';
 
 /*
  * One lazily loaded chunk per route. Heavy libraries (leaflet, emoji picker, qrcode) must only be
  * imported from inside the route modules (or features) that need them, never from here or the layout.
+ *
+ * Declarative routes (<Routes>, no data router): the app uses no loaders, actions or fetchers, and
+ * createBrowserRouter/RouterProvider would add ~17 KB gzip to every first load. Render errors are
+ * caught by RouteErrorBoundary in the layout; scrolling on navigation by ScrollOnNavigate.
  */
 const Home = lazy(() => import('./routes/home'));
 const Events = lazy(() => import('./routes/events'));
@@ -30,39 +33,32 @@ const AdminScraped = lazy(() => import('./routes/admin-scraped'));
 const CheckIn = lazy(() => import('./routes/checkin'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
-export const router = createBrowserRouter([
-  {
-    path: '/',
-    element: <RootLayout />,
-    errorElement: <RouteError standalone />,
-    children: [
-      {
-        // Errors thrown while rendering a page (e.g. a chunk that failed to load) keep the layout.
-        errorElement: <RouteError />,
-        children: [
-          { index: true, element: <Home /> },
-          { path: paths.events, element: <Events /> },
-          { path: routePatterns.event, element: <EventDetail /> },
-          { path: paths.plan, element: <Plan /> },
-          { path: paths.login, element: <Login /> },
-          { path: paths.register, element: <Register /> },
-          { path: paths.setAvatar, element: <SetAvatar /> },
-          { path: paths.profile, element: <Profile /> },
-          { path: paths.chat, element: <Chat /> },
-          { path: paths.contact, element: <Contact /> },
-          { path: paths.about, element: <About /> },
-          { path: paths.forgotPassword, element: <ForgotPassword /> },
-          { path: routePatterns.resetPassword, element: <ResetPassword /> },
-          { path: routePatterns.verifyEmail, element: <VerifyEmail /> },
-          { path: routePatterns.forums, element: <ForumThreads /> },
-          { path: routePatterns.forumThread, element: <ForumThread /> },
-          { path: routePatterns.editEvent, element: <EditEvent /> },
-          { path: paths.admin, element: <Admin /> },
-          { path: paths.adminScraped, element: <AdminScraped /> },
-          { path: routePatterns.checkin, element: <CheckIn /> },
-          { path: '*', element: <NotFound /> },
-        ],
-      },
-    ],
-  },
-]);
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<RootLayout />}>
+        <Route index element={<Home />} />
+        <Route path={paths.events} element={<Events />} />
+        <Route path={routePatterns.event} element={<EventDetail />} />
+        <Route path={paths.plan} element={<Plan />} />
+        <Route path={paths.login} element={<Login />} />
+        <Route path={paths.register} element={<Register />} />
+        <Route path={paths.setAvatar} element={<SetAvatar />} />
+        <Route path={paths.profile} element={<Profile />} />
+        <Route path={paths.chat} element={<Chat />} />
+        <Route path={paths.contact} element={<Contact />} />
+        <Route path={paths.about} element={<About />} />
+        <Route path={paths.forgotPassword} element={<ForgotPassword />} />
+        <Route path={routePatterns.resetPassword} element={<ResetPassword />} />
+        <Route path={routePatterns.verifyEmail} element={<VerifyEmail />} />
+        <Route path={routePatterns.forums} element={<ForumThreads />} />
+        <Route path={routePatterns.forumThread} element={<ForumThread />} />
+        <Route path={routePatterns.editEvent} element={<EditEvent />} />
+        <Route path={paths.admin} element={<Admin />} />
+        <Route path={paths.adminScraped} element={<AdminScraped />} />
+        <Route path={routePatterns.checkin} element={<CheckIn />} />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,21 +1,43 @@
-import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Suspense, useLayoutEffect } from 'react';
+import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
+import { RouteErrorBoundary } from '../../../app/route-error';
 import { PageLoader } from '../../../components/ui/spinner';
 import { Header } from './header';
 import { Footer } from './footer';
 
+/**
+ * A new page starts at the top (or at its #hash target); back/forward keeps the browser's own
+ * scroll restoration. Changing only the query (search filters, pagination) keeps the position.
+ */
+function ScrollOnNavigate() {
+  const { pathname, hash } = useLocation();
+  const navigationType = useNavigationType();
+  useLayoutEffect(() => {
+    if (navigationType === 'POP') return;
+    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new path or hash scrolls
+  }, [pathname, hash]);
+  return null;
+}
+
 export function RootLayout() {
+  const { pathname } = useLocation();
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main-content">
         Skip to main content
       </a>
-      <ScrollRestoration />
+      <ScrollOnNavigate />
       <Header />
       <main id="main-content" className="app-main" tabIndex={-1}>
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
+        {/* Errors thrown while rendering a page (e.g. a chunk that failed to load) keep the layout. */}
+        <RouteErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <Footer />
     </div>
