@@ -1,9 +1,21 @@
-import { isAxiosError } from 'axios';
+/*
+ * Error helpers shared by every page. No axios import here on purpose (importing even
+ * `isAxiosError` pulls the whole library): the checks are structural, so they work for axios
+ * errors and for the HttpError of ./public-get.
+ */
+
+/** The answer attached to a failed request (axios error or HttpError), if the server answered. */
+export function getErrorResponse(error: unknown): { status: number; data: unknown } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const response = (error as { response?: unknown }).response;
+  if (typeof response !== 'object' || response === null) return null;
+  const { status, data } = response as { status?: unknown; data?: unknown };
+  return typeof status === 'number' ? { status, data } : null;
+}
 
 /** Message the server put in the error body (`msg` or `message`), if any. */
 export function getServerMessage(error: unknown): string | null {
-  if (!isAxiosError(error) || !error.response) return null;
-  const data: unknown = error.response.data;
+  const data = getErrorResponse(error)?.data;
   if (typeof data === 'object' && data !== null) {
     const body = data as Record<string, unknown>;
     if (typeof body.msg === 'string' && body.msg.trim() !== '') return body.msg;

@@ -11,7 +11,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { getErrorMessage } from '../../lib/errors';
-import { getPopularEvents, getUpcomingEvents } from '../../features/events/api/events-api';
+import { getPopularEvents, getUpcomingEvents } from '../../features/events/api/public-events-api';
 import { EventSection } from '../../features/events/components/event-section';
 import { byDateAscending } from '../../features/events/lib/event-time';
 import '../../features/events/home.css';

@@ -47,17 +47,8 @@ export async function searchEvents(params: EventSearchParams, signal?: AbortSign
   };
 }
 
-/** GET /api/events/popular -> bare array ("What's Trending Now"). */
-export async function getPopularEvents(signal?: AbortSignal): Promise<EventItem[]> {
-  const { data } = await api.get<EventItem[]>('/events/popular', { signal });
-  return asArray<EventItem>(data);
-}
-
-/** GET /api/events/upcoming -> bare array, soonest first. */
-export async function getUpcomingEvents(signal?: AbortSignal): Promise<EventItem[]> {
-  const { data } = await api.get<EventItem[]>('/events/upcoming', { signal });
-  return asArray<EventItem>(data);
-}
+// The home route's two lists: anonymous reads without axios (see ./public-events-api).
+export { getPopularEvents, getUpcomingEvents } from './public-events-api';
 
 /** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
 export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {

@@ -2,7 +2,6 @@ import { useEffect, useId, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../auth/hooks/use-session';
-import { logoutRequest } from '../../auth/api/auth-api';
 import { BrandMark } from './brand-mark';
 import './header.css';
 
@@ -34,7 +33,8 @@ export function Header() {
   }, [menuOpen]);
 
   const handleLogout = () => {
-    if (token) logoutRequest(token);
+    // The API module (and axios) is loaded on demand: the header is on every first paint.
+    if (token) void import('../../auth/api/auth-api').then(({ logoutRequest }) => logoutRequest(token), () => undefined);
     logout();
     setMenuOpen(false);
     void navigate(paths.login);
