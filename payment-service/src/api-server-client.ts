@@ -45,6 +45,8 @@ export interface SettleResponse {
   orderStatus: string;
   ticketsIssued: number;
   changed: boolean;
+  /** The owner's view of the payment after settling (what GET /status answers). */
+  view?: PaymentStatus | undefined;
 }
 
 export interface PaymentStatus {

@@ -1,4 +1,4 @@
-import { ApiServerError, type ApiServerClient, type SettleResponse } from './api-server-client.js';
+import { ApiServerError, type ApiServerClient, type PaymentStatus, type SettleResponse } from './api-server-client.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { callbackItem, type StkCallbackBody } from './daraja/protocol.js';
 import type { Logger } from './logger.js';
@@ -9,6 +9,9 @@ export interface OpenPush {
   eventId: string;
   amount: number;
   quantity: number;
+  /** open: no result yet; settling: a result is being recorded; final: `final` is the API server's view. */
+  state: 'open' | 'settling' | 'final';
+  final?: PaymentStatus;
 }
 
 const OPEN_PUSH_TTL_MS = 30 * 60 * 1000;
@@ -30,7 +33,18 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
    * answered "pending" here without a round trip to the API server.
    */
   const open = new Map<string, OpenPush>();
-  const markSettled = (checkoutRequestId: string) => open.delete(checkoutRequestId);
+  /** A result is on its way to the API server: polls ask the API server until it is recorded. */
+  const markSettling = (checkoutRequestId: string) => {
+    const push = open.get(checkoutRequestId);
+    if (push && push.state === 'open') push.state = 'settling';
+  };
+  /** The API server recorded a final result: keep its view to answer the owner's polls. */
+  const remember = (settled: SettleResponse | undefined) => {
+    const push = settled ? open.get(settled.checkoutRequestId) : undefined;
+    if (!push || !settled?.view || settled.view.status === 'pending') return;
+    push.state = 'final';
+    push.final = settled.view;
+  };
   const prune = () => {
     const cutoff = Date.now() - OPEN_PUSH_TTL_MS;
     for (const [id, push] of open) if (push.createdAt < cutoff) open.delete(id);
@@ -39,34 +53,35 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
   async function reconcileOne(checkoutRequestId: string): Promise<SettleResponse | undefined> {
     const result = await daraja.stkQuery(checkoutRequestId);
     if (result.state === 'pending') return undefined;
-    markSettled(checkoutRequestId);
-    return api.settle({
+    markSettling(checkoutRequestId);
+    const settled = await api.settle({
       checkoutRequestId,
       merchantRequestId: result.merchantRequestId || undefined,
       resultCode: result.resultCode,
       resultDesc: result.resultDesc,
       source: 'query',
     });
+    remember(settled);
+    return settled;
   }
 
   return {
     recording,
     reconcileOne,
     open: {
-      add(checkoutRequestId: string, push: Omit<OpenPush, 'createdAt'>) {
+      add(checkoutRequestId: string, push: Omit<OpenPush, 'createdAt' | 'state'>) {
         if (open.size > 10_000) prune();
-        open.set(checkoutRequestId, { ...push, createdAt: Date.now() });
+        open.set(checkoutRequestId, { ...push, createdAt: Date.now(), state: 'open' });
       },
       get: (checkoutRequestId: string) => open.get(checkoutRequestId),
-      settled: markSettled,
+      remember: (view: PaymentStatus) => remember({ checkoutRequestId: view.checkoutRequestId, status: view.status, orderStatus: view.orderStatus, ticketsIssued: 0, changed: false, view }),
     },
 
     async handleCallback(body: StkCallbackBody): Promise<CallbackOutcome> {
       const callback = body.Body.stkCallback;
       const checkoutRequestId = String(callback.CheckoutRequestID);
       await recording.get(checkoutRequestId)?.catch(() => undefined);
-      // From here on, polls ask the API server, which has (or is about to have) the result.
-      markSettled(checkoutRequestId);
+      markSettling(checkoutRequestId);
       const items = callback.CallbackMetadata?.Item;
       const amount = callbackItem(items, 'Amount');
       const receipt = callbackItem(items, 'MpesaReceiptNumber');
@@ -84,6 +99,7 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
           transactionDate: date === undefined ? undefined : String(date),
           source: 'callback',
         });
+        remember(settled);
         return settled.changed ? 'settled' : 'duplicate';
       } catch (error) {
         if (error instanceof ApiServerError && error.status === 404) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
-import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
+import { ApiServerError, type ApiServerClient, type PaymentStatus } from '../api-server-client.js';
 import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
 import type { Logger } from '../logger.js';
 import type { Settlement } from '../settlement.js';
@@ -10,6 +10,22 @@ import type { Settlement } from '../settlement.js';
 const INITIATE_FAILED = 'Failed to initiate payment';
 /** Same words as the API server's status for a pending payment. */
 const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
+
+/** The confirmPayment answer for a status from the API server. */
+function confirmAnswer(status: PaymentStatus) {
+  return {
+    success: status.success,
+    resultDesc: status.resultDesc,
+    resultdDesc: status.resultDesc,
+    status: status.status,
+    orderStatus: status.orderStatus,
+    CheckoutRequestID: status.checkoutRequestId,
+    eventId: status.eventId,
+    amount: status.amount,
+    quantity: status.quantity,
+    mpesaReceiptNumber: status.mpesaReceiptNumber,
+  };
+}
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -194,20 +210,24 @@ export function createPaymentsRouter(deps: {
     }
     // A push this instance sent, still unanswered, asked about with the token that made it:
     // "pending" needs no round trip to the API server (polls are most of the traffic).
+    // The same goes for its final result once the API server recorded it (settle returns the view).
     const open = settlement.open.get(checkoutRequestId);
-    if (open && open.tokenHash === tokenHash(token) && Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000) {
-      return void res.json({
-        success: false,
-        resultDesc: PENDING_MESSAGE,
-        resultdDesc: PENDING_MESSAGE,
-        status: 'pending',
-        orderStatus: 'pending',
-        CheckoutRequestID: checkoutRequestId,
-        eventId: open.eventId,
-        amount: open.amount,
-        quantity: open.quantity,
-        mpesaReceiptNumber: null,
-      });
+    if (open && open.tokenHash === tokenHash(token)) {
+      if (open.state === 'final' && open.final) return void res.json(confirmAnswer(open.final));
+      if (open.state === 'open' && Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000) {
+        return void res.json({
+          success: false,
+          resultDesc: PENDING_MESSAGE,
+          resultdDesc: PENDING_MESSAGE,
+          status: 'pending',
+          orderStatus: 'pending',
+          CheckoutRequestID: checkoutRequestId,
+          eventId: open.eventId,
+          amount: open.amount,
+          quantity: open.quantity,
+          mpesaReceiptNumber: null,
+        });
+      }
     }
     try {
       let status = await api.paymentStatus(token, checkoutRequestId);
@@ -219,18 +239,8 @@ export function createPaymentsRouter(deps: {
           logger.error(`STK query for ${checkoutRequestId} failed`, error);
         }
       }
-      res.json({
-        success: status.success,
-        resultDesc: status.resultDesc,
-        resultdDesc: status.resultDesc,
-        status: status.status,
-        orderStatus: status.orderStatus,
-        CheckoutRequestID: status.checkoutRequestId,
-        eventId: status.eventId,
-        amount: status.amount,
-        quantity: status.quantity,
-        mpesaReceiptNumber: status.mpesaReceiptNumber,
-      });
+      if (open && status.status !== 'pending') settlement.open.remember(status);
+      res.json(confirmAnswer(status));
     } catch (error) {
       if (error instanceof ApiServerError && error.status < 500) {
         const message = error.status === 404 ? 'No payment to confirm' : error.message;

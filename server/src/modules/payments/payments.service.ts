@@ -33,6 +33,8 @@ export interface SettleResult {
   ticketsIssued: number;
   /** False when the result was already recorded (a duplicate callback or a repeated query). */
   changed: boolean;
+  /** The payment as its owner's status call would describe it now, so the payment service can answer polls itself. */
+  view?: ReturnType<ReturnType<typeof createPaymentsService>['describe']> | undefined;
 }
 
 /** Daraja result codes as a payment status: 1032 is the user pressing Cancel, anything else non-zero is a failure. */
@@ -175,7 +177,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         }
         if (inserted > 0) {
           tickets.sendTicketMail(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
-          return { checkoutRequestId: known.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: inserted, changed: true };
+          const described = describe(
+            { ...known, status: 'success', resultCode: input.resultCode, resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
+            { ...view.order, status: 'paid' },
+            view.event.title,
+          );
+          return { checkoutRequestId: known.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: inserted, changed: true, view: described };
         }
         // Someone else settled it meanwhile, or the hold is no longer safe: the full path decides.
       }
@@ -256,7 +263,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         throw error;
       }
       if (issued.length > 0) tickets.sendTicketMail(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
-      return result;
+      const after = await repo.withOrder(input.checkoutRequestId);
+      return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
     },
 
     /** Pushes with no result yet, sent more than `olderThanSeconds` ago. Also expires stale holds. */
@@ -325,6 +333,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }));
     },
 
+    describe,
     messages: { pending: PENDING_MESSAGE, past: ticketMessages.past },
     hasTakenPlace,
   };
