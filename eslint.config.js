@@ -22,6 +22,12 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // Toasts go through src/lib/notify.ts, which loads react-toastify on the first toast.
+      'no-restricted-imports': ['error', { paths: [{ name: 'react-toastify', message: "Use notify from 'src/lib/notify' (loads the toast library on demand)." }] }],
     },
+  },
+  {
+    files: ['client/src/lib/toaster.tsx'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );
