@@ -66,6 +66,8 @@ export interface PaymentStatus {
 
 export interface ApiServerClient {
   createOrder(userToken: string, body: { eventId: string; quantity: number; phone: string }): Promise<CreatedOrder>;
+  /** How long one call may take, queueing included. */
+  readonly timeoutMs: number;
   abandonOrder(orderId: string, reason: string): Promise<void>;
   recordPush(body: { orderId: string; checkoutRequestId: string; merchantRequestId?: string }): Promise<void>;
   settle(body: SettleRequest): Promise<SettleResponse>;
@@ -76,6 +78,7 @@ export interface ApiServerClient {
 export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number; agents?: Agents }): ApiServerClient {
   const base = `${options.baseUrl.replace(/\/+$/, '')}/api/internal/payments`;
   const agents = options.agents ?? createAgents(32);
+  const timeoutMs = options.timeoutMs ?? 30_000;
 
   async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; userToken?: string } = {}): Promise<T> {
     const headers: Record<string, string> = { 'x-internal-key': options.internalApiKey, accept: 'application/json' };
@@ -87,7 +90,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
         method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        timeoutMs: options.timeoutMs ?? 30_000,
+        timeoutMs,
       });
     } catch {
       throw new ApiServerError(503, 'The Tukio server is not reachable right now. Please try again in a moment.');
@@ -107,7 +110,9 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
   }
 
   return {
-    createOrder: (userToken, body) => call<CreatedOrder>('POST', '/orders', { body, userToken }),
+    timeoutMs,
+    // The API server holds no seats once we would have stopped waiting (5 s margin for the answer).
+    createOrder: (userToken, body) => call<CreatedOrder>('POST', '/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 }, userToken }),
     abandonOrder: async (orderId, reason) => {
       await call('POST', `/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
     },

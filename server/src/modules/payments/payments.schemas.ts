@@ -24,6 +24,8 @@ export const createOrderBody = z.object({
   eventId: idParam('eventId'),
   quantity: quantitySchema.default(1),
   phone: phoneSchema,
+  /** Epoch ms after which the caller has given up: no seats are held for an answer nobody reads. */
+  deadline: z.number().int().positive().optional(),
 });
 
 export const abandonOrderBody = z.object({ reason: z.string().max(500).default('push refused') });

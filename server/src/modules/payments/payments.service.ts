@@ -92,11 +92,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      * holds and inserts the order in one database round trip, so concurrent buyers can never
      * oversell.
      */
-    async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string }) {
+    async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string; deadline?: number | undefined }) {
       const repo = createPaymentsRepository(db);
+      if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'Tukio is busy right now. Please try again in a moment.');
       const event = tickets.assertOpen(await createTicketsRepository(db).findEvent(input.eventId), new Date());
       if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
       // Stale holds need no cleanup here: counting ignores them, and each reconciler pass marks them expired.
+      if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'Tukio is busy right now. Please try again in a moment.');
       const held = await repo.holdSeats({ eventId: event.id, userId, quantity: input.quantity, phone: input.phone, holdSeconds: holdMs / 1000 });
       if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
       if (held.outcome === 'sold_out') throw AppError.conflict(seatsLeftMessage(held.seatsLeft));
