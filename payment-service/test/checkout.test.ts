@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments, tickets } from '../../server/src/db/schema.js';
-import { startStack, successCallback, type Stack } from './helpers/stack.js';
+import { orders, payments, tickets } from '../../server/src/db/schema.js';
+import { INTERNAL_KEY, startStack, successCallback, type Stack } from './helpers/stack.js';
 
 let s: Stack;
 let organiser: Awaited<ReturnType<Stack['quickUser']>>;
@@ -253,6 +253,14 @@ describe('registration and the client\'s word', () => {
       body: { checkoutRequestId: 'ws_CO_x', resultCode: 0, source: 'query' },
     });
     expect(wrongKey.status).toBe(401);
+    // A caller that has already given up gets no seats held.
+    const late = await s.api('POST', '/api/internal/payments/orders', {
+      token: user.token,
+      headers: { 'x-internal-key': INTERNAL_KEY },
+      body: { eventId, phone: '254712345678', deadline: Date.now() - 1000 },
+    });
+    expect(late.status).toBe(503);
+    expect(await s.server.db.select().from(orders).where(eq(orders.eventId, eventId))).toHaveLength(0);
   });
 });
 
