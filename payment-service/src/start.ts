@@ -52,6 +52,9 @@ export async function startPaymentService(
   const { app, settlement } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
   httpServer.on('request', app);
 
+  if (simulator && config.env === 'production') {
+    logger.info('WARNING: no Daraja credentials — payments go to the built-in simulator and are not real money. Set DARAJA_* to sell real tickets.');
+  }
   const reconciler = createReconciler({ api: settlementApi, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
   reconciler.start();
   logger.info(
