@@ -171,7 +171,7 @@ describe('durability and scale-out', () => {
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it('reaches a user on another instance through Redis', async () => {
     const database = await createPostgresDatabase();
@@ -191,5 +191,5 @@ describe('durability and scale-out', () => {
       await two.close();
       await database.drop();
     }
-  });
+  }, 120_000);
 });
