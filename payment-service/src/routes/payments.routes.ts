@@ -122,7 +122,7 @@ export function createPaymentsRouter(deps: {
 
   router.post('/stkPush', perIp, perUser, async (req, res) => {
     const token = bearerToken(req);
-    if (!token) return void res.status(401).json(errorBody('Please log in to buy tickets.'));
+    if (!token) return fail(res, 401, 'please log in to buy tickets.');
     const parsed = stkPushBody.safeParse(req.body ?? {});
     if (!parsed.success) return fail(res, 400, 'the request is not valid.');
     const phone = normalisePhone(parsed.data.phone);
