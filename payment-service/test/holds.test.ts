@@ -7,7 +7,7 @@ import { startStack, type Stack } from './helpers/stack.js';
 let s: Stack;
 let organiser: Awaited<ReturnType<Stack['quickUser']>>;
 beforeAll(async () => {
-  s = await startStack({ serverEnv: { HOLD_MINUTES: '0.01' } });
+  s = await startStack({ serverEnv: { HOLD_MINUTES: '0.01' }, paymentEnv: { STK_RATE_LIMIT_PER_USER: '3' } });
   organiser = await s.quickUser('organiser');
 });
 afterAll(async () => {
@@ -70,5 +70,19 @@ describe('late payments after the seat hold expired', () => {
     ]);
     expect(refunds.body[0].mpesaReceiptNumber).toMatch(/^[A-Z0-9]{10}$/);
     expect((await s.api('GET', '/api/admin/refunds', { token: buyer.token })).status).toBe(403);
+  });
+});
+
+describe('stkPush rate limit', () => {
+  it('allows STK_RATE_LIMIT_PER_USER pushes per account per window, then 429', async () => {
+    const eager = await s.quickUser('eagerbuyer');
+    const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 50 });
+    for (let i = 0; i < 3; i++) expect((await s.stkPush(eager.token, eventId, `25473300010${i}`)).status).toBe(200);
+    const limited = await s.stkPush(eager.token, eventId, '254733000109');
+    expect(limited.status).toBe(429);
+    expect(limited.body.msg).toMatch(/^Failed to initiate payment: too many payment attempts/);
+    // Another account is not affected.
+    const other = await s.quickUser('patientbuyer');
+    expect((await s.stkPush(other.token, eventId, '254733000110')).status).toBe(200);
   });
 });
