@@ -5,6 +5,7 @@
 // Usage: node bench/checkout.mjs   (needs PostgreSQL on 127.0.0.1:5432)
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -44,6 +45,7 @@ function startPaymentService(env) {
     }
     return {
       url,
+      pid: child.pid,
       stop: () =>
         new Promise((resolve) => {
           if (child.exitCode !== null) return resolve();
@@ -52,6 +54,16 @@ function startPaymentService(env) {
         }),
     };
   })();
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 let networkErrors = 0;
@@ -120,6 +132,9 @@ try {
   let otherFailures = 0;
   let lastConfirmedAt = 0;
   const started = performance.now();
+  const backendPids = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  const cpuBefore = { api: cpuSeconds(api.pid), pay: cpuSeconds(pay.pid), bench: process.cpuUsage() };
+  const pgBefore = new Map((await backendPids()).map((pid) => [pid, cpuSeconds(pid)]));
 
   await Promise.all(
     tokens.map(async (token, i) => {
@@ -151,6 +166,10 @@ try {
   );
 
   const seconds = (lastConfirmedAt - started) / 1000;
+  const benchCpu = process.cpuUsage(cpuBefore.bench);
+  let pgCpu = 0;
+  for (const pid of await backendPids()) pgCpu += cpuSeconds(pid) - (pgBefore.get(pid) ?? 0);
+  const cpu = { api: cpuSeconds(api.pid) - cpuBefore.api, pay: cpuSeconds(pay.pid) - cpuBefore.pay, pg: pgCpu, bench: (benchCpu.user + benchCpu.system) / 1e6 };
   const { rows } = await db.query('SELECT count(*)::int AS n FROM tickets WHERE event_id = $1', [eventId]);
   await db.end();
   const issued = rows[0].n;
@@ -165,6 +184,14 @@ try {
   console.log(`stkPush latency p50 ${percentile(pushLatency, 50).toFixed(0)} ms, p99 ${percentile(pushLatency, 99).toFixed(0)} ms`);
   console.log(
     `push-to-confirmed p50 ${percentile(confirmLatency, 50).toFixed(0)} ms, p99 ${percentile(confirmLatency, 99).toFixed(0)} ms (includes the ${SIMULATOR_DELAY_MS} ms simulated PIN entry and ${POLL_MS} ms polling)`,
+  );
+  const serverCpu = cpu.api + cpu.pay + cpu.pg;
+  const perTicketMs = (serverCpu / Math.max(confirmed, 1)) * 1000;
+  console.log(
+    `CPU used: API ${cpu.api.toFixed(1)} s, payment service + simulator ${cpu.pay.toFixed(1)} s, PostgreSQL ~${cpu.pg.toFixed(1)} s (backends still open), bench client ${cpu.bench.toFixed(1)} s`,
+  );
+  console.log(
+    `server-side CPU per confirmed ticket: ${perTicketMs.toFixed(1)} ms -> about ${(2000 / perTicketMs).toFixed(0)} tickets/s if the services had the machine's 2 cores to themselves`,
   );
   if (rate < 50 || oversold > 0 || serverErrors > 0 || issued !== confirmed || confirmed !== Math.min(SEATS, BUYERS)) exitCode = 1;
 } catch (error) {
