@@ -23,10 +23,11 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
     io.adapter(createAdapter(pub, sub));
     closers.push(() => pub.quit(), () => sub.quit());
   }
-  attachChatSocket(io, { auth: services.auth, chat: services.chat, logger });
+  const chatSocket = attachChatSocket(io, { auth: services.auth, chat: services.chat, logger });
   return {
     io,
     async close() {
+      chatSocket.shutdown();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await Promise.allSettled(closers.map((close) => close()));
     },

@@ -18,6 +18,8 @@ const ackOf = (value: unknown): Ack => (typeof value === 'function' ? (value as 
  * is authenticated in the handshake and may only speak as its own user.
  */
 export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: ChatService; logger: Logger }) {
+  // Once shutdown starts the Redis adapter may already be gone: broadcasting then would only reject.
+  let shuttingDown = false;
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const user = typeof token === 'string' ? await deps.auth.authenticate(token).catch(() => undefined) : undefined;
@@ -31,6 +33,7 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
 
   // Delivery runs off the service, so messages stored through HTTP reach sockets too, on any instance.
   deps.chat.onMessage((message) => {
+    if (shuttingDown) return;
     io.to(userRoom(message.to)).emit('msg-recieve', message.message);
     io.to(userRoom(message.to)).emit('chat:message', message);
     io.to(userRoom(message.from)).emit('chat:sent', message);
@@ -80,11 +83,18 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
 
     socket.on('disconnect', async () => {
       try {
+        if (shuttingDown) return;
         const stillOnline = await io.in(userRoom(user.id)).fetchSockets();
-        if (stillOnline.length === 0) socket.broadcast.emit('presence', { userId: user.id, online: false });
+        if (stillOnline.length === 0 && !shuttingDown) socket.broadcast.emit('presence', { userId: user.id, online: false });
       } catch {
         // The server is shutting down (adapter closed); nobody is left to tell.
       }
     });
   });
+
+  return {
+    shutdown() {
+      shuttingDown = true;
+    },
+  };
 }
