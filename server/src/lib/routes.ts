@@ -1,0 +1,62 @@
+import type { Express } from 'express';
+
+export interface MountedRoute {
+  /** Upper-case HTTP method (`GET`, `POST`, …); `ALL` for `router.all`. */
+  method: string;
+  /** Mount paths and the route path joined, e.g. `/api/events/:id`; a RegExp route as its source. */
+  path: string;
+}
+
+interface LayerLike {
+  route?: { path: unknown; methods: Record<string, boolean> };
+  handle?: { stack?: LayerLike[] };
+  rawPath?: unknown;
+}
+
+function joinPaths(base: string, part: string): string {
+  if (!part || part === '/') return base || '/';
+  const joined = `${base.replace(/\/+$/, '')}/${part.replace(/^\/+/, '')}`;
+  return joined.startsWith('/') ? joined : `/${joined}`;
+}
+
+function pathsOf(raw: unknown): string[] {
+  if (Array.isArray(raw)) return raw.flatMap(pathsOf);
+  if (raw instanceof RegExp) return [`regexp:${raw.source}`];
+  if (typeof raw === 'string') return [raw];
+  return [''];
+}
+
+function walk(stack: LayerLike[], base: string, out: MountedRoute[]) {
+  for (const layer of stack) {
+    if (layer.route) {
+      const methods = Object.keys(layer.route.methods).filter((name) => layer.route!.methods[name]);
+      for (const routePath of pathsOf(layer.route.path)) {
+        const full = routePath.startsWith('regexp:') ? routePath : joinPaths(base, routePath);
+        for (const method of methods) out.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: full });
+      }
+      continue;
+    }
+    // A mounted router (app.use('/api/x', router)) carries its own stack; plain middleware does not.
+    const nested = layer.handle?.stack;
+    if (Array.isArray(nested)) {
+      for (const mount of pathsOf(layer.rawPath)) walk(nested, mount.startsWith('regexp:') ? base : joinPaths(base, mount), out);
+    }
+  }
+}
+
+/**
+ * Every route an Express 5 app has mounted, found by walking its router stack. The security tests
+ * use it so a new route cannot ship without being classified in the authorization matrix.
+ */
+export function listRoutes(app: Express): MountedRoute[] {
+  const out: MountedRoute[] = [];
+  const root = (app as unknown as { router?: { stack?: LayerLike[] } }).router;
+  walk(root?.stack ?? [], '', out);
+  const seen = new Set<string>();
+  return out.filter((route) => {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
