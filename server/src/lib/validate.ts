@@ -38,10 +38,48 @@ z.config({
   },
 });
 
-/** Parses input with a zod schema; the first problem becomes a 400 naming the field. */
+/** A UTF-16 surrogate without its partner: not a character, and not storable as UTF-8 text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The first string in a parsed value that the database cannot store as typed: NUL (PostgreSQL text
+ * cannot hold it) or a lone surrogate (broken Unicode). Walked without recursion, since `unknown`
+ * fields may carry deeply nested arrays.
+ */
+function unstorableString(value: unknown): { path: string; problem: string } | undefined {
+  type Entry = { value: unknown; key?: string; parent?: Entry };
+  const pathOf = (entry: Entry) => {
+    const keys: string[] = [];
+    for (let at: Entry | undefined = entry; at?.key !== undefined; at = at.parent) keys.unshift(at.key);
+    return keys.join('.');
+  };
+  const stack: Entry[] = [{ value }];
+  while (stack.length) {
+    const entry = stack.pop()!;
+    const current = entry.value;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return { path: pathOf(entry), problem: 'must not contain null characters' };
+      if (LONE_SURROGATE.test(current)) return { path: pathOf(entry), problem: 'is not valid text (broken Unicode characters)' };
+    } else if (Array.isArray(current)) {
+      current.forEach((item, index) => stack.push({ value: item, key: String(index), parent: entry }));
+    } else if (current && typeof current === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(current))) {
+      for (const [key, item] of Object.entries(current)) stack.push({ value: item, key, parent: entry });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Parses input with a zod schema; the first problem becomes a 400 naming the field. Every string
+ * that passed the schema must also be storable text (no NUL, no lone surrogates), whatever the field.
+ */
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
+  if (result.success) {
+    const bad = unstorableString(result.data);
+    if (bad) throw AppError.badRequest(`${bad.path || 'Input'} ${bad.problem}.`, bad.path || undefined);
+    return result.data;
+  }
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join('.') || undefined;
   throw AppError.badRequest(issue?.message ?? 'Invalid input.', field);
