@@ -26,8 +26,10 @@ function singleImage(): RequestHandler {
       if ((error as { name?: unknown }).name === 'MulterError') {
         return next(new AppError(known?.status ?? 400, known?.message ?? 'The upload could not be read.', { field: 'file' }));
       }
-      // Malformed multipart bodies surface as plain errors from the parser.
-      if (error instanceof Error && /multipart|boundary|unexpected end/i.test(error.message)) {
+      // Malformed multipart bodies surface as plain errors from the parser (busboy: "Malformed part
+      // header", "Unexpected end of form", …). Files are kept in memory, so any other error here is
+      // about the request's bytes too, never a fault of ours.
+      if (error instanceof Error) {
         return next(AppError.badRequest('The upload could not be read. Send the image as multipart/form-data.', 'file'));
       }
       next(error);
