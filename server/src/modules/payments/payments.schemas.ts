@@ -39,7 +39,12 @@ export const recordPushBody = z.object({
 export const settleBody = z.object({
   checkoutRequestId: checkoutRequestIdSchema,
   merchantRequestId: z.string().max(100).optional(),
-  resultCode: z.coerce.number().int(),
+  // Daraja's codes are small; the column is a 32-bit integer, so anything wider is not a real result.
+  resultCode: z.coerce
+    .number({ error: 'ResultCode must be a number.' })
+    .int('ResultCode must be a whole number.')
+    .min(-2_147_483_648, 'ResultCode is not valid.')
+    .max(2_147_483_647, 'ResultCode is not valid.'),
   resultDesc: z.string().max(1000).default(''),
   amount: z.coerce.number().nonnegative().optional(),
   mpesaReceiptNumber: z
