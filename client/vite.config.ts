@@ -1,5 +1,50 @@
-import { defineConfig } from 'vite';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/**
+ * Writes `<file>.br` and `<file>.gz` next to every text asset of the build (JS, CSS, SVG, JSON),
+ * compressed once at maximum level; the server sends them with Content-Encoding when the browser
+ * accepts it (server/src/lib/precompressed.ts), so no compression runs per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'tukio:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
+      const files = entries
+        .filter((entry) => entry.isFile() && /\.(js|css|svg|json)$/.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name));
+      await Promise.all(
+        files.map(async (file) => {
+          const body = await readFile(file);
+          if (body.length < 1024) return; // not worth a second request path
+          const [gz, br] = await Promise.all([
+            gzip(body, { level: 9 }),
+            brotli(body, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
+            }),
+          ]);
+          await Promise.all([writeFile(`${file}.gz`, gz), writeFile(`${file}.br`, br)]);
+        }),
+      );
+    },
+  };
+}
 
 const API_TARGET = 'http://localhost:5000';
 
@@ -10,7 +55,7 @@ const proxy = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: [
       // The default react-toastify entry injects its CSS from JS at runtime. Point every

@@ -11,6 +11,7 @@ import { authenticateRequests } from './lib/auth.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
+import { servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp } from './lib/rate-limit.js';
 import './lib/validate.js';
 import { createAuthRouter } from './modules/auth/auth.routes.js';
@@ -140,6 +141,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   const clientDist = config.clientDist ?? defaultClientDist;
   const indexHtml = path.join(clientDist, 'index.html');
   if (existsSync(indexHtml)) {
+    // Brotli / gzip twins written by the client build, when the browser accepts them.
+    app.use('/assets', servePrecompressed(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y' }));
     app.use(
       '/assets',
       express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),

@@ -1,0 +1,67 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+
+/**
+ * Serves the `.br` / `.gz` twins the client build writes next to its text assets
+ * (client/vite.config.ts, `precompress`) with `Content-Encoding`, when the browser accepts the
+ * encoding. Anything else (no twin, encoding refused, not GET/HEAD) falls through to
+ * express.static, which sends the plain file. No compression work happens per request.
+ */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
+};
+
+/** Encodings the request accepts (q > 0), from its Accept-Encoding header. */
+function accepted(header: string | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [rawName = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    if (rawName && (q === undefined || Number(q.slice(2)) > 0)) names.add(rawName);
+  }
+  return names;
+}
+
+export function servePrecompressed(root: string, options: { maxAge: string; immutable?: boolean }): RequestHandler {
+  const base = path.resolve(root);
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const type = TYPES[path.extname(req.path).toLowerCase()];
+    if (!type) return next();
+    res.vary('Accept-Encoding');
+    let file: string;
+    try {
+      file = path.join(base, decodeURIComponent(req.path));
+    } catch {
+      return next();
+    }
+    if (!file.startsWith(base + path.sep)) return next();
+    const wanted = accepted(req.headers['accept-encoding']);
+    const encoding = ENCODINGS.find((candidate) => wanted.has(candidate.name));
+    if (!encoding) return next();
+    stat(file + encoding.suffix).then(
+      (found) => {
+        if (!found.isFile()) return next();
+        res.setHeader('Content-Type', type);
+        res.setHeader('Content-Encoding', encoding.name);
+        res.sendFile(file + encoding.suffix, { maxAge: options.maxAge, immutable: options.immutable ?? false, dotfiles: 'deny' }, (error) => {
+          if (error && !res.headersSent) {
+            res.removeHeader('Content-Encoding');
+            res.removeHeader('Content-Type');
+            next();
+          }
+        });
+      },
+      () => next(),
+    );
+  };
+}
