@@ -46,6 +46,61 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Builds src/preload-route.ts as an entry of its own, adds it to index.html (async) and, as JSON
+ * data, the files each lazily loaded route needs beyond what the main entry already loads.
+ * (Vite merges every module script of one HTML page into one entry, which would make the
+ * preloader wait for React like the rest of main.tsx's imports.)
+ */
+function routePreloader(): Plugin {
+  const source = 'src/preload-route.ts';
+  const routeModule = /[\\/]src[\\/]app[\\/]routes[\\/]([^\\/]+)\.tsx$/;
+  return {
+    name: 'tukio:route-preloader',
+    apply: 'build',
+    config(config) {
+      const root = path.resolve(config.root ?? process.cwd());
+      return {
+        build: {
+          rolldownOptions: {
+            input: { index: path.join(root, 'index.html'), 'preload-route': path.join(root, source) },
+          },
+        },
+      };
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const chunks = Object.values(context.bundle ?? {}).filter((output) => output.type === 'chunk');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        /** A chunk's files: itself, its static imports (transitively) and their CSS. */
+        const filesOf = (fileName: string, seen = new Set<string>()): Set<string> => {
+          const chunk = byFile.get(fileName);
+          if (!chunk || seen.has(fileName)) return seen;
+          seen.add(fileName);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) seen.add(css);
+          for (const imported of chunk.imports) filesOf(imported, seen);
+          return seen;
+        };
+        const preloader = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith(source));
+        if (!preloader || !context.chunk) throw new Error(`${source} or the main entry was not built`);
+        const loaded = new Set([...filesOf(context.chunk.fileName), ...filesOf(preloader.fileName)]);
+        const routeFiles: Record<string, string[]> = {};
+        for (const chunk of chunks) {
+          const name = chunk.isDynamicEntry ? routeModule.exec(chunk.facadeModuleId ?? '')?.[1] : undefined;
+          if (name) routeFiles[name] = [...filesOf(chunk.fileName)].filter((file) => !loaded.has(file));
+        }
+        return [
+          // Data for the preloader (not executed, so the Content-Security-Policy does not apply).
+          { tag: 'script', attrs: { type: 'application/json', id: 'route-files' }, children: JSON.stringify(routeFiles), injectTo: 'head' },
+          // async: runs as soon as it has loaded, not in document order after main.tsx's module graph.
+          { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${preloader.fileName}` }, injectTo: 'head' },
+        ];
+      },
+    },
+  };
+}
+
 const API_TARGET = 'http://localhost:5000';
 
 const proxy = {
@@ -55,7 +110,7 @@ const proxy = {
 };
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), routePreloader(), precompress()],
   resolve: {
     alias: [
       // The default react-toastify entry injects its CSS from JS at runtime. Point every

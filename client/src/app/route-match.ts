@@ -1,0 +1,46 @@
+/**
+ * Which route module (file name in ./routes) renders a pathname, for src/preload-route.ts.
+ * Mirrors the route table of ./router.tsx; '/' is Home, which is part of the entry.
+ * Keep this free of React: it runs before React has loaded.
+ */
+import { paths, routePatterns } from '../config/paths';
+
+const table: Array<[pattern: string, routeFile: string]> = [
+  [paths.events, 'events'],
+  [routePatterns.event, 'event-detail'],
+  [paths.plan, 'plan'],
+  [paths.login, 'login'],
+  [paths.register, 'register'],
+  [paths.setAvatar, 'set-avatar'],
+  [paths.profile, 'profile'],
+  [paths.chat, 'chat'],
+  [paths.contact, 'contact'],
+  [paths.about, 'about'],
+  [paths.forgotPassword, 'forgot-password'],
+  [routePatterns.resetPassword, 'reset-password'],
+  [routePatterns.verifyEmail, 'verify-email'],
+  [routePatterns.forums, 'forum-threads'],
+  [routePatterns.forumThread, 'forum-thread'],
+  [routePatterns.editEvent, 'edit-event'],
+  [paths.admin, 'admin'],
+  [paths.adminScraped, 'admin-scraped'],
+  [routePatterns.checkin, 'checkin'],
+];
+
+const segments = (path: string) => path.split('/').filter(Boolean);
+
+/**
+ * React Router's rules for these simple patterns: `:param` is one non-empty segment, matching is
+ * case-insensitive and a trailing slash is ignored. null for '/', 'not-found' when nothing matches.
+ */
+export function routeFileFor(pathname: string): string | null {
+  const parts = segments(pathname.toLowerCase());
+  if (parts.length === 0) return null;
+  for (const [pattern, routeFile] of table) {
+    const expected = segments(pattern.toLowerCase());
+    if (expected.length === parts.length && expected.every((part, index) => part.startsWith(':') || part === parts[index])) {
+      return routeFile;
+    }
+  }
+  return 'not-found';
+}

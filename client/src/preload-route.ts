@@ -1,0 +1,28 @@
+/*
+ * Second entry script of index.html (added by the build, see vite.config.ts `routePreloader`). It
+ * has no React in its imports, so it runs as soon as its few bytes arrive and asks for the code of
+ * the route being opened (modulepreload: fetched and compiled, run later by React.lazy), in
+ * parallel with React instead of after it. The build lists each route's files, beyond those the
+ * entry already loads, in <script type="application/json" id="route-files"> (data, not code).
+ */
+import { routeFileFor } from './app/route-match';
+
+function preload(href: string, as: 'script' | 'style') {
+  const link = document.createElement('link');
+  link.rel = as === 'script' ? 'modulepreload' : 'preload';
+  if (as === 'style') link.as = 'style';
+  link.crossOrigin = '';
+  link.href = href;
+  document.head.append(link);
+}
+
+const routeFile = routeFileFor(window.location.pathname);
+const data = document.getElementById('route-files')?.textContent;
+if (routeFile && data) {
+  try {
+    const files = (JSON.parse(data) as Record<string, string[] | undefined>)[routeFile] ?? [];
+    for (const file of files) preload(`/${file}`, file.endsWith('.css') ? 'style' : 'script');
+  } catch {
+    // no hints: React loads the route as usual
+  }
+}
