@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface FetchState<T> {
   data: T | undefined;
@@ -28,12 +28,14 @@ export function useFetch<T>(key: string | null, fetcher: (signal: AbortSignal) =
   useEffect(() => {
     if (requestKey === null) return;
     const controller = new AbortController();
+    // Answers render as transitions: React renders a long list (the home page's cards) in small
+    // slices that let input through, instead of one long task.
     fetcherRef.current(controller.signal).then(
       (data) => {
-        if (!controller.signal.aborted) setState({ key: requestKey, data });
+        if (!controller.signal.aborted) startTransition(() => setState({ key: requestKey, data }));
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setState({ key: requestKey, error });
+        if (!controller.signal.aborted) startTransition(() => setState({ key: requestKey, error }));
       },
     );
     return () => controller.abort();
