@@ -223,6 +223,7 @@ describe('GET /events/:id share page', () => {
     expect(html).toContain(`<meta property="og:title" content="${escapedTitle}"`);
     expect(html).toContain('<meta property="og:description" content="An &#60;b&#62;evening&#60;/b&#62; of music."');
     expect(html).toContain('<meta property="og:image" content="https://img.example.com/p.jpg"');
+    expect(html).toContain('<link rel="preload" as="image" href="https://img.example.com/p.jpg" fetchpriority="high" />');
     expect(html).toContain(`<meta property="og:url" content="${t.config.publicUrl}/events/${event._id}"`);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
     expect(html).toContain(`<title>${escapedTitle} | Tukio</title>`);
