@@ -1,0 +1,803 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema.js';
+import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, Person } from './security.js';
+import { jsonRequest, multipart, tinyGif } from './security.js';
+import { dayFromNow } from './events.js';
+
+/**
+ * Every API route the server mounts, classified. The authorization matrix and the malformed-input
+ * run both read this table, and both fail when a mounted route is missing from it, so a new route
+ * cannot ship without saying who may call it.
+ */
+
+/** Expected status per actor: one status, or any of several. */
+export type Expectation = Record<Actor, number | readonly number[]>;
+
+export interface Scenario {
+  name: string;
+  /** The request for `actor` (the runner adds the actor's token); may first create fresh resources. */
+  request(tools: WorldTools, actor: Actor): Promise<RawRequest> | RawRequest;
+  expect: Expectation;
+  /** Secrets this scenario legitimately hands out to whoever gets a 2xx (logging in with A's password shows A's email). */
+  reveals?: readonly SecretName[];
+  /** Actors whose 2xx must leave the database untouched too (GET requests always must). */
+  readOnlyFor?: readonly Actor[];
+  check?(res: RawResponse, tools: WorldTools, actor: Actor): string | undefined;
+  /** Runs after the cell (e.g. logout revoked the actor's token: log in again). */
+  after?(tools: WorldTools, actor: Actor): Promise<void>;
+}
+
+/** How a well-formed request to the route looks; the fuzz run bends it out of shape. */
+export interface FuzzSpec {
+  /** Whose credentials the well-formed request carries. */
+  as: 'visitor' | 'a' | 'b' | 'admin';
+  /** Values for the route's path parameters. */
+  params?(w: World, as: Person | undefined): Record<string, string>;
+  query?(w: World, as: Person | undefined): Record<string, string>;
+  /** JSON body (fields are mutated one by one, dropped, or joined by strangers). */
+  body?(w: World, as: Person | undefined): Record<string, unknown>;
+  /** Other well-formed starting points (each case picks one): e.g. the pending payments settle can still change. */
+  variants?(w: World): Array<{ params?: Record<string, string>; body?: Record<string, unknown> }>;
+  /** The route takes a multipart upload. */
+  upload?: boolean;
+  /** Internal route: the well-formed request carries X-Internal-Key. */
+  internal?: boolean;
+}
+
+export interface RouteEntry {
+  method: string;
+  path: string;
+  /** Who may call it at all, for the report. */
+  access: 'public' | 'optional login' | 'login' | 'self' | 'owner' | 'admin' | 'internal';
+  scenarios: Scenario[];
+  fuzz: FuzzSpec;
+}
+
+// ---- expectations -------------------------------------------------------------------------
+const all = (status: number | readonly number[]): Expectation => ({ visitor: status, user: status, owner: status, other: status, admin: status });
+const signedIn = (status: number | readonly number[]): Expectation => ({ ...all(status), visitor: 401 });
+const selfOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 403, owner: status, other: 403, admin: status });
+const selfOnly = (status: number): Expectation => ({ visitor: 401, user: 403, owner: status, other: 403, admin: 403 });
+const adminOnly = (status: number): Expectation => ({ visitor: 401, user: 403, owner: 403, other: 403, admin: status });
+/** A's pending event: strangers are told it does not exist. */
+const pendingOwnerOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 404, owner: status, other: 404, admin: status });
+
+// ---- helpers --------------------------------------------------------------------------------
+/** The actor's own user id (A's for a visitor, who has none). */
+const me = (tools: WorldTools, actor: Actor) => (tools.w.personOf(actor) ?? tools.w.a).user._id;
+const get = (path: string): RawRequest => ({ method: 'GET', path });
+const json = (method: string, path: string, body?: unknown) => jsonRequest(method, path, { body });
+const internalKey = (tools: WorldTools) => ({ 'x-internal-key': tools.internalKey });
+const qs = (query: Record<string, string>) => {
+  const text = new URLSearchParams(query).toString();
+  return text ? `?${text}` : '';
+};
+
+const noEmailInContacts = (res: RawResponse) =>
+  Array.isArray(res.body) && res.body.some((row: Record<string, unknown>) => Object.keys(row).some((key) => !['_id', 'username', 'avatarImage'].includes(key)))
+    ? 'contacts carry more than _id, username, avatarImage'
+    : undefined;
+
+const createdBy = (res: RawResponse, tools: WorldTools, actor: Actor) =>
+  res.status < 300 && res.body?.user !== me(tools, actor) ? `event created for ${String(res.body?.user)}, not the caller` : undefined;
+
+const avatarSvg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="teal"/></svg>').toString('base64');
+
+const unique = () => Math.random().toString(36).slice(2, 10);
+
+export const routeTable: RouteEntry[] = [
+  // ---- health ----
+  { method: 'GET', path: '/api/health', access: 'public', scenarios: [{ name: 'health', request: () => get('/api/health'), expect: all(200) }], fuzz: { as: 'visitor' } },
+
+  // ---- accounts ----
+  {
+    method: 'POST',
+    path: '/api/auth/register',
+    access: 'public',
+    scenarios: [
+      {
+        name: 'new account',
+        request: () => {
+          const name = `reg${unique()}`;
+          return json('POST', '/api/auth/register', { username: name, email: `${name}@example.com`, password: 'long-enough' });
+        },
+        expect: all(200),
+        check: (res) => (res.body?.status === true ? undefined : `register answered ${res.text}`),
+      },
+      {
+        name: "A's username again",
+        request: (tools) => json('POST', '/api/auth/register', { username: tools.w.a.user.username, email: `x${unique()}@example.com`, password: 'long-enough' }),
+        expect: all(200),
+        readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'],
+        check: (res) => (res.body?.status === false ? undefined : 'a taken username was accepted'),
+      },
+    ],
+    fuzz: { as: 'visitor', body: () => ({ username: `fz${unique()}`, email: `fz${unique()}@example.com`, password: 'long-enough' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/verify-email/:token',
+    access: 'public',
+    scenarios: [{ name: 'unknown link', request: () => get('/api/auth/verify-email/not-a-real-token-123'), expect: all(400) }],
+    fuzz: { as: 'visitor', params: () => ({ token: 'abcdefghijklmnopqrstuvwxyz012345' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/resend-verification',
+    access: 'public',
+    scenarios: [{ name: "A's username", request: (tools) => json('POST', '/api/auth/resend-verification', { username: tools.w.a.user.username }), expect: all(200), readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'] }],
+    fuzz: { as: 'visitor', body: (w) => ({ username: w.c.user.username }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    access: 'public',
+    scenarios: [
+      {
+        name: "A's credentials",
+        request: (tools) => json('POST', '/api/auth/login', { username: tools.w.a.user.username, password: tools.w.a.password }),
+        expect: all(200),
+        reveals: ['aEmail'],
+        readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'],
+        check: (res, tools) => (res.body?.status === true && res.body.user?._id === tools.w.a.user._id ? undefined : `login answered ${res.text}`),
+      },
+      {
+        name: "A's username, wrong password",
+        request: (tools) => json('POST', '/api/auth/login', { username: tools.w.a.user.username, password: 'wrong-password' }),
+        expect: all(200),
+        readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'],
+        check: (res) => (res.body?.status === false && !res.body.token ? undefined : 'a wrong password logged in'),
+      },
+    ],
+    fuzz: { as: 'visitor', body: (w) => ({ username: w.c.user.username, password: 'wrong-password' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'own session',
+        request: () => json('POST', '/api/auth/logout', {}),
+        expect: signedIn(200),
+        // Logout revokes every token of the caller: log in again for the next cells.
+        async after(tools, actor) {
+          const person = tools.w.personOf(actor);
+          if (!person) return;
+          const res = await tools.call(undefined, 'POST', '/api/auth/login', { username: person.user.username, password: person.password });
+          if (!res.body?.token) throw new Error(`re-login of ${actor} failed: ${res.text}`);
+          person.token = res.body.token;
+        },
+      },
+    ],
+    fuzz: { as: 'visitor' },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/forgot-password',
+    access: 'public',
+    scenarios: [{ name: "A's email", request: (tools) => json('POST', '/api/auth/forgot-password', { email: tools.w.a.user.email }), expect: all(200) }],
+    fuzz: { as: 'visitor', body: () => ({ email: `nobody${unique()}@example.com` }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password/:token',
+    access: 'public',
+    scenarios: [
+      {
+        name: 'unknown link',
+        request: () => json('POST', '/api/auth/reset-password/not-a-real-token-123', { password: 'new-password' }),
+        expect: all(200),
+        readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'],
+        check: (res) => (res.body?.status === false ? undefined : 'an unknown reset link worked'),
+      },
+    ],
+    fuzz: { as: 'visitor', params: () => ({ token: 'abcdefghijklmnopqrstuvwxyz012345' }), body: () => ({ password: 'new-password' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/user/:id',
+    access: 'self',
+    scenarios: [{ name: "A's profile", request: (tools) => get(`/api/auth/user/${tools.w.a.user._id}`), expect: selfOrAdmin(200) }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.a.user._id }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/auth/user/:id',
+    access: 'self',
+    scenarios: [
+      {
+        name: "edit A's profile",
+        request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}`, { username: tools.w.a.user.username }),
+        expect: selfOrAdmin(200),
+      },
+      {
+        name: "take over A's email",
+        request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}`, { email: `taken${unique()}@example.com` }),
+        expect: { visitor: 401, user: 403, owner: [200], other: 403, admin: [200] },
+        // The owner and admin cells change A's address; put it back so A can still log in.
+        async after(tools, actor) {
+          if (actor !== 'owner' && actor !== 'admin') return;
+          await tools.w.t.db.update(users).set({ email: tools.w.a.user.email, emailVerifiedAt: new Date() }).where(eq(users.id, tools.w.a.user._id));
+        },
+      },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: (w) => ({ username: w.b.user.username }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/setavatar/:id',
+    access: 'self',
+    scenarios: [{ name: "A's avatar", request: (tools) => json('POST', `/api/auth/setavatar/${tools.w.a.user._id}`, { image: avatarSvg }), expect: selfOnly(200) }],
+    fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ image: avatarSvg }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/allusers/:id',
+    access: 'self',
+    scenarios: [{ name: "A's contacts", request: (tools) => get(`/api/auth/allusers/${tools.w.a.user._id}`), expect: selfOnly(200), check: noEmailInContacts }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.a.user._id }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/sendMessage',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'chat as A',
+        request: (tools) => json('POST', '/api/auth/sendMessage', { from: tools.w.a.user._id, to: tools.w.b.user._id, message: 'hi from A' }),
+        expect: selfOnly(200),
+      },
+      {
+        name: 'chat as oneself to A',
+        request: (tools, actor) => json('POST', '/api/auth/sendMessage', { from: me(tools, actor), to: actor === 'owner' ? tools.w.b.user._id : tools.w.a.user._id, message: 'hello' }),
+        expect: signedIn(200),
+      },
+      {
+        name: 'contact form',
+        request: () => json('POST', '/api/auth/sendMessage', { name: 'Wanjiku', email: 'wanjiku@example.com', subject: 'Hello', message: 'How do I list an event?' }),
+        expect: all(200),
+      },
+    ],
+    fuzz: { as: 'a', body: (w) => ({ from: w.a.user._id, to: w.b.user._id, message: 'hello there' }) },
+  },
+
+  // ---- chat ----
+  {
+    method: 'POST',
+    path: '/api/messages/getmsg',
+    access: 'self',
+    scenarios: [
+      { name: "A's conversation with B", request: (tools) => json('POST', '/api/messages/getmsg', { from: tools.w.a.user._id, to: tools.w.b.user._id }), expect: selfOnly(200), readOnlyFor: ['owner'] },
+      {
+        name: "one's own conversation with A",
+        request: (tools, actor) => json('POST', '/api/messages/getmsg', { from: me(tools, actor), to: tools.w.a.user._id }),
+        expect: signedIn(200),
+        readOnlyFor: ['user', 'owner', 'other', 'admin'],
+      },
+    ],
+    fuzz: { as: 'a', body: (w) => ({ from: w.a.user._id, to: w.b.user._id }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/messages/addmsg',
+    access: 'self',
+    scenarios: [
+      { name: 'as A', request: (tools) => json('POST', '/api/messages/addmsg', { from: tools.w.a.user._id, to: tools.w.b.user._id, message: 'hi' }), expect: selfOnly(200) },
+    ],
+    fuzz: { as: 'b', body: (w) => ({ from: w.b.user._id, to: w.a.user._id, message: 'hello there' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/messages/read/:contactId',
+    access: 'login',
+    scenarios: [
+      {
+        name: "B's messages (read receipts are the caller's own)",
+        request: (tools) => json('POST', `/api/messages/read/${tools.w.b.user._id}`, {}),
+        expect: signedIn(200),
+        readOnlyFor: ['user', 'other', 'admin'],
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ contactId: w.b.user._id }) },
+  },
+  { method: 'GET', path: '/api/messages/unread', access: 'login', scenarios: [{ name: 'own counts', request: () => get('/api/messages/unread'), expect: signedIn(200) }], fuzz: { as: 'a' } },
+
+  // ---- comments ----
+  {
+    method: 'GET',
+    path: '/api/comments/event/:eventId',
+    access: 'public',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/comments/event/${tools.w.events.approved}`), expect: all(200) }],
+    fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/comments/add',
+    access: 'login',
+    scenarios: [
+      { name: 'as oneself', request: (tools) => json('POST', '/api/comments/add', { content: 'Nice!', eventId: tools.w.events.approved }), expect: signedIn(201) },
+      { name: 'as A', request: (tools) => json('POST', '/api/comments/add', { content: 'Nice!', eventId: tools.w.events.approved, userId: tools.w.a.user._id }), expect: selfOnly(201) },
+    ],
+    fuzz: { as: 'a', body: (w) => ({ content: 'Nice event', eventId: w.events.approved, userId: w.a.user._id }) },
+  },
+  ...(['/api/comments/add/:commentId', '/api/comments/:commentId'] as const).map(
+    (path): RouteEntry => ({
+      method: 'PUT',
+      path,
+      access: 'owner',
+      scenarios: [
+        {
+          name: "A's comment",
+          request: (tools) => json('PUT', path.replace(':commentId', tools.w.commentId), { text: `edited ${unique()}` }),
+          // Admins may delete comments, not rewrite them.
+          expect: selfOnly(200),
+        },
+      ],
+      fuzz: { as: 'a', params: (w) => ({ commentId: w.commentId }), body: () => ({ text: 'edited text' }) },
+    }),
+  ),
+  ...(['/api/comments/:commentId/:userId', '/api/comments/:commentId'] as const).map(
+    (path): RouteEntry => ({
+      method: 'DELETE',
+      path,
+      access: 'owner',
+      scenarios: [
+        {
+          name: "A's comment, caller's id in the path",
+          request: async (tools, actor) => ({ method: 'DELETE', path: path.replace(':commentId', await tools.fresh.comment()).replace(':userId', me(tools, actor)) }),
+          expect: selfOrAdmin(200),
+        },
+        ...(path.includes(':userId')
+          ? [
+              {
+                name: "A's comment, A's id in the path",
+                request: async (tools: WorldTools) => ({ method: 'DELETE', path: path.replace(':commentId', await tools.fresh.comment()).replace(':userId', tools.w.a.user._id) }),
+                expect: selfOrAdmin(200),
+              },
+            ]
+          : []),
+      ],
+      fuzz: { as: 'b', params: (w) => ({ commentId: w.commentId, userId: w.b.user._id }) },
+    }),
+  ),
+
+  // ---- reviews ----
+  {
+    method: 'GET',
+    path: '/api/reviews/event/:eventId',
+    access: 'public',
+    scenarios: [{ name: "A's past event", request: (tools) => get(`/api/reviews/event/${tools.w.events.past}`), expect: all(200) }],
+    fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.past }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/reviews/add',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'as oneself (A and B attended)',
+        request: async (tools) => json('POST', '/api/reviews/add', { content: 'Good', rating: 4, eventId: await tools.fresh.pastEventWithAttendees() }),
+        expect: { visitor: 401, user: 403, owner: 201, other: 201, admin: 403 },
+      },
+      {
+        name: 'as A',
+        request: async (tools) => json('POST', '/api/reviews/add', { content: 'Good', rating: 4, eventId: await tools.fresh.pastEventWithAttendees(), userId: tools.w.a.user._id }),
+        expect: selfOnly(201),
+      },
+    ],
+    fuzz: { as: 'b', body: (w) => ({ content: 'Lovely', rating: 5, eventId: w.events.past, userId: w.b.user._id }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/reviews/:id',
+    access: 'owner',
+    scenarios: [
+      { name: "A's review", request: (tools) => json('PUT', `/api/reviews/${tools.w.reviewId}`, { content: `edited ${unique()}`, rating: 3 }), expect: selfOnly(200) },
+      {
+        name: "A's review with the caller's id in the body",
+        request: (tools, actor) => json('PUT', `/api/reviews/${tools.w.reviewId}`, { content: 'edited', rating: 2, userId: me(tools, actor) }),
+        expect: selfOnly(200),
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.reviewId }), body: (w) => ({ content: 'Edited review', rating: 4, userId: w.a.user._id }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/reviews/:id',
+    access: 'owner',
+    scenarios: [{ name: "A's review", request: async (tools) => ({ method: 'DELETE', path: `/api/reviews/${await tools.fresh.review()}` }), expect: selfOrAdmin(200) }],
+    fuzz: { as: 'b', params: (w) => ({ id: w.reviewId }) },
+  },
+
+  // ---- forums ----
+  {
+    method: 'GET',
+    path: '/api/forums/summary/:eventId',
+    access: 'public',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/forums/summary/${tools.w.events.approved}`), expect: all(200) }],
+    fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.approved }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/forums/threads/:eventId',
+    access: 'login',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/forums/threads/${tools.w.events.approved}`), expect: signedIn(200) }],
+    fuzz: { as: 'b', params: (w) => ({ eventId: w.events.approved }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/forums/thread/:threadId',
+    access: 'login',
+    scenarios: [{ name: "A's thread", request: (tools) => get(`/api/forums/thread/${tools.w.threadId}`), expect: signedIn(200) }],
+    fuzz: { as: 'b', params: (w) => ({ threadId: w.threadId }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/forums/add-thread',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'as oneself (registered only)',
+        request: (tools) => json('POST', '/api/forums/add-thread', { title: 'Tickets?', eventId: tools.w.events.approved }),
+        expect: { visitor: 401, user: 403, owner: 201, other: 201, admin: 403 },
+      },
+      { name: 'as A', request: (tools) => json('POST', '/api/forums/add-thread', { title: 'Tickets?', eventId: tools.w.events.approved, userId: tools.w.a.user._id }), expect: selfOnly(201) },
+    ],
+    fuzz: { as: 'b', body: (w) => ({ title: 'Question', eventId: w.events.approved, userId: w.b.user._id }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/forums/add-post',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'reply as oneself (registered only)',
+        request: (tools) => json('POST', '/api/forums/add-post', { content: 'Me too', threadId: tools.w.threadId, parentId: tools.w.postId }),
+        expect: { visitor: 401, user: 403, owner: 201, other: 201, admin: 403 },
+      },
+      {
+        name: 'as A',
+        request: (tools) => json('POST', '/api/forums/add-post', { content: 'Me too', threadId: tools.w.threadId, parentId: null, userId: tools.w.a.user._id }),
+        expect: selfOnly(201),
+      },
+    ],
+    fuzz: { as: 'b', body: (w) => ({ content: 'Reply', threadId: w.threadId, parentId: w.postId, userId: w.b.user._id }) },
+  },
+  ...(['upvote', 'downvote'] as const).map(
+    (direction): RouteEntry => ({
+      method: 'PATCH',
+      path: `/api/forums/posts/${direction}/:postId/:userId`,
+      access: 'self',
+      scenarios: [
+        { name: "as oneself on A's post", request: (tools, actor) => json('PATCH', `/api/forums/posts/${direction}/${tools.w.postId}/${me(tools, actor)}`, {}), expect: signedIn(200) },
+        { name: "as A on A's post", request: (tools) => json('PATCH', `/api/forums/posts/${direction}/${tools.w.postId}/${tools.w.a.user._id}`, {}), expect: selfOnly(200) },
+      ],
+      fuzz: { as: 'b', params: (w) => ({ postId: w.postId, userId: w.b.user._id }) },
+    }),
+  ),
+  ...(['/api/forums/posts/:postId/:userId', '/api/forums/posts/:postId'] as const).map(
+    (path): RouteEntry => ({
+      method: 'DELETE',
+      path,
+      access: 'owner',
+      scenarios: [
+        {
+          name: "A's post, caller's id in the path",
+          request: async (tools, actor) => ({ method: 'DELETE', path: path.replace(':postId', await tools.fresh.post()).replace(':userId', me(tools, actor)) }),
+          expect: selfOrAdmin(200),
+        },
+        ...(path.includes(':userId')
+          ? [
+              {
+                name: "A's post, A's id in the path",
+                request: async (tools: WorldTools) => ({ method: 'DELETE', path: path.replace(':postId', await tools.fresh.post()).replace(':userId', tools.w.a.user._id) }),
+                expect: selfOrAdmin(200),
+              },
+            ]
+          : []),
+      ],
+      fuzz: { as: 'b', params: (w) => ({ postId: w.postId, userId: w.b.user._id }) },
+    }),
+  ),
+
+  // ---- internal (payment service only) ----
+  {
+    method: 'POST',
+    path: '/api/internal/payments/orders',
+    access: 'internal',
+    scenarios: [
+      { name: 'without the key', request: (tools) => json('POST', '/api/internal/payments/orders', { eventId: tools.w.events.paid, quantity: 1, phone: '254712345678' }), expect: all(401) },
+      {
+        name: 'with a wrong key',
+        request: (tools) => jsonRequest('POST', '/api/internal/payments/orders', { body: { eventId: tools.w.events.paid, quantity: 1, phone: '254712345678' }, headers: { 'x-internal-key': `${tools.internalKey}x` } }),
+        expect: all(401),
+      },
+    ],
+    fuzz: { as: 'a', internal: true, body: (w) => ({ eventId: w.events.paid, quantity: 1, phone: '254712345678' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/payments/orders/:orderId/abandon',
+    access: 'internal',
+    scenarios: [{ name: "A's order without the key", request: (tools) => json('POST', `/api/internal/payments/orders/${tools.w.orderId}/abandon`, { reason: 'x' }), expect: all(401) }],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      params: (w) => ({ orderId: w.orderId }),
+      body: () => ({ reason: 'push refused' }),
+      variants: (w) => w.pool.openOrders.map((orderId) => ({ params: { orderId } })),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/payments/pushes',
+    access: 'internal',
+    scenarios: [{ name: 'without the key', request: (tools) => json('POST', '/api/internal/payments/pushes', { orderId: tools.w.orderId, checkoutRequestId: 'ws_CO_forged', merchantRequestId: 'm' }), expect: all(401) }],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: (w) => ({ orderId: w.orderId, checkoutRequestId: `ws_CO_fz${unique()}`, merchantRequestId: 'mr-fuzz' }),
+      variants: (w) => w.pool.openOrders.map((orderId) => ({ body: { orderId, checkoutRequestId: `ws_CO_fz${unique()}`, merchantRequestId: 'mr-fuzz' } })),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/payments/settle',
+    access: 'internal',
+    scenarios: [
+      {
+        name: 'forged success without the key',
+        request: (tools) =>
+          json('POST', '/api/internal/payments/settle', { checkoutRequestId: tools.w.checkoutRequestId, resultCode: 0, resultDesc: 'ok', amount: 1, mpesaReceiptNumber: 'FORGED1234', phone: '254712345678', source: 'query' }),
+        expect: all(401),
+      },
+    ],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: (w) => ({ checkoutRequestId: w.checkoutRequestId, merchantRequestId: 'mr-x', resultCode: 1032, resultDesc: 'Request cancelled by user', source: 'callback' }),
+      variants: (w) =>
+        w.pool.pendingCheckouts.flatMap((checkoutRequestId) => [
+          { body: { checkoutRequestId, resultCode: 1032, resultDesc: 'Request cancelled by user', source: 'callback' } },
+          { body: { checkoutRequestId, resultCode: 0, resultDesc: 'ok', amount: 500, mpesaReceiptNumber: `FZ${unique().toUpperCase()}`, phone: '254712345679', source: 'query' } },
+        ]),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/internal/payments/pending',
+    access: 'internal',
+    scenarios: [{ name: 'without the key', request: () => get('/api/internal/payments/pending?olderThan=0'), expect: all(401) }],
+    fuzz: { as: 'visitor', internal: true, query: () => ({ olderThan: '30', limit: '100' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/internal/payments/status/:checkoutRequestId',
+    access: 'internal',
+    scenarios: [
+      { name: "A's payment without the key", request: (tools) => get(`/api/internal/payments/status/${tools.w.checkoutRequestId}`), expect: all(401) },
+      {
+        // With the key (as the payment service calls it) the forwarded token still decides: owner only.
+        name: "A's payment with the key, forwarded token",
+        request: (tools) => ({ method: 'GET', path: `/api/internal/payments/status/${tools.w.checkoutRequestId}`, headers: internalKey(tools) }),
+        expect: { visitor: 401, user: 404, owner: 200, other: 404, admin: 404 },
+      },
+    ],
+    fuzz: { as: 'a', internal: true, params: (w) => ({ checkoutRequestId: w.checkoutRequestId }) },
+  },
+
+  // ---- transactions, refunds, tickets ----
+  {
+    method: 'GET',
+    path: '/api/transactions/:userId',
+    access: 'self',
+    scenarios: [{ name: "A's transactions", request: (tools) => get(`/api/transactions/${tools.w.a.user._id}`), expect: selfOrAdmin(200) }],
+    fuzz: { as: 'a', params: (w) => ({ userId: w.a.user._id }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/transactions',
+    access: 'login',
+    scenarios: [
+      {
+        name: "A's checkout id",
+        request: (tools) => json('POST', '/api/transactions', { transactionData: { checkoutRequestId: tools.w.checkoutRequestId, amount: 1, paymentStatus: 'success' } }),
+        expect: selfOnly(200),
+        readOnlyFor: ['owner'],
+      },
+      {
+        name: "A's checkout id with A's user id",
+        request: (tools) => json('POST', '/api/transactions', { userId: tools.w.a.user._id, transactionData: { checkoutRequestId: tools.w.checkoutRequestId, paymentStatus: 'success' } }),
+        expect: selfOnly(200),
+        readOnlyFor: ['owner'],
+      },
+    ],
+    fuzz: { as: 'a', body: (w) => ({ userId: w.a.user._id, transactionData: { checkoutRequestId: w.checkoutRequestId, eventId: w.events.paid, amount: 1000, name: 'x', phoneNumber: '254712345678', paymentStatus: 'success' } }) },
+  },
+  { method: 'GET', path: '/api/admin/refunds', access: 'admin', scenarios: [{ name: 'refund list', request: () => get('/api/admin/refunds'), expect: adminOnly(200) }], fuzz: { as: 'admin' } },
+  { method: 'GET', path: '/api/tickets/mine', access: 'login', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), expect: signedIn(200) }], fuzz: { as: 'a' } },
+  { method: 'GET', path: '/api/tickets/public-key', access: 'public', scenarios: [{ name: 'key', request: () => get('/api/tickets/public-key'), expect: all(200) }], fuzz: { as: 'visitor' } },
+  {
+    method: 'POST',
+    path: '/api/events/register/:id',
+    access: 'login',
+    scenarios: [
+      { name: "as oneself on A's event", request: async (tools) => json('POST', `/api/events/register/${await tools.fresh.event()}`, { tickets: 1 }), expect: signedIn(200) },
+      { name: 'as A', request: async (tools) => json('POST', `/api/events/register/${await tools.fresh.event()}`, { tickets: 1, userId: tools.w.a.user._id }), expect: selfOnly(200) },
+      { name: "A's pending event", request: (tools) => json('POST', `/api/events/register/${tools.w.events.pending}`, { tickets: 1 }), expect: { visitor: 401, user: [400, 404], owner: [400, 404], other: [400, 404], admin: [400, 404] } },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }), body: (w) => ({ userId: w.b.user._id, tickets: 1 }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/checkin',
+    access: 'owner',
+    scenarios: [
+      {
+        name: "B's ticket at A's event",
+        request: async (tools) => {
+          const eventId = await tools.fresh.event();
+          return json('POST', `/api/events/${eventId}/checkin`, { code: await tools.fresh.bTicketCode(eventId) });
+        },
+        expect: selfOrAdmin(200),
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), body: (w) => ({ code: w.bTicketCode }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/attendees',
+    access: 'owner',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/attendees`), expect: selfOrAdmin(200) },
+      { name: "A's event as CSV", request: (tools) => get(`/api/events/${tools.w.events.approved}/attendees?format=csv`), expect: selfOrAdmin(200) },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), query: () => ({ format: 'csv' }) },
+  },
+
+  // ---- events ----
+  { method: 'GET', path: '/api/events', access: 'public', scenarios: [{ name: 'search', request: () => get('/api/events?q=gala&limit=50'), expect: all(200) }], fuzz: { as: 'visitor', query: () => ({ q: 'nairobi', page: '1', limit: '12', free: 'true' }) } },
+  { method: 'GET', path: '/api/events/getevnt', access: 'optional login', scenarios: [{ name: 'list', request: () => get('/api/events/getevnt'), expect: all(200) }], fuzz: { as: 'visitor' } },
+  { method: 'GET', path: '/api/events/admin/approved', access: 'public', scenarios: [{ name: 'approved list', request: () => get('/api/events/admin/approved'), expect: all(200) }], fuzz: { as: 'visitor' } },
+  { method: 'GET', path: '/api/events/admin/pending', access: 'admin', scenarios: [{ name: 'pending list', request: () => get('/api/events/admin/pending'), expect: adminOnly(200) }], fuzz: { as: 'admin' } },
+  {
+    method: 'PUT',
+    path: '/api/events/admin/approve/:id',
+    access: 'admin',
+    scenarios: [{ name: "A's pending event", request: async (tools) => json('PUT', `/api/events/admin/approve/${await tools.fresh.event({ status: 'pending' })}`, {}), expect: adminOnly(200) }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/admin/disapprove/:id',
+    access: 'admin',
+    scenarios: [{ name: "A's approved event", request: async (tools) => json('PUT', `/api/events/admin/disapprove/${await tools.fresh.event()}`, {}), expect: adminOnly(200) }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.pending }) },
+  },
+  { method: 'GET', path: '/api/events/popular', access: 'public', scenarios: [{ name: 'popular', request: () => get('/api/events/popular?limit=50'), expect: all(200) }], fuzz: { as: 'visitor', query: () => ({ limit: '10' }) } },
+  { method: 'GET', path: '/api/events/upcoming', access: 'public', scenarios: [{ name: 'upcoming', request: () => get('/api/events/upcoming?limit=50'), expect: all(200) }], fuzz: { as: 'visitor', query: () => ({ limit: '20' }) } },
+  {
+    method: 'GET',
+    path: '/api/events/user/:userId',
+    access: 'self',
+    scenarios: [{ name: "A's events", request: (tools) => get(`/api/events/user/${tools.w.a.user._id}`), expect: selfOrAdmin(200) }],
+    fuzz: { as: 'a', params: (w) => ({ userId: w.a.user._id }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/addevnt',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'claiming to be A',
+        request: (tools) =>
+          json('POST', '/api/events/addevnt', {
+            title: 'Jazz night',
+            description: 'Live jazz',
+            date: dayFromNow(20),
+            location: 'Nairobi',
+            latitude: -1.28,
+            longitude: 36.82,
+            user: tools.w.a.user._id,
+            image: null,
+            isPaid: false,
+            ticketPrice: 0,
+          }),
+        expect: signedIn(201),
+        check: createdBy,
+      },
+    ],
+    fuzz: {
+      as: 'b',
+      body: (w) => ({ title: 'Fuzz fest', description: 'Testing', date: dayFromNow(30), location: 'Mombasa', latitude: -4.04, longitude: 39.67, user: w.b.user._id, image: null, isPaid: true, ticketPrice: 100, capacity: 50 }),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/incrementOpenedCount/:id',
+    access: 'public',
+    scenarios: [
+      { name: "A's approved event", request: (tools) => json('POST', `/api/events/incrementOpenedCount/${tools.w.events.approved}`), expect: all(204) },
+      // Pending events are not counted, for anyone.
+      { name: "A's pending event", request: (tools) => json('POST', `/api/events/incrementOpenedCount/${tools.w.events.pending}`), expect: all(404) },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/share-track/:id',
+    access: 'public',
+    scenarios: [
+      { name: "A's approved event", request: (tools) => json('POST', `/api/events/share-track/${tools.w.events.approved}`, { platform: 'whatsapp' }), expect: all(200) },
+      { name: "A's pending event", request: (tools) => json('POST', `/api/events/share-track/${tools.w.events.pending}`, { platform: 'whatsapp' }), expect: all(404) },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ id: w.events.approved }), body: () => ({ platform: 'twitter' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/related',
+    access: 'public',
+    scenarios: [
+      { name: "A's approved event", request: (tools) => get(`/api/events/${tools.w.events.approved}/related`), expect: all(200) },
+      { name: "A's pending event", request: (tools) => get(`/api/events/${tools.w.events.pending}/related`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id',
+    access: 'public',
+    scenarios: [
+      { name: "A's approved event", request: (tools) => get(`/api/events/${tools.w.events.approved}`), expect: all(200) },
+      { name: "A's pending event", request: (tools) => get(`/api/events/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/:id',
+    access: 'owner',
+    scenarios: [
+      { name: "A's approved event", request: (tools) => json('PUT', `/api/events/${tools.w.events.approved}`, { description: `Updated ${unique()}` }), expect: selfOrAdmin(200) },
+      { name: "A's pending event", request: (tools) => json('PUT', `/api/events/${tools.w.events.pending}`, { description: `Updated ${unique()}` }), expect: pendingOwnerOrAdmin(200) },
+      {
+        name: "approving A's pending event",
+        request: async (tools) => json('PUT', `/api/events/${await tools.fresh.event({ status: 'pending' })}`, { status: 'approved' }),
+        expect: adminOnly(200),
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), body: () => ({ title: 'Open day', description: 'Updated', date: dayFromNow(11), location: 'Nakuru', ticketPrice: 0, capacity: 200 }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/:id',
+    access: 'owner',
+    scenarios: [
+      { name: "A's approved event", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.event()}` }), expect: selfOrAdmin(200) },
+      { name: "A's pending event", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.event({ status: 'pending' })}` }), expect: pendingOwnerOrAdmin(200) },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
+  },
+
+  // ---- uploads, geocoding ----
+  {
+    method: 'POST',
+    path: '/api/uploads',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'an image',
+        request: () => {
+          const form = multipart([{ name: 'file', filename: 'poster.gif', type: 'image/gif', content: tinyGif() }]);
+          return { method: 'POST', path: '/api/uploads', headers: { 'content-type': form.contentType }, body: form.body };
+        },
+        expect: signedIn(201),
+      },
+    ],
+    fuzz: { as: 'a', upload: true },
+  },
+  { method: 'GET', path: '/api/geocode', access: 'public', scenarios: [{ name: 'a place', request: () => get(`/api/geocode${qs({ q: 'KICC, Nairobi' })}`), expect: all(200) }], fuzz: { as: 'visitor', query: () => ({ q: 'Kasarani' }) } },
+];
+
+export const routeKey = (route: { method: string; path: string }) => `${route.method} ${route.path}`;

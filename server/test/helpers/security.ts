@@ -1,0 +1,410 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { sql } from 'drizzle-orm';
+import { createApp } from '../../src/app.js';
+import { newId, SYSTEM_USER_ID } from '../../src/db/ids.js';
+import { events, tickets } from '../../src/db/schema.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { listRoutes, type MountedRoute } from '../../src/lib/routes.js';
+import type { TestServer } from './test-server.js';
+
+/** Who sends a request in the authorization matrix. */
+export const ACTORS = ['visitor', 'user', 'owner', 'other', 'admin'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+export interface Person {
+  token: string;
+  password: string;
+  user: { _id: string; username: string; email: string; role: string };
+}
+
+/**
+ * Real resources the matrix and the fuzz run act on. A ("owner") owns the events and wrote the
+ * comment, review, thread and post; B ("other") is A's chat partner and holds a ticket to A's event,
+ * so B is the most privileged non-owner; C ("user") is signed in with no relation to any of it.
+ */
+export interface World {
+  t: TestServer;
+  a: Person;
+  b: Person;
+  c: Person;
+  admin: Person;
+  events: { approved: string; pending: string; past: string; paid: string };
+  pendingTitle: string;
+  commentId: string;
+  reviewId: string;
+  threadId: string;
+  postId: string;
+  chatSecret: string;
+  checkoutRequestId: string;
+  receipt: string;
+  orderId: string;
+  aTicketCodes: string[];
+  bTicketCode: string;
+  /** B's unpaid checkouts for the fuzz run to bend: pushes still pending, orders not pushed yet. */
+  pool: { pendingCheckouts: string[]; openOrders: string[] };
+  /** Values only some actors may ever see in a response. */
+  secrets: Secret[];
+  personOf(actor: Actor): Person | undefined;
+}
+
+export interface Secret {
+  name: SecretName;
+  value: string;
+  /** Actors allowed to receive it; [] = nobody, ever. */
+  allowed: readonly Actor[];
+}
+export type SecretName = 'aEmail' | 'aPassword' | 'chat' | 'pendingTitle' | 'aTicketCode' | 'bTicketCode' | 'checkoutRequestId' | 'receipt' | 'jwtSecret' | 'internalKey';
+
+const DAY = 24 * 60 * 60 * 1000;
+const tag = () => randomBytes(4).toString('hex');
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: any;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Sent exactly as given (no URL normalisation), so `..` and odd escapes reach the server. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+/** A plain node:http request: raw paths, any bytes as body, any headers. */
+export function rawRequest(baseUrl: string, request: RawRequest, timeoutMs = 30_000): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...request.headers };
+    if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
+    const req = http.request(
+      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`timeout: ${request.method} ${request.path}`)));
+    req.on('error', reject);
+    if (request.body !== undefined) req.write(request.body);
+    req.end();
+  });
+}
+
+export function jsonRequest(method: string, path: string, options: { token?: string | undefined; body?: unknown; headers?: Record<string, string> } = {}): RawRequest {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { method, path, headers, ...(body !== undefined ? { body } : {}) };
+}
+
+/** A tiny GIF: the upload endpoint types files by their content. */
+export const tinyGif = () => Buffer.concat([Buffer.from('GIF89a', 'ascii'), Buffer.from([1, 0, 1, 0, 0, 0, 0]), Buffer.from(';')]);
+
+export function multipart(parts: Array<{ name: string; filename?: string; type?: string; content: string | Buffer }>, boundary = `----tukio${tag()}`) {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`));
+    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** The API routes the app really mounts (same factory as the running server, walked with listRoutes). */
+export function mountedApiRoutes(t: TestServer): MountedRoute[] {
+  const { app } = createApp({ config: t.config, db: t.db, mailer: { send: async () => undefined, close: () => undefined }, logger: createLogger('silent') });
+  return listRoutes(app).filter((route) => route.path.startsWith('/api'));
+}
+
+async function tableNames(t: TestServer): Promise<string[]> {
+  const result = (await t.db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  )) as unknown as { rows: Array<{ table_name: string }> };
+  return result.rows.map((row) => row.table_name);
+}
+
+export interface DbSnapshot {
+  counts: Record<string, number>;
+  hashes: Record<string, string>;
+}
+
+/** Row count and a hash of every row of every table, in one statement. */
+export async function snapshotDatabase(t: TestServer): Promise<DbSnapshot> {
+  const names = await tableNames(t);
+  const parts = names.map(
+    (name) => `select '${name}' as name, count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${name}" x`,
+  );
+  const result = (await t.db.execute(sql.raw(parts.join(' union all ')))) as unknown as { rows: Array<{ name: string; n: number; h: string }> };
+  const snapshot: DbSnapshot = { counts: {}, hashes: {} };
+  for (const row of result.rows) {
+    snapshot.counts[row.name] = Number(row.n);
+    snapshot.hashes[row.name] = row.h;
+  }
+  return snapshot;
+}
+
+/** Tables whose rows differ between two snapshots. */
+export function changedTables(before: DbSnapshot, after: DbSnapshot, by: 'counts' | 'hashes' = 'hashes'): string[] {
+  const names = new Set([...Object.keys(before[by]), ...Object.keys(after[by])]);
+  return [...names].filter((name) => before[by][name] !== after[by][name]);
+}
+
+/** What a 4xx body must look like: a clear `msg`, and nothing from the inside of the server. */
+const internals: Array<[string, RegExp]> = [
+  ['stack trace', /\n\s+at .+\(.+:\d+:\d+\)|\bat (async )?[\w.<>]+ \(\/|node_modules|node:internal|\/work\/|\.ts:\d+/],
+  ['SQL', /\b(select|insert into|update|delete from)\b[\s\S]{0,80}\b(from|where|values|set|returning)\b|syntax error at|relation "|violates .* constraint|duplicate key|Failed query|\$\d+\b.*params/i],
+  ['error internals', /\b(Error|TypeError|RangeError|SyntaxError|ZodError|PostgresError|DrizzleQueryError):|\[object Object\]|undefined is not|cannot read propert/i],
+];
+
+/**
+ * Problems with an error answer. Text the request itself carried (an echoed search word, say) is
+ * not counted as a leak; only what the server added.
+ */
+export function errorBodyProblems(res: RawResponse, sent = ''): string[] {
+  const problems: string[] = [];
+  const body = res.body as { msg?: unknown } | undefined;
+  if (!String(res.headers['content-type'] ?? '').includes('application/json')) problems.push(`not JSON (${String(res.headers['content-type'])})`);
+  if (!body || typeof body !== 'object' || typeof body.msg !== 'string' || !body.msg.trim()) problems.push('no msg');
+  for (const [what, pattern] of internals) {
+    const found = pattern.exec(res.text);
+    if (found && !sent.includes(found[0])) problems.push(`${what}: ${JSON.stringify(found[0])}`);
+  }
+  return problems;
+}
+
+async function insertEvent(t: TestServer, input: { ownerId: string; days: number; status?: 'approved' | 'pending'; title?: string; price?: number; capacity?: number | null }) {
+  const id = newId();
+  const startsAt = new Date(Date.now() + input.days * DAY);
+  startsAt.setUTCSeconds(0, 0);
+  const price = input.price ?? 0;
+  await t.db.insert(events).values({
+    id,
+    title: input.title ?? `Event ${id.slice(-6)}`,
+    description: 'A test event',
+    startsAt,
+    location: 'KICC, Nairobi',
+    latitude: -1.2921,
+    longitude: 36.8219,
+    status: input.status ?? 'approved',
+    isPaid: price > 0,
+    ticketPrice: price,
+    capacity: input.capacity ?? null,
+    userId: input.ownerId,
+  });
+  return id;
+}
+
+export interface WorldTools {
+  w: World;
+  /** A request as `actor` (token added), straight to the server. */
+  send(actor: Actor, request: RawRequest): Promise<RawResponse>;
+  call(person: Person | undefined, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse>;
+  /** Fresh resources for destructive cells, so every cell acts on its own copy. */
+  fresh: {
+    event(options?: { status?: 'approved' | 'pending'; days?: number; owner?: Person }): Promise<string>;
+    comment(): Promise<string>;
+    review(): Promise<string>;
+    post(): Promise<string>;
+    bTicketCode(eventId: string): Promise<string>;
+    pastEventWithAttendees(): Promise<string>;
+  };
+  internalKey: string;
+}
+
+async function ok(res: RawResponse, what: string) {
+  if (res.status >= 300) throw new Error(`${what} failed: ${res.status} ${res.text.slice(0, 300)}`);
+  return res;
+}
+
+/** Builds the world on a running test server. */
+export async function buildWorld(t: TestServer, options: { pendingPayments?: number } = {}): Promise<WorldTools> {
+  const id = tag();
+  const people = async (name: string) => {
+    const password = `pw-${name}-${tag()}`;
+    const person = await t.createUser(name, password);
+    return { ...person, password } as Person;
+  };
+  const a = await people(`amina${id}`);
+  const b = await people(`baraka${id}`);
+  const c = await people(`chebet${id}`);
+  const adminLogin = await t.loginAdmin();
+  const admin: Person = { ...adminLogin, password: 'admin-password' };
+  const internalKey = t.config.internalApiKey;
+
+  const call = async (person: Person | undefined, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    rawRequest(t.url, jsonRequest(method, path, { token: person?.token, body, headers }));
+
+  const pendingTitle = `Secret pending gala ${id}`;
+  const approved = await insertEvent(t, { ownerId: a.user._id, days: 10, title: `Amina open day ${id}` });
+  const pending = await insertEvent(t, { ownerId: a.user._id, days: 12, status: 'pending', title: pendingTitle });
+  const past = await insertEvent(t, { ownerId: a.user._id, days: -2, title: `Amina past fair ${id}` });
+  const paid = await insertEvent(t, { ownerId: SYSTEM_USER_ID, days: 15, price: 500, capacity: 100, title: `Paid concert ${id}` });
+
+  // Registrations: A and B hold tickets to A's open event (signed codes, through the API) and to the past one.
+  await ok(await call(a, 'POST', `/api/events/register/${approved}`, { tickets: 1 }), 'A registers');
+  await ok(await call(b, 'POST', `/api/events/register/${approved}`, { tickets: 1 }), 'B registers');
+  for (const person of [a, b]) {
+    await t.db.insert(tickets).values({ id: newId(), eventId: past, userId: person.user._id, code: `test-${tag()}${tag()}` });
+  }
+
+  const comment = await ok(await call(a, 'POST', '/api/comments/add', { content: 'Looking forward to it', eventId: approved, userId: a.user._id }), 'comment');
+  const review = await ok(await call(a, 'POST', '/api/reviews/add', { content: 'Great fair', rating: 5, eventId: past, userId: a.user._id }), 'review');
+  const thread = await ok(await call(a, 'POST', '/api/forums/add-thread', { title: 'Parking?', eventId: approved, userId: a.user._id }), 'thread');
+  const post = await ok(
+    await call(a, 'POST', '/api/forums/add-post', { content: 'Where do we park?', threadId: thread.body.thread._id, parentId: null, userId: a.user._id }),
+    'post',
+  );
+
+  const chatSecret = `psst-${id}-meet at gate B`;
+  await ok(await call(a, 'POST', '/api/messages/addmsg', { from: a.user._id, to: b.user._id, message: chatSecret }), 'chat A->B');
+  await ok(await call(b, 'POST', '/api/messages/addmsg', { from: b.user._id, to: a.user._id, message: `${chatSecret} (reply)` }), 'chat B->A');
+
+  // A paid order of A, the way the payment service records it: order, push, settled callback.
+  const internal = { 'x-internal-key': internalKey };
+  const phone = '254712345678';
+  const order = await ok(await call(a, 'POST', '/api/internal/payments/orders', { eventId: paid, quantity: 2, phone }, internal), 'order');
+  const checkoutRequestId = `ws_CO_${id}SECRET${tag()}`;
+  const receipt = `SEC${id}`.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12);
+  await ok(await call(undefined, 'POST', '/api/internal/payments/pushes', { orderId: order.body.orderId, checkoutRequestId, merchantRequestId: `mr-${id}` }, internal), 'push');
+  const settled = await ok(
+    await call(
+      undefined,
+      'POST',
+      '/api/internal/payments/settle',
+      { checkoutRequestId, merchantRequestId: `mr-${id}`, resultCode: 0, resultDesc: 'ok', amount: 1000, mpesaReceiptNumber: receipt, phone, source: 'callback' },
+      internal,
+    ),
+    'settle',
+  );
+  if (settled.body.orderStatus !== 'paid') throw new Error(`settle did not pay: ${settled.text}`);
+
+  const pool: World['pool'] = { pendingCheckouts: [], openOrders: [] };
+  for (let i = 0; i < (options.pendingPayments ?? 0); i++) {
+    const open = await ok(await call(b, 'POST', '/api/internal/payments/orders', { eventId: paid, quantity: 1, phone: '254712345679' }, internal), 'open order');
+    pool.openOrders.push(open.body.orderId);
+    const pushed = await ok(await call(b, 'POST', '/api/internal/payments/orders', { eventId: paid, quantity: 1, phone: '254712345679' }, internal), 'pushed order');
+    const pending = `ws_CO_${id}pending${i}`;
+    await ok(await call(undefined, 'POST', '/api/internal/payments/pushes', { orderId: pushed.body.orderId, checkoutRequestId: pending, merchantRequestId: `mr-${id}-${i}` }, internal), 'pending push');
+    pool.pendingCheckouts.push(pending);
+  }
+
+  const aMine = await ok(await call(a, 'GET', '/api/tickets/mine'), 'A tickets');
+  const bMine = await ok(await call(b, 'GET', '/api/tickets/mine'), 'B tickets');
+  const aTicketCodes = (aMine.body as Array<{ code: string }>).map((ticket) => ticket.code);
+  const bTicketCode = (bMine.body as Array<{ code: string; event: { _id: string } }>).find((ticket) => ticket.event._id === approved)!.code;
+  if (aTicketCodes.length !== 4) throw new Error(`A should hold 4 tickets (open event, past event, 2 paid), holds ${aTicketCodes.length}`);
+
+  const secrets: Secret[] = [
+    { name: 'aEmail', value: a.user.email, allowed: ['owner', 'admin'] },
+    { name: 'aPassword', value: a.password, allowed: [] },
+    { name: 'chat', value: chatSecret, allowed: ['owner', 'other'] },
+    { name: 'pendingTitle', value: pendingTitle, allowed: ['owner', 'admin'] },
+    ...aTicketCodes.map((value) => ({ name: 'aTicketCode' as const, value, allowed: ['owner'] as const })),
+    { name: 'bTicketCode', value: bTicketCode, allowed: ['other'] },
+    { name: 'checkoutRequestId', value: checkoutRequestId, allowed: ['owner', 'admin'] },
+    { name: 'receipt', value: receipt, allowed: ['owner', 'admin'] },
+    { name: 'jwtSecret', value: t.config.jwtSecret, allowed: [] },
+    { name: 'internalKey', value: internalKey, allowed: [] },
+  ];
+
+  const w: World = {
+    t,
+    a,
+    b,
+    c,
+    admin,
+    events: { approved, pending, past, paid },
+    pendingTitle,
+    commentId: comment.body.comment._id,
+    reviewId: review.body.review._id,
+    threadId: thread.body.thread._id,
+    postId: post.body.post._id,
+    chatSecret,
+    checkoutRequestId,
+    receipt,
+    orderId: order.body.orderId,
+    aTicketCodes,
+    bTicketCode,
+    pool,
+    secrets,
+    personOf: (actor) => ({ visitor: undefined, user: c, owner: a, other: b, admin })[actor],
+  };
+
+  const send = (actor: Actor, request: RawRequest) => {
+    const person = w.personOf(actor);
+    const headers = { ...request.headers };
+    if (person && headers.authorization === undefined) headers.authorization = `Bearer ${person.token}`;
+    return rawRequest(t.url, { ...request, headers });
+  };
+
+  const fresh: WorldTools['fresh'] = {
+    event: (options = {}) => insertEvent(t, { ownerId: (options.owner ?? a).user._id, days: options.days ?? 9, status: options.status ?? 'approved' }),
+    async comment() {
+      const res = await ok(await call(a, 'POST', '/api/comments/add', { content: `note ${tag()}`, eventId: approved }), 'fresh comment');
+      return res.body.comment._id as string;
+    },
+    async review() {
+      const eventId = await fresh.pastEventWithAttendees();
+      const res = await ok(await call(a, 'POST', '/api/reviews/add', { content: 'ok', rating: 4, eventId }), 'fresh review');
+      return res.body.review._id as string;
+    },
+    async post() {
+      const res = await ok(await call(a, 'POST', '/api/forums/add-post', { content: `post ${tag()}`, threadId: w.threadId, parentId: null }), 'fresh post');
+      return res.body.post._id as string;
+    },
+    async bTicketCode(eventId: string) {
+      await ok(await call(b, 'POST', `/api/events/register/${eventId}`, { tickets: 1 }), 'fresh B ticket');
+      const mine = await ok(await call(b, 'GET', '/api/tickets/mine'), 'B tickets');
+      return (mine.body as Array<{ code: string; event: { _id: string } }>).find((ticket) => ticket.event._id === eventId)!.code;
+    },
+    async pastEventWithAttendees() {
+      const eventId = await insertEvent(t, { ownerId: a.user._id, days: -1 });
+      for (const person of [a, b]) {
+        await t.db.insert(tickets).values({ id: newId(), eventId, userId: person.user._id, code: `test-${tag()}${tag()}` });
+      }
+      return eventId;
+    },
+  };
+
+  return { w, send, call, fresh, internalKey };
+}
+
+/** Ticket emails go out after their request answered; let the inbox settle before closing the server. */
+export async function quiesce(t: TestServer, maxMs = 5000) {
+  const deadline = Date.now() + maxMs;
+  let seen = -1;
+  while (seen !== t.smtp.inbox.length && Date.now() < deadline) {
+    seen = t.smtp.inbox.length;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+}
+
+/** Secrets in a response that the actor may not see. */
+export function leakedSecrets(w: World, actor: Actor, text: string, allowedHere: readonly SecretName[] = []): string[] {
+  return w.secrets
+    .filter((secret) => !secret.allowed.includes(actor) && !allowedHere.includes(secret.name) && text.includes(secret.value))
+    .map((secret) => secret.name);
+}

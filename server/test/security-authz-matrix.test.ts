@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeKey, routeTable, type Scenario } from './helpers/route-table.js';
+import {
+  ACTORS,
+  buildWorld,
+  changedTables,
+  errorBodyProblems,
+  leakedSecrets,
+  mountedApiRoutes,
+  quiesce,
+  snapshotDatabase,
+  type Actor,
+  type WorldTools,
+} from './helpers/security.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+/**
+ * Authorization matrix: every mounted API route × {visitor, signed-in user, owner, another user,
+ * admin} against real resources (events of A, pending and approved; A's comment, review, thread and
+ * post; a chat between A and B; A's paid order and tickets). Each cell checks the status, that a
+ * refused request left every table exactly as it was, and that no answer carries a value the actor
+ * may not see (A's email, chat text, ticket codes, checkout ids, receipts, the pending event's title,
+ * the JWT secret or the internal key).
+ */
+
+let t: TestServer;
+let tools: WorldTools;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  tools = await buildWorld(t);
+}, 180_000);
+afterAll(async () => {
+  if (t) await quiesce(t);
+  await t?.close();
+});
+
+const matches = (expected: number | readonly number[], status: number) => (typeof expected === 'number' ? [expected] : expected).includes(status);
+
+let cells = 0;
+
+async function runCell(method: string, scenario: Scenario, actor: Actor): Promise<string[]> {
+  const problems: string[] = [];
+  const request = await scenario.request(tools, actor);
+  const before = await snapshotDatabase(t);
+  const res = await tools.send(actor, request);
+  const after = await snapshotDatabase(t);
+  cells += 1;
+  const expected = scenario.expect[actor];
+  const where = `${actor} ${request.method} ${request.path} [${scenario.name}]`;
+  if (!matches(expected, res.status)) problems.push(`${where}: expected ${JSON.stringify(expected)}, got ${res.status} ${res.text.slice(0, 200)}`);
+  const changed = changedTables(before, after);
+  if (res.status >= 400) {
+    if (changed.length) problems.push(`${where}: refused with ${res.status} but changed ${changed.join(', ')}`);
+    for (const problem of errorBodyProblems(res, String(request.body ?? ''))) problems.push(`${where}: ${problem}`);
+  } else if ((method === 'GET' || scenario.readOnlyFor?.includes(actor)) && changed.length) {
+    problems.push(`${where}: a read changed ${changed.join(', ')}`);
+  }
+  if (res.status >= 500) problems.push(`${where}: server error`);
+  const leaks = leakedSecrets(tools.w, actor, res.text, res.status < 300 ? scenario.reveals : []);
+  if (leaks.length) problems.push(`${where}: leaked ${leaks.join(', ')}`);
+  const checked = res.status < 300 ? scenario.check?.(res, tools, actor) : undefined;
+  if (checked) problems.push(`${where}: ${checked}`);
+  await scenario.after?.(tools, actor);
+  return problems;
+}
+
+describe('authorization matrix', () => {
+  it('classifies every mounted API route (and lists no route that is not mounted)', () => {
+    const mounted = mountedApiRoutes(t).map(routeKey).sort();
+    const table = routeTable.map(routeKey).sort();
+    expect(mounted.filter((key) => !table.includes(key)), 'mounted routes missing from test/helpers/route-table.ts').toEqual([]);
+    expect(table.filter((key) => !mounted.includes(key)), 'table routes that are not mounted').toEqual([]);
+    expect(new Set(table).size).toBe(table.length);
+    for (const entry of routeTable) expect(entry.scenarios.length, routeKey(entry)).toBeGreaterThan(0);
+  });
+
+  for (const entry of routeTable) {
+    it(`${routeKey(entry)} (${entry.access})`, async () => {
+      const problems: string[] = [];
+      for (const scenario of entry.scenarios) {
+        for (const actor of ACTORS) problems.push(...(await runCell(entry.method, scenario, actor)));
+      }
+      expect(problems).toEqual([]);
+    }, 120_000);
+  }
+
+  it('kept every secret where it belongs after the whole matrix', async () => {
+    // The world is still intact: A still owns what it owned and B's chat is still B's.
+    const a = tools.w.a;
+    const conversation = await tools.call(tools.w.b, 'POST', '/api/messages/getmsg', { from: tools.w.b.user._id, to: a.user._id });
+    expect(conversation.text).toContain(tools.w.chatSecret);
+    const history = await tools.call(a, 'GET', `/api/transactions/${a.user._id}`);
+    expect(history.body[0]).toMatchObject({ checkoutRequestId: tools.w.checkoutRequestId, paymentStatus: 'success', amount: 1000 });
+    const pending = await tools.call(a, 'GET', `/api/events/${tools.w.events.pending}`);
+    expect(pending.body).toMatchObject({ user: a.user._id, status: 'pending', title: tools.w.pendingTitle });
+    console.log(`[authz-matrix] ${routeTable.length} routes, ${routeTable.reduce((n, e) => n + e.scenarios.length, 0)} scenarios, ${cells} cells`);
+  });
+});
