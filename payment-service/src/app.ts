@@ -72,6 +72,11 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'entity.parse.failed') return void res.status(400).json(errorBody('The request body is not valid JSON.'));
     if (type === 'entity.too.large') return void res.status(413).json(errorBody('The request body is too large.'));
+    // Other client errors from the body parser (an unsupported charset or encoding, an aborted upload) keep their 4xx.
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return void res.status(status).json(errorBody(status === 415 ? 'Unsupported content type: send JSON in UTF-8.' : 'The request could not be processed.'));
+    }
     logger.error(`unexpected error on ${req.method} ${req.path}`, error);
     res.status(500).json(errorBody('An error occurred during payment. Please try again.'));
   };
