@@ -9,9 +9,13 @@ const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EN
 function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const code = pgErrorCode(error);
-  if (code && unavailableCodes.has(code)) return true;
+  // Class 08 is "connection exception" (the server went away mid-conversation).
+  if (code && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
   const messages = [error, (error as { cause?: unknown }).cause].map((e) => String((e as { message?: unknown } | undefined)?.message ?? ''));
-  return messages.some((message) => /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|PGlite is closed/i.test(message));
+  // "database … is not currently accepting connections" (55000, ALLOW_CONNECTIONS false or a maintenance window) comes at connect time.
+  return messages.some((message) =>
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|PGlite is closed|is not currently accepting connections/i.test(message),
+  );
 }
 
 export function errorBody(message: string, extra?: Record<string, unknown>) {
