@@ -59,7 +59,7 @@ async function runCell(method: string, scenario: Scenario, actor: Actor): Promis
   if (res.status >= 500) problems.push(`${where}: server error`);
   const leaks = leakedSecrets(tools.w, actor, res.text, res.status < 300 ? scenario.reveals : []);
   if (leaks.length) problems.push(`${where}: leaked ${leaks.join(', ')}`);
-  const checked = res.status < 300 ? scenario.check?.(res, tools, actor) : undefined;
+  const checked = res.status < 300 ? await scenario.check?.(res, tools, actor) : undefined;
   if (checked) problems.push(`${where}: ${checked}`);
   await scenario.after?.(tools, actor);
   return problems;

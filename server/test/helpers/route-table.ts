@@ -22,7 +22,7 @@ export interface Scenario {
   reveals?: readonly SecretName[];
   /** Actors whose 2xx must leave the database untouched too (GET requests always must). */
   readOnlyFor?: readonly Actor[];
-  check?(res: RawResponse, tools: WorldTools, actor: Actor): string | undefined;
+  check?(res: RawResponse, tools: WorldTools, actor: Actor): string | undefined | Promise<string | undefined>;
   /** Runs after the cell (e.g. logout revoked the actor's token: log in again). */
   after?(tools: WorldTools, actor: Actor): Promise<void>;
 }
@@ -103,6 +103,18 @@ export const routeTable: RouteEntry[] = [
         },
         expect: all(200),
         check: (res) => (res.body?.status === true ? undefined : `register answered ${res.text}`),
+      },
+      {
+        name: 'new account claiming the admin role',
+        request: () => {
+          const name = `reg${unique()}`;
+          return json('POST', '/api/auth/register', { username: name, email: `${name}@example.com`, password: 'long-enough', role: 'admin', isAdmin: true });
+        },
+        expect: all(200),
+        async check(res, tools) {
+          const rows = await tools.w.t.db.select({ role: users.role }).from(users).where(eq(users.role, 'admin'));
+          return rows.length === 1 ? undefined : `${rows.length} admins after a registration asked for the role`;
+        },
       },
       {
         name: "A's username again",
@@ -210,6 +222,12 @@ export const routeTable: RouteEntry[] = [
         name: "edit A's profile",
         request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}`, { username: tools.w.a.user.username }),
         expect: selfOrAdmin(200),
+      },
+      {
+        name: "promote A to admin",
+        request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}`, { username: tools.w.a.user.username, role: 'admin' }),
+        expect: selfOrAdmin(200),
+        check: (res) => (res.body?.user?.role === 'user' ? undefined : `role became ${String(res.body?.user?.role)}`),
       },
       {
         name: "take over A's email",
@@ -626,6 +644,13 @@ export const routeTable: RouteEntry[] = [
       { name: "as oneself on A's event", request: async (tools) => json('POST', `/api/events/register/${await tools.fresh.event()}`, { tickets: 1 }), expect: signedIn(200) },
       { name: 'as A', request: async (tools) => json('POST', `/api/events/register/${await tools.fresh.event()}`, { tickets: 1, userId: tools.w.a.user._id }), expect: selfOnly(200) },
       { name: "A's pending event", request: (tools) => json('POST', `/api/events/register/${tools.w.events.pending}`, { tickets: 1 }), expect: { visitor: 401, user: [400, 404], owner: [400, 404], other: [400, 404], admin: [400, 404] } },
+      // Only A paid for the paid event: registration reads A's own paid order and nobody else's.
+      {
+        name: 'the paid event A paid for',
+        request: (tools) => json('POST', `/api/events/register/${tools.w.events.paid}`, { tickets: 1 }),
+        expect: { visitor: 401, user: 402, owner: 200, other: 402, admin: 402 },
+        readOnlyFor: ['owner'],
+      },
     ],
     fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }), body: (w) => ({ userId: w.b.user._id, tickets: 1 }) },
   },
@@ -707,6 +732,12 @@ export const routeTable: RouteEntry[] = [
         expect: signedIn(201),
         check: createdBy,
       },
+      {
+        name: 'publishing itself',
+        request: () => json('POST', '/api/events/addevnt', { title: 'Self-approved', description: 'x', date: dayFromNow(21), location: 'Nairobi', latitude: -1.28, longitude: 36.82, status: 'approved' }),
+        expect: signedIn(201),
+        check: (res) => (res.body?.status === 'pending' ? undefined : `created with status ${String(res.body?.status)}`),
+      },
     ],
     fuzz: {
       as: 'b',
@@ -761,6 +792,12 @@ export const routeTable: RouteEntry[] = [
     scenarios: [
       { name: "A's approved event", request: (tools) => json('PUT', `/api/events/${tools.w.events.approved}`, { description: `Updated ${unique()}` }), expect: selfOrAdmin(200) },
       { name: "A's pending event", request: (tools) => json('PUT', `/api/events/${tools.w.events.pending}`, { description: `Updated ${unique()}` }), expect: pendingOwnerOrAdmin(200) },
+      {
+        name: "handing A's event to the caller",
+        request: (tools, actor) => json('PUT', `/api/events/${tools.w.events.approved}`, { user: me(tools, actor), userId: me(tools, actor), description: 'Mine now' }),
+        expect: selfOrAdmin(200),
+        check: (res, tools) => (res.body?.user === tools.w.a.user._id ? undefined : `event now belongs to ${String(res.body?.user)}`),
+      },
       {
         name: "approving A's pending event",
         request: async (tools) => json('PUT', `/api/events/${await tools.fresh.event({ status: 'pending' })}`, { status: 'approved' }),
