@@ -12,43 +12,9 @@ const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) 
 /** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */
 export type EventItem = TukioEvent & { seatsLeft?: number | null };
 
-export interface EventSearchParams {
-  q?: string;
-  location?: string;
-  free?: boolean;
-  page?: number;
-  limit?: number;
-}
-
-export interface EventPage {
-  items: EventItem[];
-  total: number;
-  page: number;
-  limit: number;
-  pages: number;
-}
-
-/** GET /api/events?q=&location=&free=&page=&limit= -> one page of approved events dated today or later. */
-export async function searchEvents(params: EventSearchParams, signal?: AbortSignal): Promise<EventPage> {
-  const query: Record<string, string> = {};
-  if (params.q?.trim()) query.q = params.q.trim();
-  if (params.location?.trim()) query.location = params.location.trim();
-  if (params.free) query.free = 'true';
-  if (params.page && params.page > 1) query.page = String(params.page);
-  if (params.limit) query.limit = String(params.limit);
-  const { data } = await api.get<EventPage>('/events', { params: query, signal });
-  const items = asArray<EventItem>(data?.items);
-  return {
-    items,
-    total: typeof data?.total === 'number' ? data.total : items.length,
-    page: typeof data?.page === 'number' ? data.page : 1,
-    limit: typeof data?.limit === 'number' ? data.limit : items.length,
-    pages: typeof data?.pages === 'number' ? data.pages : 1,
-  };
-}
-
-// The home route's two lists: anonymous reads without axios (see ./public-events-api).
-export { getPopularEvents, getUpcomingEvents } from './public-events-api';
+// Public lists read anonymously without axios (see ./public-events-api).
+export { getPopularEvents, getUpcomingEvents, searchEvents } from './public-events-api';
+export type { EventPage, EventSearchParams } from './public-events-api';
 
 /** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
 export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {

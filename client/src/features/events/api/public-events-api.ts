@@ -1,8 +1,8 @@
 /*
- * The public event lists the home route shows on its first paint. They are the same for every
- * visitor, so they are read anonymously with `fetch` (lib/public-get.ts) and the home route does
- * not download axios. Import them from here in code that must stay light; ./events-api re-exports
- * them for everyone else.
+ * The public event lists: the home route's two rows and the /events search. They are the same for
+ * every visitor, so they are read anonymously with `fetch` (lib/public-get.ts) and neither page
+ * downloads axios before its first paint. Import them from here in code that must stay light;
+ * ./events-api re-exports them for everyone else.
  */
 import { getPublicJson } from '../../../lib/public-get';
 import type { EventItem } from './events-api';
@@ -17,4 +17,40 @@ export async function getPopularEvents(signal?: AbortSignal): Promise<EventItem[
 /** GET /api/events/upcoming -> bare array, soonest first. */
 export async function getUpcomingEvents(signal?: AbortSignal): Promise<EventItem[]> {
   return asArray<EventItem>(await getPublicJson<unknown>('/events/upcoming', signal));
+}
+
+export interface EventSearchParams {
+  q?: string;
+  location?: string;
+  free?: boolean;
+  page?: number;
+  limit?: number;
+}
+
+export interface EventPage {
+  items: EventItem[];
+  total: number;
+  page: number;
+  limit: number;
+  pages: number;
+}
+
+/** GET /api/events?q=&location=&free=&page=&limit= -> one page of approved events dated today or later. */
+export async function searchEvents(params: EventSearchParams, signal?: AbortSignal): Promise<EventPage> {
+  const query = new URLSearchParams();
+  if (params.q?.trim()) query.set('q', params.q.trim());
+  if (params.location?.trim()) query.set('location', params.location.trim());
+  if (params.free) query.set('free', 'true');
+  if (params.page && params.page > 1) query.set('page', String(params.page));
+  if (params.limit) query.set('limit', String(params.limit));
+  const search = query.toString();
+  const data = await getPublicJson<Partial<EventPage> | undefined>(`/events${search ? `?${search}` : ''}`, signal);
+  const items = asArray<EventItem>(data?.items);
+  return {
+    items,
+    total: typeof data?.total === 'number' ? data.total : items.length,
+    page: typeof data?.page === 'number' ? data.page : 1,
+    limit: typeof data?.limit === 'number' ? data.limit : items.length,
+    pages: typeof data?.pages === 'number' ? data.pages : 1,
+  };
 }
