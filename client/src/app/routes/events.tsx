@@ -69,7 +69,7 @@ export default function EventsRoute() {
         </div>
       ) : data && data.items.length > 0 ? (
         <>
-          <EventGrid events={data.items} />
+          <EventGrid events={data.items} priority={2} />
           <Pagination page={data.page} pages={data.pages} hrefFor={(page) => `${paths.events}?${eventsSearch({ ...applied, page })}`} />
         </>
       ) : data && applied.page > 1 && data.total > 0 ? (

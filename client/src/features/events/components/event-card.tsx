@@ -6,12 +6,22 @@ import { EventImage } from './event-image';
 import '../events.css';
 
 /** A linked event summary. The whole card is clickable through the title link (one tab stop). */
-export function EventCard({ event }: { event: EventItem }) {
+export function EventCard({ event, priority = false }: { event: EventItem; priority?: boolean }) {
   const price = formatPrice(event.isPaid, event.ticketPrice);
   return (
     <article className="event-card">
       <div className="event-card__media">
-        <EventImage className="event-card__image" src={event.image} alt="" loading="lazy" decoding="async" width={640} height={360} />
+        <EventImage
+          className="event-card__image"
+          src={event.image}
+          alt=""
+          // A card at the top of a page is its largest paint: load it at once, first.
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : undefined}
+          decoding="async"
+          width={640}
+          height={360}
+        />
         <span className={`event-card__price${price === 'Free' ? ' event-card__price--free' : ''}`}>{price}</span>
       </div>
       <div className="event-card__body">
@@ -45,12 +55,13 @@ export function EventCardSkeleton() {
   );
 }
 
-export function EventGrid({ events, variant = 'grid' }: { events: EventItem[]; variant?: 'grid' | 'row' }) {
+/** `priority`: how many of the first cards are above the fold (their images load eagerly). */
+export function EventGrid({ events, variant = 'grid', priority = 0 }: { events: EventItem[]; variant?: 'grid' | 'row'; priority?: number }) {
   return (
     <ul className={`event-grid event-grid--${variant}`}>
-      {events.map((event) => (
+      {events.map((event, index) => (
         <li key={event._id}>
-          <EventCard event={event} />
+          <EventCard event={event} priority={index < priority} />
         </li>
       ))}
     </ul>
