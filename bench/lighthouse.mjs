@@ -7,7 +7,8 @@
 // again with the multiplier Lighthouse's throttling guide gives for the measured benchmark index, and judges
 // the targets on that run (both tables are printed).
 // Knobs: CHROME_PATH (default /usr/bin/chromium), RUNS=1 (runs per page; the median performance is kept),
-//        CPU_SLOWDOWN=<n> (one run set with this multiplier only), JSON_DIR=<dir> writes each report as JSON.
+//        CPU_SLOWDOWN=<n> (one run set with this multiplier only), PAGES=home,events,event (a subset),
+//        JSON_DIR=<dir> writes each report as JSON, CLIENT_DIST=<dir> (another build to compare).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,7 +35,7 @@ const port = freePort();
 const api = await startApi({
   PORT: String(port),
   DATA_DIR: dataDir,
-  CLIENT_DIST: path.join(root, 'client/dist'),
+  CLIENT_DIST: process.env.CLIENT_DIST ?? path.join(root, 'client/dist'),
   SEED_DEMO: 'true',
   PUBLIC_URL: `http://127.0.0.1:${port}`,
   RATE_LIMIT_MAX: '100000',
@@ -130,6 +131,7 @@ try {
     ['/events', '/events', 'events'],
     ['/events/:id', `/events/${upcoming[0]._id}`, 'event'],
   ];
+  if (process.env.PAGES) pages.splice(0, pages.length, ...pages.filter(([, , slug]) => process.env.PAGES.split(',').includes(slug)));
   const forced = process.env.CPU_SLOWDOWN ? Number(process.env.CPU_SLOWDOWN) : null;
   if (forced) {
     const { met } = await runAll(pages, `CPU slowdown ${forced}x`, { ...SLOW_4G, cpuSlowdownMultiplier: forced });
