@@ -1,6 +1,7 @@
 // bench/web.mjs — page weight of the home route: every JS and CSS file the browser downloads when it
 // opens '/' (the entry, its modulepreloads and stylesheets, and the lazily loaded home route chunks),
-// with raw and gzip sizes (zlib, default level 6, measured here whatever the server sends).
+// with raw and gzip sizes (zlib, default level 6, measured here whatever the server sends) and the bytes the
+// server actually sent (brotli when the browser accepts it).
 // Target: at most 100 KB gzip in total.
 // Usage: node bench/web.mjs            (builds the client first; SKIP_BUILD=1 to reuse client/dist)
 // Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium). The real server runs from its sources with
@@ -44,7 +45,16 @@ try {
     if (type !== 'script' && type !== 'stylesheet') return;
     const body = await response.body().catch(() => null);
     if (!body) return;
-    files.push({ path: new URL(response.url()).pathname, type, raw: body.length, gzip: zlib.gzipSync(body).length });
+    const sizes = await response.request().sizes().catch(() => null);
+    files.push({
+      path: new URL(response.url()).pathname,
+      type,
+      raw: body.length,
+      gzip: zlib.gzipSync(body).length,
+      // What actually crossed the wire (the server sends the build's brotli twins when accepted).
+      sent: sizes?.responseBodySize ?? body.length,
+      encoding: response.headers()['content-encoding'] ?? 'none',
+    });
   });
   await page.goto(`${api.url}/`, { waitUntil: 'networkidle' });
   // The home route has rendered its event cards (the demo data is seeded) by now.
@@ -54,15 +64,16 @@ try {
   files.sort((a, b) => b.gzip - a.gzip);
   const width = Math.max(30, ...files.map((file) => file.path.length));
   console.log(`\nJS and CSS downloaded when opening / (${files.length} files)\n`);
-  console.log(`${'file'.padEnd(width)}  ${'raw KB'.padStart(8)}  ${'gzip KB'.padStart(8)}  from`);
+  const row = (name, raw, gzip, sent, note = '') =>
+    console.log(`${name.padEnd(width)}  ${kb(raw).padStart(8)}  ${kb(gzip).padStart(8)}  ${kb(sent).padStart(8)}  ${note}`);
+  console.log(`${'file'.padEnd(width)}  ${'raw KB'.padStart(8)}  ${'gzip KB'.padStart(8)}  ${'sent KB'.padStart(8)}  from, encoding`);
   for (const file of files) {
-    const from = fromHtml.has(file.path) ? 'index.html' : 'imported';
-    console.log(`${file.path.padEnd(width)}  ${kb(file.raw).padStart(8)}  ${kb(file.gzip).padStart(8)}  ${from}`);
+    row(file.path, file.raw, file.gzip, file.sent, `${fromHtml.has(file.path) ? 'index.html' : 'imported'}, ${file.encoding}`);
   }
   const total = (key, type) => files.filter((file) => !type || file.type === type).reduce((sum, file) => sum + file[key], 0);
-  console.log(`${'JS'.padEnd(width)}  ${kb(total('raw', 'script')).padStart(8)}  ${kb(total('gzip', 'script')).padStart(8)}`);
-  console.log(`${'CSS'.padEnd(width)}  ${kb(total('raw', 'stylesheet')).padStart(8)}  ${kb(total('gzip', 'stylesheet')).padStart(8)}`);
-  console.log(`${'total'.padEnd(width)}  ${kb(total('raw')).padStart(8)}  ${kb(total('gzip')).padStart(8)}`);
+  row('JS', total('raw', 'script'), total('gzip', 'script'), total('sent', 'script'));
+  row('CSS', total('raw', 'stylesheet'), total('gzip', 'stylesheet'), total('sent', 'stylesheet'));
+  row('total', total('raw'), total('gzip'), total('sent'));
   const missing = [...fromHtml].filter((file) => !files.some((seen) => seen.path === file));
   if (missing.length > 0) console.log(`\nnot seen in the browser run although index.html names them: ${missing.join(', ')}`);
   const gzipKb = total('gzip') / 1024;
