@@ -25,7 +25,9 @@ function Recenter({ center, zoom }: { center: [number, number]; zoom: number }) 
   const map = useMap();
   const [lat, lon] = center;
   useEffect(() => {
-    map.setView([lat, lon], zoom);
+    // No zoom animation: a map removed mid-animation (e.g. the form is submitted right after the
+    // place was found) makes Leaflet throw "Cannot read properties of undefined (reading '_leaflet_pos')".
+    map.setView([lat, lon], zoom, { animate: false });
   }, [map, lat, lon, zoom]);
   return null;
 }
