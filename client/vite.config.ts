@@ -9,7 +9,7 @@ const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
 /**
- * Writes `<file>.br` and `<file>.gz` next to every text asset of the build (JS, CSS, SVG, JSON),
+ * Writes `<file>.br` and `<file>.gz` next to every text file of the build (JS, CSS, SVG, JSON, HTML),
  * compressed once at maximum level; the server sends them with Content-Encoding when the browser
  * accepts it (server/src/lib/precompressed.ts), so no compression runs per request.
  */
@@ -24,7 +24,7 @@ function precompress(): Plugin {
     async closeBundle() {
       const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
       const files = entries
-        .filter((entry) => entry.isFile() && /\.(js|css|svg|json)$/.test(entry.name))
+        .filter((entry) => entry.isFile() && /\.(js|css|svg|json|html)$/.test(entry.name))
         .map((entry) => path.join(entry.parentPath, entry.name));
       await Promise.all(
         files.map(async (file) => {

@@ -11,7 +11,7 @@ import { authenticateRequests } from './lib/auth.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
-import { servePrecompressed } from './lib/precompressed.js';
+import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp } from './lib/rate-limit.js';
 import './lib/validate.js';
 import { createAuthRouter } from './modules/auth/auth.routes.js';
@@ -151,9 +151,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     // Shared event links get the event's Open Graph / JSON-LD tags in the shell.
     app.get('/events/:id', createEventPageHandler({ events: services.events, indexHtml, publicUrl: config.publicUrl, logger }));
     // History fallback: every client route answers with the app shell.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => {
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (req, res, next) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(indexHtml);
+      sendWithTwin(req, res, indexHtml, 'text/html; charset=utf-8').catch(next);
     });
   } else {
     logger.info(`client build not found at ${clientDist}; serving the API only`);

@@ -9,12 +9,14 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 /* The client build writes .br/.gz twins of its assets; the server sends them when they are accepted. */
 
 const clientDist = mkdtempSync(path.join(os.tmpdir(), 'tukio-precompressed-'));
+const shell = `<!doctype html><title>Tukio</title>${'<meta name="x" content="y">'.repeat(40)}<div id="root"></div>`;
 const script = `export const greeting = ${JSON.stringify('habari '.repeat(400))};\n`;
 let t: TestServer;
 
 beforeAll(async () => {
   mkdirSync(path.join(clientDist, 'assets'));
-  writeFileSync(path.join(clientDist, 'index.html'), '<!doctype html><title>Tukio</title><div id="root"></div>');
+  writeFileSync(path.join(clientDist, 'index.html'), shell);
+  writeFileSync(path.join(clientDist, 'index.html.br'), zlib.brotliCompressSync(shell));
   writeFileSync(path.join(clientDist, 'assets/app-1234.js'), script);
   writeFileSync(path.join(clientDist, 'assets/app-1234.js.br'), zlib.brotliCompressSync(script));
   writeFileSync(path.join(clientDist, 'assets/app-1234.js.gz'), zlib.gzipSync(script));
@@ -73,6 +75,22 @@ describe('precompressed client assets', () => {
     expect(head.status).toBe(200);
     expect(head.headers['content-encoding']).toBe('br');
     expect(head.body.length).toBe(0);
+  });
+
+  it('sends the app shell (history fallback) brotli-encoded when accepted, still not cached', async () => {
+    const encoded = await get('/events', { 'accept-encoding': 'gzip, br' });
+    expect(encoded.status).toBe(200);
+    expect(encoded.headers['content-encoding']).toBe('br');
+    expect(encoded.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(encoded.headers['cache-control']).toBe('no-cache');
+    expect(encoded.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(zlib.brotliDecompressSync(encoded.body).toString()).toBe(shell);
+
+    // No gzip twin here: a gzip-only client gets the plain shell.
+    const plain = await get('/profile', { 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.body.toString()).toBe(shell);
   });
 
   it('never serves files outside the assets folder and still 404s unknown assets', async () => {

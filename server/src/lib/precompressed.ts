@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 /**
  * Serves the `.br` / `.gz` twins the client build writes next to its text assets
@@ -31,6 +31,34 @@ function accepted(header: string | undefined): Set<string> {
   return names;
 }
 
+function preferredEncoding(header: string | undefined) {
+  const wanted = accepted(header);
+  return ENCODINGS.find((candidate) => wanted.has(candidate.name));
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
+    (found) => found.isFile(),
+    () => false,
+  );
+}
+
+/**
+ * Sends one file of the client build (the app shell), or its .br/.gz twin when the request
+ * accepts it. Headers set before (Cache-Control) are kept; errors go to Express like sendFile's.
+ */
+export async function sendWithTwin(req: Request, res: Response, file: string, type: string): Promise<void> {
+  res.vary('Accept-Encoding');
+  const encoding = preferredEncoding(req.headers['accept-encoding']);
+  if (encoding && (await isFile(file + encoding.suffix))) {
+    res.setHeader('Content-Type', type);
+    res.setHeader('Content-Encoding', encoding.name);
+    res.sendFile(file + encoding.suffix);
+    return;
+  }
+  res.sendFile(file);
+}
+
 export function servePrecompressed(root: string, options: { maxAge: string; immutable?: boolean }): RequestHandler {
   const base = path.resolve(root);
   return (req, res, next) => {
@@ -45,8 +73,7 @@ export function servePrecompressed(root: string, options: { maxAge: string; immu
       return next();
     }
     if (!file.startsWith(base + path.sep)) return next();
-    const wanted = accepted(req.headers['accept-encoding']);
-    const encoding = ENCODINGS.find((candidate) => wanted.has(candidate.name));
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
     if (!encoding) return next();
     stat(file + encoding.suffix).then(
       (found) => {
