@@ -69,6 +69,7 @@ export default function HomeRoute() {
             loading={popular.loading}
             skeletons={4}
             variant="row"
+            priority={2}
             empty="Nothing is trending yet. Check back soon!"
           />
           <EventSection

@@ -12,10 +12,12 @@ interface EventSectionProps {
   skeletons: number;
   empty: ReactNode;
   variant?: 'grid' | 'row';
+  /** How many of the first cards may be above the fold (their images load eagerly). */
+  priority?: number;
 }
 
 /** A titled list of event cards with its loading and empty states. */
-export function EventSection({ title, intro, action, events, loading, skeletons, empty, variant = 'grid' }: EventSectionProps) {
+export function EventSection({ title, intro, action, events, loading, skeletons, empty, variant = 'grid', priority = 0 }: EventSectionProps) {
   const headingId = useId();
   return (
     <section className="event-section" aria-labelledby={headingId}>
@@ -29,7 +31,7 @@ export function EventSection({ title, intro, action, events, loading, skeletons,
       {loading ? (
         <EventGridSkeleton count={skeletons} label={`Loading ${title}…`} variant={variant} />
       ) : events && events.length > 0 ? (
-        <EventGrid events={events} variant={variant} />
+        <EventGrid events={events} variant={variant} priority={priority} />
       ) : (
         <p className="empty-state">{empty}</p>
       )}
