@@ -71,8 +71,6 @@ export function eventHeadTags(event: EventDto, pageUrl: string): string {
     meta('name', 'twitter:description', description),
     ...(event.image ? [meta('name', 'twitter:image', event.image)] : []),
     `<script type="application/ld+json">${jsonForScript(eventJsonLd(event, pageUrl))}</script>`,
-    // The event as GET /api/events/:id answers a visitor: the client renders it without waiting for that call.
-    `<script type="application/json" id="event-data">${jsonForScript(event)}</script>`,
   ].join('\n    ');
 }
 
