@@ -85,13 +85,23 @@ async function newPage(options: { width?: number; height?: number } = {}) {
 /** Waits until the route has rendered its data: no loaders, skeletons or busy regions, one h1. */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction(
-    () =>
-      !document.querySelector('.page-loader, .skeleton, [aria-busy="true"]') &&
-      document.querySelector('main h1') !== null,
-    undefined,
-    { timeout: 15_000 },
-  );
+  const pending = () => {
+    const busy = document.querySelector('.page-loader, .skeleton, [aria-busy="true"]');
+    if (busy) return `still loading: ${busy.outerHTML.slice(0, 120)}`;
+    return document.querySelector('main h1') ? '' : 'no h1 in main';
+  };
+  try {
+    await page
+      .waitForFunction(() => !document.querySelector('.page-loader, .skeleton, [aria-busy="true"]') && document.querySelector('main h1') !== null, undefined, {
+        timeout: 20_000,
+        polling: 100,
+      })
+      .catch(() => undefined);
+    const reason = await page.evaluate(pending);
+    if (reason) throw new Error(reason);
+  } catch (error) {
+    throw new Error(`${page.url()} did not settle: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** All axe-core violations on the page; evaluated through DevTools because the CSP refuses inline scripts. */
