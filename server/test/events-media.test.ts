@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { brotliDecompressSync, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posterSvg } from '../src/bootstrap/demo-posters.js';
 import { createGeocodingService, geocodeOffline } from '../src/modules/geocoding/geocoding.service.js';
@@ -250,6 +250,23 @@ describe('GET /events/:id share page', () => {
     const event = await createEvent(t, user.token, { title: 'With upload', image: png.body.path }, { approveWith: admin.token });
     const html = await (await fetch(`${t.url}/events/${event._id}`)).text();
     expect(html).toContain(`<meta property="og:image" content="${t.config.publicUrl}${png.body.path}"`);
+  });
+
+  it('sends the share page brotli-encoded when the browser accepts it', async () => {
+    const event = await createEvent(t, user.token, { title: 'Compressed share page' }, { approveWith: admin.token });
+    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      request(`${t.url}/events/${event._id}`, { headers: { 'accept-encoding': 'br' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(raw.headers['content-encoding']).toBe('br');
+    expect(raw.headers['content-type']).toMatch(/text\/html/);
+    expect(raw.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(raw.body).toString()).toContain('<title>Compressed share page | Tukio</title>');
   });
 
   it('serves the plain shell for pending, unknown and other routes', async () => {

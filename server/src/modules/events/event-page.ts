@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import { sendHtml } from '../../lib/precompressed.js';
 import { escapeHtml } from '../auth/auth.service.js';
 import type { EventDto, EventsService } from './events.service.js';
 
@@ -103,7 +104,7 @@ export function createEventPageHandler(deps: { events: EventsService; indexHtml:
       const event = await deps.events.get(id, undefined);
       const html = injectEventHead(await shell(), event, `${deps.publicUrl}/events/${id}`);
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(html);
+      sendHtml(req, res, html);
     } catch (error) {
       const status = (error as { status?: unknown }).status;
       if (status !== 404) deps.logger.error(`event page ${id}: share tags skipped`, error);
