@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { authenticateRequests } from './lib/auth.js';
+import { createChangeFeed } from './lib/change-feed.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
@@ -60,15 +61,24 @@ export function createServices(deps: AppDeps) {
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const chat = createChatService({ db });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
-  const events = createEventsService({ db, geocoding, publicUrl: config.publicUrl, searchCacheMs: config.eventsSearchCacheMs });
+  // Tells the caches of this and (with Redis) every other instance what changed.
+  const changes = createChangeFeed(logger);
+  const events = createEventsService({
+    db,
+    geocoding,
+    changes,
+    publicUrl: config.publicUrl,
+    searchCacheMs: config.eventsSearchCacheMs,
+    eventCacheMs: config.eventsCacheMs,
+  });
   const uploads = createUploadsService({ dataDir: config.dataDir, publicUrl: config.publicUrl });
   const comments = createCommentsService({ db });
   const reviews = createReviewsService({ db });
   const forums = createForumsService({ db });
   const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
-  const tickets = createTicketsService({ db, signer, mailer, logger, publicUrl: config.publicUrl });
+  const tickets = createTicketsService({ db, signer, mailer, logger, changes, publicUrl: config.publicUrl });
   const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes });
-  return { auth, contact, chat, comments, reviews, forums, tickets, payments, geocoding, events, uploads };
+  return { auth, contact, chat, comments, reviews, forums, tickets, payments, geocoding, events, uploads, changes };
 }
 
 export type Services = ReturnType<typeof createServices>;

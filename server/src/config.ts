@@ -45,6 +45,7 @@ const envSchema = z.object({
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(3000),
   /** Milliseconds a search's ranked result ids are reused; 0 disables. Writes on this instance clear it at once. */
   EVENTS_SEARCH_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(15_000),
+  EVENTS_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(30_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -75,6 +76,7 @@ export interface AppConfig {
   /** Nominatim-style search endpoint; unset keeps geocoding on the built-in Kenyan gazetteer only. */
   geocoder: { url: string | undefined; timeoutMs: number };
   eventsSearchCacheMs: number;
+  eventsCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -138,5 +140,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL,
     geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
     eventsSearchCacheMs: env.EVENTS_SEARCH_CACHE_MS,
+    eventsCacheMs: env.EVENTS_CACHE_MS,
   };
 }

@@ -21,6 +21,7 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
     sub.on('error', (error) => logger.error('redis subscriber error', error));
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub));
+    await services.changes.connect({ publisher: pub, subscriber: sub });
     closers.push(() => pub.quit(), () => sub.quit());
   }
   const chatSocket = attachChatSocket(io, { auth: services.auth, chat: services.chat, logger });

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { GeocodingService } from '../geocoding/geocoding.service.js';
 import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
 import { utcMidnight } from './event-dates.js';
@@ -125,6 +126,13 @@ export interface EventsServiceDeps {
    * the events themselves, their tickets and seats are read fresh on every request.
    */
   searchCacheMs?: number;
+  /**
+   * How long a published event's body is served from memory (0 = never). Writes through any
+   * instance (edits, moderation, tickets) reach the cache through `changes` and drop the entry at
+   * once; the time to live only bounds a change nobody announced. Opens are added in place.
+   */
+  eventCacheMs?: number;
+  changes: ChangeFeed;
   now?: () => Date;
 }
 
@@ -135,12 +143,25 @@ export function createEventsService(deps: EventsServiceDeps) {
   const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000 });
   /** Identical searches arriving together share one ranked query instead of each running it. */
   const inflight = new Map<string, Promise<{ rows: EventRow[]; total: number }>>();
+  const published = createTtlCache<EventDto>({ ttlMs: deps.eventCacheMs ?? 30_000, max: 20_000 });
+  /** Bumped by every change, so a read that started before it never caches what it read. */
   let generation = 0;
-  /** Any change to an event may change search results: this instance forgets them at once. */
-  const changed = <T>(value: T): T => {
+  // Any change to an event may change search results; tickets change only the event's own body.
+  deps.changes.subscribe('event', (id) => {
     generation += 1;
     searches.clear();
     inflight.clear();
+    if (id) published.delete(id);
+    else published.clear();
+  });
+  deps.changes.subscribe('event-tickets', (id) => {
+    generation += 1;
+    if (id) published.delete(id);
+    else published.clear();
+  });
+  /** Announces a change to this and every other instance; returns `value` for chaining. */
+  const changed = <T>(value: T, id: string | null): T => {
+    deps.changes.publish('event', id);
     return value;
   };
 
@@ -173,6 +194,31 @@ export function createEventsService(deps: EventsServiceDeps) {
   }
 
   const toDto = async (row: EventRow) => (await toDtos([row]))[0]!;
+
+  /** Remembers published events' bodies, unless a change arrived while they were being read. */
+  function remember(dtos: EventDto[], readStartedAt: number) {
+    if (readStartedAt !== generation) return;
+    for (const dto of dtos) if (dto.status === 'approved') published.set(dto._id, dto);
+  }
+
+  /** Published events by id, from memory where possible; the rest in one read. Order follows `ids`. */
+  async function publishedByIds(ids: string[]): Promise<EventDto[]> {
+    const found = new Map<string, EventDto>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const dto = published.get(id);
+      if (dto) found.set(id, dto);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const startedAt = generation;
+      const dtos = await toDtos(await repo.findByIds(missing));
+      remember(dtos, startedAt);
+      for (const dto of dtos) found.set(dto._id, dto);
+    }
+    // An event deleted or unpublished since is left out rather than shown.
+    return ids.map((id) => found.get(id)).filter((dto): dto is EventDto => dto?.status === 'approved');
+  }
 
   /** A pending event exists only for its organiser and admins; everyone else gets the same 404 as for an unknown id. */
   async function findVisible(id: string, viewer: AuthUser | undefined): Promise<EventRow> {
@@ -237,11 +283,17 @@ export function createEventsService(deps: EventsServiceDeps) {
       return toDtos(trending);
     },
 
+    /** A published event is the same for every viewer, so its body is served from memory when known. */
     async get(id: string, viewer: AuthUser | undefined) {
+      const cached = published.get(id);
+      if (cached) return cached;
+      const startedAt = generation;
       // The registrations lookup runs beside the event read; it is discarded when the event is not visible.
       const [row, registered] = await Promise.all([repo.findById(id), registrations.registeredUserIds([id])]);
       if (!row || (row.status !== 'approved' && !canSeePending(row, viewer))) throw AppError.notFound(eventMessages.notFound);
-      return toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: row.ticketsSold }, deps.publicUrl);
+      const dto = toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: row.ticketsSold }, deps.publicUrl);
+      remember([dto], startedAt);
+      return dto;
     },
 
     async related(id: string, viewer: AuthUser | undefined, limit = 3) {
@@ -262,20 +314,22 @@ export function createEventsService(deps: EventsServiceDeps) {
       };
       const key = JSON.stringify(filters);
       const found = searches.lookup(key);
-      let rows: EventRow[];
+      let items: EventDto[];
       let total: number;
       if (found) {
         const cached = found.value;
         // Past its time to live: answer from it once more and refresh it in the background.
         if (!found.fresh) rankedSearch(key, filters).catch(() => undefined);
         total = cached.total;
-        const byId = new Map((await repo.findByIds(cached.ids)).map((row) => [row.id, row]));
-        // An event deleted or unpublished since is left out rather than shown.
-        rows = cached.ids.map((id) => byId.get(id)).filter((row): row is EventRow => row?.status === 'approved');
+        items = await publishedByIds(cached.ids);
       } else {
-        ({ rows, total } = await rankedSearch(key, filters));
+        const startedAt = generation;
+        const result = await rankedSearch(key, filters);
+        total = result.total;
+        items = await toDtos(result.rows);
+        remember(items, startedAt);
       }
-      return { items: await toDtos(rows), total, page, limit, pages: Math.ceil(total / limit) };
+      return { items, total, page, limit, pages: Math.ceil(total / limit) };
     },
 
     /** Always pending until an admin approves; the creator is the caller, whatever the body says. */
@@ -296,7 +350,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         status: 'pending',
         userId: user.id,
       });
-      return toDto(changed(row));
+      return toDto(changed(row, row.id));
     },
 
     async update(id: string, input: UpdateEventInput, user: AuthUser) {
@@ -328,7 +382,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         Object.assign(changes, await coordinates(input.location ?? row.location, input.latitude, input.longitude));
       }
       if (input.status !== undefined) changes.status = input.status;
-      const updated = changed(await repo.update(id, changes));
+      const updated = changed(await repo.update(id, changes), id);
       if (!updated) throw AppError.notFound(eventMessages.notFound);
       return toDto(updated);
     },
@@ -337,19 +391,21 @@ export function createEventsService(deps: EventsServiceDeps) {
     async remove(id: string, user: AuthUser) {
       const row = await findEditable(id, user);
       if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
-      changed(await repo.remove(id));
+      changed(await repo.remove(id), id);
       return { msg: eventMessages.deleted };
     },
 
     /** Admin moderation: approve publishes, disapprove returns the event to pending. */
     async setStatus(id: string, status: 'approved' | 'pending') {
-      const updated = changed(await repo.update(id, { status }));
+      const updated = changed(await repo.update(id, { status }), id);
       if (!updated) throw AppError.notFound(eventMessages.notFound);
       return toDto(updated);
     },
 
     async countOpen(id: string) {
       if (!(await repo.countOpen(id))) throw AppError.notFound(eventMessages.notFound);
+      // Opens are too frequent to announce: this instance adds its own, others catch up within the TTL.
+      published.update(id, (dto) => ({ ...dto, openedCount: dto.openedCount + 1 }));
     },
 
     async countShare(id: string, platform: SharePlatform) {

@@ -41,6 +41,16 @@ export function createTtlCache<T>(options: { ttlMs: number; max: number; now?: (
       entries.set(key, { value, expires: now() + options.ttlMs });
     },
 
+    /** Changes a cached value in place, keeping its expiry; nothing happens when the key is absent. */
+    update(key: string, change: (value: T) => T) {
+      const entry = entries.get(key);
+      if (entry) entry.value = change(entry.value);
+    },
+
+    delete(key: string) {
+      entries.delete(key);
+    },
+
     clear() {
       entries.clear();
     },

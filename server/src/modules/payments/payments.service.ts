@@ -178,7 +178,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           throw error;
         }
         if (inserted > 0) {
-          tickets.sendTicketMail(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
+          tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
           const described = describe(
             { ...known, status: 'success', resultCode: input.resultCode, resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
             { ...view.order, status: 'paid' },
@@ -264,7 +264,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         }
         throw error;
       }
-      if (issued.length > 0) tickets.sendTicketMail(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
+      if (issued.length > 0) tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
       const after = await repo.withOrder(input.checkoutRequestId);
       return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
     },

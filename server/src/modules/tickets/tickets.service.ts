@@ -1,6 +1,7 @@
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
@@ -35,6 +36,8 @@ export interface TicketsServiceDeps {
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** Told after tickets are committed, so cached event bodies (seats, registered users) are dropped. */
+  changes: ChangeFeed;
   /** Renders a ticket code's QR as PNG for the email; the built-in encoder by default. */
   qrPng?: ((code: string) => Buffer) | undefined;
 }
@@ -86,15 +89,17 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     },
 
     /**
-     * Sends the ticket email; a mail failure never undoes the tickets, it is only logged.
-     * `known` saves the lookups when the caller already read the buyer and the event.
+     * Once tickets are committed: announces the event's new seat count and sends the ticket email (a
+     * mail failure never undoes the tickets, it is only logged). `known` saves the lookups when the
+     * caller already read the buyer and the event.
      */
-    sendTicketMail(
+    afterIssue(
       userId: string,
       eventId: string,
       tickets: Array<{ id: string; code: string }>,
       known?: { contact: { email: string; username: string }; event: { id: string; title: string; startsAt: Date; location: string } },
     ) {
+      deps.changes.publish('event-tickets', eventId);
       mailQueue.push(async () => {
         const contact = known?.contact ?? (await createPaymentsRepository(db).userContact(userId));
         const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
@@ -137,7 +142,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now });
         return { message: ticketMessages.registered, issued };
       }));
-      if (result.issued.length > 0) service.sendTicketMail(userId, eventId, result.issued);
+      if (result.issued.length > 0) service.afterIssue(userId, eventId, result.issued);
       return { message: result.message };
     },
 
