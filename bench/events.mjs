@@ -27,8 +27,15 @@ try {
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s (${eventIds.length} approved upcoming ids sampled)`);
 
-  // A second instance on the same database with the search cache off measures the ranked query itself.
-  uncached = await startApi({ PORT: String(port + 1), DATABASE_URL: database.url, DATA_DIR: `${dataDir}-uncached`, RATE_LIMIT_MAX: '1000000', EVENTS_SEARCH_CACHE_MS: '0' });
+  // A second instance on the same database with the caches off measures the queries themselves.
+  uncached = await startApi({
+    PORT: String(port + 1),
+    DATABASE_URL: database.url,
+    DATA_DIR: `${dataDir}-uncached`,
+    RATE_LIMIT_MAX: '1000000',
+    EVENTS_SEARCH_CACHE_MS: '0',
+    EVENTS_CACHE_MS: '0',
+  });
   bare = await startBareExpress(freePort());
 
   const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -40,12 +47,15 @@ try {
     { name: 'search, cache off', url: uncached.url, path: () => `/api/events?q=${encodeURIComponent(pick(searches))}` },
     { name: 'search broad, cache off', url: uncached.url, path: () => '/api/events?q=nairobi' },
     { name: 'list page GET /api/events?page=3', url: api.url, path: () => '/api/events?page=3' },
-    { name: 'event page GET /api/events/:id', url: api.url, path: () => `/api/events/${pick(eventIds)}` },
+    // Steady state: every sampled event was opened once before (warm), as on a site that has been up a while.
+    { name: 'event page GET /api/events/:id', url: api.url, path: () => `/api/events/${pick(eventIds)}`, warm: eventIds.map((id) => `/api/events/${id}`) },
+    { name: 'event page, cache off', url: uncached.url, path: () => `/api/events/${pick(eventIds)}` },
     { name: 'API middleware only (404 route)', url: api.url, path: () => '/api/no-such-route', expect404: true },
   ];
 
   const rows = {};
   for (const scenario of scenarios.filter((s) => !process.env.ONLY || s.name.includes('bare') || s.name.includes(process.env.ONLY))) {
+    if (scenario.warm) await warm(scenario.url, scenario.warm);
     await run(scenario, 2); // warm-up: JIT, pool connections, Postgres caches
     const result = await run(scenario, DURATION);
     rows[scenario.name] = {
@@ -77,6 +87,16 @@ try {
   await api?.stop();
   if (process.env.KEEP_DB) console.log(`kept ${database.url}`);
   else await database.drop();
+}
+
+/** Fetches every path once, a few at a time. */
+async function warm(url, paths) {
+  const queue = [...paths];
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let path = queue.pop(); path; path = queue.pop()) await (await fetch(`${url}${path}`)).arrayBuffer();
+    }),
+  );
 }
 
 function run(scenario, duration) {
