@@ -1,0 +1,120 @@
+import type { ComponentType, ReactNode } from 'react';
+import { Button } from '../../../components/ui/button';
+import { useSession } from '../../auth/hooks/use-session';
+import type { EntryEditing, EntryItemProps, EntryShape } from '../hooks/use-entry-editing';
+import { isEdited } from '../lib/time';
+import { TimeAgo } from './time-ago';
+
+/** The list of comments or reviews; each one learns whether the signed-in user wrote it. */
+export function EntryList<Entry extends EntryShape>({
+  entries,
+  Item,
+  onUpdated,
+  onDeleted,
+}: {
+  entries: Entry[];
+  Item: ComponentType<EntryItemProps<Entry>>;
+  onUpdated: (entry: Entry) => void;
+  onDeleted: (id: string) => void;
+}) {
+  const { user, isLoggedIn } = useSession();
+  return (
+    <ul className="entry-list">
+      {entries.map((entry) => (
+        <Item
+          key={entry._id}
+          entry={entry}
+          isAuthor={Boolean(isLoggedIn && user && entry.user?._id === user._id)}
+          userId={user?._id ?? ''}
+          onUpdated={onUpdated}
+          onDeleted={onDeleted}
+        />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * One comment or review in its list: author, age and "(edited)", then either the entry (`view`) or
+ * its editor (`editor`, inside the edit form), and for its author the Edit/Save and Cancel/Delete row.
+ */
+export function CommunityEntry<Entry extends EntryShape, Draft>({
+  editing,
+  view,
+  editor,
+  editFormClassName,
+}: {
+  editing: EntryEditing<Entry, Draft>;
+  view: ReactNode;
+  editor: ReactNode;
+  editFormClassName: string;
+}) {
+  const { noun, item } = editing;
+  const { entry } = item;
+  const kind = noun === 'comment' ? 'Comment' : 'Review';
+  return (
+    <li className="entry">
+      <article aria-label={`${kind} by ${entry.user?.username ?? 'unknown'}`}>
+        <header className="entry__meta">
+          <span className="entry__author">{entry.user?.username ?? 'Unknown'}</span>
+          <TimeAgo value={entry.createdAt} />
+          {isEdited(entry.createdAt, entry.updatedAt) ? <span className="muted">(edited)</span> : null}
+        </header>
+        {editing.editing ? (
+          <form
+            className={editFormClassName}
+            ref={editing.editFormRef}
+            onSubmit={(event) => {
+              event.preventDefault();
+              void editing.save();
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') editing.stopEditing();
+            }}
+            noValidate
+          >
+            {editor}
+          </form>
+        ) : (
+          view
+        )}
+        {item.isAuthor ? <EntryActions editing={editing} /> : null}
+      </article>
+    </li>
+  );
+}
+
+/** Edit (Save while editing) and Delete (Cancel while editing), named after the entry for screen readers. */
+function EntryActions<Entry extends EntryShape, Draft>({ editing }: { editing: EntryEditing<Entry, Draft> }) {
+  const { noun, saving, deleting } = editing;
+  return (
+    <div className="button-row entry__actions" ref={editing.actionsRef}>
+      <Button
+        variant="secondary"
+        className="btn--sm"
+        loading={saving}
+        loadingText="Saving…"
+        disabled={deleting}
+        onClick={editing.editing ? () => void editing.save() : editing.startEditing}
+      >
+        {editing.editing ? 'Save' : 'Edit'}
+        <span className="visually-hidden">{` ${noun}`}</span>
+      </Button>
+      {editing.editing ? (
+        <Button variant="ghost" className="btn--sm" disabled={saving} onClick={editing.stopEditing}>
+          Cancel
+        </Button>
+      ) : (
+        <Button
+          variant="danger"
+          className="btn--sm"
+          loading={deleting}
+          loadingText="Deleting…"
+          onClick={() => void editing.remove()}
+        >
+          Delete<span className="visually-hidden">{` ${noun}`}</span>
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import type { FormEvent, ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { paths } from '../../../config/paths';
+
+/** "Loading comments…" while a section loads; after a failure, the message and a Retry button. */
+export function SectionLoadState({
+  noun,
+  loading,
+  onRetry,
+}: {
+  noun: 'comments' | 'reviews';
+  loading: boolean;
+  onRetry: () => void;
+}) {
+  return loading ? (
+    <p className="muted" role="status">
+      {`Loading ${noun}…`}
+    </p>
+  ) : (
+    <div className="community-error" role="alert">
+      <p>{`Failed to load ${noun}. Please try again.`}</p>
+      <Button variant="ghost" className="btn--sm" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * The comment and review forms: the fields, then the submit button (`label`) and, for a logged-out
+ * visitor, "Log in to …".
+ */
+export function CommunityForm({
+  onSubmit,
+  labelledBy,
+  label,
+  pending,
+  loadingText,
+  disabled,
+  isLoggedIn,
+  action,
+  children,
+}: {
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  labelledBy?: string;
+  label: string;
+  pending: boolean;
+  loadingText: string;
+  disabled?: boolean;
+  isLoggedIn: boolean;
+  action: 'comment' | 'review';
+  children: ReactNode;
+}) {
+  return (
+    <form className="form community-form" onSubmit={onSubmit} noValidate aria-labelledby={labelledBy}>
+      {children}
+      <div className="button-row">
+        <Button type="submit" loading={pending} loadingText={loadingText} disabled={disabled}>
+          {label}
+        </Button>
+        {!isLoggedIn ? (
+          <span className="muted community-form__hint">
+            <Link to={paths.login}>Log in</Link>
+            {` to ${action}.`}
+          </span>
+        ) : null}
+      </div>
+    </form>
+  );
+}
