@@ -12,6 +12,7 @@ import { createChangeFeed } from './lib/change-feed.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
+import { apiDocs } from './lib/openapi.js';
 import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp } from './lib/rate-limit.js';
 import './lib/validate.js';
@@ -26,6 +27,7 @@ import { createForumsService } from './modules/community/forums.service.js';
 import { createReviewsRouter } from './modules/community/reviews.routes.js';
 import { createReviewsService } from './modules/community/reviews.service.js';
 import { createContactService } from './modules/contact/contact.service.js';
+import { createDocsRouter } from './modules/docs/docs.routes.js';
 import { createEventPageHandler } from './modules/events/event-page.js';
 import { createEventsRouter } from './modules/events/events.routes.js';
 import { createEventsService } from './modules/events/events.service.js';
@@ -118,6 +120,11 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api', express.json({ limit: '1mb' }));
   app.use('/api', authenticateRequests(services.auth));
 
+  apiDocs(app, 'Health').get('/api/health', {
+    summary: 'Liveness: the API answers and reaches its database',
+    auth: 'public',
+    responses: { 200: { description: '`{status:"ok"}`.', schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } }, 503: 'The database is unreachable.' },
+  });
   app.get('/api/health', async (_req, res) => {
     await db.execute(sql`select 1`);
     res.json({ status: 'ok' });
@@ -144,6 +151,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));
   app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 3 }) }));
   app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding, limit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 5 }) }));
+
+  // OpenAPI document and page, generated from the routes' declarations above (built on first request).
+  app.use('/api/docs', createDocsRouter({ app }));
 
   app.use('/api', notFoundHandler);
   app.use('/uploads', ...serveUploads(services.uploads.dir));

@@ -26,22 +26,40 @@ function pathsOf(raw: unknown): string[] {
   return [''];
 }
 
-function walk(stack: LayerLike[], base: string, out: MountedRoute[]) {
+/** A mounted route with the router that declares it and its path inside that router. */
+export interface RouteLayer extends MountedRoute {
+  /** The router (or the app's own router) whose stack holds the route. */
+  owner: object;
+  /** The path as written in `owner`, e.g. `/:id` for `/api/events/:id`. */
+  routePath: string;
+  /** Where `owner` is mounted, e.g. `/api/events`. */
+  base: string;
+}
+
+function walk(owner: object, stack: LayerLike[], base: string, out: RouteLayer[]) {
   for (const layer of stack) {
     if (layer.route) {
       const methods = Object.keys(layer.route.methods).filter((name) => layer.route!.methods[name]);
       for (const routePath of pathsOf(layer.route.path)) {
         const full = routePath.startsWith('regexp:') ? routePath : joinPaths(base, routePath);
-        for (const method of methods) out.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: full });
+        for (const method of methods) out.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: full, owner, routePath, base });
       }
       continue;
     }
     // A mounted router (app.use('/api/x', router)) carries its own stack; plain middleware does not.
     const nested = layer.handle?.stack;
     if (Array.isArray(nested)) {
-      for (const mount of pathsOf(layer.rawPath)) walk(nested, mount.startsWith('regexp:') ? base : joinPaths(base, mount), out);
+      for (const mount of pathsOf(layer.rawPath)) walk(layer.handle!, nested, mount.startsWith('regexp:') ? base : joinPaths(base, mount), out);
     }
   }
+}
+
+/** Every route layer of the app with its owning router, in mount order (the same walk as listRoutes). */
+export function listRouteLayers(app: Express): RouteLayer[] {
+  const out: RouteLayer[] = [];
+  const root = (app as unknown as { router?: { stack?: LayerLike[] } }).router;
+  if (root) walk(root, root.stack ?? [], '', out);
+  return out;
 }
 
 /**
@@ -49,14 +67,13 @@ function walk(stack: LayerLike[], base: string, out: MountedRoute[]) {
  * use it so a new route cannot ship without being classified in the authorization matrix.
  */
 export function listRoutes(app: Express): MountedRoute[] {
-  const out: MountedRoute[] = [];
-  const root = (app as unknown as { router?: { stack?: LayerLike[] } }).router;
-  walk(root?.stack ?? [], '', out);
   const seen = new Set<string>();
-  return out.filter((route) => {
-    const key = `${route.method} ${route.path}`;
-    if (seen.has(key)) return false;
+  const out: MountedRoute[] = [];
+  for (const { method, path } of listRouteLayers(app)) {
+    const key = `${method} ${path}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    out.push({ method, path });
+  }
+  return out;
 }

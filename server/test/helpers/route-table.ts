@@ -89,6 +89,10 @@ export const routeTable: RouteEntry[] = [
   // ---- health ----
   { method: 'GET', path: '/api/health', access: 'public', scenarios: [{ name: 'health', request: () => get('/api/health'), expect: all(200) }], fuzz: { as: 'visitor' } },
 
+  // ---- API documentation ----
+  { method: 'GET', path: '/api/docs', access: 'public', scenarios: [{ name: 'the page', request: () => get('/api/docs'), expect: all(200) }], fuzz: { as: 'visitor' } },
+  { method: 'GET', path: '/api/docs/openapi.json', access: 'public', scenarios: [{ name: 'the document', request: () => get('/api/docs/openapi.json'), expect: all(200) }], fuzz: { as: 'visitor' } },
+
   // ---- accounts ----
   {
     method: 'POST',

@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { requireSelf, requireUser } from '../../lib/auth.js';
 import { AppError } from '../../lib/app-error.js';
+import { apiDocs, shape } from '../../lib/openapi.js';
 import { limitPerAccount, limitPerIp, type RateLimitOptions } from '../../lib/rate-limit.js';
 import { idParam, parse } from '../../lib/validate.js';
 import {
@@ -15,6 +16,8 @@ import {
   updateUserBody,
 } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
+import { contactBody } from '../contact/contact.schemas.js';
+import { sendBody } from '../chat/chat.routes.js';
 
 /**
  * The contract answers account failures (login, register, forgot/reset password) as 2xx
@@ -43,19 +46,42 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   const router = Router();
   const failed = { status: false };
   const perIp = limitPerIp(deps.rateLimit, failed);
+  const doc = apiDocs(router, 'Accounts');
+  const accountResult = (description: string) => ({ description, schema: shape.ref('AccountResult') });
+  const tooMany = { description: 'Too many attempts from this address or for this account: `{status:false, msg}`.', schema: shape.ref('AccountResult') };
 
+  doc.post('/register', {
+    summary: 'Create an account; a verification link is emailed',
+    auth: 'public',
+    body: registerBody,
+    failuresAs200: true,
+    responses: { 200: accountResult('`{status:true, msg}`, or `{status:false, msg, field}` for bad input or a username/email already used.'), 429: tooMany },
+  });
   router.post(
     '/register',
     perIp,
     accountCall(async (req) => auth.register(parse(registerBody, req.body))),
   );
 
+  doc.get('/verify-email/:token', {
+    summary: 'Verify an email address with the emailed token',
+    auth: 'public',
+    params: tokenParam,
+    responses: { 200: { description: 'Verified.', schema: shape.object({ status: { const: true }, msg: 'string' }) }, 400: 'The link is invalid or has expired.' },
+  });
   router.get('/verify-email/:token', async (req, res) => {
     const { token } = parse(tokenParam, req.params);
     await auth.verifyEmail(token);
     res.json({ status: true, msg: 'Email verified successfully!' });
   });
 
+  doc.post('/resend-verification', {
+    summary: 'Send a new verification link (same answer whether or not the account exists)',
+    auth: 'public',
+    body: resendVerificationBody,
+    failuresAs200: true,
+    responses: { 200: accountResult('`{status:true, msg}`; `{status:false, msg}` when neither username nor email is given.'), 429: tooMany },
+  });
   router.post(
     '/resend-verification',
     perIp,
@@ -67,6 +93,19 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
     }),
   );
 
+  doc.post('/login', {
+    summary: 'Log in; returns the bearer token and the user',
+    auth: 'public',
+    body: loginBody,
+    failuresAs200: true,
+    responses: {
+      200: {
+        description: '`{status:true, msg, token, user}`, or `{status:false, msg}` for a wrong username/password or an email not verified yet.',
+        schema: { anyOf: [shape.object({ status: { const: true }, msg: 'string', token: 'string', user: shape.ref('User') }), shape.ref('AccountResult')] },
+      },
+      429: tooMany,
+    },
+  });
   router.post(
     '/login',
     perIp,
@@ -74,12 +113,24 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
     accountCall(async (req) => auth.login(parse(loginBody, req.body))),
   );
 
+  doc.post('/logout', {
+    summary: "Log out: revokes the caller's tokens",
+    auth: 'user',
+    responses: { 200: { description: 'Logged out.', schema: shape.object({ status: { const: true } }) } },
+  });
   router.post('/logout', async (req, res) => {
     const user = requireUser(req);
     await auth.logout(user.id);
     res.json({ status: true });
   });
 
+  doc.post('/forgot-password', {
+    summary: 'Email a password reset link (same answer for unknown emails)',
+    auth: 'public',
+    body: forgotPasswordBody,
+    failuresAs200: true,
+    responses: { 200: accountResult('`{status:true, msg}`; `{status:false, msg, field}` for an invalid email.'), 429: tooMany },
+  });
   router.post(
     '/forgot-password',
     perIp,
@@ -90,6 +141,14 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
     }),
   );
 
+  doc.post('/reset-password/:token', {
+    summary: 'Set a new password with the emailed token',
+    auth: 'public',
+    params: tokenParam,
+    body: resetPasswordBody,
+    failuresAs200: true,
+    responses: { 200: accountResult('`{status:true, msg}`, or `{status:false, msg}` for an invalid/expired link or a too short password.'), 429: tooMany },
+  });
   router.post(
     '/reset-password/:token',
     perIp,
@@ -101,30 +160,71 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
     }),
   );
 
+  doc.get('/user/:id', {
+    summary: 'A user profile (self or admin)',
+    auth: 'self',
+    description: 'An administrator may read any user.',
+    params: userIdParams,
+    responses: { 200: { description: '`{user}`.', schema: shape.object({ user: shape.ref('User') }) }, 404: 'No such user.' },
+  });
   router.get('/user/:id', async (req, res) => {
     const { id } = parse(userIdParams, req.params);
     requireSelf(req, id, { allowAdmin: true });
     res.json({ user: await auth.getUser(id) });
   });
 
+  doc.put('/user/:id', {
+    summary: 'Change username and/or email (self or admin)',
+    auth: 'self',
+    description: 'An administrator may edit any user. A changed email must be verified again.',
+    params: userIdParams,
+    body: updateUserBody,
+    responses: { 200: { description: '`{user}`: the updated user.', schema: shape.object({ user: shape.ref('User') }) }, 404: 'No such user.', 409: 'Username or email already used.' },
+  });
   router.put('/user/:id', async (req, res) => {
     const { id } = parse(userIdParams, req.params);
     requireSelf(req, id, { allowAdmin: true });
     res.json({ user: await auth.updateUser(id, parse(updateUserBody, req.body)) });
   });
 
+  doc.post('/setavatar/:id', {
+    summary: 'Set the avatar (base64 SVG markup)',
+    auth: 'self',
+    params: userIdParams,
+    body: setAvatarBody,
+    responses: { 200: { description: 'The cleaned avatar as stored.', schema: shape.object({ isSet: { const: true }, image: 'string' }) } },
+  });
   router.post('/setavatar/:id', async (req, res) => {
     const { id } = parse(userIdParams, req.params);
     requireSelf(req, id);
     res.json(await auth.setAvatar(id, parse(setAvatarBody, req.body).image));
   });
 
+  doc.get('/allusers/:id', {
+    summary: 'Chat contacts: every other user',
+    auth: 'self',
+    params: userIdParams,
+    responses: {
+      200: {
+        description: 'Bare array of the other users, without emails.',
+        schema: shape.array(shape.object({ _id: 'string', username: 'string', avatarImage: 'string' })),
+      },
+    },
+  });
   router.get('/allusers/:id', async (req, res) => {
     const { id } = parse(userIdParams, req.params);
     requireSelf(req, id);
     res.json(await auth.listContacts(id));
   });
 
+  doc.post('/sendMessage', {
+    summary: 'Send a chat message, or the contact form',
+    auth: 'optional',
+    description:
+      'Two bodies share this path. Chat `{from, to, message}` needs a bearer token whose user is `from` (else 401/403) and answers the stored message. The contact form `{name, email, subject, message}` needs no token and answers `{msg}`.',
+    body: z.union([sendBody, contactBody]),
+    responses: { 200: 'Chat: the stored message. Contact form: `{msg}`.', 401: 'Chat without a token.', 403: 'Chat `from` is not the caller.', 429: 'Too many contact messages from this address.' },
+  });
   router.post('/sendMessage', deps.sendMessage);
 
   return router;

@@ -2,6 +2,7 @@ import express, { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError } from '../../lib/app-error.js';
 import { requireUser } from '../../lib/auth.js';
+import { apiDocs, shape } from '../../lib/openapi.js';
 import { MAX_IMAGE_BYTES, uploadMessages, type UploadsService } from './uploads.service.js';
 
 const multerMessages: Record<string, { status: number; message: string }> = {
@@ -40,6 +41,20 @@ function singleImage(): RequestHandler {
 export function createUploadsRouter(deps: { uploads: UploadsService; uploadLimit: RequestHandler }) {
   const router = Router();
 
+  apiDocs(router, 'Uploads').post('/', {
+    summary: 'Upload an event image (JPEG, PNG, WebP or GIF), one file in the field `file`',
+    auth: 'user',
+    upload: 'file',
+    responses: {
+      201: {
+        description: 'Where the image is served (`secure_url` as the contract\'s image host answered).',
+        schema: shape.object({ url: 'string', secure_url: 'string', path: 'string', type: 'string', bytes: 'integer' }),
+      },
+      413: 'The image is too large.',
+      415: 'Not an image type we accept.',
+      429: 'Too many uploads from this address.',
+    },
+  });
   router.post(
     '/',
     (req, _res, next) => {
