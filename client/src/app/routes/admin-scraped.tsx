@@ -5,15 +5,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
-import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { updateEvent, type EventItem } from '../../features/events/api/events-api';
 import { byDateAscending } from '../../features/events/lib/event-time';
 import { SYSTEM_USER_ID } from '../../features/admin/api/admin-api';
-import { AdminEventCard, isApproved } from '../../features/admin/components/admin-event-card';
+import { isApproved } from '../../features/admin/components/admin-event-card';
 import { AdminEventList } from '../../features/admin/components/admin-event-list';
+import { AdminEventsView, ModeratedEventCard } from '../../features/admin/components/admin-events-view';
 import { ScrapedEventForm } from '../../features/admin/components/scraped-event-form';
 import { useAdminEvents } from '../../features/admin/hooks/use-admin-events';
 import { useAdminGuard } from '../../features/admin/hooks/use-admin-guard';
@@ -56,14 +56,10 @@ export default function AdminScrapedRoute() {
   const approved = scraped.filter(isApproved);
 
   const card = (event: EventItem) => (
-    <AdminEventCard
+    <ModeratedEventCard
+      admin={admin}
       event={event}
       price={dollarPrice(event)}
-      busy={admin.busy?.id === event._id ? admin.busy.action : null}
-      locked={admin.busy !== null}
-      onApprove={() => void admin.approve(event._id)}
-      onDisapprove={() => void admin.disapprove(event._id)}
-      onDelete={() => void admin.remove(event._id)}
       extraActions={
         <Button variant="ghost" className="btn--sm" disabled={admin.busy !== null} aria-label={`Edit ${event.title}`} onClick={() => setEditing(event)}>
           Edit
@@ -81,21 +77,10 @@ export default function AdminScrapedRoute() {
           <Link to={paths.admin}>Admin Dashboard</Link>.
         </p>
       </header>
-      {admin.loading ? (
-        <PageLoader label="Loading scraped events…" />
-      ) : admin.error ? (
-        <div className="button-row">
-          <FormMessage tone="error">Failed to fetch events</FormMessage>
-          <Button variant="secondary" onClick={admin.reload}>
-            Try again
-          </Button>
-        </div>
-      ) : (
-        <>
-          <AdminEventList title="Pending Events" events={pending} empty="No scraped events waiting for review." renderCard={card} />
-          <AdminEventList title="Approved Events" events={approved} empty="No approved scraped events." renderCard={card} />
-        </>
-      )}
+      <AdminEventsView admin={admin} loadingLabel="Loading scraped events…">
+        <AdminEventList title="Pending Events" events={pending} empty="No scraped events waiting for review." renderCard={card} />
+        <AdminEventList title="Approved Events" events={approved} empty="No approved scraped events." renderCard={card} />
+      </AdminEventsView>
 
       <dialog ref={dialogRef} className="overlay-dialog admin-dialog" aria-labelledby="scraped-edit-title" onClose={() => setEditing(null)}>
         <div className="overlay-dialog__header">

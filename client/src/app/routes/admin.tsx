@@ -1,14 +1,13 @@
 /* ADMIN DASHBOARD (SPEC §2 /admin, §8): role admin only; approve, disapprove and delete events. */
 import { Link } from 'react-router-dom';
-import { Button } from '../../components/ui/button';
-import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { formatPrice } from '../../lib/format';
 import type { EventItem } from '../../features/events/api/events-api';
-import { AdminEventCard, isApproved } from '../../features/admin/components/admin-event-card';
+import { isApproved } from '../../features/admin/components/admin-event-card';
 import { AdminEventList } from '../../features/admin/components/admin-event-list';
+import { AdminEventsView, ModeratedEventCard } from '../../features/admin/components/admin-events-view';
 import { useAdminEvents } from '../../features/admin/hooks/use-admin-events';
 import { useAdminGuard } from '../../features/admin/hooks/use-admin-guard';
 import '../../features/admin/admin.css';
@@ -34,15 +33,7 @@ export default function AdminRoute() {
   const approved = all.filter(isApproved);
 
   const card = (event: EventItem) => (
-    <AdminEventCard
-      event={event}
-      price={formatPrice(event.isPaid, event.ticketPrice)}
-      busy={admin.busy?.id === event._id ? admin.busy.action : null}
-      locked={admin.busy !== null}
-      onApprove={() => void admin.approve(event._id)}
-      onDisapprove={() => void admin.disapprove(event._id)}
-      onDelete={() => void admin.remove(event._id)}
-    />
+    <ModeratedEventCard admin={admin} event={event} price={formatPrice(event.isPaid, event.ticketPrice)} />
   );
 
   return (
@@ -53,22 +44,11 @@ export default function AdminRoute() {
           Review events before they go public. Imported events are managed on the <Link to={paths.adminScraped}>Scraped Events</Link> page.
         </p>
       </header>
-      {admin.loading ? (
-        <PageLoader label="Loading events…" />
-      ) : admin.error ? (
-        <div className="button-row">
-          <FormMessage tone="error">Failed to fetch events</FormMessage>
-          <Button variant="secondary" onClick={admin.reload}>
-            Try again
-          </Button>
-        </div>
-      ) : (
-        <>
-          <AdminEventList title="Pending Events" events={pending} empty="No events waiting for review." renderCard={card} />
-          <AdminEventList title="Approved Events" events={approved} empty="No approved events yet." renderCard={card} />
-          <AdminEventList title="All Events" events={all} empty="No events yet." renderCard={card} collapsible />
-        </>
-      )}
+      <AdminEventsView admin={admin} loadingLabel="Loading events…">
+        <AdminEventList title="Pending Events" events={pending} empty="No events waiting for review." renderCard={card} />
+        <AdminEventList title="Approved Events" events={approved} empty="No approved events yet." renderCard={card} />
+        <AdminEventList title="All Events" events={all} empty="No events yet." renderCard={card} collapsible />
+      </AdminEventsView>
     </div>
   );
 }
