@@ -81,3 +81,10 @@ export function TextAreaField({ ref, ...props }: TextAreaFieldProps) {
     />
   );
 }
+
+type PresetFieldProps = Omit<TextFieldProps, 'label'> & { label?: ReactNode };
+
+/** A required e-mail address: label "Email", name "email" unless given. */
+export function EmailField(props: PresetFieldProps) {
+  return <TextField label="Email" name="email" type="email" autoComplete="email" required {...props} />;
+}

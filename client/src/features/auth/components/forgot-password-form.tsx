@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
+import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { forgotPasswordRequest } from '../api/auth-api';
 
@@ -35,12 +35,7 @@ export function ForgotPasswordForm() {
 
   return (
     <form className="form" onSubmit={handleSubmit}>
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
+      <EmailField
         value={email}
         onChange={(event) => {
           setEmail(event.target.value);

@@ -2,11 +2,11 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { loginRequest, resendVerificationRequest } from '../api/auth-api';
 import { useSession } from '../hooks/use-session';
+import { PasswordField, UsernameField } from './auth-fields';
 
 interface Errors {
   username?: string;
@@ -95,25 +95,14 @@ export function LoginForm() {
 
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
-      <TextField
+      <UsernameField
         ref={usernameRef}
-        label="Username"
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
         value={username}
         error={errors.username}
         onChange={(event) => setUsername(event.target.value)}
       />
-      <TextField
+      <PasswordField
         ref={passwordRef}
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
         value={password}
         error={errors.password}
         onChange={(event) => setPassword(event.target.value)}

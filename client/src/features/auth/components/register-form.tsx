@@ -2,11 +2,12 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
+import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { getServerMessage } from '../../../lib/errors';
 import { registerRequest } from '../api/auth-api';
 import { useSession } from '../hooks/use-session';
+import { ConfirmPasswordField, MIN_PASSWORD, NewPasswordField, UsernameField } from './auth-fields';
 
 interface Values {
   username: string;
@@ -18,7 +19,6 @@ type Errors = Partial<Record<keyof Values, string>>;
 
 const EMPTY: Values = { username: '', email: '', password: '', confirmPassword: '' };
 const MIN_USERNAME = 3;
-const MIN_PASSWORD = 6;
 const NETWORK_ERROR = 'An error occurred. Please try again.';
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const FIELD_ORDER: Array<keyof Values> = ['username', 'email', 'password', 'confirmPassword'];
@@ -104,46 +104,15 @@ export function RegisterForm() {
 
   return (
     <form ref={formRef} className="form" onSubmit={handleSubmit} noValidate>
-      <TextField
-        label="Username"
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
+      <UsernameField
         minLength={MIN_USERNAME}
         value={values.username}
         error={errors.username}
         onChange={update('username')}
       />
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        value={values.email}
-        error={errors.email}
-        onChange={update('email')}
-      />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD}
-        hint="At least 6 characters."
-        value={values.password}
-        error={errors.password}
-        onChange={update('password')}
-      />
-      <TextField
-        label="Confirm Password"
-        name="confirmPassword"
-        type="password"
-        autoComplete="new-password"
-        required
+      <EmailField value={values.email} error={errors.email} onChange={update('email')} />
+      <NewPasswordField value={values.password} error={errors.password} onChange={update('password')} />
+      <ConfirmPasswordField
         value={values.confirmPassword}
         error={errors.confirmPassword}
         onChange={update('confirmPassword')}

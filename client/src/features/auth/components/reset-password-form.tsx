@@ -2,11 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { resetPasswordRequest } from '../api/auth-api';
+import { ConfirmPasswordField, MIN_PASSWORD, NewPasswordField } from './auth-fields';
 
-const MIN_PASSWORD = 6;
 const SUCCESS = 'Password has been reset successfully!';
 // SPEC §8: a failed reset shows the same text as a failed reset-link request.
 const FAILURE = 'Failed to send password reset link. Please try again.';
@@ -53,24 +52,13 @@ export function ResetPasswordForm({ token }: { token: string }) {
 
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
-      <TextField
+      <NewPasswordField
         label="New Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={MIN_PASSWORD}
-        hint="At least 6 characters."
         value={password}
         error={errors.password}
         onChange={(event) => setPassword(event.target.value)}
       />
-      <TextField
-        label="Confirm Password"
-        name="confirmPassword"
-        type="password"
-        autoComplete="new-password"
-        required
+      <ConfirmPasswordField
         value={confirmPassword}
         error={errors.confirmPassword}
         onChange={(event) => setConfirmPassword(event.target.value)}

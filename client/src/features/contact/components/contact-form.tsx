@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
-import { TextAreaField, TextField } from '../../../components/ui/form-field';
+import { EmailField, TextAreaField, TextField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { getServerMessage } from '../../../lib/errors';
 import { sendContactMessage, type ContactInput } from '../api/contact-api';
@@ -40,15 +40,7 @@ export function ContactForm() {
       <h2 id="contact-form-heading">Send us a message</h2>
       <div className="form__row">
         <TextField label="Name" name="name" autoComplete="name" required value={values.name} onChange={update('name')} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={values.email}
-          onChange={update('email')}
-        />
+        <EmailField value={values.email} onChange={update('email')} />
       </div>
       <TextField label="Subject" name="subject" required value={values.subject} onChange={update('subject')} />
       <TextAreaField label="Message" name="message" rows={6} required value={values.message} onChange={update('message')} />
