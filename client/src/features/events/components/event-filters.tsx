@@ -1,4 +1,5 @@
-import { useId, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
+import { TextField, type TextFieldProps } from '../../../components/ui/form-field';
 import '../forms.css';
 
 interface EventFiltersProps {
@@ -11,49 +12,44 @@ interface EventFiltersProps {
   onSubmit: () => void;
 }
 
+/** A search box of the filters: Enter searches, no autocomplete, 200 characters at most. */
+function SearchBox({ onValueChange, ...field }: Omit<TextFieldProps, 'onChange'> & { onValueChange: (value: string) => void }) {
+  return (
+    <TextField
+      type="search"
+      autoComplete="off"
+      enterKeyHint="search"
+      maxLength={200}
+      {...field}
+      onChange={(event) => onValueChange(event.target.value)}
+    />
+  );
+}
+
 /** Search box plus the optional location and price filters of /events. */
 export function EventFilters({ q, location, free, onQueryChange, onLocationChange, onFreeChange, onSubmit }: EventFiltersProps) {
-  const id = useId();
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
   };
   return (
     <form className="event-filters" role="search" aria-label="Search events" onSubmit={handleSubmit}>
-      <div className="field event-filters__query">
-        <label className="field__label" htmlFor={`${id}-q`}>
-          Search
-        </label>
-        <input
-          id={`${id}-q`}
-          className="field__control"
-          type="search"
-          name="q"
-          placeholder="Search events..."
-          autoComplete="off"
-          enterKeyHint="search"
-          maxLength={200}
-          value={q}
-          onChange={(event) => onQueryChange(event.target.value)}
-        />
-      </div>
-      <div className="field event-filters__location">
-        <label className="field__label" htmlFor={`${id}-location`}>
-          Location
-        </label>
-        <input
-          id={`${id}-location`}
-          className="field__control"
-          type="search"
-          name="location"
-          placeholder="e.g. Nairobi"
-          autoComplete="off"
-          enterKeyHint="search"
-          maxLength={200}
-          value={location}
-          onChange={(event) => onLocationChange(event.target.value)}
-        />
-      </div>
+      <SearchBox
+        className="event-filters__query"
+        label="Search"
+        name="q"
+        placeholder="Search events..."
+        value={q}
+        onValueChange={onQueryChange}
+      />
+      <SearchBox
+        className="event-filters__location"
+        label="Location"
+        name="location"
+        placeholder="e.g. Nairobi"
+        value={location}
+        onValueChange={onLocationChange}
+      />
       <label className="checkbox event-filters__free">
         <input type="checkbox" name="free" checked={free} onChange={(event) => onFreeChange(event.target.checked)} />
         <span>Free events only</span>
