@@ -3,7 +3,7 @@
  * QR codes or emoji. "Explore All Events" reuses the upcoming list (first 10 by date), so the page
  * makes two requests.
  */
-import { useMemo } from 'react';
+import { useMemo, type ComponentProps } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
@@ -11,12 +11,23 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { getErrorMessage } from '../../lib/errors';
+import type { EventItem } from '../../features/events/api/events-api';
 import { getPopularEvents, getUpcomingEvents } from '../../features/events/api/public-events-api';
 import { EventSection } from '../../features/events/components/event-section';
 import { byDateAscending } from '../../features/events/lib/event-time';
 import '../../features/events/home.css';
 
 const EXPLORE_COUNT = 10;
+
+type EventRowProps = Omit<ComponentProps<typeof EventSection>, 'events' | 'loading' | 'skeletons' | 'variant'> & {
+  /** The request whose events the row shows. */
+  source: { data: EventItem[] | undefined; loading: boolean };
+};
+
+/** One of the home page's rows of event cards (four placeholders while its request loads). */
+function EventRow({ source, ...section }: EventRowProps) {
+  return <EventSection {...section} events={source.data} loading={source.loading} skeletons={4} variant="row" />;
+}
 
 export default function HomeRoute() {
   useDocumentTitle(null);
@@ -62,23 +73,17 @@ export default function HomeRoute() {
         </div>
       ) : (
         <>
-          <EventSection
+          <EventRow
             title="What's Trending Now"
             intro="The events everyone is opening and sharing."
-            events={popular.data}
-            loading={popular.loading}
-            skeletons={4}
-            variant="row"
+            source={popular}
             priority={2}
             empty="Nothing is trending yet. Check back soon!"
           />
-          <EventSection
+          <EventRow
             title="Upcoming Experiences"
             intro="Coming up soon, across the country."
-            events={upcoming.data}
-            loading={upcoming.loading}
-            skeletons={4}
-            variant="row"
+            source={upcoming}
             empty="No upcoming events yet."
           />
         </>
