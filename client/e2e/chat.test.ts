@@ -1,60 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityProblems, loginThroughUi, setAvatar, submitLogin, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
-
-type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
-
-const avatar = (fill: string) =>
-  Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="${fill}"/><circle cx="32" cy="26" r="12" fill="#fff"/><rect x="14" y="42" width="36" height="22" rx="11" fill="#fff"/></svg>`,
-  ).toString('base64');
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe-core violations on the page (the script is evaluated, not injected, because of the CSP). */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<Result> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 let h: Harness;
 let amani: Session;
 let baraka: Session;
 let chebet: Session;
 
-async function setAvatar(session: Session, fill: string) {
-  const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, {
-    token: session.token,
-    body: { image: avatar(fill) },
-  });
-  expect(res.body).toMatchObject({ isSet: true });
-}
-
-async function loginThroughUi(page: Page, username: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('secret123');
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 beforeAll(async () => {
   h = await startHarness();
   amani = await h.server.createUser('amani');
   baraka = await h.server.createUser('baraka');
   chebet = await h.server.createUser('chebet');
-  await setAvatar(amani, '#0a7d3e');
-  await setAvatar(baraka, '#c8102e');
-  await setAvatar(chebet, '#f2a900');
+  await setAvatar(h, amani, '#0a7d3e');
+  await setAvatar(h, baraka, '#c8102e');
+  await setAvatar(h, chebet, '#f2a900');
 });
 
 afterAll(async () => {
@@ -66,9 +26,7 @@ describe('chat in the browser', () => {
     const { page } = await h.newPage();
     await page.goto(`/chat?with=${baraka.user._id}`);
     await page.waitForURL('**/login');
-    await page.getByLabel('Username').fill('amani');
-    await page.getByLabel('Password').fill('secret123');
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await submitLogin(page, 'amani');
     await page.waitForURL((url) => url.pathname === '/chat' && url.search === `?with=${baraka.user._id}`);
     await page.getByRole('log', { name: 'Messages with baraka' }).waitFor();
   });
@@ -77,9 +35,7 @@ describe('chat in the browser', () => {
     await h.server.createUser('esi');
     const { page } = await h.newPage();
     await page.goto('/login');
-    await page.getByLabel('Username').fill('esi');
-    await page.getByLabel('Password').fill('secret123');
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await submitLogin(page, 'esi');
     await page.waitForURL('**/setAvatar');
     await page.goto('/chat');
     await page.waitForURL('**/setAvatar');
@@ -208,7 +164,7 @@ describe('chat in the browser', () => {
 
   it('shows failures: contacts that fail to load, and a message that fails to send, with retry', async () => {
     const dalila = await h.server.createUser('dalila');
-    await setAvatar(dalila, '#1a56db');
+    await setAvatar(h, dalila, '#1a56db');
     await h.server.api('POST', '/api/messages/addmsg', {
       token: chebet.token,
       body: { from: chebet.user._id, to: dalila.user._id, message: 'Karibu Tukio' },

@@ -1,19 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
+import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
  * Comments, reviews and forums in the browser: the real server (fresh database) serving the built
  * client. Build first: `npm run build -w client`.
  */
-
-type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
-
-const AVATAR = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#0a7d3e"/></svg>').toString('base64');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let h: Harness;
 let wanjiku: Session; // registered
@@ -24,10 +18,7 @@ beforeAll(async () => {
   h = await startHarness();
   [wanjiku, otieno] = await Promise.all([h.server.createUser('wanjiku'), h.server.createUser('otieno')]);
   // With an avatar set, logging in lands on / instead of /setAvatar.
-  for (const session of [wanjiku, otieno]) {
-    const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, { token: session.token, body: { image: AVATAR } });
-    expect(res.status).toBe(200);
-  }
+  for (const session of [wanjiku, otieno]) await setAvatar(h, session);
   eventId = await insertEvent(h.server, { daysFromNow: -2, title: 'Nairobi Jazz Night' });
   await giveTicket(h.server, eventId, wanjiku.user._id);
   await giveTicket(h.server, eventId, otieno.user._id);
@@ -35,27 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-async function loginThroughUi(page: Page, username: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('secret123');
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
-/** Serious and critical axe-core violations on the current page. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the app's Content-Security-Policy refuses inline scripts.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
-}
 
 const post = (page: Page, text: string): Locator => page.locator('li.post').filter({ has: page.locator(':scope > article', { hasText: text }) });
 const postArticle = (page: Page, text: string): Locator => post(page, text).locator(':scope > article');
@@ -156,7 +126,7 @@ describe('comments, reviews and forums in the browser', () => {
     const card = page.locator('.thread-card', { hasText: 'Who is carpooling from Westlands?' });
     await card.getByText('Started by wanjiku').waitFor();
     await card.getByText('0 replies').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await accessibilityProblems(page)).toEqual([]);
     await card.getByRole('link', { name: 'View Discussion' }).click();
     await page.waitForURL('**/forum/*');
     const threadUrl = new URL(page.url()).pathname;
@@ -200,7 +170,7 @@ describe('comments, reviews and forums in the browser', () => {
     await upvote.click();
     await expect.poll(() => upvote.getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => parent.locator('.vote__count').first().innerText()).toMatch(/^1\b/);
-    expect(await axeViolations(page2)).toEqual([]);
+    expect(await accessibilityProblems(page2)).toEqual([]);
 
     // --- The first user reloads and sees the reply and the vote.
     await page.reload();
@@ -244,7 +214,7 @@ describe('comments, reviews and forums in the browser', () => {
 
   it('errors are shown: a user without a ticket, a missing thread', async () => {
     const outsider = await h.server.createUser('kamau');
-    await h.server.api('POST', `/api/auth/setavatar/${outsider.user._id}`, { token: outsider.token, body: { image: AVATAR } });
+    await setAvatar(h, outsider);
     const { page, errors } = await h.newPage({ width: 360, height: 740 });
     await loginThroughUi(page, 'kamau');
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { PAYMENT_PORT, seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -11,27 +11,6 @@ import { PAYMENT_PORT, seriousErrors, startHarness, type Harness } from './helpe
  * the organiser checks a ticket in at /checkin (once; the second scan is refused, an offline scan
  * waits and syncs when the connection returns).
  */
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe-core violations (the script is evaluated, not injected, because of the CSP). */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<Result> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
-
-type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
-
-const AVATAR = Buffer.from(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#0a7d3e"/><circle cx="32" cy="26" r="12" fill="#fff"/></svg>',
-).toString('base64');
 
 /** Days from now as YYYY-MM-DD on the Kenyan calendar (UTC+3). */
 function kenyanDay(offsetDays: number): string {
@@ -53,25 +32,12 @@ async function keepOffline(context: BrowserContext) {
   );
 }
 
-async function loginThroughUi(page: Page, username: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('secret123');
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
-async function setAvatar(session: Session) {
-  const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, { token: session.token, body: { image: AVATAR } });
-  expect(res.body).toMatchObject({ isSet: true });
-}
-
 beforeAll(async () => {
   h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '1000' } });
   organiser = await h.server.createUser('wanjiku');
   buyer = await h.server.createUser('otieno');
-  await setAvatar(organiser);
-  await setAvatar(buyer);
+  await setAvatar(h, organiser);
+  await setAvatar(h, buyer);
 
   const created = await h.server.api('POST', '/api/events/addevnt', {
     token: organiser.token,

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Harness } from './harness.js';
+
+/*
+ * What the browser tests do again and again: users with an avatar, logging in through the form,
+ * and axe-core's serious and critical findings.
+ */
+
+export type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
+
+/** The password `h.server.createUser` gives every user. */
+export const PASSWORD = 'secret123';
+
+/** A small SVG avatar (base64) in the given colour. */
+export const avatar = (fill = '#0a7d3e') =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="${fill}"/><circle cx="32" cy="26" r="12" fill="#fff"/><rect x="14" y="42" width="36" height="22" rx="11" fill="#fff"/></svg>`,
+  ).toString('base64');
+
+/** Sets the user's avatar through the API: with one, logging in lands on / instead of /setAvatar. */
+export async function setAvatar(h: Harness, session: Session, fill?: string) {
+  const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, {
+    token: session.token,
+    body: { image: avatar(fill) },
+  });
+  expect(res.body).toMatchObject({ isSet: true });
+}
+
+/** Fills in and sends the login form the page is on. */
+export async function submitLogin(page: Page, username: string, password = PASSWORD) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+}
+
+/** Logs in on /login and waits for the home page (the user has an avatar). */
+export async function loginThroughUi(page: Page, username: string, password = PASSWORD) {
+  await page.goto('/login');
+  await submitLogin(page, username, password);
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical axe-core violations on the page (the script is evaluated, not injected, because of the CSP). */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<Result> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
