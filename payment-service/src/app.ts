@@ -1,3 +1,4 @@
+import path from 'node:path';
 import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import helmet from 'helmet';
@@ -7,6 +8,7 @@ import type { DarajaClient } from './daraja/daraja-client.js';
 import type { DarajaSimulator } from './daraja/simulator/simulator.js';
 import type { Logger } from './logger.js';
 import { createCallbackRouter } from './routes/callback.routes.js';
+import { createPushJournal } from './push-journal.js';
 import { createPaymentsRouter, errorBody } from './routes/payments.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
 
@@ -26,7 +28,8 @@ export interface PaymentAppDeps {
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
 export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement } {
   const { config, logger } = deps;
-  const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger });
+  const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
+  const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal });
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);

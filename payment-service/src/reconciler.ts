@@ -8,7 +8,8 @@ const CONCURRENCY = 4;
 const UNKNOWN_GIVE_UP_MS = 10 * 60 * 1000;
 
 /**
- * Callbacks can be lost. Every `intervalMs` the reconciler asks the API server for pushes still
+ * Callbacks can be lost. Every `intervalMs` the reconciler first records the pushes the API server
+ * missed (journaled on disk, see push-journal.ts), then asks the API server for pushes still
  * pending after `afterSeconds` and settles each from Daraja's STK query answer.
  */
 export function createReconciler(deps: { api: ApiServerClient; settlement: Settlement; logger: Logger; intervalMs: number; afterSeconds: number }) {
@@ -16,6 +17,7 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
   let running: Promise<{ checked: number; settled: number }> | undefined;
 
   async function pass(): Promise<{ checked: number; settled: number }> {
+    await deps.settlement.recordUnrecorded();
     const pending = await deps.api.pendingPushes(deps.afterSeconds, 200);
     let settled = 0;
     let next = 0;
@@ -57,6 +59,8 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
     },
     start() {
       if (deps.intervalMs <= 0 || timer) return;
+      // Pushes journaled by an earlier run (killed before recording them) are recorded at once.
+      deps.settlement.recordUnrecorded().catch((error: unknown) => deps.logger.error('recording journaled pushes failed', error));
       timer = setInterval(() => {
         this.runOnce().catch((error: unknown) => deps.logger.error('reconciler pass failed', error));
       }, deps.intervalMs);

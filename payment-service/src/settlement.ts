@@ -2,6 +2,7 @@ import { ApiServerError, type ApiServerClient, type PaymentStatus, type SettleRe
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { callbackItem, type StkCallbackBody } from './daraja/protocol.js';
 import type { Logger } from './logger.js';
+import type { PushJournal, UnrecordedPush } from './push-journal.js';
 
 export interface OpenPush {
   tokenHash: string;
@@ -16,6 +17,9 @@ export interface OpenPush {
 
 const OPEN_PUSH_TTL_MS = 30 * 60 * 1000;
 
+/** The API server refuses to record a push for good: bad request, unknown order, or the id is another order's. */
+const isFinalRecordFailure = (error: unknown): error is ApiServerError => error instanceof ApiServerError && [400, 404, 409].includes(error.status);
+
 export type CallbackOutcome = 'settled' | 'duplicate' | 'unknown' | 'verified-by-query' | 'left-pending';
 
 /**
@@ -23,8 +27,8 @@ export type CallbackOutcome = 'settled' | 'duplicate' | 'unknown' | 'verified-by
  * API server checks each against its push (known CheckoutRequestID, amount, phone); a callback it
  * doubts is never trusted but answered by asking Daraja itself (STK query).
  */
-export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaClient; logger: Logger }) {
-  const { api, daraja, logger } = deps;
+export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaClient; logger: Logger; journal: PushJournal }) {
+  const { api, daraja, logger, journal } = deps;
   /** Pushes whose recording on the API server is still in flight, so an early callback waits for it. */
   const recording = new Map<string, Promise<unknown>>();
   /**
@@ -50,6 +54,33 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
     for (const [id, push] of open) if (push.createdAt < cutoff) open.delete(id);
   };
 
+  /**
+   * Records a push on the API server (idempotent there; `via` picks the connections); once
+   * recorded it leaves the journal.
+   */
+  async function recordPush(entry: UnrecordedPush, via: ApiServerClient = api) {
+    try {
+      await via.recordPush({ orderId: entry.orderId, checkoutRequestId: entry.checkoutRequestId, merchantRequestId: entry.merchantRequestId });
+    } catch (error) {
+      if (isFinalRecordFailure(error)) {
+        journal.setAside(entry.checkoutRequestId);
+        logger.error(`push ${entry.checkoutRequestId} (order ${entry.orderId}) cannot be recorded (${error.message}); set aside in ${journal.dir}`);
+      }
+      throw error;
+    }
+    journal.remove(entry.checkoutRequestId);
+  }
+
+  /** Records a journaled push now, if there is one; false when it is still unrecorded. */
+  async function recordIfJournaled(checkoutRequestId: string): Promise<boolean> {
+    const entry = journal.get(checkoutRequestId);
+    if (!entry) return true;
+    return recordPush(entry).then(
+      () => true,
+      () => false,
+    );
+  }
+
   async function reconcileOne(checkoutRequestId: string): Promise<SettleResponse | undefined> {
     const result = await daraja.stkQuery(checkoutRequestId);
     if (result.state === 'pending') return undefined;
@@ -67,7 +98,33 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
 
   return {
     recording,
+    journal,
+    recordPush,
     reconcileOne,
+    /**
+     * Records the journaled pushes the API server has not seen (it was down, or this service was
+     * killed before recording them), oldest first; stops at the first failure that is not final.
+     * They are then pending like any other push and the reconciler settles them.
+     */
+    async recordUnrecorded(): Promise<{ recorded: number; left: number }> {
+      const entries = journal.list().filter((entry) => !recording.has(entry.checkoutRequestId));
+      let recorded = 0;
+      for (const [index, entry] of entries.entries()) {
+        try {
+          await recordPush(entry);
+          recorded += 1;
+        } catch (error) {
+          if (isFinalRecordFailure(error)) continue;
+          if (recorded > 0) logger.info(`recorded ${recorded} pushes the API server had missed`);
+          return { recorded, left: entries.length - index };
+        }
+      }
+      if (recorded > 0) logger.info(`recorded ${recorded} pushes the API server had missed`);
+      return { recorded, left: 0 };
+    },
+    /** Sent to Daraja but not yet recorded on the API server. */
+    unrecorded: (checkoutRequestId: string) => journal.has(checkoutRequestId),
+    recordIfJournaled,
     open: {
       add(checkoutRequestId: string, push: Omit<OpenPush, 'createdAt' | 'state'>) {
         if (open.size > 10_000) prune();
@@ -81,6 +138,8 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
       const callback = body.Body.stkCallback;
       const checkoutRequestId = String(callback.CheckoutRequestID);
       await recording.get(checkoutRequestId)?.catch(() => undefined);
+      // A push the API server missed is recorded first, else the result would be refused as unknown.
+      if (!(await recordIfJournaled(checkoutRequestId))) throw new ApiServerError(503, 'The push is not recorded yet.');
       markSettling(checkoutRequestId);
       const items = callback.CallbackMetadata?.Item;
       const amount = callbackItem(items, 'Amount');

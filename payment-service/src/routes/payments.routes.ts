@@ -166,11 +166,23 @@ export function createPaymentsRouter(deps: {
       return fail(res, 502, 'M-Pesa is not reachable right now. Please try again in a minute.');
     }
 
+    // The prompt is on the phone now and the customer may pay whatever happens next. Journal the
+    // push on disk first (push-journal.ts), so that it is recorded even if the API server is down
+    // or this process is killed before recording it: a payment for a push the API server never
+    // saw would be refused as unknown, and the customer would pay for no ticket.
+    const entry = { orderId: order.orderId, checkoutRequestId: push.CheckoutRequestID, merchantRequestId: push.MerchantRequestID, sentAt: Date.now() };
+    let journaled = true;
+    try {
+      settlement.journal.add(entry);
+    } catch (error) {
+      journaled = false;
+      logger.error(`push ${push.CheckoutRequestID} could not be journaled`, error);
+    }
     // Record the push before answering; a callback arriving meanwhile waits for this.
     const record = (async () => {
       for (let attempt = 0; ; attempt += 1) {
         try {
-          await api.recordPush({ orderId: order.orderId, checkoutRequestId: push.CheckoutRequestID, merchantRequestId: push.MerchantRequestID });
+          await settlement.recordPush(entry, api);
           return;
         } catch (error) {
           if (attempt >= 4 || (error instanceof ApiServerError && error.status < 500)) throw error;
@@ -181,13 +193,18 @@ export function createPaymentsRouter(deps: {
     settlement.recording.set(push.CheckoutRequestID, record);
     try {
       await record;
-      settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId, amount: order.amount, quantity: order.quantity });
     } catch (error) {
-      logger.error(`push ${push.CheckoutRequestID} was sent but could not be recorded`, error);
-      return fail(res, 503, 'the prompt was sent but Tukio could not record it. Do not pay; try again in a moment.');
+      if (!journaled || !settlement.unrecorded(push.CheckoutRequestID)) {
+        logger.error(`push ${push.CheckoutRequestID} was sent but could not be recorded`, error);
+        return fail(res, 503, 'the prompt was sent but Tukio could not record it. Do not pay; try again in a moment.');
+      }
+      // Kept in the journal: the reconciler records it once the API server answers, then settles
+      // it. The buyer follows it as any other push (polls are answered "pending" meanwhile).
+      logger.error(`push ${push.CheckoutRequestID} was sent but is not recorded yet; the reconciler will record it`, error);
     } finally {
       settlement.recording.delete(push.CheckoutRequestID);
     }
+    settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId, amount: order.amount, quantity: order.quantity });
 
     res.json({
       ResponseCode: '0',
@@ -214,7 +231,8 @@ export function createPaymentsRouter(deps: {
     const open = settlement.open.get(checkoutRequestId);
     if (open && open.tokenHash === tokenHash(token)) {
       if (open.state === 'final' && open.final) return void res.json(confirmAnswer(open.final));
-      if (open.state === 'open' && Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000) {
+      // Not recorded yet (the API server was down): nothing to ask it about, and it is still pending.
+      if (open.state === 'open' && (Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000 || settlement.unrecorded(checkoutRequestId))) {
         return void res.json({
           success: false,
           resultDesc: PENDING_MESSAGE,
@@ -230,6 +248,9 @@ export function createPaymentsRouter(deps: {
       }
     }
     try {
+      // Journaled by an earlier run of this service and not recorded yet: record it first, or the
+      // API server would answer 404 and the client would stop following a payment that is coming.
+      if (!open && settlement.unrecorded(checkoutRequestId)) await settlement.recordIfJournaled(checkoutRequestId);
       let status = await api.paymentStatus(token, checkoutRequestId);
       // The callback may be late or lost: once the buyer asks after a while, ask Daraja directly.
       if (status.status === 'pending' && status.ageSeconds >= deps.confirmQueryAfterSeconds) {
