@@ -27,9 +27,13 @@ export async function createDatabase(prefix) {
   };
 }
 
-/** Starts the API from its TypeScript sources in a child process and waits for /api/health. */
+/**
+ * Starts the API from its TypeScript sources in a child process and waits for /api/health.
+ * API_NODE_FLAGS passes node flags to it, e.g. API_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ */
 export async function startApi(env) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/index.ts')], {
+  const nodeFlags = (process.env.API_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'server/src/index.ts')], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', SEED_DEMO: 'false', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { createAdapter } from '@socket.io/redis-adapter';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import type { AppConfig } from './config.js';
@@ -20,11 +20,14 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
     pub.on('error', (error) => logger.error('redis publisher error', error));
     sub.on('error', (error) => logger.error('redis subscriber error', error));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    // Redis 7 sharded pub/sub with a channel per room: a message to a user reaches only the instances
+    // where that user has a socket, not every instance. Older Redis gets the classic adapter.
+    const [major] = (await pub.info('server')).match(/redis_version:(\d+)/)?.slice(1).map(Number) ?? [0];
+    io.adapter((major ?? 0) >= 7 ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }) : createAdapter(pub, sub, { requestsTimeout: 2000 }));
     await services.changes.connect({ publisher: pub, subscriber: sub });
     closers.push(() => pub.quit(), () => sub.quit());
   }
-  const chatSocket = attachChatSocket(io, { auth: services.auth, chat: services.chat, logger });
+  const chatSocket = attachChatSocket(io, { auth: services.auth, chat: services.chat, logger, clustered: Boolean(config.redisUrl) });
   return {
     io,
     async close() {

@@ -118,9 +118,11 @@ describe('chat over Socket.IO', () => {
   });
 
   it('delivers A’s message to both of B’s tabs and not to C, and stores it', async () => {
-    const aSocket = await openSocket(t.url, a.token);
+    const [aSocket, aOtherTab] = [await openSocket(t.url, a.token), await openSocket(t.url, a.token)];
     const [bTab1, bTab2, cSocket] = await Promise.all([openSocket(t.url, b.token), openSocket(t.url, b.token), openSocket(t.url, c.token)]);
     const cGot = received(cSocket, 'msg-recieve');
+    const sendingTabGot = received(aSocket, 'chat:sent');
+    const otherTab = nextEvent<{ _id: string }>(aOtherTab, 'chat:sent');
     const tab1 = nextEvent<string>(bTab1, 'msg-recieve');
     const tab2 = nextEvent<string>(bTab2, 'msg-recieve');
     const rich = nextEvent<{ from: string; _id: string; createdAt: string }>(bTab1, 'chat:message');
@@ -130,8 +132,11 @@ describe('chat over Socket.IO', () => {
     expect(await tab1).toBe('Tuonane kesho 🎉');
     expect(await tab2).toBe('Tuonane kesho 🎉');
     expect(await rich).toMatchObject({ from: a.user._id, _id: ack.message!._id });
+    // The sender's other tab hears of it; the sending tab has it in the acknowledgement only.
+    expect(await otherTab).toMatchObject({ _id: ack.message!._id });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(cGot).toEqual([]);
+    expect(sendingTabGot).toEqual([]);
 
     const history = await t.api('POST', '/api/messages/getmsg', { token: b.token, body: { from: b.user._id, to: a.user._id } });
     expect(history.body.at(-1)).toMatchObject({ fromSelf: false, message: 'Tuonane kesho 🎉' });
@@ -145,6 +150,60 @@ describe('chat over Socket.IO', () => {
     expect(ack).toMatchObject({ ok: false, msg: 'You can only send messages as yourself.' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(bGot).toEqual([]);
+  });
+});
+
+type PresenceBatch = { changes: Array<{ userId: string; online: boolean }> };
+/** Waits until `socket` has been told `userId` is online (or offline), across batches. */
+function presenceOf(socket: Socket, userId: string, online: boolean, timeoutMs = 5000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${userId} not announced ${online ? 'online' : 'offline'} within ${timeoutMs} ms`)), timeoutMs);
+    const listener = (batch: PresenceBatch) => {
+      if (!batch.changes.some((change) => change.userId === userId && change.online === online)) return;
+      clearTimeout(timer);
+      socket.off('presence', listener);
+      resolve();
+    };
+    socket.on('presence', listener);
+  });
+}
+const onlineUsers = async (socket: Socket) => ((await socket.timeout(5000).emitWithAck('online-users')) as { users: string[] }).users;
+
+describe('presence', () => {
+  // Users of their own: the other tests leave sockets open.
+  it('announces connects and the last tab closing in batches, and lists who is online', async () => {
+    const [watching, leaving] = [await t.createUser('wanjala'), await t.createUser('kerubo')];
+    const watcher = await openSocket(t.url, watching.token);
+    const cameOnline = presenceOf(watcher, leaving.user._id, true);
+    const first = await openSocket(t.url, leaving.token);
+    const second = await openSocket(t.url, leaving.token);
+    await cameOnline;
+    expect(await onlineUsers(watcher)).toEqual(expect.arrayContaining([leaving.user._id, watching.user._id]));
+
+    // One tab closing leaves the user online; the last one takes them offline.
+    const batches = received(watcher, 'presence') as PresenceBatch[];
+    first.close();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(batches.flatMap((batch) => batch.changes)).not.toContainEqual({ userId: leaving.user._id, online: false });
+    const wentOffline = presenceOf(watcher, leaving.user._id, false);
+    second.close();
+    await wentOffline;
+    await expect.poll(() => onlineUsers(watcher), { timeout: 3000 }).not.toContain(leaving.user._id);
+    watcher.close();
+  });
+
+  it('sends one batch for many connects, not one message per connect', async () => {
+    const watching = await t.createUser('njeri');
+    const crowd = await Promise.all(Array.from({ length: 20 }, (_, i) => t.createUser(`crowd${i}`)));
+    const watcher = await openSocket(t.url, watching.token);
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the watcher's own announcement goes by
+    const batches = received(watcher, 'presence') as PresenceBatch[];
+    const others = await Promise.all(crowd.map((user) => openSocket(t.url, user.token)));
+    const announced = () => new Set(batches.flatMap((batch) => batch.changes).filter((change) => change.online).map((change) => change.userId));
+    await expect.poll(() => announced().size, { timeout: 4000 }).toBe(crowd.length);
+    expect(batches.length).toBeLessThanOrEqual(2);
+    others.forEach((socket) => socket.close());
+    watcher.close();
   });
 });
 
@@ -186,6 +245,13 @@ describe('durability and scale-out', () => {
       const arrival = nextEvent<string>(qSocket, 'msg-recieve');
       expect((await emitWithAck(pSocket, 'send-msg', { to: q.user._id, from: p.user._id, message: 'across instances' })).ok).toBe(true);
       expect(await arrival).toBe('across instances');
+
+      // Presence spans the instances: each lists the other's users, and hears them leave.
+      expect(await onlineUsers(pSocket)).toEqual(expect.arrayContaining([p.user._id, q.user._id]));
+      const qLeft = presenceOf(pSocket, q.user._id, false);
+      qSocket.close();
+      await qLeft;
+      await expect.poll(() => onlineUsers(pSocket), { timeout: 4000 }).not.toContain(q.user._id);
     } finally {
       await one.close();
       await two.close();

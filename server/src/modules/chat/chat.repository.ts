@@ -13,9 +13,11 @@ export function createChatRepository(db: Executor) {
     );
 
   return {
-    async insert(senderId: string, recipientId: string, text: string): Promise<ChatMessageRow> {
-      const [row] = await db.insert(chatMessages).values({ id: newId(), senderId, recipientId, text }).returning();
-      return row!;
+    /** Rows in the order given (matched by id: RETURNING's order is not promised). */
+    async insertMany(messages: Array<{ senderId: string; recipientId: string; text: string }>): Promise<ChatMessageRow[]> {
+      const values = messages.map((message) => ({ id: newId(), ...message }));
+      const byId = new Map((await db.insert(chatMessages).values(values).returning()).map((row) => [row.id, row]));
+      return values.map((value) => byId.get(value.id)!);
     },
 
     /** Newest `limit` messages before the cursor, returned oldest first. */

@@ -13,13 +13,96 @@ const sendPayload = z.object({ to: z.string(), from: z.string(), message: z.stri
 type Ack = (response: Record<string, unknown>) => void;
 const ackOf = (value: unknown): Ack => (typeof value === 'function' ? (value as Ack) : () => undefined);
 
+/** Presence changes are sent in one batch per this many milliseconds, whatever the connect rate. */
+const PRESENCE_BATCH_MS = 1000;
+/** How long the cluster's online list is reused by clients asking for it (a reconnect storm asks 1000s of times). */
+const ONLINE_LIST_REUSE_MS = 1000;
+
+/**
+ * Who is online. Each instance counts its own sockets per user; changes go out in batches
+ * (`presence` `{changes: [{userId, online}]}`), one broadcast per batch: a connect per user
+ * announced to every socket would cost sockets² messages when many connect at once (after a
+ * deploy, every client reconnects). With several instances (`clustered`), the online list is the
+ * union of every instance's users, and a user who went offline here but still has a tab on
+ * another instance is announced online again by that instance.
+ */
+function createPresence(io: Server, clustered: boolean, isShuttingDown: () => boolean) {
+  const local = new Map<string, number>();
+  const pending = new Map<string, boolean>();
+  let timer: NodeJS.Timeout | undefined;
+  let listCache: { at: number; list: Promise<string[]> } | undefined;
+
+  function queue(userId: string, online: boolean) {
+    pending.set(userId, online);
+    timer ??= setTimeout(flush, PRESENCE_BATCH_MS);
+  }
+
+  function flush() {
+    timer = undefined;
+    if (isShuttingDown() || pending.size === 0) return;
+    const changes = [...pending].map(([userId, online]) => ({ userId, online }));
+    pending.clear();
+    io.emit('presence', { changes });
+    const gone = changes.filter((change) => !change.online).map((change) => change.userId);
+    if (clustered && gone.length > 0) io.serverSideEmit('presence:gone', gone);
+  }
+
+  if (clustered) {
+    io.on('presence:gone', (userIds: unknown) => {
+      if (!Array.isArray(userIds)) return;
+      for (const id of userIds) if (typeof id === 'string' && local.has(id)) queue(id, true);
+    });
+    io.on('presence:list', (reply: unknown) => {
+      if (typeof reply === 'function') (reply as (ids: string[]) => void)([...local.keys()]);
+    });
+  }
+
+  async function clusterList(): Promise<string[]> {
+    const ids = new Set(local.keys());
+    if (clustered) {
+      // An instance that does not answer within the adapter's request timeout only leaves its users out.
+      const replies = await new Promise<unknown[]>((resolve) => {
+        io.serverSideEmit('presence:list', (_error: unknown, responses: unknown[]) => resolve(responses ?? []));
+      });
+      for (const reply of replies) if (Array.isArray(reply)) for (const id of reply) if (typeof id === 'string') ids.add(id);
+    }
+    return [...ids];
+  }
+
+  return {
+    connected(userId: string) {
+      const count = local.get(userId) ?? 0;
+      local.set(userId, count + 1);
+      if (count === 0) queue(userId, true);
+    },
+    disconnected(userId: string) {
+      const count = (local.get(userId) ?? 1) - 1;
+      if (count > 0) {
+        local.set(userId, count);
+        return;
+      }
+      local.delete(userId);
+      queue(userId, false);
+    },
+    online(): Promise<string[]> {
+      const now = Date.now();
+      if (!listCache || now - listCache.at > ONLINE_LIST_REUSE_MS) listCache = { at: now, list: clusterList() };
+      return listCache.list;
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+  };
+}
+
 /**
  * Socket.IO keeps the original events (`add-user`, `send-msg`, `msg-recieve`) but every socket
  * is authenticated in the handshake and may only speak as its own user.
  */
-export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: ChatService; logger: Logger }) {
+export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: ChatService; logger: Logger; clustered: boolean }) {
   // Once shutdown starts the Redis adapter may already be gone: broadcasting then would only reject.
   let shuttingDown = false;
+  const presence = createPresence(io, deps.clustered, () => shuttingDown);
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const user = typeof token === 'string' ? await deps.auth.authenticate(token).catch(() => undefined) : undefined;
@@ -32,17 +115,18 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
   });
 
   // Delivery runs off the service, so messages stored through HTTP reach sockets too, on any instance.
-  deps.chat.onMessage((message) => {
+  deps.chat.onMessage((message, origin) => {
     if (shuttingDown) return;
     io.to(userRoom(message.to)).emit('msg-recieve', message.message);
     io.to(userRoom(message.to)).emit('chat:message', message);
-    io.to(userRoom(message.from)).emit('chat:sent', message);
+    // The sender's other tabs; the sending socket has the message in its acknowledgement.
+    (origin ? io.to(userRoom(message.from)).except(origin) : io.to(userRoom(message.from))).emit('chat:sent', message);
   });
 
   io.on('connection', async (socket: Socket) => {
     const user = socket.data.user as AuthUser;
     await socket.join(userRoom(user.id));
-    socket.broadcast.emit('presence', { userId: user.id, online: true });
+    presence.connected(user.id);
 
     socket.on('add-user', (userId: unknown, ack: unknown) => {
       if (userId !== user.id) {
@@ -65,7 +149,7 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
         return;
       }
       try {
-        const message = await deps.chat.send(user.id, parsed.data.to, parsed.data.message);
+        const message = await deps.chat.send(user.id, parsed.data.to, parsed.data.message, socket.id);
         reply({ ok: true, message });
       } catch (error) {
         if (error instanceof AppError) reply({ ok: false, msg: error.message });
@@ -77,24 +161,18 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
     });
 
     socket.on('online-users', async (ack: unknown) => {
-      const sockets = await io.fetchSockets();
-      ackOf(ack)({ ok: true, users: [...new Set(sockets.map((s) => (s.data.user as AuthUser).id))] });
+      ackOf(ack)({ ok: true, users: await presence.online() });
     });
 
-    socket.on('disconnect', async () => {
-      try {
-        if (shuttingDown) return;
-        const stillOnline = await io.in(userRoom(user.id)).fetchSockets();
-        if (stillOnline.length === 0 && !shuttingDown) socket.broadcast.emit('presence', { userId: user.id, online: false });
-      } catch {
-        // The server is shutting down (adapter closed); nobody is left to tell.
-      }
+    socket.on('disconnect', () => {
+      presence.disconnected(user.id);
     });
   });
 
   return {
     shutdown() {
       shuttingDown = true;
+      presence.stop();
     },
   };
 }

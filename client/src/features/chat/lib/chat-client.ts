@@ -4,7 +4,7 @@
  * and only the chat route imports it, so the library stays in the chat chunk.
  *
  * Server events used:  chat:message (a message to me), chat:sent (my own message, e.g. sent from
- * another tab), presence {userId, online}. The legacy `msg-recieve` (bare text, no sender) is
+ * another tab), presence {changes: [{userId, online}]}. The legacy `msg-recieve` (bare text, no sender) is
  * deliberately ignored: it cannot tell which conversation a message belongs to.
  * Client events:       add-user (ack {ok}), online-users (ack {ok, users}), send-msg (ack {ok, message|msg}).
  */
@@ -86,10 +86,14 @@ export class ChatClient {
     this.socket.on('chat:message', onMessage);
     this.socket.on('chat:sent', onMessage);
 
+    // The server batches presence: `{changes: [{userId, online}]}` about once a second.
     this.socket.on('presence', (payload: unknown) => {
-      const p = payload as { userId?: unknown; online?: unknown } | null;
-      if (p && typeof p.userId === 'string' && typeof p.online === 'boolean') {
-        this.emit('presence', { userId: p.userId, online: p.online });
+      const changes = (payload as { changes?: unknown } | null)?.changes;
+      if (!Array.isArray(changes)) return;
+      for (const change of changes as Array<{ userId?: unknown; online?: unknown } | null>) {
+        if (change && typeof change.userId === 'string' && typeof change.online === 'boolean') {
+          this.emit('presence', { userId: change.userId, online: change.online });
+        }
       }
     });
 
