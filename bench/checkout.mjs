@@ -4,13 +4,12 @@
 // latencies and the oversold count. Targets: >= 50 confirmed tickets/s, 0 oversold, no 5xx.
 // Usage: node bench/checkout.mjs   (needs PostgreSQL on 127.0.0.1:5432)
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { createDatabase, freePort, percentile, root, startApi } from './lib.mjs';
+import { createDatabase, freePort, percentile, startApi, startService } from './lib.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
 const SEATS = Number(process.env.SEATS ?? 900);
@@ -27,34 +26,6 @@ const dataDir = `/tmp/tukio-bench-checkout-${apiPort}`;
 let api;
 let pay;
 let exitCode = 0;
-
-function startPaymentService(env) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'payment-service/src/index.ts')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${env.PAYMENT_PORT}`;
-  return (async () => {
-    for (let i = 0; i < 200; i++) {
-      try {
-        if ((await fetch(`${url}/api/health`)).ok) break;
-      } catch {}
-      if (child.exitCode !== null) throw new Error('payment service exited during start');
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-    return {
-      url,
-      pid: child.pid,
-      stop: () =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-        }),
-    };
-  })();
-}
 
 /** CPU seconds (user + system) a process has used, from /proc. */
 function cpuSeconds(pid) {
@@ -90,7 +61,7 @@ try {
     INTERNAL_API_KEY: internalKey,
     RATE_LIMIT_MAX: '1000000',
   });
-  pay = await startPaymentService({
+  pay = await startService('payment-service/src/index.ts', {
     PAYMENT_PORT: String(payPort),
     PORT: String(apiPort),
     API_URL: api.url,
@@ -100,7 +71,7 @@ try {
     RECONCILE_INTERVAL_MS: '5000',
     STK_RATE_LIMIT_PER_IP: '1000000',
     STK_RATE_LIMIT_PER_USER: '1000000',
-  });
+  }, payPort);
 
   // Buyers and the event go straight into the database; tokens are signed like the server's.
   const db = new pg.Client({ connectionString: database.url });

@@ -28,22 +28,22 @@ export async function createDatabase(prefix) {
 }
 
 /**
- * Starts the API from its TypeScript sources in a child process and waits for /api/health.
- * API_NODE_FLAGS passes node flags to it, e.g. API_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ * Starts a service from its TypeScript sources in a child process and waits for its /api/health.
+ * NODE_FLAGS passes node flags to the services, e.g. NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
  */
-export async function startApi(env) {
-  const nodeFlags = (process.env.API_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'server/src/index.ts')], {
+export async function startService(entry, env, port) {
+  const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, entry)], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', SEED_DEMO: 'false', ...env },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const url = `http://127.0.0.1:${env.PORT}`;
+  const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
     } catch {}
-    if (child.exitCode !== null) throw new Error('server exited during start');
+    if (child.exitCode !== null) throw new Error(`${entry} exited during start`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   return {
@@ -57,6 +57,9 @@ export async function startApi(env) {
       }),
   };
 }
+
+/** The API server (demo data off unless `env` turns it on). */
+export const startApi = (env) => startService('server/src/index.ts', { SEED_DEMO: 'false', ...env }, env.PORT);
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
