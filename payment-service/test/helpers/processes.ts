@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 
 /**
  * Real processes for fault tests: the API server, the payment service and the standalone Daraja
@@ -13,52 +11,8 @@ import pg from 'pg';
  */
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/**
- * A throwaway database on the real PostgreSQL server: TEST_DATABASE_URL, else the local default.
- * Never falls back to PGlite: an unreachable server is a failure with the reason.
- */
-export async function createPostgresDatabase(prefix: string) {
-  const serverUrl = process.env.TEST_DATABASE_URL || DEFAULT_POSTGRES;
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    throw new Error(
-      `This test needs a real PostgreSQL server and could not create a database on ${serverUrl.replace(/:[^:@/]*@/, ':***@')} ` +
-        `(${error instanceof Error ? error.message : String(error)}). Start PostgreSQL (e.g. \`pg_ctlcluster 15 main start\`) or set TEST_DATABASE_URL.`,
-      { cause: error },
-    );
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { createPostgresDatabase } from '../../../server/test/helpers/test-database.js';
+export { freePort } from '../../../server/test/helpers/test-server.js';
 
 export interface ServiceProcess {
   name: string;

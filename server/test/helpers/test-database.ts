@@ -11,17 +11,30 @@ export async function createTestDatabaseUrl(): Promise<{ url: string | undefined
   return createPostgresDatabase();
 }
 
-/** A throwaway database on the real PostgreSQL server (TEST_DATABASE_URL, else the local one). */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `tukio_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+/**
+ * A throwaway database on the real PostgreSQL server (TEST_DATABASE_URL, else the local one). Never falls
+ * back to PGlite: an unreachable server is a failure that says so.
+ */
+export async function createPostgresDatabase(prefix = 'tukio_test'): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    throw new Error(
+      `This test needs a real PostgreSQL server and could not create a database on ${serverUrl.replace(/:[^:@/]*@/, ':***@')} ` +
+        `(${error instanceof Error ? error.message : String(error)}). Start PostgreSQL (e.g. \`pg_ctlcluster 15 main start\`) or set TEST_DATABASE_URL.`,
+      { cause: error },
+    );
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl });

@@ -13,7 +13,8 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createNetServer();
     probe.once('error', reject);
