@@ -52,6 +52,8 @@ const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 
 export function createServices(deps: AppDeps) {
   const { config, db, mailer, logger } = deps;
+  // Tells the caches of this and (with Redis) every other instance what changed.
+  const changes = createChangeFeed(logger);
   const auth = createAuthService({
     db,
     mailer,
@@ -59,12 +61,12 @@ export function createServices(deps: AppDeps) {
     publicUrl: config.publicUrl,
     jwtSecret: config.jwtSecret,
     jwtExpiresIn: config.jwtExpiresIn,
+    changes,
+    authCacheMs: config.authCacheMs,
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const chat = createChatService({ db });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
-  // Tells the caches of this and (with Redis) every other instance what changed.
-  const changes = createChangeFeed(logger);
   const events = createEventsService({
     db,
     geocoding,

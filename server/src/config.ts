@@ -46,6 +46,11 @@ const envSchema = z.object({
   /** Milliseconds a search's ranked result ids are reused; 0 disables. Writes on this instance clear it at once. */
   EVENTS_SEARCH_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(15_000),
   EVENTS_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(30_000),
+  /**
+   * Milliseconds a bearer token's user lookup is reused; 0 disables. Every account write (logout,
+   * password reset, profile, verification) drops it at once, on every instance with Redis.
+   */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(5 * 60 * 1000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -77,6 +82,7 @@ export interface AppConfig {
   geocoder: { url: string | undefined; timeoutMs: number };
   eventsSearchCacheMs: number;
   eventsCacheMs: number;
+  authCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -141,5 +147,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
     eventsSearchCacheMs: env.EVENTS_SEARCH_CACHE_MS,
     eventsCacheMs: env.EVENTS_CACHE_MS,
+    authCacheMs: env.AUTH_CACHE_MS,
   };
 }

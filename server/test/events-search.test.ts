@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/db/schema.js';
 import { recordActivity } from '../src/modules/events/events.repository.js';
-import { createTtlCache } from '../src/modules/events/search-cache.js';
+import { createTtlCache } from '../src/lib/ttl-cache.js';
 import { createEvent, dayFromNow } from './helpers/events.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 

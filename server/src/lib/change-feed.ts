@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from './logger.js';
 
 /**
- * What changed, by event id (null = possibly every event): `event` for its own fields or status,
- * `event-tickets` for tickets issued for it (seats, registered users).
+ * What changed, by id (null = possibly every one): `event` for an event's own fields or status,
+ * `event-tickets` for tickets issued for it (seats, registered users), `user` for an account
+ * (token version, password, profile, verification), keyed by user id.
  */
-const TOPICS = ['event', 'event-tickets'] as const;
+const TOPICS = ['event', 'event-tickets', 'user'] as const;
 export type ChangeTopic = (typeof TOPICS)[number];
 const isTopic = (value: unknown): value is ChangeTopic => TOPICS.includes(value as ChangeTopic);
 type Handler = (id: string | null) => void;

@@ -3,9 +3,11 @@ import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
 import { createAuthTokensRepository } from './auth-tokens.repository.js';
 import { validateAvatarImage } from './avatar.js';
 import { createUsersRepository, type UserRow } from './users.repository.js';
@@ -24,6 +26,14 @@ export interface AuthServiceDeps {
   publicUrl: string;
   jwtSecret: string;
   jwtExpiresIn: string;
+  /** Account writes are announced here (topic `user`), so every instance drops its cached lookup. */
+  changes: ChangeFeed;
+  /**
+   * How long a token's user lookup is reused (0 = never). Every account write through any instance
+   * drops it at once; the time to live only bounds a change made outside the app (e.g. a row
+   * deleted by hand).
+   */
+  authCacheMs?: number;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -64,6 +74,17 @@ export function createAuthService(deps: AuthServiceDeps) {
   const verifyKey = createSecretKey(Buffer.from(deps.jwtSecret));
   const users = createUsersRepository(deps.db);
   const tokens = createAuthTokensRepository(deps.db);
+  /** Who a token's subject is, by user id: what `authenticate` needs, with the token version to compare. */
+  const known = createTtlCache<AuthUser & { tokenVersion: number }>({ ttlMs: deps.authCacheMs ?? 10_000, max: 50_000 });
+  /** Bumped by every account change, so a lookup that started before it never caches what it read. */
+  let generation = 0;
+  deps.changes.subscribe('user', (id) => {
+    generation += 1;
+    if (id) known.delete(id);
+    else known.clear();
+  });
+  /** Announces an account write to this and every other instance; called once the write is done. */
+  const changed = (userId: string) => deps.changes.publish('user', userId);
 
   const link = (route: string, token: string) => `${deps.publicUrl}/${route}/${token}`;
 
@@ -118,6 +139,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const consumed = await tokens.consume(token, 'verify-email');
       if (consumed) {
         await users.update(consumed.userId, { emailVerifiedAt: new Date() });
+        changed(consumed.userId);
         return;
       }
       // Opening the same link twice (or a page that calls twice) is not an error once verified.
@@ -150,6 +172,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     async logout(userId: string) {
       await users.bumpTokenVersion(userId);
+      changed(userId);
     },
 
     async forgotPassword(email: string) {
@@ -177,6 +200,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         emailVerifiedAt: user.emailVerifiedAt ?? new Date(),
         tokenVersion: user.tokenVersion + 1,
       });
+      changed(user.id);
       await tokens.revokeAll(user.id, 'reset-password');
     },
 
@@ -191,8 +215,15 @@ export function createAuthService(deps: AuthServiceDeps) {
         return undefined;
       }
       if (typeof payload.sub !== 'string' || !/^[0-9a-f]{24}$/.test(payload.sub)) return undefined;
-      const user = await users.findById(payload.sub);
-      if (!user || user.tokenVersion !== payload.tv) return undefined;
+      let user = known.get(payload.sub);
+      if (!user) {
+        const startedAt = generation;
+        const row = await users.findById(payload.sub);
+        if (!row) return undefined;
+        user = { id: row.id, username: row.username, email: row.email, role: row.role, tokenVersion: row.tokenVersion };
+        if (generation === startedAt) known.set(row.id, user);
+      }
+      if (user.tokenVersion !== payload.tv) return undefined;
       return { id: user.id, username: user.username, email: user.email, role: user.role };
     },
 
@@ -213,6 +244,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         // A new address must be proven before it can be used to log in or reset the password.
         ...(emailChanged ? { email, emailVerifiedAt: null } : {}),
       });
+      changed(id);
       if (emailChanged && updated) await sendVerification(updated);
       return toPublicUser(updated!);
     },
@@ -220,6 +252,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async setAvatar(id: string, image: string) {
       const cleaned = validateAvatarImage(image);
       const updated = await users.update(id, { avatarImage: cleaned, isAvatarImageSet: true });
+      changed(id);
       if (!updated) throw AppError.notFound('User not found.');
       return { isSet: true, image: cleaned };
     },

@@ -7,7 +7,7 @@ import { createRegistrationsRepository } from '../tickets/registrations.reposito
 import { utcMidnight } from './event-dates.js';
 import { chunk, createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
-import { createTtlCache } from './search-cache.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
 
 /** The contract's event object. */
 export interface EventDto {

@@ -1,7 +1,8 @@
 /**
  * A small in-process cache with a time-to-live and a size bound (oldest entry evicted first).
- * `clear()` is called on every event write in this process, so a single instance never serves a
- * stale result of its own writes; other instances see them after at most `ttlMs` (plus one refresh).
+ * Its users drop entries on every write they hear of through the change feed (lib/change-feed.ts),
+ * so an instance never serves a stale result of its own writes and, with Redis, of other instances'
+ * writes after a round trip; the time to live bounds a change nobody announced.
  *
  * An expired entry is kept for another `ttlMs` so `lookup` can hand it out as stale while the caller
  * refreshes it in the background: a popular search never waits for its ranked query again.
