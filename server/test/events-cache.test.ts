@@ -75,6 +75,26 @@ describe('cached event bodies on one instance', () => {
     expect((await visit(event._id)).body.openedCount).toBe(3);
   });
 
+  it('answers a conditional GET of an unchanged event or search with 304, and a changed one with its new body', async () => {
+    const event = await createEvent(t, owner.token, { title: 'Machakos Kite Festival' }, { approveWith: admin.token });
+    for (const path of [`/api/events/${event._id}`, '/api/events?q=kite%20festival']) {
+      const first = await t.api('GET', path);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^W\/"[0-9a-f]+-/);
+      expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+      // fetch adds `Cache-Control: no-cache` to a conditional request unless one is given; browsers revalidating send max-age=0.
+      const again = await t.api('GET', path, { headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' } });
+      expect(again.status, `${path}: ${etag} then ${again.headers.get('etag')}`).toBe(304);
+    }
+    const before = (await t.api('GET', `/api/events/${event._id}`)).headers.get('etag')!;
+    expect((await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { title: 'Machakos Kite Day' } })).status).toBe(200);
+    const after = await t.api('GET', `/api/events/${event._id}`, { headers: { 'if-none-match': before, 'cache-control': 'max-age=0' } });
+    expect(after.status).toBe(200);
+    expect(after.body.title).toBe('Machakos Kite Day');
+    const [found] = (await search('kite day')).body.items;
+    expect(found).toMatchObject({ _id: event._id, title: 'Machakos Kite Day' });
+  });
+
   it('never serves a pending event from the cache to a visitor, while its owner still sees it', async () => {
     const event = await createEvent(t, owner.token, { title: 'Nyeri Coffee Tasting' });
     expect((await t.api('GET', `/api/events/${event._id}`, { token: owner.token })).body.status).toBe('pending');

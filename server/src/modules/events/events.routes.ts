@@ -3,6 +3,7 @@ import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireAdmin, requireSelf, requireUser } from '../../lib/auth.js';
 import { apiDocs, shape } from '../../lib/openapi.js';
+import { sendMemoJson } from '../../lib/memo-json.js';
 import { parse } from '../../lib/validate.js';
 import {
   createEventBody,
@@ -48,7 +49,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     },
   });
   router.get('/', async (req, res) => {
-    res.json(await events.search(parse(searchQuery, req.query)));
+    sendMemoJson(res, await events.search(parse(searchQuery, req.query)));
   });
 
   doc.get('/getevnt', {
@@ -196,7 +197,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     responses: { 200: event, 404: notFound },
   });
   router.get('/:id', async (req, res) => {
-    res.json(await events.get(readableId(req.params.id), req.user));
+    sendMemoJson(res, await events.get(readableId(req.params.id), req.user));
   });
 
   doc.put('/:id', {

@@ -144,6 +144,11 @@ export function createEventsService(deps: EventsServiceDeps) {
   /** Identical searches arriving together share one ranked query instead of each running it. */
   const inflight = new Map<string, Promise<{ rows: EventRow[]; total: number }>>();
   const published = createTtlCache<EventDto>({ ttlMs: deps.eventCacheMs ?? 30_000, max: 20_000 });
+  /** The last answer per search; reused only while made of the same cached bodies. */
+  const answers = createTtlCache<{ items: EventDto[]; total: number; page: number; limit: number; pages: number }>({
+    ttlMs: deps.searchCacheMs ?? 15_000,
+    max: 1000,
+  });
   /** Bumped by every change, so a read that started before it never caches what it read. */
   let generation = 0;
   // Any change to an event may change search results; tickets change only the event's own body.
@@ -329,7 +334,15 @@ export function createEventsService(deps: EventsServiceDeps) {
         items = await toDtos(result.rows);
         remember(items, startedAt);
       }
-      return { items, total, page, limit, pages: Math.ceil(total / limit) };
+      // The same answer as last time (same total, the very same cached bodies) is the same object,
+      // so the route sends the JSON it already serialized (see sendMemoJson).
+      const previous = answers.get(key);
+      if (previous && previous.total === total && previous.items.length === items.length && previous.items.every((item, i) => item === items[i])) {
+        return previous;
+      }
+      const answer = { items, total, page, limit, pages: Math.ceil(total / limit) };
+      answers.set(key, answer);
+      return answer;
     },
 
     /** Always pending until an admin approves; the creator is the caller, whatever the body says. */
