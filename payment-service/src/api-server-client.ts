@@ -37,6 +37,9 @@ export interface SettleRequest {
   phone?: string | undefined;
   transactionDate?: string | undefined;
   source: 'callback' | 'query';
+  /** The order this service created for the push, when it knows it: lets the API server settle in one statement. */
+  eventId?: string | undefined;
+  quantity?: number | undefined;
 }
 
 export interface SettleResponse {

@@ -49,6 +49,11 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
     push.state = 'final';
     push.final = settled.view;
   };
+  /** What this instance knows of the push's order: a hint that lets the API server settle in one statement. */
+  const orderHint = (checkoutRequestId: string) => {
+    const push = open.get(checkoutRequestId);
+    return push ? { eventId: push.eventId, quantity: push.quantity } : {};
+  };
   const prune = () => {
     const cutoff = Date.now() - OPEN_PUSH_TTL_MS;
     for (const [id, push] of open) if (push.createdAt < cutoff) open.delete(id);
@@ -91,6 +96,7 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
       resultCode: result.resultCode,
       resultDesc: result.resultDesc,
       source: 'query',
+      ...orderHint(checkoutRequestId),
     });
     remember(settled);
     return settled;
@@ -157,6 +163,7 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
           phone: phone === undefined ? undefined : String(phone),
           transactionDate: date === undefined ? undefined : String(date),
           source: 'callback',
+          ...orderHint(checkoutRequestId),
         });
         remember(settled);
         return settled.changed ? 'settled' : 'duplicate';

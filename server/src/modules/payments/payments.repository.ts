@@ -17,24 +17,26 @@ export function createPaymentsRepository(db: Executor) {
     },
 
     /**
-     * Holds seats in one round trip through `tukio_hold_seats` (drizzle/0001): locks the event row,
-     * counts issued tickets + live holds and inserts the pending order only if it fits. The lock
-     * wait and the critical section happen inside PostgreSQL, so a burst of buyers for one event
-     * queues there rather than on the application's event loop.
+     * Checks the event and holds seats in one round trip through `tukio_hold_seats_checked`
+     * (drizzle/0003): locks the event row, checks it is approved, not started before `notBefore`
+     * (now on the events' wall clock) and paid, counts issued tickets + live holds and inserts the
+     * pending order only if it fits. The lock wait and the critical section happen inside
+     * PostgreSQL, so a burst of buyers for one event queues there rather than on the event loop.
      */
-    async holdSeats(order: { eventId: string; userId: string; quantity: number; phone: string; holdSeconds: number }) {
+    async holdSeats(order: { eventId: string; userId: string; quantity: number; phone: string; holdSeconds: number; notBefore: Date }) {
       const id = newId();
       const result = await db.execute(
-        sql`select * from tukio_hold_seats(${id}, ${order.eventId}, ${order.userId}, ${order.quantity}, ${order.phone}, ${order.holdSeconds})`,
+        sql`select * from tukio_hold_seats_checked(${id}, ${order.eventId}, ${order.userId}, ${order.quantity}, ${order.phone}, ${order.holdSeconds}, ${order.notBefore.toISOString()})`,
       );
       const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
-      const outcome = String(row?.outcome ?? 'not_found') as 'held' | 'sold_out' | 'not_found';
+      const outcome = String(row?.outcome ?? 'not_found') as 'held' | 'sold_out' | 'not_found' | 'not_open' | 'past' | 'free';
       return {
         outcome,
         orderId: id,
         amount: row?.amount === null || row?.amount === undefined ? 0 : Number(row.amount),
         holdExpiresAt: row?.hold_expires_at ? new Date(row.hold_expires_at as string | Date) : undefined,
         seatsLeft: row?.seats_left === null || row?.seats_left === undefined ? 0 : Number(row.seats_left),
+        title: typeof row?.title === 'string' ? row.title : '',
       };
     },
 
@@ -162,7 +164,9 @@ export function createPaymentsRepository(db: Executor) {
      * order are still pending and the hold is live beyond `holdLiveAfter`, mark the payment
      * successful, the order paid, insert the prepared tickets and count the registrations. The
      * row locks taken by the CTE make a concurrent duplicate wait and then find nothing to do.
-     * Returns how many tickets were inserted (0 = not applicable: use the full path).
+     * `expect` adds conditions the row must meet (the order's event; a callback's amount, phone
+     * and MerchantRequestID), so a caller that has not read the payment can still use it.
+     * Returns what the caller needs afterwards, or undefined when nothing applied (use the full path).
      */
     async settleSuccessFast(input: {
       checkoutRequestId: string;
@@ -175,16 +179,31 @@ export function createPaymentsRepository(db: Executor) {
       tickets: Array<{ id: string; code: string }>;
       day: string;
       now: Date;
-    }): Promise<number> {
+      expect?: { eventId: string; callback?: { amountCents: number; phone: string } | undefined } | undefined;
+    }) {
       const ids = input.tickets.map((t) => t.id);
       const codes = input.tickets.map((t) => t.code);
+      const expected = input.expect;
+      const conditions = sql.join(
+        [
+          sql`p.checkout_request_id = ${input.checkoutRequestId}`,
+          sql`p.status = 'pending' and o.status = 'pending' and o.hold_expires_at > ${input.holdLiveAfter}`,
+          sql`o.quantity = ${input.tickets.length}`,
+          ...(expected ? [sql`o.event_id = ${expected.eventId}`] : []),
+          ...(expected?.callback
+            ? [
+                sql`p.amount::bigint * 100 = ${expected.callback.amountCents}::bigint and p.phone = ${expected.callback.phone}`,
+                sql`(p.merchant_request_id is null or ${input.merchantRequestId}::varchar is null or p.merchant_request_id = ${input.merchantRequestId})`,
+              ]
+            : []),
+        ],
+        sql` and `,
+      );
       const result = await db.execute(sql`
         with target as (
           select p.id as payment_id, o.id as order_id, o.event_id, o.user_id, o.quantity
           from ${payments} p join ${orders} o on o.id = p.order_id
-          where p.checkout_request_id = ${input.checkoutRequestId}
-            and p.status = 'pending' and o.status = 'pending' and o.hold_expires_at > ${input.holdLiveAfter}
-            and o.quantity = ${input.tickets.length}
+          where ${conditions}
           for update of p, o
         ),
         paid as (
@@ -203,13 +222,31 @@ export function createPaymentsRepository(db: Executor) {
           insert into event_daily_activity (event_id, day, opens, shares, registrations)
           select event_id, ${input.day}, 0, 0, quantity from ordered
           on conflict (event_id, day) do update set registrations = event_daily_activity.registrations + excluded.registrations
+        ),
+        issued as (
+          insert into ${tickets} (id, event_id, user_id, order_id, code)
+          select t.id, ordered.event_id, ordered.user_id, ordered.id, t.code
+          from ordered cross join unnest(${sql.raw('ARRAY[')}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw(']::varchar[]')},
+                                         ${sql.raw('ARRAY[')}${sql.join(codes.map((code) => sql`${code}`), sql`, `)}${sql.raw(']::text[]')}) as t(id, code)
+          returning id
         )
-        insert into ${tickets} (id, event_id, user_id, order_id, code)
-        select t.id, ordered.event_id, ordered.user_id, ordered.id, t.code
-        from ordered cross join unnest(${sql.raw('ARRAY[')}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw(']::varchar[]')},
-                                       ${sql.raw('ARRAY[')}${sql.join(codes.map((code) => sql`${code}`), sql`, `)}${sql.raw(']::text[]')}) as t(id, code)
-        returning ${tickets.id}`);
-      return (result as unknown as { rows: unknown[] }).rows.length;
+        select (select count(*) from issued)::int as issued, p.user_id, p.event_id, p.amount, p.created_at,
+               e.title, e.starts_at, e.location, u.email, u.username
+        from target
+        join ${payments} p on p.id = target.payment_id
+        join ${events} e on e.id = target.event_id
+        join ${users} u on u.id = target.user_id`);
+      const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
+      if (!row || Number(row.issued) === 0) return undefined;
+      return {
+        issued: Number(row.issued),
+        userId: String(row.user_id),
+        eventId: String(row.event_id),
+        amount: Number(row.amount),
+        createdAt: new Date(row.created_at as string | Date),
+        event: { id: String(row.event_id), title: String(row.title), startsAt: new Date(row.starts_at as string | Date), location: String(row.location) },
+        contact: { email: String(row.email), username: String(row.username) },
+      };
     },
 
     /** A paid order of this user for this event: its tickets were issued with the payment. */

@@ -55,6 +55,12 @@ export const settleBody = z.object({
   phone: z.coerce.string().max(20).optional(),
   transactionDate: z.coerce.string().max(20).optional(),
   source: z.enum(['callback', 'query']),
+  /**
+   * What the payment service expects the order to be (it created it): lets a success be settled in
+   * one statement that checks them. A hint only: anything that does not match takes the full path.
+   */
+  eventId: idParam('eventId').optional(),
+  quantity: z.coerce.number().int().min(1).max(MAX_TICKETS_PER_ORDER).optional(),
 });
 
 export const pendingQuery = z.object({

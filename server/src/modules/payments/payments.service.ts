@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
-import { hasTakenPlace, isFreeEvent } from '../tickets/event-time.js';
+import { hasTakenPlace, wallClockNow } from '../tickets/event-time.js';
 import { createTicketsRepository } from '../tickets/tickets.repository.js';
 import { seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/tickets.service.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
@@ -24,6 +24,9 @@ export interface SettleInput {
   transactionDate?: string | undefined;
   /** `callback`: an unsigned message that must match the push; `query`: Daraja's own answer to an STK query. */
   source: 'callback' | 'query';
+  /** The order as the payment service expects it (a hint: a mismatch takes the full path). */
+  eventId?: string | undefined;
+  quantity?: number | undefined;
 }
 
 export interface SettleResult {
@@ -60,7 +63,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, tickets, logger } = deps;
   const holdMs = deps.holdMinutes * 60 * 1000;
 
-  function describe(payment: PaymentRow, order: OrderRow, title: string) {
+  function describe(
+    payment: Pick<PaymentRow, 'status' | 'resultDesc' | 'checkoutRequestId' | 'eventId' | 'amount' | 'mpesaReceiptNumber' | 'createdAt'>,
+    order: Pick<OrderRow, 'status' | 'quantity'>,
+    title: string,
+  ) {
     const status = payment.status;
     let resultDesc: string;
     if (status === 'pending') resultDesc = PENDING_MESSAGE;
@@ -87,20 +94,26 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
   const service = {
     /**
-     * Holds seats for a paid purchase. The rules a buyer can act on (approved, upcoming, paid)
-     * are checked first; then `holdSeats` locks the event row, counts issued tickets plus live
-     * holds and inserts the order in one database round trip, so concurrent buyers can never
-     * oversell.
+     * Holds seats for a paid purchase. `holdSeats` locks the event row, checks the rules a buyer
+     * can act on (approved, upcoming, paid), counts issued tickets plus live holds and inserts the
+     * order in one database round trip, so concurrent buyers can never oversell.
      */
     async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string; deadline?: number | undefined }) {
       const repo = createPaymentsRepository(db);
       if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'Tukio is busy right now. Please try again in a moment.');
-      const event = tickets.assertOpen(await createTicketsRepository(db).findEvent(input.eventId), new Date());
-      if (isFreeEvent(event)) throw new AppError(400, 'This event is free: register without paying.');
       // Stale holds need no cleanup here: counting ignores them, and each reconciler pass marks them expired.
-      if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'Tukio is busy right now. Please try again in a moment.');
-      const held = await repo.holdSeats({ eventId: event.id, userId, quantity: input.quantity, phone: input.phone, holdSeconds: holdMs / 1000 });
+      const held = await repo.holdSeats({
+        eventId: input.eventId,
+        userId,
+        quantity: input.quantity,
+        phone: input.phone,
+        holdSeconds: holdMs / 1000,
+        notBefore: wallClockNow(),
+      });
       if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
+      if (held.outcome === 'not_open') throw new AppError(400, ticketMessages.notOpen);
+      if (held.outcome === 'past') throw new AppError(400, ticketMessages.past);
+      if (held.outcome === 'free') throw new AppError(400, 'This event is free: register without paying.');
       if (held.outcome === 'sold_out') throw AppError.conflict(seatsLeftMessage(held.seatsLeft));
       return {
         orderId: held.orderId,
@@ -110,7 +123,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         // Daraja allows 12 characters; the order id's last 10 hex digits are unique enough to find it.
         accountReference: `TK${held.orderId.slice(-10)}`.toUpperCase(),
         transactionDesc: 'Tukio ticket',
-        eventTitle: event.title,
+        eventTitle: held.title,
       };
     },
 
@@ -139,10 +152,58 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async settle(input: SettleInput): Promise<SettleResult> {
       const repo = createPaymentsRepository(db);
+      const newStatus = statusForResult(input.resultCode);
+
+      // Quickest path: the payment service said which order it expects, so the tickets can be
+      // prepared before reading anything and the whole settlement is one statement, which itself
+      // checks what a callback must match (event, quantity, amount, phone, MerchantRequestID) and
+      // that payment, order and hold are still pending and live. Anything else: the paths below.
+      const amountCents = input.amount === undefined ? undefined : Math.round(input.amount * 100);
+      const checkable = input.source === 'query' || (amountCents !== undefined && Number.isSafeInteger(amountCents) && Boolean(input.phone) && Boolean(input.mpesaReceiptNumber));
+      if (newStatus === 'success' && input.eventId && input.quantity && checkable) {
+        const now = new Date();
+        const prepared = tickets.prepare(input.eventId, input.quantity);
+        let direct: Awaited<ReturnType<typeof repo.settleSuccessFast>>;
+        try {
+          direct = await repo.settleSuccessFast({
+            checkoutRequestId: input.checkoutRequestId,
+            holdLiveAfter: new Date(now.getTime() + HOLD_SAFETY_MS),
+            resultCode: input.resultCode,
+            resultDesc: input.resultDesc.slice(0, 500),
+            merchantRequestId: input.merchantRequestId ?? null,
+            mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
+            transactionDate: input.transactionDate ?? null,
+            tickets: prepared,
+            day: now.toISOString().slice(0, 10),
+            now,
+            expect: { eventId: input.eventId, callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined },
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw doubtful('receipt number already used');
+          throw error;
+        }
+        if (direct) {
+          tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event });
+          const described = describe(
+            {
+              checkoutRequestId: input.checkoutRequestId,
+              status: 'success',
+              resultDesc: input.resultDesc,
+              eventId: direct.eventId,
+              amount: direct.amount,
+              mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
+              createdAt: direct.createdAt,
+            },
+            { status: 'paid', quantity: input.quantity },
+            direct.event.title,
+          );
+          return { checkoutRequestId: input.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: direct.issued, changed: true, view: described };
+        }
+      }
+
       const view = await repo.settlementView(input.checkoutRequestId);
       if (!view) throw AppError.notFound('Unknown CheckoutRequestID.');
       const known = view.payment;
-      const newStatus = statusForResult(input.resultCode);
 
       if (input.source === 'callback') {
         if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
@@ -161,7 +222,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
         let inserted: number;
         try {
-          inserted = await repo.settleSuccessFast({
+          const fast = await repo.settleSuccessFast({
             checkoutRequestId: input.checkoutRequestId,
             holdLiveAfter: new Date(fastNow.getTime() + HOLD_SAFETY_MS),
             resultCode: input.resultCode,
@@ -173,6 +234,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
             day: fastNow.toISOString().slice(0, 10),
             now: fastNow,
           });
+          inserted = fast?.issued ?? 0;
         } catch (error) {
           if (isUniqueViolation(error)) throw doubtful('receipt number already used');
           throw error;
@@ -180,7 +242,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         if (inserted > 0) {
           tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
           const described = describe(
-            { ...known, status: 'success', resultCode: input.resultCode, resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
+            { ...known, status: 'success', resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
             { ...view.order, status: 'paid' },
             view.event.title,
           );
