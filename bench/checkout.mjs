@@ -6,7 +6,6 @@
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { createDatabase, freePort, percentile, startApi, startService } from './lib.mjs';

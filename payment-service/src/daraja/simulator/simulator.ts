@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
+import { createAgents, request } from '../../http.js';
 import type { Logger } from '../../logger.js';
 import {
   darajaPassword,
@@ -104,14 +105,22 @@ function checkoutId(): string {
  */
 export function createDarajaSimulator(options: SimulatorOptions) {
   const prompts = new Map<string, SimulatedPrompt>();
+  /** The pending prompt of each phone, so a push checks the subscriber lock without scanning every prompt. */
+  const pendingByPhone = new Map<string, SimulatedPrompt>();
   const tokens = new Map<string, number>();
   const phonePath = options.phonePath ?? '/simulator';
+  /** Callbacks reuse keep-alive connections, as Daraja's own servers would. */
+  const callbackAgents = createAgents(64);
   let closed = false;
+  let prunedAt = 0;
 
   const fail = (res: Response, status: number, errorCode: string, errorMessage: string) =>
     res.status(status).json({ requestId: `${randomBytes(4).toString('hex')}-${Date.now()}`, errorCode, errorMessage });
 
+  /** Forgets prompts completed an hour ago and expired tokens; a full scan at most every 10 s. */
   function prune() {
+    if (Date.now() - prunedAt < 10_000) return;
+    prunedAt = Date.now();
     const cutoff = Date.now() - 60 * 60 * 1000;
     for (const [id, prompt] of prompts) if (prompt.status === 'completed' && prompt.createdAt.getTime() < cutoff) prompts.delete(id);
     for (const [token, expiresAt] of tokens) if (expiresAt < Date.now()) tokens.delete(token);
@@ -137,14 +146,13 @@ export function createDarajaSimulator(options: SimulatorOptions) {
       },
     };
     try {
-      const response = await fetch(prompt.callbackUrl, {
+      await request(callbackAgents, prompt.callbackUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(15_000),
+        timeoutMs: 15_000,
       });
       prompt.callbackSent = true;
-      await response.text();
     } catch (error) {
       // Daraja does not retry a callback; the merchant must query.
       options.logger.error(`simulator: callback for ${prompt.checkoutRequestId} failed`, error);
@@ -156,6 +164,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     if (prompt.status !== 'pending' || closed) return;
     clearTimeout(prompt.timer);
     prompt.status = 'completed';
+    if (pendingByPhone.get(prompt.phone) === prompt) pendingByPhone.delete(prompt.phone);
     prompt.resultCode = code;
     prompt.resultDesc = desc;
     if (code === 0) {
@@ -230,10 +239,8 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     const transactionDesc = String(body.TransactionDesc ?? '');
     if (transactionDesc.length < 1 || transactionDesc.length > 13) return fail(res, 400, '400.002.02', 'Bad Request - Invalid TransactionDesc');
     prune();
-    for (const prompt of prompts.values()) {
-      if (prompt.phone === phone && prompt.status === 'pending') {
-        return fail(res, 500, '500.001.1001', 'Unable to lock subscriber, a transaction is already in process for the current subscriber');
-      }
+    if (pendingByPhone.get(phone)?.status === 'pending') {
+      return fail(res, 500, '500.001.1001', 'Unable to lock subscriber, a transaction is already in process for the current subscriber');
     }
     const prompt: SimulatedPrompt = {
       id: randomUUID(),
@@ -250,6 +257,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
       status: 'pending',
     };
     prompts.set(prompt.checkoutRequestId, prompt);
+    pendingByPhone.set(phone, prompt);
     schedule(prompt);
     res.json({
       MerchantRequestID: prompt.merchantRequestId,
@@ -348,6 +356,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     close() {
       closed = true;
       for (const prompt of prompts.values()) clearTimeout(prompt.timer);
+      callbackAgents.destroy();
     },
   };
 }
