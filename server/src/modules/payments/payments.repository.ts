@@ -87,6 +87,30 @@ export function createPaymentsRepository(db: Executor) {
       return (result as unknown as { rows: Array<{ id: string }> }).rows[0];
     },
 
+    /**
+     * `insertPaymentForOrder` for several pushes in one statement. Answers, per push, the payment
+     * id it inserted, or undefined when nothing was inserted (a repeated push, or an unknown order).
+     */
+    async insertPaymentsForOrders(inputs: Array<{ orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined }>) {
+      const array = (values: Array<string | null>, type: string) => sql`${sql.raw('ARRAY[')}${sql.join(values.map((value) => sql`${value}`), sql`, `)}${sql.raw(`]::${type}[]`)}`;
+      const result = await db.execute(sql`
+        insert into ${payments} (id, order_id, user_id, event_id, checkout_request_id, merchant_request_id, phone, amount, status)
+        select v.id, o.id, o.user_id, o.event_id, v.checkout_request_id, v.merchant_request_id, coalesce(o.phone, ''), o.amount, 'pending'
+        from unnest(${array(inputs.map(() => newId()), 'varchar')}, ${array(inputs.map((input) => input.orderId), 'varchar')},
+                    ${array(inputs.map((input) => input.checkoutRequestId), 'varchar')}, ${array(inputs.map((input) => input.merchantRequestId ?? null), 'varchar')})
+             with ordinality as v(id, order_id, checkout_request_id, merchant_request_id, position)
+        join ${orders} o on o.id = v.order_id
+        order by v.position
+        on conflict do nothing
+        returning id, order_id, checkout_request_id`);
+      const rows = (result as unknown as { rows: Array<{ id: string; order_id: string; checkout_request_id: string }> }).rows;
+      const inserted = new Map(rows.map((row) => [row.checkout_request_id, row]));
+      return inputs.map((input) => {
+        const row = inserted.get(input.checkoutRequestId);
+        return row && row.order_id === input.orderId ? { id: row.id } : undefined;
+      });
+    },
+
     async findPayment(checkoutRequestId: string): Promise<PaymentRow | undefined> {
       const [row] = await db.select().from(payments).where(eq(payments.checkoutRequestId, checkoutRequestId)).limit(1);
       return row;
