@@ -21,8 +21,15 @@ export interface UnrecordedPush {
  */
 export function createPushJournal(dir: string) {
   mkdirSync(dir, { recursive: true });
-  const fileFor = (checkoutRequestId: string) =>
-    path.join(dir, `${/^[A-Za-z0-9_-]{1,100}$/.test(checkoutRequestId) ? checkoutRequestId : createHash('sha256').update(checkoutRequestId).digest('hex')}.json`);
+  const nameFor = (checkoutRequestId: string) =>
+    `${/^[A-Za-z0-9_-]{1,100}$/.test(checkoutRequestId) ? checkoutRequestId : createHash('sha256').update(checkoutRequestId).digest('hex')}.json`;
+  const fileFor = (checkoutRequestId: string) => path.join(dir, nameFor(checkoutRequestId));
+  /**
+   * The entries' file names, known in memory: this process is the journal's only writer (one per
+   * DATA_DIR), so asking whether a push is journaled — every callback and many polls do — needs no
+   * file system call. Filled from the directory at start (entries left by a killed run).
+   */
+  const names = new Set(readdirSync(dir).filter((name) => name.endsWith('.json')));
 
   return {
     dir,
@@ -31,14 +38,17 @@ export function createPushJournal(dir: string) {
       const file = fileFor(entry.checkoutRequestId);
       writeFileSync(`${file}.tmp`, JSON.stringify(entry));
       renameSync(`${file}.tmp`, file);
+      names.add(nameFor(entry.checkoutRequestId));
     },
     remove(checkoutRequestId: string) {
       rmSync(fileFor(checkoutRequestId), { force: true });
+      names.delete(nameFor(checkoutRequestId));
     },
     has(checkoutRequestId: string) {
-      return existsSync(fileFor(checkoutRequestId));
+      return names.has(nameFor(checkoutRequestId));
     },
     get(checkoutRequestId: string): UnrecordedPush | undefined {
+      if (!names.has(nameFor(checkoutRequestId))) return undefined;
       try {
         return JSON.parse(readFileSync(fileFor(checkoutRequestId), 'utf8')) as UnrecordedPush;
       } catch {
@@ -52,6 +62,7 @@ export function createPushJournal(dir: string) {
         if (!name.endsWith('.json')) continue;
         try {
           entries.push(JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as UnrecordedPush);
+          names.add(name);
         } catch {
           // removed meanwhile
         }
@@ -62,6 +73,7 @@ export function createPushJournal(dir: string) {
     setAside(checkoutRequestId: string) {
       const file = fileFor(checkoutRequestId);
       if (existsSync(file)) renameSync(file, file.replace(/\.json$/, '.unrecordable'));
+      names.delete(nameFor(checkoutRequestId));
     },
   };
 }
