@@ -1,15 +1,22 @@
 /**
- * The one shared HTTP client. Every API call in the app goes through `api`.
- *  - baseURL `/api` (same origin; Vite proxies it to the server in dev/preview)
- *  - attaches `Authorization: Bearer <token>` from localStorage `token`
+ * The one shared HTTP client. Every API call in the app goes through `api`, except the few public
+ * reads a page needs for its first paint (./public-get, `fetch`).
+ *  - baseURL `/api` (same origin; Vite proxies it to the server in dev/preview), 30 s timeout,
+ *    `Accept: application/json`
+ *  - attaches `Authorization: Bearer <token>` from the session store
  *    (opt out per request with `{ skipAuth: true }`)
- *  - a 401 answer to a call that carried the current token clears the session
- *    (opt out per request with `{ skipSessionReset: true }`)
+ *  - a 401 answer to a call that carried the current token clears the session and says so
+ *    (opt out per request with `{ skipSessionReset: true }`; ./session-auth, shared with ./public-get)
+ *
+ * axios (~21 KB gzip) is loaded on the first call (`import('axios')`, then cached), so a page
+ * downloads it only when it actually makes such a call. `api.get/post/put/patch/delete` have
+ * axios's signatures and resolve with the axios response. Only `import type` from 'axios' in app
+ * code: a value import (even `isAxiosError`, use `isRequestError` from ./errors) pulls it all in.
  */
-import axios, { AxiosHeaders, isAxiosError } from 'axios';
-import { notify } from './notify';
+import type { AxiosInstance } from 'axios';
 import { env } from '../config/env';
-import { clearSession, getToken } from './session-store';
+import { handleUnauthorized } from './session-auth';
+import { getBearer } from './session-store';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -20,32 +27,52 @@ declare module 'axios' {
   }
 }
 
-export const api = axios.create({
-  baseURL: env.apiBaseUrl,
-  headers: { Accept: 'application/json' },
-  timeout: 30_000,
-});
+type AxiosModule = typeof import('axios');
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-api.interceptors.request.use((config) => {
-  const headers = AxiosHeaders.from(config.headers);
-  if (!config.skipAuth && !headers.has('Authorization')) {
-    const token = getToken();
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-  }
-  config.headers = headers;
-  return config;
-});
+/** The request methods the app uses, with axios's own signatures. */
+export type HttpClient = Pick<AxiosInstance, Method>;
 
-api.interceptors.response.use(undefined, (error: unknown) => {
-  if (isAxiosError(error) && error.response?.status === 401 && !error.config?.skipSessionReset) {
-    const sent = AxiosHeaders.from(error.config?.headers).get('Authorization');
-    const current = getToken();
-    // Only an authenticated call made with the *current* token ends the session,
-    // so a stale request cannot log out a freshly signed-in user.
-    if (typeof sent === 'string' && current && sent === `Bearer ${current}`) {
-      clearSession();
-      notify.error('Your session has expired. Please log in again.', { toastId: 'session-expired' });
+/**
+ * An axios instance made by `create` on the first request (loading axios then) and reused after.
+ * A failed load (e.g. offline) is retried by the next request.
+ */
+export function lazyAxiosClient(create: (axios: AxiosModule) => AxiosInstance): HttpClient {
+  let instance: Promise<AxiosInstance> | null = null;
+  const load = () =>
+    (instance ??= import('axios').then(create, (error: unknown) => {
+      instance = null;
+      throw error;
+    }));
+  const forward = <M extends Method>(method: M) =>
+    ((...args: unknown[]) =>
+      load().then((client) => (client[method] as (...rest: unknown[]) => Promise<unknown>).apply(client, args))) as HttpClient[M];
+  return { get: forward('get'), post: forward('post'), put: forward('put'), patch: forward('patch'), delete: forward('delete') };
+}
+
+export const api = lazyAxiosClient(({ default: axios, AxiosHeaders }) => {
+  const client = axios.create({
+    baseURL: env.apiBaseUrl,
+    headers: { Accept: 'application/json' },
+    timeout: 30_000,
+  });
+
+  client.interceptors.request.use((config) => {
+    const headers = AxiosHeaders.from(config.headers);
+    if (!config.skipAuth && !headers.has('Authorization')) {
+      const authorization = getBearer();
+      if (authorization) headers.set('Authorization', authorization);
     }
-  }
-  return Promise.reject(error);
+    config.headers = headers;
+    return config;
+  });
+
+  client.interceptors.response.use(undefined, (error: unknown) => {
+    if (axios.isAxiosError(error) && error.response?.status === 401 && !error.config?.skipSessionReset) {
+      handleUnauthorized(AxiosHeaders.from(error.config?.headers).get('Authorization'));
+    }
+    return Promise.reject(error);
+  });
+
+  return client;
 });

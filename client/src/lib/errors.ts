@@ -1,8 +1,22 @@
 /*
  * Error helpers shared by every page. No axios import here on purpose (importing even
  * `isAxiosError` pulls the whole library): the checks are structural, so they work for axios
- * errors and for the HttpError of ./public-get.
+ * errors and for the HttpError of ./public-get. App code uses `isRequestError` / `getErrorStatus`
+ * instead of axios's `isAxiosError`.
  */
+
+/** A failed HTTP request: an axios error or ./public-get's HttpError. */
+export interface RequestError extends Error {
+  /** The server's answer; undefined when none arrived (network failure, timeout). */
+  response?: { status: number; data: unknown };
+}
+
+/** True for an axios error or an HttpError (a request that failed, answered or not). */
+export function isRequestError(error: unknown): error is RequestError {
+  if (typeof error !== 'object' || error === null) return false;
+  const flags = error as { isAxiosError?: unknown; isHttpError?: unknown };
+  return flags.isAxiosError === true || flags.isHttpError === true;
+}
 
 /** The answer attached to a failed request (axios error or HttpError), if the server answered. */
 export function getErrorResponse(error: unknown): { status: number; data: unknown } | null {
@@ -11,6 +25,11 @@ export function getErrorResponse(error: unknown): { status: number; data: unknow
   if (typeof response !== 'object' || response === null) return null;
   const { status, data } = response as { status?: unknown; data?: unknown };
   return typeof status === 'number' ? { status, data } : null;
+}
+
+/** HTTP status of the server's answer to a failed request, if it answered. */
+export function getErrorStatus(error: unknown): number | undefined {
+  return getErrorResponse(error)?.status;
 }
 
 /** Message the server put in the error body (`msg` or `message`), if any. */

@@ -98,6 +98,12 @@ export function getToken(): string | null {
   return getSessionSnapshot().token;
 }
 
+/** `Bearer <token>` for the stored token (the Authorization header every API call sends), or null. */
+export function getBearer(): string | null {
+  const token = getToken();
+  return token ? `Bearer ${token}` : null;
+}
+
 function notify(): void {
   for (const listener of listeners) listener();
 }

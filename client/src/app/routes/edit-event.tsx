@@ -1,12 +1,11 @@
 /* EDIT EVENT (SPEC §2 /edit-event/{id}): organisers and admins; no stored user goes to /login. */
-import { isAxiosError } from 'axios';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
-import { getErrorMessage } from '../../lib/errors';
+import { getErrorMessage, getErrorStatus } from '../../lib/errors';
 import { useSession } from '../../features/auth/hooks/use-session';
 import { getEvent } from '../../features/events/api/events-api';
 import { EditEventForm } from '../../features/events/components/edit-event-form';
@@ -35,7 +34,7 @@ export default function EditEventRoute() {
         <PageLoader label="Loading event…" />
       ) : error || !event ? (
         <FormMessage tone="error">
-          {isAxiosError(error) && error.response?.status === 404
+          {getErrorStatus(error) === 404
             ? 'Event not found.'
             : getErrorMessage(error, 'Failed to load the event. Please try again.')}
         </FormMessage>

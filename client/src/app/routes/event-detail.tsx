@@ -2,14 +2,13 @@
  * EVENT DETAIL (SPEC §2 /events/{id}). Layout in features/events/components/event-detail-view.tsx;
  * tickets, comments, reviews and forums plug into features/events/components/event-detail-sections.tsx.
  */
-import { isAxiosError } from 'axios';
 import { Link, useParams } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { getErrorMessage } from '../../lib/errors';
+import { getErrorMessage, getErrorStatus } from '../../lib/errors';
 import { useSession } from '../../features/auth/hooks/use-session';
 import type { EventItem } from '../../features/events/api/events-api';
 import { EventDetailView } from '../../features/events/components/event-detail-view';
@@ -26,7 +25,7 @@ export default function EventDetailRoute() {
   if (loading) return <PageLoader label="Loading event…" />;
 
   if (error || !event) {
-    const notFound = isAxiosError(error) && error.response?.status === 404;
+    const notFound = getErrorStatus(error) === 404;
     return (
       <section className="page page--narrow status-page">
         <h1>{notFound ? 'Event not found' : 'Could not load this event'}</h1>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { isAxiosError } from 'axios';
+import { getErrorResponse } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
 import { verifyEmailRequest } from '../api/auth-api';
 
@@ -26,7 +26,7 @@ export function useEmailVerification(token: string): { state: VerificationState;
         // An HTTP answer other than 2xx is a plain failure; an exception (network, timeout)
         // surfaces its own message.
         const message =
-          isAxiosError(error) && error.response
+          getErrorResponse(error)
             ? FAILED
             : error instanceof Error && error.message
               ? error.message

@@ -1,12 +1,17 @@
-/* Comments on an event (server/src/modules/community/comments.routes.ts). */
+/*
+ * Comments on an event (server/src/modules/community/comments.routes.ts). The list is shown on
+ * every event page, so it is read with `fetch` (lib/public-get) like the event itself: a visitor's
+ * event page downloads no axios. Writes go through the shared client.
+ */
 import { api } from '../../../lib/api-client';
+import { fetchJson } from '../../../lib/public-get';
 import type { EventComment } from '../types';
 
 const seg = (value: string) => encodeURIComponent(value);
 
 /** GET /api/comments/event/:eventId (public) -> {comments}, oldest first. */
 export async function getComments(eventId: string, signal?: AbortSignal): Promise<EventComment[]> {
-  const { data } = await api.get<{ comments?: EventComment[] }>(`/comments/event/${seg(eventId)}`, { signal });
+  const data = await fetchJson<{ comments?: EventComment[] } | undefined>(`/comments/event/${seg(eventId)}`, { signal, auth: true });
   return Array.isArray(data?.comments) ? data.comments : [];
 }
 

@@ -9,7 +9,6 @@
  *  - loading, logged-out, missing-thread and load-failure states all render
  */
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { isAxiosError } from 'axios';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
@@ -18,7 +17,7 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
-import { getErrorMessage } from '../../../lib/errors';
+import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../auth/hooks/use-session';
 import { addPost, deletePost, getEventRef, getThread, votePost } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
@@ -57,8 +56,6 @@ function useThreadActions(): ThreadActions {
   return actions;
 }
 
-const statusOf = (error: unknown) => (isAxiosError(error) ? error.response?.status : undefined);
-
 export function ForumThreadPage({ threadId }: { threadId: string }) {
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
@@ -66,7 +63,7 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
   const thread = useFetch(userId ? `forum-thread:${threadId}:${userId}` : null, (signal) => getThread(threadId, signal));
   const eventId = thread.data?.event ?? null;
   const event = useFetch(eventId ? `forum-event:${eventId}` : null, (signal) => getEventRef(eventId ?? '', signal));
-  const status = statusOf(thread.error);
+  const status = getErrorStatus(thread.error);
   const missing = status === 404 || status === 400;
   useDocumentTitle(thread.data?.title ?? (missing ? 'Discussion not found' : 'Discussion'));
 

@@ -4,7 +4,6 @@
  * the page only hides the form when it already knows the user is not registered).
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { isAxiosError } from 'axios';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
@@ -13,7 +12,7 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
-import { getErrorMessage } from '../../../lib/errors';
+import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../auth/hooks/use-session';
 import { addThread, getEventRef, getThreads } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
@@ -28,8 +27,6 @@ export const FORUM_LOAD_ERROR = 'Failed to load event forum. Please try again la
 export const FORUM_EMPTY = 'No discussions yet for this event. Be the first to start a discussion!';
 const TITLE_MAX_LENGTH = 150;
 
-const statusOf = (error: unknown) => (isAxiosError(error) ? error.response?.status : undefined);
-
 export function ForumThreadsPage({ eventId }: { eventId: string }) {
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
@@ -39,7 +36,7 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
   );
   useDocumentTitle(event.data?.title ? `Forum · ${event.data.title}` : 'Event Forum');
 
-  const threadsStatus = statusOf(threads.error);
+  const threadsStatus = getErrorStatus(threads.error);
   // The threads call answers 404 for an unknown event (400 for a malformed id).
   const missing = threadsStatus === 404 || threadsStatus === 400;
   // Unknown registration (event not loaded) → show the form and let the server decide.

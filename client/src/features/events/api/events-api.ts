@@ -1,9 +1,12 @@
 /*
- * EVENTS API (see /work/shared/API-CONTRACT.md and server/src/modules/events). Every call goes
- * through the shared axios instance, which attaches the bearer token when one is stored, so an
- * organiser or admin also sees their own pending events on the detail and edit pages.
+ * EVENTS API (see /work/shared/API-CONTRACT.md and server/src/modules/events). Calls send the
+ * bearer token when one is stored, so an organiser or admin also sees their own pending events on
+ * the detail and edit pages. What the detail page needs for its first paint (the event, related
+ * events, the opened count) goes through `fetch` (lib/public-get) so that page downloads no axios;
+ * everything else goes through the shared client (lib/api-client, loads axios on first use).
  */
 import { api } from '../../../lib/api-client';
+import { fetchJson } from '../../../lib/public-get';
 import type { TukioEvent } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
@@ -18,19 +21,17 @@ export type { EventPage, EventSearchParams } from './public-events-api';
 
 /** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
 export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {
-  const { data } = await api.get<EventItem>(`/events/${seg(id)}`, { signal });
-  return data;
+  return fetchJson<EventItem>(`/events/${seg(id)}`, { signal, auth: true });
 }
 
 /** GET /api/events/:id/related -> at most 3 other events. */
 export async function getRelatedEvents(id: string, signal?: AbortSignal): Promise<EventItem[]> {
-  const { data } = await api.get<EventItem[]>(`/events/${seg(id)}/related`, { signal });
-  return asArray<EventItem>(data);
+  return asArray<EventItem>(await fetchJson<unknown>(`/events/${seg(id)}/related`, { signal, auth: true }));
 }
 
 /** POST /api/events/incrementOpenedCount/:id (no body). Failures are irrelevant to the visitor. */
 export async function countEventOpened(id: string): Promise<void> {
-  await api.post(`/events/incrementOpenedCount/${seg(id)}`, undefined, { skipSessionReset: true });
+  await fetchJson(`/events/incrementOpenedCount/${seg(id)}`, { method: 'POST', auth: true, skipSessionReset: true });
 }
 
 export type SharePlatform = 'whatsapp' | 'twitter' | 'instagram';

@@ -1,25 +1,28 @@
 /*
  * The payment service (docs/payments.md, "Browser-facing API"): a separate host, so a second small
- * axios instance. It sends the same bearer token as the shared API client. The browser never decides
- * the price or the outcome: the server prices the order and reports what M-Pesa answered.
+ * axios instance, loaded with axios on its first call like the shared API client. It sends the same
+ * bearer token as the shared API client. The browser never decides the price or the outcome: the
+ * server prices the order and reports what M-Pesa answered.
  */
-import axios, { AxiosHeaders } from 'axios';
 import { env } from '../../../config/env';
-import { getToken } from '../../../lib/session-store';
+import { lazyAxiosClient } from '../../../lib/api-client';
+import { getBearer } from '../../../lib/session-store';
 
-export const paymentApi = axios.create({
-  baseURL: env.paymentUrl,
-  headers: { Accept: 'application/json' },
-  // confirmPayment may ask Daraja directly (STK query) before answering.
-  timeout: 40_000,
-});
-
-paymentApi.interceptors.request.use((config) => {
-  const headers = AxiosHeaders.from(config.headers);
-  const token = getToken();
-  if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-  config.headers = headers;
-  return config;
+export const paymentApi = lazyAxiosClient(({ default: axios, AxiosHeaders }) => {
+  const client = axios.create({
+    baseURL: env.paymentUrl,
+    headers: { Accept: 'application/json' },
+    // confirmPayment may ask Daraja directly (STK query) before answering.
+    timeout: 40_000,
+  });
+  client.interceptors.request.use((config) => {
+    const headers = AxiosHeaders.from(config.headers);
+    const authorization = getBearer();
+    if (authorization && !headers.has('Authorization')) headers.set('Authorization', authorization);
+    config.headers = headers;
+    return config;
+  });
+  return client;
 });
 
 export interface StkPushInput {

@@ -4,7 +4,6 @@
  * whether it names this event), then sent to POST /api/events/:id/checkin. Without a connection the
  * scan waits in localStorage and is sent when the browser is back online.
  */
-import { isAxiosError } from 'axios';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -12,7 +11,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { PageLoader, Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
-import { getServerMessage } from '../../../lib/errors';
+import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
 import { getEvent } from '../../events/api/events-api';
 import { checkInTicket, getAttendees, type Attendee } from '../api/tickets-api';
@@ -61,7 +60,7 @@ function useCheckInEvent(eventId: string, userId: string) {
   const storageKey = `tukio-checkin-event:${userId}:${eventId}`;
   const fetched = useFetch(`checkin-event:${eventId}`, (signal) => getEvent(eventId, signal));
   const saved = readJson<SavedEvent>(storageKey);
-  const networkFailure = Boolean(fetched.error) && isAxiosError(fetched.error) && !fetched.error.response;
+  const networkFailure = isRequestError(fetched.error) && !fetched.error.response;
   const event: SavedEvent | null = fetched.data
     ? { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user }
     : networkFailure && saved
@@ -84,7 +83,7 @@ export function CheckInPage({ eventId, userId }: { eventId: string; userId: stri
 
   if (fetched.loading && !event) return <PageLoader label="Loading event…" />;
   if (!event) {
-    const notFound = isAxiosError(fetched.error) && fetched.error.response?.status === 404;
+    const notFound = getErrorStatus(fetched.error) === 404;
     return (
       <section className="page page--narrow status-page">
         <h1>{notFound ? 'Event not found' : 'Could not load this event'}</h1>
@@ -175,7 +174,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         addResult({ tone: 'success', title: `${prefix}Checked in`, detail: who ? `Welcome, ${who}.` : undefined, offline, code });
         return 'done';
       } catch (error) {
-        if (!isAxiosError(error) || !error.response || error.response.status >= 500) return 'queue';
+        if (!isRequestError(error) || !error.response || error.response.status >= 500) return 'queue';
         const body = (error.response.data ?? {}) as { checkedInAt?: unknown };
         if (error.response.status === 409) {
           const when = typeof body.checkedInAt === 'string' ? body.checkedInAt : null;

@@ -6,9 +6,8 @@
  * The push in progress is kept in localStorage, so a reload or a closed dialog loses nothing: the
  * page picks the payment up again and keeps following it.
  */
-import { isAxiosError } from 'axios';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getServerMessage } from '../../../lib/errors';
+import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { registerForEvent } from '../../events/api/events-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
@@ -91,7 +90,7 @@ export function outcomeDetail(result: Pick<ConfirmResult, 'resultDesc' | 'result
 }
 
 function initiateError(error: unknown): PaymentState['error'] {
-  if (!isAxiosError(error) || !error.response) return { kind: 'general', message: ERRORS.payment };
+  if (!isRequestError(error) || !error.response) return { kind: 'general', message: ERRORS.payment };
   const server = getServerMessage(error);
   const body = (error.response.data ?? {}) as { errorCode?: unknown; field?: unknown };
   const busy = error.response.status === 409 && (/1001/.test(String(body.errorCode ?? '')) || /\b1001\b|already pending/i.test(server ?? ''));
@@ -205,7 +204,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         done = settle(id, await confirmPayment(id, controller.signal));
       } catch (error) {
         if (controller.signal.aborted || activeRef.current !== id) return;
-        if (isAxiosError(error) && (error.response?.status === 404 || error.response?.status === 400)) {
+        if (getErrorStatus(error) === 404 || getErrorStatus(error) === 400) {
           stopFollowing();
           writeJson(storageKey, null);
           setState((s) => ({ ...s, phase: 'failed', error: { kind: 'general', message: getServerMessage(error) ?? ERRORS.nothingToConfirm } }));
@@ -325,7 +324,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
       const result = await confirmPayment(id);
       if (!settle(id, result)) setState((s) => ({ ...s, detail: outcomeDetail(result) ?? s.detail }));
     } catch (error) {
-      const status = isAxiosError(error) ? error.response?.status : undefined;
+      const status = getErrorStatus(error);
       const message = status === 404 || status === 400 ? (getServerMessage(error) ?? ERRORS.nothingToConfirm) : ERRORS.confirm;
       setState((s) => ({ ...s, error: { kind: 'general', message } }));
     } finally {
