@@ -40,13 +40,25 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const outbox = path.join(options.dataDir, 'outbox');
+  // Made once, not per mail (a burst of ticket mails paid a mkdir each); again if it was removed.
+  let outboxReady: Promise<unknown> | undefined;
   return {
     async send(mail) {
       const info = await transport.sendMail({ from: options.from, ...mail });
-      await mkdir(outbox, { recursive: true });
       const safeRecipient = mail.to.replace(/[^a-z0-9@._-]/gi, '_');
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeRecipient}.eml`);
-      await writeFile(file, info.message as Buffer);
+      await (outboxReady ??= mkdir(outbox, { recursive: true }).catch((error: unknown) => {
+        outboxReady = undefined;
+        throw error;
+      }));
+      try {
+        await writeFile(file, info.message as Buffer);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+        outboxReady = undefined;
+        await mkdir(outbox, { recursive: true });
+        await writeFile(file, info.message as Buffer);
+      }
       const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
       options.logger.info(`mail "${mail.subject}" to ${mail.to} written to ${file}${link ? ` — link: ${link}` : ''}`);
     },
