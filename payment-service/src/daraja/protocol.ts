@@ -66,10 +66,17 @@ export const EAT_OFFSET_MS = 3 * 60 * 60 * 1000;
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
+/** The last timestamp made, by whole second: every push and query of a busy second shares it. */
+let lastStamp = { second: Number.NaN, value: '' };
+
 /** YYYYMMDDHHmmss on the East Africa Time wall clock (UTC+3), as Daraja expects. */
 export function darajaTimestamp(now = new Date()): string {
-  const eat = new Date(now.getTime() + EAT_OFFSET_MS);
-  return `${eat.getUTCFullYear()}${pad(eat.getUTCMonth() + 1)}${pad(eat.getUTCDate())}${pad(eat.getUTCHours())}${pad(eat.getUTCMinutes())}${pad(eat.getUTCSeconds())}`;
+  const second = Math.floor(now.getTime() / 1000);
+  if (second === lastStamp.second) return lastStamp.value;
+  const eat = new Date(second * 1000 + EAT_OFFSET_MS);
+  const value = `${eat.getUTCFullYear()}${pad(eat.getUTCMonth() + 1)}${pad(eat.getUTCDate())}${pad(eat.getUTCHours())}${pad(eat.getUTCMinutes())}${pad(eat.getUTCSeconds())}`;
+  lastStamp = { second, value };
+  return value;
 }
 
 /** The instant a Daraja timestamp names, or undefined when it is not a real date-time. */
