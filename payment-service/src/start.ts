@@ -76,6 +76,7 @@ export async function startPaymentService(
         settlementAgents.destroy();
         httpServer.closeAllConnections();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        settlement.journal.close();
       })();
       return closing;
     },

@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { SIMULATOR_CREDENTIALS } from '../src/config.js';
+import { readPushJournal } from '../src/push-journal.js';
 import { createPostgresDatabase, freePort, startGate, startService, type ServiceProcess } from './helpers/processes.js';
 
 /**
@@ -449,7 +450,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const killedAt = Date.now();
     gate.refuse(undefined);
     sale.paused = false;
-    const journaled = readdirSync(path.join(stack.dataDir, 'payments', 'unrecorded-pushes')).filter((name) => name.endsWith('.json')).length;
+    const journaled = readPushJournal(path.join(stack.dataDir, 'payments', 'unrecorded-pushes')).length;
     const before = {
       confirmed: await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`),
       recorded: await count(db, `SELECT count(*)::int AS n FROM payments`),
