@@ -3,7 +3,6 @@ import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { createBatcher } from '../../lib/batcher.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
@@ -84,18 +83,6 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (id) known.delete(id);
     else known.clear();
   });
-  /**
-   * Token lookups that arrive while one is running go together in the next query (one round trip
-   * for a burst of requests instead of one each); an idle server looks each up at once.
-   */
-  const lookUp = createBatcher(
-    async (ids: string[]) => {
-      if (ids.length === 1) return [await users.findById(ids[0]!)];
-      const rows = new Map((await users.findByIds([...new Set(ids)])).map((row) => [row.id, row]));
-      return ids.map((id) => rows.get(id));
-    },
-    { maxBatch: 200 },
-  );
   /** Announces an account write to this and every other instance; called once the write is done. */
   const changed = (userId: string) => deps.changes.publish('user', userId);
 
@@ -231,7 +218,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       let user = known.get(payload.sub);
       if (!user) {
         const startedAt = generation;
-        const row = await lookUp(payload.sub);
+        const row = await users.findById(payload.sub);
         if (!row) return undefined;
         user = { id: row.id, username: row.username, email: row.email, role: row.role, tokenVersion: row.tokenVersion };
         if (generation === startedAt) known.set(row.id, user);

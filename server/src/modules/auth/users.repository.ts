@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { users } from '../../db/schema.js';
@@ -13,11 +13,6 @@ export function createUsersRepository(db: Executor) {
     async findById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
-    },
-
-    /** Several users in one query, in no particular order (missing ids are left out). */
-    async findByIds(ids: string[]): Promise<UserRow[]> {
-      return db.select().from(users).where(inArray(users.id, ids));
     },
 
     /** Login accepts either the username or the email address, case-insensitively. */
