@@ -102,6 +102,35 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     };
   }
 
+  type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
+  type Expectation = Parameters<PaymentsRepository['settleSuccessFast']>[0]['expect'];
+
+  /**
+   * A success settled in one statement when payment, order and hold are pending and live (and, with
+   * `expect`, the event, quantity, amount and phone match); undefined when they are not.
+   */
+  async function settleInOneStatement(repo: PaymentsRepository, input: SettleInput, prepared: Array<{ id: string; code: string }>, expect?: Expectation) {
+    const now = new Date();
+    try {
+      return await repo.settleSuccessFast({
+        checkoutRequestId: input.checkoutRequestId,
+        holdLiveAfter: new Date(now.getTime() + HOLD_SAFETY_MS),
+        resultCode: input.resultCode,
+        resultDesc: input.resultDesc.slice(0, 500),
+        merchantRequestId: input.merchantRequestId ?? null,
+        mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
+        transactionDate: input.transactionDate ?? null,
+        tickets: prepared,
+        day: now.toISOString().slice(0, 10),
+        now,
+        expect,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw doubtful('receipt number already used');
+      throw error;
+    }
+  }
+
   const service = {
     /**
      * Holds seats for a paid purchase. `holdSeats` locks the event row, checks the rules a buyer
@@ -171,27 +200,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const amountCents = input.amount === undefined ? undefined : Math.round(input.amount * 100);
       const checkable = input.source === 'query' || (amountCents !== undefined && Number.isSafeInteger(amountCents) && Boolean(input.phone) && Boolean(input.mpesaReceiptNumber));
       if (newStatus === 'success' && input.eventId && input.quantity && checkable) {
-        const now = new Date();
         const prepared = tickets.prepare(input.eventId, input.quantity);
-        let direct: Awaited<ReturnType<typeof repo.settleSuccessFast>>;
-        try {
-          direct = await repo.settleSuccessFast({
-            checkoutRequestId: input.checkoutRequestId,
-            holdLiveAfter: new Date(now.getTime() + HOLD_SAFETY_MS),
-            resultCode: input.resultCode,
-            resultDesc: input.resultDesc.slice(0, 500),
-            merchantRequestId: input.merchantRequestId ?? null,
-            mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
-            transactionDate: input.transactionDate ?? null,
-            tickets: prepared,
-            day: now.toISOString().slice(0, 10),
-            now,
-            expect: { eventId: input.eventId, callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined },
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw doubtful('receipt number already used');
-          throw error;
-        }
+        const direct = await settleInOneStatement(repo, input, prepared, {
+          eventId: input.eventId,
+          callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined,
+        });
         if (direct) {
           tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event });
           const described = describe(
@@ -227,28 +240,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }
 
       // Fast path for the usual case (a pending payment, its hold comfortably live): one statement.
-      const fastNow = new Date();
-      if (newStatus === 'success' && known.status === 'pending' && view.order.status === 'pending' && (view.order.holdExpiresAt?.getTime() ?? 0) > fastNow.getTime() + HOLD_SAFETY_MS) {
+      if (newStatus === 'success' && known.status === 'pending' && view.order.status === 'pending' && (view.order.holdExpiresAt?.getTime() ?? 0) > Date.now() + HOLD_SAFETY_MS) {
         const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
-        let inserted: number;
-        try {
-          const fast = await repo.settleSuccessFast({
-            checkoutRequestId: input.checkoutRequestId,
-            holdLiveAfter: new Date(fastNow.getTime() + HOLD_SAFETY_MS),
-            resultCode: input.resultCode,
-            resultDesc: input.resultDesc.slice(0, 500),
-            merchantRequestId: input.merchantRequestId ?? null,
-            mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
-            transactionDate: input.transactionDate ?? null,
-            tickets: prepared,
-            day: fastNow.toISOString().slice(0, 10),
-            now: fastNow,
-          });
-          inserted = fast?.issued ?? 0;
-        } catch (error) {
-          if (isUniqueViolation(error)) throw doubtful('receipt number already used');
-          throw error;
-        }
+        const inserted = (await settleInOneStatement(repo, input, prepared))?.issued ?? 0;
         if (inserted > 0) {
           tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
           const described = describe(
