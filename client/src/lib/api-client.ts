@@ -34,10 +34,33 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type HttpClient = Pick<AxiosInstance, Method>;
 
 /**
- * An axios instance made by `create` on the first request (loading axios then) and reused after.
- * A failed load (e.g. offline) is retried by the next request.
+ * An axios client for one origin, created on its first request (loading axios then) and reused
+ * after; a failed load (e.g. offline) is retried by the next request. It sends the stored bearer
+ * token unless `skipAuth`, and with `endSessionOn401` a 401 to a call made with the current token
+ * ends the session (unless `skipSessionReset`).
  */
-export function lazyAxiosClient(create: (axios: AxiosModule) => AxiosInstance): HttpClient {
+export function lazyAxiosClient(options: { baseURL: string; timeout: number; endSessionOn401: boolean }): HttpClient {
+  const create = ({ default: axios, AxiosHeaders }: AxiosModule): AxiosInstance => {
+    const client = axios.create({ baseURL: options.baseURL, headers: { Accept: 'application/json' }, timeout: options.timeout });
+    client.interceptors.request.use((config) => {
+      const headers = AxiosHeaders.from(config.headers);
+      if (!config.skipAuth && !headers.has('Authorization')) {
+        const authorization = getBearer();
+        if (authorization) headers.set('Authorization', authorization);
+      }
+      config.headers = headers;
+      return config;
+    });
+    if (options.endSessionOn401) {
+      client.interceptors.response.use(undefined, (error: unknown) => {
+        if (axios.isAxiosError(error) && error.response?.status === 401 && !error.config?.skipSessionReset) {
+          handleUnauthorized(AxiosHeaders.from(error.config?.headers).get('Authorization'));
+        }
+        return Promise.reject(error);
+      });
+    }
+    return client;
+  };
   let instance: Promise<AxiosInstance> | null = null;
   const load = () =>
     (instance ??= import('axios').then(create, (error: unknown) => {
@@ -50,29 +73,4 @@ export function lazyAxiosClient(create: (axios: AxiosModule) => AxiosInstance): 
   return { get: forward('get'), post: forward('post'), put: forward('put'), patch: forward('patch'), delete: forward('delete') };
 }
 
-export const api = lazyAxiosClient(({ default: axios, AxiosHeaders }) => {
-  const client = axios.create({
-    baseURL: env.apiBaseUrl,
-    headers: { Accept: 'application/json' },
-    timeout: 30_000,
-  });
-
-  client.interceptors.request.use((config) => {
-    const headers = AxiosHeaders.from(config.headers);
-    if (!config.skipAuth && !headers.has('Authorization')) {
-      const authorization = getBearer();
-      if (authorization) headers.set('Authorization', authorization);
-    }
-    config.headers = headers;
-    return config;
-  });
-
-  client.interceptors.response.use(undefined, (error: unknown) => {
-    if (axios.isAxiosError(error) && error.response?.status === 401 && !error.config?.skipSessionReset) {
-      handleUnauthorized(AxiosHeaders.from(error.config?.headers).get('Authorization'));
-    }
-    return Promise.reject(error);
-  });
-
-  return client;
-});
+export const api = lazyAxiosClient({ baseURL: env.apiBaseUrl, timeout: 30_000, endSessionOn401: true });

@@ -6,24 +6,9 @@
  */
 import { env } from '../../../config/env';
 import { lazyAxiosClient } from '../../../lib/api-client';
-import { getBearer } from '../../../lib/session-store';
 
-export const paymentApi = lazyAxiosClient(({ default: axios, AxiosHeaders }) => {
-  const client = axios.create({
-    baseURL: env.paymentUrl,
-    headers: { Accept: 'application/json' },
-    // confirmPayment may ask Daraja directly (STK query) before answering.
-    timeout: 40_000,
-  });
-  client.interceptors.request.use((config) => {
-    const headers = AxiosHeaders.from(config.headers);
-    const authorization = getBearer();
-    if (authorization && !headers.has('Authorization')) headers.set('Authorization', authorization);
-    config.headers = headers;
-    return config;
-  });
-  return client;
-});
+// confirmPayment may ask Daraja directly (STK query) before answering, hence the longer timeout.
+export const paymentApi = lazyAxiosClient({ baseURL: env.paymentUrl, timeout: 40_000, endSessionOn401: false });
 
 export interface StkPushInput {
   eventId: string;
