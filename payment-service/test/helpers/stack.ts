@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { newId } from '../../../server/src/db/ids.js';
-import { events, users } from '../../../server/src/db/schema.js';
+import { users } from '../../../server/src/db/schema.js';
+import { insertEventRow } from '../../../server/test/helpers/events.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../../../server/test/helpers/test-server.js';
 import { loadPaymentConfig } from '../../src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../src/start.js';
@@ -73,23 +74,8 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
 
   /** An approved event owned by `ownerId`, `daysAhead` days from now (negative = past). */
   async function createEvent(input: { ownerId: string; price?: number; capacity?: number | null; daysAhead?: number; title?: string; status?: 'approved' | 'pending' }) {
-    const id = newId();
-    const startsAt = new Date(Date.now() + (input.daysAhead ?? 7) * 24 * 60 * 60 * 1000);
-    startsAt.setUTCSeconds(0, 0);
-    const price = input.price ?? 0;
-    await server.db.insert(events).values({
-      id,
-      title: input.title ?? `Event ${id.slice(-4)}`,
-      description: 'A test event',
-      startsAt,
-      location: 'KICC, Nairobi',
-      status: input.status ?? 'approved',
-      isPaid: price > 0,
-      ticketPrice: price,
-      capacity: input.capacity ?? null,
-      userId: input.ownerId,
-    });
-    return id;
+    const { daysAhead, ...rest } = input;
+    return insertEventRow(server.db, { ...rest, days: daysAhead ?? 7 });
   }
 
   const payApi = <T = any>(method: string, route: string, opts: { body?: unknown; token?: string | undefined; headers?: Record<string, string> } = {}) =>

@@ -1,3 +1,6 @@
+import type { Database } from '../../src/db/database.js';
+import { newId } from '../../src/db/ids.js';
+import { events } from '../../src/db/schema.js';
 import type { TestServer } from './test-server.js';
 
 /** `YYYY-MM-DDTHH:mm` this many days from now (UTC), the form the event forms send. */
@@ -29,4 +32,33 @@ export async function createEvent(t: TestServer, token: string, overrides: Recor
   const approved = await t.api('PUT', `/api/events/admin/approve/${res.body._id}`, { token: options.approveWith, body: {} });
   if (approved.status !== 200) throw new Error(`approve failed: ${approved.status} ${JSON.stringify(approved.body)}`);
   return approved.body;
+}
+
+/**
+ * An event row written straight to the database (no API, no moderation), `days` from now (negative =
+ * past), on the minute, approved unless told otherwise; returns its id. For tests about other modules.
+ */
+export async function insertEventRow(
+  db: Database,
+  input: { ownerId: string; days: number; status?: 'approved' | 'pending'; title?: string; price?: number; capacity?: number | null },
+): Promise<string> {
+  const id = newId();
+  const startsAt = new Date(Date.now() + input.days * 24 * 60 * 60 * 1000);
+  startsAt.setUTCSeconds(0, 0);
+  const price = input.price ?? 0;
+  await db.insert(events).values({
+    id,
+    title: input.title ?? `Event ${id.slice(-6)}`,
+    description: 'A test event',
+    startsAt,
+    location: 'KICC, Nairobi',
+    latitude: -1.2921,
+    longitude: 36.8219,
+    status: input.status ?? 'approved',
+    isPaid: price > 0,
+    ticketPrice: price,
+    capacity: input.capacity ?? null,
+    userId: input.ownerId,
+  });
+  return id;
 }

@@ -3,9 +3,10 @@ import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../../src/app.js';
 import { newId, SYSTEM_USER_ID } from '../../src/db/ids.js';
-import { events, tickets } from '../../src/db/schema.js';
+import { tickets } from '../../src/db/schema.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { listRoutes, type MountedRoute } from '../../src/lib/routes.js';
+import { insertEventRow } from './events.js';
 import type { TestServer } from './test-server.js';
 
 /** Who sends a request in the authorization matrix. */
@@ -56,7 +57,6 @@ export interface Secret {
 }
 export type SecretName = 'aEmail' | 'aPassword' | 'chat' | 'pendingTitle' | 'aTicketCode' | 'bTicketCode' | 'checkoutRequestId' | 'receipt' | 'jwtSecret' | 'internalKey';
 
-const DAY = 24 * 60 * 60 * 1000;
 const tag = () => randomBytes(4).toString('hex');
 
 export interface RawResponse {
@@ -195,27 +195,7 @@ export function errorBodyProblems(res: RawResponse, sent = ''): string[] {
   return problems;
 }
 
-async function insertEvent(t: TestServer, input: { ownerId: string; days: number; status?: 'approved' | 'pending'; title?: string; price?: number; capacity?: number | null }) {
-  const id = newId();
-  const startsAt = new Date(Date.now() + input.days * DAY);
-  startsAt.setUTCSeconds(0, 0);
-  const price = input.price ?? 0;
-  await t.db.insert(events).values({
-    id,
-    title: input.title ?? `Event ${id.slice(-6)}`,
-    description: 'A test event',
-    startsAt,
-    location: 'KICC, Nairobi',
-    latitude: -1.2921,
-    longitude: 36.8219,
-    status: input.status ?? 'approved',
-    isPaid: price > 0,
-    ticketPrice: price,
-    capacity: input.capacity ?? null,
-    userId: input.ownerId,
-  });
-  return id;
-}
+const insertEvent = (t: TestServer, input: Parameters<typeof insertEventRow>[1]) => insertEventRow(t.db, input);
 
 export interface WorldTools {
   w: World;
