@@ -136,6 +136,15 @@ describe('search result cache', () => {
     expect(cache.lookup('c')).toEqual({ value: 3, fresh: false });
     clock = 200;
     expect(cache.lookup('c')).toBeUndefined();
+    clock = 300;
+    cache.set('x', 1);
+    cache.set('y', 2);
+    cache.update('x', (value) => value + 10);
+    expect(cache.get('x')).toBe(11);
+    cache.forget('x');
+    expect([cache.get('x'), cache.get('y')]).toEqual([undefined, 2]);
+    cache.forget(null);
+    expect(cache.get('y')).toBeUndefined();
     const off = createTtlCache<number>({ ttlMs: 0, max: 2 });
     off.set('a', 1);
     expect(off.get('a')).toBeUndefined();

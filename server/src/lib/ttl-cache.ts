@@ -48,8 +48,10 @@ export function createTtlCache<T>(options: { ttlMs: number; max: number; now?: (
       if (entry) entry.value = change(entry.value);
     },
 
-    delete(key: string) {
-      entries.delete(key);
+    /** Drops one entry, or every entry for `null` (a change feed's "possibly everything"). */
+    forget(key: string | null) {
+      if (key === null) entries.clear();
+      else entries.delete(key);
     },
 
     clear() {

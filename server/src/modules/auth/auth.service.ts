@@ -80,8 +80,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   let generation = 0;
   deps.changes.subscribe('user', (id) => {
     generation += 1;
-    if (id) known.delete(id);
-    else known.clear();
+    known.forget(id);
   });
   /** Announces an account write to this and every other instance; called once the write is done. */
   const changed = (userId: string) => deps.changes.publish('user', userId);

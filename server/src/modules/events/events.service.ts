@@ -156,13 +156,11 @@ export function createEventsService(deps: EventsServiceDeps) {
     generation += 1;
     searches.clear();
     inflight.clear();
-    if (id) published.delete(id);
-    else published.clear();
+    published.forget(id);
   });
   deps.changes.subscribe('event-tickets', (id) => {
     generation += 1;
-    if (id) published.delete(id);
-    else published.clear();
+    published.forget(id);
   });
   /** Announces a change to this and every other instance; returns `value` for chaining. */
   const changed = <T>(value: T, id: string | null): T => {
