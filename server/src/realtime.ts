@@ -7,6 +7,8 @@ import type { Logger } from './lib/logger.js';
 import { attachChatSocket } from './modules/chat/chat.socket.js';
 import type { Services } from './app.js';
 
+const REDIS_PING_INTERVAL_MS = 10_000;
+
 /** Socket.IO on the API server; with REDIS_URL the Redis adapter carries events between instances. */
 export async function createRealtime(httpServer: HttpServer, config: AppConfig, services: Services, logger: Logger) {
   const io = new Server(httpServer, {
@@ -15,7 +17,10 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
   });
   const closers: Array<() => Promise<unknown>> = [];
   if (config.redisUrl) {
-    const pub = createClient({ url: config.redisUrl });
+    // No per-command timeout: node-redis arms a 5 s AbortSignal timer for every command by default, and at
+    // thousands of publishes a second those timers (each alive 5 s) filled the old generation and caused
+    // the long garbage-collection pauses of the chat bench. A periodic PING notices a dead connection instead.
+    const pub = createClient({ url: config.redisUrl, commandOptions: { timeout: 0 }, pingInterval: REDIS_PING_INTERVAL_MS });
     const sub = pub.duplicate();
     pub.on('error', (error) => logger.error('redis publisher error', error));
     sub.on('error', (error) => logger.error('redis subscriber error', error));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from './helpers/test-database.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
 // A bearer token's user lookup is served from memory (AUTH_CACHE_MS). A time to live far longer than
 // any test makes sure that a token refused here was refused because the change feed dropped the
@@ -48,10 +47,8 @@ describe('cached token lookups on one instance', () => {
 
 describe('cached token lookups across instances', () => {
   it('refuses a token on the other instance, within a Redis round trip, after logout or a password reset', async () => {
-    const database = await createPostgresDatabase();
-    const env = { ...longCache, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
-    const one = await startTestServer(env, { databaseUrl: database.url });
-    const two = await startTestServer(env, { databaseUrl: database.url });
+    const cluster = await startTwoInstancesOnRedis(longCache);
+    const { one, two } = cluster;
     try {
       const onTwo = async (token: string) => (await two.api('GET', '/api/tickets/mine', { token })).status;
       const out = await one.createUser('farout');
@@ -64,9 +61,7 @@ describe('cached token lookups across instances', () => {
       await resetPassword(one, 'farreset@example.com', 'a-new-password-2');
       await expect.poll(() => onTwo(reset.token), { timeout: 2000, interval: 20 }).toBe(401);
     } finally {
-      await one.close();
-      await two.close();
-      await database.drop();
+      await cluster.close();
     }
   }, 120_000);
 });

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, createTestDatabaseUrl } from './helpers/test-database.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createChatRepository } from '../src/modules/chat/chat.repository.js';
+import { createTestDatabaseUrl } from './helpers/test-database.js';
+import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
 type Session = Awaited<ReturnType<TestServer['createUser']>>;
 
@@ -232,11 +234,52 @@ describe('durability and scale-out', () => {
     }
   }, 120_000);
 
+  it("with CHAT_SYNCHRONOUS_COMMIT=false stores messages without waiting for the WAL flush, in their own transaction only", async () => {
+    const a = await t.createUser('wanjiru');
+    const b = await t.createUser('baraka');
+    const rows = [{ senderId: a.user._id, recipientId: b.user._id, text: 'async' }];
+    const settingAfterInsert = (synchronousCommit: boolean) =>
+      // The repository's transaction is a savepoint inside this one: SET LOCAL lasts to the outer commit.
+      t.db.transaction(async (tx) => {
+        const [row] = await createChatRepository(tx).insertMany(rows, { synchronousCommit });
+        expect(row).toMatchObject({ senderId: a.user._id, recipientId: b.user._id, text: 'async' });
+        const shown = (await tx.execute(sql`SHOW synchronous_commit`)) as unknown as { rows: Array<{ synchronous_commit: string }> };
+        return shown.rows[0]?.synchronous_commit;
+      });
+    expect(await settingAfterInsert(false)).toBe('off');
+    expect(await settingAfterInsert(true)).toBe('on');
+    // Other statements on the pool's connections keep the server's setting.
+    const after = (await t.db.execute(sql`SHOW synchronous_commit`)) as unknown as { rows: Array<{ synchronous_commit: string }> };
+    expect(after.rows[0]?.synchronous_commit).toBe('on');
+  });
+
+  it('sends chat through Redis without arming a timer per Redis command', async () => {
+    // node-redis's default 5 s command timeout arms AbortSignal.timeout for every publish: at chat rates those
+    // timers filled the old generation and caused long GC pauses (docs/decisions/chat.md).
+    const cluster = await startTwoInstancesOnRedis();
+    const timers = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      const p = await cluster.one.createUser('pili');
+      const q = await cluster.two.createUser('qaboso');
+      const pSocket = await openSocket(cluster.one.url, p.token);
+      const qSocket = await openSocket(cluster.two.url, q.token);
+      const arrivals = received(qSocket, 'msg-recieve');
+      timers.mockClear();
+      for (let i = 0; i < 30; i++) {
+        expect((await emitWithAck(pSocket, 'send-msg', { to: q.user._id, from: p.user._id, message: `m${i}` })).ok).toBe(true);
+      }
+      await expect.poll(() => arrivals.length).toBe(30);
+      // 30 messages are ~90 publishes; none may arm a timer.
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+      await cluster.close();
+    }
+  }, 120_000);
+
   it('reaches a user on another instance through Redis', async () => {
-    const database = await createPostgresDatabase();
-    const redis = { REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
-    const one = await startTestServer(redis, { databaseUrl: database.url });
-    const two = await startTestServer(redis, { databaseUrl: database.url });
+    const cluster = await startTwoInstancesOnRedis();
+    const { one, two } = cluster;
     try {
       const p = await one.createUser('pendo');
       const q = await two.createUser('quincy');
@@ -253,9 +296,7 @@ describe('durability and scale-out', () => {
       await qLeft;
       await expect.poll(() => onlineUsers(pSocket), { timeout: 4000 }).not.toContain(q.user._id);
     } finally {
-      await one.close();
-      await two.close();
-      await database.drop();
+      await cluster.close();
     }
   }, 120_000);
 });

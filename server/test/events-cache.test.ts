@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent } from './helpers/events.js';
-import { createPostgresDatabase } from './helpers/test-database.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
 // Published events and search rankings are served from memory. A time to live far longer than any
 // test makes sure that what these tests see fresh was dropped by the change feed, not by expiry.
@@ -104,10 +103,8 @@ describe('cached event bodies on one instance', () => {
 
 describe('cached event bodies across instances', () => {
   it('drops another instance’s copy through Redis when an event changes or sells tickets', async () => {
-    const database = await createPostgresDatabase();
-    const env = { ...longCache, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
-    const one = await startTestServer(env, { databaseUrl: database.url });
-    const two = await startTestServer(env, { databaseUrl: database.url });
+    const cluster = await startTwoInstancesOnRedis(longCache);
+    const { one, two } = cluster;
     try {
       const owner = await one.createUser('farowner');
       const buyer = await one.createUser('farbuyer');
@@ -126,9 +123,7 @@ describe('cached event bodies across instances', () => {
       expect((await one.api('PUT', `/api/events/admin/disapprove/${event._id}`, { token: admin.token, body: {} })).status).toBe(200);
       await expect.poll(async () => (await two.api('GET', `/api/events/${event._id}`)).status, { timeout: 5000 }).toBe(404);
     } finally {
-      await one.close();
-      await two.close();
-      await database.drop();
+      await cluster.close();
     }
   }, 120_000);
 });

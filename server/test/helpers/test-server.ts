@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { startSmtpServer } from './smtp.js';
-import { createTestDatabaseUrl } from './test-database.js';
+import { createPostgresDatabase, createTestDatabaseUrl } from './test-database.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -113,6 +113,23 @@ export async function startTestServer(
       await smtp.close();
       await database.drop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Two API instances on one fresh PostgreSQL database, joined by Redis (REDIS_TEST_URL, default the local one). */
+export async function startTwoInstancesOnRedis(env: Record<string, string> = {}) {
+  const database = await createPostgresDatabase();
+  const withRedis = { ...env, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
+  const one = await startTestServer(withRedis, { databaseUrl: database.url });
+  const two = await startTestServer(withRedis, { databaseUrl: database.url });
+  return {
+    one,
+    two,
+    async close() {
+      await one.close();
+      await two.close();
+      await database.drop();
     },
   };
 }

@@ -13,10 +13,22 @@ export function createChatRepository(db: Executor) {
     );
 
   return {
-    /** Rows in the order given (matched by id: RETURNING's order is not promised). */
-    async insertMany(messages: Array<{ senderId: string; recipientId: string; text: string }>): Promise<ChatMessageRow[]> {
+    /**
+     * Rows in the order given (matched by id: RETURNING's order is not promised). Without
+     * `synchronousCommit` their transaction commits asynchronously (SET LOCAL: this transaction only).
+     */
+    async insertMany(
+      messages: Array<{ senderId: string; recipientId: string; text: string }>,
+      options: { synchronousCommit: boolean },
+    ): Promise<ChatMessageRow[]> {
       const values = messages.map((message) => ({ id: newId(), ...message }));
-      const byId = new Map((await db.insert(chatMessages).values(values).returning()).map((row) => [row.id, row]));
+      const inserted = options.synchronousCommit
+        ? await db.insert(chatMessages).values(values).returning()
+        : await db.transaction(async (tx) => {
+            await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
+            return tx.insert(chatMessages).values(values).returning();
+          });
+      const byId = new Map(inserted.map((row) => [row.id, row]));
       return values.map((value) => byId.get(value.id)!);
     },
 
