@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { createDatabase, freePort, percentile, startApi, startService } from './lib.mjs';
+import { createDatabase, freePorts, percentile, startApi, startService } from './lib.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
 const SEATS = Number(process.env.SEATS ?? 900);
@@ -19,8 +19,7 @@ const secret = 'bench-secret-bench-secret-bench-secret';
 const internalKey = 'bench-internal-key-bench-internal-key';
 
 const database = await createDatabase('tukio_bench_checkout');
-const apiPort = freePort();
-const payPort = apiPort + 1;
+const [apiPort, payPort] = await freePorts(2);
 const dataDir = `/tmp/tukio-bench-checkout-${apiPort}`;
 let api;
 let pay;

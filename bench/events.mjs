@@ -14,7 +14,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 const SEARCH_P99_TARGET_MS = 50;
 
 const database = await createDatabase('tukio_bench_events');
-const port = freePort();
+const port = await freePort();
 const dataDir = `/tmp/tukio-bench-events-${port}`;
 let api;
 let uncached;
@@ -36,7 +36,7 @@ try {
     EVENTS_SEARCH_CACHE_MS: '0',
     EVENTS_CACHE_MS: '0',
   });
-  bare = await startBareExpress(freePort());
+  bare = await startBareExpress(await freePort());
 
   const pick = (list) => list[Math.floor(Math.random() * list.length)];
   const searches = ['jazz', 'tech summit', 'mara', 'food festival nakuru', 'yoga', 'comedy mombasa', 'startup'];

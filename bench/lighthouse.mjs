@@ -29,7 +29,7 @@ if (!process.env.SKIP_BUILD) {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-bench-lighthouse-'));
-const port = freePort();
+const port = await freePort();
 const api = await startApi({
   PORT: String(port),
   DATA_DIR: dataDir,

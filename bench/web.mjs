@@ -30,7 +30,7 @@ const fromHtml = new Set(
 );
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-bench-web-'));
-const port = freePort();
+const port = await freePort();
 const api = await startApi({ PORT: String(port), DATA_DIR: dataDir, CLIENT_DIST: clientDist, SEED_DEMO: 'true', PUBLIC_URL: `http://127.0.0.1:${port}` });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
