@@ -1,11 +1,18 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const gzip = promisify(zlib.gzip);
+
+/** The browser build, not `vite build --ssr` (src/prerender.tsx) nor the dev server. */
+const clientBuildOnly = (_config: UserConfig, env: ConfigEnv) => env.command === 'build' && !env.isSsrBuild;
+
+/** Where `npm run build` puts the server-side build of src/prerender.tsx (read by the API server too). */
+const PRERENDER_MODULE = 'dist-ssr/prerender.js';
 const brotli = promisify(zlib.brotliCompress);
 
 /**
@@ -17,7 +24,7 @@ function precompress(): Plugin {
   let outDir = 'dist';
   return {
     name: 'tukio:precompress',
-    apply: 'build',
+    apply: clientBuildOnly,
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
@@ -57,7 +64,7 @@ function routePreloader(): Plugin {
   const routeModule = /[\\/]src[\\/]app[\\/]routes[\\/]([^\\/]+)\.tsx$/;
   return {
     name: 'tukio:route-preloader',
-    apply: 'build',
+    apply: clientBuildOnly,
     config(config) {
       const root = path.resolve(config.root ?? process.cwd());
       return {
@@ -101,6 +108,36 @@ function routePreloader(): Plugin {
   };
 }
 
+/**
+ * Renders the app shell (header and a loading indicator, src/prerender.tsx) into index.html's
+ * <div id="root">, so a page paints before React has loaded. Needs the SSR build of
+ * src/prerender.tsx, which `npm run build` makes first.
+ */
+function prerenderShell(): Plugin {
+  let root = process.cwd();
+  return {
+    name: 'tukio:prerender-shell',
+    apply: clientBuildOnly,
+    configResolved(config) {
+      root = config.root;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html) {
+        const modulePath = path.join(root, PRERENDER_MODULE);
+        const prerender = (await import(pathToFileURL(modulePath).href)) as {
+          renderAppShell: () => string;
+          SHELL_START: string;
+          SHELL_END: string;
+        };
+        const emptyRoot = '<div id="root"></div>';
+        if (!html.includes(emptyRoot)) throw new Error(`index.html has no ${emptyRoot}`);
+        return html.replace(emptyRoot, () => `<div id="root">${prerender.SHELL_START}${prerender.renderAppShell()}${prerender.SHELL_END}</div>`);
+      },
+    },
+  };
+}
+
 const API_TARGET = 'http://localhost:5000';
 
 const proxy = {
@@ -109,8 +146,8 @@ const proxy = {
   '/socket.io': { target: API_TARGET, changeOrigin: true, ws: true },
 };
 
-export default defineConfig({
-  plugins: [react(), routePreloader(), precompress()],
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react(), routePreloader(), prerenderShell(), precompress()],
   resolve: {
     alias: [
       // The default react-toastify entry injects its CSS from JS at runtime. Point every
@@ -130,6 +167,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // public/ belongs to the browser build only.
+    copyPublicDir: !isSsrBuild,
     sourcemap: false,
     // Every browser the build targets supports <link rel="modulepreload">; skip the polyfill.
     modulePreload: { polyfill: false },
@@ -159,4 +198,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

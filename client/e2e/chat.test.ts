@@ -219,7 +219,9 @@ describe('chat in the browser', () => {
     await page.evaluate(() => localStorage.setItem('epr_suggested', '[]'));
     await page.goto('/chat');
     await page.getByRole('button', { name: /^baraka/ }).click();
-    await page.getByRole('button', { name: 'Logout' }).last().click();
+    // The conversation's own Logout, not the site header's (which keeps other keys): the
+    // conversation may still be opening when the click is attempted.
+    await page.getByRole('region', { name: 'baraka' }).getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     // A plain login afterwards goes home, not back into the old conversation.

@@ -4,9 +4,11 @@ import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
- * The event page paints from `fetch` (axios loads only on the first call that needs it), still sends
- * the signed-in user's token (an organiser sees their own pending event), and a 401 to a call made
- * with the current token ends the session.
+ * A deep link to an approved event arrives with its header, image, title, date and venue already in
+ * the HTML (server-rendered by client/src/prerender.tsx) and with the event's data, so the page
+ * neither waits for the API nor downloads axios. Pages the server cannot render (a pending event)
+ * read through `fetch` with the signed-in user's token, and a 401 to a call made with the current
+ * token ends the session.
  */
 
 let h: Harness;
@@ -25,16 +27,54 @@ afterAll(async () => {
 const isAxiosChunk = (url: string) => /\/assets\/axios-[^/]*\.js$/.test(url);
 
 describe('event page first load and session', () => {
-  it('shows a visitor the event without downloading axios', async () => {
+  it('sends the event page rendered: header and hero in the HTML, styled, for anyone', async () => {
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 6, title: 'Lake Naivasha Boat Ride' });
+    const html = await (await fetch(`${h.server.url}/events/${eventId}`)).text();
+    const root = /<div id="root"><!--app-shell-->([\s\S]*)<!--\/app-shell--><\/div>/.exec(html)?.[1] ?? '';
+    expect(root).toContain('<h1>Lake Naivasha Boat Ride</h1>');
+    expect(root).toContain('class="event-hero__image"');
+    expect(root).toContain('href="/events"'); // the header's links
+    // Nothing about the visitor: a signed-in user must not see 'Login/Signup' before the app loads.
+    expect(root).not.toContain('Login/Signup');
+    expect(root).not.toContain('Profile');
+    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/event-detail-[^"]+\.css">/);
+
+    // With scripts off the reader still sees it, styled (the hero is dark with light text).
+    const { page } = await h.newPage({ width: 412, height: 900, javaScriptEnabled: false });
+    await page.goto(`/events/${eventId}`);
+    const heading = page.getByRole('heading', { level: 1, name: 'Lake Naivasha Boat Ride' });
+    expect(await heading.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(255, 255, 255)');
+    // The generic shell of every other page has the header too, with a loading indicator.
+    await page.goto('/about');
+    await page.getByRole('link', { name: 'Tukio home' }).waitFor();
+    await page.getByRole('status').getByText('Loading…').waitFor();
+  });
+
+  it('shows a visitor the event without asking the API for it or downloading axios', async () => {
     const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 5, title: 'Ngong Hills Sunrise Walk' });
+    const otherId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 7, title: 'Ngong Road Forest Cycle' });
     const { page, errors } = await h.newPage({ width: 412, height: 900 });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { level: 1, name: 'Ngong Hills Sunrise Walk' }).waitFor();
+    // The app has rendered over the shell: the ticket box and the header's sign-in link are there.
+    await page.getByRole('heading', { name: 'Tickets' }).waitFor();
+    await page.locator('a', { hasText: 'Login/Signup' }).waitFor({ state: 'attached' }); // in the closed phone menu
     await page.waitForLoadState('networkidle');
     expect(requested.filter(isAxiosChunk)).toEqual([]);
-    expect(requested.some((url) => url.endsWith(`/api/events/${eventId}`))).toBe(true);
+    expect(requested.filter((url) => url.endsWith(`/api/events/${eventId}`))).toEqual([]);
+    expect(requested.some((url) => url.endsWith(`/api/events/incrementOpenedCount/${eventId}`))).toBe(true);
+
+    // The embedded data serves the first page only: another event opened in the app is asked for.
+    await page.getByRole('link', { name: /Ngong Road Forest Cycle/ }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Ngong Road Forest Cycle' }).waitFor();
+    expect(requested.some((url) => url.endsWith(`/api/events/${otherId}`))).toBe(true);
+    // And back to the first one, in the same tab: asked for again, not the stale embedded copy.
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Ngong Hills Sunrise Walk' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(requested.filter((url) => url.endsWith(`/api/events/${eventId}`)).length).toBe(1);
     expect(seriousErrors(errors)).toEqual([]);
   });
 

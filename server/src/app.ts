@@ -171,7 +171,16 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     );
     app.use(express.static(clientDist, { index: false, maxAge: '1h' }));
     // Shared event links get the event's Open Graph / JSON-LD tags in the shell.
-    app.get('/events/:id', createEventPageHandler({ events: services.events, indexHtml, publicUrl: config.publicUrl, logger }));
+    app.get(
+      '/events/:id',
+      createEventPageHandler({
+        events: services.events,
+        indexHtml,
+        shellRenderer: path.join(clientDist, '..', 'dist-ssr', 'prerender.js'),
+        publicUrl: config.publicUrl,
+        logger,
+      }),
+    );
     // History fallback: every client route answers with the app shell.
     app.get(/^(?!\/api\/|\/socket\.io\/).*/, (req, res, next) => {
       res.setHeader('Cache-Control', 'no-cache');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,12 +14,29 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 let t: TestServer;
 let user: { token: string };
 let admin: { token: string };
-const clientDist = mkdtempSync(path.join(os.tmpdir(), 'tukio-client-'));
+const clientRoot = mkdtempSync(path.join(os.tmpdir(), 'tukio-client-'));
+const clientDist = path.join(clientRoot, 'dist');
+const GENERIC_SHELL = '<!--app-shell--><p>generic shell</p><!--/app-shell-->';
 
 beforeAll(async () => {
+  mkdirSync(clientDist);
+  mkdirSync(path.join(clientRoot, 'dist-ssr'));
+  const routeFiles = { 'event-detail': ['assets/event-detail-abc.js', 'assets/event-detail-abc.css'], events: ['assets/events-x.css'] };
   writeFileSync(
     path.join(clientDist, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8" /><title>Tukio</title><meta name="description" content="Events in Kenya" /></head><body><div id="root"></div></body></html>',
+    `<!doctype html><html><head><meta charset="utf-8" /><title>Tukio</title><meta name="description" content="Events in Kenya" /><script type="application/json" id="route-files">${JSON.stringify(routeFiles)}</script></head><body><div id="root">${GENERIC_SHELL}</div></body></html>`,
+  );
+  // Stands in for the client's server-side build (client/src/prerender.tsx).
+  writeFileSync(
+    path.join(clientRoot, 'dist-ssr', 'prerender.js'),
+    `export const SHELL_START = '<!--app-shell-->';
+export const SHELL_END = '<!--/app-shell-->';
+let renders = 0;
+export function renderAppShell(event) {
+  if (event.title === 'Renderer breaks') throw new Error('render failed');
+  renders += 1;
+  return '<h1 data-render="' + renders + '">' + event.title.replace(/</g, '&lt;') + '</h1>';
+}`,
   );
   t = await startTestServer({ CLIENT_DIST: clientDist });
   user = await t.createUser('uploader');
@@ -27,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  rmSync(clientDist, { recursive: true, force: true });
+  rmSync(clientRoot, { recursive: true, force: true });
 });
 
 function crc32(buffer: Buffer): number {
@@ -243,6 +260,40 @@ describe('GET /events/:id share page', () => {
       location: { '@type': 'Place', name: 'KICC, Nairobi', geo: { latitude: -1.2887, longitude: 36.8233 } },
       offers: { price: 500, priceCurrency: 'KES' },
     });
+    // The page's own data, as the API answers it, so the first paint needs no second request.
+    const embedded = /<script type="application\/json" id="initial-event">([\s\S]*?)<\/script>/.exec(html)?.[1];
+    expect(embedded).toBeDefined();
+    const api = await (await fetch(`${t.url}/api/events/${event._id}`)).json();
+    expect(JSON.parse(embedded!)).toEqual(api);
+  });
+
+  it("renders the event's shell into the page with the event page's stylesheet, and falls back to the generic shell", async () => {
+    const event = await createEvent(t, user.token, { title: 'Rendered <early>' }, { approveWith: admin.token });
+    const html = await (await fetch(`${t.url}/events/${event._id}`)).text();
+    const rendered = /<div id="root"><!--app-shell--><h1 data-render="(\d+)">Rendered &lt;early><\/h1><!--\/app-shell--><\/div>/.exec(html);
+    expect(rendered).not.toBeNull();
+    expect(html).not.toContain('generic shell');
+    // Only the event page's CSS, before </head>, so the rendered hero is styled on its first paint.
+    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/event-detail-abc\.css"><\/head>/);
+    expect(html).not.toContain('href="/assets/events-x.css"');
+    expect(html).not.toContain('href="/assets/event-detail-abc.js"');
+
+    // Rendered once per version of the event: the same markup again, a new one after an edit.
+    expect(await (await fetch(`${t.url}/events/${event._id}`)).text()).toContain(`<h1 data-render="${rendered![1]}">Rendered &lt;early></h1>`);
+    const edit = await t.api('PUT', `/api/events/${event._id}`, { token: user.token, body: { title: 'Rendered again' } });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const edited = await (await fetch(`${t.url}/events/${event._id}`)).text();
+    expect(edited).toMatch(/<h1 data-render="\d+">Rendered again<\/h1>/);
+    expect(edited).not.toContain(`data-render="${rendered![1]}"`);
+
+    // A renderer that throws costs the early paint, not the page.
+    const broken = await createEvent(t, user.token, { title: 'Renderer breaks' }, { approveWith: admin.token });
+    const res = await fetch(`${t.url}/events/${broken._id}`);
+    expect(res.status).toBe(200);
+    const fallback = await res.text();
+    expect(fallback).toContain(GENERIC_SHELL);
+    expect(fallback).toContain('<title>Renderer breaks | Tukio</title>');
+    expect(fallback).not.toContain('rel="stylesheet"');
   });
 
   it('makes our own upload an absolute og:image', async () => {
@@ -277,6 +328,8 @@ describe('GET /events/:id share page', () => {
       const html = await res.text();
       expect(html, route).toContain('<title>Tukio</title>');
       expect(html, route).not.toContain('og:title');
+      expect(html, route).not.toContain('initial-event');
+      expect(html, route).toContain(GENERIC_SHELL);
       expect(html, route).not.toContain('Hidden pending');
     }
   });

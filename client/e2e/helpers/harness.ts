@@ -29,7 +29,7 @@ export interface Harness {
   payments: RunningPaymentService | undefined;
   browser: Browser;
   /** A fresh browser context (its own localStorage) with a page that records console errors. */
-  newPage(options?: { width?: number; height?: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  newPage(options?: { width?: number; height?: number; javaScriptEnabled?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 
@@ -80,6 +80,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       const context = await browser.newContext({
         baseURL: server.url,
         viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
       contexts.push(context);
       const page = await context.newPage();

@@ -13,9 +13,10 @@ export interface FetchState<T> {
 /**
  * Minimal data-loading hook. `key` identifies the request: when it changes the fetcher runs
  * again; `null` skips fetching. The fetcher receives an AbortSignal (pass it to axios as
- * `{ signal }`) and stale answers are ignored.
+ * `{ signal }`) and stale answers are ignored. `initial` (read once, on mount) is data the page
+ * already has for the first key, e.g. embedded in the HTML: it is shown without fetching.
  */
-export function useFetch<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): FetchState<T> {
+export function useFetch<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>, initial?: () => T | undefined): FetchState<T> {
   const fetcherRef = useRef(fetcher);
   useLayoutEffect(() => {
     fetcherRef.current = fetcher;
@@ -23,10 +24,20 @@ export function useFetch<T>(key: string | null, fetcher: (signal: AbortSignal) =
 
   const [version, setVersion] = useState(0);
   const requestKey = key === null ? null : `${key}#${version}`;
-  const [state, setState] = useState<{ key: string | null; data?: T; error?: unknown }>({ key: null });
+  const [state, setState] = useState<{ key: string | null; data?: T; error?: unknown }>(() => {
+    const data = requestKey === null ? undefined : initial?.();
+    return data === undefined ? { key: null } : { key: requestKey, data };
+  });
+
+  const stateKeyRef = useRef(state.key);
+  useLayoutEffect(() => {
+    stateKeyRef.current = state.key;
+  });
 
   useEffect(() => {
     if (requestKey === null) return;
+    // Already answered (the initial data): nothing to ask. A reload or a new key changes requestKey.
+    if (stateKeyRef.current === requestKey) return;
     const controller = new AbortController();
     // Answers render as transitions: React renders a long list (the home page's cards) in small
     // slices that let input through, instead of one long task.

@@ -4,9 +4,12 @@ import { isId } from '../../db/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { sendHtml } from '../../lib/precompressed.js';
 import { escapeHtml } from '../auth/auth.service.js';
+import { injectEventShell, lazyAppShellRenderer, routeStylesheets } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 
 const DESCRIPTION_MAX = 300;
+/** The element id the client reads the embedded event from (features/events/api/initial-event.ts). */
+export const INITIAL_EVENT_ELEMENT_ID = 'initial-event';
 
 /** JSON inside <script>: `<`, `>`, `&` and the JS line separators escaped, so no text can close the tag. */
 export function jsonForScript(value: unknown): string {
@@ -72,6 +75,9 @@ export function eventHeadTags(event: EventDto, pageUrl: string): string {
     meta('name', 'twitter:description', description),
     ...(event.image ? [meta('name', 'twitter:image', event.image)] : []),
     `<script type="application/ld+json">${jsonForScript(eventJsonLd(event, pageUrl))}</script>`,
+    // The same body GET /api/events/:id answers: the page renders it on its first paint instead of
+    // asking again after the code loads (client: features/events/api/initial-event.ts).
+    `<script type="application/json" id="${INITIAL_EVENT_ELEMENT_ID}">${jsonForScript(event)}</script>`,
   ].join('\n    ');
 }
 
@@ -87,14 +93,49 @@ export function injectEventHead(html: string, event: EventDto, pageUrl: string):
 
 /**
  * GET /events/:id (the client route): the app shell with the event's share tags, so links pasted
- * into WhatsApp or X show a rich preview. Anything else (unknown, pending) gets the plain shell.
+ * into WhatsApp or X show a rich preview, the event's data, and (with the client's shell renderer,
+ * `shellRenderer`) its header already rendered, so the page paints before the app's code runs.
+ * Anything else (unknown, pending) gets the plain shell.
  */
-export function createEventPageHandler(deps: { events: EventsService; indexHtml: string; publicUrl: string; logger: Logger }): RequestHandler {
-  let cached: { mtimeMs: number; html: string } | undefined;
-  async function shell(): Promise<string> {
+export function createEventPageHandler(deps: {
+  events: EventsService;
+  indexHtml: string;
+  /** client/dist-ssr/prerender.js (client/src/prerender.tsx). */
+  shellRenderer: string;
+  publicUrl: string;
+  logger: Logger;
+}): RequestHandler {
+  const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
+  // Keyed by the events service's cached body: a shared link opened many times renders once, and an
+  // edit (a new body) renders again.
+  const renderedShells = new WeakMap<EventDto, string>();
+  let cached: { mtimeMs: number; html: string; stylesheets: string } | undefined;
+  async function shell() {
     const { mtimeMs } = await stat(deps.indexHtml);
-    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: await readFile(deps.indexHtml, 'utf8') };
-    return cached.html;
+    if (cached?.mtimeMs !== mtimeMs) {
+      const html = await readFile(deps.indexHtml, 'utf8');
+      cached = { mtimeMs, html, stylesheets: routeStylesheets(html, 'event-detail') };
+    }
+    return cached;
+  }
+
+  async function render(event: EventDto, pageUrl: string): Promise<string> {
+    const { html, stylesheets } = await shell();
+    const withHead = injectEventHead(html, event, pageUrl);
+    const shellRenderer = await renderer();
+    if (!shellRenderer) return withHead;
+    try {
+      let shellHtml = renderedShells.get(event);
+      if (shellHtml === undefined) {
+        shellHtml = shellRenderer.renderAppShell(event);
+        renderedShells.set(event, shellHtml);
+      }
+      const withShell = injectEventShell(withHead, shellRenderer, shellHtml);
+      return withShell === withHead ? withHead : withShell.replace(/<\/head>/i, () => `${stylesheets}</head>`);
+    } catch (error) {
+      deps.logger.error(`event page ${event._id}: shell not rendered`, error);
+      return withHead;
+    }
   }
 
   return async (req, res, next) => {
@@ -102,7 +143,7 @@ export function createEventPageHandler(deps: { events: EventsService; indexHtml:
     if (!isId(id)) return next();
     try {
       const event = await deps.events.get(id, undefined);
-      const html = injectEventHead(await shell(), event, `${deps.publicUrl}/events/${id}`);
+      const html = await render(event, `${deps.publicUrl}/events/${id}`);
       res.setHeader('Cache-Control', 'no-cache');
       sendHtml(req, res, html);
     } catch (error) {

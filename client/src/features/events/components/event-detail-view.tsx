@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { mapsSearchUrl } from '../lib/share';
 import { AddToCalendar } from './add-to-calendar';
 import { AfterEventSections, CommentsSection, TicketBox, type EventSectionProps } from './event-detail-sections';
-import { EventImage } from './event-image';
+import { EventHero } from './event-hero';
 import { RelatedEvents } from './related-events';
 import { ShareButtons } from './share-buttons';
 
@@ -18,25 +18,7 @@ export function EventDetailView(props: EventSectionProps) {
 
   return (
     <article className="event-detail">
-      <div className="event-hero">
-        {/* Decorative blurred copy of the image behind the header. */}
-        <div className="event-hero__backdrop" aria-hidden="true">
-          <EventImage className="event-hero__backdrop-image" src={event.image} alt="" />
-        </div>
-        <div className="event-hero__inner page">
-          <EventImage className="event-hero__image" src={event.image} alt={event.title} width={640} height={360} />
-          <div className="event-hero__text">
-            {event.status !== 'approved' ? <span className="badge badge--pending">Pending approval: only you and admins can see this event</span> : null}
-            <h1>{event.title}</h1>
-            <p className="event-hero__when">
-              <time dateTime={event.date}>
-                {formatEventDate(event.date)} · {formatEventTime(event.date)}
-              </time>
-            </p>
-            <p className="event-hero__where">{event.location}</p>
-          </div>
-        </div>
-      </div>
+      <EventHero event={event} />
 
       <div className="page event-detail__layout">
         {/* First in reading order so phones see the ticket box right under the title. */}

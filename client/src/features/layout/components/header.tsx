@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
+import { useIsServerRender } from '../../../hooks/use-is-server-render';
 import { useSession } from '../../auth/hooks/use-session';
 import { BrandMark } from './brand-mark';
 import './header.css';
@@ -18,6 +19,9 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
 
 export function Header() {
   const { isLoggedIn, token, logout } = useSession();
+  // The server-rendered shell cannot know whether the visitor is signed in: it shows neither
+  // 'Login/Signup' nor 'Profile' until the app has loaded, so a signed-in user never sees the wrong one.
+  const sessionUnknown = useIsServerRender();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
@@ -81,7 +85,7 @@ export function Header() {
                 </NavLink>
               </li>
             ))}
-            {isLoggedIn ? (
+            {sessionUnknown ? null : isLoggedIn ? (
               <>
                 <li>
                   <NavLink to={paths.profile} className={navClass}>

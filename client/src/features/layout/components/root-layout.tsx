@@ -1,4 +1,4 @@
-import { Suspense, useLayoutEffect } from 'react';
+import { Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { RouteErrorBoundary } from '../../../app/route-error';
 import { PageLoader } from '../../../components/ui/spinner';
@@ -22,24 +22,33 @@ function ScrollOnNavigate() {
   return null;
 }
 
-export function RootLayout() {
-  const { pathname } = useLocation();
+/** Header, main area and (unless left out) footer around a page. */
+export function AppShell({ children, footer = true }: { children: ReactNode; footer?: boolean }) {
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main-content">
         Skip to main content
       </a>
-      <ScrollOnNavigate />
       <Header />
       <main id="main-content" className="app-main" tabIndex={-1}>
-        {/* Errors thrown while rendering a page (e.g. a chunk that failed to load) keep the layout. */}
-        <RouteErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
-        </RouteErrorBoundary>
+        {children}
       </main>
-      <Footer />
+      {footer ? <Footer /> : null}
     </div>
+  );
+}
+
+export function RootLayout() {
+  const { pathname } = useLocation();
+  return (
+    <AppShell>
+      <ScrollOnNavigate />
+      {/* Errors thrown while rendering a page (e.g. a chunk that failed to load) keep the layout. */}
+      <RouteErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </RouteErrorBoundary>
+    </AppShell>
   );
 }

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from '../../lib/logger.js';
+import type { EventDto } from './events.service.js';
+
+/** What the client's server-side build (client/src/prerender.tsx → client/dist-ssr/prerender.js) exports. */
+export interface AppShellRenderer {
+  renderAppShell(event: Pick<EventDto, '_id' | 'title' | 'image' | 'date' | 'location' | 'status'>): string;
+  SHELL_START: string;
+  SHELL_END: string;
+}
+
+function isRenderer(value: unknown): value is AppShellRenderer {
+  const module = value as Partial<AppShellRenderer> | null;
+  return typeof module?.renderAppShell === 'function' && typeof module.SHELL_START === 'string' && typeof module.SHELL_END === 'string';
+}
+
+/**
+ * Loads the client's shell renderer once, on first use. Without it (an older client build, or none)
+ * event pages are served with the generic shell: slower first paint, nothing broken.
+ */
+export function lazyAppShellRenderer(modulePath: string, logger: Logger): () => Promise<AppShellRenderer | undefined> {
+  let loading: Promise<AppShellRenderer | undefined> | undefined;
+  return () =>
+    (loading ??= (async () => {
+      if (!existsSync(modulePath)) {
+        logger.info(`no client shell renderer at ${modulePath}; event pages get the generic shell`);
+        return undefined;
+      }
+      try {
+        const loaded: unknown = await import(pathToFileURL(modulePath).href);
+        if (isRenderer(loaded)) return loaded;
+        logger.error(`${modulePath} does not export renderAppShell, SHELL_START and SHELL_END; event pages get the generic shell`);
+      } catch (error) {
+        logger.error(`could not load ${modulePath}; event pages get the generic shell`, error);
+      }
+      return undefined;
+    })());
+}
+
+/** Replaces the generic shell between the renderer's markers with `shell` (rendered for one event). */
+export function injectEventShell(html: string, markers: Pick<AppShellRenderer, 'SHELL_START' | 'SHELL_END'>, shell: string): string {
+  const start = html.indexOf(markers.SHELL_START);
+  const end = html.indexOf(markers.SHELL_END, start);
+  if (start < 0 || end < 0) return html;
+  return html.slice(0, start + markers.SHELL_START.length) + shell + html.slice(end);
+}
+
+/**
+ * <link rel="stylesheet"> tags for the event page's own CSS, which the client build lists in
+ * index.html's route-files data (client/vite.config.ts): the server-rendered hero is styled on
+ * its first paint, and the app does not load those files a second time.
+ */
+export function routeStylesheets(html: string, route: string): string {
+  const data = /<script type="application\/json" id="route-files">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  if (!data) return '';
+  try {
+    const files = (JSON.parse(data) as Record<string, unknown>)[route];
+    if (!Array.isArray(files)) return '';
+    return files
+      .filter((file): file is string => typeof file === 'string' && /^[\w./-]+\.css$/.test(file))
+      .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)
+      .join('');
+  } catch {
+    return '';
+  }
+}
