@@ -20,6 +20,11 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  /**
+   * How Socket.IO uses Redis. auto: sharded pub/sub (a channel per room) on Redis 7+, classic pub/sub
+   * before. classic: for Redis-compatible servers that report 7+ but lack SSUBSCRIBE (some proxies).
+   */
+  SOCKET_REDIS_ADAPTER: z.enum(['auto', 'sharded', 'classic']).default('auto'),
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.string().default('7d'),
   PUBLIC_URL: optionalString,
@@ -60,6 +65,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Every variable the API server reads (documented in .env.example: checked by a test). */
+export const SERVER_ENV_VARIABLES = Object.keys(envSchema.shape);
+
 export interface AppConfig {
   env: Env['NODE_ENV'];
   port: number;
@@ -67,6 +75,7 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  socketRedisAdapter: Env['SOCKET_REDIS_ADAPTER'];
   jwtSecret: string;
   jwtExpiresIn: string;
   publicUrl: string;
@@ -131,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    socketRedisAdapter: env.SOCKET_REDIS_ADAPTER,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret'),
     jwtExpiresIn: env.JWT_EXPIRES_IN,
     publicUrl,

@@ -1,5 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server as SocketServer } from 'socket.io';
 import { createApp } from './app.js';
 import { bootstrapDatabase } from './bootstrap/bootstrap.js';
 import type { AppConfig } from './config.js';
@@ -12,6 +13,8 @@ export interface RunningServer {
   url: string;
   port: number;
   httpServer: HttpServer;
+  /** Socket.IO, for tests that check how instances are joined. */
+  io: SocketServer;
   /** The server's database, for tests and scripts that need to set up rows directly. */
   db: Database;
   close(): Promise<void>;
@@ -39,6 +42,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     url: `http://127.0.0.1:${port}`,
     port,
     httpServer,
+    io: realtime.io,
     db: database.db,
     close() {
       closing ??= (async () => {

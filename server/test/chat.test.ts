@@ -5,6 +5,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChatRepository } from '../src/modules/chat/chat.repository.js';
+import { chooseRedisAdapter } from '../src/realtime.js';
 import { createTestDatabaseUrl } from './helpers/test-database.js';
 import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
@@ -277,10 +278,13 @@ describe('durability and scale-out', () => {
     }
   }, 120_000);
 
-  it('reaches a user on another instance through Redis', async () => {
-    const cluster = await startTwoInstancesOnRedis();
+  // auto is the sharded adapter on this machine's Redis 7; classic is what Redis 6 gets.
+  it.each(['auto', 'classic'])('reaches a user on another instance through Redis (SOCKET_REDIS_ADAPTER=%s)', async (adapter) => {
+    const cluster = await startTwoInstancesOnRedis({ SOCKET_REDIS_ADAPTER: adapter });
     const { one, two } = cluster;
     try {
+      const adapterClass = one.io.of('/').adapter.constructor.name;
+      expect(adapterClass).toBe(adapter === 'classic' ? 'RedisAdapter' : 'ShardedRedisAdapter');
       const p = await one.createUser('pendo');
       const q = await two.createUser('quincy');
       const pSocket = await openSocket(one.url, p.token);
@@ -299,4 +303,21 @@ describe('durability and scale-out', () => {
       await cluster.close();
     }
   }, 120_000);
+});
+
+describe('choice of Redis adapter', () => {
+  const info = (version: string) => `# Server\r\nredis_version:${version}\r\nredis_mode:standalone\r\n`;
+
+  it('takes sharded pub/sub on Redis 7 and later, classic before, and what it is told', () => {
+    expect(chooseRedisAdapter('auto', info('7.0.15'))).toBe('sharded');
+    expect(chooseRedisAdapter('auto', info('8.2.1'))).toBe('sharded');
+    expect(chooseRedisAdapter('auto', info('6.2.14'))).toBe('classic');
+    expect(chooseRedisAdapter('auto', 'no version here')).toBe('classic');
+    expect(chooseRedisAdapter('classic', info('7.2.0'))).toBe('classic');
+    expect(chooseRedisAdapter('sharded', info('7.2.0'))).toBe('sharded');
+  });
+
+  it('refuses sharded on a Redis without sharded pub/sub, saying what to set', () => {
+    expect(() => chooseRedisAdapter('sharded', info('6.2.14'))).toThrow(/SOCKET_REDIS_ADAPTER=sharded needs Redis 7.*reports 6\. Use auto or classic/);
+  });
 });

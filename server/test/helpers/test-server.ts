@@ -104,6 +104,7 @@ export async function startTestServer(
     smtp,
     /** The server's own database handle, for setting up rows other modules' APIs would create. */
     db: server.db,
+    io: server.io,
     api,
     createUser,
     login,
