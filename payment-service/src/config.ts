@@ -51,6 +51,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
 });
 
+/** Every variable the payment service reads (documented in .env.example: checked by a test). */
+export const PAYMENT_ENV_VARIABLES = Object.keys(envSchema.shape);
+
 export interface DarajaConfig {
   baseUrl: string | undefined;
   consumerKey: string;
