@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Server as SocketServer } from 'socket.io';
 import { createApp } from './app.js';
 import { bootstrapDatabase } from './bootstrap/bootstrap.js';
+import { seedDemoActivity } from './bootstrap/demo-activity.js';
 import type { AppConfig } from './config.js';
 import { openDatabase, pgliteDataDir, type Database } from './db/database.js';
 import { createLogger } from './lib/logger.js';
 import { createMailer } from './lib/mailer.js';
 import { createRealtime } from './realtime.js';
+
+const MAIL_FLUSH_TIMEOUT_MS = 5000;
 
 export interface RunningServer {
   url: string;
@@ -28,9 +31,10 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     url: databaseUrl,
     dataDir: options.inMemory ? undefined : pgliteDataDir(config.dataDir),
   });
-  await bootstrapDatabase(database.db, config, logger);
+  const seededDemo = await bootstrapDatabase(database.db, config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const { app, services } = createApp({ config, db: database.db, mailer, logger });
+  if (seededDemo) await seedDemoActivity(services, seededDemo);
   const httpServer = createServer(app);
   const realtime = await createRealtime(httpServer, config, services, logger);
   await new Promise<void>((resolve) => httpServer.listen(config.port, resolve));
@@ -49,6 +53,8 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await realtime.close();
         httpServer.closeAllConnections();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        // Tickets already issued have their emails queued; index.ts gives the whole shutdown 10 s.
+        if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all sent');
         mailer.close();
         await database.close();
       })();

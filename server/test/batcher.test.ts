@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBatcher } from '../src/lib/batcher.js';
+import { createBackgroundQueue } from '../src/modules/payments/keyed-queue.js';
 
 describe('createBatcher (group commit)', () => {
   it('writes an item at once when idle, and items arriving meanwhile together in the next write', async () => {
@@ -35,5 +36,34 @@ describe('createBatcher (group commit)', () => {
     expect(calls).toBeGreaterThan(1);
     // Still usable afterwards.
     expect(await write('d')).toBe('D');
+  });
+});
+
+describe('createBackgroundQueue', () => {
+  it('runs jobs in order past a failing one, and idle() waits for them or gives up after its timeout', async () => {
+    const queue = createBackgroundQueue();
+    expect(await queue.idle(10)).toBe(true);
+    const ran: string[] = [];
+    const failures: unknown[] = [];
+    let release: (() => void) | undefined;
+    queue.push(async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      ran.push('slow');
+    }, (error) => failures.push(error));
+    queue.push(async () => {
+      throw new Error('smtp down');
+    }, (error) => failures.push(error));
+    queue.push(async () => {
+      ran.push('after the failure');
+    }, (error) => failures.push(error));
+
+    expect(await queue.idle(30)).toBe(false);
+    expect(queue.pending).toBe(3);
+    const drained = queue.idle(5000);
+    release!();
+    expect(await drained).toBe(true);
+    expect(ran).toEqual(['slow', 'after the failure']);
+    expect(failures).toEqual([new Error('smtp down')]);
+    expect(queue.pending).toBe(0);
   });
 });

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { posterSvg } from '../src/bootstrap/demo-posters.js';
 import { createGeocodingService, geocodeOffline } from '../src/modules/geocoding/geocoding.service.js';
 import { kenyaPlaces } from '../src/modules/geocoding/kenya-places.js';
 import { createEvent } from './helpers/events.js';
@@ -331,29 +330,6 @@ describe('GET /events/:id share page', () => {
       expect(html, route).not.toContain('initial-event');
       expect(html, route).toContain(GENERIC_SHELL);
       expect(html, route).not.toContain('Hidden pending');
-    }
-  });
-});
-
-describe('demo posters', () => {
-  it('draws an escaped SVG poster for each demo event and serves it from /uploads', async () => {
-    const svg = posterSvg({ title: 'Rock & <Roll> "Night"', location: 'KICC, Nairobi', startsAt: new Date('2027-01-01T18:00:00Z'), ticketPrice: 1500 });
-    expect(svg).toContain('Rock &#38; &#60;Roll&#62;');
-    expect(svg).not.toContain('<Roll>');
-    expect(svg).toContain('KICC, Nairobi');
-    expect(svg).not.toContain('Ksh.');
-
-    const demo = await startTestServer({ SEED_DEMO: 'true' });
-    try {
-      const list = await demo.api('GET', '/api/events/admin/approved');
-      expect(list.body.length).toBeGreaterThan(5);
-      for (const event of list.body as { image: string }[]) expect(event.image).toMatch(new RegExp(`^${demo.config.publicUrl}/uploads/[0-9a-f]{24}\\.svg$`));
-      const poster = await fetch(`${demo.url}${new URL(list.body[0].image).pathname}`);
-      expect(poster.status).toBe(200);
-      expect(poster.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
-      expect(poster.headers.get('content-security-policy')).toContain('sandbox');
-    } finally {
-      await demo.close();
     }
   });
 });

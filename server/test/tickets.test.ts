@@ -15,11 +15,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function createEvent(input: { price?: number; capacity?: number | null; daysAhead?: number; title?: string; ownerId?: string }) {
+async function createEvent(input: { price?: number; capacity?: number | null; daysAhead?: number; title?: string; ownerId?: string }, server = t) {
   const id = newId();
   const startsAt = new Date(Date.now() + (input.daysAhead ?? 5) * 24 * 60 * 60 * 1000);
   startsAt.setUTCSeconds(0, 0);
-  await t.db.insert(events).values({
+  await server.db.insert(events).values({
     id,
     title: input.title ?? 'Free Community Day',
     description: 'Open to all',
@@ -169,5 +169,22 @@ describe('tickets, signatures and check-in', () => {
     expect(lines[0]).toBe('"Ticket","User id","Username","Email","Order","Issued at","Checked in at"');
     expect(lines).toHaveLength(3);
     expect((await t.api('GET', `/api/events/${eventId}/attendees`, { token: guest.token })).status).toBe(403);
+  });
+});
+
+describe('shutdown', () => {
+  it('sends the ticket emails still queued when the server is asked to stop', async () => {
+    const server = await startTestServer();
+    const owner = await server.createUser('mwenyeji');
+    const eventId = await createEvent({ ownerId: owner.user._id, title: 'Closing Night' }, server);
+    const guests = await Promise.all(['akinyi', 'barasa', 'cherono', 'duba'].map((name) => server.createUser(name)));
+    for (const guest of guests) {
+      const res = await server.api('POST', `/api/events/register/${eventId}`, { token: guest.token, body: { tickets: 2 } });
+      expect(res.status).toBe(200);
+    }
+    // Straight after the last sale: the emails are still in the background queue.
+    await server.close();
+    const ticketMails = server.smtp.inbox.filter((mail) => /Closing Night/.test(mail.subject));
+    expect(ticketMails.map((mail) => mail.to).sort()).toEqual(guests.map((g) => g.user.email).sort());
   });
 });

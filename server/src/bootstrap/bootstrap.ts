@@ -5,13 +5,17 @@ import type { Database } from '../db/database.js';
 import { newId, SYSTEM_USER_ID } from '../db/ids.js';
 import { events, users } from '../db/schema.js';
 import type { Logger } from '../lib/logger.js';
+import type { AuthUser } from '../modules/auth/auth.service.js';
 import { createUsersRepository } from '../modules/auth/users.repository.js';
 import { uploadsDir } from '../modules/uploads/uploads.service.js';
+import { demoAvatar } from './demo-avatars.js';
 import { writeDemoPoster } from './demo-posters.js';
 import { demoEvents } from './demo-events.js';
 
 const DEMO_PASSWORD = 'tukio-demo';
 const DEMO_ADMIN_PASSWORD = 'tukio-admin';
+/** A free event a few days ahead: the demo users hold tickets to it and talk about it. */
+const DEMO_ACTIVITY_EVENT = 'Arboretum Sunday Run';
 
 /** The owner of imported (scraped) events; it has a random password nobody knows, so it cannot log in. */
 export async function ensureSystemUser(db: Database) {
@@ -47,15 +51,46 @@ function atWallClock(dayOffset: number, time: string): Date {
   return new Date(`${day.toISOString().slice(0, 10)}T${time}:00Z`);
 }
 
-/** Seeds demo users and events once; a second start finds the organizer and leaves everything as it is. */
-/** `postersDir`: where to draw an SVG poster for each demo event (no network needed); without it events have no image. */
-export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean, postersDir?: string) {
+/** What a first seed created, for the demo activity that needs the services (seeded after the app is built). */
+export interface SeededDemo {
+  organizer: AuthUser;
+  guest: AuthUser;
+  /** The free upcoming event the demo users talk about. */
+  eventId: string;
+}
+
+const authUser = (row: { id: string; username: string; email: string; role: 'user' | 'admin' }): AuthUser => ({
+  id: row.id,
+  username: row.username,
+  email: row.email,
+  role: row.role,
+});
+
+/**
+ * Seeds demo users and events once, and returns them; a second start finds the organizer, leaves everything as
+ * it is and returns null. `postersDir`: where to draw an SVG poster for each demo event (no network needed);
+ * without it events have no image.
+ */
+export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean, postersDir?: string): Promise<SeededDemo | null> {
   const repo = createUsersRepository(db);
-  if (await repo.findByUsername('amani')) return;
+  if (await repo.findByUsername('amani')) return null;
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
   const verified = new Date();
-  const organizer = await repo.insert({ username: 'amani', email: 'amani@tukio.local', passwordHash, emailVerifiedAt: verified });
-  await repo.insert({ username: 'wanjiku', email: 'wanjiku@tukio.local', passwordHash, emailVerifiedAt: verified });
+  const withAvatar = (colors: Parameters<typeof demoAvatar>[0]) => ({ avatarImage: demoAvatar(colors), isAvatarImageSet: true });
+  const organizer = await repo.insert({
+    username: 'amani',
+    email: 'amani@tukio.local',
+    passwordHash,
+    emailVerifiedAt: verified,
+    ...withAvatar({ background: '#0a7d3e', skin: '#7a4a2a', hair: '#111111', shirt: '#f2a900' }),
+  });
+  const guest = await repo.insert({
+    username: 'wanjiku',
+    email: 'wanjiku@tukio.local',
+    passwordHash,
+    emailVerifiedAt: verified,
+    ...withAvatar({ background: '#be185d', skin: '#a0673f', hair: '#3b2314', shirt: '#2563eb' }),
+  });
   if (withAdmin && !(await repo.findByUsername('admin'))) {
     await repo.insert({
       username: 'admin',
@@ -65,7 +100,7 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
       emailVerifiedAt: verified,
     });
   }
-  await db.insert(events).values(
+  const inserted = await db.insert(events).values(
     demoEvents.map((event) => {
       const startsAt = atWallClock(event.dayOffset, event.time);
       return {
@@ -84,14 +119,17 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
         image: postersDir ? writeDemoPoster(postersDir, { ...event, startsAt }) : null,
       };
     }),
-  );
+  ).returning({ id: events.id, title: events.title });
   logger.info(
     `demo data seeded: users amani and wanjiku (password "${DEMO_PASSWORD}")${withAdmin ? `, admin (password "${DEMO_ADMIN_PASSWORD}")` : ''}`,
   );
+  const talkedAbout = inserted.find((event) => event.title === DEMO_ACTIVITY_EVENT) ?? inserted[0]!;
+  return { organizer: authUser(organizer), guest: authUser(guest), eventId: talkedAbout.id };
 }
 
-export async function bootstrapDatabase(db: Database, config: AppConfig, logger: Logger) {
+/** Returns the demo data when this start seeded it (see seedDemoActivity), else null. */
+export async function bootstrapDatabase(db: Database, config: AppConfig, logger: Logger): Promise<SeededDemo | null> {
   await ensureSystemUser(db);
   if (config.admin) await ensureAdmin(db, config.admin, logger);
-  if (config.seedDemo) await seedDemo(db, logger, !config.admin, uploadsDir(config.dataDir));
+  return config.seedDemo ? seedDemo(db, logger, !config.admin, uploadsDir(config.dataDir)) : null;
 }

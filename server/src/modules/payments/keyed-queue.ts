@@ -27,6 +27,7 @@ export function createKeyedQueue() {
 export function createBackgroundQueue() {
   const jobs: Array<{ run: () => Promise<void>; onError: (error: unknown) => void }> = [];
   let running = false;
+  let idleWaiters: Array<() => void> = [];
   async function drain() {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       try {
@@ -36,6 +37,9 @@ export function createBackgroundQueue() {
       }
     }
     running = false;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
   return {
     push(run: () => Promise<void>, onError: (error: unknown) => void) {
@@ -46,6 +50,20 @@ export function createBackgroundQueue() {
     },
     get pending() {
       return jobs.length + (running ? 1 : 0);
+    },
+    /**
+     * Resolves once every job pushed so far has run, or after `timeoutMs` (true when it drained): a shutdown
+     * waits here so queued work is not cut off by the database and mailer closing under it.
+     */
+    idle(timeoutMs: number): Promise<boolean> {
+      if (!running) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
     },
   };
 }

@@ -64,6 +64,11 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     assertOpen,
     perEvent,
 
+    /** Shutdown: lets the ticket emails already queued go out (true), or gives up after `timeoutMs` (false). */
+    flushMail(timeoutMs: number): Promise<boolean> {
+      return mailQueue.idle(timeoutMs);
+    },
+
     /**
      * Issues `quantity` signed tickets inside the caller's transaction (the one that marks the
      * payment successful or registers a free seat) and counts them as registrations.
