@@ -34,7 +34,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   const seededDemo = await bootstrapDatabase(database.db, config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const { app, services } = createApp({ config, db: database.db, mailer, logger });
-  if (seededDemo) await seedDemoActivity(services, seededDemo);
+  if (seededDemo) await seedDemoActivity(services, database.db, seededDemo);
   const httpServer = createServer(app);
   const realtime = await createRealtime(httpServer, config, services, logger);
   await new Promise<void>((resolve) => httpServer.listen(config.port, resolve));

@@ -13,6 +13,13 @@ afterAll(async () => {
 
 const demoLogin = (username: string) => demo.login(username, 'tukio-demo');
 
+async function approvedEvent(title: string) {
+  const list = await demo.api('GET', '/api/events/admin/approved');
+  const event = (list.body as Array<{ _id: string; title: string; date: string; registeredUsers: string[] }>).find((e) => e.title === title);
+  if (!event) throw new Error(`no demo event "${title}"`);
+  return event;
+}
+
 describe('demo data', () => {
   it('draws an escaped SVG poster for each demo event and serves it from /uploads', async () => {
     const svg = posterSvg({ title: 'Rock & <Roll> "Night"', location: 'KICC, Nairobi', startsAt: new Date('2027-01-01T18:00:00Z'), ticketPrice: 1500 });
@@ -54,24 +61,36 @@ describe('demo data', () => {
     expect((await demo.api('GET', '/api/messages/unread', { token: wanjiku.token })).body).toEqual({});
   });
 
-  it('has the demo users holding tickets to the Arboretum run and talking about it in its forum and comments', async () => {
+  it('has wanjiku holding a ticket to the Arboretum run and commenting on it', async () => {
     const wanjiku = await demoLogin('wanjiku');
-    const events = await demo.api('GET', '/api/events/admin/approved');
-    const run = (events.body as Array<{ _id: string; title: string; registeredUsers: string[] }>).find((e) => e.title === 'Arboretum Sunday Run')!;
-    expect(run.registeredUsers).toContain(wanjiku.user._id);
+    const run = await approvedEvent('Arboretum Sunday Run');
+    expect(run.registeredUsers).toEqual([wanjiku.user._id]);
+    const tickets = await demo.api('GET', '/api/tickets/mine', { token: wanjiku.token });
+    expect(JSON.stringify(tickets.body)).toContain(run._id);
 
     const comments = await demo.api('GET', `/api/comments/event/${run._id}`);
     expect(comments.body.comments).toEqual([
       expect.objectContaining({ content: expect.stringMatching(/5 km loop/), user: expect.objectContaining({ username: 'wanjiku' }) }),
     ]);
+  });
 
-    const threads = await demo.api('GET', `/api/forums/threads/${run._id}`, { token: wanjiku.token });
+  it('has a forum thread with a reply and a review on the clean-up that took place, where the event page shows them', async () => {
+    const wanjiku = await demoLogin('wanjiku');
+    const amani = await demoLogin('amani');
+    const cleanUp = await approvedEvent('Nyali Beach Clean-up');
+    expect(new Date(cleanUp.date).getTime()).toBeLessThan(Date.now());
+    expect(cleanUp.registeredUsers.sort()).toEqual([wanjiku.user._id, amani.user._id].sort());
+
+    const threads = await demo.api('GET', `/api/forums/threads/${cleanUp._id}`, { token: wanjiku.token });
     expect(threads.status).toBe(200);
-    expect(threads.body.thread).toEqual([expect.objectContaining({ title: 'Carpooling from Westlands on Sunday?' })]);
+    expect(threads.body.thread).toEqual([expect.objectContaining({ title: 'Turtle nests we marked: who checks on them?' })]);
     const thread = await demo.api('GET', `/api/forums/thread/${threads.body.thread[0]._id}`, { token: wanjiku.token });
     const [question] = thread.body.thread.posts as Array<{ content: string; user: { username: string }; replies: Array<{ content: string; user: { username: string } }> }>;
-    expect(question).toMatchObject({ content: expect.stringMatching(/two free seats/), user: { username: 'wanjiku' } });
-    expect(question!.replies).toEqual([expect.objectContaining({ content: expect.stringMatching(/State House Road gate/), user: expect.objectContaining({ username: 'amani' }) })]);
+    expect(question).toMatchObject({ content: expect.stringMatching(/three nests/), user: { username: 'wanjiku' } });
+    expect(question!.replies).toEqual([expect.objectContaining({ content: expect.stringMatching(/share a rota/), user: expect.objectContaining({ username: 'amani' }) })]);
+
+    const reviews = await demo.api('GET', `/api/reviews/event/${cleanUp._id}`);
+    expect(reviews.body.reviews).toEqual([expect.objectContaining({ rating: 5, user: expect.objectContaining({ username: 'wanjiku' }) })]);
   });
 
   it('seeds once: a restart on the same data adds nothing', async () => {

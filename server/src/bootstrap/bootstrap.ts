@@ -14,8 +14,9 @@ import { demoEvents } from './demo-events.js';
 
 const DEMO_PASSWORD = 'tukio-demo';
 const DEMO_ADMIN_PASSWORD = 'tukio-admin';
-/** A free event a few days ahead: the demo users hold tickets to it and talk about it. */
-const DEMO_ACTIVITY_EVENT = 'Arboretum Sunday Run';
+/** Free events the demo users went to or are going to (see seedDemoActivity). */
+const DEMO_UPCOMING_EVENT = 'Arboretum Sunday Run';
+const DEMO_PAST_EVENT = 'Nyali Beach Clean-up';
 
 /** The owner of imported (scraped) events; it has a random password nobody knows, so it cannot log in. */
 export async function ensureSystemUser(db: Database) {
@@ -55,8 +56,10 @@ function atWallClock(dayOffset: number, time: string): Date {
 export interface SeededDemo {
   organizer: AuthUser;
   guest: AuthUser;
-  /** The free upcoming event the demo users talk about. */
-  eventId: string;
+  /** The free upcoming event the demo users hold tickets to. */
+  upcomingEventId: string;
+  /** The free event that took place, where their forum thread and review are. */
+  pastEvent: { id: string; startsAt: Date };
 }
 
 const authUser = (row: { id: string; username: string; email: string; role: 'user' | 'admin' }): AuthUser => ({
@@ -119,12 +122,16 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
         image: postersDir ? writeDemoPoster(postersDir, { ...event, startsAt }) : null,
       };
     }),
-  ).returning({ id: events.id, title: events.title });
+  ).returning({ id: events.id, title: events.title, startsAt: events.startsAt });
   logger.info(
     `demo data seeded: users amani and wanjiku (password "${DEMO_PASSWORD}")${withAdmin ? `, admin (password "${DEMO_ADMIN_PASSWORD}")` : ''}`,
   );
-  const talkedAbout = inserted.find((event) => event.title === DEMO_ACTIVITY_EVENT) ?? inserted[0]!;
-  return { organizer: authUser(organizer), guest: authUser(guest), eventId: talkedAbout.id };
+  const titled = (title: string) => {
+    const event = inserted.find((row) => row.title === title);
+    if (!event) throw new Error(`demo event "${title}" is missing from demo-events.ts`);
+    return event;
+  };
+  return { organizer: authUser(organizer), guest: authUser(guest), upcomingEventId: titled(DEMO_UPCOMING_EVENT).id, pastEvent: titled(DEMO_PAST_EVENT) };
 }
 
 /** Returns the demo data when this start seeded it (see seedDemoActivity), else null. */
