@@ -79,21 +79,17 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
   if (await repo.findByUsername('amani')) return null;
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
   const verified = new Date();
-  const withAvatar = (colors: Parameters<typeof demoAvatar>[0]) => ({ avatarImage: demoAvatar(colors), isAvatarImageSet: true });
-  const organizer = await repo.insert({
-    username: 'amani',
-    email: 'amani@tukio.local',
-    passwordHash,
-    emailVerifiedAt: verified,
-    ...withAvatar({ background: '#0a7d3e', skin: '#7a4a2a', hair: '#111111', shirt: '#f2a900' }),
-  });
-  const guest = await repo.insert({
-    username: 'wanjiku',
-    email: 'wanjiku@tukio.local',
-    passwordHash,
-    emailVerifiedAt: verified,
-    ...withAvatar({ background: '#be185d', skin: '#a0673f', hair: '#3b2314', shirt: '#2563eb' }),
-  });
+  const demoUser = (username: string, avatarColors: Parameters<typeof demoAvatar>[0]) =>
+    repo.insert({
+      username,
+      email: `${username}@tukio.local`,
+      passwordHash,
+      emailVerifiedAt: verified,
+      avatarImage: demoAvatar(avatarColors),
+      isAvatarImageSet: true,
+    });
+  const organizer = await demoUser('amani', { background: '#0a7d3e', skin: '#7a4a2a', hair: '#111111', shirt: '#f2a900' });
+  const guest = await demoUser('wanjiku', { background: '#be185d', skin: '#a0673f', hair: '#3b2314', shirt: '#2563eb' });
   if (withAdmin && !(await repo.findByUsername('admin'))) {
     await repo.insert({
       username: 'admin',
