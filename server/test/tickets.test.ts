@@ -1,8 +1,8 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/db/ids.js';
-import { eventDailyActivity, events, tickets } from '../src/db/schema.js';
+import { eventDailyActivity, tickets } from '../src/db/schema.js';
+import { insertEventRow } from './helpers/events.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 let t: TestServer;
@@ -15,24 +15,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function createEvent(input: { price?: number; capacity?: number | null; daysAhead?: number; title?: string; ownerId?: string }, server = t) {
-  const id = newId();
-  const startsAt = new Date(Date.now() + (input.daysAhead ?? 5) * 24 * 60 * 60 * 1000);
-  startsAt.setUTCSeconds(0, 0);
-  await server.db.insert(events).values({
-    id,
+/** An approved event row (no API), `daysAhead` days from now, at Uhuru Park; owned by the organiser unless told. */
+const createEvent = (input: { price?: number; capacity?: number | null; daysAhead?: number; title?: string; ownerId?: string }) =>
+  insertEventRow(t.db, {
+    ownerId: input.ownerId ?? organiser.user._id,
+    days: input.daysAhead ?? 5,
     title: input.title ?? 'Free Community Day',
-    description: 'Open to all',
-    startsAt,
     location: 'Uhuru Park, Nairobi',
-    status: 'approved',
-    isPaid: (input.price ?? 0) > 0,
-    ticketPrice: input.price ?? 0,
-    capacity: input.capacity ?? null,
-    userId: input.ownerId ?? organiser.user._id,
+    price: input.price,
+    capacity: input.capacity,
   });
-  return id;
-}
 
 const register = (token: string, eventId: string, body: Record<string, unknown> = {}) =>
   t.api('POST', `/api/events/register/${eventId}`, { token, body });
@@ -176,7 +168,7 @@ describe('shutdown', () => {
   it('sends the ticket emails still queued when the server is asked to stop', async () => {
     const server = await startTestServer();
     const owner = await server.createUser('mwenyeji');
-    const eventId = await createEvent({ ownerId: owner.user._id, title: 'Closing Night' }, server);
+    const eventId = await insertEventRow(server.db, { ownerId: owner.user._id, days: 5, title: 'Closing Night' });
     const guests = await Promise.all(['akinyi', 'barasa', 'cherono', 'duba'].map((name) => server.createUser(name)));
     for (const guest of guests) {
       const res = await server.api('POST', `/api/events/register/${eventId}`, { token: guest.token, body: { tickets: 2 } });

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js';
 import { newId, SYSTEM_USER_ID } from '../db/ids.js';
 import { events, users } from '../db/schema.js';
 import type { Logger } from '../lib/logger.js';
-import type { AuthUser } from '../modules/auth/auth.service.js';
+import { toAuthUser, type AuthUser } from '../modules/auth/auth.service.js';
 import { createUsersRepository } from '../modules/auth/users.repository.js';
 import { uploadsDir } from '../modules/uploads/uploads.service.js';
 import { demoAvatar } from './demo-avatars.js';
@@ -61,13 +61,6 @@ export interface SeededDemo {
   /** The free event that took place, where their forum thread and review are. */
   pastEvent: { id: string; startsAt: Date };
 }
-
-const authUser = (row: { id: string; username: string; email: string; role: 'user' | 'admin' }): AuthUser => ({
-  id: row.id,
-  username: row.username,
-  email: row.email,
-  role: row.role,
-});
 
 /**
  * Seeds demo users and events once, and returns them; a second start finds the organizer, leaves everything as
@@ -127,7 +120,7 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
     if (!event) throw new Error(`demo event "${title}" is missing from demo-events.ts`);
     return event;
   };
-  return { organizer: authUser(organizer), guest: authUser(guest), upcomingEventId: titled(DEMO_UPCOMING_EVENT).id, pastEvent: titled(DEMO_PAST_EVENT) };
+  return { organizer: toAuthUser(organizer), guest: toAuthUser(guest), upcomingEventId: titled(DEMO_UPCOMING_EVENT).id, pastEvent: titled(DEMO_PAST_EVENT) };
 }
 
 /** Returns the demo data when this start seeded it (see seedDemoActivity), else null. */

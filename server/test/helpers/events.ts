@@ -40,7 +40,15 @@ export async function createEvent(t: TestServer, token: string, overrides: Recor
  */
 export async function insertEventRow(
   db: Database,
-  input: { ownerId: string; days: number; status?: 'approved' | 'pending'; title?: string; price?: number; capacity?: number | null },
+  input: {
+    ownerId: string;
+    days: number;
+    status?: 'approved' | 'pending';
+    title?: string;
+    location?: string;
+    price?: number | undefined;
+    capacity?: number | null | undefined;
+  },
 ): Promise<string> {
   const id = newId();
   const startsAt = new Date(Date.now() + input.days * 24 * 60 * 60 * 1000);
@@ -51,7 +59,7 @@ export async function insertEventRow(
     title: input.title ?? `Event ${id.slice(-6)}`,
     description: 'A test event',
     startsAt,
-    location: 'KICC, Nairobi',
+    location: input.location ?? 'KICC, Nairobi',
     latitude: -1.2921,
     longitude: 36.8219,
     status: input.status ?? 'approved',

@@ -57,6 +57,14 @@ export const messages = {
   badLink: 'This link is invalid or has expired.',
 } as const;
 
+/** The identity requests act as: a user row (or the token cache's copy of one) without its secrets. */
+export const toAuthUser = (user: Pick<UserRow, 'id' | 'username' | 'email' | 'role'>): AuthUser => ({
+  id: user.id,
+  username: user.username,
+  email: user.email,
+  role: user.role,
+});
+
 export function toPublicUser(user: UserRow) {
   return {
     _id: user.id,
@@ -219,11 +227,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         const startedAt = generation;
         const row = await users.findById(payload.sub);
         if (!row) return undefined;
-        user = { id: row.id, username: row.username, email: row.email, role: row.role, tokenVersion: row.tokenVersion };
+        user = { ...toAuthUser(row), tokenVersion: row.tokenVersion };
         if (generation === startedAt) known.set(row.id, user);
       }
       if (user.tokenVersion !== payload.tv) return undefined;
-      return { id: user.id, username: user.username, email: user.email, role: user.role };
+      return toAuthUser(user);
     },
 
     async getUser(id: string) {
