@@ -215,7 +215,8 @@ describe('PUT and DELETE /api/events/:id', () => {
 
     const edited = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ title: 'Renamed', description: 'New words', date: `${body.date}:00.000Z`, location: 'KICC, Nairobi', status: 'approved' });
+    // A material edit by the organiser goes back to review (security-data-loss.test.ts covers the rule).
+    expect(edited.body).toMatchObject({ title: 'Renamed', description: 'New words', date: `${body.date}:00.000Z`, location: 'KICC, Nairobi', status: 'pending', reReview: true });
     // A moved event without coordinates is geocoded again.
     expect(edited.body.latitude).toBeCloseTo(-1.2887, 3);
 
@@ -305,8 +306,9 @@ describe('registeredUsers and seats', () => {
     expect(listed.registeredUsers).toHaveLength(2);
 
     const tooSmall = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { capacity: 2 } });
-    expect(tooSmall.status).toBe(400);
-    expect(tooSmall.body.msg).toBe('Capacity cannot be below the 3 tickets already issued.');
+    expect(tooSmall.status).toBe(409);
+    expect(tooSmall.body.msg).toBe('Capacity cannot be below the 3 seats in use: 3 tickets sold and 0 held by purchases in progress.');
+    expect(tooSmall.body.field).toBe('capacity');
     const ownerDelete = await t.api('DELETE', `/api/events/${event._id}`, { token: owner.token });
     expect(ownerDelete.status).toBe(409);
     expect((await t.api('DELETE', `/api/events/${event._id}`, { token: admin.token })).status).toBe(200);

@@ -38,12 +38,18 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Bumped on logout and password reset so every token issued before stops working. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /**
+     * TR39 confusable skeleton of the username (modules/auth/account-names.ts), so no look-alike of a
+     * taken name can be registered. Set by the users repository; rows from before it are filled at start.
+     */
+    usernameSkeleton: text('username_skeleton'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_skeleton_idx').on(t.usernameSkeleton),
   ],
 );
 
@@ -139,16 +145,20 @@ export const eventShares = pgTable(
   (t) => [primaryKey({ columns: [t.eventId, t.platform] })],
 );
 
+/**
+ * Money rows (orders, payments, and tickets bought through an order) are never deleted by deleting anything else:
+ * their foreign keys RESTRICT, so deleting an event or user that has them fails instead of erasing receipts.
+ */
 export const orders = pgTable(
   'orders',
   {
     id: id().primaryKey(),
     eventId: id('event_id')
       .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
+      .references(() => events.id, { onDelete: 'restrict' }),
     userId: id('user_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => users.id, { onDelete: 'restrict' }),
     quantity: integer('quantity').notNull(),
     amount: integer('amount').notNull(),
     status: text('status', {
@@ -170,13 +180,13 @@ export const payments = pgTable(
     id: id().primaryKey(),
     orderId: id('order_id')
       .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+      .references(() => orders.id, { onDelete: 'restrict' }),
     userId: id('user_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => users.id, { onDelete: 'restrict' }),
     eventId: id('event_id')
       .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
+      .references(() => events.id, { onDelete: 'restrict' }),
     checkoutRequestId: text('checkout_request_id').notNull(),
     merchantRequestId: text('merchant_request_id'),
     phone: text('phone').notNull(),
@@ -209,7 +219,7 @@ export const tickets = pgTable(
     userId: id('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    orderId: id('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    orderId: id('order_id').references(() => orders.id, { onDelete: 'restrict' }),
     /** Signed ticket code carried by the QR; verifiable offline with the public key. */
     code: text('code').notNull(),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),

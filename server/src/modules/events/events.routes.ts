@@ -203,10 +203,12 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
   doc.put('/:id', {
     summary: 'Edit an event (organiser or admin)',
     auth: 'owner',
-    description: 'Only an admin may change `status`; the organiser cannot be changed.',
+    description:
+      'Only an admin may change `status`; the organiser cannot be changed. A change of title, description, image, date, location or price ' +
+      'by the organiser puts the event back to pending for review: the answer then has `reReview: true` and a `msg` to show (else `reReview: false`).',
     params: eventIdParams,
     body: updateEventBody,
-    responses: { 200: event, 404: notFound },
+    responses: { 200: event, 404: notFound, 409: 'Capacity below the seats sold plus the seats held by purchases in progress (`ticketsSold`, `seatsHeld`).' },
   });
   router.put('/:id', async (req, res) => {
     const user = requireUser(req);
@@ -218,7 +220,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     summary: 'Delete an event (organiser or admin)',
     auth: 'owner',
     params: eventIdParams,
-    responses: { 200: { description: '`{msg}`.', schema: shape.object({ msg: 'string' }) }, 404: notFound, 409: 'The event has ticket holders (only an admin may delete it then).' },
+    responses: { 200: { description: '`{msg}`.', schema: shape.object({ msg: 'string' }) }, 404: notFound, 409: 'The event has ticket orders, pending or paid (`orders`: counts by status), or ticket holders (only an admin may delete it then).' },
   });
   router.delete('/:id', async (req, res) => {
     const user = requireUser(req);

@@ -3,8 +3,11 @@ import type { AuthUser } from '../auth/auth.service.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { GeocodingService } from '../geocoding/geocoding.service.js';
+import { createPaymentsRepository, type OrderStatus } from '../payments/payments.repository.js';
 import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
+import { createTicketsRepository } from '../tickets/tickets.repository.js';
 import { utcMidnight } from './event-dates.js';
+import { canSeeEvent } from './event-visibility.js';
 import { chunk, createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
@@ -46,7 +49,34 @@ export const eventMessages = {
   coordinatesTogether: 'Latitude and longitude must be given together.',
   deleted: 'Event deleted successfully.',
   hasTickets: 'This event already has ticket holders, so it cannot be deleted. Please contact an administrator.',
+  backInReview:
+    'Your changes were saved. Because the title, description, image, date, place or price changed, the event is back in review: ' +
+    'the public will see it again once an administrator approves it. Ticket holders can still open it.',
 } as const;
+
+/** 409 for deleting an event with orders: the buyers' payment records must outlive it. */
+export function hasOrdersMessage(counts: Partial<Record<OrderStatus, number>>): string {
+  const entries = Object.entries(counts).filter(([, n]) => (n ?? 0) > 0);
+  const total = entries.reduce((sum, [, n]) => sum + (n ?? 0), 0);
+  const parts = entries.map(([status, n]) => `${n} ${status.replace('_', ' ')}`).join(', ');
+  return `This event has ${total} ticket order${total === 1 ? '' : 's'} (${parts}), so it cannot be deleted: the buyers' payment records must be kept.`;
+}
+
+export function capacityTooLowMessage(issued: number, held: number): string {
+  return `Capacity cannot be below the ${issued + held} seats in use: ${issued} ticket${issued === 1 ? '' : 's'} sold and ${held} held by purchases in progress.`;
+}
+
+/** Fields whose change a moderator must see again (capacity and coordinates alone are not among them). */
+const MATERIAL_FIELDS = ['title', 'description', 'image', 'startsAt', 'location', 'isPaid', 'ticketPrice'] as const;
+
+function isMaterialEdit(row: EventRow, changes: EventChanges): boolean {
+  return MATERIAL_FIELDS.some((field) => {
+    const next = changes[field];
+    if (next === undefined) return false;
+    const current = row[field];
+    return next instanceof Date && current instanceof Date ? next.getTime() !== current.getTime() : next !== current;
+  });
+}
 
 /**
  * Our own uploads are stored as a path (`/uploads/<id>.<ext>`) so the database does not depend on
@@ -114,8 +144,6 @@ export function toPrefixTsquery(q: string | undefined): string | undefined {
   const unique = [...new Set(words)].slice(0, 8).map((word) => word.slice(0, 60));
   return unique.length ? unique.map((word) => `${word}:*`).join(' & ') : undefined;
 }
-
-const canSeePending = (row: EventRow, viewer: AuthUser | undefined) => Boolean(viewer && (viewer.role === 'admin' || viewer.id === row.userId));
 
 export interface EventsServiceDeps {
   db: Database;
@@ -226,7 +254,7 @@ export function createEventsService(deps: EventsServiceDeps) {
   /** A pending event exists only for its organiser and admins; everyone else gets the same 404 as for an unknown id. */
   async function findVisible(id: string, viewer: AuthUser | undefined): Promise<EventRow> {
     const row = await repo.findById(id);
-    if (!row || (row.status !== 'approved' && !canSeePending(row, viewer))) throw AppError.notFound(eventMessages.notFound);
+    if (!row || !canSeeEvent(row, viewer)) throw AppError.notFound(eventMessages.notFound);
     return row;
   }
 
@@ -234,6 +262,24 @@ export function createEventsService(deps: EventsServiceDeps) {
     const row = await findVisible(id, user);
     if (row.userId !== user.id && user.role !== 'admin') throw AppError.forbidden(eventMessages.notOwner);
     return row;
+  }
+
+  /**
+   * Saves an edit. A capacity is checked against the seats sold and held under the event row lock
+   * that every hold takes, so no purchase can slip in between the count and the update.
+   */
+  async function saveChanges(id: string, changes: EventChanges): Promise<EventRow | undefined> {
+    const capacity = changes.capacity;
+    if (capacity === undefined || capacity === null) return repo.update(id, changes);
+    return deps.db.transaction(async (tx) => {
+      const seats = createTicketsRepository(tx);
+      if (!(await seats.lockEvent(id))) return undefined;
+      const { issued, held } = await seats.seatCounts(id, new Date());
+      if (issued + held > capacity) {
+        throw new AppError(409, capacityTooLowMessage(issued, held), { field: 'capacity', body: { ticketsSold: issued, seatsHeld: held } });
+      }
+      return createEventsRepository(tx).update(id, changes);
+    });
   }
 
   function assertFuture(date: Date) {
@@ -293,7 +339,9 @@ export function createEventsService(deps: EventsServiceDeps) {
       const startedAt = generation;
       // The registrations lookup runs beside the event read; it is discarded when the event is not visible.
       const [row, registered] = await Promise.all([repo.findById(id), registrations.registeredUserIds([id])]);
-      if (!row || (row.status !== 'approved' && !canSeePending(row, viewer))) throw AppError.notFound(eventMessages.notFound);
+      // Ticket holders keep their event page while an edit of it is back in review.
+      const holder = Boolean(viewer && registered.get(id)?.includes(viewer.id));
+      if (!row || (!canSeeEvent(row, viewer) && !holder)) throw AppError.notFound(eventMessages.notFound);
       const dto = toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: row.ticketsSold }, deps.publicUrl);
       remember([dto], startedAt);
       return dto;
@@ -380,12 +428,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         const isPaid = input.isPaid ?? (input.ticketPrice != null ? input.ticketPrice > 0 : row.isPaid);
         Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
       }
-      if (input.capacity !== undefined) {
-        if (input.capacity !== null && input.capacity < row.ticketsSold) {
-          throw AppError.badRequest(`Capacity cannot be below the ${row.ticketsSold} tickets already issued.`, 'capacity');
-        }
-        changes.capacity = input.capacity;
-      }
+      if (input.capacity !== undefined) changes.capacity = input.capacity;
       const locationChanged = input.location !== undefined && input.location !== row.location;
       if (input.location !== undefined) changes.location = input.location;
       if (input.latitude !== undefined || input.longitude !== undefined || locationChanged) {
@@ -393,16 +436,31 @@ export function createEventsService(deps: EventsServiceDeps) {
         Object.assign(changes, await coordinates(input.location ?? row.location, input.latitude, input.longitude));
       }
       if (input.status !== undefined) changes.status = input.status;
-      const updated = changed(await repo.update(id, changes), id);
+      // A material edit by the organiser always leaves the event pending (whatever its status is by the
+      // time the update runs), so an approved event never shows unreviewed text, images or prices.
+      const material = user.role !== 'admin' && isMaterialEdit(row, changes);
+      if (material) changes.status = 'pending';
+      const updated = changed(await saveChanges(id, changes), id);
       if (!updated) throw AppError.notFound(eventMessages.notFound);
-      return toDto(updated);
+      const dto = await toDto(updated);
+      return material && row.status === 'approved' ? { ...dto, reReview: true, msg: eventMessages.backInReview } : { ...dto, reReview: false };
     },
 
-    /** Deleting removes its tickets and payment records too, so only an admin may delete an event that has ticket holders. */
+    /**
+     * Only an admin may delete an event that has (free) ticket holders, and nobody one that has orders,
+     * pending or paid: the buyers' payments must be kept (the database refuses it too).
+     */
     async remove(id: string, user: AuthUser) {
       const row = await findEditable(id, user);
       if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
-      changed(await repo.remove(id), id);
+      const removed = await deps.db.transaction(async (tx) => {
+        // The seat-hold function locks the event row too, so no order can appear between the count and the delete.
+        if (!(await createTicketsRepository(tx).lockEvent(id))) return false;
+        const orders = await createPaymentsRepository(tx).orderCountsForEvent(id);
+        if (Object.keys(orders).length > 0) throw new AppError(409, hasOrdersMessage(orders), { body: { orders } });
+        return createEventsRepository(tx).remove(id);
+      });
+      changed(removed, id);
       return { msg: eventMessages.deleted };
     },
 

@@ -40,6 +40,16 @@ export function createPaymentsRepository(db: Executor) {
       };
     },
 
+    /** How many orders an event has, by status (statuses without orders are left out). */
+    async orderCountsForEvent(eventId: string): Promise<Partial<Record<OrderStatus, number>>> {
+      const rows = await db
+        .select({ status: orders.status, n: sql<number>`count(*)::int` })
+        .from(orders)
+        .where(eq(orders.eventId, eventId))
+        .groupBy(orders.status);
+      return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+    },
+
     async findOrder(orderId: string): Promise<OrderRow | undefined> {
       const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
       return row;

@@ -8,6 +8,23 @@ export type NewTicket = typeof tickets.$inferInsert;
 
 /** Tickets, seat counting and the event row lock that makes stock changes safe. */
 export function createTicketsRepository(db: Executor) {
+  /** Seats in use in their two parts: tickets issued, and seats held by pending orders whose hold has not run out. */
+  async function seatCounts(eventId: string, now: Date, exceptOrderId?: string): Promise<{ issued: number; held: number }> {
+    const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(eq(tickets.eventId, eventId));
+    const [held] = await db
+      .select({ n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int` })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.eventId, eventId),
+          eq(orders.status, 'pending'),
+          gt(orders.holdExpiresAt, now),
+          exceptOrderId ? sql`${orders.id} <> ${exceptOrderId}` : undefined,
+        ),
+      );
+    return { issued: Number(issued?.n ?? 0), held: Number(held?.n ?? 0) };
+  }
+
   return {
     async findEvent(eventId: string): Promise<EventRow | undefined> {
       const [row] = await db.select().from(events).where(eq(events.id, eventId)).limit(1);
@@ -25,20 +42,11 @@ export function createTicketsRepository(db: Executor) {
 
     /** Seats in use: tickets issued plus seats held by pending orders whose hold has not run out. */
     async seatsTaken(eventId: string, now: Date, exceptOrderId?: string): Promise<number> {
-      const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(eq(tickets.eventId, eventId));
-      const [held] = await db
-        .select({ n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int` })
-        .from(orders)
-        .where(
-          and(
-            eq(orders.eventId, eventId),
-            eq(orders.status, 'pending'),
-            gt(orders.holdExpiresAt, now),
-            exceptOrderId ? sql`${orders.id} <> ${exceptOrderId}` : undefined,
-          ),
-        );
-      return Number(issued?.n ?? 0) + Number(held?.n ?? 0);
+      const { issued, held } = await seatCounts(eventId, now, exceptOrderId);
+      return issued + held;
     },
+
+    seatCounts,
 
     async insert(rows: NewTicket[]): Promise<TicketRow[]> {
       if (rows.length === 0) return [];

@@ -1,5 +1,5 @@
 /*
- * EVENTS API (see /work/shared/API-CONTRACT.md and server/src/modules/events). Calls send the
+ * EVENTS API (see /api/docs and server/src/modules/events). Calls send the
  * bearer token when one is stored, so an organiser or admin also sees their own pending events on
  * the detail and edit pages. What the detail page needs for its first paint (the event, related
  * events, the opened count) goes through `fetch` (lib/public-get) so that page downloads no axios;
@@ -80,9 +80,12 @@ export interface EventUpdateInput {
   status?: 'approved' | 'pending';
 }
 
+/** The saved event; `reReview` when the organiser's edit sent a published event back to moderation, with `msg` to show. */
+export type EventUpdateResult = EventItem & { reReview?: boolean; msg?: string };
+
 /** PUT /api/events/:id (owner or admin) -> the event. */
-export async function updateEvent(id: string, input: EventUpdateInput): Promise<EventItem> {
-  const { data } = await api.put<EventItem>(`/events/${seg(id)}`, input);
+export async function updateEvent(id: string, input: EventUpdateInput): Promise<EventUpdateResult> {
+  const { data } = await api.put<EventUpdateResult>(`/events/${seg(id)}`, input);
   return data;
 }
 

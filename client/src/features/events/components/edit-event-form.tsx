@@ -56,7 +56,7 @@ export function EditEventForm({ event }: { event: EventItem }) {
     }
     setPending(true);
     try {
-      await updateEvent(event._id, {
+      const saved = await updateEvent(event._id, {
         title: values.title.trim(),
         description: values.description.trim(),
         date: joinEventDate(values.date, values.time),
@@ -65,7 +65,9 @@ export function EditEventForm({ event }: { event: EventItem }) {
         // Without a map match the server keeps the stored point, or places a moved event itself.
         ...(geo.coords ? { latitude: geo.coords.lat, longitude: geo.coords.lon } : {}),
       });
-      notify.success('Event updated.');
+      // A changed title, text, date, place or price sends a published event back to review: say so.
+      if (saved.reReview) notify.info(saved.msg ?? 'Event updated. It is back in review until an administrator approves it again.');
+      else notify.success('Event updated.');
       void navigate(paths.event(event._id));
     } catch (error) {
       setServerError(getErrorMessage(error, 'Failed to update the event. Please try again.'));
