@@ -5,6 +5,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEventRow } from '../../server/test/helpers/events.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -213,5 +214,58 @@ describe('events in the browser', () => {
     expect(next.body.shares).toEqual({ whatsapp: 1, twitter: 1, instagram: 0 });
 
     expect(seriousErrors(visitor.errors)).toEqual([]);
+  });
+});
+
+describe('editing an event in the browser', () => {
+  it("tells a user at once that they cannot edit someone else's event, and that a pending one is not found: no form", async () => {
+    const amina = await h.server.createUser('amina');
+    await h.server.createUser('baraka');
+    const published = await insertEventRow(h.server.db, { ownerId: amina.user._id, days: 10, title: 'Amina Book Swap' });
+    const pending = await insertEventRow(h.server.db, { ownerId: amina.user._id, days: 12, status: 'pending', title: 'Amina Secret Supper' });
+
+    const other = await h.newPage();
+    await keepOffline(other.context);
+    await loginThroughUi(other.page, 'baraka', 'secret123');
+    const page = other.page;
+    await page.goto(`/edit-event/${published}`);
+    await page.getByRole('alert').filter({ hasText: 'You can only edit events you organise.' }).waitFor();
+    expect(await page.getByLabel('Title').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Update' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Back to the event' }).click();
+    await page.waitForURL(`**/events/${published}`);
+    await page.getByRole('heading', { name: 'Amina Book Swap', level: 1 }).waitFor();
+
+    await page.goto(`/edit-event/${pending}`);
+    await page.getByRole('heading', { name: 'Event not found', level: 1 }).waitFor();
+    expect(await page.getByLabel('Title').count()).toBe(0);
+    expect(await page.getByText('Amina Secret Supper').count()).toBe(0);
+    expect(seriousErrors(other.errors)).toEqual([]);
+
+    // Its organiser gets the filled-in form.
+    const own = await h.newPage();
+    await keepOffline(own.context);
+    await loginThroughUi(own.page, 'amina', 'secret123');
+    await own.page.goto(`/edit-event/${published}`);
+    await expect.poll(() => own.page.getByLabel('Title').inputValue()).toBe('Amina Book Swap');
+    expect(await own.page.getByText('You can only edit events you organise.').count()).toBe(0);
+    expect(seriousErrors(own.errors)).toEqual([]);
+  });
+
+  it('tells the organiser that a changed title sends the published event back to review', async () => {
+    const wanjiku = await h.server.createUser('wanjikuedit');
+    const published = await insertEventRow(h.server.db, { ownerId: wanjiku.user._id, days: 10, title: 'Wanjiku Plant Swap' });
+
+    const own = await h.newPage();
+    await keepOffline(own.context);
+    await loginThroughUi(own.page, 'wanjikuedit', 'secret123');
+    await own.page.goto(`/edit-event/${published}`);
+    await expect.poll(() => own.page.getByLabel('Title').inputValue()).toBe('Wanjiku Plant Swap');
+    await own.page.getByLabel('Title').fill('Wanjiku Seed Swap');
+    await own.page.getByRole('button', { name: 'Update' }).click();
+    await own.page.getByRole('alert').filter({ hasText: 'the event is back in review' }).waitFor();
+    await own.page.waitForURL(`**/events/${published}`);
+    await own.page.getByRole('heading', { name: 'Wanjiku Seed Swap', level: 1 }).waitFor();
+    expect(seriousErrors(own.errors)).toEqual([]);
   });
 });

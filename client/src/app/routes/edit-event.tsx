@@ -1,5 +1,9 @@
-/* EDIT EVENT (SPEC §2 /edit-event/{id}): organisers and admins; no stored user goes to /login. */
+/*
+ * EDIT EVENT (docs/product.md /edit-event/{id}): organisers and admins; no stored user goes to /login.
+ * Anyone else is told so as soon as the event loads, instead of getting a form the server would refuse.
+ */
 import { Link, Navigate, useParams } from 'react-router-dom';
+import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
@@ -9,38 +13,72 @@ import { getErrorMessage, getErrorStatus } from '../../lib/errors';
 import { useSession } from '../../features/auth/hooks/use-session';
 import { getEvent } from '../../features/events/api/events-api';
 import { EditEventForm } from '../../features/events/components/edit-event-form';
+// "The event's creator or an admin": the same rule as the door check-in, asked the same way.
+import { useStaffAccess } from '../../features/tickets/hooks/use-staff-access';
 import '../../features/events/event-form.css';
+
+const NOT_YOUR_EVENT = 'You can only edit events you organise.';
 
 export default function EditEventRoute() {
   useDocumentTitle('Edit Event');
   const { id = '' } = useParams();
   const { user, isLoggedIn } = useSession();
-  const signedIn = Boolean(isLoggedIn && user);
-  const { data: event, error, loading } = useFetch(signedIn ? `events:edit:${id}` : null, (signal) => getEvent(id, signal));
+  const userId = isLoggedIn && user ? user._id : null;
+  const { data: event, error, loading, reload } = useFetch(userId ? `events:edit:${id}` : null, (signal) => getEvent(id, signal));
+  // Asked once the event is known, so its organiser never waits for a role lookup.
+  const access = useStaffAccess(event ? userId : null, event?.user);
 
-  if (!signedIn) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
+  if (!userId) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
+  if (loading) return <PageLoader label="Loading event…" />;
+
+  if (error || !event) {
+    const notFound = getErrorStatus(error) === 404;
+    return (
+      <section className="page page--narrow status-page">
+        <h1>{notFound ? 'Event not found' : 'Could not load this event'}</h1>
+        {notFound ? (
+          <p>This event does not exist, or it is waiting for approval.</p>
+        ) : (
+          <FormMessage tone="error">{getErrorMessage(error, 'Failed to load the event. Please try again.')}</FormMessage>
+        )}
+        <div className="status-page__actions">
+          {notFound ? null : (
+            <Button variant="primary" onClick={reload}>
+              Try again
+            </Button>
+          )}
+          <Link className="btn btn--secondary" to={paths.profile}>
+            My events
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  if (access === 'checking') return <PageLoader label="Checking access…" />;
+  if (access === 'denied') {
+    return (
+      <section className="page page--narrow status-page">
+        <h1>Edit Event</h1>
+        <FormMessage tone="error">{NOT_YOUR_EVENT}</FormMessage>
+        <div className="status-page__actions">
+          <Link className="btn btn--secondary" to={paths.event(event._id)}>
+            Back to the event
+          </Link>
+        </div>
+      </section>
+    );
+  }
 
   return (
     <div className="page page--narrow">
       <header className="page-hero">
         <h1>Edit Event</h1>
-        {event ? (
-          <p className="lead">
-            Editing <Link to={paths.event(event._id)}>{event.title}</Link>
-          </p>
-        ) : null}
+        <p className="lead">
+          Editing <Link to={paths.event(event._id)}>{event.title}</Link>
+        </p>
       </header>
-      {loading ? (
-        <PageLoader label="Loading event…" />
-      ) : error || !event ? (
-        <FormMessage tone="error">
-          {getErrorStatus(error) === 404
-            ? 'Event not found.'
-            : getErrorMessage(error, 'Failed to load the event. Please try again.')}
-        </FormMessage>
-      ) : (
-        <EditEventForm key={event._id} event={event} />
-      )}
+      <EditEventForm key={event._id} event={event} />
     </div>
   );
 }

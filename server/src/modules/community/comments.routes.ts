@@ -21,7 +21,7 @@ export function createCommentsRouter(deps: { comments: CommentsService }) {
   });
   router.get('/event/:eventId', async (req, res) => {
     const { eventId } = parse(eventIdParams, req.params);
-    res.json({ comments: await comments.listForEvent(eventId) });
+    res.json({ comments: await comments.listForEvent(eventId, req.user) });
   });
 
   doc.post('/add', {

@@ -3,7 +3,7 @@ import { idParam } from '../../lib/validate.js';
 import { freeText } from './community.shared.js';
 
 export const COMMENT_MAX_LENGTH = 2000;
-/** The client's message when a comment cannot be posted (SPEC, error catalogue). */
+/** The client's message when a comment cannot be posted (docs/product.md, "Messages users see"). */
 export const EMPTY_COMMENT = 'Comment field empty';
 
 const commentText = freeText({ field: 'Comment', max: COMMENT_MAX_LENGTH, empty: EMPTY_COMMENT });

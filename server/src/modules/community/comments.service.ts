@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { isAdmin } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/auth.service.js';
-import { requireEvent, userRef } from './community.shared.js';
+import { requireVisibleEvent, userRef } from './community.shared.js';
 import { createCommentsRepository, type CommentRow } from './comments.repository.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 
@@ -17,39 +17,43 @@ export const toComment = (row: CommentRow) => ({
 
 export type CommentView = ReturnType<typeof toComment>;
 
+const commentNotFound = 'Comment not found.';
+
 export function createCommentsService(deps: { db: Database }) {
   const comments = createCommentsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
 
-  async function requireComment(id: string) {
+  /** A comment on an event the viewer cannot see is answered like one that does not exist. */
+  async function requireComment(id: string, viewer: AuthUser) {
     const comment = await comments.findById(id);
-    if (!comment) throw AppError.notFound('Comment not found.');
+    if (!comment) throw AppError.notFound(commentNotFound);
+    await requireVisibleEvent(eventRefs, comment.eventId, viewer, commentNotFound);
     return comment;
   }
 
   return {
-    async listForEvent(eventId: string): Promise<CommentView[]> {
-      await requireEvent(eventRefs, eventId);
+    async listForEvent(eventId: string, viewer: AuthUser | undefined): Promise<CommentView[]> {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
       return (await comments.listForEvent(eventId)).map(toComment);
     },
 
-    /** Any signed-in user may comment on any event (SPEC: comments are always shown). */
+    /** Any signed-in user may comment on any event they can see (docs/product.md: comments are always shown). */
     async add(user: AuthUser, eventId: string, content: string): Promise<CommentView> {
-      await requireEvent(eventRefs, eventId);
+      await requireVisibleEvent(eventRefs, eventId, user);
       const id = await comments.insert({ eventId, userId: user.id, content });
-      return toComment(await requireComment(id));
+      return toComment(await requireComment(id, user));
     },
 
     /** Only the author edits; an admin may delete but not put words in someone's mouth. */
     async update(user: AuthUser, commentId: string, content: string): Promise<CommentView> {
-      const comment = await requireComment(commentId);
+      const comment = await requireComment(commentId, user);
       if (comment.userId !== user.id) throw AppError.forbidden('You can only edit your own comments.');
       await comments.updateContent(commentId, content);
-      return toComment(await requireComment(commentId));
+      return toComment(await requireComment(commentId, user));
     },
 
     async remove(user: AuthUser, commentId: string): Promise<void> {
-      const comment = await requireComment(commentId);
+      const comment = await requireComment(commentId, user);
       if (comment.userId !== user.id && !isAdmin(user)) throw AppError.forbidden('You can only delete your own comments.');
       await comments.delete(commentId);
     },

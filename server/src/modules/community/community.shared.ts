@@ -2,6 +2,8 @@ import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { errorBody } from '../../lib/error-handler.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { canSeeEvent } from '../events/event-visibility.js';
 import type { EventRefsRepository } from './event-refs.repository.js';
 
 /** `{_id, username}`: how an author is shown on comments, reviews, threads and posts. */
@@ -38,9 +40,16 @@ export const statusFalseOnError: ErrorRequestHandler = (error, _req, res, next) 
     .json({ status: false, ...errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body }) });
 };
 
-export async function requireEvent(eventRefs: EventRefsRepository, eventId: string) {
+export const eventNotFound = 'Event not found.';
+
+/**
+ * The event, when the viewer may see it (`canSeeEvent`, the rule of GET /api/events/:id); otherwise
+ * the same 404 as for an unknown id. Routes that reach the event through a comment, review, thread or
+ * post pass that thing's own not-found message, so a hidden event's content looks missing too.
+ */
+export async function requireVisibleEvent(eventRefs: EventRefsRepository, eventId: string, viewer: AuthUser | undefined, notFoundMessage = eventNotFound) {
   const event = await eventRefs.find(eventId);
-  if (!event) throw AppError.notFound('Event not found.');
+  if (!event || !canSeeEvent(event, viewer)) throw AppError.notFound(notFoundMessage);
   return event;
 }
 

@@ -5,16 +5,23 @@ import { events } from '../../db/schema.js';
 export interface EventRef {
   id: string;
   startsAt: Date;
+  /** With `userId` (the organiser): who may see the event (`canSeeEvent`). */
+  status: string;
+  userId: string;
 }
 
 /**
- * The little comments, reviews and forums need to know about an event: that it exists and when it
- * starts. Kept here so this module does not depend on the events module's internals.
+ * The little comments, reviews and forums need to know about an event: that it exists, who may see
+ * it and when it starts. Kept here so this module does not depend on the events module's internals.
  */
 export function createEventRefsRepository(db: Executor) {
   return {
     async find(eventId: string): Promise<EventRef | undefined> {
-      const [row] = await db.select({ id: events.id, startsAt: events.startsAt }).from(events).where(eq(events.id, eventId)).limit(1);
+      const [row] = await db
+        .select({ id: events.id, startsAt: events.startsAt, status: events.status, userId: events.userId })
+        .from(events)
+        .where(eq(events.id, eventId))
+        .limit(1);
       return row;
     },
   };

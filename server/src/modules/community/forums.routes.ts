@@ -7,7 +7,7 @@ import { statusFalseOnError } from './community.shared.js';
 import { addPostBody, addThreadBody, eventIdParams, postIdParams, threadIdParams } from './forums.schemas.js';
 import { forumMessages, type ForumsService } from './forums.service.js';
 
-/** Reading a forum needs an account (SPEC); the summary on the event page does not. */
+/** Reading a forum needs an account (docs/product.md); the summary on the event page does not. */
 function requireReader(req: Request) {
   if (!req.user) throw AppError.unauthorized(forumMessages.loginToView);
   return req.user;
@@ -27,7 +27,7 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
   });
   router.get('/summary/:eventId', async (req, res) => {
     const { eventId } = parse(eventIdParams, req.params);
-    res.json({ threads: await forums.summary(eventId) });
+    res.json({ threads: await forums.summary(eventId, req.user) });
   });
 
   doc.get('/threads/:eventId', {
@@ -37,9 +37,9 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
     responses: { 200: '`{thread:[{_id, title, user:{_id, username}, posts:[…]}]}` (key `thread`, value an array).', 404: 'Event not found.' },
   });
   router.get('/threads/:eventId', async (req, res) => {
-    requireReader(req);
+    const user = requireReader(req);
     const { eventId } = parse(eventIdParams, req.params);
-    res.json({ thread: await forums.listThreads(eventId) });
+    res.json({ thread: await forums.listThreads(user, eventId) });
   });
 
   doc.get('/thread/:threadId', {

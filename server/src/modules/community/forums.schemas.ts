@@ -5,7 +5,7 @@ import { freeText } from './community.shared.js';
 export const THREAD_TITLE_MAX_LENGTH = 150;
 export const POST_MAX_LENGTH = 5000;
 /**
- * Replies may nest at any depth the UI asks for (SPEC renders three levels and offers "Load more"
+ * Replies may nest at any depth the UI asks for (the client renders three levels and offers "Load more"
  * below). This cap only keeps a thread serialisable: JSON nesting in the thousands overflows the stack.
  */
 export const MAX_POST_DEPTH = 100;

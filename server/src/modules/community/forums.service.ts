@@ -1,9 +1,9 @@
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { isAdmin } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
-import { requireEvent, userRef } from './community.shared.js';
+import { requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createForumsRepository, type ThreadRow } from './forums.repository.js';
 import { MAX_POST_DEPTH, SUMMARY_THREADS } from './forums.schemas.js';
@@ -38,23 +38,34 @@ export function createForumsService(deps: { db: Database }) {
     if (!(await registrations.isRegistered(eventId, userId))) throw AppError.forbidden(forumMessages.notRegistered);
   }
 
+  /**
+   * The thread, when the viewer may see its event; otherwise a 404 with `notFoundMessage`, exactly as
+   * for an unknown thread (or post), so a hidden event's forum looks missing.
+   */
+  async function requireVisibleThread(db: Executor, threadId: string, viewer: AuthUser, notFoundMessage: string) {
+    const thread = await createForumsRepository(db).findThread(threadId);
+    if (!thread) throw AppError.notFound(notFoundMessage);
+    await requireVisibleEvent(createEventRefsRepository(db), thread.eventId, viewer, notFoundMessage);
+    return thread;
+  }
+
   return {
     /** Newest first; `posts` holds the ids of the thread's visible posts (its length is the reply count). */
-    async listThreads(eventId: string) {
-      await requireEvent(eventRefs, eventId);
+    async listThreads(viewer: AuthUser, eventId: string) {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await forums.threadsForEvent(eventId);
       return rows.map((row) => ({ ...threadHead(row), posts: row.postIds, replies: row.postIds.length }));
     },
 
     /** Public forum summary for the event page: the newest few threads with reply counts. */
-    async summary(eventId: string) {
-      await requireEvent(eventRefs, eventId);
+    async summary(eventId: string, viewer: AuthUser | undefined) {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await forums.threadSummaries(eventId, SUMMARY_THREADS);
       return rows.map((row) => ({ ...threadHead(row), replies: row.replies }));
     },
 
     async addThread(user: AuthUser, eventId: string, title: string) {
-      await requireEvent(eventRefs, eventId);
+      await requireVisibleEvent(eventRefs, eventId, user);
       await requireRegistered(eventId, user.id);
       const row = await forums.insertThread({ eventId, userId: user.id, title });
       return { ...threadHead({ ...row, username: user.username }), posts: [] as string[], replies: 0 };
@@ -62,8 +73,7 @@ export function createForumsService(deps: { db: Database }) {
 
     /** The thread with its whole post tree, built from one query of its posts. */
     async getThread(viewer: AuthUser, threadId: string) {
-      const thread = await forums.findThread(threadId);
-      if (!thread) throw new AppError(404, forumMessages.threadNotFound);
+      const thread = await requireVisibleThread(deps.db, threadId, viewer, forumMessages.threadNotFound);
       const posts = buildPostTree(await forums.postsOfThread(threadId, viewer.id));
       return { ...threadHead(thread), posts };
     },
@@ -71,8 +81,7 @@ export function createForumsService(deps: { db: Database }) {
     async addPost(user: AuthUser, input: { threadId: string; parentId: string | null; content: string }): Promise<PostView> {
       return deps.db.transaction(async (tx) => {
         const repo = createForumsRepository(tx);
-        const thread = await repo.findThread(input.threadId);
-        if (!thread) throw AppError.notFound(forumMessages.threadNotFound);
+        const thread = await requireVisibleThread(tx, input.threadId, user, forumMessages.threadNotFound);
         if (!(await createRegistrationsRepository(tx).isRegistered(thread.eventId, user.id))) {
           throw AppError.forbidden(forumMessages.notRegistered);
         }
@@ -98,6 +107,7 @@ export function createForumsService(deps: { db: Database }) {
         const repo = createForumsRepository(tx);
         const post = await repo.lockPost(postId, 'update');
         if (!post) throw AppError.notFound(forumMessages.postNotFound);
+        await requireVisibleThread(tx, post.threadId, user, forumMessages.postNotFound);
         if (post.deletedAt) throw AppError.badRequest(forumMessages.voteOnDeleted);
         const previous = await repo.findVote(postId, user.id);
         const next = previous === direction ? 0 : direction;
@@ -116,6 +126,7 @@ export function createForumsService(deps: { db: Database }) {
         const repo = createForumsRepository(tx);
         const post = await repo.lockPost(postId, 'update');
         if (!post) throw AppError.notFound(forumMessages.postNotFound);
+        await requireVisibleThread(tx, post.threadId, user, forumMessages.postNotFound);
         if (post.userId !== user.id && !isAdmin(user)) throw AppError.forbidden(forumMessages.notAuthor);
         if (await repo.hasReplies(post.id)) {
           if (!post.deletedAt) await repo.softDelete(post.id);

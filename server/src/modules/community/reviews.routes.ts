@@ -23,7 +23,7 @@ export function createReviewsRouter(deps: { reviews: ReviewsService }) {
   });
   router.get('/event/:eventId', async (req, res) => {
     const { eventId } = parse(eventIdParams, req.params);
-    res.json(await reviews.listForEvent(eventId));
+    res.json(await reviews.listForEvent(eventId, req.user));
   });
 
   // Failures answer 4xx with {status:false, msg} (statusFalseOnError below).

@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isAdmin } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
-import { isUniqueViolation, requireEvent, userRef } from './community.shared.js';
+import { isUniqueViolation, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createReviewsRepository, type ReviewRow } from './reviews.repository.js';
 
@@ -13,6 +13,7 @@ export const reviewMessages = {
   tooEarly: 'You can review this event after it has taken place.',
   added: 'Review added successfully.',
   deleted: 'Review deleted.',
+  notFound: 'Review not found.',
 } as const;
 
 export const toReview = (row: ReviewRow) => ({
@@ -33,16 +34,18 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
   const registrations = createRegistrationsRepository(deps.db);
   const now = deps.now ?? (() => new Date());
 
-  async function requireReview(id: string) {
+  /** A review of an event the viewer cannot see is answered like one that does not exist. */
+  async function requireReview(id: string, viewer: AuthUser) {
     const review = await reviews.findById(id);
-    if (!review) throw AppError.notFound('Review not found.');
+    if (!review) throw AppError.notFound(reviewMessages.notFound);
+    await requireVisibleEvent(eventRefs, review.eventId, viewer, reviewMessages.notFound);
     return review;
   }
 
   return {
     /** Reviews newest first, with the average (one decimal; 0 when there are none) and the count. */
-    async listForEvent(eventId: string) {
-      await requireEvent(eventRefs, eventId);
+    async listForEvent(eventId: string, viewer: AuthUser | undefined) {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await reviews.listForEvent(eventId);
       const total = rows.reduce((sum, row) => sum + row.rating, 0);
       return {
@@ -53,7 +56,7 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
     },
 
     async add(user: AuthUser, input: { eventId: string; content: string; rating: number }): Promise<ReviewView> {
-      const event = await requireEvent(eventRefs, input.eventId);
+      const event = await requireVisibleEvent(eventRefs, input.eventId, user);
       if (!(await registrations.isRegistered(event.id, user.id))) throw AppError.forbidden(reviewMessages.notRegistered);
       if (event.startsAt.getTime() > now().getTime()) throw AppError.forbidden(reviewMessages.tooEarly);
       if (await reviews.exists(event.id, user.id)) throw AppError.conflict(reviewMessages.duplicate);
@@ -65,18 +68,18 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
         if (isUniqueViolation(error)) throw AppError.conflict(reviewMessages.duplicate);
         throw error;
       }
-      return toReview(await requireReview(id));
+      return toReview(await requireReview(id, user));
     },
 
     async update(user: AuthUser, id: string, changes: { content?: string | undefined; rating?: number | undefined }): Promise<ReviewView> {
-      const review = await requireReview(id);
+      const review = await requireReview(id, user);
       if (review.userId !== user.id) throw AppError.forbidden('You can only edit your own reviews.');
       await reviews.update(id, changes);
-      return toReview(await requireReview(id));
+      return toReview(await requireReview(id, user));
     },
 
     async remove(user: AuthUser, id: string): Promise<void> {
-      const review = await requireReview(id);
+      const review = await requireReview(id, user);
       if (review.userId !== user.id && !isAdmin(user)) throw AppError.forbidden('You can only delete your own reviews.');
       await reviews.delete(id);
     },
