@@ -55,6 +55,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         // Tickets already issued have their emails queued; index.ts gives the whole shutdown 10 s.
         if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all sent');
+        if (!(await services.auth.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued account emails were not all sent');
         mailer.close();
         await database.close();
       })();

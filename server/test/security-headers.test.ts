@@ -68,7 +68,14 @@ beforeAll(async () => {
     AUTH_CACHE_MS: String(AUTH_CACHE_MS),
   });
   // Small limits, and X-Forwarded-For honoured so each test can speak from its own address.
-  limited = await startTestServer({ RATE_LIMIT_MAX: '3', TRUST_PROXY: 'true', LOG_LEVEL: 'info', CORS_ORIGINS: ALLOWED_ORIGIN });
+  limited = await startTestServer({
+    RATE_LIMIT_MAX: '3',
+    RATE_LIMIT_ACCOUNT_MAX: '3',
+    RATE_LIMIT_IP_MAX: '3',
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'info',
+    CORS_ORIGINS: ALLOWED_ORIGIN,
+  });
   const modules = await loadPaymentService();
   pay = await modules.start.startPaymentService(
     modules.config.loadPaymentConfig({
@@ -346,12 +353,16 @@ describe('rate limits (RATE_LIMIT_MAX=3)', () => {
     await hammer('/api/auth/forgot-password', () => ({ email: `someone${n++}@example.com` }), { expectStatusFalse: true });
   });
 
-  it('login is also limited per account, whatever the address', async () => {
+  it('login is also limited per account across addresses: those that already failed wait, a new one is still heard', async () => {
+    const ips = [freshIp(), freshIp(), freshIp()];
+    const guess = (ip: string, i: number) => send(limited, 'POST', '/api/auth/login', { body: { username: 'victim', password: `guess-${i}` }, headers: { 'x-forwarded-for': ip } });
     const answers: RawResponse[] = [];
-    for (let i = 0; i < 4; i++) answers.push(await send(limited, 'POST', '/api/auth/login', { body: { username: 'victim', password: `guess-${i}` }, headers: { 'x-forwarded-for': freshIp() } }));
-    expect(answers.slice(0, 3).map((a) => a.status)).toEqual([200, 200, 200]);
-    expect(answers[3]!.status).toBe(429);
-    expect(answers[3]!.body.msg).toBe(tooMany);
+    for (const [i, ip] of ips.entries()) answers.push(await guess(ip, i));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const again = await guess(ips[0]!, 3);
+    expect(again.status).toBe(429);
+    expect(again.body.msg).toBe(tooMany);
+    expect((await guess(freshIp(), 4)).status).toBe(200);
   });
 
   it('the contact form (POST /api/auth/sendMessage) answers 429 after 3 messages per address', async () => {

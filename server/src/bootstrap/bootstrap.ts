@@ -126,6 +126,8 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
 /** Returns the demo data when this start seeded it (see seedDemoActivity), else null. */
 export async function bootstrapDatabase(db: Database, config: AppConfig, logger: Logger): Promise<SeededDemo | null> {
   await ensureSystemUser(db);
+  const lookAlikes = await createUsersRepository(db).backfillUsernameSkeletons();
+  if (lookAlikes.length > 0) logger.error(`usernames that look like an older account's (left as they are): ${lookAlikes.join(', ')}`);
   if (config.admin) await ensureAdmin(db, config.admin, logger);
   return config.seedDemo ? seedDemo(db, logger, !config.admin, uploadsDir(config.dataDir)) : null;
 }

@@ -3,8 +3,12 @@ import { z } from 'zod';
 const requiredString = (message: string) =>
   z.string({ error: message }).refine((value) => value.trim().length > 0, message);
 
+/** NFKC first: fullwidth and other compatibility forms are stored and compared as their plain letters. */
+const nfkc = (value: string) => value.normalize('NFKC');
+
 export const emailSchema = z
   .string({ error: 'Email is required.' })
+  .overwrite(nfkc)
   .trim()
   .min(1, 'Email is required.')
   .max(254, 'Email must be at most 254 characters.')
@@ -12,6 +16,7 @@ export const emailSchema = z
 
 export const usernameSchema = z
   .string({ error: 'Username is required.' })
+  .overwrite(nfkc)
   .trim()
   .min(3, 'Username should be greater than 3 characters.')
   .max(30, 'Username must be at most 30 characters.')
