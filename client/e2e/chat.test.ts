@@ -23,12 +23,17 @@ afterAll(async () => {
 
 describe('chat in the browser', () => {
   it('redirects visitors without a stored user to /login, and back to the conversation after logging in', async () => {
+    // Contacts are the people one has talked with: these two have.
+    const [imani, juma] = [await h.server.createUser('imani'), await h.server.createUser('juma')];
+    await setAvatar(h, imani, '#0a7d3e');
+    await setAvatar(h, juma, '#c8102e');
+    await h.server.api('POST', '/api/messages/addmsg', { token: juma.token, body: { from: juma.user._id, to: imani.user._id, message: 'Habari Imani' } });
     const { page } = await h.newPage();
-    await page.goto(`/chat?with=${baraka.user._id}`);
+    await page.goto(`/chat?with=${juma.user._id}`);
     await page.waitForURL('**/login');
-    await submitLogin(page, 'amani');
-    await page.waitForURL((url) => url.pathname === '/chat' && url.search === `?with=${baraka.user._id}`);
-    await page.getByRole('log', { name: 'Messages with baraka' }).waitFor();
+    await submitLogin(page, 'imani');
+    await page.waitForURL((url) => url.pathname === '/chat' && url.search === `?with=${juma.user._id}`);
+    await page.getByRole('log', { name: 'Messages with juma' }).waitFor();
   });
 
   it('sends a user whose avatar is not set to /setAvatar', async () => {
@@ -41,23 +46,24 @@ describe('chat in the browser', () => {
     await page.waitForURL('**/setAvatar');
   });
 
-  it('A writes to B; B sees an unread badge, opens the conversation and replies with an emoji; A sees it live', async () => {
+  it('A finds B by username and writes first; B sees A appear with an unread badge, opens the conversation and replies with an emoji; A sees it live', async () => {
     const a = await h.newPage({ width: 1280, height: 800 });
     const b = await h.newPage({ width: 360, height: 740 });
     await loginThroughUi(a.page, 'amani');
     await loginThroughUi(b.page, 'baraka');
 
-    // B waits on the contact list (phone layout: greeting, then contacts).
+    // B waits on the contact list (phone layout: greeting, then contacts): nobody has written to B yet.
     await b.page.goto('/chat');
     await b.page.getByRole('heading', { name: 'Welcome, baraka!' }).waitFor();
     await b.page.getByText('Please select a chat to Start Messaging').waitFor();
-    await b.page.getByRole('button', { name: /^amani/ }).waitFor();
+    await b.page.getByText('No conversations yet. Find someone by username to send a first message.').waitFor();
 
-    // A opens B's conversation and sends.
+    // A finds B by username and opens the conversation.
     await a.page.goto('/chat');
     await a.page.getByRole('heading', { name: 'Welcome, amani!' }).waitFor();
     expect(await a.page.getByRole('link', { name: 'Go to Chats' }).getAttribute('href')).toBe('/chat');
-    await a.page.getByRole('button', { name: /^baraka/ }).click();
+    await a.page.getByLabel('Find someone by username').fill('bar');
+    await a.page.getByRole('button', { name: 'Chat with baraka' }).click();
     const aLog = a.page.getByRole('log', { name: 'Messages with baraka' });
     await aLog.getByText('No messages yet. Say hello to baraka!').waitFor();
     expect(await a.page.getByRole('button', { name: /^baraka/ }).getAttribute('aria-current')).toBe('true');
@@ -134,6 +140,46 @@ describe('chat in the browser', () => {
 
     expect(seriousErrors(a.errors)).toEqual([]);
     expect(seriousErrors(b.errors)).toEqual([]);
+  });
+
+  it('a new user finds someone by username search and sends the first message; both then have each other as contacts', async () => {
+    const [kamau, wairimu] = [await h.server.createUser('kamau'), await h.server.createUser('wairimu')];
+    await setAvatar(h, kamau, '#1a56db');
+    await setAvatar(h, wairimu, '#f2a900');
+    const { page, errors } = await h.newPage({ width: 1280, height: 800 });
+    await loginThroughUi(page, 'kamau');
+    await page.goto('/chat');
+    await page.getByText('No conversations yet. Find someone by username to send a first message.').waitFor();
+
+    const search = page.getByLabel('Find someone by username');
+    await search.fill('zzz');
+    await page.getByText('No one found whose username starts with “zzz”.').waitFor();
+    // Any case; the caller is never among the results.
+    await search.fill('WAI');
+    const results = page.getByRole('list', { name: 'Users starting with WAI' });
+    await results.getByRole('button', { name: 'Chat with wairimu' }).waitFor();
+    await search.fill('ka');
+    await page.getByText('No one found whose username starts with “ka”.').waitFor();
+    await search.fill('wai');
+    await page.getByRole('button', { name: 'Chat with wairimu' }).waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Chat with wairimu' }).click();
+
+    // The search is cleared and the conversation opens, with wairimu on top of the list.
+    expect(await search.inputValue()).toBe('');
+    const log = page.getByRole('log', { name: 'Messages with wairimu' });
+    await log.getByText('No messages yet. Say hello to wairimu!').waitFor();
+    expect(await page.getByRole('button', { name: /^wairimu/ }).getAttribute('aria-current')).toBe('true');
+    await page.getByLabel('Message to wairimu').fill('Hujambo Wairimu, tuonane Kisumu?');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await log.locator('.chat-msg--self.chat-msg--sent').getByText('Hujambo Wairimu, tuonane Kisumu?').waitFor();
+
+    // The server now counts them as each other's contacts.
+    await page.reload();
+    await page.getByRole('log', { name: 'Messages with wairimu' }).getByText('Hujambo Wairimu, tuonane Kisumu?').waitFor();
+    const theirs = await h.server.api('GET', `/api/auth/allusers/${wairimu.user._id}`, { token: wairimu.token });
+    expect(theirs.body).toEqual([{ _id: kamau.user._id, username: 'kamau', avatarImage: expect.any(String) }]);
+    expect(seriousErrors(errors)).toEqual([]);
   });
 
   it('pages back through history when scrolled up', async () => {

@@ -65,7 +65,7 @@ export function createServices(deps: AppDeps) {
     authCacheMs: config.authCacheMs,
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
-  const chat = createChatService({ db, synchronousCommit: config.chatSynchronousCommit });
+  const chat = createChatService({ db, synchronousCommit: config.chatSynchronousCommit, rateLimit: config.chatRateLimit });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
   const events = createEventsService({
     db,

@@ -44,6 +44,10 @@ const envSchema = z.object({
   TICKET_SIGNING_KEY: optionalString,
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  /** Failed logins for one account across all addresses; default 5 × RATE_LIMIT_MAX. */
+  RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().positive().optional(),
+  /** Per-address ceiling of each account route (shared addresses: CGNAT, campuses); default 25 × RATE_LIMIT_MAX. */
+  RATE_LIMIT_IP_MAX: z.coerce.number().int().positive().optional(),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
   GEOCODER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
@@ -61,6 +65,14 @@ const envSchema = z.object({
    * load; a crash of the database server itself can lose the last ~0.6 s of messages).
    */
   CHAT_SYNCHRONOUS_COMMIT: booleanFlag.default(true),
+  /**
+   * Chat messages per user (socket and HTTP together): a burst of CHAT_RATE_BURST, refilled at
+   * CHAT_RATE_PER_SECOND. Counted per instance: with N instances a user spread over all of them gets up to N times this.
+   */
+  CHAT_RATE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  CHAT_RATE_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(1),
+  /** Milliseconds between re-checks of every open socket's token (expiry, revocation the change feed missed). */
+  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(50).max(24 * 60 * 60 * 1000).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -89,7 +101,11 @@ export interface AppConfig {
   internalApiKey: string;
   holdMinutes: number;
   ticketSigningKey: string | undefined;
-  rateLimit: { windowMs: number; max: number };
+  /**
+   * max: the general per-address limit, and per account+address failed logins and per-account emails;
+   * accountMax: failed logins for one account across addresses; ipMax: per-address ceiling of account routes.
+   */
+  rateLimit: { windowMs: number; max: number; accountMax: number; ipMax: number };
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
   /** Nominatim-style search endpoint; unset keeps geocoding on the built-in Kenyan gazetteer only. */
@@ -98,6 +114,8 @@ export interface AppConfig {
   eventsCacheMs: number;
   authCacheMs: number;
   chatSynchronousCommit: boolean;
+  chatRateLimit: { burst: number; perSecond: number };
+  socketSessionCheckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -157,7 +175,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     internalApiKey: env.INTERNAL_API_KEY ?? persistedSecret(dataDir, 'internal-api-key'),
     holdMinutes: env.HOLD_MINUTES,
     ticketSigningKey: env.TICKET_SIGNING_KEY,
-    rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_MS, max: env.RATE_LIMIT_MAX },
+    rateLimit: {
+      windowMs: env.RATE_LIMIT_WINDOW_MS,
+      max: env.RATE_LIMIT_MAX,
+      accountMax: env.RATE_LIMIT_ACCOUNT_MAX ?? env.RATE_LIMIT_MAX * 5,
+      ipMax: env.RATE_LIMIT_IP_MAX ?? env.RATE_LIMIT_MAX * 25,
+    },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
@@ -165,5 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsCacheMs: env.EVENTS_CACHE_MS,
     authCacheMs: env.AUTH_CACHE_MS,
     chatSynchronousCommit: env.CHAT_SYNCHRONOUS_COMMIT,
+    chatRateLimit: { burst: env.CHAT_RATE_BURST, perSecond: env.CHAT_RATE_PER_SECOND },
+    socketSessionCheckMs: env.SOCKET_SESSION_CHECK_MS,
   };
 }

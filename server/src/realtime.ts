@@ -49,7 +49,14 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
       throw error;
     }
   }
-  const chatSocket = attachChatSocket(io, { auth: services.auth, chat: services.chat, logger, clustered: Boolean(config.redisUrl) });
+  const chatSocket = attachChatSocket(io, {
+    auth: services.auth,
+    chat: services.chat,
+    changes: services.changes,
+    logger,
+    clustered: Boolean(config.redisUrl),
+    sessionCheckMs: config.socketSessionCheckMs,
+  });
   return {
     io,
     async close() {

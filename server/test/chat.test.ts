@@ -1,46 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChatRepository } from '../src/modules/chat/chat.repository.js';
 import { chooseRedisAdapter } from '../src/realtime.js';
+import { emitWithAck, nextEvent, received, socketTracker } from './helpers/chat-sockets.js';
 import { createTestDatabaseUrl } from './helpers/test-database.js';
 import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
 type Session = Awaited<ReturnType<TestServer['createUser']>>;
 
 const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>').toString('base64');
-const sockets: Socket[] = [];
-
-function openSocket(url: string, token: string | undefined): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(url, { auth: token ? { token } : {}, transports: ['websocket'], reconnection: false, forceNew: true });
-    sockets.push(socket);
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error) => reject(error));
-  });
-}
-
-function nextEvent<T>(socket: Socket, event: string, timeoutMs = 3000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
-    socket.once(event, (payload: T) => {
-      clearTimeout(timer);
-      resolve(payload);
-    });
-  });
-}
-
-function received(socket: Socket, event: string): unknown[] {
-  const list: unknown[] = [];
-  socket.on(event, (payload: unknown) => list.push(payload));
-  return list;
-}
-
-const emitWithAck = (socket: Socket, event: string, payload: unknown) =>
-  socket.timeout(3000).emitWithAck(event, payload) as Promise<{ ok: boolean; msg?: string; message?: { _id: string } }>;
+const sockets = socketTracker();
+const openSocket = sockets.open;
 
 let t: TestServer;
 let a: Session;
@@ -54,15 +28,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  sockets.forEach((socket) => socket.close());
+  sockets.closeAll();
   await t?.close();
 });
 
 describe('chat over HTTP', () => {
-  it('lists other users with an avatar as contacts, for the caller only', async () => {
+  it('lists contacts for the caller only (nobody before a first message: security-sessions.test.ts)', async () => {
     const res = await t.api('GET', `/api/auth/allusers/${a.user._id}`, { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([{ _id: b.user._id, username: 'bahati', avatarImage: svg }]);
+    expect(res.body).toEqual([]);
     expect((await t.api('GET', `/api/auth/allusers/${b.user._id}`, { token: a.token })).status).toBe(403);
     expect((await t.api('GET', `/api/auth/allusers/${a.user._id}`)).status).toBe(401);
   });

@@ -52,6 +52,8 @@ export async function startTestServer(
     SEED_DEMO: 'false',
     LOG_LEVEL: 'error',
     RATE_LIMIT_MAX: '10000',
+    // Tests send chat faster than a person types; security-sessions.test.ts sets the real budget.
+    CHAT_RATE_BURST: '10000',
     ADMIN_USERNAME: 'admin',
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'admin-password',

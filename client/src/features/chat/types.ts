@@ -1,10 +1,17 @@
-/** Shapes of the chat calls (API-CONTRACT "chat" rows and the Socket.IO events). */
+/** Shapes of the chat calls (the chat routes in /api/docs and the Socket.IO events). */
 
 /** GET /api/auth/allusers/:userId entry. `avatarImage` is base64 SVG markup. */
 export interface ChatContact {
   _id: string;
   username: string;
   avatarImage?: string | null;
+}
+
+/** GET /api/auth/users/search answer: one page of users to start a conversation with. */
+export interface UserSearchPage {
+  users: ChatContact[];
+  page: number;
+  hasMore: boolean;
 }
 
 /** POST /api/messages/getmsg entry, as seen by the caller. */

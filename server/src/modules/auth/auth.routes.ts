@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { requireSelf, requireUser } from '../../lib/auth.js';
 import { AppError } from '../../lib/app-error.js';
 import { apiDocs, shape } from '../../lib/openapi.js';
-import { limitPerAccount, limitPerIp, type RateLimitOptions } from '../../lib/rate-limit.js';
+import {
+  countAsFailedAttempt,
+  limitFailuresPerIp,
+  limitLoginFailures,
+  limitPerAccount,
+  limitPerIp,
+  type AccountRateLimits,
+  type KeyOf,
+} from '../../lib/rate-limit.js';
 import { idParam, parse } from '../../lib/validate.js';
 import {
   forgotPasswordBody,
@@ -15,7 +23,8 @@ import {
   tokenParam,
   updateUserBody,
 } from './auth.schemas.js';
-import type { AuthService } from './auth.service.js';
+import { normaliseAccountName } from './account-names.js';
+import { USER_SEARCH_MAX_PAGE, USER_SEARCH_PAGE_SIZE, type AuthService } from './auth.service.js';
 import { contactBody } from '../contact/contact.schemas.js';
 import { sendBody } from '../chat/chat.routes.js';
 
@@ -29,23 +38,45 @@ function accountCall(handler: (req: Request) => Promise<Record<string, unknown> 
       res.json({ status: true, ...(await handler(req)) });
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
+      countAsFailedAttempt(res);
       res.json({ status: false, msg: error.message, ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body });
     }
   };
 }
 
+/** A body field as a rate-limit key: normalised like stored names, so `Amani` and `ＡＭＡＮＩ` share a budget. */
 const bodyField = (name: string) => (req: Request) => {
   const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' && value.length <= 254 ? value.trim() : undefined;
+  return typeof value === 'string' && value.length <= 254 && value.trim() ? normaliseAccountName(value) : undefined;
 };
 
 const userIdParams = z.object({ id: idParam('User id') });
 
-export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimitOptions; sendMessage: RequestHandler }) {
+const userSearchQuery = z.object({
+  q: z.string().trim().min(1, 'q (the start of a username) is required.').max(30),
+  page: z.coerce.number().int().min(1).max(USER_SEARCH_MAX_PAGE, `page must be at most ${USER_SEARCH_MAX_PAGE}: type more of the username.`).default(1),
+});
+
+const contactShape = shape.object({ _id: 'string', username: 'string', avatarImage: 'string' });
+
+export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRateLimits; sendMessage: RequestHandler }) {
   const { auth } = deps;
   const router = Router();
   const failed = { status: false };
-  const perIp = limitPerIp(deps.rateLimit, failed);
+  const limits = deps.rateLimit;
+  // Each route has budgets of its own (registering or resetting never uses up a login budget); the
+  // per-address ones are high ceilings because whole networks share one address (CGNAT, campuses).
+  const addressCeiling = { windowMs: limits.windowMs, max: limits.ipMax };
+  /** A login name's budget is its account's, whether given as username or email (unknown names: the name). */
+  const loginAccount: KeyOf = (req) => {
+    let username: string;
+    try {
+      ({ username } = parse(loginBody, req.body));
+    } catch {
+      return undefined; // Invalid input is answered (and counted per address) by the handler.
+    }
+    return auth.loginAccountKey(username);
+  };
   const doc = apiDocs(router, 'Accounts');
   const accountResult = (description: string) => ({ description, schema: shape.ref('AccountResult') });
   const tooMany = { description: 'Too many attempts from this address or for this account: `{status:false, msg}`.', schema: shape.ref('AccountResult') };
@@ -59,7 +90,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   });
   router.post(
     '/register',
-    perIp,
+    limitPerIp(addressCeiling, failed),
     accountCall(async (req) => auth.register(parse(registerBody, req.body))),
   );
 
@@ -84,11 +115,11 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   });
   router.post(
     '/resend-verification',
-    perIp,
-    limitPerAccount(deps.rateLimit, (req) => bodyField('username')(req) ?? bodyField('email')(req), failed),
+    limitPerIp(addressCeiling, failed),
+    limitPerAccount(limits, (req) => bodyField('username')(req) ?? bodyField('email')(req), failed),
     accountCall(async (req) => {
       const body = parse(resendVerificationBody, req.body);
-      await auth.resendVerification((body.username || body.email)!);
+      auth.requestVerificationResend((body.username || body.email)!);
       return { msg: 'If that account is waiting for verification, a new link is on its way.' };
     }),
   );
@@ -108,8 +139,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   });
   router.post(
     '/login',
-    perIp,
-    limitPerAccount(deps.rateLimit, bodyField('username'), failed),
+    ...limitLoginFailures(limits, loginAccount, failed),
     accountCall(async (req) => auth.login(parse(loginBody, req.body))),
   );
 
@@ -133,10 +163,10 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   });
   router.post(
     '/forgot-password',
-    perIp,
-    limitPerAccount(deps.rateLimit, bodyField('email'), failed),
+    limitPerIp(addressCeiling, failed),
+    limitPerAccount(limits, bodyField('email'), failed),
     accountCall(async (req) => {
-      await auth.forgotPassword(parse(forgotPasswordBody, req.body).email);
+      auth.forgotPassword(parse(forgotPasswordBody, req.body).email);
       return { msg: 'If an account uses that email, a reset link is on its way.' };
     }),
   );
@@ -151,7 +181,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   });
   router.post(
     '/reset-password/:token',
-    perIp,
+    limitFailuresPerIp(addressCeiling, failed),
     accountCall(async (req) => {
       const { token } = parse(tokenParam, req.params);
       const { password } = parse(resetPasswordBody, req.body);
@@ -201,13 +231,14 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
   });
 
   doc.get('/allusers/:id', {
-    summary: 'Chat contacts: every other user',
+    summary: 'Chat contacts: the people the caller has exchanged messages with',
     auth: 'self',
+    description: 'Most recent conversation first, at most 500. To find someone new, search by username (GET /api/auth/users/search).',
     params: userIdParams,
     responses: {
       200: {
-        description: 'Bare array of the other users, without emails.',
-        schema: shape.array(shape.object({ _id: 'string', username: 'string', avatarImage: 'string' })),
+        description: 'Bare array of contacts, without emails (`avatarImage` is empty for someone who has none).',
+        schema: shape.array(contactShape),
       },
     },
   });
@@ -215,6 +246,24 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: RateLimit
     const { id } = parse(userIdParams, req.params);
     requireSelf(req, id);
     res.json(await auth.listContacts(id));
+  });
+
+  doc.get('/users/search', {
+    summary: 'Find someone to chat with: usernames starting with `q`',
+    auth: 'user',
+    description: `Case-insensitive prefix match over verified users with an avatar, never the caller; ${USER_SEARCH_PAGE_SIZE} per page in username order, pages 1 to ${USER_SEARCH_MAX_PAGE}.`,
+    query: userSearchQuery,
+    responses: {
+      200: {
+        description: '`{users, page, hasMore}`; `users` has the contact shape of GET /api/auth/allusers/:id.',
+        schema: shape.object({ users: shape.array(contactShape), page: 'integer', hasMore: 'boolean' }),
+      },
+    },
+  });
+  router.get('/users/search', async (req, res) => {
+    const user = requireUser(req);
+    const { q, page } = parse(userSearchQuery, req.query);
+    res.json(await auth.searchUsers(user.id, q, page));
   });
 
   doc.post('/sendMessage', {

@@ -8,6 +8,8 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
+import { createBackgroundQueue } from '../payments/keyed-queue.js';
+import { normaliseAccountName } from './account-names.js';
 import { createAuthTokensRepository } from './auth-tokens.repository.js';
 import { validateAvatarImage } from './avatar.js';
 import { createUsersRepository, type UserRow } from './users.repository.js';
@@ -42,6 +44,13 @@ const RESET_TTL = HOUR;
 /** A login attempt by an unverified user re-sends the link, but not more often than this. */
 const RESEND_INTERVAL = 2 * 60 * 1000;
 const BCRYPT_ROUNDS = 10;
+/** Reset and verification emails waiting to be looked up and sent; past this, requests are dropped (and logged). */
+const MAX_QUEUED_ACCOUNT_MAILS = 1000;
+/** Chat contacts listed at most (the most recent conversations). */
+export const MAX_CONTACTS = 500;
+/** Users per page of a username search; pages beyond USER_SEARCH_MAX_PAGE need a longer prefix. */
+export const USER_SEARCH_PAGE_SIZE = 20;
+export const USER_SEARCH_MAX_PAGE = 10;
 
 let dummyHash: Promise<string> | undefined;
 const timingDummyHash = () => (dummyHash ??= bcrypt.hash('timing-equaliser', BCRYPT_ROUNDS));
@@ -49,6 +58,7 @@ const timingDummyHash = () => (dummyHash ??= bcrypt.hash('timing-equaliser', BCR
 export const messages = {
   registered: 'Registration successful. Please check your email to verify your account.',
   usernameTaken: 'Username already used',
+  usernameLookAlike: 'This username looks too much like one already used. Please choose another.',
   emailTaken: 'Email already used',
   badLogin: 'Incorrect Username or Password',
   unverified:
@@ -94,6 +104,18 @@ export function createAuthService(deps: AuthServiceDeps) {
   const changed = (userId: string) => deps.changes.publish('user', userId);
 
   const link = (route: string, token: string) => `${deps.publicUrl}/${route}/${token}`;
+  /**
+   * Account emails that must not be waited for: the request is answered first, so its timing does not
+   * tell whether the address has an account.
+   */
+  const mailQueue = createBackgroundQueue();
+  function afterAnswering(what: string, job: () => Promise<void>) {
+    if (mailQueue.pending >= MAX_QUEUED_ACCOUNT_MAILS) {
+      deps.logger.error(`${what}: too many queued, request dropped`);
+      return;
+    }
+    mailQueue.push(job, (error) => deps.logger.error(`${what} failed`, error));
+  }
 
   async function sendVerification(user: UserRow) {
     const token = await tokens.issue(user.id, 'verify-email', VERIFY_TTL);
@@ -106,14 +128,39 @@ export function createAuthService(deps: AuthServiceDeps) {
     });
   }
 
+  async function sendPasswordReset(email: string) {
+    const user = await users.findByEmail(email);
+    if (!user) return;
+    const token = await tokens.issue(user.id, 'reset-password', RESET_TTL);
+    const url = link('reset-password', token);
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Reset your Tukio password',
+      text: `Hello ${user.username},\n\nSomeone asked to reset your Tukio password. If it was you, open this link within one hour:\n\n${url}\n\nThe link works once. If you did not ask, ignore this email; your password stays as it is.\n`,
+      html: `<p>Hello ${escapeHtml(user.username)},</p><p>Someone asked to reset your Tukio password. If it was you, open this link within one hour:</p><p><a href="${url}">Reset my password</a></p><p>The link works once. If you did not ask, ignore this email.</p>`,
+    });
+  }
+
   async function assertUnique(changes: { username?: string | undefined; email?: string | undefined }, exceptId?: string) {
     if (changes.username) {
       const existing = await users.findByUsername(changes.username);
       if (existing && existing.id !== exceptId) throw AppError.conflict(messages.usernameTaken, 'username');
+      const lookAlike = await users.findByUsernameSkeleton(changes.username);
+      if (lookAlike && lookAlike.id !== exceptId) throw AppError.conflict(messages.usernameLookAlike, 'username');
     }
     if (changes.email) {
       const existing = await users.findByEmail(changes.email);
       if (existing && existing.id !== exceptId) throw AppError.conflict(messages.emailTaken, 'email');
+    }
+  }
+
+  /** A write that may race another one past assertUnique: the unique indexes decide, with the same messages. */
+  async function writeUnique<T>(changes: Parameters<typeof assertUnique>[0], exceptId: string | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) await assertUnique(changes, exceptId);
+      throw error;
     }
   }
 
@@ -128,16 +175,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async register(input: { username: string; email: string; password: string }) {
       await assertUnique(input);
       const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
-      let user: UserRow;
-      try {
-        user = await users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash });
-      } catch (error) {
-        // Two registrations racing past assertUnique: the unique index decides.
-        if (isUniqueViolation(error)) {
-          await assertUnique(input);
-        }
-        throw error;
-      }
+      const user = await writeUnique(input, undefined, () => users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash }));
       await sendVerification(user);
       return { msg: messages.registered };
     },
@@ -156,12 +194,26 @@ export function createAuthService(deps: AuthServiceDeps) {
       throw new AppError(400, 'Email verification failed. The link is invalid or has expired.');
     },
 
+    /** POST /resend-verification: answered at once, the link (if any) is sent afterwards. */
+    requestVerificationResend(login: string) {
+      afterAnswering('verification email', () => this.resendVerification(login));
+    },
+
     async resendVerification(login: string) {
       const user = await users.findByLogin(login);
       if (!user || user.emailVerifiedAt) return;
       const last = await tokens.latestIssuedAt(user.id, 'verify-email');
       if (last && Date.now() - last.getTime() < RESEND_INTERVAL) return;
       await sendVerification(user);
+    },
+
+    /**
+     * The key of a login name's failed-login budget: its account, so the username and the email spend
+     * one budget; a name without an account keys on itself (normalised).
+     */
+    async loginAccountKey(login: string): Promise<string> {
+      const user = await users.findByLogin(login);
+      return user ? `user:${user.id}` : `name:${normaliseAccountName(login)}`;
     },
 
     async login(input: { username: string; password: string }) {
@@ -182,17 +234,17 @@ export function createAuthService(deps: AuthServiceDeps) {
       changed(userId);
     },
 
-    async forgotPassword(email: string) {
-      const user = await users.findByEmail(email);
-      if (!user) return;
-      const token = await tokens.issue(user.id, 'reset-password', RESET_TTL);
-      const url = link('reset-password', token);
-      await deps.mailer.send({
-        to: user.email,
-        subject: 'Reset your Tukio password',
-        text: `Hello ${user.username},\n\nSomeone asked to reset your Tukio password. If it was you, open this link within one hour:\n\n${url}\n\nThe link works once. If you did not ask, ignore this email; your password stays as it is.\n`,
-        html: `<p>Hello ${escapeHtml(user.username)},</p><p>Someone asked to reset your Tukio password. If it was you, open this link within one hour:</p><p><a href="${url}">Reset my password</a></p><p>The link works once. If you did not ask, ignore this email.</p>`,
-      });
+    /**
+     * Answered at once, whether the email has an account or not: the lookup, the token and the mail run
+     * after the response, so neither its body nor its timing tells who has an account.
+     */
+    forgotPassword(email: string) {
+      afterAnswering('password reset email', () => sendPasswordReset(email));
+    },
+
+    /** Shutdown: lets queued account emails go out (true), or gives up after `timeoutMs` (false). */
+    flushMail(timeoutMs: number): Promise<boolean> {
+      return mailQueue.idle(timeoutMs);
     },
 
     async resetPassword(token: string, password: string) {
@@ -246,11 +298,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       const email = changes.email?.toLowerCase();
       const emailChanged = email !== undefined && email !== user.email.toLowerCase();
       await assertUnique({ username: changes.username, email }, id);
-      const updated = await users.update(id, {
-        ...(changes.username ? { username: changes.username } : {}),
-        // A new address must be proven before it can be used to log in or reset the password.
-        ...(emailChanged ? { email, emailVerifiedAt: null } : {}),
-      });
+      const updated = await writeUnique({ username: changes.username, email }, id, () =>
+        users.update(id, {
+          ...(changes.username ? { username: changes.username } : {}),
+          // A new address must be proven before it can be used to log in or reset the password.
+          ...(emailChanged ? { email, emailVerifiedAt: null } : {}),
+        }),
+      );
       changed(id);
       if (emailChanged && updated) await sendVerification(updated);
       return toPublicUser(updated!);
@@ -264,7 +318,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { isSet: true, image: cleaned };
     },
 
-    listContacts: (userId: string) => users.listContacts(userId),
+    /** Chat contacts: who the user has talked with (bounded), not the whole user base. */
+    listContacts: (userId: string) => users.listContacts(userId, MAX_CONTACTS),
+
+    /** Finding someone to start a conversation with: a page of usernames by prefix, never the caller. */
+    async searchUsers(callerId: string, prefix: string, page: number) {
+      const rows = await users.searchByUsernamePrefix(prefix, { exceptId: callerId, limit: USER_SEARCH_PAGE_SIZE + 1, offset: (page - 1) * USER_SEARCH_PAGE_SIZE });
+      return { users: rows.slice(0, USER_SEARCH_PAGE_SIZE), page, hasMore: rows.length > USER_SEARCH_PAGE_SIZE };
+    },
 
     hashPassword: (password: string) => bcrypt.hash(password, BCRYPT_ROUNDS),
   };

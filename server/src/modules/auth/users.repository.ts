@@ -1,12 +1,13 @@
-import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { users } from '../../db/schema.js';
+import { chatMessages, users } from '../../db/schema.js';
+import { normaliseAccountName, usernameSkeleton } from './account-names.js';
 
 export type UserRow = typeof users.$inferSelect;
-export type NewUser = Omit<typeof users.$inferInsert, 'id'> & { id?: string };
+export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'usernameSkeleton'> & { id?: string };
 
-const lower = (value: string) => value.trim().toLowerCase();
+const lower = normaliseAccountName;
 
 export function createUsersRepository(db: Executor) {
   return {
@@ -36,18 +37,58 @@ export function createUsersRepository(db: Executor) {
       return row;
     },
 
+    /** Another account whose username looks like this one (same confusable skeleton). */
+    async findByUsernameSkeleton(username: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.usernameSkeleton, usernameSkeleton(username))).limit(1);
+      return row;
+    },
+
     async insert(user: NewUser): Promise<UserRow> {
-      const [row] = await db.insert(users).values({ id: newId(), ...user }).returning();
+      const [row] = await db
+        .insert(users)
+        .values({ id: newId(), ...user, usernameSkeleton: usernameSkeleton(user.username) })
+        .returning();
       return row!;
     },
 
-    async update(id: string, changes: Partial<Omit<UserRow, 'id' | 'createdAt'>>): Promise<UserRow | undefined> {
+    async update(id: string, changes: Partial<Omit<UserRow, 'id' | 'createdAt' | 'usernameSkeleton'>>): Promise<UserRow | undefined> {
       const [row] = await db
         .update(users)
-        .set({ ...changes, updatedAt: new Date() })
+        .set({
+          ...changes,
+          ...(changes.username ? { usernameSkeleton: usernameSkeleton(changes.username) } : {}),
+          updatedAt: new Date(),
+        })
         .where(eq(users.id, id))
         .returning();
       return row;
+    },
+
+    /**
+     * Fills `username_skeleton` for rows written before it existed (or inserted by hand), oldest first.
+     * Returns the names left without one because an older account already has a look-alike name.
+     */
+    async backfillUsernameSkeletons(): Promise<string[]> {
+      const rows = await db
+        .select({ id: users.id, username: users.username })
+        .from(users)
+        .where(isNull(users.usernameSkeleton))
+        .orderBy(users.createdAt, users.id);
+      if (rows.length === 0) return [];
+      const taken = new Set(
+        (await db.select({ skeleton: users.usernameSkeleton }).from(users).where(isNotNull(users.usernameSkeleton))).map((row) => row.skeleton),
+      );
+      const clashes: string[] = [];
+      for (const row of rows) {
+        const skeleton = usernameSkeleton(row.username);
+        if (taken.has(skeleton)) {
+          clashes.push(row.username);
+          continue;
+        }
+        taken.add(skeleton);
+        await db.update(users).set({ usernameSkeleton: skeleton }).where(eq(users.id, row.id));
+      }
+      return clashes;
     },
 
     async bumpTokenVersion(id: string): Promise<void> {
@@ -57,13 +98,45 @@ export function createUsersRepository(db: Executor) {
         .where(eq(users.id, id));
     },
 
-    /** Chat contacts: everyone else who has chosen an avatar. */
-    async listContacts(exceptId: string) {
+    /** Chat contacts: the people `userId` has exchanged messages with, most recent conversation first. */
+    async listContacts(userId: string, limit: number) {
+      const other = sql<string>`case when ${chatMessages.senderId} = ${userId} then ${chatMessages.recipientId} else ${chatMessages.senderId} end`;
+      const partners = db
+        .select({ other: other.as('other'), lastAt: sql<Date>`max(${chatMessages.createdAt})`.as('last_at') })
+        .from(chatMessages)
+        .where(or(eq(chatMessages.senderId, userId), eq(chatMessages.recipientId, userId)))
+        // By position: the expression repeated would bind `userId` as a second parameter, which PostgreSQL
+        // does not see as the same expression as the selected one.
+        .groupBy(sql`1`)
+        .as('partners');
       return db
-        .select({ _id: users.id, username: users.username, avatarImage: users.avatarImage })
+        .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')` })
+        .from(partners)
+        .innerJoin(users, eq(users.id, partners.other))
+        .orderBy(desc(partners.lastAt), asc(users.id))
+        .limit(limit);
+    },
+
+    /**
+     * Users whose username starts with `prefix` (any case) who can chat: verified, with an avatar; one page
+     * in username order, plus one row to tell whether another page follows.
+     */
+    async searchByUsernamePrefix(prefix: string, options: { exceptId: string; limit: number; offset: number }) {
+      return db
+        .select({ _id: users.id, username: users.username, avatarImage: sql<string>`${users.avatarImage}` })
         .from(users)
-        .where(and(ne(users.id, exceptId), eq(users.isAvatarImageSet, true), isNotNull(users.avatarImage)))
-        .orderBy(users.username);
+        .where(
+          and(
+            sql`starts_with(lower(${users.username}), lower(${prefix}))`,
+            ne(users.id, options.exceptId),
+            eq(users.isAvatarImageSet, true),
+            isNotNull(users.avatarImage),
+            isNotNull(users.emailVerifiedAt),
+          ),
+        )
+        .orderBy(sql`lower(${users.username})`, asc(users.id))
+        .limit(options.limit)
+        .offset(options.offset);
     },
   };
 }

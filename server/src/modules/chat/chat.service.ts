@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
+import { createTokenBuckets } from '../../lib/token-bucket.js';
 import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -23,8 +24,13 @@ export const toDelivered = (row: ChatMessageRow): DeliveredMessage => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export function createChatService(deps: { db: Database; synchronousCommit: boolean }) {
+export const tooFastMessage = 'You are sending messages too fast. Please wait a moment and try again.';
+
+export function createChatService(deps: { db: Database; synchronousCommit: boolean; rateLimit: { burst: number; perSecond: number } }) {
   const messages = createChatRepository(deps.db);
+  // Per sender, whatever the way in (sockets, both HTTP paths), so extra tabs or connections buy no extra
+  // budget. In memory per instance: a user connected to N instances can send up to N times as much.
+  const sendBudget = createTokenBuckets(deps.rateLimit);
   // Under load many messages share one INSERT and one commit (a busy chat would otherwise pay a
   // round trip and a WAL flush per message); an idle one writes each at once. Without
   // `synchronousCommit` the commit does not wait for the WAL flush either (docs/decisions/chat.md).
@@ -47,6 +53,8 @@ export function createChatService(deps: { db: Database; synchronousCommit: boole
       if (!trimmed) throw AppError.badRequest('Message cannot be empty.', 'message');
       if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest(`Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, 'message');
       if (from === to) throw AppError.badRequest('You cannot send a message to yourself.', 'to');
+      const retryAfterMs = sendBudget.take(from);
+      if (retryAfterMs > 0) throw new AppError(429, tooFastMessage, { body: { retryAfterMs } });
       let row: ChatMessageRow;
       try {
         row = await store({ senderId: from, recipientId: to, text: trimmed });

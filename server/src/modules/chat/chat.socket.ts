@@ -2,6 +2,7 @@ import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthService, AuthUser } from '../auth/auth.service.js';
 import type { ChatService } from './chat.service.js';
@@ -95,14 +96,95 @@ function createPresence(io: Server, clustered: boolean, isShuttingDown: () => bo
   };
 }
 
+export const sessionEndedMessage = 'Your session has ended. Please log in again.';
+
+/**
+ * A socket lives only as long as its token: a token revoked (logout, password reset), expired or
+ * belonging to a deleted user ends it. Every account change on any instance reaches each instance's
+ * change feed (over Redis), which re-checks that user's sockets held here; a periodic sweep re-checks
+ * every socket, for expiry and for a change nobody announced.
+ */
+function createSessionGuard(io: Server, deps: { auth: AuthService; changes: ChangeFeed; logger: Logger; checkEveryMs: number }) {
+  let sweeping = false;
+
+  async function stillValid(socket: Socket): Promise<boolean> {
+    const user = await deps.auth.authenticate(socket.data.token as string).catch((error: unknown) => {
+      // The database being away is not a logout: keep the socket and look again next time.
+      deps.logger.error('socket session check failed', error);
+      return null;
+    });
+    return user === null || user?.id === (socket.data.user as AuthUser).id;
+  }
+
+  async function check(socket: Socket) {
+    if (socket.connected && !(await stillValid(socket)) && socket.connected) end(socket);
+  }
+
+  function end(socket: Socket) {
+    socket.emit('session:ended', { msg: sessionEndedMessage });
+    socket.disconnect(true);
+  }
+
+  const localSocketsOf = (userId: string) =>
+    [...(io.of('/').adapter.rooms.get(userRoom(userId)) ?? [])].flatMap((id) => io.of('/').sockets.get(id) ?? []);
+
+  /** One socket at a time: a sweep over thousands of sockets must not burst the database. */
+  async function checkAll(sockets: Socket[]) {
+    for (const socket of sockets) await check(socket);
+  }
+
+  async function sweep() {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await checkAll([...io.of('/').sockets.values()]);
+    } finally {
+      sweeping = false;
+    }
+  }
+
+  // Registered after the auth service's own subscriber, which drops the cached lookup first.
+  deps.changes.subscribe('user', (userId) => {
+    void (userId === null ? sweep() : checkAll(localSocketsOf(userId)));
+  });
+  const timer = setInterval(() => void sweep(), deps.checkEveryMs);
+  timer.unref();
+
+  const lastEventCheck = new WeakMap<Socket, Promise<boolean>>();
+
+  return {
+    /**
+     * Per event too, as HTTP checks the token per request: nothing is sent in the moment before a revoked
+     * socket is dropped. A socket's checks finish in the order its events came (a lookup that misses the
+     * cache must not let a later message overtake an earlier one), so its messages are stored in order.
+     */
+    allows(socket: Socket): Promise<boolean> {
+      const check = (lastEventCheck.get(socket) ?? Promise.resolve(true)).then(async () => {
+        if (await stillValid(socket)) return true;
+        if (socket.connected) end(socket);
+        return false;
+      });
+      lastEventCheck.set(socket, check);
+      return check;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
 /**
  * Socket.IO keeps the original events (`add-user`, `send-msg`, `msg-recieve`) but every socket
  * is authenticated in the handshake and may only speak as its own user.
  */
-export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: ChatService; logger: Logger; clustered: boolean }) {
+export function attachChatSocket(
+  io: Server,
+  deps: { auth: AuthService; chat: ChatService; changes: ChangeFeed; logger: Logger; clustered: boolean; sessionCheckMs: number },
+) {
   // Once shutdown starts the Redis adapter may already be gone: broadcasting then would only reject.
   let shuttingDown = false;
   const presence = createPresence(io, deps.clustered, () => shuttingDown);
+  const sessions = createSessionGuard(io, { auth: deps.auth, changes: deps.changes, logger: deps.logger, checkEveryMs: deps.sessionCheckMs });
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const user = typeof token === 'string' ? await deps.auth.authenticate(token).catch(() => undefined) : undefined;
@@ -111,6 +193,7 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
       return;
     }
     socket.data.user = user;
+    socket.data.token = token;
     next();
   });
 
@@ -148,11 +231,16 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
         reply({ ok: false, msg: 'You can only send messages as yourself.' });
         return;
       }
+      if (!(await sessions.allows(socket))) {
+        reply({ ok: false, msg: sessionEndedMessage });
+        return;
+      }
       try {
         const message = await deps.chat.send(user.id, parsed.data.to, parsed.data.message, socket.id);
         reply({ ok: true, message });
       } catch (error) {
-        if (error instanceof AppError) reply({ ok: false, msg: error.message });
+        // The error's extra fields too: a refusal for sending too fast says when to try again (`retryAfterMs`).
+        if (error instanceof AppError) reply({ ...error.details?.body, ok: false, msg: error.message });
         else {
           deps.logger.error('send-msg failed', error);
           reply({ ok: false, msg: 'Your message could not be sent. Please try again.' });
@@ -173,6 +261,7 @@ export function attachChatSocket(io: Server, deps: { auth: AuthService; chat: Ch
     shutdown() {
       shuttingDown = true;
       presence.stop();
+      sessions.stop();
     },
   };
 }

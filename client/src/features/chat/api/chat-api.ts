@@ -1,17 +1,25 @@
 import { api } from '../../../lib/api-client';
-import type { ChatContact, ConversationMessage, DeliveredMessage, UnreadCounts } from '../types';
+import type { ChatContact, ConversationMessage, DeliveredMessage, UnreadCounts, UserSearchPage } from '../types';
 
 const seg = (value: string) => encodeURIComponent(value);
 
 /** Messages per page of history (server PAGE_SIZE). */
 export const HISTORY_PAGE_SIZE = 50;
+/** Last page of a username search (server USER_SEARCH_MAX_PAGE): further on, a longer prefix is needed. */
+export const SEARCH_MAX_PAGE = 10;
 /** Server-side cap on one message (chat.service MAX_MESSAGE_LENGTH). */
 export const MAX_MESSAGE_LENGTH = 2000;
 
-/** GET /api/auth/allusers/:userId (auth, self) -> everyone else who has an avatar. */
+/** GET /api/auth/allusers/:userId (auth, self) -> the people I have exchanged messages with, most recent first. */
 export async function getContacts(userId: string, signal?: AbortSignal): Promise<ChatContact[]> {
   const { data } = await api.get<ChatContact[]>(`/auth/allusers/${seg(userId)}`, { signal });
   return Array.isArray(data) ? data : [];
+}
+
+/** GET /api/auth/users/search?q=&page= (auth) -> one page of users whose username starts with `q`. */
+export async function searchUsers(q: string, page: number, signal?: AbortSignal): Promise<UserSearchPage> {
+  const { data } = await api.get<UserSearchPage>('/auth/users/search', { params: { q, page }, signal });
+  return { users: Array.isArray(data?.users) ? data.users : [], page: data?.page ?? page, hasMore: data?.hasMore === true };
 }
 
 /**

@@ -1,10 +1,11 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import type { StoredUser } from '../../../types/api';
+import type { ChatContact } from '../types';
 import { logoutRequest } from '../../auth/api/auth-api';
 import { useSession } from '../../auth/hooks/use-session';
 import { getContacts } from '../api/chat-api';
@@ -13,6 +14,7 @@ import { useOnlineUsers } from '../hooks/use-online-users';
 import { useUnreadCounts } from '../hooks/use-unread-counts';
 import { ConnectionNotice } from './connection-notice';
 import { ContactList } from './contact-list';
+import { ContactSearch } from './contact-search';
 import { Conversation } from './conversation';
 import { WelcomePanel } from './welcome-panel';
 
@@ -27,7 +29,13 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
   const selectedId = params.get(WITH_PARAM);
 
   const contactsFetch = useFetch(`chat-contacts:${user._id}`, (signal) => getContacts(user._id, signal));
-  const contacts = useMemo(() => contactsFetch.data ?? [], [contactsFetch.data]);
+  // People found by search: listed on top until the server counts them as contacts (after a first message).
+  const [started, setStarted] = useState<ChatContact[]>([]);
+  const contacts = useMemo(() => {
+    const fetched = contactsFetch.data ?? [];
+    const fetchedIds = new Set(fetched.map((c) => c._id));
+    return [...started.filter((c) => !fetchedIds.has(c._id)), ...fetched];
+  }, [contactsFetch.data, started]);
   const contactsLoading = contactsFetch.loading && contactsFetch.data === undefined;
   const selected = selectedId ? (contacts.find((c) => c._id === selectedId) ?? null) : null;
 
@@ -54,6 +62,11 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
     );
   };
 
+  const startWith = (contact: ChatContact) => {
+    setStarted((current) => [contact, ...current.filter((c) => c._id !== contact._id)]);
+    select(contact._id);
+  };
+
   const back = () => {
     if ((location.state as { fromList?: boolean } | null)?.fromList) void navigate(-1);
     else void navigate(paths.chat, { replace: true });
@@ -62,7 +75,7 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
   const handleLogout = () => {
     logoutRequest(token);
     try {
-      window.localStorage.clear(); // SPEC: the chat logout clears all local storage
+      window.localStorage.clear(); // docs/product.md: the chat logout clears all local storage
     } catch {
       /* storage unavailable */
     }
@@ -107,6 +120,7 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
           unread={unread}
           online={connection === 'online' ? online : EMPTY}
           onSelect={select}
+          search={<ContactSearch onChoose={startWith} />}
         />
         <div className="chat__main">{main}</div>
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -18,6 +18,7 @@ export function ContactList({
   unread,
   online,
   onSelect,
+  search,
 }: {
   me: StoredUser;
   contacts: ChatContact[];
@@ -28,6 +29,8 @@ export function ContactList({
   unread: UnreadCounts;
   online: ReadonlySet<string>;
   onSelect: (contactId: string) => void;
+  /** Finding someone new (shown above the contacts). */
+  search?: ReactNode;
 }) {
   const headingId = useId();
   const listRef = useRef<HTMLUListElement>(null);
@@ -58,7 +61,7 @@ export function ContactList({
     );
   } else if (contacts.length === 0) {
     body = (
-      <p className="chat-contacts__empty">No one to chat with yet. People appear here once they have set an avatar.</p>
+      <p className="chat-contacts__empty">No conversations yet. Find someone by username to send a first message.</p>
     );
   } else {
     body = (
@@ -115,6 +118,7 @@ export function ContactList({
           Go to Chats
         </Link>
       </div>
+      {search}
       <div className="chat-contacts__body">{body}</div>
       <div className="chat-contacts__me">
         <span aria-hidden="true">

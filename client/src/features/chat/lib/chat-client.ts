@@ -4,11 +4,13 @@
  * and only the chat route imports it, so the library stays in the chat chunk.
  *
  * Server events used:  chat:message (a message to me), chat:sent (my own message, e.g. sent from
- * another tab), presence {changes: [{userId, online}]}. The legacy `msg-recieve` (bare text, no sender) is
+ * another tab), presence {changes: [{userId, online}]}, session:ended (just before the server disconnects a
+ * socket whose token was revoked or expired). The legacy `msg-recieve` (bare text, no sender) is
  * deliberately ignored: it cannot tell which conversation a message belongs to.
  * Client events:       add-user (ack {ok}), online-users (ack {ok, users}), send-msg (ack {ok, message|msg}).
  */
 import { io, type Socket } from 'socket.io-client';
+import { handleUnauthorized } from '../../../lib/session-auth';
 import { addMessage } from '../api/chat-api';
 import type { DeliveredMessage } from '../types';
 
@@ -74,6 +76,10 @@ export class ChatClient {
     this.socket.on('disconnect', () => {
       if (!this.closed) this.setState(this.socket.active ? 'offline' : 'stopped');
     });
+
+    // The server ends the connection when its token stops working (logout elsewhere, password reset,
+    // expiry): the session is over here too, as after a 401.
+    this.socket.on('session:ended', () => handleUnauthorized(`Bearer ${token}`));
 
     this.socket.on('connect_error', () => {
       // `active` is false when the server's auth middleware refused the handshake: no retries then.

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { FormMessage } from '../../../components/ui/form-message';
+import { TextField } from '../../../components/ui/form-field';
+import { getErrorMessage } from '../../../lib/errors';
+import { AvatarImage } from '../../avatar/components/avatar-image';
+import { useDebouncedValue } from '../../events/hooks/use-debounced-value';
+import { SEARCH_MAX_PAGE, searchUsers } from '../api/chat-api';
+import type { ChatContact } from '../types';
+
+const TYPING_DELAY_MS = 250;
+
+interface Results {
+  q: string;
+  users: ChatContact[];
+  page: number;
+  hasMore: boolean;
+}
+
+/**
+ * Finding someone new to talk to: contacts are only the people one has talked with, so a first
+ * message starts here, from a username search (one page at a time, as the server bounds it).
+ */
+export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) => void }) {
+  const [draft, setDraft] = useState('');
+  const q = useDebouncedValue(draft.trim(), TYPING_DELAY_MS);
+  const [results, setResults] = useState<Results | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  useEffect(() => {
+    setError(null);
+    if (!q) {
+      setResults(null);
+      return;
+    }
+    const controller = new AbortController();
+    searchUsers(q, 1, controller.signal).then(
+      (page) => setResults({ q, ...page }),
+      (failure: unknown) => {
+        if (!controller.signal.aborted) setError(getErrorMessage(failure, 'Could not search for users.'));
+      },
+    );
+    return () => controller.abort();
+  }, [q]);
+
+  const loadMore = () => {
+    if (!results) return;
+    setLoadingMore(true);
+    searchUsers(results.q, results.page + 1)
+      .then(
+        (next) =>
+          setResults((current) =>
+            current?.q === results.q ? { ...current, users: [...current.users, ...next.users], page: next.page, hasMore: next.hasMore } : current,
+          ),
+        (failure: unknown) => setError(getErrorMessage(failure, 'Could not search for users.')),
+      )
+      .finally(() => setLoadingMore(false));
+  };
+
+  const choose = (contact: ChatContact) => {
+    setDraft('');
+    setResults(null);
+    onChoose(contact);
+  };
+
+  const current = results && results.q === q ? results : null;
+  let body;
+  if (!q) body = null;
+  else if (error) body = <FormMessage tone="error">{error}</FormMessage>;
+  else if (!current) body = <p className="chat-search__note">Searching…</p>;
+  else if (current.users.length === 0) body = <p className="chat-search__note">{`No one found whose username starts with “${q}”.`}</p>;
+  else {
+    body = (
+      <>
+        <ul className="chat-contacts__list chat-search__results" aria-label={`Users starting with ${q}`}>
+          {current.users.map((user) => (
+            <li key={user._id}>
+              <button type="button" className="chat-contact" onClick={() => choose(user)}>
+                <span className="chat-contact__avatar" aria-hidden="true">
+                  <AvatarImage image={user.avatarImage} username={user.username} size={36} />
+                </span>
+                <span className="chat-contact__name" aria-hidden="true">
+                  {user.username}
+                </span>
+                <span className="visually-hidden">{`Chat with ${user.username}`}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {current.hasMore && current.page < SEARCH_MAX_PAGE ? (
+          <Button variant="secondary" className="btn--sm" loading={loadingMore} onClick={loadMore}>
+            More results
+          </Button>
+        ) : current.hasMore ? (
+          <p className="chat-search__note">Type more of the username to see other matches.</p>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <div className="chat-search" role="search">
+      <TextField
+        label="Find someone by username"
+        type="search"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={30}
+      />
+      <div aria-live="polite">{body}</div>
+    </div>
+  );
+}
