@@ -6,7 +6,8 @@ import { PAYMENT_PORT, seriousErrors, startHarness, type Harness } from './helpe
 
 /*
  * Paid tickets in a real browser against the real API server and the payment service (Daraja
- * simulator): a cancelled M-Pesa payment issues nothing → the retry is paid and followed to the end
+ * simulator): a cancelled M-Pesa payment issues nothing → the retry is paid on the simulated phone (the
+ * dialog links the buyer to their own prompt) and followed to the end
  * without pressing Confirm → 2 tickets with QR codes on /profile → transactions.csv →
  * the organiser checks a ticket in at /checkin (once; the second scan is refused, an offline scan
  * waits and syncs when the connection returns).
@@ -104,11 +105,19 @@ describe('paid tickets in the browser', () => {
     await pay.getByText(/cancelled on the phone/i).waitFor();
     expect(await myTickets(buyer)).toHaveLength(0);
 
-    // Retry with a paying number; the dialog follows the payment without pressing Confirm.
+    // Retry with the number that waits for a person: the buyer pays on the simulated phone through
+    // the dialog's link to this prompt; the dialog follows the payment without pressing Confirm.
     await pay.getByRole('button', { name: 'Try again' }).click();
-    await phone.fill('0712345678');
+    await phone.fill('0700 000 005');
     await pay.getByRole('button', { name: 'Pay Ksh.1000' }).click();
     await pay.getByText('Payment initiated. Please complete the payment on your phone.').waitFor();
+    const [simulatedPhone] = await Promise.all([context.waitForEvent('page'), pay.getByRole('link', { name: 'Open the simulated M-Pesa phone' }).click()]);
+    await simulatedPhone.getByText('Do you want to pay KSh 1000', { exact: false }).waitFor();
+    expect(new URL(simulatedPhone.url()).pathname).toMatch(/^\/simulator\/prompt\/[\w-]{32}$/);
+    await simulatedPhone.getByLabel('Enter M-PESA PIN').fill('1234');
+    await simulatedPhone.getByRole('button', { name: 'Pay' }).click();
+    await simulatedPhone.getByText('This prompt was answered').waitFor();
+    await simulatedPhone.close();
     await pay.getByText('Payment successful', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await pay.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
     await page.getByText('Payment successful. Registered successfully.').waitFor();
@@ -148,7 +157,7 @@ describe('paid tickets in the browser', () => {
     const lines = csv.trim().split(/\r?\n/);
     expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time"');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","254712345678","1000","\\d{4}-\\d{2}-\\d{2}","success","\\d{2}:\\d{2}:\\d{2}"$`));
+    expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","254700000005","1000","\\d{4}-\\d{2}-\\d{2}","success","\\d{2}:\\d{2}:\\d{2}"$`));
     expect(lines[2]).toContain('"cancelled"');
     await overlay.getByRole('button', { name: 'Close' }).click();
 

@@ -68,6 +68,8 @@ export interface PaymentStatus {
 }
 
 export interface ApiServerClient {
+  /** The account a user's token belongs to, as the API server verifies it (401 = not a valid token). */
+  whoami(userToken: string): Promise<{ userId: string }>;
   createOrder(userToken: string, body: { eventId: string; quantity: number; phone: string }): Promise<CreatedOrder>;
   /** How long one call may take, queueing included. */
   readonly timeoutMs: number;
@@ -114,6 +116,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
 
   return {
     timeoutMs,
+    whoami: (userToken) => call<{ userId: string }>('GET', '/whoami', { userToken }),
     // The API server holds no seats once we would have stopped waiting (5 s margin for the answer).
     createOrder: (userToken, body) => call<CreatedOrder>('POST', '/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 }, userToken }),
     abandonOrder: async (orderId, reason) => {

@@ -19,7 +19,7 @@ export interface PaymentAppDeps {
   /** Settlement traffic (callbacks, reconciler) on its own connections, so results never queue behind buyers' polls. Default: `api`. */
   settlementApi?: ApiServerClient | undefined;
   daraja: DarajaClient;
-  /** Mounted at /simulator/daraja (protocol) and /simulator (phone page) when given. */
+  /** Mounted at /simulator/daraja (protocol) and /simulator (phone page) when given and config.simulator.enabled. */
   simulator?: DarajaSimulator | undefined;
   /** The full callback URL, secret segment included, sent with every push. */
   callbackUrl: () => string;
@@ -28,6 +28,8 @@ export interface PaymentAppDeps {
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
 export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement } {
   const { config, logger } = deps;
+  // Never next to real Daraja credentials (config.ts refuses that too): its pages would answer real buyers' prompts.
+  const simulator = config.simulator.enabled ? deps.simulator : undefined;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
   const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal });
   const app = express();
@@ -47,7 +49,7 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
   );
   app.use('/api', express.json({ limit: '16kb' }));
   app.get('/api/health', (_req, res) => {
-    res.json({ status: 'ok', simulator: Boolean(deps.simulator) });
+    res.json({ status: 'ok', simulator: Boolean(simulator) });
   });
   app.use(
     '/api',
@@ -59,15 +61,21 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
       callbackUrl: deps.callbackUrl,
       confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
       rateLimit: config.stkRateLimit,
+      simulatorUrl: simulator
+        ? (req, checkoutRequestId) => {
+            const promptPath = simulator.promptPath(checkoutRequestId);
+            return promptPath && `${config.paymentPublicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`}${promptPath}`;
+          }
+        : undefined,
     }),
   );
   app.use('/api', (_req, res) => {
     res.status(404).json(errorBody('This API route does not exist.'));
   });
 
-  if (deps.simulator) {
-    app.use('/simulator/daraja', deps.simulator.api);
-    app.use('/simulator', deps.simulator.phone);
+  if (simulator) {
+    app.use('/simulator/daraja', simulator.api);
+    app.use('/simulator', simulator.phone);
   }
 
   const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {

@@ -41,6 +41,8 @@ const envSchema = z.object({
   SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   SIMULATOR_PROMPT_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).default(60_000),
   SIMULATOR_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(3599),
+  /** Opens the simulator's list of every prompt; unset = generated in DATA_DIR/simulator-key. */
+  SIMULATOR_KEY: optionalString.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16-128 URL-safe characters').optional()),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
@@ -71,12 +73,17 @@ export interface PaymentConfig {
   internalApiKey: string;
   corsOrigins: string[];
   publicUrl: string;
+  /** How browsers reach this service (PAYMENT_PUBLIC_URL); undefined = the host a request came to. */
+  paymentPublicUrl: string | undefined;
   /** Base of the callback route; `/<callbackSecret>` is appended. Undefined = this service's own URL. */
   callbackBaseUrl: string | undefined;
   callbackSecret: string;
   daraja: DarajaConfig;
-  /** When true the Daraja simulator is mounted at /simulator/daraja and the client talks to it. */
-  simulator: { enabled: boolean; delayMs: number; promptTimeoutMs: number; tokenTtlSeconds: number };
+  /**
+   * When true the Daraja simulator is mounted at /simulator/daraja and the client talks to it; never
+   * with real Daraja credentials. `key` opens its list of every prompt (empty when disabled).
+   */
+  simulator: { enabled: boolean; delayMs: number; promptTimeoutMs: number; tokenTtlSeconds: number; key: string };
   reconcile: { intervalMs: number; afterSeconds: number };
   confirmQueryAfterSeconds: number;
   stkRateLimit: { windowMs: number; perIp: number; perUser: number };
@@ -123,6 +130,9 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
   }
   const simulatorFlag = env.DARAJA_SIMULATOR;
   const simulator = simulatorFlag === 'auto' ? !hasCredentials : simulatorFlag === 'true' || simulatorFlag === '1';
+  if (simulator && hasCredentials) {
+    throw new ConfigError('Invalid payment service configuration: DARAJA_SIMULATOR=true cannot be combined with the DARAJA_* credentials (the simulator is never mounted next to real M-Pesa); unset one of them');
+  }
   if (!simulator && !hasCredentials) {
     throw new ConfigError('Invalid payment service configuration: DARAJA_SIMULATOR=false needs the DARAJA_* credentials');
   }
@@ -154,6 +164,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     internalApiKey: env.INTERNAL_API_KEY ?? persistedSecret(dataDir, 'internal-api-key'),
     corsOrigins,
     publicUrl,
+    paymentPublicUrl: env.PAYMENT_PUBLIC_URL?.replace(/\/+$/, ''),
     callbackBaseUrl: (env.DARAJA_CALLBACK_URL ?? (env.PAYMENT_PUBLIC_URL ? `${env.PAYMENT_PUBLIC_URL.replace(/\/+$/, '')}/api/mpesa/callback` : undefined))?.replace(/\/+$/, ''),
     callbackSecret: env.CALLBACK_SECRET ?? persistedSecret(dataDir, 'mpesa-callback-secret'),
     daraja,
@@ -162,6 +173,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
       delayMs: env.SIMULATOR_DELAY_MS,
       promptTimeoutMs: env.SIMULATOR_PROMPT_TIMEOUT_MS,
       tokenTtlSeconds: env.SIMULATOR_TOKEN_TTL_SECONDS,
+      key: simulator ? (env.SIMULATOR_KEY ?? persistedSecret(dataDir, 'simulator-key')) : '',
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,

@@ -41,6 +41,7 @@ export async function startPaymentService(
         delayMs: config.simulator.delayMs,
         promptTimeoutMs: config.simulator.promptTimeoutMs,
         tokenTtlSeconds: config.simulator.tokenTtlSeconds,
+        key: config.simulator.key,
         logger: createLogger(config.logLevel, 'daraja-simulator'),
       })
     : undefined;
@@ -58,8 +59,13 @@ export async function startPaymentService(
   const reconciler = createReconciler({ api: settlementApi, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
   reconciler.start();
   logger.info(
-    `payment service on http://localhost:${port} (Daraja: ${simulator ? `simulator, phone page http://localhost:${port}/simulator` : config.daraja.baseUrl}; API server ${config.apiUrl})`,
+    `payment service on http://localhost:${port} (Daraja: ${simulator ? 'simulator' : config.daraja.baseUrl}; API server ${config.apiUrl})`,
   );
+
+  if (simulator) {
+    // For the developer at the console: each buyer gets only their own prompt's link (payment dialog).
+    logger.info(`simulated M-Pesa phone with every prompt: http://localhost:${port}/simulator?key=${config.simulator.key} (SIMULATOR_KEY)`);
+  }
 
   let closing: Promise<void> | undefined;
   return {

@@ -123,26 +123,33 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     expect(again.body.msg).toMatch(/^Failed to initiate payment: a prompt is already pending on this phone/);
     expect(again.body.message).toBe(again.body.msg);
 
-    const page = await s.payApi('GET', '/simulator');
+    // The buyer's own link to the simulated phone, on this service.
+    expect(push.body.simulatorUrl).toMatch(new RegExp(`^${s.pay.url}/simulator/prompt/[\\w-]{32}$`));
+    const page = await fetch(push.body.simulatorUrl, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(page.body).toContain('254700000005');
-    expect(page.body).toContain('KSh 300');
-    expect(page.body).not.toMatch(/<script>[^<]/);
+    const html = await page.text();
+    expect(html).toContain('254700000005');
+    expect(html).toContain('KSh 300');
+    expect(html).not.toMatch(/<script>[^<]/);
+    // Every prompt at once: the developer's page, behind the simulator key.
+    const list = await s.payApi('GET', '/simulator', { headers: s.simulatorKey });
+    expect(list.status).toBe(200);
+    expect(list.body).toContain('KSh 300');
 
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await s.confirm(buyer.token, push.body.CheckoutRequestID)).body.status).toBe('pending');
-    const prompt = await s.prompt(push.body.CheckoutRequestID);
-    const badPin = await s.payApi('POST', `/simulator/prompts/${prompt!.id}/pay`, { body: { pin: '12' } });
+    const badPin = await fetch(`${push.body.simulatorUrl}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pin: '12' }) });
     expect(badPin.status).toBe(400);
-    // The page's own form: urlencoded, answered with a redirect back to the phone.
-    const paid = await fetch(`${s.pay.url}/simulator/prompts/${prompt!.id}/pay`, {
+    // The page's own form: urlencoded, answered with a redirect back to the prompt's page.
+    const paid = await fetch(`${push.body.simulatorUrl}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'pin=4321',
       redirect: 'manual',
     });
     expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(new URL(push.body.simulatorUrl).pathname);
     const settled = await s.waitSettled(buyer.token, push.body.CheckoutRequestID);
     expect(settled.body).toMatchObject({ success: true, status: 'success' });
   });
@@ -186,7 +193,7 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     expect(blocked.status).toBe(409);
     expect(blocked.body.msg).toBe('Failed to initiate payment: Sorry, this event is sold out.');
     const prompt = await s.prompt(push.body.CheckoutRequestID);
-    await s.payApi('POST', `/simulator/prompts/${prompt!.id}/cancel`, { body: {} });
+    await s.payApi('POST', `${prompt!.promptPath}/cancel`, { body: {} });
     await s.waitSettled(first.token, push.body.CheckoutRequestID);
     const now = await s.stkPush(second.token, eventId, freshPhone());
     expect(now.status).toBe(200);
@@ -283,7 +290,7 @@ describe('callbacks that cannot be trusted', () => {
     expect(unknown.status).toBe(404);
     expect((await s.confirm(buyer.token, push.body.CheckoutRequestID)).body.status).toBe('pending');
     expect(await ticketCount(eventId)).toBe(0);
-    await s.payApi('POST', `/simulator/prompts/${prompt.id}/cancel`, { body: {} });
+    await s.payApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
   });
 
   it('a wrong amount or phone is checked with Daraja (STK query) and not believed', async () => {
@@ -301,7 +308,7 @@ describe('callbacks that cannot be trusted', () => {
     expect(await ticketCount(eventId)).toBe(0);
 
     // The real answer from the phone settles it.
-    await s.payApi('POST', `/simulator/prompts/${prompt.id}/pay`, { body: { pin: '0000' } });
+    await s.payApi('POST', `${prompt.promptPath}/pay`, { body: { pin: '0000' } });
     const settled = await s.waitSettled(buyer.token, push.body.CheckoutRequestID);
     expect(settled.body).toMatchObject({ success: true });
     expect(settled.body.mpesaReceiptNumber).not.toMatch(/^FORGED/);
@@ -345,6 +352,6 @@ describe('callbacks that cannot be trusted', () => {
     );
     expect(reused.body.outcome).toBe('left-pending');
     expect((await s.confirm(buyer.token, push.body.CheckoutRequestID)).body.status).toBe('pending');
-    await s.payApi('POST', `/simulator/prompts/${prompt.id}/cancel`, { body: {} });
+    await s.payApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
   });
 });

@@ -12,7 +12,7 @@ let server: Server;
 let base: string;
 let oauthCalls = 0;
 const callbacks: unknown[] = [];
-const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 3599, logger: createLogger('silent') });
+const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 3599, key: 'daraja-test-simulator-key', logger: createLogger('silent') });
 
 beforeAll(async () => {
   const app = express();

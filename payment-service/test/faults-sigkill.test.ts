@@ -192,8 +192,11 @@ function runSale(payUrl: () => string, eventId: string, buyers: Buyer[], spreadM
   return sale;
 }
 
+/** The standalone simulator's key to its list of every prompt. */
+const SIMULATOR_KEY = 'faults-test-simulator-key';
+
 async function prompts(simulatorUrl: string): Promise<Prompt[]> {
-  const response = await fetch(`${simulatorUrl}/simulator/prompts`);
+  const response = await fetch(`${simulatorUrl}/simulator/prompts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } });
   return (await response.json()) as Prompt[];
 }
 
@@ -324,6 +327,7 @@ const paymentEnv = (apiPort: number, payPort: number, dataDir: string, extra: Re
   CONFIRM_QUERY_AFTER_SECONDS: '3600',
   STK_RATE_LIMIT_PER_IP: '1000000',
   STK_RATE_LIMIT_PER_USER: '1000000',
+  SIMULATOR_KEY,
   ...extra,
 });
 
@@ -401,8 +405,8 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
       name: 'Daraja simulator',
       entry: 'payment-service/src/daraja/simulator/standalone.ts',
       port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS) },
-      healthPath: '/simulator/prompts',
+      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS), SIMULATOR_KEY },
+      healthPath: '/simulator/phone.js',
     });
     // The payment service reaches the API server through a gate, which can hold or refuse its calls.
     const gate = await startGate(`http://127.0.0.1:${stack.apiPort}`);

@@ -42,18 +42,8 @@ export function bearerToken(req: Request): string | undefined {
   return token && token !== 'null' && token !== 'undefined' ? token : undefined;
 }
 
-/** The account a token names, for rate limiting only (the API server verifies the token). */
-function accountKey(req: Request): string {
-  const token = bearerToken(req);
-  if (!token) return 'anonymous';
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown };
-    if (typeof payload.sub === 'string' && /^[0-9a-f]{24}$/.test(payload.sub)) return `user:${payload.sub}`;
-  } catch {
-    // fall through to a hash of the token
-  }
-  return `token:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
-}
+/** The account the API server verified for this request (`verifyBuyer` puts it in res.locals). */
+const verifiedAccountKey = (_req: Request, res: Response) => `user:${String(res.locals.userId)}`;
 
 /** Accepts 2547XXXXXXXX, 07XXXXXXXX, +2547…, and spaces or dashes; answers 254 + the last 9 digits. */
 export function normalisePhone(value: unknown): string | undefined {
@@ -99,6 +89,8 @@ export function createPaymentsRouter(deps: {
   callbackUrl: () => string;
   confirmQueryAfterSeconds: number;
   rateLimit: { windowMs: number; perIp: number; perUser: number };
+  /** With the Daraja simulator: the link to the prompt's own simulated phone page, for its buyer only. */
+  simulatorUrl?: ((req: Request, checkoutRequestId: string) => string | undefined) | undefined;
 }) {
   const { api, daraja, settlement, logger } = deps;
   const router = Router();
@@ -116,11 +108,25 @@ export function createPaymentsRouter(deps: {
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     message: errorBody(tooMany),
-    keyGenerator: accountKey,
+    keyGenerator: verifiedAccountKey,
     validate: { keyGeneratorIpFallback: false },
   });
+  // The token is verified (by the API server) before the per-account limit counts it: keyed by the
+  // unverified `sub`, a few forged tokens naming someone's public id would lock that buyer out.
+  const verifyBuyer: RequestHandler = async (req, res, next) => {
+    const token = bearerToken(req);
+    if (!token) return fail(res, 401, 'please log in to buy tickets.');
+    try {
+      res.locals.userId = (await api.whoami(token)).userId;
+    } catch (error) {
+      if (error instanceof ApiServerError && error.status < 500) return fail(res, error.status, error.message);
+      logger.error('token check failed', error);
+      return fail(res, 503, 'Tukio is temporarily unavailable. Please try again in a moment.');
+    }
+    next();
+  };
 
-  router.post('/stkPush', perIp, perUser, async (req, res) => {
+  router.post('/stkPush', perIp, verifyBuyer, perUser, async (req, res) => {
     const token = bearerToken(req);
     if (!token) return fail(res, 401, 'please log in to buy tickets.');
     const parsed = stkPushBody.safeParse(req.body ?? {});
@@ -205,6 +211,7 @@ export function createPaymentsRouter(deps: {
       settlement.recording.delete(push.CheckoutRequestID);
     }
     settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId, amount: order.amount, quantity: order.quantity });
+    const simulatorUrl = deps.simulatorUrl?.(req, push.CheckoutRequestID);
 
     res.json({
       ResponseCode: '0',
@@ -214,6 +221,7 @@ export function createPaymentsRouter(deps: {
       amount: order.amount,
       quantity: order.quantity,
       holdExpiresAt: order.holdExpiresAt,
+      ...(simulatorUrl ? { simulatorUrl } : {}),
     });
   });
 

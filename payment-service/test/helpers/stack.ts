@@ -100,8 +100,12 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     }
   }
 
+  /** Opens the simulator's list of every prompt and its id-based actions (as a developer with the key). */
+  const simulatorKey = { 'x-simulator-key': config.simulator.key };
+
+  /** The simulator's view of a push (from the keyed list); `promptPath` is its buyer's own phone page. */
   async function prompt(checkoutRequestId: string) {
-    const res = await payApi('GET', '/simulator/prompts');
+    const res = await payApi('GET', '/simulator/prompts', { headers: simulatorKey });
     return (res.body as Array<Record<string, any>>).find((p) => p.checkoutRequestId === checkoutRequestId);
   }
 
@@ -132,6 +136,7 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     prompt,
     waitPromptDone,
     callback,
+    simulatorKey,
     async close() {
       // Ticket emails are sent after the payment commits; let the last ones reach the inbox first.
       let seen = -1;

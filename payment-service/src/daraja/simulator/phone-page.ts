@@ -25,30 +25,68 @@ form{display:inline-block}
 .error{color:#ffab91}
 `;
 
-export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string, error?: string): string {
-  const pending = prompts.filter((prompt) => prompt.status === 'pending');
-  const done = prompts.filter((prompt) => prompt.status !== 'pending').slice(0, 10);
-  const base = escapeHtml(basePath);
-  const card = (prompt: SimulatedPrompt) => `
+const promptLink = (base: string, prompt: SimulatedPrompt) => `${base}/prompt/${escapeHtml(prompt.token)}`;
+
+/** A pending prompt with its PIN form; both forms post to the prompt's own (secret) page. */
+function pendingCard(prompt: SimulatedPrompt, base: string): string {
+  const link = promptLink(base, prompt);
+  return `
   <div class="prompt">
     <p><strong>M-PESA</strong> to ${escapeHtml(prompt.phone)}</p>
     <p>Do you want to pay KSh ${escapeHtml(prompt.amount)} to ${escapeHtml(prompt.shortcode)} for account ${escapeHtml(prompt.accountReference)}?</p>
-    <form method="post" action="${base}/prompts/${escapeHtml(prompt.id)}/pay">
+    <form method="post" action="${link}/pay">
       <label>Enter M-PESA PIN <input name="pin" type="password" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label>
       <button class="pay" type="submit">Pay</button>
     </form>
-    <form method="post" action="${base}/prompts/${escapeHtml(prompt.id)}/cancel"><button class="cancel" type="submit">Cancel</button></form>
+    <form method="post" action="${link}/cancel"><button class="cancel" type="submit">Cancel</button></form>
   </div>`;
-  const finished = (prompt: SimulatedPrompt) => `
+}
+
+const finishedCard = (prompt: SimulatedPrompt) => `
   <div class="prompt done"><p>${escapeHtml(prompt.phone)} · KSh ${escapeHtml(prompt.amount)} · ${escapeHtml(prompt.resultCode ?? '')} ${escapeHtml(prompt.resultDesc ?? '')}${prompt.receipt ? ` · ${escapeHtml(prompt.receipt)}` : ''}</p></div>`;
+
+/** The phone frame; `reload` adds the script that refreshes the page while something is pending. */
+function phoneFrame(base: string, body: string, reload: boolean): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <title>M-PESA simulator phone</title><style>${STYLE}</style></head>
 <body><main class="phone">
 <h1>M-PESA simulator</h1>
-<p class="note">Prompts sent by the Tukio payment service. Enter any 4–6 digit PIN and press Pay, or Cancel. Test number 254700000005 waits here for you; other numbers answer on their own (see docs/payments.md).</p>
-${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
-${pending.length ? pending.map(card).join('') : '<p class="note">No pending prompts.</p>'}
-${done.length ? `<h1>Recent</h1>${done.map(finished).join('')}` : ''}
-</main><script src="${base}/phone.js"></script></body></html>`;
+${body}
+</main>${reload ? `<script src="${base}/phone.js"></script>` : ''}</body></html>`;
+}
+
+const errorLine = (error?: string) => (error ? `<p class="error">${escapeHtml(error)}</p>` : '');
+
+/** Every prompt (the developer's view, behind the simulator key). */
+export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string): string {
+  const pending = prompts.filter((prompt) => prompt.status === 'pending');
+  const done = prompts.filter((prompt) => prompt.status !== 'pending').slice(0, 10);
+  const base = escapeHtml(basePath);
+  return phoneFrame(
+    base,
+    `<p class="note">Every prompt sent by the Tukio payment service (this page needs the simulator key). Enter any 4–6 digit PIN and press Pay, or Cancel. Test number 254700000005 waits for you; other numbers answer on their own (see docs/payments.md).</p>
+${pending.length ? pending.map((prompt) => pendingCard(prompt, base)).join('') : '<p class="note">No pending prompts.</p>'}
+${done.length ? `<h1>Recent</h1>${done.map(finishedCard).join('')}` : ''}`,
+    true,
+  );
+}
+
+/** One prompt, as its buyer sees it through the link in the payment dialog. */
+export function renderPromptPage(prompt: SimulatedPrompt, basePath: string, error?: string): string {
+  const base = escapeHtml(basePath);
+  const pending = prompt.status === 'pending';
+  return phoneFrame(
+    base,
+    `<p class="note">${pending ? 'Enter any 4–6 digit PIN and press Pay, or Cancel.' : 'This prompt was answered; you can close this page.'}</p>
+${errorLine(error)}
+${pending ? pendingCard(prompt, base) : finishedCard(prompt)}`,
+    pending,
+  );
+}
+
+/** A page that only says why there is nothing to show (no key, unknown link). */
+export function renderMessagePage(message: string, basePath: string): string {
+  return phoneFrame(escapeHtml(basePath), `<p class="note">${escapeHtml(message)}</p>`, false);
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createAgents, request } from '../../http.js';
 import type { Logger } from '../../logger.js';
 import {
@@ -9,7 +9,7 @@ import {
   type CallbackItem,
   type StkCallbackBody,
 } from '../protocol.js';
-import { renderPhonePage, PHONE_SCRIPT } from './phone-page.js';
+import { renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
 
 /**
  * Reserved test numbers and what the simulated customer does (docs/payments.md lists them):
@@ -27,6 +27,8 @@ export type PromptMode = 'pay' | 'cancel' | 'insufficient' | 'unreachable' | 'si
 
 export interface SimulatedPrompt {
   id: string;
+  /** The secret of the prompt's own phone page (`<phonePath>/prompt/<token>`), shown only to its buyer. */
+  token: string;
   checkoutRequestId: string;
   merchantRequestId: string;
   phone: string;
@@ -59,6 +61,11 @@ export interface SimulatorOptions {
   logger: Logger;
   /** Where the phone page posts its forms; default /simulator. */
   phonePath?: string;
+  /**
+   * Opens the list of every prompt (phones, amounts, ids) and the id-based actions: `X-Simulator-Key`
+   * header or `?key=`. Loopback is not enough: in the offline setup the buyers' browsers are loopback too.
+   */
+  key: string;
 }
 
 const OUTCOMES: Record<Exclude<PromptMode, 'manual' | 'silent'>, { code: number; desc: string }> = {
@@ -93,6 +100,10 @@ function receiptNumber(): string {
   return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
 }
 
+/** 192 random bits: a prompt's page is reachable only by whoever was given its link. */
+const promptToken = () => randomBytes(24).toString('base64url');
+const PROMPT_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
 function checkoutId(): string {
   const stamp = darajaTimestamp().slice(2);
   return `ws_CO_${stamp}${randomBytes(8).toString('hex')}`;
@@ -105,6 +116,7 @@ function checkoutId(): string {
  */
 export function createDarajaSimulator(options: SimulatorOptions) {
   const prompts = new Map<string, SimulatedPrompt>();
+  const promptsByToken = new Map<string, SimulatedPrompt>();
   /** The pending prompt of each phone, so a push checks the subscriber lock without scanning every prompt. */
   const pendingByPhone = new Map<string, SimulatedPrompt>();
   const tokens = new Map<string, number>();
@@ -122,7 +134,11 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     if (Date.now() - prunedAt < 10_000) return;
     prunedAt = Date.now();
     const cutoff = Date.now() - 60 * 60 * 1000;
-    for (const [id, prompt] of prompts) if (prompt.status === 'completed' && prompt.createdAt.getTime() < cutoff) prompts.delete(id);
+    for (const [id, prompt] of prompts) {
+      if (prompt.status !== 'completed' || prompt.createdAt.getTime() >= cutoff) continue;
+      prompts.delete(id);
+      promptsByToken.delete(prompt.token);
+    }
     for (const [token, expiresAt] of tokens) if (expiresAt < Date.now()) tokens.delete(token);
   }
 
@@ -244,6 +260,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     }
     const prompt: SimulatedPrompt = {
       id: randomUUID(),
+      token: promptToken(),
       checkoutRequestId: checkoutId(),
       merchantRequestId: `${randomBytes(3).toString('hex')}-${randomBytes(4).toString('hex')}-1`,
       phone,
@@ -257,6 +274,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
       status: 'pending',
     };
     prompts.set(prompt.checkoutRequestId, prompt);
+    promptsByToken.set(prompt.token, prompt);
     pendingByPhone.set(phone, prompt);
     schedule(prompt);
     res.json({
@@ -286,11 +304,16 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     });
   });
 
-  /** The phone: a page listing prompts, with Pay (any PIN) and Cancel; JSON too, for tests and scripts. */
+  /**
+   * The phone. Each prompt has its own page at /prompt/<token>: only its buyer gets the link (the
+   * stkPush answer's `simulatorUrl`), so buyers cannot see or answer each other's prompts. The list
+   * of every prompt (HTML at /, JSON at /prompts) and the id-based actions need the simulator key.
+   */
   const phone = Router();
   phone.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }));
 
   const list = () => [...prompts.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  const promptPath = (prompt: SimulatedPrompt) => `${phonePath}/prompt/${prompt.token}`;
   const view = (prompt: SimulatedPrompt) => ({
     id: prompt.id,
     checkoutRequestId: prompt.checkoutRequestId,
@@ -304,51 +327,94 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     resultCode: prompt.resultCode ?? null,
     resultDesc: prompt.resultDesc ?? null,
     createdAt: prompt.createdAt.toISOString(),
+    promptPath: promptPath(prompt),
   });
+  const wantsPage = (req: Request) => req.accepts(['html', 'json']) === 'html';
+  const PIN_HELP = 'Enter a PIN of 4 to 6 digits (any PIN works in the simulator).';
+  const KEY_NEEDED =
+    'The list of simulated prompts needs the simulator key (X-Simulator-Key header or ?key=, printed in the payment service log). A buyer opens their own prompt with the link shown in the payment dialog.';
+  const NO_PROMPT = 'No such prompt: the link is wrong, or the prompt was answered more than an hour ago.';
 
-  phone.get('/', (req, res) => {
+  /** The key in `X-Simulator-Key` or `?key=`; refused with a page (the HTML list) or JSON. */
+  const requireKey = (refusal: 'page' | 'json'): RequestHandler => (req, res, next) => {
+    const given = req.get('x-simulator-key') ?? (typeof req.query.key === 'string' ? req.query.key : '');
+    if (given && sameSecret(given, options.key)) return next();
     res.setHeader('Cache-Control', 'no-store');
-    const error = req.query.error === 'pin' ? 'Enter a PIN of 4 to 6 digits (any PIN works here).' : undefined;
-    res.type('html').send(renderPhonePage(list().slice(0, 50), phonePath, error));
-  });
-  phone.get('/phone.js', (_req, res) => {
-    res.type('application/javascript').send(PHONE_SCRIPT);
-  });
-  phone.get('/prompts', (_req, res) => {
-    res.json(list().map(view));
-  });
-  phone.post('/prompts/:id/:action', (req, res) => {
-    const prompt = [...prompts.values()].find((candidate) => candidate.id === req.params.id);
-    const action = req.params.action;
-    const wantsHtml = req.is('application/x-www-form-urlencoded');
+    if (refusal === 'page' && wantsPage(req)) res.status(401).type('html').send(renderMessagePage(KEY_NEEDED, phonePath));
+    else res.status(401).json({ msg: KEY_NEEDED, message: KEY_NEEDED });
+  };
+
+  /** Pay or cancel, for the prompt's own page (a form: back to that page) or a script (JSON). */
+  function answer(req: Request, res: Response, prompt: SimulatedPrompt | undefined, action: unknown) {
+    const fromForm = req.is('application/x-www-form-urlencoded');
     if (!prompt || (action !== 'pay' && action !== 'cancel')) {
-      res.status(404).json({ message: 'No such prompt.' });
+      if (fromForm) res.status(404).type('html').send(renderMessagePage(NO_PROMPT, phonePath));
+      else res.status(404).json({ msg: NO_PROMPT, message: NO_PROMPT });
       return;
     }
     if (prompt.status !== 'pending') {
-      if (wantsHtml) res.redirect(303, phonePath);
-      else res.status(409).json({ message: 'This prompt was already answered.', prompt: view(prompt) });
+      const message = 'This prompt was already answered.';
+      if (fromForm) res.redirect(303, promptPath(prompt));
+      else res.status(409).json({ msg: message, message, prompt: view(prompt) });
       return;
     }
     if (action === 'pay') {
       const pin = String((req.body as Record<string, unknown> | undefined)?.pin ?? '');
       if (!/^\d{4,6}$/.test(pin)) {
-        if (wantsHtml) res.redirect(303, `${phonePath}?error=pin`);
-        else res.status(400).json({ message: 'Enter a PIN of 4 to 6 digits (any PIN works in the simulator).' });
+        if (fromForm) res.redirect(303, `${promptPath(prompt)}?error=pin`);
+        else res.status(400).json({ msg: PIN_HELP, message: PIN_HELP });
         return;
       }
       complete(prompt, OUTCOMES.pay.code, OUTCOMES.pay.desc);
     } else {
       complete(prompt, OUTCOMES.cancel.code, OUTCOMES.cancel.desc);
     }
-    if (wantsHtml) res.redirect(303, phonePath);
+    if (fromForm) res.redirect(303, promptPath(prompt));
     else res.json(view(prompt));
+  }
+
+  const byToken = (token: string | undefined) => (token && PROMPT_TOKEN.test(token) ? promptsByToken.get(token) : undefined);
+
+  phone.get('/phone.js', (_req, res) => {
+    res.type('application/javascript').send(PHONE_SCRIPT);
+  });
+  phone.get('/prompt/:token', (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const prompt = byToken(req.params.token);
+    const page = wantsPage(req);
+    if (!prompt) {
+      if (page) res.status(404).type('html').send(renderMessagePage(NO_PROMPT, phonePath));
+      else res.status(404).json({ msg: NO_PROMPT, message: NO_PROMPT });
+      return;
+    }
+    if (page) res.type('html').send(renderPromptPage(prompt, phonePath, req.query.error === 'pin' ? PIN_HELP : undefined));
+    else res.json(view(prompt));
+  });
+  phone.post('/prompt/:token/:action', (req, res) => {
+    answer(req, res, byToken(req.params.token), req.params.action);
+  });
+
+  phone.get('/', requireKey('page'), (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(renderPhonePage(list().slice(0, 50), phonePath));
+  });
+  phone.get('/prompts', requireKey('json'), (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(list().map(view));
+  });
+  phone.post('/prompts/:id/:action', requireKey('json'), (req, res) => {
+    answer(req, res, [...prompts.values()].find((candidate) => candidate.id === req.params.id), req.params.action);
   });
 
   return {
     api,
     phone,
     prompts,
+    /** The path of a prompt's own phone page (its secret link), for the buyer who made the push. */
+    promptPath(checkoutRequestId: string): string | undefined {
+      const prompt = prompts.get(checkoutRequestId);
+      return prompt ? promptPath(prompt) : undefined;
+    },
     /** Forgets every access token, as if they had all expired (tests of the client's refresh). */
     revokeTokens() {
       tokens.clear();

@@ -2,8 +2,10 @@
  * The Daraja simulator on its own port, for trying a Daraja client without the payment service:
  *   SIMULATOR_PORT=27685 node dist/daraja/simulator/standalone.js
  * Protocol under /, phone page under /simulator. Credentials default to the simulator's own
- * (SIMULATOR_CREDENTIALS in config.ts); DARAJA_* variables override them.
+ * (SIMULATOR_CREDENTIALS in config.ts); DARAJA_* variables override them. The list of every prompt
+ * (/simulator, /simulator/prompts) needs SIMULATOR_KEY (a fresh random key, printed, when unset).
  */
+import { randomBytes } from 'node:crypto';
 import express from 'express';
 import helmet from 'helmet';
 import { SIMULATOR_CREDENTIALS } from '../../config.js';
@@ -11,6 +13,7 @@ import { createLogger } from '../../logger.js';
 import { createDarajaSimulator } from './simulator.js';
 
 const env = process.env;
+const key = env.SIMULATOR_KEY || randomBytes(24).toString('base64url');
 const simulator = createDarajaSimulator({
   shortcode: env.DARAJA_SHORTCODE ?? SIMULATOR_CREDENTIALS.shortcode,
   passkey: env.DARAJA_PASSKEY ?? SIMULATOR_CREDENTIALS.passkey,
@@ -19,6 +22,7 @@ const simulator = createDarajaSimulator({
   delayMs: Number(env.SIMULATOR_DELAY_MS ?? 3000),
   promptTimeoutMs: Number(env.SIMULATOR_PROMPT_TIMEOUT_MS ?? 60_000),
   tokenTtlSeconds: Number(env.SIMULATOR_TOKEN_TTL_SECONDS ?? 3599),
+  key,
   logger: createLogger('info', 'daraja-simulator'),
 });
 const app = express();
@@ -26,7 +30,7 @@ app.use(helmet());
 app.use('/simulator', simulator.phone);
 app.use('/', simulator.api);
 const port = Number(env.SIMULATOR_PORT ?? 27685);
-const server = app.listen(port, () => console.log(`[daraja-simulator] on http://localhost:${port} (phone page /simulator)`));
+const server = app.listen(port, () => console.log(`[daraja-simulator] on http://localhost:${port} (every prompt: http://localhost:${port}/simulator?key=${key})`));
 process.once('SIGTERM', () => {
   simulator.close();
   server.close(() => process.exit(0));

@@ -45,6 +45,17 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
   router.use(requireInternalKey(deps.internalApiKey));
   const doc = apiDocs(router, 'Internal (payment service)');
 
+  doc.get('/whoami', {
+    summary: 'The account a forwarded bearer token belongs to',
+    auth: 'internal',
+    userToken: true,
+    description: "Called first by the payment service's POST /api/stkPush, so its per-account limit counts verified accounts only (a forged token naming someone else's id must not spend their budget).",
+    responses: { 200: { description: '`{userId}`.', schema: shape.object({ userId: 'string' }) }, 401: 'No valid token.' },
+  });
+  router.get('/whoami', (req, res) => {
+    res.json({ userId: requireUser(req).id });
+  });
+
   doc.post('/orders', {
     summary: 'Hold seats for an M-Pesa purchase (before the STK push)',
     auth: 'internal',

@@ -28,6 +28,8 @@ export interface StkPushResult {
   amount?: number;
   quantity?: number;
   holdExpiresAt?: string;
+  /** Only with the offline Daraja simulator: this prompt's own simulated phone page. */
+  simulatorUrl?: string;
 }
 
 /** POST /api/stkPush {phone, amount, Order_ID, quantity}. */

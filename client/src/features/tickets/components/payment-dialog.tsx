@@ -1,5 +1,5 @@
 /*
- * The M-Pesa payment dialog (SPEC §4 "Paid event flow"): a native modal <dialog> (focus stays inside,
+ * The M-Pesa payment dialog (docs/product.md): a native modal <dialog> (focus stays inside,
  * Escape closes, labelled by its heading). Step 1 confirms the price, step 2 takes the phone number
  * and follows the payment; the status line is a polite live region, errors are alerts.
  */
@@ -154,6 +154,14 @@ export function PaymentDialog(props: PaymentDialogProps) {
               </p>
             ) : null}
           </div>
+          {phase === 'pending' && state.simulatorUrl ? (
+            // Offline payments only (no real M-Pesa): this prompt on the simulated phone, for this buyer alone.
+            <p className="payment-dialog__simulator">
+              <a href={state.simulatorUrl} target="_blank" rel="noopener noreferrer">
+                Open the simulated M-Pesa phone
+              </a>
+            </p>
+          ) : null}
 
           {generalError ? (
             generalError.kind === 'busy' ? (

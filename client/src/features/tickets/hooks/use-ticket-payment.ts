@@ -1,5 +1,5 @@
 /*
- * The paid-ticket flow (SPEC §4 "Paid event flow", docs/payments.md "How the client should poll"):
+ * The paid-ticket flow (docs/product.md, docs/payments.md "How the client should poll"):
  *   confirm price → phone → POST stkPush → 'Payment initiated…' → poll POST confirmPayment every 3 s
  *   until status !== 'pending' (at most ~2 min; a manual Confirm appears 20 s after the push)
  *   → 'Payment successful' → POST /api/events/register/:id → done.
@@ -51,6 +51,8 @@ export interface PaymentState {
   /** What the phone is asked for, as the server priced it. */
   amount: number | null;
   phone: string | null;
+  /** The offline simulator's phone page for this prompt (none with real M-Pesa). */
+  simulatorUrl: string | null;
   startedAt: number | null;
   /** The polling gave up after ~2 minutes; only the Confirm button is left. */
   stoppedWaiting: boolean;
@@ -64,6 +66,7 @@ interface SavedPush {
   amount: number | null;
   phone: string;
   startedAt: number;
+  simulatorUrl?: string | null;
 }
 
 const initialState = (quantity = 1): PaymentState => ({
@@ -75,11 +78,23 @@ const initialState = (quantity = 1): PaymentState => ({
   quantity,
   amount: null,
   phone: null,
+  simulatorUrl: null,
   startedAt: null,
   stoppedWaiting: false,
   confirmVisible: false,
   confirming: false,
 });
+
+/** An http(s) link, or null: anything else from the payment service is not shown as a link. */
+function httpLink(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The server's resultDesc without the words the status line already says. */
 export function outcomeDetail(result: Pick<ConfirmResult, 'resultDesc' | 'resultdDesc'>): string | null {
@@ -254,6 +269,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         quantity: push.quantity,
         amount: push.amount,
         phone: push.phone,
+        simulatorUrl: httpLink(push.simulatorUrl),
         startedAt: push.startedAt,
         stoppedWaiting: false,
         confirmVisible: elapsed >= CONFIRM_BUTTON_AFTER_MS,
@@ -302,6 +318,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
           amount: typeof result.amount === 'number' ? result.amount : null,
           phone,
           startedAt: Date.now(),
+          simulatorUrl: httpLink(result.simulatorUrl),
         };
         writeJson(storageKey, push);
         follow(push, false);

@@ -1,5 +1,5 @@
 /**
- * M-Pesa phone numbers (SPEC §5): 07XXXXXXXX, 01XXXXXXXX, 7XXXXXXXX, +2547XXXXXXXX or 2547XXXXXXXX,
+ * M-Pesa phone numbers (docs/product.md): 07XXXXXXXX, 01XXXXXXXX, 7XXXXXXXX, +2547XXXXXXXX or 2547XXXXXXXX,
  * spaces and dashes allowed. The number sent is '254' + the last 9 digits.
  */
 export function normaliseKenyanPhone(input: string): string | null {
