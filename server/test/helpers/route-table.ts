@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { expect, vi } from 'vitest';
 import { users } from '../../src/db/schema.js';
 import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, Person } from './security.js';
 import { jsonRequest, multipart, tinyGif } from './security.js';
@@ -52,6 +53,10 @@ export interface RouteEntry {
   scenarios: Scenario[];
   fuzz: FuzzSpec;
 }
+
+/** Reset mails A has received (POST /api/auth/forgot-password sends them after answering). */
+const resetMailsTo = (w: World) => w.t.smtp.inbox.filter((mail) => mail.to === w.a.user.email && /Reset your Tukio password/.test(mail.subject)).length;
+let resetMailsBefore = 0;
 
 // ---- expectations -------------------------------------------------------------------------
 const all = (status: number | readonly number[]): Expectation => ({ visitor: status, user: status, owner: status, other: status, admin: status });
@@ -192,7 +197,19 @@ export const routeTable: RouteEntry[] = [
     method: 'POST',
     path: '/api/auth/forgot-password',
     access: 'public',
-    scenarios: [{ name: "A's email", request: (tools) => json('POST', '/api/auth/forgot-password', { email: tools.w.a.user.email }), expect: all(200) }],
+    scenarios: [
+      {
+        name: "A's email",
+        request: (tools) => {
+          resetMailsBefore = resetMailsTo(tools.w);
+          return json('POST', '/api/auth/forgot-password', { email: tools.w.a.user.email });
+        },
+        expect: all(200),
+        // The token and mail are made after the answer (its timing must not tell who has an account):
+        // wait for them, so they do not show up as a change made by the next cell.
+        after: (tools) => vi.waitFor(() => expect(resetMailsTo(tools.w)).toBeGreaterThan(resetMailsBefore), { timeout: 10_000, interval: 20 }),
+      },
+    ],
     fuzz: { as: 'visitor', body: () => ({ email: `nobody${unique()}@example.com` }) },
   },
   {
@@ -259,6 +276,20 @@ export const routeTable: RouteEntry[] = [
     access: 'self',
     scenarios: [{ name: "A's contacts", request: (tools) => get(`/api/auth/allusers/${tools.w.a.user._id}`), expect: selfOnly(200), check: noEmailInContacts }],
     fuzz: { as: 'a', params: (w) => ({ id: w.a.user._id }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/users/search',
+    access: 'login',
+    scenarios: [
+      {
+        name: 'usernames by prefix',
+        request: (tools) => get(`/api/auth/users/search${qs({ q: tools.w.b.user.username.slice(0, 2) })}`),
+        expect: signedIn(200),
+        check: (res) => noEmailInContacts({ ...res, body: res.body?.users }),
+      },
+    ],
+    fuzz: { as: 'a', query: (w) => ({ q: w.b.user.username.slice(0, 2), page: '1' }) },
   },
   {
     method: 'POST',
@@ -330,7 +361,10 @@ export const routeTable: RouteEntry[] = [
     method: 'GET',
     path: '/api/comments/event/:eventId',
     access: 'public',
-    scenarios: [{ name: "A's event", request: (tools) => get(`/api/comments/event/${tools.w.events.approved}`), expect: all(200) }],
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/comments/event/${tools.w.events.approved}`), expect: all(200) },
+      { name: "A's pending event", request: (tools) => get(`/api/comments/event/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
     fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.approved }) },
   },
   {
@@ -340,6 +374,7 @@ export const routeTable: RouteEntry[] = [
     scenarios: [
       { name: 'as oneself', request: (tools) => json('POST', '/api/comments/add', { content: 'Nice!', eventId: tools.w.events.approved }), expect: signedIn(201) },
       { name: 'as A', request: (tools) => json('POST', '/api/comments/add', { content: 'Nice!', eventId: tools.w.events.approved, userId: tools.w.a.user._id }), expect: selfOnly(201) },
+      { name: "on A's pending event", request: (tools) => json('POST', '/api/comments/add', { content: 'Nice!', eventId: tools.w.events.pending }), expect: pendingOwnerOrAdmin(201) },
     ],
     fuzz: { as: 'a', body: (w) => ({ content: 'Nice event', eventId: w.events.approved, userId: w.a.user._id }) },
   },
@@ -389,7 +424,10 @@ export const routeTable: RouteEntry[] = [
     method: 'GET',
     path: '/api/reviews/event/:eventId',
     access: 'public',
-    scenarios: [{ name: "A's past event", request: (tools) => get(`/api/reviews/event/${tools.w.events.past}`), expect: all(200) }],
+    scenarios: [
+      { name: "A's past event", request: (tools) => get(`/api/reviews/event/${tools.w.events.past}`), expect: all(200) },
+      { name: "A's pending event", request: (tools) => get(`/api/reviews/event/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
     fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.past }) },
   },
   {
@@ -437,14 +475,20 @@ export const routeTable: RouteEntry[] = [
     method: 'GET',
     path: '/api/forums/summary/:eventId',
     access: 'public',
-    scenarios: [{ name: "A's event", request: (tools) => get(`/api/forums/summary/${tools.w.events.approved}`), expect: all(200) }],
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/forums/summary/${tools.w.events.approved}`), expect: all(200) },
+      { name: "A's pending event", request: (tools) => get(`/api/forums/summary/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
     fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.approved }) },
   },
   {
     method: 'GET',
     path: '/api/forums/threads/:eventId',
     access: 'login',
-    scenarios: [{ name: "A's event", request: (tools) => get(`/api/forums/threads/${tools.w.events.approved}`), expect: signedIn(200) }],
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/forums/threads/${tools.w.events.approved}`), expect: signedIn(200) },
+      { name: "A's pending event", request: (tools) => get(`/api/forums/threads/${tools.w.events.pending}`), expect: pendingOwnerOrAdmin(200) },
+    ],
     fuzz: { as: 'b', params: (w) => ({ eventId: w.events.approved }) },
   },
   {
@@ -537,6 +581,22 @@ export const routeTable: RouteEntry[] = [
       },
     ],
     fuzz: { as: 'a', internal: true, body: (w) => ({ eventId: w.events.paid, quantity: 1, phone: '254712345678' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/internal/payments/whoami',
+    access: 'internal',
+    scenarios: [
+      { name: 'without the key', request: () => get('/api/internal/payments/whoami'), expect: all(401) },
+      {
+        // With the key the forwarded token decides, and only ever names its own account.
+        name: 'with the key, forwarded token',
+        request: (tools) => ({ method: 'GET', path: '/api/internal/payments/whoami', headers: internalKey(tools) }),
+        expect: signedIn(200),
+        check: (res, tools, actor) => (res.status === 200 && res.body?.userId !== me(tools, actor) ? `whoami named ${String(res.body?.userId)}, not the caller` : undefined),
+      },
+    ],
+    fuzz: { as: 'a', internal: true },
   },
   {
     method: 'POST',
@@ -794,11 +854,22 @@ export const routeTable: RouteEntry[] = [
     path: '/api/events/:id',
     access: 'owner',
     scenarios: [
-      { name: "A's approved event", request: (tools) => json('PUT', `/api/events/${tools.w.events.approved}`, { description: `Updated ${unique()}` }), expect: selfOrAdmin(200) },
+      {
+        // A fresh event each time: the organiser's edit sends it back to review (reReview), an admin's does not.
+        name: "A's approved event",
+        request: async (tools) => json('PUT', `/api/events/${await tools.fresh.event()}`, { description: `Updated ${unique()}` }),
+        expect: selfOrAdmin(200),
+        check: (res, _tools, actor) => {
+          const expected = actor === 'owner' ? { status: 'pending', reReview: true } : { status: 'approved', reReview: false };
+          return res.status !== 200 || (res.body?.status === expected.status && res.body?.reReview === expected.reReview)
+            ? undefined
+            : `edit by ${actor} left status ${String(res.body?.status)}, reReview ${String(res.body?.reReview)}`;
+        },
+      },
       { name: "A's pending event", request: (tools) => json('PUT', `/api/events/${tools.w.events.pending}`, { description: `Updated ${unique()}` }), expect: pendingOwnerOrAdmin(200) },
       {
         name: "handing A's event to the caller",
-        request: (tools, actor) => json('PUT', `/api/events/${tools.w.events.approved}`, { user: me(tools, actor), userId: me(tools, actor), description: 'Mine now' }),
+        request: async (tools, actor) => json('PUT', `/api/events/${await tools.fresh.event()}`, { user: me(tools, actor), userId: me(tools, actor), description: 'Mine now' }),
         expect: selfOrAdmin(200),
         check: (res, tools) => (res.body?.user === tools.w.a.user._id ? undefined : `event now belongs to ${String(res.body?.user)}`),
       },
@@ -817,6 +888,8 @@ export const routeTable: RouteEntry[] = [
     scenarios: [
       { name: "A's approved event", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.event()}` }), expect: selfOrAdmin(200) },
       { name: "A's pending event", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.event({ status: 'pending' })}` }), expect: pendingOwnerOrAdmin(200) },
+      // Orders (here a paid one) keep an event: not even an admin may delete it, so buyers' payments survive.
+      { name: 'the paid event with orders', request: (tools) => ({ method: 'DELETE', path: `/api/events/${tools.w.events.paid}` }), expect: adminOnly(409) },
     ],
     fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
   },
