@@ -6,7 +6,7 @@ import { giveTicket, insertEvent } from '../../server/test/helpers/community.js'
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
- * axe-core on every route of SPEC §2 (plus /checkin/:eventId), with the demo events and data of our
+ * axe-core on every route of docs/product.md (plus /checkin/:eventId), with the demo events and data of our
  * own, at phone and desktop widths; then keyboard-only journeys. Build first: `npm run build -w client`.
  */
 

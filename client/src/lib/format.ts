@@ -1,4 +1,4 @@
-/** Event dates are shown in UTC (SPEC §2 /events/{id}). */
+/** Event dates are shown in UTC (docs/product.md /events/{id}). */
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeStyle: 'short', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

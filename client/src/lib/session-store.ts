@@ -1,5 +1,5 @@
 /**
- * The browser session lives in localStorage (SPEC §3):
+ * The browser session lives in localStorage (docs/product.md):
  *   - `token`                   the bearer token
  *   - env.userStorageKey        JSON user record {_id, username, avatarImage, isAvatarImageSet}
  *   - `isAvatarImageSet`        'true' | 'false' flag
@@ -127,7 +127,7 @@ export function subscribeSession(listener: Listener): () => void {
   };
 }
 
-/** Keeps only the fields SPEC §3 says are stored locally. */
+/** Keeps only the fields docs/product.md says are stored locally. */
 export function toStoredUser(user: ApiUser): StoredUser {
   const stored: StoredUser = {
     _id: user._id,

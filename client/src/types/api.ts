@@ -1,5 +1,5 @@
 /**
- * Shapes exchanged with the API (see /work/shared/API-CONTRACT.md).
+ * Shapes exchanged with the API (documented at /api/docs; what the product does: docs/product.md).
  * `_id` values are plain strings everywhere.
  */
 
@@ -16,7 +16,7 @@ export interface ApiUser {
   role?: UserRole;
 }
 
-/** The user record kept in localStorage after login (SPEC §3). */
+/** The user record kept in localStorage after login (docs/product.md). */
 export interface StoredUser {
   _id: string;
   username: string;

@@ -93,7 +93,7 @@ export function apiDocs(router: object, tag: string): Record<Method, (path: stri
 const str = { type: 'string' } as const;
 const id = { type: 'string', pattern: '^[0-9a-f]{24}$' } as const;
 
-/** Bodies the routes share, written from docs/API-CONTRACT and the services' DTOs. */
+/** Bodies the routes share, written from the services' DTOs. */
 const componentSchemas: Record<string, JsonSchema> = {
   Error: {
     type: 'object',

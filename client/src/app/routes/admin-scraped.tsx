@@ -1,5 +1,5 @@
 /*
- * SCRAPED EVENTS (SPEC §2 /admpst, §4, §9): admin only. Events owned by the system user, newest
+ * SCRAPED EVENTS (docs/product.md /admpst): admin only. Events owned by the system user, newest
  * first by date; every non-approved event counts as pending; paid prices shown with a dollar sign.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -28,7 +28,7 @@ const messages = {
   preferServerMessage: true,
 };
 
-/** SPEC §9: the scraped page shows a paid price with a dollar sign. */
+/** docs/product.md: the scraped page shows a paid price with a dollar sign. */
 const dollarPrice = (event: EventItem) => (event.isPaid && event.ticketPrice > 0 ? `$${event.ticketPrice}` : 'Free');
 
 export default function AdminScrapedRoute() {

@@ -1,4 +1,4 @@
-/* ADMIN DASHBOARD (SPEC §2 /admin, §8): role admin only; approve, disapprove and delete events. */
+/* ADMIN DASHBOARD (docs/product.md /admin): role admin only; approve, disapprove and delete events. */
 import { Link } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';

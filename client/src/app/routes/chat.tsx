@@ -6,7 +6,7 @@ import { useSession } from '../../features/auth/hooks/use-session';
 import { ChatScreen } from '../../features/chat/components/chat-screen';
 import '../../features/chat/chat.css';
 
-/** /chat: one-to-one chat. No stored user: /login. Avatar not set: /setAvatar (SPEC §2, §4). */
+/** /chat: one-to-one chat. No stored user: /login. Avatar not set: /setAvatar (docs/product.md). */
 export default function ChatRoute() {
   useDocumentTitle('Chat');
   const location = useLocation();

@@ -1,5 +1,5 @@
 /*
- * EVENT DETAIL (SPEC §2 /events/{id}). Layout in features/events/components/event-detail-view.tsx;
+ * EVENT DETAIL (docs/product.md /events/{id}). Layout in features/events/components/event-detail-view.tsx;
  * tickets, comments, reviews and forums plug into features/events/components/event-detail-sections.tsx.
  */
 import { Link, useParams } from 'react-router-dom';

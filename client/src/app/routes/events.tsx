@@ -1,5 +1,5 @@
 /*
- * EVENTS (SPEC §2 /events). Server-side search: the query, location and "free only" filter live in
+ * EVENTS (docs/product.md /events). Server-side search: the query, location and "free only" filter live in
  * the URL and each URL downloads exactly one page of results.
  */
 import { Link } from 'react-router-dom';

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router-dom';
 import { ForumThreadPage } from '../../features/community/components/forum-thread-page';
 
-/** /forum/{threadId}: one discussion with nested replies (SPEC §2). */
+/** /forum/{threadId}: one discussion with nested replies (docs/product.md). */
 export default function ForumThreadRoute() {
   const { threadId = '' } = useParams();
   return <ForumThreadPage key={threadId} threadId={threadId} />;

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router-dom';
 import { ForumThreadsPage } from '../../features/community/components/forum-threads-page';
 
-/** /forums/{eventId}: the event's forum threads (SPEC §2). */
+/** /forums/{eventId}: the event's forum threads (docs/product.md). */
 export default function ForumThreadsRoute() {
   const { eventId = '' } = useParams();
   return <ForumThreadsPage key={eventId} eventId={eventId} />;

@@ -1,5 +1,5 @@
 /*
- * HOME (SPEC §2 /). Kept light on purpose: only the event cards and the API client, no maps,
+ * HOME (docs/product.md /). Kept light on purpose: only the event cards and the API client, no maps,
  * QR codes or emoji. "Explore All Events" reuses the upcoming list (first 10 by date), so the page
  * makes two requests.
  */

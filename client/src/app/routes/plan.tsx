@@ -1,4 +1,4 @@
-/* PLAN AN EVENT (SPEC §2 /plan, §5). */
+/* PLAN AN EVENT (docs/product.md /plan). */
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { PlanEventForm } from '../../features/events/components/plan-event-form';
 import '../../features/events/event-form.css';

@@ -3,7 +3,7 @@ export interface Feature {
   description: string;
 }
 
-/** Key features (SPEC §1). */
+/** Key features (docs/product.md). */
 export const keyFeatures: readonly Feature[] = [
   {
     title: 'Discover events',
@@ -41,7 +41,7 @@ export interface FaqItem {
   answer: string;
 }
 
-/** The five FAQ entries (SPEC §2 /about). */
+/** The five FAQ entries (docs/product.md /about). */
 export const faqItems: readonly FaqItem[] = [
   {
     question: 'What is Tukio?',

@@ -1,5 +1,5 @@
 /*
- * Community feature: comments, reviews and forums (SPEC §2, §3, §4, §9).
+ * Community feature: comments, reviews and forums (docs/product.md).
  *
  * Event page plug-ins, rendered by the slots in features/events/components/event-detail-sections.tsx:
  *   <CommentsSection eventId />                      always

@@ -1,4 +1,4 @@
-/* Admin calls (SPEC §2 /admin and /admpst). The bearer token is attached by the shared client. */
+/* Admin calls (docs/product.md /admin and /admpst). The bearer token is attached by the shared client. */
 import { api } from '../../../lib/api-client';
 import type { UserResponse } from '../../../types/api';
 import type { EventItem } from '../../events/api/events-api';

@@ -7,7 +7,7 @@ import { resetPasswordRequest } from '../api/auth-api';
 import { ConfirmPasswordField, MIN_PASSWORD, NewPasswordField } from './auth-fields';
 
 const SUCCESS = 'Password has been reset successfully!';
-// SPEC §8: a failed reset shows the same text as a failed reset-link request.
+// docs/product.md: a failed reset shows the same text as a failed reset-link request.
 const FAILURE = 'Failed to send password reset link. Please try again.';
 
 interface Errors {

@@ -1,5 +1,5 @@
 /*
- * EVENT PAGE › Comments (SPEC §2 /events/{id}, always shown). Oldest first; any signed-in user can
+ * EVENT PAGE › Comments (docs/product.md /events/{id}, always shown). Oldest first; any signed-in user can
  * comment; only the author sees Edit (which becomes Save) and Delete.
  */
 import { useRef, useState } from 'react';

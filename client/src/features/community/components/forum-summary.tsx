@@ -1,5 +1,5 @@
 /*
- * EVENT PAGE › Forum summary (SPEC §2 /events/{id}, shown once the event has taken place): at most
+ * EVENT PAGE › Forum summary (docs/product.md /events/{id}, shown once the event has taken place): at most
  * three threads, and 'View Available Forums' (to /forums/{id}) for registered users.
  */
 import { Link } from 'react-router-dom';

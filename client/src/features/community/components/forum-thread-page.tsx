@@ -1,5 +1,5 @@
 /*
- * /forum/{threadId} (SPEC §2, §4 "Post tree", §9 nesting): one thread with nested replies.
+ * /forum/{threadId} (docs/product.md): one thread with nested replies.
  *  - a reply box ('Changia...') for top-level posts; Reply (top-level posts only) opens an inline
  *    box with Post and Cancel Reply; a new post goes to the top of its list
  *  - replies render three levels deep; below that 'Load more replies (n)' reveals the next level
@@ -401,7 +401,7 @@ function PostComposer({
   const send = async () => {
     if (pending) return;
     const text = content.trim();
-    // SPEC §5: a post is sent only if its text is non-empty.
+    // docs/product.md: a post is sent only if its text is non-empty.
     if (text === '') {
       setError(POST_EMPTY);
       inputRef.current?.focus();

@@ -1,5 +1,5 @@
 /*
- * /forums/{eventId} (SPEC §2): the event's threads, newest first, and a form to start one.
+ * /forums/{eventId} (docs/product.md): the event's threads, newest first, and a form to start one.
  * Reading needs a login; starting a thread needs a ticket for the event (the server decides,
  * the page only hides the form when it already knows the user is not registered).
  */

@@ -1,5 +1,5 @@
 /*
- * EVENT PAGE › Reviews (SPEC §2 /events/{id}, shown once the event has taken place). Average and
+ * EVENT PAGE › Reviews (docs/product.md /events/{id}, shown once the event has taken place). Average and
  * count, newest first; registered attendees add one review (rating 1-5, default 1); the server's
  * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete.
  */

@@ -1,6 +1,6 @@
 /*
  * Pure helpers for the forum post tree. Every list (top level and each `replies`) is newest first,
- * so a new post goes to the front of its list (SPEC §4 "Post tree"). Deletion mirrors the server:
+ * so a new post goes to the front of its list (docs/product.md). Deletion mirrors the server:
  * a post with replies becomes a "[deleted]" placeholder; one without is removed, and a placeholder
  * left without replies disappears with it.
  */

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 
-/** Logged-out visitors trying to comment, review or post are sent to /login (SPEC §5). */
+/** Logged-out visitors trying to comment, review or post are sent to /login (docs/product.md). */
 export function useLoginRedirect(): () => void {
   const navigate = useNavigate();
   const location = useLocation();

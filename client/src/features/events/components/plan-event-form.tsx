@@ -1,5 +1,5 @@
 /*
- * /plan form (SPEC §2, §5). The image is uploaded to POST /api/uploads when the form is submitted
+ * /plan form (docs/product.md). The image is uploaded to POST /api/uploads when the form is submitted
  * (once per chosen file, so a retry after a failed post does not upload it again), then the event
  * is created with POST /api/events/addevnt and waits for approval.
  */

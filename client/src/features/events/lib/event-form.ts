@@ -1,5 +1,5 @@
 /*
- * Validation of the plan and edit forms (SPEC §5). Messages name the field; the server repeats
+ * Validation of the plan and edit forms (docs/product.md). Messages name the field; the server repeats
  * these checks, and its own message is shown when it refuses something the client let through.
  */
 import { todayInKenya } from './event-time';

@@ -1,5 +1,5 @@
 /*
- * PROFILE › "My Events" (SPEC §2 /profile). GET /api/events/user/:userId; each event links to
+ * PROFILE › "My Events" (docs/product.md /profile). GET /api/events/user/:userId; each event links to
  * its page and to /edit-event/:id, and can be deleted after confirmation.
  */
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 /*
- * PROFILE › "My Tickets" (SPEC §2 /profile, §9): the user's issued tickets from GET /api/tickets/mine,
+ * PROFILE › "My Tickets" (docs/product.md /profile): the user's issued tickets from GET /api/tickets/mine,
  * one card per ticket with its QR code (the signed code the door scans). Search matches the event
  * title, case-insensitively; up to 4 columns.
  */

@@ -1,5 +1,5 @@
 /*
- * PROFILE › transaction-history overlay (SPEC §2 /profile, §3 Transaction, §9). GET
+ * PROFILE › transaction-history overlay (docs/product.md /profile). GET
  * /api/transactions/:userId when opened: every payment attempt the server recorded, failed and
  * cancelled ones too, newest first. CSV export as transactions.csv.
  */
