@@ -13,4 +13,4 @@ export { ReviewsSection } from './components/reviews-section';
 export { ForumSummary } from './components/forum-summary';
 export { ForumThreadsPage } from './components/forum-threads-page';
 export { ForumThreadPage } from './components/forum-thread-page';
-export { hasEventTakenPlace, isRegisteredFor } from './lib/event-status';
+export { isRegisteredFor } from './lib/event-status';

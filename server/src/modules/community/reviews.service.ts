@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { isAdmin } from '../../lib/auth.js';
+import { hasStarted } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
 import { isUniqueViolation, requireVisibleEvent, userRef } from './community.shared.js';
@@ -58,7 +59,7 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
     async add(user: AuthUser, input: { eventId: string; content: string; rating: number }): Promise<ReviewView> {
       const event = await requireVisibleEvent(eventRefs, input.eventId, user);
       if (!(await registrations.isRegistered(event.id, user.id))) throw AppError.forbidden(reviewMessages.notRegistered);
-      if (event.startsAt.getTime() > now().getTime()) throw AppError.forbidden(reviewMessages.tooEarly);
+      if (!hasStarted(event.startsAt, now())) throw AppError.forbidden(reviewMessages.tooEarly);
       if (await reviews.exists(event.id, user.id)) throw AppError.conflict(reviewMessages.duplicate);
       let id: string;
       try {

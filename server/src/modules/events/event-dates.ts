@@ -37,10 +37,6 @@ export function parseDayOrWallClock(value: string): { date: Date; dayOnly: boole
   return date ? { date, dayOnly: false } : undefined;
 }
 
-export function utcMidnight(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
-
 /** The UTC calendar day (`YYYY-MM-DD`) of an instant: the key of `event_daily_activity` rows. */
 export function utcDay(now = new Date()): string {
   return now.toISOString().slice(0, 10);

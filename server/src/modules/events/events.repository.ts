@@ -68,7 +68,8 @@ export interface SearchFilters {
 
 export function createEventsRepository(db: Executor) {
   const approved = eq(events.status, 'approved');
-  const upcomingFrom = (now: Date) => and(approved, gte(events.startsAt, now));
+  /** `wallNow`: lib/event-clock.ts nowAsWallClock(); an event that has started is no longer upcoming. */
+  const upcomingFrom = (wallNow: Date) => and(approved, gte(events.startsAt, wallNow));
 
   // The two reads behind every event page and cached search are prepared once per connection, which
   // spares PostgreSQL parsing and planning them on each request (about a quarter more requests/s).
@@ -113,15 +114,15 @@ export function createEventsRepository(db: Executor) {
       return db.select(eventColumns).from(events).where(eq(events.userId, userId)).orderBy(asc(events.startsAt), asc(events.id));
     },
 
-    async upcoming(now: Date, limit: number): Promise<EventRow[]> {
-      return db.select(eventColumns).from(events).where(upcomingFrom(now)).orderBy(asc(events.startsAt), asc(events.id)).limit(limit);
+    async upcoming(wallNow: Date, limit: number): Promise<EventRow[]> {
+      return db.select(eventColumns).from(events).where(upcomingFrom(wallNow)).orderBy(asc(events.startsAt), asc(events.id)).limit(limit);
     },
 
     /**
      * Approved upcoming events with recent activity, best decayed score first (see TRENDING).
      * Only events with activity are scored, so the cost follows the activity table, not the catalogue.
      */
-    async trending(now: Date, limit: number, today = utcDay(now)): Promise<EventRow[]> {
+    async trending(wallNow: Date, limit: number, today = utcDay()): Promise<EventRow[]> {
       // The weights are our constants, written into the SQL as literals so Postgres knows their types.
       const [openWeight, shareWeight, registrationWeight, halfLifeDays, windowDays] = [
         TRENDING.openWeight,
@@ -147,7 +148,7 @@ export function createEventsRepository(db: Executor) {
         .select(eventColumns)
         .from(events)
         .innerJoin(recent, eq(recent.eventId, events.id))
-        .where(upcomingFrom(now))
+        .where(upcomingFrom(wallNow))
         .orderBy(desc(recent.score), asc(events.startsAt), asc(events.id))
         .limit(limit);
     },
@@ -188,11 +189,11 @@ export function createEventsRepository(db: Executor) {
     },
 
     /** Approved upcoming events at the same location (case-insensitive), soonest first. */
-    async related(event: Pick<EventRow, 'id' | 'location'>, now: Date, limit: number): Promise<EventRow[]> {
+    async related(event: Pick<EventRow, 'id' | 'location'>, wallNow: Date, limit: number): Promise<EventRow[]> {
       return db
         .select(eventColumns)
         .from(events)
-        .where(and(upcomingFrom(now), sql`lower(${events.location}) = lower(${event.location})`, ne(events.id, event.id)))
+        .where(and(upcomingFrom(wallNow), sql`lower(${events.location}) = lower(${event.location})`, ne(events.id, event.id)))
         .orderBy(asc(events.startsAt), asc(events.id))
         .limit(limit);
     },

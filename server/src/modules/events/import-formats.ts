@@ -6,6 +6,8 @@
  *   because every event is shown in Kenyan time.
  */
 
+import { toWallClock as toNairobiWallClock } from '../../lib/event-clock.js';
+
 export interface RawImportRecord {
   title?: string | undefined;
   description?: string | undefined;
@@ -19,10 +21,7 @@ export interface RawImportRecord {
   longitude?: number | undefined;
 }
 
-const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
 const NAIROBI_ZONES = new Set(['africa/nairobi', 'eat', 'e. africa standard time', 'east africa time']);
-
-const toNairobiWallClock = (instant: Date) => new Date(instant.getTime() + NAIROBI_OFFSET_MS);
 
 function wallClock(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): Date | undefined {
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return undefined;

@@ -1,11 +1,7 @@
-/** Helpers the event page uses to decide which community sections to show (docs/product.md /events/{id}). */
-
-/** True once the event's date has passed: the forum summary and reviews are shown from then on. */
-export function hasEventTakenPlace(date: string | null | undefined, now: number = Date.now()): boolean {
-  if (!date) return false;
-  const time = new Date(date).getTime();
-  return !Number.isNaN(time) && time <= now;
-}
+/**
+ * Helpers the community pages use (docs/product.md /events/{id}). Whether an event has started (and so shows
+ * the forum summary and reviews) is decided by src/lib/event-clock.ts alone.
+ */
 
 /** True when `userId` holds a ticket for the event (`registeredUsers` lists user ids). */
 export function isRegisteredFor(

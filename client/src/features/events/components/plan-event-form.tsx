@@ -14,7 +14,8 @@ import { useSession } from '../../auth/hooks/use-session';
 import { createEvent, uploadImage, type EventItem } from '../api/events-api';
 import { useGeocode } from '../hooks/use-geocode';
 import { parseCapacity, validateImage, validatePlanForm, type FormErrors, type PlanFormValues } from '../lib/event-form';
-import { joinEventDate, todayInKenya } from '../lib/event-time';
+import { todayInKenya } from '../../../lib/event-clock';
+import { joinEventDate } from '../lib/event-time';
 import { EventFields } from './event-fields';
 import '../forms.css';
 

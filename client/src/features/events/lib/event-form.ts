@@ -2,7 +2,7 @@
  * Validation of the plan and edit forms (docs/product.md). Messages name the field; the server repeats
  * these checks, and its own message is shown when it refuses something the client let through.
  */
-import { todayInKenya } from './event-time';
+import { todayInKenya } from '../../../lib/event-clock';
 
 export const TITLE_MAX = 120;
 export const DESCRIPTION_MAX = 5000;

@@ -1,4 +1,4 @@
-import { realInstant } from './event-time';
+import { realInstant } from '../../../lib/event-clock';
 
 /** Calendar entries last two hours when the event has no end time (ours never do). */
 const DEFAULT_DURATION_MS = 2 * 60 * 60 * 1000;
