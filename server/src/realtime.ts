@@ -1,13 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import { ConfigError, type AppConfig } from './config.js';
 import type { Logger } from './lib/logger.js';
+import type { RedisConnection } from './lib/redis.js';
 import { attachChatSocket } from './modules/chat/chat.socket.js';
 import type { Services } from './app.js';
-
-const REDIS_PING_INTERVAL_MS = 10_000;
 
 /**
  * Redis 7 sharded pub/sub with a channel per room: a message to a user reaches only the instances where
@@ -22,39 +20,28 @@ export function chooseRedisAdapter(wanted: AppConfig['socketRedisAdapter'], serv
   return 'sharded';
 }
 
-/** Socket.IO on the API server; with REDIS_URL the Redis adapter carries events between instances. */
-export async function createRealtime(httpServer: HttpServer, config: AppConfig, services: Services, logger: Logger) {
+/**
+ * Socket.IO on the API server; with REDIS_URL the Redis adapter carries events between instances. The
+ * connection is the server's (server.ts), which also closes it.
+ */
+export async function createRealtime(httpServer: HttpServer, config: AppConfig, services: Services, logger: Logger, redis?: RedisConnection) {
   const io = new Server(httpServer, {
     cors: { origin: config.corsOrigins, credentials: true },
     maxHttpBufferSize: 64 * 1024,
   });
-  const closers: Array<() => Promise<unknown>> = [];
-  if (config.redisUrl) {
-    // No per-command timeout: node-redis arms a 5 s AbortSignal timer for every command by default, and at
-    // thousands of publishes a second those timers (each alive 5 s) filled the old generation and caused
-    // the long garbage-collection pauses of the chat bench. A periodic PING notices a dead connection instead.
-    const pub = createClient({ url: config.redisUrl, commandOptions: { timeout: 0 }, pingInterval: REDIS_PING_INTERVAL_MS });
-    const sub = pub.duplicate();
-    pub.on('error', (error) => logger.error('redis publisher error', error));
-    sub.on('error', (error) => logger.error('redis subscriber error', error));
-    await Promise.all([pub.connect(), sub.connect()]);
-    closers.push(() => pub.quit(), () => sub.quit());
-    try {
-      const mode = chooseRedisAdapter(config.socketRedisAdapter, await pub.info('server'));
-      logger.info(`socket.io: ${mode} Redis adapter`);
-      io.adapter(mode === 'sharded' ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }) : createAdapter(pub, sub, { requestsTimeout: 2000 }));
-      await services.changes.connect({ publisher: pub, subscriber: sub });
-    } catch (error) {
-      await Promise.allSettled(closers.map((close) => close()));
-      throw error;
-    }
+  if (redis) {
+    const mode = chooseRedisAdapter(config.socketRedisAdapter, await redis.publisher.info('server'));
+    logger.info(`socket.io: ${mode} Redis adapter`);
+    const { publisher: pub, subscriber: sub } = redis;
+    io.adapter(mode === 'sharded' ? createShardedAdapter(pub, sub, { subscriptionMode: 'dynamic' }) : createAdapter(pub, sub, { requestsTimeout: 2000 }));
+    await services.changes.connect({ publisher: pub, subscriber: sub });
   }
   const chatSocket = attachChatSocket(io, {
     auth: services.auth,
     chat: services.chat,
     changes: services.changes,
     logger,
-    clustered: Boolean(config.redisUrl),
+    clustered: Boolean(redis),
     sessionCheckMs: config.socketSessionCheckMs,
   });
   return {
@@ -62,7 +49,6 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
     async close() {
       chatSocket.shutdown();
       await new Promise<void>((resolve) => io.close(() => resolve()));
-      await Promise.allSettled(closers.map((close) => close()));
     },
   };
 }

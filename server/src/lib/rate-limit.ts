@@ -1,13 +1,52 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { RedisCommands } from './redis.js';
+
+/**
+ * Where budgets are counted, by limiter name. A name is used once: two limiters under one name would
+ * draw on one count. Without `budgets` a limiter counts in this process's memory, unchecked.
+ */
+export interface Budgets {
+  store(name: string): Store | undefined;
+}
+
+function budgetsByName(makeStore: (name: string) => Store | undefined): Budgets {
+  const names = new Set<string>();
+  return {
+    store(name) {
+      if (names.has(name)) throw new Error(`rate limit "${name}" is defined twice`);
+      names.add(name);
+      return makeStore(name);
+    },
+  };
+}
+
+/** Counts in this process's memory (express-rate-limit's own store): one instance only. */
+export const localBudgets = (): Budgets => budgetsByName(() => undefined);
+
+/**
+ * Counts in Redis, so every instance draws on one budget (an attacker gains nothing from reaching
+ * several). Keys: `<keyPrefix>rl:<name>:<key>`, expiring with their window.
+ */
+export const sharedBudgets = (redis: RedisCommands, keyPrefix: string): Budgets =>
+  budgetsByName(
+    (name) => new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>, prefix: `${keyPrefix}rl:${name}:` }),
+  );
 
 export interface RateLimitOptions {
   windowMs: number;
   max: number;
+  /** Names this budget in `budgets` (its Redis keys); unique per limiter. */
+  name: string;
+  budgets?: Budgets | undefined;
 }
 
-/** The account routes' budgets (config `rateLimit`): see `limitLoginFailures`. */
-export interface AccountRateLimits extends RateLimitOptions {
+/** The account routes' budgets (config `rateLimit`, plus where they are counted): see `limitLoginFailures`. */
+export interface AccountRateLimits {
+  windowMs: number;
+  max: number;
+  budgets?: Budgets | undefined;
   /** Failed logins for one account across every address. */
   accountMax: number;
   /** Per-address ceiling of each account route; high, because whole networks share one address (CGNAT). */
@@ -36,11 +75,13 @@ const clientAddress = (req: Request) => ipKeyGenerator(req.ip ?? '');
  * are held too, and back down once an answer turns out not to be a failure, 429s included).
  */
 function limiter(
-  options: { windowMs: number; max: number; key?: KeyOf; failuresOnly?: boolean; whenExceeded?: Options['handler'] },
+  options: RateLimitOptions & { key?: KeyOf; failuresOnly?: boolean; whenExceeded?: Options['handler'] },
   extraBody: Record<string, unknown>,
 ) {
   const { key } = options;
+  const store = options.budgets?.store(options.name);
   return rateLimit({
+    ...(store ? { store } : {}),
     windowMs: options.windowMs,
     limit: options.max,
     // Only address budgets are announced: the headers of an account budget (its remaining count, a hash
@@ -106,11 +147,17 @@ function oncePerRequest(keyOf: KeyOf): (req: Request) => Promise<string | undefi
 export function limitLoginFailures(limits: AccountRateLimits, accountOf: KeyOf, extraBody: Record<string, unknown> = {}): RequestHandler[] {
   const account = oncePerRequest(accountOf);
   const accountAndAddress = async (req: Request) => withPrefix(`login:${clientAddress(req)}`, await account(req));
-  const perAddress = limiter({ windowMs: limits.windowMs, max: limits.ipMax, failuresOnly: true }, extraBody);
-  const perAccountAndAddress = limiter({ windowMs: limits.windowMs, max: limits.max, failuresOnly: true, key: accountAndAddress }, extraBody);
+  const { windowMs, budgets } = limits;
+  const perAddress = limiter({ name: 'login-address', windowMs, budgets, max: limits.ipMax, failuresOnly: true }, extraBody);
+  const perAccountAndAddress = limiter(
+    { name: 'login-account-address', windowMs, budgets, max: limits.max, failuresOnly: true, key: accountAndAddress },
+    extraBody,
+  );
   const perAccount = limiter(
     {
-      windowMs: limits.windowMs,
+      name: 'login-account',
+      windowMs,
+      budgets,
       max: limits.accountMax,
       failuresOnly: true,
       key: async (req) => withPrefix('login', await account(req)),

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { RedisCommands } from './redis.js';
 import { createTtlCache } from './ttl-cache.js';
 
 export interface TokenBucketOptions {
@@ -15,7 +17,7 @@ export interface TokenBucketOptions {
  * left alone long enough to fill up is forgotten (it would be full anyway), so memory follows the
  * number of recently active keys, not of all keys ever seen.
  */
-export function createTokenBuckets(options: TokenBucketOptions) {
+export function createTokenBuckets(options: TokenBucketOptions): TokenBuckets & { take(key: string): number } {
   const now = options.now ?? Date.now;
   const msPerToken = 1000 / options.perSecond;
   const buckets = createTtlCache<{ tokens: number; at: number }>({
@@ -40,4 +42,49 @@ export function createTokenBuckets(options: TokenBucketOptions) {
   };
 }
 
-export type TokenBuckets = ReturnType<typeof createTokenBuckets>;
+/** Takes one token for a key: 0 when allowed, otherwise the milliseconds until the next token. */
+export interface TokenBuckets {
+  take(key: string): number | Promise<number>;
+}
+
+/**
+ * The same buckets in Redis, one hash per key ({tokens, at}), so every instance draws on one budget.
+ * Redis's own clock refills them (instances' clocks may differ), and a bucket expires once it would be
+ * full again, like the memory version forgets it.
+ */
+const TAKE_SCRIPT = `
+local burst = tonumber(ARGV[1])
+local msPerToken = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = burst
+if state[1] and state[2] then
+  tokens = math.min(burst, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) / msPerToken)
+end
+if tokens < 1 then
+  return math.max(1, math.ceil((1 - tokens) * msPerToken))
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - 1), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens + 1) * msPerToken))
+return 0
+`;
+const TAKE_SCRIPT_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
+
+export function createSharedTokenBuckets(redis: RedisCommands, keyPrefix: string, options: Pick<TokenBucketOptions, 'burst' | 'perSecond'>): TokenBuckets {
+  const args = [String(options.burst), String(1000 / options.perSecond)];
+  return {
+    async take(key) {
+      const redisKey = `${keyPrefix}${key}`;
+      let reply: unknown;
+      try {
+        reply = await redis.sendCommand(['EVALSHA', TAKE_SCRIPT_SHA, '1', redisKey, ...args]);
+      } catch (error) {
+        // A Redis that restarted (or never saw it) has no cached script: send it whole once, which caches it.
+        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+        reply = await redis.sendCommand(['EVAL', TAKE_SCRIPT, '1', redisKey, ...args]);
+      }
+      return Number(reply);
+    },
+  };
+}

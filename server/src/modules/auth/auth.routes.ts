@@ -66,7 +66,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
   const limits = deps.rateLimit;
   // Each route has budgets of its own (registering or resetting never uses up a login budget); the
   // per-address ones are high ceilings because whole networks share one address (CGNAT, campuses).
-  const addressCeiling = { windowMs: limits.windowMs, max: limits.ipMax };
+  const addressCeiling = { windowMs: limits.windowMs, max: limits.ipMax, budgets: limits.budgets };
   /** A login name's budget is its account's, whether given as username or email (unknown names: the name). */
   const loginAccount: KeyOf = (req) => {
     let username: string;
@@ -90,7 +90,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
   });
   router.post(
     '/register',
-    limitPerIp(addressCeiling, failed),
+    limitPerIp({ ...addressCeiling, name: 'register-address' }, failed),
     accountCall(async (req) => auth.register(parse(registerBody, req.body))),
   );
 
@@ -115,8 +115,8 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
   });
   router.post(
     '/resend-verification',
-    limitPerIp(addressCeiling, failed),
-    limitPerAccount(limits, (req) => bodyField('username')(req) ?? bodyField('email')(req), failed),
+    limitPerIp({ ...addressCeiling, name: 'resend-verification-address' }, failed),
+    limitPerAccount({ ...limits, name: 'resend-verification-account' }, (req) => bodyField('username')(req) ?? bodyField('email')(req), failed),
     accountCall(async (req) => {
       const body = parse(resendVerificationBody, req.body);
       auth.requestVerificationResend((body.username || body.email)!);
@@ -163,8 +163,8 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
   });
   router.post(
     '/forgot-password',
-    limitPerIp(addressCeiling, failed),
-    limitPerAccount(limits, bodyField('email'), failed),
+    limitPerIp({ ...addressCeiling, name: 'forgot-password-address' }, failed),
+    limitPerAccount({ ...limits, name: 'forgot-password-account' }, bodyField('email'), failed),
     accountCall(async (req) => {
       auth.forgotPassword(parse(forgotPasswordBody, req.body).email);
       return { msg: 'If an account uses that email, a reset link is on its way.' };
@@ -181,7 +181,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
   });
   router.post(
     '/reset-password/:token',
-    limitFailuresPerIp(addressCeiling, failed),
+    limitFailuresPerIp({ ...addressCeiling, name: 'reset-password-address' }, failed),
     accountCall(async (req) => {
       const { token } = parse(tokenParam, req.params);
       const { password } = parse(resetPasswordBody, req.body);

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
-import { createTokenBuckets } from '../../lib/token-bucket.js';
+import type { TokenBuckets } from '../../lib/token-bucket.js';
 import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -26,11 +26,17 @@ export const toDelivered = (row: ChatMessageRow): DeliveredMessage => ({
 
 export const tooFastMessage = 'You are sending messages too fast. Please wait a moment and try again.';
 
-export function createChatService(deps: { db: Database; synchronousCommit: boolean; rateLimit: { burst: number; perSecond: number } }) {
+export function createChatService(deps: {
+  db: Database;
+  synchronousCommit: boolean;
+  /**
+   * Per sender, whatever the way in (sockets, both HTTP paths), so extra tabs or connections buy no extra
+   * budget; in Redis with several instances (app.ts), so reaching more of them buys none either.
+   */
+  sendBudget: TokenBuckets;
+}) {
   const messages = createChatRepository(deps.db);
-  // Per sender, whatever the way in (sockets, both HTTP paths), so extra tabs or connections buy no extra
-  // budget. In memory per instance: a user connected to N instances can send up to N times as much.
-  const sendBudget = createTokenBuckets(deps.rateLimit);
+  const { sendBudget } = deps;
   // Under load many messages share one INSERT and one commit (a busy chat would otherwise pay a
   // round trip and a WAL flush per message); an idle one writes each at once. Without
   // `synchronousCommit` the commit does not wait for the WAL flush either (docs/decisions/chat.md).
@@ -53,7 +59,7 @@ export function createChatService(deps: { db: Database; synchronousCommit: boole
       if (!trimmed) throw AppError.badRequest('Message cannot be empty.', 'message');
       if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest(`Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, 'message');
       if (from === to) throw AppError.badRequest('You cannot send a message to yourself.', 'to');
-      const retryAfterMs = sendBudget.take(from);
+      const retryAfterMs = await sendBudget.take(from);
       if (retryAfterMs > 0) throw new AppError(429, tooFastMessage, { body: { retryAfterMs } });
       let row: ChatMessageRow;
       try {

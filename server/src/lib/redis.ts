@@ -1,0 +1,40 @@
+import { createClient } from 'redis';
+import type { Logger } from './logger.js';
+
+const REDIS_PING_INTERVAL_MS = 10_000;
+
+/** The one command a shared counter needs: node-redis's raw `sendCommand` (rate-limit-redis takes the same). */
+export interface RedisCommands {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/**
+ * The instance's Redis connections (REDIS_URL): `publisher` runs ordinary commands too (shared rate
+ * limits, chat budget), `subscriber` is kept in subscribe mode. `keyPrefix` starts every key and
+ * counter this deployment keeps there (REDIS_KEY_PREFIX), so deployments can share one Redis.
+ */
+export type RedisConnection = Awaited<ReturnType<typeof connectRedis>>;
+
+export async function connectRedis(url: string, keyPrefix: string, logger: Logger) {
+  // No per-command timeout: node-redis arms a 5 s AbortSignal timer for every command by default, and at
+  // thousands of publishes a second those timers (each alive 5 s) filled the old generation and caused
+  // the long garbage-collection pauses of the chat bench. A periodic PING notices a dead connection instead.
+  const publisher = createClient({ url, commandOptions: { timeout: 0 }, pingInterval: REDIS_PING_INTERVAL_MS });
+  const subscriber = publisher.duplicate();
+  publisher.on('error', (error) => logger.error('redis publisher error', error));
+  subscriber.on('error', (error) => logger.error('redis subscriber error', error));
+  const connected = await Promise.allSettled([publisher.connect(), subscriber.connect()]);
+  const failed = connected.find((result) => result.status === 'rejected');
+  if (failed) {
+    for (const client of [publisher, subscriber]) if (client.isOpen) client.destroy();
+    throw failed.reason;
+  }
+  return {
+    publisher,
+    subscriber,
+    keyPrefix,
+    async close() {
+      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+    },
+  };
+}
