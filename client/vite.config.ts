@@ -143,6 +143,9 @@ const API_TARGET = 'http://localhost:5000';
 const proxy = {
   '/api': { target: API_TARGET, changeOrigin: true },
   '/uploads': { target: API_TARGET, changeOrigin: true },
+  // The payment service, which the API server forwards (server/src/modules/payment-proxy).
+  '/pay': { target: API_TARGET, changeOrigin: false },
+  '/simulator': { target: API_TARGET, changeOrigin: false },
   '/socket.io': { target: API_TARGET, changeOrigin: true, ws: true },
 };
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
-import { PAYMENT_PORT, seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
  * Paid tickets in a real browser against the real API server and the payment service (Daraja
@@ -24,9 +24,9 @@ let buyer: Session;
 let eventId: string;
 const title = 'Nyama Choma Jazz Night';
 
-/** Only our server and the payment service are reachable; anything else gets an empty answer. */
+/** Only our server (which forwards the payment service under /pay) is reachable; anything else gets an empty answer. */
 async function keepOffline(context: BrowserContext) {
-  const allowed = [h.server.url, `http://127.0.0.1:${PAYMENT_PORT}`];
+  const allowed = [h.server.url];
   await context.route(
     (url) => !allowed.some((origin) => url.href.startsWith(origin)),
     (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: '' }),

@@ -5,20 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadPaymentConfig } from '../../../payment-service/src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../../payment-service/src/start.js';
-import { startTestServer, type TestServer } from '../../../server/test/helpers/test-server.js';
+import { freePort, startTestServer, type TestServer } from '../../../server/test/helpers/test-server.js';
 
 const clientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 
-/**
- * The client calls the payment service at `<page host>:27684` (src/config/env.ts), so the browser
- * tests run it on that fixed port (test files run one at a time).
- */
-export const PAYMENT_PORT = 27684;
-
 export interface HarnessOptions {
   /**
-   * Also start the payment service (Daraja simulator, no reconciler) on port 27684, wired to the
-   * server; values override its configuration (e.g. SIMULATOR_DELAY_MS).
+   * Also start the payment service (Daraja simulator, no reconciler) on a random port, wired to the
+   * server (PAYMENT_PORT), which the browser reaches through the server's /pay and /simulator;
+   * values override its configuration (e.g. SIMULATOR_DELAY_MS).
    */
   payments?: boolean | Record<string, string>;
 }
@@ -35,14 +30,16 @@ export interface Harness {
 
 /** The real server (fresh database, real SMTP inbox) serving the built client, plus headless Chromium. */
 export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
-  const server = await startTestServer({ CLIENT_DIST: clientDist, ...env });
+  // Random ports for both (the API server's comes from startTestServer): nothing may assume 5000 or 27684.
+  const paymentPort = options.payments ? String(await freePort()) : undefined;
+  const server = await startTestServer({ CLIENT_DIST: clientDist, ...(paymentPort ? { PAYMENT_PORT: paymentPort } : {}), ...env });
   let payments: RunningPaymentService | undefined;
   let paymentsDir: string | undefined;
   if (options.payments) {
     paymentsDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-e2e-pay-'));
     const config = loadPaymentConfig({
       NODE_ENV: 'test',
-      PAYMENT_PORT: String(PAYMENT_PORT),
+      PAYMENT_PORT: server.config.paymentPort.toString(),
       DATA_DIR: paymentsDir,
       API_URL: server.url,
       // The key startTestServer gives the API server.
@@ -62,8 +59,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     } catch (error) {
       await server.close();
       rmSync(paymentsDir, { recursive: true, force: true });
-      const busy = (error as { code?: string }).code === 'EADDRINUSE';
-      throw busy ? new Error(`Port ${PAYMENT_PORT} is in use (is \`npm start\` running?). The browser tests need it for the payment service.`) : error;
+      throw error;
     }
   }
   const browser = await chromium.launch({

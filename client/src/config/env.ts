@@ -5,11 +5,14 @@ const rawUserKey: unknown = import.meta.env.VITE_LOCALHOST_KEY;
 const rawTileUrl: unknown = import.meta.env.VITE_TILE_URL;
 const rawPaymentUrl: unknown = import.meta.env.VITE_PAYMENT_URL;
 
-/** The payment service: VITE_PAYMENT_URL, else port 27684 on the host that served the page. */
-function paymentUrl(): string {
-  if (typeof rawPaymentUrl === 'string' && rawPaymentUrl.trim() !== '') return rawPaymentUrl.trim().replace(/\/+$/, '');
-  if (typeof window === 'undefined') return 'http://localhost:27684';
-  return `${window.location.protocol}//${window.location.hostname}:27684`;
+/**
+ * The payment service's browser API (its /api): VITE_PAYMENT_URL + /api when the client is built to
+ * call it elsewhere; else same-origin /pay, which the API server forwards to it wherever PAYMENT_PORT
+ * puts it (so the page's CSP stays 'self' and the whole app is one port).
+ */
+function paymentApiUrl(): string {
+  if (typeof rawPaymentUrl === 'string' && rawPaymentUrl.trim() !== '') return `${rawPaymentUrl.trim().replace(/\/+$/, '')}/api`;
+  return '/pay';
 }
 
 export const env = {
@@ -23,6 +26,6 @@ export const env = {
     typeof rawTileUrl === 'string' && rawTileUrl.trim() !== ''
       ? rawTileUrl.trim()
       : 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-  /** Base URL of the payment service (M-Pesa STK push and confirmation). */
-  paymentUrl: paymentUrl(),
+  /** Base URL of the payment service's browser API (M-Pesa STK push and confirmation). */
+  paymentApiUrl: paymentApiUrl(),
 } as const;

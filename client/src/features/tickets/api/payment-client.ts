@@ -1,6 +1,6 @@
 /*
- * The payment service (docs/payments.md, "Browser-facing API"): a separate host, so a second small
- * axios instance, loaded with axios on its first call like the shared API client. It sends the same
+ * The payment service (docs/payments.md, "Browser-facing API"): same-origin under /pay (the API
+ * server forwards it) or its own host (VITE_PAYMENT_URL), so a second small axios instance, loaded with axios on its first call like the shared API client. It sends the same
  * bearer token as the shared API client. The browser never decides the price or the outcome: the
  * server prices the order and reports what M-Pesa answered.
  */
@@ -8,7 +8,7 @@ import { env } from '../../../config/env';
 import { lazyAxiosClient } from '../../../lib/api-client';
 
 // confirmPayment may ask Daraja directly (STK query) before answering, hence the longer timeout.
-export const paymentApi = lazyAxiosClient({ baseURL: env.paymentUrl, timeout: 40_000, endSessionOn401: false });
+export const paymentApi = lazyAxiosClient({ baseURL: env.paymentApiUrl, timeout: 40_000, endSessionOn401: false });
 
 export interface StkPushInput {
   eventId: string;
@@ -32,9 +32,9 @@ export interface StkPushResult {
   simulatorUrl?: string;
 }
 
-/** POST /api/stkPush {phone, amount, Order_ID, quantity}. */
+/** POST /api/stkPush (same-origin: /pay/stkPush) {phone, amount, Order_ID, quantity}. */
 export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
-  const { data } = await paymentApi.post<StkPushResult>('/api/stkPush', {
+  const { data } = await paymentApi.post<StkPushResult>('/stkPush', {
     phone: input.phone,
     amount: input.amount,
     Order_ID: `${input.eventId}_${input.phone}`,
@@ -59,8 +59,8 @@ export interface ConfirmResult {
   mpesaReceiptNumber?: string | null;
 }
 
-/** POST /api/confirmPayment {CheckoutRequestID}: where the payment stands now. */
+/** POST /api/confirmPayment (same-origin: /pay/confirmPayment) {CheckoutRequestID}: where the payment stands now. */
 export async function confirmPayment(checkoutRequestId: string, signal?: AbortSignal): Promise<ConfirmResult> {
-  const { data } = await paymentApi.post<ConfirmResult>('/api/confirmPayment', { CheckoutRequestID: checkoutRequestId }, { signal });
+  const { data } = await paymentApi.post<ConfirmResult>('/confirmPayment', { CheckoutRequestID: checkoutRequestId }, { signal });
   return data;
 }
