@@ -15,7 +15,8 @@ async function main() {
   const service = await startPaymentService(config);
   const shutdown = (signal: string) => {
     console.log(`[payments] ${signal} received, shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Longer than the drain (5 s) of requests in flight; docker-compose's stop_grace_period is longer still.
+    const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     service.close().then(
       () => process.exit(0),

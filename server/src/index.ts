@@ -15,7 +15,8 @@ async function main() {
   const server = await startServer(config);
   const shutdown = (signal: string) => {
     console.log(`[tukio] ${signal} received, shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Draining (5 s), then queued mail (up to 5 s per queue): docker-compose's stop_grace_period is longer.
+    const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     server.close().then(
       () => process.exit(0),

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
+import type { PaymentMetrics } from '../metrics.js';
 import type { Settlement } from '../settlement.js';
 
 const callbackSchema = z.object({
@@ -27,23 +28,27 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * out; everything else about the message is checked against the push by the API server.
  * Daraja only needs a 200 `{ResultCode:0}` acknowledgement.
  */
-export function createCallbackRouter(deps: { settlement: Settlement; secret: string; logger: Logger }) {
+export function createCallbackRouter(deps: { settlement: Settlement; secret: string; logger: Logger; metrics?: Pick<PaymentMetrics, 'stkCallbacks'> | undefined }) {
+  const count = (outcome: string) => deps.metrics?.stkCallbacks.inc({ outcome });
   const router = Router();
   const expected = digest(deps.secret);
 
   router.post('/:secret', express.json({ limit: '32kb' }), async (req, res) => {
     if (!timingSafeEqual(digest(String(req.params.secret)), expected)) {
       deps.logger.info('callback with a wrong secret path refused');
+      count('wrong-secret');
       res.status(404).json({ ResultCode: 1, ResultDesc: 'Not found' });
       return;
     }
     const parsed = callbackSchema.safeParse(req.body);
     if (!parsed.success) {
+      count('malformed');
       res.status(400).json({ ResultCode: 1, ResultDesc: 'Malformed callback' });
       return;
     }
     try {
       const outcome = await deps.settlement.handleCallback(parsed.data as never);
+      count(outcome);
       if (outcome === 'unknown') {
         res.status(404).json({ ResultCode: 1, ResultDesc: 'Unknown CheckoutRequestID' });
         return;
@@ -52,6 +57,7 @@ export function createCallbackRouter(deps: { settlement: Settlement; secret: str
     } catch (error) {
       // The reconciler will settle it from an STK query.
       deps.logger.error('callback could not be settled now', error);
+      count('unavailable');
       res.status(503).json({ ResultCode: 1, ResultDesc: 'Temporarily unavailable' });
     }
   });

@@ -8,7 +8,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-function bearerToken(req: Request): string | undefined {
+export function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header);

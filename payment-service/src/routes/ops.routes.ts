@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Router } from 'express';
+import type { PaymentMetrics } from '../metrics.js';
+import { bearerToken, errorBody } from './payments.routes.js';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The API server has not answered its health check within this long: counted as down. */
+const CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * Probes and metrics for the platform (docs/decisions/operations.md): GET /healthz — the process
+ * answers; GET /readyz — the API server (which creates orders and records every result) answers its
+ * /api/health, i.e. it and its database are up; GET /metrics — Prometheus text with
+ * `Authorization: Bearer <METRICS_TOKEN>`, 404 when no token is configured.
+ */
+export function createOpsRouter(deps: { metrics: PaymentMetrics; metricsToken: string | undefined; apiUrl: string }) {
+  const router = Router();
+  const expected = deps.metricsToken ? digest(deps.metricsToken) : undefined;
+  /** Probes arriving together share one check of the API server. */
+  let running: Promise<boolean> | undefined;
+  const apiServerUp = () =>
+    (running ??= fetch(`${deps.apiUrl}/api/health`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
+      .then(
+        async (res) => {
+          await res.body?.cancel();
+          return res.ok;
+        },
+        () => false,
+      )
+      .finally(() => {
+        running = undefined;
+      }));
+
+  router.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (_req, res) => {
+    const apiServer = (await apiServerUp()) ? 'ok' : 'down';
+    res.set('Cache-Control', 'no-store');
+    if (apiServer === 'ok' && !deps.metrics.draining) return void res.json({ status: 'ready' });
+    // Names only: a probe is public, so it never carries error text.
+    res.status(503).json({ status: 'not-ready', ...(deps.metrics.draining ? { shuttingDown: true } : {}), checks: { apiServer } });
+  });
+
+  router.get('/metrics', async (req, res) => {
+    if (!expected) return void res.status(404).json(errorBody('Not found.'));
+    const given = bearerToken(req);
+    // Both sides hashed, so the comparison takes the same time whatever the guess's length.
+    if (!given || !timingSafeEqual(digest(given), expected)) {
+      res.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      return void res.status(401).json(errorBody('A valid metrics token is required.'));
+    }
+    const { contentType, body } = await deps.metrics.render();
+    res.set('Cache-Control', 'no-store').type(contentType).send(body);
+  });
+
+  return router;
+}
