@@ -1,53 +1,34 @@
 #!/usr/bin/env node
-// `npm test`: every suite — server API on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set),
-// the payment service, and browser tests in headless Chromium. Exits non-zero when anything fails.
-import { execFileSync } from 'node:child_process';
+// `npm test`: every suite — server API on PGlite and on PostgreSQL, the payment service, and browser
+// tests in headless Chromium. PostgreSQL, Redis and Chromium are found, started or installed first
+// (scripts/test-services.mjs). Exits non-zero when anything fails or any test is skipped.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildIfNeeded, root, run } from './lib.mjs';
+import { ensureChromium, ensurePostgres, ensureRedis } from './test-services.mjs';
 
 const only = (process.env.TEST_SUITES ?? '').split(',').filter(Boolean);
 const wanted = (name) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-test-report-'));
 
-function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-  return candidates.find((candidate) => candidate && existsSync(candidate));
-}
-
-async function ensureChromium() {
-  const found = findChromium();
-  if (found) return found;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) {
-    console.error('Browser tests need Chromium: run `sudo apt-get install -y chromium` (or set CHROMIUM_PATH) and try again.');
-    process.exit(1);
-  }
-  console.log('[test] installing Debian chromium for the browser tests…');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  const installed = findChromium();
-  if (!installed) {
-    console.error('Chromium could not be installed; install it with `apt-get install -y chromium`.');
-    process.exit(1);
-  }
-  return installed;
+// The server and payment suites use the real PostgreSQL and Redis in some tests, on PGlite too.
+if (['server (PGlite)', 'server (PostgreSQL)', 'payment-service'].some(wanted)) {
+  await ensurePostgres();
+  await ensureRedis();
 }
 
 const suites = [
   { name: 'server (PGlite)', args: ['--root', 'server'], env: { TEST_DB: 'pglite' } },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'server (PostgreSQL)', args: ['--root', 'server'], env: { TEST_DB: 'postgres' } }]
-    : []),
+  { name: 'server (PostgreSQL)', args: ['--root', 'server'], env: { TEST_DB: 'postgres' } },
   ...(existsSync(path.join(root, 'payment-service/test'))
-    ? [{ name: 'payment-service', args: ['--root', 'payment-service'], env: { TEST_DB: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' } }]
+    ? [{ name: 'payment-service', args: ['--root', 'payment-service'], env: { TEST_DB: 'postgres' } }]
     : []),
   { name: 'browser', args: ['--config', 'client/vitest.e2e.config.ts'], env: {}, browser: true },
 ].filter((suite) => wanted(suite.name));
 
 if (suites.some((suite) => suite.browser)) {
-  process.env.CHROMIUM_PATH = await ensureChromium();
+  process.env.CHROMIUM_PATH = ensureChromium();
   await buildIfNeeded();
 }
 
@@ -72,5 +53,6 @@ for (const [index, suite] of suites.entries()) {
 
 console.log('');
 if (failedSuites.length) console.log(`[test] failing suites: ${failedSuites.join(', ')}`);
+if (totals.skipped) console.log('[test] skipped tests count as failures: every test must run (see README, "Tests").');
 console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
-process.exit(failedSuites.length || totals.failed ? 1 : 0);
+process.exit(failedSuites.length || totals.failed || totals.skipped ? 1 : 0);

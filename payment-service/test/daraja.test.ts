@@ -114,7 +114,7 @@ describe('Daraja simulator validates like Daraja', () => {
     const id = push.body.CheckoutRequestID as string;
     const timestamp = darajaTimestamp();
     const queryBody = { BusinessShortCode: SIMULATOR_CREDENTIALS.shortcode, Password: darajaPassword(SIMULATOR_CREDENTIALS.shortcode, SIMULATOR_CREDENTIALS.passkey, timestamp), Timestamp: timestamp, CheckoutRequestID: id };
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 10_000;
     let found: any;
     while (!found && Date.now() < deadline) {
       found = callbacks.find((body: any) => body.Body.stkCallback.CheckoutRequestID === id);
@@ -163,8 +163,9 @@ describe('Daraja client', () => {
     expect(locked).toBeInstanceOf(DarajaError);
     expect((locked as DarajaError).subscriberLocked).toBe(true);
     const cancelled = await daraja.stkPush({ amount: 5, phone: '254700000001', accountReference: 'TKTEST', transactionDesc: 'Tukio ticket', callbackUrl: `${base}/callback` });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await daraja.stkQuery(cancelled.CheckoutRequestID)).toMatchObject({ state: 'final', resultCode: 1032, resultDesc: 'Request cancelled by user' });
+    await expect
+      .poll(() => daraja.stkQuery(cancelled.CheckoutRequestID), { timeout: 10_000, interval: 20 })
+      .toMatchObject({ state: 'final', resultCode: 1032, resultDesc: 'Request cancelled by user' });
   });
 
   it('turns a network failure into a DarajaError', async () => {

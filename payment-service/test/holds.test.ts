@@ -14,7 +14,12 @@ afterAll(async () => {
   await s?.close();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the buyer's seat hold has run out, by the time its order row gives. */
+async function holdRunsOut(userId: string) {
+  const [order] = await s.server.db.select().from(orders).where(eq(orders.userId, userId));
+  const until = order!.holdExpiresAt!.getTime();
+  await expect.poll(() => Date.now() > until, { timeout: 10_000, interval: 20 }).toBe(true);
+}
 const ticketCount = async (eventId: string) => (await s.server.db.select().from(tickets).where(eq(tickets.eventId, eventId))).length;
 
 async function payOnPhone(checkoutRequestId: string) {
@@ -29,7 +34,7 @@ describe('late payments after the seat hold expired', () => {
     const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 500, capacity: 2 });
     const push = await s.stkPush(buyer.token, eventId, '254700000005');
     expect(push.status).toBe(200);
-    await sleep(900);
+    await holdRunsOut(buyer.user._id);
     // Another buyer gets a seat; a reconciler pass marks the stale hold expired.
     const other = await s.quickUser('quickbuyer');
     const quick = await s.stkPush(other.token, eventId, '254722000001');
@@ -48,7 +53,7 @@ describe('late payments after the seat hold expired', () => {
     const buyer = await s.quickUser('unluckybuyer');
     const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 800, capacity: 1, title: 'Tiny Gig' });
     const push = await s.stkPush(buyer.token, eventId, '254700000005');
-    await sleep(900);
+    await holdRunsOut(buyer.user._id);
     const other = await s.quickUser('luckybuyer');
     const quick = await s.stkPush(other.token, eventId, '254722000002');
     expect(quick.status).toBe(200);

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChatRepository } from '../src/modules/chat/chat.repository.js';
 import { chooseRedisAdapter } from '../src/realtime.js';
-import { emitWithAck, nextEvent, received, socketTracker } from './helpers/chat-sockets.js';
+import { drained, emitWithAck, nextEvent, received, socketTracker } from './helpers/chat-sockets.js';
 import { createTestDatabaseUrl } from './helpers/test-database.js';
 import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
@@ -111,7 +111,8 @@ describe('chat over Socket.IO', () => {
     expect(await rich).toMatchObject({ from: a.user._id, _id: ack.message!._id });
     // The sender's other tab hears of it; the sending tab has it in the acknowledgement only.
     expect(await otherTab).toMatchObject({ _id: ack.message!._id });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Delivery happens before the acknowledgement: after a round trip on each socket, anything sent has arrived.
+    await Promise.all([drained(cSocket, c.user._id), drained(aSocket, a.user._id)]);
     expect(cGot).toEqual([]);
     expect(sendingTabGot).toEqual([]);
 
@@ -125,7 +126,7 @@ describe('chat over Socket.IO', () => {
     const bGot = received(bSocket, 'msg-recieve');
     const ack = await emitWithAck(cSocket, 'send-msg', { to: b.user._id, from: a.user._id, message: 'forged' });
     expect(ack).toMatchObject({ ok: false, msg: 'You can only send messages as yourself.' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await drained(bSocket, b.user._id);
     expect(bGot).toEqual([]);
   });
 });
@@ -144,6 +145,19 @@ function presenceOf(socket: Socket, userId: string, online: boolean, timeoutMs =
     socket.on('presence', listener);
   });
 }
+/**
+ * Waits until the server holds `openTabs` sockets of `userId` (so a close has been handled), then until
+ * `watcher` has every presence batch that could carry it: a user connecting afterwards is announced in
+ * the same batch as anything queued before, or a later one.
+ */
+async function batchesSettled(watcher: Socket, userId: string, openTabs: number) {
+  await expect.poll(async () => (await t.io.in(`user:${userId}`).fetchSockets()).length, { timeout: 5000, interval: 20 }).toBe(openTabs);
+  const marker = await t.createUser(`marker${userId.slice(-6)}`);
+  const announced = presenceOf(watcher, marker.user._id, true);
+  const markerSocket = await openSocket(t.url, marker.token);
+  await announced;
+  markerSocket.close();
+}
 const onlineUsers = async (socket: Socket) => ((await socket.timeout(5000).emitWithAck('online-users')) as { users: string[] }).users;
 
 describe('presence', () => {
@@ -160,7 +174,7 @@ describe('presence', () => {
     // One tab closing leaves the user online; the last one takes them offline.
     const batches = received(watcher, 'presence') as PresenceBatch[];
     first.close();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await batchesSettled(watcher, leaving.user._id, 1);
     expect(batches.flatMap((batch) => batch.changes)).not.toContainEqual({ userId: leaving.user._id, online: false });
     const wentOffline = presenceOf(watcher, leaving.user._id, false);
     second.close();
@@ -173,7 +187,7 @@ describe('presence', () => {
     const watching = await t.createUser('njeri');
     const crowd = await Promise.all(Array.from({ length: 20 }, (_, i) => t.createUser(`crowd${i}`)));
     const watcher = await openSocket(t.url, watching.token);
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // the watcher's own announcement goes by
+    await presenceOf(watcher, watching.user._id, true); // the watcher's own announcement goes by
     const batches = received(watcher, 'presence') as PresenceBatch[];
     const others = await Promise.all(crowd.map((user) => openSocket(t.url, user.token)));
     const announced = () => new Set(batches.flatMap((batch) => batch.changes).filter((change) => change.online).map((change) => change.userId));

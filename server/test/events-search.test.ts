@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { events } from '../src/db/schema.js';
 import { recordActivity } from '../src/modules/events/events.repository.js';
 import { createTtlCache } from '../src/lib/ttl-cache.js';
@@ -204,7 +204,11 @@ describe('upcoming, popular (trending) and related', () => {
 
 describe('search cache time to live', () => {
   it('serves an expired result once more while refreshing it, then the fresh one', async () => {
-    const short = await startTestServer({ EVENTS_SEARCH_CACHE_MS: '300' });
+    // The cache reads the clock (Date.now): it moves on its own, and jumps past the time to live when the
+    // test says so, instead of the test sleeping and hoping a busy machine kept to time in between.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const ttlMs = 60_000;
+    const short = await startTestServer({ EVENTS_SEARCH_CACHE_MS: String(ttlMs) });
     try {
       const organiser = await short.createUser('ttlorganiser');
       const shortAdmin = await short.loginAdmin();
@@ -215,16 +219,12 @@ describe('search cache time to live', () => {
       // Approved behind the service's back (as another instance would): this instance does not know yet.
       await short.db.update(events).set({ status: 'approved' }).where(eq(events.id, second._id));
       expect(await search()).toEqual([first._id]);
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      vi.setSystemTime(Date.now() + ttlMs + 1000);
       expect(await search()).toEqual([first._id]); // stale, refresh started
-      let fresh: string[] = [];
-      for (let tries = 0; tries < 50 && fresh.length < 2; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        fresh = await search();
-      }
-      expect(fresh).toEqual([first._id, second._id]);
+      await expect.poll(search, { timeout: 10_000, interval: 50 }).toEqual([first._id, second._id]);
     } finally {
       await short.close();
+      vi.useRealTimers();
     }
   });
 });

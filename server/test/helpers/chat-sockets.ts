@@ -37,5 +37,15 @@ export function received(socket: Socket, event: string): unknown[] {
   return list;
 }
 
+/**
+ * Resolves once everything the server sent `socket` (signed in as `userId`) before this call has arrived:
+ * packets on one connection arrive in order, so the answer to a round trip comes after them. Checking that
+ * something was not delivered waits for this instead of a fixed time. The round trip is `add-user` with
+ * the socket's own id, which changes nothing (`online-users` would refresh the reused online list).
+ */
+export async function drained(socket: Socket, userId: string, timeoutMs = 5000): Promise<void> {
+  await socket.timeout(timeoutMs).emitWithAck('add-user', userId);
+}
+
 export const emitWithAck = (socket: Socket, event: string, payload: unknown, timeoutMs = 3000) =>
   socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<ChatAck>;

@@ -1,6 +1,6 @@
 import type { Mail, MailAttachment } from '../../lib/mailer.js';
 import { escapeHtml } from '../auth/auth.service.js';
-import { realInstant } from './event-time.js';
+import { realInstant } from '../../lib/event-clock.js';
 
 export interface TicketMailInput {
   to: string;
@@ -9,7 +9,7 @@ export interface TicketMailInput {
   tickets: Array<{ id: string; code: string }>;
   publicUrl: string;
   /** Optional PNG renderer for the QR of a code; without it the mail carries the code as text only. */
-  qrPng?: ((code: string) => Buffer) | undefined;
+  qrPng?: ((code: string) => Promise<Buffer>) | undefined;
 }
 
 const icsDate = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
@@ -60,7 +60,7 @@ export function buildIcs(input: { uid: string; title: string; startsAt: Date; lo
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
-export function buildTicketMail(input: TicketMailInput): Mail {
+export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
   const { event, tickets } = input;
   const url = `${input.publicUrl}/events/${event.id}`;
   const when = `${event.startsAt.toISOString().slice(0, 10)} ${event.startsAt.toISOString().slice(11, 16)}`;
@@ -73,10 +73,12 @@ export function buildTicketMail(input: TicketMailInput): Mail {
       contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
     },
   ];
-  if (input.qrPng) {
-    tickets.forEach((ticket, index) => {
-      attachments.push({ filename: `ticket-${index + 1}.png`, content: input.qrPng!(ticket.code), contentType: 'image/png', cid: `ticket-${ticket.id}` });
-    });
+  const { qrPng } = input;
+  if (qrPng) {
+    const images = await Promise.all(
+      tickets.map(async (ticket, index): Promise<MailAttachment> => ({ filename: `ticket-${index + 1}.png`, content: await qrPng(ticket.code), contentType: 'image/png', cid: `ticket-${ticket.id}` })),
+    );
+    attachments.push(...images);
   }
   const text =
     `Hello ${input.username},\n\n` +
