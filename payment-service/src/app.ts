@@ -7,7 +7,10 @@ import type { PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import type { DarajaSimulator } from './daraja/simulator/simulator.js';
 import type { Logger } from './logger.js';
+import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
+import { forwardedBy, trustApiServerProxy } from './forwarded.js';
 import { createCallbackRouter } from './routes/callback.routes.js';
+import { createOpsRouter } from './routes/ops.routes.js';
 import { createPushJournal } from './push-journal.js';
 import { createPaymentsRouter, errorBody } from './routes/payments.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
@@ -26,19 +29,26 @@ export interface PaymentAppDeps {
 }
 
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
-export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement } {
+export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement; metrics: PaymentMetrics } {
   const { config, logger } = deps;
   // Never next to real Daraja credentials (config.ts refuses that too): its pages would answer real buyers' prompts.
   const simulator = config.simulator.enabled ? deps.simulator : undefined;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
   const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal });
+  const metrics = createPaymentMetrics();
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
+  // First, so every request is counted and timed, and a shutdown waits for it.
+  app.use(metrics.middleware);
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  // Probes and metrics for the platform: /healthz, /readyz, /metrics (METRICS_TOKEN).
+  app.use(createOpsRouter({ metrics, metricsToken: config.metricsToken, apiUrl: config.apiUrl }));
+  // Browsers reach this service through the API server's /pay and /simulator: who they are and where they came from.
+  app.use(trustApiServerProxy(config.internalApiKey));
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path.
-  app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger }));
+  app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
 
   app.use(
     '/api',
@@ -58,13 +68,16 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
       daraja: deps.daraja,
       settlement,
       logger,
+      metrics,
       callbackUrl: deps.callbackUrl,
       confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
       rateLimit: config.stkRateLimit,
       simulatorUrl: simulator
-        ? (req, checkoutRequestId) => {
+        ? (req, res, checkoutRequestId) => {
             const promptPath = simulator.promptPath(checkoutRequestId);
-            return promptPath && `${config.paymentPublicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`}${promptPath}`;
+            // Through the API server the phone pages are at the same paths on the buyer's own origin.
+            const origin = forwardedBy(res)?.origin ?? config.paymentPublicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+            return promptPath && `${origin}${promptPath}`;
           }
         : undefined,
     }),
@@ -92,5 +105,5 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
     res.status(500).json(errorBody('An error occurred during payment. Please try again.'));
   };
   app.use(errorHandler);
-  return { app, settlement };
+  return { app, settlement, metrics };
 }

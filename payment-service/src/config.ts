@@ -51,6 +51,8 @@ const envSchema = z.object({
   STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  /** Bearer token Prometheus sends to GET /metrics; unset = the endpoint answers 404. */
+  METRICS_TOKEN: optionalString.pipe(z.string().regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces').optional()),
 });
 
 /** Every variable the payment service reads (documented in .env.example: checked by a test). */
@@ -89,6 +91,8 @@ export interface PaymentConfig {
   stkRateLimit: { windowMs: number; perIp: number; perUser: number };
   trustProxy: boolean;
   logLevel: 'silent' | 'error' | 'info';
+  /** GET /metrics needs `Authorization: Bearer <metricsToken>`; undefined = metrics disabled (404). */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -180,5 +184,6 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     stkRateLimit: { windowMs: env.STK_RATE_LIMIT_WINDOW_MS, perIp: env.STK_RATE_LIMIT_PER_IP, perUser: env.STK_RATE_LIMIT_PER_USER },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
   };
 }

@@ -9,6 +9,9 @@ import { createLogger } from './logger.js';
 import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
 
+/** How long a shutdown lets requests in flight finish before cutting their connections. */
+const DRAIN_TIMEOUT_MS = 5000;
+
 export interface RunningPaymentService {
   url: string;
   port: number;
@@ -50,7 +53,7 @@ export async function startPaymentService(
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const settlementAgents = createAgents(16);
   const settlementApi = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents: settlementAgents });
-  const { app, settlement } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
+  const { app, settlement, metrics } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
   httpServer.on('request', app);
 
   if (simulator && config.env === 'production') {
@@ -64,7 +67,8 @@ export async function startPaymentService(
 
   if (simulator) {
     // For the developer at the console: each buyer gets only their own prompt's link (payment dialog).
-    logger.info(`simulated M-Pesa phone with every prompt: http://localhost:${port}/simulator?key=${config.simulator.key} (SIMULATOR_KEY)`);
+    // Through the API server, like the buyers' own links (its /simulator forwards here).
+    logger.info(`simulated M-Pesa phone with every prompt: ${config.publicUrl}/simulator?key=${config.simulator.key} (SIMULATOR_KEY)`);
   }
 
   let closing: Promise<void> | undefined;
@@ -76,12 +80,18 @@ export async function startPaymentService(
     reconciler,
     close() {
       closing ??= (async () => {
-        await reconciler.stop();
+        // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
+        // flight finish, their calls to Daraja and the API server included (so the agents stay open
+        // until then); their responses say Connection: close. A push already on a phone is journaled.
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        const reconcilerStopped = reconciler.stop();
+        if (!(await metrics.drain(DRAIN_TIMEOUT_MS))) logger.error('shutdown: requests still in flight were cut off');
+        httpServer.closeAllConnections();
+        await stopped;
+        await reconcilerStopped;
         simulator?.close();
         agents.destroy();
         settlementAgents.destroy();
-        httpServer.closeAllConnections();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         settlement.journal.close();
       })();
       return closing;

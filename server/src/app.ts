@@ -4,17 +4,20 @@ import { fileURLToPath } from 'node:url';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { sql } from 'drizzle-orm';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { authenticateRequests } from './lib/auth.js';
+import { createInFlightTracker } from './lib/in-flight.js';
+import { createMetrics } from './lib/metrics.js';
 import { createChangeFeed } from './lib/change-feed.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
 import { apiDocs } from './lib/openapi.js';
 import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
-import { limitPerIp } from './lib/rate-limit.js';
+import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
+import type { RedisConnection } from './lib/redis.js';
+import { createSharedTokenBuckets, createTokenBuckets } from './lib/token-bucket.js';
 import './lib/validate.js';
 import { createAuthRouter } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -33,8 +36,11 @@ import { createEventsRouter } from './modules/events/events.routes.js';
 import { createEventsService } from './modules/events/events.service.js';
 import { createGeocodingRouter } from './modules/geocoding/geocoding.routes.js';
 import { createGeocodingService } from './modules/geocoding/geocoding.service.js';
+import { createOpsRouter } from './modules/ops/ops.routes.js';
+import { createOpsService } from './modules/ops/ops.service.js';
 import { createUploadsRouter, serveUploads } from './modules/uploads/uploads.routes.js';
 import { createUploadsService } from './modules/uploads/uploads.service.js';
+import { createPaymentProxy } from './modules/payment-proxy/payment-proxy.js';
 import { createInternalPaymentsRouter, createRefundsRouter, createTransactionsRouter } from './modules/payments/payments.routes.js';
 import { createPaymentsService } from './modules/payments/payments.service.js';
 import { createTicketSigner } from './modules/tickets/ticket-signer.js';
@@ -46,6 +52,8 @@ export interface AppDeps {
   db: Database;
   mailer: Mailer;
   logger: Logger;
+  /** Shared counts (rate limits, chat budget) across instances; unset = this process's memory. */
+  redis?: RedisConnection | undefined;
 }
 
 const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
@@ -65,7 +73,10 @@ export function createServices(deps: AppDeps) {
     authCacheMs: config.authCacheMs,
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
-  const chat = createChatService({ db, synchronousCommit: config.chatSynchronousCommit, rateLimit: config.chatRateLimit });
+  const sendBudget = deps.redis
+    ? createSharedTokenBuckets(deps.redis.publisher, `${deps.redis.keyPrefix}chat-send:`, config.chatRateLimit)
+    : createTokenBuckets(config.chatRateLimit);
+  const chat = createChatService({ db, synchronousCommit: config.chatSynchronousCommit, sendBudget });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
   const events = createEventsService({
     db,
@@ -81,14 +92,27 @@ export function createServices(deps: AppDeps) {
   const forums = createForumsService({ db });
   const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
   const tickets = createTicketsService({ db, signer, mailer, logger, changes, publicUrl: config.publicUrl });
-  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes });
-  return { auth, contact, chat, comments, reviews, forums, tickets, payments, geocoding, events, uploads, changes };
+  // Prometheus counters of this instance, and the requests a shutdown lets finish.
+  const metrics = createMetrics();
+  const inFlight = createInFlightTracker();
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, metrics });
+  const { redis } = deps;
+  const ops = createOpsService({
+    db,
+    metrics,
+    inFlight,
+    redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
+    queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
+  });
+  return { auth, contact, chat, comments, reviews, forums, tickets, payments, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 function contentSecurityPolicy(config: AppConfig) {
-  const paymentOrigin = `http://*:${config.paymentPort}`;
+  // The browser reaches the payment service same-origin (/pay); only a client built with
+  // VITE_PAYMENT_URL calls another origin.
+  const paymentOrigins = config.paymentBrowserOrigin ? [config.paymentBrowserOrigin] : [];
   return {
     useDefaults: true,
     directives: {
@@ -97,7 +121,7 @@ function contentSecurityPolicy(config: AppConfig) {
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': ["'self'", 'data:', 'blob:', 'https:'],
       'font-src': ["'self'", 'data:'],
-      'connect-src': ["'self'", 'ws:', 'wss:', paymentOrigin, `https://*:${config.paymentPort}`],
+      'connect-src': ["'self'", 'ws:', 'wss:', ...paymentOrigins],
       'frame-ancestors': ["'none'"],
       'upgrade-insecure-requests': null,
     },
@@ -105,13 +129,17 @@ function contentSecurityPolicy(config: AppConfig) {
 }
 
 export function createApp(deps: AppDeps): { app: Express; services: Services } {
-  const { config, db, logger } = deps;
+  const { config, logger } = deps;
   const services = createServices(deps);
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
+  // First, so every request is counted and timed, and a shutdown waits for it.
+  app.use(services.inFlight.middleware, services.metrics.httpMiddleware());
 
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
+  // Probes and metrics for the platform (/healthz, /readyz, /metrics), before the client's history fallback.
+  app.use(createOpsRouter({ ops: services.ops, metricsToken: config.metricsToken }));
   app.use(
     '/api',
     cors({
@@ -128,16 +156,19 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     responses: { 200: { description: '`{status:"ok"}`.', schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } }, 503: 'The database is unreachable.' },
   });
   app.get('/api/health', async (_req, res) => {
-    await db.execute(sql`select 1`);
+    await services.ops.pingDatabase();
     res.json({ status: 'ok' });
   });
 
+  // With Redis every instance counts the same budgets (a second instance gives an attacker nothing more).
+  const budgets = deps.redis ? sharedBudgets(deps.redis.publisher, deps.redis.keyPrefix) : localBudgets();
+  const rateLimit = { ...config.rateLimit, budgets };
   const sendMessage = createSendMessageHandler({
     chat: services.chat,
     contact: services.contact,
-    contactLimit: limitPerIp(config.rateLimit),
+    contactLimit: limitPerIp({ ...rateLimit, name: 'contact' }),
   });
-  app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit: config.rateLimit, sendMessage }));
+  app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit, sendMessage }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
@@ -149,16 +180,20 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
-  const counterLimit = limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 10 });
+  const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));
-  app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 3 }) }));
-  app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding, limit: limitPerIp({ windowMs: config.rateLimit.windowMs, max: config.rateLimit.max * 5 }) }));
+  app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ name: 'uploads', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 3 }) }));
+  app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding, limit: limitPerIp({ name: 'geocode', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 5 }) }));
 
   // OpenAPI document and page, generated from the routes' declarations above (built on first request).
   app.use('/api/docs', createDocsRouter({ app }));
 
   app.use('/api', notFoundHandler);
   app.use('/uploads', ...serveUploads(services.uploads.dir));
+  // The payment service, same-origin: the whole app on one port whatever PAYMENT_PORT is.
+  const paymentProxy = createPaymentProxy({ targetUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs, logger });
+  app.use('/pay', paymentProxy.pay);
+  app.use('/simulator', paymentProxy.simulator);
 
   const clientDist = config.clientDist ?? defaultClientDist;
   const indexHtml = path.join(clientDist, 'index.html');

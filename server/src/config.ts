@@ -17,6 +17,12 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   PAYMENT_PORT: z.coerce.number().int().min(0).max(65535).default(27684),
+  /** Where this server reaches the payment service it serves at /pay and /simulator; default http://127.0.0.1:$PAYMENT_PORT. */
+  PAYMENT_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** Milliseconds /pay waits for the payment service to start answering (stkPush may wait on M-Pesa). */
+  PAYMENT_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(45_000),
+  /** Set when the client is built to call the payment service elsewhere: its origin joins the CSP's connect-src. */
+  VITE_PAYMENT_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
@@ -25,6 +31,8 @@ const envSchema = z.object({
    * before. classic: for Redis-compatible servers that report 7+ but lack SSUBSCRIBE (some proxies).
    */
   SOCKET_REDIS_ADAPTER: z.enum(['auto', 'sharded', 'classic']).default('auto'),
+  /** Starts every rate-limit and chat-budget key this deployment keeps in Redis, so deployments can share one. */
+  REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).regex(/^[\w:.-]+$/, 'letters, digits and _ : . - only').default('tukio:'),
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.string().default('7d'),
   PUBLIC_URL: optionalString,
@@ -67,12 +75,14 @@ const envSchema = z.object({
   CHAT_SYNCHRONOUS_COMMIT: booleanFlag.default(true),
   /**
    * Chat messages per user (socket and HTTP together): a burst of CHAT_RATE_BURST, refilled at
-   * CHAT_RATE_PER_SECOND. Counted per instance: with N instances a user spread over all of them gets up to N times this.
+   * CHAT_RATE_PER_SECOND. Counted in Redis with REDIS_URL (one budget across instances), else by this process.
    */
   CHAT_RATE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(10),
   CHAT_RATE_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(1),
   /** Milliseconds between re-checks of every open socket's token (expiry, revocation the change feed missed). */
   SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(50).max(24 * 60 * 60 * 1000).default(60_000),
+  /** Bearer token Prometheus sends to GET /metrics; unset = the endpoint answers 404. */
+  METRICS_TOKEN: optionalString.pipe(z.string().regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces').optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -84,10 +94,16 @@ export interface AppConfig {
   env: Env['NODE_ENV'];
   port: number;
   paymentPort: number;
+  /** The payment service as this server reaches it (the /pay and /simulator proxy). */
+  paymentUrl: string;
+  paymentProxyTimeoutMs: number;
+  /** The payment service's origin when the client calls it directly (VITE_PAYMENT_URL); else undefined (same-origin /pay). */
+  paymentBrowserOrigin: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   socketRedisAdapter: Env['SOCKET_REDIS_ADAPTER'];
+  redisKeyPrefix: string;
   jwtSecret: string;
   jwtExpiresIn: string;
   publicUrl: string;
@@ -116,6 +132,8 @@ export interface AppConfig {
   chatSynchronousCommit: boolean;
   chatRateLimit: { burst: number; perSecond: number };
   socketSessionCheckMs: number;
+  /** GET /metrics needs `Authorization: Bearer <metricsToken>`; undefined = metrics disabled (404). */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -155,10 +173,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     env: env.NODE_ENV,
     port: env.PORT,
     paymentPort: env.PAYMENT_PORT,
+    paymentUrl: (env.PAYMENT_URL ?? `http://127.0.0.1:${env.PAYMENT_PORT}`).replace(/\/+$/, ''),
+    paymentProxyTimeoutMs: env.PAYMENT_PROXY_TIMEOUT_MS,
+    paymentBrowserOrigin: env.VITE_PAYMENT_URL ? new URL(env.VITE_PAYMENT_URL).origin : undefined,
     dataDir,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     socketRedisAdapter: env.SOCKET_REDIS_ADAPTER,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret'),
     jwtExpiresIn: env.JWT_EXPIRES_IN,
     publicUrl,
@@ -190,5 +212,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     chatSynchronousCommit: env.CHAT_SYNCHRONOUS_COMMIT,
     chatRateLimit: { burst: env.CHAT_RATE_BURST, perSecond: env.CHAT_RATE_PER_SECOND },
     socketSessionCheckMs: env.SOCKET_SESSION_CHECK_MS,
+    metricsToken: env.METRICS_TOKEN,
   };
 }

@@ -8,9 +8,12 @@ import type { AppConfig } from './config.js';
 import { openDatabase, pgliteDataDir, type Database } from './db/database.js';
 import { createLogger } from './lib/logger.js';
 import { createMailer } from './lib/mailer.js';
+import { connectRedis } from './lib/redis.js';
 import { createRealtime } from './realtime.js';
 
 const MAIL_FLUSH_TIMEOUT_MS = 5000;
+/** How long a shutdown lets requests in flight finish before cutting their connections. */
+const DRAIN_TIMEOUT_MS = 5000;
 
 export interface RunningServer {
   url: string;
@@ -33,10 +36,16 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   });
   const seededDemo = await bootstrapDatabase(database.db, config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
-  const { app, services } = createApp({ config, db: database.db, mailer, logger });
+  // Connected before the app is built: its rate limits and chat budget count in Redis from the first request.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
+  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis });
   if (seededDemo) await seedDemoActivity(services, database.db, seededDemo);
   const httpServer = createServer(app);
-  const realtime = await createRealtime(httpServer, config, services, logger);
+  const realtime = await createRealtime(httpServer, config, services, logger, redis).catch(async (error: unknown) => {
+    await redis?.close();
+    throw error;
+  });
+  services.metrics.gauge('socket_connections', 'Open Socket.IO connections on this instance.', () => realtime.io.engine.clientsCount);
   await new Promise<void>((resolve) => httpServer.listen(config.port, resolve));
   const port = (httpServer.address() as AddressInfo).port;
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
@@ -50,10 +59,20 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     db: database.db,
     close() {
       closing ??= (async () => {
+        // Drain: stop accepting connections (idle keep-alive ones close now), and let the requests in
+        // flight finish; their responses say Connection: close, and /readyz answers 503 meanwhile.
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        if (await services.inFlight.drain(DRAIN_TIMEOUT_MS)) httpServer.closeIdleConnections();
+        else {
+          logger.error('shutdown: requests still in flight were cut off');
+          httpServer.closeAllConnections();
+        }
+        // Then the sockets: clients are told the server is going away and reconnect to another instance.
         await realtime.close();
         httpServer.closeAllConnections();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        // Tickets already issued have their emails queued; index.ts gives the whole shutdown 10 s.
+        await stopped;
+        await redis?.close();
+        // Tickets already issued have their emails queued; index.ts gives the whole shutdown 20 s.
         if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all sent');
         if (!(await services.auth.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued account emails were not all sent');
         mailer.close();

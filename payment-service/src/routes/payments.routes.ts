@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import { ApiServerError, type ApiServerClient, type PaymentStatus } from '../api-server-client.js';
 import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
+import { clientAddress } from '../forwarded.js';
 import type { Logger } from '../logger.js';
+import type { PaymentMetrics } from '../metrics.js';
 import type { Settlement } from '../settlement.js';
 
 const INITIATE_FAILED = 'Failed to initiate payment';
@@ -86,11 +88,13 @@ export function createPaymentsRouter(deps: {
   daraja: DarajaClient;
   settlement: Settlement;
   logger: Logger;
+  /** stk_pushes_total{outcome}. */
+  metrics?: Pick<PaymentMetrics, 'stkPushes'> | undefined;
   callbackUrl: () => string;
   confirmQueryAfterSeconds: number;
   rateLimit: { windowMs: number; perIp: number; perUser: number };
   /** With the Daraja simulator: the link to the prompt's own simulated phone page, for its buyer only. */
-  simulatorUrl?: ((req: Request, checkoutRequestId: string) => string | undefined) | undefined;
+  simulatorUrl?: ((req: Request, res: Response, checkoutRequestId: string) => string | undefined) | undefined;
 }) {
   const { api, daraja, settlement, logger } = deps;
   const router = Router();
@@ -101,6 +105,8 @@ export function createPaymentsRouter(deps: {
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     message: errorBody(tooMany),
+    // The buyer's address, also through the API server's /pay (else one shared address for everyone).
+    keyGenerator: (req, res) => ipKeyGenerator(clientAddress(req, res)),
   });
   const perUser: RequestHandler = rateLimit({
     windowMs: deps.rateLimit.windowMs,
@@ -163,6 +169,7 @@ export function createPaymentsRouter(deps: {
       await api.abandonOrder(order.orderId, error instanceof Error ? error.message : 'push failed').catch((abandonError: unknown) => {
         logger.error(`could not release order ${order.orderId}`, abandonError);
       });
+      deps.metrics?.stkPushes.inc({ outcome: error instanceof DarajaError && !error.network && error.httpStatus < 500 ? 'refused' : 'failed' });
       if (error instanceof DarajaError) {
         const { status, reason } = explainDarajaError(error);
         logger.info(`STK push refused: ${error.message}`);
@@ -172,6 +179,7 @@ export function createPaymentsRouter(deps: {
       return fail(res, 502, 'M-Pesa is not reachable right now. Please try again in a minute.');
     }
 
+    deps.metrics?.stkPushes.inc({ outcome: 'sent' });
     // The prompt is on the phone now and the customer may pay whatever happens next. Journal the
     // push on disk first (push-journal.ts), so that it is recorded even if the API server is down
     // or this process is killed before recording it: a payment for a push the API server never
@@ -211,7 +219,7 @@ export function createPaymentsRouter(deps: {
       settlement.recording.delete(push.CheckoutRequestID);
     }
     settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId, amount: order.amount, quantity: order.quantity });
-    const simulatorUrl = deps.simulatorUrl?.(req, push.CheckoutRequestID);
+    const simulatorUrl = deps.simulatorUrl?.(req, res, push.CheckoutRequestID);
 
     res.json({
       ResponseCode: '0',

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import { newId, SYSTEM_USER_ID } from '../db/ids.js';
-import { events, users } from '../db/schema.js';
+import { SYSTEM_USER_ID } from '../db/ids.js';
+import { startOfTodayWallClock } from '../lib/event-clock.js';
 import type { Logger } from '../lib/logger.js';
 import { toAuthUser, type AuthUser } from '../modules/auth/auth.service.js';
 import { createUsersRepository } from '../modules/auth/users.repository.js';
+import { createEventsRepository } from '../modules/events/events.repository.js';
 import { uploadsDir } from '../modules/uploads/uploads.service.js';
 import { demoAvatar } from './demo-avatars.js';
 import { writeDemoPoster } from './demo-posters.js';
@@ -20,16 +21,13 @@ const DEMO_PAST_EVENT = 'Nyali Beach Clean-up';
 
 /** The owner of imported (scraped) events; it has a random password nobody knows, so it cannot log in. */
 export async function ensureSystemUser(db: Database) {
-  await db
-    .insert(users)
-    .values({
-      id: SYSTEM_USER_ID,
-      username: 'tukio-importer',
-      email: 'importer@tukio.invalid',
-      passwordHash: await bcrypt.hash(randomBytes(24).toString('hex'), 10),
-      emailVerifiedAt: new Date(),
-    })
-    .onConflictDoNothing();
+  await createUsersRepository(db).insertIfAbsent({
+    id: SYSTEM_USER_ID,
+    username: 'tukio-importer',
+    email: 'importer@tukio.invalid',
+    passwordHash: await bcrypt.hash(randomBytes(24).toString('hex'), 10),
+    emailVerifiedAt: new Date(),
+  });
 }
 
 /** ADMIN_USERNAME/EMAIL/PASSWORD create that admin, or promote the existing account with that name or email. */
@@ -47,7 +45,8 @@ export async function ensureAdmin(db: Database, admin: { username: string; email
 }
 
 function atWallClock(dayOffset: number, time: string): Date {
-  const day = new Date();
+  // Days count from today in Nairobi (between 21:00 and 24:00 UTC that is already tomorrow there).
+  const day = startOfTodayWallClock();
   day.setUTCDate(day.getUTCDate() + dayOffset);
   return new Date(`${day.toISOString().slice(0, 10)}T${time}:00Z`);
 }
@@ -92,11 +91,12 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
       emailVerifiedAt: verified,
     });
   }
-  const inserted = await db.insert(events).values(
-    demoEvents.map((event) => {
-      const startsAt = atWallClock(event.dayOffset, event.time);
-      return {
-        id: newId(),
+  const eventsRepo = createEventsRepository(db);
+  const inserted: Array<{ id: string; title: string; startsAt: Date }> = [];
+  for (const event of demoEvents) {
+    const startsAt = atWallClock(event.dayOffset, event.time);
+    inserted.push(
+      await eventsRepo.insert({
         title: event.title,
         description: event.description,
         location: event.location,
@@ -106,12 +106,12 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
         isPaid: event.ticketPrice > 0,
         ticketPrice: event.ticketPrice,
         capacity: event.capacity ?? null,
-        status: 'approved' as const,
+        status: 'approved',
         userId: organizer.id,
         image: postersDir ? writeDemoPoster(postersDir, { ...event, startsAt }) : null,
-      };
-    }),
-  ).returning({ id: events.id, title: events.title, startsAt: events.startsAt });
+      }),
+    );
+  }
   logger.info(
     `demo data seeded: users amani and wanjiku (password "${DEMO_PASSWORD}")${withAdmin ? `, admin (password "${DEMO_ADMIN_PASSWORD}")` : ''}`,
   );

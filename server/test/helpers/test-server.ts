@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -123,7 +124,8 @@ export async function startTestServer(
 /** Two API instances on one fresh PostgreSQL database, joined by Redis (REDIS_TEST_URL, default the local one). */
 export async function startTwoInstancesOnRedis(env: Record<string, string> = {}) {
   const database = await createPostgresDatabase();
-  const withRedis = { ...env, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
+  // Their own key prefix: rate-limit and chat-budget counts of other runs sharing this Redis stay apart.
+  const withRedis = { REDIS_KEY_PREFIX: `tukio-test-${randomUUID()}:`, ...env, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
   const one = await startTestServer(withRedis, { databaseUrl: database.url });
   const two = await startTestServer(withRedis, { databaseUrl: database.url });
   return {

@@ -3,14 +3,13 @@
  * Anyone else is told so as soon as the event loads, instead of getting a form the server would refuse.
  */
 import { Link, Navigate, useParams } from 'react-router-dom';
-import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
-import { getErrorMessage, getErrorStatus } from '../../lib/errors';
 import { useSession } from '../../features/auth/hooks/use-session';
+import { EventLoadFailure } from '../../features/events/components/event-load-failure';
 import { getEvent } from '../../features/events/api/events-api';
 import { EditEventForm } from '../../features/events/components/edit-event-form';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
@@ -31,29 +30,7 @@ export default function EditEventRoute() {
   if (!userId) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
   if (loading) return <PageLoader label="Loading event…" />;
 
-  if (error || !event) {
-    const notFound = getErrorStatus(error) === 404;
-    return (
-      <section className="page page--narrow status-page">
-        <h1>{notFound ? 'Event not found' : 'Could not load this event'}</h1>
-        {notFound ? (
-          <p>This event does not exist, or it is waiting for approval.</p>
-        ) : (
-          <FormMessage tone="error">{getErrorMessage(error, 'Failed to load the event. Please try again.')}</FormMessage>
-        )}
-        <div className="status-page__actions">
-          {notFound ? null : (
-            <Button variant="primary" onClick={reload}>
-              Try again
-            </Button>
-          )}
-          <Link className="btn btn--secondary" to={paths.profile}>
-            My events
-          </Link>
-        </div>
-      </section>
-    );
-  }
+  if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.profile, label: 'My events' }} />;
 
   if (access === 'checking') return <PageLoader label="Checking access…" />;
   if (access === 'denied') {

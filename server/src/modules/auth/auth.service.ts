@@ -246,6 +246,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     flushMail(timeoutMs: number): Promise<boolean> {
       return mailQueue.idle(timeoutMs);
     },
+    /** Queued and sending account emails, for the metrics (background_queue_depth). */
+    mailQueueDepth: () => mailQueue.pending,
 
     async resetPassword(token: string, password: string) {
       const consumed = await tokens.consume(token, 'reset-password');

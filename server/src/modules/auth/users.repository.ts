@@ -51,6 +51,14 @@ export function createUsersRepository(db: Executor) {
       return row!;
     },
 
+    /** Inserts a user with a fixed id (the system account) unless it exists already. */
+    async insertIfAbsent(user: NewUser & { id: string }): Promise<void> {
+      await db
+        .insert(users)
+        .values({ ...user, usernameSkeleton: usernameSkeleton(user.username) })
+        .onConflictDoNothing();
+    },
+
     async update(id: string, changes: Partial<Omit<UserRow, 'id' | 'createdAt' | 'usernameSkeleton'>>): Promise<UserRow | undefined> {
       const [row] = await db
         .update(users)

@@ -1,13 +1,13 @@
 import type { Database } from '../../db/database.js';
-import { newId } from '../../db/ids.js';
-import { contactMessages } from '../../db/schema.js';
 import type { Mailer } from '../../lib/mailer.js';
+import { createContactRepository } from './contact.repository.js';
 
 export function createContactService(deps: { db: Database; mailer: Mailer; contactEmail: string }) {
+  const messages = createContactRepository(deps.db);
   return {
     /** Stored first, so a mail outage never loses what a visitor wrote. */
     async submit(input: { name: string; email: string; subject: string; message: string }) {
-      await deps.db.insert(contactMessages).values({ id: newId(), ...input });
+      await messages.insert(input);
       await deps.mailer.send({
         to: deps.contactEmail,
         subject: `[Tukio contact] ${input.subject}`,

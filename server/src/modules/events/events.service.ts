@@ -6,7 +6,8 @@ import type { GeocodingService } from '../geocoding/geocoding.service.js';
 import { createPaymentsRepository, type OrderStatus } from '../payments/payments.repository.js';
 import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
 import { createTicketsRepository } from '../tickets/tickets.repository.js';
-import { utcMidnight } from './event-dates.js';
+import { hasStarted, nowAsWallClock, startOfTodayWallClock } from '../../lib/event-clock.js';
+import { utcDay } from './event-dates.js';
 import { canSeeEvent } from './event-visibility.js';
 import { chunk, createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
@@ -161,21 +162,26 @@ export interface EventsServiceDeps {
    */
   eventCacheMs?: number;
   changes: ChangeFeed;
+  /** The real instant (tests inject one); compared with event times only through lib/event-clock.ts. */
   now?: () => Date;
 }
+
+const MiB = 1024 * 1024;
 
 export function createEventsService(deps: EventsServiceDeps) {
   const repo = createEventsRepository(deps.db);
   const registrations = createRegistrationsRepository(deps.db);
   const now = deps.now ?? (() => new Date());
-  const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000 });
+  // Bounded in bytes too: event bodies and result lists vary widely in size (descriptions, long result lists).
+  const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000, maxBytes: 8 * MiB });
   /** Identical searches arriving together share one ranked query instead of each running it. */
   const inflight = new Map<string, Promise<{ rows: EventRow[]; total: number }>>();
-  const published = createTtlCache<EventDto>({ ttlMs: deps.eventCacheMs ?? 30_000, max: 20_000 });
+  const published = createTtlCache<EventDto>({ ttlMs: deps.eventCacheMs ?? 30_000, max: 20_000, maxBytes: 32 * MiB });
   /** The last answer per search; reused only while made of the same cached bodies. */
   const answers = createTtlCache<{ items: EventDto[]; total: number; page: number; limit: number; pages: number }>({
     ttlMs: deps.searchCacheMs ?? 15_000,
     max: 1000,
+    maxBytes: 16 * MiB,
   });
   /** Bumped by every change, so a read that started before it never caches what it read. */
   let generation = 0;
@@ -282,8 +288,9 @@ export function createEventsService(deps: EventsServiceDeps) {
     });
   }
 
+  /** A new or moved start must not have started already on the Nairobi wall clock. */
   function assertFuture(date: Date) {
-    if (date.getTime() < now().getTime()) throw AppError.badRequest(eventMessages.pastDate, 'date');
+    if (hasStarted(date, now())) throw AppError.badRequest(eventMessages.pastDate, 'date');
   }
 
   /** Paid events need a price of at least 1; free ones always cost 0. */
@@ -316,12 +323,14 @@ export function createEventsService(deps: EventsServiceDeps) {
     listApproved: async () => toDtos(await repo.listByStatus('approved')),
     listPending: async () => toDtos(await repo.listByStatus('pending')),
     listByUser: async (userId: string) => toDtos(await repo.listByUser(userId)),
-    upcoming: async (limit: number) => toDtos(await repo.upcoming(now(), limit)),
+    upcoming: async (limit: number) => toDtos(await repo.upcoming(nowAsWallClock(now()), limit)),
 
     /** Events with recent activity by decayed score, then (to fill the list) the soonest upcoming ones. */
     async popular(limit: number) {
-      const at = now();
-      const trending = await repo.trending(at, limit);
+      const real = now();
+      const at = nowAsWallClock(real);
+      // Activity rows are keyed by the real UTC day they happened on (recordActivity), not the wall clock.
+      const trending = await repo.trending(at, limit, utcDay(real));
       if (trending.length < limit) {
         const seen = new Set(trending.map((row) => row.id));
         for (const row of await repo.upcoming(at, limit + trending.length)) {
@@ -349,7 +358,7 @@ export function createEventsService(deps: EventsServiceDeps) {
 
     async related(id: string, viewer: AuthUser | undefined, limit = 3) {
       const row = await findVisible(id, viewer);
-      return toDtos(await repo.related(row, now(), limit));
+      return toDtos(await repo.related(row, nowAsWallClock(now()), limit));
     },
 
     async search(input: SearchInput) {
@@ -357,7 +366,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       const filters = {
         tsquery: toPrefixTsquery(input.q),
         location: input.location?.toLowerCase(),
-        from: input.from ?? utcMidnight(now()),
+        from: input.from ?? startOfTodayWallClock(now()),
         toExclusive: input.toExclusive,
         free: input.free,
         limit,

@@ -2,7 +2,8 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
-import { hasTakenPlace, wallClockNow } from '../tickets/event-time.js';
+import type { Metrics } from '../../lib/metrics.js';
+import { nowAsWallClock } from '../../lib/event-clock.js';
 import { createTicketsRepository } from '../tickets/tickets.repository.js';
 import { seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/tickets.service.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
@@ -12,6 +13,8 @@ export interface PaymentsServiceDeps {
   tickets: TicketsService;
   logger: Logger;
   holdMinutes: number;
+  /** payment_settlements_total{status}: counted once per result actually recorded. */
+  metrics?: Pick<Metrics, 'settlements'> | undefined;
 }
 
 export interface SettleInput {
@@ -147,7 +150,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         quantity: input.quantity,
         phone: input.phone,
         holdSeconds: holdMs / 1000,
-        notBefore: wallClockNow(),
+        notBefore: nowAsWallClock(),
       });
       if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
       if (held.outcome === 'not_open') throw new AppError(400, ticketMessages.notOpen);
@@ -220,6 +223,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
             { status: 'paid', quantity: input.quantity },
             direct.event.title,
           );
+          deps.metrics?.settlements.inc({ status: 'success' });
           return { checkoutRequestId: input.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: direct.issued, changed: true, view: described };
         }
       }
@@ -250,6 +254,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
             { ...view.order, status: 'paid' },
             view.event.title,
           );
+          deps.metrics?.settlements.inc({ status: 'success' });
           return { checkoutRequestId: known.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: inserted, changed: true, view: described };
         }
         // Someone else settled it meanwhile, or the hold is no longer safe: the full path decides.
@@ -330,6 +335,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         }
         throw error;
       }
+      // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
+      if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
       if (issued.length > 0) tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
       const after = await repo.withOrder(input.checkoutRequestId);
       return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
@@ -403,7 +410,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     describe,
     messages: { pending: PENDING_MESSAGE, past: ticketMessages.past },
-    hasTakenPlace,
   };
   return service;
 }

@@ -8,13 +8,16 @@ import type { Mailer } from '../../lib/mailer.js';
 import { recordActivity } from '../events/events.repository.js';
 import { createBackgroundQueue, createKeyedQueue } from '../payments/keyed-queue.js';
 import { createPaymentsRepository } from '../payments/payments.repository.js';
-import { hasTakenPlace, isFreeEvent } from './event-time.js';
+import { hasStarted } from '../../lib/event-clock.js';
 import { qrPng } from './qr.js';
 import { buildTicketMail } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
 import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
 
 export const MAX_TICKETS_PER_ORDER = 10;
+
+/** Free events issue tickets at registration; paid ones only after a payment. */
+const isFreeEvent = (event: { isPaid: boolean; ticketPrice: number }) => !event.isPaid || event.ticketPrice <= 0;
 
 export const ticketMessages = {
   registered: 'Registered successfully',
@@ -38,8 +41,8 @@ export interface TicketsServiceDeps {
   publicUrl: string;
   /** Told after tickets are committed, so cached event bodies (seats, registered users) are dropped. */
   changes: ChangeFeed;
-  /** Renders a ticket code's QR as PNG for the email; the built-in encoder by default. */
-  qrPng?: ((code: string) => Buffer) | undefined;
+  /** Renders a ticket code's QR as PNG for the email; the `qrcode` package (./qr.ts) by default. */
+  qrPng?: ((code: string) => Promise<Buffer>) | undefined;
 }
 
 export function createTicketsService(deps: TicketsServiceDeps) {
@@ -56,7 +59,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
   function assertOpen(event: EventRow | undefined, now: Date): EventRow {
     if (!event) throw AppError.notFound(ticketMessages.notFound);
     if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
-    if (hasTakenPlace(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
+    if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
     return event;
   }
 
@@ -68,6 +71,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     flushMail(timeoutMs: number): Promise<boolean> {
       return mailQueue.idle(timeoutMs);
     },
+    /** Queued and sending ticket emails, for the metrics (background_queue_depth). */
+    mailQueueDepth: () => mailQueue.pending,
 
     /**
      * Issues `quantity` signed tickets inside the caller's transaction (the one that marks the
@@ -110,7 +115,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
         if (!contact || !event || tickets.length === 0) return;
         await deps.mailer.send(
-          buildTicketMail({
+          await buildTicketMail({
             to: contact.email,
             username: contact.username,
             event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
@@ -132,7 +137,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
         if (!event) throw AppError.notFound(ticketMessages.notFound);
-        if (hasTakenPlace(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
+        if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
         if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
         if (!isFreeEvent(event)) {
           const paid = await createPaymentsRepository(tx).paidOrderFor(eventId, userId);
