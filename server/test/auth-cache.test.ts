@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
+import { startTestServer, startTwoInstancesOnRedis, resetPasswordThroughMail } from './helpers/test-server.js';
 
 // A bearer token's user lookup is served from memory (AUTH_CACHE_MS). A time to live far longer than
 // any test makes sure that a token refused here was refused because the change feed dropped the
 // entry, not because it expired.
 const longCache = { AUTH_CACHE_MS: '300000' };
-
-const linkIn = (mail: { text: string }, route: string) => new RegExp(`/${route}/([A-Za-z0-9_-]+)`).exec(mail.text)![1]!;
-
-async function resetPassword(via: TestServer, email: string, password: string) {
-  await via.api('POST', '/api/auth/forgot-password', { body: { email } });
-  const mail = await via.smtp.waitFor(email, /Reset your Tukio password/);
-  const reset = await via.api('POST', `/api/auth/reset-password/${linkIn(mail, 'reset-password')}`, { body: { password } });
-  expect(reset.body).toMatchObject({ status: true });
-}
 
 describe('cached token lookups on one instance', () => {
   it('refuses a token at once after logout or a password reset, and shows a new username at once', async () => {
@@ -28,7 +19,7 @@ describe('cached token lookups on one instance', () => {
 
       const reset = await t.createUser('cachedreset');
       expect((await mine(reset.token)).status).toBe(200);
-      await resetPassword(t, 'cachedreset@example.com', 'a-new-password-1');
+      await resetPasswordThroughMail(t, 'cachedreset@example.com', 'a-new-password-1');
       expect((await mine(reset.token)).status).toBe(401);
       const again = await t.login('cachedreset', 'a-new-password-1');
       expect((await mine(again.token)).status).toBe(200);
@@ -58,7 +49,7 @@ describe('cached token lookups across instances', () => {
 
       const reset = await one.createUser('farreset');
       expect(await onTwo(reset.token)).toBe(200);
-      await resetPassword(one, 'farreset@example.com', 'a-new-password-2');
+      await resetPasswordThroughMail(one, 'farreset@example.com', 'a-new-password-2');
       await expect.poll(() => onTwo(reset.token), { timeout: 2000, interval: 20 }).toBe(401);
     } finally {
       await cluster.close();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.js';
 import { users } from '../src/db/schema.js';
 import { emitWithAck, received, socketTracker } from './helpers/chat-sockets.js';
-import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
+import { startTestServer, startTwoInstancesOnRedis, type TestServer, resetPasswordThroughMail } from './helpers/test-server.js';
 
 // Outside security review, items 5 (sockets outlive the session), 12 (chat flood) and 14 (everyone is
 // everyone's contact).
@@ -28,15 +28,6 @@ function disconnection(socket: Socket, timeoutMs = 3000): Promise<string> {
       resolve(reason);
     });
   });
-}
-
-const linkIn = (mail: { text: string }, route: string) => new RegExp(`/${route}/([A-Za-z0-9_-]+)`).exec(mail.text)![1]!;
-
-async function resetPassword(via: TestServer, email: string, password: string) {
-  await via.api('POST', '/api/auth/forgot-password', { body: { email } });
-  const mail = await via.smtp.waitFor(email, /Reset your Tukio password/);
-  const reset = await via.api('POST', `/api/auth/reset-password/${linkIn(mail, 'reset-password')}`, { body: { password } });
-  expect(reset.body).toMatchObject({ status: true });
 }
 
 const send = (socket: Socket, from: Session, to: Session, message: string) =>
@@ -77,7 +68,7 @@ describe('item 5: a socket ends with its session', () => {
     const user = await t.createUser('sessreset');
     const socket = await sockets.open(t.url, user.token);
     const ended = disconnection(socket);
-    await resetPassword(t, 'sessreset@example.com', 'a-new-password-5');
+    await resetPasswordThroughMail(t, 'sessreset@example.com', 'a-new-password-5');
     expect(await ended).toBe('io server disconnect');
     // A login with the new password connects again.
     const again = await t.login('sessreset', 'a-new-password-5');
@@ -97,7 +88,7 @@ describe('item 5: a socket ends with its session', () => {
       const reset = await two.createUser('farsessreset');
       const [onOne, onTwo] = await Promise.all([sockets.open(one.url, reset.token), sockets.open(two.url, reset.token)]);
       const resetEnded = [disconnection(onOne), disconnection(onTwo)];
-      await resetPassword(two, 'farsessreset@example.com', 'a-new-password-6');
+      await resetPasswordThroughMail(two, 'farsessreset@example.com', 'a-new-password-6');
       expect(await Promise.all(resetEnded)).toEqual(['io server disconnect', 'io server disconnect']);
     } finally {
       await cluster.close();

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -5,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { startSmtpServer } from './smtp.js';
+import { linkIn, startSmtpServer } from './smtp.js';
 import { createPostgresDatabase, createTestDatabaseUrl } from './test-database.js';
 
 export interface ApiResponse<T = any> {
@@ -137,4 +138,12 @@ export async function startTwoInstancesOnRedis(env: Record<string, string> = {})
       await database.drop();
     },
   };
+}
+
+/** Resets a password the way a user does: forgot-password, the emailed link, a new password; fails the test if refused. */
+export async function resetPasswordThroughMail(via: TestServer, email: string, password: string) {
+  await via.api('POST', '/api/auth/forgot-password', { body: { email } });
+  const mail = await via.smtp.waitFor(email, /Reset your Tukio password/);
+  const reset = await via.api('POST', `/api/auth/reset-password/${linkIn(mail, 'reset-password')}`, { body: { password } });
+  expect(reset.body).toMatchObject({ status: true });
 }
