@@ -12,8 +12,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { PageLoader } from './components/ui/spinner';
 import { paths } from './config/paths';
-import { EventHero, type EventHeroProps } from './features/events/components/event-hero';
-import { AppShell } from './features/layout/components/root-layout';
+import { EventHero, type EventHeroProps } from './features/events';
+import { AppShell } from './features/layout';
 
 /** Comments around the shell inside <div id="root">, so the server can swap in an event's shell. */
 export const SHELL_START = '<!--app-shell-->';

@@ -1,5 +1,5 @@
 import { BrowserRouter } from 'react-router-dom';
-import { RouteErrorBoundary } from './route-error';
+import { RouteErrorBoundary } from '../components/route-error';
 import { AppRoutes } from './router';
 
 /* Toasts have no container here: src/lib/notify.ts loads and mounts it on the first toast. */

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { paths, routePatterns } from '../config/paths';
-import { RootLayout } from '../features/layout/components/root-layout';
+import { RootLayout } from '../features/layout';
 // The landing page is part of the entry: its code downloads in parallel with React instead of
 // after it (one round trip less before the largest paint on '/'; ~4 KB gzip on other routes).
 import Home from './routes/home';

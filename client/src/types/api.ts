@@ -74,6 +74,9 @@ export interface TukioEvent {
   openedCount?: number;
 }
 
+/** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */
+export type EventItem = TukioEvent & { seatsLeft?: number | null };
+
 export interface Transaction {
   name: string;
   checkoutRequestId: string;

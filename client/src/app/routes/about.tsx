@@ -1,9 +1,7 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { FaqAccordion } from '../../features/about/components/faq-accordion';
-import { FeatureList } from '../../features/about/components/feature-list';
-import { faqItems, keyFeatures } from '../../features/about/content';
+import { FaqAccordion, FeatureList, faqItems, keyFeatures } from '../../features/about';
 import '../../features/about/about.css';
 
 export default function AboutRoute() {

@@ -8,15 +8,8 @@ import { Button } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { updateEvent, type EventItem } from '../../features/events/api/events-api';
-import { byDateAscending } from '../../features/events/lib/event-time';
-import { SYSTEM_USER_ID } from '../../features/admin/api/admin-api';
-import { isApproved } from '../../features/admin/components/admin-event-card';
-import { AdminEventList } from '../../features/admin/components/admin-event-list';
-import { AdminEventsView, ModeratedEventCard } from '../../features/admin/components/admin-events-view';
-import { ScrapedEventForm } from '../../features/admin/components/scraped-event-form';
-import { useAdminEvents } from '../../features/admin/hooks/use-admin-events';
-import { useAdminGuard } from '../../features/admin/hooks/use-admin-guard';
+import { byDateAscending, ScrapedEventForm, updateEvent, type EventItem } from '../../features/events';
+import { AdminEventList, AdminEventsView, isApproved, ModeratedEventCard, SYSTEM_USER_ID, useAdminEvents, useAdminGuard } from '../../features/admin';
 import '../../features/admin/admin.css';
 
 const messages = {

@@ -4,12 +4,8 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { formatPrice } from '../../lib/format';
-import type { EventItem } from '../../features/events/api/events-api';
-import { isApproved } from '../../features/admin/components/admin-event-card';
-import { AdminEventList } from '../../features/admin/components/admin-event-list';
-import { AdminEventsView, ModeratedEventCard } from '../../features/admin/components/admin-events-view';
-import { useAdminEvents } from '../../features/admin/hooks/use-admin-events';
-import { useAdminGuard } from '../../features/admin/hooks/use-admin-guard';
+import type { EventItem } from '../../features/events';
+import { AdminEventList, AdminEventsView, isApproved, ModeratedEventCard, useAdminEvents, useAdminGuard } from '../../features/admin';
 import '../../features/admin/admin.css';
 
 const messages = {

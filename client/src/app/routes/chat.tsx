@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useSession } from '../../features/auth/hooks/use-session';
-import { ChatScreen } from '../../features/chat/components/chat-screen';
+import { useSession } from '../../hooks/use-session';
+import { ChatScreen } from '../../features/chat';
 import '../../features/chat/chat.css';
 
 /** /chat: one-to-one chat. No stored user: /login. Avatar not set: /setAvatar (docs/product.md). */

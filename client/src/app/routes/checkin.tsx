@@ -2,13 +2,14 @@
 import { Navigate, useParams } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useSession } from '../../features/auth/hooks/use-session';
-import { CheckInPage } from '../../features/tickets/components/check-in-page';
+import { useSession } from '../../hooks/use-session';
+import { getEvent } from '../../features/events';
+import { CheckInPage } from '../../features/tickets';
 
 export default function CheckInRoute() {
   useDocumentTitle('Check-in');
   const { eventId = '' } = useParams();
   const { user, isLoggedIn } = useSession();
   if (!isLoggedIn || !user) return <Navigate to={paths.login} replace state={{ from: paths.checkin(eventId) }} />;
-  return <CheckInPage key={`${user._id}:${eventId}`} eventId={eventId} userId={user._id} />;
+  return <CheckInPage key={`${user._id}:${eventId}`} eventId={eventId} userId={user._id} loadEvent={getEvent} />;
 }

@@ -1,6 +1,6 @@
 import { SocialLinks } from '../../components/social-links';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { ContactForm } from '../../features/contact/components/contact-form';
+import { ContactForm } from '../../features/contact';
 import '../../features/contact/contact.css';
 
 export default function ContactRoute() {

@@ -8,12 +8,10 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
-import { useSession } from '../../features/auth/hooks/use-session';
-import { EventLoadFailure } from '../../features/events/components/event-load-failure';
-import { getEvent } from '../../features/events/api/events-api';
-import { EditEventForm } from '../../features/events/components/edit-event-form';
+import { useSession } from '../../hooks/use-session';
+import { EditEventForm, EventLoadFailure, getEvent } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
-import { useStaffAccess } from '../../features/tickets/hooks/use-staff-access';
+import { useStaffAccess } from '../../features/tickets';
 import '../../features/events/event-form.css';
 
 const NOT_YOUR_EVENT = 'You can only edit events you organise.';

@@ -1,16 +1,16 @@
 /*
- * EVENT DETAIL (docs/product.md /events/{id}). Layout in features/events/components/event-detail-view.tsx;
- * tickets, comments, reviews and forums plug into features/events/components/event-detail-sections.tsx.
+ * EVENT DETAIL (docs/product.md /events/{id}). The events feature owns the layout (EventDetailView); this
+ * route plugs the other features' parts into its slots: the tickets feature's ticket box, the community
+ * feature's comments, and (once the event has taken place) its forum summary and reviews.
  */
 import { useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useSession } from '../../features/auth/hooks/use-session';
-import { EventLoadFailure } from '../../features/events/components/event-load-failure';
-import type { EventItem } from '../../features/events/api/events-api';
-import { EventDetailView } from '../../features/events/components/event-detail-view';
-import { useEventDetail } from '../../features/events/hooks/use-event-detail';
+import { useSession } from '../../hooks/use-session';
+import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
+import { EventDetailView, EventLoadFailure, useEventDetail, type EventItem } from '../../features/events';
+import { TicketBox, type TicketBoxProps } from '../../features/tickets';
 import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
 
@@ -25,13 +25,25 @@ export default function EventDetailRoute() {
   if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.events, label: 'Browse events' }} />;
 
   const userId = isLoggedIn && user ? user._id : null;
+  const ticketProps: TicketBoxProps = {
+    event,
+    userId,
+    isRegistered: Boolean(userId && event.registeredUsers.includes(userId)),
+    hasTakenPlace: hasStarted(event.date),
+    onEventChange: (update) => setData((current: EventItem | undefined) => (current ? update(current) : current)),
+  };
   return (
     <EventDetailView
       event={event}
-      userId={userId}
-      isRegistered={Boolean(userId && event.registeredUsers.includes(userId))}
-      hasTakenPlace={hasStarted(event.date)}
-      onEventChange={(update) => setData((current: EventItem | undefined) => (current ? update(current) : current))}
+      hasTakenPlace={ticketProps.hasTakenPlace}
+      ticketBox={<TicketBox {...ticketProps} />}
+      comments={<CommentsSection eventId={event._id} />}
+      afterEvent={
+        <>
+          <ForumSummary eventId={event._id} isRegistered={ticketProps.isRegistered} />
+          <ReviewsSection eventId={event._id} />
+        </>
+      }
     />
   );
 }

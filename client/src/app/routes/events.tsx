@@ -8,10 +8,7 @@ import { FormMessage } from '../../components/ui/form-message';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { getErrorMessage } from '../../lib/errors';
-import { EventGrid, EventGridSkeleton } from '../../features/events/components/event-card';
-import { EventFilters } from '../../features/events/components/event-filters';
-import { Pagination } from '../../features/events/components/pagination';
-import { eventsSearch, PAGE_SIZE, useEventSearch } from '../../features/events/hooks/use-event-search';
+import { EventFilters, EventGrid, EventGridSkeleton, eventsSearch, PAGE_SIZE, Pagination, useEventSearch } from '../../features/events';
 import '../../features/events/events-page.css';
 
 export default function EventsRoute() {

@@ -1,6 +1,5 @@
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { ForgotPasswordForm } from '../../features/auth/components/forgot-password-form';
+import { AuthCard, ForgotPasswordForm } from '../../features/auth';
 
 export default function ForgotPasswordRoute() {
   useDocumentTitle('Forgot Password');

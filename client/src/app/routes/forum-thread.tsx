@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { ForumThreadPage } from '../../features/community/components/forum-thread-page';
+import { ForumThreadPage } from '../../features/community';
 
 /** /forum/{threadId}: one discussion with nested replies (docs/product.md). */
 export default function ForumThreadRoute() {

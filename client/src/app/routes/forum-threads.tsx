@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { ForumThreadsPage } from '../../features/community/components/forum-threads-page';
+import { ForumThreadsPage } from '../../features/community';
 
 /** /forums/{eventId}: the event's forum threads (docs/product.md). */
 export default function ForumThreadsRoute() {

@@ -11,10 +11,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { getErrorMessage } from '../../lib/errors';
-import type { EventItem } from '../../features/events/api/events-api';
-import { getPopularEvents, getUpcomingEvents } from '../../features/events/api/public-events-api';
-import { EventSection } from '../../features/events/components/event-section';
-import { byDateAscending } from '../../features/events/lib/event-time';
+import { byDateAscending, EventSection, getPopularEvents, getUpcomingEvents, type EventItem } from '../../features/events';
 import '../../features/events/home.css';
 
 const EXPLORE_COUNT = 10;

@@ -1,6 +1,5 @@
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { LoginForm } from '../../features/auth/components/login-form';
+import { AuthCard, LoginForm } from '../../features/auth';
 
 export default function LoginRoute() {
   useDocumentTitle('Login');

@@ -1,6 +1,6 @@
 /* PLAN AN EVENT (docs/product.md /plan). */
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { PlanEventForm } from '../../features/events/components/plan-event-form';
+import { PlanEventForm } from '../../features/events';
 import '../../features/events/event-form.css';
 
 const steps = [

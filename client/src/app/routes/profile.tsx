@@ -5,12 +5,9 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
-import { useSession } from '../../features/auth/hooks/use-session';
-import { getUser } from '../../features/profile/api/profile-api';
-import { MyEvents } from '../../features/profile/components/my-events';
-import { MyTickets } from '../../features/profile/components/my-tickets';
-import { ProfileCard } from '../../features/profile/components/profile-card';
-import { TransactionsOverlay } from '../../features/profile/components/transactions-overlay';
+import { useSession } from '../../hooks/use-session';
+import { getUser, MyEvents, ProfileCard } from '../../features/profile';
+import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
 
 export default function ProfileRoute() {

@@ -1,6 +1,5 @@
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { RegisterForm } from '../../features/auth/components/register-form';
+import { AuthCard, RegisterForm } from '../../features/auth';
 
 export default function RegisterRoute() {
   useDocumentTitle('Register');

@@ -1,7 +1,6 @@
 import { useParams } from 'react-router-dom';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { ResetPasswordForm } from '../../features/auth/components/reset-password-form';
+import { AuthCard, ResetPasswordForm } from '../../features/auth';
 
 export default function ResetPasswordRoute() {
   useDocumentTitle('Reset Password');

@@ -1,8 +1,8 @@
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useSession } from '../../features/auth/hooks/use-session';
-import { AvatarPicker } from '../../features/avatar/components/avatar-picker';
+import { useSession } from '../../hooks/use-session';
+import { AvatarPicker } from '../../features/avatar';
 import '../../features/avatar/avatar.css';
 
 export default function SetAvatarRoute() {

@@ -2,8 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { AuthCard } from '../../features/auth/components/auth-card';
-import { useEmailVerification } from '../../features/auth/hooks/use-email-verification';
+import { AuthCard, useEmailVerification } from '../../features/auth';
 
 export default function VerifyEmailRoute() {
   const { token = '' } = useParams();

@@ -1,7 +1,7 @@
 /*
  * Community feature: comments, reviews and forums (docs/product.md).
  *
- * Event page plug-ins, rendered by the slots in features/events/components/event-detail-sections.tsx:
+ * Event page parts, plugged into the events feature's EventDetailView slots by app/routes/event-detail.tsx:
  *   <CommentsSection eventId />                      always
  *   <ForumSummary eventId isRegistered />            once the event has taken place
  *   <ReviewsSection eventId />                       once the event has taken place
@@ -13,4 +13,3 @@ export { ReviewsSection } from './components/reviews-section';
 export { ForumSummary } from './components/forum-summary';
 export { ForumThreadsPage } from './components/forum-threads-page';
 export { ForumThreadPage } from './components/forum-thread-page';
-export { isRegisteredFor } from './lib/event-status';

@@ -1,7 +1,6 @@
 /* Admin calls (docs/product.md /admin and /admpst). The bearer token is attached by the shared client. */
 import { api } from '../../../lib/api-client';
-import type { UserResponse } from '../../../types/api';
-import type { EventItem } from '../../events/api/events-api';
+import type { EventItem, UserResponse } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
 
@@ -30,4 +29,9 @@ export async function approveEvent(id: string): Promise<EventItem> {
 export async function disapproveEvent(id: string): Promise<EventItem> {
   const { data } = await api.put<EventItem>(`/events/admin/disapprove/${seg(id)}`, {});
   return data;
+}
+
+/** DELETE /api/events/:id with an admin token -> {msg}. */
+export async function deleteEvent(id: string): Promise<void> {
+  await api.delete(`/events/${seg(id)}`);
 }

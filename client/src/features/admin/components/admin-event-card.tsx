@@ -3,8 +3,8 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
-import type { EventItem } from '../../events/api/events-api';
-import { EventImage } from '../../events/components/event-image';
+import type { EventItem } from '../../../types/api';
+import { EventImage } from '../../../components/event-image';
 import type { AdminAction } from '../hooks/use-admin-events';
 
 interface AdminEventCardProps {

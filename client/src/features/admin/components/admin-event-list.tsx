@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import type { EventItem } from '../../events/api/events-api';
+import type { EventItem } from '../../../types/api';
 
 interface AdminEventListProps {
   title: string;

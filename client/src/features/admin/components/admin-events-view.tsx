@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PageLoader } from '../../../components/ui/spinner';
-import type { EventItem } from '../../events/api/events-api';
+import type { EventItem } from '../../../types/api';
 import type { useAdminEvents } from '../hooks/use-admin-events';
 import { AdminEventCard } from './admin-event-card';
 

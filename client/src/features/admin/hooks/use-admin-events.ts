@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { notify } from '../../../lib/notify';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
-import { deleteEvent, type EventItem } from '../../events/api/events-api';
-import { approveEvent, disapproveEvent, getAllEvents } from '../api/admin-api';
+import type { EventItem } from '../../../types/api';
+import { approveEvent, deleteEvent, disapproveEvent, getAllEvents } from '../api/admin-api';
 
 export type AdminAction = 'approve' | 'disapprove' | 'delete' | 'save';
 

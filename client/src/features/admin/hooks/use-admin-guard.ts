@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { getUserRole } from '../api/admin-api';
 
 export type AdminAccess = 'checking' | 'allowed' | 'denied';

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { loginRequest, resendVerificationRequest } from '../api/auth-api';
-import { useSession } from '../hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { PasswordField, UsernameField } from './auth-fields';
 
 interface Errors {

@@ -6,7 +6,7 @@ import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { getServerMessage } from '../../../lib/errors';
 import { registerRequest } from '../api/auth-api';
-import { useSession } from '../hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { ConfirmPasswordField, MIN_PASSWORD, NewPasswordField, UsernameField } from './auth-fields';
 
 interface Values {

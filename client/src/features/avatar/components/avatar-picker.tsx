@@ -3,10 +3,10 @@ import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { setAvatarRequest } from '../api/avatar-api';
 import { generateAvatarSvg, randomSeeds, toBase64 } from '../lib/generate-avatar';
-import { avatarSrc } from '../lib/avatar-src';
+import { avatarSrc } from '../../../lib/avatar-src';
 
 const AVATAR_COUNT = 4;
 

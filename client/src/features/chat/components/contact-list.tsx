@@ -5,7 +5,7 @@ import { FormMessage } from '../../../components/ui/form-message';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { StoredUser } from '../../../types/api';
-import { AvatarImage } from '../../avatar/components/avatar-image';
+import { AvatarImage } from '../../../components/avatar-image';
 import type { ChatContact, UnreadCounts } from '../types';
 
 export function ContactList({

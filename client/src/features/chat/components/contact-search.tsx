@@ -3,8 +3,8 @@ import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { TextField } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/errors';
-import { AvatarImage } from '../../avatar/components/avatar-image';
-import { useDebouncedValue } from '../../events/hooks/use-debounced-value';
+import { AvatarImage } from '../../../components/avatar-image';
+import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 import { SEARCH_MAX_PAGE, searchUsers } from '../api/chat-api';
 import type { ChatContact } from '../types';
 

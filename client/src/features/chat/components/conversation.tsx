@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PageLoader } from '../../../components/ui/spinner';
-import { AvatarImage } from '../../avatar/components/avatar-image';
+import { AvatarImage } from '../../../components/avatar-image';
 import { useConversation } from '../hooks/use-conversation';
 import type { ChatClient } from '../lib/chat-client';
 import type { ChatContact } from '../types';

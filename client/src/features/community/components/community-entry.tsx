@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import type { EntryEditing, EntryItemProps, EntryShape } from '../hooks/use-entry-editing';
 import { isEdited } from '../lib/time';
 import { TimeAgo } from './time-ago';

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { getForumSummary } from '../api/forums-api';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';

@@ -13,7 +13,7 @@ import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { addThread, getEventRef, getThreads } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import type { ForumThreadListItem } from '../types';

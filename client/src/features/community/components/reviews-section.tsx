@@ -8,7 +8,7 @@ import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { useFetch } from '../../../hooks/use-fetch';
 import { notify } from '../../../lib/notify';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { addReview, averageOf, deleteReview, getReviews, updateReview } from '../api/reviews-api';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
 import { useSignedInSubmit } from '../hooks/use-signed-in-submit';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { getErrorMessage } from '../../../lib/errors';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { useLoginRedirect } from '../lib/use-login-redirect';
 
 export interface SignedInSubmit {

@@ -7,13 +7,13 @@
  */
 import { api } from '../../../lib/api-client';
 import { fetchJson } from '../../../lib/public-get';
-import type { TukioEvent } from '../../../types/api';
+import type { EventItem } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
 const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) : []);
 
-/** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */
-export type EventItem = TukioEvent & { seatsLeft?: number | null };
+// Shared with the admin and tickets features, so it lives in src/types.
+export type { EventItem };
 
 // Public lists read anonymously without axios (see ./public-events-api).
 export { getPopularEvents, getUpcomingEvents, searchEvents } from './public-events-api';
@@ -39,12 +39,6 @@ export type SharePlatform = 'whatsapp' | 'twitter' | 'instagram';
 /** POST /api/events/share-track/:id {platform} -> {msg, shares}. */
 export async function trackShare(id: string, platform: SharePlatform): Promise<void> {
   await api.post(`/events/share-track/${seg(id)}`, { platform }, { skipSessionReset: true });
-}
-
-/** POST /api/events/register/:id {userId, tickets} -> {message} (free events; paid ones after payment). */
-export async function registerForEvent(id: string, userId: string, tickets: number): Promise<string> {
-  const { data } = await api.post<{ message?: string; msg?: string }>(`/events/register/${seg(id)}`, { userId, tickets });
-  return data?.message ?? data?.msg ?? 'You are registered for this event.';
 }
 
 export interface NewEventInput {

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
 import type { EventItem } from '../api/events-api';
-import { EventImage } from './event-image';
+import { EventImage } from '../../../components/event-image';
 import '../events.css';
 
 /** A linked event summary. The whole card is clickable through the title link (one tab stop). */

@@ -1,18 +1,30 @@
 /*
- * The body of /events/{id}. Feature slots (tickets, comments, reviews and forums) come from
- * event-detail-sections.tsx so other features can grow without rewriting this layout.
+ * The body of /events/{id}. Other features' parts (ticket box, comments, forum summary, reviews) come in
+ * as slots from app/routes/event-detail.tsx: features never import each other (docs/decisions/client-boundaries.md).
  */
+import type { ReactNode } from 'react';
 import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
 import { paths } from '../../../config/paths';
 import { mapsSearchUrl } from '../lib/share';
 import { AddToCalendar } from './add-to-calendar';
-import { AfterEventSections, CommentsSection, TicketBox, type EventSectionProps } from './event-detail-sections';
+import type { EventItem } from '../../../types/api';
 import { EventHero } from './event-hero';
 import { RelatedEvents } from './related-events';
 import { ShareButtons } from './share-buttons';
 
-export function EventDetailView(props: EventSectionProps) {
-  const { event, hasTakenPlace } = props;
+export interface EventDetailViewProps {
+  event: EventItem;
+  /** The event's start time has passed (Kenyan wall clock). */
+  hasTakenPlace: boolean;
+  /** Beside the description; first in reading order. */
+  ticketBox: ReactNode;
+  /** Below the details, always shown. */
+  comments: ReactNode;
+  /** Above the comments, shown only once the event has taken place (forum summary, reviews). */
+  afterEvent?: ReactNode;
+}
+
+export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent }: EventDetailViewProps) {
   const pageUrl = `${window.location.origin}${paths.event(event._id)}`;
   const price = formatPrice(event.isPaid, event.ticketPrice);
 
@@ -23,7 +35,7 @@ export function EventDetailView(props: EventSectionProps) {
       <div className="page event-detail__layout">
         {/* First in reading order so phones see the ticket box right under the title. */}
         <div className="event-detail__aside">
-          <TicketBox {...props} />
+          {ticketBox}
         </div>
         <div className="event-detail__main">
           <section aria-labelledby="about-event">
@@ -66,8 +78,8 @@ export function EventDetailView(props: EventSectionProps) {
       </div>
 
       <div className="page event-detail__community">
-        {hasTakenPlace ? <AfterEventSections {...props} /> : null}
-        <CommentsSection {...props} />
+        {hasTakenPlace ? afterEvent : null}
+        {comments}
         <RelatedEvents eventId={event._id} />
       </div>
     </article>

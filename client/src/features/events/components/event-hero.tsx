@@ -1,6 +1,6 @@
 import { formatEventDate, formatEventTime } from '../../../lib/format';
 import type { EventItem } from '../api/events-api';
-import { EventImage } from './event-image';
+import { EventImage } from '../../../components/event-image';
 import './event-hero.css';
 
 export type EventHeroProps = { event: Pick<EventItem, 'title' | 'image' | 'date' | 'location' | 'status'> };

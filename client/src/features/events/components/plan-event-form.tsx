@@ -10,7 +10,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { createEvent, uploadImage, type EventItem } from '../api/events-api';
 import { useGeocode } from '../hooks/use-geocode';
 import { parseCapacity, validateImage, validatePlanForm, type FormErrors, type PlanFormValues } from '../lib/event-form';

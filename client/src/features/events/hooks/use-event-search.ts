@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useFetch } from '../../../hooks/use-fetch';
 import { searchEvents } from '../api/public-events-api';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 
 export const PAGE_SIZE = 12;
 const TYPING_DELAY_MS = 350;

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useIsServerRender } from '../../../hooks/use-is-server-render';
-import { useSession } from '../../auth/hooks/use-session';
+import { useSession } from '../../../hooks/use-session';
 import { BrandMark } from './brand-mark';
 import './header.css';
 
@@ -38,7 +38,7 @@ export function Header() {
 
   const handleLogout = () => {
     // The API module (and axios) is loaded on demand: the header is on every first paint.
-    if (token) void import('../../auth/api/auth-api').then(({ logoutRequest }) => logoutRequest(token), () => undefined);
+    if (token) void import('../../../lib/logout-request').then(({ logoutRequest }) => logoutRequest(token), () => undefined);
     logout();
     setMenuOpen(false);
     void navigate(paths.login);

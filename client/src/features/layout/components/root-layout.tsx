@@ -1,6 +1,6 @@
 import { Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
-import { RouteErrorBoundary } from '../../../app/route-error';
+import { RouteErrorBoundary } from '../../../components/route-error';
 import { PageLoader } from '../../../components/ui/spinner';
 import { Header } from './header';
 import { Footer } from './footer';

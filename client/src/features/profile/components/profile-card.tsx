@@ -5,8 +5,8 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import type { ApiUser } from '../../../types/api';
-import { useSession } from '../../auth/hooks/use-session';
-import { AvatarImage } from '../../avatar/components/avatar-image';
+import { useSession } from '../../../hooks/use-session';
+import { AvatarImage } from '../../../components/avatar-image';
 import { updateUser } from '../api/profile-api';
 
 interface ProfileCardProps {

@@ -3,6 +3,12 @@ import { api } from '../../../lib/api-client';
 
 const seg = (value: string) => encodeURIComponent(value);
 
+/** POST /api/events/register/:id {userId, tickets} -> {message} (free events; paid ones after payment). */
+export async function registerForEvent(id: string, userId: string, tickets: number): Promise<string> {
+  const { data } = await api.post<{ message?: string; msg?: string }>(`/events/register/${seg(id)}`, { userId, tickets });
+  return data?.message ?? data?.msg ?? 'You are registered for this event.';
+}
+
 export interface MyTicket {
   _id: string;
   /** Signed code `TK1.<payload>.<signature>` carried by the QR code. */

@@ -13,7 +13,6 @@ import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
-import { getEvent } from '../../events/api/events-api';
 import { checkInTicket, getAttendees, type Attendee } from '../api/tickets-api';
 import { useOnline } from '../hooks/use-online';
 import { useStaffAccess } from '../hooks/use-staff-access';
@@ -55,10 +54,13 @@ function offlineLine(verdict: OfflineVerdict): string {
   return 'Offline check not available on this device; the server decides.';
 }
 
+/** Loads the event being checked in; the events feature's getEvent, passed in by app/routes/checkin.tsx. */
+export type LoadCheckInEvent = (eventId: string, signal?: AbortSignal) => Promise<SavedEvent>;
+
 /** Event details for the page, with a saved copy so the door keeps working offline. */
-function useCheckInEvent(eventId: string, userId: string) {
+function useCheckInEvent(eventId: string, userId: string, loadEvent: LoadCheckInEvent) {
   const storageKey = `tukio-checkin-event:${userId}:${eventId}`;
-  const fetched = useFetch(`checkin-event:${eventId}`, (signal) => getEvent(eventId, signal));
+  const fetched = useFetch(`checkin-event:${eventId}`, (signal) => loadEvent(eventId, signal));
   const saved = readJson<SavedEvent>(storageKey);
   const networkFailure = isRequestError(fetched.error) && !fetched.error.response;
   const event: SavedEvent | null = fetched.data
@@ -69,8 +71,8 @@ function useCheckInEvent(eventId: string, userId: string) {
   return { event, saved, storageKey, fetched, fromCache: !fetched.data && Boolean(event) };
 }
 
-export function CheckInPage({ eventId, userId }: { eventId: string; userId: string }) {
-  const { event, saved, storageKey, fetched, fromCache } = useCheckInEvent(eventId, userId);
+export function CheckInPage({ eventId, userId, loadEvent }: { eventId: string; userId: string; loadEvent: LoadCheckInEvent }) {
+  const { event, saved, storageKey, fetched, fromCache } = useCheckInEvent(eventId, userId, loadEvent);
   const access = useStaffAccess(userId, event?.user);
   // Offline, an admin's role cannot be asked again: a device that was allowed before stays allowed.
   const allowed = access === 'allowed' || (fromCache && Boolean(saved));

@@ -1,11 +1,11 @@
 /*
- * TICKET BOX › paid events (loaded by features/events/components/event-detail-sections.tsx).
+ * TICKET BOX › paid events (loaded lazily by ./ticket-box.tsx).
  * Get Ticket → price confirmation → M-Pesa payment dialog → registration → 'Already Registered'.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
-import type { TicketPurchaseProps } from '../../events/components/event-detail-sections';
+import type { TicketPurchaseProps } from './ticket-box';
 import { useTicketPayment } from '../hooks/use-ticket-payment';
 import { PaymentDialog } from './payment-dialog';
 import '../tickets.css';

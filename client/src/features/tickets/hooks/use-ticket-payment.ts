@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
-import { registerForEvent } from '../../events/api/events-api';
+import { registerForEvent } from '../api/tickets-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
 

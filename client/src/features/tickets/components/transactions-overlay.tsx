@@ -7,9 +7,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime } from '../../../lib/format';
-import { getTransactionRecords, type TransactionRecord } from '../../tickets/api/tickets-api';
-import { saveCsv, toCsv } from '../../tickets/lib/csv';
-import '../../tickets/tickets.css';
+import { getTransactionRecords, type TransactionRecord } from '../api/tickets-api';
+import { saveCsv, toCsv } from '../lib/csv';
+import '../tickets.css';
 
 const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time'] as const;
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -6,7 +6,7 @@ import {
   subscribeSession,
   updateStoredUser,
   type SessionSnapshot,
-} from '../../../lib/session-store';
+} from '../lib/session-store';
 
 export interface Session extends SessionSnapshot {
   /** Store token + user after a successful login. */

@@ -2,9 +2,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField, TextField } from '../../../components/ui/form-field';
-import type { EventItem, EventUpdateInput } from '../../events/api/events-api';
-import { DESCRIPTION_MAX, LOCATION_MAX, TITLE_MAX, validateEventFields, type EventFormValues, type FormErrors } from '../../events/lib/event-form';
-import { joinEventDate, splitEventDate } from '../../events/lib/event-time';
+import type { EventItem, EventUpdateInput } from '../api/events-api';
+import { DESCRIPTION_MAX, LOCATION_MAX, TITLE_MAX, validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
+import { joinEventDate, splitEventDate } from '../lib/event-time';
 
 interface ScrapedEventFormProps {
   event: EventItem;

@@ -9,9 +9,9 @@ import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
-import { getMyTickets, type MyTicket } from '../../tickets/api/tickets-api';
-import { TicketQr } from '../../tickets/components/ticket-qr';
-import '../../tickets/tickets.css';
+import { getMyTickets, type MyTicket } from '../api/tickets-api';
+import { TicketQr } from './ticket-qr';
+import '../tickets.css';
 
 interface TicketView {
   ticket: MyTicket;

@@ -1,35 +1,24 @@
 /*
- * EVENT DETAIL SLOTS. The event page (app/routes/event-detail.tsx → EventDetailView) renders these
- * exported sections in fixed places. Colleagues plug their features in HERE, without touching the page:
- *
- *   TicketBox            quantity + Get Ticket / 'Already Registered'. Free events register here.
- *                        Paid events: `onBuy` prop, else the `TicketPurchase` component exported by
- *                        src/features/tickets/components/ticket-purchase.tsx (picked up automatically
- *                        when that file exists; it receives TicketPurchaseProps), else a disabled button.
- *   CommentsSection      always shown (comments feature).
- *   AfterEventSections   shown once the event date has passed: forum summary (≤ 3 threads,
- *                        'View Available Forums' for registered users) and Reviews.
- *
- * Every slot receives the same EventSectionProps.
+ * TICKET BOX on the event page (app/routes/event-detail.tsx plugs it into the events feature's layout):
+ * quantity + Get Ticket / 'Already Registered'. Free events register here; paid events go through
+ * `onBuy` when given, else the lazily loaded TicketPurchase (./ticket-purchase.tsx).
  */
-import { lazy, Suspense, useId, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatPrice } from '../../../lib/format';
-import { registerForEvent, type EventItem } from '../api/events-api';
-import { CommentsSection as CommunityComments } from '../../community/components/comments-section';
-import { ForumSummary } from '../../community/components/forum-summary';
-import { ReviewsSection } from '../../community/components/reviews-section';
-import { CheckInLink } from '../../tickets/components/check-in-link';
+import type { EventItem } from '../../../types/api';
+import { registerForEvent } from '../api/tickets-api';
+import { CheckInLink } from './check-in-link';
 
 export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
 /** The server's per-order ceiling. */
 export const MAX_TICKETS_PER_ORDER = 10;
 
-export interface EventSectionProps {
+export interface TicketBoxProps {
   event: EventItem;
   /** The signed-in user's id (token and stored user present), else null. */
   userId: string | null;
@@ -41,8 +30,8 @@ export interface EventSectionProps {
   onEventChange: (update: (event: EventItem) => EventItem) => void;
 }
 
-/** What src/features/tickets/components/ticket-purchase.tsx must export as `TicketPurchase` (or default). */
-export interface TicketPurchaseProps extends EventSectionProps {
+/** What ./ticket-purchase.tsx receives. */
+export interface TicketPurchaseProps extends TicketBoxProps {
   /** Tickets chosen in the quantity box (1..MAX_TICKETS_PER_ORDER, never above seatsLeft). */
   quantity: number;
   /** True while buying is impossible (sold out); render the Get Ticket button disabled. */
@@ -51,17 +40,8 @@ export interface TicketPurchaseProps extends EventSectionProps {
   onPurchased: () => void;
 }
 
-type TicketPurchaseModule = { TicketPurchase?: ComponentType<TicketPurchaseProps>; default?: ComponentType<TicketPurchaseProps> };
-const purchaseLoaders = import.meta.glob<TicketPurchaseModule>('../../tickets/components/ticket-purchase.tsx');
-const loadPurchase = Object.values(purchaseLoaders)[0];
-const TicketPurchase = loadPurchase
-  ? lazy(async () => {
-      const module = await loadPurchase();
-      const component = module.TicketPurchase ?? module.default;
-      if (!component) throw new Error('ticket-purchase.tsx exports no TicketPurchase component.');
-      return { default: component };
-    })
-  : null;
+// Paid checkout (payment dialog, M-Pesa polling) downloads only when a signed-in visitor sees a paid event.
+const TicketPurchase = lazy(() => import('./ticket-purchase'));
 
 /** The registered state after a successful registration or purchase. */
 export function markRegistered(event: EventItem, userId: string, tickets: number): EventItem {
@@ -73,7 +53,7 @@ export function markRegistered(event: EventItem, userId: string, tickets: number
   };
 }
 
-export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number) => void }) {
+export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) => void }) {
   const { event, userId, isRegistered, hasTakenPlace, onEventChange, onBuy } = props;
   const navigate = useNavigate();
   const location = useLocation();
@@ -135,7 +115,7 @@ export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number
         {soldOut ? 'Sold out' : 'Get Ticket'}
       </Button>
     );
-  } else if (TicketPurchase) {
+  } else {
     action = (
       <Suspense fallback={<Button block loading loadingText="Loading…" />}>
         <TicketPurchase
@@ -145,15 +125,6 @@ export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number
           onPurchased={() => onEventChange((current) => markRegistered(current, userId, quantity))}
         />
       </Suspense>
-    );
-  } else {
-    action = (
-      <>
-        <Button block disabled>
-          Get Ticket (payments coming soon)
-        </Button>
-        <p className="ticket-box__note">Online payment for paid events is coming soon.</p>
-      </>
     );
   }
 
@@ -204,23 +175,5 @@ export function TicketBox(props: EventSectionProps & { onBuy?: (quantity: number
       ) : null}
       <CheckInLink eventId={event._id} ownerId={event.user} userId={userId} />
     </section>
-  );
-}
-
-/** COMMENTS SLOT (always shown): the community feature's list and form. */
-export function CommentsSection({ event }: EventSectionProps) {
-  return <CommunityComments eventId={event._id} />;
-}
-
-/**
- * AFTER-EVENT SLOT (only once the event has taken place): the forum summary (at most 3 threads,
- * 'View Available Forums' for registered users) and Reviews, from the community feature.
- */
-export function AfterEventSections({ event, isRegistered }: EventSectionProps) {
-  return (
-    <>
-      <ForumSummary eventId={event._id} isRegistered={isRegistered} />
-      <ReviewsSection eventId={event._id} />
-    </>
   );
 }

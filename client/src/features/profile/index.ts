@@ -1,0 +1,4 @@
+/* Profile feature: the /profile card and "My Events". Tickets and transactions come from the tickets feature. Stylesheet: ./profile.css. */
+export { getUser } from './api/profile-api';
+export { MyEvents } from './components/my-events';
+export { ProfileCard } from './components/profile-card';
