@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { Router } from 'express';
 import { z } from 'zod';
+import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
 import type { Settlement } from '../settlement.js';
@@ -23,6 +24,9 @@ const callbackSchema = z.object({
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */
+const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, resultDesc, {}, 'daraja');
+
 /**
  * POST /api/mpesa/callback/:secret — Daraja's result. The secret path segment keeps strangers
  * out; everything else about the message is checked against the push by the API server.
@@ -37,29 +41,22 @@ export function createCallbackRouter(deps: { settlement: Settlement; secret: str
     if (!timingSafeEqual(digest(String(req.params.secret)), expected)) {
       deps.logger.info('callback with a wrong secret path refused');
       count('wrong-secret');
-      res.status(404).json({ ResultCode: 1, ResultDesc: 'Not found' });
-      return;
+      throw refused(404, 'Not found');
     }
     const parsed = callbackSchema.safeParse(req.body);
     if (!parsed.success) {
       count('malformed');
-      res.status(400).json({ ResultCode: 1, ResultDesc: 'Malformed callback' });
-      return;
+      throw refused(400, 'Malformed callback');
     }
-    try {
-      const outcome = await deps.settlement.handleCallback(parsed.data as never);
-      count(outcome);
-      if (outcome === 'unknown') {
-        res.status(404).json({ ResultCode: 1, ResultDesc: 'Unknown CheckoutRequestID' });
-        return;
-      }
-      res.json({ ResultCode: 0, ResultDesc: 'Accepted', outcome });
-    } catch (error) {
+    const outcome = await deps.settlement.handleCallback(parsed.data as never).catch((error: unknown) => {
       // The reconciler will settle it from an STK query.
       deps.logger.error('callback could not be settled now', error);
       count('unavailable');
-      res.status(503).json({ ResultCode: 1, ResultDesc: 'Temporarily unavailable' });
-    }
+      throw refused(503, 'Temporarily unavailable');
+    });
+    count(outcome);
+    if (outcome === 'unknown') throw refused(404, 'Unknown CheckoutRequestID');
+    res.json({ ResultCode: 0, ResultDesc: 'Accepted', outcome });
   });
 
   return router;

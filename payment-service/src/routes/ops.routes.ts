@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import type { PaymentMetrics } from '../metrics.js';
-import { bearerToken, errorBody } from './payments.routes.js';
+import { bearerToken } from '../bearer-token.js';
+import { PaymentServiceError } from '../errors.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -45,12 +46,12 @@ export function createOpsRouter(deps: { metrics: PaymentMetrics; metricsToken: s
   });
 
   router.get('/metrics', async (req, res) => {
-    if (!expected) return void res.status(404).json(errorBody('Not found.'));
+    if (!expected) throw new PaymentServiceError(404, 'Not found.');
     const given = bearerToken(req);
     // Both sides hashed, so the comparison takes the same time whatever the guess's length.
     if (!given || !timingSafeEqual(digest(given), expected)) {
       res.set('WWW-Authenticate', 'Bearer realm="metrics"');
-      return void res.status(401).json(errorBody('A valid metrics token is required.'));
+      throw new PaymentServiceError(401, 'A valid metrics token is required.');
     }
     const { contentType, body } = await deps.metrics.render();
     res.set('Cache-Control', 'no-store').type(contentType).send(body);

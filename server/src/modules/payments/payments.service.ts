@@ -134,6 +134,174 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     }
   }
 
+  type SettlementView = NonNullable<Awaited<ReturnType<PaymentsRepository['settlementView']>>>;
+
+  /** A success recorded in one statement: counted once, answered with the owner's view of it. */
+  function recordedSuccess(checkoutRequestId: string, ticketsIssued: number, view: ReturnType<typeof describe>): SettleResult {
+    deps.metrics?.settlements.inc({ status: 'success' });
+    return { checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued, changed: true, view };
+  }
+
+  /**
+   * Quickest path, for the usual success during a busy sale: the payment service said which order
+   * it expects, so the tickets can be prepared before reading anything and the whole settlement is
+   * one statement, which itself checks what a callback must match (event, quantity, amount, phone,
+   * MerchantRequestID) and that payment, order and hold are still pending and live. Undefined when
+   * it does not apply (no hint, not a success, a callback without what must be checked, or the
+   * statement found nothing to do): the paths after reading the view decide.
+   */
+  async function settleAsExpected(input: SettleInput, newStatus: PaymentStatus): Promise<SettleResult | undefined> {
+    const amountCents = input.amount === undefined ? undefined : Math.round(input.amount * 100);
+    const checkable = input.source === 'query' || (amountCents !== undefined && Number.isSafeInteger(amountCents) && Boolean(input.phone) && Boolean(input.mpesaReceiptNumber));
+    if (newStatus !== 'success' || !input.eventId || !input.quantity || !checkable) return undefined;
+    const prepared = tickets.prepare(input.eventId, input.quantity);
+    const direct = await settleInOneStatement(createPaymentsRepository(db), input, prepared, {
+      eventId: input.eventId,
+      callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined,
+    });
+    if (!direct) return undefined;
+    tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event });
+    const described = describe(
+      {
+        checkoutRequestId: input.checkoutRequestId,
+        status: 'success',
+        resultDesc: input.resultDesc,
+        eventId: direct.eventId,
+        amount: direct.amount,
+        mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
+        createdAt: direct.createdAt,
+      },
+      { status: 'paid', quantity: input.quantity },
+      direct.event.title,
+    );
+    return recordedSuccess(input.checkoutRequestId, direct.issued, described);
+  }
+
+  /** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
+  function refuseMismatchedCallback(input: SettleInput, newStatus: PaymentStatus, known: SettlementView['payment']) {
+    if (input.source !== 'callback') return;
+    if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
+      throw doubtful('MerchantRequestID does not match the push');
+    }
+    if (newStatus === 'success') {
+      if (input.amount === undefined || Math.round(input.amount * 100) !== known.amount * 100) throw doubtful('amount does not match the push');
+      if (!input.phone || input.phone !== known.phone) throw doubtful('phone number does not match the push');
+      if (!input.mpesaReceiptNumber) throw doubtful('no receipt number');
+    }
+  }
+
+  /**
+   * Fast path after reading the view, for a success the payment service gave no hint for (a
+   * reconciler query, a callback after a restart): while the payment is pending and its hold
+   * comfortably live, the same one statement. Undefined otherwise (someone else settled it
+   * meanwhile, or the hold is no longer safe): the locked path decides.
+   */
+  async function settleFromView(input: SettleInput, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult | undefined> {
+    const known = view.payment;
+    if (newStatus !== 'success' || known.status !== 'pending' || view.order.status !== 'pending' || (view.order.holdExpiresAt?.getTime() ?? 0) <= Date.now() + HOLD_SAFETY_MS) {
+      return undefined;
+    }
+    const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
+    const inserted = (await settleInOneStatement(createPaymentsRepository(db), input, prepared))?.issued ?? 0;
+    if (inserted <= 0) return undefined;
+    tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
+    const described = describe(
+      { ...known, status: 'success', resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
+      { ...view.order, status: 'paid' },
+      view.event.title,
+    );
+    return recordedSuccess(known.checkoutRequestId, inserted, described);
+  }
+
+  /**
+   * The full path, for everything else: failures and cancellations, duplicates, a query upgrading
+   * a recorded failure, and a success whose hold ran out (seats recounted under the event lock,
+   * or refund_due). Payment and order rows are locked in one transaction.
+   */
+  async function settleLocked(input: SettleInput, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult> {
+    const known = view.payment;
+    let issued: Array<{ id: string; code: string }> = [];
+    let result: SettleResult;
+    try {
+      result = await db.transaction(async (tx) => {
+        const ticketsRepo = createTicketsRepository(tx);
+        const payments = createPaymentsRepository(tx);
+        // Lock order: payment, then order, then (only when seats must be recounted) the event.
+        // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
+        const payment = await payments.lockPayment(input.checkoutRequestId);
+        const order = await payments.lockOrder(known.orderId);
+        if (!payment || !order) throw AppError.notFound('Unknown CheckoutRequestID.');
+
+        if (payment.status !== 'pending') {
+          const same = payment.status === newStatus;
+          // Only Daraja's own answer may overturn a recorded failure (e.g. after a doubtful cancel).
+          const upgrade = !same && newStatus === 'success' && input.source === 'query';
+          if (!upgrade) {
+            if (!same && input.source === 'callback') throw doubtful(`payment is already ${payment.status}`);
+            return { checkoutRequestId: payment.checkoutRequestId, status: payment.status, orderStatus: order.status, ticketsIssued: 0, changed: false };
+          }
+        }
+
+        await payments.updatePayment(payment.id, {
+          status: newStatus,
+          resultCode: input.resultCode,
+          resultDesc: input.resultDesc.slice(0, 500),
+          merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
+          ...(newStatus === 'success'
+            ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null }
+            : {}),
+        });
+
+        if (newStatus !== 'success') {
+          const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
+        }
+
+        if (order.status === 'paid' || order.status === 'refund_due') {
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: order.status, ticketsIssued: 0, changed: true };
+        }
+        // Fast path: the hold is comfortably live, so its seats are reserved; a buyer counting
+        // right now sees either this hold or these tickets (one commit), never neither.
+        let now = new Date();
+        const holdSafe = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt.getTime() > now.getTime() + HOLD_SAFETY_MS;
+        let fits = holdSafe;
+        if (!fits) {
+          // The hold ran out (or nearly): recount under the event lock, reading the clock after it.
+          const event = await ticketsRepo.lockEvent(order.eventId);
+          now = new Date();
+          const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
+          fits = holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, order.id)) + order.quantity <= event.capacity;
+        }
+        if (!fits) {
+          await payments.setOrderStatus(order.id, 'refund_due');
+          logger.info(`order ${order.id} paid after its hold expired and the event is full: refund due`);
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
+        }
+        const rows = await tickets.issueInTransaction(tx, {
+          eventId: order.eventId,
+          userId: order.userId,
+          orderId: order.id,
+          quantity: order.quantity,
+          now,
+          beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
+        });
+        issued = rows.map((row) => ({ id: row.id, code: row.code }));
+        return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'paid' as const, ticketsIssued: rows.length, changed: true };
+      });
+    } catch (error) {
+      // The unique receipt index refuses a receipt number already used by another payment.
+      if (isUniqueViolation(error)) {
+        throw doubtful('receipt number already used');
+      }
+      throw error;
+    }
+    // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
+    if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
+    if (issued.length > 0) tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
+    const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
+    return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
+  }
+
   const service = {
     /**
      * Holds seats for a paid purchase. `holdSeats` locks the event row, checks the rules a buyer
@@ -190,156 +358,17 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     /**
      * Records a Daraja result exactly once. Success issues the tickets in the same transaction;
      * a payment that arrives after its hold expired gets tickets only if seats remain, else the
-     * order is flagged refund_due.
+     * order is flagged refund_due. Three paths, quickest first; each falls through to the next
+     * when its conditions do not hold.
      */
     async settle(input: SettleInput): Promise<SettleResult> {
-      const repo = createPaymentsRepository(db);
       const newStatus = statusForResult(input.resultCode);
-
-      // Quickest path: the payment service said which order it expects, so the tickets can be
-      // prepared before reading anything and the whole settlement is one statement, which itself
-      // checks what a callback must match (event, quantity, amount, phone, MerchantRequestID) and
-      // that payment, order and hold are still pending and live. Anything else: the paths below.
-      const amountCents = input.amount === undefined ? undefined : Math.round(input.amount * 100);
-      const checkable = input.source === 'query' || (amountCents !== undefined && Number.isSafeInteger(amountCents) && Boolean(input.phone) && Boolean(input.mpesaReceiptNumber));
-      if (newStatus === 'success' && input.eventId && input.quantity && checkable) {
-        const prepared = tickets.prepare(input.eventId, input.quantity);
-        const direct = await settleInOneStatement(repo, input, prepared, {
-          eventId: input.eventId,
-          callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined,
-        });
-        if (direct) {
-          tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event });
-          const described = describe(
-            {
-              checkoutRequestId: input.checkoutRequestId,
-              status: 'success',
-              resultDesc: input.resultDesc,
-              eventId: direct.eventId,
-              amount: direct.amount,
-              mpesaReceiptNumber: input.mpesaReceiptNumber ?? null,
-              createdAt: direct.createdAt,
-            },
-            { status: 'paid', quantity: input.quantity },
-            direct.event.title,
-          );
-          deps.metrics?.settlements.inc({ status: 'success' });
-          return { checkoutRequestId: input.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: direct.issued, changed: true, view: described };
-        }
-      }
-
-      const view = await repo.settlementView(input.checkoutRequestId);
+      const expected = await settleAsExpected(input, newStatus);
+      if (expected) return expected;
+      const view = await createPaymentsRepository(db).settlementView(input.checkoutRequestId);
       if (!view) throw AppError.notFound('Unknown CheckoutRequestID.');
-      const known = view.payment;
-
-      if (input.source === 'callback') {
-        if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
-          throw doubtful('MerchantRequestID does not match the push');
-        }
-        if (newStatus === 'success') {
-          if (input.amount === undefined || Math.round(input.amount * 100) !== known.amount * 100) throw doubtful('amount does not match the push');
-          if (!input.phone || input.phone !== known.phone) throw doubtful('phone number does not match the push');
-          if (!input.mpesaReceiptNumber) throw doubtful('no receipt number');
-        }
-      }
-
-      // Fast path for the usual case (a pending payment, its hold comfortably live): one statement.
-      if (newStatus === 'success' && known.status === 'pending' && view.order.status === 'pending' && (view.order.holdExpiresAt?.getTime() ?? 0) > Date.now() + HOLD_SAFETY_MS) {
-        const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
-        const inserted = (await settleInOneStatement(repo, input, prepared))?.issued ?? 0;
-        if (inserted > 0) {
-          tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
-          const described = describe(
-            { ...known, status: 'success', resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
-            { ...view.order, status: 'paid' },
-            view.event.title,
-          );
-          deps.metrics?.settlements.inc({ status: 'success' });
-          return { checkoutRequestId: known.checkoutRequestId, status: 'success', orderStatus: 'paid', ticketsIssued: inserted, changed: true, view: described };
-        }
-        // Someone else settled it meanwhile, or the hold is no longer safe: the full path decides.
-      }
-
-      let issued: Array<{ id: string; code: string }> = [];
-      let result: SettleResult;
-      try {
-        result = await db.transaction(async (tx) => {
-          const ticketsRepo = createTicketsRepository(tx);
-          const payments = createPaymentsRepository(tx);
-          // Lock order: payment, then order, then (only when seats must be recounted) the event.
-          // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
-          const payment = await payments.lockPayment(input.checkoutRequestId);
-          const order = await payments.lockOrder(known.orderId);
-          if (!payment || !order) throw AppError.notFound('Unknown CheckoutRequestID.');
-
-          if (payment.status !== 'pending') {
-            const same = payment.status === newStatus;
-            // Only Daraja's own answer may overturn a recorded failure (e.g. after a doubtful cancel).
-            const upgrade = !same && newStatus === 'success' && input.source === 'query';
-            if (!upgrade) {
-              if (!same && input.source === 'callback') throw doubtful(`payment is already ${payment.status}`);
-              return { checkoutRequestId: payment.checkoutRequestId, status: payment.status, orderStatus: order.status, ticketsIssued: 0, changed: false };
-            }
-          }
-
-          await payments.updatePayment(payment.id, {
-            status: newStatus,
-            resultCode: input.resultCode,
-            resultDesc: input.resultDesc.slice(0, 500),
-            merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
-            ...(newStatus === 'success'
-              ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null }
-              : {}),
-          });
-
-          if (newStatus !== 'success') {
-            const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
-            return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
-          }
-
-          if (order.status === 'paid' || order.status === 'refund_due') {
-            return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: order.status, ticketsIssued: 0, changed: true };
-          }
-          // Fast path: the hold is comfortably live, so its seats are reserved; a buyer counting
-          // right now sees either this hold or these tickets (one commit), never neither.
-          let now = new Date();
-          const holdSafe = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt.getTime() > now.getTime() + HOLD_SAFETY_MS;
-          let fits = holdSafe;
-          if (!fits) {
-            // The hold ran out (or nearly): recount under the event lock, reading the clock after it.
-            const event = await ticketsRepo.lockEvent(order.eventId);
-            now = new Date();
-            const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
-            fits = holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, order.id)) + order.quantity <= event.capacity;
-          }
-          if (!fits) {
-            await payments.setOrderStatus(order.id, 'refund_due');
-            logger.info(`order ${order.id} paid after its hold expired and the event is full: refund due`);
-            return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
-          }
-          const rows = await tickets.issueInTransaction(tx, {
-            eventId: order.eventId,
-            userId: order.userId,
-            orderId: order.id,
-            quantity: order.quantity,
-            now,
-            beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
-          });
-          issued = rows.map((row) => ({ id: row.id, code: row.code }));
-          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'paid' as const, ticketsIssued: rows.length, changed: true };
-        });
-      } catch (error) {
-        // The unique receipt index refuses a receipt number already used by another payment.
-        if (isUniqueViolation(error)) {
-          throw doubtful('receipt number already used');
-        }
-        throw error;
-      }
-      // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
-      if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
-      if (issued.length > 0) tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
-      const after = await repo.withOrder(input.checkoutRequestId);
-      return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
+      refuseMismatchedCallback(input, newStatus, view.payment);
+      return (await settleFromView(input, newStatus, view)) ?? (await settleLocked(input, newStatus, view));
     },
 
     /** Pushes with no result yet, sent more than `olderThanSeconds` ago. Also expires stale holds. */

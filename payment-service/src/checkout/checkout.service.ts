@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { ApiServerError, type ApiServerClient, type CreatedOrder, type PaymentStatus } from '../api-server-client.js';
+import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
+import type { StkPushResponse } from '../daraja/protocol.js';
+import { PaymentServiceError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { PaymentMetrics } from '../metrics.js';
+import type { Settlement } from '../settlement.js';
+
+const INITIATE_FAILED = 'Failed to initiate payment';
+const UNAVAILABLE = 'Tukio is temporarily unavailable. Please try again in a moment.';
+const UNREACHABLE = 'M-Pesa is not reachable right now. Please try again in a minute.';
+/** Same words as the API server's status for a pending payment. */
+const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
+/** Recording a push on the API server: tries after the first, waiting 200 ms, 400 ms, … between them. */
+const RECORD_RETRIES = 4;
+
+/** An stkPush failure: every one starts with the same words, then says why. */
+export const initiateFailed = (status: number, reason: string, fields: Record<string, unknown> = {}) =>
+  new PaymentServiceError(status, `${INITIATE_FAILED}: ${reason}`, fields);
+
+/** A confirmPayment failure: like every confirm answer it says `success: false`. */
+export const confirmFailed = (status: number, message: string) => new PaymentServiceError(status, message, { success: false });
+
+type ConfirmedStatus = Pick<PaymentStatus, 'success' | 'resultDesc' | 'status' | 'orderStatus' | 'checkoutRequestId' | 'eventId' | 'amount' | 'quantity' | 'mpesaReceiptNumber'>;
+
+/** The confirmPayment answer for a status (`resultdDesc`: the misspelling older clients read). */
+function confirmAnswer(status: ConfirmedStatus) {
+  return {
+    success: status.success,
+    resultDesc: status.resultDesc,
+    resultdDesc: status.resultDesc,
+    status: status.status,
+    orderStatus: status.orderStatus,
+    CheckoutRequestID: status.checkoutRequestId,
+    eventId: status.eventId,
+    amount: status.amount,
+    quantity: status.quantity,
+    mpesaReceiptNumber: status.mpesaReceiptNumber,
+  };
+}
+
+export type ConfirmAnswer = ReturnType<typeof confirmAnswer>;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** Why Daraja refused a push, in words a buyer can act on. */
+function explainDarajaError(error: DarajaError): { status: number; reason: string } {
+  if (error.subscriberLocked) {
+    return { status: 409, reason: 'a prompt is already pending on this phone (M-Pesa 1001). Complete or cancel it on the phone, wait a moment, then try again.' };
+  }
+  if (error.network || error.httpStatus >= 500) return { status: 502, reason: UNREACHABLE };
+  if (/PhoneNumber/i.test(error.errorMessage)) return { status: 400, reason: 'M-Pesa does not accept this phone number. Use a Safaricom number, 254 followed by 9 digits.' };
+  return { status: 502, reason: `M-Pesa refused the request (${error.errorMessage}).` };
+}
+
+export interface CheckoutDeps {
+  api: ApiServerClient;
+  daraja: DarajaClient;
+  settlement: Settlement;
+  logger: Logger;
+  /** stk_pushes_total{outcome}. */
+  metrics?: Pick<PaymentMetrics, 'stkPushes'> | undefined;
+  callbackUrl: () => string;
+  /** A buyer's poll this long after the push asks the API server (and, while pending, Daraja) instead of answering "pending" here. */
+  confirmQueryAfterSeconds: number;
+}
+
+/**
+ * The checkout rules of the payment service: the order comes from the API server (it prices it and
+ * holds the seats), the prompt goes to Daraja, the push is journaled on disk and recorded on the API
+ * server (with retries), and the buyer's polls are answered from the open-push map while they can
+ * be. Routes only parse the request, call this and shape the answer; failures are
+ * PaymentServiceErrors for the one error handler.
+ */
+export function createCheckoutService(deps: CheckoutDeps) {
+  const { api, daraja, settlement, logger } = deps;
+
+  /** A call made for the buyer failed: the API server's 4xx is the buyer's to read, anything else is logged and answered 503. */
+  function initiateFailedBy(error: unknown, what: string): PaymentServiceError {
+    if (error instanceof ApiServerError && error.status < 500) {
+      return initiateFailed(error.status, error.message, typeof error.body.field === 'string' ? { field: error.body.field } : {});
+    }
+    logger.error(what, error);
+    return initiateFailed(503, UNAVAILABLE);
+  }
+
+  /** The prompt on the buyer's phone; when Daraja refuses, the order's seats are released at once. */
+  async function sendPush(order: CreatedOrder, phone: string): Promise<StkPushResponse> {
+    let push: StkPushResponse;
+    try {
+      push = await daraja.stkPush({
+        amount: order.amount,
+        phone,
+        accountReference: order.accountReference,
+        transactionDesc: order.transactionDesc,
+        callbackUrl: deps.callbackUrl(),
+      });
+    } catch (error) {
+      await api.abandonOrder(order.orderId, error instanceof Error ? error.message : 'push failed').catch((abandonError: unknown) => {
+        logger.error(`could not release order ${order.orderId}`, abandonError);
+      });
+      deps.metrics?.stkPushes.inc({ outcome: error instanceof DarajaError && !error.network && error.httpStatus < 500 ? 'refused' : 'failed' });
+      if (error instanceof DarajaError) {
+        const { status, reason } = explainDarajaError(error);
+        logger.info(`STK push refused: ${error.message}`);
+        throw initiateFailed(status, reason, { errorCode: error.errorCode });
+      }
+      logger.error('STK push failed', error);
+      throw initiateFailed(502, UNREACHABLE);
+    }
+    deps.metrics?.stkPushes.inc({ outcome: 'sent' });
+    return push;
+  }
+
+  /**
+   * The prompt is on the phone now and the customer may pay whatever happens next. The push is
+   * journaled on disk first (push-journal.ts), so that it is recorded even if the API server is
+   * down or this process is killed before recording it: a payment for a push the API server never
+   * saw would be refused as unknown, and the customer would pay for no ticket.
+   */
+  async function journalAndRecord(order: CreatedOrder, push: StkPushResponse): Promise<void> {
+    const checkoutRequestId = push.CheckoutRequestID;
+    const entry = { orderId: order.orderId, checkoutRequestId, merchantRequestId: push.MerchantRequestID, sentAt: Date.now() };
+    let journaled = true;
+    try {
+      settlement.journal.add(entry);
+    } catch (error) {
+      journaled = false;
+      logger.error(`push ${checkoutRequestId} could not be journaled`, error);
+    }
+    // Recorded before answering; a callback arriving meanwhile waits for this (settlement.recording).
+    const record = (async () => {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await settlement.recordPush(entry, api);
+          return;
+        } catch (error) {
+          if (attempt >= RECORD_RETRIES || (error instanceof ApiServerError && error.status < 500)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+        }
+      }
+    })();
+    settlement.recording.set(checkoutRequestId, record);
+    try {
+      await record;
+    } catch (error) {
+      if (!journaled || !settlement.unrecorded(checkoutRequestId)) {
+        logger.error(`push ${checkoutRequestId} was sent but could not be recorded`, error);
+        throw initiateFailed(503, 'the prompt was sent but Tukio could not record it. Do not pay; try again in a moment.');
+      }
+      // Kept in the journal: the reconciler records it once the API server answers, then settles
+      // it. The buyer follows it as any other push (polls are answered "pending" meanwhile).
+      logger.error(`push ${checkoutRequestId} was sent but is not recorded yet; the reconciler will record it`, error);
+    } finally {
+      settlement.recording.delete(checkoutRequestId);
+    }
+  }
+
+  return {
+    /** The account the API server verifies `token` belongs to (a rate limit counts per account). */
+    async verifyBuyer(token: string): Promise<string> {
+      try {
+        return (await api.whoami(token)).userId;
+      } catch (error) {
+        throw initiateFailedBy(error, 'token check failed');
+      }
+    },
+
+    /** Order, prompt, journal and record; then the push is open, and its buyer's polls are answered here. */
+    async startCheckout(token: string, input: { eventId: string; quantity: number; phone: string }): Promise<{ order: CreatedOrder; push: StkPushResponse }> {
+      let order: CreatedOrder;
+      try {
+        order = await api.createOrder(token, input);
+      } catch (error) {
+        throw initiateFailedBy(error, 'create order failed');
+      }
+      const push = await sendPush(order, input.phone);
+      await journalAndRecord(order, push);
+      settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId: input.eventId, amount: order.amount, quantity: order.quantity });
+      return { order, push };
+    },
+
+    /** Where the buyer's payment stands, for the buyer only (the API server checks the token). */
+    async confirm(token: string, checkoutRequestId: string): Promise<ConfirmAnswer> {
+      // A push this instance sent, still unanswered, asked about with the token that made it:
+      // "pending" needs no round trip to the API server (polls are most of the traffic).
+      // The same goes for its final result once the API server recorded it (settle returns the view).
+      const open = settlement.open.get(checkoutRequestId);
+      if (open && open.tokenHash === tokenHash(token)) {
+        if (open.state === 'final' && open.final) return confirmAnswer(open.final);
+        // Not recorded yet (the API server was down): nothing to ask it about, and it is still pending.
+        if (open.state === 'open' && (Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000 || settlement.unrecorded(checkoutRequestId))) {
+          const { eventId, amount, quantity } = open;
+          return confirmAnswer({ success: false, resultDesc: PENDING_MESSAGE, status: 'pending', orderStatus: 'pending', checkoutRequestId, eventId, amount, quantity, mpesaReceiptNumber: null });
+        }
+      }
+      try {
+        // Journaled by an earlier run of this service and not recorded yet: record it first, or the
+        // API server would answer 404 and the client would stop following a payment that is coming.
+        if (!open && settlement.unrecorded(checkoutRequestId)) await settlement.recordIfJournaled(checkoutRequestId);
+        let status = await api.paymentStatus(token, checkoutRequestId);
+        // The callback may be late or lost: once the buyer asks after a while, ask Daraja directly.
+        if (status.status === 'pending' && status.ageSeconds >= deps.confirmQueryAfterSeconds) {
+          try {
+            if (await settlement.reconcileOne(checkoutRequestId)) status = await api.paymentStatus(token, checkoutRequestId);
+          } catch (error) {
+            logger.error(`STK query for ${checkoutRequestId} failed`, error);
+          }
+        }
+        if (open && status.status !== 'pending') settlement.open.remember(status);
+        return confirmAnswer(status);
+      } catch (error) {
+        if (error instanceof ApiServerError && error.status < 500) throw confirmFailed(error.status, error.status === 404 ? 'No payment to confirm' : error.message);
+        logger.error('confirm payment failed', error);
+        throw confirmFailed(503, 'An error occurred during payment confirmation');
+      }
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;
