@@ -1,9 +1,11 @@
 import { createAgents, request, type Agents, type HttpResponse } from './http.js';
+import { currentRequestId, REQUEST_ID_HEADER } from './request-context.js';
 
 /**
  * Calls to the API server's /api/internal/payments endpoints (the database lives there).
  * Every call carries X-Internal-Key; calls made for a user forward that user's bearer token,
- * so the API server decides who the user is.
+ * so the API server decides who the user is. A call made for a request carries its X-Request-Id:
+ * the API server's log lines for it read the same.
  */
 
 export class ApiServerError extends Error {
@@ -88,6 +90,8 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
   async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; userToken?: string } = {}): Promise<T> {
     const headers: Record<string, string> = { 'x-internal-key': options.internalApiKey, accept: 'application/json' };
     if (init.userToken) headers.authorization = `Bearer ${init.userToken}`;
+    const requestId = currentRequestId();
+    if (requestId) headers[REQUEST_ID_HEADER] = requestId;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     let response: HttpResponse;
     try {

@@ -1,18 +1,21 @@
 import path from 'node:path';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { ApiServerClient } from './api-server-client.js';
+import { createCheckoutService } from './checkout/checkout.service.js';
 import type { PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import type { DarajaSimulator } from './daraja/simulator/simulator.js';
+import { createErrorHandler, notFoundHandler } from './errors.js';
 import type { Logger } from './logger.js';
 import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
 import { forwardedBy, trustApiServerProxy } from './forwarded.js';
 import { createCallbackRouter } from './routes/callback.routes.js';
 import { createOpsRouter } from './routes/ops.routes.js';
 import { createPushJournal } from './push-journal.js';
-import { createPaymentsRouter, errorBody } from './routes/payments.routes.js';
+import { requestContext } from './request-context.js';
+import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
 
 export interface PaymentAppDeps {
@@ -41,6 +44,8 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
   if (config.trustProxy) app.set('trust proxy', 1);
   // First, so every request is counted and timed, and a shutdown waits for it.
   app.use(metrics.middleware);
+  // Request id (header, log lines, 5xx bodies, calls to the API server) and one log line per answered request.
+  app.use(requestContext(logger));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   // Probes and metrics for the platform: /healthz, /readyz, /metrics (METRICS_TOKEN).
   app.use(createOpsRouter({ metrics, metricsToken: config.metricsToken, apiUrl: config.apiUrl }));
@@ -64,13 +69,15 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
   app.use(
     '/api',
     createPaymentsRouter({
-      api: deps.api,
-      daraja: deps.daraja,
-      settlement,
-      logger,
-      metrics,
-      callbackUrl: deps.callbackUrl,
-      confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
+      checkout: createCheckoutService({
+        api: deps.api,
+        daraja: deps.daraja,
+        settlement,
+        logger,
+        metrics,
+        callbackUrl: deps.callbackUrl,
+        confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
+      }),
       rateLimit: config.stkRateLimit,
       simulatorUrl: simulator
         ? (req, res, checkoutRequestId) => {
@@ -82,28 +89,13 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
         : undefined,
     }),
   );
-  app.use('/api', (_req, res) => {
-    res.status(404).json(errorBody('This API route does not exist.'));
-  });
+  app.use('/api', notFoundHandler);
 
   if (simulator) {
     app.use('/simulator/daraja', simulator.api);
     app.use('/simulator', simulator.phone);
   }
 
-  const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-    if (res.headersSent) return;
-    const type = (error as { type?: unknown } | null)?.type;
-    if (type === 'entity.parse.failed') return void res.status(400).json(errorBody('The request body is not valid JSON.'));
-    if (type === 'entity.too.large') return void res.status(413).json(errorBody('The request body is too large.'));
-    // Other client errors from the body parser (an unsupported charset or encoding, an aborted upload) keep their 4xx.
-    const status = (error as { status?: unknown } | null)?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return void res.status(status).json(errorBody(status === 415 ? 'Unsupported content type: send JSON in UTF-8.' : 'The request could not be processed.'));
-    }
-    logger.error(`unexpected error on ${req.method} ${req.path}`, error);
-    res.status(500).json(errorBody('An error occurred during payment. Please try again.'));
-  };
-  app.use(errorHandler);
+  app.use(createErrorHandler(logger));
   return { app, settlement, metrics };
 }

@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { captureLogs } from '../../server/test/helpers/log-capture.js';
 import { createApiServerClient } from '../src/api-server-client.js';
 import { createPaymentApp } from '../src/app.js';
 import { ConfigError, loadPaymentConfig, SIMULATOR_CREDENTIALS } from '../src/config.js';
@@ -161,15 +162,14 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
     expect(loadPaymentConfig({ DATA_DIR: dataDir, INTERNAL_API_KEY: 'k', CALLBACK_SECRET: 'a-callback-secret-long-enough', SIMULATOR_KEY: 'my-own-simulator-key' }).simulator.key).toBe('my-own-simulator-key');
     expect(() => loadPaymentConfig({ DATA_DIR: dataDir, SIMULATOR_KEY: 'short' })).toThrow(/SIMULATOR_KEY/);
 
-    const printed: string[] = [];
-    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+    const printed = captureLogs();
     try {
       const pay = await startPaymentService(config);
       await pay.close();
     } finally {
-      spy.mockRestore();
+      printed.restore();
     }
-    expect(printed.some((line) => line.includes(`/simulator?key=${config.simulator.key}`))).toBe(true);
+    expect(printed.lines().some((line) => line.msg.includes(`/simulator?key=${config.simulator.key}`))).toBe(true);
   });
 
   it('is never mounted when real Daraja credentials are set', async () => {

@@ -16,6 +16,7 @@ import type { Mailer } from './lib/mailer.js';
 import { apiDocs } from './lib/openapi.js';
 import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
+import { requestContext } from './lib/request-context.js';
 import type { RedisConnection } from './lib/redis.js';
 import { createSharedTokenBuckets, createTokenBuckets } from './lib/token-bucket.js';
 import './lib/validate.js';
@@ -136,6 +137,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   if (config.trustProxy) app.set('trust proxy', 1);
   // First, so every request is counted and timed, and a shutdown waits for it.
   app.use(services.inFlight.middleware, services.metrics.httpMiddleware());
+  // Request id (header, log lines, 5xx bodies) and one log line per answered request.
+  app.use(requestContext(logger));
 
   app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
   // Probes and metrics for the platform (/healthz, /readyz, /metrics), before the client's history fallback.

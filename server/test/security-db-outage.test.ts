@@ -1,6 +1,6 @@
-import { format } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from './helpers/log-capture.js';
 import { errorBodyProblems, jsonRequest, quiesce, rawRequest } from './helpers/security.js';
 import { createPostgresDatabase } from './helpers/test-database.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -63,8 +63,7 @@ describe('database unreachable', () => {
       ['POST', '/api/auth/login', { body: { username: 'outage', password: 'secret123' } }],
       ['POST', '/api/auth/register', { body: { username: 'latecomer', email: 'latecomer@example.com', password: 'secret123' } }],
     ];
-    const logged: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(format(...args)));
+    const logged = captureLogs();
     for (const [method, route, options] of calls) {
       const res = await send(method, route, options);
       const where = `${method} ${route} → ${res.status} ${res.text.slice(0, 200)}`;
@@ -73,11 +72,11 @@ describe('database unreachable', () => {
       expect(errorBodyProblems(res), where).toEqual([]);
     }
 
-    spy.mockRestore();
+    logged.restore();
     // The outage is logged with the driver's reason, but never the queries' parameters (who logged in, with what).
-    const log = logged.join('\n');
+    const log = logged.text();
     expect(log).toContain('database unavailable on POST /api/auth/login');
-    expect(log).toMatch(/cause: (55000|57P01|08\d{3})|Connection terminated/);
+    expect(log).toMatch(/"cause":"(55000|57P01|08\d{3})|Connection terminated/);
     expect(log).toContain('params: [not logged]');
     expect(log).not.toContain('latecomer');
     expect(log).not.toMatch(/params: (?!\[not logged\])/);

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { format } from 'node:util';
 import { eq } from 'drizzle-orm';
 import express from 'express';
 import jwt from 'jsonwebtoken';
@@ -12,6 +11,7 @@ import { users } from '../src/db/schema.js';
 import { AppError } from '../src/lib/app-error.js';
 import { createErrorHandler } from '../src/lib/error-handler.js';
 import { createLogger } from '../src/lib/logger.js';
+import { captureLogs } from './helpers/log-capture.js';
 import { errorBodyProblems, jsonRequest, multipart, quiesce, rawRequest, tinyGif, type RawResponse } from './helpers/security.js';
 import { linkIn } from './helpers/smtp.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -40,11 +40,8 @@ async function loadPaymentService(): Promise<PaymentModules> {
   return { start, config } as PaymentModules;
 }
 
-// Everything both services print during this file, for the "secrets never logged" check.
-const logged: string[] = [];
-const capture = (...args: unknown[]) => {
-  logged.push(format(...args));
-};
+// Everything both services print during this file (their JSON log lines and any console output), for the "secrets never logged" check.
+let logged: ReturnType<typeof captureLogs>;
 
 let main: TestServer;
 /** A user deleted outside the app (no route does it) is refused once the token lookup cache lets go of it. */
@@ -57,7 +54,7 @@ const payDataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-headers-pay-'));
 const secrets = new Map<string, string>();
 
 beforeAll(async () => {
-  for (const method of ['log', 'error', 'warn', 'info', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture);
+  logged = captureLogs();
   writeFileSync(path.join(clientDist, 'index.html'), '<!doctype html><html><head><title>Tukio</title></head><body><div id="root"></div></body></html>');
   main = await startTestServer({
     CLIENT_DIST: clientDist,
@@ -106,6 +103,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  logged?.restore();
   vi.restoreAllMocks();
   await pay?.close();
   for (const server of [main, limited]) {
@@ -481,10 +479,10 @@ describe('error bodies', () => {
 describe('logs over the whole run', () => {
   it('carry no secret, password or token of any of the flows above', async () => {
     await quiesce(main);
-    const text = logged.join('\n');
+    const text = logged.text();
     // The capture works: both services printed something.
-    expect(text).toContain('[tukio]');
-    expect(text).toContain('[payments]');
+    expect(text).toContain('"name":"tukio"');
+    expect(text).toContain('"name":"payments"');
     const leaked = [...secrets.entries()].filter(([, value]) => value && text.includes(value)).map(([name]) => name);
     expect(leaked).toEqual([]);
     // No password hash or JWT-looking string either.

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from './app-error.js';
 import { pgErrorCode } from './db-errors.js';
 import type { Logger } from './logger.js';
+import { loggedRoute } from './request-context.js';
 
 /** Codes node-postgres and PGlite raise when the database cannot be reached or is shutting down. */
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
@@ -54,11 +55,11 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (isDatabaseUnavailable(error)) {
-      logger.error(`database unavailable on ${req.method} ${req.path}`, error);
+      logger.error(`database unavailable on ${req.method} ${loggedRoute(req)}`, error);
       res.status(503).json(errorBody('Tukio is temporarily unavailable. Please try again in a moment.'));
       return;
     }
-    logger.error(`unexpected error on ${req.method} ${req.path}`, error);
+    logger.error(`unexpected error on ${req.method} ${loggedRoute(req)}`, error);
     res.status(500).json(errorBody('Something went wrong on our side. Please try again.'));
   };
 }

@@ -1,6 +1,45 @@
+import { pino } from 'pino';
+import { currentRequestId } from './request-context.js';
+
 type Level = 'silent' | 'error' | 'info';
 
-const order: Record<Level, number> = { silent: 0, error: 1, info: 2 };
+/**
+ * Fields never written, wherever a logged object has them (up to three levels deep): credentials,
+ * the internal and proxy keys, and M-Pesa phone numbers. docs/decisions/logging.md.
+ */
+const SECRET_FIELDS = [
+  'password',
+  'newPassword',
+  'Password',
+  'token',
+  'accessToken',
+  'access_token',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-internal-key',
+  'x-tukio-proxy-key',
+  'x-simulator-key',
+  'SecurityCredential',
+  'phone',
+  'PhoneNumber',
+  'PartyA',
+  'PartyB',
+  'msisdn',
+];
+export const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => [`["${field}"]`, `*["${field}"]`, `*.*["${field}"]`]);
+
+/** Secrets that can hide inside free text (an error message, a driver's reason): masked in every message. */
+const SECRET_TEXT: Array<[RegExp, string]> = [
+  [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, '[jwt]'],
+  [/\b(Bearer)\s+[\w.~+/=-]+/gi, '$1 [redacted]'],
+  // Kenyan mobile numbers as Daraja and buyers write them: 2547…, +2541…, 07….
+  [/(?<![\w+])(?:\+?254|0)[17]\d{8}(?!\w)/g, '[phone]'],
+];
+
+export function scrubText(text: string): string {
+  return SECRET_TEXT.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+}
 
 /**
  * Drizzle puts a failed query's parameters in its message (`params: …`, up to the stack frames):
@@ -15,20 +54,54 @@ function withoutParams(detail: string): string {
   return [...lines.slice(0, start), 'params: [not logged]', ...lines.slice(end)].join('\n');
 }
 
-/** A deliberately small logger: one line per message, never request bodies or secrets. */
-export function createLogger(level: Level) {
-  const enabled = (wanted: Level) => order[level] >= order[wanted];
+function describeError(error: unknown) {
+  if (!(error instanceof Error)) return { message: scrubText(String(error)) };
+  // The driver's own error (code and reason) is what tells an outage from a bug.
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
   return {
+    type: error.name,
+    message: scrubText(withoutParams(error.message)),
+    stack: scrubText(withoutParams(error.stack ?? '')),
+    ...(cause && typeof cause.message === 'string' ? { cause: `${typeof cause.code === 'string' ? `${cause.code} ` : ''}${scrubText(cause.message)}` } : {}),
+  };
+}
+
+/**
+ * pino underneath (JSON lines: info and below on stdout, errors on stderr), behind the small interface
+ * the code calls: `info(message)`, `error(message, error?)`. Each line carries the current request's
+ * id; `pino` is for the request logger (lib/request-context.ts).
+ */
+export function createLogger(level: Level, name = 'tukio') {
+  const streams = pino.multistream(
+    [
+      { level: 'info', stream: process.stdout },
+      { level: 'error', stream: process.stderr },
+    ],
+    { dedupe: true },
+  );
+  const base = pino(
+    {
+      name,
+      level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Instead of pino's own: message and stack with secrets masked, never the properties an error carries.
+      serializers: { err: describeError },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    streams,
+  );
+  const fields = (error?: unknown) => {
+    const requestId = currentRequestId();
+    return { ...(requestId ? { requestId } : {}), ...(error !== undefined && error !== null && error !== '' ? { err: error } : {}) };
+  };
+  return {
+    pino: base,
     info(message: string) {
-      if (enabled('info')) console.log(`[tukio] ${message}`);
+      base.info(fields(), scrubText(message));
     },
     error(message: string, error?: unknown) {
-      if (!enabled('error')) return;
-      let detail = withoutParams(error instanceof Error ? (error.stack ?? error.message) : error ? String(error) : '');
-      // The driver's own error (code and reason) is what tells an outage from a bug.
-      const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-      if (cause && typeof cause.message === 'string') detail += `\ncause: ${typeof cause.code === 'string' ? `${cause.code} ` : ''}${cause.message}`;
-      console.error(`[tukio] ${message}${detail ? `\n${detail}` : ''}`);
+      base.error(fields(error), scrubText(message));
     },
   };
 }

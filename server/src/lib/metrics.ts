@@ -17,7 +17,7 @@ function processMetrics(): Registry {
 type GaugeReading = number | Array<{ labels: Record<string, string>; value: number }>;
 
 /** Label for a request: the Express route pattern (`/api/events/:id`), never the raw path, so series stay bounded. */
-function routeLabel(route: { path?: unknown } | undefined, baseUrl: string): string {
+export function routeLabel(route: { path?: unknown } | undefined, baseUrl: string): string {
   if (!route) return '(unmatched)';
   return typeof route.path === 'string' ? `${baseUrl}${route.path === '/' && baseUrl ? '' : route.path}` : `${baseUrl}${String(route.path)}`;
 }

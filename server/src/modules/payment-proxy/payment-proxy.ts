@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
+import { currentRequestId, REQUEST_ID_HEADER } from '../../lib/request-context.js';
 
 /**
  * The browser reaches the payment service through this server, same-origin, so the whole app is
@@ -28,7 +29,7 @@ export function paymentProxyKey(internalApiKey: string): string {
 
 /** Per-connection headers (RFC 9110 §7.6.1) and what only this hop may say about the request. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-const SET_BY_PROXY = new Set(['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-prefix', 'x-real-ip', 'x-internal-key', PROXY_KEY_HEADER]);
+const SET_BY_PROXY = new Set(['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-prefix', 'x-real-ip', 'x-internal-key', PROXY_KEY_HEADER, REQUEST_ID_HEADER]);
 
 function copyHeaders(source: IncomingHttpHeaders, drop: Set<string>): OutgoingHttpHeaders {
   const named = new Set((String(source.connection ?? '')).split(',').map((name) => name.trim().toLowerCase()));
@@ -70,6 +71,9 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
     headers['x-forwarded-proto'] = req.protocol;
     headers['x-forwarded-prefix'] = req.baseUrl;
     headers[PROXY_KEY_HEADER] = key;
+    // This request's id (already checked), so the payment service's log lines for it read the same.
+    const requestId = currentRequestId();
+    if (requestId) headers[REQUEST_ID_HEADER] = requestId;
 
     let answered = false;
     const fail = (error: AppError) => {
