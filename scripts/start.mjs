@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { buildIfNeeded, loadDotEnv, root } from './lib.mjs';
 
 loadDotEnv();
@@ -21,8 +22,35 @@ const services = [
   ['payments', path.join(root, 'payment-service/dist/index.js')],
 ].filter(([, entry]) => existsSync(entry));
 
+/**
+ * The services write JSON lines (pino) for log collectors. A person watching `npm start` in a terminal reads
+ * them as `[name] message` instead; piped to a file or a collector, the lines pass through untouched.
+ */
+const readable = Boolean(process.stdout.isTTY);
+
+function humanLine(line) {
+  let entry;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (!entry || typeof entry.msg !== 'string') return line;
+  const error = entry.err?.message ? `: ${entry.err.message}` : '';
+  const request = entry.requestId ? ` (request ${entry.requestId})` : '';
+  return `[${entry.name ?? 'tukio'}] ${entry.msg}${error}${request}`;
+}
+
+function relay(from, to) {
+  readline.createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`${humanLine(line)}\n`));
+}
+
 const children = services.map(([name, entry]) => {
-  const child = spawn(process.execPath, [entry], { stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [entry], { stdio: readable ? ['inherit', 'pipe', 'pipe'] : 'inherit', env: process.env });
+  if (readable) {
+    relay(child.stdout, process.stdout);
+    relay(child.stderr, process.stderr);
+  }
   child.on('exit', (code, signal) => {
     if (stopping) return;
     console.error(`[tukio] ${name} stopped (${signal ?? code}); stopping the rest`);
