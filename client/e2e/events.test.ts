@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+import { kenyanDay } from './helpers/browser.js';
 
 /*
  * The events journey in a real browser against the real server:
@@ -67,11 +68,6 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-/** Days from now as YYYY-MM-DD on the Kenyan calendar (UTC+3). */
-function kenyanDay(offsetDays: number): string {
-  return new Date(Date.now() + 3 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
 let h: Harness;

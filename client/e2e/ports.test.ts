@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -21,26 +21,14 @@ beforeAll(async () => {
   buyer = await h.server.createUser('baraka');
   await setAvatar(h, organiser);
   await setAvatar(h, buyer);
-  const created = await h.server.api('POST', '/api/events/addevnt', {
-    token: organiser.token,
-    body: {
-      title,
-      description: 'Sail out of Lamu old town at sunset.',
-      date: `${new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10)}T17:00`,
-      location: 'Lamu Old Town, Lamu',
-      latitude: null,
-      longitude: null,
-      user: organiser.user._id,
-      image: null,
-      isPaid: true,
-      ticketPrice: 750,
-      capacity: 20,
-    },
+  eventId = await createApprovedPaidEvent(h, organiser, {
+    title,
+    description: 'Sail out of Lamu old town at sunset.',
+    date: `${kenyanDay(20)}T17:00`,
+    location: 'Lamu Old Town, Lamu',
+    ticketPrice: 750,
+    capacity: 20,
   });
-  expect(created.status).toBeLessThan(300);
-  eventId = created.body._id;
-  const admin = await h.server.loginAdmin();
-  expect((await h.server.api('PUT', `/api/events/admin/approve/${eventId}`, { token: admin.token, body: {} })).body.status).toBe('approved');
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -12,11 +12,6 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
  * the organiser checks a ticket in at /checkin (once; the second scan is refused, an offline scan
  * waits and syncs when the connection returns).
  */
-
-/** Days from now as YYYY-MM-DD on the Kenyan calendar (UTC+3). */
-function kenyanDay(offsetDays: number): string {
-  return new Date(Date.now() + 3 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
 
 let h: Harness;
 let organiser: Session;
@@ -40,27 +35,14 @@ beforeAll(async () => {
   await setAvatar(h, organiser);
   await setAvatar(h, buyer);
 
-  const created = await h.server.api('POST', '/api/events/addevnt', {
-    token: organiser.token,
-    body: {
-      title,
-      description: 'Live jazz, nyama choma and good company by the lake.',
-      date: `${kenyanDay(14)}T19:00`,
-      location: 'Kisumu Yacht Club, Kisumu',
-      latitude: null,
-      longitude: null,
-      user: organiser.user._id,
-      image: null,
-      isPaid: true,
-      ticketPrice: 500,
-      capacity: 40,
-    },
+  eventId = await createApprovedPaidEvent(h, organiser, {
+    title,
+    description: 'Live jazz, nyama choma and good company by the lake.',
+    date: `${kenyanDay(14)}T19:00`,
+    location: 'Kisumu Yacht Club, Kisumu',
+    ticketPrice: 500,
+    capacity: 40,
   });
-  expect(created.status).toBeLessThan(300);
-  eventId = created.body._id;
-  const admin = await h.server.loginAdmin();
-  const approved = await h.server.api('PUT', `/api/events/admin/approve/${eventId}`, { token: admin.token, body: {} });
-  expect(approved.body.status).toBe('approved');
 });
 
 afterAll(async () => {

@@ -57,3 +57,25 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
+
+/** Days from now as YYYY-MM-DD on the Kenyan calendar (UTC+3). */
+export function kenyanDay(offsetDays: number): string {
+  return new Date(Date.now() + 3 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A paid event posted by `organiser` through the API and approved by the admin; returns its id. */
+export async function createApprovedPaidEvent(
+  h: Harness,
+  organiser: Session,
+  event: { title: string; description: string; date: string; location: string; ticketPrice: number; capacity: number },
+): Promise<string> {
+  const created = await h.server.api('POST', '/api/events/addevnt', {
+    token: organiser.token,
+    body: { ...event, latitude: null, longitude: null, user: organiser.user._id, image: null, isPaid: true },
+  });
+  expect(created.status).toBeLessThan(300);
+  const admin = await h.server.loginAdmin();
+  const approved = await h.server.api('PUT', `/api/events/admin/approve/${created.body._id}`, { token: admin.token, body: {} });
+  expect(approved.body.status).toBe('approved');
+  return created.body._id as string;
+}

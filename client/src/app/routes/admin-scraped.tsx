@@ -2,7 +2,8 @@
  * SCRAPED EVENTS (docs/product.md /admpst): admin only. Events owned by the system user, newest
  * first by date; every non-approved event counts as pending; paid prices shown with a dollar sign.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useModalDialog } from '../../hooks/use-modal-dialog';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/spinner';
@@ -29,19 +30,12 @@ export default function AdminScrapedRoute() {
   const access = useAdminGuard();
   const admin = useAdminEvents(access === 'allowed', messages);
   const [editing, setEditing] = useState<EventItem | null>(null);
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(editing !== null);
 
   const scraped = useMemo(
     () => (admin.events ?? []).filter((event) => event.user === SYSTEM_USER_ID).sort((a, b) => byDateAscending(b, a)),
     [admin.events],
   );
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (editing && !dialog.open) dialog.showModal();
-    if (!editing && dialog.open) dialog.close();
-  }, [editing]);
 
   if (access !== 'allowed') return <PageLoader label="Checking access…" />;
 

@@ -4,6 +4,7 @@
  * and follows the payment; the status line is a polite live region, errors are alerts.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
@@ -33,7 +34,7 @@ function displayPhone(phone: string | null): string {
 
 export function PaymentDialog(props: PaymentDialogProps) {
   const { open, eventTitle, ticketPrice, state, onClose } = props;
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(open);
   const phoneRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -45,13 +46,6 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const total = orderTotal(ticketPrice, state.quantity);
   const busy = phase === 'initiating' || phase === 'pending' || phase === 'registering' || phase === 'done';
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   // Move focus to what the step asks for next (a disabled control would drop focus out of the dialog).
   useEffect(() => {
     if (!open) return;
@@ -59,7 +53,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
     if (phase === 'confirm' || phase === 'failed') marked()?.focus();
     else if (phase === 'phone') phoneRef.current?.focus();
     else if (phase === 'pending' || phase === 'registering') statusRef.current?.focus();
-  }, [open, phase]);
+  }, [open, phase, dialogRef]);
 
   useEffect(() => {
     if (state.error?.kind === 'phone') setPhoneError(state.error.message);

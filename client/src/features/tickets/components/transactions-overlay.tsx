@@ -3,7 +3,8 @@
  * /api/transactions/:userId when opened: every payment attempt the server recorded, failed and
  * cancelled ones too, newest first. CSV export as transactions.csv.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime } from '../../../lib/format';
@@ -49,17 +50,10 @@ function StatusBadge({ tx }: { tx: TransactionRecord }) {
 
 export function TransactionsOverlay({ userId }: { userId: string }) {
   const [open, setOpen] = useState(false);
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(open);
   const { data, error, loading, reload } = useFetch(open ? `transactions:${userId}` : null, (signal) =>
     getTransactionRecords(userId, signal),
   );
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   const rows = data ?? [];
 
