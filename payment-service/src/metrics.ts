@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { routePattern } from './request-context.js';
 
 /** Node's own metrics (event-loop delay, heap, GC) describe the process: one registry per process, merged into each scrape. */
 let processRegistry: Registry | undefined;
@@ -62,7 +63,7 @@ export function createPaymentMetrics() {
       active.add(res);
       if (draining) res.setHeader('Connection', 'close');
       res.once('finish', () => {
-        const route = req.route ? `${req.baseUrl}${typeof req.route.path === 'string' ? req.route.path : String(req.route.path)}` : '(unmatched)';
+        const route = routePattern(req) ?? '(unmatched)';
         httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
         stop({ method: req.method, route });
       });

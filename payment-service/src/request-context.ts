@@ -28,25 +28,33 @@ function requestIdFor(req: Request): string {
 }
 
 /**
- * What a log line names a request by: the Express route pattern when one matched (`/api/auth/verify-email/:token`,
- * so tokens in paths never reach the log), else the path without its query string. Daraja's callback
- * path ends in the callback secret (also when it comes through /pay): that segment is masked.
+ * The Express route pattern a request matched (`/api/stkPush`, `/mpesa/callback/:secret`), or undefined when
+ * none did. Logs and metrics name requests by it: bounded, and tokens in paths never show.
  */
-export function loggedRoute(req: Request): string {
-  const path = ((req.originalUrl || req.url).split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+export function routePattern(req: Request): string | undefined {
   const route = req.route as { path?: unknown } | undefined;
-  // Capabilities carried in a path: the callback secret and a simulated prompt's link.
-  if (!route) return path.replace(/(\/mpesa\/callback\/)[^/]+/i, '$1:secret').replace(/(\/simulator\/prompt\/)[^/]+/i, '$1:token');
-  if (req.baseUrl || typeof route.path !== 'string' || /[*{(]/.test(route.path)) return routeLabel(route, req.baseUrl);
+  if (!route) return undefined;
+  if (req.baseUrl || typeof route.path !== 'string' || /[*{(]/.test(route.path)) return joinRoute(route, req.baseUrl);
   // Answered by the app's error handler: Express has put baseUrl back by then. The pattern matched the
   // path's last segments; the ones before them are where its router is mounted.
-  const segments = path.split('/');
+  const segments = requestPath(req).split('/');
   const matched = route.path === '/' ? 0 : route.path.split('/').length - 1;
-  return routeLabel(route, segments.slice(0, segments.length - matched).join('/'));
+  return joinRoute(route, segments.slice(0, segments.length - matched).join('/'));
+}
+
+const requestPath = (req: Request) => ((req.originalUrl || req.url).split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+
+/**
+ * What a log line names a request by: its route pattern, else the path without its query string.
+ * Daraja's callback path ends in the callback secret (also when it comes through /pay): that segment is masked.
+ */
+export function loggedRoute(req: Request): string {
+  // Capabilities carried in a path: the callback secret and a simulated prompt's link.
+  return routePattern(req) ?? requestPath(req).replace(/(\/mpesa\/callback\/)[^/]+/i, '$1:secret').replace(/(\/simulator\/prompt\/)[^/]+/i, '$1:token');
 }
 
 /** `/api` + `/stkPush`; a router's own `/` is the mount path itself. */
-function routeLabel(route: { path?: unknown }, baseUrl: string): string {
+function joinRoute(route: { path?: unknown }, baseUrl: string): string {
   if (route.path === '/' && baseUrl) return baseUrl;
   return `${baseUrl}${typeof route.path === 'string' ? route.path : String(route.path)}`;
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { routePattern } from './request-context.js';
 
 /**
  * Node's own metrics (event-loop delay, heap, GC, handles) describe the process, not an app: one
@@ -15,12 +16,6 @@ function processMetrics(): Registry {
 }
 
 type GaugeReading = number | Array<{ labels: Record<string, string>; value: number }>;
-
-/** Label for a request: the Express route pattern (`/api/events/:id`), never the raw path, so series stay bounded. */
-export function routeLabel(route: { path?: unknown } | undefined, baseUrl: string): string {
-  if (!route) return '(unmatched)';
-  return typeof route.path === 'string' ? `${baseUrl}${route.path === '/' && baseUrl ? '' : route.path}` : `${baseUrl}${String(route.path)}`;
-}
 
 /**
  * The app's Prometheus registry (one per app instance). Counters live here; gauges that mirror
@@ -57,7 +52,8 @@ export function createMetrics() {
       return (req, res, next) => {
         const stop = httpDuration.startTimer();
         res.once('finish', () => {
-          const route = routeLabel(req.route as { path?: unknown } | undefined, req.baseUrl);
+          // The route pattern (`/api/events/:id`), never the raw path, so series stay bounded.
+          const route = routePattern(req) ?? '(unmatched)';
           httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
           stop({ method: req.method, route });
         });
