@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChatRepository } from '../src/modules/chat/chat.repository.js';
 import { chooseRedisAdapter } from '../src/realtime.js';
 import { drained, emitWithAck, nextEvent, received, socketTracker } from './helpers/chat-sockets.js';
-import { createTestDatabaseUrl } from './helpers/test-database.js';
-import { startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
+import { acrossRestart, startTestServer, startTwoInstancesOnRedis, type TestServer } from './helpers/test-server.js';
 
 type Session = Awaited<ReturnType<TestServer['createUser']>>;
 
@@ -200,27 +196,19 @@ describe('presence', () => {
 
 describe('durability and scale-out', () => {
   it('keeps messages across a server restart', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-restart-'));
-    const database = await createTestDatabaseUrl();
-    try {
-      const first = await startTestServer({}, { dataDir, databaseUrl: database.url });
-      const x = await first.createUser('xavier');
-      const y = await first.createUser('yusuf');
-      await first.api('POST', '/api/messages/addmsg', { token: x.token, body: { from: x.user._id, to: y.user._id, message: 'still here?' } });
-      await first.close();
-
-      const second = await startTestServer({}, { dataDir, databaseUrl: database.url });
-      try {
+    await acrossRestart(
+      async (first) => {
+        const x = await first.createUser('xavier');
+        const y = await first.createUser('yusuf');
+        await first.api('POST', '/api/messages/addmsg', { token: x.token, body: { from: x.user._id, to: y.user._id, message: 'still here?' } });
+        return { x, y };
+      },
+      async (second, { x, y }) => {
         const res = await second.api('POST', '/api/messages/getmsg', { token: y.token, body: { from: y.user._id, to: x.user._id } });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         expect(res.body).toEqual([expect.objectContaining({ fromSelf: false, message: 'still here?' })]);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 120_000);
 
   it("with CHAT_SYNCHRONOUS_COMMIT=false stores messages without waiting for the WAL flush, in their own transaction only", async () => {

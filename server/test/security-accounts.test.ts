@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.js';
 import { users } from '../src/db/schema.js';
-import { createTestDatabaseUrl } from './helpers/test-database.js';
-import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { acrossRestart, startTestServer, type TestServer } from './helpers/test-server.js';
 
 // Outside security review, items 8 (a shared address locks everyone out), 9 (forgot-password timing tells
 // who has an account) and 10 (look-alike usernames).
@@ -210,24 +206,20 @@ describe('look-alike usernames are refused (item 10)', () => {
   });
 
   it('accounts from before the skeleton column get one at start; an older name keeps precedence over its look-alike', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-skeleton-'));
-    const database = await createTestDatabaseUrl();
-    try {
-      const first = await startTestServer({}, { dataDir, databaseUrl: database.url });
-      // Rows as an older version wrote them: no skeleton, and look-alikes were possible then.
-      const row = (username: string, createdAt: string) => ({
-        id: newId(),
-        username,
-        email: `${newId()}@example.com`,
-        passwordHash: 'x',
-        usernameSkeleton: null,
-        createdAt: new Date(createdAt),
-      });
-      await first.db.insert(users).values([row('zawadi', '2024-01-01T00:00:00Z'), row('z\u0430wadi', '2024-02-01T00:00:00Z'), row('kamau', '2024-03-01T00:00:00Z')]);
-      await first.close();
-
-      const second = await startTestServer({}, { dataDir, databaseUrl: database.url });
-      try {
+    await acrossRestart(
+      async (first) => {
+        // Rows as an older version wrote them: no skeleton, and look-alikes were possible then.
+        const row = (username: string, createdAt: string) => ({
+          id: newId(),
+          username,
+          email: `${newId()}@example.com`,
+          passwordHash: 'x',
+          usernameSkeleton: null,
+          createdAt: new Date(createdAt),
+        });
+        await first.db.insert(users).values([row('zawadi', '2024-01-01T00:00:00Z'), row('z\u0430wadi', '2024-02-01T00:00:00Z'), row('kamau', '2024-03-01T00:00:00Z')]);
+      },
+      async (second) => {
         const rows = await second.db.select({ username: users.username, skeleton: users.usernameSkeleton }).from(users);
         const skeletonOf = (name: string) => rows.find((r) => r.username === name)?.skeleton;
         expect(skeletonOf('zawadi')).toBe('zawadi');
@@ -235,12 +227,7 @@ describe('look-alike usernames are refused (item 10)', () => {
         expect(skeletonOf('kamau')).toBe('karnau');
         const register = await second.api('POST', '/api/auth/register', { body: { username: 'k\u0430mau', email: 'kamau2@example.com', password: 'long-enough' } });
         expect(register.body).toEqual({ status: false, msg: lookAlike, field: 'username' });
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 120_000);
 });

@@ -147,3 +147,30 @@ export async function resetPasswordThroughMail(via: TestServer, email: string, p
   const reset = await via.api('POST', `/api/auth/reset-password/${linkIn(mail, 'reset-password')}`, { body: { password } });
   expect(reset.body).toMatchObject({ status: true });
 }
+
+/**
+ * A server stopped and started again on the same data: `before` runs on the first start, `after` on the
+ * second (PGlite keeps its files in the shared DATA_DIR; PostgreSQL keeps its throwaway database).
+ */
+export async function acrossRestart<T>(before: (first: TestServer) => Promise<T>, after: (second: TestServer, kept: T) => Promise<void>) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-restart-'));
+  const database = await createTestDatabaseUrl();
+  try {
+    const first = await startTestServer({}, { dataDir, databaseUrl: database.url });
+    let kept: T;
+    try {
+      kept = await before(first);
+    } finally {
+      await first.close();
+    }
+    const second = await startTestServer({}, { dataDir, databaseUrl: database.url });
+    try {
+      await after(second, kept);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
