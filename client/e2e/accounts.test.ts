@@ -46,6 +46,8 @@ describe('account journey in the browser', () => {
     await page.getByRole('button', { name: 'Set as Profile Picture' }).click();
     await page.getByText('Please select an avatar').waitFor();
     await page.getByRole('radio', { name: 'Avatar 3' }).check();
+    const picked = await page.getByRole('img', { name: 'Avatar 3' }).getAttribute('src');
+    expect(picked).toMatch(/^data:image\/svg\+xml;base64,/);
     await page.getByRole('button', { name: 'Set as Profile Picture' }).click();
 
     await page.waitForURL('**/profile');
@@ -56,7 +58,12 @@ describe('account journey in the browser', () => {
     await page.getByRole('heading', { name: 'wambui_k' }).waitFor();
 
     const login = await h.server.login('wambui_k', 'secret123');
-    expect(login.user).toMatchObject({ username: 'wambui_k', isAvatarImageSet: true });
+    // The server stored the generated SVG that was shown (it passed the avatar check unchanged).
+    expect(login.user).toMatchObject({
+      username: 'wambui_k',
+      isAvatarImageSet: true,
+      avatarImage: picked?.replace('data:image/svg+xml;base64,', ''),
+    });
 
     // Logout lives in the collapsible menu on a phone-sized screen.
     await page.getByRole('button', { name: 'Menu' }).click();
