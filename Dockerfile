@@ -2,6 +2,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
+COPY packages/shared/package.json packages/shared/
 COPY server/package.json server/
 COPY payment-service/package.json payment-service/
 COPY client/package.json client/

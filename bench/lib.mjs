@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { sourceFlags } from '../scripts/lib.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const postgresServer = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -34,7 +35,7 @@ export async function createDatabase(prefix) {
  */
 export async function startService(entry, env, port) {
   const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, entry)], {
+  const child = spawn(process.execPath, [...nodeFlags, ...sourceFlags, path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
+import { defaultClientConditions, defaultServerConditions, defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const gzip = promisify(zlib.gzip);
@@ -152,6 +152,10 @@ const proxy = {
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), routePreloader(), prerenderShell(), precompress()],
   resolve: {
+    // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
+    // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its
+    // browser-safe entries may be imported here: ESLint refuses '@tukio/shared/node/*' in client code.
+    conditions: ['@tukio/source', ...defaultClientConditions],
     alias: [
       // The default react-toastify entry injects its CSS from JS at runtime. Point every
       // `import ... from 'react-toastify'` at the (otherwise identical) unstyled build so there is
@@ -159,6 +163,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       { find: /^react-toastify$/, replacement: 'react-toastify/unstyled' },
     ],
   },
+  ssr: { resolve: { conditions: ['@tukio/source', ...defaultServerConditions] } },
   server: {
     port: 5173,
     proxy,

@@ -3,14 +3,15 @@
 // then the server's importer (built JS when it is up to date, else the TypeScript source through tsx).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadDotEnv, needsBuild, root, run } from './lib.mjs';
+import { buildTargets, loadDotEnv, needsBuild, root, run, sourceFlags } from './lib.mjs';
 
 loadDotEnv();
 process.env.DATA_DIR = path.resolve(root, process.env.DATA_DIR ?? 'data');
 
 const args = process.argv.slice(2).map((arg) => (arg.startsWith('-') || /^https?:\/\//i.test(arg) ? arg : path.resolve(process.env.INIT_CWD ?? process.cwd(), arg)));
 const built = path.join(root, 'server/dist/scripts/import-events.js');
-const command = existsSync(built) && !needsBuild('server', 'dist/scripts/import-events.js', ['src', 'drizzle'])
+const shared = buildTargets.find(([workspace]) => workspace === 'packages/shared');
+const command = existsSync(built) && !needsBuild('server', 'dist/scripts/import-events.js', ['src', 'drizzle']) && !needsBuild(...shared)
   ? [built]
-  : ['--import', 'tsx', path.join(root, 'server/src/scripts/import-events.ts')];
+  : [...sourceFlags, path.join(root, 'server/src/scripts/import-events.ts')];
 process.exit(await run(process.execPath, [...command, ...args], { cwd: path.join(root, 'server') }));

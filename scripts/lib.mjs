@@ -46,13 +46,22 @@ export function needsBuild(workspace, output, sources = ['src']) {
   return sources.some((source) => newestMtime(path.join(root, workspace, source)) > built);
 }
 
+/**
+ * Each workspace `npm start` needs built, in build order: [workspace, an output file, its sources]. The services
+ * import @tukio/shared's dist at run time, so it comes first (the client bundles its sources).
+ */
+export const buildTargets = [
+  ['packages/shared', 'dist/limits.js', ['src']],
+  ['server', 'dist/index.js', ['src', 'drizzle']],
+  ['payment-service', 'dist/index.js', ['src']],
+  ['client', 'dist/index.html', ['src', 'index.html', 'public']],
+];
+
+/** TypeScript sources run under tsx load @tukio/shared's sources too (its "@tukio/source" export condition). */
+export const sourceFlags = ['--conditions=@tukio/source', '--import', 'tsx'];
+
 export async function buildIfNeeded() {
-  const targets = [
-    ['server', 'dist/index.js', ['src', 'drizzle']],
-    ['payment-service', 'dist/index.js', ['src']],
-    ['client', 'dist/index.html', ['src', 'index.html', 'public']],
-  ];
-  for (const [workspace, output, sources] of targets) {
+  for (const [workspace, output, sources] of buildTargets) {
     if (!existsSync(path.join(root, workspace, 'package.json'))) continue;
     if (!needsBuild(workspace, output, sources)) continue;
     console.log(`[tukio] building ${workspace}…`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every suite — server API on PGlite and on PostgreSQL, the payment service, and browser
-// tests in headless Chromium. PostgreSQL, Redis and Chromium are found, started or installed first
+// `npm test`: every suite — packages/shared, server API on PGlite and on PostgreSQL, the payment service, and
+// browser tests in headless Chromium. PostgreSQL, Redis and Chromium are found, started or installed first
 // (scripts/test-services.mjs). Exits non-zero when anything fails or any test is skipped.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +19,7 @@ if (['server (PGlite)', 'server (PostgreSQL)', 'payment-service'].some(wanted)) 
 }
 
 const suites = [
+  { name: 'shared', args: ['--root', 'packages/shared'], env: {} },
   { name: 'server (PGlite)', args: ['--root', 'server'], env: { TEST_DB: 'pglite' } },
   { name: 'server (PostgreSQL)', args: ['--root', 'server'], env: { TEST_DB: 'postgres' } },
   ...(existsSync(path.join(root, 'payment-service/test'))

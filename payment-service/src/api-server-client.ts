@@ -1,8 +1,10 @@
+import type { CreateOrderRequest, HeldOrder, PaymentView, PendingPushes, RecordPushRequest, SettleRequest, SettleResponse, WhoamiResponse } from '@tukio/shared/internal-api';
+import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import { createAgents, request, type Agents, type HttpResponse } from './http.js';
-import { currentRequestId, REQUEST_ID_HEADER } from './request-context.js';
 
 /**
- * Calls to the API server's /api/internal/payments endpoints (the database lives there).
+ * Calls to the API server's /api/internal/payments endpoints (the database lives there), typed by the
+ * schemas the API server validates them with (@tukio/shared/internal-api).
  * Every call carries X-Internal-Key; calls made for a user forward that user's bearer token,
  * so the API server decides who the user is. A call made for a request carries its X-Request-Id:
  * the API server's log lines for it read the same.
@@ -19,67 +21,18 @@ export class ApiServerError extends Error {
   }
 }
 
-export interface CreatedOrder {
-  orderId: string;
-  amount: number;
-  quantity: number;
-  holdExpiresAt: string;
-  accountReference: string;
-  transactionDesc: string;
-  eventTitle: string;
-}
-
-export interface SettleRequest {
-  checkoutRequestId: string;
-  merchantRequestId?: string | undefined;
-  resultCode: number;
-  resultDesc: string;
-  amount?: number | undefined;
-  mpesaReceiptNumber?: string | undefined;
-  phone?: string | undefined;
-  transactionDate?: string | undefined;
-  source: 'callback' | 'query';
-  /** The order this service created for the push, when it knows it: lets the API server settle in one statement. */
-  eventId?: string | undefined;
-  quantity?: number | undefined;
-}
-
-export interface SettleResponse {
-  checkoutRequestId: string;
-  status: 'pending' | 'success' | 'failed' | 'cancelled';
-  orderStatus: string;
-  ticketsIssued: number;
-  changed: boolean;
-  /** The owner's view of the payment after settling (what GET /status answers). */
-  view?: PaymentStatus | undefined;
-}
-
-export interface PaymentStatus {
-  checkoutRequestId: string;
-  status: 'pending' | 'success' | 'failed' | 'cancelled';
-  orderStatus: string;
-  success: boolean;
-  resultDesc: string;
-  eventId: string;
-  eventTitle: string;
-  amount: number;
-  quantity: number;
-  mpesaReceiptNumber: string | null;
-  createdAt: string;
-  ageSeconds: number;
-}
-
 export interface ApiServerClient {
   /** The account a user's token belongs to, as the API server verifies it (401 = not a valid token). */
-  whoami(userToken: string): Promise<{ userId: string }>;
-  createOrder(userToken: string, body: { eventId: string; quantity: number; phone: string }): Promise<CreatedOrder>;
+  whoami(userToken: string): Promise<WhoamiResponse>;
+  /** The deadline is added here: the API server holds no seats once this client would have stopped waiting. */
+  createOrder(userToken: string, body: Omit<CreateOrderRequest, 'deadline'>): Promise<HeldOrder>;
   /** How long one call may take, queueing included. */
   readonly timeoutMs: number;
   abandonOrder(orderId: string, reason: string): Promise<void>;
-  recordPush(body: { orderId: string; checkoutRequestId: string; merchantRequestId?: string }): Promise<void>;
+  recordPush(body: RecordPushRequest): Promise<void>;
   settle(body: SettleRequest): Promise<SettleResponse>;
-  pendingPushes(olderThanSeconds: number, limit?: number): Promise<Array<{ checkoutRequestId: string; createdAt: string }>>;
-  paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentStatus>;
+  pendingPushes(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
+  paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentView>;
 }
 
 export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number; agents?: Agents }): ApiServerClient {
@@ -120,9 +73,9 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
 
   return {
     timeoutMs,
-    whoami: (userToken) => call<{ userId: string }>('GET', '/whoami', { userToken }),
+    whoami: (userToken) => call<WhoamiResponse>('GET', '/whoami', { userToken }),
     // The API server holds no seats once we would have stopped waiting (5 s margin for the answer).
-    createOrder: (userToken, body) => call<CreatedOrder>('POST', '/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 }, userToken }),
+    createOrder: (userToken, body) => call<HeldOrder>('POST', '/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateOrderRequest, userToken }),
     abandonOrder: async (orderId, reason) => {
       await call('POST', `/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
     },
@@ -131,7 +84,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     },
     settle: (body) => call<SettleResponse>('POST', '/settle', { body }),
     pendingPushes: (olderThanSeconds, limit = 100) =>
-      call<Array<{ checkoutRequestId: string; createdAt: string }>>('GET', `/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
-    paymentStatus: (userToken, checkoutRequestId) => call<PaymentStatus>('GET', `/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
+      call<PendingPushes>('GET', `/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
+    paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
   };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { requestContext } from '@tukio/shared/node/request-context';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
@@ -14,7 +15,6 @@ import { forwardedBy, trustApiServerProxy } from './forwarded.js';
 import { createCallbackRouter } from './routes/callback.routes.js';
 import { createOpsRouter } from './routes/ops.routes.js';
 import { createPushJournal } from './push-journal.js';
-import { requestContext } from './request-context.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
 

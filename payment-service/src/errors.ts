@@ -1,6 +1,7 @@
+import { clientErrorAnswer, errorBody } from '@tukio/shared/error-body';
+import { loggedRoute } from '@tukio/shared/node/request-context';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from './logger.js';
-import { loggedRoute } from './request-context.js';
 
 /**
  * The one error type of the payment service: what routes, middleware and the checkout service throw
@@ -21,9 +22,6 @@ export class PaymentServiceError extends Error {
   }
 }
 
-/** Every failure body carries both spellings, as on the API server. */
-export const errorBody = (message: string, extra: Record<string, unknown> = {}) => ({ msg: message, message, ...extra });
-
 /** Behind `/api`, after every router: a path nothing answered. */
 export const notFoundHandler: RequestHandler = (_req, _res, next) => {
   next(new PaymentServiceError(404, 'This API route does not exist.'));
@@ -37,14 +35,9 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       if (error.reply === 'daraja') return void res.status(error.status).json({ ResultCode: 1, ResultDesc: error.message });
       return void res.status(error.status).json(errorBody(error.message, error.fields));
     }
-    const type = (error as { type?: unknown } | null)?.type;
-    if (type === 'entity.parse.failed') return void res.status(400).json(errorBody('The request body is not valid JSON.'));
-    if (type === 'entity.too.large') return void res.status(413).json(errorBody('The request body is too large.'));
-    // Other client errors from the body parser (an unsupported charset or encoding, an aborted upload) keep their 4xx.
-    const status = (error as { status?: unknown } | null)?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return void res.status(status).json(errorBody(status === 415 ? 'Unsupported content type: send JSON in UTF-8.' : 'The request could not be processed.'));
-    }
+    // The body parser's refusals (not JSON, too large, an unsupported charset or encoding, an aborted upload) keep their 4xx.
+    const answer = clientErrorAnswer(error, 'Unsupported content type: send JSON in UTF-8.');
+    if (answer) return void res.status(answer.status).json(answer.body);
     logger.error(`unexpected error on ${req.method} ${loggedRoute(req)}`, error);
     res.status(500).json(errorBody('An error occurred during payment. Please try again.'));
   };

@@ -1,4 +1,5 @@
-import { ApiServerError, type ApiServerClient, type PaymentStatus, type SettleResponse } from './api-server-client.js';
+import type { PaymentView, SettleResponse } from '@tukio/shared/internal-api';
+import { ApiServerError, type ApiServerClient } from './api-server-client.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { callbackItem, type StkCallbackBody } from './daraja/protocol.js';
 import type { Logger } from './logger.js';
@@ -12,7 +13,7 @@ export interface OpenPush {
   quantity: number;
   /** open: no result yet; settling: a result is being recorded; final: `final` is the API server's view. */
   state: 'open' | 'settling' | 'final';
-  final?: PaymentStatus;
+  final?: PaymentView;
 }
 
 const OPEN_PUSH_TTL_MS = 30 * 60 * 1000;
@@ -137,7 +138,7 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
         open.set(checkoutRequestId, { ...push, createdAt: Date.now(), state: 'open' });
       },
       get: (checkoutRequestId: string) => open.get(checkoutRequestId),
-      remember: (view: PaymentStatus) => remember({ checkoutRequestId: view.checkoutRequestId, status: view.status, orderStatus: view.orderStatus, ticketsIssued: 0, changed: false, view }),
+      remember: (view: PaymentView) => remember({ checkoutRequestId: view.checkoutRequestId, status: view.status, orderStatus: view.orderStatus, ticketsIssued: 0, changed: false, view }),
     },
 
     async handleCallback(body: StkCallbackBody): Promise<CallbackOutcome> {

@@ -1,28 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, withoutTrailingSlash } from '@tukio/shared/node/env';
+import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
-  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
-
-const optionalString = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
+export { ConfigError };
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  PAYMENT_PORT: z.coerce.number().int().min(0).max(65535).default(27684),
+  NODE_ENV: nodeEnv,
+  PORT: port(5000),
+  PAYMENT_PORT: port(27684),
   /** Where this server reaches the payment service it serves at /pay and /simulator; default http://127.0.0.1:$PAYMENT_PORT. */
-  PAYMENT_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  PAYMENT_URL: optionalUrl,
   /** Milliseconds /pay waits for the payment service to start answering (stkPush may wait on M-Pesa). */
   PAYMENT_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(45_000),
   /** Set when the client is built to call the payment service elsewhere: its origin joins the CSP's connect-src. */
-  VITE_PAYMENT_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  VITE_PAYMENT_URL: optionalUrl,
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
@@ -57,8 +49,8 @@ const envSchema = z.object({
   /** Per-address ceiling of each account route (shared addresses: CGNAT, campuses); default 25 × RATE_LIMIT_MAX. */
   RATE_LIMIT_IP_MAX: z.coerce.number().int().positive().optional(),
   TRUST_PROXY: booleanFlag.default(false),
-  LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
-  GEOCODER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  LOG_LEVEL: logLevel,
+  GEOCODER_URL: optionalUrl,
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(3000),
   /** Milliseconds a search's ranked result ids are reused; 0 disables. Writes on this instance clear it at once. */
   EVENTS_SEARCH_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(15_000),
@@ -81,8 +73,7 @@ const envSchema = z.object({
   CHAT_RATE_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(1),
   /** Milliseconds between re-checks of every open socket's token (expiry, revocation the change feed missed). */
   SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(50).max(24 * 60 * 60 * 1000).default(60_000),
-  /** Bearer token Prometheus sends to GET /metrics; unset = the endpoint answers 404. */
-  METRICS_TOKEN: optionalString.pipe(z.string().regex(/^\S{16,256}$/, 'must be 16-256 characters without spaces').optional()),
+  METRICS_TOKEN: metricsToken,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -136,27 +127,10 @@ export interface AppConfig {
   metricsToken: string | undefined;
 }
 
-export class ConfigError extends Error {}
-
-/** Secrets left unset are generated once and kept under DATA_DIR, so restarts keep sessions valid. */
-function persistedSecret(dataDir: string, fileName: string): string {
-  const file = path.join(dataDir, fileName);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
-}
-
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new ConfigError(`Invalid configuration: ${problems}`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(envSchema, source, 'configuration');
   const dataDir = path.resolve(env.DATA_DIR);
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const publicUrl = publicUrlOf(env);
   const adminParts = [env.ADMIN_USERNAME, env.ADMIN_EMAIL, env.ADMIN_PASSWORD];
   if (adminParts.some(Boolean) && !adminParts.every(Boolean)) {
     throw new ConfigError('Invalid configuration: ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
@@ -164,16 +138,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.ADMIN_PASSWORD && env.ADMIN_PASSWORD.length < 6) {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be at least 6 characters');
   }
-  const corsOrigins = (env.CORS_ORIGINS ?? `${publicUrl},http://localhost:5173`)
-    .split(',')
-    .map((origin) => origin.trim().replace(/\/+$/, ''))
-    .filter(Boolean);
+  const corsOrigins = corsOriginsOf(env.CORS_ORIGINS, publicUrl);
 
   return {
     env: env.NODE_ENV,
     port: env.PORT,
     paymentPort: env.PAYMENT_PORT,
-    paymentUrl: (env.PAYMENT_URL ?? `http://127.0.0.1:${env.PAYMENT_PORT}`).replace(/\/+$/, ''),
+    paymentUrl: withoutTrailingSlash(env.PAYMENT_URL ?? `http://127.0.0.1:${env.PAYMENT_PORT}`),
     paymentProxyTimeoutMs: env.PAYMENT_PROXY_TIMEOUT_MS,
     paymentBrowserOrigin: env.VITE_PAYMENT_URL ? new URL(env.VITE_PAYMENT_URL).origin : undefined,
     dataDir,
@@ -181,7 +152,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: env.REDIS_URL,
     socketRedisAdapter: env.SOCKET_REDIS_ADAPTER,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
-    jwtSecret: env.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret'),
+    jwtSecret: env.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret'),
     jwtExpiresIn: env.JWT_EXPIRES_IN,
     publicUrl,
     corsOrigins,
@@ -194,7 +165,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     contactEmail: env.CONTACT_EMAIL ?? env.ADMIN_EMAIL ?? 'hello@tukio.local',
     seedDemo: env.SEED_DEMO,
     clientDist: env.CLIENT_DIST,
-    internalApiKey: env.INTERNAL_API_KEY ?? persistedSecret(dataDir, 'internal-api-key'),
+    internalApiKey: env.INTERNAL_API_KEY ?? readOrCreateSecret(dataDir, 'internal-api-key'),
     holdMinutes: env.HOLD_MINUTES,
     ticketSigningKey: env.TICKET_SIGNING_KEY,
     rateLimit: {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ApiServerError, type ApiServerClient, type CreatedOrder, type PaymentStatus } from '../api-server-client.js';
+import type { HeldOrder, PaymentView } from '@tukio/shared/internal-api';
+import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
 import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
 import type { StkPushResponse } from '../daraja/protocol.js';
 import { PaymentServiceError } from '../errors.js';
@@ -22,7 +23,7 @@ export const initiateFailed = (status: number, reason: string, fields: Record<st
 /** A confirmPayment failure: like every confirm answer it says `success: false`. */
 export const confirmFailed = (status: number, message: string) => new PaymentServiceError(status, message, { success: false });
 
-type ConfirmedStatus = Pick<PaymentStatus, 'success' | 'resultDesc' | 'status' | 'orderStatus' | 'checkoutRequestId' | 'eventId' | 'amount' | 'quantity' | 'mpesaReceiptNumber'>;
+type ConfirmedStatus = Pick<PaymentView, 'success' | 'resultDesc' | 'status' | 'orderStatus' | 'checkoutRequestId' | 'eventId' | 'amount' | 'quantity' | 'mpesaReceiptNumber'>;
 
 /** The confirmPayment answer for a status (`resultdDesc`: the misspelling older clients read). */
 function confirmAnswer(status: ConfirmedStatus) {
@@ -86,7 +87,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   }
 
   /** The prompt on the buyer's phone; when Daraja refuses, the order's seats are released at once. */
-  async function sendPush(order: CreatedOrder, phone: string): Promise<StkPushResponse> {
+  async function sendPush(order: HeldOrder, phone: string): Promise<StkPushResponse> {
     let push: StkPushResponse;
     try {
       push = await daraja.stkPush({
@@ -119,7 +120,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
    * down or this process is killed before recording it: a payment for a push the API server never
    * saw would be refused as unknown, and the customer would pay for no ticket.
    */
-  async function journalAndRecord(order: CreatedOrder, push: StkPushResponse): Promise<void> {
+  async function journalAndRecord(order: HeldOrder, push: StkPushResponse): Promise<void> {
     const checkoutRequestId = push.CheckoutRequestID;
     const entry = { orderId: order.orderId, checkoutRequestId, merchantRequestId: push.MerchantRequestID, sentAt: Date.now() };
     let journaled = true;
@@ -168,8 +169,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     /** Order, prompt, journal and record; then the push is open, and its buyer's polls are answered here. */
-    async startCheckout(token: string, input: { eventId: string; quantity: number; phone: string }): Promise<{ order: CreatedOrder; push: StkPushResponse }> {
-      let order: CreatedOrder;
+    async startCheckout(token: string, input: { eventId: string; quantity: number; phone: string }): Promise<{ order: HeldOrder; push: StkPushResponse }> {
+      let order: HeldOrder;
       try {
         order = await api.createOrder(token, input);
       } catch (error) {

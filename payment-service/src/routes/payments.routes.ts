@@ -1,24 +1,15 @@
+import { checkoutRequestIdSchema, OBJECT_ID_PATTERN } from '@tukio/shared/internal-api';
+import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
+import { bearerToken } from '@tukio/shared/node/bearer-token';
+import { normaliseKenyanPhone } from '@tukio/shared/phone';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
-import { bearerToken } from '../bearer-token.js';
 import { confirmFailed, initiateFailed, type CheckoutService } from '../checkout/checkout.service.js';
 import { clientAddress } from '../forwarded.js';
 
 /** The account the API server verified for this request (`verifyBuyer` puts it in res.locals). */
 const verifiedAccountKey = (_req: Request, res: Response) => `user:${String(res.locals.userId)}`;
-
-/** Accepts 2547XXXXXXXX, 07XXXXXXXX, +2547…, and spaces or dashes; answers 254 + the last 9 digits. */
-export function normalisePhone(value: unknown): string | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const digits = String(value).replace(/[\s\-()+]/g, '');
-  if (!/^\d+$/.test(digits)) return undefined;
-  let phone: string | undefined;
-  if (/^254\d{9}$/.test(digits)) phone = digits;
-  else if (/^0\d{9}$/.test(digits)) phone = `254${digits.slice(1)}`;
-  else if (/^\d{9}$/.test(digits)) phone = `254${digits}`;
-  return phone && /^254[17]\d{8}$/.test(phone) ? phone : undefined;
-}
 
 const stkPushBody = z.object({
   phone: z.union([z.string(), z.number()]).optional(),
@@ -43,12 +34,14 @@ function buyerToken(req: Request): string {
 function parseStkPush(body: unknown): { eventId: string; quantity: number; phone: string } {
   const parsed = stkPushBody.safeParse(body ?? {});
   if (!parsed.success) throw initiateFailed(400, 'the request is not valid.');
-  const phone = normalisePhone(parsed.data.phone);
+  const phone = normaliseKenyanPhone(parsed.data.phone);
   if (!phone) throw initiateFailed(400, 'enter a Safaricom phone number as 254 followed by 9 digits, e.g. 254712345678.', { field: 'phone' });
   const eventId = (parsed.data.Order_ID ?? '').split('_')[0] ?? '';
-  if (!/^[0-9a-f]{24}$/.test(eventId)) throw initiateFailed(400, 'Order_ID must be "<eventId>_<phone>".', { field: 'Order_ID' });
+  if (!OBJECT_ID_PATTERN.test(eventId)) throw initiateFailed(400, 'Order_ID must be "<eventId>_<phone>".', { field: 'Order_ID' });
   const quantity = parsed.data.quantity === undefined || parsed.data.quantity === '' ? 1 : Number(parsed.data.quantity);
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > 10) throw initiateFailed(400, 'choose between 1 and 10 tickets.', { field: 'quantity' });
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_TICKETS_PER_ORDER) {
+    throw initiateFailed(400, `choose between 1 and ${MAX_TICKETS_PER_ORDER} tickets.`, { field: 'quantity' });
+  }
   // `amount` is ignored on purpose: the API server prices the order.
   return { eventId, quantity, phone };
 }
@@ -56,9 +49,9 @@ function parseStkPush(body: unknown): { eventId: string; quantity: number; phone
 /** The CheckoutRequestID to confirm (either spelling), or a 400. */
 function parseConfirm(body: unknown): string {
   const parsed = confirmBody.safeParse(body ?? {});
-  const checkoutRequestId = parsed.success ? (parsed.data.CheckoutRequestID ?? parsed.data.checkoutRequestId ?? '').trim() : '';
-  if (!checkoutRequestId || !/^[A-Za-z0-9_.-]+$/.test(checkoutRequestId)) throw confirmFailed(400, 'No payment to confirm');
-  return checkoutRequestId;
+  const checkoutRequestId = checkoutRequestIdSchema.safeParse(parsed.success ? (parsed.data.CheckoutRequestID ?? parsed.data.checkoutRequestId) : undefined);
+  if (!checkoutRequestId.success) throw confirmFailed(400, 'No payment to confirm');
+  return checkoutRequestId.data;
 }
 
 /**

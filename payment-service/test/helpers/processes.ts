@@ -29,7 +29,7 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry>` and waits until `healthPath` answers 200. */
+/** Starts `node --conditions=@tukio/source --import tsx <entry>` (scripts/lib.mjs) and waits until `healthPath` answers 200. */
 export async function startService(options: {
   name: string;
   entry: string;
@@ -38,7 +38,7 @@ export async function startService(options: {
   healthPath?: string;
   timeoutMs?: number;
 }): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, options.entry)], {
+  const child = spawn(process.execPath, ['--conditions=@tukio/source', '--import', 'tsx', path.join(root, options.entry)], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
+import { clientErrorAnswer, errorBody } from '@tukio/shared/error-body';
+import { loggedRoute } from '@tukio/shared/node/request-context';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from './app-error.js';
 import { pgErrorCode } from './db-errors.js';
 import type { Logger } from './logger.js';
-import { loggedRoute } from './request-context.js';
 
 /** Codes node-postgres and PGlite raise when the database cannot be reached or is shutting down. */
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
@@ -19,8 +20,9 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-export function errorBody(message: string, extra?: Record<string, unknown>) {
-  return { msg: message, message, ...extra };
+/** An AppError's body: its message, the field it names, and what its route's contract adds. */
+export function appErrorBody(error: AppError) {
+  return errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body });
 }
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
@@ -31,16 +33,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
     if (error instanceof AppError) {
-      res.status(error.status).json(errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body }));
-      return;
-    }
-    const type = (error as { type?: unknown } | null)?.type;
-    if (type === 'entity.parse.failed') {
-      res.status(400).json(errorBody('The request body is not valid JSON.'));
-      return;
-    }
-    if (type === 'entity.too.large') {
-      res.status(413).json(errorBody('The request body is too large.'));
+      res.status(error.status).json(appErrorBody(error));
       return;
     }
     // Multer limit errors from any upload route: the client sent too much or the wrong parts.
@@ -49,9 +42,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       res.status(code === 'LIMIT_FILE_SIZE' ? 413 : 400).json(errorBody(code === 'LIMIT_FILE_SIZE' ? 'The file is too large.' : 'The upload could not be read.'));
       return;
     }
-    const status = (error as { status?: unknown } | null)?.status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status).json(errorBody(status === 415 ? 'Unsupported content type.' : 'The request could not be processed.'));
+    // The body parser's refusals (not JSON, too large, an unsupported type) keep their 4xx.
+    const answer = clientErrorAnswer(error, 'Unsupported content type.');
+    if (answer) {
+      res.status(answer.status).json(answer.body);
       return;
     }
     if (isDatabaseUnavailable(error)) {

@@ -94,5 +94,17 @@ export const text = (field: string, max: number, min = 1) =>
     .max(max, `${field} must be at most ${max} characters.`)
     .refine((value) => !value.includes('\u0000'), `${field} must not contain null characters.`);
 
-export const idParam = (field = 'id') =>
-  z.string().regex(/^[0-9a-f]{24}$/, `${field} is not a valid id.`);
+/** A 24-hex id (ObjectId-shaped), as the payment service checks it too. */
+export { idParam } from '@tukio/shared/internal-api';
+
+/** NFKC first: fullwidth and other compatibility forms are stored and compared as their plain letters. */
+export const nfkc = (value: string) => value.normalize('NFKC');
+
+/** An email address as accounts and the contact form accept it. */
+export const emailSchema = z
+  .string({ error: 'Email is required.' })
+  .overwrite(nfkc)
+  .trim()
+  .min(1, 'Email is required.')
+  .max(254, 'Email must be at most 254 characters.')
+  .pipe(z.email('Please enter a valid email address.'));

@@ -2,7 +2,7 @@
  * Tickets feature: the event page's ticket box (free registration, M-Pesa checkout loaded on demand),
  * the door check-in page, the profile's "My Tickets" and transaction history, and the staff check.
  */
-export { TicketBox, markRegistered, MAX_TICKETS_PER_ORDER, PAST_EVENT_MESSAGE } from './components/ticket-box';
+export { TicketBox, markRegistered, PAST_EVENT_MESSAGE } from './components/ticket-box';
 export type { TicketBoxProps } from './components/ticket-box';
 export { CheckInPage } from './components/check-in-page';
 export type { LoadCheckInEvent } from './components/check-in-page';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { errorBody } from '@tukio/shared/error-body';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { errorBody } from '../../errors.js';
 import { createAgents, request } from '../../http.js';
 import type { Logger } from '../../logger.js';
 import {

@@ -1,8 +1,6 @@
+import { PASSWORD_MIN_LENGTH } from '@tukio/shared/limits';
 import type { ReactNode } from 'react';
 import { TextField, type TextFieldProps } from '../../../components/ui/form-field';
-
-/** A new password's least length (register, reset password). */
-export const MIN_PASSWORD = 6;
 
 type AuthFieldProps = Omit<TextFieldProps, 'label'> & { label?: ReactNode };
 
@@ -28,7 +26,7 @@ export function PasswordField(props: AuthFieldProps) {
 
 /** A password being chosen, with its least length and the hint that says it. */
 export function NewPasswordField(props: AuthFieldProps) {
-  return <PasswordField autoComplete="new-password" minLength={MIN_PASSWORD} hint="At least 6 characters." {...props} />;
+  return <PasswordField autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} {...props} />;
 }
 
 /** The chosen password once more: label "Confirm Password", name "confirmPassword". */

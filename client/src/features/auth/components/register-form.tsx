@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '@tukio/shared/limits';
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
@@ -7,7 +8,7 @@ import { paths } from '../../../config/paths';
 import { getServerMessage } from '../../../lib/errors';
 import { registerRequest } from '../api/auth-api';
 import { useSession } from '../../../hooks/use-session';
-import { ConfirmPasswordField, MIN_PASSWORD, NewPasswordField, UsernameField } from './auth-fields';
+import { ConfirmPasswordField, NewPasswordField, UsernameField } from './auth-fields';
 
 interface Values {
   username: string;
@@ -18,20 +19,19 @@ interface Values {
 type Errors = Partial<Record<keyof Values, string>>;
 
 const EMPTY: Values = { username: '', email: '', password: '', confirmPassword: '' };
-const MIN_USERNAME = 3;
 const NETWORK_ERROR = 'An error occurred. Please try again.';
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const FIELD_ORDER: Array<keyof Values> = ['username', 'email', 'password', 'confirmPassword'];
 
 function validate(values: Values): Errors {
   const errors: Errors = {};
-  if (values.username.trim().length < MIN_USERNAME) {
-    errors.username = 'Username should be greater than 3 characters.';
+  if (values.username.trim().length < USERNAME_MIN_LENGTH) {
+    errors.username = `Username should be greater than ${USERNAME_MIN_LENGTH} characters.`;
   }
   if (values.email.trim() === '') errors.email = 'Email is required.';
   else if (!EMAIL_PATTERN.test(values.email.trim())) errors.email = 'Please enter a valid email address.';
-  if (values.password.length < MIN_PASSWORD) {
-    errors.password = 'Password should be equal or greater than 6 characters.';
+  if (values.password.length < PASSWORD_MIN_LENGTH) {
+    errors.password = `Password should be equal or greater than ${PASSWORD_MIN_LENGTH} characters.`;
   }
   if (values.password !== values.confirmPassword) {
     errors.confirmPassword = 'Password and confirm password should be same.';
@@ -105,7 +105,7 @@ export function RegisterForm() {
   return (
     <form ref={formRef} className="form" onSubmit={handleSubmit} noValidate>
       <UsernameField
-        minLength={MIN_USERNAME}
+        minLength={USERNAME_MIN_LENGTH}
         value={values.username}
         error={errors.username}
         onChange={update('username')}

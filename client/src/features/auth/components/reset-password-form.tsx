@@ -1,10 +1,11 @@
+import { PASSWORD_MIN_LENGTH } from '@tukio/shared/limits';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { resetPasswordRequest } from '../api/auth-api';
-import { ConfirmPasswordField, MIN_PASSWORD, NewPasswordField } from './auth-fields';
+import { ConfirmPasswordField, NewPasswordField } from './auth-fields';
 
 const SUCCESS = 'Password has been reset successfully!';
 // docs/product.md: a failed reset shows the same text as a failed reset-link request.
@@ -26,7 +27,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     event.preventDefault();
     if (pending) return;
     const found: Errors = {};
-    if (password.length < MIN_PASSWORD) found.password = 'Password must be at least 6 characters long.';
+    if (password.length < PASSWORD_MIN_LENGTH) found.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
     if (confirmPassword !== password) found.confirmPassword = 'Passwords do not match.';
     setErrors(found);
     if (found.password || found.confirmPassword) {

@@ -5,10 +5,6 @@ const seg = (value: string) => encodeURIComponent(value);
 
 /** Messages per page of history (server PAGE_SIZE). */
 export const HISTORY_PAGE_SIZE = 50;
-/** Last page of a username search (server USER_SEARCH_MAX_PAGE): further on, a longer prefix is needed. */
-export const SEARCH_MAX_PAGE = 10;
-/** Server-side cap on one message (chat.service MAX_MESSAGE_LENGTH). */
-export const MAX_MESSAGE_LENGTH = 2000;
 
 /** GET /api/auth/allusers/:userId (auth, self) -> the people I have exchanged messages with, most recent first. */
 export async function getContacts(userId: string, signal?: AbortSignal): Promise<ChatContact[]> {

@@ -1,6 +1,6 @@
+import { MAX_MESSAGE_LENGTH } from '@tukio/shared/limits';
 import { lazy, Suspense, useId, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
-import { MAX_MESSAGE_LENGTH } from '../api/chat-api';
 import { SendIcon, SmileIcon } from './icons';
 
 // Fetched the first time the picker opens; nothing else imports emoji-picker-react.

@@ -1,3 +1,4 @@
+import { USER_SEARCH_MAX_PAGE, USERNAME_MAX_LENGTH } from '@tukio/shared/limits';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -5,7 +6,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/errors';
 import { AvatarImage } from '../../../components/avatar-image';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value';
-import { SEARCH_MAX_PAGE, searchUsers } from '../api/chat-api';
+import { searchUsers } from '../api/chat-api';
 import type { ChatContact } from '../types';
 
 const TYPING_DELAY_MS = 250;
@@ -88,7 +89,7 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
             </li>
           ))}
         </ul>
-        {current.hasMore && current.page < SEARCH_MAX_PAGE ? (
+        {current.hasMore && current.page < USER_SEARCH_MAX_PAGE ? (
           <Button variant="secondary" className="btn--sm" loading={loadingMore} onClick={loadMore}>
             More results
           </Button>
@@ -108,7 +109,7 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
         onChange={(event) => setDraft(event.target.value)}
         autoComplete="off"
         spellCheck={false}
-        maxLength={30}
+        maxLength={USERNAME_MAX_LENGTH}
       />
       <div aria-live="polite">{body}</div>
     </div>

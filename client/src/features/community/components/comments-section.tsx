@@ -2,6 +2,7 @@
  * EVENT PAGE › Comments (docs/product.md /events/{id}, always shown). Oldest first; any signed-in user can
  * comment; only the author sees Edit (which becomes Save) and Delete.
  */
+import { COMMENT_MAX_LENGTH } from '@tukio/shared/limits';
 import { useRef, useState } from 'react';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { useFetch } from '../../../hooks/use-fetch';
@@ -14,7 +15,6 @@ import { CommunityForm, SectionLoadState } from './community-section-parts';
 import '../community.css';
 
 export const COMMENT_EMPTY = 'Comment field empty';
-export const COMMENT_MAX_LENGTH = 2000;
 
 export function CommentsSection({ eventId }: { eventId: string }) {
   const { data, error, loading, reload, setData } = useFetch(`comments:${eventId}`, (signal) =>

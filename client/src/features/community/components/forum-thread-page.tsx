@@ -8,6 +8,7 @@
  *  - failures of post, vote and delete are toasted and nothing typed is lost
  *  - loading, logged-out, missing-thread and load-failure states all render
  */
+import { POST_MAX_LENGTH } from '@tukio/shared/limits';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
@@ -32,7 +33,6 @@ import '../community.css';
 export const VISIBLE_DEPTH = 3;
 /** Reply buttons only on posts shallower than this (i.e. top-level posts). */
 export const REPLY_DEPTH = 1;
-export const POST_MAX_LENGTH = 5000;
 export const THREAD_MISSING = 'This discussion does not exist.';
 const DELETE_CONFIRM = 'Are you sure you want to delete this post?';
 const POST_EMPTY = 'Write something before posting.';

@@ -3,6 +3,7 @@
  * Reading needs a login; starting a thread needs a ticket for the event (the server decides,
  * the page only hides the form when it already knows the user is not registered).
  */
+import { THREAD_TITLE_MAX_LENGTH } from '@tukio/shared/limits';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
@@ -25,7 +26,6 @@ import '../community.css';
 export const FORUM_HEADING = 'Majadiliano ya Tukio';
 export const FORUM_LOAD_ERROR = 'Failed to load event forum. Please try again later.';
 export const FORUM_EMPTY = 'No discussions yet for this event. Be the first to start a discussion!';
-const TITLE_MAX_LENGTH = 150;
 
 export function ForumThreadsPage({ eventId }: { eventId: string }) {
   const { user, isLoggedIn } = useSession();
@@ -181,7 +181,7 @@ function NewThreadForm({
         ref={inputRef}
         label="Discussion title"
         name="title"
-        maxLength={TITLE_MAX_LENGTH}
+        maxLength={THREAD_TITLE_MAX_LENGTH}
         placeholder="e.g. Who is carpooling from Westlands?"
         value={title}
         error={error}

@@ -3,6 +3,7 @@
  * count, newest first; registered attendees add one review (rating 1-5, default 1); the server's
  * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete.
  */
+import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
 import { useState } from 'react';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -18,7 +19,6 @@ import { CommunityForm, SectionLoadState } from './community-section-parts';
 import { StarRatingDisplay, StarRatingInput } from './star-rating';
 import '../community.css';
 
-export const REVIEW_MAX_LENGTH = 2000;
 const DEFAULT_RATING = 1;
 
 /** Recomputes the average and count after a local change (the server computes them the same way). */

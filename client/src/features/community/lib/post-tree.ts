@@ -88,15 +88,3 @@ export function countPosts(posts: ReadonlyArray<ForumPost>): number {
   }
   return count;
 }
-
-/** Number of posts below `post` at every depth (placeholders included). */
-export function countDescendants(post: ForumPost): number {
-  let count = 0;
-  const stack = [...post.replies];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    count += 1;
-    stack.push(...node.replies);
-  }
-  return count;
-}

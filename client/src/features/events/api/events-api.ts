@@ -83,11 +83,6 @@ export async function updateEvent(id: string, input: EventUpdateInput): Promise<
   return data;
 }
 
-/** DELETE /api/events/:id (owner or admin) -> {msg}. */
-export async function deleteEvent(id: string): Promise<void> {
-  await api.delete(`/events/${seg(id)}`);
-}
-
 /** POST /api/uploads (auth, multipart field `file`) -> {url, secure_url}. */
 export async function uploadImage(file: File): Promise<string> {
   const body = new FormData();

@@ -2,8 +2,9 @@
  * Fields shared by the plan and edit forms: title, description, date, time, location (with the map
  * preview and geocoding on blur) and capacity.
  */
+import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX } from '@tukio/shared/limits';
 import { TextAreaField, TextField } from '../../../components/ui/form-field';
-import { DESCRIPTION_MAX, LOCATION_MAX, TITLE_MAX, type EventFormValues, type FormErrors } from '../lib/event-form';
+import type { EventFormValues, FormErrors } from '../lib/event-form';
 import type { useGeocode } from '../hooks/use-geocode';
 import { LocationMapPreview } from './location-map-preview';
 
@@ -24,7 +25,7 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
         label="Title"
         name="title"
         required
-        maxLength={TITLE_MAX}
+        maxLength={EVENT_TITLE_MAX}
         autoComplete="off"
         value={values.title}
         error={errors.title}
@@ -35,7 +36,7 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
         label="Description"
         name="description"
         required
-        maxLength={DESCRIPTION_MAX}
+        maxLength={EVENT_DESCRIPTION_MAX}
         rows={6}
         hint="What will happen, who it is for and what to bring."
         value={values.description}
@@ -71,7 +72,7 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
         label="Location"
         name="location"
         required
-        maxLength={LOCATION_MAX}
+        maxLength={EVENT_LOCATION_MAX}
         autoComplete="off"
         placeholder="e.g. KICC, Nairobi"
         hint="Venue and town. Leave the field to see it on the map."

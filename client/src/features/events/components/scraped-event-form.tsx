@@ -1,9 +1,10 @@
 /* Edit form of the scraped-events page. Saving always publishes the event (status approved). */
+import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX } from '@tukio/shared/limits';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField, TextField } from '../../../components/ui/form-field';
 import type { EventItem, EventUpdateInput } from '../api/events-api';
-import { DESCRIPTION_MAX, LOCATION_MAX, TITLE_MAX, validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
+import { validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
 import { joinEventDate, splitEventDate } from '../lib/event-time';
 
 interface ScrapedEventFormProps {
@@ -49,12 +50,12 @@ export function ScrapedEventForm({ event, saving, onSave, onCancel }: ScrapedEve
 
   return (
     <form ref={formRef} className="form" onSubmit={submit} noValidate>
-      <TextField label="Title" required maxLength={TITLE_MAX} value={values.title} error={errors.title} onChange={set('title')} />
+      <TextField label="Title" required maxLength={EVENT_TITLE_MAX} value={values.title} error={errors.title} onChange={set('title')} />
       <TextAreaField
         label="Description"
         required
         rows={5}
-        maxLength={DESCRIPTION_MAX}
+        maxLength={EVENT_DESCRIPTION_MAX}
         value={values.description}
         error={errors.description}
         onChange={set('description')}
@@ -63,7 +64,7 @@ export function ScrapedEventForm({ event, saving, onSave, onCancel }: ScrapedEve
         <TextField label="Date" type="date" required value={values.date} error={errors.date} onChange={set('date')} />
         <TextField label="Time" type="time" required value={values.time} error={errors.time} onChange={set('time')} />
       </div>
-      <TextField label="Location" required maxLength={LOCATION_MAX} value={values.location} error={errors.location} onChange={set('location')} />
+      <TextField label="Location" required maxLength={EVENT_LOCATION_MAX} value={values.location} error={errors.location} onChange={set('location')} />
       <p className="muted">Saving publishes the event (status approved).</p>
       <div className="button-row">
         <Button type="submit" loading={saving} loadingText="Saving…">

@@ -2,13 +2,8 @@
  * Validation of the plan and edit forms (docs/product.md). Messages name the field; the server repeats
  * these checks, and its own message is shown when it refuses something the client let through.
  */
+import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, MAX_IMAGE_BYTES, TICKET_PRICE_MAX } from '@tukio/shared/limits';
 import { todayInKenya } from '../../../lib/event-clock';
-
-export const TITLE_MAX = 120;
-export const DESCRIPTION_MAX = 5000;
-export const LOCATION_MAX = 200;
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const TICKET_PRICE_MAX = 250_000;
 
 export interface EventFormValues {
   title: string;
@@ -32,16 +27,16 @@ const TIME = /^\d{2}:\d{2}$/;
 export function validateEventFields(values: EventFormValues, options: { allowPastDate?: boolean } = {}): FormErrors<EventFormValues> {
   const errors: FormErrors<EventFormValues> = {};
   if (!values.title.trim()) errors.title = 'Title is required.';
-  else if (values.title.trim().length > TITLE_MAX) errors.title = `Title must be at most ${TITLE_MAX} characters.`;
+  else if (values.title.trim().length > EVENT_TITLE_MAX) errors.title = `Title must be at most ${EVENT_TITLE_MAX} characters.`;
   if (!values.description.trim()) errors.description = 'Description is required.';
-  else if (values.description.trim().length > DESCRIPTION_MAX) errors.description = `Description must be at most ${DESCRIPTION_MAX} characters.`;
+  else if (values.description.trim().length > EVENT_DESCRIPTION_MAX) errors.description = `Description must be at most ${EVENT_DESCRIPTION_MAX} characters.`;
   if (!values.date) errors.date = 'Date is required.';
   else if (!DATE.test(values.date)) errors.date = 'Enter the date as YYYY-MM-DD.';
   else if (!options.allowPastDate && values.date < todayInKenya()) errors.date = 'The date cannot be earlier than today.';
   if (!values.time) errors.time = 'Time is required.';
   else if (!TIME.test(values.time)) errors.time = 'Enter the time as HH:MM.';
   if (!values.location.trim()) errors.location = 'Location is required.';
-  else if (values.location.trim().length > LOCATION_MAX) errors.location = `Location must be at most ${LOCATION_MAX} characters.`;
+  else if (values.location.trim().length > EVENT_LOCATION_MAX) errors.location = `Location must be at most ${EVENT_LOCATION_MAX} characters.`;
   if (values.capacity.trim() !== '') {
     const capacity = Number(values.capacity);
     if (!Number.isInteger(capacity) || capacity < 1) errors.capacity = 'Capacity must be a whole number of at least 1.';

@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import type { ApiUser, TukioEvent, Transaction, UserResponse } from '../../../types/api';
+import type { ApiUser, TukioEvent, UserResponse } from '../../../types/api';
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -20,12 +20,6 @@ export async function updateUser(userId: string, input: ProfileUpdate): Promise<
   return data.user;
 }
 
-/** GET /api/events/getevnt (bearer token sent) -> every event visible to the caller. */
-export async function getAllEvents(signal?: AbortSignal): Promise<TukioEvent[]> {
-  const { data } = await api.get<TukioEvent[]>('/events/getevnt', { signal });
-  return Array.isArray(data) ? data : [];
-}
-
 /** GET /api/events/user/:userId (auth) -> the user's own events. */
 export async function getUserEvents(userId: string, signal?: AbortSignal): Promise<TukioEvent[]> {
   const { data } = await api.get<TukioEvent[]>(`/events/user/${id(userId)}`, { signal });
@@ -35,10 +29,4 @@ export async function getUserEvents(userId: string, signal?: AbortSignal): Promi
 /** DELETE /api/events/:id (auth, owner) -> {msg} */
 export async function deleteEvent(eventId: string): Promise<void> {
   await api.delete(`/events/${id(eventId)}`);
-}
-
-/** GET /api/transactions/:userId (auth) -> bare array */
-export async function getTransactions(userId: string, signal?: AbortSignal): Promise<Transaction[]> {
-  const { data } = await api.get<Transaction[]>(`/transactions/${id(userId)}`, { signal });
-  return Array.isArray(data) ? data : [];
 }

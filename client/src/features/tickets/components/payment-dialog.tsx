@@ -3,12 +3,13 @@
  * Escape closes, labelled by its heading). Step 1 confirms the price, step 2 takes the phone number
  * and follows the payment; the status line is a polite live region, errors are alerts.
  */
+import { KENYAN_PHONE_PATTERN, normaliseKenyanPhone } from '@tukio/shared/phone';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
-import { normaliseKenyanPhone, PHONE_ERROR, PHONE_HINT } from '../lib/phone';
+import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import type { PaymentState } from '../hooks/use-ticket-payment';
 
 export interface PaymentDialogProps {
@@ -27,7 +28,7 @@ export const orderTotal = (price: number, quantity: number) => Math.round(price 
 
 /** 254712345678 → 0712 345 678, for reading back the number the prompt went to. */
 function displayPhone(phone: string | null): string {
-  if (!phone || !/^254\d{9}$/.test(phone)) return phone ?? '';
+  if (!phone || !KENYAN_PHONE_PATTERN.test(phone)) return phone ?? '';
   const local = `0${phone.slice(3)}`;
   return `${local.slice(0, 4)} ${local.slice(4, 7)} ${local.slice(7)}`;
 }

@@ -3,6 +3,7 @@
  * quantity + Get Ticket / 'Already Registered'. Free events register here; paid events go through
  * `onBuy` when given, else the lazily loaded TicketPurchase (./ticket-purchase.tsx).
  */
+import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
@@ -15,8 +16,6 @@ import { registerForEvent } from '../api/tickets-api';
 import { CheckInLink } from './check-in-link';
 
 export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
-/** The server's per-order ceiling. */
-export const MAX_TICKETS_PER_ORDER = 10;
 
 export interface TicketBoxProps {
   event: EventItem;

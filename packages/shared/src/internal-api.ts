@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { MAX_TICKETS_PER_ORDER } from './limits.js';
+import { KENYAN_PHONE_PATTERN } from './phone.js';
+
+/**
+ * The API server's /api/internal/payments, which only the payment service calls (X-Internal-Key): each
+ * request and answer once, as zod schemas. The API server validates with them (and documents them in
+ * /api/docs: the `.meta` below); the payment service types its client (api-server-client.ts) with the
+ * inferred types. A field added here is seen by both sides at once.
+ */
+
+/** Ids are 24 lowercase hex characters (ObjectId-shaped) on both services. */
+export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
+export const idParam = (field = 'id') => z.string().regex(OBJECT_ID_PATTERN, `${field} is not a valid id.`);
+
+/** The statuses of a payment (one STK push) and of an order (the seats it holds), as the database stores them. */
+export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'cancelled'] as const;
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** How many tickets a request asks for: free registration and checkout read it the same way. */
+export const quantitySchema = z.coerce
+  .number({ error: 'Quantity must be a number.' })
+  .int('Quantity must be a whole number.')
+  .min(1, 'Quantity must be at least 1.')
+  .max(MAX_TICKETS_PER_ORDER, `At most ${MAX_TICKETS_PER_ORDER} tickets per purchase.`);
+
+export const phoneSchema = z
+  .string({ error: 'Phone number is required.' })
+  .trim()
+  .regex(KENYAN_PHONE_PATTERN, 'Enter the phone number as 254 followed by 9 digits, e.g. 254712345678.');
+
+export const checkoutRequestIdSchema = z
+  .string({ error: 'CheckoutRequestID is required.' })
+  .trim()
+  .min(1, 'CheckoutRequestID is required.')
+  .max(100, 'CheckoutRequestID is not valid.')
+  .regex(/^[A-Za-z0-9_.-]+$/, 'CheckoutRequestID is not valid.');
+
+// --- Requests ------------------------------------------------------------------------------------------
+
+/** POST /orders (with the buyer's bearer token): hold seats before the STK push. */
+export const createOrderRequest = z.object({
+  eventId: idParam('eventId'),
+  quantity: quantitySchema.default(1),
+  phone: phoneSchema,
+  /** Epoch ms after which the caller has given up: no seats are held for an answer nobody reads. */
+  deadline: z.number().int().positive().optional(),
+});
+
+/** POST /orders/:orderId/abandon: Daraja refused the push, release the seats. */
+export const abandonOrderRequest = z.object({ reason: z.string().max(500).default('push refused') });
+
+/** POST /pushes: the CheckoutRequestID Daraja gave for an order. */
+export const recordPushRequest = z.object({
+  orderId: idParam('orderId'),
+  checkoutRequestId: checkoutRequestIdSchema,
+  merchantRequestId: z.string().max(100).optional(),
+});
+
+/** POST /settle: a Daraja result (its callback, or its answer to an STK query). */
+export const settleRequest = z.object({
+  checkoutRequestId: checkoutRequestIdSchema,
+  merchantRequestId: z.string().max(100).optional(),
+  // Daraja's codes are small; the column is a 32-bit integer, so anything wider is not a real result.
+  resultCode: z.coerce
+    .number({ error: 'ResultCode must be a number.' })
+    .int('ResultCode must be a whole number.')
+    .min(-2_147_483_648, 'ResultCode is not valid.')
+    .max(2_147_483_647, 'ResultCode is not valid.'),
+  resultDesc: z.string().max(1000).default(''),
+  amount: z.coerce.number().nonnegative().optional(),
+  mpesaReceiptNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{6,20}$/, 'MpesaReceiptNumber is not valid.')
+    .optional(),
+  phone: z.coerce.string().max(20).optional(),
+  transactionDate: z.coerce.string().max(20).optional(),
+  /** `callback`: an unsigned message that must match the push; `query`: Daraja's own answer to an STK query. */
+  source: z.enum(['callback', 'query']),
+  /**
+   * What the payment service expects the order to be (it created it): lets a success be settled in
+   * one statement that checks them. A hint only: anything that does not match takes the full path.
+   */
+  eventId: idParam('eventId').optional(),
+  quantity: z.coerce.number().int().min(1).max(MAX_TICKETS_PER_ORDER).optional(),
+});
+
+/** GET /pending: pushes still waiting for a result, for the reconciler. */
+export const pendingPushesQuery = z.object({
+  olderThan: z.coerce.number().int().min(0).max(86_400).default(30),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+// --- Responses -----------------------------------------------------------------------------------------
+
+const id = z.string().regex(OBJECT_ID_PATTERN);
+export const dateTimeSchema = z.string().meta({ format: 'date-time' });
+export const shillingsSchema = z.int().meta({ description: 'Whole shillings.' });
+export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+
+/** GET /whoami: the account the forwarded bearer token belongs to. */
+export const whoamiResponse = z.object({ userId: id });
+
+/** POST /orders: the held order. */
+export const heldOrderResponse = z.object({
+  orderId: id,
+  amount: shillingsSchema,
+  quantity: z.int(),
+  holdExpiresAt: dateTimeSchema,
+  accountReference: z.string(),
+  transactionDesc: z.string(),
+  eventTitle: z.string(),
+});
+
+/** POST /orders/:orderId/abandon. */
+export const releasedResponse = z.object({ released: z.boolean() });
+
+/** POST /pushes. */
+export const recordedPushResponse = z.object({ paymentId: id, checkoutRequestId: z.string() });
+
+/** GET /status/:checkoutRequestId: a payment as its owner sees it (confirmPayment). */
+export const paymentView = z
+  .object({
+    checkoutRequestId: z.string(),
+    status: paymentStatusSchema,
+    orderStatus: orderStatusSchema,
+    success: z.boolean().meta({ description: 'Paid and the tickets issued.' }),
+    resultDesc: z.string().meta({ description: 'What to tell the buyer.' }),
+    eventId: id,
+    eventTitle: z.string(),
+    amount: shillingsSchema,
+    quantity: z.int(),
+    mpesaReceiptNumber: z.string().nullable(),
+    createdAt: dateTimeSchema,
+    ageSeconds: z.int(),
+  })
+  .meta({ id: 'PaymentView' });
+
+/** POST /settle. */
+export const settleResponse = z.object({
+  checkoutRequestId: z.string(),
+  status: paymentStatusSchema,
+  orderStatus: orderStatusSchema,
+  ticketsIssued: z.int(),
+  changed: z.boolean().meta({ description: 'False when the result was already recorded (a duplicate callback or a repeated query).' }),
+  /** The payment as its owner's status call would describe it now, so the payment service can answer polls itself. */
+  view: paymentView.optional(),
+});
+
+/** GET /pending. */
+export const pendingPushesResponse = z.array(z.object({ checkoutRequestId: z.string(), createdAt: dateTimeSchema }));
+
+export type CreateOrderRequest = z.infer<typeof createOrderRequest>;
+export type RecordPushRequest = z.input<typeof recordPushRequest>;
+export type SettleRequest = z.infer<typeof settleRequest>;
+export type WhoamiResponse = z.infer<typeof whoamiResponse>;
+export type HeldOrder = z.infer<typeof heldOrderResponse>;
+export type PaymentView = z.infer<typeof paymentView>;
+export type SettleResponse = z.infer<typeof settleResponse>;
+export type PendingPushes = z.infer<typeof pendingPushesResponse>;
