@@ -41,10 +41,69 @@ const dynamicImportSelectors = ({ regex, message }) => {
     { selector: `CallExpression[callee.object.type='MetaProperty'] > Literal[value=/${pattern}/]`, message },
   ];
 };
-const clientBoundaryRules = (boundaries, paths = [toastifyPath]) => ({
+const boundaryRules = (boundaries, paths = [toastifyPath]) => ({
   'no-restricted-imports': ['error', { paths, patterns: boundaries }],
   'no-restricted-syntax': ['error', ...boundaries.flatMap(dynamicImportSelectors)],
 });
+
+/*
+ * Server module boundaries (docs/decisions/server-boundaries.md): the modules under server/src/modules
+ * are layered, lowest first. A module imports its own files, server/src/{lib,db}, and the public face
+ * (index.ts) of a module in a lower layer: never a module at its own layer or above (a lower module that
+ * needs their data declares a port and app.ts fills it), never another module's internals. The rest of
+ * src (app.ts, server.ts, realtime.ts, bootstrap/, scripts/) reaches any module through its face; lib/
+ * and db/ sit below every module and may name only the auth face's types (the identity on req.user).
+ * Every folder under server/src/modules must be placed here, so a new module's layer is a decision.
+ */
+const serverLayers = [
+  ['contact', 'docs', 'geocoding', 'ops', 'payment-proxy', 'uploads'],
+  ['chat'],
+  ['auth'],
+  ['events'],
+  ['tickets'],
+  ['payments'],
+  ['community'],
+];
+const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const serverLayerOf = new Map(serverLayers.flatMap((names, layer) => names.map((name) => [name, layer])));
+const unplacedModules = serverModules.filter((name) => !serverLayerOf.has(name));
+if (unplacedModules.length > 0) {
+  throw new Error(`eslint.config.js: place ${unplacedModules.join(', ')} in serverLayers (docs/decisions/server-boundaries.md).`);
+}
+/** An import of one of `names` from inside server/src/modules (from a sibling module, or through ../modules/). */
+const moduleImport = (names) => String.raw`^(?:\.\./)+(?:modules/)?(?:${names.join('|')})`;
+const serverModuleBoundaries = (module) => {
+  const layer = serverLayerOf.get(module);
+  const below = serverModules.filter((name) => serverLayerOf.get(name) < layer);
+  const notBelow = serverModules.filter((name) => name !== module && serverLayerOf.get(name) >= layer);
+  return [
+    notBelow.length > 0 && {
+      regex: String.raw`${moduleImport(notBelow)}(?:/|$)`,
+      message: `The ${module} module must not import ${notBelow.join(', ')}: they are not below it in the layering. Declare the small interface ${module} needs in its own types and let app.ts pass the implementation (docs/decisions/server-boundaries.md).`,
+    },
+    below.length > 0 && {
+      regex: String.raw`${moduleImport(below)}/(?!index(?:\.js)?$)`,
+      message: `The ${module} module imports another module only through its public face, '../<name>/index.js' (docs/decisions/server-boundaries.md).`,
+    },
+  ].filter(Boolean);
+};
+const serverFaceBoundary = {
+  regex: String.raw`^(?:\.\.?/)+modules/[^/]+/(?!index(?:\.js)?$)`,
+  message: "Outside server/src/modules, import a module only through its public face, 'modules/<name>/index.js' (docs/decisions/server-boundaries.md).",
+};
+const serverLibBoundaries = [
+  {
+    regex: String.raw`^(?:\.\./)+modules/(?!auth/index\.js$)`,
+    message: 'server/src/lib and db sit below every module and must not import one: move the piece here or let the module pass it in (docs/decisions/server-boundaries.md).',
+  },
+  {
+    regex: String.raw`^(?:\.\./)+modules/auth/index\.js$`,
+    allowTypeImports: true,
+    message: 'server/src/lib and db may name only the types of the auth face (the identity on req.user), never import its code (docs/decisions/server-boundaries.md).',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', '**/coverage/**', 'server/drizzle/**'] },
@@ -70,20 +129,46 @@ export default tseslint.config(
     },
   },
   {
+    // @tukio/shared's node/ entries (pino, prom-client, node:fs, express) never belong in the browser bundle.
+    // A rule of its own, so the client boundary rules below (core no-restricted-imports) do not replace it.
+    files: ['client/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^@tukio/shared/node(?:/|$)', message: 'Node-only: the client imports the browser-safe entries of @tukio/shared (limits, phone, error-body, internal-api).' }] },
+      ],
+    },
+  },
+  {
     files: ['client/src/{components,hooks,lib,config,types,styles}/**/*.{ts,tsx}'],
-    rules: clientBoundaryRules([sharedBoundary]),
+    rules: boundaryRules([sharedBoundary]),
   },
   ...clientFeatures.map((feature) => ({
     files: [`client/src/features/${feature}/**/*.{ts,tsx}`],
-    rules: clientBoundaryRules(featureBoundaries(feature)),
+    rules: boundaryRules(featureBoundaries(feature)),
   })),
   {
     files: ['client/src/app/**/*.{ts,tsx}', 'client/src/*.{ts,tsx}'],
-    rules: clientBoundaryRules([appBoundary]),
+    rules: boundaryRules([appBoundary]),
   },
   {
     // The one place that imports react-toastify; the boundary still applies.
     files: ['client/src/lib/toaster.tsx'],
-    rules: clientBoundaryRules([sharedBoundary], []),
+    rules: boundaryRules([sharedBoundary], []),
+  },
+  ...serverModules.map((module) => ({
+    files: [`server/src/modules/${module}/**/*.ts`],
+    rules: boundaryRules(serverModuleBoundaries(module), []),
+  })),
+  {
+    files: ['server/src/*.ts', 'server/src/{bootstrap,scripts}/**/*.ts'],
+    rules: boundaryRules([serverFaceBoundary], []),
+  },
+  {
+    files: ['server/src/{lib,db}/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLibBoundaries }],
+      'no-restricted-syntax': ['error', ...serverLibBoundaries.flatMap(dynamicImportSelectors)],
+    },
   },
 );

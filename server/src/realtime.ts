@@ -4,7 +4,7 @@ import { Server } from 'socket.io';
 import { ConfigError, type AppConfig } from './config.js';
 import type { Logger } from './lib/logger.js';
 import type { RedisConnection } from './lib/redis.js';
-import { attachChatSocket } from './modules/chat/chat.socket.js';
+import { attachChatSocket } from './modules/chat/index.js';
 import type { Services } from './app.js';
 
 /**

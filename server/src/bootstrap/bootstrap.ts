@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { SYSTEM_USER_ID } from '../db/ids.js';
 import { startOfTodayWallClock } from '../lib/event-clock.js';
 import type { Logger } from '../lib/logger.js';
-import { toAuthUser, type AuthUser } from '../modules/auth/auth.service.js';
-import { createUsersRepository } from '../modules/auth/users.repository.js';
-import { createEventsRepository } from '../modules/events/events.repository.js';
-import { uploadsDir } from '../modules/uploads/uploads.service.js';
+import { createUsersRepository, hashPassword, toAuthUser, type AuthUser } from '../modules/auth/index.js';
+import { createEventsRepository } from '../modules/events/index.js';
+import { uploadsDir } from '../modules/uploads/index.js';
 import { demoAvatar } from './demo-avatars.js';
 import { writeDemoPoster } from './demo-posters.js';
 import { demoEvents } from './demo-events.js';
@@ -25,7 +23,7 @@ export async function ensureSystemUser(db: Database) {
     id: SYSTEM_USER_ID,
     username: 'tukio-importer',
     email: 'importer@tukio.invalid',
-    passwordHash: await bcrypt.hash(randomBytes(24).toString('hex'), 10),
+    passwordHash: await hashPassword(randomBytes(24).toString('hex')),
     emailVerifiedAt: new Date(),
   });
 }
@@ -34,7 +32,7 @@ export async function ensureSystemUser(db: Database) {
 export async function ensureAdmin(db: Database, admin: { username: string; email: string; password: string }, logger: Logger) {
   const repo = createUsersRepository(db);
   const existing = (await repo.findByUsername(admin.username)) ?? (await repo.findByEmail(admin.email));
-  const passwordHash = await bcrypt.hash(admin.password, 10);
+  const passwordHash = await hashPassword(admin.password);
   if (existing) {
     await repo.update(existing.id, { role: 'admin', passwordHash, emailVerifiedAt: existing.emailVerifiedAt ?? new Date() });
     logger.info(`admin account "${existing.username}" is ready`);
@@ -69,7 +67,7 @@ export interface SeededDemo {
 export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean, postersDir?: string): Promise<SeededDemo | null> {
   const repo = createUsersRepository(db);
   if (await repo.findByUsername('amani')) return null;
-  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   const verified = new Date();
   const demoUser = (username: string, avatarColors: Parameters<typeof demoAvatar>[0]) =>
     repo.insert({
@@ -86,7 +84,7 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
     await repo.insert({
       username: 'admin',
       email: 'admin@tukio.local',
-      passwordHash: await bcrypt.hash(DEMO_ADMIN_PASSWORD, 10),
+      passwordHash: await hashPassword(DEMO_ADMIN_PASSWORD),
       role: 'admin',
       emailVerifiedAt: verified,
     });

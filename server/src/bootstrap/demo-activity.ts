@@ -1,6 +1,6 @@
 import type { Services } from '../app.js';
 import type { Database } from '../db/database.js';
-import type { AuthUser } from '../modules/auth/auth.service.js';
+import type { AuthUser } from '../modules/auth/index.js';
 import type { SeededDemo } from './bootstrap.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { newId } from '../db/ids.js';
+import { escapeHtml as xml } from '../lib/html.js';
 
 /** Warm Kenyan-flag-and-savanna palettes; one is picked per event from its title. */
 const palettes: [string, string, string][] = [
@@ -11,8 +12,6 @@ const palettes: [string, string, string][] = [
   ['#6a040f', '#d00000', '#ffba08'],
   ['#14213d', '#4361ee', '#fca311'],
 ];
-
-const xml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function hash(text: string): number {
   let h = 0;

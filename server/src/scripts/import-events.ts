@@ -10,8 +10,8 @@ import { ensureSystemUser } from '../bootstrap/bootstrap.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase, pgliteDataDir } from '../db/database.js';
 import { createLogger } from '../lib/logger.js';
-import { createEventsImportService } from '../modules/events/events-import.service.js';
-import { createGeocodingService } from '../modules/geocoding/geocoding.service.js';
+import { createEventsImportService } from '../modules/events/index.js';
+import { createGeocodingService } from '../modules/geocoding/index.js';
 
 const MAX_BYTES = 20 * 1024 * 1024;
 

@@ -1,0 +1,7 @@
+/**
+ * The auth module's public face (docs/decisions/server-boundaries.md): accounts, sign-in, and the
+ * identity a request acts as. Other modules and app.ts import auth only from here.
+ */
+export { createAuthRouter } from './auth.routes.js';
+export { createAuthService, hashPassword, toAuthUser, type AuthService, type AuthUser } from './auth.service.js';
+export { createUsersRepository } from './users.repository.js';

@@ -1,0 +1,7 @@
+/** The events module's public face (docs/decisions/server-boundaries.md). */
+export { createEventPageHandler } from './event-page.js';
+export { canSeeEvent } from './event-visibility.js';
+export { createEventsImportService } from './events-import.service.js';
+export { createEventsRepository, recordActivity } from './events.repository.js';
+export { createEventsRouter } from './events.routes.js';
+export { createEventsService, type EventHoldings } from './events.service.js';

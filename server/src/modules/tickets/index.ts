@@ -1,0 +1,6 @@
+/** The tickets module's public face (docs/decisions/server-boundaries.md): seats, registrations, signed tickets. */
+export { createRegistrationsRepository } from './registrations.repository.js';
+export { createTicketSigner } from './ticket-signer.js';
+export { createTicketsRepository } from './tickets.repository.js';
+export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.js';
+export { createTicketsService, seatsLeftMessage, ticketMessages, type TicketsService } from './tickets.service.js';

@@ -1,0 +1,193 @@
+/**
+ * The server's module boundaries (docs/decisions/server-boundaries.md) are enforced by the root
+ * eslint.config.js: a module imports its own files, src/lib, src/db and the public face (index.ts) of a
+ * module below it in the layering; the rest of src reaches modules only through their faces; lib/ and db/
+ * name at most the auth face's types. This runs ESLint's Node API on deliberately wrong imports (each
+ * must be refused) and on right ones (each must pass), then on the real server sources. No database needed.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const modulesDir = new URL('../src/modules/', import.meta.url);
+const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax', '@typescript-eslint/no-restricted-imports']);
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: repoRoot, overrideConfigFile: 'eslint.config.js' });
+});
+
+/** The boundary rules' messages for `code` linted as if it were the file at `filePath`. */
+async function boundaryErrors(filePath: string, code: string) {
+  const [result] = await eslint.lintText(`${code}\nexport const used = value;\n`, { filePath });
+  return result!.messages.filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId));
+}
+
+const refused = [
+  {
+    why: "a module importing a lower module's internals (tickets → events repository)",
+    file: 'server/src/modules/tickets/boundary-probe.ts',
+    code: "import { recordActivity as value } from '../events/events.repository.js';",
+    rule: 'no-restricted-imports',
+    says: 'only through its public face',
+  },
+  {
+    why: "an upward import of a higher module's face (events → payments)",
+    file: 'server/src/modules/events/boundary-probe.ts',
+    code: "import { createPaymentsRepository as value } from '../payments/index.js';",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: "an upward import of a higher module's repository (events → payments, the old cycle)",
+    file: 'server/src/modules/events/boundary-probe.ts',
+    code: "import { createPaymentsRepository as value } from '../payments/payments.repository.js';",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: 'a type-only upward import (tickets → payments)',
+    file: 'server/src/modules/tickets/boundary-probe.ts',
+    code: "import type { PaymentsService } from '../payments/payments.service.js';\nconst value: PaymentsService | null = null;",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: 'a module importing one in its own layer (geocoding → contact)',
+    file: 'server/src/modules/geocoding/boundary-probe.ts',
+    code: "import { contactBody as value } from '../contact/index.js';",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: 'chat importing auth, which sits above it',
+    file: 'server/src/modules/chat/boundary-probe.ts',
+    code: "import type { AuthUser } from '../auth/index.js';\nconst value: AuthUser | null = null;",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: "a re-export of a lower module's internals (community → events)",
+    file: 'server/src/modules/community/boundary-probe.ts',
+    code: "export { canSeeEvent } from '../events/event-visibility.js';\nconst value = 1;",
+    rule: 'no-restricted-imports',
+    says: 'only through its public face',
+  },
+  {
+    why: 'an upward import spelled through ../modules/ (tickets → payments)',
+    file: 'server/src/modules/tickets/boundary-probe.ts',
+    code: "import { createPaymentsService as value } from '../../modules/payments/index.js';",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: 'a lazy import() of a higher module (tickets → payments)',
+    file: 'server/src/modules/tickets/boundary-probe.ts',
+    code: "const value = () => import('../payments/payments.service.js');",
+    rule: 'no-restricted-syntax',
+    says: 'not below it in the layering',
+  },
+  {
+    why: "app.ts reaching past a module's face",
+    file: 'server/src/boundary-probe.ts',
+    code: "import { createTicketsService as value } from './modules/tickets/tickets.service.js';",
+    rule: 'no-restricted-imports',
+    says: 'only through its public face',
+  },
+  {
+    why: "bootstrap reaching past a module's face",
+    file: 'server/src/bootstrap/boundary-probe.ts',
+    code: "import { createUsersRepository as value } from '../modules/auth/users.repository.js';",
+    rule: 'no-restricted-imports',
+    says: 'only through its public face',
+  },
+  {
+    why: 'lib importing a module',
+    file: 'server/src/lib/boundary-probe.ts',
+    code: "import { createEventsService as value } from '../modules/events/index.js';",
+    rule: '@typescript-eslint/no-restricted-imports',
+    says: 'below every module',
+  },
+  {
+    why: "lib importing the auth face's code (not only its types)",
+    file: 'server/src/lib/boundary-probe.ts',
+    code: "import { toAuthUser as value } from '../modules/auth/index.js';",
+    rule: '@typescript-eslint/no-restricted-imports',
+    says: 'only the types of the auth face',
+  },
+];
+
+const allowed = [
+  {
+    why: 'a module importing its own files, lib and db',
+    file: 'server/src/modules/events/boundary-probe.ts',
+    code: "import { createEventsRepository as value } from './events.repository.js';\nimport { AppError } from '../../lib/app-error.js';\nimport { events } from '../../db/schema.js';\nexport const probe = [AppError, events];",
+  },
+  {
+    why: "a module importing a lower module's face (community → tickets, events, auth)",
+    file: 'server/src/modules/community/boundary-probe.ts',
+    code: "import { createRegistrationsRepository as value } from '../tickets/index.js';\nimport { canSeeEvent } from '../events/index.js';\nimport type { AuthUser } from '../auth/index.js';\nexport const probe: [typeof canSeeEvent, AuthUser | null] = [canSeeEvent, null];",
+  },
+  {
+    why: "payments importing the tickets face (one layer down)",
+    file: 'server/src/modules/payments/boundary-probe.ts',
+    code: "import { ticketMessages as value } from '../tickets/index.js';",
+  },
+  {
+    why: "auth importing the faces of chat and contact (below it)",
+    file: 'server/src/modules/auth/boundary-probe.ts',
+    code: "import { createSendMessage as value } from '../chat/index.js';\nimport { contactBody } from '../contact/index.js';\nexport const probe = contactBody;",
+  },
+  {
+    why: 'a module lazily importing its own file',
+    file: 'server/src/modules/events/boundary-probe.ts',
+    code: "const value = () => import('./import-formats.js');",
+  },
+  {
+    why: "app.ts and scripts importing modules' faces",
+    file: 'server/src/scripts/boundary-probe.ts',
+    code: "import { createEventsImportService as value } from '../modules/events/index.js';\nimport { createGeocodingService } from '../modules/geocoding/index.js';\nexport const probe = createGeocodingService;",
+  },
+  {
+    why: "lib naming the auth face's types",
+    file: 'server/src/lib/boundary-probe.ts',
+    code: "import type { AuthUser } from '../modules/auth/index.js';\nconst value: AuthUser | null = null;",
+  },
+];
+
+describe('server module boundaries (eslint.config.js)', () => {
+  for (const { why, file, code, rule, says } of refused) {
+    it(`refuses ${why}`, async () => {
+      const errors = await boundaryErrors(file, code);
+      expect(errors.map((error) => error.ruleId)).toEqual([rule]);
+      expect(errors[0]!.severity).toBe(2);
+      expect(errors[0]!.message).toContain(says);
+      expect(errors[0]!.message).toContain('server-boundaries.md');
+    });
+  }
+
+  for (const { why, file, code } of allowed) {
+    it(`allows ${why}`, async () => {
+      expect(await boundaryErrors(file, code)).toEqual([]);
+    });
+  }
+
+  it('gives every module a public face', () => {
+    const modules = readdirSync(modulesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(modules.length).toBeGreaterThan(10);
+    expect(modules.filter((entry) => !existsSync(new URL(`${entry.name}/index.ts`, modulesDir))).map((entry) => entry.name)).toEqual([]);
+  });
+
+  it('finds no boundary violation in the server sources', async () => {
+    const results = await eslint.lintFiles(['server/src']);
+    expect(results.length).toBeGreaterThan(50);
+    const violations = results.flatMap((result) =>
+      result.messages
+        .filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId))
+        .map((message) => `${result.filePath}:${message.line} ${message.message}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
