@@ -1,52 +1,58 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createInFlightTracker } from '@tukio/shared/node/in-flight';
+import { requestContext } from '@tukio/shared/node/request-context';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { z } from 'zod';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { authenticateRequests } from './lib/auth.js';
-import { createInFlightTracker } from './lib/in-flight.js';
 import { createMetrics } from './lib/metrics.js';
 import { createChangeFeed } from './lib/change-feed.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
-import { apiDocs } from './lib/openapi.js';
 import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
-import { requestContext } from './lib/request-context.js';
+import { declareRoutes } from './lib/route-declaration.js';
 import type { RedisConnection } from './lib/redis.js';
 import { createSharedTokenBuckets, createTokenBuckets } from './lib/token-bucket.js';
 import './lib/validate.js';
-import { createAuthRouter } from './modules/auth/auth.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
-import { createChatRouter, createSendMessageHandler } from './modules/chat/chat.routes.js';
-import { createChatService } from './modules/chat/chat.service.js';
-import { createCommentsRouter } from './modules/community/comments.routes.js';
-import { createCommentsService } from './modules/community/comments.service.js';
-import { createForumsRouter } from './modules/community/forums.routes.js';
-import { createForumsService } from './modules/community/forums.service.js';
-import { createReviewsRouter } from './modules/community/reviews.routes.js';
-import { createReviewsService } from './modules/community/reviews.service.js';
-import { createContactService } from './modules/contact/contact.service.js';
-import { createDocsRouter } from './modules/docs/docs.routes.js';
-import { createEventPageHandler } from './modules/events/event-page.js';
-import { createEventsRouter } from './modules/events/events.routes.js';
-import { createEventsService } from './modules/events/events.service.js';
-import { createGeocodingRouter } from './modules/geocoding/geocoding.routes.js';
-import { createGeocodingService } from './modules/geocoding/geocoding.service.js';
-import { createOpsRouter } from './modules/ops/ops.routes.js';
-import { createOpsService } from './modules/ops/ops.service.js';
-import { createUploadsRouter, serveUploads } from './modules/uploads/uploads.routes.js';
-import { createUploadsService } from './modules/uploads/uploads.service.js';
-import { createPaymentProxy } from './modules/payment-proxy/payment-proxy.js';
-import { createInternalPaymentsRouter, createRefundsRouter, createTransactionsRouter } from './modules/payments/payments.routes.js';
-import { createPaymentsService } from './modules/payments/payments.service.js';
-import { createTicketSigner } from './modules/tickets/ticket-signer.js';
-import { createEventTicketsRouter, createTicketsRouter } from './modules/tickets/tickets.routes.js';
-import { createTicketsService } from './modules/tickets/tickets.service.js';
+import { createAuthRouter, createAuthService } from './modules/auth/index.js';
+import { createChatRouter, createChatService, createSendMessage } from './modules/chat/index.js';
+import {
+  createCommentsRouter,
+  createCommentsService,
+  createForumsRouter,
+  createForumsService,
+  createReviewsRouter,
+  createReviewsService,
+} from './modules/community/index.js';
+import { createContactService } from './modules/contact/index.js';
+import { createDocsRouter } from './modules/docs/index.js';
+import { createEventPageHandler, createEventsRouter, createEventsService, type EventHoldings } from './modules/events/index.js';
+import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
+import { createOpsRouter, createOpsService } from './modules/ops/index.js';
+import { createPaymentProxy } from './modules/payment-proxy/index.js';
+import {
+  createInternalPaymentsRouter,
+  createPaymentsRepository,
+  createPaymentsService,
+  createRefundsRouter,
+  createTransactionsRouter,
+} from './modules/payments/index.js';
+import {
+  createEventTicketsRouter,
+  createRegistrationsRepository,
+  createTicketSigner,
+  createTicketsRepository,
+  createTicketsRouter,
+  createTicketsService,
+} from './modules/tickets/index.js';
+import { createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -58,6 +64,16 @@ export interface AppDeps {
 }
 
 const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
+
+/**
+ * Events sits below tickets and payments but must respect what they hold for an event (registered
+ * users, the seat lock and counts, orders): it declares the port, and their repositories fill it here.
+ */
+export const eventHoldings: EventHoldings = {
+  registrations: createRegistrationsRepository,
+  seats: createTicketsRepository,
+  orders: createPaymentsRepository,
+};
 
 export function createServices(deps: AppDeps) {
   const { config, db, mailer, logger } = deps;
@@ -81,6 +97,7 @@ export function createServices(deps: AppDeps) {
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
   const events = createEventsService({
     db,
+    holdings: eventHoldings,
     geocoding,
     changes,
     publicUrl: config.publicUrl,
@@ -92,7 +109,8 @@ export function createServices(deps: AppDeps) {
   const reviews = createReviewsService({ db });
   const forums = createForumsService({ db });
   const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
-  const tickets = createTicketsService({ db, signer, mailer, logger, changes, publicUrl: config.publicUrl });
+  // Tickets sits below payments: it sees orders only through the port it declares (PaidOrders).
+  const tickets = createTicketsService({ db, orders: createPaymentsRepository, signer, mailer, logger, changes, publicUrl: config.publicUrl });
   // Prometheus counters of this instance, and the requests a shutdown lets finish.
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
@@ -153,20 +171,23 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api', express.json({ limit: '1mb' }));
   app.use('/api', authenticateRequests(services.auth));
 
-  apiDocs(app, 'Health').get('/api/health', {
-    summary: 'Liveness: the API answers and reaches its database',
-    auth: 'public',
-    responses: { 200: { description: '`{status:"ok"}`.', schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } }, 503: 'The database is unreachable.' },
-  });
-  app.get('/api/health', async (_req, res) => {
-    await services.ops.pingDatabase();
-    res.json({ status: 'ok' });
-  });
+  declareRoutes(app, 'Health').get(
+    '/api/health',
+    {
+      summary: 'Liveness: the API answers and reaches its database',
+      access: 'public',
+      responses: { 200: { description: '`{status:"ok"}`.', schema: z.object({ status: z.literal('ok') }) }, 503: 'The database is unreachable.' },
+    },
+    async () => {
+      await services.ops.pingDatabase();
+      return { status: 'ok' };
+    },
+  );
 
   // With Redis every instance counts the same budgets (a second instance gives an attacker nothing more).
   const budgets = deps.redis ? sharedBudgets(deps.redis.publisher, deps.redis.keyPrefix) : localBudgets();
   const rateLimit = { ...config.rateLimit, budgets };
-  const sendMessage = createSendMessageHandler({
+  const sendMessage = createSendMessage({
     chat: services.chat,
     contact: services.contact,
     contactLimit: limitPerIp({ ...rateLimit, name: 'contact' }),

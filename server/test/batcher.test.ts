@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBatcher } from '../src/lib/batcher.js';
-import { createBackgroundQueue } from '../src/modules/payments/keyed-queue.js';
+import { createBackgroundQueue } from '../src/lib/keyed-queue.js';
 
 describe('createBatcher (group commit)', () => {
   it('writes an item at once when idle, and items arriving meanwhile together in the next write', async () => {

@@ -4,6 +4,7 @@
  * creating, listing, searching, registering, reviewing — must agree at the boundaries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventHoldings } from '../src/app.js';
 import { newId } from '../src/db/ids.js';
 import { events } from '../src/db/schema.js';
 import { createChangeFeed } from '../src/lib/change-feed.js';
@@ -82,6 +83,7 @@ function servicesAt(now: Date) {
   const clock = () => now;
   const eventsService = createEventsService({
     db: t.db,
+    holdings: eventHoldings,
     geocoding: createGeocodingService(),
     changes: createChangeFeed(),
     publicUrl: t.url,

@@ -129,7 +129,7 @@ describe('npm run import:events', () => {
       const file = path.join(dataDir, 'events.json');
       writeFileSync(file, JSON.stringify([{ title: 'CLI event', date: '2027-08-01T18:00', location: 'Kisumu' }]));
       const run = () =>
-        promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/scripts/import-events.ts', file], {
+        promisify(execFile)(process.execPath, ['--conditions=@tukio/source', '--import', 'tsx', 'src/scripts/import-events.ts', file], {
           cwd: serverDir,
           env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'error', PORT: '0' },
           timeout: 60_000,

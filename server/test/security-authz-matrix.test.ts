@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeKey, routeTable, type Scenario } from './helpers/route-table.js';
+import type { DeclaredRoute } from '../src/lib/route-declaration.js';
+import { expectedRow, gateContradictions, routeKey, routeTable, type Expectation, type Scenario } from './helpers/route-table.js';
 import {
   ACTORS,
   buildWorld,
   changedTables,
+  declaredApiRoutes,
   errorBodyProblems,
   leakedSecrets,
   mountedApiRoutes,
@@ -25,9 +27,12 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 let t: TestServer;
 let tools: WorldTools;
+/** Each route's declaration by `METHOD /path`: the access the row is derived from. */
+let declared: Map<string, DeclaredRoute>;
 
 beforeAll(async () => {
   t = await startTestServer();
+  declared = new Map(declaredApiRoutes(t).map((route) => [routeKey({ method: route.method.toUpperCase(), path: route.fullPath }), route]));
   tools = await buildWorld(t);
 }, 180_000);
 afterAll(async () => {
@@ -39,14 +44,14 @@ const matches = (expected: number | readonly number[], status: number) => (typeo
 
 let cells = 0;
 
-async function runCell(method: string, scenario: Scenario, actor: Actor): Promise<string[]> {
+async function runCell(method: string, scenario: Scenario, expectation: Expectation, actor: Actor): Promise<string[]> {
   const problems: string[] = [];
   const request = await scenario.request(tools, actor);
   const before = await snapshotDatabase(t);
   const res = await tools.send(actor, request);
   const after = await snapshotDatabase(t);
   cells += 1;
-  const expected = scenario.expect[actor];
+  const expected = expectation[actor];
   const where = `${actor} ${request.method} ${request.path} [${scenario.name}]`;
   if (!matches(expected, res.status)) problems.push(`${where}: expected ${JSON.stringify(expected)}, got ${res.status} ${res.text.slice(0, 200)}`);
   const changed = changedTables(before, after);
@@ -66,8 +71,9 @@ async function runCell(method: string, scenario: Scenario, actor: Actor): Promis
 }
 
 describe('authorization matrix', () => {
-  it('classifies every mounted API route (and lists no route that is not mounted)', () => {
+  it('scripts every mounted API route (and lists no route that is not mounted); every mounted route is declared', () => {
     const mounted = mountedApiRoutes(t).map(routeKey).sort();
+    expect(mounted.filter((key) => !declared.has(key)), 'mounted routes without a declaration (declareRoutes)').toEqual([]);
     const table = routeTable.map(routeKey).sort();
     expect(mounted.filter((key) => !table.includes(key)), 'mounted routes missing from test/helpers/route-table.ts').toEqual([]);
     expect(table.filter((key) => !mounted.includes(key)), 'table routes that are not mounted').toEqual([]);
@@ -76,10 +82,15 @@ describe('authorization matrix', () => {
   });
 
   for (const entry of routeTable) {
-    it(`${routeKey(entry)} (${entry.access})`, async () => {
+    it(`${routeKey(entry)}`, async () => {
+      const route = declared.get(routeKey(entry));
+      expect(route, `${routeKey(entry)} has no declaration`).toBeDefined();
       const problems: string[] = [];
       for (const scenario of entry.scenarios) {
-        for (const actor of ACTORS) problems.push(...(await runCell(entry.method, scenario, actor)));
+        // The row comes from the declaration; a scenario that spells out its own must not contradict the gate.
+        const expectation = scenario.expect ?? expectedRow(route!, scenario.ok ?? 200);
+        for (const problem of scenario.beforeGate ? [] : gateContradictions(route!, expectation)) problems.push(`[${scenario.name}] declared ${route!.access}: ${problem}`);
+        for (const actor of ACTORS) problems.push(...(await runCell(entry.method, scenario, expectation, actor)));
       }
       expect(problems).toEqual([]);
     }, 120_000);

@@ -1,18 +1,12 @@
+import { bearerToken } from '@tukio/shared/node/bearer-token';
 import type { Request, RequestHandler } from 'express';
-import type { AuthService, AuthUser } from '../modules/auth/auth.service.js';
+import type { AuthService, AuthUser } from '../modules/auth/index.js';
 import { AppError } from './app-error.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
     user?: AuthUser;
   }
-}
-
-export function bearerToken(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  return match?.[1];
 }
 
 /** Reads the bearer token on every request; routes then ask for what they need with the helpers below. */
@@ -39,8 +33,6 @@ export function requireAdmin(req: Request): AuthUser {
   return user;
 }
 
-export const isAdmin = (user: AuthUser | undefined) => user?.role === 'admin';
-
 /**
  * Ids a client puts in a path or body are never trusted: they must name the caller
  * (or the caller must be an admin when `allowAdmin` is set).
@@ -52,11 +44,14 @@ export function requireSelf(req: Request, claimedId: unknown, options: { allowAd
   throw AppError.forbidden('You can only act on your own account.');
 }
 
-/** Owner of a resource, or an admin. */
-export function requireOwner(req: Request, ownerId: string, message = 'Only the owner can do that.'): AuthUser {
-  const user = requireUser(req);
-  if (user.id === ownerId || user.role === 'admin') return user;
-  throw AppError.forbidden(message);
+/**
+ * The one ownership check, made where the resource is loaded (a service, once it has the row): the
+ * caller must own it, or be an administrator unless `allowAdmin` is false (editing someone else's
+ * words is the author's alone; deleting them is moderation).
+ */
+export function requireOwner(user: AuthUser, ownerId: string, options: { message?: string; allowAdmin?: boolean } = {}): AuthUser {
+  if (user.id === ownerId || (options.allowAdmin !== false && user.role === 'admin')) return user;
+  throw AppError.forbidden(options.message ?? 'Only the owner can do that.');
 }
 
 /** Optional ids in bodies (`userId`, `from`) may be omitted, but when present must be the caller. */

@@ -1,221 +1,39 @@
 import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { z } from 'zod';
-import { listRouteLayers } from './routes.js';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { listDeclaredRoutes, type Access, type DeclaredRoute, type ResponseSpec } from './route-declaration.js';
 
 /**
- * OpenAPI 3.1 for the API server, generated from the zod schemas the handlers validate with.
+ * OpenAPI 3.1 for the API server, rendered by zod-openapi from the route declarations
+ * (route-declaration.ts): the request schemas are the ones each route validates with, the responses
+ * the zod schemas declared next to them. Shared bodies carry `.meta({ id })` and become components.
  *
- * Each routes file declares its operations next to the routes, with the same schema objects it hands
- * to `parse()`:
- *
- *     const doc = apiDocs(router, 'Accounts');
- *     doc.post('/register', { summary: 'Create an account', auth: 'public', body: registerBody, responses: { 200: … } });
- *     router.post('/register', …, parse(registerBody, req.body) …);
- *
- * Declarations hang on the router object; `buildOpenApi(app)` walks the mounted app (the same walk as
- * `listRoutes`), so mount prefixes come from app.ts and are never written twice. A mounted route
- * without a declaration is left out of the document and a declaration without a route is kept in it:
- * test/openapi.test.ts compares the document with `listRoutes(app)` and fails on either.
+ * test/openapi.test.ts compares the document with every mounted route and fails on a route that was
+ * mounted without a declaration.
  */
 
-/** Who may call an operation; test/openapi.test.ts checks it against the authorization matrix (test/helpers/route-table.ts). */
-export type Access = 'public' | 'optional' | 'user' | 'self' | 'owner' | 'admin' | 'internal';
+/** Every failure outside the account calls. */
+export const errorResponse = z
+  .object({
+    msg: z.string(),
+    message: z.string().meta({ description: 'Same text as msg.' }),
+    field: z.string().optional().meta({ description: 'The input field at fault, e.g. `email`.' }),
+    requestId: z.string().optional().meta({ description: 'On 5xx answers: quote it to support, it names the log lines of the request.' }),
+    status: z.literal(false).optional().meta({ description: 'Comments, reviews and forums add it.' }),
+  })
+  .meta({ id: 'Error', description: 'A failure: a message for the user, naming the field at fault where there is one.' });
 
-export type JsonSchema = Record<string, unknown>;
+/** The account calls answer 200 either way. */
+export const accountResult = z
+  .object({ status: z.boolean(), msg: z.string().optional(), field: z.string().optional() })
+  .meta({ id: 'AccountResult', description: 'Account calls answer 200 either way: `status:true`, or `status:false` with `msg` (and `field`) saying what to fix.' });
 
-export interface ResponseDoc {
-  description: string;
-  /** A zod schema the server has for this body, or a short hand-written JSON Schema (see `shape`). */
-  schema?: z.ZodType | JsonSchema;
-  /** `application/json` unless said otherwise (e.g. `text/csv`). */
-  contentType?: string;
-}
-
-export interface OperationDoc {
-  summary: string;
-  description?: string;
-  auth: Access;
-  /** Internal calls made for a user also forward that user's bearer token. */
-  userToken?: boolean;
-  /** The zod schemas handed to `parse()` for `req.params`, `req.query` and `req.body`. */
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** A multipart/form-data upload: the file field's name. */
-  upload?: string;
-  /**
-   * Account calls answer failures (bad input included) as 200 `{status:false, msg}`: no automatic
-   * 400 is listed for them.
-   */
-  failuresAs200?: boolean;
-  /** Status -> description, or description and body. 400/401/403 are added from the inputs and `auth` when missing. */
-  responses: Record<number, string | ResponseDoc>;
-  /** Overrides the tag given to `apiDocs`. */
-  tag?: string;
-}
-
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-interface Declared extends OperationDoc {
-  method: Method;
-  /** Path inside the router, as given to `router[method]`. */
-  path: string;
-  tag: string;
-}
-
-/** Declarations per router (the Express `Router()` function, or `app.router` for routes on the app). */
-const registry = new WeakMap<object, Declared[]>();
-
-/** What `app.router` is for an app, the router itself otherwise. */
-function ownerOf(target: object): object {
-  const router = (target as { router?: unknown }).router;
-  return router && typeof router === 'function' && typeof (target as { set?: unknown }).set === 'function' ? router : target;
-}
-
-/**
- * Declares the operations of `router` (or of an app's own routes) under `tag`. One call per route,
- * with the route's path exactly as given to the router.
- */
-export function apiDocs(router: object, tag: string): Record<Method, (path: string, doc: OperationDoc) => void> {
-  const owner = ownerOf(router);
-  const declare = (method: Method) => (path: string, doc: OperationDoc) => {
-    const list = registry.get(owner) ?? [];
-    if (list.some((entry) => entry.method === method && entry.path === path)) throw new Error(`${method.toUpperCase()} ${path} is documented twice`);
-    list.push({ tag, ...doc, method, path });
-    registry.set(owner, list);
-  };
-  return { get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
-}
-
-// ---- hand-written response shapes (no zod schema exists for responses) -----------------------------
-
-const str = { type: 'string' } as const;
-const id = { type: 'string', pattern: '^[0-9a-f]{24}$' } as const;
-
-/** Bodies the routes share, written from the services' DTOs. */
-const componentSchemas: Record<string, JsonSchema> = {
-  Error: {
-    type: 'object',
-    description: 'Every failure outside the account calls: a message for the user, naming the field at fault where there is one.',
-    properties: {
-      msg: str,
-      message: { ...str, description: 'Same text as msg.' },
-      field: { ...str, description: 'The input field at fault, e.g. `email`.' },
-      status: { const: false, description: 'Comments, reviews and forums add it.' },
-    },
-    required: ['msg', 'message'],
-  },
-  AccountResult: {
-    type: 'object',
-    description: 'Account calls answer 200 either way: `status:true`, or `status:false` with `msg` (and `field`) saying what to fix.',
-    properties: { status: { type: 'boolean' }, msg: str, field: str },
-    required: ['status'],
-  },
-  User: {
-    type: 'object',
-    properties: {
-      _id: id,
-      username: str,
-      email: { ...str, format: 'email' },
-      avatarImage: { ...str, description: 'Base64 SVG markup, shown as data:image/svg+xml;base64,…; empty until set.' },
-      isAvatarImageSet: { type: 'boolean' },
-      role: { enum: ['user', 'admin'] },
-    },
-    required: ['_id', 'username', 'email', 'avatarImage', 'isAvatarImageSet', 'role'],
-  },
-  Event: {
-    type: 'object',
-    properties: {
-      _id: id,
-      title: str,
-      description: str,
-      date: { ...str, format: 'date-time' },
-      startDate: { ...str, format: 'date-time', description: 'Same instant as date.' },
-      location: str,
-      image: { type: ['string', 'null'], description: 'Absolute URL or null.' },
-      status: { enum: ['approved', 'pending'] },
-      isPaid: { type: 'boolean' },
-      ticketPrice: { type: 'integer', description: 'Whole shillings.' },
-      capacity: { type: ['integer', 'null'] },
-      registeredUsers: { type: 'array', items: id },
-      user: { ...id, description: "The organiser's user id." },
-      latitude: { type: ['number', 'null'] },
-      longitude: { type: ['number', 'null'] },
-      openedCount: { type: 'integer' },
-      ticketsSold: { type: 'integer' },
-      seatsLeft: { type: ['integer', 'null'] },
-      createdAt: { ...str, format: 'date-time' },
-    },
-    required: ['_id', 'title', 'description', 'date', 'startDate', 'location', 'image', 'status', 'isPaid', 'ticketPrice', 'capacity', 'registeredUsers', 'user', 'latitude', 'longitude', 'openedCount'],
-  },
-};
-
-export type ComponentName = 'Error' | 'AccountResult' | 'User' | 'Event';
-
-/** Short hand-written response bodies: `shape.ref('Event')`, `shape.array(shape.ref('Event'))`, `shape.object({ msg: 'string' })`. */
-export const shape = {
-  ref: (name: ComponentName): JsonSchema => ({ $ref: `#/components/schemas/${name}` }),
-  array: (items: JsonSchema): JsonSchema => ({ type: 'array', items }),
-  /** Properties by JSON type name or schema; all of them required. */
-  object: (properties: Record<string, string | JsonSchema>): JsonSchema => ({
-    type: 'object',
-    properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, typeof value === 'string' ? { type: value } : value])),
-    required: Object.keys(properties),
-  }),
-};
-
-// ---- generation ---------------------------------------------------------------------------------
-
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; description: string };
-  servers: Array<{ url: string; description?: string }>;
-  tags: Array<{ name: string }>;
-  paths: Record<string, Record<string, Operation>>;
-  components: Record<string, unknown>;
-}
-
-export interface Parameter {
-  name: string;
-  in: 'path' | 'query';
-  required: boolean;
-  schema: JsonSchema;
-  description?: string;
-}
-
-export interface Operation {
-  operationId: string;
-  summary: string;
-  description: string;
-  tags: string[];
-  'x-access': Access;
-  security: Array<Record<string, string[]>>;
-  parameters?: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
-}
+export type OpenApiDocument = ReturnType<typeof createDocument>;
 
 /** Express `:id` -> OpenAPI `{id}`. */
 export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
-
-/**
- * The input side of a zod schema (what a client sends: before transforms and defaults), as JSON
- * Schema 2020-12. Refinements and transforms cannot be expressed and are left out ('any').
- */
-export function inputSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
-
-const toJson = (schema: z.ZodType | JsonSchema): JsonSchema => (schema instanceof z.ZodType ? inputSchema(schema) : schema);
-
-function propertiesOf(schema: z.ZodType): { properties: Record<string, JsonSchema>; required: string[] } {
-  const json = inputSchema(schema);
-  return { properties: (json.properties as Record<string, JsonSchema> | undefined) ?? {}, required: (json.required as string[] | undefined) ?? [] };
-}
 
 const accessText: Record<Access, string> = {
   public: 'Public: no token needed.',
@@ -227,77 +45,64 @@ const accessText: Record<Access, string> = {
   internal: 'Internal: only for Tukio services (the payment service), with the shared key in X-Internal-Key.',
 };
 
-function securityFor(doc: Declared): Array<Record<string, string[]>> {
-  switch (doc.auth) {
+function securityFor(route: DeclaredRoute): Array<Record<string, string[]>> {
+  switch (route.access) {
     case 'public':
       return [];
     case 'optional':
       return [{}, { bearerAuth: [] }];
     case 'internal':
-      return [doc.userToken ? { internalKey: [], bearerAuth: [] } : { internalKey: [] }];
+      return [route.userToken ? { internalKey: [], bearerAuth: [] } : { internalKey: [] }];
     default:
       return [{ bearerAuth: [] }];
   }
 }
 
-function operationOf(doc: Declared, fullPath: string): Operation {
-  const parameters: Parameter[] = [];
-  const params = doc.params ? propertiesOf(doc.params).properties : {};
-  // Every path parameter is declared; one the handler does not parse with zod is a plain string.
-  for (const name of pathParamsOf(fullPath)) {
-    parameters.push({ name, in: 'path', required: true, schema: params[name] ?? { type: 'string' } });
-  }
-  if (doc.query) {
-    const query = propertiesOf(doc.query);
-    for (const [name, schema] of Object.entries(query.properties)) {
-      parameters.push({ name, in: 'query', required: query.required.includes(name), schema });
-    }
-  }
+/** The declared responses plus the 400/401/403 every route of its kind can answer. */
+function responsesOf(route: DeclaredRoute): ZodOpenApiResponsesObject {
+  const declared = new Map<number, ResponseSpec>(
+    Object.entries(route.responses).map(([status, value]) => [Number(status), typeof value === 'string' ? { description: value } : value]),
+  );
+  const add = (status: number, description: string) => {
+    if (!declared.has(status)) declared.set(status, { description });
+  };
+  if ((route.params || route.query || route.body || route.upload) && !route.failuresAs200) add(400, 'Invalid input: `msg` names the field and what to fix.');
+  if (route.access === 'internal') add(401, 'Missing or wrong X-Internal-Key.');
+  else if (route.access !== 'public' && route.access !== 'optional') add(401, 'No valid bearer token.');
+  if (route.access === 'self' || route.access === 'owner' || route.access === 'admin') add(403, accessText[route.access]);
 
-  let requestBody: Operation['requestBody'];
-  if (doc.body) {
-    const schema = inputSchema(doc.body);
-    requestBody = { required: ((schema.required as string[] | undefined) ?? []).length > 0, content: { 'application/json': { schema } } };
-  } else if (doc.upload) {
-    const schema = {
-      type: 'object',
-      properties: { [doc.upload]: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file.' } },
-      required: [doc.upload],
-    };
-    requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
-  }
-
-  const responses: Operation['responses'] = {};
-  const declared = Object.entries(doc.responses).map(([status, value]): [number, ResponseDoc] => [Number(status), typeof value === 'string' ? { description: value } : value]);
-  const takesInput = Boolean(doc.params || doc.query || doc.body || doc.upload);
-  const automatic: Array<[number, string]> = [];
-  if (takesInput && !doc.failuresAs200) automatic.push([400, 'Invalid input: `msg` names the field and what to fix.']);
-  if (doc.auth === 'internal') automatic.push([401, 'Missing or wrong X-Internal-Key.']);
-  else if (doc.auth !== 'public' && doc.auth !== 'optional') automatic.push([401, 'No valid bearer token.']);
-  if (doc.auth === 'self' || doc.auth === 'owner' || doc.auth === 'admin') automatic.push([403, accessText[doc.auth]]);
-  const all = [
-    ...declared,
-    ...automatic.filter(([status]) => !declared.some(([given]) => given === status)).map(([status, description]): [number, ResponseDoc] => [status, { description }]),
-  ];
-  for (const [status, response] of all.sort(([a], [b]) => a - b)) {
-    const schema = response.schema ? toJson(response.schema) : status >= 400 ? shape.ref('Error') : undefined;
-    responses[String(status)] = {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, response] of [...declared].sort(([a], [b]) => a - b)) {
+    const schema = response.schema ?? (status >= 400 ? errorResponse : undefined);
+    responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: response.description,
       ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}),
     };
   }
+  return responses;
+}
 
-  const operation: Operation = {
-    operationId: `${doc.method}${fullPath.replace(/^\/api/, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase())}`,
-    summary: doc.summary,
-    description: [doc.description, accessText[doc.auth]].filter(Boolean).join('\n\n'),
-    tags: [doc.tag],
-    'x-access': doc.auth,
-    security: securityFor(doc),
-    responses,
+function operationOf(route: DeclaredRoute): ZodOpenApiOperationObject {
+  // Every path parameter is declared; one the route does not validate is a plain string.
+  const declaredParams = route.params instanceof z.ZodObject ? (route.params.shape as Record<string, z.ZodType>) : {};
+  const path = z.object(Object.fromEntries(pathParamsOf(route.fullPath).map((name) => [name, declaredParams[name] ?? z.string()])));
+  const operation: ZodOpenApiOperationObject = {
+    operationId: `${route.method}${route.fullPath.replace(/^\/api/, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    summary: route.summary,
+    description: [route.description, accessText[route.access]].filter(Boolean).join('\n\n'),
+    tags: [route.tag],
+    security: securityFor(route),
+    requestParams: { path, ...(route.query instanceof z.ZodObject ? { query: route.query } : {}) },
+    responses: responsesOf(route),
+    'x-access': route.access,
   };
-  if (parameters.length) operation.parameters = parameters;
-  if (requestBody) operation.requestBody = requestBody;
+  if (route.body) operation.requestBody = { content: { 'application/json': { schema: route.body } } };
+  else if (route.upload) {
+    operation.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: z.object({ [route.upload]: z.string().meta({ contentMediaType: 'application/octet-stream', description: 'The file.' }) }) } },
+    };
+  }
   return operation;
 }
 
@@ -310,52 +115,40 @@ function packageVersion(): string {
   }
 }
 
-/**
- * The OpenAPI document of every documented route the app mounts under /api. Declarations are read
- * from the routers the walk meets, so a declaration whose route was never registered still appears
- * (at its router's mount path) and the route check in test/openapi.test.ts reports it.
- */
+/** The OpenAPI document of every declared route the app mounts under /api. */
 export function buildOpenApi(app: Express): OpenApiDocument {
-  const paths: OpenApiDocument['paths'] = {};
+  const paths: ZodOpenApiPathsObject = {};
   const tags: string[] = [];
-  const add = (doc: Declared, fullPath: string) => {
-    const key = toOpenApiPath(fullPath);
-    paths[key] ??= {};
-    paths[key][doc.method] = operationOf(doc, fullPath);
-    if (!tags.includes(doc.tag)) tags.push(doc.tag);
-  };
-  // Each (router, mount path) pair is read once, in mount order, with all of its declarations.
-  const read = new Map<object, Set<string>>();
-  for (const layer of listRouteLayers(app)) {
-    const bases = read.get(layer.owner) ?? new Set<string>();
-    if (bases.has(layer.base)) continue;
-    bases.add(layer.base);
-    read.set(layer.owner, bases);
-    for (const doc of registry.get(layer.owner) ?? []) {
-      const fullPath = `${layer.base.replace(/\/+$/, '')}${doc.path === '/' ? '' : doc.path}` || '/';
-      if (fullPath.startsWith('/api')) add(doc, fullPath);
-    }
+  for (const route of listDeclaredRoutes(app)) {
+    if (!route.fullPath.startsWith('/api')) continue;
+    const key = toOpenApiPath(route.fullPath);
+    paths[key] = { ...paths[key], [route.method]: operationOf(route) };
+    if (!tags.includes(route.tag)) tags.push(route.tag);
   }
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Tukio API',
-      version: packageVersion(),
-      description: [
-        'The API server of Tukio: accounts, events, tickets, payment records, comments, reviews, forums and chat.',
-        'Generated from the zod schemas that validate each request (request bodies, query strings and path parameters are the schemas the server parses with, input side).',
-        'Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login. Real-time chat runs over Socket.IO on this server. M-Pesa payments (stkPush, confirmPayment) are served by the separate payment service on its own port; its calls into this server are the Internal operations.',
-      ].join('\n\n'),
-    },
-    servers: [{ url: '/', description: 'This server' }],
-    tags: tags.map((name) => ({ name })),
-    paths,
-    components: {
-      schemas: componentSchemas,
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /api/auth/login.' },
-        internalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'INTERNAL_API_KEY, shared with the payment service.' },
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tukio API',
+        version: packageVersion(),
+        description: [
+          'The API server of Tukio: accounts, events, tickets, payment records, comments, reviews, forums and chat.',
+          'Generated from the route declarations: request bodies, query strings and path parameters are the zod schemas the server validates with (input side).',
+          'Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login. Real-time chat runs over Socket.IO on this server. M-Pesa payments (stkPush, confirmPayment) are served by the payment service, reached through this server under /pay; its calls into this server are the Internal operations.',
+        ].join('\n\n'),
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: tags.map((name) => ({ name })),
+      paths,
+      components: {
+        schemas: { Error: errorResponse },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /api/auth/login.' },
+          internalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'INTERNAL_API_KEY, shared with the payment service.' },
+        },
       },
     },
-  };
+    // Refinements and transforms cannot be written as JSON Schema: the input side is documented without them.
+    { allowEmptySchema: { custom: true, transform: true, pipe: true } as never },
+  );
 }

@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.js';
 import { newId, SYSTEM_USER_ID } from '../../src/db/ids.js';
 import { tickets } from '../../src/db/schema.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { listDeclaredRoutes, type DeclaredRoute } from '../../src/lib/route-declaration.js';
 import { listRoutes, type MountedRoute } from '../../src/lib/routes.js';
 import { insertEventRow } from './events.js';
 import type { TestServer } from './test-server.js';
@@ -133,10 +134,19 @@ export function multipart(parts: Array<{ name: string; filename?: string; type?:
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** The API routes the app really mounts (same factory as the running server, walked with listRoutes). */
+/** An app built by the same factory as the running server (routes are walked, never called). */
+function appOf(t: TestServer) {
+  return createApp({ config: t.config, db: t.db, mailer: { send: async () => undefined, close: () => undefined }, logger: createLogger('silent') }).app;
+}
+
+/** The API routes the app really mounts (walked with listRoutes). */
 export function mountedApiRoutes(t: TestServer): MountedRoute[] {
-  const { app } = createApp({ config: t.config, db: t.db, mailer: { send: async () => undefined, close: () => undefined }, logger: createLogger('silent') });
-  return listRoutes(app).filter((route) => route.path.startsWith('/api'));
+  return listRoutes(appOf(t)).filter((route) => route.path.startsWith('/api'));
+}
+
+/** The declarations of the API routes (route-declaration.ts): who may call each one, its schemas. */
+export function declaredApiRoutes(t: TestServer): DeclaredRoute[] {
+  return listDeclaredRoutes(appOf(t)).filter((route) => route.fullPath.startsWith('/api'));
 }
 
 async function tableNames(t: TestServer): Promise<string[]> {

@@ -1,38 +1,29 @@
+import { PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '@tukio/shared/limits';
 import { z } from 'zod';
+import { emailSchema, nfkc } from '../../lib/validate.js';
 
 const requiredString = (message: string) =>
   z.string({ error: message }).refine((value) => value.trim().length > 0, message);
-
-/** NFKC first: fullwidth and other compatibility forms are stored and compared as their plain letters. */
-const nfkc = (value: string) => value.normalize('NFKC');
-
-export const emailSchema = z
-  .string({ error: 'Email is required.' })
-  .overwrite(nfkc)
-  .trim()
-  .min(1, 'Email is required.')
-  .max(254, 'Email must be at most 254 characters.')
-  .pipe(z.email('Please enter a valid email address.'));
 
 export const usernameSchema = z
   .string({ error: 'Username is required.' })
   .overwrite(nfkc)
   .trim()
-  .min(3, 'Username should be greater than 3 characters.')
-  .max(30, 'Username must be at most 30 characters.')
+  .min(USERNAME_MIN_LENGTH, `Username should be greater than ${USERNAME_MIN_LENGTH} characters.`)
+  .max(USERNAME_MAX_LENGTH, `Username must be at most ${USERNAME_MAX_LENGTH} characters.`)
   .regex(/^[\p{L}\p{N}._-]+$/u, 'Username may only contain letters, numbers, dots, dashes and underscores.');
 
 export const newPasswordSchema = (message: string) =>
   z
     .string({ error: message })
-    .min(6, message)
+    .min(PASSWORD_MIN_LENGTH, message)
     // bcrypt only reads the first 72 bytes; a longer password would be silently truncated.
     .refine((value) => Buffer.byteLength(value) <= 72, 'Password must be at most 72 bytes long.');
 
 export const registerBody = z.object({
   username: usernameSchema,
   email: emailSchema,
-  password: newPasswordSchema('Password should be equal or greater than 6 characters.'),
+  password: newPasswordSchema(`Password should be equal or greater than ${PASSWORD_MIN_LENGTH} characters.`),
 });
 
 export const loginBody = z.object({
@@ -50,7 +41,7 @@ export const resendVerificationBody = z
   .refine((body) => Boolean(body.username || body.email), { message: 'Username or email is required.', path: ['username'] });
 
 export const resetPasswordBody = z.object({
-  password: newPasswordSchema('Password must be at least 6 characters long.'),
+  password: newPasswordSchema(`Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`),
 });
 
 export const updateUserBody = z.object({

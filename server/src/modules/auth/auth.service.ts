@@ -5,10 +5,11 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { escapeHtml } from '../../lib/html.js';
+import { createBackgroundQueue } from '../../lib/keyed-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
-import { createBackgroundQueue } from '../payments/keyed-queue.js';
 import { normaliseAccountName } from './account-names.js';
 import { createAuthTokensRepository } from './auth-tokens.repository.js';
 import { validateAvatarImage } from './avatar.js';
@@ -48,12 +49,14 @@ const BCRYPT_ROUNDS = 10;
 const MAX_QUEUED_ACCOUNT_MAILS = 1000;
 /** Chat contacts listed at most (the most recent conversations). */
 export const MAX_CONTACTS = 500;
-/** Users per page of a username search; pages beyond USER_SEARCH_MAX_PAGE need a longer prefix. */
+/** Users per page of a username search; pages beyond USER_SEARCH_MAX_PAGE (@tukio/shared/limits) need a longer prefix. */
 export const USER_SEARCH_PAGE_SIZE = 20;
-export const USER_SEARCH_MAX_PAGE = 10;
+
+/** The one password hash: accounts, and the accounts bootstrap creates before the app starts. */
+export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_ROUNDS);
 
 let dummyHash: Promise<string> | undefined;
-const timingDummyHash = () => (dummyHash ??= bcrypt.hash('timing-equaliser', BCRYPT_ROUNDS));
+const timingDummyHash = () => (dummyHash ??= hashPassword('timing-equaliser'));
 
 export const messages = {
   registered: 'Registration successful. Please check your email to verify your account.',
@@ -174,7 +177,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     async register(input: { username: string; email: string; password: string }) {
       await assertUnique(input);
-      const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
+      const passwordHash = await hashPassword(input.password);
       const user = await writeUnique(input, undefined, () => users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash }));
       await sendVerification(user);
       return { msg: messages.registered };
@@ -252,7 +255,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async resetPassword(token: string, password: string) {
       const consumed = await tokens.consume(token, 'reset-password');
       if (!consumed) throw new AppError(400, messages.badLink);
-      const passwordHash = await bcrypt.hash(password, BCRYPT_ROUNDS);
+      const passwordHash = await hashPassword(password);
       const user = await users.findById(consumed.userId);
       if (!user) throw new AppError(400, messages.badLink);
       // Following the emailed link proves the address too.
@@ -328,13 +331,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const rows = await users.searchByUsernamePrefix(prefix, { exceptId: callerId, limit: USER_SEARCH_PAGE_SIZE + 1, offset: (page - 1) * USER_SEARCH_PAGE_SIZE });
       return { users: rows.slice(0, USER_SEARCH_PAGE_SIZE), page, hasMore: rows.length > USER_SEARCH_PAGE_SIZE };
     },
-
-    hashPassword: (password: string) => bcrypt.hash(password, BCRYPT_ROUNDS),
   };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}

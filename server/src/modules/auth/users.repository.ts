@@ -148,5 +148,3 @@ export function createUsersRepository(db: Executor) {
     },
   };
 }
-
-export type UsersRepository = ReturnType<typeof createUsersRepository>;

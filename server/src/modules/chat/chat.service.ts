@@ -1,3 +1,4 @@
+import { MAX_MESSAGE_LENGTH } from '@tukio/shared/limits';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
@@ -5,7 +6,6 @@ import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import type { TokenBuckets } from '../../lib/token-bucket.js';
 import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
 
-export const MAX_MESSAGE_LENGTH = 2000;
 export const PAGE_SIZE = 50;
 
 export interface DeliveredMessage {

@@ -4,8 +4,21 @@ import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuthService, AuthUser } from '../auth/auth.service.js';
 import type { ChatService } from './chat.service.js';
+
+/** Who a socket speaks as: chat needs only the user's id. */
+interface ChatUser {
+  id: string;
+}
+
+/**
+ * How chat learns whose token a socket carries. The auth module sits above chat (its router serves the
+ * legacy /api/auth/sendMessage with chat's schemas), so chat declares what it needs and realtime.ts
+ * passes the auth service in. Undefined: the token is no longer valid.
+ */
+export interface ChatAuthenticator {
+  authenticate(token: string): Promise<ChatUser | undefined>;
+}
 
 const userRoom = (userId: string) => `user:${userId}`;
 
@@ -104,7 +117,7 @@ export const sessionEndedMessage = 'Your session has ended. Please log in again.
  * change feed (over Redis), which re-checks that user's sockets held here; a periodic sweep re-checks
  * every socket, for expiry and for a change nobody announced.
  */
-function createSessionGuard(io: Server, deps: { auth: AuthService; changes: ChangeFeed; logger: Logger; checkEveryMs: number }) {
+function createSessionGuard(io: Server, deps: { auth: ChatAuthenticator; changes: ChangeFeed; logger: Logger; checkEveryMs: number }) {
   let sweeping = false;
 
   async function stillValid(socket: Socket): Promise<boolean> {
@@ -113,7 +126,7 @@ function createSessionGuard(io: Server, deps: { auth: AuthService; changes: Chan
       deps.logger.error('socket session check failed', error);
       return null;
     });
-    return user === null || user?.id === (socket.data.user as AuthUser).id;
+    return user === null || user?.id === (socket.data.user as ChatUser).id;
   }
 
   async function check(socket: Socket) {
@@ -179,7 +192,7 @@ function createSessionGuard(io: Server, deps: { auth: AuthService; changes: Chan
  */
 export function attachChatSocket(
   io: Server,
-  deps: { auth: AuthService; chat: ChatService; changes: ChangeFeed; logger: Logger; clustered: boolean; sessionCheckMs: number },
+  deps: { auth: ChatAuthenticator; chat: ChatService; changes: ChangeFeed; logger: Logger; clustered: boolean; sessionCheckMs: number },
 ) {
   // Once shutdown starts the Redis adapter may already be gone: broadcasting then would only reject.
   let shuttingDown = false;
@@ -207,7 +220,7 @@ export function attachChatSocket(
   });
 
   io.on('connection', async (socket: Socket) => {
-    const user = socket.data.user as AuthUser;
+    const user = socket.data.user as ChatUser;
     await socket.join(userRoom(user.id));
     presence.connected(user.id);
 

@@ -1,8 +1,8 @@
+import { COMMENT_MAX_LENGTH } from '@tukio/shared/limits';
 import { z } from 'zod';
 import { idParam } from '../../lib/validate.js';
 import { freeText } from './community.shared.js';
 
-export const COMMENT_MAX_LENGTH = 2000;
 /** The client's message when a comment cannot be posted (docs/product.md, "Messages users see"). */
 export const EMPTY_COMMENT = 'Comment field empty';
 

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { isAdmin } from '../../lib/auth.js';
-import type { AuthUser } from '../auth/auth.service.js';
+import { requireOwner } from '../../lib/auth.js';
+import type { AuthUser } from '../auth/index.js';
 import { requireVisibleEvent, userRef } from './community.shared.js';
 import { createCommentsRepository, type CommentRow } from './comments.repository.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
@@ -47,14 +47,14 @@ export function createCommentsService(deps: { db: Database }) {
     /** Only the author edits; an admin may delete but not put words in someone's mouth. */
     async update(user: AuthUser, commentId: string, content: string): Promise<CommentView> {
       const comment = await requireComment(commentId, user);
-      if (comment.userId !== user.id) throw AppError.forbidden('You can only edit your own comments.');
+      requireOwner(user, comment.userId, { message: 'You can only edit your own comments.', allowAdmin: false });
       await comments.updateContent(commentId, content);
       return toComment(await requireComment(commentId, user));
     },
 
     async remove(user: AuthUser, commentId: string): Promise<void> {
       const comment = await requireComment(commentId, user);
-      if (comment.userId !== user.id && !isAdmin(user)) throw AppError.forbidden('You can only delete your own comments.');
+      requireOwner(user, comment.userId, { message: 'You can only delete your own comments.' });
       await comments.delete(commentId);
     },
   };

@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { errorBody } from '../../lib/error-handler.js';
-import type { AuthUser } from '../auth/auth.service.js';
-import { canSeeEvent } from '../events/event-visibility.js';
+import { appErrorBody } from '../../lib/error-handler.js';
+import type { AuthUser } from '../auth/index.js';
+import { canSeeEvent } from '../events/index.js';
 import type { EventRefsRepository } from './event-refs.repository.js';
 
 /** `{_id, username}`: how an author is shown on comments, reviews, threads and posts. */
@@ -35,9 +35,7 @@ export const statusFalseOnError: ErrorRequestHandler = (error, _req, res, next) 
     next(error);
     return;
   }
-  res
-    .status(error.status)
-    .json({ status: false, ...errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body }) });
+  res.status(error.status).json({ status: false, ...appErrorBody(error) });
 };
 
 export const eventNotFound = 'Event not found.';

@@ -179,5 +179,3 @@ export function createForumsRepository(db: Executor) {
     },
   };
 }
-
-export type ForumsRepository = ReturnType<typeof createForumsRepository>;

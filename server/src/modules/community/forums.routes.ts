@@ -1,124 +1,131 @@
-import { Router, type Request, type Response } from 'express';
-import { AppError } from '../../lib/app-error.js';
-import { requireSelf, requireSelfIfPresent, requireUser } from '../../lib/auth.js';
-import { apiDocs, shape } from '../../lib/openapi.js';
-import { parse } from '../../lib/validate.js';
+import { Router } from 'express';
+import { declareRoutes } from '../../lib/route-declaration.js';
+import { postAdded, statusOnly, threadAdded, threadList, threadSummaries, threadWithPosts, voteResult } from './community.responses.js';
 import { statusFalseOnError } from './community.shared.js';
 import { addPostBody, addThreadBody, eventIdParams, postIdParams, threadIdParams } from './forums.schemas.js';
 import { forumMessages, type ForumsService } from './forums.service.js';
 
-/** Reading a forum needs an account (docs/product.md); the summary on the event page does not. */
-function requireReader(req: Request) {
-  if (!req.user) throw AppError.unauthorized(forumMessages.loginToView);
-  return req.user;
-}
-
 export function createForumsRouter(deps: { forums: ForumsService }) {
   const { forums } = deps;
   const router = Router();
-  const doc = apiDocs(router, 'Forums');
-  const status = shape.object({ status: { const: true } });
+  const routes = declareRoutes(router, 'Forums');
+  // Where the path has `:userId` it is always there (and documented as a required path parameter).
+  const postUserParams = postIdParams.required({ userId: true });
 
-  doc.get('/summary/:eventId', {
-    summary: "The latest threads of an event's forum (event page summary)",
-    auth: 'public',
-    params: eventIdParams,
-    responses: { 200: '`{threads:[…]}`: the latest few threads.', 404: 'Event not found.' },
-  });
-  router.get('/summary/:eventId', async (req, res) => {
-    const { eventId } = parse(eventIdParams, req.params);
-    res.json({ threads: await forums.summary(eventId, req.user) });
-  });
-
-  doc.get('/threads/:eventId', {
-    summary: "An event's threads",
-    auth: 'user',
-    params: eventIdParams,
-    responses: { 200: '`{thread:[{_id, title, user:{_id, username}, posts:[…]}]}` (key `thread`, value an array).', 404: 'Event not found.' },
-  });
-  router.get('/threads/:eventId', async (req, res) => {
-    const user = requireReader(req);
-    const { eventId } = parse(eventIdParams, req.params);
-    res.json({ thread: await forums.listThreads(user, eventId) });
-  });
-
-  doc.get('/thread/:threadId', {
-    summary: 'A thread with its post tree',
-    auth: 'user',
-    params: threadIdParams,
-    responses: {
-      200: '`{status:true, thread:{_id, title, event, posts:[post tree]}}`; a post is `{_id, content, user:{_id, username}, upvotes, parent, replies:[post]}`.',
-      404: 'Thread not found.',
+  routes.get(
+    '/summary/:eventId',
+    {
+      summary: "The latest threads of an event's forum (event page summary)",
+      access: 'optional',
+      params: eventIdParams,
+      responses: { 200: { description: '`{threads:[…]}`: the latest few threads.', schema: threadSummaries }, 404: 'Event not found.' },
     },
-  });
-  router.get('/thread/:threadId', async (req, res) => {
-    const user = requireReader(req);
-    const { threadId } = parse(threadIdParams, req.params);
-    res.json({ status: true, thread: await forums.getThread(user, threadId) });
-  });
+    async ({ params, user }) => ({ threads: await forums.summary(params.eventId, user) }),
+  );
 
-  doc.post('/add-thread', {
-    summary: 'Start a thread in an event forum',
-    auth: 'user',
-    body: addThreadBody,
-    responses: { 201: '`{status:true, thread}`.', 403: 'No ticket for the event, or `userId` is not the caller.', 404: 'Event not found.' },
-  });
-  router.post('/add-thread', async (req, res) => {
-    requireUser(req);
-    const body = parse(addThreadBody, req.body);
-    const user = requireSelfIfPresent(req, body.userId);
-    res.status(201).json({ status: true, thread: await forums.addThread(user, body.eventId, body.title) });
-  });
+  routes.get(
+    '/threads/:eventId',
+    {
+      summary: "An event's threads",
+      access: 'user',
+      // Reading a forum needs an account; the client shows why the forum is closed.
+      loginMessage: forumMessages.loginToView,
+      params: eventIdParams,
+      responses: {
+        200: { description: '`{thread:[{_id, title, user:{_id, username}, posts:[…]}]}` (key `thread`, value an array).', schema: threadList },
+        401: forumMessages.loginToView,
+        404: 'Event not found.',
+      },
+    },
+    async ({ params, user }) => ({ thread: await forums.listThreads(user, params.eventId) }),
+  );
 
-  doc.post('/add-post', {
-    summary: 'Post in a thread, or reply to a post (parentId)',
-    auth: 'user',
-    description: '`parentId` null, absent or empty means a top-level post.',
-    body: addPostBody,
-    responses: { 201: '`{status:true, post}`.', 403: 'No ticket for the event, or `userId` is not the caller.', 404: 'Thread not found.' },
-  });
-  router.post('/add-post', async (req, res) => {
-    requireUser(req);
-    const body = parse(addPostBody, req.body);
-    const user = requireSelfIfPresent(req, body.userId);
-    res.status(201).json({ status: true, post: await forums.addPost(user, body) });
-  });
+  routes.get(
+    '/thread/:threadId',
+    {
+      summary: 'A thread with its post tree',
+      access: 'user',
+      // Reading a forum needs an account; the client shows why the forum is closed.
+      loginMessage: forumMessages.loginToView,
+      params: threadIdParams,
+      responses: {
+        200: {
+          description: '`{status:true, thread:{_id, title, event, posts:[post tree]}}`; a post is `{_id, content, user:{_id, username}, upvotes, parent, replies:[post]}`.',
+          schema: threadWithPosts,
+        },
+        401: forumMessages.loginToView,
+        404: 'Thread not found.',
+      },
+    },
+    async ({ params, user }) => ({ status: true, thread: await forums.getThread(user, params.threadId) }),
+  );
+
+  routes.post(
+    '/add-thread',
+    {
+      summary: 'Start a thread in an event forum',
+      access: 'user',
+      self: ({ body }) => body.userId,
+      body: addThreadBody,
+      responses: {
+        201: { description: '`{status:true, thread}`.', schema: threadAdded },
+        403: 'No ticket for the event, or `userId` is not the caller.',
+        404: 'Event not found.',
+      },
+    },
+    async ({ body, user }) => ({ status: true, thread: await forums.addThread(user, body.eventId, body.title) }),
+  );
+
+  routes.post(
+    '/add-post',
+    {
+      summary: 'Post in a thread, or reply to a post (parentId)',
+      access: 'user',
+      self: ({ body }) => body.userId,
+      description: '`parentId` null, absent or empty means a top-level post.',
+      body: addPostBody,
+      responses: {
+        201: { description: '`{status:true, post}`.', schema: postAdded },
+        403: 'No ticket for the event, or `userId` is not the caller.',
+        404: 'Thread not found.',
+      },
+    },
+    async ({ body, user }) => ({ status: true, post: await forums.addPost(user, body) }),
+  );
 
   // The voter is the token's user; a different user id in the path is refused (403), never obeyed.
   for (const [path, direction] of [['upvote', 1], ['downvote', -1]] as const) {
-    doc.patch(`/posts/${path}/:postId/:userId`, {
-      summary: direction === 1 ? 'Upvote a post' : 'Downvote a post',
-      auth: 'self',
-      description: 'The `userId` in the path must be the caller.',
-      params: postIdParams,
-      responses: { 200: { description: '`{status:true, upvotes}`.', schema: shape.object({ status: { const: true }, upvotes: 'integer' }) }, 403: '`userId` is not the caller.', 404: 'Post not found.' },
-    });
-    router.patch(`/posts/${path}/:postId/:userId`, async (req, res) => {
-      requireUser(req);
-      const { postId, userId } = parse(postIdParams, req.params);
-      const user = requireSelf(req, userId);
-      res.json({ status: true, ...(await forums.vote(user, postId, direction)) });
-    });
+    routes.patch(
+      `/posts/${path}/:postId/:userId`,
+      {
+        summary: direction === 1 ? 'Upvote a post' : 'Downvote a post',
+        access: 'self',
+        self: ({ params }) => params.userId,
+        description: 'The `userId` in the path must be the caller.',
+        params: postUserParams,
+        responses: { 200: { description: '`{status:true, upvotes}`.', schema: voteResult }, 403: '`userId` is not the caller.', 404: 'Post not found.' },
+      },
+      async ({ params, user }) => ({ status: true, ...(await forums.vote(user, params.postId, direction)) }),
+    );
   }
 
   // The path's user id is ignored: the token says who is deleting (the author, or an admin on anyone's post).
-  const deletePost = async (req: Request, res: Response) => {
-    const user = requireUser(req);
-    const { postId } = parse(postIdParams, req.params);
-    await forums.deletePost(user, postId);
-    res.json({ status: true });
-  };
   for (const path of ['/posts/:postId/:userId', '/posts/:postId']) {
-    doc.delete(path, {
-      summary: 'Delete a post (author or admin)',
-      auth: 'owner',
-      description: path.includes(':userId') ? 'The `userId` in the path is ignored: the token says who is deleting.' : undefined,
-      params: postIdParams,
-      responses: { 200: { description: 'Deleted.', schema: status }, 403: 'Neither the author nor an admin.', 404: 'Post not found.' },
-    });
+    routes.delete(
+      path,
+      {
+        summary: 'Delete a post (author or admin)',
+        access: 'owner',
+        description: path.includes(':userId') ? 'The `userId` in the path is ignored: the token says who is deleting.' : undefined,
+        params: path.includes(':userId') ? postUserParams : postIdParams,
+        responses: { 200: { description: 'Deleted.', schema: statusOnly }, 403: 'Neither the author nor an admin.', 404: 'Post not found.' },
+      },
+      async ({ params, user }) => {
+        await forums.deletePost(user, params.postId);
+        return { status: true };
+      },
+    );
   }
-  router.delete('/posts/:postId/:userId', deletePost);
-  router.delete('/posts/:postId', deletePost);
 
   router.use(statusFalseOnError);
   return router;

@@ -1,9 +1,8 @@
+import { POST_MAX_LENGTH, THREAD_TITLE_MAX_LENGTH } from '@tukio/shared/limits';
 import { z } from 'zod';
 import { idParam } from '../../lib/validate.js';
 import { freeText } from './community.shared.js';
 
-export const THREAD_TITLE_MAX_LENGTH = 150;
-export const POST_MAX_LENGTH = 5000;
 /**
  * Replies may nest at any depth the UI asks for (the client renders three levels and offers "Load more"
  * below). This cap only keeps a thread serialisable: JSON nesting in the thousands overflows the stack.

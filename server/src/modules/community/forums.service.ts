@@ -1,8 +1,8 @@
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { isAdmin } from '../../lib/auth.js';
-import type { AuthUser } from '../auth/auth.service.js';
-import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
+import { requireOwner } from '../../lib/auth.js';
+import type { AuthUser } from '../auth/index.js';
+import { createRegistrationsRepository } from '../tickets/index.js';
 import { requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createForumsRepository, type ThreadRow } from './forums.repository.js';
@@ -127,7 +127,7 @@ export function createForumsService(deps: { db: Database }) {
         const post = await repo.lockPost(postId, 'update');
         if (!post) throw AppError.notFound(forumMessages.postNotFound);
         await requireVisibleThread(tx, post.threadId, user, forumMessages.postNotFound);
-        if (post.userId !== user.id && !isAdmin(user)) throw AppError.forbidden(forumMessages.notAuthor);
+        requireOwner(user, post.userId, { message: forumMessages.notAuthor });
         if (await repo.hasReplies(post.id)) {
           if (!post.deletedAt) await repo.softDelete(post.id);
           return;

@@ -1,8 +1,8 @@
+import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
 import { z } from 'zod';
 import { idParam } from '../../lib/validate.js';
 import { freeText } from './community.shared.js';
 
-export const REVIEW_MAX_LENGTH = 2000;
 const RATING_MESSAGE = 'Rating must be a whole number from 1 to 5.';
 
 /** A review may be a rating alone; text, when given, is capped. */

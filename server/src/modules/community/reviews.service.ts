@@ -1,9 +1,9 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { isAdmin } from '../../lib/auth.js';
+import { requireOwner } from '../../lib/auth.js';
 import { hasStarted } from '../../lib/event-clock.js';
-import type { AuthUser } from '../auth/auth.service.js';
-import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
+import type { AuthUser } from '../auth/index.js';
+import { createRegistrationsRepository } from '../tickets/index.js';
 import { isUniqueViolation, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createReviewsRepository, type ReviewRow } from './reviews.repository.js';
@@ -74,14 +74,14 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
 
     async update(user: AuthUser, id: string, changes: { content?: string | undefined; rating?: number | undefined }): Promise<ReviewView> {
       const review = await requireReview(id, user);
-      if (review.userId !== user.id) throw AppError.forbidden('You can only edit your own reviews.');
+      requireOwner(user, review.userId, { message: 'You can only edit your own reviews.', allowAdmin: false });
       await reviews.update(id, changes);
       return toReview(await requireReview(id, user));
     },
 
     async remove(user: AuthUser, id: string): Promise<void> {
       const review = await requireReview(id, user);
-      if (review.userId !== user.id && !isAdmin(user)) throw AppError.forbidden('You can only delete your own reviews.');
+      requireOwner(user, review.userId, { message: 'You can only delete your own reviews.' });
       await reviews.delete(id);
     },
   };

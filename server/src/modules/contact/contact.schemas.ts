@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { text } from '../../lib/validate.js';
-import { emailSchema } from '../auth/auth.schemas.js';
+import { emailSchema, text } from '../../lib/validate.js';
 
 export const contactBody = z.object({
   name: text('Name', 100),

@@ -1,42 +1,45 @@
 import { Router, type Express } from 'express';
-import { apiDocs, buildOpenApi, shape } from '../../lib/openapi.js';
-import { renderDocsPage } from './docs.page.js';
+import { z } from 'zod';
+import { buildOpenApi } from '../../lib/openapi.js';
+import { declareRoutes } from '../../lib/route-declaration.js';
+import { docsPageHtml, serveDocsAssets } from './docs.page.js';
 
 /**
- * /api/docs: the OpenAPI document (openapi.json) and a page to browse it. Both are built on the
- * first request, once every router is mounted, and then served from memory.
+ * /api/docs: the OpenAPI document (openapi.json), built on the first request once every router is
+ * mounted and then served from memory, and the interactive reference that reads it.
  */
 export function createDocsRouter(deps: { app: Express }) {
   const router = Router();
-  const doc = apiDocs(router, 'Documentation');
-  let built: { json: string; html: string } | undefined;
-  const docs = () => {
-    if (!built) {
-      const document = buildOpenApi(deps.app);
-      built = { json: JSON.stringify(document), html: renderDocsPage(document) };
-    }
-    return built;
-  };
+  const routes = declareRoutes(router, 'Documentation');
+  let json: string | undefined;
 
-  doc.get('/', {
-    summary: 'This documentation as a web page',
-    auth: 'public',
-    responses: { 200: { description: 'HTML: every operation by tag, with its parameters, body and responses.', contentType: 'text/html', schema: { type: 'string' } } },
-  });
-  router.get('/', (_req, res) => {
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.type('html').send(docs().html);
-  });
+  routes.get(
+    '/',
+    {
+      summary: 'This documentation as an interactive reference (Swagger UI)',
+      access: 'public',
+      responses: { 200: { description: 'HTML: the reference, which loads openapi.json.', contentType: 'text/html', schema: z.string() } },
+    },
+    ({ res }) => {
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.type('html').send(docsPageHtml);
+    },
+  );
 
-  doc.get('/openapi.json', {
-    summary: 'The OpenAPI 3.1 document of this API',
-    auth: 'public',
-    responses: { 200: { description: 'The document.', schema: shape.object({ openapi: 'string', info: 'object', paths: 'object' }) } },
-  });
-  router.get('/openapi.json', (_req, res) => {
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.type('application/json').send(docs().json);
-  });
+  routes.get(
+    '/openapi.json',
+    {
+      summary: 'The OpenAPI 3.1 document of this API',
+      access: 'public',
+      responses: { 200: { description: 'The document.', schema: z.object({ openapi: z.string(), info: z.object({}).loose(), paths: z.object({}).loose() }) } },
+    },
+    ({ res }) => {
+      json ??= JSON.stringify(buildOpenApi(deps.app));
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.type('application/json').send(json);
+    },
+  );
 
+  router.use('/assets', serveDocsAssets());
   return router;
 }

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
+import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
 import { sendHtml } from '../../lib/precompressed.js';
-import { escapeHtml } from '../auth/auth.service.js';
 import { injectEventShell, lazyAppShellRenderer, routeStylesheets } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 

@@ -1,4 +1,4 @@
-import type { AuthUser } from '../auth/auth.service.js';
+import type { AuthUser } from '../auth/index.js';
 
 /**
  * Who may see an event, and so anything hung on it (comments, reviews, forums, counters): a published

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, TICKET_PRICE_MAX } from '@tukio/shared/limits';
 import type { Database } from '../../db/database.js';
 import { SYSTEM_USER_ID } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
-import type { GeocodingService } from '../geocoding/geocoding.service.js';
+import type { GeocodingService } from '../geocoding/index.js';
 import { parseEventFile, type RawImportRecord } from './import-formats.js';
 import { createEventsRepository } from './events.repository.js';
-import { DESCRIPTION_MAX, LOCATION_MAX, TICKET_PRICE_MAX, TITLE_MAX } from './events.schemas.js';
 import { normalizeImageUrl } from './events.service.js';
 
 export interface ImportResult {
@@ -42,8 +42,8 @@ export function createEventsImportService(deps: { db: Database; geocoding: Geoco
     if (record.dateError) return record.dateError;
     if (!record.date) return 'date is missing';
     if (!record.location) return 'location is missing';
-    const title = fit(record.title, TITLE_MAX);
-    const location = fit(record.location, LOCATION_MAX);
+    const title = fit(record.title, EVENT_TITLE_MAX);
+    const location = fit(record.location, EVENT_LOCATION_MAX);
     let image: string | null = null;
     try {
       image = normalizeImageUrl(record.image, deps.publicUrl);
@@ -61,7 +61,7 @@ export function createEventsImportService(deps: { db: Database; geocoding: Geoco
     }
     const created = await repo.insertImported({
       title,
-      description: fit(record.description ?? '', DESCRIPTION_MAX),
+      description: fit(record.description ?? '', EVENT_DESCRIPTION_MAX),
       startsAt: record.date,
       location,
       image,
@@ -91,10 +91,7 @@ export function createEventsImportService(deps: { db: Database; geocoding: Geoco
   }
 
   return {
-    importRecords,
     /** A JSON list or an .ics calendar, told apart by `name` (a file name or URL) or the content. */
     importText: (text: string, name = ''): Promise<ImportResult> => importRecords(parseEventFile(text, name)),
   };
 }
-
-export type EventsImportService = ReturnType<typeof createEventsImportService>;

@@ -255,5 +255,3 @@ export function createEventsRepository(db: Executor) {
     },
   };
 }
-
-export type EventsRepository = ReturnType<typeof createEventsRepository>;

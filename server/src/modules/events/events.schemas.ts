@@ -1,13 +1,9 @@
+import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, TICKET_PRICE_MAX } from '@tukio/shared/limits';
 import { z } from 'zod';
 import { idParam, text } from '../../lib/validate.js';
 import { DAY_MS, parseDayOrWallClock, parseWallClock } from './event-dates.js';
 
-export const TITLE_MAX = 120;
-export const DESCRIPTION_MAX = 5000;
-export const LOCATION_MAX = 200;
 export const IMAGE_URL_MAX = 2048;
-/** M-Pesa's per-transaction ceiling; a single ticket cannot cost more than one payment can move. */
-export const TICKET_PRICE_MAX = 250_000;
 export const CAPACITY_MAX = 1_000_000;
 export const SHARE_PLATFORMS = ['whatsapp', 'twitter', 'instagram'] as const;
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
@@ -70,10 +66,10 @@ const image = z.preprocess(
 const optionalNull = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? null : value), schema.nullable()).optional();
 
 export const createEventBody = z.object({
-  title: text('Title', TITLE_MAX),
-  description: text('Description', DESCRIPTION_MAX),
+  title: text('Title', EVENT_TITLE_MAX),
+  description: text('Description', EVENT_DESCRIPTION_MAX),
   date: eventDate,
-  location: text('Location', LOCATION_MAX),
+  location: text('Location', EVENT_LOCATION_MAX),
   latitude: optionalNull(latitude),
   longitude: optionalNull(longitude),
   image: image.optional(),
@@ -85,10 +81,10 @@ export const createEventBody = z.object({
 export type CreateEventInput = z.infer<typeof createEventBody>;
 
 export const updateEventBody = z.object({
-  title: text('Title', TITLE_MAX).optional(),
-  description: text('Description', DESCRIPTION_MAX).optional(),
+  title: text('Title', EVENT_TITLE_MAX).optional(),
+  description: text('Description', EVENT_DESCRIPTION_MAX).optional(),
   date: eventDate.optional(),
-  location: text('Location', LOCATION_MAX).optional(),
+  location: text('Location', EVENT_LOCATION_MAX).optional(),
   latitude: optionalNull(latitude),
   longitude: optionalNull(longitude),
   image: image.optional(),
@@ -144,7 +140,7 @@ const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess((value) =
 export const searchQuery = z
   .object({
     q: optionalQuery(text('q', 200)),
-    location: optionalQuery(text('Location', LOCATION_MAX)),
+    location: optionalQuery(text('Location', EVENT_LOCATION_MAX)),
     from: optionalQuery(queryDate('from')),
     to: optionalQuery(queryDate('to')),
     free: optionalQuery(flag('free')),

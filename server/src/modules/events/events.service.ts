@@ -1,17 +1,15 @@
-import type { Database } from '../../db/database.js';
-import type { AuthUser } from '../auth/auth.service.js';
+import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
-import type { GeocodingService } from '../geocoding/geocoding.service.js';
-import { createPaymentsRepository, type OrderStatus } from '../payments/payments.repository.js';
-import { createRegistrationsRepository } from '../tickets/registrations.repository.js';
-import { createTicketsRepository } from '../tickets/tickets.repository.js';
 import { hasStarted, nowAsWallClock, startOfTodayWallClock } from '../../lib/event-clock.js';
 import { utcDay } from './event-dates.js';
 import { canSeeEvent } from './event-visibility.js';
 import { chunk, createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
+import type { AuthUser } from '../auth/index.js';
+import type { GeocodingService } from '../geocoding/index.js';
 
 /** The contract's event object. */
 export interface EventDto {
@@ -56,7 +54,7 @@ export const eventMessages = {
 } as const;
 
 /** 409 for deleting an event with orders: the buyers' payment records must outlive it. */
-export function hasOrdersMessage(counts: Partial<Record<OrderStatus, number>>): string {
+export function hasOrdersMessage(counts: Partial<Record<string, number>>): string {
   const entries = Object.entries(counts).filter(([, n]) => (n ?? 0) > 0);
   const total = entries.reduce((sum, [, n]) => sum + (n ?? 0), 0);
   const parts = entries.map(([status, n]) => `${n} ${status.replace('_', ' ')}`).join(', ');
@@ -146,8 +144,26 @@ export function toPrefixTsquery(q: string | undefined): string | undefined {
   return unique.length ? unique.map((word) => `${word}:*`).join(' & ') : undefined;
 }
 
+/**
+ * What events must know about an event's tickets and orders, which the tickets and payments modules own
+ * (both sit above events: they sell its seats). app.ts passes their repositories; each is made on the
+ * executor given here, the database or the transaction that holds the event row lock.
+ */
+export interface EventHoldings {
+  /** Who holds a ticket, per event: the contract's registeredUsers. */
+  registrations(executor: Executor): { registeredUserIds(eventIds: string[]): Promise<Map<string, string[]>> };
+  /** The event row lock every stock change takes, and the seats in use under it. */
+  seats(executor: Executor): {
+    lockEvent(eventId: string): Promise<object | undefined>;
+    seatCounts(eventId: string, now: Date): Promise<{ issued: number; held: number }>;
+  };
+  /** Orders per status: an event with orders keeps its buyers' payment records, so it is never deleted. */
+  orders(executor: Executor): { orderCountsForEvent(eventId: string): Promise<Partial<Record<string, number>>> };
+}
+
 export interface EventsServiceDeps {
   db: Database;
+  holdings: EventHoldings;
   geocoding: GeocodingService;
   publicUrl: string;
   /**
@@ -170,7 +186,7 @@ const MiB = 1024 * 1024;
 
 export function createEventsService(deps: EventsServiceDeps) {
   const repo = createEventsRepository(deps.db);
-  const registrations = createRegistrationsRepository(deps.db);
+  const registrations = deps.holdings.registrations(deps.db);
   const now = deps.now ?? (() => new Date());
   // Bounded in bytes too: event bodies and result lists vary widely in size (descriptions, long result lists).
   const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000, maxBytes: 8 * MiB });
@@ -266,7 +282,7 @@ export function createEventsService(deps: EventsServiceDeps) {
 
   async function findEditable(id: string, user: AuthUser): Promise<EventRow> {
     const row = await findVisible(id, user);
-    if (row.userId !== user.id && user.role !== 'admin') throw AppError.forbidden(eventMessages.notOwner);
+    requireOwner(user, row.userId, { message: eventMessages.notOwner });
     return row;
   }
 
@@ -278,7 +294,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     const capacity = changes.capacity;
     if (capacity === undefined || capacity === null) return repo.update(id, changes);
     return deps.db.transaction(async (tx) => {
-      const seats = createTicketsRepository(tx);
+      const seats = deps.holdings.seats(tx);
       if (!(await seats.lockEvent(id))) return undefined;
       const { issued, held } = await seats.seatCounts(id, new Date());
       if (issued + held > capacity) {
@@ -312,9 +328,6 @@ export function createEventsService(deps: EventsServiceDeps) {
   }
 
   return {
-    toDtos,
-    findVisible,
-
     /** GET /getevnt: approved events for visitors, every event for an admin. */
     async list(viewer: AuthUser | undefined) {
       return toDtos(await repo.list({ approvedOnly: viewer?.role !== 'admin' }));
@@ -464,8 +477,8 @@ export function createEventsService(deps: EventsServiceDeps) {
       if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
       const removed = await deps.db.transaction(async (tx) => {
         // The seat-hold function locks the event row too, so no order can appear between the count and the delete.
-        if (!(await createTicketsRepository(tx).lockEvent(id))) return false;
-        const orders = await createPaymentsRepository(tx).orderCountsForEvent(id);
+        if (!(await deps.holdings.seats(tx).lockEvent(id))) return false;
+        const orders = await deps.holdings.orders(tx).orderCountsForEvent(id);
         if (Object.keys(orders).length > 0) throw new AppError(409, hasOrdersMessage(orders), { body: { orders } });
         return createEventsRepository(tx).remove(id);
       });

@@ -1,10 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { metricsAccess } from '@tukio/shared/node/metrics';
 import { Router } from 'express';
 import { AppError } from '../../lib/app-error.js';
-import { bearerToken } from '../../lib/auth.js';
 import type { OpsService } from './ops.service.js';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * Probes and metrics for the platform, outside /api (no CORS, no user tokens):
@@ -13,7 +10,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export function createOpsRouter(deps: { ops: OpsService; metricsToken: string | undefined }) {
   const router = Router();
-  const expected = deps.metricsToken ? digest(deps.metricsToken) : undefined;
+  const access = metricsAccess(deps.metricsToken);
 
   router.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
@@ -27,11 +24,10 @@ export function createOpsRouter(deps: { ops: OpsService; metricsToken: string | 
   });
 
   router.get('/metrics', async (req, res) => {
+    const allowed = access(req);
     // Disabled unless configured: a plain 404, so an instance without a token does not advertise the endpoint.
-    if (!expected) throw AppError.notFound('Not found.');
-    const given = bearerToken(req);
-    // Both sides hashed, so the comparison takes the same time whatever the guess's length.
-    if (!given || !timingSafeEqual(digest(given), expected)) {
+    if (allowed === 'disabled') throw AppError.notFound('Not found.');
+    if (allowed === 'denied') {
       res.set('WWW-Authenticate', 'Bearer realm="metrics"');
       throw AppError.unauthorized('A valid metrics token is required.');
     }

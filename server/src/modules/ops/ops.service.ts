@@ -1,5 +1,5 @@
+import type { InFlightTracker } from '@tukio/shared/node/in-flight';
 import type { Database } from '../../db/database.js';
-import type { InFlightTracker } from '../../lib/in-flight.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { createOpsRepository } from './ops.repository.js';
 

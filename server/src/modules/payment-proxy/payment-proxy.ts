@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
-import { currentRequestId, REQUEST_ID_HEADER } from '../../lib/request-context.js';
 
 /**
  * The browser reaches the payment service through this server, same-origin, so the whole app is

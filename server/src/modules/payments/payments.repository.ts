@@ -11,11 +11,6 @@ export type PaymentStatus = PaymentRow['status'];
 /** Orders (seat holds) and payments (one per STK push). */
 export function createPaymentsRepository(db: Executor) {
   return {
-    async insertOrder(order: Omit<typeof orders.$inferInsert, 'id'>): Promise<OrderRow> {
-      const [row] = await db.insert(orders).values({ id: newId(), ...order }).returning();
-      return row!;
-    },
-
     /**
      * Checks the event and holds seats in one round trip through `tukio_hold_seats_checked`
      * (drizzle/0003): locks the event row, checks it is approved, not started before `notBefore`
@@ -50,11 +45,6 @@ export function createPaymentsRepository(db: Executor) {
       return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
     },
 
-    async findOrder(orderId: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
-      return row;
-    },
-
     async lockOrder(orderId: string): Promise<OrderRow | undefined> {
       const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).for('update');
       return row;
@@ -77,11 +67,6 @@ export function createPaymentsRepository(db: Executor) {
         .where(and(eq(orders.status, 'pending'), lte(orders.holdExpiresAt, now), eventId ? eq(orders.eventId, eventId) : undefined))
         .returning({ id: orders.id });
       return rows.length;
-    },
-
-    async insertPayment(payment: Omit<typeof payments.$inferInsert, 'id'>): Promise<PaymentRow> {
-      const [row] = await db.insert(payments).values({ id: newId(), ...payment }).returning();
-      return row!;
     },
 
     /** Records a push for an order in one statement (copying user, event, phone and amount from it). */
@@ -315,17 +300,5 @@ export function createPaymentsRepository(db: Executor) {
         .where(eq(orders.status, 'refund_due'))
         .orderBy(desc(orders.updatedAt));
     },
-
-    async userContact(userId: string) {
-      const [row] = await db.select({ username: users.username, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
-      return row;
-    },
-
-    countPending: async () => {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(payments).where(eq(payments.status, 'pending'));
-      return Number(row?.n ?? 0);
-    },
   };
 }
-
-export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;

@@ -1,11 +1,11 @@
+import type { SettleRequest } from '@tukio/shared/internal-api';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { nowAsWallClock } from '../../lib/event-clock.js';
-import { createTicketsRepository } from '../tickets/tickets.repository.js';
-import { seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/tickets.service.js';
+import { createTicketsRepository, seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/index.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 
 export interface PaymentsServiceDeps {
@@ -15,22 +15,6 @@ export interface PaymentsServiceDeps {
   holdMinutes: number;
   /** payment_settlements_total{status}: counted once per result actually recorded. */
   metrics?: Pick<Metrics, 'settlements'> | undefined;
-}
-
-export interface SettleInput {
-  checkoutRequestId: string;
-  merchantRequestId?: string | undefined;
-  resultCode: number;
-  resultDesc: string;
-  amount?: number | undefined;
-  mpesaReceiptNumber?: string | undefined;
-  phone?: string | undefined;
-  transactionDate?: string | undefined;
-  /** `callback`: an unsigned message that must match the push; `query`: Daraja's own answer to an STK query. */
-  source: 'callback' | 'query';
-  /** The order as the payment service expects it (a hint: a mismatch takes the full path). */
-  eventId?: string | undefined;
-  quantity?: number | undefined;
 }
 
 export interface SettleResult {
@@ -112,7 +96,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * A success settled in one statement when payment, order and hold are pending and live (and, with
    * `expect`, the event, quantity, amount and phone match); undefined when they are not.
    */
-  async function settleInOneStatement(repo: PaymentsRepository, input: SettleInput, prepared: Array<{ id: string; code: string }>, expect?: Expectation) {
+  async function settleInOneStatement(repo: PaymentsRepository, input: SettleRequest, prepared: Array<{ id: string; code: string }>, expect?: Expectation) {
     const now = new Date();
     try {
       return await repo.settleSuccessFast({
@@ -150,7 +134,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * it does not apply (no hint, not a success, a callback without what must be checked, or the
    * statement found nothing to do): the paths after reading the view decide.
    */
-  async function settleAsExpected(input: SettleInput, newStatus: PaymentStatus): Promise<SettleResult | undefined> {
+  async function settleAsExpected(input: SettleRequest, newStatus: PaymentStatus): Promise<SettleResult | undefined> {
     const amountCents = input.amount === undefined ? undefined : Math.round(input.amount * 100);
     const checkable = input.source === 'query' || (amountCents !== undefined && Number.isSafeInteger(amountCents) && Boolean(input.phone) && Boolean(input.mpesaReceiptNumber));
     if (newStatus !== 'success' || !input.eventId || !input.quantity || !checkable) return undefined;
@@ -178,7 +162,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 
   /** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
-  function refuseMismatchedCallback(input: SettleInput, newStatus: PaymentStatus, known: SettlementView['payment']) {
+  function refuseMismatchedCallback(input: SettleRequest, newStatus: PaymentStatus, known: SettlementView['payment']) {
     if (input.source !== 'callback') return;
     if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
       throw doubtful('MerchantRequestID does not match the push');
@@ -196,7 +180,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * comfortably live, the same one statement. Undefined otherwise (someone else settled it
    * meanwhile, or the hold is no longer safe): the locked path decides.
    */
-  async function settleFromView(input: SettleInput, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult | undefined> {
+  async function settleFromView(input: SettleRequest, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult | undefined> {
     const known = view.payment;
     if (newStatus !== 'success' || known.status !== 'pending' || view.order.status !== 'pending' || (view.order.holdExpiresAt?.getTime() ?? 0) <= Date.now() + HOLD_SAFETY_MS) {
       return undefined;
@@ -218,7 +202,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * a recorded failure, and a success whose hold ran out (seats recounted under the event lock,
    * or refund_due). Payment and order rows are locked in one transaction.
    */
-  async function settleLocked(input: SettleInput, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult> {
+  async function settleLocked(input: SettleRequest, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult> {
     const known = view.payment;
     let issued: Array<{ id: string; code: string }> = [];
     let result: SettleResult;
@@ -361,7 +345,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      * order is flagged refund_due. Three paths, quickest first; each falls through to the next
      * when its conditions do not hold.
      */
-    async settle(input: SettleInput): Promise<SettleResult> {
+    async settle(input: SettleRequest): Promise<SettleResult> {
       const newStatus = statusForResult(input.resultCode);
       const expected = await settleAsExpected(input, newStatus);
       if (expected) return expected;

@@ -30,5 +30,3 @@ export function createRegistrationsRepository(db: Executor) {
     },
   };
 }
-
-export type RegistrationsRepository = ReturnType<typeof createRegistrationsRepository>;

@@ -1,6 +1,6 @@
 import type { Mail, MailAttachment } from '../../lib/mailer.js';
-import { escapeHtml } from '../auth/auth.service.js';
 import { realInstant } from '../../lib/event-clock.js';
+import { escapeHtml } from '../../lib/html.js';
 
 export interface TicketMailInput {
   to: string;

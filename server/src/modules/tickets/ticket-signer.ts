@@ -1,6 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readOrCreateSecret } from '@tukio/shared/node/secret';
 
 /**
  * Ticket codes are `TK1.<payload>.<signature>`, both parts base64url:
@@ -27,12 +26,9 @@ function loadPrivateKey(configured: string | undefined, dataDir: string): KeyObj
     if (key.asymmetricKeyType !== 'ed25519') throw new Error('TICKET_SIGNING_KEY must be an Ed25519 private key');
     return key;
   }
-  const file = path.join(dataDir, KEY_FILE);
-  if (existsSync(file)) return createPrivateKey(readFileSync(file, 'utf8'));
-  mkdirSync(dataDir, { recursive: true });
-  const { privateKey } = generateKeyPairSync('ed25519');
-  writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-  return privateKey;
+  // Generated once under DATA_DIR; every instance started on it signs with the same key.
+  const generate = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  return createPrivateKey(readOrCreateSecret(dataDir, KEY_FILE, generate));
 }
 
 export function createTicketSigner(options: { signingKey: string | undefined; dataDir: string }): TicketSigner {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { events, orders, tickets, users } from '../../db/schema.js';
 
@@ -117,16 +117,10 @@ export function createTicketsRepository(db: Executor) {
         .orderBy(users.username, tickets.id);
     },
 
-    async recentForUserEvent(eventId: string, userId: string, limit: number) {
-      return db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId)))
-        .orderBy(desc(tickets.createdAt))
-        .limit(limit);
+    /** Where a user's ticket email goes. */
+    async userContact(userId: string) {
+      const [row] = await db.select({ username: users.username, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+      return row;
     },
-
   };
 }
-
-export type TicketsRepository = ReturnType<typeof createTicketsRepository>;

@@ -1,20 +1,18 @@
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
+import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
-import type { AuthUser } from '../auth/auth.service.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
-import { recordActivity } from '../events/events.repository.js';
-import { createBackgroundQueue, createKeyedQueue } from '../payments/keyed-queue.js';
-import { createPaymentsRepository } from '../payments/payments.repository.js';
 import { hasStarted } from '../../lib/event-clock.js';
+import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
+import type { AuthUser } from '../auth/index.js';
+import { recordActivity } from '../events/index.js';
 import { qrPng } from './qr.js';
 import { buildTicketMail } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
 import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
-
-export const MAX_TICKETS_PER_ORDER = 10;
 
 /** Free events issue tickets at registration; paid ones only after a payment. */
 const isFreeEvent = (event: { isPaid: boolean; ticketPrice: number }) => !event.isPaid || event.ticketPrice <= 0;
@@ -33,8 +31,16 @@ export const ticketMessages = {
 export const seatsLeftMessage = (left: number) =>
   left <= 0 ? ticketMessages.soldOut : `Only ${left} ticket${left === 1 ? '' : 's'} left for this event.`;
 
+/**
+ * Orders belong to the payments module, which sits above tickets (a successful payment issues tickets).
+ * Registration for a paid event only asks whether the user has paid: app.ts passes payments' repository,
+ * called with the caller's transaction.
+ */
+export type PaidOrders = (executor: Executor) => { paidOrderFor(eventId: string, userId: string): Promise<object | undefined> };
+
 export interface TicketsServiceDeps {
   db: Database;
+  orders: PaidOrders;
   signer: TicketSigner;
   mailer: Mailer;
   logger: Logger;
@@ -55,18 +61,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
    */
   const mailQueue = createBackgroundQueue();
 
-  /** The event, open for tickets: approved and not yet started. */
-  function assertOpen(event: EventRow | undefined, now: Date): EventRow {
-    if (!event) throw AppError.notFound(ticketMessages.notFound);
-    if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
-    if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
-    return event;
-  }
-
   const service = {
-    assertOpen,
-    perEvent,
-
     /** Shutdown: lets the ticket emails already queued go out (true), or gives up after `timeoutMs` (false). */
     flushMail(timeoutMs: number): Promise<boolean> {
       return mailQueue.idle(timeoutMs);
@@ -111,7 +106,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     ) {
       deps.changes.publish('event-tickets', eventId);
       mailQueue.push(async () => {
-        const contact = known?.contact ?? (await createPaymentsRepository(db).userContact(userId));
+        const contact = known?.contact ?? (await createTicketsRepository(db).userContact(userId));
         const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
         if (!contact || !event || tickets.length === 0) return;
         await deps.mailer.send(
@@ -140,7 +135,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
         if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
         if (!isFreeEvent(event)) {
-          const paid = await createPaymentsRepository(tx).paidOrderFor(eventId, userId);
+          const paid = await deps.orders(tx).paidOrderFor(eventId, userId);
           if (!paid) throw new AppError(402, ticketMessages.paymentRequired);
           return { message: ticketMessages.registered, issued: [] as TicketRow[] };
         }
@@ -179,7 +174,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     async eventForStaff(actor: AuthUser, eventId: string): Promise<EventRow> {
       const event = await createTicketsRepository(db).findEvent(eventId);
       if (!event) throw AppError.notFound(ticketMessages.notFound);
-      if (event.userId !== actor.id && actor.role !== 'admin') throw AppError.forbidden('Only the event organiser or an admin can do that.');
+      requireOwner(actor, event.userId, { message: 'Only the event organiser or an admin can do that.' });
       return event;
     },
 

@@ -1,9 +1,10 @@
+import { MAX_IMAGE_BYTES } from '@tukio/shared/limits';
 import express, { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError } from '../../lib/app-error.js';
-import { requireUser } from '../../lib/auth.js';
-import { apiDocs, shape } from '../../lib/openapi.js';
-import { MAX_IMAGE_BYTES, uploadMessages, type UploadsService } from './uploads.service.js';
+import { declareRoutes } from '../../lib/route-declaration.js';
+import { savedImage } from './uploads.responses.js';
+import { uploadMessages, type UploadsService } from './uploads.service.js';
 
 const multerMessages: Record<string, { status: number; message: string }> = {
   LIMIT_FILE_SIZE: { status: 413, message: uploadMessages.tooLarge },
@@ -41,31 +42,26 @@ function singleImage(): RequestHandler {
 export function createUploadsRouter(deps: { uploads: UploadsService; uploadLimit: RequestHandler }) {
   const router = Router();
 
-  apiDocs(router, 'Uploads').post('/', {
-    summary: 'Upload an event image (JPEG, PNG, WebP or GIF), one file in the field `file`',
-    auth: 'user',
-    upload: 'file',
-    responses: {
-      201: {
-        description: 'Where the image is served (`secure_url` as the contract\'s image host answered).',
-        schema: shape.object({ url: 'string', secure_url: 'string', path: 'string', type: 'string', bytes: 'integer' }),
-      },
-      413: 'The image is too large.',
-      415: 'Not an image type we accept.',
-      429: 'Too many uploads from this address.',
-    },
-  });
-  router.post(
+  declareRoutes(router, 'Uploads').post(
     '/',
-    (req, _res, next) => {
-      requireUser(req);
-      next();
+    {
+      summary: 'Upload an event image (JPEG, PNG, WebP or GIF), one file in the field `file`',
+      access: 'user',
+      upload: 'file',
+      use: [deps.uploadLimit, singleImage()],
+      responses: {
+        201: {
+          description: 'Where the image is served (`secure_url` as the contract\'s image host answered).',
+          schema: savedImage,
+        },
+        413: 'The image is too large.',
+        415: 'Not an image type we accept.',
+        429: 'Too many uploads from this address.',
+      },
     },
-    deps.uploadLimit,
-    singleImage(),
-    async (req, res) => {
+    ({ req }) => {
       if (!req.file) throw AppError.badRequest(uploadMessages.missing, 'file');
-      res.status(201).json(await deps.uploads.saveImage(req.file.buffer));
+      return deps.uploads.saveImage(req.file.buffer);
     },
   );
 

@@ -1,10 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { MAX_IMAGE_BYTES } from '@tukio/shared/limits';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { detectImageType } from './image-type.js';
-
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export const uploadMessages = {
   notImage: 'Only JPEG, PNG, WebP or GIF images can be uploaded.',

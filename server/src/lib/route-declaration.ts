@@ -1,0 +1,238 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import type { AuthUser } from '../modules/auth/index.js';
+import { AppError } from './app-error.js';
+import { requireAdmin, requireSelf, requireSelfIfPresent } from './auth.js';
+import { listRouteLayers } from './routes.js';
+import { parse } from './validate.js';
+
+/**
+ * One declaration per route. A route is written once, as
+ *
+ *     const routes = declareRoutes(router, 'Events');
+ *     routes.put('/admin/approve/:id', {
+ *       summary: 'Approve (publish) an event',
+ *       access: 'admin',
+ *       params: eventIdParams,
+ *       responses: { 200: { description: 'The event.', schema: eventResponse }, 404: 'Event not found.' },
+ *     }, ({ params }) => events.setStatus(params.id, 'approved'));
+ *
+ * and that one object
+ * - **authorizes**: `access` decides who passes before anything else runs (401 without a token, 403 for
+ *   the wrong role, the internal key for service calls), and `self` names the input that must be the
+ *   caller's own id;
+ * - **validates**: `params`, `query` and `body` are parsed with zod (400 naming the field), and the
+ *   handler receives the parsed, typed values;
+ * - **documents**: `buildOpenApi` (openapi.ts) renders the same schemas, access and responses as
+ *   OpenAPI with zod-openapi;
+ * - **feeds the authorization matrix**: the security tests read `listDeclaredRoutes(app)` for the
+ *   expected access of every mounted route.
+ *
+ * Ownership of a stored resource (an event, a comment) is known only once the row is loaded, so
+ * `access: 'owner'` routes pass signed-in callers here and the service decides with `requireOwner`.
+ */
+
+/** Who may call an operation. */
+export type Access = 'public' | 'optional' | 'user' | 'self' | 'owner' | 'admin' | 'internal';
+
+/** Accesses that need a signed-in caller: the handler's `user` is always set. */
+type SignedIn = 'user' | 'self' | 'owner' | 'admin';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  /** The body's zod schema (responses are documented, not validated). */
+  schema?: z.ZodType;
+  /** `application/json` unless said otherwise (e.g. `text/csv`). */
+  contentType?: string;
+}
+
+type Schema = z.ZodType | undefined;
+type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
+export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema> {
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+}
+
+/** The caller as the handler sees it: always set when the access needs one (or an internal call forwards a token). */
+type CallerOf<A extends Access, T> = A extends SignedIn ? AuthUser : T extends true ? AuthUser : AuthUser | undefined;
+
+export interface RouteContext<A extends Access, P extends Schema, Q extends Schema, B extends Schema, T = undefined> extends RouteInput<P, Q, B> {
+  user: CallerOf<A, T>;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteSpec<A extends Access = Access, P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema, T extends boolean | undefined = boolean | undefined> {
+  summary: string;
+  description?: string;
+  /** Overrides the group's tag. */
+  tag?: string;
+  access: A;
+  /** The 401 answer's message when a signed-in caller is needed and none came (a default otherwise). */
+  loginMessage?: string;
+  /**
+   * The account id in the input that must be the caller's own. With `access: 'self'` it is required
+   * (an administrator passes too when `allowAdmin`); on `user` and `owner` routes it is an optional
+   * field that, when sent, must still be the caller's.
+   */
+  self?: (input: RouteInput<P, Q, B>) => unknown;
+  allowAdmin?: boolean;
+  /** Internal calls made for a user also forward that user's bearer token (required). */
+  userToken?: T;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** A multipart/form-data upload: the file field's name (the parser comes in `use`). */
+  upload?: string;
+  /** Account calls answer failures (bad input included) as 200 `{status:false, msg}`: no automatic 400 is documented. */
+  failuresAs200?: boolean;
+  /** Middleware run after authorization and before validation: rate limits, upload parsers. */
+  use?: RequestHandler[];
+  /** Status -> description, or description and body. 400/401/403 are documented from the inputs and `access` when missing. */
+  responses: Record<number, string | ResponseSpec>;
+}
+
+/**
+ * A route's handler: gets the parsed input and the caller. A value it returns is sent as JSON with the
+ * first 2xx status of `responses`; a handler that answers itself (a file, a redirect) returns nothing.
+ */
+export type RouteHandler<A extends Access, P extends Schema, Q extends Schema, B extends Schema, T = undefined> = (
+  context: RouteContext<A, P, Q, B, T>,
+) => unknown;
+
+/** A declaration as kept for the document and the tests. */
+export interface Declared extends RouteSpec {
+  method: Method;
+  /** Path inside the router, as given to the router. */
+  path: string;
+  tag: string;
+}
+
+export interface DeclaredRoute extends Declared {
+  /** Mount path and route path joined, e.g. `/api/events/:id`. */
+  fullPath: string;
+}
+
+/** Declarations per router (the Express `Router()` function, or `app.router` for routes on the app). */
+const registry = new WeakMap<object, Declared[]>();
+
+/** What `app.router` is for an app, the router itself otherwise. */
+function ownerOf(target: object): object {
+  const router = (target as { router?: unknown }).router;
+  return router && typeof router === 'function' && typeof (target as { set?: unknown }).set === 'function' ? router : target;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Internal calls carry the shared key in `X-Internal-Key`; both sides are hashed so the comparison takes the same time whatever the guess. */
+function checkInternalKey(req: Request, expected: Buffer) {
+  const given = req.get('x-internal-key');
+  if (!given || !timingSafeEqual(digest(given), expected)) throw new AppError(401, 'This endpoint is for Tukio services only.');
+}
+
+/** The gate every declared route runs first: who may call it at all. */
+function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefined): void {
+  const signedIn = () => {
+    if (!req.user) throw AppError.unauthorized(spec.loginMessage);
+  };
+  switch (spec.access) {
+    case 'public':
+    case 'optional':
+      return;
+    case 'admin':
+      signedIn();
+      requireAdmin(req);
+      return;
+    case 'internal':
+      checkInternalKey(req, internalKey!);
+      if (spec.userToken) signedIn();
+      return;
+    default:
+      signedIn();
+  }
+}
+
+/** The id check of `self`, once the input is parsed. */
+function checkSelf(spec: RouteSpec, req: Request, input: RouteInput<Schema, Schema, Schema>) {
+  if (!spec.self) return;
+  const claimed = spec.self(input);
+  if (spec.access === 'self') requireSelf(req, claimed, { allowAdmin: spec.allowAdmin });
+  else requireSelfIfPresent(req, claimed);
+}
+
+function successStatus(spec: RouteSpec): number {
+  const statuses = Object.keys(spec.responses).map(Number).filter((status) => status >= 200 && status < 300);
+  return statuses.length ? Math.min(...statuses) : 200;
+}
+
+type Register = <A extends Access, P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, T extends boolean | undefined = undefined>(
+  path: string,
+  spec: RouteSpec<A, P, Q, B, T>,
+  handler: RouteHandler<A, P, Q, B, T>,
+) => void;
+
+/** Anything routes can be added to: an Express Router or app. */
+type Routable = Record<Method, (path: string, ...handlers: RequestHandler[]) => unknown>;
+
+/**
+ * Declares the routes of `router` (or of an app's own routes) under `tag`. `internalKey` is the shared
+ * key of the `internal` routes (required when the group has any).
+ */
+export function declareRoutes(router: object, tag: string, options: { internalKey?: string } = {}): Record<Method, Register> {
+  const owner = ownerOf(router);
+  const internalKey = options.internalKey === undefined ? undefined : digest(options.internalKey);
+  const declare =
+    (method: Method): Register =>
+    (path, spec, handler) => {
+      const where = `${method.toUpperCase()} ${path} (${tag})`;
+      if (spec.access === 'internal' && !internalKey) throw new Error(`${where} is internal: declareRoutes needs the internal key`);
+      if (spec.access === 'self' && !spec.self) throw new Error(`${where} has access 'self' but does not say which input is the caller's id`);
+      if (spec.self && !['self', 'user', 'owner'].includes(spec.access)) throw new Error(`${where}: 'self' applies to access 'self', 'user' or 'owner'`);
+      const list = registry.get(owner) ?? [];
+      if (list.some((entry) => entry.method === method && entry.path === path)) throw new Error(`${where} is declared twice`);
+      list.push({ tag, ...(spec as RouteSpec), method, path });
+      registry.set(owner, list);
+
+      const gate: RequestHandler = (req, _res, next) => {
+        authorize(spec as RouteSpec, req, internalKey);
+        next();
+      };
+      const run: RequestHandler = async (req, res) => {
+        const input = {
+          params: spec.params ? parse(spec.params, req.params) : {},
+          query: spec.query ? parse(spec.query, req.query) : {},
+          body: spec.body ? parse(spec.body, req.body) : {},
+        } as RouteInput<Schema, Schema, Schema>;
+        checkSelf(spec as RouteSpec, req, input);
+        const user = (spec.access === 'internal' && !spec.userToken ? undefined : req.user) as AuthUser;
+        const result = await handler({ ...input, user, req, res } as RouteContext<typeof spec.access, typeof spec.params, typeof spec.query, typeof spec.body, typeof spec.userToken>);
+        if (result !== undefined && !res.headersSent) res.status(successStatus(spec as RouteSpec)).json(result);
+      };
+      (router as Routable)[method](path, gate, ...(spec.use ?? []), run);
+    };
+  return { get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
+}
+
+/**
+ * Every declared route the app mounts, with its full path, in mount order. Declarations are read from
+ * the routers the walk meets (each router once per mount path).
+ */
+export function listDeclaredRoutes(app: Express): DeclaredRoute[] {
+  const out: DeclaredRoute[] = [];
+  const read = new Map<object, Set<string>>();
+  for (const layer of listRouteLayers(app)) {
+    const bases = read.get(layer.owner) ?? new Set<string>();
+    if (bases.has(layer.base)) continue;
+    bases.add(layer.base);
+    read.set(layer.owner, bases);
+    for (const declared of registry.get(layer.owner) ?? []) {
+      out.push({ ...declared, fullPath: `${layer.base.replace(/\/+$/, '')}${declared.path === '/' ? '' : declared.path}` || '/' });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+
+/** Response bodies of the chat routes, for the API document (`DeliveredMessage` and `conversation` say the same in TypeScript). */
+
+export const storedMessage = z.object({ _id: id, from: id, to: id, message: z.string(), createdAt: dateTime });
+
+/** What the contact form (sharing the send paths) answers. */
+export const contactAnswer = z.object({ msg: z.string() });
+
+export const conversation = z.array(z.object({ _id: id, fromSelf: z.boolean(), message: z.string(), createdAt: dateTime }));
+
+export const marked = z.object({ status: z.literal(true) });
+
+export const unreadCounts = z.record(z.string(), z.int());

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+
+/** Response bodies of the comments, reviews and forums routes, for the API document (the services' views say the same in TypeScript). */
+
+const done = z.literal(true);
+
+/** How an author is shown (`UserRef`). */
+const author = z.object({ _id: id, username: z.string() });
+
+export const statusOnly = z.object({ status: done });
+
+export const commentResponse = z
+  .object({ _id: id, content: z.string(), user: author, event: id, createdAt: dateTime, updatedAt: dateTime })
+  .meta({ id: 'Comment' });
+
+export const commentList = z.object({ comments: z.array(commentResponse) });
+
+export const statusComment = z.object({ status: done, comment: commentResponse });
+
+export const reviewResponse = z
+  .object({ _id: id, content: z.string(), rating: z.int().min(1).max(5), user: author, event: id, createdAt: dateTime, updatedAt: dateTime })
+  .meta({ id: 'Review' });
+
+export const reviewList = z.object({
+  reviews: z.array(reviewResponse),
+  average: z.number().meta({ description: 'One decimal; 0 when there are no reviews.' }),
+  count: z.int(),
+});
+
+export const reviewAdded = z.object({ status: done, review: reviewResponse, msg: z.string() });
+
+export const reviewOnly = z.object({ review: reviewResponse });
+
+export const messageOnly = z.object({ msg: z.string() });
+
+/** A post and its replies, newest first at every level. */
+export const forumPost: z.ZodType = z
+  .object({
+    _id: id,
+    content: z.string().meta({ description: '`[deleted]` once deleted.' }),
+    user: z.object({ _id: z.string(), username: z.string() }).meta({ description: "A deleted post's author is `{_id: '', username: '[deleted]'}`." }),
+    upvotes: z.int(),
+    myVote: z.int().min(-1).max(1).meta({ description: "The caller's vote: 1, -1 or 0." }),
+    parent: id.nullable(),
+    get replies() {
+      return z.array(forumPost);
+    },
+    createdAt: dateTime,
+    deleted: z.boolean(),
+  })
+  .meta({ id: 'ForumPost' });
+
+const threadHead = { _id: id, title: z.string(), event: id, user: author, createdAt: dateTime };
+const replyCount = z.int().meta({ description: 'Visible posts in the thread.' });
+
+export const threadSummaries = z.object({ threads: z.array(z.object({ ...threadHead, replies: replyCount })) });
+
+const threadEntry = z.object({ ...threadHead, posts: z.array(id).meta({ description: "Ids of the thread's visible posts." }), replies: replyCount });
+
+export const threadList = z.object({ thread: z.array(threadEntry) });
+
+export const threadWithPosts = z.object({ status: done, thread: z.object({ ...threadHead, posts: z.array(forumPost) }) });
+
+export const threadAdded = z.object({ status: done, thread: threadEntry });
+
+export const postAdded = z.object({ status: done, post: forumPost });
+
+export const voteResult = z.object({ status: done, upvotes: z.int(), myVote: z.int().min(-1).max(1) });

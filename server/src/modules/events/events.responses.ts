@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+
+/** Response bodies of the events routes, for the API document (the service's DTOs say the same in TypeScript). */
+
+
+export const eventResponse = z
+  .object({
+    _id: id,
+    title: z.string(),
+    description: z.string(),
+    date: dateTime,
+    startDate: dateTime.meta({ description: 'Same instant as date.' }),
+    location: z.string(),
+    image: z.string().nullable().meta({ description: 'Absolute URL or null.' }),
+    status: z.enum(['approved', 'pending']),
+    isPaid: z.boolean(),
+    ticketPrice: z.int().meta({ description: 'Whole shillings.' }),
+    capacity: z.int().nullable(),
+    registeredUsers: z.array(id),
+    user: id.meta({ description: "The organiser's user id." }),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    openedCount: z.int(),
+    ticketsSold: z.int().optional(),
+    seatsLeft: z.int().nullable().optional(),
+    createdAt: dateTime.optional(),
+    reReview: z.boolean().optional().meta({ description: 'After an edit: true when the change sent the event back to review.' }),
+    msg: z.string().optional().meta({ description: 'After an edit that sent the event back to review: what to tell the organiser.' }),
+  })
+  .meta({ id: 'Event' });
+
+export const eventList = z.array(eventResponse);
+
+export const eventPage = z.object({ items: eventList, total: z.int(), page: z.int(), limit: z.int(), pages: z.int() });
+
+export const shareCounts = z.object({
+  msg: z.string(),
+  shares: z.object({ whatsapp: z.int(), twitter: z.int(), instagram: z.int() }),
+});
+
+export const messageOnly = z.object({ msg: z.string() });

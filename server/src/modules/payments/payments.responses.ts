@@ -1,0 +1,71 @@
+import {
+  heldOrderResponse,
+  orderStatusSchema as orderStatus,
+  paymentStatusSchema as paymentStatus,
+  paymentView,
+  pendingPushesResponse,
+  recordedPushResponse,
+  releasedResponse,
+  settleResponse,
+  shillingsSchema as shillings,
+  whoamiResponse,
+  type OrderStatus,
+  type PaymentStatus,
+} from '@tukio/shared/internal-api';
+import { z } from 'zod';
+import type { orders, payments } from '../../db/schema.js';
+import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+
+/** Response bodies of the payment routes, for the API document (the service's return values say the same in TypeScript). */
+
+/** The database's statuses are the ones the internal API answers with: the compiler refuses a change to only one side. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _statusesAgree: Same<(typeof payments.status.enumValues)[number], PaymentStatus> & Same<(typeof orders.status.enumValues)[number], OrderStatus> = true;
+
+/** The internal calls of the payment service: the same schemas type its client (@tukio/shared/internal-api). */
+export {
+  heldOrderResponse as heldOrder,
+  paymentView,
+  pendingPushesResponse as pendingPushes,
+  recordedPushResponse as recordedPush,
+  releasedResponse as released,
+  settleResponse as settled,
+  whoamiResponse as whoami,
+};
+
+export const transaction = z
+  .object({
+    _id: id,
+    name: z.string().meta({ description: "The event's title." }),
+    eventId: id,
+    checkoutRequestId: z.string(),
+    phoneNumber: z.string(),
+    amount: shillings,
+    quantity: z.int(),
+    date: dateTime,
+    paymentStatus,
+    orderStatus,
+    resultDesc: z.string().nullable(),
+    createdAt: dateTime,
+    mpesaReceiptNumber: z.string().nullable(),
+  })
+  .meta({ id: 'Transaction' });
+
+export const refundsDue = z.array(
+  z.object({
+    _id: id,
+    orderId: id,
+    eventId: id,
+    eventTitle: z.string(),
+    userId: id,
+    username: z.string(),
+    email: z.string(),
+    quantity: z.int(),
+    amount: shillings,
+    phoneNumber: z.string(),
+    checkoutRequestId: z.string(),
+    mpesaReceiptNumber: z.string().nullable(),
+    paidAt: dateTime,
+    flaggedAt: dateTime,
+  }),
+);
