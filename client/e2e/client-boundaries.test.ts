@@ -5,23 +5,10 @@
  * on deliberately wrong imports (each must be refused) and on right ones (each must pass), then on the
  * real client sources. A unit test: no server or browser needed.
  */
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createBoundaryProbe, isBoundaryRule } from '../../server/test/helpers/boundary-probe.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax']);
-
-let eslint: ESLint;
-beforeAll(() => {
-  eslint = new ESLint({ cwd: repoRoot, overrideConfigFile: 'eslint.config.js' });
-});
-
-/** The boundary rules' messages for `code` linted as if it were the file at `filePath`. */
-async function boundaryErrors(filePath: string, code: string) {
-  const [result] = await eslint.lintText(`${code}\nexport const used = value;\n`, { filePath });
-  return result!.messages.filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId));
-}
+const { eslint, boundaryErrors } = createBoundaryProbe();
 
 const refused = [
   {
@@ -146,7 +133,7 @@ describe('client import boundaries (eslint.config.js)', () => {
     expect(results.length).toBeGreaterThan(50);
     const violations = results.flatMap((result) =>
       result.messages
-        .filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId))
+        .filter((message) => isBoundaryRule(message.ruleId))
         .map((message) => `${result.filePath}:${message.line} ${message.message}`),
     );
     expect(violations).toEqual([]);

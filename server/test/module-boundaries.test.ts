@@ -6,24 +6,12 @@
  * must be refused) and on right ones (each must pass), then on the real server sources. No database needed.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createBoundaryProbe, isBoundaryRule } from './helpers/boundary-probe.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const modulesDir = new URL('../src/modules/', import.meta.url);
-const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax', '@typescript-eslint/no-restricted-imports']);
 
-let eslint: ESLint;
-beforeAll(() => {
-  eslint = new ESLint({ cwd: repoRoot, overrideConfigFile: 'eslint.config.js' });
-});
-
-/** The boundary rules' messages for `code` linted as if it were the file at `filePath`. */
-async function boundaryErrors(filePath: string, code: string) {
-  const [result] = await eslint.lintText(`${code}\nexport const used = value;\n`, { filePath });
-  return result!.messages.filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId));
-}
+const { eslint, boundaryErrors } = createBoundaryProbe();
 
 const refused = [
   {
@@ -185,7 +173,7 @@ describe('server module boundaries (eslint.config.js)', () => {
     expect(results.length).toBeGreaterThan(50);
     const violations = results.flatMap((result) =>
       result.messages
-        .filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId))
+        .filter((message) => isBoundaryRule(message.ruleId))
         .map((message) => `${result.filePath}:${message.line} ${message.message}`),
     );
     expect(violations).toEqual([]);
