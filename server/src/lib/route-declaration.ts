@@ -89,7 +89,10 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
   body?: B;
   /** A multipart/form-data upload: the file field's name (the parser comes in `use`). */
   upload?: string;
-  /** Account calls answer failures (bad input included) as 200 `{status:false, msg}`: no automatic 400 is documented. */
+  /**
+   * Account calls answer failures (bad input included) as 200 `{status:false, msg}`: no automatic 400
+   * is documented, and the request is marked (`answersFailuresAs200`) for the router's error handler.
+   */
   failuresAs200?: boolean;
   /** Middleware run after authorization and before validation: rate limits, upload parsers. */
   use?: RequestHandler[];
@@ -165,6 +168,16 @@ function checkSelf(spec: RouteSpec, req: Request, input: RouteInput<Schema, Sche
   else requireSelfIfPresent(req, claimed);
 }
 
+const FAILURES_AS_200 = Symbol('failuresAs200');
+
+/** Whether the route that failed declared `failuresAs200` (the marker is set once the gate and `use` have passed). */
+export const answersFailuresAs200 = (res: Response) => (res.locals as Record<symbol, unknown>)[FAILURES_AS_200] === true;
+
+const markFailuresAs200: RequestHandler = (_req, res, next) => {
+  (res.locals as Record<symbol, unknown>)[FAILURES_AS_200] = true;
+  next();
+};
+
 function successStatus(spec: RouteSpec): number {
   const statuses = Object.keys(spec.responses).map(Number).filter((status) => status >= 200 && status < 300);
   return statuses.length ? Math.min(...statuses) : 200;
@@ -213,7 +226,7 @@ export function declareRoutes(router: object, tag: string, options: { internalKe
         const result = await handler({ ...input, user, req, res } as RouteContext<typeof spec.access, typeof spec.params, typeof spec.query, typeof spec.body, typeof spec.userToken>);
         if (result !== undefined && !res.headersSent) res.status(successStatus(spec as RouteSpec)).json(result);
       };
-      (router as Routable)[method](path, gate, ...(spec.use ?? []), run);
+      (router as Routable)[method](path, gate, ...(spec.use ?? []), ...(spec.failuresAs200 ? [markFailuresAs200] : []), run);
     };
   return { get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
 }

@@ -1,5 +1,5 @@
 import { USER_SEARCH_MAX_PAGE } from '@tukio/shared/limits';
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { accountResult } from '../../lib/openapi.js';
@@ -12,7 +12,7 @@ import {
   type AccountRateLimits,
   type KeyOf,
 } from '../../lib/rate-limit.js';
-import { declareRoutes } from '../../lib/route-declaration.js';
+import { answersFailuresAs200, declareRoutes } from '../../lib/route-declaration.js';
 import { idParam, parse } from '../../lib/validate.js';
 import {
   forgotPasswordBody,
@@ -31,19 +31,12 @@ import { contactAnswer, storedMessage, type SendMessage } from '../chat/index.js
 
 /**
  * The contract answers account failures (login, register, forgot/reset password) as 2xx
- * `{status:false, msg}`; server faults still surface as 5xx through the error handler. `accountCall`
- * comes last in such a route's `use`, so every failure after it (input validation included) reaches
- * `accountFailures`, the router's error handler, as an account failure; successes are `succeeded(...)`.
+ * `{status:false, msg}`; server faults still surface as 5xx through the error handler. Such a route
+ * declares `failuresAs200`, so every failure after its gate and rate limits (input validation included)
+ * reaches `accountFailures`, the router's error handler, as an account failure; successes are `succeeded(...)`.
  */
-const ACCOUNT_CALL = 'accountCall';
-
-const accountCall: RequestHandler = (_req, res, next) => {
-  res.locals[ACCOUNT_CALL] = true;
-  next();
-};
-
 const accountFailures: ErrorRequestHandler = (error: unknown, _req, res, next) => {
-  if (res.locals[ACCOUNT_CALL] !== true || !(error instanceof AppError) || error.status >= 500) return next(error);
+  if (!answersFailuresAs200(res) || !(error instanceof AppError) || error.status >= 500) return next(error);
   countAsFailedAttempt(res);
   res.json({ status: false, msg: error.message, ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body });
 };
@@ -90,7 +83,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
     {
       summary: 'Create an account; a verification link is emailed',
       access: 'public',
-      use: [limitPerIp({ ...addressCeiling, name: 'register-address' }, failed), accountCall],
+      use: [limitPerIp({ ...addressCeiling, name: 'register-address' }, failed)],
       body: registerBody,
       failuresAs200: true,
       responses: { 200: accountAnswer('`{status:true, msg}`, or `{status:false, msg, field}` for bad input or a username/email already used.'), 429: tooMany },
@@ -120,7 +113,6 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
       use: [
         limitPerIp({ ...addressCeiling, name: 'resend-verification-address' }, failed),
         limitPerAccount({ ...limits, name: 'resend-verification-account' }, (req) => bodyField('username')(req) ?? bodyField('email')(req), failed),
-        accountCall,
       ],
       body: resendVerificationBody,
       failuresAs200: true,
@@ -137,7 +129,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
     {
       summary: 'Log in; returns the bearer token and the user',
       access: 'public',
-      use: [...limitLoginFailures(limits, loginAccount, failed), accountCall],
+      use: [...limitLoginFailures(limits, loginAccount, failed)],
       body: loginBody,
       failuresAs200: true,
       responses: {
@@ -168,7 +160,6 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
       use: [
         limitPerIp({ ...addressCeiling, name: 'forgot-password-address' }, failed),
         limitPerAccount({ ...limits, name: 'forgot-password-account' }, bodyField('email'), failed),
-        accountCall,
       ],
       body: forgotPasswordBody,
       failuresAs200: true,
@@ -185,7 +176,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
     {
       summary: 'Set a new password with the emailed token',
       access: 'public',
-      use: [limitFailuresPerIp({ ...addressCeiling, name: 'reset-password-address' }, failed), accountCall],
+      use: [limitFailuresPerIp({ ...addressCeiling, name: 'reset-password-address' }, failed)],
       params: tokenParam,
       body: resetPasswordBody,
       failuresAs200: true,
@@ -280,7 +271,7 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
     },
   });
 
-  // Last: it answers the failures of the account calls above (`accountCall`).
+  // Last: it answers the failures of the account calls above (those that declare `failuresAs200`).
   router.use(accountFailures);
 
   return router;
