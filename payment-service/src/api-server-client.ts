@@ -1,10 +1,20 @@
 import type { CreateOrderRequest, HeldOrder, PaymentView, PendingPushes, RecordPushRequest, SettleRequest, SettleResponse, WhoamiResponse } from '@tukio/shared/internal-api';
+import type {
+  AuditRequest,
+  AuditResponse,
+  ClaimedRefunds,
+  RefundAcceptedRequest,
+  RefundResultRequest,
+  RefundResultResponse,
+  UnresolvedRefunds,
+} from '@tukio/shared/internal-refunds';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import { createAgents, request, type Agents, type HttpResponse } from './http.js';
 
 /**
- * Calls to the API server's /api/internal/payments endpoints (the database lives there), typed by the
- * schemas the API server validates them with (@tukio/shared/internal-api).
+ * Calls to the API server's /api/internal/payments, /api/internal/refunds and /api/internal/audit endpoints
+ * (the database lives there), typed by the schemas the API server validates them with
+ * (@tukio/shared/internal-api, @tukio/shared/internal-refunds).
  * Every call carries X-Internal-Key; calls made for a user forward that user's bearer token,
  * so the API server decides who the user is. A call made for a request carries its X-Request-Id:
  * the API server's log lines for it read the same.
@@ -33,10 +43,16 @@ export interface ApiServerClient {
   settle(body: SettleRequest): Promise<SettleResponse>;
   pendingPushes(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
   paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentView>;
+  /** Due refunds, each with a new attempt (status sent) to send now. */
+  claimRefunds(limit: number): Promise<ClaimedRefunds>;
+  refundAccepted(body: RefundAcceptedRequest): Promise<{ changed: boolean }>;
+  refundResult(body: RefundResultRequest): Promise<RefundResultResponse>;
+  unresolvedRefunds(olderThanSeconds: number, limit?: number): Promise<UnresolvedRefunds>;
+  audit(body: AuditRequest): Promise<AuditResponse>;
 }
 
 export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number; agents?: Agents }): ApiServerClient {
-  const base = `${options.baseUrl.replace(/\/+$/, '')}/api/internal/payments`;
+  const base = `${options.baseUrl.replace(/\/+$/, '')}/api/internal`;
   const agents = options.agents ?? createAgents(32);
   const timeoutMs = options.timeoutMs ?? 30_000;
 
@@ -73,18 +89,23 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
 
   return {
     timeoutMs,
-    whoami: (userToken) => call<WhoamiResponse>('GET', '/whoami', { userToken }),
+    whoami: (userToken) => call<WhoamiResponse>('GET', '/payments/whoami', { userToken }),
     // The API server holds no seats once we would have stopped waiting (5 s margin for the answer).
-    createOrder: (userToken, body) => call<HeldOrder>('POST', '/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateOrderRequest, userToken }),
+    createOrder: (userToken, body) => call<HeldOrder>('POST', '/payments/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateOrderRequest, userToken }),
     abandonOrder: async (orderId, reason) => {
-      await call('POST', `/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
+      await call('POST', `/payments/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
     },
     recordPush: async (body) => {
-      await call('POST', '/pushes', { body });
+      await call('POST', '/payments/pushes', { body });
     },
-    settle: (body) => call<SettleResponse>('POST', '/settle', { body }),
+    settle: (body) => call<SettleResponse>('POST', '/payments/settle', { body }),
     pendingPushes: (olderThanSeconds, limit = 100) =>
-      call<PendingPushes>('GET', `/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
-    paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
+      call<PendingPushes>('GET', `/payments/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
+    paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/payments/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
+    claimRefunds: (limit) => call<ClaimedRefunds>('POST', '/refunds/claim', { body: { limit } }),
+    refundAccepted: (body) => call<{ changed: boolean }>('POST', '/refunds/accepted', { body }),
+    refundResult: (body) => call<RefundResultResponse>('POST', '/refunds/result', { body }),
+    unresolvedRefunds: (olderThanSeconds, limit = 100) => call<UnresolvedRefunds>('GET', `/refunds/unresolved?olderThan=${olderThanSeconds}&limit=${limit}`),
+    audit: (body) => call<AuditResponse>('POST', '/audit', { body }),
   };
 }

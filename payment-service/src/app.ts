@@ -14,7 +14,10 @@ import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
 import { forwardedBy, trustApiServerProxy } from './forwarded.js';
 import { createCallbackRouter } from './routes/callback.routes.js';
 import { createOpsRouter } from './routes/ops.routes.js';
+import { createProviderJournal, type ProviderJournal } from './provider-journal.js';
 import { createPushJournal } from './push-journal.js';
+import { createRefundResults, type RefundResults } from './refunds/refund-results.js';
+import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
 
@@ -32,13 +35,21 @@ export interface PaymentAppDeps {
 }
 
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
-export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settlement: Settlement; metrics: PaymentMetrics } {
+export function createPaymentApp(deps: PaymentAppDeps): {
+  app: Express;
+  settlement: Settlement;
+  metrics: PaymentMetrics;
+  /** What the refund worker (start.ts) shares with the refund callbacks. */
+  refunds: { results: RefundResults; journal: ProviderJournal };
+} {
   const { config, logger } = deps;
   // Never next to real Daraja credentials (config.ts refuses that too): its pages would answer real buyers' prompts.
   const simulator = config.simulator.enabled ? deps.simulator : undefined;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
-  const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal });
+  const providerJournal = createProviderJournal(path.join(config.dataDir, 'mpesa-journal'));
+  const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal, providerJournal });
   const metrics = createPaymentMetrics();
+  const refundResults = createRefundResults({ api: deps.settlementApi ?? deps.api, journal: providerJournal, logger, metrics });
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
@@ -54,6 +65,8 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path.
   app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
+  // The refunds' results and queue timeouts, the same way: /api/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>.
+  app.use('/api/mpesa', createRefundCallbackRouter({ results: refundResults, secret: config.callbackSecret, logger, metrics }));
 
   app.use(
     '/api',
@@ -97,5 +110,5 @@ export function createPaymentApp(deps: PaymentAppDeps): { app: Express; settleme
   }
 
   app.use(createErrorHandler(logger));
-  return { app, settlement, metrics };
+  return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal } };
 }

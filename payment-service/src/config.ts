@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
+import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
 
 export { ConfigError };
 
@@ -25,6 +27,14 @@ const envSchema = z.object({
   /** Public URL of the callback route without the secret segment, e.g. https://pay.example.com/api/mpesa/callback. */
   DARAJA_CALLBACK_URL: optionalUrl,
   DARAJA_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(15_000),
+  /** Refunds (B2C payouts, reversals, Transaction Status): the API initiator and the shortcode payouts leave from. */
+  DARAJA_INITIATOR_NAME: optionalString.pipe(z.string().max(100).optional()),
+  /** The initiator's password already encrypted (base64), as the Daraja portal's credential tool gives it. */
+  DARAJA_SECURITY_CREDENTIAL: optionalString.pipe(z.string().regex(/^[A-Za-z0-9+/]{40,}={0,2}$/, 'must be the base64 encrypted credential').optional()),
+  /** …or the password in clear with the M-Pesa certificate: encrypted here at start. */
+  DARAJA_INITIATOR_PASSWORD: optionalString,
+  DARAJA_CERT_PATH: optionalString,
+  DARAJA_B2C_SHORTCODE: optionalString.pipe(z.string().regex(/^\d{5,9}$/, 'must be 5 to 9 digits').optional()),
   CALLBACK_SECRET: urlSafeSecret,
   /** auto (default): the simulator runs when no Daraja credentials are set. */
   DARAJA_SIMULATOR: z.enum(['auto', 'true', 'false', '1', '0']).default('auto'),
@@ -36,6 +46,10 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
+  /** How often the refund worker claims due refunds and the refund reconciler looks for missing results (0 = off). */
+  REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  /** A refund request without a result this long after it was sent is asked about (Transaction Status), and again after as long. */
+  REFUND_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   STK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
   STK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
   STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
@@ -54,6 +68,19 @@ export interface DarajaConfig {
   shortcode: string;
   passkey: string;
   timeoutMs: number;
+  /** What refunds need; undefined = refunds are not configured (they stay due on the API server). */
+  refunds: RefundCredentials | undefined;
+}
+
+export interface RefundCredentials {
+  initiatorName: string;
+  b2cShortcode: string;
+  /**
+   * Base64 SecurityCredential, given or encrypted at start; undefined with the built-in simulator, whose key
+   * exists only once it runs (start.ts encrypts `initiatorPassword` with it).
+   */
+  securityCredential: string | undefined;
+  initiatorPassword: string | undefined;
 }
 
 export interface PaymentConfig {
@@ -76,6 +103,11 @@ export interface PaymentConfig {
    */
   simulator: { enabled: boolean; delayMs: number; promptTimeoutMs: number; tokenTtlSeconds: number; key: string };
   reconcile: { intervalMs: number; afterSeconds: number };
+  /**
+   * Refund worker and reconciler: every `pollMs` (0 = off) claim due refunds and send them; ask about requests
+   * without a result after `resultWaitMs`. Off too when Daraja has no refund credentials.
+   */
+  refunds: { pollMs: number; resultWaitMs: number };
   confirmQueryAfterSeconds: number;
   stkRateLimit: { windowMs: number; perIp: number; perUser: number };
   trustProxy: boolean;
@@ -90,7 +122,37 @@ export const SIMULATOR_CREDENTIALS = {
   consumerSecret: 'tukio-simulator-secret',
   shortcode: '174379',
   passkey: 'tukio-simulator-passkey',
+  initiatorName: 'tukio-simulator-initiator',
+  initiatorPassword: 'Tukio#Simulator1',
+  b2cShortcode: '600999',
 };
+
+const REFUND_VARIABLES = ['DARAJA_INITIATOR_NAME', 'DARAJA_SECURITY_CREDENTIAL', 'DARAJA_INITIATOR_PASSWORD', 'DARAJA_CERT_PATH', 'DARAJA_B2C_SHORTCODE'] as const;
+
+/**
+ * The refund credentials with real Daraja: all of them or none (refunds off). The SecurityCredential is
+ * given, or encrypted here once from the password and the certificate (checked at start, not at the first refund).
+ */
+function refundCredentials(env: Partial<Record<(typeof REFUND_VARIABLES)[number], string>>): RefundCredentials | undefined {
+  const set = REFUND_VARIABLES.filter((name) => env[name]);
+  if (set.length === 0) return undefined;
+  const invalid = (problem: string) => new ConfigError(`Invalid payment service configuration: ${problem}`);
+  if (!env.DARAJA_INITIATOR_NAME || !env.DARAJA_B2C_SHORTCODE) {
+    throw invalid(`refunds need DARAJA_INITIATOR_NAME and DARAJA_B2C_SHORTCODE with DARAJA_SECURITY_CREDENTIAL (or DARAJA_INITIATOR_PASSWORD and DARAJA_CERT_PATH); only ${set.join(', ')} set`);
+  }
+  if (env.DARAJA_SECURITY_CREDENTIAL) {
+    if (env.DARAJA_INITIATOR_PASSWORD || env.DARAJA_CERT_PATH) throw invalid('set DARAJA_SECURITY_CREDENTIAL or DARAJA_INITIATOR_PASSWORD with DARAJA_CERT_PATH, not both');
+    return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: env.DARAJA_SECURITY_CREDENTIAL, initiatorPassword: undefined };
+  }
+  if (!env.DARAJA_INITIATOR_PASSWORD || !env.DARAJA_CERT_PATH) throw invalid('refunds need DARAJA_SECURITY_CREDENTIAL, or DARAJA_INITIATOR_PASSWORD and DARAJA_CERT_PATH together');
+  let credential: string;
+  try {
+    credential = securityCredential(env.DARAJA_INITIATOR_PASSWORD, mpesaPublicKey(readFileSync(path.resolve(env.DARAJA_CERT_PATH))));
+  } catch (error) {
+    throw invalid(`DARAJA_CERT_PATH: cannot use ${env.DARAJA_CERT_PATH} as the M-Pesa certificate (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: credential, initiatorPassword: undefined };
+}
 
 export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): PaymentConfig {
   const env = parseEnv(envSchema, source, 'payment service configuration');
@@ -113,6 +175,14 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
   if (!simulator && !env.DARAJA_CALLBACK_URL) {
     throw new ConfigError('Invalid payment service configuration: DARAJA_CALLBACK_URL is required with real Daraja credentials (a public https URL that reaches /api/mpesa/callback)');
   }
+  if (simulator && REFUND_VARIABLES.some((name) => env[name])) {
+    throw new ConfigError(`Invalid payment service configuration: ${REFUND_VARIABLES.filter((name) => env[name]).join(', ')} belong with the Daraja app credentials; the simulator uses its own`);
+  }
+  const refunds = simulator ? undefined : refundCredentials(env);
+  if (refunds && !/\/callback\/?$/.test(env.DARAJA_CALLBACK_URL!)) {
+    // The refund results come to its siblings (…/b2c/result/<secret>, …/reversal/result/<secret>, …).
+    throw new ConfigError('Invalid payment service configuration: DARAJA_CALLBACK_URL must end in /callback (the URL of /api/mpesa/callback) when refunds are configured');
+  }
   const daraja: DarajaConfig = hasCredentials && !simulator
     ? {
         baseUrl: withoutTrailingSlash(env.DARAJA_BASE_URL ?? 'https://sandbox.safaricom.co.ke'),
@@ -121,8 +191,22 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
         shortcode: env.DARAJA_SHORTCODE!,
         passkey: env.DARAJA_PASSKEY!,
         timeoutMs: env.DARAJA_TIMEOUT_MS,
+        refunds,
       }
-    : { baseUrl: env.DARAJA_BASE_URL && withoutTrailingSlash(env.DARAJA_BASE_URL), ...SIMULATOR_CREDENTIALS, timeoutMs: env.DARAJA_TIMEOUT_MS };
+    : {
+        baseUrl: env.DARAJA_BASE_URL && withoutTrailingSlash(env.DARAJA_BASE_URL),
+        consumerKey: SIMULATOR_CREDENTIALS.consumerKey,
+        consumerSecret: SIMULATOR_CREDENTIALS.consumerSecret,
+        shortcode: SIMULATOR_CREDENTIALS.shortcode,
+        passkey: SIMULATOR_CREDENTIALS.passkey,
+        timeoutMs: env.DARAJA_TIMEOUT_MS,
+        refunds: {
+          initiatorName: SIMULATOR_CREDENTIALS.initiatorName,
+          b2cShortcode: SIMULATOR_CREDENTIALS.b2cShortcode,
+          securityCredential: undefined,
+          initiatorPassword: SIMULATOR_CREDENTIALS.initiatorPassword,
+        },
+      };
 
   const publicUrl = publicUrlOf(env);
   const corsOrigins = corsOriginsOf(env.CORS_ORIGINS, publicUrl);
@@ -148,6 +232,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
       key: simulator ? (env.SIMULATOR_KEY ?? readOrCreateSecret(dataDir, 'simulator-key')) : '',
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
+    refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
     stkRateLimit: { windowMs: env.STK_RATE_LIMIT_WINDOW_MS, perIp: env.STK_RATE_LIMIT_PER_IP, perUser: env.STK_RATE_LIMIT_PER_USER },
     trustProxy: env.TRUST_PROXY,

@@ -23,12 +23,26 @@ export function createPaymentMetrics() {
     labelNames: ['outcome'] as const,
     registers,
   });
+  const refunds = new Counter({
+    name: 'refunds_total',
+    help: 'Refund attempts by method and outcome: sent (Daraja accepted it), rejected (Daraja refused it: nothing paid), unknown (no usable answer; the reconciler asks), succeeded, failed (a definite result), status-query (Transaction Status asked).',
+    labelNames: ['method', 'outcome'] as const,
+    registers,
+  });
+  const refundCallbacks = new Counter({
+    name: 'refund_callbacks_total',
+    help: 'Daraja results and queue timeouts for refunds, by route (b2c-result, reversal-timeout, status-result, …) and outcome (recorded, duplicate, unknown, doubtful, pending, timeout, wrong-secret, malformed, unavailable).',
+    labelNames: ['route', 'outcome'] as const,
+    registers,
+  });
   const inFlight = createInFlightTracker();
   metrics.gauge('http_requests_in_flight', 'Requests Express is answering right now.', () => inFlight.active);
 
   return {
     stkPushes,
     stkCallbacks,
+    refunds,
+    refundCallbacks,
     /** Tracks, counts and times every request (mounted first); once draining, responses say Connection: close. */
     middleware: [inFlight.middleware, metrics.httpMiddleware()],
     /** Stops keep-alive on responses not yet sent; true once no request is in flight, false after `timeoutMs`. */

@@ -3,6 +3,7 @@ import { ApiServerError, type ApiServerClient } from './api-server-client.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { callbackItem, type StkCallbackBody } from './daraja/protocol.js';
 import type { Logger } from './logger.js';
+import type { ProviderJournal } from './provider-journal.js';
 import type { PushJournal, UnrecordedPush } from './push-journal.js';
 
 export interface OpenPush {
@@ -28,7 +29,14 @@ export type CallbackOutcome = 'settled' | 'duplicate' | 'unknown' | 'verified-by
  * API server checks each against its push (known CheckoutRequestID, amount, phone); a callback it
  * doubts is never trusted but answered by asking Daraja itself (STK query).
  */
-export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaClient; logger: Logger; journal: PushJournal }) {
+export function createSettlement(deps: {
+  api: ApiServerClient;
+  daraja: DarajaClient;
+  logger: Logger;
+  journal: PushJournal;
+  /** Where each paid callback is written down as M-Pesa said it (the audit's provider side with real Daraja). */
+  providerJournal?: ProviderJournal | undefined;
+}) {
   const { api, daraja, logger, journal } = deps;
   /** Pushes whose recording on the API server is still in flight, so an early callback waits for it. */
   const recording = new Map<string, Promise<unknown>>();
@@ -167,6 +175,10 @@ export function createSettlement(deps: { api: ApiServerClient; daraja: DarajaCli
           ...orderHint(checkoutRequestId),
         });
         remember(settled);
+        // What M-Pesa said it took, once the API server matched it to a push (a stray callback is left out).
+        if (Number(callback.ResultCode) === 0 && receipt !== undefined) {
+          deps.providerJournal?.payment({ receipt: String(receipt), amount: Number(amount ?? 0), phone: String(phone ?? ''), checkoutRequestId });
+        }
         return settled.changed ? 'settled' : 'duplicate';
       } catch (error) {
         if (error instanceof ApiServerError && error.status === 404) {

@@ -4,10 +4,12 @@ import { createApiServerClient, type ApiServerClient } from './api-server-client
 import { createPaymentApp } from './app.js';
 import type { PaymentConfig } from './config.js';
 import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js';
+import { securityCredential } from './daraja/security-credential.js';
 import { createDarajaSimulator } from './daraja/simulator/simulator.js';
 import { createLogger } from './logger.js';
 import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
+import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -18,6 +20,8 @@ export interface RunningPaymentService {
   callbackUrl: string;
   simulator: ReturnType<typeof createDarajaSimulator> | undefined;
   reconciler: ReturnType<typeof createReconciler>;
+  /** Undefined when refunds are not configured (real Daraja without DARAJA_INITIATOR_NAME…). */
+  refunds: ReturnType<typeof createRefundWorker> | undefined;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,9 @@ export async function startPaymentService(
         passkey: config.daraja.passkey,
         consumerKey: config.daraja.consumerKey,
         consumerSecret: config.daraja.consumerSecret,
+        initiatorName: config.daraja.refunds?.initiatorName ?? '',
+        initiatorPassword: config.daraja.refunds?.initiatorPassword ?? '',
+        b2cShortcode: config.daraja.refunds?.b2cShortcode ?? '',
         delayMs: config.simulator.delayMs,
         promptTimeoutMs: config.simulator.promptTimeoutMs,
         tokenTtlSeconds: config.simulator.tokenTtlSeconds,
@@ -49,12 +56,54 @@ export async function startPaymentService(
       })
     : undefined;
   const agents = createAgents(32);
-  const daraja = overrides.daraja ?? createDarajaClient({ ...config.daraja, baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja`, agents });
+  const refundCredentials = config.daraja.refunds;
+  const daraja =
+    overrides.daraja ??
+    createDarajaClient({
+      ...config.daraja,
+      baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja`,
+      agents,
+      refunds: refundCredentials && {
+        initiatorName: refundCredentials.initiatorName,
+        b2cShortcode: refundCredentials.b2cShortcode,
+        // With the built-in simulator the password is encrypted with its key, on the first refund.
+        securityCredential: refundCredentials.securityCredential ?? (() => securityCredential(refundCredentials.initiatorPassword ?? '', simulator!.payouts.publicKey())),
+      },
+    });
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const settlementAgents = createAgents(16);
   const settlementApi = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents: settlementAgents });
-  const { app, settlement, metrics } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
+  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
   httpServer.on('request', app);
+
+  // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
+  // naming our attempt in the query (Daraja names a reversal and a status query with its own ids).
+  const mpesaBase = (config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`).replace(/\/callback\/?$/, '');
+  const resultUrl = (kind: string, which: string, attempt: string, method?: string) =>
+    `${mpesaBase}/${kind}/${which}/${config.callbackSecret}?ocid=${encodeURIComponent(attempt)}${method ? `&method=${method}` : ''}`;
+  const refundUrls: RefundUrls = {
+    result: (kind, attempt) => resultUrl(kind, 'result', attempt),
+    timeout: (kind, attempt) => resultUrl(kind, 'timeout', attempt),
+    statusResult: (method, attempt) => resultUrl('status', 'result', attempt, method),
+    statusTimeout: (method, attempt) => resultUrl('status', 'timeout', attempt, method),
+  };
+  const refundWorker = daraja.refundsEnabled
+    ? createRefundWorker({
+        api: settlementApi,
+        daraja,
+        results: refunds.results,
+        journal: refunds.journal,
+        urls: refundUrls,
+        logger,
+        metrics,
+        pollMs: config.refunds.pollMs,
+        resultWaitMs: config.refunds.resultWaitMs,
+      })
+    : undefined;
+  refundWorker?.start();
+  if (!refundWorker && config.env === 'production') {
+    logger.info('WARNING: refunds are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): refunds stay due on the API server until they are.');
+  }
 
   if (simulator && config.env === 'production') {
     logger.info('WARNING: no Daraja credentials — payments go to the built-in simulator and are not real money. Set DARAJA_* to sell real tickets.');
@@ -78,13 +127,14 @@ export async function startPaymentService(
     callbackUrl,
     simulator,
     reconciler,
+    refunds: refundWorker,
     close() {
       closing ??= (async () => {
         // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
         // flight finish, their calls to Daraja and the API server included (so the agents stay open
         // until then); their responses say Connection: close. A push already on a phone is journaled.
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        const reconcilerStopped = reconciler.stop();
+        const reconcilerStopped = Promise.all([reconciler.stop(), refundWorker?.stop()]);
         if (!(await metrics.drain(DRAIN_TIMEOUT_MS))) logger.error('shutdown: requests still in flight were cut off');
         httpServer.closeAllConnections();
         await stopped;
@@ -93,6 +143,7 @@ export async function startPaymentService(
         agents.destroy();
         settlementAgents.destroy();
         settlement.journal.close();
+        refunds.journal.close();
       })();
       return closing;
     },

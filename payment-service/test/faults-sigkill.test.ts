@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -6,7 +7,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { SIMULATOR_CREDENTIALS } from '../src/config.js';
 import { readPushJournal } from '../src/push-journal.js';
-import { createPostgresDatabase, freePort, startGate, startService, type ServiceProcess } from './helpers/processes.js';
+import { createPostgresDatabase, freePort, root, startGate, startService, type ServiceProcess } from './helpers/processes.js';
 
 /**
  * Faults on the real PostgreSQL with real processes: a 300-buyer paid sale for 200 seats while
@@ -14,8 +15,10 @@ import { createPostgresDatabase, freePort, startGate, startService, type Service
  *     flight) and restarted on the same port and database;
  *  B. the payment service is SIGKILLed after pushes were sent and before their callbacks arrive
  *     — some of them not yet recorded on the API server — and restarted.
+ *  C. the payment service is SIGKILLed after refunds were sent to M-Pesa and before their results
+ *     arrive (a cancelled event: reversals of every payment), and restarted.
  * Then the reconciler settles what was left, and the books must balance: M-Pesa's side (the
- * simulator's ledger of prompts) against the database (payments, orders, tickets).
+ * simulator's ledger of prompts and payouts) against the database (payments, orders, tickets, refunds).
  *
  * Always PostgreSQL: TEST_DATABASE_URL, else the local server; an unreachable server fails the test.
  * Figures of a run are printed and quoted in docs/payments.md.
@@ -119,7 +122,7 @@ async function seedSale(db: pg.Client) {
     phone: i >= BUYERS - specialCount ? SPECIAL_PHONES[(i - (BUYERS - specialCount)) % SPECIAL_PHONES.length]! : `25471${String(i).padStart(7, '0')}`,
     quantity: i % 5 === 0 ? 2 : 1,
   }));
-  return { eventId, buyers };
+  return { eventId, buyers, organiserToken: jwt.sign({ tv: 0 }, JWT_SECRET, { subject: organiser!, expiresIn: '1h' }) };
 }
 
 async function post(url: string, token: string, body: unknown): Promise<{ status: number; body: Record<string, any> }> {
@@ -479,5 +482,95 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     expect(journaled).toBeGreaterThanOrEqual(5);
     expect(before.pendingPrompts).toBeGreaterThan(0);
     expect(figures.confirmedByQuery).toBeGreaterThan(0);
+  });
+
+  it('C: the payment service killed between refunds sent and their results, restarted; Transaction Status settles them; the audit finds 0 discrepancies', { timeout: 110_000 }, async () => {
+    const stack = await startApi();
+    const { db, processes } = stack;
+    const { eventId, buyers, organiserToken } = await seedSale(db);
+    const refunded = buyers.slice(0, 12);
+    // M-Pesa (the simulator) is its own process and keeps going; its results are posted 3 s after each request.
+    const simPort = await freePort();
+    const payPort = await freePort();
+    processes.sim = await startService({
+      name: 'Daraja simulator',
+      entry: 'payment-service/src/daraja/simulator/standalone.ts',
+      port: simPort,
+      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: '3000', SIMULATOR_KEY },
+      healthPath: '/simulator/phone.js',
+    });
+    // Its key, as a Daraja portal gives the M-Pesa certificate: the initiator password is encrypted with it at start.
+    const certificate = path.join(stack.dataDir, 'mpesa-public-key.pem');
+    writeFileSync(certificate, await (await fetch(`${processes.sim.url}/simulator/certificate.pem`)).text());
+    const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, {
+      DARAJA_SIMULATOR: 'false',
+      DARAJA_BASE_URL: processes.sim.url,
+      DARAJA_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
+      DARAJA_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
+      DARAJA_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode,
+      DARAJA_PASSKEY: SIMULATOR_CREDENTIALS.passkey,
+      DARAJA_CALLBACK_URL: `http://127.0.0.1:${payPort}/api/mpesa/callback`,
+      DARAJA_INITIATOR_NAME: SIMULATOR_CREDENTIALS.initiatorName,
+      DARAJA_INITIATOR_PASSWORD: SIMULATOR_CREDENTIALS.initiatorPassword,
+      DARAJA_CERT_PATH: certificate,
+      DARAJA_B2C_SHORTCODE: SIMULATOR_CREDENTIALS.b2cShortcode,
+      REFUND_POLL_MS: '200',
+      REFUND_RESULT_WAIT_MS: '2000',
+    });
+    const launchPay = async () => {
+      processes.pay = await startService({ name: 'payment service', entry: 'payment-service/src/index.ts', port: payPort, env });
+      return processes.pay;
+    };
+    await launchPay();
+
+    // 12 buyers pay (one of them for two seats); then the organiser cancels: every payment is reversed.
+    const answers = await Promise.all(
+      refunded.map((buyer) => post(`${processes.pay!.url}/api/stkPush`, buyer.token, { phone: buyer.phone, amount: 1, Order_ID: `${eventId}_${buyer.phone}`, quantity: buyer.quantity })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(refunded.map(() => 200));
+    await waitFor('12 confirmed payments', async () => (await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`)) === refunded.length, 30_000);
+    const cancel = await fetch(`${stack.processes.api!.url}/api/events/${eventId}/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${organiserToken}` },
+      body: JSON.stringify({ reason: 'The fault test cancels it.' }),
+    });
+    expect(cancel.status).toBe(200);
+
+    // Every refund sent and accepted by M-Pesa, none answered yet: the payment service dies now.
+    await waitFor(
+      'every refund sent and accepted',
+      async () => (await count(db, `SELECT count(*)::int AS n FROM refund_attempts WHERE status = 'sent' AND conversation_id IS NOT NULL`)) === refunded.length,
+      15_000,
+      20,
+    );
+    expect(await count(db, `SELECT count(*)::int AS n FROM refund_attempts WHERE status <> 'sent'`)).toBe(0);
+    await processes.pay!.kill();
+    // M-Pesa pays and posts its results to nobody (Daraja does not retry them).
+    const payouts = async () => (await (await fetch(`${processes.sim!.url}/simulator/payouts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } })).json()) as Array<{ status: string }>;
+    await waitFor('M-Pesa to pay every refund', async () => (await payouts()).filter((payout) => payout.status === 'paid').length === refunded.length, 20_000, 100);
+    expect(await count(db, `SELECT count(*)::int AS n FROM refunds WHERE status = 'sent'`)).toBe(refunded.length);
+
+    const restartedAt = Date.now();
+    await launchPay();
+    await waitFor('every refund settled', async () => (await count(db, `SELECT count(*)::int AS n FROM refunds WHERE status = 'succeeded'`)) === refunded.length, 30_000, 100);
+    const settleSeconds = (Date.now() - restartedAt) / 1000;
+    const { rows: attempts } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM refund_attempts GROUP BY status`);
+    expect(attempts).toEqual([{ status: 'succeeded', n: refunded.length }]);
+
+    // The audit, as an operator runs it: the simulator's ledger, then the journal the payment service kept across the kill.
+    const audit = (...args: string[]) =>
+      new Promise<{ status: number; stdout: string }>((resolve) => {
+        const auditEnv = { ...process.env, NODE_ENV: 'production', ...env, LOG_LEVEL: 'error' };
+        execFile(process.execPath, ['scripts/audit-payments.mjs', ...args], { cwd: root, env: auditEnv, encoding: 'utf8', timeout: 60_000 }, (error, stdout) => {
+          resolve({ status: error ? Number(error.code ?? 1) : 0, stdout });
+        });
+      });
+    const fromLedger = await audit('--ledger', `${processes.sim.url}/simulator/ledger?key=${SIMULATOR_KEY}`);
+    expect(fromLedger.stdout).toMatch(/^0 discrepancies$/m);
+    expect(fromLedger.status).toBe(0);
+    const fromJournal = await audit();
+    expect(fromJournal.stdout).toMatch(/Checked 12 payments and 12 refunds/);
+    expect(fromJournal.stdout).toMatch(/^0 discrepancies$/m);
+    console.log(`[faults C] ${refunded.length} refunds sent, payment service SIGKILLed before any result, M-Pesa paid them all; settled by Transaction Status ${settleSeconds.toFixed(1)} s after the restart; audit: 0 discrepancies`);
   });
 });

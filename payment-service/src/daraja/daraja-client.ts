@@ -3,10 +3,15 @@ import { createAgents, request as httpRequest, type Agents, type HttpResponse } 
 import {
   darajaPassword,
   darajaTimestamp,
+  REMARKS_LENGTH,
+  type AcceptedResponse,
+  type B2CPaymentRequest,
   type DarajaErrorBody,
+  type ReversalRequest,
   type StkPushRequest,
   type StkPushResponse,
   type StkQueryResponse,
+  type TransactionStatusRequest,
 } from './protocol.js';
 
 /** A Daraja failure: HTTP status plus Daraja's errorCode/errorMessage when it sent them. */
@@ -39,10 +44,61 @@ export type StkQueryResult =
   | { state: 'pending' }
   | { state: 'final'; resultCode: number; resultDesc: string; merchantRequestId: string; checkoutRequestId: string };
 
+/**
+ * The synchronous answer to a B2C payout, a reversal or a Transaction Status query, whose result comes
+ * later to ResultURL:
+ * - accepted: queued (ResponseCode "0"); Daraja's ConversationID and OriginatorConversationID (ours for B2C v3);
+ * - rejected: Daraja refused the request (an error body, or a ResponseCode other than "0"): nothing was done;
+ * - unknown: no usable answer (network error, timeout, an internal error, a duplicate OriginatorConversationID
+ *   — the first request with it is the one that counts): it may or may not have been queued.
+ */
+export type AsyncRequestOutcome =
+  | { outcome: 'accepted'; conversationId: string; originatorConversationId: string }
+  | { outcome: 'rejected'; errorCode: string; errorMessage: string }
+  | { outcome: 'unknown'; reason: string };
+
+export interface AsyncRequestUrls {
+  resultUrl: string;
+  timeoutUrl: string;
+}
+
 export interface DarajaClient {
   stkPush(input: { amount: number; phone: string; accountReference: string; transactionDesc: string; callbackUrl: string }): Promise<StkPushResponse>;
   stkQuery(checkoutRequestId: string): Promise<StkQueryResult>;
+  /** B2C v3 BusinessPayment of whole shillings to `phone` (2547XXXXXXXX), unique by our OriginatorConversationID. */
+  b2cPayment(input: { originatorConversationId: string; amount: number; phone: string; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
+  /** Reverses an STK payment (its receipt) to the payer; Daraja names the request itself. */
+  reversal(input: { transactionId: string; amount: number; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
+  /**
+   * Asks what became of a request (its OriginatorConversationID) or a transaction (its receipt), as seen from
+   * `party`: the B2C shortcode for payouts, the paybill (STK) shortcode for reversals of its payments.
+   */
+  transactionStatus(input: { originalConversationId?: string; transactionId?: string; party: 'b2c' | 'paybill'; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
+  /** False when refunds are not configured: the three calls above then throw. */
+  readonly refundsEnabled: boolean;
 }
+
+/** What the reverse path needs; `securityCredential` may be computed on first use (the simulator's key); none = refunds off. */
+export interface DarajaRefundCredentials {
+  initiatorName: string;
+  b2cShortcode: string;
+  securityCredential: string | (() => string) | undefined;
+}
+
+/** Gateway refusals that say the request was never taken in (rate and quota limits), although they are 5xx. */
+const REFUSED_5XX = new Set(['500.003.02', '500.003.03']);
+
+/** A failed asynchronous request as an outcome: Daraja's refusal (nothing done) or no usable answer. */
+export function asyncFailureOutcome(error: unknown): AsyncRequestOutcome {
+  if (!(error instanceof DarajaError)) return { outcome: 'unknown', reason: error instanceof Error ? error.message : String(error) };
+  const refused = (error.httpStatus >= 400 && error.httpStatus < 500) || REFUSED_5XX.has(error.errorCode);
+  return refused
+    ? { outcome: 'rejected', errorCode: error.errorCode, errorMessage: error.errorMessage }
+    : { outcome: 'unknown', reason: `${error.httpStatus || 'network'} ${error.errorCode}: ${error.errorMessage}` };
+}
+
+/** Remarks within Daraja's 2-100 characters. */
+const remarksOf = (text: string) => text.trim().slice(0, REMARKS_LENGTH.max).padEnd(REMARKS_LENGTH.min, '.');
 
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -50,7 +106,9 @@ const TOKEN_MARGIN_MS = 60_000;
  * A small typed Daraja client. The OAuth token is cached until a minute before it expires,
  * shared by concurrent callers, and fetched again once when Daraja answers 401 (expired or revoked).
  */
-export function createDarajaClient(config: Omit<DarajaConfig, 'baseUrl'> & { baseUrl: string | (() => string); agents?: Agents }): DarajaClient {
+export function createDarajaClient(
+  config: Omit<DarajaConfig, 'baseUrl' | 'refunds'> & { baseUrl: string | (() => string); agents?: Agents; refunds?: DarajaRefundCredentials | undefined },
+): DarajaClient {
   const agents = config.agents ?? createAgents(32);
   const baseUrl = () => (typeof config.baseUrl === 'function' ? config.baseUrl() : config.baseUrl);
   let cached: { token: string; expiresAt: number } | undefined;
@@ -119,7 +177,81 @@ export function createDarajaClient(config: Omit<DarajaConfig, 'baseUrl'> & { bas
     return { BusinessShortCode: config.shortcode, Password: darajaPassword(config.shortcode, config.passkey, timestamp), Timestamp: timestamp };
   }
 
+  let credential: string | undefined;
+  const refundsEnabled = config.refunds?.securityCredential !== undefined;
+  function initiator() {
+    const refunds = config.refunds;
+    if (!refunds?.securityCredential) throw new Error('Refunds are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE)');
+    credential ??= typeof refunds.securityCredential === 'function' ? refunds.securityCredential() : refunds.securityCredential;
+    return { name: refunds.initiatorName, credential, b2cShortcode: refunds.b2cShortcode };
+  }
+
+  /** Sends a request whose result comes later to ResultURL; never throws for what Daraja answers. */
+  async function asyncRequest(path: string, body: B2CPaymentRequest | ReversalRequest | TransactionStatusRequest): Promise<AsyncRequestOutcome> {
+    let response: Partial<AcceptedResponse>;
+    try {
+      response = (await authorized(path, body)) as Partial<AcceptedResponse>;
+    } catch (error) {
+      return asyncFailureOutcome(error);
+    }
+    if (String(response.ResponseCode) !== '0') {
+      return { outcome: 'rejected', errorCode: String(response.ResponseCode ?? 'unknown'), errorMessage: String(response.ResponseDescription ?? 'Request not accepted') };
+    }
+    if (!response.ConversationID) return { outcome: 'unknown', reason: 'accepted without a ConversationID' };
+    return { outcome: 'accepted', conversationId: String(response.ConversationID), originatorConversationId: String(response.OriginatorConversationID ?? '') };
+  }
+
   return {
+    refundsEnabled,
+
+    b2cPayment(input) {
+      const { name, credential: securityCredential, b2cShortcode } = initiator();
+      return asyncRequest('/mpesa/b2c/v3/paymentrequest', {
+        OriginatorConversationID: input.originatorConversationId,
+        InitiatorName: name,
+        SecurityCredential: securityCredential,
+        CommandID: 'BusinessPayment',
+        Amount: input.amount,
+        PartyA: b2cShortcode,
+        PartyB: input.phone,
+        Remarks: remarksOf(input.remarks),
+        QueueTimeOutURL: input.timeoutUrl,
+        ResultURL: input.resultUrl,
+      });
+    },
+
+    reversal(input) {
+      const { name, credential: securityCredential } = initiator();
+      return asyncRequest('/mpesa/reversal/v1/request', {
+        Initiator: name,
+        SecurityCredential: securityCredential,
+        CommandID: 'TransactionReversal',
+        TransactionID: input.transactionId,
+        Amount: input.amount,
+        ReceiverParty: config.shortcode,
+        RecieverIdentifierType: '11',
+        ResultURL: input.resultUrl,
+        QueueTimeOutURL: input.timeoutUrl,
+        Remarks: remarksOf(input.remarks),
+      });
+    },
+
+    transactionStatus(input) {
+      const { name, credential: securityCredential, b2cShortcode } = initiator();
+      return asyncRequest('/mpesa/transactionstatus/v1/query', {
+        Initiator: name,
+        SecurityCredential: securityCredential,
+        CommandID: 'TransactionStatusQuery',
+        ...(input.transactionId ? { TransactionID: input.transactionId } : {}),
+        ...(input.originalConversationId ? { OriginalConversationID: input.originalConversationId } : {}),
+        PartyA: input.party === 'b2c' ? b2cShortcode : config.shortcode,
+        IdentifierType: '4',
+        ResultURL: input.resultUrl,
+        QueueTimeOutURL: input.timeoutUrl,
+        Remarks: remarksOf(input.remarks),
+      });
+    },
+
     async stkPush(input) {
       const body: StkPushRequest = {
         ...credentials(),

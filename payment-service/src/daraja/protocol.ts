@@ -110,3 +110,111 @@ export const RESULT_CODES = {
   unreachable: 1037,
   wrongPin: 2001,
 } as const;
+
+// --- The reverse path: B2C payouts, reversals and Transaction Status (asynchronous: accepted now, result later) ---
+
+/** `POST /mpesa/b2c/v3/paymentrequest`: v3 carries our OriginatorConversationID, which Daraja keeps unique. */
+export interface B2CPaymentRequest {
+  OriginatorConversationID: string;
+  InitiatorName: string;
+  SecurityCredential: string;
+  CommandID: 'BusinessPayment' | 'SalaryPayment' | 'PromotionPayment';
+  Amount: number;
+  PartyA: string;
+  PartyB: string;
+  Remarks: string;
+  QueueTimeOutURL: string;
+  ResultURL: string;
+  /** Spelled this way in Daraja's v3 documentation. */
+  Occassion?: string;
+}
+
+/** `POST /mpesa/reversal/v1/request`. Daraja makes up the OriginatorConversationID itself (sync answer). */
+export interface ReversalRequest {
+  Initiator: string;
+  SecurityCredential: string;
+  CommandID: 'TransactionReversal';
+  TransactionID: string;
+  Amount: number;
+  ReceiverParty: string;
+  /** Misspelled in Daraja's API; the correct spelling is refused with 400.002.02. */
+  RecieverIdentifierType: '11';
+  ResultURL: string;
+  QueueTimeOutURL: string;
+  Remarks: string;
+  Occasion?: string;
+}
+
+/** `POST /mpesa/transactionstatus/v1/query`: by the original request's OriginatorConversationID, or by receipt. */
+export interface TransactionStatusRequest {
+  Initiator: string;
+  SecurityCredential: string;
+  CommandID: 'TransactionStatusQuery';
+  TransactionID?: string;
+  OriginalConversationID?: string;
+  PartyA: string;
+  IdentifierType: '1' | '2' | '4';
+  ResultURL: string;
+  QueueTimeOutURL: string;
+  Remarks: string;
+  Occasion?: string;
+}
+
+/** The synchronous answer of the three: the request is queued, its result comes to ResultURL. */
+export interface AcceptedResponse {
+  ConversationID: string;
+  OriginatorConversationID: string;
+  ResponseCode: string;
+  ResponseDescription: string;
+}
+
+export interface ResultParameter {
+  Key: string;
+  Value?: string | number;
+}
+
+/**
+ * What Daraja posts to ResultURL (and, UNCONFIRMED in shape, to QueueTimeOutURL). Loosely typed on
+ * purpose: ResultCode is a number or a string ("R000002"), ResultParameter and ReferenceItem an object
+ * or an array, and parameters may have no Value.
+ */
+export interface ResultBody {
+  Result: {
+    ResultType?: number | string;
+    ResultCode: number | string;
+    ResultDesc?: string;
+    OriginatorConversationID?: string;
+    ConversationID?: string;
+    TransactionID?: string;
+    ResultParameters?: { ResultParameter?: ResultParameter | ResultParameter[] };
+    ReferenceData?: { ReferenceItem?: ResultParameter | ResultParameter[] };
+  };
+}
+
+/** A list Daraja sends as one object when it has one element. */
+export const asList = <T>(value: T | T[] | undefined | null): T[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
+
+/**
+ * Reads a result parameter by Key. Older samples write some keys with spaces ("Originator Conversation ID"),
+ * so keys are compared without spaces and case.
+ */
+export function resultParameter(parameters: ResultParameter | ResultParameter[] | undefined, key: string): string | number | undefined {
+  const wanted = key.replace(/\s+/g, '').toLowerCase();
+  return asList(parameters).find((parameter) => typeof parameter?.Key === 'string' && parameter.Key.replace(/\s+/g, '').toLowerCase() === wanted)?.Value;
+}
+
+/** Daraja's result codes of the reverse path that the payment service, the simulator and the docs name. */
+export const REFUND_RESULT_CODES = {
+  success: '0',
+  insufficientFloat: '1',
+  belowMinimum: '2',
+  aboveMaximum: '3',
+  invalidInitiator: '2001',
+  alreadyReversed: 'R000001',
+  invalidOriginalTransaction: 'R000002',
+  /** A Transaction Status query for a transaction M-Pesa does not have (the simulator's answer; UNCONFIRMED on Daraja). */
+  noSuchTransaction: 'SFC_IC0003',
+} as const;
+
+/** Shortest and longest Remarks Daraja accepts. */
+export const REMARKS_LENGTH = { min: 2, max: 100 } as const;

@@ -24,8 +24,14 @@ const callbackSchema = z.object({
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Whether a callback's `:secret` path segment is ours, compared in constant time (every Daraja callback route). */
+export function secretPathCheck(secret: string): (given: unknown) => boolean {
+  const expected = digest(secret);
+  return (given) => timingSafeEqual(digest(String(given)), expected);
+}
+
 /** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */
-const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, resultDesc, {}, 'daraja');
+export const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, resultDesc, {}, 'daraja');
 
 /**
  * POST /api/mpesa/callback/:secret — Daraja's result. The secret path segment keeps strangers
@@ -35,10 +41,10 @@ const refused = (status: number, resultDesc: string) => new PaymentServiceError(
 export function createCallbackRouter(deps: { settlement: Settlement; secret: string; logger: Logger; metrics?: Pick<PaymentMetrics, 'stkCallbacks'> | undefined }) {
   const count = (outcome: string) => deps.metrics?.stkCallbacks.inc({ outcome });
   const router = Router();
-  const expected = digest(deps.secret);
+  const secretValid = secretPathCheck(deps.secret);
 
   router.post('/:secret', express.json({ limit: '32kb' }), async (req, res) => {
-    if (!timingSafeEqual(digest(String(req.params.secret)), expected)) {
+    if (!secretValid(req.params.secret)) {
       deps.logger.info('callback with a wrong secret path refused');
       count('wrong-secret');
       throw refused(404, 'Not found');

@@ -56,6 +56,8 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     SIMULATOR_DELAY_MS: '40',
     RECONCILE_INTERVAL_MS: '0',
     RECONCILE_AFTER_SECONDS: '0',
+    // No refund passes in the background unless a test asks for them (refunds.test.ts).
+    REFUND_POLL_MS: '0',
     CONFIRM_QUERY_AFTER_SECONDS: '3600',
     STK_RATE_LIMIT_PER_IP: '100000',
     STK_RATE_LIMIT_PER_USER: '100000',

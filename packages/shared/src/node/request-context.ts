@@ -53,11 +53,16 @@ function joinRoute(route: { path?: unknown }, baseUrl: string): string {
 
 /**
  * What a log line names a request by: its route pattern, else the path without its query string.
- * Daraja's callback path ends in the callback secret (also when it comes through /pay): that segment is masked.
+ * Daraja's callback paths end in the callback secret (also when they come through /pay): that segment is masked.
  */
 export function loggedRoute(req: Request): string {
-  // Capabilities carried in a path: the callback secret and a simulated prompt's link.
-  return routePattern(req) ?? requestPath(req).replace(/(\/mpesa\/callback\/)[^/]+/i, '$1:secret').replace(/(\/simulator\/prompt\/)[^/]+/i, '$1:token');
+  // Capabilities carried in a path: the callback secret (STK callback, refund results and timeouts) and a simulated prompt's link.
+  return (
+    routePattern(req) ??
+    requestPath(req)
+      .replace(/(\/mpesa\/(?:callback|(?:b2c|reversal|status)\/(?:result|timeout))\/)[^/]+/i, '$1:secret')
+      .replace(/(\/simulator\/prompt\/)[^/]+/i, '$1:token')
+  );
 }
 
 /** Probes the platform polls every few seconds: answered, counted in /metrics, not logged. */

@@ -11,6 +11,7 @@ import {
   type StkCallbackBody,
 } from '../protocol.js';
 import { renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
+import { createPayoutSimulator, type PaidPrompt } from './payouts.js';
 
 /**
  * Reserved test numbers and what the simulated customer does (docs/payments.md lists them):
@@ -54,6 +55,11 @@ export interface SimulatorOptions {
   passkey: string;
   consumerKey: string;
   consumerSecret: string;
+  /** The API initiator of payouts, reversals and status queries, and its password (SecurityCredential). */
+  initiatorName: string;
+  initiatorPassword: string;
+  /** The shortcode B2C payouts leave from. */
+  b2cShortcode: string;
   /** Delay before an automatic outcome (and its callback). */
   delayMs: number;
   /** A manual prompt nobody answers times out with 1037, as a real phone does after about a minute. */
@@ -121,6 +127,8 @@ export function createDarajaSimulator(options: SimulatorOptions) {
   /** The pending prompt of each phone, so a push checks the subscriber lock without scanning every prompt. */
   const pendingByPhone = new Map<string, SimulatedPrompt>();
   const tokens = new Map<string, number>();
+  /** Every STK payment completed with a receipt, by receipt: never pruned, it is M-Pesa's side of the books. */
+  const paid = new Map<string, PaidPrompt & { completedAt: Date }>();
   const phonePath = options.phonePath ?? '/simulator';
   /** Callbacks reuse keep-alive connections, as Daraja's own servers would. */
   const callbackAgents = createAgents(64);
@@ -162,17 +170,23 @@ export function createDarajaSimulator(options: SimulatorOptions) {
         },
       },
     };
+    if (await post(prompt.callbackUrl, body, `callback for ${prompt.checkoutRequestId}`)) prompt.callbackSent = true;
+  }
+
+  /** One POST of a result to a merchant URL; true when it was answered 2xx. */
+  async function post(url: string, body: unknown, what: string): Promise<boolean> {
     try {
-      await request(callbackAgents, prompt.callbackUrl, {
+      const response = await request(callbackAgents, url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
         timeoutMs: 15_000,
       });
-      prompt.callbackSent = true;
+      return response.status >= 200 && response.status < 300;
     } catch (error) {
       // Daraja does not retry a callback; the merchant must query.
-      options.logger.error(`simulator: callback for ${prompt.checkoutRequestId} failed`, error);
+      options.logger.error(`simulator: ${what} failed`, error);
+      return false;
     }
   }
 
@@ -187,6 +201,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     if (code === 0) {
       prompt.receipt = receiptNumber();
       prompt.transactionDate = darajaTimestamp();
+      paid.set(prompt.receipt, { receipt: prompt.receipt, amount: prompt.amount, phone: prompt.phone, checkoutRequestId: prompt.checkoutRequestId, completedAt: new Date() });
     }
     if (withCallback) void sendCallback(prompt);
   }
@@ -220,6 +235,22 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     if (typeof body.Password !== 'string' || !sameSecret(body.Password, expected)) return ['400.002.02', 'Bad Request - Invalid Password'];
     return undefined;
   }
+
+  const payouts = createPayoutSimulator({
+    shortcode: options.shortcode,
+    b2cShortcode: options.b2cShortcode,
+    initiatorName: options.initiatorName,
+    initiatorPassword: options.initiatorPassword,
+    delayMs: options.delayMs,
+    logger: options.logger,
+    fail,
+    bearerValid,
+    receipt: receiptNumber,
+    post: async (url, body) => {
+      await post(url, body, `result to ${new URL(url).pathname.replace(/\/[^/]*$/, '/…')}`);
+    },
+    paymentByReceipt: (receipt) => paid.get(receipt),
+  });
 
   const api = Router();
   api.use(express.json({ limit: '32kb' }));
@@ -395,6 +426,8 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     answer(req, res, byToken(req.params.token), req.params.action);
   });
 
+  payouts.mountControl(phone, requireKey('json'), () => [...paid.values()]);
+
   phone.get('/', requireKey('page'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.type('html').send(renderPhonePage(list().slice(0, 50), phonePath));
@@ -407,10 +440,15 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     answer(req, res, [...prompts.values()].find((candidate) => candidate.id === req.params.id), req.params.action);
   });
 
+  payouts.mount(api);
+
   return {
     api,
     phone,
     prompts,
+    payouts,
+    /** M-Pesa's side of the books (GET /simulator/ledger). */
+    ledger: () => payouts.ledger([...paid.values()]),
     /** The path of a prompt's own phone page (its secret link), for the buyer who made the push. */
     promptPath(checkoutRequestId: string): string | undefined {
       const prompt = prompts.get(checkoutRequestId);
@@ -423,6 +461,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     close() {
       closed = true;
       for (const prompt of prompts.values()) clearTimeout(prompt.timer);
+      payouts.close();
       callbackAgents.destroy();
     },
   };

@@ -3,7 +3,9 @@
  *   SIMULATOR_PORT=27685 node dist/daraja/simulator/standalone.js
  * Protocol under /, phone page under /simulator. Credentials default to the simulator's own
  * (SIMULATOR_CREDENTIALS in config.ts); DARAJA_* variables override them. The list of every prompt
- * (/simulator, /simulator/prompts) needs SIMULATOR_KEY (a fresh random key, printed, when unset).
+ * (/simulator, /simulator/prompts), the payouts, their modes and the ledger need SIMULATOR_KEY (a fresh random
+ * key, printed, when unset). Its public key, which a payment service encrypts the initiator password with
+ * (DARAJA_CERT_PATH), is at /simulator/certificate.pem and changes with every start.
  */
 import { randomBytes } from 'node:crypto';
 import express from 'express';
@@ -19,6 +21,9 @@ const simulator = createDarajaSimulator({
   passkey: env.DARAJA_PASSKEY ?? SIMULATOR_CREDENTIALS.passkey,
   consumerKey: env.DARAJA_CONSUMER_KEY ?? SIMULATOR_CREDENTIALS.consumerKey,
   consumerSecret: env.DARAJA_CONSUMER_SECRET ?? SIMULATOR_CREDENTIALS.consumerSecret,
+  initiatorName: env.DARAJA_INITIATOR_NAME ?? SIMULATOR_CREDENTIALS.initiatorName,
+  initiatorPassword: env.DARAJA_INITIATOR_PASSWORD ?? SIMULATOR_CREDENTIALS.initiatorPassword,
+  b2cShortcode: env.DARAJA_B2C_SHORTCODE ?? SIMULATOR_CREDENTIALS.b2cShortcode,
   delayMs: Number(env.SIMULATOR_DELAY_MS ?? 3000),
   promptTimeoutMs: Number(env.SIMULATOR_PROMPT_TIMEOUT_MS ?? 60_000),
   tokenTtlSeconds: Number(env.SIMULATOR_TOKEN_TTL_SECONDS ?? 3599),

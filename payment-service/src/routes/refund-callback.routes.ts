@@ -1,0 +1,66 @@
+import type { RefundMethod } from '@tukio/shared/internal-refunds';
+import express, { Router, type Request } from 'express';
+import type { Logger } from '../logger.js';
+import type { PaymentMetrics } from '../metrics.js';
+import { ATTEMPT_ID, parseResult, type RefundResults } from '../refunds/refund-results.js';
+import { refused, secretPathCheck } from './callback.routes.js';
+
+/** Our attempt as the request's URL names it (`?ocid=`): Daraja names a reversal or a status query with its own ids. */
+const attemptOf = (req: Request) => (typeof req.query.ocid === 'string' && ATTEMPT_ID.test(req.query.ocid) ? req.query.ocid : undefined);
+const methodOf = (req: Request): RefundMethod | undefined => (req.query.method === 'b2c' || req.query.method === 'reversal' ? req.query.method : undefined);
+
+/**
+ * Daraja's results for refunds, mounted at /api/mpesa: `POST /b2c/result/:secret`, `/b2c/timeout/:secret`,
+ * `/reversal/result/:secret`, `/reversal/timeout/:secret`, `/status/result/:secret`, `/status/timeout/:secret`.
+ * As the STK callback: a secret path segment keeps strangers out, and the API server checks the rest (a
+ * known attempt; a success with the refund's amount). Duplicates are harmless there. A queue timeout is not
+ * a result: it is logged and counted, and the attempt stays sent until the reconciler's Transaction Status
+ * query settles it. Daraja only needs `{ResultCode: 0}`.
+ */
+export function createRefundCallbackRouter(deps: { results: RefundResults; secret: string; logger: Logger; metrics: Pick<PaymentMetrics, 'refundCallbacks'> }) {
+  const router = Router();
+  const secretValid = secretPathCheck(deps.secret);
+  const json = express.json({ limit: '32kb' });
+
+  for (const kind of ['b2c', 'reversal', 'status'] as const) {
+    for (const which of ['result', 'timeout'] as const) {
+      const route = `${kind}-${which}`;
+      const count = (outcome: string) => deps.metrics.refundCallbacks.inc({ route, outcome });
+      router.post(`/${kind}/${which}/:secret`, json, async (req, res) => {
+        if (!secretValid(req.params.secret)) {
+          deps.logger.info(`${route} callback with a wrong secret path refused`);
+          count('wrong-secret');
+          throw refused(404, 'Not found');
+        }
+        const result = parseResult(req.body);
+        if (!result) {
+          count('malformed');
+          throw refused(400, 'Malformed result');
+        }
+        const attempt = attemptOf(req);
+        if (which === 'timeout') {
+          deps.logger.info(`${kind} request ${attempt ?? result.originatorConversationId ?? '?'} timed out in the M-Pesa queue; the reconciler will ask what became of it`);
+          count('timeout');
+          return void res.json({ ResultCode: 0, ResultDesc: 'Accepted' });
+        }
+        let outcome;
+        if (kind === 'status') {
+          const method = methodOf(req);
+          if (!attempt || !method) {
+            count('unknown');
+            throw refused(404, 'Unknown request');
+          }
+          outcome = await deps.results.status(method, attempt, result);
+        } else {
+          outcome = await deps.results.payout(kind, attempt, result);
+        }
+        count(outcome);
+        if (outcome === 'unavailable') throw refused(503, 'Temporarily unavailable');
+        if (outcome === 'unknown') throw refused(404, 'Unknown request');
+        if (outcome === 'malformed') throw refused(400, 'Malformed result');
+        res.json({ ResultCode: 0, ResultDesc: 'Accepted', outcome });
+      });
+    }
+  }
+  return router;
+}

@@ -1,0 +1,43 @@
+/**
+ * `npm run audit:payments [-- --ledger <url> | --journal <dir>]`: M-Pesa's side of the books against the API
+ * server's ledger. Reads what the provider reports as completed — the simulator's ledger with the built-in
+ * simulator, else the journal of callbacks in DATA_DIR/mpesa-journal — and posts it to the API server's
+ * POST /api/internal/audit. Prints `N discrepancies` and each one; exits 1 when there is any, 2 when the
+ * audit could not run. Same configuration as the payment service (.env, DATA_DIR, INTERNAL_API_KEY, API_URL).
+ */
+import { auditPayments, defaultProviderSource, type ProviderSource } from '../audit.js';
+import { ConfigError, loadPaymentConfig } from '../config.js';
+
+function sourceOf(argv: string[], fallback: () => ProviderSource): ProviderSource {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const ledgerUrl = value('--ledger');
+  const journalDir = value('--journal');
+  if (ledgerUrl) return { ledgerUrl };
+  if (journalDir) return { journalDir };
+  return fallback();
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help')) {
+    console.log('Usage: npm run audit:payments [-- --ledger <simulator ledger URL, ?key=… included> | --journal <dir>]');
+    return 0;
+  }
+  const config = loadPaymentConfig();
+  const result = await auditPayments(config, sourceOf(argv, () => defaultProviderSource(config)));
+  const count = result.discrepancies.length;
+  console.log(`Checked ${result.checked.payments} payments and ${result.checked.refunds} refunds M-Pesa reports as completed.`);
+  for (const discrepancy of result.discrepancies) console.log(`  ${discrepancy.kind}: ${discrepancy.detail}`);
+  console.log(`${count} discrepancies`);
+  return count > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`[payments] audit failed: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  },
+);
