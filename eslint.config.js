@@ -62,7 +62,7 @@ const serverLayers = [
   ['events'],
   ['tickets'],
   ['payments'],
-  ['community'],
+  ['community', 'refunds'],
 ];
 const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

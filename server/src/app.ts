@@ -37,13 +37,15 @@ import { createEventPageHandler, createEventsRouter, createEventsService, type E
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createPaymentProxy } from './modules/payment-proxy/index.js';
+import { createInternalPaymentsRouter, createPaymentsRepository, createPaymentsService, createTransactionsRouter, type RefundLedger } from './modules/payments/index.js';
 import {
-  createInternalPaymentsRouter,
-  createPaymentsRepository,
-  createPaymentsService,
-  createRefundsRouter,
-  createTransactionsRouter,
-} from './modules/payments/index.js';
+  createAdminRefundsRouter,
+  createEventCancellation,
+  createEventCancellationRouter,
+  createInternalRefundsRouter,
+  createRefundLedger,
+  createRefundsService,
+} from './modules/refunds/index.js';
 import {
   createEventTicketsRouter,
   createRegistrationsRepository,
@@ -75,6 +77,9 @@ export const eventHoldings: EventHoldings = {
   orders: createPaymentsRepository,
 };
 
+/** Payments sits below refunds: a settlement that flags an order refund_due writes the refund through this port. */
+export const refundLedger: RefundLedger = createRefundLedger;
+
 export function createServices(deps: AppDeps) {
   const { config, db, mailer, logger } = deps;
   // Tells the caches of this and (with Redis) every other instance what changed.
@@ -103,6 +108,8 @@ export function createServices(deps: AppDeps) {
     publicUrl: config.publicUrl,
     searchCacheMs: config.eventsSearchCacheMs,
     eventCacheMs: config.eventsCacheMs,
+    // Events sits below refunds: deleting an event with orders cancels it through this port (made below).
+    cancellation: { cancel: (...args) => cancellation.cancel(...args) },
   });
   const uploads = createUploadsService({ dataDir: config.dataDir, publicUrl: config.publicUrl });
   const comments = createCommentsService({ db });
@@ -114,7 +121,9 @@ export function createServices(deps: AppDeps) {
   // Prometheus counters of this instance, and the requests a shutdown lets finish.
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
-  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, metrics });
+  const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics });
+  const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
+  const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -123,7 +132,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
   });
-  return { auth, contact, chat, comments, reviews, forums, tickets, payments, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { auth, contact, chat, comments, reviews, forums, tickets, payments, refunds, cancellation, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -199,10 +208,12 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/forums', createForumsRouter({ forums: services.forums }));
   app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, internalApiKey: config.internalApiKey }));
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
-  app.use('/api/admin', createRefundsRouter({ payments: services.payments }));
+  app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
+  app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
+  app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));

@@ -42,6 +42,10 @@ const envSchema = z.object({
   HOLD_MINUTES: z.coerce.number().positive().max(24 * 60).default(5),
   /** Ed25519 private key (PKCS#8 PEM, or its base64) signing ticket codes; generated under DATA_DIR when unset. */
   TICKET_SIGNING_KEY: optionalString,
+  /** Milliseconds before a refund whose attempt failed is sent again; doubles with each attempt, at most one hour. */
+  REFUND_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60 * 60 * 1000).default(60_000),
+  /** Attempts a refund gets before it is left `failed` for an administrator. */
+  REFUND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   /** Failed logins for one account across all addresses; default 5 × RATE_LIMIT_MAX. */
@@ -108,6 +112,8 @@ export interface AppConfig {
   internalApiKey: string;
   holdMinutes: number;
   ticketSigningKey: string | undefined;
+  /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
+  refunds: { retryBaseMs: number; maxAttempts: number };
   /**
    * max: the general per-address limit, and per account+address failed logins and per-account emails;
    * accountMax: failed logins for one account across addresses; ipMax: per-address ceiling of account routes.
@@ -168,6 +174,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     internalApiKey: env.INTERNAL_API_KEY ?? readOrCreateSecret(dataDir, 'internal-api-key'),
     holdMinutes: env.HOLD_MINUTES,
     ticketSigningKey: env.TICKET_SIGNING_KEY,
+    refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
     rateLimit: {
       windowMs: env.RATE_LIMIT_WINDOW_MS,
       max: env.RATE_LIMIT_MAX,

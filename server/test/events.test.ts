@@ -36,6 +36,8 @@ describe('POST /api/events/addevnt', () => {
       location: 'Alliance Française, Nairobi',
       image: null,
       status: 'pending',
+      cancelReason: null,
+      cancelledAt: null,
       isPaid: true,
       ticketPrice: 1500,
       capacity: 50,

@@ -75,31 +75,34 @@ const outcomeOf = (statement: Promise<unknown>) =>
   );
 
 describe('deleting an event with orders (review items 1 and 2)', () => {
-  it('refuses with 409 naming the orders while a buyer’s STK prompt is open, and the payment then settles normally', async () => {
+  // An event with orders is never deleted: it is cancelled instead (docs/decisions/refunds.md), which keeps every row.
+  it('cancels instead of deleting while a buyer’s STK prompt is open, and the payment then settles into a refund', async () => {
     const organiser = await person('delorg');
     const buyer = await person('delbuyer');
     const eventId = await paidEvent(organiser);
     const { checkoutRequestId } = await openPrompt(buyer, eventId, 2);
 
-    for (const who of [organiser, admin]) {
-      const res = await t.api('DELETE', `/api/events/${eventId}`, { token: who.token });
-      expect(res.status).toBe(409);
-      expect(res.body.msg).toBe("This event has 1 ticket order (1 pending), so it cannot be deleted: the buyers' payment records must be kept.");
-      expect(res.body.message).toBe(res.body.msg);
-      expect(res.body.orders).toEqual({ pending: 1 });
-    }
-    expect((await t.api('GET', `/api/events/${eventId}`)).status).toBe(200);
+    const res = await t.api('DELETE', `/api/events/${eventId}`, { token: organiser.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ cancelled: true });
+    const again = await t.api('DELETE', `/api/events/${eventId}`, { token: admin.token });
+    expect(again.status).toBe(409);
+    expect(again.body.msg).toBe('This event is already cancelled.');
+    expect(again.body.message).toBe(again.body.msg);
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ status: 'cancelled', cancelReason: 'Deleted by the organiser' });
 
-    // The buyer pays on the phone: the callback is recorded and the tickets issued, not ignored.
+    // The buyer pays on the phone: the callback is recorded, not ignored, and the money is due back (no tickets).
     const { receipt, orderStatus } = await pay(checkoutRequestId, 1000);
-    expect(orderStatus).toBe('paid');
+    expect(orderStatus).toBe('refund_due');
     const history = await t.api('GET', `/api/transactions/${buyer.user._id}`, { token: buyer.token });
-    expect(history.body).toEqual([expect.objectContaining({ checkoutRequestId, eventId, amount: 1000, paymentStatus: 'success', orderStatus: 'paid', mpesaReceiptNumber: receipt })]);
+    expect(history.body).toEqual([
+      expect.objectContaining({ checkoutRequestId, eventId, amount: 1000, paymentStatus: 'success', orderStatus: 'refund_due', mpesaReceiptNumber: receipt, refundStatus: 'due', refundAmount: 1000 }),
+    ]);
     const mine = await t.api('GET', '/api/tickets/mine', { token: buyer.token });
-    expect((mine.body as Array<{ event: { _id: string } }>).filter((ticket) => ticket.event._id === eventId)).toHaveLength(2);
+    expect((mine.body as Array<{ event: { _id: string } }>).filter((ticket) => ticket.event._id === eventId)).toHaveLength(0);
   });
 
-  it('refuses an admin’s delete of an event with paid tickets and keeps the buyers’ receipts', async () => {
+  it('cancels (never deletes) an event with paid tickets when an admin deletes it, and keeps the buyers’ receipts', async () => {
     const organiser = await person('paidorg');
     const buyer = await person('paidbuyer');
     const eventId = await paidEvent(organiser);
@@ -108,14 +111,13 @@ describe('deleting an event with orders (review items 1 and 2)', () => {
     const before = await countRows();
 
     const res = await t.api('DELETE', `/api/events/${eventId}`, { token: admin.token });
-    expect(res.status).toBe(409);
-    expect(res.body.msg).toBe("This event has 1 ticket order (1 paid), so it cannot be deleted: the buyers' payment records must be kept.");
-    expect(res.body.orders).toEqual({ paid: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ cancelled: true });
 
     expect(await countRows()).toEqual(before);
     const history = await t.api('GET', `/api/transactions/${buyer.user._id}`, { token: buyer.token });
-    expect(history.body).toEqual([expect.objectContaining({ checkoutRequestId, amount: 500, paymentStatus: 'success', mpesaReceiptNumber: receipt })]);
-    expect((await t.api('GET', `/api/events/${eventId}`)).status).toBe(200);
+    expect(history.body).toEqual([expect.objectContaining({ checkoutRequestId, amount: 500, paymentStatus: 'success', mpesaReceiptNumber: receipt, refundStatus: 'due', refundAmount: 500 })]);
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ status: 'cancelled' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   customType,
   date,
   doublePrecision,
@@ -89,7 +90,12 @@ export const events = pgTable(
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     location: text('location').notNull(),
     image: text('image'),
-    status: text('status', { enum: ['pending', 'approved'] }).notNull().default('pending'),
+    /** `cancelled` is final (docs/decisions/refunds.md): no edit or moderation brings the event back. */
+    status: text('status', { enum: ['pending', 'approved', 'cancelled'] }).notNull().default('pending'),
+    cancelReason: text('cancel_reason'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** The status the event had when it was cancelled: one cancelled while published stays public, one never published stays hidden. */
+    cancelledFrom: text('cancelled_from', { enum: ['pending', 'approved'] }),
     isPaid: boolean('is_paid').notNull().default(false),
     /** Whole shillings: M-Pesa only moves whole shillings. */
     ticketPrice: integer('ticket_price').notNull().default(0),
@@ -205,6 +211,7 @@ export const payments = pgTable(
     uniqueIndex('payments_checkout_request_idx').on(t.checkoutRequestId),
     uniqueIndex('payments_receipt_idx').on(t.mpesaReceiptNumber),
     index('payments_user_idx').on(t.userId),
+    index('payments_event_idx').on(t.eventId),
     index('payments_status_created_idx').on(t.status, t.createdAt),
   ],
 );
@@ -224,6 +231,9 @@ export const tickets = pgTable(
     code: text('code').notNull(),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkedInBy: id('checked_in_by'),
+    /** A void ticket is kept (its holder still sees it, and the audit counts it) but no longer admits anyone. */
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidReason: text('void_reason', { enum: ['event_cancelled'] }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -231,6 +241,101 @@ export const tickets = pgTable(
     index('tickets_event_user_idx').on(t.eventId, t.userId),
     index('tickets_user_idx').on(t.userId),
   ],
+);
+
+/** As @tukio/shared/internal-refunds says them (refunds.responses.ts checks that they agree). */
+const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin'] as const;
+const REFUND_METHODS = ['reversal', 'b2c'] as const;
+const REFUND_STATUSES = ['due', 'sent', 'succeeded', 'failed'] as const;
+
+/**
+ * The refund ledger (docs/decisions/refunds.md): money going back to a payer. Append-only like the other
+ * money rows: nothing deletes a refund, an attempt or a transition (foreign keys RESTRICT, and triggers
+ * refuse deletes), and a refund never takes more than what is left of its payment.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    paymentId: id('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'restrict' }),
+    /** Whole shillings. */
+    amount: integer('amount').notNull(),
+    /** The payer's MSISDN (2547XXXXXXXX), copied from the payment. */
+    phone: text('phone').notNull(),
+    reason: text('reason', { enum: REFUND_REASONS }).notNull(),
+    method: text('method', { enum: REFUND_METHODS }).notNull(),
+    status: text('status', { enum: REFUND_STATUSES }).notNull().default('due'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The M-Pesa TransactionID of the refund once it succeeded. */
+    receipt: text('receipt'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('refunds_amount_positive', sql`${t.amount} > 0`),
+    uniqueIndex('refunds_receipt_idx').on(t.receipt),
+    index('refunds_status_next_idx').on(t.status, t.nextAttemptAt),
+    index('refunds_payment_idx').on(t.paymentId),
+    index('refunds_order_idx').on(t.orderId),
+    index('refunds_event_idx').on(t.eventId),
+  ],
+);
+
+/** One row per request sent to M-Pesa for a refund; Daraja's answers are keyed by its unique ids. */
+export const refundAttempts = pgTable(
+  'refund_attempts',
+  {
+    id: id().primaryKey(),
+    refundId: id('refund_id')
+      .notNull()
+      .references(() => refunds.id, { onDelete: 'restrict' }),
+    /** Ours: `tukio-<refundId>-<n>`; Daraja refuses a repeated one, so a request is never paid twice. */
+    originatorConversationId: text('originator_conversation_id').notNull(),
+    /** Daraja's, once it accepted the request. */
+    conversationId: text('conversation_id'),
+    method: text('method', { enum: REFUND_METHODS }).notNull(),
+    status: text('status', { enum: ['sent', 'succeeded', 'failed'] }).notNull().default('sent'),
+    resultCode: text('result_code'),
+    resultDesc: text('result_desc'),
+    transactionId: text('transaction_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('refund_attempts_originator_idx').on(t.originatorConversationId),
+    uniqueIndex('refund_attempts_conversation_idx').on(t.conversationId),
+    uniqueIndex('refund_attempts_transaction_idx').on(t.transactionId),
+    index('refund_attempts_refund_idx').on(t.refundId),
+    index('refund_attempts_status_sent_idx').on(t.status, t.sentAt),
+  ],
+);
+
+/** A refund's history: one row per change of its status (from null at creation). */
+export const refundTransitions = pgTable(
+  'refund_transitions',
+  {
+    id: id().primaryKey(),
+    refundId: id('refund_id')
+      .notNull()
+      .references(() => refunds.id, { onDelete: 'restrict' }),
+    fromStatus: text('from_status', { enum: REFUND_STATUSES }),
+    toStatus: text('to_status', { enum: REFUND_STATUSES }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    detail: text('detail'),
+  },
+  (t) => [index('refund_transitions_refund_idx').on(t.refundId, t.at)],
 );
 
 export const comments = pgTable(

@@ -11,3 +11,5 @@ export function pgErrorCode(error: unknown): string | undefined {
 
 export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
+/** Two transactions each waited for the other's row lock; PostgreSQL aborted this one, which may simply run again. */
+export const isDeadlock = (error: unknown) => pgErrorCode(error) === '40P01';

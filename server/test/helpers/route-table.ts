@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, vi } from 'vitest';
-import { users } from '../../src/db/schema.js';
+import { newId } from '../../src/db/ids.js';
+import { payments, refunds, users } from '../../src/db/schema.js';
 import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, Person } from './security.js';
 import { jsonRequest, multipart, tinyGif } from './security.js';
 import { dayFromNow } from './events.js';
@@ -151,6 +152,36 @@ const createdBy = (res: RawResponse, tools: WorldTools, actor: Actor) =>
 const avatarSvg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="teal"/></svg>').toString('base64');
 
 const unique = () => Math.random().toString(36).slice(2, 10);
+
+/** A's paid event with an order, cancelled by A. */
+async function cancelledPaidEvent(tools: WorldTools): Promise<string> {
+  const eventId = await tools.fresh.paidEventWithOrder();
+  const res = await tools.call(tools.w.a, 'POST', `/api/events/${eventId}/cancel`, cancelReason);
+  if (res.status !== 200) throw new Error(`cancel failed: ${res.status} ${res.text}`);
+  return eventId;
+}
+
+/** A failed refund of one shilling of A's payment, written straight to the ledger (as if M-Pesa refused it every time). */
+async function failedRefund(tools: WorldTools): Promise<string> {
+  const [payment] = await tools.w.t.db.select().from(payments).where(eq(payments.checkoutRequestId, tools.w.checkoutRequestId));
+  const id = newId();
+  await tools.w.t.db.insert(refunds).values({
+    id,
+    orderId: payment!.orderId,
+    paymentId: payment!.id,
+    userId: payment!.userId,
+    eventId: payment!.eventId,
+    amount: 1,
+    phone: payment!.phone,
+    reason: 'admin',
+    method: 'b2c',
+    status: 'failed',
+    attempts: 5,
+  });
+  return id;
+}
+
+const cancelReason = { reason: 'The venue is closed for repairs.' };
 
 export const routeTable: RouteEntry[] = [
   // ---- health ----
@@ -694,6 +725,57 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', internal: true, params: (w) => ({ checkoutRequestId: w.checkoutRequestId }) },
   },
 
+  // ---- internal refund ledger (payment service only) ----
+  {
+    method: 'POST',
+    path: '/api/internal/refunds/claim',
+    scenarios: [{ name: 'without the key', request: () => json('POST', '/api/internal/refunds/claim', { limit: 10 }), expect: all(401) }],
+    fuzz: { as: 'visitor', internal: true, body: () => ({ limit: 5 }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/refunds/accepted',
+    scenarios: [
+      { name: 'without the key', request: () => json('POST', '/api/internal/refunds/accepted', { originatorConversationId: 'tukio-0123456789abcdef01234567-1', conversationId: 'AG_1' }), expect: all(401) },
+    ],
+    fuzz: { as: 'visitor', internal: true, body: () => ({ originatorConversationId: 'tukio-0123456789abcdef01234567-1', conversationId: 'AG_20240706_2010364430d9bbdaf872' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/refunds/result',
+    scenarios: [
+      {
+        name: 'forged success without the key',
+        request: () => json('POST', '/api/internal/refunds/result', { originatorConversationId: 'tukio-0123456789abcdef01234567-1', resultCode: '0', resultDesc: 'ok', transactionId: 'FORGED1234', source: 'callback' }),
+        expect: all(401),
+      },
+    ],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: () => ({ originatorConversationId: 'tukio-0123456789abcdef01234567-1', conversationId: 'AG_1', resultCode: '0', resultDesc: 'ok', transactionId: 'SG632NMUAB', amount: 10, source: 'callback' }),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/internal/refunds/unresolved',
+    scenarios: [{ name: 'without the key', request: () => get('/api/internal/refunds/unresolved?olderThan=0'), expect: all(401) }],
+    fuzz: { as: 'visitor', internal: true, query: () => ({ olderThan: '60', limit: '100' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/audit',
+    scenarios: [{ name: 'without the key', request: () => json('POST', '/api/internal/audit', { payments: [], refunds: [] }), expect: all(401) }],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: (w) => ({
+        payments: [{ receipt: w.receipt, amount: 1000, phone: '254712345678', checkoutRequestId: w.checkoutRequestId }],
+        refunds: [{ transactionId: 'SG632NMUAB', originatorConversationId: 'tukio-0123456789abcdef01234567-1', amount: 10, kind: 'b2c' }],
+      }),
+    },
+  },
+
   // ---- transactions, refunds, tickets ----
   {
     method: 'GET',
@@ -720,7 +802,29 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'a', body: (w) => ({ userId: w.a.user._id, transactionData: { checkoutRequestId: w.checkoutRequestId, eventId: w.events.paid, amount: 1000, name: 'x', phoneNumber: '254712345678', paymentStatus: 'success' } }) },
   },
-  { method: 'GET', path: '/api/admin/refunds', scenarios: [{ name: 'refund list', request: () => get('/api/admin/refunds'), ok: 200 }], fuzz: { as: 'admin' } },
+  {
+    method: 'GET',
+    path: '/api/admin/refunds',
+    scenarios: [
+      { name: 'refund list', request: () => get('/api/admin/refunds'), ok: 200 },
+      { name: 'failed refunds', request: () => get('/api/admin/refunds?status=failed'), ok: 200 },
+    ],
+    fuzz: { as: 'admin', query: () => ({ status: 'due' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/refunds/:id/retry',
+    scenarios: [
+      {
+        name: 'a failed refund',
+        request: async (tools) => json('POST', `/api/admin/refunds/${await failedRefund(tools)}/retry`),
+        ok: 200,
+        check: (res) => (res.body?.status === 'due' ? undefined : `retry left the refund ${String(res.body?.status)}`),
+      },
+      { name: 'an unknown refund', request: () => json('POST', '/api/admin/refunds/0123456789abcdef01234567/retry'), ok: 404 },
+    ],
+    fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
   { method: 'GET', path: '/api/tickets/mine', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), ok: 200 }], fuzz: { as: 'a' } },
   { method: 'GET', path: '/api/tickets/public-key', scenarios: [{ name: 'key', request: () => get('/api/tickets/public-key'), ok: 200 }], fuzz: { as: 'visitor' } },
   {
@@ -858,8 +962,27 @@ export const routeTable: RouteEntry[] = [
     scenarios: [
       { name: "A's approved event", request: (tools) => get(`/api/events/${tools.w.events.approved}`), ok: 200 },
       { name: "A's pending event", request: (tools) => get(`/api/events/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+      // A cancelled event stays as visible as it was: public when it had been published, hidden when not.
+      {
+        name: "A's cancelled event",
+        request: async (tools) => get(`/api/events/${await tools.fresh.cancelledEvent()}`),
+        ok: 200,
+        check: (res) => (res.body?.status === 'cancelled' && res.body?.cancelReason === cancelReason.reason ? undefined : `cancelled event answered ${res.text.slice(0, 200)}`),
+      },
+      { name: "A's cancelled pending event", request: async (tools) => get(`/api/events/${await tools.fresh.cancelledEvent({ status: 'pending' })}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
     ],
     fuzz: { as: 'visitor', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/cancel',
+    scenarios: [
+      { name: "A's approved event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.event()}/cancel`, cancelReason), ok: 200 },
+      { name: "A's paid event with an order", request: async (tools) => json('POST', `/api/events/${await tools.fresh.paidEventWithOrder()}/cancel`, cancelReason), ok: 200 },
+      { name: "A's pending event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.event({ status: 'pending' })}/cancel`, cancelReason), expect: pendingOwnerOrAdmin(200) },
+      { name: "A's cancelled event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.cancelledEvent()}/cancel`, cancelReason), expect: selfOrAdmin(409) },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }), body: () => cancelReason },
   },
   {
     method: 'PUT',
@@ -898,8 +1021,14 @@ export const routeTable: RouteEntry[] = [
     scenarios: [
       { name: "A's approved event", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.event()}` }), ok: 200 },
       { name: "A's pending event", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.event({ status: 'pending' })}` }), expect: pendingOwnerOrAdmin(200) },
-      // Orders (here a paid one) keep an event: not even an admin may delete it, so buyers' payments survive.
-      { name: 'the paid event with orders', request: (tools) => ({ method: 'DELETE', path: `/api/events/${tools.w.events.paid}` }), expect: adminOnly(409) },
+      // Orders (here a paid one) keep an event, so buyers' payments survive: deleting it cancels it instead.
+      {
+        name: "A's paid event with an order",
+        request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await tools.fresh.paidEventWithOrder()}` }),
+        ok: 200,
+        check: (res) => (res.body?.cancelled === true ? undefined : `an event with orders was not cancelled: ${res.text}`),
+      },
+      { name: "A's cancelled event with an order", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await cancelledPaidEvent(tools)}` }), expect: selfOrAdmin(409) },
     ],
     fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
   },

@@ -220,6 +220,10 @@ export interface WorldTools {
     post(): Promise<string>;
     bTicketCode(eventId: string): Promise<string>;
     pastEventWithAttendees(): Promise<string>;
+    /** A's paid event with one order B paid for. */
+    paidEventWithOrder(): Promise<string>;
+    /** A's event, cancelled by A. */
+    cancelledEvent(options?: { status?: 'approved' | 'pending' }): Promise<string>;
   };
   internalKey: string;
 }
@@ -272,24 +276,28 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
   await ok(await call(a, 'POST', '/api/messages/addmsg', { from: a.user._id, to: b.user._id, message: chatSecret }), 'chat A->B');
   await ok(await call(b, 'POST', '/api/messages/addmsg', { from: b.user._id, to: a.user._id, message: `${chatSecret} (reply)` }), 'chat B->A');
 
-  // A paid order of A, the way the payment service records it: order, push, settled callback.
+  // A paid order, the way the payment service records it: order, push, settled callback.
   const internal = { 'x-internal-key': internalKey };
-  const phone = '254712345678';
-  const order = await ok(await call(a, 'POST', '/api/internal/payments/orders', { eventId: paid, quantity: 2, phone }, internal), 'order');
+  const pay = async (person: Person, eventId: string, order: { quantity: number; phone: string; checkoutRequestId: string; receipt: string }) => {
+    const held = await ok(await call(person, 'POST', '/api/internal/payments/orders', { eventId, quantity: order.quantity, phone: order.phone }, internal), 'order');
+    const merchantRequestId = `mr-${order.checkoutRequestId}`;
+    await ok(await call(undefined, 'POST', '/api/internal/payments/pushes', { orderId: held.body.orderId, checkoutRequestId: order.checkoutRequestId, merchantRequestId }, internal), 'push');
+    const settled = await ok(
+      await call(
+        undefined,
+        'POST',
+        '/api/internal/payments/settle',
+        { checkoutRequestId: order.checkoutRequestId, merchantRequestId, resultCode: 0, resultDesc: 'ok', amount: held.body.amount, mpesaReceiptNumber: order.receipt, phone: order.phone, source: 'callback' },
+        internal,
+      ),
+      'settle',
+    );
+    if (settled.body.orderStatus !== 'paid') throw new Error(`settle did not pay: ${settled.text}`);
+    return held.body.orderId as string;
+  };
   const checkoutRequestId = `ws_CO_${id}SECRET${tag()}`;
   const receipt = `SEC${id}`.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12);
-  await ok(await call(undefined, 'POST', '/api/internal/payments/pushes', { orderId: order.body.orderId, checkoutRequestId, merchantRequestId: `mr-${id}` }, internal), 'push');
-  const settled = await ok(
-    await call(
-      undefined,
-      'POST',
-      '/api/internal/payments/settle',
-      { checkoutRequestId, merchantRequestId: `mr-${id}`, resultCode: 0, resultDesc: 'ok', amount: 1000, mpesaReceiptNumber: receipt, phone, source: 'callback' },
-      internal,
-    ),
-    'settle',
-  );
-  if (settled.body.orderStatus !== 'paid') throw new Error(`settle did not pay: ${settled.text}`);
+  const orderId = await pay(a, paid, { quantity: 2, phone: '254712345678', checkoutRequestId, receipt });
 
   const pool: World['pool'] = { pendingCheckouts: [], openOrders: [] };
   for (let i = 0; i < (options.pendingPayments ?? 0); i++) {
@@ -335,7 +343,7 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
     chatSecret,
     checkoutRequestId,
     receipt,
-    orderId: order.body.orderId,
+    orderId,
     aTicketCodes,
     bTicketCode,
     pool,
@@ -369,6 +377,16 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
       await ok(await call(b, 'POST', `/api/events/register/${eventId}`, { tickets: 1 }), 'fresh B ticket');
       const mine = await ok(await call(b, 'GET', '/api/tickets/mine'), 'B tickets');
       return (mine.body as Array<{ code: string; event: { _id: string } }>).find((ticket) => ticket.event._id === eventId)!.code;
+    },
+    async paidEventWithOrder() {
+      const eventId = await insertEvent(t, { ownerId: a.user._id, days: 9, price: 100 });
+      await pay(b, eventId, { quantity: 1, phone: '254712345679', checkoutRequestId: `ws_CO_fresh${tag()}${tag()}`, receipt: `FR${tag()}`.toUpperCase() });
+      return eventId;
+    },
+    async cancelledEvent(options = {}) {
+      const eventId = await fresh.event(options);
+      await ok(await call(a, 'POST', `/api/events/${eventId}/cancel`, { reason: 'The venue is closed for repairs.' }), 'cancel');
+      return eventId;
     },
     async pastEventWithAttendees() {
       const eventId = await insertEvent(t, { ownerId: a.user._id, days: -1 });

@@ -5,9 +5,10 @@ import { events } from '../../db/schema.js';
 export interface EventRef {
   id: string;
   startsAt: Date;
-  /** With `userId` (the organiser): who may see the event (`canSeeEvent`). */
+  /** With `userId` (the organiser) and `cancelledFrom`: who may see the event (`canSeeEvent`). */
   status: string;
   userId: string;
+  cancelledFrom: string | null;
 }
 
 /**
@@ -18,7 +19,7 @@ export function createEventRefsRepository(db: Executor) {
   return {
     async find(eventId: string): Promise<EventRef | undefined> {
       const [row] = await db
-        .select({ id: events.id, startsAt: events.startsAt, status: events.status, userId: events.userId })
+        .select({ id: events.id, startsAt: events.startsAt, status: events.status, userId: events.userId, cancelledFrom: events.cancelledFrom })
         .from(events)
         .where(eq(events.id, eventId))
         .limit(1);

@@ -32,7 +32,7 @@ export function eventJsonLd(event: EventDto, pageUrl: string) {
     name: event.title,
     description: event.description,
     startDate: kenyanTime(event.date),
-    eventStatus: 'https://schema.org/EventScheduled',
+    eventStatus: event.status === 'cancelled' ? 'https://schema.org/EventCancelled' : 'https://schema.org/EventScheduled',
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     url: pageUrl,
     ...(event.image ? { image: [event.image] } : {}),

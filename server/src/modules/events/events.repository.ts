@@ -20,7 +20,7 @@ const eventColumns = {
 
 export type EventRow = Omit<typeof events.$inferSelect, 'searchVector'> & { ticketsSold: number };
 export type NewEvent = Omit<typeof events.$inferInsert, 'id' | 'searchVector'> & { id?: string };
-export type EventChanges = Partial<Omit<EventRow, 'id' | 'createdAt' | 'userId' | 'importKey'>>;
+export type EventChanges = Partial<Omit<EventRow, 'id' | 'createdAt' | 'userId' | 'importKey' | 'status' | 'cancelReason' | 'cancelledAt' | 'cancelledFrom'>> & { status?: 'approved' | 'pending' };
 export type ActivityKind = 'opens' | 'shares' | 'registrations';
 
 /** Trending weights and half-life; docs/decisions/trending.md explains the choice. */
@@ -216,11 +216,25 @@ export function createEventsRepository(db: Executor) {
       return row;
     },
 
+    /** Undefined when there is no such event, or it was cancelled: a cancelled event is final (`cancel`). */
     async update(id: string, changes: EventChanges): Promise<EventRow | undefined> {
       const [row] = await db
         .update(events)
         .set({ ...changes, updatedAt: new Date() })
-        .where(eq(events.id, id))
+        .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
+        .returning(eventColumns);
+      return row;
+    },
+
+    /**
+     * Marks the event cancelled, remembering the status it had (a published one stays public); undefined
+     * when there is no such event or it is cancelled already. The caller holds the event row lock.
+     */
+    async cancel(id: string, reason: string, at: Date): Promise<EventRow | undefined> {
+      const [row] = await db
+        .update(events)
+        .set({ status: 'cancelled', cancelReason: reason, cancelledAt: at, cancelledFrom: sql`${events.status}`, updatedAt: at })
+        .where(and(eq(events.id, id), ne(events.status, 'cancelled')))
         .returning(eventColumns);
       return row;
     },

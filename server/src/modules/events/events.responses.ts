@@ -13,7 +13,9 @@ export const eventResponse = z
     startDate: dateTime.meta({ description: 'Same instant as date.' }),
     location: z.string(),
     image: z.string().nullable().meta({ description: 'Absolute URL or null.' }),
-    status: z.enum(['approved', 'pending']),
+    status: z.enum(['approved', 'pending', 'cancelled']).meta({ description: 'A cancelled event is final: its tickets are void and its buyers refunded.' }),
+    cancelReason: z.string().nullable().meta({ description: 'Why the event was cancelled (null unless cancelled).' }),
+    cancelledAt: dateTime.nullable().meta({ description: 'When the event was cancelled (null unless cancelled).' }),
     isPaid: z.boolean(),
     ticketPrice: z.int().meta({ description: 'Whole shillings.' }),
     capacity: z.int().nullable(),
@@ -39,4 +41,7 @@ export const shareCounts = z.object({
   shares: z.object({ whatsapp: z.int(), twitter: z.int(), instagram: z.int() }),
 });
 
-export const messageOnly = z.object({ msg: z.string() });
+export const deleted = z.object({
+  msg: z.string(),
+  cancelled: z.literal(true).optional().meta({ description: 'The event had orders, so it was cancelled (its buyers refunded) instead of deleted.' }),
+});

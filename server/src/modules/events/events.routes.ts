@@ -3,7 +3,7 @@ import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { sendMemoJson } from '../../lib/memo-json.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { eventList, eventPage, eventResponse, messageOnly, shareCounts } from './events.responses.js';
+import { deleted, eventList, eventPage, eventResponse, shareCounts } from './events.responses.js';
 import {
   createEventBody,
   eventIdParams,
@@ -194,13 +194,16 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
   routes.delete(
     '/:id',
     {
-      summary: 'Delete an event (organiser or admin)',
+      summary: 'Delete an event (organiser or admin); one with orders is cancelled instead',
       access: 'owner',
+      description:
+        'An event with ticket orders is never deleted (its buyers\' payments are kept): it is cancelled as by POST /api/events/{id}/cancel ' +
+        'with the reason "Deleted by the organiser", and the answer says `cancelled: true`.',
       params: eventIdParams,
       responses: {
-        200: { description: '`{msg}`.', schema: messageOnly },
+        200: { description: '`{msg}`, plus `cancelled: true` when the event was cancelled instead.', schema: deleted },
         404: notFound,
-        409: 'The event has ticket orders, pending or paid (`orders`: counts by status), or ticket holders (only an admin may delete it then).',
+        409: 'The event has ticket holders (only an admin may delete it then), or it has orders and is already cancelled.',
       },
     },
     ({ params, user }) => events.remove(params.id, user),

@@ -20,7 +20,10 @@ export interface EventDto {
   startDate: string;
   location: string;
   image: string | null;
-  status: 'approved' | 'pending';
+  status: 'approved' | 'pending' | 'cancelled';
+  /** Set once the event is cancelled: why, and when. */
+  cancelReason: string | null;
+  cancelledAt: string | null;
   isPaid: boolean;
   ticketPrice: number;
   capacity: number | null;
@@ -47,6 +50,8 @@ export const eventMessages = {
   paidNeedsPrice: 'Ticket price must be at least 1 shilling for a paid event.',
   coordinatesTogether: 'Latitude and longitude must be given together.',
   deleted: 'Event deleted successfully.',
+  deletedByOrganiser: 'Deleted by the organiser',
+  cancelled: 'This event has been cancelled, so it can no longer be changed.',
   hasTickets: 'This event already has ticket holders, so it cannot be deleted. Please contact an administrator.',
   backInReview:
     'Your changes were saved. Because the title, description, image, date, place or price changed, the event is back in review: ' +
@@ -119,6 +124,8 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     location: row.location,
     image: publicImageUrl(row.image, publicUrl),
     status: row.status,
+    cancelReason: row.cancelReason,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
     isPaid: row.isPaid,
     ticketPrice: row.ticketPrice,
     capacity: row.capacity,
@@ -161,6 +168,14 @@ export interface EventHoldings {
   orders(executor: Executor): { orderCountsForEvent(eventId: string): Promise<Partial<Record<string, number>>> };
 }
 
+/**
+ * Cancelling an event voids its tickets and refunds its buyers, the work of the refunds module (above
+ * events). Deleting an event that has orders cancels it instead, so app.ts passes that module's cancel.
+ */
+export interface EventCancellation {
+  cancel(eventId: string, user: AuthUser, reason: string): Promise<{ msg: string }>;
+}
+
 export interface EventsServiceDeps {
   db: Database;
   holdings: EventHoldings;
@@ -178,6 +193,8 @@ export interface EventsServiceDeps {
    */
   eventCacheMs?: number;
   changes: ChangeFeed;
+  /** Without it, deleting an event that has orders is refused (409) as before cancellation existed. */
+  cancellation?: EventCancellation | undefined;
   /** The real instant (tests inject one); compared with event times only through lib/event-clock.ts. */
   now?: () => Date;
 }
@@ -284,6 +301,13 @@ export function createEventsService(deps: EventsServiceDeps) {
     const row = await findVisible(id, user);
     requireOwner(user, row.userId, { message: eventMessages.notOwner });
     return row;
+  }
+
+  /** Why an update found nothing to change: the event is gone (404), or it was cancelled meanwhile (409). */
+  async function notUpdated(id: string): Promise<never> {
+    const row = await repo.findById(id);
+    if (row?.status === 'cancelled') throw AppError.conflict(eventMessages.cancelled);
+    throw AppError.notFound(eventMessages.notFound);
   }
 
   /**
@@ -437,6 +461,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     async update(id: string, input: UpdateEventInput, user: AuthUser) {
       if (input.status !== undefined && user.role !== 'admin') throw AppError.forbidden(eventMessages.statusAdminOnly);
       const row = await findEditable(id, user);
+      if (row.status === 'cancelled') throw AppError.conflict(eventMessages.cancelled);
       const changes: EventChanges = {};
       if (input.title !== undefined) changes.title = input.title;
       if (input.description !== undefined) changes.description = input.description;
@@ -462,34 +487,40 @@ export function createEventsService(deps: EventsServiceDeps) {
       // time the update runs), so an approved event never shows unreviewed text, images or prices.
       const material = user.role !== 'admin' && isMaterialEdit(row, changes);
       if (material) changes.status = 'pending';
-      const updated = changed(await saveChanges(id, changes), id);
-      if (!updated) throw AppError.notFound(eventMessages.notFound);
+      const updated = changed(await saveChanges(id, changes), id) ?? (await notUpdated(id));
       const dto = await toDto(updated);
       return material && row.status === 'approved' ? { ...dto, reReview: true, msg: eventMessages.backInReview } : { ...dto, reReview: false };
     },
 
     /**
-     * Only an admin may delete an event that has (free) ticket holders, and nobody one that has orders,
-     * pending or paid: the buyers' payments must be kept (the database refuses it too).
+     * Nobody deletes an event that has orders, pending or paid: the buyers' payments must be kept (the
+     * database refuses it too), so such an event is cancelled instead (its buyers refunded). Only an
+     * admin may delete an event that has (free) ticket holders.
      */
-    async remove(id: string, user: AuthUser) {
+    async remove(id: string, user: AuthUser): Promise<{ msg: string; cancelled?: true }> {
       const row = await findEditable(id, user);
-      if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
-      const removed = await deps.db.transaction(async (tx) => {
+      const outcome = await deps.db.transaction(async (tx) => {
         // The seat-hold function locks the event row too, so no order can appear between the count and the delete.
-        if (!(await deps.holdings.seats(tx).lockEvent(id))) return false;
+        if (!(await deps.holdings.seats(tx).lockEvent(id))) return 'gone' as const;
         const orders = await deps.holdings.orders(tx).orderCountsForEvent(id);
-        if (Object.keys(orders).length > 0) throw new AppError(409, hasOrdersMessage(orders), { body: { orders } });
-        return createEventsRepository(tx).remove(id);
+        if (Object.keys(orders).length > 0) {
+          if (deps.cancellation) return 'has-orders' as const;
+          throw new AppError(409, hasOrdersMessage(orders), { body: { orders } });
+        }
+        if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
+        return (await createEventsRepository(tx).remove(id)) ? ('deleted' as const) : ('gone' as const);
       });
-      changed(removed, id);
+      if (outcome === 'has-orders') {
+        const cancelled = await deps.cancellation!.cancel(id, user, eventMessages.deletedByOrganiser);
+        return { msg: cancelled.msg, cancelled: true };
+      }
+      changed(outcome === 'deleted', id);
       return { msg: eventMessages.deleted };
     },
 
     /** Admin moderation: approve publishes, disapprove returns the event to pending. */
     async setStatus(id: string, status: 'approved' | 'pending') {
-      const updated = changed(await repo.update(id, { status }), id);
-      if (!updated) throw AppError.notFound(eventMessages.notFound);
+      const updated = changed(await repo.update(id, { status }), id) ?? (await notUpdated(id));
       return toDto(updated);
     },
 

@@ -1,4 +1,4 @@
-/** The payments module's public face (docs/decisions/server-boundaries.md): orders, M-Pesa payments, refunds. */
+/** The payments module's public face (docs/decisions/server-boundaries.md): orders and M-Pesa payments. */
 export { createPaymentsRepository } from './payments.repository.js';
-export { createInternalPaymentsRouter, createRefundsRouter, createTransactionsRouter } from './payments.routes.js';
-export { createPaymentsService } from './payments.service.js';
+export { createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
+export { createPaymentsService, type RefundLedger } from './payments.service.js';

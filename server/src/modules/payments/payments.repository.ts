@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { events, orders, payments, tickets, users } from '../../db/schema.js';
+import { events, orders, payments, refunds, tickets, users } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -278,27 +278,50 @@ export function createPaymentsRepository(db: Executor) {
       return row;
     },
 
-    async refundsDue() {
+    /**
+     * The latest refund of each payment (the refunds module writes them; a transaction list shows them),
+     * by payment id.
+     */
+    async latestRefunds(paymentIds: string[]) {
+      const rows =
+        paymentIds.length === 0
+          ? []
+          : await db
+              .selectDistinctOn([refunds.paymentId], { paymentId: refunds.paymentId, status: refunds.status, amount: refunds.amount, receipt: refunds.receipt })
+              .from(refunds)
+              .where(inArray(refunds.paymentId, paymentIds))
+              .orderBy(refunds.paymentId, desc(refunds.createdAt), desc(refunds.id));
+      return new Map(rows.map((row) => [row.paymentId, row]));
+    },
+
+    /**
+     * Every payment of an event, then every order of it, locked in that order (payment → order, as
+     * settlement locks them) before the caller takes the event lock: cancelling an event waits for the
+     * settlements in flight instead of deadlocking with them.
+     */
+    async lockForEvent(eventId: string) {
+      const locked = await db.select({ id: payments.id, status: payments.status }).from(payments).where(eq(payments.eventId, eventId)).orderBy(payments.id).for('update');
+      const lockedOrders = await db.select({ id: orders.id, status: orders.status }).from(orders).where(eq(orders.eventId, eventId)).orderBy(orders.id).for('update');
+      return { payments: locked, orders: lockedOrders };
+    },
+
+    /** Releases the seats of every pending order of an event (its holds end now); the orders become `cancelled`. */
+    async cancelPendingOrders(eventId: string, now: Date) {
       return db
-        .select({
-          order: orders,
-          eventTitle: events.title,
-          username: users.username,
-          email: users.email,
-          payment: {
-            checkoutRequestId: payments.checkoutRequestId,
-            mpesaReceiptNumber: payments.mpesaReceiptNumber,
-            phone: payments.phone,
-            amount: payments.amount,
-            updatedAt: payments.updatedAt,
-          },
-        })
-        .from(orders)
-        .innerJoin(events, eq(events.id, orders.eventId))
-        .innerJoin(users, eq(users.id, orders.userId))
-        .innerJoin(payments, and(eq(payments.orderId, orders.id), eq(payments.status, 'success')))
-        .where(eq(orders.status, 'refund_due'))
-        .orderBy(desc(orders.updatedAt));
+        .update(orders)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(and(eq(orders.eventId, eventId), eq(orders.status, 'pending')))
+        .returning({ id: orders.id });
+    },
+
+    /** The successful payments of an event with their orders' status: what a cancellation refunds. */
+    async successfulPaymentsForEvent(eventId: string) {
+      return db
+        .select({ paymentId: payments.id, orderId: orders.id, orderStatus: orders.status, userId: payments.userId, amount: payments.amount, phone: payments.phone })
+        .from(payments)
+        .innerJoin(orders, eq(orders.id, payments.orderId))
+        .where(and(eq(payments.eventId, eventId), eq(payments.status, 'success')))
+        .orderBy(payments.id);
     },
   };
 }

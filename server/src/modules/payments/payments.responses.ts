@@ -12,6 +12,7 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from '@tukio/shared/internal-api';
+import { refundStatusSchema } from '@tukio/shared/internal-refunds';
 import { z } from 'zod';
 import type { orders, payments } from '../../db/schema.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
@@ -48,24 +49,8 @@ export const transaction = z
     resultDesc: z.string().nullable(),
     createdAt: dateTime,
     mpesaReceiptNumber: z.string().nullable(),
+    refundStatus: refundStatusSchema.nullable().meta({ description: "The payment's latest refund: due, sent (to M-Pesa), succeeded or failed; null when none." }),
+    refundAmount: shillings.nullable(),
+    refundReceipt: z.string().nullable().meta({ description: 'The M-Pesa TransactionID of the refund once it succeeded.' }),
   })
   .meta({ id: 'Transaction' });
-
-export const refundsDue = z.array(
-  z.object({
-    _id: id,
-    orderId: id,
-    eventId: id,
-    eventTitle: z.string(),
-    userId: id,
-    username: z.string(),
-    email: z.string(),
-    quantity: z.int(),
-    amount: shillings,
-    phoneNumber: z.string(),
-    checkoutRequestId: z.string(),
-    mpesaReceiptNumber: z.string().nullable(),
-    paidAt: dateTime,
-    flaggedAt: dateTime,
-  }),
-);

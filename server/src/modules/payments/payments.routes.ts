@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { heldOrder, paymentView, pendingPushes, recordedPush, refundsDue, released, settled, transaction, whoami } from './payments.responses.js';
+import { heldOrder, paymentView, pendingPushes, recordedPush, released, settled, transaction, whoami } from './payments.responses.js';
 import {
   abandonOrderBody,
   checkoutParams,
@@ -143,7 +143,7 @@ export function createTransactionsRouter(deps: { payments: PaymentsService }) {
       responses: {
         200: {
           description:
-            'Bare array `[{_id, name, eventId, checkoutRequestId, phoneNumber, amount, quantity, date, paymentStatus, orderStatus, resultDesc, createdAt, mpesaReceiptNumber}]`.',
+            'Bare array `[{_id, name, eventId, checkoutRequestId, phoneNumber, amount, quantity, date, paymentStatus, orderStatus, resultDesc, createdAt, mpesaReceiptNumber, refundStatus, refundAmount, refundReceipt}]`; the refund fields describe the payment\'s latest refund (null when none).',
           schema: transaction.array(),
         },
       },
@@ -168,25 +168,5 @@ export function createTransactionsRouter(deps: { payments: PaymentsService }) {
     ({ body, user }) => deps.payments.findTransaction(user.id, body.transactionData.checkoutRequestId),
   );
 
-  return router;
-}
-
-/** /api/admin/refunds — paid orders that could not get seats. */
-export function createRefundsRouter(deps: { payments: PaymentsService }) {
-  const router = Router();
-  declareRoutes(router, 'Payments').get(
-    '/refunds',
-    {
-      summary: 'Paid orders that could not get seats and are due a refund',
-      access: 'admin',
-      responses: {
-        200: {
-          description: 'Bare array `[{_id, orderId, eventId, eventTitle, userId, username, email, quantity, amount, phoneNumber, …}]`.',
-          schema: refundsDue,
-        },
-      },
-    },
-    () => deps.payments.refundsDue(),
-  );
   return router;
 }

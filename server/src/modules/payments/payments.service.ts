@@ -1,5 +1,5 @@
 import type { SettleRequest } from '@tukio/shared/internal-api';
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
@@ -8,9 +8,17 @@ import { nowAsWallClock } from '../../lib/event-clock.js';
 import { createTicketsRepository, seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/index.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 
+/**
+ * Refunds belong to the refunds module, which sits above payments. A success that cannot get its seats
+ * (sold out, or the event was cancelled) must have its refund row written in the settling transaction:
+ * app.ts passes the refunds module's ledger, called with that transaction.
+ */
+export type RefundLedger = (executor: Executor) => { createRefund(input: { paymentId: string; reason: 'sold_out' | 'late_payment' }): Promise<unknown> };
+
 export interface PaymentsServiceDeps {
   db: Database;
   tickets: TicketsService;
+  refunds: RefundLedger;
   logger: Logger;
   holdMinutes: number;
   /** payment_settlements_total{status}: counted once per result actually recorded. */
@@ -70,7 +78,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     if (status === 'pending') resultDesc = PENDING_MESSAGE;
     else if (status === 'success' && order.status === 'paid') resultDesc = `Payment successful. Your ${order.quantity > 1 ? `${order.quantity} tickets are` : 'ticket is'} ready.`;
     else if (status === 'success' && order.status === 'refund_due')
-      resultDesc = 'Payment received, but the event sold out while it was processing. Your payment will be refunded.';
+      resultDesc = 'Payment received, but no tickets could be issued (the event sold out or was cancelled while it was processing). Your payment will be refunded.';
     else if (status === 'cancelled') resultDesc = 'Payment failed or cancelled: the request was cancelled on the phone.';
     else resultDesc = `Payment failed or cancelled: ${payment.resultDesc ?? 'M-Pesa did not complete the payment.'}`;
     return {
@@ -246,19 +254,24 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         }
         // Fast path: the hold is comfortably live, so its seats are reserved; a buyer counting
         // right now sees either this hold or these tickets (one commit), never neither.
+        // (A cancellation releases every pending order under the event lock, so a safe hold means a live event.)
         let now = new Date();
         const holdSafe = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt.getTime() > now.getTime() + HOLD_SAFETY_MS;
-        let fits = holdSafe;
-        if (!fits) {
-          // The hold ran out (or nearly): recount under the event lock, reading the clock after it.
+        let refundReason: 'sold_out' | 'late_payment' | undefined;
+        if (!holdSafe) {
+          // The hold ran out (or nearly), or was released: recount under the event lock, reading the clock after it.
           const event = await ticketsRepo.lockEvent(order.eventId);
           now = new Date();
           const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
-          fits = holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, order.id)) + order.quantity <= event.capacity;
+          if (event?.status === 'cancelled') refundReason = 'late_payment';
+          else if (!(holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, order.id)) + order.quantity <= event.capacity)) {
+            refundReason = 'sold_out';
+          }
         }
-        if (!fits) {
+        if (refundReason) {
           await payments.setOrderStatus(order.id, 'refund_due');
-          logger.info(`order ${order.id} paid after its hold expired and the event is full: refund due`);
+          await deps.refunds(tx).createRefund({ paymentId: payment.id, reason: refundReason });
+          logger.info(`order ${order.id} paid ${refundReason === 'late_payment' ? 'after its event was cancelled' : 'after its hold expired and the event is full'}: refund due`);
           return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
         }
         const rows = await tickets.issueInTransaction(tx, {
@@ -305,7 +318,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         notBefore: nowAsWallClock(),
       });
       if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
-      if (held.outcome === 'not_open') throw new AppError(400, ticketMessages.notOpen);
+      if (held.outcome === 'not_open') {
+        // Not approved: either waiting for review, or cancelled (read only on this refusal, to say which).
+        if ((await createTicketsRepository(db).findEvent(input.eventId))?.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
+        throw new AppError(400, ticketMessages.notOpen);
+      }
       if (held.outcome === 'past') throw new AppError(400, ticketMessages.past);
       if (held.outcome === 'free') throw new AppError(400, 'This event is free: register without paying.');
       if (held.outcome === 'sold_out') throw AppError.conflict(seatsLeftMessage(held.seatsLeft));
@@ -373,7 +390,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     /** GET /api/transactions/:userId: every attempt the server recorded, newest first. */
     async transactions(userId: string) {
-      const rows = await createPaymentsRepository(db).listForUser(userId);
+      const repo = createPaymentsRepository(db);
+      const rows = await repo.listForUser(userId);
+      const refunds = await repo.latestRefunds(rows.map((row) => row.payment.id));
       return rows.map(({ payment, title, orderStatus, quantity }) => ({
         _id: payment.id,
         name: title,
@@ -388,6 +407,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         resultDesc: payment.resultDesc,
         createdAt: payment.createdAt.toISOString(),
         mpesaReceiptNumber: payment.mpesaReceiptNumber,
+        // The payment's latest refund, if any (null when none).
+        refundStatus: refunds.get(payment.id)?.status ?? null,
+        refundAmount: refunds.get(payment.id)?.amount ?? null,
+        refundReceipt: refunds.get(payment.id)?.receipt ?? null,
       }));
     },
 
@@ -399,26 +422,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const other = await createPaymentsRepository(db).findPayment(checkoutRequestId);
       if (other) throw AppError.forbidden('This transaction belongs to another account.');
       throw AppError.notFound('No payment with that CheckoutRequestID was recorded. Transactions are recorded by the server when the payment is made.');
-    },
-
-    async refundsDue() {
-      const rows = await createPaymentsRepository(db).refundsDue();
-      return rows.map((row) => ({
-        _id: row.order.id,
-        orderId: row.order.id,
-        eventId: row.order.eventId,
-        eventTitle: row.eventTitle,
-        userId: row.order.userId,
-        username: row.username,
-        email: row.email,
-        quantity: row.order.quantity,
-        amount: row.payment.amount,
-        phoneNumber: row.payment.phone,
-        checkoutRequestId: row.payment.checkoutRequestId,
-        mpesaReceiptNumber: row.payment.mpesaReceiptNumber,
-        paidAt: row.payment.updatedAt.toISOString(),
-        flaggedAt: row.order.updatedAt.toISOString(),
-      }));
     },
 
     describe,

@@ -33,10 +33,14 @@ export function createTicketsRepository(db: Executor) {
 
     /**
      * Locks the event row until the transaction ends. Every change to an event's stock (holds,
-     * free registrations, late payments) takes this lock first, so concurrent buyers queue here.
+     * free registrations, late payments, cancellation) takes this lock first, so concurrent buyers
+     * queue here. NO KEY UPDATE, not UPDATE: the lockers still exclude each other, but the foreign-key
+     * checks of rows inserted for the event (a settling payment's tickets, its activity count) take
+     * KEY SHARE on it and must not wait for this lock while holding what its holder waits for (the
+     * daily activity row): that was a deadlock between a late settlement and a quick one.
      */
     async lockEvent(eventId: string): Promise<EventRow | undefined> {
-      const [row] = await db.select().from(events).where(eq(events.id, eventId)).for('update');
+      const [row] = await db.select().from(events).where(eq(events.id, eventId)).for('no key update');
       return row;
     },
 
@@ -66,14 +70,23 @@ export function createTicketsRepository(db: Executor) {
       return row;
     },
 
-    /** First scan wins: only a ticket not yet checked in is updated. */
+    /** First scan wins: only a ticket not yet checked in (and not void) is updated. */
     async checkIn(ticketId: string, eventId: string, by: string): Promise<TicketRow | undefined> {
       const [row] = await db
         .update(tickets)
         .set({ checkedInAt: new Date(), checkedInBy: by })
-        .where(and(eq(tickets.id, ticketId), eq(tickets.eventId, eventId), isNull(tickets.checkedInAt)))
+        .where(and(eq(tickets.id, ticketId), eq(tickets.eventId, eventId), isNull(tickets.checkedInAt), isNull(tickets.voidedAt)))
         .returning();
       return row;
+    },
+
+    /** Voids every ticket of the event still valid; the rows stay (their holders and the audit still see them). */
+    async voidForEvent(eventId: string, reason: NonNullable<TicketRow['voidReason']>, at: Date) {
+      return db
+        .update(tickets)
+        .set({ voidedAt: at, voidReason: reason })
+        .where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)))
+        .returning({ id: tickets.id, userId: tickets.userId, orderId: tickets.orderId });
     },
 
     async listForUser(userId: string) {
@@ -84,6 +97,8 @@ export function createTicketsRepository(db: Executor) {
           checkedInAt: tickets.checkedInAt,
           createdAt: tickets.createdAt,
           orderId: tickets.orderId,
+          voidedAt: tickets.voidedAt,
+          voidReason: tickets.voidReason,
           event: {
             id: events.id,
             title: events.title,

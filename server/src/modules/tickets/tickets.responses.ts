@@ -11,6 +11,8 @@ export const myTickets = z.array(
     checkedInAt: dateTime.nullable(),
     createdAt: dateTime,
     orderId: id.nullable().meta({ description: 'Null for a free registration.' }),
+    voidedAt: dateTime.nullable().meta({ description: 'Set when the ticket no longer admits anyone (its event was cancelled).' }),
+    voidReason: z.enum(['event_cancelled']).nullable(),
     event: z.object({
       _id: id,
       title: z.string(),

@@ -26,7 +26,7 @@ export function createTicketsRouter(deps: { tickets: TicketsService }) {
       access: 'user',
       responses: {
         200: {
-          description: 'Bare array `[{_id, code, checkedInAt, createdAt, orderId, event:{_id, title, date, location, image, isPaid, ticketPrice}}]`.',
+          description: 'Bare array `[{_id, code, checkedInAt, createdAt, orderId, voidedAt, voidReason, event:{_id, title, date, location, image, isPaid, ticketPrice}}]`.',
           schema: myTickets,
         },
       },
@@ -73,7 +73,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
         402: 'A paid event without a paid order: pay first.',
         403: '`userId` is not the caller.',
         404: 'Event not found.',
-        409: 'Not enough seats left.',
+        409: 'Not enough seats left, or the event was cancelled.',
       },
     },
     ({ params, body, user }) => deps.tickets.register(user.id, params.id, body.tickets ?? 1),
@@ -90,7 +90,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
         200: { description: '`{message, ticket:{_id, userId, checkedInAt}}`.', schema: checkedIn },
         400: 'Invalid code, or a ticket for another event.',
         404: 'Event or ticket not found.',
-        409: 'Already used: the body adds `checkedInAt`.',
+        409: 'Already used (the body adds `checkedInAt`), or void because the event was cancelled (`voidedAt`, `voidReason`).',
       },
     },
     ({ params, body, user }) => deps.tickets.checkIn(user, params.id, body.code),

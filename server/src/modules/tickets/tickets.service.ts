@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Mailer } from '../../lib/mailer.js';
+import type { Mail, Mailer } from '../../lib/mailer.js';
 import { hasStarted } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
 import type { AuthUser } from '../auth/index.js';
@@ -26,6 +26,8 @@ export const ticketMessages = {
   paymentRequired: 'Payment required: complete the M-Pesa payment first.',
   soldOut: 'Sorry, this event is sold out.',
   badCode: 'This ticket code is not valid.',
+  cancelled: 'This event has been cancelled: it no longer takes registrations or payments.',
+  voided: 'This ticket is no longer valid: the event was cancelled.',
 } as const;
 
 export const seatsLeftMessage = (left: number) =>
@@ -68,6 +70,17 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     },
     /** Queued and sending ticket emails, for the metrics (background_queue_depth). */
     mailQueueDepth: () => mailQueue.pending,
+
+    /**
+     * Other mail about tickets (a cancelled event's notice to its holders) through the same background
+     * queue: one at a time, flushed at shutdown, a failure only logged. `build` runs when its turn comes.
+     */
+    queueMail(what: string, build: () => Promise<Mail | undefined>) {
+      mailQueue.push(async () => {
+        const mail = await build();
+        if (mail) await deps.mailer.send(mail);
+      }, (error: unknown) => deps.logger.error(`${what} failed`, error));
+    },
 
     /**
      * Issues `quantity` signed tickets inside the caller's transaction (the one that marks the
@@ -132,6 +145,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
         if (!event) throw AppError.notFound(ticketMessages.notFound);
+        if (event.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
         if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
         if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
         if (!isFreeEvent(event)) {
@@ -159,6 +173,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         checkedInAt: row.checkedInAt?.toISOString() ?? null,
         createdAt: row.createdAt.toISOString(),
         orderId: row.orderId,
+        voidedAt: row.voidedAt?.toISOString() ?? null,
+        voidReason: row.voidReason,
         event: {
           _id: row.event.id,
           title: row.event.title,
@@ -191,6 +207,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       }
       const ticket = await repo.findById(claims.ticketId);
       if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('This ticket does not exist (it may have been cancelled).');
+      if (ticket.voidedAt) throw new AppError(409, ticketMessages.voided, { body: { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason } });
       const when = ticket.checkedInAt!.toISOString();
       throw new AppError(409, `This ticket was already used at ${when}.`, { body: { checkedInAt: when, ticket: { _id: ticket.id, userId: ticket.userId } } });
     },

@@ -1,0 +1,111 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { requireOwner } from '../../lib/auth.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
+import { isDeadlock } from '../../lib/db-errors.js';
+import type { AuthUser } from '../auth/index.js';
+import { canSeeEvent, createEventsRepository } from '../events/index.js';
+import { createPaymentsRepository } from '../payments/index.js';
+import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
+import { buildCancellationMail } from './cancellation-mail.js';
+import { createRefundLedger } from './refunds.service.js';
+
+export const cancellationMessages = {
+  notFound: 'Event not found.',
+  notOwner: 'Only the organiser of this event or an administrator can cancel it.',
+  alreadyCancelled: 'This event is already cancelled.',
+} as const;
+
+export interface EventCancellationDeps {
+  db: Database;
+  /** Its mail queue sends the holders' notices; its repository voids the tickets. */
+  tickets: TicketsService;
+  changes: ChangeFeed;
+  publicUrl: string;
+}
+
+/** A deadlock aborts the whole transaction, which then simply runs again (a few times at most). */
+async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Cancelling an event (docs/decisions/refunds.md): in one transaction, under the event row lock that
+ * every seat hold, free registration and late settlement takes, the event becomes `cancelled` with its
+ * reason and time, every ticket is voided, every successful payment gets a refund of what is left of it
+ * (its paid order becomes refund_due) and pending orders release their seats. Then every holder is told.
+ */
+export function createEventCancellation(deps: EventCancellationDeps) {
+  const { db } = deps;
+
+  function inTransaction(eventId: string, reason: string, now: Date) {
+    return db.transaction(async (tx) => {
+      const orders = createPaymentsRepository(tx);
+      const tickets = createTicketsRepository(tx);
+      // Lock order: payments, orders, then the event, as settlement takes them, so a settlement in
+      // flight finishes first (its tickets are then voided and refunded here) instead of deadlocking.
+      await orders.lockForEvent(eventId);
+      if (!(await tickets.lockEvent(eventId))) throw AppError.notFound(cancellationMessages.notFound);
+      const event = await createEventsRepository(tx).cancel(eventId, reason, now);
+      if (!event) throw AppError.conflict(cancellationMessages.alreadyCancelled);
+      const released = await orders.cancelPendingOrders(eventId, now);
+      const voided = await tickets.voidForEvent(eventId, 'event_cancelled', now);
+      const ledger = createRefundLedger(tx);
+      const refunds: Array<{ userId: string; amount: number; phone: string }> = [];
+      for (const paid of await orders.successfulPaymentsForEvent(eventId)) {
+        const refund = await ledger.createRefund({ paymentId: paid.paymentId, reason: 'event_cancelled', detail: `event cancelled: ${reason}`, now });
+        if (paid.orderStatus === 'paid') await orders.setOrderStatus(paid.orderId, 'refund_due');
+        if (refund) refunds.push({ userId: paid.userId, amount: refund.amount, phone: refund.phone });
+      }
+      return { event, released: released.length, voided, refunds };
+    });
+  }
+
+  /** One notice per holder: their void tickets and what comes back to them. */
+  function notifyHolders(outcome: Awaited<ReturnType<typeof inTransaction>>, reason: string) {
+    const holders = new Map<string, { tickets: number; refunds: Array<{ amount: number; phone: string }> }>();
+    const holder = (userId: string) => holders.get(userId) ?? holders.set(userId, { tickets: 0, refunds: [] }).get(userId)!;
+    for (const ticket of outcome.voided) holder(ticket.userId).tickets += 1;
+    for (const refund of outcome.refunds) holder(refund.userId).refunds.push(refund);
+    const event = { id: outcome.event.id, title: outcome.event.title, startsAt: outcome.event.startsAt, location: outcome.event.location };
+    for (const [userId, held] of holders) {
+      deps.tickets.queueMail(`cancellation notice for event ${event.id}`, async () => {
+        const contact = await createTicketsRepository(db).userContact(userId);
+        return contact && buildCancellationMail({ to: contact.email, username: contact.username, event, reason, ...held, publicUrl: deps.publicUrl });
+      });
+    }
+    return holders.size;
+  }
+
+  return {
+    /** POST /api/events/:id/cancel (and DELETE of an event with orders): the organiser or an admin. */
+    async cancel(eventId: string, user: AuthUser, reason: string) {
+      const event = await createEventsRepository(db).findById(eventId);
+      // A pending event is answered as missing to strangers, as everywhere else.
+      if (!event || !canSeeEvent(event, user)) throw AppError.notFound(cancellationMessages.notFound);
+      requireOwner(user, event.userId, { message: cancellationMessages.notOwner });
+      if (event.status === 'cancelled') throw AppError.conflict(cancellationMessages.alreadyCancelled);
+      const outcome = await retryOnDeadlock(() => inTransaction(eventId, reason, new Date()));
+      deps.changes.publish('event', eventId);
+      deps.changes.publish('event-tickets', eventId);
+      const told = notifyHolders(outcome, reason);
+      const refunded = outcome.refunds.length;
+      return {
+        msg: `Event cancelled. ${told} ticket holder${told === 1 ? ' is' : 's are'} being told${refunded ? `, and ${refunded} refund${refunded === 1 ? ' is' : 's are'} on the way` : ''}.`,
+        cancelled: true as const,
+        cancelledAt: outcome.event.cancelledAt!.toISOString(),
+        ticketsVoided: outcome.voided.length,
+        ordersReleased: outcome.released,
+        refunds: refunded,
+      };
+    },
+  };
+}
+
+export type EventCancellationService = ReturnType<typeof createEventCancellation>;

@@ -1,0 +1,104 @@
+import type { auditRequest } from '@tukio/shared/internal-refunds';
+import type { z } from 'zod';
+import type { Database } from '../../db/database.js';
+import { createRefundsRepository } from './refunds.repository.js';
+
+type AuditInput = z.output<typeof auditRequest>;
+
+export interface Discrepancy {
+  kind: string;
+  detail: string;
+}
+
+/** Provider amounts may carry decimals ("10.00"); the ledger keeps whole shillings. */
+const sameAmount = (provider: number, shillings: number) => Math.round(provider * 100) === shillings * 100;
+
+/**
+ * POST /api/internal/audit: what M-Pesa says was completed, against the ledger (docs/decisions/refunds.md).
+ * - Each completed payment is exactly one successful payment row of the same amount, whose order is paid
+ *   with its tickets (as many as ordered, none void); otherwise live refunds (due, sent or succeeded)
+ *   must cover all of it.
+ * - Each succeeded refund matches one completed provider refund (same TransactionID, amount and kind),
+ *   and each provider refund one succeeded refund; a second success for one refund is money paid twice.
+ * - No payment is refunded more than it paid, nor refunded without having succeeded.
+ */
+export async function auditLedger(db: Database, input: AuditInput) {
+  const repo = createRefundsRepository(db);
+  const discrepancies: Discrepancy[] = [];
+  const flag = (kind: string, detail: string) => discrepancies.push({ kind, detail });
+
+  // ---- payments ----
+  const receipts = [...new Set(input.payments.map((payment) => payment.receipt))];
+  const checkoutIds = [...new Set(input.payments.flatMap((payment) => (payment.checkoutRequestId ? [payment.checkoutRequestId] : [])))];
+  const found = await repo.paymentsMatching(receipts, checkoutIds);
+  // Receipts and CheckoutRequestIDs are unique in the payments table: at most one row each.
+  const byReceipt = new Map(found.byReceipt.map((row) => [row.receipt!, row]));
+  const byCheckout = new Map(found.byCheckout.map((row) => [row.checkoutRequestId, row]));
+  // A success confirmed only by a status query has no receipt on our side: its CheckoutRequestID finds it.
+  const matched = input.payments.map((reported) => ({
+    reported,
+    row: byReceipt.get(reported.receipt) ?? (reported.checkoutRequestId ? byCheckout.get(reported.checkoutRequestId) : undefined),
+  }));
+  const paymentIds = matched.flatMap(({ row }) => (row ? [row.id] : []));
+  const orders = new Map((await repo.ordersWithTickets([...new Set(matched.flatMap(({ row }) => (row ? [row.orderId] : [])))])).map((order) => [order.id, order]));
+  const covered = new Map((await repo.coverage(paymentIds)).map((row) => [row.paymentId, row.covered]));
+  const seen = new Set<string>();
+  for (const { reported, row } of matched) {
+    const name = `payment ${reported.receipt}`;
+    if (!row) {
+      flag('payment-unknown', `${name} of ${reported.amount} from ${reported.phone || 'an unknown phone'} is not recorded`);
+      continue;
+    }
+    if (seen.has(row.id)) {
+      flag('payment-duplicated', `${name} is reported twice by the provider`);
+      continue;
+    }
+    seen.add(row.id);
+    if (row.status !== 'success') {
+      flag('payment-not-settled', `${name} completed at the provider but is ${row.status} here`);
+      continue;
+    }
+    if (!sameAmount(reported.amount, row.amount)) flag('payment-amount', `${name}: the provider took ${reported.amount}, the payment is ${row.amount}`);
+    const order = orders.get(row.orderId);
+    const refunded = covered.get(row.id) ?? 0;
+    const kept = order?.status === 'paid' && order.valid === order.quantity && order.voided === 0;
+    if (kept) continue;
+    if (order?.status === 'paid' && order.voided === 0 && order.valid !== order.quantity) {
+      flag('tickets-count', `${name}: order ${order.id} is paid for ${order.quantity} tickets but holds ${order.valid}`);
+    } else if (refunded !== row.amount) {
+      const what = order?.status === 'paid' ? `${order.voided} of its tickets are void` : `its order is ${order?.status ?? 'missing'}`;
+      flag('payment-not-refunded', `${name}: ${what}, but refunds cover ${refunded} of ${row.amount}`);
+    }
+  }
+
+  // ---- refunds ----
+  const succeeded = await repo.succeeded();
+  const reportedByTx = new Map<string, (typeof input.refunds)[number]>();
+  for (const reported of input.refunds) {
+    if (reportedByTx.has(reported.transactionId)) flag('refund-duplicated', `refund ${reported.transactionId} is reported twice by the provider`);
+    reportedByTx.set(reported.transactionId, reported);
+  }
+  const ours = new Map(succeeded.map((refund) => [refund.receipt!, refund]));
+  for (const refund of succeeded) {
+    const reported = reportedByTx.get(refund.receipt!);
+    if (!reported) flag('refund-missing-at-provider', `refund ${refund.id} succeeded as ${refund.receipt}, which the provider does not report`);
+    else if (!sameAmount(reported.amount, refund.amount)) flag('refund-amount', `refund ${refund.id} (${refund.receipt}): the provider paid ${reported.amount}, the refund is ${refund.amount}`);
+    else if (refund.method && reported.kind !== refund.method) flag('refund-kind', `refund ${refund.id} (${refund.receipt}) was a ${refund.method}, the provider reports a ${reported.kind}`);
+  }
+  const unmatched = input.refunds.filter((reported) => !ours.has(reported.transactionId));
+  // A TransactionID an attempt recorded while its refund names another is money paid twice: reported just below.
+  const recorded = await repo.recordedTransactionIds(unmatched.map((reported) => reported.transactionId));
+  for (const reported of unmatched) {
+    if (!recorded.has(reported.transactionId)) flag('refund-unknown', `the provider paid ${reported.amount} as ${reported.transactionId} (${reported.originatorConversationId}), which no refund records`);
+  }
+  for (const extra of await repo.extraSuccesses()) {
+    flag('refund-paid-twice', `refund ${extra.refundId} succeeded as ${extra.receipt ?? 'nothing'} and again as ${extra.transactionId} (${extra.originatorConversationId})`);
+  }
+  for (const over of await repo.overRefunded()) {
+    flag(
+      'refund-exceeds-payment',
+      over.status === 'success' ? `payment ${over.paymentId} paid ${over.amount} but its refunds take ${over.refunded}` : `payment ${over.paymentId} is ${over.status} but has refunds of ${over.refunded}`,
+    );
+  }
+  return { discrepancies, checked: { payments: input.payments.length, refunds: input.refunds.length } };
+}

@@ -1,0 +1,229 @@
+import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { events, orders, payments, refundAttempts, refunds, refundTransitions, users } from '../../db/schema.js';
+import { newId } from '../../db/ids.js';
+
+export type RefundRow = typeof refunds.$inferSelect;
+export type NewRefund = typeof refunds.$inferInsert;
+export type RefundAttemptRow = typeof refundAttempts.$inferSelect;
+export type NewRefundAttempt = typeof refundAttempts.$inferInsert;
+export type RefundStatus = RefundRow['status'];
+
+export interface Transition {
+  refundId: string;
+  from: RefundStatus | null;
+  to: RefundStatus;
+  detail: string;
+  at: Date;
+}
+
+/** Postgres caps bind parameters per statement; long id lists are read in slices of this size. */
+const ID_BATCH = 5000;
+
+async function inSlices<T>(ids: string[], read: (slice: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let start = 0; start < ids.length; start += ID_BATCH) out.push(...(await read(ids.slice(start, start + ID_BATCH))));
+  return out;
+}
+
+/** The refund ledger: refunds, the attempts sent to M-Pesa for them, and their history. */
+export function createRefundsRepository(db: Executor) {
+  return {
+    /** The payment a refund is taken from, locked: refunds of one payment are created one at a time. */
+    async lockPayment(paymentId: string) {
+      const [row] = await db.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+      return row;
+    },
+
+    /** Shillings the refunds of a payment already take, whatever their status (a failed one may be retried). */
+    async takenFrom(paymentId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` }).from(refunds).where(eq(refunds.paymentId, paymentId));
+      return Number(row?.n ?? 0);
+    },
+
+    async insertRefund(row: NewRefund): Promise<RefundRow> {
+      const [inserted] = await db.insert(refunds).values(row).returning();
+      return inserted!;
+    },
+
+    async recordTransitions(rows: Transition[]) {
+      if (rows.length === 0) return;
+      await db
+        .insert(refundTransitions)
+        .values(rows.map((row) => ({ id: newId(), refundId: row.refundId, fromStatus: row.from, toStatus: row.to, at: row.at, detail: row.detail.slice(0, 1000) })));
+    },
+
+    /**
+     * Due refunds whose time has come, oldest first, locked until the claim commits; rows another claim
+     * holds are skipped (SKIP LOCKED), so two claims never get the same refund. With the STK receipt a
+     * reversal needs and the event title for the remarks.
+     */
+    async lockDue(now: Date, limit: number) {
+      return db
+        .select({ refund: refunds, stkReceipt: payments.mpesaReceiptNumber, eventTitle: events.title })
+        .from(refunds)
+        .innerJoin(payments, eq(payments.id, refunds.paymentId))
+        .innerJoin(events, eq(events.id, refunds.eventId))
+        .where(and(eq(refunds.status, 'due'), lte(refunds.nextAttemptAt, now)))
+        .orderBy(asc(refunds.nextAttemptAt), asc(refunds.id))
+        .limit(limit)
+        .for('update', { of: refunds, skipLocked: true });
+    },
+
+    async insertAttempts(rows: NewRefundAttempt[]) {
+      if (rows.length === 0) return;
+      await db.insert(refundAttempts).values(rows);
+    },
+
+    /** The claimed refunds are out with M-Pesa: `sent`, one attempt more. */
+    async markSent(refundIds: string[], now: Date) {
+      if (refundIds.length === 0) return;
+      await db
+        .update(refunds)
+        .set({ status: 'sent', attempts: sql`${refunds.attempts} + 1`, updatedAt: now })
+        .where(inArray(refunds.id, refundIds));
+    },
+
+    async lockAttempt(originatorConversationId: string): Promise<RefundAttemptRow | undefined> {
+      const [row] = await db.select().from(refundAttempts).where(eq(refundAttempts.originatorConversationId, originatorConversationId)).for('update');
+      return row;
+    },
+
+    async lockRefund(refundId: string): Promise<RefundRow | undefined> {
+      const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+      return row;
+    },
+
+    async updateAttempt(id: string, changes: Partial<Omit<RefundAttemptRow, 'id' | 'refundId'>>) {
+      await db.update(refundAttempts).set(changes).where(eq(refundAttempts.id, id));
+    },
+
+    async updateRefund(id: string, changes: Partial<Omit<RefundRow, 'id' | 'createdAt'>>) {
+      await db.update(refunds).set(changes).where(eq(refunds.id, id));
+    },
+
+    /** Attempts still waiting for a result, sent before `before`: the reconciler's Transaction Status work list. */
+    async unresolved(before: Date, limit: number) {
+      return db
+        .select({
+          originatorConversationId: refundAttempts.originatorConversationId,
+          conversationId: refundAttempts.conversationId,
+          method: refundAttempts.method,
+          sentAt: refundAttempts.sentAt,
+        })
+        .from(refundAttempts)
+        .where(and(eq(refundAttempts.status, 'sent'), lt(refundAttempts.sentAt, before)))
+        .orderBy(asc(refundAttempts.sentAt), asc(refundAttempts.id))
+        .limit(limit);
+    },
+
+    /** Refunds with their order, payment, event and payer, newest first (optionally of one status). */
+    async listWithContext(status?: RefundStatus) {
+      return db
+        .select({
+          refund: refunds,
+          order: { id: orders.id, eventId: orders.eventId, userId: orders.userId, quantity: orders.quantity },
+          eventTitle: events.title,
+          username: users.username,
+          email: users.email,
+          payment: {
+            checkoutRequestId: payments.checkoutRequestId,
+            mpesaReceiptNumber: payments.mpesaReceiptNumber,
+            phone: payments.phone,
+            amount: payments.amount,
+            updatedAt: payments.updatedAt,
+          },
+        })
+        .from(refunds)
+        .innerJoin(orders, eq(orders.id, refunds.orderId))
+        .innerJoin(payments, eq(payments.id, refunds.paymentId))
+        .innerJoin(events, eq(events.id, refunds.eventId))
+        .innerJoin(users, eq(users.id, refunds.userId))
+        .where(status ? eq(refunds.status, status) : undefined)
+        .orderBy(desc(refunds.createdAt), desc(refunds.id));
+    },
+
+    // ---- what the audit compares with the provider's records ----
+
+    /** Payments by their M-Pesa receipt or, for a success confirmed only by a status query (no receipt), by CheckoutRequestID. */
+    async paymentsMatching(receipts: string[], checkoutRequestIds: string[]) {
+      const columns = {
+        id: payments.id,
+        orderId: payments.orderId,
+        status: payments.status,
+        amount: payments.amount,
+        receipt: payments.mpesaReceiptNumber,
+        checkoutRequestId: payments.checkoutRequestId,
+      };
+      const byReceipt = await inSlices(receipts, (slice) => db.select(columns).from(payments).where(inArray(payments.mpesaReceiptNumber, slice)));
+      const byCheckout = await inSlices(checkoutRequestIds, (slice) => db.select(columns).from(payments).where(inArray(payments.checkoutRequestId, slice)));
+      return { byReceipt, byCheckout };
+    },
+
+    /** Orders with their tickets still valid and voided. */
+    async ordersWithTickets(orderIds: string[]) {
+      return inSlices(orderIds, (slice) =>
+        db
+          .select({
+            id: orders.id,
+            status: orders.status,
+            quantity: orders.quantity,
+            // Written out in full: inside a one-table select Drizzle leaves column names unqualified.
+            valid: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.voided_at is null)`.mapWith(Number),
+            voided: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.voided_at is not null)`.mapWith(Number),
+          })
+          .from(orders)
+          .where(inArray(orders.id, slice)),
+      );
+    },
+
+    /** Per payment: what its live refunds (due, sent or succeeded) cover. */
+    async coverage(paymentIds: string[]) {
+      return inSlices(paymentIds, (slice) =>
+        db
+          .select({ paymentId: refunds.paymentId, covered: sql<number>`coalesce(sum(${refunds.amount}), 0)::int`.mapWith(Number) })
+          .from(refunds)
+          .where(and(inArray(refunds.paymentId, slice), inArray(refunds.status, ['due', 'sent', 'succeeded'])))
+          .groupBy(refunds.paymentId),
+      );
+    },
+
+    /** Every succeeded refund with the attempt that succeeded for it. */
+    async succeeded() {
+      return db
+        .select({ id: refunds.id, amount: refunds.amount, receipt: refunds.receipt, method: refundAttempts.method, originatorConversationId: refundAttempts.originatorConversationId })
+        .from(refunds)
+        .leftJoin(refundAttempts, and(eq(refundAttempts.refundId, refunds.id), eq(refundAttempts.transactionId, refunds.receipt)))
+        .where(eq(refunds.status, 'succeeded'));
+    },
+
+    /** Which of these M-Pesa TransactionIDs some attempt recorded as its success. */
+    async recordedTransactionIds(transactionIds: string[]): Promise<Set<string>> {
+      const rows = await inSlices(transactionIds, (slice) =>
+        db.select({ transactionId: refundAttempts.transactionId }).from(refundAttempts).where(inArray(refundAttempts.transactionId, slice)),
+      );
+      return new Set(rows.map((row) => row.transactionId!));
+    },
+
+    /** Successful attempts that are not their refund's receipt: money that went out twice for one refund. */
+    async extraSuccesses() {
+      return db
+        .select({ refundId: refunds.id, originatorConversationId: refundAttempts.originatorConversationId, transactionId: refundAttempts.transactionId, receipt: refunds.receipt })
+        .from(refundAttempts)
+        .innerJoin(refunds, eq(refunds.id, refundAttempts.refundId))
+        .where(and(eq(refundAttempts.status, 'succeeded'), sql`${refundAttempts.transactionId} is distinct from ${refunds.receipt}`));
+    },
+
+    /** Payments whose refunds add up to more than was paid, or that were refunded without being successful. */
+    async overRefunded() {
+      return db
+        .select({ paymentId: payments.id, status: payments.status, amount: payments.amount, refunded: sql<number>`sum(${refunds.amount})::int`.mapWith(Number) })
+        .from(refunds)
+        .innerJoin(payments, eq(payments.id, refunds.paymentId))
+        .groupBy(payments.id, payments.status, payments.amount)
+        .having(sql`sum(${refunds.amount}) > ${payments.amount} or ${payments.status} <> 'success'`);
+    },
+  };
+}
+
+export type RefundsRepository = ReturnType<typeof createRefundsRepository>;

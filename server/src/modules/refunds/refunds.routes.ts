@@ -1,0 +1,153 @@
+import { Router } from 'express';
+import { declareRoutes } from '../../lib/route-declaration.js';
+import type { EventCancellationService } from './event-cancellation.service.js';
+import { accepted, adminRefunds, audited, cancelled, claimed, resulted, retried, unresolved } from './refunds.responses.js';
+import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundParams, resultBody, unresolvedQuery } from './refunds.schemas.js';
+import type { RefundsService } from './refunds.service.js';
+
+/**
+ * /api/internal — the refund ledger's calls, made by the payment service only (the declaration checks
+ * the shared INTERNAL_API_KEY): claim due refunds, report Daraja's answers, list what is unresolved, audit.
+ */
+export function createInternalRefundsRouter(deps: { refunds: RefundsService; internalApiKey: string }) {
+  const { refunds } = deps;
+  const router = Router();
+  const routes = declareRoutes(router, 'Internal (payment service)', { internalKey: deps.internalApiKey });
+
+  routes.post(
+    '/refunds/claim',
+    {
+      summary: 'Claim due refunds to send to M-Pesa (each gets a new attempt and becomes sent)',
+      access: 'internal',
+      description: 'One transaction with FOR UPDATE SKIP LOCKED: two claims never get the same refund. `originatorConversationId` is `tukio-<refundId>-<n>`.',
+      body: claimBody,
+      responses: { 200: { description: 'Bare array `[{refundId, originatorConversationId, method, amount, phone, receipt, remarks}]`.', schema: claimed } },
+    },
+    ({ body }) => refunds.claim(body.limit),
+  );
+
+  routes.post(
+    '/refunds/accepted',
+    {
+      summary: "Record Daraja's ConversationID for an attempt it accepted (idempotent)",
+      access: 'internal',
+      body: acceptedBody,
+      responses: {
+        200: { description: '`{changed}`: false when it was recorded already.', schema: accepted },
+        404: 'No attempt with that OriginatorConversationID.',
+        409: 'The attempt was accepted under another ConversationID, or that ConversationID belongs to another attempt.',
+      },
+    },
+    ({ body }) => refunds.accepted(body),
+  );
+
+  routes.post(
+    '/refunds/result',
+    {
+      summary: "Record Daraja's definite answer for a refund attempt (callback, status query, or synchronous refusal)",
+      access: 'internal',
+      description:
+        'ResultCode "0" (not `rejected`): the attempt and refund succeed, `receipt` = transactionId. Anything else: the attempt fails and the refund is due again ' +
+        'after the back-off, or failed after REFUND_MAX_ATTEMPTS. A result for an attempt already final changes nothing (`changed: false`). A queue timeout is not a result.',
+      body: resultBody,
+      responses: {
+        200: { description: '`{refundId, status, changed}`.', schema: resulted },
+        404: 'No attempt with that OriginatorConversationID.',
+        409: 'A success the ledger does not accept as it is (amount differs from the refund, no TransactionID, or one used by another refund): `{doubtful: true, reason}` added.',
+      },
+    },
+    ({ body }) => refunds.result(body),
+  );
+
+  routes.get(
+    '/refunds/unresolved',
+    {
+      summary: 'Attempts still waiting for a result after `olderThan` seconds (the reconciler queries their Transaction Status)',
+      access: 'internal',
+      query: unresolvedQuery,
+      responses: { 200: { description: 'Bare array `[{originatorConversationId, conversationId, method, sentAt}]`, oldest first.', schema: unresolved } },
+    },
+    ({ query }) => refunds.unresolved(query.olderThan, query.limit),
+  );
+
+  routes.post(
+    '/audit',
+    {
+      summary: "Compare what M-Pesa reports as completed (payments and refunds) with the ledger",
+      access: 'internal',
+      description: 'Answers the discrepancies found (docs/decisions/refunds.md, "Audit"); an empty list means the ledger agrees with the provider.',
+      body: auditBody,
+      responses: { 200: { description: '`{discrepancies: [{kind, detail}], checked: {payments, refunds}}`.', schema: audited } },
+    },
+    ({ body }) => refunds.audit(body),
+  );
+
+  return router;
+}
+
+/** /api/admin/refunds — the refund ledger as administrators see and nudge it. */
+export function createAdminRefundsRouter(deps: { refunds: RefundsService }) {
+  const router = Router();
+  const routes = declareRoutes(router, 'Payments');
+
+  routes.get(
+    '/refunds',
+    {
+      summary: 'Refunds (paid orders that got no seats, cancelled events, late payments), newest first',
+      access: 'admin',
+      query: refundListQuery,
+      responses: {
+        200: {
+          description:
+            'Bare array `[{_id, orderId, eventId, eventTitle, userId, username, email, quantity, amount, phoneNumber, checkoutRequestId, mpesaReceiptNumber, paidAt, flaggedAt, ' +
+            'refundId, status, refundAmount, method, attempts, nextAttemptAt, receipt, reason}]`; `?status=` keeps one status.',
+          schema: adminRefunds,
+        },
+      },
+    },
+    ({ query }) => deps.refunds.list(query.status),
+  );
+
+  routes.post(
+    '/refunds/:id/retry',
+    {
+      summary: 'Send a failed refund again (it becomes due now)',
+      access: 'admin',
+      params: refundParams,
+      responses: {
+        200: { description: '`{refundId, status: "due", method, attempts, nextAttemptAt}`.', schema: retried },
+        404: 'Refund not found.',
+        409: 'The refund is not failed (`status` says what it is).',
+      },
+    },
+    ({ params, user }) => deps.refunds.retry(params.id, user),
+  );
+
+  return router;
+}
+
+/** POST /api/events/:id/cancel (mounted under /api/events before the events router). */
+export function createEventCancellationRouter(deps: { cancellation: EventCancellationService }) {
+  const router = Router();
+  declareRoutes(router, 'Events').post(
+    '/:id/cancel',
+    {
+      summary: 'Cancel an event (organiser or admin): tickets void, buyers refunded, holders emailed',
+      access: 'owner',
+      description:
+        'Final: the event answers `status: "cancelled"` with `cancelReason` and `cancelledAt`, stays readable (comments, reviews, forums) and leaves the ' +
+        'upcoming, popular and search lists. Every ticket is voided, every successful payment refunded in full (M-Pesa reversal or B2C), pending orders ' +
+        'release their seats, and every holder is emailed the reason.',
+      params: eventParams,
+      body: cancelBody,
+      responses: {
+        200: { description: '`{msg, cancelled, cancelledAt, ticketsVoided, ordersReleased, refunds}`.', schema: cancelled },
+        403: 'Not the organiser or an admin.',
+        404: 'Event not found (or pending and not yours).',
+        409: 'Already cancelled: nothing changed.',
+      },
+    },
+    ({ params, body, user }) => deps.cancellation.cancel(params.id, user, body.reason),
+  );
+  return router;
+}

@@ -1,0 +1,26 @@
+import {
+  auditRequest,
+  claimRefundsRequest,
+  refundAcceptedRequest,
+  refundResultRequest,
+  refundStatusSchema,
+  unresolvedRefundsQuery,
+} from '@tukio/shared/internal-refunds';
+import { z } from 'zod';
+import { idParam, text } from '../../lib/validate.js';
+
+/** The internal calls of the payment service: the same schemas type its client (@tukio/shared/internal-refunds). */
+export {
+  auditRequest as auditBody,
+  claimRefundsRequest as claimBody,
+  refundAcceptedRequest as acceptedBody,
+  refundResultRequest as resultBody,
+  unresolvedRefundsQuery as unresolvedQuery,
+};
+
+export const refundParams = z.object({ id: idParam('Refund id') });
+export const refundListQuery = z.object({ status: refundStatusSchema.optional() });
+
+export const eventParams = z.object({ id: idParam('Event id') });
+/** Told to every ticket holder, so it must say something (3 characters at least) and stay readable. */
+export const cancelBody = z.object({ reason: text('reason', 500, 3) });

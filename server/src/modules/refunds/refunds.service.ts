@@ -1,0 +1,271 @@
+import type { auditRequest, RefundAcceptedRequest, RefundReason, RefundResultRequest } from '@tukio/shared/internal-refunds';
+import type { z } from 'zod';
+import type { Database, Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { Logger } from '../../lib/logger.js';
+import type { AuthUser } from '../auth/index.js';
+import { auditLedger } from './refunds-audit.js';
+import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
+
+/** The longest a failed refund waits before its next attempt, however many attempts failed. */
+export const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+/** Wait before the next attempt once `attempts` have failed: the base, doubling each time, at most one hour. */
+export const backoffMs = (baseMs: number, attempts: number) => Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
+
+/** Reversal's "the transaction was already reversed": the money went back already, so nothing is sent again by itself. */
+const ALREADY_REVERSED = 'R000001';
+
+/** Daraja remarks are 2-100 characters; ours stay plain ASCII so no gateway mangles them. */
+function remarksFor(eventTitle: string): string {
+  const title = eventTitle.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/\s+/g, ' ').trim();
+  return `Tukio refund${title ? `: ${title}` : ''}`.slice(0, 100);
+}
+
+/** Thrown for a result the ledger will not record as it is (the payment service then asks Daraja instead). */
+const doubtful = (reason: string) => new AppError(409, `Refund result not accepted: ${reason}`, { body: { doubtful: true, reason } });
+
+export const refundMessages = {
+  notRefundable: 'Only a successful payment can be refunded.',
+  unknownAttempt: 'Unknown OriginatorConversationID.',
+  notFound: 'Refund not found.',
+  retryOnlyFailed: (status: RefundStatus) =>
+    `Only a failed refund can be retried; this one is ${status}${status === 'succeeded' ? ' already' : status === 'due' ? ' and will be sent shortly' : ' and waiting for M-Pesa'}.`,
+} as const;
+
+/**
+ * The one rule every refund is created by, whatever its reason, inside the caller's transaction (the
+ * one that flags the order, or cancels the event): the payment is locked, so refunds of one payment are
+ * made one at a time, and a refund never takes more than what earlier refunds left of it. Without an
+ * amount it refunds all that is left, and nothing when nothing is left (so repeating it changes
+ * nothing). A refund of the whole payment reverses its STK receipt; a partial one (or a payment without a
+ * receipt) is a B2C payout.
+ */
+export function createRefundLedger(executor: Executor) {
+  const repo = createRefundsRepository(executor);
+  return {
+    async createRefund(input: { paymentId: string; reason: RefundReason; amount?: number | undefined; detail?: string | undefined; now?: Date | undefined }): Promise<RefundRow | undefined> {
+      const payment = await repo.lockPayment(input.paymentId);
+      if (!payment || payment.status !== 'success') throw AppError.conflict(refundMessages.notRefundable);
+      const left = payment.amount - (await repo.takenFrom(payment.id));
+      if (input.amount === undefined && left <= 0) return undefined;
+      const amount = input.amount ?? left;
+      if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+        throw new AppError(409, `A refund of ${amount} shillings is more than the ${Math.max(0, left)} left of this payment.`, { body: { left: Math.max(0, left) } });
+      }
+      const now = input.now ?? new Date();
+      const refund = await repo.insertRefund({
+        id: newId(),
+        orderId: payment.orderId,
+        paymentId: payment.id,
+        userId: payment.userId,
+        eventId: payment.eventId,
+        amount,
+        phone: payment.phone,
+        reason: input.reason,
+        method: amount === payment.amount && payment.mpesaReceiptNumber ? 'reversal' : 'b2c',
+        status: 'due',
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repo.recordTransitions([{ refundId: refund.id, from: null, to: 'due', detail: input.detail ?? input.reason, at: now }]);
+      return refund;
+    },
+  };
+}
+
+export interface RefundsServiceDeps {
+  db: Database;
+  logger: Logger;
+  /** REFUND_RETRY_BASE_MS: the wait after the first failed attempt (doubling, at most one hour). */
+  retryBaseMs: number;
+  /** REFUND_MAX_ATTEMPTS: attempts before a refund is left `failed` for an administrator. */
+  maxAttempts: number;
+}
+
+/**
+ * The refund ledger's life (docs/decisions/refunds.md): the payment service claims due refunds, sends them
+ * to M-Pesa and reports what came back; a refund moves due → sent → succeeded | failed, a failed attempt
+ * back to due after a back-off. Every change of status writes a transition, in the same transaction.
+ */
+export function createRefundsService(deps: RefundsServiceDeps) {
+  const { db, logger } = deps;
+
+  /** The failure of the refund's current attempt: due again after the back-off, or failed for good. */
+  function afterFailure(refund: RefundRow, attempt: { method: RefundRow['method'] }, resultCode: string, now: Date) {
+    const alreadyReversed = attempt.method === 'reversal' && resultCode === ALREADY_REVERSED;
+    // A reversal that definitely failed is not tried again: the next attempt pays out by B2C.
+    const method = attempt.method === 'reversal' ? ('b2c' as const) : refund.method;
+    if (alreadyReversed || refund.attempts >= deps.maxAttempts) {
+      const why = alreadyReversed ? 'M-Pesa says the payment was already reversed: check before retrying' : `${refund.attempts} attempts failed`;
+      return { status: 'failed' as const, method, nextAttemptAt: refund.nextAttemptAt, detail: why };
+    }
+    const wait = backoffMs(deps.retryBaseMs, refund.attempts);
+    return { status: 'due' as const, method, nextAttemptAt: new Date(now.getTime() + wait), detail: `next attempt by ${method} in ${Math.round(wait / 1000)} s` };
+  }
+
+  return {
+    /**
+     * POST /api/internal/refunds/claim: in one transaction, each due refund whose time has come gets a new
+     * attempt (`tukio-<refundId>-<n>`, the OriginatorConversationID M-Pesa refuses twice) and becomes `sent`.
+     */
+    async claim(limit: number) {
+      const now = new Date();
+      return db.transaction(async (tx) => {
+        const repo = createRefundsRepository(tx);
+        const due = await repo.lockDue(now, limit);
+        if (due.length === 0) return [];
+        const claimed = due.map(({ refund, stkReceipt, eventTitle }) => ({
+          refund,
+          attempt: { id: newId(), refundId: refund.id, originatorConversationId: `tukio-${refund.id}-${refund.attempts + 1}`, method: refund.method, status: 'sent' as const, sentAt: now },
+          stkReceipt,
+          eventTitle,
+        }));
+        await repo.insertAttempts(claimed.map((one) => one.attempt));
+        await repo.markSent(claimed.map((one) => one.refund.id), now);
+        await repo.recordTransitions(
+          claimed.map(({ refund, attempt }) => ({ refundId: refund.id, from: 'due', to: 'sent', detail: `attempt ${refund.attempts + 1} by ${attempt.method}`, at: now })),
+        );
+        return claimed.map(({ refund, attempt, stkReceipt, eventTitle }) => ({
+          refundId: refund.id,
+          originatorConversationId: attempt.originatorConversationId,
+          method: attempt.method,
+          amount: refund.amount,
+          phone: refund.phone,
+          receipt: stkReceipt,
+          remarks: remarksFor(eventTitle),
+        }));
+      });
+    },
+
+    /** POST /api/internal/refunds/accepted: Daraja took the request; its ConversationID is kept (once). */
+    async accepted(input: RefundAcceptedRequest) {
+      try {
+        return await db.transaction(async (tx) => {
+          const repo = createRefundsRepository(tx);
+          const attempt = await repo.lockAttempt(input.originatorConversationId);
+          if (!attempt) throw AppError.notFound(refundMessages.unknownAttempt);
+          if (attempt.conversationId !== null) {
+            if (attempt.conversationId !== input.conversationId) throw AppError.conflict('This attempt was already accepted under another ConversationID.');
+            return { changed: false };
+          }
+          await repo.updateAttempt(attempt.id, { conversationId: input.conversationId });
+          return { changed: true };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw AppError.conflict('This ConversationID belongs to another attempt.');
+        throw error;
+      }
+    },
+
+    /**
+     * POST /api/internal/refunds/result: a definite answer for an attempt, recorded once. A result for an
+     * attempt already final changes nothing (a duplicate or late callback).
+     */
+    async result(input: RefundResultRequest) {
+      const success = input.resultCode === '0' && input.source !== 'rejected';
+      try {
+        return await db.transaction(async (tx) => {
+          const repo = createRefundsRepository(tx);
+          // Lock order: attempt, then its refund (the claim locks refunds only, and never waits on an attempt).
+          const attempt = await repo.lockAttempt(input.originatorConversationId);
+          if (!attempt) throw AppError.notFound(refundMessages.unknownAttempt);
+          const refund = (await repo.lockRefund(attempt.refundId))!;
+          if (attempt.status !== 'sent') return { refundId: refund.id, status: refund.status, changed: false };
+          if (success) {
+            if (input.amount !== undefined && Math.round(input.amount * 100) !== refund.amount * 100) throw doubtful(`amount ${input.amount} is not the refund's ${refund.amount}`);
+            if (!input.transactionId) throw doubtful('a success names no TransactionID');
+          }
+          const now = new Date();
+          const conversationId = attempt.conversationId ?? input.conversationId ?? null;
+          const finished = { conversationId, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 1000), finishedAt: now };
+          if (success) {
+            await repo.updateAttempt(attempt.id, { ...finished, status: 'succeeded', transactionId: input.transactionId! });
+            // Already paid through another attempt: the attempt keeps what M-Pesa said, and the audit reports it.
+            if (refund.status === 'succeeded') {
+              logger.error(`refund ${refund.id}: attempt ${attempt.originatorConversationId} succeeded too (${input.transactionId}); paid twice`);
+              return { refundId: refund.id, status: refund.status, changed: true };
+            }
+            await repo.updateRefund(refund.id, { status: 'succeeded', receipt: input.transactionId!, updatedAt: now });
+            await repo.recordTransitions([{ refundId: refund.id, from: refund.status, to: 'succeeded', detail: `${input.transactionId} (${input.source})`, at: now }]);
+            return { refundId: refund.id, status: 'succeeded' as const, changed: true };
+          }
+          await repo.updateAttempt(attempt.id, { ...finished, status: 'failed' });
+          if (refund.status !== 'sent') return { refundId: refund.id, status: refund.status, changed: true };
+          const next = afterFailure(refund, attempt, input.resultCode, now);
+          await repo.updateRefund(refund.id, { status: next.status, method: next.method, nextAttemptAt: next.nextAttemptAt, updatedAt: now });
+          await repo.recordTransitions([
+            { refundId: refund.id, from: 'sent', to: next.status, detail: `${input.source} ${input.resultCode}: ${input.resultDesc}; ${next.detail}`, at: now },
+          ]);
+          return { refundId: refund.id, status: next.status, changed: true };
+        });
+      } catch (error) {
+        // The unique indexes refuse a TransactionID (or ConversationID) already used by another attempt or refund.
+        if (isUniqueViolation(error)) throw doubtful('its TransactionID or ConversationID belongs to another refund');
+        throw error;
+      }
+    },
+
+    /** POST /api/internal/audit: what M-Pesa reports as completed, against the ledger (refunds-audit.ts). */
+    audit: (input: z.output<typeof auditRequest>) => auditLedger(db, input),
+
+    /** GET /api/internal/refunds/unresolved: attempts still `sent` after `olderThanSeconds`. */
+    async unresolved(olderThanSeconds: number, limit: number) {
+      const rows = await createRefundsRepository(db).unresolved(new Date(Date.now() - olderThanSeconds * 1000), limit);
+      return rows.map((row) => ({ ...row, sentAt: row.sentAt.toISOString() }));
+    },
+
+    /** POST /api/admin/refunds/:id/retry: a failed refund becomes due again, now (one more attempt). */
+    async retry(refundId: string, admin: AuthUser) {
+      return db.transaction(async (tx) => {
+        const repo = createRefundsRepository(tx);
+        const refund = await repo.lockRefund(refundId);
+        if (!refund) throw AppError.notFound(refundMessages.notFound);
+        if (refund.status !== 'failed') throw new AppError(409, refundMessages.retryOnlyFailed(refund.status), { body: { status: refund.status } });
+        const now = new Date();
+        await repo.updateRefund(refund.id, { status: 'due', nextAttemptAt: now, updatedAt: now });
+        await repo.recordTransitions([{ refundId: refund.id, from: 'failed', to: 'due', detail: `retried by ${admin.username}`, at: now }]);
+        return { refundId: refund.id, status: 'due' as const, method: refund.method, attempts: refund.attempts, nextAttemptAt: now.toISOString() };
+      });
+    },
+
+    /**
+     * GET /api/admin/refunds: every refund (or those of one status), newest first. The fields of the
+     * list before the ledger keep their meaning (`_id` and `orderId` the order, `amount` the payment's);
+     * the refund's own are added.
+     */
+    async list(status?: RefundStatus) {
+      const rows = await createRefundsRepository(db).listWithContext(status);
+      return rows.map((row) => ({
+        _id: row.order.id,
+        orderId: row.order.id,
+        eventId: row.order.eventId,
+        eventTitle: row.eventTitle,
+        userId: row.order.userId,
+        username: row.username,
+        email: row.email,
+        quantity: row.order.quantity,
+        amount: row.payment.amount,
+        phoneNumber: row.payment.phone,
+        checkoutRequestId: row.payment.checkoutRequestId,
+        mpesaReceiptNumber: row.payment.mpesaReceiptNumber,
+        paidAt: row.payment.updatedAt.toISOString(),
+        flaggedAt: row.refund.createdAt.toISOString(),
+        refundId: row.refund.id,
+        status: row.refund.status,
+        refundAmount: row.refund.amount,
+        method: row.refund.method,
+        attempts: row.refund.attempts,
+        nextAttemptAt: row.refund.nextAttemptAt.toISOString(),
+        receipt: row.refund.receipt,
+        reason: row.refund.reason,
+      }));
+    },
+  };
+}
+
+export type RefundsService = ReturnType<typeof createRefundsService>;

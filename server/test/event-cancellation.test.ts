@@ -1,0 +1,330 @@
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders, payments, refundAttempts, refunds, tickets } from '../src/db/schema.js';
+import { insertEventRow } from './helpers/events.js';
+import { internalHeaders, payFor, receiptNo, refundsOf, settle } from './helpers/refunds.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+/**
+ * Cancelling an event (POST /api/events/:id/cancel, and DELETE of an event that has orders): tickets
+ * void, every successful payment refunded in full, pending holds released, holders emailed, sales
+ * stopped, the event still readable; and the audit of the ledger against what M-Pesa reports.
+ */
+
+type Session = { token: string; user: { _id: string; email: string; username: string } };
+
+let t: TestServer;
+let admin: Session;
+let organiser: Session;
+let stranger: Session;
+let amani: Session;
+let baraka: Session;
+let chebet: Session;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await t.loginAdmin();
+  organiser = await t.createUser('cancelorganiser');
+  stranger = await t.createUser('cancelstranger');
+  amani = await t.createUser('amanibuyer');
+  baraka = await t.createUser('barakabuyer');
+  chebet = await t.createUser('chebetbuyer');
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const title = (what: string) => `${what} ${Math.random().toString(36).slice(2, 8)}`;
+const paidEvent = (what = 'Gala', options: { status?: 'approved' | 'pending'; ownerId?: string } = {}) =>
+  insertEventRow(t.db, { ownerId: options.ownerId ?? organiser.user._id, days: 14, price: 500, capacity: 50, title: title(what), status: options.status ?? 'approved' });
+const cancel = (eventId: string, as: Session | undefined, reason = 'Heavy rain warning for the whole weekend.') =>
+  t.api('POST', `/api/events/${eventId}/cancel`, { token: as?.token, body: { reason } });
+const ticketsOf = (eventId: string) => t.db.select().from(tickets).where(eq(tickets.eventId, eventId));
+const orderRow = async (orderId: string) => (await t.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
+
+describe('POST /api/events/:id/cancel', () => {
+  it("by the organiser: the event is cancelled, its tickets void, every paid order refunded in full, pending holds released, holders emailed", async () => {
+    const eventId = await paidEvent('Riverside gala');
+    const amaniPaid = await payFor(t, amani.token, eventId, { quantity: 2, phone: '254711000001' });
+    const barakaPaid = await payFor(t, baraka.token, eventId, { phone: '254711000002' });
+    const chebetPending = await payFor(t, chebet.token, eventId, { phone: '254711000003', settle: false });
+    const [amaniCode] = (await t.api('GET', '/api/tickets/mine', { token: amani.token })).body.filter((ticket: { event: { _id: string } }) => ticket.event._id === eventId);
+
+    const res = await cancel(eventId, organiser);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ cancelled: true, ticketsVoided: 3, ordersReleased: 1, refunds: 2 });
+    expect(res.body.msg).toMatch(/^Event cancelled\. 2 ticket holders are being told, and 2 refunds are on the way\.$/);
+
+    // The event answers cancelled, to everyone who could see it.
+    const page = await t.api('GET', `/api/events/${eventId}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ status: 'cancelled', cancelReason: 'Heavy rain warning for the whole weekend.' });
+    expect(Date.parse(page.body.cancelledAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    // Every ticket void, none deleted.
+    const held = await ticketsOf(eventId);
+    expect(held).toHaveLength(3);
+    for (const ticket of held) expect(ticket).toMatchObject({ voidReason: 'event_cancelled', voidedAt: expect.any(Date) });
+
+    // Every successful payment has a full refund, due now, by reversal of its receipt; paid orders are refund_due.
+    const rows = await refundsOf(t, eventId);
+    expect(rows.map((row) => ({ orderId: row.orderId, amount: row.amount, phone: row.phone, reason: row.reason, method: row.method, status: row.status })).sort((x, y) => x.amount - y.amount)).toEqual([
+      { orderId: barakaPaid.orderId, amount: 500, phone: '254711000002', reason: 'event_cancelled', method: 'reversal', status: 'due' },
+      { orderId: amaniPaid.orderId, amount: 1000, phone: '254711000001', reason: 'event_cancelled', method: 'reversal', status: 'due' },
+    ]);
+    expect((await orderRow(amaniPaid.orderId)).status).toBe('refund_due');
+    expect((await orderRow(barakaPaid.orderId)).status).toBe('refund_due');
+    expect((await orderRow(chebetPending.orderId)).status).toBe('cancelled');
+
+    // Each holder is told why, and that the money is on its way; the buyer with a released hold held no ticket.
+    const toAmani = await t.smtp.waitFor(amani.user.email, /^Cancelled: Riverside gala/);
+    expect(toAmani.text).toContain('Reason given: Heavy rain warning for the whole weekend.');
+    expect(toAmani.text).toContain('Your 2 tickets are no longer valid.');
+    expect(toAmani.text).toMatch(/refund of KES 1,000 is on its way back to M-Pesa 254711000001/);
+    const toBaraka = await t.smtp.waitFor(baraka.user.email, /^Cancelled: Riverside gala/);
+    expect(toBaraka.text).toMatch(/refund of KES 500 is on its way/);
+    expect(t.smtp.inbox.filter((mail) => mail.to === chebet.user.email && /^Cancelled/.test(mail.subject))).toEqual([]);
+
+    // The door refuses the void ticket, saying why.
+    const checkIn = await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: amaniCode.code } });
+    expect(checkIn.status).toBe(409);
+    expect(checkIn.body.msg).toMatch(/cancelled/);
+    expect(checkIn.body).toMatchObject({ voidReason: 'event_cancelled' });
+
+    // The buyer sees it: the ticket void, the refund due.
+    const mine = (await t.api('GET', '/api/tickets/mine', { token: amani.token })).body.filter((ticket: { event: { _id: string } }) => ticket.event._id === eventId);
+    expect(mine).toHaveLength(2);
+    for (const ticket of mine) expect(ticket).toMatchObject({ voidReason: 'event_cancelled', voidedAt: expect.any(String) });
+    const history = await t.api('GET', `/api/transactions/${amani.user._id}`, { token: amani.token });
+    expect(history.body.find((row: { checkoutRequestId: string }) => row.checkoutRequestId === amaniPaid.checkoutRequestId)).toMatchObject({
+      paymentStatus: 'success',
+      orderStatus: 'refund_due',
+      refundStatus: 'due',
+      refundAmount: 1000,
+      refundReceipt: null,
+    });
+    // A payment without a refund says so with nulls.
+    const other = await paidEvent('Other gala');
+    const kept = await payFor(t, amani.token, other);
+    const keptRow = (await t.api('GET', `/api/transactions/${amani.user._id}`, { token: amani.token })).body.find((row: { checkoutRequestId: string }) => row.checkoutRequestId === kept.checkoutRequestId);
+    expect(keptRow).toMatchObject({ orderStatus: 'paid', refundStatus: null, refundAmount: null, refundReceipt: null });
+  });
+
+  it('by an admin, for any event; a stranger is refused (403), a visitor must log in, a pending event is hidden from strangers', async () => {
+    const eventId = await paidEvent('Admin gala');
+    await payFor(t, amani.token, eventId);
+    expect((await cancel(eventId, stranger)).status).toBe(403);
+    expect((await cancel(eventId, amani)).status).toBe(403);
+    expect((await cancel(eventId, undefined)).status).toBe(401);
+    expect(await refundsOf(t, eventId)).toEqual([]);
+    const byAdmin = await cancel(eventId, admin, 'The organiser could not be reached.');
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body).toMatchObject({ refunds: 1, ticketsVoided: 1 });
+
+    const pending = await paidEvent('Pending gala', { status: 'pending' });
+    expect((await cancel(pending, stranger)).status).toBe(404);
+    expect((await cancel(pending, organiser)).status).toBe(200);
+    // Cancelled while unpublished: still hidden from everyone but its organiser and admins.
+    expect((await t.api('GET', `/api/events/${pending}`)).status).toBe(404);
+    expect((await t.api('GET', `/api/events/${pending}`, { token: organiser.token })).body.status).toBe('cancelled');
+  });
+
+  it('twice: 409 "already cancelled", and nothing changes', async () => {
+    const eventId = await paidEvent('Twice gala');
+    await payFor(t, baraka.token, eventId);
+    expect((await cancel(eventId, organiser, 'First reason, the real one.')).status).toBe(200);
+    const before = { refunds: await refundsOf(t, eventId), tickets: await ticketsOf(eventId) };
+    const again = await cancel(eventId, admin, 'Second reason.');
+    expect(again.status).toBe(409);
+    expect(again.body.msg).toMatch(/already cancelled/);
+    expect(await refundsOf(t, eventId)).toEqual(before.refunds);
+    expect(await ticketsOf(eventId)).toEqual(before.tickets);
+    expect((await t.api('GET', `/api/events/${eventId}`)).body.cancelReason).toBe('First reason, the real one.');
+  });
+
+  it('needs a reason of 3 to 500 characters', async () => {
+    const eventId = await paidEvent('Reasonless gala');
+    for (const reason of ['', 'no', 'x'.repeat(501)]) {
+      const res = await cancel(eventId, organiser, reason);
+      expect(res.status).toBe(400);
+      expect(res.body.field).toBe('reason');
+    }
+    expect((await t.api('GET', `/api/events/${eventId}`)).body.status).toBe('approved');
+  });
+
+  it('is final: no edit or moderation brings the event back', async () => {
+    const eventId = await paidEvent('Final gala');
+    expect((await cancel(eventId, organiser)).status).toBe(200);
+    const edit = await t.api('PUT', `/api/events/${eventId}`, { token: organiser.token, body: { title: 'Back again' } });
+    expect(edit.status).toBe(409);
+    expect(edit.body.msg).toMatch(/cancelled/);
+    expect((await t.api('PUT', `/api/events/admin/approve/${eventId}`, { token: admin.token, body: {} })).status).toBe(409);
+    expect((await t.api('PUT', `/api/events/admin/disapprove/${eventId}`, { token: admin.token, body: {} })).status).toBe(409);
+    expect((await t.api('PUT', `/api/events/${eventId}`, { token: admin.token, body: { status: 'approved' } })).status).toBe(409);
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ status: 'cancelled' });
+  });
+});
+
+describe('DELETE /api/events/:id', () => {
+  it('cancels an event that has orders instead of deleting it', async () => {
+    const eventId = await paidEvent('Deleted gala');
+    await payFor(t, chebet.token, eventId);
+    const res = await t.api('DELETE', `/api/events/${eventId}`, { token: organiser.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ cancelled: true, msg: expect.stringMatching(/^Event cancelled/) });
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ status: 'cancelled', cancelReason: 'Deleted by the organiser' });
+    expect(await refundsOf(t, eventId)).toHaveLength(1);
+    await t.smtp.waitFor(chebet.user.email, /^Cancelled: Deleted gala/);
+    // Once cancelled, deleting it again is "already cancelled".
+    expect((await t.api('DELETE', `/api/events/${eventId}`, { token: organiser.token })).status).toBe(409);
+  });
+
+  it('still deletes an event without orders', async () => {
+    const eventId = await paidEvent('Empty gala');
+    const res = await t.api('DELETE', `/api/events/${eventId}`, { token: organiser.token });
+    expect(res.status).toBe(200);
+    expect(res.body.cancelled).toBeUndefined();
+    expect((await t.api('GET', `/api/events/${eventId}`)).status).toBe(404);
+  });
+});
+
+describe('after cancellation', () => {
+  it('refunds a payment that arrives afterwards (late_payment) and issues no tickets', async () => {
+    const eventId = await paidEvent('Late gala');
+    const late = await payFor(t, baraka.token, eventId, { quantity: 2, phone: '254711000009', settle: false });
+    expect((await cancel(eventId, organiser)).status).toBe(200);
+    expect((await orderRow(late.orderId)).status).toBe('cancelled');
+
+    const settled = await settle(t, late);
+    expect(settled.status).toBe(200);
+    expect(settled.body).toMatchObject({ status: 'success', orderStatus: 'refund_due', ticketsIssued: 0 });
+    expect(settled.body.view.resultDesc).toMatch(/will be refunded/);
+    expect(await ticketsOf(eventId)).toEqual([]);
+    const [refund] = await refundsOf(t, eventId);
+    expect(refund).toMatchObject({ orderId: late.orderId, amount: 1000, reason: 'late_payment', method: 'reversal', status: 'due', phone: '254711000009' });
+    // The same callback again changes nothing.
+    expect((await settle(t, late)).body).toMatchObject({ changed: false });
+    expect(await refundsOf(t, eventId)).toHaveLength(1);
+  });
+
+  it('races settlements safely: payments settling while the event is cancelled all end refunded, none keeps a ticket', async () => {
+    const eventId = await paidEvent('Racing gala');
+    const pushes = [];
+    for (let i = 0; i < 8; i++) pushes.push(await payFor(t, [amani, baraka, chebet][i % 3]!.token, eventId, { phone: `2547120000${String(i).padStart(2, '0')}`, settle: false }));
+    // Half the holds nearly run out, so their settlement takes the event lock too (the path that could deadlock).
+    for (const push of pushes.slice(0, 4)) await t.db.update(orders).set({ holdExpiresAt: new Date(Date.now() + 5_000) }).where(eq(orders.id, push.orderId));
+    const results = await Promise.all([...pushes.map((push) => settle(t, push)), cancel(eventId, organiser, 'Cancelled while people were paying.')]);
+    for (const res of results) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const byOrder = new Map((await refundsOf(t, eventId)).map((refund) => [refund.orderId, refund]));
+    for (const push of pushes) {
+      expect((await orderRow(push.orderId)).status).toBe('refund_due');
+      expect(byOrder.get(push.orderId)).toMatchObject({ amount: 500, status: 'due' });
+    }
+    expect((await ticketsOf(eventId)).filter((ticket) => !ticket.voidedAt)).toEqual([]);
+  });
+
+  it('stops sales: no purchase, no free registration', async () => {
+    const eventId = await paidEvent('Closed gala');
+    expect((await cancel(eventId, organiser)).status).toBe(200);
+    const order = await t.api('POST', '/api/internal/payments/orders', { token: amani.token, headers: internalHeaders(t), body: { eventId, quantity: 1, phone: '254711000010' } });
+    expect(order.status).toBe(409);
+    expect(order.body.msg).toMatch(/cancelled/);
+
+    const free = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 5, title: title('Free meetup') });
+    expect((await t.api('POST', `/api/events/register/${free}`, { token: chebet.token, body: { tickets: 1 } })).status).toBe(200);
+    const cancelled = await cancel(free, organiser, 'The speaker fell ill.');
+    expect(cancelled.body).toMatchObject({ ticketsVoided: 1, refunds: 0 });
+    const notice = await t.smtp.waitFor(chebet.user.email, /^Cancelled: Free meetup/);
+    expect(notice.text).toContain('there is nothing to refund');
+    const register = await t.api('POST', `/api/events/register/${free}`, { token: amani.token, body: { tickets: 1 } });
+    expect(register.status).toBe(409);
+    expect(register.body.msg).toMatch(/cancelled/);
+  });
+
+  it('leaves the lists of upcoming, popular and searched events, while its page, comments, reviews and forums stay readable', async () => {
+    const name = title('Lakeside concert');
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title: name });
+    await t.api('POST', `/api/events/register/${eventId}`, { token: amani.token, body: { tickets: 1 } });
+    const comment = await t.api('POST', '/api/comments/add', { token: amani.token, body: { content: 'Cannot wait!', eventId } });
+    expect(comment.status).toBe(201);
+    const thread = await t.api('POST', '/api/forums/add-thread', { token: amani.token, body: { title: 'Carpool?', eventId } });
+    expect(thread.status).toBe(201);
+    const listed = async () => ({
+      upcoming: (await t.api('GET', '/api/events/upcoming?limit=50')).body.some((event: { _id: string }) => event._id === eventId),
+      popular: (await t.api('GET', '/api/events/popular?limit=50')).body.some((event: { _id: string }) => event._id === eventId),
+      search: (await t.api('GET', `/api/events?q=${encodeURIComponent(name)}`)).body.items.some((event: { _id: string }) => event._id === eventId),
+      all: (await t.api('GET', '/api/events/getevnt')).body.some((event: { _id: string }) => event._id === eventId),
+      approved: (await t.api('GET', '/api/events/admin/approved')).body.some((event: { _id: string }) => event._id === eventId),
+    });
+    expect(await listed()).toEqual({ upcoming: true, popular: true, search: true, all: true, approved: true });
+
+    expect((await cancel(eventId, organiser, 'The lake flooded the stage.')).status).toBe(200);
+    expect(await listed()).toEqual({ upcoming: false, popular: false, search: false, all: false, approved: false });
+    // The organiser still finds it among their own events.
+    expect((await t.api('GET', `/api/events/user/${organiser.user._id}`, { token: organiser.token })).body.find((event: { _id: string }) => event._id === eventId)).toMatchObject({
+      status: 'cancelled',
+    });
+
+    const page = await t.api('GET', `/api/events/${eventId}`);
+    expect(page).toMatchObject({ status: 200, body: { status: 'cancelled', cancelReason: 'The lake flooded the stage.', title: name } });
+    const comments = await t.api('GET', `/api/comments/event/${eventId}`);
+    expect(comments.status).toBe(200);
+    expect(JSON.stringify(comments.body)).toContain('Cannot wait!');
+    expect((await t.api('GET', `/api/reviews/event/${eventId}`)).status).toBe(200);
+    expect((await t.api('GET', `/api/forums/summary/${eventId}`)).status).toBe(200);
+    expect((await t.api('GET', `/api/forums/threads/${eventId}`, { token: stranger.token })).status).toBe(200);
+  });
+});
+
+describe('POST /api/internal/audit', () => {
+  /** What M-Pesa would report for this database: every successful payment, and every succeeded refund as paid. */
+  async function providerView() {
+    const paid = await t.db.select().from(payments).where(eq(payments.status, 'success'));
+    const refunded = await t.db
+      .select({ transactionId: refunds.receipt, amount: refunds.amount, originatorConversationId: refundAttempts.originatorConversationId, kind: refundAttempts.method })
+      .from(refunds)
+      .innerJoin(refundAttempts, and(eq(refundAttempts.refundId, refunds.id), eq(refundAttempts.transactionId, refunds.receipt)))
+      .where(and(eq(refunds.status, 'succeeded'), isNotNull(refunds.receipt)));
+    return {
+      payments: paid.map((payment) => ({ receipt: payment.mpesaReceiptNumber!, amount: payment.amount, phone: payment.phone, checkoutRequestId: payment.checkoutRequestId })),
+      refunds: refunded.map((refund) => ({ ...refund, transactionId: refund.transactionId! })),
+    };
+  }
+  const audit = (body: unknown) => t.api('POST', '/api/internal/audit', { headers: internalHeaders(t), body });
+
+  it('finds nothing on a clean history, and each planted discrepancy', async () => {
+    // A refund that went all the way through, beside the due ones the tests above left.
+    const eventId = await paidEvent('Audited gala');
+    await payFor(t, amani.token, eventId);
+    expect((await cancel(eventId, organiser)).status).toBe(200);
+    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string; amount: number }>;
+    const [ours] = await refundsOf(t, eventId);
+    const attempt = claimed.find((item) => item.refundId === ours!.id)!;
+    const transactionId = receiptNo('A');
+    expect((await t.api('POST', '/api/internal/refunds/result', { headers: internalHeaders(t), body: { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId, amount: 500, source: 'callback' } })).body).toMatchObject({ status: 'succeeded' });
+
+    const clean = await providerView();
+    expect(clean.refunds.map((refund) => refund.transactionId)).toContain(transactionId);
+    const fine = await audit(clean);
+    expect(fine.status).toBe(200);
+    expect(fine.body).toEqual({ discrepancies: [], checked: { payments: clean.payments.length, refunds: clean.refunds.length } });
+
+    // Planted: M-Pesa paid one refund twice, took another amount for a payment, lost a refund we think succeeded,
+    // and a payment we never recorded.
+    const [first, ...rest] = clean.payments;
+    const planted = await audit({
+      payments: [{ ...first!, amount: first!.amount + 1 }, ...rest, { receipt: receiptNo('Z'), amount: 700, phone: '254799999999' }],
+      refunds: [{ transactionId: receiptNo('D'), originatorConversationId: attempt.originatorConversationId, amount: 500, kind: 'reversal' }, ...clean.refunds.filter((refund) => refund.transactionId !== transactionId)],
+    });
+    expect(planted.status).toBe(200);
+    expect(planted.body.discrepancies.map((found: { kind: string }) => found.kind).sort()).toEqual(['payment-amount', 'payment-unknown', 'refund-missing-at-provider', 'refund-unknown']);
+    expect(planted.body.discrepancies.find((found: { kind: string }) => found.kind === 'refund-missing-at-provider').detail).toContain(transactionId);
+
+    // Planted in the database: a paid order's ticket voided with no refund for it.
+    const keptEvent = await paidEvent('Voided gala');
+    const kept = await payFor(t, baraka.token, keptEvent);
+    await t.db.update(tickets).set({ voidedAt: new Date(), voidReason: 'event_cancelled' }).where(eq(tickets.orderId, kept.orderId));
+    const voided = await audit(await providerView());
+    expect(voided.body.discrepancies).toEqual([{ kind: 'payment-not-refunded', detail: expect.stringContaining(kept.receipt) }]);
+  });
+});
