@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/*
+ * The harness runs the API server and the payment service from their source, and @tukio/shared from its
+ * TypeScript source too (its exports' "@tukio/source" condition, as in server/vitest.config.ts), so a new
+ * shared module works here without building the package first.
+ */
+const conditions = ['@tukio/source', 'node', 'development|production'];
+
 export default defineConfig({
+  ssr: { resolve: { conditions } },
   test: {
     root: new URL('.', import.meta.url).pathname,
     include: ['e2e/**/*.test.ts'],

@@ -137,9 +137,9 @@ describe('paid tickets in the browser', () => {
     expect(download.suggestedFilename()).toBe('transactions.csv');
     const csv = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time"');
+    expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time","Refund Status","Refund Amount","Refund Receipt"');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","254700000005","1000","\\d{4}-\\d{2}-\\d{2}","success","\\d{2}:\\d{2}:\\d{2}"$`));
+    expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","254700000005","1000","\\d{4}-\\d{2}-\\d{2}","success","\\d{2}:\\d{2}:\\d{2}","","",""$`));
     expect(lines[2]).toContain('"cancelled"');
     await overlay.getByRole('button', { name: 'Close' }).click();
 

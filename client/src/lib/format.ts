@@ -29,3 +29,10 @@ export function formatDateTime(value: string | null | undefined): string {
 export function formatPrice(isPaid: boolean, price: number | null | undefined): string {
   return isPaid && price ? `Ksh.${price}` : 'Free';
 }
+
+const shillings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 'KES 1,500': how money going back to a buyer (refunds) is written. */
+export function formatKes(amount: number): string {
+  return `KES ${shillings.format(amount)}`;
+}

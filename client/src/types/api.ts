@@ -50,7 +50,8 @@ export interface MessageResponse {
   msg: string;
 }
 
-export type EventStatus = 'approved' | 'pending';
+/** `cancelled` is final: tickets are void and every buyer is refunded (POST /api/events/:id/cancel). */
+export type EventStatus = 'approved' | 'pending' | 'cancelled';
 
 export interface TukioEvent {
   _id: string;
@@ -72,6 +73,9 @@ export interface TukioEvent {
   latitude?: number | null;
   longitude?: number | null;
   openedCount?: number;
+  /** Set when `status` is 'cancelled': the organiser's or admin's words, and when (ISO). */
+  cancelReason?: string | null;
+  cancelledAt?: string | null;
 }
 
 /** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */

@@ -10,7 +10,7 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { byDateAscending, ScrapedEventForm, updateEvent, type EventItem } from '../../features/events';
-import { AdminEventList, AdminEventsView, isApproved, ModeratedEventCard, SYSTEM_USER_ID, useAdminEvents, useAdminGuard } from '../../features/admin';
+import { AdminEventList, AdminEventsView, isApproved, isPending, ModeratedEventCard, SYSTEM_USER_ID, useAdminEvents, useAdminGuard } from '../../features/admin';
 import '../../features/admin/admin.css';
 
 const messages = {
@@ -39,7 +39,7 @@ export default function AdminScrapedRoute() {
 
   if (access !== 'allowed') return <PageLoader label="Checking access…" />;
 
-  const pending = scraped.filter((event) => !isApproved(event));
+  const pending = scraped.filter(isPending);
   const approved = scraped.filter(isApproved);
 
   const card = (event: EventItem) => (

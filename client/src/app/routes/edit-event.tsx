@@ -1,7 +1,9 @@
 /*
  * EDIT EVENT (docs/product.md /edit-event/{id}): organisers and admins; no stored user goes to /login.
  * Anyone else is told so as soon as the event loads, instead of getting a form the server would refuse.
+ * Below the form, the event can be cancelled; a cancelled event is final, so it shows why instead of a form.
  */
+import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
@@ -9,7 +11,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
-import { EditEventForm, EventLoadFailure, getEvent } from '../../features/events';
+import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
 import { useStaffAccess } from '../../features/tickets';
 import '../../features/events/event-form.css';
@@ -21,9 +23,10 @@ export default function EditEventRoute() {
   const { id = '' } = useParams();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
-  const { data: event, error, loading, reload } = useFetch(userId ? `events:edit:${id}` : null, (signal) => getEvent(id, signal));
+  const { data: event, error, loading, reload, setData } = useFetch(userId ? `events:edit:${id}` : null, (signal) => getEvent(id, signal));
   // Asked once the event is known, so its organiser never waits for a role lookup.
   const access = useStaffAccess(event ? userId : null, event?.user);
+  const [justCancelled, setJustCancelled] = useState(false);
 
   if (!userId) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
   if (loading) return <PageLoader label="Loading event…" />;
@@ -45,6 +48,28 @@ export default function EditEventRoute() {
     );
   }
 
+  if (event.status === 'cancelled') {
+    return (
+      <div className="page page--narrow">
+        <header className="page-hero">
+          <h1>Edit Event</h1>
+          <p className="lead">
+            <Link to={paths.event(event._id)}>{event.title}</Link> was cancelled and can no longer be changed.
+          </p>
+        </header>
+        <EventCancelledBanner event={event} focus={justCancelled} />
+        <div className="button-row edit-event__after">
+          <Link className="btn btn--secondary" to={paths.event(event._id)}>
+            Back to the event
+          </Link>
+          <Link className="btn btn--ghost" to={paths.profile}>
+            My events
+          </Link>
+        </div>
+      </div>
+    );
+  }
+
   return (
     <div className="page page--narrow">
       <header className="page-hero">
@@ -54,6 +79,21 @@ export default function EditEventRoute() {
         </p>
       </header>
       <EditEventForm key={event._id} event={event} />
+      <section className="card edit-event__danger" aria-labelledby="cancel-event-title">
+        <h2 id="cancel-event-title">Cancel this event</h2>
+        <p className="muted">
+          {event.isPaid
+            ? 'Cancelling voids every ticket and refunds every buyer in full, automatically. It cannot be undone.'
+            : 'Cancelling voids every ticket. It cannot be undone.'}
+        </p>
+        <CancelEventButton
+          event={event}
+          onCancelled={(cancelled) => {
+            setJustCancelled(true);
+            setData((current) => (current ? { ...current, ...cancelled } : current));
+          }}
+        />
+      </section>
     </div>
   );
 }

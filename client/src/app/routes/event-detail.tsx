@@ -1,7 +1,8 @@
 /*
  * EVENT DETAIL (docs/product.md /events/{id}). The events feature owns the layout (EventDetailView); this
  * route plugs the other features' parts into its slots: the tickets feature's ticket box, the community
- * feature's comments, and (once the event has taken place) its forum summary and reviews.
+ * feature's comments, and (once the event has taken place) its forum summary and reviews. The organiser
+ * and admins (tickets' staff check) also get the events feature's tools: edit, cancel.
  */
 import { useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
@@ -10,7 +11,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
 import { EventDetailView, EventLoadFailure, useEventDetail, type EventItem } from '../../features/events';
-import { TicketBox, type TicketBoxProps } from '../../features/tickets';
+import { TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
 import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
 
@@ -19,12 +20,14 @@ export default function EventDetailRoute() {
   const { user, isLoggedIn } = useSession();
   const { data: event, error, loading, reload, setData } = useEventDetail(id);
   useDocumentTitle(event?.title ?? (loading ? 'Event' : 'Event not found'));
+  const userId = isLoggedIn && user ? user._id : null;
+  // The organiser and admins manage the event (edit, cancel): the same rule as the door check-in.
+  const access = useStaffAccess(event ? userId : null, event?.user);
 
   if (loading) return <PageLoader label="Loading event…" />;
 
   if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.events, label: 'Browse events' }} />;
 
-  const userId = isLoggedIn && user ? user._id : null;
   const ticketProps: TicketBoxProps = {
     event,
     userId,
@@ -36,6 +39,8 @@ export default function EventDetailRoute() {
     <EventDetailView
       event={event}
       hasTakenPlace={ticketProps.hasTakenPlace}
+      canManage={access === 'allowed'}
+      onCancelled={(cancelled) => setData((current: EventItem | undefined) => (current ? { ...current, ...cancelled } : current))}
       ticketBox={<TicketBox {...ticketProps} />}
       comments={<CommentsSection eventId={event._id} />}
       afterEvent={

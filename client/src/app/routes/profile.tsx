@@ -6,6 +6,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
+import { CancelEventButton } from '../../features/events';
 import { getUser, MyEvents, ProfileCard } from '../../features/profile';
 import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
@@ -56,7 +57,7 @@ export default function ProfileRoute() {
         }
       />
       <MyTickets userId={userId} />
-      <MyEvents userId={userId} />
+      <MyEvents userId={userId} eventActions={(event, onChange) => <CancelEventButton small event={event} onCancelled={onChange} />} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Spinner } from './spinner';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -9,6 +9,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   loading?: boolean;
   loadingText?: ReactNode;
   block?: boolean;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({

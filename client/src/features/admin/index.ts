@@ -1,8 +1,9 @@
 /* Admin feature: event moderation for /admin and /admpst (docs/product.md). Stylesheet: ./admin.css. */
 export { SYSTEM_USER_ID } from './api/admin-api';
-export { isApproved } from './components/admin-event-card';
+export { isApproved, isCancelled, isPending } from './components/admin-event-card';
 export { AdminEventList } from './components/admin-event-list';
 export { AdminEventsView, ModeratedEventCard } from './components/admin-events-view';
+export { RefundsSection } from './components/refunds-section';
 export { useAdminEvents } from './hooks/use-admin-events';
 export type { AdminAction, AdminMessages } from './hooks/use-admin-events';
 export { useAdminGuard } from './hooks/use-admin-guard';

@@ -6,8 +6,10 @@
 export { getEvent, updateEvent } from './api/events-api';
 export type { EventItem, EventUpdateInput, EventUpdateResult, NewEventInput } from './api/events-api';
 export { getPopularEvents, getUpcomingEvents } from './api/public-events-api';
+export { CancelEventButton } from './components/cancel-event-button';
 export { EditEventForm } from './components/edit-event-form';
 export { EventGrid, EventGridSkeleton } from './components/event-card';
+export { EventCancelledBanner } from './components/event-cancelled-banner';
 export { EventDetailView } from './components/event-detail-view';
 export type { EventDetailViewProps } from './components/event-detail-view';
 export { EventFilters } from './components/event-filters';

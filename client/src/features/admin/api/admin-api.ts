@@ -1,5 +1,6 @@
 /* Admin calls (docs/product.md /admin and /admpst). The bearer token is attached by the shared client. */
 import { api } from '../../../lib/api-client';
+import type { DeleteEventResult } from '../../../lib/event-deletion';
 import type { EventItem, UserResponse } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
@@ -31,7 +32,54 @@ export async function disapproveEvent(id: string): Promise<EventItem> {
   return data;
 }
 
-/** DELETE /api/events/:id with an admin token -> {msg}. */
-export async function deleteEvent(id: string): Promise<void> {
-  await api.delete(`/events/${seg(id)}`);
+/** DELETE /api/events/:id with an admin token -> {msg}, or {msg, cancelled: true} for an event with orders. */
+export async function deleteEvent(id: string): Promise<DeleteEventResult> {
+  const { data } = await api.delete<DeleteEventResult | undefined>(`/events/${seg(id)}`);
+  return data ?? {};
+}
+
+export type RefundStatus = 'due' | 'sent' | 'succeeded' | 'failed';
+export type RefundReason = 'sold_out' | 'event_cancelled' | 'late_payment' | 'self_cancel' | 'admin';
+
+/** One refund: the money going back and the paid order it comes from. */
+export interface RefundRow {
+  /** The order's id. */
+  _id: string;
+  refundId: string;
+  status: RefundStatus;
+  reason: RefundReason;
+  /** Whole shillings going back. */
+  refundAmount: number;
+  /** The payment's amount (what the buyer paid). */
+  amount: number;
+  method: 'reversal' | 'b2c';
+  attempts: number;
+  /** When the next automatic attempt may go (while due). */
+  nextAttemptAt: string;
+  /** The M-Pesa receipt of the refund, once paid. */
+  receipt: string | null;
+  orderId: string;
+  eventId: string;
+  eventTitle: string;
+  userId: string;
+  username: string;
+  email: string;
+  quantity: number;
+  phoneNumber: string;
+  checkoutRequestId: string;
+  /** The receipt of the payment being refunded. */
+  mpesaReceiptNumber: string | null;
+  paidAt: string;
+  flaggedAt: string;
+}
+
+/** GET /api/admin/refunds?status= -> refunds, newest first; every state when `status` is empty. */
+export async function getRefunds(status: RefundStatus | '', signal?: AbortSignal): Promise<RefundRow[]> {
+  const { data } = await api.get<RefundRow[]>('/admin/refunds', { params: status ? { status } : undefined, signal });
+  return Array.isArray(data) ? data : [];
+}
+
+/** POST /api/admin/refunds/:id/retry: a failed refund goes back in the queue (409 when it is not failed). */
+export async function retryRefund(refundId: string): Promise<void> {
+  await api.post(`/admin/refunds/${seg(refundId)}/retry`, {});
 }

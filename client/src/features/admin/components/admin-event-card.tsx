@@ -21,11 +21,17 @@ interface AdminEventCardProps {
   extraActions?: ReactNode;
 }
 
-/** Any status other than 'approved' counts as pending on the admin pages. */
 export const isApproved = (event: EventItem) => event.status === 'approved';
+/** Cancelled is final: no moderation brings the event back. */
+export const isCancelled = (event: EventItem) => event.status === 'cancelled';
+/** Any status other than 'approved' or 'cancelled' counts as pending on the admin pages. */
+export const isPending = (event: EventItem) => !isApproved(event) && !isCancelled(event);
+
+const statusTone = (event: EventItem) => (isApproved(event) ? 'success' : isCancelled(event) ? 'cancelled' : 'pending');
 
 export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, onDelete, price, extraActions }: AdminEventCardProps) {
   const approved = isApproved(event);
+  const cancelled = isCancelled(event);
   return (
     <article className="admin-card" aria-label={event.title}>
       <EventImage className="admin-card__image" src={event.image} alt="" loading="lazy" width={640} height={360} />
@@ -56,15 +62,21 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
           <div>
             <dt>Status</dt>
             <dd>
-              <span className={`badge badge--${approved ? 'success' : 'pending'}`}>{approved ? 'approved' : event.status || 'pending'}</span>
+              <span className={`badge badge--${statusTone(event)}`}>{event.status || 'pending'}</span>
             </dd>
           </div>
+          {cancelled && event.cancelReason ? (
+            <div>
+              <dt>Reason</dt>
+              <dd>{event.cancelReason}</dd>
+            </div>
+          ) : null}
         </dl>
       </div>
       <div className="button-row admin-card__actions">
         <Button
           className="btn--sm"
-          disabled={approved || (locked && busy !== 'approve')}
+          disabled={approved || cancelled || (locked && busy !== 'approve')}
           loading={busy === 'approve'}
           loadingText="Approving…"
           aria-label={`Approve ${event.title}`}
@@ -75,7 +87,7 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
         <Button
           variant="secondary"
           className="btn--sm"
-          disabled={!approved || (locked && busy !== 'disapprove')}
+          disabled={!approved || cancelled || (locked && busy !== 'disapprove')}
           loading={busy === 'disapprove'}
           loadingText="Disapproving…"
           aria-label={`Disapprove ${event.title}`}

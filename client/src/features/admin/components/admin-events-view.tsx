@@ -52,7 +52,7 @@ export function ModeratedEventCard({
       locked={admin.busy !== null}
       onApprove={() => void admin.approve(event._id)}
       onDisapprove={() => void admin.disapprove(event._id)}
-      onDelete={() => void admin.remove(event._id)}
+      onDelete={() => void admin.remove(event)}
       extraActions={extraActions}
     />
   );

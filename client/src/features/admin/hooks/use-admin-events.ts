@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { notify } from '../../../lib/notify';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
+import { deleteEventOutcome, deleteEventQuestion } from '../../../lib/event-deletion';
 import type { EventItem } from '../../../types/api';
 import { approveEvent, deleteEvent, disapproveEvent, getAllEvents } from '../api/admin-api';
 
@@ -16,8 +17,6 @@ export interface AdminMessages {
   /** Show the server's own message when it gives one (the scraped-events page does). */
   preferServerMessage: boolean;
 }
-
-export const DELETE_CONFIRMATION = 'Are you sure you want to delete this event?';
 
 /** All events for an admin plus the moderation actions, each reported with a toast on failure. */
 export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
@@ -58,14 +57,23 @@ export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
     busy,
     approve: (id: string) => run(id, 'approve', async () => replace(await approveEvent(id)), messages.approve),
     disapprove: (id: string) => run(id, 'disapprove', async () => replace(await disapproveEvent(id)), messages.disapprove),
-    remove: (id: string) => {
-      if (!window.confirm(DELETE_CONFIRMATION)) return Promise.resolve(false);
+    /** Deletes, or (the server decides) cancels an event with orders: then it stays listed, cancelled. */
+    remove: (event: EventItem) => {
+      if (!window.confirm(deleteEventQuestion(event))) return Promise.resolve(false);
       return run(
-        id,
+        event._id,
         'delete',
         async () => {
-          await deleteEvent(id);
-          list.setData((events) => events?.filter((event) => event._id !== id));
+          const outcome = deleteEventOutcome(await deleteEvent(event._id));
+          if (outcome.cancelled) {
+            notify.info(outcome.message);
+            replace({ ...event, status: 'cancelled' });
+            // Then the server's copy (reason, date), without putting the page back into its loading state.
+            getAllEvents().then((events) => list.setData(() => events), () => undefined);
+          } else {
+            notify.success(outcome.message);
+            list.setData((events) => events?.filter((item) => item._id !== event._id));
+          }
         },
         messages.delete,
       );

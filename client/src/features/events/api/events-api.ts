@@ -83,6 +83,30 @@ export async function updateEvent(id: string, input: EventUpdateInput): Promise<
   return data;
 }
 
+/** The organiser's reason for cancelling, as POST /api/events/:id/cancel accepts it (characters, trimmed). */
+export const CANCEL_REASON_MIN = 3;
+export const CANCEL_REASON_MAX = 500;
+
+/** What cancelling answered: the server's words and the event as it now is. */
+export interface CancelEventResult {
+  msg: string | null;
+  event: EventItem;
+}
+
+/**
+ * POST /api/events/:id/cancel {reason} (organiser or admin): the server voids every ticket and refunds every
+ * buyer; 409 when it already was cancelled. The answer is a summary (`{msg, cancelledAt, ticketsVoided, …}`),
+ * so the event (`status: 'cancelled'`, `cancelReason`, `cancelledAt`) is read again; `current` with the
+ * cancellation applied stands in if that read fails.
+ */
+export async function cancelEvent(current: EventItem, reason: string): Promise<CancelEventResult> {
+  const { data } = await api.post<{ msg?: unknown; cancelledAt?: unknown } | undefined>(`/events/${seg(current._id)}/cancel`, { reason });
+  const msg = typeof data?.msg === 'string' && data.msg.trim() ? data.msg : null;
+  const cancelledAt = typeof data?.cancelledAt === 'string' ? data.cancelledAt : new Date().toISOString();
+  const event = await getEvent(current._id).catch(() => ({ ...current, status: 'cancelled' as const, cancelReason: reason, cancelledAt }));
+  return { msg, event };
+}
+
 /** POST /api/uploads (auth, multipart field `file`) -> {url, secure_url}. */
 export async function uploadImage(file: File): Promise<string> {
   const body = new FormData();

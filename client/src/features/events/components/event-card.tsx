@@ -23,6 +23,7 @@ export function EventCard({ event, priority = false }: { event: EventItem; prior
           height={360}
         />
         <span className={`event-card__price${price === 'Free' ? ' event-card__price--free' : ''}`}>{price}</span>
+        {event.status === 'cancelled' ? <span className="badge badge--cancelled event-card__status">Cancelled</span> : null}
       </div>
       <div className="event-card__body">
         <p className="event-card__date">

@@ -2,11 +2,14 @@
  * The body of /events/{id}. Other features' parts (ticket box, comments, forum summary, reviews) come in
  * as slots from app/routes/event-detail.tsx: features never import each other (docs/decisions/client-boundaries.md).
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
 import { paths } from '../../../config/paths';
 import { mapsSearchUrl } from '../lib/share';
 import { AddToCalendar } from './add-to-calendar';
+import { CancelEventButton } from './cancel-event-button';
+import { EventCancelledBanner } from './event-cancelled-banner';
 import type { EventItem } from '../../../types/api';
 import { EventHero } from './event-hero';
 import { RelatedEvents } from './related-events';
@@ -22,20 +25,52 @@ export interface EventDetailViewProps {
   comments: ReactNode;
   /** Above the comments, shown only once the event has taken place (forum summary, reviews). */
   afterEvent?: ReactNode;
+  /** The visitor organises the event or is an admin: the organiser's tools (edit, cancel). */
+  canManage?: boolean;
+  /** The event was cancelled from this page: the server's copy of it. */
+  onCancelled?: (event: EventItem) => void;
 }
 
-export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent }: EventDetailViewProps) {
+export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent, canManage = false, onCancelled }: EventDetailViewProps) {
   const pageUrl = `${window.location.origin}${paths.event(event._id)}`;
   const price = formatPrice(event.isPaid, event.ticketPrice);
+  const cancelled = event.status === 'cancelled';
+  // The one who just cancelled it is taken to the banner that says so (the button they used is gone).
+  const [justCancelled, setJustCancelled] = useState(false);
 
   return (
     <article className="event-detail">
       <EventHero event={event} />
 
+      {cancelled ? (
+        <div className="page event-detail__cancelled">
+          <EventCancelledBanner event={event} focus={justCancelled} />
+        </div>
+      ) : null}
+
       <div className="page event-detail__layout">
         {/* First in reading order so phones see the ticket box right under the title. */}
         <div className="event-detail__aside">
           {ticketBox}
+          {canManage && !cancelled ? (
+            <section className="event-manage" aria-labelledby="event-manage-title">
+              <h2 id="event-manage-title" className="event-manage__title">
+                Organiser tools
+              </h2>
+              <div className="button-row">
+                <Link className="btn btn--secondary" to={paths.editEvent(event._id)}>
+                  Edit event
+                </Link>
+                <CancelEventButton
+                  event={event}
+                  onCancelled={(updated) => {
+                    setJustCancelled(true);
+                    onCancelled?.(updated);
+                  }}
+                />
+              </div>
+            </section>
+          ) : null}
         </div>
         <div className="event-detail__main">
           <section aria-labelledby="about-event">
@@ -68,11 +103,14 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
             </div>
           </dl>
 
-          <div className="event-detail__actions">
-            <AddToCalendar
-              event={{ id: event._id, title: event.title, description: event.description, location: event.location, date: event.date, url: pageUrl }}
-            />
-          </div>
+          {/* Nobody should put a cancelled event in their calendar or share it. */}
+          {cancelled ? null : (
+            <div className="event-detail__actions">
+              <AddToCalendar
+                event={{ id: event._id, title: event.title, description: event.description, location: event.location, date: event.date, url: pageUrl }}
+              />
+            </div>
+          )}
           {event.status === 'approved' ? <ShareButtons eventId={event._id} title={event.title} pageUrl={pageUrl} /> : null}
         </div>
       </div>

@@ -19,7 +19,11 @@ export function EventHero({ event }: EventHeroProps) {
       <div className="event-hero__inner page">
         <EventImage className="event-hero__image" src={event.image} alt={event.title} width={640} height={360} />
         <div className="event-hero__text">
-          {event.status !== 'approved' ? <span className="badge badge--pending">Pending approval: only you and admins can see this event</span> : null}
+          {event.status === 'cancelled' ? (
+            <span className="badge badge--cancelled">Cancelled</span>
+          ) : event.status !== 'approved' ? (
+            <span className="badge badge--pending">Pending approval: only you and admins can see this event</span>
+          ) : null}
           <h1>{event.title}</h1>
           <p className="event-hero__when">
             <time dateTime={event.date}>

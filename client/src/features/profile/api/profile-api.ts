@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api-client';
+import type { DeleteEventResult } from '../../../lib/event-deletion';
 import type { ApiUser, TukioEvent, UserResponse } from '../../../types/api';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -26,7 +27,8 @@ export async function getUserEvents(userId: string, signal?: AbortSignal): Promi
   return Array.isArray(data) ? data : [];
 }
 
-/** DELETE /api/events/:id (auth, owner) -> {msg} */
-export async function deleteEvent(eventId: string): Promise<void> {
-  await api.delete(`/events/${id(eventId)}`);
+/** DELETE /api/events/:id (auth, owner) -> {msg} or, when it had orders, {msg, cancelled: true}. */
+export async function deleteEvent(eventId: string): Promise<DeleteEventResult> {
+  const { data } = await api.delete<DeleteEventResult | undefined>(`/events/${id(eventId)}`);
+  return data ?? {};
 }

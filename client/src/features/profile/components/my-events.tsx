@@ -1,28 +1,67 @@
 /*
  * PROFILE › "My Events" (docs/product.md /profile). GET /api/events/user/:userId; each event links to
- * its page and to /edit-event/:id, and can be deleted after confirmation.
+ * its page and to /edit-event/:id, and can be deleted after confirmation (one with ticket sales is
+ * cancelled instead: the server decides and says so). `eventActions` adds buttons from other features
+ * (app/routes/profile.tsx puts the events feature's "Cancel event" there).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
+import { getErrorMessage } from '../../../lib/errors';
+import { deleteEventOutcome, deleteEventQuestion } from '../../../lib/event-deletion';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
+import type { TukioEvent } from '../../../types/api';
 import { deleteEvent, getUserEvents } from '../api/profile-api';
 
-export function MyEvents({ userId }: { userId: string }) {
+const STATUS_BADGE: Record<string, { tone: string; label: string }> = {
+  approved: { tone: 'success', label: 'Approved' },
+  cancelled: { tone: 'cancelled', label: 'Cancelled' },
+};
+const PENDING_BADGE = { tone: 'pending', label: 'Pending approval' };
+
+export interface MyEventsProps {
+  userId: string;
+  /** More buttons for one event; `onChange` puts the server's new copy of it in the list. */
+  eventActions?: (event: TukioEvent, onChange: (updated: TukioEvent) => void) => ReactNode;
+}
+
+export function MyEvents({ userId, eventActions }: MyEventsProps) {
   const { data, error, loading, setData } = useFetch(`my-events:${userId}`, (signal) => getUserEvents(userId, signal));
   const [deleting, setDeleting] = useState<string | null>(null);
+  // After an action removed the button that had focus, focus goes to the event's title once it rendered.
+  const focusAfterRender = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusAfterRender.current) return;
+    document.getElementById(`my-event-${focusAfterRender.current}`)?.focus();
+    focusAfterRender.current = null;
+  });
 
-  const handleDelete = async (eventId: string) => {
-    if (!window.confirm('Are you sure you want to delete this event?')) return;
-    setDeleting(eventId);
+  const replace = (updated: TukioEvent) => {
+    focusAfterRender.current = updated._id;
+    setData((events) => events?.map((event) => (event._id === updated._id ? { ...event, ...updated } : event)));
+  };
+
+  const handleDelete = async (event: TukioEvent) => {
+    if (!window.confirm(deleteEventQuestion(event))) return;
+    setDeleting(event._id);
     try {
-      await deleteEvent(eventId);
-      setData((events) => events?.filter((event) => event._id !== eventId));
-    } catch {
-      notify.error('Failed to delete event. Please try again.');
+      const outcome = deleteEventOutcome(await deleteEvent(event._id));
+      if (outcome.cancelled) {
+        notify.info(outcome.message);
+        // The server's copy (status, reason, date), in place: the list stays where it is.
+        const fresh = await getUserEvents(userId).catch(() => null);
+        focusAfterRender.current = event._id;
+        if (fresh) setData(() => fresh);
+        else replace({ ...event, status: 'cancelled' });
+      } else {
+        notify.success(outcome.message);
+        setData((events) => events?.filter((item) => item._id !== event._id));
+      }
+    } catch (failure) {
+      notify.error(getErrorMessage(failure, 'Failed to delete event. Please try again.'));
     } finally {
       setDeleting(null);
     }
@@ -54,43 +93,53 @@ export function MyEvents({ userId }: { userId: string }) {
             <li key={event._id} className="my-events__item card">
               <div className="my-events__info">
                 <h3 className="my-events__title">
-                  <Link to={paths.event(event._id)}>{event.title}</Link>
+                  <Link id={`my-event-${event._id}`} to={paths.event(event._id)}>
+                    {event.title}
+                  </Link>
                 </h3>
                 <p className="muted">
                   {formatEventDate(event.date)} · {formatEventTime(event.date)} · {event.location}
                 </p>
-                <span className={`badge badge--${event.status === 'approved' ? 'success' : 'pending'}`}>
-                  {event.status === 'approved' ? 'Approved' : 'Pending approval'}
-                </span>
+                <StatusBadge status={event.status} />
+                {event.status === 'cancelled' && event.cancelReason ? <p className="my-events__reason">{event.cancelReason}</p> : null}
               </div>
-              <div className="button-row">
-                {event.status === 'approved' ? (
-                  <Link className="btn btn--secondary btn--sm" to={paths.checkin(event._id)} aria-label={`Check in tickets for ${event.title}`}>
-                    Check in
+              {/* A cancelled event is final: nothing left to edit, check in or cancel. */}
+              {event.status === 'cancelled' ? null : (
+                <div className="button-row">
+                  {event.status === 'approved' ? (
+                    <Link className="btn btn--secondary btn--sm" to={paths.checkin(event._id)} aria-label={`Check in tickets for ${event.title}`}>
+                      Check in
+                    </Link>
+                  ) : null}
+                  <Link
+                    className="btn btn--secondary btn--sm"
+                    to={paths.editEvent(event._id)}
+                    aria-label={`Edit ${event.title}`}
+                  >
+                    Edit
                   </Link>
-                ) : null}
-                <Link
-                  className="btn btn--secondary btn--sm"
-                  to={paths.editEvent(event._id)}
-                  aria-label={`Edit ${event.title}`}
-                >
-                  Edit
-                </Link>
-                <Button
-                  variant="danger"
-                  className="btn--sm"
-                  loading={deleting === event._id}
-                  loadingText="Deleting…"
-                  aria-label={`Delete ${event.title}`}
-                  onClick={() => void handleDelete(event._id)}
-                >
-                  Delete
-                </Button>
-              </div>
+                  {eventActions?.(event, replace)}
+                  <Button
+                    variant="danger"
+                    className="btn--sm"
+                    loading={deleting === event._id}
+                    loadingText="Deleting…"
+                    aria-label={`Delete ${event.title}`}
+                    onClick={() => void handleDelete(event)}
+                  >
+                    Delete
+                  </Button>
+                </div>
+              )}
             </li>
           ))}
         </ul>
       )}
     </section>
   );
+}
+
+function StatusBadge({ status }: { status: string }) {
+  const { tone, label } = STATUS_BADGE[status] ?? PENDING_BADGE;
+  return <span className={`badge badge--${tone}`}>{label}</span>;
 }

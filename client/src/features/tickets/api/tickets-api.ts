@@ -16,6 +16,9 @@ export interface MyTicket {
   checkedInAt: string | null;
   createdAt: string;
   orderId: string | null;
+  /** Set when the ticket no longer admits anyone (its event was cancelled). */
+  voidedAt?: string | null;
+  voidReason?: 'event_cancelled' | null;
   event: {
     _id: string;
     title: string;
@@ -94,7 +97,16 @@ export interface TransactionRecord {
   resultDesc?: string | null;
   createdAt?: string;
   mpesaReceiptNumber?: string | null;
+  /** Money going back for this payment (event cancelled, sold out): null when none is owed. */
+  refundStatus?: RefundStatus | null;
+  /** Whole shillings refunded (or being refunded). */
+  refundAmount?: number | null;
+  /** The M-Pesa receipt of the refund, once it arrived. */
+  refundReceipt?: string | null;
 }
+
+/** due → sent → succeeded, or failed (after every automatic attempt; an admin sends it again). */
+export type RefundStatus = 'due' | 'sent' | 'succeeded' | 'failed';
 
 /** GET /api/transactions/:userId (self or admin), newest first. */
 export async function getTransactionRecords(userId: string, signal?: AbortSignal): Promise<TransactionRecord[]> {

@@ -44,6 +44,8 @@ interface SavedEvent {
   title: string;
   date: string;
   user: string;
+  /** The event was cancelled: every ticket is void (absent in copies saved before). */
+  status?: string;
 }
 
 const shortCode = (code: string) => (code.length > 18 ? `${code.slice(0, 10)}…${code.slice(-6)}` : code);
@@ -64,7 +66,7 @@ function useCheckInEvent(eventId: string, userId: string, loadEvent: LoadCheckIn
   const saved = readJson<SavedEvent>(storageKey);
   const networkFailure = isRequestError(fetched.error) && !fetched.error.response;
   const event: SavedEvent | null = fetched.data
-    ? { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user }
+    ? { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user, status: fetched.data.status }
     : networkFailure && saved
       ? saved
       : null;
@@ -79,7 +81,7 @@ export function CheckInPage({ eventId, userId, loadEvent }: { eventId: string; u
 
   useEffect(() => {
     if (access === 'allowed' && fetched.data) {
-      writeJson(storageKey, { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user } satisfies SavedEvent);
+      writeJson(storageKey, { title: fetched.data.title, date: fetched.data.date, user: fetched.data.user, status: fetched.data.status } satisfies SavedEvent);
     }
   }, [access, fetched.data, storageKey]);
 
@@ -178,6 +180,12 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
       } catch (error) {
         if (!isRequestError(error) || !error.response || error.response.status >= 500) return 'queue';
         const body = (error.response.data ?? {}) as { checkedInAt?: unknown };
+        const refusal = getServerMessage(error);
+        // The event was cancelled: every ticket to it is void (the server's refusal says so).
+        if (refusal && /event (was|has been) cancelled/i.test(refusal)) {
+          addResult({ tone: 'error', title: `${prefix}Ticket void`, detail: refusal, offline, code });
+          return 'done';
+        }
         if (error.response.status === 409) {
           const when = typeof body.checkedInAt === 'string' ? body.checkedInAt : null;
           if (when && ticketId) markInside(ticketId, when);
@@ -292,6 +300,11 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
           {formatEventDate(event.date)} · {formatEventTime(event.date)} · <Link to={paths.event(eventId)}>Event page</Link>
         </p>
       </header>
+      {event.status === 'cancelled' ? (
+        <p className="form-message form-message--error checkin__cancelled" role="alert">
+          This event was cancelled: every ticket to it is void and admits nobody.
+        </p>
+      ) : null}
 
       <div className="checkin__status" role="status" aria-live="polite">
         <span className={`badge ${online ? 'badge--success' : 'badge--pending'}`}>{online ? 'Online' : 'Offline'}</span>

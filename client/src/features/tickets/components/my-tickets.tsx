@@ -81,7 +81,7 @@ export function MyTickets({ userId }: { userId: string }) {
       ) : (
         <ul className="ticket-grid">
           {visible.map(({ ticket, index, of }) => (
-            <li key={ticket._id} className={`ticket-card card${ticket.checkedInAt ? ' ticket-card--used' : ''}`}>
+            <li key={ticket._id} className={`ticket-card card${ticket.checkedInAt ? ' ticket-card--used' : ''}${ticket.voidedAt ? ' ticket-card--void' : ''}`}>
               <h3 className="ticket-card__title">
                 <Link to={paths.event(ticket.event._id)}>{ticket.event.title}</Link>
               </h3>
@@ -100,18 +100,30 @@ export function MyTickets({ userId }: { userId: string }) {
                   <dd>{ticket.event.location}</dd>
                 </div>
               </dl>
-              <div className="ticket-card__qr">
-                <TicketQr code={ticket.code} label={`QR code for ${ticket.event.title}, ticket ${index} of ${of}`} />
-              </div>
+              {ticket.voidedAt ? (
+                // A void ticket admits nobody: no code to show at the door.
+                <p className="ticket-card__void">
+                  <span className="badge badge--cancelled">Event cancelled</span>
+                  <span>
+                    This ticket is void. {ticket.orderId ? 'Your money is refunded in full: see Transaction History.' : null}
+                  </span>
+                </p>
+              ) : (
+                <div className="ticket-card__qr">
+                  <TicketQr code={ticket.code} label={`QR code for ${ticket.event.title}, ticket ${index} of ${of}`} />
+                </div>
+              )}
               {ticket.checkedInAt ? (
                 <p className="ticket-card__used">
                   <span className="badge badge--pending">Used at {formatDateTime(ticket.checkedInAt)}</span>
                 </p>
               ) : null}
-              <details className="ticket-card__code">
-                <summary>Show ticket code</summary>
-                <p className="mono">{ticket.code}</p>
-              </details>
+              {ticket.voidedAt ? null : (
+                <details className="ticket-card__code">
+                  <summary>Show ticket code</summary>
+                  <p className="mono">{ticket.code}</p>
+                </details>
+              )}
             </li>
           ))}
         </ul>

@@ -16,6 +16,7 @@ import { registerForEvent } from '../api/tickets-api';
 import { CheckInLink } from './check-in-link';
 
 export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
+export const CANCELLED_EVENT_MESSAGE = 'Ticket sales are closed: this event was cancelled.';
 
 export interface TicketBoxProps {
   event: EventItem;
@@ -64,6 +65,9 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
   const paid = price !== 'Free';
   const seatsLeft = typeof event.seatsLeft === 'number' ? event.seatsLeft : null;
   const soldOut = seatsLeft === 0;
+  const cancelled = event.status === 'cancelled';
+  // Nothing to buy or register for: cancelled, or already over.
+  const closed = cancelled || hasTakenPlace;
   const maxQuantity = Math.max(1, Math.min(MAX_TICKETS_PER_ORDER, seatsLeft ?? MAX_TICKETS_PER_ORDER));
 
   const goToLogin = () => void navigate(paths.login, { state: { from: location.pathname } });
@@ -84,7 +88,10 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
   };
 
   let action;
-  if (isRegistered) {
+  if (cancelled) {
+    // The note says sales are closed; a disabled button would only look like something to press.
+    action = null;
+  } else if (isRegistered) {
     action = (
       <Button block disabled>
         Already Registered
@@ -133,15 +140,29 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
         Tickets
       </h2>
       <p className="ticket-box__price">{price}</p>
-      {seatsLeft !== null && !hasTakenPlace ? (
+      {seatsLeft !== null && !closed ? (
         <p className="ticket-box__seats">{soldOut ? 'Sold out' : `${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} left`}</p>
       ) : null}
-      {hasTakenPlace ? (
+      {cancelled ? (
+        <p className="ticket-box__note ticket-box__note--closed" role="note">
+          {CANCELLED_EVENT_MESSAGE}
+        </p>
+      ) : hasTakenPlace ? (
         <p className="ticket-box__note ticket-box__note--past" role="note">
           {PAST_EVENT_MESSAGE}
         </p>
       ) : null}
-      {paid && !isRegistered && !hasTakenPlace ? (
+      {cancelled && isRegistered ? (
+        paid ? (
+          <p className="ticket-box__note">
+            Your tickets are void and your money is on its way back: follow the refund in Transaction History on{' '}
+            <Link to={paths.profile}>your profile</Link>.
+          </p>
+        ) : (
+          <p className="ticket-box__note">Your registration is void.</p>
+        )
+      ) : null}
+      {paid && !isRegistered && !closed ? (
         <div className="field ticket-box__quantity">
           <label className="field__label" htmlFor={quantityId}>
             Number of tickets
@@ -164,7 +185,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
         </div>
       ) : null}
       {action}
-      {!userId && !hasTakenPlace && !isRegistered ? (
+      {!userId && !closed && !isRegistered ? (
         <p className="ticket-box__note">
           <Link to={paths.login} state={{ from: location.pathname }}>
             Log in
@@ -172,7 +193,8 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
           to get your ticket.
         </p>
       ) : null}
-      <CheckInLink eventId={event._id} ownerId={event.user} userId={userId} />
+      {/* Void tickets admit nobody: no door to run. */}
+      {cancelled ? null : <CheckInLink eventId={event._id} ownerId={event.user} userId={userId} />}
     </section>
   );
 }

@@ -1,18 +1,19 @@
 /*
  * PROFILE › transaction-history overlay (docs/product.md /profile). GET
  * /api/transactions/:userId when opened: every payment attempt the server recorded, failed and
- * cancelled ones too, newest first. CSV export as transactions.csv.
+ * cancelled ones too, newest first, each with its refund when money goes back (event cancelled, sold
+ * out). CSV export as transactions.csv.
  */
 import { useState } from 'react';
 import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { useFetch } from '../../../hooks/use-fetch';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatKes } from '../../../lib/format';
 import { getTransactionRecords, type TransactionRecord } from '../api/tickets-api';
 import { saveCsv, toCsv } from '../lib/csv';
 import '../tickets.css';
 
-const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time'] as const;
+const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time', 'Refund Status', 'Refund Amount', 'Refund Receipt'] as const;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 function when(tx: TransactionRecord): Date | null {
@@ -30,16 +31,69 @@ export function transactionsCsv(rows: TransactionRecord[]): string {
     CSV_HEADER,
     rows.map((tx) => {
       const date = when(tx);
-      return [tx.name, tx.checkoutRequestId, tx.phoneNumber, tx.amount, date ? csvDate(date) : '', tx.paymentStatus, date ? csvTime(date) : ''];
+      return [
+        tx.name,
+        tx.checkoutRequestId,
+        tx.phoneNumber,
+        tx.amount,
+        date ? csvDate(date) : '',
+        tx.paymentStatus,
+        date ? csvTime(date) : '',
+        tx.refundStatus ?? '',
+        tx.refundStatus ? (tx.refundAmount ?? '') : '',
+        tx.refundReceipt ?? '',
+      ];
     }),
   );
 }
 
 const STATUS_LABEL: Record<string, string> = { success: 'Paid', pending: 'Pending', failed: 'Failed', cancelled: 'Cancelled' };
 
+interface RefundView {
+  tone: 'pending' | 'success' | 'failed';
+  /** E.g. 'Refunded KES 1,500'. */
+  label: string;
+  /** The refund's M-Pesa receipt, once paid. */
+  receipt: string | null;
+}
+
+/** Where the money going back stands, in the buyer's words; null when nothing is refunded. */
+function describeRefund(tx: TransactionRecord): RefundView | null {
+  const amount = typeof tx.refundAmount === 'number' ? formatKes(tx.refundAmount) : null;
+  switch (tx.refundStatus) {
+    case 'due':
+    case 'sent':
+      return { tone: 'pending', label: amount ? `Refund of ${amount} on its way` : 'Refund on its way', receipt: null };
+    case 'succeeded':
+      return { tone: 'success', label: amount ? `Refunded ${amount}` : 'Refunded', receipt: tx.refundReceipt ?? null };
+    case 'failed':
+      return { tone: 'failed', label: 'Refund failed — we are retrying', receipt: null };
+    default:
+      return null;
+  }
+}
+
+function RefundCell({ tx }: { tx: TransactionRecord }) {
+  const refund = describeRefund(tx);
+  if (!refund) return null;
+  // Reads as one sentence ("Refunded KES 1,500 — receipt …"); it wraps only between its two halves.
+  return (
+    <span className={`tx-refund tx-refund--${refund.tone}`}>
+      <span className="tx-refund__part">{refund.label}</span>
+      {refund.receipt ? (
+        <>
+          {' '}
+          <span className="tx-refund__part">— receipt {refund.receipt}</span>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
 function StatusBadge({ tx }: { tx: TransactionRecord }) {
   const tone = tx.paymentStatus === 'success' ? 'success' : tx.paymentStatus === 'pending' ? 'pending' : 'failed';
-  const refund = tx.orderStatus === 'refund_due';
+  // Servers without the refund ledger only flag the order.
+  const refund = !tx.refundStatus && tx.orderStatus === 'refund_due';
   return (
     <>
       <span className={`badge badge--${tone}`}>{refund ? 'Refund due' : (STATUS_LABEL[tx.paymentStatus] ?? tx.paymentStatus)}</span>
@@ -105,6 +159,7 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                     <th scope="col">Amount</th>
                     <th scope="col">Date</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Refund</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -122,6 +177,9 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                       <td data-label="Date">{formatDateTime(tx.date || tx.createdAt)}</td>
                       <td data-label="Status">
                         <StatusBadge tx={tx} />
+                      </td>
+                      <td data-label="Refund">
+                        <RefundCell tx={tx} />
                       </td>
                     </tr>
                   ))}
