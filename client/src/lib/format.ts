@@ -34,5 +34,6 @@ const shillings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** 'KES 1,500': how money going back to a buyer (refunds) is written. */
 export function formatKes(amount: number): string {
-  return `KES ${shillings.format(amount)}`;
+  // A no-break space: the currency never ends a line apart from its amount.
+  return `KES\u00a0${shillings.format(amount)}`;
 }

@@ -76,14 +76,16 @@ function describeRefund(tx: TransactionRecord): RefundView | null {
 function RefundCell({ tx }: { tx: TransactionRecord }) {
   const refund = describeRefund(tx);
   if (!refund) return null;
-  // Reads as one sentence ("Refunded KES 1,500 — receipt …"); it wraps only between its two halves.
+  // Reads as one sentence ("Refunded KES 1,500 — receipt …"); it wraps between words, never inside the amount or the receipt.
   return (
     <span className={`tx-refund tx-refund--${refund.tone}`}>
       <span className="tx-refund__part">{refund.label}</span>
       {refund.receipt ? (
         <>
           {' '}
-          <span className="tx-refund__part">— receipt {refund.receipt}</span>
+          <span>
+            — receipt <span className="tx-refund__code">{refund.receipt}</span>
+          </span>
         </>
       ) : null}
     </span>
