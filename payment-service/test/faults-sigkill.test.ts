@@ -317,6 +317,29 @@ function summarise(answers: PushAnswer[]) {
   };
 }
 
+/** `npm run audit:payments [-- args]` with the payment service's settings `env`, as an operator runs it. */
+const audit = (env: Record<string, string>, ...args: string[]) =>
+  new Promise<{ status: number; stdout: string }>((resolve) => {
+    const auditEnv = { ...process.env, NODE_ENV: 'production', ...env, LOG_LEVEL: 'error' };
+    execFile(process.execPath, ['scripts/audit-payments.mjs', ...args], { cwd: root, env: auditEnv, encoding: 'utf8', timeout: 60_000 }, (error, stdout) => {
+      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout });
+    });
+  });
+
+/** The audit finds nothing: M-Pesa's side (`args` says where from; default the payment service's) matches the books. */
+async function expectCleanAudit(env: Record<string, string>, ...args: string[]) {
+  const result = await audit(env, ...args);
+  expect(result.stdout).toMatch(/^0 discrepancies$/m);
+  expect(result.status).toBe(0);
+  return result;
+}
+
+/** "N payments, M refunds checked, 0 discrepancies" from the audit's output, for the figures line. */
+const auditSummary = (stdout: string) => {
+  const checked = /Checked (\d+) payments and (\d+) refunds/.exec(stdout);
+  return `${checked?.[1] ?? '?'} payments and ${checked?.[2] ?? '?'} refunds checked, 0 discrepancies`;
+};
+
 const paymentEnv = (apiPort: number, payPort: number, dataDir: string, extra: Record<string, string>) => ({
   PAYMENT_PORT: String(payPort),
   PORT: String(apiPort),
@@ -344,12 +367,8 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const gate = await startGate(`http://127.0.0.1:${stack.apiPort}`);
     cleanups.push(() => gate.close());
     // The built-in simulator (the default offline setup) lives in the payment service, which stays up here.
-    const pay = await startService({
-      name: 'payment service',
-      entry: 'payment-service/src/index.ts',
-      port: payPort,
-      env: paymentEnv(stack.apiPort, payPort, stack.dataDir, { API_URL: gate.url, SIMULATOR_DELAY_MS: '1500' }),
-    });
+    const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, { API_URL: gate.url, SIMULATOR_DELAY_MS: '1500' });
+    const pay = await startService({ name: 'payment service', entry: 'payment-service/src/index.ts', port: payPort, env });
     processes.pay = pay;
 
     const sale = runSale(() => pay.url, eventId, buyers, 12_000);
@@ -381,6 +400,8 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const settleSeconds = (Date.now() - restartedAt) / 1000;
 
     const figures = await checkInvariants(db, eventId, pay.url);
+    // The audit, as an operator runs it: the built-in simulator's ledger against the API server's books.
+    const audited = await expectCleanAudit({ ...env, API_URL: `http://127.0.0.1:${stack.apiPort}` });
     const answers = summarise(sale.answers);
     console.log(
       `[faults A] ${BUYERS} buyers, ${SEATS} seats: API SIGKILLed ${((killedAt - started) / 1000).toFixed(1)} s into the sale ` +
@@ -388,7 +409,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
         `stkPush answers ${JSON.stringify(answers)} (${sale.unavailable} 5xx/refused tries, retried); prompts ${figures.prompts}, confirmed ${figures.confirmed} (${figures.confirmedByQuery} by STK query), ` +
         `failed/cancelled ${figures.failed}, tickets ${figures.tickets}, seats still held by orders without a push ${figures.heldWithoutPush}; ` +
         `pushes the API server missed and the journal recorded later ${pay.count(/not recorded yet/)}; ` +
-        `settled ${settleSeconds.toFixed(1)} s after the restart`,
+        `settled ${settleSeconds.toFixed(1)} s after the restart; audit: ${auditSummary(audited.stdout)}`,
     );
     expect(figures.confirmed).toBeGreaterThanOrEqual(100);
     expect(pay.count(/not recorded yet/)).toBeGreaterThanOrEqual(1);
@@ -472,12 +493,15 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const settleSeconds = (Date.now() - restartedAt) / 1000;
 
     const figures = await checkInvariants(db, eventId, processes.sim.url);
+    // The audit, as an operator runs it, from the simulator's ledger: the journal has no receipt for a payment
+    // confirmed by STK query, and this run has some.
+    const audited = await expectCleanAudit({ ...env, API_URL: `http://127.0.0.1:${stack.apiPort}` }, '--ledger', `${processes.sim.url}/simulator/ledger?key=${SIMULATOR_KEY}`);
     const answers = summarise(sale.answers);
     console.log(
       `[faults B] ${BUYERS} buyers, ${SEATS} seats: payment service SIGKILLed ${((killedAt - started) / 1000).toFixed(1)} s into the sale ` +
         `(${before.recorded} pushes recorded, ${journaled} sent but not recorded, in the journal (${unrecordedAtKill} of them still being retried), ${before.pendingPrompts} prompts awaiting the customer, ${before.confirmed} confirmed), down ${((restartedAt - killedAt) / 1000).toFixed(1)} s; ` +
         `stkPush answers ${JSON.stringify(answers)} (${sale.unavailable} 5xx/refused tries, retried); prompts ${figures.prompts}, confirmed ${figures.confirmed} (${figures.confirmedByQuery} by STK query), ` +
-        `failed/cancelled ${figures.failed}, tickets ${figures.tickets}; settled ${settleSeconds.toFixed(1)} s after the restart`,
+        `failed/cancelled ${figures.failed}, tickets ${figures.tickets}; settled ${settleSeconds.toFixed(1)} s after the restart; audit: ${auditSummary(audited.stdout)}`,
     );
     expect(journaled).toBeGreaterThanOrEqual(5);
     expect(before.pendingPrompts).toBeGreaterThan(0);
@@ -558,19 +582,9 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     expect(attempts).toEqual([{ status: 'succeeded', n: refunded.length }]);
 
     // The audit, as an operator runs it: the simulator's ledger, then the journal the payment service kept across the kill.
-    const audit = (...args: string[]) =>
-      new Promise<{ status: number; stdout: string }>((resolve) => {
-        const auditEnv = { ...process.env, NODE_ENV: 'production', ...env, LOG_LEVEL: 'error' };
-        execFile(process.execPath, ['scripts/audit-payments.mjs', ...args], { cwd: root, env: auditEnv, encoding: 'utf8', timeout: 60_000 }, (error, stdout) => {
-          resolve({ status: error ? Number(error.code ?? 1) : 0, stdout });
-        });
-      });
-    const fromLedger = await audit('--ledger', `${processes.sim.url}/simulator/ledger?key=${SIMULATOR_KEY}`);
-    expect(fromLedger.stdout).toMatch(/^0 discrepancies$/m);
-    expect(fromLedger.status).toBe(0);
-    const fromJournal = await audit();
+    await expectCleanAudit(env, '--ledger', `${processes.sim.url}/simulator/ledger?key=${SIMULATOR_KEY}`);
+    const fromJournal = await expectCleanAudit(env);
     expect(fromJournal.stdout).toMatch(/Checked 12 payments and 12 refunds/);
-    expect(fromJournal.stdout).toMatch(/^0 discrepancies$/m);
     console.log(`[faults C] ${refunded.length} refunds sent, payment service SIGKILLed before any result, M-Pesa paid them all; settled by Transaction Status ${settleSeconds.toFixed(1)} s after the restart; audit: 0 discrepancies`);
   });
 });

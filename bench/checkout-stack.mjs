@@ -1,0 +1,189 @@
+// What the checkout and refunds benches share: the API server and the payment service (built-in Daraja
+// simulator) on a throwaway PostgreSQL database, one organiser's paid event and its buyers seeded with SQL, the
+// sale itself (every buyer at once through stkPush, then polling confirmPayment as the client does), and the
+// payments audit run as an operator runs it (`npm run audit:payments` with the payment service's settings).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
+
+export const PRICE = 500;
+const secret = 'bench-secret-bench-secret-bench-secret';
+const internalKey = 'bench-internal-key-bench-internal-key';
+const simulatorKey = 'bench-simulator-key-bench-simulator-key';
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+export function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ');
+
+/** Sends a JSON request with a bearer token; network errors are counted, answered as status 0. */
+export function createClient() {
+  const client = {
+    networkErrors: 0,
+    async request(method, url, token, body) {
+      try {
+        const response = await fetch(url, {
+          method,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: response.status, body: await response.json().catch(() => ({})) };
+      } catch {
+        client.networkErrors += 1;
+        return { status: 0, body: {} };
+      }
+    },
+    post: (url, token, body) => client.request('POST', url, token, body),
+  };
+  return client;
+}
+
+/**
+ * Starts the stack and seeds `buyers` verified buyers and a paid event of `seats` seats. `paymentEnv` adds
+ * settings to the payment service's (and so to the audit's). Call `stop()` in a finally.
+ */
+export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {} }) {
+  const database = await createDatabase(name);
+  const [apiPort, payPort] = await freePorts(2);
+  const dataDir = `/tmp/${name.replaceAll('_', '-')}-${apiPort}`;
+  const stack = {
+    database,
+    api: undefined,
+    pay: undefined,
+    db: undefined,
+    paymentEnv: {
+      PAYMENT_PORT: String(payPort),
+      PORT: String(apiPort),
+      API_URL: `http://127.0.0.1:${apiPort}`,
+      DATA_DIR: dataDir,
+      INTERNAL_API_KEY: internalKey,
+      SIMULATOR_KEY: simulatorKey,
+      SIMULATOR_DELAY_MS: String(simulatorDelayMs),
+      RECONCILE_INTERVAL_MS: '5000',
+      STK_RATE_LIMIT_PER_IP: '1000000',
+      STK_RATE_LIMIT_PER_USER: '1000000',
+      ...paymentEnv,
+    },
+    async stop() {
+      await stack.db?.end().catch(() => {});
+      await stack.pay?.stop();
+      await stack.api?.stop();
+      await database.drop();
+    },
+  };
+  try {
+    stack.api = await startApi({
+      PORT: String(apiPort),
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: secret,
+      INTERNAL_API_KEY: internalKey,
+      RATE_LIMIT_MAX: '1000000',
+    });
+    stack.pay = await startService('payment-service/src/index.ts', stack.paymentEnv, payPort);
+
+    // Buyers and the event go straight into the database; tokens are signed like the server's.
+    const db = new pg.Client({ connectionString: database.url });
+    stack.db = db;
+    await db.connect();
+    const ids = Array.from({ length: buyerCount + 1 }, (_, i) => (0x20000000 + i).toString(16).padStart(24, '0'));
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3}, 'x', now())`).join(',');
+      await db.query(
+        `INSERT INTO users (id, username, email, password_hash, email_verified_at) VALUES ${values}`,
+        chunk.flatMap((id, j) => [id, `buyer${i + j}`, `buyer${i + j}@bench.local`]),
+      );
+    }
+    const [organiser, ...buyerIds] = ids;
+    stack.eventId = 'e'.repeat(24);
+    await db.query(
+      `INSERT INTO events (id, title, description, starts_at, location, status, is_paid, ticket_price, capacity, user_id)
+       VALUES ($1, 'Bench Concert', 'bench', now() + interval '30 days', 'Nairobi', 'approved', true, $2, $3, $4)`,
+      [stack.eventId, PRICE, seats, organiser],
+    );
+    const sign = (id) => jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' });
+    stack.organiserToken = sign(organiser);
+    stack.buyers = buyerIds.map((id, i) => ({ id, token: sign(id), phone: `25471${String(i).padStart(7, '0')}` }));
+    return stack;
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}
+
+/**
+ * Every buyer starts a checkout at once (one seat each) and polls confirmPayment every `pollMs` until it is
+ * final. Returns the counts, the latencies (ms, unsorted), when the last ticket was confirmed, and the buyers
+ * whose payment was confirmed.
+ */
+export async function runSale(stack, { pollMs, client = createClient() }) {
+  const sale = { pushLatency: [], confirmLatency: [], confirmed: 0, soldOut: 0, serverErrors: 0, otherFailures: 0, lastConfirmedAt: 0, paid: [], client };
+  sale.startedAt = performance.now();
+  await Promise.all(
+    stack.buyers.map(async (buyer) => {
+      const t0 = performance.now();
+      const push = await client.post(`${stack.pay.url}/api/stkPush`, buyer.token, { phone: buyer.phone, amount: 1, Order_ID: `${stack.eventId}_${buyer.phone}`, quantity: 1 });
+      sale.pushLatency.push(performance.now() - t0);
+      if (push.status >= 500) sale.serverErrors += 1;
+      if (push.status === 409) sale.soldOut += 1;
+      if (push.status !== 200) {
+        if (push.status !== 409 && push.status < 500) sale.otherFailures += 1;
+        if (push.status === 0) sale.serverErrors += 1;
+        return;
+      }
+      for (let attempt = 0; attempt < 240; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        const res = await client.post(`${stack.pay.url}/api/confirmPayment`, buyer.token, { CheckoutRequestID: push.body.CheckoutRequestID });
+        if (res.status >= 500) sale.serverErrors += 1;
+        if (res.status !== 200 || res.body.status === 'pending') continue;
+        if (res.body.success) {
+          sale.confirmed += 1;
+          sale.lastConfirmedAt = performance.now();
+          sale.confirmLatency.push(sale.lastConfirmedAt - t0);
+          sale.paid.push(buyer);
+        } else sale.otherFailures += 1;
+        return;
+      }
+      sale.otherFailures += 1;
+    }),
+  );
+  sale.pushLatency.sort((a, b) => a - b);
+  sale.confirmLatency.sort((a, b) => a - b);
+  return sale;
+}
+
+/**
+ * `npm run audit:payments` against the stack (the built-in simulator's ledger against the API server's books),
+ * its output printed as it comes. Returns the number of discrepancies it printed (NaN if none was) and its exit code.
+ */
+export function auditPayments(stack) {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', 'audit:payments'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...stack.paymentEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk.replace(/^(?=.)/gm, 'audit: '));
+    });
+    child.on('error', () => resolve({ discrepancies: NaN, code: 127 }));
+    child.on('close', (code) => {
+      const match = /^(\d+) discrepancies$/m.exec(output);
+      resolve({ discrepancies: match ? Number(match[1]) : NaN, code: code ?? 1 });
+    });
+  });
+}
