@@ -135,7 +135,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^@tukio/shared/node(?:/|$)', message: 'Node-only: the client imports the browser-safe entries of @tukio/shared (limits, phone, error-body, internal-api).' }] },
+        { patterns: [{ regex: '^@tukio/shared/node(?:/|$)', message: 'Node-only: the client imports the browser-safe entries of @tukio/shared (limits, phone, error-body, internal-api, refund-policy).' }] },
       ],
     },
   },

@@ -42,6 +42,8 @@ import {
   createAdminRefundsRouter,
   createEventCancellation,
   createEventCancellationRouter,
+  createSelfCancel,
+  createSelfCancelRouter,
   createInternalRefundsRouter,
   createRefundLedger,
   createRefundsService,
@@ -124,6 +126,7 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
+  const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -132,7 +135,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
   });
-  return { auth, contact, chat, comments, reviews, forums, tickets, payments, refunds, cancellation, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { auth, contact, chat, comments, reviews, forums, tickets, payments, refunds, cancellation, selfCancel, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -211,6 +214,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
+  app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation }));

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, refundAttempts, refunds, tickets } from '../src/db/schema.js';
+import { events, orders, payments, refundAttempts, refunds, tickets } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
 import { internalHeaders, payFor, receiptNo, refundsOf, settle } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -291,6 +291,32 @@ describe('POST /api/internal/audit', () => {
     };
   }
   const audit = (body: unknown) => t.api('POST', '/api/internal/audit', { headers: internalHeaders(t), body });
+
+  it('finds nothing after holders cancelled paid tickets (full and partial refunds, one paid out) or transferred them', async () => {
+    const full = await paidEvent('Self-cancelled gala');
+    const partial = await paidEvent('Half-refund gala');
+    await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, full));
+    await t.db.update(events).set({ refundPolicy: 'partial', refundPercent: 30 }).where(eq(events.id, partial));
+    await payFor(t, chebet.token, full, { quantity: 3 });
+    await payFor(t, chebet.token, partial, { quantity: 2 });
+    const held = (await t.api('GET', '/api/tickets/mine', { token: chebet.token })).body as Array<{ _id: string; event: { _id: string } }>;
+    const of = (eventId: string) => held.filter((ticket) => ticket.event._id === eventId).map((ticket) => ticket._id);
+    const [one, two] = of(full);
+    // Full: one ticket cancelled (refunded, and the refund paid out), one transferred, the third kept.
+    expect((await t.api('POST', '/api/tickets/cancel', { token: chebet.token, body: { ticketIds: [one] } })).body.refundAmount).toBe(500);
+    expect((await t.api('POST', `/api/tickets/${two}/transfer`, { token: chebet.token, body: { to: amani.user.username } })).status).toBe(200);
+    // Partial: both tickets cancelled, 30% back, the rest kept by the organiser.
+    expect((await t.api('POST', '/api/tickets/cancel', { token: chebet.token, body: { ticketIds: of(partial) } })).body.refundAmount).toBe(300);
+    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string; amount: number }>;
+    const [selfRefund] = await refundsOf(t, full);
+    const attempt = claimed.find((item) => item.refundId === selfRefund!.id)!;
+    const result = { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId: receiptNo('S'), amount: 500, source: 'callback' };
+    expect((await t.api('POST', '/api/internal/refunds/result', { headers: internalHeaders(t), body: result })).body).toMatchObject({ status: 'succeeded' });
+
+    const view = await providerView();
+    const found = await audit(view);
+    expect(found.body).toEqual({ discrepancies: [], checked: { payments: view.payments.length, refunds: view.refunds.length } });
+  });
 
   it('finds nothing on a clean history, and each planted discrepancy', async () => {
     // A refund that went all the way through, beside the due ones the tests above left.

@@ -46,6 +46,7 @@ describe('POST /api/events/addevnt', () => {
       latitude: -1.2835,
       longitude: 36.8173,
       openedCount: 0,
+      refundPolicy: { kind: 'none', percent: null, untilHours: 0 },
       ticketsSold: 0,
       seatsLeft: 50,
       createdAt: expect.any(String),

@@ -3,6 +3,8 @@
  * `_id` values are plain strings everywhere.
  */
 
+import type { RefundPolicy } from '@tukio/shared/refund-policy';
+
 export type UserRole = 'admin' | 'user' | (string & {});
 
 /** User as returned by the API. */
@@ -76,6 +78,8 @@ export interface TukioEvent {
   /** Set when `status` is 'cancelled': the organiser's or admin's words, and when (ISO). */
   cancelReason?: string | null;
   cancelledAt?: string | null;
+  /** What a holder gets back when cancelling their own tickets (absent on old servers: no refunds). */
+  refundPolicy?: RefundPolicy;
 }
 
 /** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   customType,
@@ -101,6 +102,14 @@ export const events = pgTable(
     ticketPrice: integer('ticket_price').notNull().default(0),
     /** Null means unlimited seats. */
     capacity: integer('capacity'),
+    /**
+     * What a holder gets back when they cancel their own tickets (@tukio/shared/refund-policy): none (the
+     * default, also for events made before policies), full, or partial (`refund_percent` 1-99), until
+     * `refund_until_hours` before the start.
+     */
+    refundPolicy: text('refund_policy', { enum: ['none', 'full', 'partial'] }).notNull().default('none'),
+    refundPercent: integer('refund_percent'),
+    refundUntilHours: integer('refund_until_hours').notNull().default(0),
     userId: id('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -121,6 +130,12 @@ export const events = pgTable(
     index('events_location_lower_idx').on(sql`lower(${t.location})`),
     index('events_search_idx').using('gin', t.searchVector),
     uniqueIndex('events_import_key_idx').on(t.importKey),
+    check('events_refund_policy_valid', sql`${t.refundPolicy} in ('none', 'full', 'partial')`),
+    check(
+      'events_refund_percent_valid',
+      sql`(${t.refundPolicy} = 'partial' and ${t.refundPercent} between 1 and 99) or (${t.refundPolicy} <> 'partial' and ${t.refundPercent} is null)`,
+    ),
+    check('events_refund_until_hours_valid', sql`${t.refundUntilHours} between 0 and 720`),
   ],
 );
 
@@ -231,13 +246,22 @@ export const tickets = pgTable(
     code: text('code').notNull(),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkedInBy: id('checked_in_by'),
-    /** A void ticket is kept (its holder still sees it, and the audit counts it) but no longer admits anyone. */
+    /**
+     * A void ticket is kept (its holder still sees it, and the audit counts it) but no longer admits anyone:
+     * its event was cancelled, its holder cancelled it, or it was transferred (replaced by another ticket).
+     * Once void it stays void with its reason (a trigger refuses changing either).
+     */
     voidedAt: timestamp('voided_at', { withTimezone: true }),
-    voidReason: text('void_reason', { enum: ['event_cancelled'] }),
+    voidReason: text('void_reason', { enum: ['event_cancelled', 'self_cancel', 'transferred'] }),
+    /** The ticket this one replaced when it was transferred to its holder (same order, new code); one replacement at most. */
+    transferredFrom: id('transferred_from').references((): AnyPgColumn => tickets.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('tickets_code_idx').on(t.code),
+    uniqueIndex('tickets_transferred_from_idx').on(t.transferredFrom),
+    check('tickets_void_reason_valid', sql`${t.voidReason} in ('event_cancelled', 'self_cancel', 'transferred')`),
+    check('tickets_void_together', sql`(${t.voidedAt} is null) = (${t.voidReason} is null)`),
     index('tickets_event_user_idx').on(t.eventId, t.userId),
     index('tickets_user_idx').on(t.userId),
   ],

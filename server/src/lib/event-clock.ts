@@ -28,6 +28,11 @@ export function hasStarted(startsAt: Date, now: Date = new Date()): boolean {
   return startsAt.getTime() < nowAsWallClock(now).getTime();
 }
 
+/** Milliseconds from now until the start, on the events' wall clock (negative once it has started). */
+export function msUntilStart(startsAt: Date, now: Date = new Date()): number {
+  return startsAt.getTime() - nowAsWallClock(now).getTime();
+}
+
 /** Midnight starting today in Nairobi, in the stored form: listings "from today" begin here. */
 export function startOfTodayWallClock(now: Date = new Date()): Date {
   const wall = nowAsWallClock(now);

@@ -153,6 +153,17 @@ const avatarSvg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 
+/** A fresh free ticket of A's (on a fresh event of A's), for cells that void it. */
+async function aFreshTicket(tools: WorldTools): Promise<string> {
+  const eventId = await tools.fresh.event();
+  const registered = await tools.call(tools.w.a, 'POST', `/api/events/register/${eventId}`, { tickets: 1 });
+  if (registered.status !== 200) throw new Error(`register failed: ${registered.status} ${registered.text}`);
+  const mine = (await tools.call(tools.w.a, 'GET', '/api/tickets/mine')).body as Array<{ _id: string; event: { _id: string } }>;
+  return mine.find((ticket) => ticket.event._id === eventId)!._id;
+}
+/** Only A may act on A's ticket; to anyone else it does not exist. */
+const aTicketOnly = (status: number): Expectation => ({ visitor: 401, user: 404, owner: status, other: 404, admin: 404 });
+
 /** A's paid event with an order, cancelled by A. */
 async function cancelledPaidEvent(tools: WorldTools): Promise<string> {
   const eventId = await tools.fresh.paidEventWithOrder();
@@ -826,6 +837,24 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }) },
   },
   { method: 'GET', path: '/api/tickets/mine', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), ok: 200 }], fuzz: { as: 'a' } },
+  {
+    method: 'POST',
+    path: '/api/tickets/:id/transfer',
+    scenarios: [
+      { name: "A's ticket to B", request: async (tools) => json('POST', `/api/tickets/${await aFreshTicket(tools)}/transfer`, { to: tools.w.b.user.username }), expect: aTicketOnly(200) },
+      { name: 'an unknown ticket', request: (tools) => json('POST', '/api/tickets/0123456789abcdef01234567/transfer', { to: tools.w.b.user.username }), ok: 404 },
+    ],
+    fuzz: { as: 'a', params: () => ({ id: '0123456789abcdef01234567' }), body: (w) => ({ to: w.b.user.username }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/tickets/cancel',
+    scenarios: [
+      { name: "A's ticket", request: async (tools) => json('POST', '/api/tickets/cancel', { ticketIds: [await aFreshTicket(tools)] }), expect: aTicketOnly(200) },
+      { name: 'an unknown ticket', request: () => json('POST', '/api/tickets/cancel', { ticketIds: ['0123456789abcdef01234567'] }), ok: 404 },
+    ],
+    fuzz: { as: 'a', body: () => ({ ticketIds: ['0123456789abcdef01234567'] }) },
+  },
   { method: 'GET', path: '/api/tickets/public-key', scenarios: [{ name: 'key', request: () => get('/api/tickets/public-key'), ok: 200 }], fuzz: { as: 'visitor' } },
   {
     method: 'POST',

@@ -9,13 +9,13 @@ import type { SharePlatform } from './events.schemas.js';
 const { searchVector: _searchVector, ...baseColumns } = getTableColumns(events);
 
 /**
- * Plus the tickets issued, counted in the same statement (an index-only probe per returned row;
+ * Plus the valid tickets issued (a void one holds no seat), counted in the same statement (an index-only probe per returned row;
  * Postgres runs it after ORDER BY/LIMIT), so showing seats costs no extra round trip.
  */
 const eventColumns = {
   ...baseColumns,
   // Written out in full: inside a one-table select Drizzle leaves column names unqualified.
-  ticketsSold: sql<number>`(select count(*)::int from "tickets" where "tickets"."event_id" = "events"."id")`.mapWith(Number),
+  ticketsSold: sql<number>`(select count(*)::int from "tickets" where "tickets"."event_id" = "events"."id" and "tickets"."voided_at" is null)`.mapWith(Number),
 };
 
 export type EventRow = Omit<typeof events.$inferSelect, 'searchVector'> & { ticketsSold: number };

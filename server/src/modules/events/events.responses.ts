@@ -24,7 +24,10 @@ export const eventResponse = z
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
     openedCount: z.int(),
-    ticketsSold: z.int().optional(),
+    refundPolicy: z
+      .object({ kind: z.enum(['none', 'full', 'partial']), percent: z.int().nullable(), untilHours: z.int() })
+      .meta({ description: 'What a holder gets back when cancelling their own tickets: none, full, or partial (`percent`), until `untilHours` before the start.' }),
+    ticketsSold: z.int().optional().meta({ description: 'Valid tickets issued (void ones hold no seat).' }),
     seatsLeft: z.int().nullable().optional(),
     createdAt: dateTime.optional(),
     reReview: z.boolean().optional().meta({ description: 'After an edit: true when the change sent the event back to review.' }),

@@ -1,4 +1,5 @@
 import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, TICKET_PRICE_MAX } from '@tukio/shared/limits';
+import { REFUND_PERCENT_MAX, REFUND_PERCENT_MIN, REFUND_POLICY_KINDS, REFUND_UNTIL_HOURS_MAX, type RefundPolicy } from '@tukio/shared/refund-policy';
 import { z } from 'zod';
 import { idParam, text } from '../../lib/validate.js';
 import { DAY_MS, parseDayOrWallClock, parseWallClock } from './event-dates.js';
@@ -65,6 +66,45 @@ const image = z.preprocess(
 
 const optionalNull = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? null : value), schema.nullable()).optional();
 
+/**
+ * What a holder gets back when cancelling their own tickets (@tukio/shared/refund-policy). `percent` is
+ * required for a partial refund and ignored otherwise; `untilHours` defaults to 0 (until the start).
+ */
+export const refundPolicyBody = z
+  .object({
+    kind: z.enum(REFUND_POLICY_KINDS, { error: 'Refund policy must be none, full or partial.' }),
+    percent: optionalNull(
+      numeric('Refund percent').pipe(
+        z
+          .number()
+          .int('Refund percent must be a whole number.')
+          .min(REFUND_PERCENT_MIN, `Refund percent must be between ${REFUND_PERCENT_MIN} and ${REFUND_PERCENT_MAX}.`)
+          .max(REFUND_PERCENT_MAX, `Refund percent must be between ${REFUND_PERCENT_MIN} and ${REFUND_PERCENT_MAX}.`),
+      ),
+    ),
+    untilHours: numeric('Refund hours')
+      .pipe(
+        z
+          .number()
+          .int('Refund hours must be a whole number.')
+          .min(0, `Refund hours must be between 0 and ${REFUND_UNTIL_HOURS_MAX}.`)
+          .max(REFUND_UNTIL_HOURS_MAX, `Refund hours must be between 0 and ${REFUND_UNTIL_HOURS_MAX}.`),
+      )
+      .optional(),
+  })
+  .transform((value, ctx): RefundPolicy => {
+    if (value.kind === 'partial' && (value.percent === undefined || value.percent === null)) {
+      ctx.addIssue({ code: 'custom', path: ['percent'], message: `A partial refund needs a percent between ${REFUND_PERCENT_MIN} and ${REFUND_PERCENT_MAX}.` });
+      return z.NEVER;
+    }
+    return {
+      kind: value.kind,
+      percent: value.kind === 'partial' ? (value.percent ?? null) : null,
+      untilHours: value.kind === 'none' ? 0 : (value.untilHours ?? 0),
+    };
+  })
+  .meta({ description: 'Self-cancel refund policy: `{kind: none|full|partial, percent (1-99, partial only), untilHours (0-720, before the start)}`.' });
+
 export const createEventBody = z.object({
   title: text('Title', EVENT_TITLE_MAX),
   description: text('Description', EVENT_DESCRIPTION_MAX),
@@ -76,6 +116,7 @@ export const createEventBody = z.object({
   isPaid: flag('isPaid').optional(),
   ticketPrice: optionalNull(ticketPrice),
   capacity: optionalNull(capacity),
+  refundPolicy: refundPolicyBody.optional(),
 });
 
 export type CreateEventInput = z.infer<typeof createEventBody>;
@@ -91,6 +132,7 @@ export const updateEventBody = z.object({
   isPaid: flag('isPaid').optional(),
   ticketPrice: optionalNull(ticketPrice),
   capacity: optionalNull(capacity),
+  refundPolicy: refundPolicyBody.optional(),
   status: z.enum(['approved', 'pending'], { error: 'Status must be approved or pending.' }).optional(),
 });
 

@@ -1,3 +1,4 @@
+import { NO_REFUNDS, type RefundPolicy } from '@tukio/shared/refund-policy';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
@@ -27,12 +28,14 @@ export interface EventDto {
   isPaid: boolean;
   ticketPrice: number;
   capacity: number | null;
+  /** What a holder gets back when cancelling their own tickets (none for events made before policies). */
+  refundPolicy: RefundPolicy;
   registeredUsers: string[];
   user: string;
   latitude: number | null;
   longitude: number | null;
   openedCount: number;
-  /** Tickets issued so far. */
+  /** Valid tickets issued so far (void ones hold no seat). */
   ticketsSold: number;
   /** Seats not yet taken, or null for an event without a capacity. */
   seatsLeft: number | null;
@@ -113,6 +116,16 @@ export function publicImageUrl(image: string | null, publicUrl: string): string 
   return image.startsWith('/') ? `${publicUrl}${image}` : image;
 }
 
+/** The event's refund policy as @tukio/shared/refund-policy speaks it. */
+export function refundPolicyOf(row: { refundPolicy: RefundPolicy['kind']; refundPercent: number | null; refundUntilHours: number }): RefundPolicy {
+  return { kind: row.refundPolicy, percent: row.refundPercent, untilHours: row.refundUntilHours };
+}
+
+/** The columns a refund policy is stored in. */
+function refundPolicyColumns(policy: RefundPolicy) {
+  return { refundPolicy: policy.kind, refundPercent: policy.percent, refundUntilHours: policy.untilHours };
+}
+
 export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ticketsSold: number }, publicUrl: string): EventDto {
   const date = row.startsAt.toISOString();
   return {
@@ -129,6 +142,7 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     isPaid: row.isPaid,
     ticketPrice: row.ticketPrice,
     capacity: row.capacity,
+    refundPolicy: refundPolicyOf(row),
     registeredUsers: extra.registeredUsers,
     user: row.userId,
     latitude: row.latitude,
@@ -451,6 +465,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         image,
         ...price,
         capacity: input.capacity ?? null,
+        ...refundPolicyColumns(input.refundPolicy ?? NO_REFUNDS),
         ...coords,
         status: 'pending',
         userId: user.id,
@@ -476,6 +491,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
       }
       if (input.capacity !== undefined) changes.capacity = input.capacity;
+      if (input.refundPolicy !== undefined) Object.assign(changes, refundPolicyColumns(input.refundPolicy));
       const locationChanged = input.location !== undefined && input.location !== row.location;
       if (input.location !== undefined) changes.location = input.location;
       if (input.latitude !== undefined || input.longitude !== undefined || locationChanged) {

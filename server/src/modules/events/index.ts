@@ -4,4 +4,4 @@ export { canSeeEvent } from './event-visibility.js';
 export { createEventsImportService } from './events-import.service.js';
 export { createEventsRepository, recordActivity } from './events.repository.js';
 export { createEventsRouter } from './events.routes.js';
-export { createEventsService, type EventCancellation, type EventHoldings } from './events.service.js';
+export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';

@@ -305,6 +305,23 @@ export function createPaymentsRepository(db: Executor) {
       return { payments: locked, orders: lockedOrders };
     },
 
+    /**
+     * These orders' payments, then the orders, locked in settlement's order (payment → order) before the
+     * caller takes the event lock: a holder cancelling tickets of them queues behind a cancellation of the
+     * event instead of deadlocking with it. Each order with its successful payment (null when free or unpaid).
+     */
+    async lockOrdersWithPayments(orderIds: string[]) {
+      if (orderIds.length === 0) return [];
+      const paid = await db
+        .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
+        .from(payments)
+        .where(inArray(payments.orderId, orderIds))
+        .orderBy(payments.id)
+        .for('update');
+      const locked = await db.select().from(orders).where(inArray(orders.id, orderIds)).orderBy(orders.id).for('update');
+      return locked.map((order) => ({ order, paymentId: paid.find((payment) => payment.orderId === order.id && payment.status === 'success')?.id ?? null }));
+    },
+
     /** Releases the seats of every pending order of an event (its holds end now); the orders become `cancelled`. */
     async cancelPendingOrders(eventId: string, now: Date) {
       return db

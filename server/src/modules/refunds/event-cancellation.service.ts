@@ -25,7 +25,7 @@ export interface EventCancellationDeps {
 }
 
 /** A deadlock aborts the whole transaction, which then simply runs again (a few times at most). */
-async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await run();

@@ -16,8 +16,9 @@ const sameAmount = (provider: number, shillings: number) => Math.round(provider 
 /**
  * POST /api/internal/audit: what M-Pesa says was completed, against the ledger (docs/decisions/refunds.md).
  * - Each completed payment is exactly one successful payment row of the same amount, whose order is paid
- *   with its tickets (as many as ordered, none void); otherwise live refunds (due, sent or succeeded)
- *   must cover all of it.
+ *   with its tickets (as many as ordered, counting those its holder cancelled under the refund policy and
+ *   a transferred one's replacement once; none voided by a cancelled event); otherwise live refunds (due,
+ *   sent or succeeded) must cover all of it.
  * - Each succeeded refund matches one completed provider refund (same TransactionID, amount and kind),
  *   and each provider refund one succeeded refund; a second success for one refund is money paid twice.
  * - No payment is refunded more than it paid, nor refunded without having succeeded.
@@ -61,10 +62,13 @@ export async function auditLedger(db: Database, input: AuditInput) {
     if (!sameAmount(reported.amount, row.amount)) flag('payment-amount', `${name}: the provider took ${reported.amount}, the payment is ${row.amount}`);
     const order = orders.get(row.orderId);
     const refunded = covered.get(row.id) ?? 0;
-    const kept = order?.status === 'paid' && order.valid === order.quantity && order.voided === 0;
+    // A ticket its holder cancelled was refunded by the policy (or not at all, for no refund): the refund
+    // rows below are checked on their own. A transferred one is replaced on the same order.
+    const kept = order?.status === 'paid' && order.valid + order.selfCancelled === order.quantity && order.voided === 0;
     if (kept) continue;
-    if (order?.status === 'paid' && order.voided === 0 && order.valid !== order.quantity) {
-      flag('tickets-count', `${name}: order ${order.id} is paid for ${order.quantity} tickets but holds ${order.valid}`);
+    if (order?.status === 'paid' && order.voided === 0 && order.valid + order.selfCancelled !== order.quantity) {
+      const held = `${order.valid}${order.selfCancelled ? ` and ${order.selfCancelled} cancelled by the holder` : ''}`;
+      flag('tickets-count', `${name}: order ${order.id} is paid for ${order.quantity} tickets but holds ${held}`);
     } else if (refunded !== row.amount) {
       const what = order?.status === 'paid' ? `${order.voided} of its tickets are void` : `its order is ${order?.status ?? 'missing'}`;
       flag('payment-not-refunded', `${name}: ${what}, but refunds cover ${refunded} of ${row.amount}`);

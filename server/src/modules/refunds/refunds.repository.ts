@@ -160,7 +160,10 @@ export function createRefundsRepository(db: Executor) {
       return { byReceipt, byCheckout };
     },
 
-    /** Orders with their tickets still valid and voided. */
+    /**
+     * Orders with their tickets still valid, cancelled by their holder, and voided otherwise (the event was
+     * cancelled). A transferred ticket counts for nothing: its replacement, on the same order, is valid.
+     */
     async ordersWithTickets(orderIds: string[]) {
       return inSlices(orderIds, (slice) =>
         db
@@ -170,7 +173,8 @@ export function createRefundsRepository(db: Executor) {
             quantity: orders.quantity,
             // Written out in full: inside a one-table select Drizzle leaves column names unqualified.
             valid: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.voided_at is null)`.mapWith(Number),
-            voided: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.voided_at is not null)`.mapWith(Number),
+            selfCancelled: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.void_reason = 'self_cancel')`.mapWith(Number),
+            voided: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.void_reason = 'event_cancelled')`.mapWith(Number),
           })
           .from(orders)
           .where(inArray(orders.id, slice)),

@@ -70,3 +70,9 @@ export const cancelled = z.object({
   ordersReleased: z.int().meta({ description: 'Pending orders whose seat holds were released.' }),
   refunds: z.int().meta({ description: 'Refunds created (one per successful payment with something left to refund).' }),
 });
+
+export const selfCancelled = z.object({
+  msg: z.string(),
+  cancelled: z.int().meta({ description: 'Tickets voided.' }),
+  refundAmount: z.int().meta({ description: 'Whole shillings on their way back (0 for free tickets).' }),
+});

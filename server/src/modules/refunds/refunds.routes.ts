@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { EventCancellationService } from './event-cancellation.service.js';
-import { accepted, adminRefunds, audited, cancelled, claimed, resulted, retried, unresolved } from './refunds.responses.js';
-import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundParams, resultBody, unresolvedQuery } from './refunds.schemas.js';
+import { accepted, adminRefunds, audited, cancelled, claimed, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
+import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundParams, resultBody, selfCancelBody, unresolvedQuery } from './refunds.schemas.js';
 import type { RefundsService } from './refunds.service.js';
+import type { SelfCancelService } from './self-cancel.service.js';
 
 /**
  * /api/internal — the refund ledger's calls, made by the payment service only (the declaration checks
@@ -148,6 +149,31 @@ export function createEventCancellationRouter(deps: { cancellation: EventCancell
       },
     },
     ({ params, body, user }) => deps.cancellation.cancel(params.id, user, body.reason),
+  );
+  return router;
+}
+
+/** POST /api/tickets/cancel (mounted under /api/tickets next to the tickets router). */
+export function createSelfCancelRouter(deps: { selfCancel: SelfCancelService }) {
+  const router = Router();
+  declareRoutes(router, 'Tickets').post(
+    '/cancel',
+    {
+      summary: "Cancel some or all of your tickets of one event, within the organiser's refund policy",
+      access: 'user',
+      description:
+        'The tickets are voided (`voidReason: "self_cancel"`) and their seats freed; for paid tickets a refund of price × tickets × the policy percent ' +
+        '(never more than is left of the payment) goes back to M-Pesa, and the holder is emailed. Free tickets can be released until the start; ' +
+        "paid ones only within the event's `refundPolicy` (`selfCancel` in `GET /api/tickets/mine` says so per ticket). Nothing changes on a refusal.",
+      body: selfCancelBody,
+      responses: {
+        200: { description: '`{msg, cancelled, refundAmount}`.', schema: selfCancelled },
+        400: 'Invalid input, or tickets of more than one event.',
+        404: 'A ticket that does not exist or is not the caller\'s.',
+        409: 'Outside the refund policy (no refunds, too close to the start, or started: the message says which), a void or checked-in ticket, or a cancelled event.',
+      },
+    },
+    ({ body, user }) => deps.selfCancel.cancel(user, body.ticketIds),
   );
   return router;
 }

@@ -24,3 +24,8 @@ export const refundListQuery = z.object({ status: refundStatusSchema.optional() 
 export const eventParams = z.object({ id: idParam('Event id') });
 /** Told to every ticket holder, so it must say something (3 characters at least) and stay readable. */
 export const cancelBody = z.object({ reason: text('reason', 500, 3) });
+
+/** The caller's tickets of one event to cancel (a holder may have at most a few orders' worth). */
+export const selfCancelBody = z.object({
+  ticketIds: z.array(idParam('Ticket id'), { error: 'ticketIds must be a list of ticket ids.' }).min(1, 'ticketIds must name at least one ticket.').max(50, 'ticketIds may name at most 50 tickets.'),
+});

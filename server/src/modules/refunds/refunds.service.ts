@@ -40,18 +40,28 @@ export const refundMessages = {
  * one that flags the order, or cancels the event): the payment is locked, so refunds of one payment are
  * made one at a time, and a refund never takes more than what earlier refunds left of it. Without an
  * amount it refunds all that is left, and nothing when nothing is left (so repeating it changes
- * nothing). A refund of the whole payment reverses its STK receipt; a partial one (or a payment without a
+ * nothing); with `upTo` (a holder cancelling their tickets) that much, or what is left when that is
+ * less. A refund of the whole payment reverses its STK receipt; a partial one (or a payment without a
  * receipt) is a B2C payout.
  */
 export function createRefundLedger(executor: Executor) {
   const repo = createRefundsRepository(executor);
   return {
-    async createRefund(input: { paymentId: string; reason: RefundReason; amount?: number | undefined; detail?: string | undefined; now?: Date | undefined }): Promise<RefundRow | undefined> {
+    async createRefund(input: {
+      paymentId: string;
+      reason: RefundReason;
+      amount?: number | undefined;
+      /** Instead of `amount`: this much, or what is left when that is less (nothing when nothing is left). */
+      upTo?: number | undefined;
+      detail?: string | undefined;
+      now?: Date | undefined;
+    }): Promise<RefundRow | undefined> {
       const payment = await repo.lockPayment(input.paymentId);
       if (!payment || payment.status !== 'success') throw AppError.conflict(refundMessages.notRefundable);
       const left = payment.amount - (await repo.takenFrom(payment.id));
-      if (input.amount === undefined && left <= 0) return undefined;
-      const amount = input.amount ?? left;
+      const wanted = input.upTo === undefined ? input.amount : Math.min(input.upTo, left);
+      if (wanted === undefined ? left <= 0 : input.upTo !== undefined && wanted <= 0) return undefined;
+      const amount = wanted ?? left;
       if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
         throw new AppError(409, `A refund of ${amount} shillings is more than the ${Math.max(0, left)} left of this payment.`, { body: { left: Math.max(0, left) } });
       }

@@ -1,6 +1,12 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { tickets } from '../../db/schema.js';
+
+/**
+ * A ticket its holder gave up (cancelled it, or transferred it) no longer registers them; one voided
+ * because the event was cancelled still does (its holder keeps reading the event, its forum and reviews).
+ */
+export const heldTicket = or(isNull(tickets.voidReason), eq(tickets.voidReason, 'event_cancelled'));
 
 /**
  * "Registered for an event" means holding at least one ticket for it. Events (registeredUsers),
@@ -12,7 +18,7 @@ export function createRegistrationsRepository(db: Executor) {
       const [row] = await db
         .select({ one: sql<number>`1` })
         .from(tickets)
-        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId)))
+        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId), heldTicket))
         .limit(1);
       return Boolean(row);
     },
@@ -24,7 +30,7 @@ export function createRegistrationsRepository(db: Executor) {
       const rows = await db
         .selectDistinct({ eventId: tickets.eventId, userId: tickets.userId })
         .from(tickets)
-        .where(inArray(tickets.eventId, eventIds));
+        .where(and(inArray(tickets.eventId, eventIds), heldTicket));
       for (const row of rows) result.get(row.eventId)?.push(row.userId);
       return result;
     },

@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { events, orders, tickets, users } from '../../db/schema.js';
+import { heldTicket } from './registrations.repository.js';
 
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -8,9 +9,10 @@ export type NewTicket = typeof tickets.$inferInsert;
 
 /** Tickets, seat counting and the event row lock that makes stock changes safe. */
 export function createTicketsRepository(db: Executor) {
-  /** Seats in use in their two parts: tickets issued, and seats held by pending orders whose hold has not run out. */
+  /** Seats in use in their two parts: valid tickets issued, and seats held by pending orders whose hold has not run out. */
   async function seatCounts(eventId: string, now: Date, exceptOrderId?: string): Promise<{ issued: number; held: number }> {
-    const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(eq(tickets.eventId, eventId));
+    // A void ticket (cancelled, transferred: its replacement counts instead) holds no seat.
+    const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)));
     const [held] = await db
       .select({ n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int` })
       .from(orders)
@@ -57,11 +59,12 @@ export function createTicketsRepository(db: Executor) {
       return db.insert(tickets).values(rows).returning();
     },
 
+    /** Valid tickets of this user for this event (one who released theirs may register again). */
     async countFor(eventId: string, userId: string): Promise<number> {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(tickets)
-        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId)));
+        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId), isNull(tickets.voidedAt)));
       return Number(row?.n ?? 0);
     },
 
@@ -78,6 +81,30 @@ export function createTicketsRepository(db: Executor) {
         .where(and(eq(tickets.id, ticketId), eq(tickets.eventId, eventId), isNull(tickets.checkedInAt), isNull(tickets.voidedAt)))
         .returning();
       return row;
+    },
+
+    async findByIds(ticketIds: string[]): Promise<TicketRow[]> {
+      if (ticketIds.length === 0) return [];
+      return db.select().from(tickets).where(inArray(tickets.id, ticketIds));
+    },
+
+    /** These tickets, locked until the transaction ends (in id order, so two lockers never deadlock). */
+    async lockTickets(ticketIds: string[]): Promise<TicketRow[]> {
+      if (ticketIds.length === 0) return [];
+      return db.select().from(tickets).where(inArray(tickets.id, ticketIds)).orderBy(asc(tickets.id)).for('update');
+    },
+
+    /**
+     * A holder gives these tickets up (cancelled, or transferred: then a replacement is issued). Only
+     * tickets still valid and not checked in change; the caller compares the count with what it asked for.
+     */
+    async voidTickets(ticketIds: string[], reason: 'self_cancel' | 'transferred', at: Date) {
+      if (ticketIds.length === 0) return [];
+      return db
+        .update(tickets)
+        .set({ voidedAt: at, voidReason: reason })
+        .where(and(inArray(tickets.id, ticketIds), isNull(tickets.voidedAt), isNull(tickets.checkedInAt)))
+        .returning({ id: tickets.id, orderId: tickets.orderId });
     },
 
     /** Voids every ticket of the event still valid; the rows stay (their holders and the audit still see them). */
@@ -99,6 +126,10 @@ export function createTicketsRepository(db: Executor) {
           orderId: tickets.orderId,
           voidedAt: tickets.voidedAt,
           voidReason: tickets.voidReason,
+          transferredFrom: tickets.transferredFrom,
+          /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
+          orderAmount: orders.amount,
+          orderQuantity: orders.quantity,
           event: {
             id: events.id,
             title: events.title,
@@ -107,10 +138,15 @@ export function createTicketsRepository(db: Executor) {
             image: events.image,
             isPaid: events.isPaid,
             ticketPrice: events.ticketPrice,
+            status: events.status,
+            refundPolicy: events.refundPolicy,
+            refundPercent: events.refundPercent,
+            refundUntilHours: events.refundUntilHours,
           },
         })
         .from(tickets)
         .innerJoin(events, eq(events.id, tickets.eventId))
+        .leftJoin(orders, eq(orders.id, tickets.orderId))
         .where(eq(tickets.userId, userId))
         .orderBy(events.startsAt, tickets.id);
     },
@@ -128,7 +164,8 @@ export function createTicketsRepository(db: Executor) {
         })
         .from(tickets)
         .innerJoin(users, eq(users.id, tickets.userId))
-        .where(eq(tickets.eventId, eventId))
+        // A ticket its holder cancelled or transferred is nobody's seat (the replacement is listed instead).
+        .where(and(eq(tickets.eventId, eventId), heldTicket))
         .orderBy(users.username, tickets.id);
     },
 

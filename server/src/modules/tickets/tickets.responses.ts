@@ -11,8 +11,13 @@ export const myTickets = z.array(
     checkedInAt: dateTime.nullable(),
     createdAt: dateTime,
     orderId: id.nullable().meta({ description: 'Null for a free registration.' }),
-    voidedAt: dateTime.nullable().meta({ description: 'Set when the ticket no longer admits anyone (its event was cancelled).' }),
-    voidReason: z.enum(['event_cancelled']).nullable(),
+    voidedAt: dateTime.nullable().meta({ description: 'Set when the ticket no longer admits anyone (its event was cancelled, its holder cancelled it, or it was transferred).' }),
+    voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred']).nullable(),
+    transferredFrom: id.nullable().meta({ description: 'The ticket this one replaced when it was transferred to the caller.' }),
+    pricePaid: z.int().meta({ description: 'Whole shillings paid for this ticket (0 for a free one).' }),
+    selfCancel: z
+      .object({ allowed: z.boolean(), reason: z.string().nullable(), refundPercent: z.int() })
+      .meta({ description: 'Whether the holder may cancel this ticket now (`POST /api/tickets/cancel`), why not, and the percent of `pricePaid` refunded.' }),
     event: z.object({
       _id: id,
       title: z.string(),
@@ -21,9 +26,17 @@ export const myTickets = z.array(
       image: z.string().nullable(),
       isPaid: z.boolean(),
       ticketPrice: z.int().meta({ description: 'Whole shillings.' }),
+      status: z.enum(['approved', 'pending', 'cancelled']),
+      refundPolicy: z.object({ kind: z.enum(['none', 'full', 'partial']), percent: z.int().nullable(), untilHours: z.int() }),
     }),
   }),
 );
+
+export const transferred = z.object({
+  message: z.string(),
+  ticket: z.object({ _id: id, eventId: id }).meta({ description: "The recipient's new ticket (its code goes to the recipient only)." }),
+  to: z.object({ _id: id, username: z.string() }),
+});
 
 export const publicKey = z.object({
   algorithm: z.literal('Ed25519'),

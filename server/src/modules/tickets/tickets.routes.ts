@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { idParam } from '../../lib/validate.js';
-import { attendees, checkedIn, messageOnly, myTickets, publicKey } from './tickets.responses.js';
+import { idParam, text } from '../../lib/validate.js';
+import { attendees, checkedIn, messageOnly, myTickets, publicKey, transferred } from './tickets.responses.js';
 import { quantitySchema } from './tickets.schemas.js';
 import { toCsv, type TicketsService } from './tickets.service.js';
 
@@ -12,6 +12,9 @@ const registerBody = z.object({
   tickets: quantitySchema.optional(),
 });
 const checkInBody = z.object({ code: z.string({ error: 'code is required.' }).trim().min(1, 'code is required.').max(300, 'This ticket code is not valid.') });
+const ticketParams = z.object({ id: idParam('Ticket id') });
+/** The recipient's username or email address (an email is at most 254 characters). */
+const transferBody = z.object({ to: text('to', 254) });
 const attendeesQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 
 /** /api/tickets */
@@ -26,12 +29,34 @@ export function createTicketsRouter(deps: { tickets: TicketsService }) {
       access: 'user',
       responses: {
         200: {
-          description: 'Bare array `[{_id, code, checkedInAt, createdAt, orderId, voidedAt, voidReason, event:{_id, title, date, location, image, isPaid, ticketPrice}}]`.',
+          description:
+            'Bare array `[{_id, code, checkedInAt, createdAt, orderId, voidedAt, voidReason, transferredFrom, pricePaid, selfCancel:{allowed, reason, refundPercent}, ' +
+            'event:{_id, title, date, location, image, isPaid, ticketPrice, status, refundPolicy}}]`.',
           schema: myTickets,
         },
       },
     },
     ({ user }) => deps.tickets.listMine(user.id),
+  );
+
+  routes.post(
+    '/:id/transfer',
+    {
+      summary: 'Transfer one of your tickets to another account, by username or email, before the event starts',
+      access: 'user',
+      description:
+        'The recipient gets a new ticket with a newly signed code on the same order, emailed with its QR; the old ticket is void (`voidReason: "transferred"`) ' +
+        'and refused at check-in. Nothing changes on a refusal.',
+      params: ticketParams,
+      body: transferBody,
+      responses: {
+        200: { description: '`{message, ticket:{_id, eventId}, to:{_id, username}}`.', schema: transferred },
+        400: 'Invalid input, the recipient is the caller, or the event has started.',
+        404: 'No such ticket of the caller, or no account with that username or email.',
+        409: 'The ticket is void (cancelled, transferred, or its event cancelled) or already checked in.',
+      },
+    },
+    ({ params, body, user }) => deps.tickets.transfer(user, params.id, body.to),
   );
 
   routes.get(

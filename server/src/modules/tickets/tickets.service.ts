@@ -1,3 +1,4 @@
+import { selfCancelTerms } from '@tukio/shared/refund-policy';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
@@ -5,10 +6,10 @@ import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mail, Mailer } from '../../lib/mailer.js';
-import { hasStarted } from '../../lib/event-clock.js';
+import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
-import type { AuthUser } from '../auth/index.js';
-import { recordActivity } from '../events/index.js';
+import { createUsersRepository, type AuthUser } from '../auth/index.js';
+import { recordActivity, refundPolicyOf } from '../events/index.js';
 import { qrPng } from './qr.js';
 import { buildTicketMail } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
@@ -28,7 +29,24 @@ export const ticketMessages = {
   badCode: 'This ticket code is not valid.',
   cancelled: 'This event has been cancelled: it no longer takes registrations or payments.',
   voided: 'This ticket is no longer valid: the event was cancelled.',
+  selfCancelled: 'This ticket is no longer valid: its holder cancelled it.',
+  transferred: 'This ticket is no longer valid: it was transferred to another holder.',
+  ticketNotFound: 'Ticket not found.',
+  used: 'This ticket was already used at the door.',
+  unknownRecipient: 'No Tukio account has that username or email address.',
+  toSelf: 'This ticket is already yours: transfer it to someone else.',
 } as const;
+
+/** Why a void ticket no longer admits anyone, as check-in, self-cancel and transfer say it. */
+export function voidedMessage(reason: TicketRow['voidReason']): string {
+  if (reason === 'self_cancel') return ticketMessages.selfCancelled;
+  if (reason === 'transferred') return ticketMessages.transferred;
+  return ticketMessages.voided;
+}
+
+/** Shillings paid for one ticket of an order (0 for a free registration). */
+export const pricePaid = (order: { amount: number | null; quantity: number | null }) =>
+  order.amount && order.quantity ? Math.floor(order.amount / order.quantity) : 0;
 
 export const seatsLeftMessage = (left: number) =>
   left <= 0 ? ticketMessages.soldOut : `Only ${left} ticket${left === 1 ? '' : 's'} left for this event.`;
@@ -167,24 +185,82 @@ export function createTicketsService(deps: TicketsServiceDeps) {
 
     async listMine(userId: string) {
       const rows = await createTicketsRepository(db).listForUser(userId);
-      return rows.map((row) => ({
-        _id: row.id,
-        code: row.code,
-        checkedInAt: row.checkedInAt?.toISOString() ?? null,
-        createdAt: row.createdAt.toISOString(),
-        orderId: row.orderId,
-        voidedAt: row.voidedAt?.toISOString() ?? null,
-        voidReason: row.voidReason,
-        event: {
-          _id: row.event.id,
-          title: row.event.title,
-          date: row.event.startsAt.toISOString(),
-          location: row.event.location,
-          image: row.event.image,
-          isPaid: row.event.isPaid,
-          ticketPrice: row.event.ticketPrice,
-        },
+      const now = new Date();
+      return rows.map((row) => {
+        const paid = pricePaid({ amount: row.orderAmount, quantity: row.orderQuantity });
+        const refundPolicy = refundPolicyOf(row.event);
+        // What the Cancel button says: the same rule self-cancel enforces (@tukio/shared/refund-policy).
+        const terms = row.voidedAt
+          ? { allowed: false as const, reason: voidedMessage(row.voidReason) }
+          : row.checkedInAt
+            ? { allowed: false as const, reason: ticketMessages.used }
+            : selfCancelTerms(refundPolicy, { msUntilStart: msUntilStart(row.event.startsAt, now), paid: paid > 0 });
+        return {
+          _id: row.id,
+          code: row.code,
+          checkedInAt: row.checkedInAt?.toISOString() ?? null,
+          createdAt: row.createdAt.toISOString(),
+          orderId: row.orderId,
+          voidedAt: row.voidedAt?.toISOString() ?? null,
+          voidReason: row.voidReason,
+          transferredFrom: row.transferredFrom,
+          pricePaid: paid,
+          selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
+          event: {
+            _id: row.event.id,
+            title: row.event.title,
+            date: row.event.startsAt.toISOString(),
+            location: row.event.location,
+            image: row.event.image,
+            isPaid: row.event.isPaid,
+            ticketPrice: row.event.ticketPrice,
+            status: row.event.status,
+            refundPolicy,
+          },
+        };
+      });
+    },
+
+    /**
+     * POST /api/tickets/:id/transfer: before the event starts, the holder gives a ticket to another
+     * account. Under the event row lock, the ticket is voided ('transferred') and the recipient gets a
+     * new ticket with a newly signed code on the same order (the money trail stays); the old code is
+     * refused at the door. The recipient is emailed the new ticket with its QR.
+     */
+    async transfer(user: AuthUser, ticketId: string, to: string) {
+      const found = await createTicketsRepository(db).findById(ticketId);
+      if (!found || found.userId !== user.id) throw AppError.notFound(ticketMessages.ticketNotFound);
+      const recipient = await createUsersRepository(db).findByLogin(to);
+      if (!recipient) throw AppError.notFound(ticketMessages.unknownRecipient);
+      if (recipient.id === user.id) throw new AppError(400, ticketMessages.toSelf);
+      const now = new Date();
+      const eventId = found.eventId;
+      const result = await perEvent.run(eventId, () => db.transaction(async (tx) => {
+        const repo = createTicketsRepository(tx);
+        const event = await repo.lockEvent(eventId);
+        if (!event) throw AppError.notFound(ticketMessages.notFound);
+        const [ticket] = await repo.lockTickets([ticketId]);
+        // Read again under the lock: a transfer or cancel of the same ticket that ran first wins.
+        if (!ticket || ticket.userId !== user.id) throw AppError.notFound(ticketMessages.ticketNotFound);
+        if (ticket.voidedAt) throw AppError.conflict(voidedMessage(ticket.voidReason));
+        if (ticket.checkedInAt) throw AppError.conflict(ticketMessages.used);
+        if (event.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
+        if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
+        const voided = await repo.voidTickets([ticketId], 'transferred', now);
+        if (voided.length !== 1) throw AppError.conflict(ticketMessages.transferred);
+        const [replacement] = service.prepare(eventId, 1);
+        const [issued] = await repo.insert([{ ...replacement!, eventId, userId: recipient.id, orderId: ticket.orderId, transferredFrom: ticket.id }]);
+        return { event, issued: issued! };
       }));
+      service.afterIssue(recipient.id, eventId, [result.issued], {
+        contact: { email: recipient.email, username: recipient.username },
+        event: { id: result.event.id, title: result.event.title, startsAt: result.event.startsAt, location: result.event.location },
+      });
+      return {
+        message: `Ticket transferred to ${recipient.username}. Your old ticket code no longer admits anyone.`,
+        ticket: { _id: result.issued.id, eventId },
+        to: { _id: recipient.id, username: recipient.username },
+      };
     },
 
     async eventForStaff(actor: AuthUser, eventId: string): Promise<EventRow> {
@@ -207,7 +283,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       }
       const ticket = await repo.findById(claims.ticketId);
       if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('This ticket does not exist (it may have been cancelled).');
-      if (ticket.voidedAt) throw new AppError(409, ticketMessages.voided, { body: { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason } });
+      if (ticket.voidedAt) throw new AppError(409, voidedMessage(ticket.voidReason), { body: { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason } });
       const when = ticket.checkedInAt!.toISOString();
       throw new AppError(409, `This ticket was already used at ${when}.`, { body: { checkedInAt: when, ticket: { _id: ticket.id, userId: ticket.userId } } });
     },

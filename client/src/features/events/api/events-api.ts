@@ -5,6 +5,7 @@
  * events, the opened count) goes through `fetch` (lib/public-get) so that page downloads no axios;
  * everything else goes through the shared client (lib/api-client, loads axios on first use).
  */
+import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import { api } from '../../../lib/api-client';
 import { fetchJson } from '../../../lib/public-get';
 import type { EventItem } from '../../../types/api';
@@ -54,6 +55,7 @@ export interface NewEventInput {
   isPaid: boolean;
   ticketPrice: number;
   capacity: number | null;
+  refundPolicy?: RefundPolicy;
 }
 
 /** POST /api/events/addevnt (auth) -> the created event, status pending. */
@@ -70,6 +72,7 @@ export interface EventUpdateInput {
   latitude?: number | null;
   longitude?: number | null;
   capacity?: number | null;
+  refundPolicy?: RefundPolicy;
   /** Admin only. */
   status?: 'approved' | 'pending';
 }

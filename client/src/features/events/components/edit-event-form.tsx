@@ -8,9 +8,19 @@ import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { updateEvent, type EventItem } from '../api/events-api';
 import { useGeocode } from '../hooks/use-geocode';
-import { parseCapacity, validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
+import {
+  parseCapacity,
+  refundPolicyInput,
+  refundPolicyValues,
+  validateEventFields,
+  validateRefundPolicy,
+  type EventFormValues,
+  type FormErrors,
+  type RefundPolicyValues,
+} from '../lib/event-form';
 import { joinEventDate, splitEventDate } from '../lib/event-time';
 import { EventFields } from './event-fields';
+import { RefundPolicyFields } from './refund-policy-fields';
 import '../forms.css';
 
 function initialValues(event: EventItem): EventFormValues {
@@ -30,6 +40,8 @@ export function EditEventForm({ event }: { event: EventItem }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState(() => initialValues(event));
   const [errors, setErrors] = useState<FormErrors<EventFormValues>>({});
+  const [policy, setPolicy] = useState(() => refundPolicyValues(event.refundPolicy));
+  const [policyErrors, setPolicyErrors] = useState<FormErrors<RefundPolicyValues>>({});
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [focusToken, setFocusToken] = useState(0);
@@ -49,8 +61,10 @@ export function EditEventForm({ event }: { event: EventItem }) {
     // An unchanged (even past) date may be kept; a new one must not be earlier than today.
     const original = splitEventDate(event.date);
     const found = validateEventFields(values, { allowPastDate: values.date === original.date });
+    const policyProblems = validateRefundPolicy(policy);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) {
+    setPolicyErrors(policyProblems);
+    if ([...Object.values(found), ...Object.values(policyProblems)].some(Boolean)) {
       setFocusToken((token) => token + 1);
       return;
     }
@@ -62,6 +76,7 @@ export function EditEventForm({ event }: { event: EventItem }) {
         date: joinEventDate(values.date, values.time),
         location: values.location.trim(),
         capacity: parseCapacity(values.capacity),
+        refundPolicy: refundPolicyInput(policy),
         // Without a map match the server keeps the stored point, or places a moved event itself.
         ...(geo.coords ? { latitude: geo.coords.lat, longitude: geo.coords.lon } : {}),
       });
@@ -84,6 +99,14 @@ export function EditEventForm({ event }: { event: EventItem }) {
         onChange={(field, value) => {
           setValues((current) => ({ ...current, [field]: value }));
           if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+        }}
+      />
+      <RefundPolicyFields
+        values={policy}
+        errors={policyErrors}
+        onChange={(field, value) => {
+          setPolicy((current) => ({ ...current, [field]: value }));
+          if (policyErrors[field]) setPolicyErrors((current) => ({ ...current, [field]: undefined }));
         }}
       />
       {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}

@@ -3,6 +3,7 @@
  * as slots from app/routes/event-detail.tsx: features never import each other (docs/decisions/client-boundaries.md).
  */
 import { useState, type ReactNode } from 'react';
+import { describeRefundPolicy, NO_REFUNDS } from '@tukio/shared/refund-policy';
 import { Link } from 'react-router-dom';
 import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
 import { paths } from '../../../config/paths';
@@ -91,6 +92,13 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
               <dt>Price</dt>
               <dd>{price}</dd>
             </div>
+            {event.isPaid ? (
+              // What a buyer gets back if they cancel their tickets from their profile.
+              <div className="event-facts__wide">
+                <dt>Refunds</dt>
+                <dd>{describeRefundPolicy(event.refundPolicy ?? NO_REFUNDS)}</dd>
+              </div>
+            ) : null}
             <div className="event-facts__wide">
               <dt>Venue</dt>
               <dd>

@@ -13,10 +13,11 @@ import { getErrorMessage } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
 import { createEvent, uploadImage, type EventItem } from '../api/events-api';
 import { useGeocode } from '../hooks/use-geocode';
-import { parseCapacity, validateImage, validatePlanForm, type FormErrors, type PlanFormValues } from '../lib/event-form';
+import { noRefundValues, parseCapacity, refundPolicyInput, validateImage, validatePlanForm, type FormErrors, type PlanFormValues } from '../lib/event-form';
 import { todayInKenya } from '../../../lib/event-clock';
 import { joinEventDate } from '../lib/event-time';
 import { EventFields } from './event-fields';
+import { RefundPolicyFields } from './refund-policy-fields';
 import '../forms.css';
 
 const DRAFT_KEY = 'tukio-plan-draft';
@@ -30,6 +31,7 @@ const emptyValues: PlanFormValues = {
   capacity: '',
   isPaid: false,
   ticketPrice: '',
+  ...noRefundValues,
 };
 
 /** Text typed before being sent to log in is kept for the tab's session (never the image). */
@@ -154,6 +156,7 @@ export function PlanEventForm() {
         isPaid: values.isPaid,
         ticketPrice: values.isPaid ? Number(values.ticketPrice) : 0,
         capacity: parseCapacity(values.capacity),
+        refundPolicy: refundPolicyInput(values),
       });
       saveDraft(null);
       setPosted(event);
@@ -236,6 +239,8 @@ export function PlanEventForm() {
           <p className="muted event-form__free-note">Free event: attendees register without paying.</p>
         )}
       </fieldset>
+
+      <RefundPolicyFields values={values} errors={errors} onChange={(field, value) => change(field, value as PlanFormValues[typeof field])} />
 
       <div className={`field${errors.image ? ' field--invalid' : ''}`}>
         <label className="field__label" htmlFor={`${ids}-image`}>

@@ -3,6 +3,13 @@
  * these checks, and its own message is shown when it refuses something the client let through.
  */
 import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, MAX_IMAGE_BYTES, TICKET_PRICE_MAX } from '@tukio/shared/limits';
+import {
+  REFUND_PERCENT_MAX,
+  REFUND_PERCENT_MIN,
+  REFUND_UNTIL_HOURS_MAX,
+  type RefundPolicy,
+  type RefundPolicyKind,
+} from '@tukio/shared/refund-policy';
 import { todayInKenya } from '../../../lib/event-clock';
 
 export interface EventFormValues {
@@ -14,7 +21,48 @@ export interface EventFormValues {
   capacity: string;
 }
 
-export interface PlanFormValues extends EventFormValues {
+/** The refund policy fields of the plan and edit forms (@tukio/shared/refund-policy). */
+export interface RefundPolicyValues {
+  refundKind: RefundPolicyKind;
+  refundPercent: string;
+  refundUntilHours: string;
+}
+
+export const noRefundValues: RefundPolicyValues = { refundKind: 'none', refundPercent: '', refundUntilHours: '0' };
+
+/** The form's values for an event's stored policy (no refunds for events made before policies). */
+export function refundPolicyValues(policy: RefundPolicy | null | undefined): RefundPolicyValues {
+  if (!policy) return noRefundValues;
+  return { refundKind: policy.kind, refundPercent: policy.percent === null ? '' : String(policy.percent), refundUntilHours: String(policy.untilHours) };
+}
+
+export function validateRefundPolicy(values: RefundPolicyValues): FormErrors<RefundPolicyValues> {
+  const errors: FormErrors<RefundPolicyValues> = {};
+  if (values.refundKind === 'none') return errors;
+  if (values.refundKind === 'partial') {
+    const percent = Number(values.refundPercent);
+    if (values.refundPercent.trim() === '' || !Number.isInteger(percent) || percent < REFUND_PERCENT_MIN || percent > REFUND_PERCENT_MAX) {
+      errors.refundPercent = `Refund percent must be a whole number from ${REFUND_PERCENT_MIN} to ${REFUND_PERCENT_MAX}.`;
+    }
+  }
+  const hours = Number(values.refundUntilHours);
+  if (values.refundUntilHours.trim() === '' || !Number.isInteger(hours) || hours < 0 || hours > REFUND_UNTIL_HOURS_MAX) {
+    errors.refundUntilHours = `Hours before the start must be a whole number from 0 to ${REFUND_UNTIL_HOURS_MAX}.`;
+  }
+  return errors;
+}
+
+/** The `refundPolicy` the create and update calls send. */
+export function refundPolicyInput(values: RefundPolicyValues): RefundPolicy {
+  if (values.refundKind === 'none') return { kind: 'none', percent: null, untilHours: 0 };
+  return {
+    kind: values.refundKind,
+    percent: values.refundKind === 'partial' ? Number(values.refundPercent) : null,
+    untilHours: Number(values.refundUntilHours),
+  };
+}
+
+export interface PlanFormValues extends EventFormValues, RefundPolicyValues {
   isPaid: boolean;
   ticketPrice: string;
 }
@@ -45,7 +93,7 @@ export function validateEventFields(values: EventFormValues, options: { allowPas
 }
 
 export function validatePlanForm(values: PlanFormValues, image: File | null): FormErrors<PlanFormValues> {
-  const errors: FormErrors<PlanFormValues> = validateEventFields(values);
+  const errors: FormErrors<PlanFormValues> = { ...validateEventFields(values), ...validateRefundPolicy(values) };
   if (values.isPaid) {
     const raw = values.ticketPrice.trim();
     const price = Number(raw);

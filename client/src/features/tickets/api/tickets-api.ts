@@ -1,4 +1,5 @@
 /* Tickets, check-in and transactions on the API server (docs/payments.md, "API server endpoints"). */
+import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import { api } from '../../../lib/api-client';
 
 const seg = (value: string) => encodeURIComponent(value);
@@ -16,9 +17,15 @@ export interface MyTicket {
   checkedInAt: string | null;
   createdAt: string;
   orderId: string | null;
-  /** Set when the ticket no longer admits anyone (its event was cancelled). */
+  /** Set when the ticket no longer admits anyone: its event was cancelled, the holder cancelled it, or it was transferred. */
   voidedAt?: string | null;
-  voidReason?: 'event_cancelled' | null;
+  voidReason?: 'event_cancelled' | 'self_cancel' | 'transferred' | null;
+  /** The ticket this one replaced when it was transferred to this user. */
+  transferredFrom?: string | null;
+  /** Whole shillings paid for this ticket (0 when free). */
+  pricePaid?: number;
+  /** Whether the holder may cancel it now (the event's refund policy), why not, and the percent refunded. */
+  selfCancel?: { allowed: boolean; reason: string | null; refundPercent: number };
   event: {
     _id: string;
     title: string;
@@ -27,6 +34,8 @@ export interface MyTicket {
     image?: string | null;
     isPaid: boolean;
     ticketPrice: number;
+    status?: 'approved' | 'pending' | 'cancelled';
+    refundPolicy?: RefundPolicy;
   };
 }
 
@@ -34,6 +43,18 @@ export interface MyTicket {
 export async function getMyTickets(signal?: AbortSignal): Promise<MyTicket[]> {
   const { data } = await api.get<MyTicket[]>('/tickets/mine', { signal });
   return Array.isArray(data) ? data.filter((ticket) => ticket && ticket.event) : [];
+}
+
+/** POST /api/tickets/cancel {ticketIds} (the caller's tickets of one event) -> {msg, cancelled, refundAmount}. */
+export async function cancelTickets(ticketIds: string[]): Promise<{ msg: string; cancelled: number; refundAmount: number }> {
+  const { data } = await api.post<{ msg: string; cancelled: number; refundAmount: number }>('/tickets/cancel', { ticketIds });
+  return data;
+}
+
+/** POST /api/tickets/:id/transfer {to: username or email} -> {message, to:{username}}. */
+export async function transferTicket(ticketId: string, to: string): Promise<{ message: string; to: { _id: string; username: string } }> {
+  const { data } = await api.post<{ message: string; to: { _id: string; username: string } }>(`/tickets/${seg(ticketId)}/transfer`, { to });
+  return data;
 }
 
 export interface TicketPublicKey {

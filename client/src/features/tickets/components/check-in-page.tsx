@@ -179,11 +179,11 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         return 'done';
       } catch (error) {
         if (!isRequestError(error) || !error.response || error.response.status >= 500) return 'queue';
-        const body = (error.response.data ?? {}) as { checkedInAt?: unknown };
+        const body = (error.response.data ?? {}) as { checkedInAt?: unknown; voidReason?: unknown };
         const refusal = getServerMessage(error);
-        // The event was cancelled: every ticket to it is void (the server's refusal says so).
-        if (refusal && /event (was|has been) cancelled/i.test(refusal)) {
-          addResult({ tone: 'error', title: `${prefix}Ticket void`, detail: refusal, offline, code });
+        // A void ticket (the event was cancelled, its holder cancelled it, or it was transferred): the server's refusal says why.
+        if (typeof body.voidReason === 'string' || (refusal && /event (was|has been) cancelled/i.test(refusal))) {
+          addResult({ tone: 'error', title: `${prefix}Ticket void`, detail: refusal ?? 'This ticket is no longer valid.', offline, code });
           return 'done';
         }
         if (error.response.status === 409) {

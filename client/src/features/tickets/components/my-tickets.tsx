@@ -8,8 +8,10 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
+import { hasStarted } from '../../../lib/event-clock';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
 import { getMyTickets, type MyTicket } from '../api/tickets-api';
+import { TicketActions } from './ticket-actions';
 import { TicketQr } from './ticket-qr';
 import '../tickets.css';
 
@@ -19,6 +21,18 @@ interface TicketView {
   index: number;
   of: number;
 }
+
+/** What a void ticket's card says, by why it is void. */
+function voidNotice(ticket: MyTicket): { badge: string; text: string } {
+  if (ticket.voidReason === 'self_cancel') {
+    return { badge: 'Cancelled', text: `You cancelled this ticket.${(ticket.pricePaid ?? 0) > 0 ? ' Any refund it gave is shown in Transaction History.' : ''}` };
+  }
+  if (ticket.voidReason === 'transferred') return { badge: 'Transferred', text: 'You gave this ticket to someone else: it no longer admits anyone.' };
+  return { badge: 'Event cancelled', text: `This ticket is void.${ticket.orderId ? ' Your money is refunded in full: see Transaction History.' : ''}` };
+}
+
+/** Valid, unused tickets of an event that has not started: they can still be cancelled or transferred. */
+const isActionable = (ticket: MyTicket) => !ticket.voidedAt && !ticket.checkedInAt && !hasStarted(ticket.event.date);
 
 function numberTickets(tickets: MyTicket[]): TicketView[] {
   const totals = new Map<string, number>();
@@ -36,6 +50,14 @@ export function MyTickets({ userId }: { userId: string }) {
   const [query, setQuery] = useState('');
 
   const tickets = useMemo(() => numberTickets(data ?? []), [data]);
+  /** Per event, the tickets the holder may cancel now (one dialog cancels some or all of them). */
+  const cancellable = useMemo(() => {
+    const byEvent = new Map<string, MyTicket[]>();
+    for (const ticket of data ?? []) {
+      if (isActionable(ticket) && ticket.selfCancel?.allowed) byEvent.set(ticket.event._id, [...(byEvent.get(ticket.event._id) ?? []), ticket]);
+    }
+    return byEvent;
+  }, [data]);
   const visible = useMemo(() => {
     const q = query.trim().toLowerCase();
     return q ? tickets.filter(({ ticket }) => ticket.event.title.toLowerCase().includes(q)) : tickets;
@@ -103,10 +125,8 @@ export function MyTickets({ userId }: { userId: string }) {
               {ticket.voidedAt ? (
                 // A void ticket admits nobody: no code to show at the door.
                 <p className="ticket-card__void">
-                  <span className="badge badge--cancelled">Event cancelled</span>
-                  <span>
-                    This ticket is void. {ticket.orderId ? 'Your money is refunded in full: see Transaction History.' : null}
-                  </span>
+                  <span className="badge badge--cancelled">{voidNotice(ticket).badge}</span>
+                  <span>{voidNotice(ticket).text}</span>
                 </p>
               ) : (
                 <div className="ticket-card__qr">
@@ -124,6 +144,13 @@ export function MyTickets({ userId }: { userId: string }) {
                   <p className="mono">{ticket.code}</p>
                 </details>
               )}
+              {isActionable(ticket) ? (
+                <TicketActions
+                  ticket={ticket}
+                  cancellable={[ticket, ...(cancellable.get(ticket.event._id) ?? []).filter((other) => other._id !== ticket._id)]}
+                  onChanged={reload}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

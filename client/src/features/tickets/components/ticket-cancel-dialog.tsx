@@ -1,0 +1,107 @@
+/*
+ * "Cancel tickets?" (My Tickets, loaded when first opened: ./ticket-actions.tsx). Shows how many tickets and
+ * the refund the event's policy gives before anything happens; the server applies the same rule
+ * (@tukio/shared/refund-policy) and its refusal is shown inside.
+ */
+import { useState } from 'react';
+import { selfCancelRefund } from '@tukio/shared/refund-policy';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { getErrorMessage } from '../../../lib/errors';
+import { notify } from '../../../lib/notify';
+import { cancelTickets, type MyTicket } from '../api/tickets-api';
+
+export interface TicketCancelDialogProps {
+  /** The holder's cancellable tickets of one event, the one they chose first. */
+  tickets: MyTicket[];
+  open: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}
+
+/** What the chosen tickets bring back: per order, price x tickets x percent, rounded down (as the server counts). */
+function refundFor(tickets: MyTicket[]): number {
+  const byOrder = new Map<string, MyTicket[]>();
+  for (const ticket of tickets) byOrder.set(ticket.orderId ?? ticket._id, [...(byOrder.get(ticket.orderId ?? ticket._id) ?? []), ticket]);
+  let total = 0;
+  for (const group of byOrder.values()) total += selfCancelRefund(group[0]!.pricePaid ?? 0, group.length, group[0]!.selfCancel?.refundPercent ?? 0);
+  return total;
+}
+
+export default function TicketCancelDialog({ tickets, open, onClose, onDone }: TicketCancelDialogProps) {
+  const [count, setCount] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const chosen = tickets.slice(0, count);
+  const refund = refundFor(chosen);
+  const paid = chosen.some((ticket) => (ticket.pricePaid ?? 0) > 0);
+  const title = tickets[0]?.event.title ?? 'this event';
+  const percent = tickets[0]?.selfCancel?.refundPercent ?? 0;
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const done = await cancelTickets(chosen.map((ticket) => ticket._id));
+      notify.success(done.msg);
+      onDone();
+      onClose();
+    } catch (failure) {
+      setError(getErrorMessage(failure, 'The tickets could not be cancelled. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const what = `${count} ticket${count === 1 ? '' : 's'}`;
+  return (
+    <ConfirmDialog
+      open={open}
+      title={count === 1 ? 'Cancel this ticket?' : `Cancel ${count} tickets?`}
+      description={
+        <>
+          <p>
+            {what} for <strong>{title}</strong> will stop working at the door, and the seat{count === 1 ? '' : 's'} will go back on sale. This cannot be undone.
+          </p>
+          <p className="ticket-cancel__refund">
+            {paid
+              ? refund > 0
+                ? `Refund: KES ${refund.toLocaleString('en-KE')} (${percent}% of the price), sent back to the M-Pesa number you paid with.`
+                : 'Refund: nothing (the refund rounds down to less than one shilling).'
+              : 'These tickets were free: nothing is refunded.'}
+          </p>
+        </>
+      }
+      confirmLabel={`Cancel ${what}`}
+      busyLabel="Cancelling…"
+      dismissLabel="Keep my tickets"
+      busy={busy}
+      error={error}
+      onConfirm={() => void confirm()}
+      onClose={() => {
+        if (!busy) onClose();
+      }}
+    >
+      {tickets.length > 1 ? (
+        <div className="field">
+          <label className="field__label" htmlFor="ticket-cancel-count">
+            How many tickets
+          </label>
+          <select
+            id="ticket-cancel-count"
+            className="field__control"
+            value={count}
+            disabled={busy}
+            data-autofocus
+            onChange={(change) => setCount(Number(change.target.value))}
+          >
+            {tickets.map((_, index) => (
+              <option key={index + 1} value={index + 1}>
+                {index + 1 === tickets.length ? `All ${tickets.length}` : index + 1}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,107 @@
+import { selfCancelRefund, selfCancelTerms } from '@tukio/shared/refund-policy';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
+import { msUntilStart } from '../../lib/event-clock.js';
+import type { AuthUser } from '../auth/index.js';
+import { refundPolicyOf } from '../events/index.js';
+import { createPaymentsRepository } from '../payments/index.js';
+import { createTicketsRepository, pricePaid, ticketMessages, voidedMessage, type TicketsService } from '../tickets/index.js';
+import { retryOnDeadlock } from './event-cancellation.service.js';
+import { createRefundLedger } from './refunds.service.js';
+import { buildSelfCancelMail } from './self-cancel-mail.js';
+
+export const selfCancelErrors = {
+  oneEvent: 'Cancel the tickets of one event at a time.',
+  eventCancelled: 'This event was cancelled: its tickets are void already and your refund is on its way.',
+} as const;
+
+export interface SelfCancelDeps {
+  db: Database;
+  /** Its mail queue sends the confirmation. */
+  tickets: TicketsService;
+  changes: ChangeFeed;
+  publicUrl: string;
+}
+
+/**
+ * A holder cancels some or all of their tickets of one event (docs/decisions/refunds.md, "Self-cancel"):
+ * within the event's refund policy (@tukio/shared/refund-policy, the rule the client shows), in one
+ * transaction, the tickets are voided ('self_cancel'), their seats freed, and each paid order's payment
+ * gets a refund of price × tickets × percent, never more than what is left of it.
+ */
+export function createSelfCancel(deps: SelfCancelDeps) {
+  const { db } = deps;
+
+  function inTransaction(userId: string, eventId: string, ticketIds: string[], orderIds: string[], now: Date) {
+    return db.transaction(async (tx) => {
+      const tickets = createTicketsRepository(tx);
+      // Lock order: payments, orders, then the event, as settlement and event cancellation take them.
+      const orders = await createPaymentsRepository(tx).lockOrdersWithPayments(orderIds);
+      const event = await tickets.lockEvent(eventId);
+      if (!event) throw AppError.notFound(ticketMessages.notFound);
+      // Read again under the locks: a cancel or transfer of the same tickets that ran first wins.
+      const locked = await tickets.lockTickets(ticketIds);
+      if (locked.length !== ticketIds.length || locked.some((ticket) => ticket.userId !== userId || ticket.eventId !== eventId)) {
+        throw AppError.notFound(ticketMessages.ticketNotFound);
+      }
+      const voidTicket = locked.find((ticket) => ticket.voidedAt);
+      if (voidTicket) throw AppError.conflict(voidedMessage(voidTicket.voidReason));
+      if (locked.some((ticket) => ticket.checkedInAt)) throw AppError.conflict(ticketMessages.used);
+      if (event.status === 'cancelled') throw AppError.conflict(selfCancelErrors.eventCancelled);
+      const byOrder = new Map(orders.map((row) => [row.order.id, row]));
+      const paid = locked.some((ticket) => ticket.orderId && pricePaid(byOrder.get(ticket.orderId)?.order ?? { amount: 0, quantity: 0 }) > 0);
+      const terms = selfCancelTerms(refundPolicyOf(event), { msUntilStart: msUntilStart(event.startsAt, now), paid });
+      if (!terms.allowed) throw AppError.conflict(terms.reason);
+      const voided = await tickets.voidTickets(ticketIds, 'self_cancel', now);
+      if (voided.length !== ticketIds.length) throw AppError.conflict(ticketMessages.selfCancelled);
+      const ledger = createRefundLedger(tx);
+      const refunds: Array<{ amount: number; phone: string }> = [];
+      for (const orderId of orderIds) {
+        const row = byOrder.get(orderId);
+        const count = locked.filter((ticket) => ticket.orderId === orderId).length;
+        const amount = row ? selfCancelRefund(pricePaid(row.order), count, terms.percent) : 0;
+        if (!row?.paymentId || amount <= 0) continue;
+        const refund = await ledger.createRefund({
+          paymentId: row.paymentId,
+          reason: 'self_cancel',
+          upTo: amount,
+          detail: `${count} ticket${count === 1 ? '' : 's'} cancelled by the holder (${terms.percent}%)`,
+          now,
+        });
+        if (refund) refunds.push({ amount: refund.amount, phone: refund.phone });
+      }
+      return { event, voided: voided.length, refunds };
+    });
+  }
+
+  return {
+    /** POST /api/tickets/cancel: the caller's own tickets of one event. */
+    async cancel(user: AuthUser, ticketIds: string[]) {
+      const ids = [...new Set(ticketIds)];
+      const owned = await createTicketsRepository(db).findByIds(ids);
+      // Someone else's ticket is answered as missing: its existence is not the caller's business.
+      if (owned.length !== ids.length || owned.some((row) => row.userId !== user.id)) throw AppError.notFound(ticketMessages.ticketNotFound);
+      const eventId = owned[0]!.eventId;
+      if (owned.some((row) => row.eventId !== eventId)) throw new AppError(400, selfCancelErrors.oneEvent);
+      const orderIds = [...new Set(owned.flatMap((row) => (row.orderId ? [row.orderId] : [])))].sort();
+      const outcome = await retryOnDeadlock(() => inTransaction(user.id, eventId, ids, orderIds, new Date()));
+      deps.changes.publish('event', eventId);
+      deps.changes.publish('event-tickets', eventId);
+      const event = { id: outcome.event.id, title: outcome.event.title, startsAt: outcome.event.startsAt, location: outcome.event.location };
+      deps.tickets.queueMail(`self-cancel confirmation for event ${eventId}`, async () => {
+        const contact = await createTicketsRepository(db).userContact(user.id);
+        return contact && buildSelfCancelMail({ to: contact.email, username: contact.username, event, tickets: outcome.voided, refunds: outcome.refunds, publicUrl: deps.publicUrl });
+      });
+      const refunded = outcome.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+      const tickets = `${outcome.voided} ticket${outcome.voided === 1 ? '' : 's'}`;
+      return {
+        msg: refunded > 0 ? `${tickets} cancelled. KES ${refunded.toLocaleString('en-KE')} is on its way back to your M-Pesa.` : `${tickets} cancelled.`,
+        cancelled: outcome.voided,
+        refundAmount: refunded,
+      };
+    },
+  };
+}
+
+export type SelfCancelService = ReturnType<typeof createSelfCancel>;
