@@ -26,14 +26,6 @@ export type ActivityKind = 'opens' | 'shares' | 'registrations';
 /** Trending weights and half-life; docs/decisions/trending.md explains the choice. */
 export const TRENDING = { openWeight: 1, shareWeight: 3, registrationWeight: 5, halfLifeDays: 3, windowDays: 14 } as const;
 
-/** Postgres caps bind parameters per statement; id lists are looked up in slices of this size. */
-const ID_BATCH = 5000;
-
-export function chunk<T>(items: T[], size = ID_BATCH): T[][] {
-  const slices: T[][] = [];
-  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
-  return slices;
-}
 
 const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 

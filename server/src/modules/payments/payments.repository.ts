@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { events, orders, payments, refunds, tickets, users } from '../../db/schema.js';
+import { chunk } from '../../db/chunk.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -57,6 +58,20 @@ export function createPaymentsRepository(db: Executor) {
         .where(and(eq(orders.id, orderId), onlyIf ? inArray(orders.status, onlyIf) : undefined))
         .returning();
       return row;
+    },
+
+    /** `setOrderStatus` for many orders in a few statements. */
+    async setOrdersStatus(orderIds: string[], status: OrderStatus, onlyIf: OrderStatus[]): Promise<number> {
+      let changed = 0;
+      for (const slice of chunk(orderIds)) {
+        const rows = await db
+          .update(orders)
+          .set({ status, updatedAt: new Date() })
+          .where(and(inArray(orders.id, slice), inArray(orders.status, onlyIf)))
+          .returning({ id: orders.id });
+        changed += rows.length;
+      }
+      return changed;
     },
 
     /** Pending orders whose hold ran out become `expired`; their seats are already free for counting. */

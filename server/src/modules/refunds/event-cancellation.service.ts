@@ -56,14 +56,21 @@ export function createEventCancellation(deps: EventCancellationDeps) {
       if (!event) throw AppError.conflict(cancellationMessages.alreadyCancelled);
       const released = await orders.cancelPendingOrders(eventId, now);
       const voided = await tickets.voidForEvent(eventId, 'event_cancelled', now);
-      const ledger = createRefundLedger(tx);
-      const refunds: Array<{ userId: string; amount: number; phone: string }> = [];
-      for (const paid of await orders.successfulPaymentsForEvent(eventId)) {
-        const refund = await ledger.createRefund({ paymentId: paid.paymentId, reason: 'event_cancelled', detail: `event cancelled: ${reason}`, now });
-        if (paid.orderStatus === 'paid') await orders.setOrderStatus(paid.orderId, 'refund_due');
-        if (refund) refunds.push({ userId: paid.userId, amount: refund.amount, phone: refund.phone });
-      }
-      return { event, released: released.length, voided, refunds };
+      // Every paid order at once, in a few statements: one query per order made a large event's
+      // cancellation hold the event lock for seconds (8 s for 810 orders in bench/refunds.mjs).
+      const paid = await orders.successfulPaymentsForEvent(eventId);
+      const refunds = await createRefundLedger(tx).refundWhatIsLeft(
+        paid.map((row) => row.paymentId),
+        'event_cancelled',
+        `event cancelled: ${reason}`,
+        now,
+      );
+      await orders.setOrdersStatus(
+        paid.filter((row) => row.orderStatus === 'paid').map((row) => row.orderId),
+        'refund_due',
+        ['paid'],
+      );
+      return { event, released: released.length, voided, refunds: refunds.map(({ userId, amount, phone }) => ({ userId, amount, phone })) };
     });
   }
 

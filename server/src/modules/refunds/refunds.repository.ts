@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { events, orders, payments, refundAttempts, refunds, refundTransitions, users } from '../../db/schema.js';
+import { chunk } from '../../db/chunk.js';
 import { newId } from '../../db/ids.js';
 
 export type RefundRow = typeof refunds.$inferSelect;
@@ -17,17 +18,32 @@ export interface Transition {
   at: Date;
 }
 
-/** Postgres caps bind parameters per statement; long id lists are read in slices of this size. */
-const ID_BATCH = 5000;
-
+/** Long id lists are read in slices (PostgreSQL caps bind parameters per statement). */
 async function inSlices<T>(ids: string[], read: (slice: string[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
-  for (let start = 0; start < ids.length; start += ID_BATCH) out.push(...(await read(ids.slice(start, start + ID_BATCH))));
+  for (const slice of chunk(ids)) out.push(...(await read(slice)));
   return out;
 }
 
 /** The refund ledger: refunds, the attempts sent to M-Pesa for them, and their history. */
 export function createRefundsRepository(db: Executor) {
+  async function takenFromEach(paymentIds: string[]): Promise<Map<string, number>> {
+    const rows = await inSlices(paymentIds, (slice) =>
+      db
+        .select({ paymentId: refunds.paymentId, n: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
+        .from(refunds)
+        .where(inArray(refunds.paymentId, slice))
+        .groupBy(refunds.paymentId),
+    );
+    return new Map(rows.map((row) => [row.paymentId, Number(row.n)]));
+  }
+
+  async function insertRefunds(rows: NewRefund[]): Promise<RefundRow[]> {
+    const out: RefundRow[] = [];
+    for (const slice of chunk(rows, 1000)) out.push(...(await db.insert(refunds).values(slice).returning()));
+    return out;
+  }
+
   return {
     /** The payment a refund is taken from, locked: refunds of one payment are created one at a time. */
     async lockPayment(paymentId: string) {
@@ -37,20 +53,31 @@ export function createRefundsRepository(db: Executor) {
 
     /** Shillings the refunds of a payment already take, whatever their status (a failed one may be retried). */
     async takenFrom(paymentId: string): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` }).from(refunds).where(eq(refunds.paymentId, paymentId));
-      return Number(row?.n ?? 0);
+      return (await takenFromEach([paymentId])).get(paymentId) ?? 0;
+    },
+
+    /** `takenFrom` for many payments at once: payment id -> shillings taken (absent: nothing). */
+    takenFromEach,
+
+    /** These payments, locked (refunds of one payment are created one at a time). */
+    async lockPayments(paymentIds: string[]) {
+      return inSlices(paymentIds, (slice) => db.select().from(payments).where(inArray(payments.id, slice)).orderBy(payments.id).for('update'));
     },
 
     async insertRefund(row: NewRefund): Promise<RefundRow> {
-      const [inserted] = await db.insert(refunds).values(row).returning();
+      const [inserted] = await insertRefunds([row]);
       return inserted!;
     },
 
+    /** Many refunds in a few multi-row statements (an event cancellation refunds every order at once). */
+    insertRefunds,
+
     async recordTransitions(rows: Transition[]) {
-      if (rows.length === 0) return;
-      await db
-        .insert(refundTransitions)
-        .values(rows.map((row) => ({ id: newId(), refundId: row.refundId, fromStatus: row.from, toStatus: row.to, at: row.at, detail: row.detail.slice(0, 1000) })));
+      for (const slice of chunk(rows, 1000)) {
+        await db
+          .insert(refundTransitions)
+          .values(slice.map((row) => ({ id: newId(), refundId: row.refundId, fromStatus: row.from, toStatus: row.to, at: row.at, detail: row.detail.slice(0, 1000) })));
+      }
     },
 
     /**

@@ -46,6 +46,33 @@ export const refundMessages = {
  */
 export function createRefundLedger(executor: Executor) {
   const repo = createRefundsRepository(executor);
+  type PaymentRow = NonNullable<Awaited<ReturnType<typeof repo.lockPayment>>>;
+
+  /** Due refunds and their first transition. A refund of the whole payment reverses its STK receipt; a partial one is a B2C payout. */
+  async function insertDue(entries: Array<{ payment: PaymentRow; amount: number }>, reason: RefundReason, detail: string | undefined, now: Date) {
+    if (entries.length === 0) return [];
+    const inserted = await repo.insertRefunds(
+      entries.map(({ payment, amount }) => ({
+        id: newId(),
+        orderId: payment.orderId,
+        paymentId: payment.id,
+        userId: payment.userId,
+        eventId: payment.eventId,
+        amount,
+        phone: payment.phone,
+        reason,
+        method: amount === payment.amount && payment.mpesaReceiptNumber ? ('reversal' as const) : ('b2c' as const),
+        status: 'due' as const,
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await repo.recordTransitions(inserted.map((refund) => ({ refundId: refund.id, from: null, to: 'due' as const, detail: detail ?? reason, at: now })));
+    return inserted;
+  }
+
   return {
     async createRefund(input: {
       paymentId: string;
@@ -65,27 +92,24 @@ export function createRefundLedger(executor: Executor) {
       if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
         throw new AppError(409, `A refund of ${amount} shillings is more than the ${Math.max(0, left)} left of this payment.`, { body: { left: Math.max(0, left) } });
       }
-      const now = input.now ?? new Date();
-      const refund = await repo.insertRefund({
-        id: newId(),
-        orderId: payment.orderId,
-        paymentId: payment.id,
-        userId: payment.userId,
-        eventId: payment.eventId,
-        amount,
-        phone: payment.phone,
-        reason: input.reason,
-        method: amount === payment.amount && payment.mpesaReceiptNumber ? 'reversal' : 'b2c',
-        status: 'due',
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await repo.recordTransitions([{ refundId: refund.id, from: null, to: 'due', detail: input.detail ?? input.reason, at: now }]);
+      const [refund] = await insertDue([{ payment, amount }], input.reason, input.detail, input.now ?? new Date());
       return refund;
     },
+
+    /**
+     * All that is left of each of these payments, in a few statements whatever their number (an event
+     * cancellation refunds every order at once); payments with nothing left get nothing. Same rule as
+     * `createRefund` without an amount.
+     */
+    async refundWhatIsLeft(paymentIds: string[], reason: RefundReason, detail: string, now: Date): Promise<RefundRow[]> {
+      const locked = await repo.lockPayments(paymentIds);
+      if (locked.some((payment) => payment.status !== 'success')) throw AppError.conflict(refundMessages.notRefundable);
+      const taken = await repo.takenFromEach(locked.map((payment) => payment.id));
+      const due = locked.map((payment) => ({ payment, amount: payment.amount - (taken.get(payment.id) ?? 0) })).filter((entry) => entry.amount > 0);
+      return insertDue(due, reason, detail, now);
+    },
   };
+
 }
 
 export interface RefundsServiceDeps {
