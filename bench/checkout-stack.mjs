@@ -187,3 +187,30 @@ export function auditPayments(stack) {
     });
   });
 }
+
+/**
+ * One bench run on a fresh stack, ended by the audit: `body(stack, fail)` runs the bench and calls
+ * `fail()` for any figure off target; the process exits 1 when anything failed, the audit found a
+ * discrepancy or did not run, 0 otherwise. The stack is stopped whatever happens.
+ */
+export async function runBenchWithAudit(stackOptions, body) {
+  let stack;
+  let failed = false;
+  const fail = () => {
+    failed = true;
+  };
+  try {
+    stack = await startCheckoutStack(stackOptions);
+    await body(stack, fail);
+    // The books: what the simulator says was paid (and paid back) against payments, orders, tickets and refunds.
+    const audit = await auditPayments(stack);
+    console.log(`payments audit: ${Number.isNaN(audit.discrepancies) ? `did not run (exit ${audit.code})` : `${audit.discrepancies} discrepancies`} (target 0)`);
+    if (audit.discrepancies !== 0 || audit.code !== 0) fail();
+  } catch (error) {
+    console.error(error);
+    fail();
+  } finally {
+    await stack?.stop();
+  }
+  process.exit(failed ? 1 : 0);
+}

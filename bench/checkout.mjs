@@ -6,7 +6,7 @@
 // Usage: node bench/checkout.mjs   (needs PostgreSQL on 127.0.0.1:5432)
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
 import os from 'node:os';
-import { auditPayments, cpuSeconds, loadAverage, runSale, startCheckoutStack } from './checkout-stack.mjs';
+import { cpuSeconds, loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
 import { percentile } from './lib.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
@@ -14,10 +14,7 @@ const SEATS = Number(process.env.SEATS ?? 900);
 const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 200);
 const POLL_MS = Number(process.env.POLL_MS ?? 3000);
 
-let stack;
-let exitCode = 0;
-try {
-  stack = await startCheckoutStack({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: SEATS, simulatorDelayMs: SIMULATOR_DELAY_MS });
+await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: SEATS, simulatorDelayMs: SIMULATOR_DELAY_MS }, async (stack, fail) => {
   const { api, pay, db, eventId } = stack;
 
   console.log(`${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`);
@@ -53,16 +50,5 @@ try {
   console.log(
     `server-side CPU per confirmed ticket: ${perTicketMs.toFixed(1)} ms -> about ${(2000 / perTicketMs).toFixed(0)} tickets/s if the services had the machine's 2 cores to themselves`,
   );
-  if (rate < 50 || oversold > 0 || serverErrors > 0 || issued !== confirmed || confirmed !== Math.min(SEATS, BUYERS)) exitCode = 1;
-
-  // The books: what the simulator says was paid against payments, orders and tickets.
-  const audit = await auditPayments(stack);
-  console.log(`payments audit: ${Number.isNaN(audit.discrepancies) ? `did not run (exit ${audit.code})` : `${audit.discrepancies} discrepancies`} (target 0)`);
-  if (audit.discrepancies !== 0 || audit.code !== 0) exitCode = 1;
-} catch (error) {
-  console.error(error);
-  exitCode = 1;
-} finally {
-  await stack?.stop();
-}
-process.exit(exitCode);
+  if (rate < 50 || oversold > 0 || serverErrors > 0 || issued !== confirmed || confirmed !== Math.min(SEATS, BUYERS)) fail();
+});

@@ -9,7 +9,7 @@
 // REFUND_POLL_MS=100 REFUND_RESULT_WAIT_MS=10000 (the refund worker's pass interval and the wait before it asks
 // Transaction Status; defaults 15 s and 5 min) DRAIN_TIMEOUT_S=300
 import os from 'node:os';
-import { auditPayments, loadAverage, runSale, startCheckoutStack } from './checkout-stack.mjs';
+import { loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
 const SEATS = Number(process.env.SEATS ?? 900);
@@ -20,16 +20,13 @@ const REFUND_POLL_MS = Number(process.env.REFUND_POLL_MS ?? 100);
 const REFUND_RESULT_WAIT_MS = Number(process.env.REFUND_RESULT_WAIT_MS ?? 10_000);
 const DRAIN_TIMEOUT_S = Number(process.env.DRAIN_TIMEOUT_S ?? 300);
 
-let stack;
-let exitCode = 0;
-try {
-  stack = await startCheckoutStack({
+await runBenchWithAudit({
     name: 'tukio_bench_refunds',
     buyers: BUYERS,
     seats: SEATS,
     simulatorDelayMs: SIMULATOR_DELAY_MS,
     paymentEnv: { REFUND_POLL_MS: String(REFUND_POLL_MS), REFUND_RESULT_WAIT_MS: String(REFUND_RESULT_WAIT_MS) },
-  });
+  }, async (stack, fail) => {
   const { db, eventId } = stack;
   console.log(
     `${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms; refund worker every ${REFUND_POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
@@ -40,7 +37,7 @@ try {
 
   const sale = await runSale(stack, { pollMs: POLL_MS });
   console.log(`sale: ${sale.confirmed} paid in ${((sale.lastConfirmedAt - sale.startedAt) / 1000).toFixed(1)} s, ${sale.soldOut} sold-out refusals, ${sale.serverErrors} 5xx`);
-  if (sale.confirmed !== Math.min(SEATS, BUYERS) || sale.serverErrors > 0) exitCode = 1;
+  if (sale.confirmed !== Math.min(SEATS, BUYERS) || sale.serverErrors > 0) fail();
 
   // SELF_CANCEL of the buyers who paid (every tenth one by default) cancel their ticket, all at once.
   const started = performance.now();
@@ -53,7 +50,7 @@ try {
   const selfCancelMs = performance.now() - started;
   const selfCancelled = selfCancels.filter((answer) => answer.status === 200).length;
   const refused = selfCancels.filter((answer) => answer.status !== 200).map((answer) => `${answer.status} ${answer.body.msg ?? ''}`);
-  if (refused.length > 0) exitCode = 1;
+  if (refused.length > 0) fail();
 
   // The organiser cancels: one transaction voids every ticket left and writes a refund per paid order not refunded yet.
   const cancelStarted = performance.now();
@@ -100,16 +97,5 @@ try {
       `the cancellation's ${afterCancel.succeeded} alone: ${afterCancel.seconds.toFixed(1)} s = ${afterCancel.perSecond} refunds/s`,
   );
   console.log(`time to drain: ${drainSeconds.toFixed(1)} s from the first self-cancel to every refund final`);
-  if (refunds !== sale.confirmed || succeeded !== refunds) exitCode = 1;
-
-  // The books: the simulator's payments and payouts against payments, orders, tickets and refunds.
-  const audit = await auditPayments(stack);
-  console.log(`payments audit: ${Number.isNaN(audit.discrepancies) ? `did not run (exit ${audit.code})` : `${audit.discrepancies} discrepancies`} (target 0)`);
-  if (audit.discrepancies !== 0 || audit.code !== 0) exitCode = 1;
-} catch (error) {
-  console.error(error);
-  exitCode = 1;
-} finally {
-  await stack?.stop();
-}
-process.exit(exitCode);
+  if (refunds !== sale.confirmed || succeeded !== refunds) fail();
+});
