@@ -161,6 +161,18 @@ describe('event cancellation and refunds in the browser', () => {
     await page.getByText('Ticket sales are closed: this event was cancelled.').waitFor();
     expect(await page.getByRole('button', { name: /Get Ticket|Already Registered/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Add to calendar' }).count()).toBe(0);
+
+    // The organiser's tools are gone, but what the cancellation did is still theirs to see: voided tickets and
+    // each buyer's refund, by username only (no phone numbers).
+    const refunds = page.getByRole('region', { name: 'Refunds' });
+    await refunds.getByRole('button', { name: 'Show refunds' }).click();
+    await refunds.getByText('2 refunds, KES 3,000 in all').waitFor();
+    expect(await refunds.getByRole('term').filter({ hasText: 'Voided by the event’s cancellation' }).locator('xpath=following-sibling::dd').textContent()).toBe('2 tickets');
+    for (const name of ['kamau', 'achieng']) {
+      await refunds.getByRole('listitem', { name: `Refund of KES 1,500 to ${name}` }).getByText('Event cancelled', { exact: false }).waitFor();
+    }
+    expect(await refunds.textContent()).not.toMatch(/2547\d{8}/);
+    await screenshots(page, 'organiser-refunds', { target: () => refunds.scrollIntoViewIfNeeded() });
     expect(await accessibilityProblems(page)).toEqual([]);
 
     const event = (await h.server.api('GET', `/api/events/${eventId}`)).body;

@@ -217,7 +217,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
-  app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation }));
+  app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));

@@ -354,3 +354,63 @@ describe('POST /api/internal/audit', () => {
     expect(voided.body.discrepancies).toEqual([{ kind: 'payment-not-refunded', detail: expect.stringContaining(kept.receipt) }]);
   });
 });
+
+describe('GET /api/events/:id/refunds', () => {
+  const summary = (eventId: string, as: Session | undefined) => t.api('GET', `/api/events/${eventId}/refunds`, { token: as?.token });
+
+  it('shows the organiser (and admins) the cancelled, voided and transferred tickets and every refund by status, without phones or emails; strangers are refused', async () => {
+    const eventId = await paidEvent('Refund summary gala');
+    await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, eventId));
+    await payFor(t, amani.token, eventId, { quantity: 2, phone: '254711000021' });
+    await payFor(t, baraka.token, eventId, { phone: '254711000022' });
+    await payFor(t, chebet.token, eventId, { phone: '254711000023' });
+    const mine = async (who: Session) =>
+      ((await t.api('GET', '/api/tickets/mine', { token: who.token })).body as Array<{ _id: string; event: { _id: string } }>).filter((ticket) => ticket.event._id === eventId);
+
+    const empty = await summary(eventId, organiser);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ eventId, tickets: { cancelledByHolders: 0, voidedByCancellation: 0, transferred: 0 }, total: { count: 0, amount: 0 }, refunds: [] });
+
+    // Amani cancels one ticket (refunded in full, then paid out); Chebet hands hers to Baraka.
+    const [amaniTicket] = await mine(amani);
+    expect((await t.api('POST', '/api/tickets/cancel', { token: amani.token, body: { ticketIds: [amaniTicket!._id] } })).body.refundAmount).toBe(500);
+    const [chebetTicket] = await mine(chebet);
+    expect((await t.api('POST', `/api/tickets/${chebetTicket!._id}/transfer`, { token: chebet.token, body: { to: baraka.user.username } })).status).toBe(200);
+    const [selfRefund] = await refundsOf(t, eventId);
+    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string }>;
+    const attempt = claimed.find((item) => item.refundId === selfRefund!.id)!;
+    const transactionId = receiptNo('S');
+    const result = { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId, amount: 500, source: 'callback' };
+    expect((await t.api('POST', '/api/internal/refunds/result', { headers: internalHeaders(t), body: result })).body).toMatchObject({ status: 'succeeded' });
+
+    // Strangers, buyers and visitors see nothing; a pending event is missing to strangers.
+    expect((await summary(eventId, stranger)).status).toBe(403);
+    expect((await summary(eventId, amani)).status).toBe(403);
+    expect((await summary(eventId, undefined)).status).toBe(401);
+    expect((await summary(await paidEvent('Pending summary gala', { status: 'pending' }), stranger)).status).toBe(404);
+
+    expect((await cancel(eventId, organiser)).status).toBe(200);
+    const res = await summary(eventId, organiser);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      eventId,
+      tickets: { cancelledByHolders: 1, voidedByCancellation: 3, transferred: 1 },
+      total: { count: 4, amount: 2000 },
+      byStatus: { due: { count: 3, amount: 1500 }, sent: { count: 0, amount: 0 }, succeeded: { count: 1, amount: 500 }, failed: { count: 0, amount: 0 } },
+    });
+    const listed = res.body.refunds as Array<{ username: string; amount: number; reason: string; status: string; receipt: string | null; createdAt: string; updatedAt: string }>;
+    expect(listed.map(({ username, amount, reason, status, receipt }) => ({ username, amount, reason, status, receipt })).sort((x, y) => `${x.reason}${x.username}`.localeCompare(`${y.reason}${y.username}`))).toEqual([
+      { username: amani.user.username, amount: 500, reason: 'event_cancelled', status: 'due', receipt: null },
+      { username: baraka.user.username, amount: 500, reason: 'event_cancelled', status: 'due', receipt: null },
+      { username: chebet.user.username, amount: 500, reason: 'event_cancelled', status: 'due', receipt: null },
+      { username: amani.user.username, amount: 500, reason: 'self_cancel', status: 'succeeded', receipt: transactionId },
+    ]);
+    for (const row of listed) expect(Date.parse(row.createdAt)).toBeGreaterThan(Date.now() - 120_000);
+    // Buyers by username only: no phone number or email leaves through this list.
+    const text = JSON.stringify(res.body);
+    expect(text).not.toMatch(/2547110000/);
+    for (const buyer of [amani, baraka, chebet]) expect(text).not.toContain(buyer.user.email);
+
+    expect((await summary(eventId, admin)).body).toEqual(res.body);
+  });
+});

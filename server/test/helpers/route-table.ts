@@ -1014,6 +1014,15 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }), body: () => cancelReason },
   },
   {
+    method: 'GET',
+    path: '/api/events/:id/refunds',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/refunds`), ok: 200 },
+      { name: "A's cancelled event with an order", request: async (tools) => get(`/api/events/${await cancelledPaidEvent(tools)}/refunds`), ok: 200 },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
     method: 'PUT',
     path: '/api/events/:id',
     scenarios: [

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { events, orders, payments, refundAttempts, refunds, refundTransitions, users } from '../../db/schema.js';
+import { events, orders, payments, refundAttempts, refunds, refundTransitions, tickets, users } from '../../db/schema.js';
 import { chunk } from '../../db/chunk.js';
 import { newId } from '../../db/ids.js';
 
@@ -168,6 +168,37 @@ export function createRefundsRepository(db: Executor) {
         .innerJoin(users, eq(users.id, refunds.userId))
         .where(status ? eq(refunds.status, status) : undefined)
         .orderBy(desc(refunds.createdAt), desc(refunds.id));
+    },
+
+    /**
+     * One event's refunds for its organiser, newest first: the buyer's username only (no phone or email),
+     * in one query whatever their number.
+     */
+    async listForEvent(eventId: string) {
+      return db
+        .select({
+          id: refunds.id,
+          username: users.username,
+          amount: refunds.amount,
+          reason: refunds.reason,
+          status: refunds.status,
+          receipt: refunds.receipt,
+          createdAt: refunds.createdAt,
+          updatedAt: refunds.updatedAt,
+        })
+        .from(refunds)
+        .innerJoin(users, eq(users.id, refunds.userId))
+        .where(eq(refunds.eventId, eventId))
+        .orderBy(desc(refunds.createdAt), desc(refunds.id));
+    },
+
+    /** One event's void tickets by why they are void (holder cancelled, event cancelled, transferred). */
+    async voidTicketCounts(eventId: string) {
+      return db
+        .select({ reason: tickets.voidReason, n: sql<number>`count(*)::int`.mapWith(Number) })
+        .from(tickets)
+        .where(and(eq(tickets.eventId, eventId), isNotNull(tickets.voidReason)))
+        .groupBy(tickets.voidReason);
     },
 
     // ---- what the audit compares with the provider's records ----

@@ -76,3 +76,30 @@ export const selfCancelled = z.object({
   cancelled: z.int().meta({ description: 'Tickets voided.' }),
   refundAmount: z.int().meta({ description: 'Whole shillings on their way back (0 for free tickets).' }),
 });
+
+const shillingsTotal = z.object({ count: z.int(), amount: shillings });
+
+export const eventRefunds = z.object({
+  eventId: id,
+  tickets: z
+    .object({
+      cancelledByHolders: z.int(),
+      voidedByCancellation: z.int(),
+      transferred: z.int().meta({ description: 'Tickets handed to another holder (each replaced by a new valid one).' }),
+    })
+    .meta({ description: 'Void tickets of the event, by why they are void.' }),
+  total: shillingsTotal,
+  byStatus: z.object({ due: shillingsTotal, sent: shillingsTotal, succeeded: shillingsTotal, failed: shillingsTotal }),
+  refunds: z.array(
+    z.object({
+      refundId: id,
+      username: z.string().meta({ description: "The buyer's username (no phone or email)." }),
+      amount: shillings,
+      reason: refundReasonSchema,
+      status: refundStatusSchema,
+      receipt: z.string().nullable().meta({ description: 'The M-Pesa TransactionID once the refund succeeded.' }),
+      createdAt: dateTime,
+      updatedAt: dateTime.meta({ description: 'Its last change of status.' }),
+    }),
+  ),
+});

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { EventCancellationService } from './event-cancellation.service.js';
-import { accepted, adminRefunds, audited, cancelled, claimed, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
+import { accepted, adminRefunds, audited, cancelled, claimed, eventRefunds, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
 import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundParams, resultBody, selfCancelBody, unresolvedQuery } from './refunds.schemas.js';
 import type { RefundsService } from './refunds.service.js';
 import type { SelfCancelService } from './self-cancel.service.js';
@@ -127,10 +127,11 @@ export function createAdminRefundsRouter(deps: { refunds: RefundsService }) {
   return router;
 }
 
-/** POST /api/events/:id/cancel (mounted under /api/events before the events router). */
-export function createEventCancellationRouter(deps: { cancellation: EventCancellationService }) {
+/** POST /api/events/:id/cancel and GET /api/events/:id/refunds (mounted under /api/events before the events router). */
+export function createEventCancellationRouter(deps: { cancellation: EventCancellationService; refunds: RefundsService }) {
   const router = Router();
-  declareRoutes(router, 'Events').post(
+  const routes = declareRoutes(router, 'Events');
+  routes.post(
     '/:id/cancel',
     {
       summary: 'Cancel an event (organiser or admin): tickets void, buyers refunded, holders emailed',
@@ -149,6 +150,24 @@ export function createEventCancellationRouter(deps: { cancellation: EventCancell
       },
     },
     ({ params, body, user }) => deps.cancellation.cancel(params.id, user, body.reason),
+  );
+
+  routes.get(
+    '/:id/refunds',
+    {
+      summary: "The event's cancelled tickets and refunds (organiser or admin)",
+      access: 'owner',
+      description:
+        'Tickets cancelled by their holders, voided by the event\'s cancellation and transferred; the refunds counted and totalled (KES) by status, and listed ' +
+        'newest first with the buyer\'s username (no phone or email), amount, reason, status, receipt once paid, and dates.',
+      params: eventParams,
+      responses: {
+        200: { description: '`{eventId, tickets, total, byStatus, refunds}`.', schema: eventRefunds },
+        403: 'Not the organiser or an admin.',
+        404: 'Event not found (or pending and not yours).',
+      },
+    },
+    ({ params, user }) => deps.refunds.forEvent(params.id, user),
   );
   return router;
 }

@@ -1,11 +1,13 @@
-import type { auditRequest, RefundAcceptedRequest, RefundReason, RefundResultRequest } from '@tukio/shared/internal-refunds';
+import { REFUND_STATUSES, type auditRequest, type RefundAcceptedRequest, type RefundReason, type RefundResultRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
+import { requireOwner } from '../../lib/auth.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
+import { canSeeEvent, createEventsRepository } from '../events/index.js';
 import { auditLedger } from './refunds-audit.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
@@ -31,6 +33,8 @@ export const refundMessages = {
   notRefundable: 'Only a successful payment can be refunded.',
   unknownAttempt: 'Unknown OriginatorConversationID.',
   notFound: 'Refund not found.',
+  eventNotFound: 'Event not found.',
+  notOwner: "Only the organiser of this event or an administrator can see its refunds.",
   retryOnlyFailed: (status: RefundStatus) =>
     `Only a failed refund can be retried; this one is ${status}${status === 'succeeded' ? ' already' : status === 'due' ? ' and will be sent shortly' : ' and waiting for M-Pesa'}.`,
 } as const;
@@ -265,6 +269,42 @@ export function createRefundsService(deps: RefundsServiceDeps) {
         await repo.recordTransitions([{ refundId: refund.id, from: 'failed', to: 'due', detail: `retried by ${admin.username}`, at: now }]);
         return { refundId: refund.id, status: 'due' as const, method: refund.method, attempts: refund.attempts, nextAttemptAt: now.toISOString() };
       });
+    },
+
+    /**
+     * GET /api/events/:id/refunds: what left the event's seats (tickets cancelled by their holders, voided by
+     * the event's cancellation, transferred) and its refunds, totalled by status and listed. For its
+     * organiser or an admin; buyers appear by username only, as on the attendee list (no phone, no email).
+     */
+    async forEvent(eventId: string, user: AuthUser) {
+      const event = await createEventsRepository(db).findById(eventId);
+      // A pending event is answered as missing to strangers, as everywhere else.
+      if (!event || !canSeeEvent(event, user)) throw AppError.notFound(refundMessages.eventNotFound);
+      requireOwner(user, event.userId, { message: refundMessages.notOwner });
+      const repo = createRefundsRepository(db);
+      const [voided, rows] = await Promise.all([repo.voidTicketCounts(eventId), repo.listForEvent(eventId)]);
+      const voidedBy = (reason: string) => voided.find((row) => row.reason === reason)?.n ?? 0;
+      const byStatus = Object.fromEntries(REFUND_STATUSES.map((status) => [status, { count: 0, amount: 0 }])) as Record<RefundStatus, { count: number; amount: number }>;
+      for (const row of rows) {
+        byStatus[row.status].count += 1;
+        byStatus[row.status].amount += row.amount;
+      }
+      return {
+        eventId,
+        tickets: { cancelledByHolders: voidedBy('self_cancel'), voidedByCancellation: voidedBy('event_cancelled'), transferred: voidedBy('transferred') },
+        total: { count: rows.length, amount: rows.reduce((sum, row) => sum + row.amount, 0) },
+        byStatus,
+        refunds: rows.map((row) => ({
+          refundId: row.id,
+          username: row.username,
+          amount: row.amount,
+          reason: row.reason,
+          status: row.status,
+          receipt: row.status === 'succeeded' ? row.receipt : null,
+          createdAt: row.createdAt.toISOString(),
+          updatedAt: row.updatedAt.toISOString(),
+        })),
+      };
     },
 
     /**

@@ -13,7 +13,8 @@ import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { formatDateTime, formatKes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { getRefunds, retryRefund, type RefundReason, type RefundRow, type RefundStatus } from '../api/admin-api';
+import { REFUND_REASON, REFUND_STATUS } from '../../../lib/refund-labels';
+import { getRefunds, retryRefund, type RefundRow, type RefundStatus } from '../api/admin-api';
 
 type Filter = RefundStatus | '';
 
@@ -24,21 +25,6 @@ const FILTERS: ReadonlyArray<{ value: Filter; label: string }> = [
   { value: 'succeeded', label: 'Refunded' },
   { value: 'failed', label: 'Failed' },
 ];
-
-const STATUS: Record<RefundStatus, { tone: string; label: string }> = {
-  due: { tone: 'pending', label: 'Due' },
-  sent: { tone: 'pending', label: 'Sent to M-Pesa' },
-  succeeded: { tone: 'success', label: 'Refunded' },
-  failed: { tone: 'failed', label: 'Failed' },
-};
-
-const REASON: Record<RefundReason, string> = {
-  sold_out: 'Paid after the event sold out',
-  event_cancelled: 'Event cancelled',
-  late_payment: 'Payment arrived too late',
-  self_cancel: 'Cancelled by the buyer',
-  admin: 'Refunded by an admin',
-};
 
 const METHOD: Record<RefundRow['method'], string> = {
   reversal: 'M-Pesa reversal',
@@ -159,7 +145,7 @@ export function RefundsSection() {
 }
 
 function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
-  const status = STATUS[row.status] ?? { tone: 'pending', label: row.status };
+  const status = REFUND_STATUS[row.status] ?? { tone: 'pending', label: row.status };
   return (
     <article className="refund-card" aria-label={`Refund of ${formatKes(row.refundAmount)} to ${row.username} for ${row.eventTitle}`}>
       <div className="refund-card__top">
@@ -182,7 +168,7 @@ function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
         </div>
         <div>
           <dt>Why</dt>
-          <dd>{REASON[row.reason] ?? row.reason}</dd>
+          <dd>{REFUND_REASON[row.reason] ?? row.reason}</dd>
         </div>
         <div>
           <dt>Order</dt>

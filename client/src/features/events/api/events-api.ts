@@ -7,6 +7,7 @@
  */
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import { api } from '../../../lib/api-client';
+import type { RefundReason, RefundStatus } from '../../../lib/refund-labels';
 import { fetchJson } from '../../../lib/public-get';
 import type { EventItem } from '../../../types/api';
 
@@ -108,6 +109,40 @@ export async function cancelEvent(current: EventItem, reason: string): Promise<C
   const cancelledAt = typeof data?.cancelledAt === 'string' ? data.cancelledAt : new Date().toISOString();
   const event = await getEvent(current._id).catch(() => ({ ...current, status: 'cancelled' as const, cancelReason: reason, cancelledAt }));
   return { msg, event };
+}
+
+/** One refund of an event as its organiser sees it: the buyer by username only (no phone, no email). */
+export interface EventRefund {
+  refundId: string;
+  username: string;
+  /** Whole shillings going back. */
+  amount: number;
+  reason: RefundReason;
+  status: RefundStatus;
+  /** The refund's M-Pesa receipt, once paid. */
+  receipt: string | null;
+  createdAt: string;
+  /** Its last change of status. */
+  updatedAt: string;
+}
+
+export interface RefundTotal {
+  count: number;
+  amount: number;
+}
+
+/** GET /api/events/:id/refunds (organiser or admin): the tickets that left and the money going back. */
+export interface EventRefunds {
+  tickets: { cancelledByHolders: number; voidedByCancellation: number; transferred: number };
+  total: RefundTotal;
+  byStatus: Record<RefundStatus, RefundTotal>;
+  /** Newest first. */
+  refunds: EventRefund[];
+}
+
+export async function getEventRefunds(id: string, signal?: AbortSignal): Promise<EventRefunds> {
+  const { data } = await api.get<EventRefunds>(`/events/${seg(id)}/refunds`, { signal });
+  return data;
 }
 
 /** POST /api/uploads (auth, multipart field `file`) -> {url, secure_url}. */

@@ -11,6 +11,7 @@ import { mapsSearchUrl } from '../lib/share';
 import { AddToCalendar } from './add-to-calendar';
 import { CancelEventButton } from './cancel-event-button';
 import { EventCancelledBanner } from './event-cancelled-banner';
+import { EventRefundsPanel } from './event-refunds-panel';
 import type { EventItem } from '../../../types/api';
 import { EventHero } from './event-hero';
 import { RelatedEvents } from './related-events';
@@ -26,7 +27,7 @@ export interface EventDetailViewProps {
   comments: ReactNode;
   /** Above the comments, shown only once the event has taken place (forum summary, reviews). */
   afterEvent?: ReactNode;
-  /** The visitor organises the event or is an admin: the organiser's tools (edit, cancel). */
+  /** The visitor organises the event or is an admin: the organiser's tools (edit, cancel) and its refunds. */
   canManage?: boolean;
   /** The event was cancelled from this page: the server's copy of it. */
   onCancelled?: (event: EventItem) => void;
@@ -72,6 +73,7 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
               </div>
             </section>
           ) : null}
+          {canManage ? <EventRefundsPanel eventId={event._id} eventStatus={event.status} /> : null}
         </div>
         <div className="event-detail__main">
           <section aria-labelledby="about-event">
