@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadPaymentConfig, SIMULATOR_CREDENTIALS } from '../src/config.js';
 import { createDarajaClient, type AsyncRequestOutcome } from '../src/daraja/daraja-client.js';
 import { resultParameter, type ResultBody } from '../src/daraja/protocol.js';
@@ -103,19 +103,24 @@ async function raw(route: string, body: unknown, bearer?: string) {
 
 /** What Daraja posted for `attempt` to `path` (e.g. "b2c/result"), once it has. */
 async function postedFor(kind: string, attempt: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = posted.find((entry) => entry.path === kind && entry.query.ocid === attempt);
-    if (found) return found.body;
-    if (Date.now() > deadline) throw new Error(`nothing posted to ${kind} for ${attempt}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return vi.waitFor(
+    () => {
+      const found = posted.find((entry) => entry.path === kind && entry.query.ocid === attempt);
+      if (!found) throw new Error(`nothing posted to ${kind} for ${attempt}`);
+      return found.body;
+    },
+    { timeout: timeoutMs, interval: 10 },
+  );
 }
 
 /** Lets the simulator finish (its delay is 10 ms) and checks nothing came for `attempt`. */
 async function nothingPosted(attempt: string) {
-  const deadline = Date.now() + 5000;
-  while (!simulator.payouts.payouts.get(attempt)?.posted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await vi.waitFor(
+    () => {
+      if (!simulator.payouts.payouts.get(attempt)?.posted) throw new Error(`the simulator has not finished ${attempt}`);
+    },
+    { timeout: 5000, interval: 10 },
+  );
   return posted.filter((entry) => entry.query.ocid === attempt);
 }
 
@@ -136,13 +141,14 @@ async function status(attempt: string, query: { originalConversationId?: string;
 /** An STK payment completed on the simulator: its receipt. */
 async function stkPayment(amount: number, phone: string) {
   const push = await daraja.stkPush({ amount, phone, accountReference: 'TK1', transactionDesc: 'Tukio ticket', callbackUrl: `${base}/merchant/stk` });
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const callback = stkCallbacks.find((body) => body.Body.stkCallback.CheckoutRequestID === push.CheckoutRequestID);
-    if (callback) return String(callback.Body.stkCallback.CallbackMetadata.Item.find((item: any) => item.Name === 'MpesaReceiptNumber').Value);
-    if (Date.now() > deadline) throw new Error('no STK callback');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return vi.waitFor(
+    () => {
+      const callback = stkCallbacks.find((body) => body.Body.stkCallback.CheckoutRequestID === push.CheckoutRequestID);
+      if (!callback) throw new Error('no STK callback');
+      return String(callback.Body.stkCallback.CallbackMetadata.Item.find((item: any) => item.Name === 'MpesaReceiptNumber').Value);
+    },
+    { timeout: 5000, interval: 10 },
+  );
 }
 
 function b2cBody(overrides: Record<string, unknown> = {}) {
