@@ -56,13 +56,14 @@ const boundaryRules = (boundaries, paths = [toastifyPath]) => ({
  * Every folder under server/src/modules must be placed here, so a new module's layer is a decision.
  */
 const serverLayers = [
-  ['contact', 'docs', 'geocoding', 'ops', 'payment-proxy', 'uploads'],
+  ['contact', 'docs', 'geocoding', 'ops', 'payment-proxy', 'sms', 'uploads'],
   ['chat'],
   ['auth'],
   ['events'],
   ['tickets'],
   ['payments'],
-  ['community', 'refunds'],
+  ['community', 'dashboard', 'refunds', 'waitlist'],
+  ['moderation'],
 ];
 const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

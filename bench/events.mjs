@@ -74,12 +74,18 @@ try {
     };
   }
 
+  const lists = await measureContractList(api.url);
+
   const search = rows['search GET /api/events?q=…'];
   const page = rows['event page GET /api/events/:id'] ?? { 'req/s': NaN };
   const halfOfBare = (row) => row?.['req/s'] >= row?.['bare req/s just before'] / 2;
   console.log(`\nevents bench: ${EVENTS} events, PostgreSQL, ${CONNECTIONS} connections, ${DURATION} s each`);
   console.table(rows);
+  console.log('\ncontract list GET /api/events/admin/approved (every approved event, as section-7 clients read it):');
+  console.table(lists.rows);
   const checks = {
+    'contract list: fresh answer (after a change) < 1 s, gzip': lists.freshMs < 1000,
+    'contract list: repeat answered 304': lists.repeatStatus === 304,
     [`search p99 < ${SEARCH_P99_TARGET_MS} ms`]: search?.['p99 (ms)'] < SEARCH_P99_TARGET_MS,
     'search ≥ 50% of bare req/s': halfOfBare(search),
     'event page ≥ 50% of bare req/s': halfOfBare(page),
@@ -93,6 +99,31 @@ try {
   await api?.stop();
   if (process.env.KEEP_DB) console.log(`kept ${database.url}`);
   else await database.drop();
+}
+
+/**
+ * The whole-list contract answer: built after a change (an approval through the API moves its version),
+ * then served again from memory, then a repeat with its ETag. Sizes are what went over the wire.
+ */
+async function measureContractList(url) {
+  const timed = async (headers) => {
+    const started = performance.now();
+    const response = await fetch(`${url}/api/events/admin/approved`, { headers });
+    const bytes = (await response.arrayBuffer()).byteLength;
+    return { ms: Math.round(performance.now() - started), status: response.status, etag: response.headers.get('etag'), encoding: response.headers.get('content-encoding'), length: Number(response.headers.get('content-length') ?? bytes) };
+  };
+  // fetch decompresses; Content-Length says what travelled. Plain first (no compression asked for).
+  const plain = await timed({ 'accept-encoding': 'identity' });
+  const built = await timed({ 'accept-encoding': 'gzip' });
+  const served = await timed({ 'accept-encoding': 'gzip' });
+  const repeat = await timed({ 'accept-encoding': 'gzip', 'if-none-match': served.etag ?? '' });
+  const rows = {
+    'first answer (build + serialize), identity': { ms: plain.ms, status: plain.status, 'bytes on the wire': plain.length },
+    'gzip (compressed once)': { ms: built.ms, status: built.status, 'bytes on the wire': built.length },
+    'gzip again (from memory)': { ms: served.ms, status: served.status, 'bytes on the wire': served.length },
+    'repeat with If-None-Match': { ms: repeat.ms, status: repeat.status, 'bytes on the wire': 0 },
+  };
+  return { rows, freshMs: plain.ms + built.ms, repeatStatus: repeat.status };
 }
 
 /** Fetches every path once, a few at a time. */

@@ -1,11 +1,12 @@
 // bench/lighthouse.mjs — Lighthouse (mobile emulation, simulated throttling: its defaults) on /, /events and
-// /events/:id (a seeded demo event) of the built app served by the real server. Prints performance,
+// /events/:id (a seeded demo event) of the built app served by the real server, and on request the signed-in
+// /profile and /forum/:threadId (PAGES=profile,thread: the demo user wanjiku). Prints performance,
 // accessibility, best practices and SEO per page, and the audits that lost points.
 // Targets: performance >= 95, accessibility 100.
 // Usage: node bench/lighthouse.mjs   (builds the client first; SKIP_BUILD=1 reuses client/dist)
 // Scores vary by a few points between runs and drop when the host is busy: use RUNS=3 or 5 (median).
 // Knobs: CHROME_PATH (default /usr/bin/chromium), RUNS=1 (runs per page; the median performance is kept),
-//        CPU_SLOWDOWN=<n> (instead of Lighthouse's 4), PAGES=home,events,event (a subset),
+//        CPU_SLOWDOWN=<n> (instead of Lighthouse's 4), PAGES=home,events,event,profile,thread (a subset),
 //        JSON_DIR=<dir> writes each report as JSON, CLIENT_DIST=<dir> (another build to compare).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,6 +99,53 @@ async function runAll(pages, label, throttling) {
   return { met, benchmarkIndex: benchmarkIndexes[Math.floor(benchmarkIndexes.length / 2)] };
 }
 
+/** The demo user's session, from POST /api/auth/login. */
+let session;
+async function login() {
+  const res = await fetch(`${api.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'wanjiku', password: 'tukio-demo' }) });
+  const body = await res.json();
+  if (!body.token || !body.user) throw new Error(`demo login failed: ${JSON.stringify(body)}`);
+  session = body;
+  return body;
+}
+
+/** The demo forum thread (on the past event the demo user holds a ticket to). */
+async function demoThreadId() {
+  const { token } = session ?? (await login());
+  const auth = { headers: { authorization: `Bearer ${token}` } };
+  const tickets = await (await fetch(`${api.url}/api/tickets/mine`, auth)).json();
+  for (const ticket of tickets) {
+    const threads = await (await fetch(`${api.url}/api/forums/threads/${ticket.event._id}`, auth)).json();
+    const list = Array.isArray(threads) ? threads : (threads.thread ?? []); // answered as {thread: [...]}
+    if (list.length > 0) return list[0]._id;
+  }
+  throw new Error('no demo forum thread (SEED_DEMO)');
+}
+
+/**
+ * Puts the session where the app keeps it (localStorage: token, user record, avatar flag) through the
+ * DevTools protocol. Lighthouse's storage reset clears caches and service workers before every run, not
+ * localStorage, so each run is a cold load of a signed-in page.
+ */
+async function signIn() {
+  const { token, user } = session ?? (await login());
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  const page = await browser.contexts()[0].newPage();
+  await page.goto(`${api.url}/robots.txt`);
+  await page.evaluate(
+    ([token, user]) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('tukio-user', JSON.stringify({ _id: user._id, username: user.username, isAvatarImageSet: Boolean(user.isAvatarImageSet), avatarImage: user.avatarImage }));
+      localStorage.setItem('isAvatarImageSet', String(Boolean(user.isAvatarImageSet)));
+    },
+    [token, user],
+  );
+  await page.close();
+  // Leaves Chrome running for Lighthouse.
+  await browser.close().catch(() => undefined);
+}
+
 let failed;
 try {
   const upcoming = await (await fetch(`${api.url}/api/events/upcoming`)).json();
@@ -106,8 +154,15 @@ try {
     ['/', '/', 'home'],
     ['/events', '/events', 'events'],
     ['/events/:id', `/events/${upcoming[0]._id}`, 'event'],
+    // Signed-in pages (docs/decisions/offline.md): the demo user wanjiku, whose tickets include the past
+    // beach clean-up with the demo forum thread.
+    ['/profile', '/profile', 'profile'],
+    ['/forum/:threadId', async () => `/forum/${await demoThreadId()}`, 'thread'],
   ];
   if (process.env.PAGES) pages.splice(0, pages.length, ...pages.filter(([, , slug]) => process.env.PAGES.split(',').includes(slug)));
+  else pages.splice(3); // the signed-in pages on request: PAGES=profile,thread
+  if (pages.some(([, , slug]) => slug === 'profile' || slug === 'thread')) await signIn();
+  for (const page of pages) if (typeof page[1] === 'function') page[1] = await page[1]();
   const forced = process.env.CPU_SLOWDOWN ? Number(process.env.CPU_SLOWDOWN) : null;
   const result = forced
     ? await runAll(pages, `CPU slowdown ${forced}x`, { ...SLOW_4G, cpuSlowdownMultiplier: forced })

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const gzip = promisify(zlib.gzip);
 
@@ -138,6 +139,60 @@ function prerenderShell(): Plugin {
   };
 }
 
+/**
+ * The web app manifest and the service worker (src/service-worker/sw.ts, docs/decisions/offline.md),
+ * browser build only. The worker is registered by src/features/pwa after the page has loaded, so it
+ * costs the first load nothing; its precache skips the heavy page-specific libraries (mobile data is
+ * dear), which it keeps once a page uses them.
+ */
+function offlineApp(): Plugin[] {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/service-worker',
+    filename: 'sw.ts',
+    injectRegister: false,
+    registerType: 'prompt',
+    manifest: {
+      id: '/',
+      name: 'Tukio: events in Kenya',
+      short_name: 'Tukio',
+      description: 'Discover, plan and attend events across Kenya. Your tickets open offline.',
+      lang: 'en',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#14171a',
+      background_color: '#14171a',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      ],
+    },
+    injectManifest: {
+      globPatterns: ['index.html', 'assets/*.{js,css}', 'favicon.svg', 'event-placeholder.svg', 'icons/icon-192.png'],
+      // Page-specific heavyweights (chat's emoji picker, the map, the QR decoder, the dashboard's charts): cached on first use instead.
+      globIgnores: ['assets/emoji-picker-*', 'assets/location-map-*', 'assets/jsQR-*', 'assets/uPlot*'],
+      // Hashed file names need no revision: their URL changes with their content.
+      dontCacheBustURLsMatching: /^assets\//,
+    },
+  });
+}
+
+/**
+ * `BUILD_ID` (e.g. the commit a deploy builds) as `<meta name="tukio-build">`: says which build a page
+ * runs, and makes a rebuild of the same sources a new version for the service worker.
+ */
+function buildId(): Plugin {
+  const id = process.env.BUILD_ID?.trim();
+  return {
+    name: 'tukio:build-id',
+    apply: clientBuildOnly,
+    transformIndexHtml: () => (id ? [{ tag: 'meta', attrs: { name: 'tukio-build', content: id }, injectTo: 'head' }] : []),
+  };
+}
+
 const API_TARGET = 'http://localhost:5000';
 
 const proxy = {
@@ -150,7 +205,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), routePreloader(), prerenderShell(), precompress()],
+  plugins: [react(), routePreloader(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
   resolve: {
     // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
     // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its

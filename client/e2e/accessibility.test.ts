@@ -167,6 +167,7 @@ const userRoutes = () => [
   `/forums/${pastEventId}`,
   `/forum/${threadId}`,
   `/checkin/${freeEventId}`,
+  `/events/${pastEventId}/dashboard`,
 ];
 
 const adminRoutes = ['/admin', '/admpst'];

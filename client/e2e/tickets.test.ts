@@ -69,7 +69,7 @@ describe('paid tickets in the browser', () => {
     // The price is confirmed first, in an accessible modal dialog.
     const dialog = page.getByRole('dialog', { name: 'Confirm your purchase' });
     await dialog.waitFor();
-    await dialog.getByText('Ksh.1000', { exact: true }).first().waitFor();
+    await dialog.getByText('Ksh.1,000', { exact: true }).first().waitFor();
     await dialog.getByRole('button', { name: 'Continue to payment' }).click();
 
     const pay = page.getByRole('dialog', { name: 'Pay with M-Pesa' });
@@ -81,7 +81,7 @@ describe('paid tickets in the browser', () => {
 
     // The simulated customer cancels on the phone (ResultCode 1032).
     await phone.fill('0700 000 001');
-    await pay.getByRole('button', { name: 'Pay Ksh.1000' }).click();
+    await pay.getByRole('button', { name: 'Pay Ksh.1,000' }).click();
     await pay.getByText('Payment initiated. Please complete the payment on your phone.').waitFor();
     await pay.getByText('Payment failed or cancelled').waitFor({ timeout: 20_000 });
     await pay.getByText(/cancelled on the phone/i).waitFor();
@@ -91,7 +91,7 @@ describe('paid tickets in the browser', () => {
     // the dialog's link to this prompt; the dialog follows the payment without pressing Confirm.
     await pay.getByRole('button', { name: 'Try again' }).click();
     await phone.fill('0700 000 005');
-    await pay.getByRole('button', { name: 'Pay Ksh.1000' }).click();
+    await pay.getByRole('button', { name: 'Pay Ksh.1,000' }).click();
     await pay.getByText('Payment initiated. Please complete the payment on your phone.').waitFor();
     const [simulatedPhone] = await Promise.all([context.waitForEvent('page'), pay.getByRole('link', { name: 'Open the simulated M-Pesa phone' }).click()]);
     await simulatedPhone.getByText('Do you want to pay KSh 1000', { exact: false }).waitFor();
@@ -137,9 +137,9 @@ describe('paid tickets in the browser', () => {
     expect(download.suggestedFilename()).toBe('transactions.csv');
     const csv = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time","Refund Status","Refund Amount","Refund Receipt"');
+    expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time","Refund Status","Refund Amount","Refund Receipt","M-Pesa Receipt"');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","254700000005","1000","\\d{4}-\\d{2}-\\d{2}","success","\\d{2}:\\d{2}:\\d{2}","","",""$`));
+    expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","254700000005","1000","\\d{4}-\\d{2}-\\d{2}","success","\\d{2}:\\d{2}:\\d{2}","","","","[A-Z0-9]{10}"$`));
     expect(lines[2]).toContain('"cancelled"');
     await overlay.getByRole('button', { name: 'Close' }).click();
 

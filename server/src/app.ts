@@ -26,18 +26,22 @@ import { createChatRouter, createChatService, createSendMessage } from './module
 import {
   createCommentsRouter,
   createCommentsService,
+  createContentModeration,
+  createSpamBrakes,
   createForumsRouter,
   createForumsService,
   createReviewsRouter,
   createReviewsService,
 } from './modules/community/index.js';
 import { createContactService } from './modules/contact/index.js';
+import { createEventDashboardRouter, createEventDashboardService } from './modules/dashboard/index.js';
 import { createDocsRouter } from './modules/docs/index.js';
+import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createEventPageHandler, createEventsRouter, createEventsService, type EventHoldings } from './modules/events/index.js';
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createPaymentProxy } from './modules/payment-proxy/index.js';
-import { createInternalPaymentsRouter, createPaymentsRepository, createPaymentsService, createTransactionsRouter, type RefundLedger } from './modules/payments/index.js';
+import { createEventReminders, createInternalPaymentsRouter, createPaymentsRepository, createPaymentsService, createTransactionsRouter, type RefundLedger } from './modules/payments/index.js';
 import {
   createAdminRefundsRouter,
   createEventCancellation,
@@ -56,7 +60,9 @@ import {
   createTicketsRouter,
   createTicketsService,
 } from './modules/tickets/index.js';
-import { createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
+import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
+import { createObjectStore, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
+import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -65,6 +71,8 @@ export interface AppDeps {
   logger: Logger;
   /** Shared counts (rate limits, chat budget) across instances; unset = this process's memory. */
   redis?: RedisConnection | undefined;
+  /** This instance's own loopback address once it listens (the offline SMS simulator is reached there). */
+  selfUrl?: (() => string) | undefined;
 }
 
 const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
@@ -82,8 +90,35 @@ export const eventHoldings: EventHoldings = {
 /** Payments sits below refunds: a settlement that flags an order refund_due writes the refund through this port. */
 export const refundLedger: RefundLedger = createRefundLedger;
 
+/**
+ * SMS go to Africa's Talking, or offline to the simulator this server mounts at /simulator/sms, over the
+ * same HTTP protocol (through this instance's own loopback address).
+ */
+function createSms(deps: AppDeps) {
+  const { config, logger } = deps;
+  const selfUrl = deps.selfUrl ?? (() => `http://127.0.0.1:${config.port}`);
+  const gateway = config.sms.gateway;
+  const simulator =
+    gateway.kind === 'simulator'
+      ? createSmsSimulator({ key: gateway.key, deliveryReportUrl: () => `${selfUrl()}/api/sms/delivery-reports/${config.sms.callbackSecret}`, logger })
+      : undefined;
+  const service = createSmsService({
+    db: deps.db,
+    logger,
+    callbackSecret: config.sms.callbackSecret,
+    pollMs: config.sms.pollMs,
+    maxAttempts: config.sms.maxAttempts,
+    gateway:
+      gateway.kind === 'simulator'
+        ? createAfricasTalkingGateway({ baseUrl: () => `${selfUrl()}/simulator/sms`, username: SMS_SIMULATOR_USERNAME, apiKey: SMS_SIMULATOR_API_KEY })
+        : createAfricasTalkingGateway(gateway),
+  });
+  return { service, simulator };
+}
+
 export function createServices(deps: AppDeps) {
   const { config, db, mailer, logger } = deps;
+  const sms = createSms(deps);
   // Tells the caches of this and (with Redis) every other instance what changed.
   const changes = createChangeFeed(logger);
   const auth = createAuthService({
@@ -113,20 +148,44 @@ export function createServices(deps: AppDeps) {
     // Events sits below refunds: deleting an event with orders cancels it through this port (made below).
     cancellation: { cancel: (...args) => cancellation.cancel(...args) },
   });
-  const uploads = createUploadsService({ dataDir: config.dataDir, publicUrl: config.publicUrl });
-  const comments = createCommentsService({ db });
-  const reviews = createReviewsService({ db });
-  const forums = createForumsService({ db });
+  const uploads = createUploadsService({ store: createObjectStore(config.objectStorage, config.dataDir), publicUrl: config.publicUrl, logger });
+  // Spam brakes: limits scale with the deployment's rate limit (20 by default = the documented limits); holds go to moderation (made below).
+  const brakes = createSpamBrakes({ db, scale: config.rateLimit.max / 20, queue: { hold: (...args) => moderation.holdForReview(...args) } });
+  const comments = createCommentsService({ db, brakes });
+  const reviews = createReviewsService({ db, brakes });
+  const forums = createForumsService({ db, brakes });
+  // Moderation sits above community, chat and auth: it reaches content, messages and accounts through them.
+  const moderation = createModerationService({
+    db,
+    mailer,
+    logger,
+    content: createContentModeration({ db, comments, reviews, forums }),
+    chat: chat.moderation,
+    accounts: auth,
+  });
   const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
   // Tickets sits below payments: it sees orders only through the port it declares (PaidOrders).
-  const tickets = createTicketsService({ db, orders: createPaymentsRepository, signer, mailer, logger, changes, publicUrl: config.publicUrl });
+  const tickets = createTicketsService({
+    db,
+    orders: createPaymentsRepository,
+    signer,
+    mailer,
+    logger,
+    changes,
+    publicUrl: config.publicUrl,
+    // Tickets sits below the waitlist: its sold-out answer asks the waitlist (made below) about expired offers.
+    soldOut: { soldOutMessage: (...args) => waitlist.soldOutMessage(...args) },
+  });
   // Prometheus counters of this instance, and the requests a shutdown lets finish.
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
-  const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics });
+  const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service });
+  const reminders = createEventReminders({ db, sms: sms.service, logger, publicUrl: config.publicUrl, sweepMs: config.sms.reminderSweepMs });
+  const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics, waitlist });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
+  const dashboard = createEventDashboardService({ db });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -135,7 +194,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
   });
-  return { auth, contact, chat, comments, reviews, forums, tickets, payments, refunds, cancellation, selfCancel, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, refunds, cancellation, selfCancel, dashboard, waitlist, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -144,13 +203,15 @@ function contentSecurityPolicy(config: AppConfig) {
   // The browser reaches the payment service same-origin (/pay); only a client built with
   // VITE_PAYMENT_URL calls another origin.
   const paymentOrigins = config.paymentBrowserOrigin ? [config.paymentBrowserOrigin] : [];
+  // /uploads redirects images to S3_PUBLIC_URL when set; a plain-http bucket (MinIO in development) must be allowed too.
+  const bucketOrigins = config.objectStorage.kind === 's3' && config.objectStorage.publicUrl ? [new URL(config.objectStorage.publicUrl).origin] : [];
   return {
     useDefaults: true,
     directives: {
       'default-src': ["'self'"],
       'script-src': ["'self'"],
       'style-src': ["'self'", "'unsafe-inline'"],
-      'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+      'img-src': ["'self'", 'data:', 'blob:', 'https:', ...bucketOrigins],
       'font-src': ["'self'", 'data:'],
       'connect-src': ["'self'", 'ws:', 'wss:', ...paymentOrigins],
       'frame-ancestors': ["'none'"],
@@ -183,6 +244,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api', express.json({ limit: '1mb' }));
   app.use('/api', authenticateRequests(services.auth));
 
+
   declareRoutes(app, 'Health').get(
     '/api/health',
     {
@@ -209,6 +271,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
   app.use('/api/forums', createForumsRouter({ forums: services.forums }));
+  app.use('/api/moderation', createModerationRouter({ moderation: services.moderation }));
   app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, internalApiKey: config.internalApiKey }));
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
@@ -218,9 +281,14 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));
+  app.use('/api/events', createWaitlistRouter({ waitlist: services.waitlist }));
+  app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
+  app.use('/api/sms', createSmsRouter({ sms: services.sms }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
-  app.use('/api/events', createEventsRouter({ events: services.events, counterLimit }));
+  // The whole-list contract answers are cheap (prepared, compressed, 304) but still megabytes at scale: bounded per address.
+  const listLimit = limitPerIp({ name: 'event-lists', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 30 });
+  app.use('/api/events', createEventsRouter({ events: services.events, counterLimit, listLimit }));
   app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ name: 'uploads', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 3 }) }));
   app.use('/api/geocode', createGeocodingRouter({ geocoding: services.geocoding, limit: limitPerIp({ name: 'geocode', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 5 }) }));
 
@@ -228,10 +296,12 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/docs', createDocsRouter({ app }));
 
   app.use('/api', notFoundHandler);
-  app.use('/uploads', ...serveUploads(services.uploads.dir));
+  app.use('/uploads', ...serveUploads(services.uploads.store, logger));
   // The payment service, same-origin: the whole app on one port whatever PAYMENT_PORT is.
   const paymentProxy = createPaymentProxy({ targetUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs, logger });
   app.use('/pay', paymentProxy.pay);
+  // The offline SMS simulator (no Africa's Talking configured) answers here; the M-Pesa one in the payment service.
+  if (services.smsSimulator) app.use('/simulator/sms', services.smsSimulator.router);
   app.use('/simulator', paymentProxy.simulator);
 
   const clientDist = config.clientDist ?? defaultClientDist;
@@ -243,7 +313,16 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       '/assets',
       express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
     );
-    app.use(express.static(clientDist, { index: false, maxAge: '1h' }));
+    app.use(
+      express.static(clientDist, {
+        index: false,
+        maxAge: '1h',
+        // The service worker is checked on every visit, so a new build reaches installed apps at once.
+        setHeaders: (res, file) => {
+          if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
+        },
+      }),
+    );
     // Shared event links get the event's Open Graph / JSON-LD tags in the shell.
     app.get(
       '/events/:id',
@@ -255,6 +334,10 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
         logger,
       }),
     );
+    // Served by express.static above when the build has one; never the shell (a browser refuses HTML as a worker).
+    app.get('/sw.js', (_req, res) => {
+      res.status(404).end();
+    });
     // History fallback: every client route answers with the app shell.
     app.get(/^(?!\/api\/|\/socket\.io\/).*/, (req, res, next) => {
       res.setHeader('Cache-Control', 'no-cache');

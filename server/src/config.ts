@@ -16,6 +16,18 @@ const envSchema = z.object({
   /** Set when the client is built to call the payment service elsewhere: its origin joins the CSP's connect-src. */
   VITE_PAYMENT_URL: optionalUrl,
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Event images on S3-compatible object storage instead of DATA_DIR/uploads: set S3_BUCKET with
+   * S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (all three, or none). S3_ENDPOINT: a non-AWS server
+   * (MinIO, …), addressed path-style. S3_PUBLIC_URL: where browsers load the bucket's objects from;
+   * unset, the API streams them at /uploads.
+   */
+  S3_BUCKET: optionalString.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional()),
+  S3_REGION: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: optionalUrl,
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
   /**
@@ -46,6 +58,30 @@ const envSchema = z.object({
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60 * 60 * 1000).default(60_000),
   /** Attempts a refund gets before it is left `failed` for an administrator. */
   REFUND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /**
+   * SMS through Africa's Talking: AT_USERNAME and AT_API_KEY together (username `sandbox` uses the sandbox
+   * host); unset, the built-in offline simulator at /simulator/sms receives every message.
+   */
+  AT_USERNAME: optionalString,
+  AT_API_KEY: optionalString,
+  /** Alphanumeric sender id or short code registered with Africa's Talking; unset = their default. */
+  AT_SENDER_ID: optionalString,
+  /** Another API host (a proxy, a test double); default https://api.africastalking.com or the sandbox's. */
+  AT_BASE_URL: optionalUrl,
+  /** The path secret of the delivery-report URL set in the Africa's Talking dashboard; generated under DATA_DIR when unset. */
+  SMS_CALLBACK_SECRET: optionalString.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, 'must be 16-200 letters, digits, - or _').optional()),
+  /** Milliseconds between each instance's looks for SMS to send (0: only right after one is queued). */
+  SMS_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /** Attempts an SMS gets before it is left `failed`. */
+  SMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** Milliseconds between looks for events starting in about 24 hours, whose ticket holders get a reminder SMS (0: no reminders). */
+  SMS_REMINDER_SWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  /** Opens the offline simulators' pages (SMS here, M-Pesa in the payment service); unset = DATA_DIR/simulator-key, shared by both. */
+  SIMULATOR_KEY: optionalString,
+  /** Minutes seats freed on a sold-out event are held for the person on the waitlist they were offered to. */
+  WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  /** Milliseconds between looks at every waitlist (offers that ran out, seats freed by holds that ran out). */
+  WAITLIST_SWEEP_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(15_000),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   /** Failed logins for one account across all addresses; default 5 × RATE_LIMIT_MAX. */
@@ -95,6 +131,8 @@ export interface AppConfig {
   /** The payment service's origin when the client calls it directly (VITE_PAYMENT_URL); else undefined (same-origin /pay). */
   paymentBrowserOrigin: string | undefined;
   dataDir: string;
+  /** Where event images are kept: DATA_DIR/uploads (`disk`, the default) or an S3 bucket. */
+  objectStorage: ObjectStorageConfig;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   socketRedisAdapter: Env['SOCKET_REDIS_ADAPTER'];
@@ -114,6 +152,16 @@ export interface AppConfig {
   ticketSigningKey: string | undefined;
   /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
   refunds: { retryBaseMs: number; maxAttempts: number };
+  /** The SMS channel: Africa's Talking or the offline simulator, the delivery-report secret, the sender's pace. */
+  sms: {
+    gateway: { kind: 'africastalking'; baseUrl: string; username: string; apiKey: string; senderId: string | undefined } | { kind: 'simulator'; key: string };
+    callbackSecret: string;
+    pollMs: number;
+    maxAttempts: number;
+    reminderSweepMs: number;
+  };
+  /** How long a waitlist offer holds its seats, and how often every waitlist is looked at. */
+  waitlist: { offerMinutes: number; sweepMs: number };
   /**
    * max: the general per-address limit, and per account+address failed logins and per-account emails;
    * accountMax: failed logins for one account across addresses; ipMax: per-address ceiling of account routes.
@@ -133,6 +181,53 @@ export interface AppConfig {
   metricsToken: string | undefined;
 }
 
+export type ObjectStorageConfig =
+  | { kind: 'disk' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** A non-AWS server's URL (path-style addressing); undefined = AWS itself. */
+      endpoint: string | undefined;
+      accessKeyId: string;
+      secretAccessKey: string;
+      /** Base URL browsers load `events/<name>` from; undefined = the API streams objects at /uploads. */
+      publicUrl: string | undefined;
+    };
+
+const S3_VARIABLES = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_REGION', 'S3_ENDPOINT', 'S3_PUBLIC_URL'] as const;
+
+/** Disk unless any S3_* is set; then the bucket and both keys must be, so a typo never silently falls back to disk. */
+function objectStorageOf(env: Env): ObjectStorageConfig {
+  if (!S3_VARIABLES.some((name) => env[name] !== undefined)) return { kind: 'disk' };
+  const { S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  if (!bucket || !accessKeyId || !secretAccessKey) {
+    const missing = Object.entries({ S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey })
+      .filter(([, value]) => !value)
+      .map(([name]) => name);
+    throw new ConfigError(`Invalid configuration: S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together; missing ${missing.join(', ')}`);
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: env.S3_REGION ?? 'us-east-1',
+    endpoint: env.S3_ENDPOINT && withoutTrailingSlash(env.S3_ENDPOINT),
+    accessKeyId,
+    secretAccessKey,
+    publicUrl: env.S3_PUBLIC_URL && withoutTrailingSlash(env.S3_PUBLIC_URL),
+  };
+}
+
+/** Africa's Talking when its username and key are set (both, or neither), else the built-in simulator. */
+function smsGatewayOf(env: Env, dataDir: string): AppConfig['sms']['gateway'] {
+  if (Boolean(env.AT_USERNAME) !== Boolean(env.AT_API_KEY)) {
+    throw new ConfigError('Invalid configuration: AT_USERNAME and AT_API_KEY must be set together (or neither, for the offline SMS simulator)');
+  }
+  if (!env.AT_USERNAME || !env.AT_API_KEY) return { kind: 'simulator', key: env.SIMULATOR_KEY ?? readOrCreateSecret(dataDir, 'simulator-key') };
+  const host = env.AT_USERNAME === 'sandbox' ? 'https://api.sandbox.africastalking.com' : 'https://api.africastalking.com';
+  return { kind: 'africastalking', baseUrl: withoutTrailingSlash(env.AT_BASE_URL ?? host), username: env.AT_USERNAME, apiKey: env.AT_API_KEY, senderId: env.AT_SENDER_ID };
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parseEnv(envSchema, source, 'configuration');
   const dataDir = path.resolve(env.DATA_DIR);
@@ -145,6 +240,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be at least 6 characters');
   }
   const corsOrigins = corsOriginsOf(env.CORS_ORIGINS, publicUrl);
+  const objectStorage = objectStorageOf(env);
 
   return {
     env: env.NODE_ENV,
@@ -154,6 +250,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     paymentProxyTimeoutMs: env.PAYMENT_PROXY_TIMEOUT_MS,
     paymentBrowserOrigin: env.VITE_PAYMENT_URL ? new URL(env.VITE_PAYMENT_URL).origin : undefined,
     dataDir,
+    objectStorage,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     socketRedisAdapter: env.SOCKET_REDIS_ADAPTER,
@@ -175,6 +272,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     holdMinutes: env.HOLD_MINUTES,
     ticketSigningKey: env.TICKET_SIGNING_KEY,
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
+    waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
+    sms: {
+      gateway: smsGatewayOf(env, dataDir),
+      callbackSecret: env.SMS_CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'sms-callback-secret'),
+      pollMs: env.SMS_POLL_MS,
+      maxAttempts: env.SMS_MAX_ATTEMPTS,
+      reminderSweepMs: env.SMS_REMINDER_SWEEP_MS,
+    },
     rateLimit: {
       windowMs: env.RATE_LIMIT_WINDOW_MS,
       max: env.RATE_LIMIT_MAX,

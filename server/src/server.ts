@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as SocketServer } from 'socket.io';
-import { createApp } from './app.js';
+import { createApp, type Services } from './app.js';
 import { bootstrapDatabase } from './bootstrap/bootstrap.js';
 import { seedDemoActivity } from './bootstrap/demo-activity.js';
 import type { AppConfig } from './config.js';
@@ -23,6 +23,8 @@ export interface RunningServer {
   io: SocketServer;
   /** The server's database, for tests and scripts that need to set up rows directly. */
   db: Database;
+  /** Its services, for tests that run background work (a reminder sweep, the SMS sender) at a moment they choose. */
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -38,7 +40,9 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   // Connected before the app is built: its rate limits and chat budget count in Redis from the first request.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
-  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis });
+  // Known once listening (PORT may be 0): the offline SMS simulator is reached through it.
+  let selfUrl = `http://127.0.0.1:${config.port}`;
+  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl });
   if (seededDemo) await seedDemoActivity(services, database.db, seededDemo);
   const httpServer = createServer(app);
   const realtime = await createRealtime(httpServer, config, services, logger, redis).catch(async (error: unknown) => {
@@ -48,6 +52,12 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   services.metrics.gauge('socket_connections', 'Open Socket.IO connections on this instance.', () => realtime.io.engine.clientsCount);
   await new Promise<void>((resolve) => httpServer.listen(config.port, resolve));
   const port = (httpServer.address() as AddressInfo).port;
+  selfUrl = `http://127.0.0.1:${port}`;
+  services.sms.start();
+  services.reminders.start();
+  if (config.sms.gateway.kind === 'simulator') logger.info(`SMS simulator (every message each phone received): ${config.publicUrl}/simulator/sms?key=${config.sms.gateway.key}`);
+  // Every waitlist is looked at now and then (offers that ran out pass on); each instance may, the event lock keeps it once.
+  services.waitlist.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -56,6 +66,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     port,
     httpServer,
     io: realtime.io,
+    services,
     db: database.db,
     close() {
       closing ??= (async () => {
@@ -71,6 +82,9 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await realtime.close();
         httpServer.closeAllConnections();
         await stopped;
+        await services.waitlist.stop();
+        await services.reminders.stop();
+        await services.sms.stop();
         await redis?.close();
         // Tickets already issued have their emails queued; index.ts gives the whole shutdown 20 s.
         if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all sent');

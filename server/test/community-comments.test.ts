@@ -57,6 +57,7 @@ describe('GET /api/comments/event/:eventId', () => {
       event,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updatedAt: expect.any(String),
+      hidden: false,
     });
   });
 });
@@ -103,6 +104,7 @@ describe('POST /api/comments/add', () => {
         event: eventId,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        hidden: false,
       },
     });
     const list = await t.api('GET', `/api/comments/event/${eventId}`);

@@ -115,6 +115,7 @@ describe('reading forums', () => {
       posts: [],
       replies: 0,
       createdAt: expect.any(String),
+      hidden: false,
     });
     expect(res.body.thread[1].posts).toHaveLength(3);
     expect(res.body.thread[1].replies).toBe(3);
@@ -165,6 +166,7 @@ describe('POST /api/forums/add-thread', () => {
         posts: [],
         replies: 0,
         createdAt: expect.any(String),
+        hidden: false,
       },
     });
     expect((await addThread(achieng, { title: 't'.repeat(150), eventId })).status).toBe(201);
@@ -221,6 +223,7 @@ describe('posts and the reply tree', () => {
       replies: [],
       createdAt: expect.any(String),
       deleted: false,
+      hidden: false,
     });
     const p2 = await newPost(mutua, thread._id, 'second top');
     const r1 = await newPost(mutua, thread._id, 'reply one', p1._id);
@@ -354,6 +357,7 @@ describe('deleting posts', () => {
       replies: [expect.objectContaining({ _id: reply._id, content: 'a reply', parent: parent._id, deleted: false })],
       createdAt: parent.createdAt,
       deleted: true,
+      hidden: false,
     });
     expect(JSON.stringify(await getThread(thread._id))).not.toContain('secret words');
 
@@ -406,6 +410,7 @@ describe('GET /api/forums/summary/:eventId', () => {
       user: { _id: achieng.user._id, username: 'achieng' },
       replies: 2,
       createdAt: expect.any(String),
+      hidden: false,
     });
     expect((await t.api('GET', '/api/forums/summary/0123456789abcdef01234567')).status).toBe(404);
     expect((await t.api('GET', '/api/forums/summary/bad')).status).toBe(400);

@@ -88,6 +88,9 @@ describe('POST /api/reviews/add', () => {
         event: pastEvent,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        hidden: false,
+        verifiedAttendee: false,
+        organiserReply: null,
       },
     });
     const again = await add(wanjiru, { content: 'Again', rating: 1, eventId: pastEvent });

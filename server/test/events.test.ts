@@ -59,9 +59,13 @@ describe('POST /api/events/addevnt', () => {
     expect(res.body.startDate).toBe('2099-03-15T09:30:00.000Z');
   });
 
-  it('rounds a fractional price to whole shillings and makes free events cost 0', async () => {
-    expect((await addEvent(eventBody({ isPaid: true, ticketPrice: 99.5 }))).body.ticketPrice).toBe(100);
-    expect((await addEvent(eventBody({ isPaid: true, ticketPrice: '250.40' }))).body.ticketPrice).toBe(250);
+  it('refuses a price in cents (M-Pesa takes whole shillings) and makes free events cost 0', async () => {
+    for (const ticketPrice of [350.5, '250.40', 0.5]) {
+      const res = await addEvent(eventBody({ isPaid: true, ticketPrice }));
+      expect(res.status, String(ticketPrice)).toBe(400);
+      expect(res.body).toMatchObject({ field: 'ticketPrice', msg: 'Ticket price must be whole shillings: M-Pesa takes no cents (for example 350, not 350.50).' });
+    }
+    expect((await addEvent(eventBody({ isPaid: true, ticketPrice: '350' }))).body.ticketPrice).toBe(350);
     const free = await addEvent(eventBody({ isPaid: false, ticketPrice: 300 }));
     expect(free.body).toMatchObject({ isPaid: false, ticketPrice: 0 });
   });
@@ -310,7 +314,7 @@ describe('registeredUsers and seats', () => {
 
     const tooSmall = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body: { capacity: 2 } });
     expect(tooSmall.status).toBe(409);
-    expect(tooSmall.body.msg).toBe('Capacity cannot be below the 3 seats in use: 3 tickets sold and 0 held by purchases in progress.');
+    expect(tooSmall.body.msg).toBe('Capacity cannot be below the 3 seats in use: 3 tickets sold and 0 held by purchases in progress or offered to the waitlist.');
     expect(tooSmall.body.field).toBe('capacity');
     const ownerDelete = await t.api('DELETE', `/api/events/${event._id}`, { token: owner.token });
     expect(ownerDelete.status).toBe(409);

@@ -132,7 +132,7 @@ describe('capacity below the seats in use (review item 3)', () => {
     const held = await t.api('PUT', `/api/events/${eventId}`, { token: organiser.token, body: { capacity: 1 } });
     expect(held.status).toBe(409);
     expect(held.body).toMatchObject({
-      msg: 'Capacity cannot be below the 3 seats in use: 0 tickets sold and 3 held by purchases in progress.',
+      msg: 'Capacity cannot be below the 3 seats in use: 0 tickets sold and 3 held by purchases in progress or offered to the waitlist.',
       field: 'capacity',
       ticketsSold: 0,
       seatsHeld: 3,
@@ -141,7 +141,7 @@ describe('capacity below the seats in use (review item 3)', () => {
     await pay(prompts[0]!.checkoutRequestId, 500);
     const mixed = await t.api('PUT', `/api/events/${eventId}`, { token: admin.token, body: { capacity: 2 } });
     expect(mixed.status).toBe(409);
-    expect(mixed.body.msg).toBe('Capacity cannot be below the 3 seats in use: 1 ticket sold and 2 held by purchases in progress.');
+    expect(mixed.body.msg).toBe('Capacity cannot be below the 3 seats in use: 1 ticket sold and 2 held by purchases in progress or offered to the waitlist.');
     expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ capacity: 5, ticketsSold: 1, seatsLeft: 4 });
 
     const exact = await t.api('PUT', `/api/events/${eventId}`, { token: organiser.token, body: { capacity: 3 } });

@@ -8,6 +8,7 @@ import { paths, routePatterns } from '../config/paths';
 const table: Array<[pattern: string, routeFile: string]> = [
   [paths.events, 'events'],
   [routePatterns.event, 'event-detail'],
+  [routePatterns.eventDashboard, 'event-dashboard'],
   [paths.plan, 'plan'],
   [paths.login, 'login'],
   [paths.register, 'register'],

@@ -18,6 +18,7 @@ import Home from './routes/home';
  */
 const Events = lazy(() => import('./routes/events'));
 const EventDetail = lazy(() => import('./routes/event-detail'));
+const EventDashboard = lazy(() => import('./routes/event-dashboard'));
 const Plan = lazy(() => import('./routes/plan'));
 const Login = lazy(() => import('./routes/login'));
 const Register = lazy(() => import('./routes/register'));
@@ -44,6 +45,7 @@ export function AppRoutes() {
         <Route index element={<Home />} />
         <Route path={paths.events} element={<Events />} />
         <Route path={routePatterns.event} element={<EventDetail />} />
+        <Route path={routePatterns.eventDashboard} element={<EventDashboard />} />
         <Route path={paths.plan} element={<Plan />} />
         <Route path={paths.login} element={<Login />} />
         <Route path={paths.register} element={<Register />} />

@@ -8,6 +8,7 @@ export const paths = {
   home: '/',
   events: '/events',
   event: (id: string) => `/events/${seg(id)}`,
+  eventDashboard: (id: string) => `/events/${seg(id)}/dashboard`,
   plan: '/plan',
   login: '/login',
   register: '/register',
@@ -29,6 +30,7 @@ export const paths = {
 
 export const routePatterns = {
   event: '/events/:id',
+  eventDashboard: '/events/:id/dashboard',
   resetPassword: '/reset-password/:token',
   verifyEmail: '/verify/:token',
   forums: '/forums/:eventId',

@@ -25,12 +25,17 @@ export function formatDateTime(value: string | null | undefined): string {
   return date ? dateTimeFormat.format(date) : '';
 }
 
-/** 'Ksh.{price}' or 'Free'. */
-export function formatPrice(isPaid: boolean, price: number | null | undefined): string {
-  return isPaid && price ? `Ksh.${price}` : 'Free';
+const shillings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 'Ksh.1,500': how Kenyans write a price (thousands separated). */
+export function formatShillings(amount: number): string {
+  return `Ksh.${shillings.format(amount)}`;
 }
 
-const shillings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** 'Ksh.1,500' or 'Free'. */
+export function formatPrice(isPaid: boolean, price: number | null | undefined): string {
+  return isPaid && price ? formatShillings(price) : 'Free';
+}
 
 /** 'KES 1,500': how money going back to a buyer (refunds) is written. */
 export function formatKes(amount: number): string {

@@ -15,6 +15,8 @@ import type { ApiUser, StoredUser } from '../types/api';
 export const TOKEN_KEY = 'token';
 export const AVATAR_FLAG_KEY = 'isAvatarImageSet';
 export const USER_KEY = env.userStorageKey;
+/** localStorage keys with this prefix hold one user's data saved for offline use; logging out removes them. */
+export const OFFLINE_PREFIX = 'tukio-offline:';
 
 export interface SessionSnapshot {
   token: string | null;
@@ -165,5 +167,16 @@ export function clearSession(): void {
   writeKey(TOKEN_KEY, null);
   writeKey(USER_KEY, null);
   writeKey(AVATAR_FLAG_KEY, null);
+  clearOfflineCopies();
   notify();
+}
+
+/** Copies of the user's data kept for offline use (their tickets: signed codes) leave with the session. */
+function clearOfflineCopies(): void {
+  try {
+    const keys = Array.from({ length: window.localStorage.length }, (_, index) => window.localStorage.key(index));
+    for (const key of keys) if (key?.startsWith(OFFLINE_PREFIX)) window.localStorage.removeItem(key);
+  } catch {
+    /* storage unavailable: nothing was saved */
+  }
 }

@@ -6,7 +6,7 @@ import { startOfTodayWallClock } from '../lib/event-clock.js';
 import type { Logger } from '../lib/logger.js';
 import { createUsersRepository, hashPassword, toAuthUser, type AuthUser } from '../modules/auth/index.js';
 import { createEventsRepository } from '../modules/events/index.js';
-import { uploadsDir } from '../modules/uploads/index.js';
+import { createObjectStore, type ObjectStore } from '../modules/uploads/index.js';
 import { demoAvatar } from './demo-avatars.js';
 import { writeDemoPoster } from './demo-posters.js';
 import { demoEvents } from './demo-events.js';
@@ -61,10 +61,10 @@ export interface SeededDemo {
 
 /**
  * Seeds demo users and events once, and returns them; a second start finds the organizer, leaves everything as
- * it is and returns null. `postersDir`: where to draw an SVG poster for each demo event (no network needed);
- * without it events have no image.
+ * it is and returns null. `posters`: the event image store to put an SVG poster for each demo event in
+ * (drawn here, no network needed); without it events have no image.
  */
-export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean, postersDir?: string): Promise<SeededDemo | null> {
+export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean, posters?: ObjectStore): Promise<SeededDemo | null> {
   const repo = createUsersRepository(db);
   if (await repo.findByUsername('amani')) return null;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -106,7 +106,7 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
         capacity: event.capacity ?? null,
         status: 'approved',
         userId: organizer.id,
-        image: postersDir ? writeDemoPoster(postersDir, { ...event, startsAt }) : null,
+        image: posters ? await writeDemoPoster(posters, { ...event, startsAt }) : null,
       }),
     );
   }
@@ -127,5 +127,5 @@ export async function bootstrapDatabase(db: Database, config: AppConfig, logger:
   const lookAlikes = await createUsersRepository(db).backfillUsernameSkeletons();
   if (lookAlikes.length > 0) logger.error(`usernames that look like an older account's (left as they are): ${lookAlikes.join(', ')}`);
   if (config.admin) await ensureAdmin(db, config.admin, logger);
-  return config.seedDemo ? seedDemo(db, logger, !config.admin, uploadsDir(config.dataDir)) : null;
+  return config.seedDemo ? seedDemo(db, logger, !config.admin, createObjectStore(config.objectStorage, config.dataDir)) : null;
 }

@@ -1,7 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { newId } from '../db/ids.js';
 import { escapeHtml as xml } from '../lib/html.js';
+import { eventImageKey, type ObjectStore } from '../modules/uploads/index.js';
 
 /** Warm Kenyan-flag-and-savanna palettes; one is picked per event from its title. */
 const palettes: [string, string, string][] = [
@@ -67,10 +66,9 @@ export function posterSvg(event: PosterEvent): string {
 `;
 }
 
-/** Writes the poster under the uploads folder and returns the image path events store. */
-export function writeDemoPoster(uploadsDir: string, event: PosterEvent): string {
-  mkdirSync(uploadsDir, { recursive: true });
+/** Puts the poster in the event image store (DATA_DIR/uploads or the bucket) and returns the image path events store. */
+export async function writeDemoPoster(store: ObjectStore, event: PosterEvent): Promise<string> {
   const name = `${newId()}.svg`;
-  writeFileSync(path.join(uploadsDir, name), posterSvg(event));
+  await store.put(eventImageKey(name), Buffer.from(posterSvg(event)), 'image/svg+xml');
   return `/uploads/${name}`;
 }

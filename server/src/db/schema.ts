@@ -45,6 +45,10 @@ export const users = pgTable(
      * taken name can be registered. Set by the users repository; rows from before it are filled at start.
      */
     usernameSkeleton: text('username_skeleton'),
+    /** Moderation (docs/decisions/moderation.md): no posting, chatting, buying or new events until then. */
+    suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+    /** Moderation: a banned account cannot log in or post; its paid tickets stay valid. */
+    bannedAt: timestamp('banned_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -246,6 +250,8 @@ export const tickets = pgTable(
     code: text('code').notNull(),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkedInBy: id('checked_in_by'),
+    /** The gate device whose scan admitted the ticket (its staff-given name, e.g. "Gate B"); see checkin_scans. */
+    checkedInDevice: text('checked_in_device'),
     /**
      * A void ticket is kept (its holder still sees it, and the audit counts it) but no longer admits anyone:
      * its event was cancelled, its holder cancelled it, or it was transferred (replaced by another ticket).
@@ -264,6 +270,118 @@ export const tickets = pgTable(
     check('tickets_void_together', sql`(${t.voidedAt} is null) = (${t.voidReason} is null)`),
     index('tickets_event_user_idx').on(t.eventId, t.userId),
     index('tickets_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Every door scan of a genuine ticket, from the live check-in and from gate devices syncing what they
+ * scanned offline (docs/decisions/offline.md). The earliest scan (`scanned_at`, corrected for the
+ * device's clock) admits the ticket and is copied to tickets.checked_in_at/_device; later ones are
+ * flagged duplicates. A retried sync finds its row by (ticket, device, the device's own time) and
+ * changes nothing.
+ */
+export const checkinScans = pgTable(
+  'checkin_scans',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    ticketId: id('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    /** The name staff gave the device ("Gate B"); null for scans from before devices had names. */
+    device: text('device'),
+    /** When the scan happened on the server's clock (the device's time corrected by its measured offset). */
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
+    /** The scan time as the device sent it: with the device and ticket, what makes a retry recognisable. */
+    deviceScannedAt: timestamp('device_scanned_at', { withTimezone: true }).notNull(),
+    scannedBy: id('scanned_by'),
+    /** Sent by a device syncing offline scans (false: the live check-in). */
+    offline: boolean('offline').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('checkin_scans_retry_idx').on(t.ticketId, t.device, t.deviceScannedAt),
+    index('checkin_scans_event_idx').on(t.eventId, t.scannedAt),
+  ],
+);
+
+const SMS_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
+
+/**
+ * The SMS outbox (docs/decisions/sms.md): one row per message to one phone, sent by whichever instance
+ * claims it. `dedupe_key` makes "once" hold across instances and reruns (a reminder per ticket holder and
+ * event, say): a second insert with the same key changes nothing. Africa's Talking's messageId is unique
+ * and keys the delivery reports.
+ */
+export const smsMessages = pgTable(
+  'sms_messages',
+  {
+    id: id().primaryKey(),
+    dedupeKey: text('dedupe_key'),
+    purpose: text('purpose').notNull(),
+    /** The recipient as Africa's Talking takes it: +2547XXXXXXXX. */
+    phone: text('phone').notNull(),
+    message: text('message').notNull(),
+    status: text('status', { enum: SMS_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    providerMessageId: text('provider_message_id'),
+    /** Africa's Talking's words: the send statusCode/status, then the delivery report's status and failure reason. */
+    providerStatus: text('provider_status'),
+    cost: text('cost'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('sms_status_valid', sql`${t.status} in ('queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed')`),
+    uniqueIndex('sms_dedupe_idx').on(t.dedupeKey),
+    uniqueIndex('sms_provider_message_idx').on(t.providerMessageId),
+    index('sms_status_next_idx').on(t.status, t.nextAttemptAt),
+    index('sms_phone_idx').on(t.phone, t.createdAt),
+  ],
+);
+
+const WAITLIST_STATUSES = ['waiting', 'offered', 'accepted', 'expired', 'left', 'closed'] as const;
+
+/**
+ * The waitlist of a sold-out event, first come first served. A freed seat is offered to the first
+ * person `waiting`: the entry becomes `offered` until `offer_expires_at`, and while the offer is live its
+ * seats count as taken for everyone but its holder (the hold function and the seat counts read it). The
+ * offer ends `accepted` when its holder gets a ticket for the event (a trigger), `expired` when its time
+ * runs out (the seats pass on), `left` when the person leaves, `closed` when the event is cancelled or over.
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Seats wanted; an offer may hold fewer when fewer were freed (`offered_quantity`). */
+    quantity: integer('quantity').notNull(),
+    status: text('status', { enum: WAITLIST_STATUSES }).notNull().default('waiting'),
+    offeredQuantity: integer('offered_quantity'),
+    offeredAt: timestamp('offered_at', { withTimezone: true }),
+    offerExpiresAt: timestamp('offer_expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('waitlist_status_valid', sql`${t.status} in ('waiting', 'offered', 'accepted', 'expired', 'left', 'closed')`),
+    check('waitlist_quantity_valid', sql`${t.quantity} between 1 and 10`),
+    check(
+      'waitlist_offer_together',
+      sql`(${t.status} = 'waiting' and ${t.offeredAt} is null) or (${t.status} <> 'waiting' and ${t.status} <> 'offered') or (${t.status} = 'offered' and ${t.offeredAt} is not null and ${t.offerExpiresAt} is not null and ${t.offeredQuantity} between 1 and ${t.quantity})`,
+    ),
+    // One open place per person and event (waiting or offered); a person may join again after leaving.
+    uniqueIndex('waitlist_open_idx').on(t.eventId, t.userId).where(sql`${t.status} in ('waiting', 'offered')`),
+    index('waitlist_event_status_idx').on(t.eventId, t.status, t.createdAt),
+    index('waitlist_user_idx').on(t.userId),
   ],
 );
 
@@ -373,6 +491,10 @@ export const comments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
+    /** Hidden by a moderator (docs/decisions/moderation.md): others see a placeholder, the author the text and the reason. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
+    hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -391,6 +513,13 @@ export const reviews = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     rating: integer('rating').notNull(),
+    /** The organiser's one public answer to the review (docs/decisions/moderation.md); set once, never edited. */
+    organiserReply: text('organiser_reply'),
+    organiserRepliedAt: timestamp('organiser_replied_at', { withTimezone: true }),
+    /** Hidden by a moderator (docs/decisions/moderation.md): others see a placeholder, the author the text and the reason. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
+    hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -408,6 +537,10 @@ export const forumThreads = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
+    /** Hidden by a moderator (docs/decisions/moderation.md): others see a placeholder, the author the text and the reason. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
+    hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
   },
   (t) => [index('forum_threads_event_idx').on(t.eventId, t.createdAt)],
@@ -428,6 +561,10 @@ export const forumPosts = pgTable(
     /** Net score (up minus down), kept in step with post_votes inside one transaction. */
     upvotes: integer('upvotes').notNull().default(0),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Hidden by a moderator (docs/decisions/moderation.md): others see a placeholder, the author the text and the reason. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
+    hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
   },
   (t) => [index('forum_posts_thread_idx').on(t.threadId, t.createdAt), index('forum_posts_parent_idx').on(t.parentId)],
@@ -459,10 +596,88 @@ export const chatMessages = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     readAt: timestamp('read_at', { withTimezone: true }),
+    /** Hidden by a moderator (docs/decisions/moderation.md): others see a placeholder, the author the text and the reason. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
+    hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
   },
   (t) => [
     index('chat_messages_pair_idx').on(t.senderId, t.recipientId, t.createdAt),
     index('chat_messages_unread_idx').on(t.recipientId, t.readAt),
   ],
+);
+
+const REPORT_KINDS = ['comment', 'review', 'thread', 'post', 'message', 'user'] as const;
+const REPORT_REASONS = ['spam', 'harassment', 'hate', 'scam', 'other'] as const;
+const MODERATION_ACTIONS = ['dismiss', 'hide', 'unhide', 'delete', 'warn', 'suspend', 'ban', 'lift'] as const;
+
+/**
+ * A user's report of something another user wrote (or of the user). One per reporter and item; it stays
+ * `open` until an administrator acts on the item, then records the outcome (the reporter is emailed it).
+ * `target_user_id` is the item's author when reported, so the queue and suspensions need no lookup.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: id().primaryKey(),
+    reporterId: id('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetKind: text('target_kind', { enum: REPORT_KINDS }).notNull(),
+    targetId: id('target_id').notNull(),
+    targetUserId: id('target_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+    details: text('details').notNull().default(''),
+    status: text('status', { enum: ['open', 'resolved'] }).notNull().default('open'),
+    outcome: text('outcome', { enum: MODERATION_ACTIONS }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reports_reporter_target_idx').on(t.reporterId, t.targetKind, t.targetId),
+    index('reports_open_idx').on(t.status, t.targetKind, t.targetId),
+    check('reports_kind_valid', sql`${t.targetKind} in ('comment', 'review', 'thread', 'post', 'message', 'user')`),
+    check('reports_reason_valid', sql`${t.reason} in ('spam', 'harassment', 'hate', 'scam', 'other')`),
+  ],
+);
+
+/** Every moderator action, append-only: who, when, on what, why. Admins read it on /admin. */
+export const moderationActions = pgTable(
+  'moderation_actions',
+  {
+    id: id().primaryKey(),
+    adminId: id('admin_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    targetKind: text('target_kind', { enum: REPORT_KINDS }).notNull(),
+    targetId: id('target_id').notNull(),
+    /** The account the action concerned (the item's author); kept when the item itself is deleted. */
+    targetUserId: id('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action', { enum: MODERATION_ACTIONS }).notNull(),
+    reason: text('reason').notNull(),
+    /** Suspensions: how many days. */
+    days: integer('days'),
+    /** What the item said when acted on (a deleted item's words stay in the log for the record). */
+    excerpt: text('excerpt').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('moderation_actions_created_idx').on(t.createdAt), index('moderation_actions_target_user_idx').on(t.targetUserId)],
+);
+
+/** A user who blocked another in chat: the blocked one cannot message them or see them in contacts. */
+export const chatBlocks = pgTable(
+  'chat_blocks',
+  {
+    blockerId: id('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: id('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('chat_blocks_blocked_idx').on(t.blockedId)],
 );

@@ -60,3 +60,13 @@ export function requireSelfIfPresent(req: Request, claimedId: unknown): AuthUser
   if (claimedId === undefined || claimedId === null || claimedId === '' || claimedId === user.id) return user;
   throw AppError.forbidden('You can only act on your own account.');
 }
+
+/** The refusal a suspended or banned account gets when it tries to post, chat, buy or publish (docs/decisions/moderation.md). */
+export function restrictionMessage(user: { suspendedUntil?: Date | null; bannedAt?: Date | null } | undefined, now = new Date()): string | undefined {
+  if (!user) return undefined;
+  if (user.bannedAt) return 'This account has been banned for breaking the community rules.';
+  if (user.suspendedUntil && user.suspendedUntil.getTime() > now.getTime()) {
+    return `Your account is suspended until ${user.suspendedUntil.toISOString().slice(0, 16).replace('T', ' ')} UTC for breaking the community rules: until then you cannot post, chat, buy tickets or publish events.`;
+  }
+  return undefined;
+}

@@ -70,6 +70,11 @@ function responsesOf(route: DeclaredRoute): ZodOpenApiResponsesObject {
   if (route.access === 'internal') add(401, 'Missing or wrong X-Internal-Key.');
   else if (route.access !== 'public' && route.access !== 'optional') add(401, 'No valid bearer token.');
   if (route.access === 'self' || route.access === 'owner' || route.access === 'admin') add(403, accessText[route.access]);
+  if (route.refuseRestricted) {
+    const restricted = 'A suspended or banned account (`restricted: true`; the message says until when).';
+    const known = declared.get(403);
+    declared.set(403, known ? { ...known, description: `${known.description} Or: ${restricted}` } : { description: restricted });
+  }
 
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, response] of [...declared].sort(([a], [b]) => a - b)) {

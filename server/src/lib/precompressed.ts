@@ -32,7 +32,7 @@ function accepted(header: string | undefined): Set<string> {
   return names;
 }
 
-function preferredEncoding(header: string | undefined) {
+export function preferredEncoding(header: string | undefined) {
   const wanted = accepted(header);
   return ENCODINGS.find((candidate) => wanted.has(candidate.name));
 }

@@ -3,7 +3,7 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { AuthUser } from '../modules/auth/index.js';
 import { AppError } from './app-error.js';
-import { requireAdmin, requireSelf, requireSelfIfPresent } from './auth.js';
+import { requireAdmin, requireSelf, requireSelfIfPresent, restrictionMessage } from './auth.js';
 import { listRouteLayers } from './routes.js';
 import { parse } from './validate.js';
 
@@ -94,6 +94,11 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
    * is documented, and the request is marked (`answersFailuresAs200`) for the router's error handler.
    */
   failuresAs200?: boolean;
+  /**
+   * A write a suspended or banned account may not make (posting, chatting, buying, publishing): such a
+   * caller gets 403 with the reason right after the access gate (docs/decisions/moderation.md).
+   */
+  refuseRestricted?: boolean;
   /** Middleware run after authorization and before validation: rate limits, upload parsers. */
   use?: RequestHandler[];
   /** Status -> description, or description and body. 400/401/403 are documented from the inputs and `access` when missing. */
@@ -160,6 +165,13 @@ function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefine
   }
 }
 
+/** `refuseRestricted`: a suspended or banned caller is stopped here, whatever the route would do. */
+function refuseRestrictedCaller(spec: RouteSpec, req: Request): void {
+  if (!spec.refuseRestricted) return;
+  const message = restrictionMessage(req.user);
+  if (message) throw new AppError(403, message, { body: { restricted: true } });
+}
+
 /** The id check of `self`, once the input is parsed. */
 function checkSelf(spec: RouteSpec, req: Request, input: RouteInput<Schema, Schema, Schema>) {
   if (!spec.self) return;
@@ -213,6 +225,7 @@ export function declareRoutes(router: object, tag: string, options: { internalKe
 
       const gate: RequestHandler = (req, _res, next) => {
         authorize(spec as RouteSpec, req, internalKey);
+        refuseRestrictedCaller(spec as RouteSpec, req);
         next();
       };
       const run: RequestHandler = async (req, res) => {

@@ -444,6 +444,62 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', params: (w) => ({ contactId: w.b.user._id }) },
   },
   { method: 'GET', path: '/api/messages/unread', scenarios: [{ name: 'own counts', request: () => get('/api/messages/unread'), ok: 200 }], fuzz: { as: 'a' } },
+  { method: 'GET', path: '/api/messages/blocks', scenarios: [{ name: 'own blocks', request: () => get('/api/messages/blocks'), ok: 200 }], fuzz: { as: 'a' } },
+  {
+    method: 'PUT',
+    path: '/api/messages/blocks/:userId',
+    scenarios: [
+      {
+        name: 'block A',
+        request: (tools) => json('PUT', `/api/messages/blocks/${tools.w.a.user._id}`, {}),
+        // A blocking A is refused; everyone else blocks A, and unblocks after, so A's chat cells still pass.
+        expect: { ...signedIn(200), owner: 400 },
+        after: async (tools, actor) => {
+          const person = tools.w.personOf(actor);
+          if (person) await tools.call(person, 'DELETE', `/api/messages/blocks/${tools.w.a.user._id}`);
+        },
+      },
+    ],
+    // The admin and C never chat in the matrix's world.
+    fuzz: { as: 'admin', params: (w) => ({ userId: w.c.user._id }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/messages/blocks/:userId',
+    scenarios: [{ name: 'unblock A', request: (tools) => ({ method: 'DELETE', path: `/api/messages/blocks/${tools.w.a.user._id}` }), ok: 200 }],
+    fuzz: { as: 'admin', params: (w) => ({ userId: w.c.user._id }) },
+  },
+
+  // ---- moderation ----
+  {
+    method: 'POST',
+    path: '/api/moderation/reports',
+    scenarios: [
+      {
+        name: "A's fresh comment",
+        request: async (tools) => json('POST', '/api/moderation/reports', { kind: 'comment', id: await tools.fresh.comment(), reason: 'spam' }),
+        // A cannot report A's own comment.
+        expect: { ...signedIn(201), owner: 400 },
+      },
+    ],
+    fuzz: { as: 'b', body: (w) => ({ kind: 'comment', id: w.commentId, reason: 'other', details: 'Looks like an advert.' }) },
+  },
+  { method: 'GET', path: '/api/moderation/reports/mine', scenarios: [{ name: 'own reports', request: () => get('/api/moderation/reports/mine'), ok: 200 }], fuzz: { as: 'b' } },
+  { method: 'GET', path: '/api/moderation/queue', scenarios: [{ name: 'the queue', request: () => get('/api/moderation/queue'), ok: 200 }], fuzz: { as: 'admin' } },
+  {
+    method: 'POST',
+    path: '/api/moderation/items/:kind/:id/actions',
+    scenarios: [
+      {
+        name: "dismiss on A's fresh comment",
+        request: async (tools) => json('POST', `/api/moderation/items/comment/${await tools.fresh.comment()}/actions`, { action: 'dismiss', reason: 'Nothing wrong here.' }),
+        ok: 200,
+      },
+    ],
+    // A warning to C: nothing the other cells rely on changes.
+    fuzz: { as: 'admin', params: (w) => ({ kind: 'user', id: w.c.user._id }), body: () => ({ action: 'warn', reason: 'Please keep it civil.' }) },
+  },
+  { method: 'GET', path: '/api/moderation/log', scenarios: [{ name: 'the log', request: () => get('/api/moderation/log'), ok: 200 }], fuzz: { as: 'admin' } },
 
   // ---- comments ----
   {
@@ -543,6 +599,19 @@ export const routeTable: RouteEntry[] = [
       },
     ],
     fuzz: { as: 'a', params: (w) => ({ id: w.reviewId }), body: (w) => ({ content: 'Edited review', rating: 4, userId: w.a.user._id }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/reviews/:id/reply',
+    scenarios: [
+      {
+        name: "A answers a review of A's event",
+        request: async (tools) => json('POST', `/api/reviews/${await tools.fresh.review()}/reply`, { content: 'Thank you for coming!' }),
+        // Only the organiser speaks for the event: not even an admin.
+        expect: selfOnly(201),
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.reviewId }), body: () => ({ content: 'Thanks for the feedback.' }) },
   },
   {
     method: 'DELETE',
@@ -889,6 +958,28 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), body: (w) => ({ code: w.bTicketCode }) },
   },
   {
+    method: 'POST',
+    path: '/api/events/:id/checkin/sync',
+    scenarios: [
+      {
+        name: "a gate's offline scan of B's ticket at A's event",
+        request: async (tools) => {
+          const eventId = await tools.fresh.event();
+          const ticketCode = await tools.fresh.bTicketCode(eventId);
+          return json('POST', `/api/events/${eventId}/checkin/sync`, { sentAt: new Date().toISOString(), scans: [{ ticketCode, scannedAt: new Date().toISOString(), device: 'Gate B' }] });
+        },
+        ok: 200,
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), body: (w) => ({ sentAt: new Date().toISOString(), scans: [{ ticketCode: w.bTicketCode, scannedAt: new Date().toISOString(), device: 'Gate B' }] }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/gate-list',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/gate-list`), ok: 200 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
     method: 'GET',
     path: '/api/events/:id/attendees',
     scenarios: [
@@ -1015,11 +1106,69 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/events/:id/dashboard',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/dashboard`), ok: 200 },
+      { name: "A's event's daily sales as CSV", request: (tools) => get(`/api/events/${tools.w.events.approved}/dashboard?format=csv`), ok: 200 },
+      { name: "A's pending event (missing to strangers)", request: (tools) => get(`/api/events/${tools.w.events.pending}/dashboard`), expect: pendingOwnerOrAdmin(200) },
+      { name: "A's cancelled event with an order", request: async (tools) => get(`/api/events/${await cancelledPaidEvent(tools)}/dashboard`), ok: 200 },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), query: () => ({ format: 'csv' }) },
+  },
+  {
+    method: 'GET',
     path: '/api/events/:id/refunds',
     scenarios: [
       { name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/refunds`), ok: 200 },
       { name: "A's cancelled event with an order", request: async (tools) => get(`/api/events/${await cancelledPaidEvent(tools)}/refunds`), ok: 200 },
     ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/sms/delivery-reports/:secret',
+    scenarios: [
+      {
+        name: 'the delivery-report secret, an unknown message',
+        request: (tools) => json('POST', `/api/sms/delivery-reports/${tools.w.t.config.sms.callbackSecret}`, { id: 'ATXid_not-ours', status: 'Success' }),
+        ok: 200,
+        readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'],
+      },
+      { name: 'a wrong secret', request: () => json('POST', '/api/sms/delivery-reports/not-the-secret-at-all', { id: 'ATXid_x', status: 'Success' }), ok: 404 },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ secret: w.t.config.sms.callbackSecret }), body: () => ({ id: 'ATXid_fuzz', status: 'Success' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/waitlist',
+    scenarios: [{ name: "A's sold-out event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.soldOutEvent()}/waitlist`, { quantity: 1 }), ok: 201 }],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }), body: () => ({ quantity: 1 }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/:id/waitlist',
+    scenarios: [
+      {
+        name: 'a place the caller took',
+        request: async (tools, actor) => {
+          const eventId = await tools.fresh.soldOutEvent();
+          if (actor !== 'visitor') await tools.send(actor, json('POST', `/api/events/${eventId}/waitlist`, { quantity: 1 }));
+          return { method: 'DELETE', path: `/api/events/${eventId}/waitlist` };
+        },
+      },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/waitlist/mine',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/waitlist/mine`) }],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/waitlist',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/waitlist`) }],
     fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
   },
   {

@@ -224,6 +224,8 @@ export interface WorldTools {
     paidEventWithOrder(): Promise<string>;
     /** A's event, cancelled by A. */
     cancelledEvent(options?: { status?: 'approved' | 'pending' }): Promise<string>;
+    /** A's free event with one seat, taken by C: sold out, so people may join its waitlist. */
+    soldOutEvent(): Promise<string>;
   };
   internalKey: string;
 }
@@ -386,6 +388,11 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
     async cancelledEvent(options = {}) {
       const eventId = await fresh.event(options);
       await ok(await call(a, 'POST', `/api/events/${eventId}/cancel`, { reason: 'The venue is closed for repairs.' }), 'cancel');
+      return eventId;
+    },
+    async soldOutEvent() {
+      const eventId = await insertEvent(t, { ownerId: a.user._id, days: 9, capacity: 1 });
+      await ok(await call(c, 'POST', `/api/events/register/${eventId}`, { tickets: 1 }), 'sold out');
       return eventId;
     },
     async pastEventWithAttendees() {

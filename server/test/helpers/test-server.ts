@@ -109,6 +109,7 @@ export async function startTestServer(
     /** The server's own database handle, for setting up rows other modules' APIs would create. */
     db: server.db,
     io: server.io,
+    services: server.services,
     api,
     createUser,
     login,

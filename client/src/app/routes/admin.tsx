@@ -12,6 +12,7 @@ import {
   isCancelled,
   isPending,
   ModeratedEventCard,
+  ModerationSection,
   RefundsSection,
   useAdminEvents,
   useAdminGuard,
@@ -48,12 +49,13 @@ export default function AdminRoute() {
       <header className="page-hero">
         <h1>Admin Dashboard</h1>
         <p className="lead">
-          Review events before they go public and follow the money going back to buyers. Imported events are managed on the{' '}
+          Review events before they go public, act on what users report, and follow the money going back to buyers. Imported events are managed on the{' '}
           <Link to={paths.adminScraped}>Scraped Events</Link> page.
         </p>
       </header>
       <AdminEventsView admin={admin} loadingLabel="Loading events…">
         <AdminEventList title="Pending Events" events={pending} empty="No events waiting for review." renderCard={card} />
+        <ModerationSection />
         <RefundsSection />
         <AdminEventList title="Approved Events" events={approved} empty="No approved events yet." renderCard={card} />
         <AdminEventList title="Cancelled Events" events={cancelled} empty="No cancelled events." renderCard={card} collapsible />

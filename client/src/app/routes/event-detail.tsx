@@ -3,8 +3,11 @@
  * route plugs the other features' parts into its slots: the tickets feature's ticket box, the community
  * feature's comments, and (once the event has taken place) its forum summary and reviews. The organiser
  * and admins (tickets' staff check) also get the events feature's tools: edit, cancel.
+ * On an event with a seat limit the waitlist feature reads the signed-in person's place: its seatsAvailable
+ * tells the ticket box what they can buy (a seat held for them included), its part sits in the ticket box,
+ * and the organiser gets its panel. The organiser's panels also link to the event's dashboard (its own route).
  */
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -12,6 +15,7 @@ import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
 import { EventDetailView, EventLoadFailure, useEventDetail, type EventItem } from '../../features/events';
 import { TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
+import { useWaitlistPlace, WaitlistBox, WaitlistPanel } from '../../features/waitlist';
 import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
 
@@ -23,6 +27,10 @@ export default function EventDetailRoute() {
   const userId = isLoggedIn && user ? user._id : null;
   // The organiser and admins manage the event (edit, cancel): the same rule as the door check-in.
   const access = useStaffAccess(event ? userId : null, event?.user);
+  const isRegistered = Boolean(userId && event?.registeredUsers.includes(userId));
+  // A waitlist exists only for an upcoming, live event with a seat limit.
+  const waitlistOpen = Boolean(event && typeof event.seatsLeft === 'number' && event.status === 'approved' && !hasStarted(event.date));
+  const place = useWaitlistPlace({ eventId: event?._id, userId, enabled: waitlistOpen, version: isRegistered ? 'registered' : 'not-registered' });
 
   if (loading) return <PageLoader label="Loading event…" />;
 
@@ -31,9 +39,14 @@ export default function EventDetailRoute() {
   const ticketProps: TicketBoxProps = {
     event,
     userId,
-    isRegistered: Boolean(userId && event.registeredUsers.includes(userId)),
+    isRegistered,
     hasTakenPlace: hasStarted(event.date),
     onEventChange: (update) => setData((current: EventItem | undefined) => (current ? update(current) : current)),
+    // Only once read for this person; until then the event's own count.
+    ...(waitlistOpen && userId && place.data ? { seatsAvailable: place.data.seatsAvailable } : {}),
+    waitlist: waitlistOpen ? (
+      <WaitlistBox eventId={event._id} signedIn={Boolean(userId)} soldOut={event.seatsLeft === 0} isRegistered={isRegistered} isPaid={event.isPaid && event.ticketPrice > 0} place={place} />
+    ) : null,
   };
   return (
     <EventDetailView
@@ -42,6 +55,22 @@ export default function EventDetailRoute() {
       canManage={access === 'allowed'}
       onCancelled={(cancelled) => setData((current: EventItem | undefined) => (current ? { ...current, ...cancelled } : current))}
       ticketBox={<TicketBox {...ticketProps} />}
+      organiserPanels={
+        <>
+          {/* The look of the events feature's organiser tools: it sits under them. */}
+          <section className="event-manage" aria-labelledby="event-dashboard-link-title">
+            <h2 id="event-dashboard-link-title" className="event-manage__title">
+              Sales and check-ins
+            </h2>
+            <div className="button-row">
+              <Link className="btn btn--secondary" to={paths.eventDashboard(event._id)}>
+                Open the dashboard
+              </Link>
+            </div>
+          </section>
+          {typeof event.capacity === 'number' ? <WaitlistPanel eventId={event._id} /> : null}
+        </>
+      }
       comments={<CommentsSection eventId={event._id} />}
       afterEvent={
         <>

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
-import { getUser, MyEvents, ProfileCard } from '../../features/profile';
+import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard } from '../../features/profile';
 import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
 
@@ -57,7 +57,20 @@ export default function ProfileRoute() {
         }
       />
       <MyTickets userId={userId} />
-      <MyEvents userId={userId} eventActions={(event, onChange) => <CancelEventButton small event={event} onCancelled={onChange} />} />
+      <MyEvents
+        userId={userId}
+        eventActions={(event, onChange) => (
+          <>
+            {/* The organiser's figures: sales, revenue, check-ins (app/routes/event-dashboard.tsx). */}
+            <Link className="btn btn--secondary btn--sm" to={paths.eventDashboard(event._id)} aria-label={`Dashboard for ${event.title}`}>
+              Dashboard
+            </Link>
+            <CancelEventButton small event={event} onCancelled={onChange} />
+          </>
+        )}
+      />
+      <BlockedUsers userId={userId} />
+      <MyReports userId={userId} />
     </div>
   );
 }

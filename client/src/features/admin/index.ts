@@ -8,3 +8,4 @@ export { useAdminEvents } from './hooks/use-admin-events';
 export type { AdminAction, AdminMessages } from './hooks/use-admin-events';
 export { useAdminGuard } from './hooks/use-admin-guard';
 export type { AdminAccess } from './hooks/use-admin-guard';
+export { ModerationSection } from './components/moderation-section';

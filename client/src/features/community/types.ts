@@ -15,6 +15,9 @@ export interface EventComment {
   event: string;
   createdAt: string;
   updatedAt?: string;
+  /** Hidden by a moderator (the text is "[hidden by a moderator]" except for the author, who gets `hiddenReason`). */
+  hidden?: boolean;
+  hiddenReason?: string;
 }
 
 export interface EventReview {
@@ -22,10 +25,17 @@ export interface EventReview {
   content: string;
   /** Integer 1 to 5. */
   rating: number;
+  /** The author's ticket was scanned at the door. */
+  verifiedAttendee?: boolean;
+  /** The organiser's one public answer. */
+  organiserReply?: { content: string; createdAt: string } | null;
   user: Author;
   event: string;
   createdAt: string;
   updatedAt?: string;
+  /** Hidden by a moderator (the text is "[hidden by a moderator]" except for the author, who gets `hiddenReason`). */
+  hidden?: boolean;
+  hiddenReason?: string;
 }
 
 export interface ReviewList {
@@ -45,6 +55,9 @@ export interface ForumThreadListItem {
   posts?: string[];
   replies: number;
   createdAt: string;
+  /** Hidden by a moderator: the title reads "[hidden by a moderator]" except for its author. */
+  hidden?: boolean;
+  hiddenReason?: string;
 }
 
 /** A thread as listed in the event page's summary (at most 3, newest first). */
@@ -67,6 +80,9 @@ export interface ForumPost {
   replies: ForumPost[];
   createdAt: string;
   deleted: boolean;
+  /** Hidden by a moderator: the content reads "[hidden by a moderator]" except for its author, who gets `hiddenReason`. */
+  hidden?: boolean;
+  hiddenReason?: string;
 }
 
 export interface ForumThread {
@@ -75,6 +91,8 @@ export interface ForumThread {
   event: string;
   user?: Author;
   createdAt?: string;
+  hidden?: boolean;
+  hiddenReason?: string;
   /** Top-level posts, newest first; every `replies` list is newest first too. */
   posts: ForumPost[];
 }
@@ -82,6 +100,8 @@ export interface ForumThread {
 /** The little the forum pages need to know about an event. */
 export interface CommunityEventRef {
   _id: string;
+  /** The organiser's user id. */
+  user?: string;
   title?: string;
   date?: string;
   registeredUsers?: string[];

@@ -20,6 +20,10 @@ export interface AuthUser {
   username: string;
   email: string;
   role: 'user' | 'admin';
+  /** Moderation (docs/decisions/moderation.md): no posting, chatting, buying or new events before this time. */
+  suspendedUntil?: Date | null;
+  /** Moderation: banned accounts cannot post (nor log in again). */
+  bannedAt?: Date | null;
 }
 
 export interface AuthServiceDeps {
@@ -67,15 +71,18 @@ export const messages = {
   unverified:
     'Please verify your email before logging in. We have sent a new verification link to your email address.',
   loggedIn: 'Login successful',
+  banned: 'This account has been banned for breaking the community rules.',
   badLink: 'This link is invalid or has expired.',
 } as const;
 
 /** The identity requests act as: a user row (or the token cache's copy of one) without its secrets. */
-export const toAuthUser = (user: Pick<UserRow, 'id' | 'username' | 'email' | 'role'>): AuthUser => ({
+export const toAuthUser = (user: Pick<UserRow, 'id' | 'username' | 'email' | 'role'> & Partial<Pick<UserRow, 'suspendedUntil' | 'bannedAt'>>): AuthUser => ({
   id: user.id,
   username: user.username,
   email: user.email,
   role: user.role,
+  suspendedUntil: user.suspendedUntil ?? null,
+  bannedAt: user.bannedAt ?? null,
 });
 
 export function toPublicUser(user: UserRow) {
@@ -225,6 +232,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const hash = user?.passwordHash ?? (await timingDummyHash());
       const ok = await bcrypt.compare(input.password, hash);
       if (!user || !ok) throw new AppError(401, messages.badLogin);
+      if (user.bannedAt) throw new AppError(403, messages.banned, { body: { banned: true } });
       if (!user.emailVerifiedAt) {
         await this.resendVerification(user.username);
         throw new AppError(403, messages.unverified, { body: { unverified: true } });
@@ -289,6 +297,18 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       if (user.tokenVersion !== payload.tv) return undefined;
       return toAuthUser(user);
+    },
+
+    /**
+     * Moderation's account measures: a suspension (until a time, or lifted with null) or a ban. Either
+     * revokes every session (the token version moves) and is announced, so each instance drops its cached
+     * lookup and its chat sockets of the account at once.
+     */
+    async restrict(userId: string, change: { suspendedUntil?: Date | null; bannedAt?: Date | null }) {
+      const user = await users.findById(userId);
+      if (!user) throw AppError.notFound('User not found.');
+      await users.update(userId, { ...change, tokenVersion: user.tokenVersion + 1 });
+      changed(userId);
     },
 
     async getUser(id: string) {

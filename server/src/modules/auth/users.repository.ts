@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { chatMessages, users } from '../../db/schema.js';
+import { chatBlocks, chatMessages, users } from '../../db/schema.js';
 import { normaliseAccountName, usernameSkeleton } from './account-names.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -121,6 +121,8 @@ export function createUsersRepository(db: Executor) {
         .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')` })
         .from(partners)
         .innerJoin(users, eq(users.id, partners.other))
+        // Someone who blocked the caller drops out of the caller's contacts (docs/decisions/moderation.md).
+        .where(sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${users.id} and ${chatBlocks.blockedId} = ${userId})`)
         .orderBy(desc(partners.lastAt), asc(users.id))
         .limit(limit);
     },
@@ -140,6 +142,7 @@ export function createUsersRepository(db: Executor) {
             eq(users.isAvatarImageSet, true),
             isNotNull(users.avatarImage),
             isNotNull(users.emailVerifiedAt),
+            sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${users.id} and ${chatBlocks.blockedId} = ${options.exceptId})`,
           ),
         )
         .orderBy(sql`lower(${users.username})`, asc(users.id))

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { chatMessages } from '../../db/schema.js';
+import { chatBlocks, chatMessages, users } from '../../db/schema.js';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
@@ -48,6 +48,52 @@ export function createChatRepository(db: Executor) {
         .update(chatMessages)
         .set({ readAt: new Date() })
         .where(and(eq(chatMessages.recipientId, recipientId), eq(chatMessages.senderId, senderId), isNull(chatMessages.readAt)));
+    },
+
+    async findById(id: string): Promise<ChatMessageRow | undefined> {
+      const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, id)).limit(1);
+      return row;
+    },
+
+    /** Hides (moderator and reason) or shows again; true when the message exists. */
+    async setHidden(id: string, hidden: { by: string; reason: string } | null): Promise<boolean> {
+      const rows = await db
+        .update(chatMessages)
+        .set(hidden ? { hiddenAt: new Date(), hiddenReason: hidden.reason, hiddenBy: hidden.by } : { hiddenAt: null, hiddenReason: null, hiddenBy: null })
+        .where(eq(chatMessages.id, id))
+        .returning({ id: chatMessages.id });
+      return rows.length > 0;
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.delete(chatMessages).where(eq(chatMessages.id, id));
+    },
+
+    /** Whether either of the two blocked the other (a block stops messages both ways: neither side is left shouting into a wall). */
+    async blockedBetween(a: string, b: string): Promise<{ blockerId: string } | undefined> {
+      const [row] = await db
+        .select({ blockerId: chatBlocks.blockerId })
+        .from(chatBlocks)
+        .where(or(and(eq(chatBlocks.blockerId, a), eq(chatBlocks.blockedId, b)), and(eq(chatBlocks.blockerId, b), eq(chatBlocks.blockedId, a))))
+        .limit(1);
+      return row;
+    },
+
+    async block(blockerId: string, blockedId: string): Promise<void> {
+      await db.insert(chatBlocks).values({ blockerId, blockedId }).onConflictDoNothing();
+    },
+
+    async unblock(blockerId: string, blockedId: string): Promise<void> {
+      await db.delete(chatBlocks).where(and(eq(chatBlocks.blockerId, blockerId), eq(chatBlocks.blockedId, blockedId)));
+    },
+
+    async blockedBy(blockerId: string) {
+      return db
+        .select({ _id: users.id, username: users.username, blockedAt: chatBlocks.createdAt })
+        .from(chatBlocks)
+        .innerJoin(users, eq(users.id, chatBlocks.blockedId))
+        .where(eq(chatBlocks.blockerId, blockerId))
+        .orderBy(desc(chatBlocks.createdAt));
     },
 
     async unreadCounts(recipientId: string) {

@@ -8,8 +8,21 @@ export const storedMessage = z.object({ _id: id, from: id, to: id, message: z.st
 /** What the contact form (sharing the send paths) answers. */
 export const contactAnswer = z.object({ msg: z.string() });
 
-export const conversation = z.array(z.object({ _id: id, fromSelf: z.boolean(), message: z.string(), createdAt: dateTime }));
+export const conversation = z.array(
+  z.object({
+    _id: id,
+    fromSelf: z.boolean(),
+    message: z.string().meta({ description: '`[hidden by a moderator]` for a hidden message the caller did not send.' }),
+    createdAt: dateTime,
+    hidden: z.boolean(),
+    hiddenReason: z.string().optional().meta({ description: "The moderator's reason, to the message's sender only." }),
+  }),
+);
+
+export const blockList = z.object({ blocked: z.array(z.object({ _id: id, username: z.string(), blockedAt: dateTime })) });
 
 export const marked = z.object({ status: z.literal(true) });
+
+export const blockStatus = z.object({ status: z.literal(true), blocked: z.boolean() });
 
 export const unreadCounts = z.record(z.string(), z.int());

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { declareRoutes, type RouteSpec } from '../../lib/route-declaration.js';
 import { idParam, parse } from '../../lib/validate.js';
 import { contactBody, isContactForm, type ContactService } from '../contact/index.js';
-import { conversation, marked, storedMessage, unreadCounts } from './chat.responses.js';
+import { blockList, blockStatus, conversation, marked, storedMessage, unreadCounts } from './chat.responses.js';
 import type { ChatService } from './chat.service.js';
 
 const sendBody = z.object({
@@ -13,6 +13,7 @@ const sendBody = z.object({
 });
 
 const contactIdParams = z.object({ contactId: idParam('contactId') });
+const blockParams = z.object({ userId: idParam('userId') });
 
 const conversationBody = z.object({
   from: idParam('from'),
@@ -49,7 +50,7 @@ export function createSendMessage(deps: { chat: ChatService; contact: ContactSer
      */
     mount(router: Router, routes: Routes, path: string, doc: Pick<RouteSpec, 'summary' | 'description' | 'responses'>) {
       router.post(path, contactForm);
-      routes.post(path, { ...doc, access: 'user', self: ({ body }) => body.from, body: sendBody }, ({ body }) =>
+      routes.post(path, { ...doc, access: 'user', refuseRestricted: true, self: ({ body }) => body.from, body: sendBody }, ({ body }) =>
         deps.chat.send(body.from, body.to, body.message),
       );
     },
@@ -99,6 +100,41 @@ export function createChatRouter(deps: { chat: ChatService; sendMessage: SendMes
     '/unread',
     { summary: 'Unread message counts per contact', access: 'user', responses: { 200: { description: 'Unread counts by contact id.', schema: unreadCounts } } },
     ({ user }) => deps.chat.unreadCounts(user.id),
+  );
+
+  routes.get(
+    '/blocks',
+    { summary: 'Users the caller has blocked', access: 'user', responses: { 200: { description: '`{blocked:[{_id, username, blockedAt}]}`, newest first.', schema: blockList } } },
+    async ({ user }) => ({ blocked: await deps.chat.blocks(user.id) }),
+  );
+
+  routes.put(
+    '/blocks/:userId',
+    {
+      summary: 'Block a user in chat',
+      description: 'Neither side can message the other while the block stands; the blocked user no longer sees the caller in contacts. Blocking twice is harmless.',
+      access: 'user',
+      params: blockParams,
+      responses: { 200: { description: 'Blocked.', schema: blockStatus }, 400: 'Blocking yourself.', 404: 'That user does not exist.' },
+    },
+    async ({ params, user }) => {
+      await deps.chat.block(user.id, params.userId);
+      return { status: true, blocked: true };
+    },
+  );
+
+  routes.delete(
+    '/blocks/:userId',
+    {
+      summary: 'Unblock a user',
+      access: 'user',
+      params: blockParams,
+      responses: { 200: { description: 'Unblocked (also when there was no block).', schema: blockStatus } },
+    },
+    async ({ params, user }) => {
+      await deps.chat.unblock(user.id, params.userId);
+      return { status: true, blocked: false };
+    },
   );
 
   return router;

@@ -24,6 +24,14 @@ export const toDelivered = (row: ChatMessageRow): DeliveredMessage => ({
   createdAt: row.createdAt.toISOString(),
 });
 
+/** What the other side sees of a message a moderator hid (the same words as community content). */
+export const HIDDEN_MESSAGE = '[hidden by a moderator]';
+export const blockedMessages = {
+  byThem: 'You cannot message this user.',
+  byYou: 'You blocked this user. Unblock them to send a message.',
+  self: 'You cannot block yourself.',
+} as const;
+
 export const tooFastMessage = 'You are sending messages too fast. Please wait a moment and try again.';
 
 export function createChatService(deps: {
@@ -59,6 +67,8 @@ export function createChatService(deps: {
       if (!trimmed) throw AppError.badRequest('Message cannot be empty.', 'message');
       if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest(`Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, 'message');
       if (from === to) throw AppError.badRequest('You cannot send a message to yourself.', 'to');
+      const block = await messages.blockedBetween(from, to);
+      if (block) throw AppError.forbidden(block.blockerId === from ? blockedMessages.byYou : blockedMessages.byThem);
       const retryAfterMs = await sendBudget.take(from);
       if (retryAfterMs > 0) throw new AppError(429, tooFastMessage, { body: { retryAfterMs } });
       let row: ChatMessageRow;
@@ -76,12 +86,45 @@ export function createChatService(deps: {
 
     async conversation(self: string, other: string, before?: Date) {
       const rows = await messages.conversation(self, other, { before, limit: PAGE_SIZE });
-      return rows.map((row) => ({
-        _id: row.id,
-        fromSelf: row.senderId === self,
-        message: row.text,
-        createdAt: row.createdAt.toISOString(),
-      }));
+      return rows.map((row) => {
+        const fromSelf = row.senderId === self;
+        // A hidden message: its sender still reads it, with the moderator's reason; the other side a placeholder.
+        const hidden = row.hiddenAt ? (fromSelf ? { hidden: true, hiddenReason: row.hiddenReason ?? '' } : { hidden: true }) : { hidden: false };
+        return {
+          _id: row.id,
+          fromSelf,
+          message: row.hiddenAt && !fromSelf ? HIDDEN_MESSAGE : row.text,
+          createdAt: row.createdAt.toISOString(),
+          ...hidden,
+        };
+      });
+    },
+
+    /** Blocking: the blocked user can no longer message the blocker (nor the blocker them) and no longer sees them in contacts. */
+    async block(self: string, other: string) {
+      if (self === other) throw AppError.badRequest(blockedMessages.self, 'userId');
+      try {
+        await messages.block(self, other);
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw AppError.notFound('That user does not exist.');
+        throw error;
+      }
+    },
+    unblock: (self: string, other: string) => messages.unblock(self, other),
+    async blocks(self: string) {
+      const rows = await messages.blockedBy(self);
+      return rows.map((row) => ({ _id: row._id, username: row.username, blockedAt: row.blockedAt.toISOString() }));
+    },
+
+    /** For moderation (above chat): a message, the conversation it sits in, hiding and deleting. */
+    moderation: {
+      find: (id: string) => messages.findById(id),
+      /** The last `limit` messages between the two, oldest first, up to and including the reported one's time. */
+      around: (row: ChatMessageRow, limit: number) => messages.conversation(row.senderId, row.recipientId, { before: new Date(row.createdAt.getTime() + 1), limit }),
+      async setHidden(id: string, hidden: { by: string; reason: string } | null) {
+        if (!(await messages.setHidden(id, hidden))) throw AppError.notFound('That message does not exist.');
+      },
+      remove: (id: string) => messages.delete(id),
     },
 
     markRead: (self: string, other: string) => messages.markRead(self, other),

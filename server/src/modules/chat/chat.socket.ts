@@ -2,6 +2,7 @@ import type { Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
+import { restrictionMessage } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ChatService } from './chat.service.js';
@@ -9,6 +10,9 @@ import type { ChatService } from './chat.service.js';
 /** Who a socket speaks as: chat needs only the user's id. */
 interface ChatUser {
   id: string;
+  /** Moderation: a suspended or banned account may keep reading but not send (docs/decisions/moderation.md). */
+  suspendedUntil?: Date | null;
+  bannedAt?: Date | null;
 }
 
 /**
@@ -246,6 +250,12 @@ export function attachChatSocket(
       }
       if (!(await sessions.allows(socket))) {
         reply({ ok: false, msg: sessionEndedMessage });
+        return;
+      }
+      // A suspension or ban revokes the token (the socket is dropped); a new login still may not send.
+      const restricted = restrictionMessage(user);
+      if (restricted) {
+        reply({ ok: false, msg: restricted, restricted: true });
         return;
       }
       try {

@@ -1,5 +1,5 @@
 /** The chat module's public face (docs/decisions/server-boundaries.md). */
 export { contactAnswer, storedMessage } from './chat.responses.js';
 export { createChatRouter, createSendMessage, type SendMessage } from './chat.routes.js';
-export { createChatService } from './chat.service.js';
+export { createChatService, HIDDEN_MESSAGE, type ChatService } from './chat.service.js';
 export { attachChatSocket } from './chat.socket.js';

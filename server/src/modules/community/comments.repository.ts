@@ -11,6 +11,8 @@ const commentColumns = {
   content: comments.content,
   createdAt: comments.createdAt,
   updatedAt: comments.updatedAt,
+  hiddenAt: comments.hiddenAt,
+  hiddenReason: comments.hiddenReason,
 };
 
 export type CommentRow = {
@@ -21,6 +23,8 @@ export type CommentRow = {
   content: string;
   createdAt: Date;
   updatedAt: Date;
+  hiddenAt: Date | null;
+  hiddenReason: string | null;
 };
 
 export function createCommentsRepository(db: Executor) {

@@ -30,6 +30,7 @@ export function createCommentsRouter(deps: { comments: CommentsService }) {
     {
       summary: 'Comment on an event',
       access: 'user',
+      refuseRestricted: true,
       self: ({ body }) => body.userId,
       description: "The author is the token's user; a different `userId` in the body is refused (403).",
       body: addCommentBody,
@@ -44,6 +45,7 @@ export function createCommentsRouter(deps: { comments: CommentsService }) {
       {
         summary: 'Edit a comment (author)',
         access: 'owner',
+        refuseRestricted: true,
         description: 'Send the new text as `text` (the contract) or `content`.',
         params: commentIdParams,
         body: updateCommentBody,

@@ -2,24 +2,29 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/index.js';
-import { requireVisibleEvent, userRef } from './community.shared.js';
+import { moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createCommentsRepository, type CommentRow } from './comments.repository.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
+import type { SpamBrakes } from './spam-brakes.js';
 
-export const toComment = (row: CommentRow) => ({
-  _id: row.id,
-  content: row.content,
-  user: userRef(row),
-  event: row.eventId,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
+export const toComment = (row: CommentRow, viewer: AuthUser | undefined) => {
+  const { text, ...hidden } = moderatedText(row, row.content, viewer);
+  return {
+    _id: row.id,
+    content: text,
+    user: userRef(row),
+    event: row.eventId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    ...hidden,
+  };
+};
 
 export type CommentView = ReturnType<typeof toComment>;
 
 const commentNotFound = 'Comment not found.';
 
-export function createCommentsService(deps: { db: Database }) {
+export function createCommentsService(deps: { db: Database; brakes?: SpamBrakes | undefined }) {
   const comments = createCommentsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
 
@@ -34,22 +39,28 @@ export function createCommentsService(deps: { db: Database }) {
   return {
     async listForEvent(eventId: string, viewer: AuthUser | undefined): Promise<CommentView[]> {
       await requireVisibleEvent(eventRefs, eventId, viewer);
-      return (await comments.listForEvent(eventId)).map(toComment);
+      return (await comments.listForEvent(eventId)).map((row) => toComment(row, viewer));
     },
 
     /** Any signed-in user may comment on any event they can see (docs/product.md: comments are always shown). */
     async add(user: AuthUser, eventId: string, content: string): Promise<CommentView> {
       await requireVisibleEvent(eventRefs, eventId, user);
+      await deps.brakes?.checkRate('comment', user);
+      const held = await deps.brakes?.holdReason(user, content, eventId);
       const id = await comments.insert({ eventId, userId: user.id, content });
-      return toComment(await requireComment(id, user));
+      if (held) await deps.brakes!.hold('comment', id, user.id, held);
+      return toComment(await requireComment(id, user), user);
     },
 
     /** Only the author edits; an admin may delete but not put words in someone's mouth. */
     async update(user: AuthUser, commentId: string, content: string): Promise<CommentView> {
       const comment = await requireComment(commentId, user);
       requireOwner(user, comment.userId, { message: 'You can only edit your own comments.', allowAdmin: false });
+      // An edit may add the link a new account could not post.
+      const held = comment.hiddenAt ? null : await deps.brakes?.holdReason(user, content, comment.eventId);
       await comments.updateContent(commentId, content);
-      return toComment(await requireComment(commentId, user));
+      if (held) await deps.brakes!.hold('comment', commentId, user.id, held);
+      return toComment(await requireComment(commentId, user), user);
     },
 
     async remove(user: AuthUser, commentId: string): Promise<void> {

@@ -5,13 +5,19 @@ import { dateTimeString as dateTime, idString as id } from '../../lib/response-s
 
 const done = z.literal(true);
 
+/** Moderation (docs/decisions/moderation.md): hidden words read `[hidden by a moderator]` except to their author and admins, who also get the reason. */
+const hiddenFields = {
+  hidden: z.boolean().meta({ description: 'Hidden by a moderator.' }),
+  hiddenReason: z.string().optional().meta({ description: "The moderator's reason; only to the author and admins." }),
+};
+
 /** How an author is shown (`UserRef`). */
 const author = z.object({ _id: id, username: z.string() });
 
 export const statusOnly = z.object({ status: done });
 
 export const commentResponse = z
-  .object({ _id: id, content: z.string(), user: author, event: id, createdAt: dateTime, updatedAt: dateTime })
+  .object({ _id: id, content: z.string(), user: author, event: id, createdAt: dateTime, updatedAt: dateTime, ...hiddenFields })
   .meta({ id: 'Comment' });
 
 export const commentList = z.object({ comments: z.array(commentResponse) });
@@ -19,7 +25,18 @@ export const commentList = z.object({ comments: z.array(commentResponse) });
 export const statusComment = z.object({ status: done, comment: commentResponse });
 
 export const reviewResponse = z
-  .object({ _id: id, content: z.string(), rating: z.int().min(1).max(5), user: author, event: id, createdAt: dateTime, updatedAt: dateTime })
+  .object({
+    _id: id,
+    content: z.string(),
+    rating: z.int().min(1).max(5),
+    user: author,
+    event: id,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    ...hiddenFields,
+    verifiedAttendee: z.boolean().meta({ description: "The author's ticket was scanned at the door." }),
+    organiserReply: z.object({ content: z.string(), createdAt: dateTime }).nullable().meta({ description: "The organiser's one public answer." }),
+  })
   .meta({ id: 'Review' });
 
 export const reviewList = z.object({
@@ -48,10 +65,11 @@ export const forumPost: z.ZodType = z
     },
     createdAt: dateTime,
     deleted: z.boolean(),
+    ...hiddenFields,
   })
   .meta({ id: 'ForumPost' });
 
-const threadHead = { _id: id, title: z.string(), event: id, user: author, createdAt: dateTime };
+const threadHead = { _id: id, title: z.string(), event: id, user: author, createdAt: dateTime, ...hiddenFields };
 const replyCount = z.int().meta({ description: 'Visible posts in the thread.' });
 
 export const threadSummaries = z.object({ threads: z.array(z.object({ ...threadHead, replies: replyCount })) });

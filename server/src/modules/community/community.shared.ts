@@ -60,3 +60,29 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** What others see in place of words a moderator hid (docs/decisions/moderation.md). */
+export const HIDDEN_CONTENT = '[hidden by a moderator]';
+
+/** The moderation columns every piece of community content carries. */
+export interface HiddenColumns {
+  userId: string;
+  hiddenAt: Date | null;
+  hiddenReason: string | null;
+}
+
+/** The fields a view gains: `hidden` always; `hiddenReason` only for whom the real text is shown. */
+export interface HiddenFields {
+  hidden: boolean;
+  hiddenReason?: string;
+}
+
+/**
+ * Words as the viewer may see them: hidden ones are replaced for everyone but their author (who sees
+ * them with the moderator's reason, to understand and appeal) and administrators.
+ */
+export function moderatedText(row: HiddenColumns, text: string, viewer: { id: string; role: string } | undefined): { text: string } & HiddenFields {
+  if (!row.hiddenAt) return { text, hidden: false };
+  if (viewer && (viewer.id === row.userId || viewer.role === 'admin')) return { text, hidden: true, hiddenReason: row.hiddenReason ?? '' };
+  return { text: HIDDEN_CONTENT, hidden: true };
+}

@@ -10,6 +10,8 @@ export type ThreadRow = {
   userId: string;
   username: string;
   createdAt: Date;
+  hiddenAt: Date | null;
+  hiddenReason: string | null;
 };
 
 export type PostRow = {
@@ -24,6 +26,8 @@ export type PostRow = {
   createdAt: Date;
   /** The viewer's vote: 1, -1, or 0 when none. */
   myVote: number;
+  hiddenAt: Date | null;
+  hiddenReason: string | null;
 };
 
 /** The bare post row, read under a row lock. */
@@ -36,6 +40,8 @@ const threadColumns = {
   userId: forumThreads.userId,
   username: users.username,
   createdAt: forumThreads.createdAt,
+  hiddenAt: forumThreads.hiddenAt,
+  hiddenReason: forumThreads.hiddenReason,
 };
 
 /** Ids of a thread's visible posts (soft-deleted placeholders are not counted as replies). */
@@ -100,6 +106,8 @@ export function createForumsRepository(db: Executor) {
           deletedAt: forumPosts.deletedAt,
           createdAt: forumPosts.createdAt,
           myVote: sql<number>`coalesce(${postVotes.value}, 0)`,
+          hiddenAt: forumPosts.hiddenAt,
+          hiddenReason: forumPosts.hiddenReason,
         })
         .from(forumPosts)
         .innerJoin(users, eq(users.id, forumPosts.userId))

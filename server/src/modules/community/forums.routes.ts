@@ -65,6 +65,7 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
     {
       summary: 'Start a thread in an event forum',
       access: 'user',
+      refuseRestricted: true,
       self: ({ body }) => body.userId,
       body: addThreadBody,
       responses: {
@@ -81,6 +82,7 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
     {
       summary: 'Post in a thread, or reply to a post (parentId)',
       access: 'user',
+      refuseRestricted: true,
       self: ({ body }) => body.userId,
       description: '`parentId` null, absent or empty means a top-level post.',
       body: addPostBody,

@@ -3,11 +3,12 @@ import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/index.js';
 import { createRegistrationsRepository } from '../tickets/index.js';
-import { requireVisibleEvent, userRef } from './community.shared.js';
+import { moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createForumsRepository, type ThreadRow } from './forums.repository.js';
 import { MAX_POST_DEPTH, SUMMARY_THREADS } from './forums.schemas.js';
 import { buildPostTree, toPostView, type PostView } from './post-tree.js';
+import type { SpamBrakes } from './spam-brakes.js';
 
 export const forumMessages = {
   loginToView: 'Please log in to view the forum threads.',
@@ -21,15 +22,19 @@ export const forumMessages = {
   notAuthor: 'You can only delete your own posts.',
 } as const;
 
-const threadHead = (row: ThreadRow) => ({
-  _id: row.id,
-  title: row.title,
-  event: row.eventId,
-  user: userRef(row),
-  createdAt: row.createdAt.toISOString(),
-});
+const threadHead = (row: ThreadRow, viewer: AuthUser | undefined) => {
+  const { text, ...hidden } = moderatedText(row, row.title, viewer);
+  return {
+    _id: row.id,
+    title: text,
+    event: row.eventId,
+    user: userRef(row),
+    createdAt: row.createdAt.toISOString(),
+    ...hidden,
+  };
+};
 
-export function createForumsService(deps: { db: Database }) {
+export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | undefined }) {
   const forums = createForumsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
   const registrations = createRegistrationsRepository(deps.db);
@@ -54,32 +59,42 @@ export function createForumsService(deps: { db: Database }) {
     async listThreads(viewer: AuthUser, eventId: string) {
       await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await forums.threadsForEvent(eventId);
-      return rows.map((row) => ({ ...threadHead(row), posts: row.postIds, replies: row.postIds.length }));
+      return rows.map((row) => ({ ...threadHead(row, viewer), posts: row.postIds, replies: row.postIds.length }));
     },
 
     /** Public forum summary for the event page: the newest few threads with reply counts. */
     async summary(eventId: string, viewer: AuthUser | undefined) {
       await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await forums.threadSummaries(eventId, SUMMARY_THREADS);
-      return rows.map((row) => ({ ...threadHead(row), replies: row.replies }));
+      return rows.map((row) => ({ ...threadHead(row, viewer), replies: row.replies }));
     },
 
     async addThread(user: AuthUser, eventId: string, title: string) {
       await requireVisibleEvent(eventRefs, eventId, user);
       await requireRegistered(eventId, user.id);
+      await deps.brakes?.checkRate('thread', user);
+      const held = await deps.brakes?.holdReason(user, title, eventId);
       const row = await forums.insertThread({ eventId, userId: user.id, title });
-      return { ...threadHead({ ...row, username: user.username }), posts: [] as string[], replies: 0 };
+      if (held) {
+        await deps.brakes!.hold('thread', row.id, user.id, held);
+        return { ...threadHead({ ...row, username: user.username, hiddenAt: new Date(), hiddenReason: held }, user), posts: [] as string[], replies: 0 };
+      }
+      return { ...threadHead({ ...row, username: user.username }, user), posts: [] as string[], replies: 0 };
     },
 
     /** The thread with its whole post tree, built from one query of its posts. */
     async getThread(viewer: AuthUser, threadId: string) {
       const thread = await requireVisibleThread(deps.db, threadId, viewer, forumMessages.threadNotFound);
-      const posts = buildPostTree(await forums.postsOfThread(threadId, viewer.id));
-      return { ...threadHead(thread), posts };
+      const posts = buildPostTree(await forums.postsOfThread(threadId, viewer.id), viewer);
+      return { ...threadHead(thread, viewer), posts };
     },
 
     async addPost(user: AuthUser, input: { threadId: string; parentId: string | null; content: string }): Promise<PostView> {
-      return deps.db.transaction(async (tx) => {
+      // Outside the transaction: a refusal or a hold decision needs no lock (an unknown thread is refused below).
+      const thread = await forums.findThread(input.threadId);
+      await deps.brakes?.checkRate('post', user);
+      const held = thread ? await deps.brakes?.holdReason(user, input.content, thread.eventId) : null;
+      const view = await deps.db.transaction(async (tx) => {
         const repo = createForumsRepository(tx);
         const thread = await requireVisibleThread(tx, input.threadId, user, forumMessages.threadNotFound);
         if (!(await createRegistrationsRepository(tx).isRegistered(thread.eventId, user.id))) {
@@ -93,8 +108,11 @@ export function createForumsService(deps: { db: Database }) {
           if ((await repo.chainLength(parent.id)) >= MAX_POST_DEPTH) throw AppError.badRequest(forumMessages.tooDeep, 'parentId');
         }
         const row = await repo.insertPost({ threadId: thread.id, userId: user.id, parentId: input.parentId, content: input.content });
-        return toPostView({ ...row, username: user.username, myVote: 0 });
+        return toPostView({ ...row, username: user.username, myVote: 0 }, user);
       });
+      if (!held) return view;
+      await deps.brakes!.hold('post', view._id, user.id, held);
+      return { ...view, hidden: true, hiddenReason: held };
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { UserRef } from './community.shared.js';
+import { moderatedText, type HiddenFields, type UserRef } from './community.shared.js';
 import type { PostRow } from './forums.repository.js';
 
 export const DELETED_CONTENT = '[deleted]';
@@ -15,13 +15,16 @@ export interface PostView {
   replies: PostView[];
   createdAt: string;
   deleted: boolean;
+  hidden: boolean;
+  hiddenReason?: string;
 }
 
-export function toPostView(row: Omit<PostRow, 'threadId'>): PostView {
+export function toPostView(row: Omit<PostRow, 'threadId'>, viewer: { id: string; role: string } | undefined): PostView {
   const deleted = row.deletedAt !== null;
+  const { text, ...hidden }: { text: string } & HiddenFields = deleted ? { text: DELETED_CONTENT, hidden: false } : moderatedText(row, row.content, viewer);
   return {
     _id: row.id,
-    content: deleted ? DELETED_CONTENT : row.content,
+    content: text,
     user: deleted ? { ...DELETED_USER } : { _id: row.userId, username: row.username },
     upvotes: row.upvotes,
     myVote: row.myVote,
@@ -29,6 +32,7 @@ export function toPostView(row: Omit<PostRow, 'threadId'>): PostView {
     replies: [],
     createdAt: row.createdAt.toISOString(),
     deleted,
+    ...hidden,
   };
 }
 
@@ -38,9 +42,9 @@ export function toPostView(row: Omit<PostRow, 'threadId'>): PostView {
  * out newest first, which is where the client places a new post. A post whose parent is missing
  * cannot occur (deletion keeps posts that have replies); should one appear it is shown at the top level.
  */
-export function buildPostTree(rows: ReadonlyArray<Omit<PostRow, 'threadId'>>): PostView[] {
+export function buildPostTree(rows: ReadonlyArray<Omit<PostRow, 'threadId'>>, viewer: { id: string; role: string }): PostView[] {
   const nodes = new Map<string, PostView>();
-  for (const row of rows) nodes.set(row.id, toPostView(row));
+  for (const row of rows) nodes.set(row.id, toPostView(row, viewer));
   const roots: PostView[] = [];
   for (const row of rows) {
     const node = nodes.get(row.id)!;

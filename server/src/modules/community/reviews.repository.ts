@@ -1,7 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { reviews, users } from '../../db/schema.js';
+import { reviews, tickets, users } from '../../db/schema.js';
 
 const reviewColumns = {
   id: reviews.id,
@@ -12,6 +12,12 @@ const reviewColumns = {
   rating: reviews.rating,
   createdAt: reviews.createdAt,
   updatedAt: reviews.updatedAt,
+  hiddenAt: reviews.hiddenAt,
+  hiddenReason: reviews.hiddenReason,
+  organiserReply: reviews.organiserReply,
+  organiserRepliedAt: reviews.organiserRepliedAt,
+  /** The author's ticket to the event was scanned at the door (any of their tickets, transferred ones included). */
+  verifiedAttendee: sql<boolean>`exists (select 1 from ${tickets} where ${tickets.eventId} = ${reviews.eventId} and ${tickets.userId} = ${reviews.userId} and ${tickets.checkedInAt} is not null)`,
 };
 
 export type ReviewRow = {
@@ -23,6 +29,11 @@ export type ReviewRow = {
   rating: number;
   createdAt: Date;
   updatedAt: Date;
+  hiddenAt: Date | null;
+  hiddenReason: string | null;
+  organiserReply: string | null;
+  organiserRepliedAt: Date | null;
+  verifiedAttendee: boolean;
 };
 
 export function createReviewsRepository(db: Executor) {
@@ -67,6 +78,16 @@ export function createReviewsRepository(db: Executor) {
           updatedAt: new Date(),
         })
         .where(eq(reviews.id, id));
+    },
+
+    /** The organiser's answer, once: false when there already is one. */
+    async setReply(id: string, content: string): Promise<boolean> {
+      const rows = await db
+        .update(reviews)
+        .set({ organiserReply: content, organiserRepliedAt: new Date() })
+        .where(and(eq(reviews.id, id), isNull(reviews.organiserReply)))
+        .returning({ id: reviews.id });
+      return rows.length > 0;
     },
 
     async delete(id: string): Promise<void> {

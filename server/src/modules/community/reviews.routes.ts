@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { messageOnly, reviewAdded, reviewList, reviewOnly } from './community.responses.js';
 import { statusFalseOnError } from './community.shared.js';
-import { addReviewBody, eventIdParams, reviewIdParams, updateReviewBody } from './reviews.schemas.js';
+import { addReviewBody, eventIdParams, replyBody, reviewIdParams, updateReviewBody } from './reviews.schemas.js';
 import { reviewMessages, type ReviewsService } from './reviews.service.js';
 
 export function createReviewsRouter(deps: { reviews: ReviewsService }) {
@@ -30,6 +30,7 @@ export function createReviewsRouter(deps: { reviews: ReviewsService }) {
     {
       summary: 'Review an event you attended (once, after it started)',
       access: 'user',
+      refuseRestricted: true,
       self: ({ body }) => body.userId,
       body: addReviewBody,
       responses: {
@@ -48,12 +49,31 @@ export function createReviewsRouter(deps: { reviews: ReviewsService }) {
     {
       summary: 'Edit a review (author)',
       access: 'owner',
+      refuseRestricted: true,
       self: ({ body }) => body.userId,
       params: reviewIdParams,
       body: updateReviewBody,
       responses: { 200: { description: '`{review}` (user populated).', schema: reviewOnly }, 403: 'Not the author.', 404: 'Review not found.' },
     },
     async ({ params, body, user }) => ({ review: await reviews.update(user, params.id, body) }),
+  );
+
+  routes.post(
+    '/:id/reply',
+    {
+      summary: "The organiser's public answer to a review (once)",
+      access: 'owner',
+      refuseRestricted: true,
+      params: reviewIdParams,
+      body: replyBody,
+      responses: {
+        201: { description: '`{review}` with `organiserReply`.', schema: reviewOnly },
+        403: 'Not the organiser of the event.',
+        404: 'Review not found.',
+        409: 'Already answered.',
+      },
+    },
+    async ({ params, body, user }) => ({ review: await reviews.reply(user, params.id, body.content) }),
   );
 
   routes.delete(

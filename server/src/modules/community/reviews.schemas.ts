@@ -28,6 +28,10 @@ export const addReviewBody = z.object({
   userId: z.unknown().optional(),
 });
 
+export const replyBody = z.object({
+  content: freeText({ field: 'Answer', max: REVIEW_MAX_LENGTH, empty: 'Answer cannot be empty.' }),
+});
+
 export const updateReviewBody = z
   .object({
     content: reviewText.optional(),

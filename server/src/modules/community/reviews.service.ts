@@ -4,9 +4,10 @@ import { requireOwner } from '../../lib/auth.js';
 import { hasStarted } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { createRegistrationsRepository } from '../tickets/index.js';
-import { isUniqueViolation, requireVisibleEvent, userRef } from './community.shared.js';
+import { isUniqueViolation, moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createReviewsRepository, type ReviewRow } from './reviews.repository.js';
+import type { SpamBrakes } from './spam-brakes.js';
 
 export const reviewMessages = {
   notRegistered: 'You must be registered for this event to add a review.',
@@ -14,22 +15,31 @@ export const reviewMessages = {
   tooEarly: 'You can review this event after it has taken place.',
   added: 'Review added successfully.',
   deleted: 'Review deleted.',
+  notOrganiser: 'Only the organiser of this event can answer its reviews.',
+  alreadyAnswered: 'You have already answered this review.',
   notFound: 'Review not found.',
 } as const;
 
-export const toReview = (row: ReviewRow) => ({
-  _id: row.id,
-  content: row.content,
-  rating: row.rating,
-  user: userRef(row),
-  event: row.eventId,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
+export const toReview = (row: ReviewRow, viewer: AuthUser | undefined) => {
+  const { text, ...hidden } = moderatedText(row, row.content, viewer);
+  return {
+    _id: row.id,
+    content: text,
+    rating: row.rating,
+    user: userRef(row),
+    event: row.eventId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    ...hidden,
+    /** Checked in at the door with a ticket to the event. */
+    verifiedAttendee: row.verifiedAttendee === true,
+    organiserReply: row.organiserReply ? { content: row.organiserReply, createdAt: row.organiserRepliedAt!.toISOString() } : null,
+  };
+};
 
 export type ReviewView = ReturnType<typeof toReview>;
 
-export function createReviewsService(deps: { db: Database; now?: () => Date }) {
+export function createReviewsService(deps: { db: Database; now?: () => Date; brakes?: SpamBrakes | undefined }) {
   const reviews = createReviewsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
   const registrations = createRegistrationsRepository(deps.db);
@@ -48,10 +58,12 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
     async listForEvent(eventId: string, viewer: AuthUser | undefined) {
       await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await reviews.listForEvent(eventId);
-      const total = rows.reduce((sum, row) => sum + row.rating, 0);
+      // A review a moderator hid (spam, abuse) keeps its place in the list but not its weight in the average.
+      const rated = rows.filter((row) => !row.hiddenAt);
+      const total = rated.reduce((sum, row) => sum + row.rating, 0);
       return {
-        reviews: rows.map(toReview),
-        average: rows.length ? Math.round((total / rows.length) * 10) / 10 : 0,
+        reviews: rows.map((row) => toReview(row, viewer)),
+        average: rated.length ? Math.round((total / rated.length) * 10) / 10 : 0,
         count: rows.length,
       };
     },
@@ -61,6 +73,8 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
       if (!(await registrations.isRegistered(event.id, user.id))) throw AppError.forbidden(reviewMessages.notRegistered);
       if (!hasStarted(event.startsAt, now())) throw AppError.forbidden(reviewMessages.tooEarly);
       if (await reviews.exists(event.id, user.id)) throw AppError.conflict(reviewMessages.duplicate);
+      await deps.brakes?.checkRate('review', user);
+      const held = input.content ? await deps.brakes?.holdReason(user, input.content, event.id) : null;
       let id: string;
       try {
         id = await reviews.insert({ eventId: event.id, userId: user.id, content: input.content, rating: input.rating });
@@ -69,14 +83,24 @@ export function createReviewsService(deps: { db: Database; now?: () => Date }) {
         if (isUniqueViolation(error)) throw AppError.conflict(reviewMessages.duplicate);
         throw error;
       }
-      return toReview(await requireReview(id, user));
+      if (held) await deps.brakes!.hold('review', id, user.id, held);
+      return toReview(await requireReview(id, user), user);
     },
 
     async update(user: AuthUser, id: string, changes: { content?: string | undefined; rating?: number | undefined }): Promise<ReviewView> {
       const review = await requireReview(id, user);
       requireOwner(user, review.userId, { message: 'You can only edit your own reviews.', allowAdmin: false });
       await reviews.update(id, changes);
-      return toReview(await requireReview(id, user));
+      return toReview(await requireReview(id, user), user);
+    },
+
+    /** The organiser answers a review once, publicly (an admin cannot speak for them). */
+    async reply(user: AuthUser, id: string, content: string): Promise<ReviewView> {
+      const review = await requireReview(id, user);
+      const event = await eventRefs.find(review.eventId);
+      requireOwner(user, event!.userId, { message: reviewMessages.notOrganiser, allowAdmin: false });
+      if (!(await reviews.setReply(id, content))) throw AppError.conflict(reviewMessages.alreadyAnswered);
+      return toReview(await requireReview(id, user), user);
     },
 
     async remove(user: AuthUser, id: string): Promise<void> {

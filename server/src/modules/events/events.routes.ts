@@ -28,7 +28,7 @@ const upcomingLimit = listLimitQuery(20);
  * /api/events. Fixed paths come before `/:id` so they are never read as ids. `counterLimit` guards
  * the public counters (opens, shares) that feed the trending ranking.
  */
-export function createEventsRouter(deps: { events: EventsService; counterLimit: RequestHandler }) {
+export function createEventsRouter(deps: { events: EventsService; counterLimit: RequestHandler; listLimit: RequestHandler }) {
   const { events } = deps;
   const router = Router();
   const routes = declareRoutes(router, 'Events');
@@ -49,15 +49,27 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
 
   routes.get(
     '/getevnt',
-    { summary: 'All events: approved ones for visitors, every event for an admin', access: 'optional', responses: { 200: list('Bare array of events.') } },
-    ({ user }) => events.list(user),
+    {
+      summary: 'All events: approved ones for visitors, every event for an admin',
+      access: 'optional',
+      description: 'Served from a body prepared once per change: compressed when the client accepts gzip or br, `ETag` with 304 on a repeat request; limited per client address.',
+      use: [deps.listLimit],
+      responses: { 200: list('Bare array of events.'), 304: 'Unchanged since the ETag sent in If-None-Match.', 429: 'Too many list requests from this address.' },
+    },
+    ({ req, res, user }) => events.sendList(req, res, user),
   );
 
   // Public despite the path: the home and events pages read it.
   routes.get(
     '/admin/approved',
-    { summary: 'Approved events (public despite the path)', access: 'public', responses: { 200: list('Bare array of approved events.') } },
-    () => events.listApproved(),
+    {
+      summary: 'Approved events (public despite the path)',
+      access: 'public',
+      description: 'Served from a body prepared once per change: compressed when the client accepts gzip or br, `ETag` with 304 on a repeat request; limited per client address.',
+      use: [deps.listLimit],
+      responses: { 200: list('Bare array of approved events.'), 304: 'Unchanged since the ETag sent in If-None-Match.', 429: 'Too many list requests from this address.' },
+    },
+    ({ req, res }) => events.sendApproved(req, res),
   );
 
   routes.get(
@@ -114,6 +126,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'Create an event (pending until an admin approves it)',
       access: 'user',
+      refuseRestricted: true,
       description:
         "The organiser is the token's user (a `user` field is ignored), the status is always pending. `date` is the Nairobi wall-clock time `YYYY-MM-DDTHH:mm`; without coordinates the location is geocoded. `image` is an upload from POST /api/uploads or an https URL.",
       body: createEventBody,

@@ -38,12 +38,16 @@ export const eventDate = z
   });
 
 /**
- * Whole shillings (M-Pesa moves no cents): a fractional price is rounded to the nearest shilling,
- * halves up (99.50 -> 100), and the event returned by the API shows the price that was stored.
+ * Whole shillings: M-Pesa moves no cents, so a price such as 350.50 is refused with a message that says
+ * so (it used to be rounded silently, and the organiser sold at a price they never typed).
  */
-const ticketPrice = numeric('Ticket price')
-  .pipe(z.number().min(0, 'Ticket price must be at least 0.').max(TICKET_PRICE_MAX, `Ticket price must be at most ${TICKET_PRICE_MAX}.`))
-  .transform((value) => Math.round(value));
+const ticketPrice = numeric('Ticket price').pipe(
+  z
+    .number()
+    .min(0, 'Ticket price must be at least 0.')
+    .max(TICKET_PRICE_MAX, `Ticket price must be at most ${TICKET_PRICE_MAX}.`)
+    .refine(Number.isInteger, 'Ticket price must be whole shillings: M-Pesa takes no cents (for example 350, not 350.50).'),
+);
 
 const capacity = numeric('Capacity').pipe(
   z

@@ -10,6 +10,8 @@ import { chunk } from '../../db/chunk.js';
 import { createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
+import { createPreparedBodies } from '../../lib/prepared-body.js';
+import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/index.js';
 import type { GeocodingService } from '../geocoding/index.js';
 
@@ -71,7 +73,7 @@ export function hasOrdersMessage(counts: Partial<Record<string, number>>): strin
 }
 
 export function capacityTooLowMessage(issued: number, held: number): string {
-  return `Capacity cannot be below the ${issued + held} seats in use: ${issued} ticket${issued === 1 ? '' : 's'} sold and ${held} held by purchases in progress.`;
+  return `Capacity cannot be below the ${issued + held} seats in use: ${issued} ticket${issued === 1 ? '' : 's'} sold and ${held} held by purchases in progress or offered to the waitlist.`;
 }
 
 /** Fields whose change a moderator must see again (capacity and coordinates alone are not among them). */
@@ -177,7 +179,7 @@ export interface EventHoldings {
   /** The event row lock every stock change takes, and the seats in use under it. */
   seats(executor: Executor): {
     lockEvent(eventId: string): Promise<object | undefined>;
-    seatCounts(eventId: string, now: Date): Promise<{ issued: number; held: number }>;
+    seatCounts(eventId: string, now: Date): Promise<{ issued: number; held: number; offered: number }>;
   };
   /** Orders per status: an event with orders keeps its buyers' payment records, so it is never deleted. */
   orders(executor: Executor): { orderCountsForEvent(eventId: string): Promise<Partial<Record<string, number>>> };
@@ -231,6 +233,13 @@ export function createEventsService(deps: EventsServiceDeps) {
     max: 1000,
     maxBytes: 16 * MiB,
   });
+  /**
+   * The contract's whole-list answers (GET /api/events/admin/approved and /getevnt), which section-7
+   * clients read for their home and list pages: built once per change, compressed once, 304 on repeat.
+   */
+  const contractLists = createPreparedBodies<'approved' | 'all'>(async (key) =>
+    toDtos(key === 'approved' ? await repo.listByStatus('approved') : await repo.list({ approvedOnly: false })),
+  );
   /** Bumped by every change, so a read that started before it never caches what it read. */
   let generation = 0;
   // Any change to an event may change search results; tickets change only the event's own body.
@@ -243,7 +252,10 @@ export function createEventsService(deps: EventsServiceDeps) {
   deps.changes.subscribe('event-tickets', (id) => {
     generation += 1;
     published.forget(id);
+    // Bodies carry seats and registered users.
+    contractLists.invalidate();
   });
+  deps.changes.subscribe('event', () => contractLists.invalidate());
   /** Announces a change to this and every other instance; returns `value` for chaining. */
   const changed = <T>(value: T, id: string | null): T => {
     deps.changes.publish('event', id);
@@ -335,7 +347,10 @@ export function createEventsService(deps: EventsServiceDeps) {
     return deps.db.transaction(async (tx) => {
       const seats = deps.holdings.seats(tx);
       if (!(await seats.lockEvent(id))) return undefined;
-      const { issued, held } = await seats.seatCounts(id, new Date());
+      // Seats offered to the waitlist are promised like held ones.
+      const counts = await seats.seatCounts(id, new Date());
+      const issued = counts.issued;
+      const held = counts.held + counts.offered;
       if (issued + held > capacity) {
         throw new AppError(409, capacityTooLowMessage(issued, held), { field: 'capacity', body: { ticketsSold: issued, seatsHeld: held } });
       }
@@ -368,11 +383,15 @@ export function createEventsService(deps: EventsServiceDeps) {
 
   return {
     /** GET /getevnt: approved events for visitors, every event for an admin. */
-    async list(viewer: AuthUser | undefined) {
-      return toDtos(await repo.list({ approvedOnly: viewer?.role !== 'admin' }));
+    /** GET /api/events/getevnt: every event for an admin, the approved ones for anyone else (the same body as listApproved). */
+    sendList(req: Request, res: Response, viewer: AuthUser | undefined) {
+      return contractLists.send(req, res, viewer?.role === 'admin' ? 'all' : 'approved');
     },
 
-    listApproved: async () => toDtos(await repo.listByStatus('approved')),
+    /** GET /api/events/admin/approved. */
+    sendApproved(req: Request, res: Response) {
+      return contractLists.send(req, res, 'approved');
+    },
     listPending: async () => toDtos(await repo.listByStatus('pending')),
     listByUser: async (userId: string) => toDtos(await repo.listByUser(userId)),
     upcoming: async (limit: number) => toDtos(await repo.upcoming(nowAsWallClock(now()), limit)),

@@ -2,3 +2,4 @@
 export { createPaymentsRepository } from './payments.repository.js';
 export { createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
 export { createPaymentsService, type RefundLedger } from './payments.service.js';
+export { createEventReminders, reminderText, type EventReminders } from './event-reminders.js';

@@ -14,8 +14,9 @@ export function createPaymentsRepository(db: Executor) {
   return {
     /**
      * Checks the event and holds seats in one round trip through `tukio_hold_seats_checked`
-     * (drizzle/0003): locks the event row, checks it is approved, not started before `notBefore`
-     * (now on the events' wall clock) and paid, counts issued tickets + live holds and inserts the
+     * (drizzle/0003, last redefined in 0008): locks the event row, checks it is approved, not started before `notBefore`
+     * (now on the events' wall clock) and paid, counts issued tickets + live holds + seats offered to
+     * other people on the waitlist and inserts the
      * pending order only if it fits. The lock wait and the critical section happen inside
      * PostgreSQL, so a burst of buyers for one event queues there rather than on the event loop.
      */
@@ -354,6 +355,41 @@ export function createPaymentsRepository(db: Executor) {
         .innerJoin(orders, eq(orders.id, payments.orderId))
         .where(and(eq(payments.eventId, eventId), eq(payments.status, 'success')))
         .orderBy(payments.id);
+    },
+      /**
+     * Whom to remind of an event starting between `fromWall` and `toWall` (the events' wall clock): each
+     * person holding a valid ticket of an approved event bought with M-Pesa, once, at the phone of their
+     * latest paid order (paid before `paidBefore`: someone who just bought has their ticket email).
+     */
+    async reminderRecipients(fromWall: Date, toWall: Date, paidBefore: Date, limit: number) {
+      const result = await db.execute(sql`
+        select distinct on (o.event_id, o.user_id) o.event_id, o.user_id, o.phone, e.title, e.starts_at, e.location
+          from ${orders} o
+          join ${events} e on e.id = o.event_id
+         where o.status = 'paid' and o.phone is not null and o.updated_at < ${paidBefore.toISOString()}
+           and e.status = 'approved' and e.starts_at > ${fromWall.toISOString()} and e.starts_at <= ${toWall.toISOString()}
+           and exists (select 1 from ${tickets} t where t.event_id = o.event_id and t.user_id = o.user_id and t.voided_at is null)
+         order by o.event_id, o.user_id, o.updated_at desc, o.created_at desc
+         limit ${limit}`);
+      return (result as unknown as { rows: Array<{ event_id: string; user_id: string; phone: string; title: string; starts_at: string | Date; location: string }> }).rows.map((row) => ({
+        eventId: row.event_id,
+        userId: row.user_id,
+        phone: row.phone,
+        title: row.title,
+        startsAt: new Date(row.starts_at),
+        location: row.location,
+      }));
+    },
+
+    /** The phone a person last paid with (a paid order's), for SMS to someone who bought before; undefined when none. */
+    async latestPhoneOf(userId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ phone: orders.phone })
+        .from(orders)
+        .where(and(eq(orders.userId, userId), eq(orders.status, 'paid')))
+        .orderBy(desc(orders.updatedAt))
+        .limit(1);
+      return row?.phone ?? undefined;
     },
   };
 }

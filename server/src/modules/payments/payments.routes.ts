@@ -41,6 +41,7 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
     {
       summary: 'Hold seats for an M-Pesa purchase (before the STK push)',
       access: 'internal',
+      refuseRestricted: true,
       userToken: true,
       description: "Called by the payment service's POST /api/stkPush with the user's own bearer token, which decides the buyer.",
       body: createOrderBody,

@@ -5,7 +5,7 @@ import { createBatcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { nowAsWallClock } from '../../lib/event-clock.js';
-import { createTicketsRepository, seatsLeftMessage, ticketMessages, type TicketsService } from '../tickets/index.js';
+import { createTicketsRepository, soldOutError, ticketMessages, type SoldOutNotes, type TicketsService } from '../tickets/index.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 
 /**
@@ -23,6 +23,8 @@ export interface PaymentsServiceDeps {
   holdMinutes: number;
   /** payment_settlements_total{status}: counted once per result actually recorded. */
   metrics?: Pick<Metrics, 'settlements'> | undefined;
+  /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
+  waitlist?: SoldOutNotes | undefined;
 }
 
 export interface SettleResult {
@@ -152,7 +154,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined,
     });
     if (!direct) return undefined;
-    tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event });
+    tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event, payment: { amount: direct.amount, receipt: input.mpesaReceiptNumber ?? null } });
     const described = describe(
       {
         checkoutRequestId: input.checkoutRequestId,
@@ -196,7 +198,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
     const inserted = (await settleInOneStatement(createPaymentsRepository(db), input, prepared))?.issued ?? 0;
     if (inserted <= 0) return undefined;
-    tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event });
+    tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event, payment: { amount: known.amount, receipt: input.mpesaReceiptNumber ?? null } });
     const described = describe(
       { ...known, status: 'success', resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
       { ...view.order, status: 'paid' },
@@ -264,7 +266,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           now = new Date();
           const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
           if (event?.status === 'cancelled') refundReason = 'late_payment';
-          else if (!(holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, order.id)) + order.quantity <= event.capacity)) {
+          else if (!(holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, { orderId: order.id, userId: order.userId })) + order.quantity <= event.capacity)) {
             refundReason = 'sold_out';
           }
         }
@@ -294,7 +296,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     }
     // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
     if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
-    if (issued.length > 0) tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event });
+    if (issued.length > 0) {
+      tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event, payment: { amount: known.amount, receipt: input.mpesaReceiptNumber ?? null } });
+    }
     const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
     return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
   }
@@ -325,7 +329,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }
       if (held.outcome === 'past') throw new AppError(400, ticketMessages.past);
       if (held.outcome === 'free') throw new AppError(400, 'This event is free: register without paying.');
-      if (held.outcome === 'sold_out') throw AppError.conflict(seatsLeftMessage(held.seatsLeft));
+      if (held.outcome === 'sold_out') throw await soldOutError(deps.waitlist, userId, input.eventId, held.seatsLeft);
       return {
         orderId: held.orderId,
         amount: held.amount,

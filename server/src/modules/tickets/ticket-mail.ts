@@ -7,6 +7,8 @@ export interface TicketMailInput {
   username: string;
   event: { id: string; title: string; startsAt: Date; location: string };
   tickets: Array<{ id: string; code: string }>;
+  /** What was paid for them by M-Pesa (none for free tickets or a transfer): the buyer's proof of payment. */
+  payment?: { amount: number; receipt: string | null } | undefined;
   publicUrl: string;
   /** Optional PNG renderer for the QR of a code; without it the mail carries the code as text only. */
   qrPng?: ((code: string) => Promise<Buffer>) | undefined;
@@ -80,15 +82,19 @@ export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
     );
     attachments.push(...images);
   }
+  const { payment } = input;
+  const paidLine = payment ? `Paid: Ksh.${payment.amount.toLocaleString('en-US')} by M-Pesa${payment.receipt ? `, receipt ${payment.receipt}` : ''}.` : '';
   const text =
     `Hello ${input.username},\n\n` +
     `You have ${count} ticket${count > 1 ? 's' : ''} for "${event.title}".\n` +
+    (paidLine ? `${paidLine}\n` : '') +
     `When: ${when} (Nairobi time)\nWhere: ${event.location}\nEvent page: ${url}\n\n` +
     `Show the QR code at the door (My Tickets on your profile shows it too). Ticket codes:\n${codes}\n\n` +
     `The calendar file attached adds the event to your calendar.\n`;
   const html =
     `<p>Hello ${escapeHtml(input.username)},</p>` +
     `<p>You have ${count} ticket${count > 1 ? 's' : ''} for <strong>${escapeHtml(event.title)}</strong>.</p>` +
+    (paidLine ? `<p>${escapeHtml(paidLine)}</p>` : '') +
     `<p>When: ${escapeHtml(when)} (Nairobi time)<br>Where: ${escapeHtml(event.location)}<br><a href="${escapeHtml(url)}">Event page</a></p>` +
     tickets
       .map(

@@ -9,22 +9,30 @@ export type NewTicket = typeof tickets.$inferInsert;
 
 /** Tickets, seat counting and the event row lock that makes stock changes safe. */
 export function createTicketsRepository(db: Executor) {
-  /** Seats in use in their two parts: valid tickets issued, and seats held by pending orders whose hold has not run out. */
-  async function seatCounts(eventId: string, now: Date, exceptOrderId?: string): Promise<{ issued: number; held: number }> {
+  /**
+   * Seats in use in their three parts: valid tickets issued, seats held by pending orders whose hold has
+   * not run out, and seats offered to people on the waitlist (drizzle/0008 `tukio_offered_seats`, the rule
+   * the hold function uses too). `except` leaves out one order (the one being settled) and one person's
+   * own offer (a seat offered to them is theirs to take).
+   */
+  async function seatCounts(eventId: string, now: Date, except: { orderId?: string; userId?: string } = {}): Promise<{ issued: number; held: number; offered: number }> {
     // A void ticket (cancelled, transferred: its replacement counts instead) holds no seat.
     const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)));
     const [held] = await db
-      .select({ n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int` })
+      .select({
+        n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int`,
+        offered: sql<number>`tukio_offered_seats(${eventId}, ${except.userId ?? null}, ${now.toISOString()})`,
+      })
       .from(orders)
       .where(
         and(
           eq(orders.eventId, eventId),
           eq(orders.status, 'pending'),
           gt(orders.holdExpiresAt, now),
-          exceptOrderId ? sql`${orders.id} <> ${exceptOrderId}` : undefined,
+          except.orderId ? sql`${orders.id} <> ${except.orderId}` : undefined,
         ),
       );
-    return { issued: Number(issued?.n ?? 0), held: Number(held?.n ?? 0) };
+    return { issued: Number(issued?.n ?? 0), held: Number(held?.n ?? 0), offered: Number(held?.offered ?? 0) };
   }
 
   return {
@@ -46,10 +54,10 @@ export function createTicketsRepository(db: Executor) {
       return row;
     },
 
-    /** Seats in use: tickets issued plus seats held by pending orders whose hold has not run out. */
-    async seatsTaken(eventId: string, now: Date, exceptOrderId?: string): Promise<number> {
-      const { issued, held } = await seatCounts(eventId, now, exceptOrderId);
-      return issued + held;
+    /** Seats in use: tickets issued, seats held by live pending orders, and seats offered to the waitlist (see `seatCounts`). */
+    async seatsTaken(eventId: string, now: Date, except: { orderId?: string; userId?: string } = {}): Promise<number> {
+      const { issued, held, offered } = await seatCounts(eventId, now, except);
+      return issued + held + offered;
     },
 
     seatCounts,
@@ -74,10 +82,10 @@ export function createTicketsRepository(db: Executor) {
     },
 
     /** First scan wins: only a ticket not yet checked in (and not void) is updated. */
-    async checkIn(ticketId: string, eventId: string, by: string): Promise<TicketRow | undefined> {
+    async checkIn(ticketId: string, eventId: string, by: string, device: string | null = null): Promise<TicketRow | undefined> {
       const [row] = await db
         .update(tickets)
-        .set({ checkedInAt: new Date(), checkedInBy: by })
+        .set({ checkedInAt: new Date(), checkedInBy: by, checkedInDevice: device })
         .where(and(eq(tickets.id, ticketId), eq(tickets.eventId, eventId), isNull(tickets.checkedInAt), isNull(tickets.voidedAt)))
         .returning();
       return row;

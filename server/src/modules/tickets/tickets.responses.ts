@@ -60,3 +60,47 @@ export const attendees = z.array(
     issuedAt: dateTime,
   }),
 );
+
+const scanTime = dateTime.meta({ description: "On the server's clock: the device's time corrected by its measured clock offset." });
+
+export const syncedScans = z.object({
+  serverTime: dateTime,
+  clockOffsetMs: z.number().meta({ description: "How far the device's clock was behind the server's (negative: ahead), from `sentAt`." }),
+  results: z.array(
+    z.object({
+      ticketCode: z.string(),
+      scannedAt: z.string().meta({ description: 'As the device sent it.' }),
+      device: z.string(),
+      status: z.enum(['accepted', 'duplicate', 'void', 'invalid']),
+      ticketId: id.optional(),
+      checkedInAt: scanTime.optional().meta({ description: '`accepted`: when this scan admitted the ticket.' }),
+      first: z.object({ device: z.string().nullable(), scannedAt: scanTime }).optional().meta({ description: '`duplicate`: the scan that admitted the ticket first.' }),
+      voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred']).optional(),
+      voidedAt: dateTime.optional(),
+      message: z.string().optional(),
+    }),
+  ),
+});
+
+export const gateList = z.object({
+  eventId: id,
+  generatedAt: dateTime,
+  publicKey: z.object({ algorithm: z.literal('Ed25519'), jwk: z.object({ kty: z.string(), crv: z.string(), x: z.string() }) }),
+  tickets: z.array(
+    z.object({
+      ticketId: id,
+      userId: id,
+      username: z.string(),
+      email: z.string(),
+      orderId: id.nullable(),
+      issuedAt: dateTime,
+      checkedInAt: dateTime.nullable(),
+      checkedInDevice: z.string().nullable(),
+      voidedAt: dateTime.nullable(),
+      voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred']).nullable(),
+    }),
+  ),
+  flagged: z
+    .array(z.object({ ticketId: id, username: z.string(), device: z.string().nullable(), scannedAt: scanTime, first: z.object({ device: z.string().nullable(), scannedAt: scanTime }) }))
+    .meta({ description: 'Scans of tickets another scan admitted earlier.' }),
+});

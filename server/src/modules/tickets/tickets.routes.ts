@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { idParam, text } from '../../lib/validate.js';
-import { attendees, checkedIn, messageOnly, myTickets, publicKey, transferred } from './tickets.responses.js';
+import { attendees, checkedIn, gateList, messageOnly, myTickets, publicKey, syncedScans, transferred } from './tickets.responses.js';
 import { quantitySchema } from './tickets.schemas.js';
 import { toCsv, type TicketsService } from './tickets.service.js';
 
@@ -11,7 +11,27 @@ const registerBody = z.object({
   userId: z.string().optional(),
   tickets: quantitySchema.optional(),
 });
-const checkInBody = z.object({ code: z.string({ error: 'code is required.' }).trim().min(1, 'code is required.').max(300, 'This ticket code is not valid.') });
+/** The name staff gave a gate device ("Gate B"), kept on the device. */
+const deviceName = (field: string) => text(field, 40);
+const checkInBody = z.object({
+  code: z.string({ error: 'code is required.' }).trim().min(1, 'code is required.').max(300, 'This ticket code is not valid.'),
+  device: deviceName('device').optional(),
+});
+const MAX_SYNC_SCANS = 500;
+const syncBody = z.object({
+  sentAt: z.iso.datetime({ offset: true, error: "sentAt must be the device's clock as an ISO date-time." }).optional(),
+  scans: z
+    .array(
+      z.object({
+        ticketCode: z.string({ error: 'ticketCode is required.' }).trim().min(1, 'ticketCode is required.').max(300, 'ticketCode is not valid.'),
+        scannedAt: z.iso.datetime({ offset: true, error: 'scannedAt must be an ISO date-time.' }),
+        device: deviceName('device'),
+      }),
+      { error: 'scans must be a list.' },
+    )
+    .min(1, 'scans must not be empty.')
+    .max(MAX_SYNC_SCANS, `scans: at most ${MAX_SYNC_SCANS} per request.`),
+});
 const ticketParams = z.object({ id: idParam('Ticket id') });
 /** The recipient's username or email address (an email is at most 254 characters). */
 const transferBody = z.object({ to: text('to', 254) });
@@ -88,6 +108,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
     {
       summary: 'Register for an event: free events issue tickets now; paid events confirm a paid order',
       access: 'user',
+      refuseRestricted: true,
       self: ({ body }) => body.userId,
       description: 'Failures answer `{message, msg}` with the real status.',
       params: eventParams,
@@ -115,10 +136,46 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
         200: { description: '`{message, ticket:{_id, userId, checkedInAt}}`.', schema: checkedIn },
         400: 'Invalid code, or a ticket for another event.',
         404: 'Event or ticket not found.',
-        409: 'Already used (the body adds `checkedInAt`), or void because the event was cancelled (`voidedAt`, `voidReason`).',
+        409: 'Already used (the body adds `checkedInAt` and `checkedInDevice`), or void because the event was cancelled (`voidedAt`, `voidReason`).',
       },
     },
-    ({ params, body, user }) => deps.tickets.checkIn(user, params.id, body.code),
+    ({ params, body, user }) => deps.tickets.checkIn(user, params.id, body.code, body.device ?? null),
+  );
+
+  routes.post(
+    '/:id/checkin/sync',
+    {
+      summary: "A gate device's offline scans (organiser or admin); across devices the earliest scan wins",
+      access: 'owner',
+      description:
+        'Each scan `{ticketCode, scannedAt, device}` is answered `accepted`, `duplicate` (with the `first` device and time), `void` (with the reason) or `invalid`, ' +
+        "in the order sent. `sentAt` (the device's clock when sending) corrects the scan times for the device's clock offset. Idempotent: a retried scan " +
+        '(same ticket, device and `scannedAt`) records nothing new and is answered from the current state.',
+      params: eventParams,
+      body: syncBody,
+      responses: {
+        200: { description: '`{serverTime, clockOffsetMs, results:[{ticketCode, scannedAt, device, status, ticketId?, checkedInAt?, first?, voidReason?, message?}]}`.', schema: syncedScans },
+        404: 'Event not found.',
+      },
+    },
+    ({ params, body, user }) => deps.tickets.syncScans(user, params.id, body),
+  );
+
+  routes.get(
+    '/:id/gate-list',
+    {
+      summary: 'What a gate device keeps to check tickets offline: every ticket (void ones too), flagged double scans, the public key (organiser or admin)',
+      access: 'owner',
+      params: eventParams,
+      responses: {
+        200: { description: '`{eventId, generatedAt, publicKey, tickets:[{ticketId, username, checkedInAt, checkedInDevice, voidedAt, voidReason, …}], flagged}`.', schema: gateList },
+        404: 'Event not found.',
+      },
+    },
+    ({ params, user, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      return deps.tickets.gateList(user, params.id);
+    },
   );
 
   routes.get(

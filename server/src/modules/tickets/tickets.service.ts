@@ -10,6 +10,8 @@ import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
 import { createUsersRepository, type AuthUser } from '../auth/index.js';
 import { recordActivity, refundPolicyOf } from '../events/index.js';
+import { createCheckinScansRepository } from './checkin-scans.repository.js';
+import { createCheckinSync, type OfflineScan } from './checkin-sync.js';
 import { qrPng } from './qr.js';
 import { buildTicketMail } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
@@ -58,8 +60,24 @@ export const seatsLeftMessage = (left: number) =>
  */
 export type PaidOrders = (executor: Executor) => { paidOrderFor(eventId: string, userId: string): Promise<object | undefined> };
 
+/**
+ * The waitlist sits above tickets and payments: when a sold-out answer refuses someone whose own
+ * waitlist offer ran out, it says so instead (app.ts passes the waitlist's answer).
+ */
+export interface SoldOutNotes {
+  soldOutMessage(userId: string, eventId: string): Promise<string | undefined>;
+}
+
+/** The refusal a buyer gets when too few seats are left for them. */
+export async function soldOutError(notes: SoldOutNotes | undefined, userId: string, eventId: string, left: number): Promise<AppError> {
+  const note = await notes?.soldOutMessage(userId, eventId);
+  return AppError.conflict(note ?? seatsLeftMessage(left));
+}
+
 export interface TicketsServiceDeps {
   db: Database;
+  /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
+  soldOut?: SoldOutNotes | undefined;
   orders: PaidOrders;
   signer: TicketSigner;
   mailer: Mailer;
@@ -80,6 +98,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
    * burst of sales they take one slot of the event loop instead of competing with every checkout.
    */
   const mailQueue = createBackgroundQueue();
+  const checkinSync = createCheckinSync({ db, signer, voidedMessage });
 
   const service = {
     /** Shutdown: lets the ticket emails already queued go out (true), or gives up after `timeoutMs` (false). */
@@ -133,7 +152,11 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       userId: string,
       eventId: string,
       tickets: Array<{ id: string; code: string }>,
-      known?: { contact: { email: string; username: string }; event: { id: string; title: string; startsAt: Date; location: string } },
+      known?: {
+        contact: { email: string; username: string };
+        event: { id: string; title: string; startsAt: Date; location: string };
+        payment?: { amount: number; receipt: string | null } | undefined;
+      },
     ) {
       deps.changes.publish('event-tickets', eventId);
       mailQueue.push(async () => {
@@ -146,6 +169,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
             username: contact.username,
             event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
             tickets,
+            payment: known?.payment,
             publicUrl: deps.publicUrl,
             qrPng: deps.qrPng ?? qrPng,
           }),
@@ -173,12 +197,14 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         }
         if ((await repo.countFor(eventId, userId)) > 0) return { message: ticketMessages.alreadyRegistered, issued: [] as TicketRow[] };
         if (event.capacity !== null) {
-          const left = event.capacity - (await repo.seatsTaken(eventId, now));
-          if (quantity > left) throw AppError.conflict(seatsLeftMessage(left));
+          const left = event.capacity - (await repo.seatsTaken(eventId, now, { userId }));
+          // Refused after the transaction: saying why may read other modules' rows on another connection.
+          if (quantity > left) return { soldOut: left };
         }
         const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now });
         return { message: ticketMessages.registered, issued };
       }));
+      if (result.soldOut !== undefined) throw await soldOutError(deps.soldOut, userId, eventId, result.soldOut);
       if (result.issued.length > 0) service.afterIssue(userId, eventId, result.issued);
       return { message: result.message };
     },
@@ -270,22 +296,45 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       return event;
     },
 
-    /** Door check-in: the signature and event are checked, then the first scan wins atomically. */
-    async checkIn(actor: AuthUser, eventId: string, code: string) {
+    /**
+     * Door check-in: the signature and event are checked, then the first scan wins atomically. The scan
+     * is recorded (with the gate device's name when sent) so gates syncing offline scans later compare
+     * against it (checkin-sync.ts).
+     */
+    async checkIn(actor: AuthUser, eventId: string, code: string, device: string | null = null) {
       await service.eventForStaff(actor, eventId);
       const claims = signer.verify(code);
       if (!claims) throw new AppError(400, ticketMessages.badCode);
       if (claims.eventId !== eventId) throw new AppError(400, 'This ticket is for a different event.');
-      const repo = createTicketsRepository(db);
-      const checked = await repo.checkIn(claims.ticketId, eventId, actor.id);
+      const checked = await db.transaction(async (tx) => {
+        const row = await createTicketsRepository(tx).checkIn(claims.ticketId, eventId, actor.id, device);
+        if (row) {
+          await createCheckinScansRepository(tx).record({ eventId, ticketId: row.id, device, scannedAt: row.checkedInAt!, deviceScannedAt: row.checkedInAt!, scannedBy: actor.id, offline: false });
+        }
+        return row;
+      });
       if (checked) {
         return { message: 'Checked in', ticket: { _id: checked.id, userId: checked.userId, checkedInAt: checked.checkedInAt!.toISOString() } };
       }
-      const ticket = await repo.findById(claims.ticketId);
+      const ticket = await createTicketsRepository(db).findById(claims.ticketId);
       if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('This ticket does not exist (it may have been cancelled).');
       if (ticket.voidedAt) throw new AppError(409, voidedMessage(ticket.voidReason), { body: { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason } });
       const when = ticket.checkedInAt!.toISOString();
-      throw new AppError(409, `This ticket was already used at ${when}.`, { body: { checkedInAt: when, ticket: { _id: ticket.id, userId: ticket.userId } } });
+      throw new AppError(409, `This ticket was already used at ${when}.`, {
+        body: { checkedInAt: when, checkedInDevice: ticket.checkedInDevice, ticket: { _id: ticket.id, userId: ticket.userId } },
+      });
+    },
+
+    /** POST /api/events/:id/checkin/sync: a gate device's offline scans, decided across devices (checkin-sync.ts). */
+    async syncScans(actor: AuthUser, eventId: string, input: { sentAt?: string | undefined; scans: OfflineScan[] }) {
+      await service.eventForStaff(actor, eventId);
+      return checkinSync.sync(actor, eventId, input);
+    },
+
+    /** GET /api/events/:id/gate-list: what a gate device keeps to check tickets offline. */
+    async gateList(actor: AuthUser, eventId: string) {
+      await service.eventForStaff(actor, eventId);
+      return checkinSync.gateList(eventId);
     },
 
     async attendees(actor: AuthUser, eventId: string) {

@@ -1,3 +1,5 @@
 /** The uploads module's public face (docs/decisions/server-boundaries.md). */
+export { uploadsDir } from './disk-store.js';
+export { eventImageKey, type ObjectStore } from './object-store.js';
 export { createUploadsRouter, serveUploads } from './uploads.routes.js';
-export { createUploadsService, uploadsDir } from './uploads.service.js';
+export { createObjectStore, createUploadsService, type ObjectStorageSettings } from './uploads.service.js';

@@ -1,7 +1,11 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { ReportButton } from '../../../components/moderation/report-button';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PageLoader } from '../../../components/ui/spinner';
+import { blockUser, getBlockedUsers, unblockUser } from '../../../lib/blocks-api';
+import { getErrorMessage } from '../../../lib/errors';
+import { notify } from '../../../lib/notify';
 import { AvatarImage } from '../../../components/avatar-image';
 import { useConversation } from '../hooks/use-conversation';
 import type { ChatClient } from '../lib/chat-client';
@@ -88,6 +92,10 @@ export function Conversation({
             </p>
           )}
         </div>
+        <div className="chat-conv__safety">
+          <BlockToggle contactId={contact._id} contactName={contact.username} />
+          <ReportButton kind="user" id={contact._id} authorName={contact.username} />
+        </div>
         <Button variant="ghost" className="btn--sm chat-conv__logout" onClick={onLogout}>
           <LogoutIcon />
           <span>Logout</span>
@@ -96,5 +104,45 @@ export function Conversation({
       <div className="chat-conv__body">{body}</div>
       <Composer contactName={contact.username} onSend={send} inputRef={inputRef} />
     </section>
+  );
+}
+
+/**
+ * Block / Unblock the open contact. While blocked neither side can send (the server refuses with a clear
+ * message, shown on the failed message), and the contact no longer sees me in their contacts.
+ */
+function BlockToggle({ contactId, contactName }: { contactId: string; contactName: string }) {
+  const [blocked, setBlocked] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getBlockedUsers(controller.signal).then(
+      (list) => setBlocked(list.some((user) => user._id === contactId)),
+      () => setBlocked(false),
+    );
+    return () => controller.abort();
+  }, [contactId]);
+
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      if (blocked) await unblockUser(contactId);
+      else await blockUser(contactId);
+      notify.success(blocked ? `${contactName} is unblocked.` : `${contactName} is blocked. Neither of you can message the other.`);
+      setBlocked(!blocked);
+    } catch (error) {
+      notify.error(getErrorMessage(error, 'That did not work. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (blocked === null) return null;
+  return (
+    <Button variant="ghost" className="btn--sm" loading={busy} loadingText={blocked ? 'Unblocking…' : 'Blocking…'} onClick={() => void toggle()} aria-pressed={blocked}>
+      {blocked ? 'Unblock' : 'Block'}
+      <span className="visually-hidden">{` ${contactName}`}</span>
+    </Button>
   );
 }

@@ -1,4 +1,5 @@
 import { Fragment, useLayoutEffect, useRef } from 'react';
+import { ReportButton } from '../../../components/moderation/report-button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { ChatMessage } from '../types';
 
@@ -52,6 +53,7 @@ function MessageBubble({
           )}
         </span>
       </div>
+      {!message.fromSelf && message.id ? <ReportButton kind="message" id={message.id} authorName={contactName} className="chat-msg__report" /> : null}
       {message.status === 'failed' ? (
         <div className="chat-msg__failure">
           <span className="chat-msg__error">{message.error ?? 'Message not sent.'}</span>

@@ -35,14 +35,22 @@ export async function updateReview(reviewId: string, input: ReviewInput & { user
   return data.review;
 }
 
+/** POST /api/reviews/:id/reply (the event's organiser, once) {content} -> 201 {review}. */
+export async function replyToReview(reviewId: string, content: string): Promise<EventReview> {
+  const { data } = await api.post<{ review: EventReview }>(`/reviews/${seg(reviewId)}/reply`, { content });
+  return data.review;
+}
+
 /** DELETE /api/reviews/:id (author or admin) -> {msg}. */
 export async function deleteReview(reviewId: string): Promise<void> {
   await api.delete(`/reviews/${seg(reviewId)}`);
 }
 
 /** Mean rating with one decimal (0 without reviews), as the server computes it. */
-export function averageOf(reviews: ReadonlyArray<Pick<EventReview, 'rating'>>): number {
-  if (reviews.length === 0) return 0;
-  const sum = reviews.reduce((total, review) => total + review.rating, 0);
-  return Math.round((sum / reviews.length) * 10) / 10;
+export function averageOf(reviews: ReadonlyArray<Pick<EventReview, 'rating' | 'hidden'>>): number {
+  // Reviews a moderator hid do not count, as on the server.
+  const rated = reviews.filter((review) => !review.hidden);
+  if (rated.length === 0) return 0;
+  const sum = rated.reduce((total, review) => total + review.rating, 0);
+  return Math.round((sum / rated.length) * 10) / 10;
 }

@@ -132,7 +132,7 @@ function CommentItem(item: EntryItemProps<EventComment>) {
           }}
         />
       }
-      view={<p className="entry__text">{comment.content}</p>}
+      view={<p className={`entry__text${comment.hidden && comment.hiddenReason === undefined ? ' entry__text--hidden' : ''}`}>{comment.content}</p>}
     />
   );
 }

@@ -1,4 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
+import { HiddenNote, ReportButton } from '../../../components/moderation/report-button';
 import { Button } from '../../../components/ui/button';
 import { useSession } from '../../../hooks/use-session';
 import type { EntryEditing, EntryItemProps, EntryShape } from '../hooks/use-entry-editing';
@@ -59,6 +60,7 @@ export function CommunityEntry<Entry extends EntryShape, Draft>({
           <span className="entry__author">{entry.user?.username ?? 'Unknown'}</span>
           <TimeAgo value={entry.createdAt} />
           {isEdited(entry.createdAt, entry.updatedAt) ? <span className="muted">(edited)</span> : null}
+          {item.userId && !item.isAuthor ? <ReportButton kind={noun} id={entry._id} authorName={entry.user?.username} className="entry__report" /> : null}
         </header>
         {editing.editing ? (
           <form
@@ -76,7 +78,10 @@ export function CommunityEntry<Entry extends EntryShape, Draft>({
             {editor}
           </form>
         ) : (
-          view
+          <>
+            {view}
+            <HiddenNote hidden={entry.hidden} reason={entry.hiddenReason} />
+          </>
         )}
         {item.isAuthor ? <EntryActions editing={editing} /> : null}
       </article>

@@ -12,6 +12,7 @@ import { POST_MAX_LENGTH } from '@tukio/shared/limits';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
+import { HiddenNote, ReportButton } from '../../../components/moderation/report-button';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { PageLoader } from '../../../components/ui/spinner';
@@ -115,6 +116,9 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
         title={data.title}
         eventId={data.event}
         author={data.user?.username}
+        authorId={data.user?._id}
+        hidden={data.hidden}
+        hiddenReason={data.hiddenReason}
         createdAt={data.createdAt}
         posts={data.posts}
         // Registration unknown (event not loaded yet / failed): allow, the server decides.
@@ -133,6 +137,9 @@ function ThreadView({
   title,
   eventId,
   author,
+  authorId,
+  hidden,
+  hiddenReason,
   createdAt,
   posts,
   canPost,
@@ -143,6 +150,9 @@ function ThreadView({
   title: string;
   eventId: string;
   author: string | undefined;
+  authorId?: string | undefined;
+  hidden?: boolean | undefined;
+  hiddenReason?: string | undefined;
   createdAt: string | undefined;
   posts: ForumPost[];
   canPost: boolean;
@@ -200,7 +210,14 @@ function ThreadView({
           <TimeAgo value={createdAt} />
           {createdAt ? ' · ' : null}
           {repliesLabel(total)}
+          {authorId && authorId !== userId ? (
+            <>
+              {' · '}
+              <ReportButton kind="thread" id={threadId} authorName={author} />
+            </>
+          ) : null}
         </p>
+        <HiddenNote hidden={hidden} reason={hiddenReason} />
       </header>
 
       <section className="card forum-thread__compose" aria-label="Add to the discussion">
@@ -281,7 +298,8 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
           </span>
           <TimeAgo value={post.createdAt} />
         </header>
-        <p className="post__content">{post.content}</p>
+        <p className={`post__content${post.hidden && post.hiddenReason === undefined ? ' post__content--hidden' : ''}`}>{post.content}</p>
+        <HiddenNote hidden={post.hidden} reason={post.hiddenReason} />
         <div className="post__actions">
           {post.deleted ? null : <VoteControls post={post} />}
           {canReply ? (
@@ -306,6 +324,7 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
               Delete<span className="visually-hidden"> post</span>
             </Button>
           ) : null}
+          {!post.deleted && !isAuthor && userId ? <ReportButton kind="post" id={post._id} authorName={username} /> : null}
         </div>
         {replying ? (
           <PostComposer parentId={post._id} label={`Reply to ${username}`} onCancel={closeReply} autoFocus />

@@ -4,13 +4,16 @@
  * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete.
  */
 import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
-import { useState } from 'react';
+import { createContext, use, useState } from 'react';
+import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { useFetch } from '../../../hooks/use-fetch';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../hooks/use-session';
-import { addReview, averageOf, deleteReview, getReviews, updateReview } from '../api/reviews-api';
+import { getEventRef } from '../api/forums-api';
+import { addReview, averageOf, deleteReview, getReviews, replyToReview, updateReview } from '../api/reviews-api';
+import { getErrorMessage } from '../../../lib/errors';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
 import { useSignedInSubmit } from '../hooks/use-signed-in-submit';
 import type { EventReview, ReviewList } from '../types';
@@ -20,6 +23,9 @@ import { StarRatingDisplay, StarRatingInput } from './star-rating';
 import '../community.css';
 
 const DEFAULT_RATING = 1;
+
+/** The event's organiser id (known only to signed-in viewers): they may answer each review once. */
+const OrganiserContext = createContext<string | undefined>(undefined);
 
 /** Recomputes the average and count after a local change (the server computes them the same way). */
 function withStats(reviews: EventReview[]): ReviewList {
@@ -31,6 +37,8 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
     getReviews(eventId, signal),
   );
   const { user, isLoggedIn } = useSession();
+  // Only a signed-in viewer could be the organiser; visitors skip the lookup.
+  const organiser = useFetch(isLoggedIn ? `reviews-organiser:${eventId}` : null, (signal) => getEventRef(eventId, signal));
   const reviews = data?.reviews ?? [];
   const mine = isLoggedIn && user ? reviews.find((review) => review.user?._id === user._id) : undefined;
 
@@ -38,39 +46,41 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
     setData((current) => withStats(update(current?.reviews ?? [])));
 
   return (
-    <section className="community-section card" aria-labelledby="reviews-heading">
-      <h2 id="reviews-heading">Reviews</h2>
-      {loading || error ? (
-        <SectionLoadState noun="reviews" loading={loading} onRetry={reload} />
-      ) : (
-        <>
-          <div className="review-summary">
-            <span className="review-summary__average" aria-hidden="true">
-              {(data?.average ?? 0).toFixed(1)}
-            </span>
-            <StarRatingDisplay value={data?.average ?? 0} size="lg" />
-            <span className="muted">
-              {data?.count ?? 0} {data?.count === 1 ? 'review' : 'reviews'}
-            </span>
-          </div>
-          {reviews.length === 0 ? (
-            <p className="muted">No reviews yet. Attended this event? Tell others how it went.</p>
-          ) : (
-            <EntryList
-              entries={reviews}
-              Item={ReviewItem}
-              onUpdated={(updated) => change((list) => list.map((item) => (item._id === updated._id ? updated : item)))}
-              onDeleted={(id) => change((list) => list.filter((item) => item._id !== id))}
-            />
-          )}
-          {mine ? (
-            <p className="muted">Thanks for reviewing this event. You can edit your review above.</p>
-          ) : (
-            <ReviewForm eventId={eventId} onAdded={(review) => change((list) => [review, ...list])} />
-          )}
-        </>
-      )}
-    </section>
+    <OrganiserContext value={organiser.data?.user}>
+      <section className="community-section card" aria-labelledby="reviews-heading">
+        <h2 id="reviews-heading">Reviews</h2>
+        {loading || error ? (
+          <SectionLoadState noun="reviews" loading={loading} onRetry={reload} />
+        ) : (
+          <>
+            <div className="review-summary">
+              <span className="review-summary__average" aria-hidden="true">
+                {(data?.average ?? 0).toFixed(1)}
+              </span>
+              <StarRatingDisplay value={data?.average ?? 0} size="lg" />
+              <span className="muted">
+                {data?.count ?? 0} {data?.count === 1 ? 'review' : 'reviews'}
+              </span>
+            </div>
+            {reviews.length === 0 ? (
+              <p className="muted">No reviews yet. Attended this event? Tell others how it went.</p>
+            ) : (
+              <EntryList
+                entries={reviews}
+                Item={ReviewItem}
+                onUpdated={(updated) => change((list) => list.map((item) => (item._id === updated._id ? updated : item)))}
+                onDeleted={(id) => change((list) => list.filter((item) => item._id !== id))}
+              />
+            )}
+            {mine ? (
+              <p className="muted">Thanks for reviewing this event. You can edit your review above.</p>
+            ) : (
+              <ReviewForm eventId={eventId} onAdded={(review) => change((list) => [review, ...list])} />
+            )}
+          </>
+        )}
+      </section>
+    </OrganiserContext>
   );
 }
 
@@ -153,9 +163,80 @@ function ReviewItem(item: EntryItemProps<EventReview>) {
       view={
         <>
           <StarRatingDisplay value={review.rating} size="sm" />
+          {review.verifiedAttendee ? <span className="badge badge--success review__verified">Verified attendee</span> : null}
           {review.content ? <p className="entry__text">{review.content}</p> : null}
+          <OrganiserReply review={review} userId={userId} onUpdated={item.onUpdated} />
         </>
       }
     />
+  );
+}
+
+/** The organiser's public answer under a review, or (for the organiser, once) the form to write it. */
+function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; userId: string; onUpdated: (review: EventReview) => void }) {
+  const organiserId = use(OrganiserContext);
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (review.organiserReply) {
+    return (
+      <div className="review__reply">
+        <p className="review__reply-label">Organiser’s answer</p>
+        <p className="entry__text">{review.organiserReply.content}</p>
+      </div>
+    );
+  }
+  if (!userId || userId !== organiserId || review.user?._id === userId) return null;
+  if (!open) {
+    return (
+      <Button variant="ghost" className="btn--sm" onClick={() => setOpen(true)}>
+        Answer publicly<span className="visually-hidden">{` the review by ${review.user?.username ?? 'unknown'}`}</span>
+      </Button>
+    );
+  }
+  const send = async () => {
+    if (!text.trim()) {
+      setError('Answer cannot be empty.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      onUpdated(await replyToReview(review._id, text.trim()));
+      notify.success('Your answer is published.');
+    } catch (failure) {
+      setError(getErrorMessage(failure, 'Your answer could not be published. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="form review__reply-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+      noValidate
+    >
+      <TextAreaField
+        label="Your public answer (one per review, cannot be changed)"
+        rows={2}
+        maxLength={REVIEW_MAX_LENGTH}
+        value={text}
+        error={error}
+        onChange={(event) => setText(event.target.value)}
+      />
+      <div className="button-row">
+        <Button type="submit" className="btn--sm" loading={busy} loadingText="Publishing…">
+          Publish answer
+        </Button>
+        <Button variant="ghost" className="btn--sm" disabled={busy} onClick={() => setOpen(false)}>
+          Cancel
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -12,6 +12,9 @@ export interface EntryShape {
   user?: Author;
   createdAt: string;
   updatedAt?: string;
+  /** Hidden by a moderator: others get "[hidden by a moderator]" as the text; the author also gets the reason. */
+  hidden?: boolean;
+  hiddenReason?: string;
 }
 
 /** What a list hands each of its comments or reviews. */

@@ -31,9 +31,11 @@ export interface EventDetailViewProps {
   canManage?: boolean;
   /** The event was cancelled from this page: the server's copy of it. */
   onCancelled?: (event: EventItem) => void;
+  /** Other features' panels for the organiser and admins (e.g. the waitlist), under the refunds; shown only with canManage. */
+  organiserPanels?: ReactNode;
 }
 
-export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent, canManage = false, onCancelled }: EventDetailViewProps) {
+export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent, canManage = false, onCancelled, organiserPanels }: EventDetailViewProps) {
   const pageUrl = `${window.location.origin}${paths.event(event._id)}`;
   const price = formatPrice(event.isPaid, event.ticketPrice);
   const cancelled = event.status === 'cancelled';
@@ -74,6 +76,7 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
             </section>
           ) : null}
           {canManage ? <EventRefundsPanel eventId={event._id} eventStatus={event.status} /> : null}
+          {canManage ? organiserPanels : null}
         </div>
         <div className="event-detail__main">
           <section aria-labelledby="about-event">

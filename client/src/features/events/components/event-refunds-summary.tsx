@@ -3,9 +3,8 @@
  * cancelled, the cancellation voided or were transferred; the refunds counted and totalled by state; and
  * each refund with its buyer's username (no phone or email), reason, state, receipt once paid, and dates.
  */
-import { Button } from '../../../components/ui/button';
+import { LoadingOrFailure } from '../../../components/ui/disclosure-panel';
 import { useFetch } from '../../../hooks/use-fetch';
-import { getServerMessage } from '../../../lib/errors';
 import { formatDateTime, formatKes } from '../../../lib/format';
 import { REFUND_REASON, REFUND_STATUS, type RefundStatus } from '../../../lib/refund-labels';
 import { getEventRefunds } from '../api/events-api';
@@ -19,24 +18,9 @@ export default function EventRefundsSummary({ eventId, eventStatus }: { eventId:
   const data = summary.data;
 
   if (!data) {
-    if (summary.error) {
-      return (
-        <div className="event-refunds__error">
-          <p className="form-message form-message--error" role="alert">
-            {getServerMessage(summary.error) ?? 'Could not load the refunds. Please try again.'}
-          </p>
-          <Button variant="secondary" className="btn--sm" onClick={summary.reload}>
-            Try again
-          </Button>
-        </div>
-      );
-    }
-    return (
-      <p className="muted" role="status">
-        Loading refunds…
-      </p>
-    );
+    return <LoadingOrFailure error={summary.error} reload={summary.reload} loadingText="Loading refunds…" failureText="Could not load the refunds. Please try again." className="event-refunds__error" />;
   }
+
 
   const { tickets } = data;
   return (

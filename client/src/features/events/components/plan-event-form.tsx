@@ -230,7 +230,7 @@ export function PlanEventForm() {
             min={0}
             step={0.01}
             required
-            hint="Prices are charged in whole shillings: 99.50 becomes Ksh.100."
+            hint="Whole shillings: M-Pesa takes no cents."
             value={values.ticketPrice}
             error={errors.ticketPrice}
             onChange={(event) => change('ticketPrice', event.target.value)}

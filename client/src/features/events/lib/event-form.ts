@@ -99,7 +99,8 @@ export function validatePlanForm(values: PlanFormValues, image: File | null): Fo
     const price = Number(raw);
     if (raw === '') errors.ticketPrice = 'Ticket price is required for a paid event.';
     else if (!Number.isFinite(price) || price < 0) errors.ticketPrice = 'Ticket price must be 0 or more.';
-    else if (Math.round(price) < 1) errors.ticketPrice = 'A paid event costs at least Ksh.1 (prices are whole shillings).';
+    else if (!Number.isInteger(price)) errors.ticketPrice = 'Ticket price must be whole shillings: M-Pesa takes no cents (for example 350, not 350.50).';
+    else if (price < 1) errors.ticketPrice = 'A paid event costs at least Ksh.1.';
     else if (price > TICKET_PRICE_MAX) errors.ticketPrice = `Ticket price must be at most Ksh.${TICKET_PRICE_MAX}.`;
   }
   const imageError = validateImage(image);

@@ -75,9 +75,61 @@ export interface CheckInResult {
   ticket: { _id: string; userId: string; checkedInAt: string };
 }
 
-/** POST /api/events/:id/checkin {code}: 200 checked in; 409 already used ({checkedInAt}); 400 invalid. */
-export async function checkInTicket(eventId: string, code: string): Promise<CheckInResult> {
-  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code });
+/** POST /api/events/:id/checkin {code, device}: 200 checked in; 409 already used ({checkedInAt, checkedInDevice}); 400 invalid. */
+export async function checkInTicket(eventId: string, code: string, device?: string): Promise<CheckInResult> {
+  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code, ...(device ? { device } : {}) });
+  return data;
+}
+
+export type VoidReason = 'event_cancelled' | 'self_cancel' | 'transferred';
+
+/** One ticket of GET /api/events/:id/gate-list: void ones too, so a gate refuses them offline. */
+export interface GateTicket extends Attendee {
+  checkedInDevice: string | null;
+  voidedAt: string | null;
+  voidReason: VoidReason | null;
+}
+
+/** A scan of a ticket that another scan admitted first. */
+export interface FlaggedScan {
+  ticketId: string;
+  username: string;
+  device: string | null;
+  scannedAt: string;
+  first: { device: string | null; scannedAt: string };
+}
+
+export interface GateList {
+  eventId: string;
+  generatedAt: string;
+  publicKey: { algorithm: string; jwk: TicketPublicKey['jwk'] };
+  tickets: GateTicket[];
+  flagged: FlaggedScan[];
+}
+
+/** GET /api/events/:id/gate-list (organiser or admin): what a gate device keeps to check tickets offline. */
+export async function getGateList(eventId: string, signal?: AbortSignal): Promise<GateList> {
+  const { data } = await api.get<GateList>(`/events/${seg(eventId)}/gate-list`, { signal });
+  return data;
+}
+
+export interface OfflineScanInput {
+  ticketCode: string;
+  scannedAt: string;
+  device: string;
+}
+
+export type SyncedScan = OfflineScanInput &
+  (
+    | { status: 'accepted'; ticketId: string; checkedInAt: string }
+    | { status: 'duplicate'; ticketId: string; first: { device: string | null; scannedAt: string }; message: string }
+    | { status: 'void'; ticketId: string; voidReason: VoidReason; voidedAt: string; message: string }
+    | { status: 'invalid'; message: string }
+  );
+
+/** POST /api/events/:id/checkin/sync: the device's offline scans, each answered accepted | duplicate | void | invalid. */
+export async function syncScans(eventId: string, scans: OfflineScanInput[]): Promise<{ results: SyncedScan[] }> {
+  const { data } = await api.post<{ results: SyncedScan[] }>(`/events/${seg(eventId)}/checkin/sync`, { sentAt: new Date().toISOString(), scans });
   return data;
 }
 

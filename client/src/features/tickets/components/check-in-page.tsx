@@ -2,9 +2,11 @@
  * /checkin/:eventId — the door. The organiser (or an admin) scans ticket QR codes with the camera or
  * types a code. Each code is first checked offline (Ed25519 signature with the saved public key, and
  * whether it names this event), then sent to POST /api/events/:id/checkin. Without a connection the
- * scan waits in localStorage and is sent when the browser is back online.
+ * saved gate list refuses void and already-used tickets, and other scans wait in localStorage; back
+ * online they go to POST /api/events/:id/checkin/sync, which decides across every gate device (the
+ * earliest scan wins, later ones are flagged), docs/decisions/offline.md.
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
@@ -13,12 +15,13 @@ import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
-import { checkInTicket, getAttendees, type Attendee } from '../api/tickets-api';
-import { useOnline } from '../hooks/use-online';
+import { checkInTicket, getGateList, syncScans, type GateList, type SyncedScan } from '../api/tickets-api';
+import { useOnline } from '../../../hooks/use-online';
 import { useStaffAccess } from '../hooks/use-staff-access';
 import { enqueueScan, readQueue, removeFromQueue } from '../lib/checkin-queue';
 import { readJson, writeJson } from '../lib/storage';
-import { loadVerificationKey, verifyTicketOffline, type OfflineVerdict } from '../lib/ticket-code';
+import { atDeviceAndTime, checkedInAtText, heldTickets, MAX_DEVICE_NAME, readDeviceName, readSavedGateList, saveDeviceName, saveGateList, scanTime, voidText } from '../lib/gate';
+import { loadVerificationKey, rememberVerificationKey, verifyTicketOffline, type OfflineVerdict } from '../lib/ticket-code';
 import { AttendeeList } from './attendee-list';
 import '../tickets.css';
 
@@ -124,13 +127,100 @@ export function CheckInPage({ eventId, userId, loadEvent }: { eventId: string; u
   return <CheckInDesk eventId={eventId} event={event} fromCache={fromCache} />;
 }
 
+/** Scans per sync request (the server takes at most 500). */
+const SYNC_BATCH = 200;
+/** While online the gate list is downloaded again this often, so scans made at other gates show up. */
+const GATE_REFRESH_MS = 30_000;
+
+/**
+ * The event's gate list: downloaded when online (and saved on the device), the saved copy otherwise.
+ * `markInside` records a check-in this device just made, until the next download.
+ */
+function useGateList(eventId: string, online: boolean) {
+  const fetched = useFetch(`gate-list:${eventId}`, async (signal) => {
+    const list = await getGateList(eventId, signal);
+    saveGateList(list);
+    rememberVerificationKey(list.publicKey.jwk);
+    return list;
+  });
+  const saved = useMemo(() => (fetched.data ? null : readSavedGateList(eventId)), [fetched.data, eventId]);
+  const { reload, setData } = fetched;
+  useEffect(() => {
+    if (!online) return;
+    const timer = window.setInterval(reload, GATE_REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [online, reload]);
+  const markInside = useCallback(
+    (ticketId: string, checkedInAt: string, device: string | null) =>
+      setData((list) => list && { ...list, tickets: list.tickets.map((a) => (a.ticketId === ticketId ? { ...a, checkedInAt, checkedInDevice: device } : a)) }),
+    [setData],
+  );
+  return {
+    list: fetched.data ?? saved,
+    fromSaved: !fetched.data && Boolean(saved),
+    loading: fetched.loading,
+    error: fetched.error,
+    reload,
+    markInside,
+  };
+}
+
+/** The name staff give this device ("Gate B"): every scan carries it, and double scans name it. */
+function DeviceName({ name, onSave }: { name: string; onSave: (name: string) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(name);
+  if (!editing) {
+    return (
+      <p className="checkin__device">
+        This device: <strong>{name}</strong>{' '}
+        <Button
+          variant="ghost"
+          className="btn--sm"
+          onClick={() => {
+            setText(name);
+            setEditing(true);
+          }}
+        >
+          Rename device
+        </Button>
+      </p>
+    );
+  }
+  return (
+    <form
+      className="form checkin__device-form"
+      noValidate
+      onSubmit={(form) => {
+        form.preventDefault();
+        onSave(saveDeviceName(text));
+        setEditing(false);
+      }}
+    >
+      <TextField
+        label="Device name"
+        value={text}
+        onChange={(change) => setText(change.target.value)}
+        maxLength={MAX_DEVICE_NAME}
+        autoComplete="off"
+        hint="Name each gate device (e.g. Gate B): double scans say which gate let the ticket in."
+      />
+      <Button type="submit" className="btn--sm">
+        Save name
+      </Button>
+    </form>
+  );
+}
+
 function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: SavedEvent; fromCache: boolean }) {
   const online = useOnline();
-  const attendees = useFetch(`attendees:${eventId}`, (signal) => getAttendees(eventId, signal));
-  const attendeesRef = useRef<Attendee[] | undefined>(undefined);
+  const [device, setDevice] = useState(readDeviceName);
+  const gate = useGateList(eventId, online);
+  const list = gate.list;
+  const listRef = useRef<GateList | null>(null);
   useEffect(() => {
-    attendeesRef.current = attendees.data;
-  }, [attendees.data]);
+    listRef.current = list;
+  }, [list]);
+  const attendees = useMemo(() => (list ? heldTickets(list) : undefined), [list]);
 
   const [pending, setPending] = useState(() => readQueue(eventId).length);
   const [results, setResults] = useState<ScanResult[]>([]);
@@ -158,54 +248,75 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
     setResults((list) => [entry, ...list].slice(0, MAX_RESULTS));
   }, []);
 
-  const setAttendees = attendees.setData; // stable
-  const markInside = useCallback(
-    (ticketId: string, checkedInAt: string) =>
-      setAttendees((list) => list?.map((a) => (a.ticketId === ticketId ? { ...a, checkedInAt } : a))),
-    [setAttendees],
-  );
-
-  const nameOf = useCallback((ticketId: string | undefined) => attendeesRef.current?.find((a) => a.ticketId === ticketId)?.username, []);
+  const markInside = gate.markInside; // stable
+  const nameOf = useCallback((ticketId: string | undefined) => listRef.current?.tickets.find((a) => a.ticketId === ticketId)?.username, []);
 
   /** Sends one code; answers 'queue' when the server could not be reached. */
   const send = useCallback(
-    async (code: string, ticketId: string | undefined, offline: string | undefined, synced: boolean): Promise<'done' | 'queue'> => {
-      const prefix = synced ? 'Synced: ' : '';
+    async (code: string, ticketId: string | undefined, offline: string | undefined): Promise<'done' | 'queue'> => {
       try {
-        const answer = await checkInTicket(eventId, code);
-        markInside(answer.ticket._id, answer.ticket.checkedInAt);
+        const answer = await checkInTicket(eventId, code, device);
+        markInside(answer.ticket._id, answer.ticket.checkedInAt, device);
         const who = nameOf(answer.ticket._id);
-        addResult({ tone: 'success', title: `${prefix}Checked in`, detail: who ? `Welcome, ${who}.` : undefined, offline, code });
+        addResult({ tone: 'success', title: 'Checked in', detail: who ? `Welcome, ${who}.` : undefined, offline, code });
         return 'done';
       } catch (error) {
         if (!isRequestError(error) || !error.response || error.response.status >= 500) return 'queue';
-        const body = (error.response.data ?? {}) as { checkedInAt?: unknown; voidReason?: unknown };
+        const body = (error.response.data ?? {}) as { checkedInAt?: unknown; checkedInDevice?: unknown; voidReason?: unknown };
         const refusal = getServerMessage(error);
         // A void ticket (the event was cancelled, its holder cancelled it, or it was transferred): the server's refusal says why.
         if (typeof body.voidReason === 'string' || (refusal && /event (was|has been) cancelled/i.test(refusal))) {
-          addResult({ tone: 'error', title: `${prefix}Ticket void`, detail: refusal ?? 'This ticket is no longer valid.', offline, code });
+          addResult({ tone: 'error', title: 'Ticket void', detail: refusal ?? 'This ticket is no longer valid.', offline, code });
           return 'done';
         }
         if (error.response.status === 409) {
           const when = typeof body.checkedInAt === 'string' ? body.checkedInAt : null;
-          if (when && ticketId) markInside(ticketId, when);
+          const where = typeof body.checkedInDevice === 'string' ? body.checkedInDevice : null;
+          if (when && ticketId) markInside(ticketId, when, where);
           const who = nameOf(ticketId);
           addResult({
             tone: 'error',
-            title: `${prefix}Already used`,
-            detail: when ? `This ticket was already used at ${formatDateTime(when)}${who ? ` (${who})` : ''}.` : (getServerMessage(error) ?? 'This ticket was already used.'),
+            title: 'Already used',
+            detail: when
+              ? `This ticket was already used at ${formatDateTime(when)}${where ? `, ${where}` : ''}${who ? ` (${who})` : ''}.`
+              : (getServerMessage(error) ?? 'This ticket was already used.'),
             offline,
             code,
           });
           return 'done';
         }
-        addResult({ tone: 'error', title: `${prefix}Not valid`, detail: getServerMessage(error) ?? 'This ticket code is not valid.', offline, code });
+        addResult({ tone: 'error', title: 'Not valid', detail: getServerMessage(error) ?? 'This ticket code is not valid.', offline, code });
         return 'done';
       }
     },
-    [addResult, eventId, markInside, nameOf],
+    [addResult, device, eventId, markInside, nameOf],
   );
 
+  /** Says what the server decided about one queued scan. */
+  const showSynced = useCallback(
+    (result: SyncedScan) => {
+      const code = result.ticketCode;
+      if (result.status === 'accepted') {
+        const who = nameOf(result.ticketId);
+        addResult({ tone: 'success', title: 'Synced: Checked in', detail: who ? `Welcome, ${who}.` : undefined, code });
+      } else if (result.status === 'duplicate') {
+        const who = nameOf(result.ticketId);
+        addResult({ tone: 'error', title: 'Synced: Already checked in', detail: `${checkedInAtText(result.first)}${who ? ` (${who})` : ''}.`, code });
+      } else if (result.status === 'void') {
+        addResult({ tone: 'error', title: 'Synced: Ticket void', detail: result.message, code });
+      } else {
+        addResult({ tone: 'error', title: 'Synced: Not valid', detail: result.message, code });
+      }
+    },
+    [addResult, nameOf],
+  );
+
+  /**
+   * Sends every queued scan in one batch (POST /checkin/sync); the server decides across gate devices.
+   * A scan leaves the queue only once answered; afterwards the gate list is downloaded again, so this
+   * device also learns about scans other devices synced.
+   */
+  const reloadGate = gate.reload; // stable
   const sync = useCallback(async () => {
     if (syncingRef.current || !navigator.onLine) return;
     const queue = readQueue(eventId);
@@ -213,18 +324,30 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
     syncingRef.current = true;
     setSyncing(true);
     try {
-      for (const item of queue) {
-        const outcome = await send(item.code, item.ticketId, undefined, true);
-        if (outcome === 'queue') break; // still unreachable: keep the rest for later
-        removeFromQueue(eventId, item.code);
+      for (let start = 0; start < queue.length; start += SYNC_BATCH) {
+        const batch = queue.slice(start, start + SYNC_BATCH);
+        const { results: answers } = await syncScans(
+          eventId,
+          batch.map((item) => ({ ticketCode: item.code, scannedAt: item.scannedAt, device: item.device ?? device })),
+        );
+        for (const answer of answers) {
+          removeFromQueue(eventId, answer.ticketCode);
+          showSynced(answer);
+        }
         setPending(readQueue(eventId).length);
+      }
+    } catch (error) {
+      // Unreachable again: the rest waits. A refusal (e.g. no longer allowed) is shown and the scans kept.
+      if (isRequestError(error) && error.response && error.response.status < 500) {
+        addResult({ tone: 'error', title: 'Sync refused', detail: getServerMessage(error) ?? 'The server refused these scans.', code: '' });
       }
     } finally {
       syncingRef.current = false;
       setSyncing(false);
       setPending(readQueue(eventId).length);
+      reloadGate();
     }
-  }, [eventId, send]);
+  }, [addResult, device, eventId, reloadGate, showSynced]);
 
   // Back online (or opened with scans waiting): send the queue.
   useEffect(() => {
@@ -252,30 +375,41 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
           return;
         }
         const ticketId = verdict.ticketId;
+        // No connection: the saved gate list decides what it can (void and already-used tickets are
+        // refused here), the rest waits in the queue for the server.
         const queueIt = () => {
-          const added = enqueueScan(eventId, { code, ticketId, scannedAt: new Date().toISOString() });
-          setPending(readQueue(eventId).length);
-          const known = attendeesRef.current?.find((a) => a.ticketId === ticketId);
-          if (known?.checkedInAt) {
-            addResult({ tone: 'warning', title: 'Already used (offline)', detail: `This ticket was already used at ${formatDateTime(known.checkedInAt)}.`, offline, code });
-          } else {
-            addResult({
-              tone: 'warning',
-              title: added ? 'Saved offline' : 'Already scanned',
-              detail: added ? 'No connection: this scan will be checked in when the device is back online.' : 'This code is already waiting to sync.',
-              offline,
-              code,
-            });
+          const known = listRef.current?.tickets.find((a) => a.ticketId === ticketId);
+          if (known?.voidReason) {
+            addResult({ tone: 'error', title: 'Ticket void', detail: voidText(known.voidReason), offline, code });
+            return;
           }
+          if (known?.checkedInAt) {
+            addResult({ tone: 'error', title: 'Already checked in', detail: `${checkedInAtText({ device: known.checkedInDevice, scannedAt: known.checkedInAt })} (${known.username}).`, offline, code });
+            return;
+          }
+          const waiting = readQueue(eventId).find((item) => item.code === code);
+          if (waiting) {
+            addResult({ tone: 'warning', title: 'Already scanned', detail: `Scanned on this device at ${scanTime(waiting.scannedAt)}; it is waiting to sync.`, offline, code });
+            return;
+          }
+          enqueueScan(eventId, { code, ticketId, scannedAt: new Date().toISOString(), device });
+          setPending(readQueue(eventId).length);
+          addResult({
+            tone: 'warning',
+            title: 'Saved offline',
+            detail: `No connection: this scan will be checked in when the device is back online.${known ? ` Holder: ${known.username}.` : ' Not in the saved list: the server decides.'}`,
+            offline,
+            code,
+          });
         };
         if (!navigator.onLine) return queueIt();
-        if ((await send(code, ticketId, offline, false)) === 'queue') queueIt();
+        if ((await send(code, ticketId, offline)) === 'queue') queueIt();
       } finally {
         busyCodes.current.delete(code);
         setWorking(busyCodes.current.size > 0);
       }
     },
-    [addResult, eventId, send],
+    [addResult, device, eventId, send],
   );
 
   const submit = (form: FormEvent) => {
@@ -290,6 +424,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
   };
 
   const latest = results[0];
+  const flagged = list?.flagged ?? [];
 
   return (
     <div className="page checkin">
@@ -320,6 +455,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
           </span>
         ) : null}
         {fromCache ? <span className="muted">Using saved event details.</span> : null}
+        {gate.fromSaved && list ? <span className="muted">Using the gate list saved at {scanTime(list.generatedAt)}.</span> : null}
         {keyReady === false ? <span className="muted">Offline ticket check unavailable until the key loads.</span> : null}
       </div>
       {pending > 0 && online && !syncing ? (
@@ -331,6 +467,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
       <div className="checkin__layout">
         <section className="card checkin__scan" aria-labelledby="scan-heading">
           <h2 id="scan-heading">Scan a ticket</h2>
+          <DeviceName name={device} onSave={setDevice} />
           {camera ? (
             <Suspense fallback={<p className="muted">Loading the scanner…</p>}>
               <QrScanner onCode={(code) => void handleCode(code)} />
@@ -384,14 +521,30 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
           ) : null}
         </section>
 
-        <AttendeeList
-          eventId={eventId}
-          attendees={attendees.data}
-          loading={attendees.loading}
-          error={attendees.error}
-          online={online}
-          onReload={attendees.reload}
-        />
+        <div className="checkin__side">
+          {flagged.length > 0 ? (
+            <section className="card checkin-flagged" aria-labelledby="flagged-heading">
+              <h2 id="flagged-heading">Double scans ({flagged.length})</h2>
+              <p className="muted">Tickets scanned again after another scan had let them in. The first scan counts.</p>
+              <ul>
+                {flagged.map((scan) => (
+                  <li key={`${scan.ticketId}:${scan.device ?? ''}:${scan.scannedAt}`} className="checkin-flagged__item">
+                    <strong>{scan.username}</strong> (ticket …{scan.ticketId.slice(-6)}) scanned at {scan.device ?? 'the door'}
+                    {scan.device === device ? ' (this device)' : ''}, {scanTime(scan.scannedAt)}: already checked in{atDeviceAndTime(scan.first)}.
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <AttendeeList
+            eventId={eventId}
+            attendees={attendees}
+            loading={gate.loading && !list}
+            error={list ? undefined : gate.error}
+            online={online}
+            onReload={gate.reload}
+          />
+        </div>
       </div>
     </div>
   );

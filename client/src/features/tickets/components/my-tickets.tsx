@@ -1,16 +1,20 @@
 /*
  * PROFILE › "My Tickets" (docs/product.md /profile): the user's issued tickets from GET /api/tickets/mine,
  * one card per ticket with its QR code (the signed code the door scans). Search matches the event
- * title, case-insensitively; up to 4 columns.
+ * title, case-insensitively; up to 4 columns. Each answer is saved on the device: offline, the saved
+ * copy is shown (lib/offline-tickets.ts).
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
+import { useSession } from '../../../hooks/use-session';
+import { isRequestError } from '../../../lib/errors';
 import { hasStarted } from '../../../lib/event-clock';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
 import { getMyTickets, type MyTicket } from '../api/tickets-api';
+import { readSavedTickets, saveTickets } from '../lib/offline-tickets';
 import { TicketActions } from './ticket-actions';
 import { TicketQr } from './ticket-qr';
 import '../tickets.css';
@@ -45,8 +49,22 @@ function numberTickets(tickets: MyTicket[]): TicketView[] {
   });
 }
 
+/** The tickets from the server (saved on the device each time), or the saved copy when the server cannot be reached. */
+function useMyTickets(userId: string) {
+  const fetched = useFetch(`my-tickets:${userId}`, async (signal) => {
+    const tickets = await getMyTickets(signal);
+    saveTickets(userId, tickets);
+    return tickets;
+  });
+  const unreachable = Boolean(fetched.error) && isRequestError(fetched.error) && !fetched.error.response;
+  const saved = useMemo(() => (unreachable && !fetched.data ? readSavedTickets(userId) : null), [unreachable, fetched.data, userId]);
+  return { ...fetched, data: fetched.data ?? saved?.tickets, error: saved ? undefined : fetched.error, savedAt: saved?.savedAt ?? null };
+}
+
 export function MyTickets({ userId }: { userId: string }) {
-  const { data, error, loading, reload } = useFetch(`my-tickets:${userId}`, (signal) => getMyTickets(signal));
+  const { data, error, loading, reload, savedAt } = useMyTickets(userId);
+  // The holder's name at the door: these are the signed-in user's own tickets.
+  const holder = useSession().user?.username ?? '';
   const [query, setQuery] = useState('');
 
   const tickets = useMemo(() => numberTickets(data ?? []), [data]);
@@ -81,6 +99,11 @@ export function MyTickets({ userId }: { userId: string }) {
           />
         </div>
       </div>
+      {savedAt ? (
+        <p className="form-message ticket-offline-note" role="status">
+          You are offline: these are your tickets as saved on this device on {formatDateTime(savedAt)}. Their QR codes work at the door.
+        </p>
+      ) : null}
       {loading && !data ? (
         <p className="muted" role="status">
           Loading your tickets…
@@ -121,6 +144,12 @@ export function MyTickets({ userId }: { userId: string }) {
                   <dt>Location</dt>
                   <dd>{ticket.event.location}</dd>
                 </div>
+                {holder ? (
+                  <div>
+                    <dt>Holder</dt>
+                    <dd>{holder}</dd>
+                  </div>
+                ) : null}
               </dl>
               {ticket.voidedAt ? (
                 // A void ticket admits nobody: no code to show at the door.
@@ -144,7 +173,7 @@ export function MyTickets({ userId }: { userId: string }) {
                   <p className="mono">{ticket.code}</p>
                 </details>
               )}
-              {isActionable(ticket) ? (
+              {isActionable(ticket) && !savedAt ? (
                 <TicketActions
                   ticket={ticket}
                   cancellable={[ticket, ...(cancellable.get(ticket.event._id) ?? []).filter((other) => other._id !== ticket._id)]}

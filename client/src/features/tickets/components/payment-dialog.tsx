@@ -9,6 +9,7 @@ import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
+import { formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import type { PaymentState } from '../hooks/use-ticket-payment';
 
@@ -95,17 +96,17 @@ export function PaymentDialog(props: PaymentDialogProps) {
       <div className="payment-summary" id={summaryId}>
         <p className="payment-summary__event">{eventTitle}</p>
         <p className="payment-summary__line">
-          {state.quantity} {state.quantity === 1 ? 'ticket' : 'tickets'} × Ksh.{ticketPrice}
+          {state.quantity} {state.quantity === 1 ? 'ticket' : 'tickets'} × {formatShillings(ticketPrice)}
         </p>
         <p className="payment-summary__total">
-          Total <strong>Ksh.{state.amount ?? total}</strong>
+          Total <strong>{formatShillings(state.amount ?? total)}</strong>
         </p>
       </div>
 
       {phase === 'confirm' ? (
         <div className="payment-dialog__step">
           <p>
-            You will pay <strong>Ksh.{total}</strong> by M-Pesa for {state.quantity} {state.quantity === 1 ? 'ticket' : 'tickets'}. Continue?
+            You will pay <strong>{formatShillings(total)}</strong> by M-Pesa for {state.quantity} {state.quantity === 1 ? 'ticket' : 'tickets'}. Continue?
           </p>
           <div className="button-row payment-dialog__actions">
             <Button variant="secondary" onClick={onClose}>
@@ -145,7 +146,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {phase === 'pending' && state.phone ? (
               <p className="payment-status__detail">
                 Prompt sent to {displayPhone(state.phone)}
-                {state.amount !== null ? ` for Ksh.${state.amount}` : ''}.
+                {state.amount !== null ? ` for ${formatShillings(state.amount)}` : ''}.
               </p>
             ) : null}
           </div>
@@ -176,7 +177,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
           <div className="button-row payment-dialog__actions">
             {phase === 'phone' || phase === 'initiating' ? (
               <Button type="submit" loading={phase === 'initiating'} loadingText="Sending the prompt…">
-                Pay Ksh.{total}
+                Pay {formatShillings(total)}
               </Button>
             ) : null}
             {phase === 'pending' && state.confirmVisible ? (

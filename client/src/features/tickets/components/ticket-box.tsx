@@ -4,7 +4,7 @@
  * `onBuy` when given, else the lazily loaded TicketPurchase (./ticket-purchase.tsx).
  */
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
-import { lazy, Suspense, useId, useState } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
@@ -28,6 +28,13 @@ export interface TicketBoxProps {
   hasTakenPlace: boolean;
   /** Changes the page's copy of the event, e.g. after registering or buying. */
   onEventChange: (update: (event: EventItem) => EventItem) => void;
+  /**
+   * Seats this person can buy now, when known (the waitlist's answer for a signed-in person): it overrides
+   * event.seatsLeft, which counts neither seats held for others on the waitlist nor a seat offered to them.
+   */
+  seatsAvailable?: number | null;
+  /** Shown under the Get Ticket button (the waitlist feature's part, plugged in by the route). */
+  waitlist?: ReactNode;
 }
 
 /** What ./ticket-purchase.tsx receives. */
@@ -60,10 +67,13 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
   const quantityId = useId();
   const [quantity, setQuantity] = useState(1);
   const [pending, setPending] = useState(false);
+  // A ticket holder may buy more of a paid event: 'Already Registered' stays, 'Buy more tickets' opens the purchase.
+  const [buyingMore, setBuyingMore] = useState(false);
 
   const price = formatPrice(event.isPaid, event.ticketPrice);
   const paid = price !== 'Free';
-  const seatsLeft = typeof event.seatsLeft === 'number' ? event.seatsLeft : null;
+  const known = props.seatsAvailable !== undefined ? props.seatsAvailable : event.seatsLeft;
+  const seatsLeft = typeof known === 'number' ? known : null;
   const soldOut = seatsLeft === 0;
   const cancelled = event.status === 'cancelled';
   // Nothing to buy or register for: cancelled, or already over.
@@ -87,15 +97,41 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
     }
   };
 
+  const purchase = userId ? (
+    <Suspense fallback={<Button block loading loadingText="Loading…" />}>
+      <TicketPurchase
+        {...props}
+        quantity={quantity}
+        disabled={soldOut}
+        onPurchased={() => {
+          setBuyingMore(false);
+          onEventChange((current) => markRegistered(current, userId, quantity));
+        }}
+      />
+    </Suspense>
+  ) : null;
+  const canBuyMore = isRegistered && paid && !closed && Boolean(userId) && !onBuy;
+
   let action;
   if (cancelled) {
     // The note says sales are closed; a disabled button would only look like something to press.
     action = null;
   } else if (isRegistered) {
     action = (
-      <Button block disabled>
-        Already Registered
-      </Button>
+      <>
+        <Button block disabled>
+          Already Registered
+        </Button>
+        {canBuyMore ? (
+          buyingMore ? (
+            purchase
+          ) : (
+            <Button block variant="secondary" disabled={soldOut} onClick={() => setBuyingMore(true)}>
+              {soldOut ? 'Sold out' : 'Buy more tickets'}
+            </Button>
+          )
+        ) : null}
+      </>
     );
   } else if (hasTakenPlace) {
     action = (
@@ -122,16 +158,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
       </Button>
     );
   } else {
-    action = (
-      <Suspense fallback={<Button block loading loadingText="Loading…" />}>
-        <TicketPurchase
-          {...props}
-          quantity={quantity}
-          disabled={soldOut}
-          onPurchased={() => onEventChange((current) => markRegistered(current, userId, quantity))}
-        />
-      </Suspense>
-    );
+    action = purchase;
   }
 
   return (
@@ -162,7 +189,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
           <p className="ticket-box__note">Your registration is void.</p>
         )
       ) : null}
-      {paid && !isRegistered && !closed ? (
+      {paid && (!isRegistered || buyingMore) && !closed ? (
         <div className="field ticket-box__quantity">
           <label className="field__label" htmlFor={quantityId}>
             Number of tickets
@@ -185,6 +212,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
         </div>
       ) : null}
       {action}
+      {props.waitlist}
       {!userId && !closed && !isRegistered ? (
         <p className="ticket-box__note">
           <Link to={paths.login} state={{ from: location.pathname }}>

@@ -8,12 +8,13 @@ import { useState } from 'react';
 import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { useFetch } from '../../../hooks/use-fetch';
-import { formatDateTime, formatKes } from '../../../lib/format';
+import { formatDateTime, formatKes, formatShillings } from '../../../lib/format';
 import { getTransactionRecords, type TransactionRecord } from '../api/tickets-api';
 import { saveCsv, toCsv } from '../lib/csv';
 import '../tickets.css';
 
-const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time', 'Refund Status', 'Refund Amount', 'Refund Receipt'] as const;
+// New columns go at the end: spreadsheets built on the first ones keep working.
+const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time', 'Refund Status', 'Refund Amount', 'Refund Receipt', 'M-Pesa Receipt'] as const;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 function when(tx: TransactionRecord): Date | null {
@@ -42,6 +43,7 @@ export function transactionsCsv(rows: TransactionRecord[]): string {
         tx.refundStatus ?? '',
         tx.refundStatus ? (tx.refundAmount ?? '') : '',
         tx.refundReceipt ?? '',
+        tx.mpesaReceiptNumber ?? '',
       ];
     }),
   );
@@ -159,6 +161,7 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                     <th scope="col">Transaction ID</th>
                     <th scope="col">Phone Number</th>
                     <th scope="col">Amount</th>
+                    <th scope="col">M-Pesa Receipt</th>
                     <th scope="col">Date</th>
                     <th scope="col">Status</th>
                     <th scope="col">Refund</th>
@@ -175,7 +178,10 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                         {tx.checkoutRequestId}
                       </td>
                       <td data-label="Phone Number">{tx.phoneNumber}</td>
-                      <td data-label="Amount">Ksh.{tx.amount}</td>
+                      <td data-label="Amount">{formatShillings(tx.amount)}</td>
+                      <td data-label="M-Pesa Receipt" className="mono">
+                        {tx.mpesaReceiptNumber ?? '—'}
+                      </td>
                       <td data-label="Date">{formatDateTime(tx.date || tx.createdAt)}</td>
                       <td data-label="Status">
                         <StatusBadge tx={tx} />

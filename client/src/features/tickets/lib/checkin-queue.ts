@@ -9,6 +9,8 @@ export interface QueuedScan {
   scannedAt: string;
   /** From the offline check, to match the attendee list; may be absent. */
   ticketId?: string;
+  /** The gate device that scanned it (absent in scans queued before devices had names). */
+  device?: string;
 }
 
 const key = (eventId: string) => `tukio-checkin-queue:${eventId}`;

@@ -73,6 +73,11 @@ async function importKey(jwk: TicketPublicKey['jwk']): Promise<CryptoKey | null>
   }
 }
 
+/** Saves the key a gate list brought (the same key GET /api/tickets/public-key answers). */
+export function rememberVerificationKey(jwk: TicketPublicKey['jwk']): void {
+  if (jwk?.x) writeJson(KEY_STORAGE, { jwk, savedAt: new Date().toISOString() } satisfies StoredKey);
+}
+
 /** The verification key: the network copy when reachable (saved for later), else the saved copy. */
 export function loadVerificationKey(): Promise<CryptoKey | null> {
   keyPromise ??= (async () => {

@@ -1,0 +1,48 @@
+/*
+ * PROFILE › "Blocked in chat": the people I blocked, each with Unblock (docs/product.md, community safety).
+ * Shown only when there is someone to unblock.
+ */
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getBlockedUsers, unblockUser } from '../../../lib/blocks-api';
+import { getErrorMessage } from '../../../lib/errors';
+import { notify } from '../../../lib/notify';
+
+export function BlockedUsers({ userId }: { userId: string }) {
+  const { data, setData } = useFetch(`blocked-users:${userId}`, (signal) => getBlockedUsers(signal));
+  const [busy, setBusy] = useState<string | null>(null);
+  const blocked = data ?? [];
+  if (blocked.length === 0) return null;
+
+  const unblock = async (id: string, username: string) => {
+    setBusy(id);
+    try {
+      await unblockUser(id);
+      notify.success(`${username} is unblocked.`);
+      setData((list) => list?.filter((user) => user._id !== id));
+    } catch (error) {
+      notify.error(getErrorMessage(error, 'Could not unblock. Please try again.'));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="profile-section" aria-labelledby="blocked-heading">
+      <div className="profile-section__header">
+        <h2 id="blocked-heading">Blocked in chat</h2>
+      </div>
+      <ul className="blocked-users">
+        {blocked.map((user) => (
+          <li key={user._id} className="blocked-users__item card">
+            <span className="blocked-users__name">{user.username}</span>
+            <Button variant="secondary" className="btn--sm" loading={busy === user._id} loadingText="Unblocking…" onClick={() => void unblock(user._id, user.username)}>
+              Unblock<span className="visually-hidden">{` ${user.username}`}</span>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,240 @@
+/*
+ * The waitlist part of the event page's ticket box (the route plugs it under Get Ticket): for a person the
+ * event is sold out to, the form to join; then their place ("You are #2…") with a way to leave; a seat held
+ * for them (Get Ticket above is enabled for it: the route gives the ticket box their seatsAvailable); an offer
+ * that ran out. Visitors are asked to log in. Nothing once they hold tickets or can buy normally.
+ */
+import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { paths } from '../../../config/paths';
+import type { FetchState } from '../../../hooks/use-fetch';
+import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
+import { notify } from '../../../lib/notify';
+import { joinWaitlist, leaveWaitlist, type WaitlistEntry, type WaitlistPlace } from '../api/waitlist-api';
+import { formatNairobiTime, plural } from '../lib/waitlist-text';
+import '../waitlist.css';
+
+export interface WaitlistBoxProps {
+  eventId: string;
+  /** A signed-in person (else: the log-in prompt when sold out). */
+  signedIn: boolean;
+  /** The event's own count says sold out: what visitors go by, and everyone until their place is read. */
+  soldOut: boolean;
+  /** They hold tickets: nothing to wait for unless a place is still open. */
+  isRegistered: boolean;
+  /** Paid (M-Pesa) or free (registration): how an offer is taken. */
+  isPaid: boolean;
+  /** The person's place (features/waitlist useWaitlistPlace), shared with the ticket box's seatsAvailable. */
+  place: FetchState<WaitlistPlace>;
+}
+
+export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, place }: WaitlistBoxProps) {
+  const location = useLocation();
+  const { data, error, reload, setData } = place;
+  const status = data?.entry?.status;
+
+  // Someone watching the page while waiting is told when the seat comes (the 30 s re-check found it).
+  const previous = useRef(status);
+  useEffect(() => {
+    if (previous.current === 'waiting' && status === 'offered') notify.success('A seat came free and is held for you: get your ticket now.', { toastId: 'waitlist-offer' });
+    previous.current = status;
+  }, [status]);
+
+  if (!signedIn) {
+    if (!soldOut) return null;
+    return (
+      <div className="waitlist">
+        <p className="waitlist__lead">Sold out — join the waitlist</p>
+        <p className="waitlist__text">
+          <Link to={paths.login} state={{ from: location.pathname }}>
+            Log in to join the waitlist
+          </Link>{' '}
+          and we will email you when a seat frees up.
+        </p>
+      </div>
+    );
+  }
+
+  if (!data) {
+    // Until the place is read, only a sold-out event needs the waitlist's word.
+    if (!soldOut) return null;
+    if (error) {
+      return (
+        <div className="waitlist">
+          <p className="form-message form-message--error" role="alert">
+            {getServerMessage(error) ?? 'Could not check the waitlist. Please try again.'}
+          </p>
+          <Button variant="secondary" className="btn--sm" onClick={reload}>
+            Try again
+          </Button>
+        </div>
+      );
+    }
+    return (
+      <p className="waitlist__text muted" role="status">
+        Checking the waitlist…
+      </p>
+    );
+  }
+
+  const entry = data.entry;
+  const update = (next: WaitlistPlace) => setData(() => next);
+  if (entry && (entry.status === 'offered' || entry.status === 'waiting')) {
+    return <OpenPlace eventId={eventId} entry={entry} isPaid={isPaid} onChange={update} onStale={reload} />;
+  }
+  if (isRegistered || data.seatsAvailable !== 0) return null;
+  return (
+    <JoinForm
+      eventId={eventId}
+      waiting={data.waiting}
+      expiredAt={entry?.status === 'expired' ? entry.offerExpiresAt : null}
+      onChange={update}
+      onStale={reload}
+    />
+  );
+}
+
+function JoinForm(props: { eventId: string; waiting: number; expiredAt: string | null; onChange: (place: WaitlistPlace) => void; onStale: () => void }) {
+  const { eventId, waiting, expiredAt, onChange, onStale } = props;
+  const quantityId = useId();
+  const [quantity, setQuantity] = useState(1);
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    try {
+      const place = await joinWaitlist(eventId, quantity);
+      onChange(place);
+      notify.success(place.entry?.position ? `You joined the waitlist: you are #${place.entry.position}.` : 'You joined the waitlist.');
+    } catch (error) {
+      notify.error(getErrorMessage(error, 'Could not join the waitlist. Please try again.'));
+      // A 409 means the page is behind (seats came back, or a place already exists): read the place again.
+      if (getErrorStatus(error) === 409) onStale();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form className="waitlist" onSubmit={(event) => void submit(event)} noValidate>
+      <p className="waitlist__lead">Sold out — join the waitlist</p>
+      {expiredAt ? (
+        <p className="waitlist__text waitlist__text--warning">
+          Your offer expired at {formatNairobiTime(expiredAt)} (Nairobi time) and passed to the next person. You can join again.
+        </p>
+      ) : null}
+      <p className="waitlist__text">
+        {waiting === 0 ? 'Nobody is waiting yet: be first in line.' : `${plural(waiting, 'person', 'people')} waiting.`} We will email you when a seat
+        frees up and hold it for you for a while.
+      </p>
+      <div className="waitlist__join">
+        <div className="field waitlist__quantity">
+          <label className="field__label" htmlFor={quantityId}>
+            Tickets wanted
+          </label>
+          <input
+            id={quantityId}
+            className="field__control"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_TICKETS_PER_ORDER}
+            step={1}
+            value={quantity}
+            onChange={(change) => {
+              const next = Math.floor(Number(change.target.value));
+              setQuantity(Number.isFinite(next) ? Math.min(MAX_TICKETS_PER_ORDER, Math.max(1, next)) : 1);
+            }}
+          />
+        </div>
+        <Button type="submit" loading={pending} loadingText="Joining…">
+          Join waitlist
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function OpenPlace(props: { eventId: string; entry: WaitlistEntry; isPaid: boolean; onChange: (place: WaitlistPlace) => void; onStale: () => void }) {
+  const { eventId, entry, isPaid, onChange, onStale } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const offered = entry.status === 'offered';
+  const seats = entry.offeredQuantity ?? entry.quantity;
+
+  const leave = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      onChange(await leaveWaitlist(eventId));
+      setConfirming(false);
+      notify.success(offered ? 'You gave up your seat: it goes to the next person waiting.' : 'You left the waitlist.');
+    } catch (error) {
+      // Not on the list any more (the offer ran out meanwhile): show what is true now.
+      if (getErrorStatus(error) === 404) {
+        setConfirming(false);
+        notify.error(getErrorMessage(error, 'You are no longer on the waitlist.'));
+        onStale();
+      } else {
+        setFailure(getErrorMessage(error, 'Could not leave the waitlist. Please try again.'));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const close = () => {
+    if (busy) return;
+    setConfirming(false);
+    setFailure(null);
+  };
+
+  return (
+    <div className={offered ? 'waitlist waitlist--offered' : 'waitlist'}>
+      {offered ? (
+        <>
+          <p className="waitlist__lead">
+            {seats === 1 ? 'A seat is' : `${seats} seats are`} held for you until {formatNairobiTime(entry.offerExpiresAt)} (Nairobi time)
+          </p>
+          <p className="waitlist__text">
+            {isPaid ? `Pay for ${seats === 1 ? 'it' : 'them'} with Get Ticket above` : 'Register with Get Ticket above'} before then: after that the offer passes
+            to the next person on the waitlist.
+            {seats < entry.quantity ? ` You asked for ${entry.quantity}; ${seats} came free so far.` : null}
+          </p>
+        </>
+      ) : (
+        <p className="waitlist__text">
+          <strong>
+            You are #{entry.position ?? '?'} on the waitlist for {plural(entry.quantity, 'ticket', 'tickets')}.
+          </strong>{' '}
+          We will email you when a seat frees up.
+        </p>
+      )}
+      <Button variant="secondary" className="btn--sm waitlist__leave" onClick={() => setConfirming(true)} aria-haspopup="dialog">
+        {offered ? 'Give up my seat' : 'Leave waitlist'}
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        title={offered ? 'Give up your seat?' : 'Leave the waitlist?'}
+        description={
+          offered
+            ? 'The seat held for you goes to the next person waiting. To wait again you would join at the back of the line.'
+            : 'You lose your place in line. If you join again later, you start at the back.'
+        }
+        confirmLabel={offered ? 'Give up my seat' : 'Leave waitlist'}
+        busyLabel="Leaving…"
+        dismissLabel={offered ? 'Keep my seat' : 'Stay on the waitlist'}
+        busy={busy}
+        error={failure}
+        onConfirm={() => void leave()}
+        onClose={close}
+      />
+    </div>
+  );
+}

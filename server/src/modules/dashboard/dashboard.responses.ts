@@ -1,0 +1,52 @@
+import { shillingsSchema as shillings } from '@tukio/shared/internal-api';
+import { z } from 'zod';
+import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+
+/** Response body of the dashboard route, for the API document (the service's return value says the same in TypeScript). */
+
+const shillingsTotal = z.object({ count: z.int(), amount: shillings });
+const seats = z.int().nullable().meta({ description: 'Seats on sale; null means no limit.' });
+
+export const eventDashboard = z.object({
+  eventId: id,
+  event: z.object({
+    title: z.string(),
+    date: dateTime.meta({ description: 'The start, Nairobi wall-clock time written as UTC (as everywhere in the events API).' }),
+    status: z.enum(['pending', 'approved', 'cancelled']),
+    isPaid: z.boolean(),
+    ticketPrice: shillings,
+  }),
+  currency: z.literal('KES'),
+  totals: z.object({
+    ticketsSold: z.int().meta({ description: 'Valid tickets (cancelled, voided and transferred-away tickets excluded).' }),
+    capacity: seats,
+    checkedIn: z.int().meta({ description: 'Tickets scanned at the door.' }),
+    grossRevenue: shillings.meta({ description: 'Successful M-Pesa payments.' }),
+    refunded: shillingsTotal.meta({ description: 'Refunds paid out.' }),
+    refundsPending: shillingsTotal.meta({ description: 'Refunds due or sent, not yet confirmed.' }),
+    revenue: shillings.meta({ description: 'grossRevenue less refunded.amount.' }),
+  }),
+  salesByDay: z
+    .array(
+      z.object({
+        day: z.string().meta({ description: 'Nairobi calendar day, YYYY-MM-DD.' }),
+        tickets: z.int().meta({ description: 'Tickets issued that day (later cancellations do not unsell them; transfers are not sales).' }),
+        revenue: shillings.meta({ description: 'Successful payments made that day, before refunds.' }),
+      }),
+    )
+    .meta({ description: 'Every day from the first sale to the last (zeros between), oldest first; at most the last 366.' }),
+  checkInsByHour: z
+    .array(
+      z.object({
+        hour: z.string().meta({ description: 'Nairobi wall-clock hour, YYYY-MM-DDTHH:00.' }),
+        checkedIn: z.int(),
+      }),
+    )
+    .meta({ description: 'Every hour from the first check-in to the last (zeros between), oldest first; at most the last 168.' }),
+  types: z
+    .array(z.object({ name: z.string(), price: shillings, sold: z.int(), capacity: seats, revenue: shillings }))
+    .meta({ description: 'Per ticket type. Until ticket types exist, one `General` type: the event\'s price and capacity.' }),
+  promoCodes: z
+    .array(z.object({ code: z.string(), uses: z.int(), discount: shillings }))
+    .meta({ description: 'Per promo code: uses and shillings discounted. Empty until promo codes exist.' }),
+});

@@ -1,0 +1,138 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { moderationActions, reports, users } from '../../db/schema.js';
+import type { ModerationAction, ReportKind, ReportReason } from './moderation.schemas.js';
+
+export type ReportRow = typeof reports.$inferSelect;
+
+/** Items shown in one page of the queue. */
+export const QUEUE_ITEMS = 100;
+
+export function createModerationRepository(db: Executor) {
+  const reporter = alias(users, 'reporter');
+  const admin = alias(users, 'admin');
+  const target = alias(users, 'target');
+
+  return {
+    async findUser(id: string) {
+      const [row] = await db
+        .select({ id: users.id, username: users.username, email: users.email, role: users.role, suspendedUntil: users.suspendedUntil, bannedAt: users.bannedAt })
+        .from(users)
+        .where(eq(users.id, id))
+        .limit(1);
+      return row;
+    },
+
+    async hasReported(reporterId: string, kind: ReportKind, targetId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: reports.id })
+        .from(reports)
+        .where(and(eq(reports.reporterId, reporterId), eq(reports.targetKind, kind), eq(reports.targetId, targetId)))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /** The unique (reporter, kind, target) index is the final word on "one report per user per item". */
+    async insertReport(values: { reporterId: string; targetKind: ReportKind; targetId: string; targetUserId: string; reason: ReportReason; details: string }) {
+      const [row] = await db.insert(reports).values({ id: newId(), ...values }).returning();
+      return row!;
+    },
+
+    async reportsBy(reporterId: string) {
+      return db.select().from(reports).where(eq(reports.reporterId, reporterId)).orderBy(desc(reports.createdAt), desc(reports.id)).limit(200);
+    },
+
+    /**
+     * The items with open reports, the most reported (then the longest waiting) first, with every open
+     * report on them and who made it: one query, grouped by the service.
+     */
+    async openReports() {
+      const items = db
+        .select({
+          kind: reports.targetKind,
+          targetId: reports.targetId,
+          n: sql<number>`count(*)::int`.as('n'),
+          first: sql<string>`min(${reports.createdAt})`.as('first'),
+        })
+        .from(reports)
+        .where(eq(reports.status, 'open'))
+        .groupBy(reports.targetKind, reports.targetId)
+        .orderBy(sql`count(*) desc`, sql`min(${reports.createdAt})`)
+        .limit(QUEUE_ITEMS)
+        .as('items');
+      return db
+        .select({
+          id: reports.id,
+          kind: reports.targetKind,
+          targetId: reports.targetId,
+          targetUserId: reports.targetUserId,
+          reason: reports.reason,
+          details: reports.details,
+          createdAt: reports.createdAt,
+          reporterId: reports.reporterId,
+          reporterName: reporter.username,
+          n: items.n,
+          first: items.first,
+        })
+        .from(reports)
+        .innerJoin(items, and(eq(items.kind, reports.targetKind), eq(items.targetId, reports.targetId)))
+        .innerJoin(reporter, eq(reporter.id, reports.reporterId))
+        .where(eq(reports.status, 'open'))
+        .orderBy(desc(items.n), items.first, reports.createdAt);
+    },
+
+    async openReportsOn(kind: ReportKind, targetId: string) {
+      return db
+        .select({ id: reports.id, targetUserId: reports.targetUserId, reporterId: reports.reporterId, reason: reports.reason, email: reporter.email, username: reporter.username })
+        .from(reports)
+        .innerJoin(reporter, eq(reporter.id, reports.reporterId))
+        .where(and(eq(reports.status, 'open'), eq(reports.targetKind, kind), eq(reports.targetId, targetId)));
+    },
+
+    async resolve(ids: string[], outcome: ModerationAction): Promise<void> {
+      if (ids.length === 0) return;
+      await db.update(reports).set({ status: 'resolved', outcome, resolvedAt: new Date() }).where(and(inArray(reports.id, ids), eq(reports.status, 'open')));
+    },
+
+    /** Earlier measures against an account (warnings, suspensions, bans), for the queue. */
+    async priorMeasures(userIds: string[]) {
+      if (userIds.length === 0) return [];
+      return db
+        .select({ userId: moderationActions.targetUserId, action: moderationActions.action, n: sql<number>`count(*)::int` })
+        .from(moderationActions)
+        .where(and(inArray(moderationActions.targetUserId, userIds), inArray(moderationActions.action, ['warn', 'suspend', 'ban'])))
+        .groupBy(moderationActions.targetUserId, moderationActions.action);
+    },
+
+    async logAction(values: { adminId: string; targetKind: ReportKind; targetId: string; targetUserId: string | null; action: ModerationAction; reason: string; days: number | null; excerpt: string }) {
+      const [row] = await db.insert(moderationActions).values({ id: newId(), ...values }).returning();
+      return row!;
+    },
+
+    async log(options: { userId?: string | undefined; limit: number }) {
+      return db
+        .select({
+          id: moderationActions.id,
+          action: moderationActions.action,
+          kind: moderationActions.targetKind,
+          targetId: moderationActions.targetId,
+          reason: moderationActions.reason,
+          days: moderationActions.days,
+          excerpt: moderationActions.excerpt,
+          createdAt: moderationActions.createdAt,
+          adminId: moderationActions.adminId,
+          adminName: admin.username,
+          targetUserId: moderationActions.targetUserId,
+          targetUserName: target.username,
+        })
+        .from(moderationActions)
+        .innerJoin(admin, eq(admin.id, moderationActions.adminId))
+        .leftJoin(target, eq(target.id, moderationActions.targetUserId))
+        .where(options.userId ? eq(moderationActions.targetUserId, options.userId) : undefined)
+        .orderBy(desc(moderationActions.createdAt), desc(moderationActions.id))
+        .limit(options.limit);
+    },
+  };
+}

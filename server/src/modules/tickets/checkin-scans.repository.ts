@@ -1,0 +1,84 @@
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { checkinScans, tickets, users } from '../../db/schema.js';
+
+export type ScanRow = typeof checkinScans.$inferSelect;
+
+/** Door scans (drizzle/0011): what the gate sync and the gate list read and write. */
+export function createCheckinScansRepository(db: Executor) {
+  return {
+    /** The ticket row, locked until the transaction ends: scans of one ticket are decided one at a time. */
+    async lockTicket(ticketId: string) {
+      const [row] = await db.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
+      return row;
+    },
+
+    /**
+     * Records a scan unless the same device already sent it (same ticket, device and device time): a
+     * retried sync. Answers the stored row either way.
+     */
+    async record(scan: Omit<typeof checkinScans.$inferInsert, 'id' | 'createdAt'>): Promise<ScanRow> {
+      const [inserted] = await db
+        .insert(checkinScans)
+        .values({ ...scan, id: newId() })
+        .onConflictDoNothing({ target: [checkinScans.ticketId, checkinScans.device, checkinScans.deviceScannedAt] })
+        .returning();
+      if (inserted) return inserted;
+      const [existing] = await db
+        .select()
+        .from(checkinScans)
+        .where(
+          and(
+            eq(checkinScans.ticketId, scan.ticketId),
+            scan.device === null || scan.device === undefined ? sql`${checkinScans.device} is null` : eq(checkinScans.device, scan.device),
+            eq(checkinScans.deviceScannedAt, scan.deviceScannedAt),
+          ),
+        )
+        .limit(1);
+      return existing!;
+    },
+
+    /** The ticket's scans, the one that admits it first (earliest time; the one received first on a tie). */
+    async scansOf(ticketId: string): Promise<ScanRow[]> {
+      return db.select().from(checkinScans).where(eq(checkinScans.ticketId, ticketId)).orderBy(asc(checkinScans.scannedAt), asc(checkinScans.createdAt), asc(checkinScans.id));
+    },
+
+    /** Makes `scan` the one that admitted the ticket. */
+    async admit(ticketId: string, scan: Pick<ScanRow, 'scannedAt' | 'scannedBy' | 'device'>) {
+      await db.update(tickets).set({ checkedInAt: scan.scannedAt, checkedInBy: scan.scannedBy, checkedInDevice: scan.device }).where(eq(tickets.id, ticketId));
+    },
+
+    /** Every ticket of the event with its holder, void ones too (a gate must refuse those offline). */
+    async gateTickets(eventId: string) {
+      return db
+        .select({
+          id: tickets.id,
+          userId: tickets.userId,
+          username: users.username,
+          email: users.email,
+          orderId: tickets.orderId,
+          createdAt: tickets.createdAt,
+          checkedInAt: tickets.checkedInAt,
+          checkedInDevice: tickets.checkedInDevice,
+          voidedAt: tickets.voidedAt,
+          voidReason: tickets.voidReason,
+        })
+        .from(tickets)
+        .innerJoin(users, eq(users.id, tickets.userId))
+        .where(eq(tickets.eventId, eventId))
+        .orderBy(users.username, tickets.id);
+    },
+
+    /** Every scan of the event's checked-in tickets, in time order (the gate list flags all but each ticket's first). */
+    async scansOfEvent(eventId: string): Promise<ScanRow[]> {
+      return db
+        .select({ scan: checkinScans })
+        .from(checkinScans)
+        .innerJoin(tickets, eq(tickets.id, checkinScans.ticketId))
+        .where(and(eq(checkinScans.eventId, eventId), isNotNull(tickets.checkedInAt)))
+        .orderBy(asc(checkinScans.ticketId), asc(checkinScans.scannedAt), asc(checkinScans.createdAt), asc(checkinScans.id))
+        .then((rows) => rows.map((row) => row.scan));
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, payments, tickets } from '../src/db/schema.js';
+import { insertEventRow } from './helpers/events.js';
+import { internalHeaders, payFor, receiptNo, refundsOf } from './helpers/refunds.js';
+import { startTestServer, type TestServer } from './helpers/test-server.js';
+
+/**
+ * GET /api/events/:id/dashboard: an event's sales per Nairobi day, money in and refunded, seats, and
+ * check-ins per hour, for its organiser and admins only; `format=csv` gives the daily sales.
+ */
+
+type Session = { token: string; user: { _id: string; email: string; username: string } };
+
+let t: TestServer;
+let admin: Session;
+let organiser: Session;
+let stranger: Session;
+let amani: Session;
+let baraka: Session;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await t.loginAdmin();
+  organiser = await t.createUser('dashorganiser');
+  stranger = await t.createUser('dashstranger');
+  amani = await t.createUser('dashamani');
+  baraka = await t.createUser('dashbaraka');
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const title = (what: string) => `${what} ${Math.random().toString(36).slice(2, 8)}`;
+const dashboard = (eventId: string, as: Session | undefined, query = '') => t.api('GET', `/api/events/${eventId}/dashboard${query}`, { token: as?.token });
+const mine = async (who: Session, eventId: string) =>
+  ((await t.api('GET', '/api/tickets/mine', { token: who.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((ticket) => ticket.event._id === eventId);
+/** The Nairobi calendar day (EAT, UTC+3) of an instant. */
+const nairobiDay = (ms: number) => new Date(ms + 3 * HOUR).toISOString().slice(0, 10);
+
+describe('GET /api/events/:id/dashboard', () => {
+  it('shows the organiser tickets and money per Nairobi day, refunds, seats and check-ins per hour; admins see the same, strangers nothing', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 14, price: 500, capacity: 40, title: title('Dashboard gala') });
+    await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, eventId));
+
+    const empty = await dashboard(eventId, organiser);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({
+      eventId,
+      event: { status: 'approved', isPaid: true, ticketPrice: 500 },
+      currency: 'KES',
+      totals: { ticketsSold: 0, capacity: 40, checkedIn: 0, grossRevenue: 0, refunded: { count: 0, amount: 0 }, refundsPending: { count: 0, amount: 0 }, revenue: 0 },
+      salesByDay: [],
+      checkInsByHour: [],
+      types: [{ name: 'General', price: 500, sold: 0, capacity: 40, revenue: 0 }],
+      promoCodes: [],
+    });
+
+    // Amani bought two tickets "three days ago at 22:30 UTC", which is 01:30 the next day in Nairobi; Baraka one now.
+    const amaniPaid = await payFor(t, amani.token, eventId, { quantity: 2, phone: '254711000031' });
+    await payFor(t, baraka.token, eventId, { phone: '254711000032' });
+    const earlier = new Date(Date.now() - 3 * DAY);
+    earlier.setUTCHours(22, 30, 0, 0);
+    await t.db.update(payments).set({ createdAt: earlier }).where(eq(payments.orderId, amaniPaid.orderId));
+    await t.db.update(tickets).set({ createdAt: earlier }).where(eq(tickets.orderId, amaniPaid.orderId));
+
+    // Amani cancels one ticket (refunded in full) and the refund is paid out; a second refund stays on its way.
+    const [cancelled, kept] = await mine(amani, eventId);
+    expect((await t.api('POST', '/api/tickets/cancel', { token: amani.token, body: { ticketIds: [cancelled!._id] } })).body.refundAmount).toBe(500);
+    const [refund] = await refundsOf(t, eventId);
+    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string }>;
+    const attempt = claimed.find((item) => item.refundId === refund!.id)!;
+    const paidOut = { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId: receiptNo('D'), amount: 500, source: 'callback' };
+    expect((await t.api('POST', '/api/internal/refunds/result', { headers: internalHeaders(t), body: paidOut })).body).toMatchObject({ status: 'succeeded' });
+
+    // Two holders come in at the door; their scans are then placed at 18:10 and 20:40 UTC (21:00 and 23:00 in Nairobi).
+    const [barakaTicket] = await mine(baraka, eventId);
+    for (const ticket of [kept!, barakaTicket!]) {
+      expect((await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: ticket.code } })).status).toBe(200);
+    }
+    const doorDay = new Date(Date.now() - DAY);
+    const at = (h: number, m: number) => new Date(Date.UTC(doorDay.getUTCFullYear(), doorDay.getUTCMonth(), doorDay.getUTCDate(), h, m));
+    await t.db.update(tickets).set({ checkedInAt: at(18, 10) }).where(eq(tickets.id, kept!._id));
+    await t.db.update(tickets).set({ checkedInAt: at(20, 40) }).where(eq(tickets.id, barakaTicket!._id));
+
+    const res = await dashboard(eventId, organiser);
+    expect(res.status).toBe(200);
+    expect(res.body.totals).toEqual({
+      ticketsSold: 2,
+      capacity: 40,
+      checkedIn: 2,
+      grossRevenue: 1500,
+      refunded: { count: 1, amount: 500 },
+      refundsPending: { count: 0, amount: 0 },
+      revenue: 1000,
+    });
+    expect(res.body.types).toEqual([{ name: 'General', price: 500, sold: 2, capacity: 40, revenue: 1000 }]);
+    expect(res.body.promoCodes).toEqual([]);
+
+    // Every Nairobi day from the first sale to the last, the quiet ones as zeros; a cancellation does not unsell a day.
+    const firstDay = nairobiDay(earlier.getTime());
+    expect(firstDay).toBe(new Date(earlier.getTime() + DAY).toISOString().slice(0, 10));
+    const today = nairobiDay(Date.now());
+    const expectedDays: Array<{ day: string; tickets: number; revenue: number }> = [];
+    for (let ms = Date.parse(`${firstDay}T00:00Z`); ms <= Date.parse(`${today}T00:00Z`); ms += DAY) {
+      const day = new Date(ms).toISOString().slice(0, 10);
+      expectedDays.push({ day, tickets: day === firstDay ? 2 : day === today ? 1 : 0, revenue: day === firstDay ? 1000 : day === today ? 500 : 0 });
+    }
+    expect(res.body.salesByDay).toEqual(expectedDays);
+
+    // Check-ins per Nairobi hour, the hour between them a zero.
+    const hour = (h: number) => `${nairobiDay(at(h, 0).getTime())}T${String(h + 3).padStart(2, '0')}:00`;
+    expect(res.body.checkInsByHour).toEqual([
+      { hour: hour(18), checkedIn: 1 },
+      { hour: hour(19), checkedIn: 0 },
+      { hour: hour(20), checkedIn: 1 },
+    ]);
+
+    // The daily sales as a CSV attachment.
+    const csv = await dashboard(eventId, organiser, '?format=csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="sales-${eventId}.csv"`);
+    const lines = (csv.body as string).trim().split('\r\n');
+    expect(lines[0]).toBe('"Day","Tickets","Revenue (KES)"');
+    expect(lines.slice(1)).toEqual(expectedDays.map((row) => `"${row.day}","${row.tickets}","${row.revenue}"`));
+
+    // Admins see the same; strangers, buyers and visitors nothing.
+    expect((await dashboard(eventId, admin)).body).toEqual(res.body);
+    expect((await dashboard(eventId, stranger)).status).toBe(403);
+    expect((await dashboard(eventId, amani)).status).toBe(403);
+    expect((await dashboard(eventId, amani, '?format=csv')).status).toBe(403);
+    expect((await dashboard(eventId, undefined)).status).toBe(401);
+  });
+
+  it('counts registrations of a free event and pending refunds; a pending event is missing to strangers; bad input names the field', async () => {
+    const freeId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 7, capacity: null, title: title('Free dashboard meetup') });
+    expect((await t.api('POST', `/api/events/register/${freeId}`, { token: amani.token, body: { tickets: 2 } })).status).toBeLessThan(300);
+    const free = await dashboard(freeId, organiser);
+    expect(free.status).toBe(200);
+    expect(free.body).toMatchObject({
+      event: { isPaid: false, ticketPrice: 0 },
+      totals: { ticketsSold: 2, capacity: null, grossRevenue: 0, revenue: 0 },
+      salesByDay: [{ day: nairobiDay(Date.now()), tickets: 2, revenue: 0 }],
+      types: [{ name: 'General', price: 0, sold: 2, capacity: null, revenue: 0 }],
+    });
+
+    // Refunds owed but not yet paid out are shown apart and do not lower the revenue yet.
+    const paidId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 14, price: 300, capacity: 10, title: title('Pending refund gala') });
+    await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, paidId));
+    await payFor(t, baraka.token, paidId, { quantity: 2, phone: '254711000033' });
+    const [ticket] = await mine(baraka, paidId);
+    expect((await t.api('POST', '/api/tickets/cancel', { token: baraka.token, body: { ticketIds: [ticket!._id] } })).status).toBe(200);
+    expect((await dashboard(paidId, organiser)).body.totals).toEqual({
+      ticketsSold: 1,
+      capacity: 10,
+      checkedIn: 0,
+      grossRevenue: 600,
+      refunded: { count: 0, amount: 0 },
+      refundsPending: { count: 1, amount: 300 },
+      revenue: 600,
+    });
+
+    const pendingId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 7, status: 'pending', title: title('Pending dashboard') });
+    expect((await dashboard(pendingId, stranger)).status).toBe(404);
+    expect((await dashboard(pendingId, organiser)).status).toBe(200);
+    expect((await dashboard(pendingId, admin)).status).toBe(200);
+    expect((await dashboard('0123456789abcdef01234567', organiser)).status).toBe(404);
+
+    const badId = await dashboard('not-an-id', organiser);
+    expect(badId.status).toBe(400);
+    expect(JSON.stringify(badId.body)).toMatch(/Event id/);
+    const badFormat = await dashboard(freeId, organiser, '?format=xml');
+    expect(badFormat.status).toBe(400);
+    expect(JSON.stringify(badFormat.body)).toMatch(/format/);
+    // Nothing about the free event changed by being read.
+    expect((await t.db.select().from(tickets).where(inArray(tickets.eventId, [freeId]))).length).toBe(2);
+  });
+});
