@@ -30,7 +30,8 @@ import {
 } from '../lib/chart-data';
 import { saveFile } from '../../../lib/save-file';
 import { fileSlug } from '../lib/file-slug';
-import { TimeChart, type TimeChartData } from './time-chart';
+import { ChartPanel } from './chart-panel';
+import type { TimeChartData } from './time-chart';
 import '../dashboard.css';
 
 /** Canvas colours: the palette's green, red and blue (global.css), which canvas cannot read from CSS. */
@@ -170,73 +171,34 @@ function DashboardBody({ data }: { data: EventDashboard }) {
         </dl>
       </section>
 
-      <section className="dashboard__panel" aria-labelledby="dashboard-sales">
-        <h2 id="dashboard-sales">Sales over time</h2>
-        {data.salesByDay.length === 0 ? (
-          <p className="empty-state">No tickets sold yet. Sales will show here day by day.</p>
-        ) : (
-          <figure className="dashboard__figure">
-            <TimeChart chart={sales} label="sales" />
-            <figcaption className="dashboard__caption">{salesSummary(data.salesByDay, isPaid)} Days are Nairobi days.</figcaption>
-            <details className="dashboard__table">
-              <summary>Sales by day as a table</summary>
-              <div className="table-scroll">
-                <table className="data-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Day</th>
-                      <th scope="col">Tickets</th>
-                      {isPaid ? <th scope="col">Revenue</th> : null}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.salesByDay.map((row) => (
-                      <tr key={row.day}>
-                        <th scope="row">{formatDay(labelSeconds(row.day))}</th>
-                        <td>{count(row.tickets)}</td>
-                        {isPaid ? <td>{formatShillings(row.revenue)}</td> : null}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </details>
-          </figure>
-        )}
-      </section>
+      <ChartPanel
+        id="dashboard-sales"
+        title="Sales over time"
+        emptyText="No tickets sold yet. Sales will show here day by day."
+        chart={sales}
+        label="sales"
+        caption={`${salesSummary(data.salesByDay, isPaid)} Days are Nairobi days.`}
+        tableSummary="Sales by day as a table"
+        columns={isPaid ? ['Day', 'Tickets', 'Revenue'] : ['Day', 'Tickets']}
+        rows={data.salesByDay.map((row) => ({
+          key: row.day,
+          label: formatDay(labelSeconds(row.day)),
+          cells: isPaid ? [count(row.tickets), formatShillings(row.revenue)] : [count(row.tickets)],
+        }))}
+      />
 
-      <section className="dashboard__panel" aria-labelledby="dashboard-checkins">
-        <h2 id="dashboard-checkins">Check-ins</h2>
-        {data.checkInsByHour.length === 0 ? (
-          <p className="empty-state">No check-ins yet. Scans at the door will show here hour by hour.</p>
-        ) : (
-          <figure className="dashboard__figure">
-            <TimeChart chart={checkIns} label="check-ins" height={200} />
-            <figcaption className="dashboard__caption">{checkInSummary(data.checkInsByHour)}</figcaption>
-            <details className="dashboard__table">
-              <summary>Check-ins by hour as a table</summary>
-              <div className="table-scroll">
-                <table className="data-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Hour</th>
-                      <th scope="col">Check-ins</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.checkInsByHour.map((row) => (
-                      <tr key={row.hour}>
-                        <th scope="row">{formatDayHour(labelSeconds(row.hour))}</th>
-                        <td>{count(row.checkedIn)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </details>
-          </figure>
-        )}
-      </section>
+      <ChartPanel
+        id="dashboard-checkins"
+        title="Check-ins"
+        emptyText="No check-ins yet. Scans at the door will show here hour by hour."
+        chart={checkIns}
+        label="check-ins"
+        height={200}
+        caption={checkInSummary(data.checkInsByHour)}
+        tableSummary="Check-ins by hour as a table"
+        columns={['Hour', 'Check-ins']}
+        rows={data.checkInsByHour.map((row) => ({ key: row.hour, label: formatDayHour(labelSeconds(row.hour)), cells: [count(row.checkedIn)] }))}
+      />
 
       <section className="dashboard__panel" aria-labelledby="dashboard-types">
         <h2 id="dashboard-types">Ticket types</h2>

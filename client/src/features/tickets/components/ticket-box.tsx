@@ -8,6 +8,7 @@ import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
+import { QuantityField } from '../../../components/ui/quantity-field';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatPrice } from '../../../lib/format';
@@ -190,26 +191,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
         )
       ) : null}
       {paid && (!isRegistered || buyingMore) && !closed ? (
-        <div className="field ticket-box__quantity">
-          <label className="field__label" htmlFor={quantityId}>
-            Number of tickets
-          </label>
-          <input
-            id={quantityId}
-            className="field__control"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={maxQuantity}
-            step={1}
-            value={quantity}
-            disabled={soldOut}
-            onChange={(change) => {
-              const next = Math.floor(Number(change.target.value));
-              setQuantity(Number.isFinite(next) ? Math.min(maxQuantity, Math.max(1, next)) : 1);
-            }}
-          />
-        </div>
+        <QuantityField label="Number of tickets" className="ticket-box__quantity" value={quantity} max={maxQuantity} disabled={soldOut} onChange={setQuantity} />
       ) : null}
       {action}
       {props.waitlist}

@@ -5,10 +5,11 @@
  * that ran out. Visitors are asked to log in. Nothing once they hold tickets or can buy normally.
  */
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { QuantityField } from '../../../components/ui/quantity-field';
 import { paths } from '../../../config/paths';
 import type { FetchState } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
@@ -99,7 +100,6 @@ export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, 
 
 function JoinForm(props: { eventId: string; waiting: number; expiredAt: string | null; onChange: (place: WaitlistPlace) => void; onStale: () => void }) {
   const { eventId, waiting, expiredAt, onChange, onStale } = props;
-  const quantityId = useId();
   const [quantity, setQuantity] = useState(1);
   const [pending, setPending] = useState(false);
 
@@ -133,25 +133,7 @@ function JoinForm(props: { eventId: string; waiting: number; expiredAt: string |
         frees up and hold it for you for a while.
       </p>
       <div className="waitlist__join">
-        <div className="field waitlist__quantity">
-          <label className="field__label" htmlFor={quantityId}>
-            Tickets wanted
-          </label>
-          <input
-            id={quantityId}
-            className="field__control"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_TICKETS_PER_ORDER}
-            step={1}
-            value={quantity}
-            onChange={(change) => {
-              const next = Math.floor(Number(change.target.value));
-              setQuantity(Number.isFinite(next) ? Math.min(MAX_TICKETS_PER_ORDER, Math.max(1, next)) : 1);
-            }}
-          />
-        </div>
+        <QuantityField label="Tickets wanted" className="waitlist__quantity" value={quantity} max={MAX_TICKETS_PER_ORDER} onChange={setQuantity} />
         <Button type="submit" loading={pending} loadingText="Joining…">
           Join waitlist
         </Button>
