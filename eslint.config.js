@@ -62,7 +62,7 @@ const serverLayers = [
   ['events'],
   ['tickets'],
   ['payments'],
-  ['community', 'dashboard', 'refunds', 'waitlist'],
+  ['community', 'dashboard', 'refunds', 'ticket-types', 'waitlist'],
   ['moderation'],
 ];
 const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })

@@ -62,6 +62,7 @@ import {
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
+import { createTicketTypesRouter, createTicketTypesService } from './modules/ticket-types/index.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
 
 export interface AppDeps {
@@ -186,6 +187,7 @@ export function createServices(deps: AppDeps) {
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
+  const ticketTypes = createTicketTypesService({ db, changes, payments });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -194,7 +196,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
   });
-  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, refunds, cancellation, selfCancel, dashboard, waitlist, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -282,6 +284,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));
   app.use('/api/events', createWaitlistRouter({ waitlist: services.waitlist }));
+  app.use('/api/events', createTicketTypesRouter({ ticketTypes: services.ticketTypes }));
   app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.

@@ -38,12 +38,34 @@ export const checkoutRequestIdSchema = z
   .max(100, 'CheckoutRequestID is not valid.')
   .regex(/^[A-Za-z0-9_.-]+$/, 'CheckoutRequestID is not valid.');
 
+/** Seats of several ticket types in one purchase: each type once, at most MAX_TICKETS_PER_ORDER in all. */
+export const orderItemsSchema = z
+  .array(z.object({ typeId: idParam('typeId'), quantity: quantitySchema }), { error: 'items must be a list of {typeId, quantity}.' })
+  .min(1, 'Choose at least one ticket.')
+  .max(MAX_TICKETS_PER_ORDER, `At most ${MAX_TICKETS_PER_ORDER} ticket types per purchase.`)
+  .refine((items) => new Set(items.map((item) => item.typeId)).size === items.length, 'Name each ticket type once.')
+  .refine((items) => items.reduce((sum, item) => sum + item.quantity, 0) <= MAX_TICKETS_PER_ORDER, `At most ${MAX_TICKETS_PER_ORDER} tickets per purchase.`);
+
+/** A promo code as a buyer types it (any case; stored and compared upper-case). */
+export const promoCodeSchema = z
+  .string({ error: 'Promo code must be text.' })
+  .trim()
+  .min(1, 'Enter a promo code.')
+  .max(40, 'Promo codes are at most 40 characters.')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Promo codes are letters, digits, - and _ only.')
+  .transform((code) => code.toUpperCase());
+
 // --- Requests ------------------------------------------------------------------------------------------
 
 /** POST /orders (with the buyer's bearer token): hold seats before the STK push. */
 export const createOrderRequest = z.object({
   eventId: idParam('eventId'),
+  /** Seats of the default type (the cheapest on sale) when `items` is absent. */
   quantity: quantitySchema.default(1),
+  /** Seats per ticket type; absent for a client that knows nothing of types. */
+  items: orderItemsSchema.optional(),
+  /** Applied on the server only (the hold function); a refusal names the `promoCode` field. */
+  promoCode: promoCodeSchema.optional(),
   phone: phoneSchema,
   /** Epoch ms after which the caller has given up: no seats are held for an answer nobody reads. */
   deadline: z.number().int().positive().optional(),
@@ -109,6 +131,8 @@ export const whoamiResponse = z.object({ userId: id });
 export const heldOrderResponse = z.object({
   orderId: id,
   amount: shillingsSchema,
+  /** Shillings a promo code took off (0 without one). */
+  discount: z.int().min(0),
   quantity: z.int(),
   holdExpiresAt: dateTimeSchema,
   accountReference: z.string(),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { HeldOrder, PaymentView } from '@tukio/shared/internal-api';
+import type { CreateOrderRequest, HeldOrder, PaymentView } from '@tukio/shared/internal-api';
 import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
 import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
 import type { StkPushResponse } from '../daraja/protocol.js';
@@ -169,7 +169,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     /** Order, prompt, journal and record; then the push is open, and its buyer's polls are answered here. */
-    async startCheckout(token: string, input: { eventId: string; quantity: number; phone: string }): Promise<{ order: HeldOrder; push: StkPushResponse }> {
+    async startCheckout(token: string, input: Omit<CreateOrderRequest, 'deadline'>): Promise<{ order: HeldOrder; push: StkPushResponse }> {
       let order: HeldOrder;
       try {
         order = await api.createOrder(token, input);

@@ -1,4 +1,4 @@
-import { checkoutRequestIdSchema, OBJECT_ID_PATTERN } from '@tukio/shared/internal-api';
+import { checkoutRequestIdSchema, OBJECT_ID_PATTERN, orderItemsSchema, promoCodeSchema, type CreateOrderRequest } from '@tukio/shared/internal-api';
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { bearerToken } from '@tukio/shared/node/bearer-token';
 import { normaliseKenyanPhone } from '@tukio/shared/phone';
@@ -16,6 +16,9 @@ const stkPushBody = z.object({
   amount: z.unknown().optional(),
   Order_ID: z.string().max(100).optional(),
   quantity: z.union([z.string(), z.number()]).optional(),
+  /** Seats per ticket type ([{typeId, quantity}]); absent buys `quantity` of the default type. */
+  items: z.unknown().optional(),
+  promoCode: z.unknown().optional(),
 });
 
 const confirmBody = z.object({
@@ -31,7 +34,7 @@ function buyerToken(req: Request): string {
 }
 
 /** The stkPush request as the checkout service takes it; a 400 naming the field otherwise. */
-function parseStkPush(body: unknown): { eventId: string; quantity: number; phone: string } {
+function parseStkPush(body: unknown): Omit<CreateOrderRequest, 'deadline'> {
   const parsed = stkPushBody.safeParse(body ?? {});
   if (!parsed.success) throw initiateFailed(400, 'the request is not valid.');
   const phone = normaliseKenyanPhone(parsed.data.phone);
@@ -42,8 +45,18 @@ function parseStkPush(body: unknown): { eventId: string; quantity: number; phone
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_TICKETS_PER_ORDER) {
     throw initiateFailed(400, `choose between 1 and ${MAX_TICKETS_PER_ORDER} tickets.`, { field: 'quantity' });
   }
-  // `amount` is ignored on purpose: the API server prices the order.
-  return { eventId, quantity, phone };
+  const items = parsed.data.items === undefined ? undefined : orderItemsSchema.safeParse(parsed.data.items);
+  if (items && !items.success) throw initiateFailed(400, firstIssue(items.error), { field: 'items' });
+  const promo = parsed.data.promoCode === undefined || parsed.data.promoCode === '' ? undefined : promoCodeSchema.safeParse(parsed.data.promoCode);
+  if (promo && !promo.success) throw initiateFailed(400, firstIssue(promo.error), { field: 'promoCode' });
+  // `amount` is ignored on purpose: the API server prices the order (types, promo code and all).
+  return { eventId, quantity, phone, ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}) };
+}
+
+/** A zod failure's first message, lower-cased to follow "Payment initiation failed: ". */
+function firstIssue(error: z.ZodError): string {
+  const message = error.issues[0]?.message ?? 'the request is not valid.';
+  return message.charAt(0).toLowerCase() + message.slice(1);
 }
 
 /** The CheckoutRequestID to confirm (either spelling), or a 400. */

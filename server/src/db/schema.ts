@@ -49,6 +49,12 @@ export const users = pgTable(
     suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
     /** Moderation: a banned account cannot log in or post; its paid tickets stay valid. */
     bannedAt: timestamp('banned_at', { withTimezone: true }),
+    /**
+     * A guest buyer's shadow account (docs/decisions/ticket-types.md): made for a phone number that paid
+     * without signing in, so orders, payments and tickets keep one owner. It cannot log in; its orders move
+     * to a real account when that account claims them.
+     */
+    guestPhone: text('guest_phone'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -56,6 +62,7 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_skeleton_idx').on(t.usernameSkeleton),
+    uniqueIndex('users_guest_phone_idx').on(t.guestPhone),
   ],
 );
 
@@ -102,8 +109,13 @@ export const events = pgTable(
     /** The status the event had when it was cancelled: one cancelled while published stays public, one never published stays hidden. */
     cancelledFrom: text('cancelled_from', { enum: ['pending', 'approved'] }),
     isPaid: boolean('is_paid').notNull().default(false),
-    /** Whole shillings: M-Pesa only moves whole shillings. */
+    /**
+     * Whole shillings: M-Pesa only moves whole shillings. The cheapest ticket type's price (kept by a
+     * trigger on ticket_types, drizzle/0012), so lists read it without a join.
+     */
     ticketPrice: integer('ticket_price').notNull().default(0),
+    /** The dearest ticket type's price (same trigger): lists say "from Ksh.X" when it differs. */
+    ticketPriceMax: integer('ticket_price_max').notNull().default(0),
     /** Null means unlimited seats. */
     capacity: integer('capacity'),
     /**
@@ -193,10 +205,111 @@ export const orders = pgTable(
       .default('pending'),
     phone: text('phone'),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    /** The promo code applied on the server when the seats were held, and what it took off `amount`. */
+    promoCodeId: id('promo_code_id').references((): AnyPgColumn => promoCodes.id, { onDelete: 'restrict' }),
+    discount: integer('discount').notNull().default(0),
+    /** A guest buyer's optional email, for the ticket mail (their shadow account has none). */
+    guestEmail: text('guest_email'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('orders_event_status_idx').on(t.eventId, t.status), index('orders_user_idx').on(t.userId)],
+  (t) => [
+    index('orders_event_status_idx').on(t.eventId, t.status),
+    index('orders_user_idx').on(t.userId),
+    index('orders_promo_idx').on(t.promoCodeId, t.status),
+  ],
+);
+
+/**
+ * The kinds of ticket an event sells (Early Bird, Regular, VIP): every event has at least one, the first
+ * made for it by a trigger from its ticket_price. Sale times are wall-clock times like events.starts_at.
+ */
+export const ticketTypes = pgTable(
+  'ticket_types',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Whole shillings; 0 only on a free event. */
+    price: integer('price').notNull(),
+    /** Null: limited only by the event's own capacity. */
+    capacity: integer('capacity'),
+    salesStart: timestamp('sales_start', { withTimezone: true }),
+    salesEnd: timestamp('sales_end', { withTimezone: true }),
+    maxPerOrder: integer('max_per_order').notNull().default(10),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('ticket_types_event_idx').on(t.eventId, t.position),
+    check('ticket_types_price_valid', sql`${t.price} >= 0`),
+    check('ticket_types_capacity_valid', sql`${t.capacity} is null or ${t.capacity} >= 1`),
+    check('ticket_types_max_valid', sql`${t.maxPerOrder} between 1 and 10`),
+    check('ticket_types_window_valid', sql`${t.salesStart} is null or ${t.salesEnd} is null or ${t.salesStart} < ${t.salesEnd}`),
+  ],
+);
+
+/**
+ * Discount codes of an event, applied on the server when seats are held. A use is an order holding or
+ * having paid with the code; the hold function counts them under the event's row lock, so `max_uses`
+ * holds under any concurrency.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    /** Stored upper-case; buyers may type it in any case. */
+    code: text('code').notNull(),
+    kind: text('kind', { enum: ['percent', 'fixed'] }).notNull(),
+    /** Percent off (1-100), or whole shillings off each ticket it applies to. */
+    value: integer('value').notNull(),
+    maxUses: integer('max_uses'),
+    validFrom: timestamp('valid_from', { withTimezone: true }),
+    validUntil: timestamp('valid_until', { withTimezone: true }),
+    /** The ticket types it applies to; null for all of them. */
+    ticketTypeIds: varchar('ticket_type_ids', { length: 24 }).array(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('promo_codes_event_code_idx').on(t.eventId, t.code),
+    check('promo_codes_kind_valid', sql`${t.kind} in ('percent', 'fixed')`),
+    check('promo_codes_value_valid', sql`${t.value} >= 1 and (${t.kind} <> 'percent' or ${t.value} <= 100)`),
+    check('promo_codes_max_uses_valid', sql`${t.maxUses} is null or ${t.maxUses} >= 1`),
+    check('promo_codes_code_upper', sql`${t.code} = upper(${t.code})`),
+  ],
+);
+
+/** What an order holds, per ticket type: the unit price then, and the share of the order's discount. Money rows: never deleted. */
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    ticketTypeId: id('ticket_type_id')
+      .notNull()
+      // NO ACTION rather than RESTRICT: checked at the end of the statement, so deleting a free event
+      // (cascading to its types and tickets together) still works, while deleting a sold type alone fails.
+      .references(() => ticketTypes.id, { onDelete: 'no action' }),
+    position: integer('position').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPrice: integer('unit_price').notNull(),
+    discount: integer('discount').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('order_items_order_idx').on(t.orderId, t.position),
+    index('order_items_type_idx').on(t.ticketTypeId),
+    check('order_items_quantity_valid', sql`${t.quantity} >= 1`),
+    check('order_items_discount_valid', sql`${t.discount} >= 0 and ${t.discount} <= ${t.unitPrice} * ${t.quantity}`),
+  ],
 );
 
 export const payments = pgTable(
@@ -261,6 +374,9 @@ export const tickets = pgTable(
     voidReason: text('void_reason', { enum: ['event_cancelled', 'self_cancel', 'transferred'] }),
     /** The ticket this one replaced when it was transferred to its holder (same order, new code); one replacement at most. */
     transferredFrom: id('transferred_from').references((): AnyPgColumn => tickets.id, { onDelete: 'set null' }),
+    ticketTypeId: id('ticket_type_id').references(() => ticketTypes.id, { onDelete: 'no action' }),
+    /** This ticket's share of its payment (whole shillings; an order's tickets add up to its amount). Null before ticket types. */
+    pricePaid: integer('price_paid'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -270,6 +386,7 @@ export const tickets = pgTable(
     check('tickets_void_together', sql`(${t.voidedAt} is null) = (${t.voidReason} is null)`),
     index('tickets_event_user_idx').on(t.eventId, t.userId),
     index('tickets_user_idx').on(t.userId),
+    index('tickets_type_idx').on(t.ticketTypeId),
   ],
 );
 

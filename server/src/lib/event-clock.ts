@@ -43,3 +43,10 @@ export function startOfTodayWallClock(now: Date = new Date()): Date {
 export function realInstant(startsAt: Date): Date {
   return new Date(startsAt.getTime() - EAT_OFFSET_MS);
 }
+
+const wallClockFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** A wall-clock time (stored as that time in UTC) as people read it: "Sat 12 Dec, 18:00". */
+export function formatWallClock(wallClock: Date | undefined): string {
+  return wallClock ? wallClockFormat.format(wallClock) : '';
+}

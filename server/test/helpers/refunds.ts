@@ -25,13 +25,13 @@ export async function payFor(
   t: TestServer,
   buyerToken: string,
   eventId: string,
-  options: { quantity?: number; phone?: string; settle?: boolean } = {},
+  options: { quantity?: number; phone?: string; settle?: boolean; items?: Array<{ typeId: string; quantity: number }>; promoCode?: string } = {},
 ): Promise<Paid> {
   const phone = options.phone ?? '254712345678';
   const order = await t.api('POST', '/api/internal/payments/orders', {
     token: buyerToken,
     headers: internalHeaders(t),
-    body: { eventId, quantity: options.quantity ?? 1, phone },
+    body: { eventId, quantity: options.quantity ?? 1, phone, ...(options.items ? { items: options.items } : {}), ...(options.promoCode ? { promoCode: options.promoCode } : {}) },
   });
   if (order.status !== 201) throw new Error(`order refused: ${order.status} ${JSON.stringify(order.body)}`);
   const checkoutRequestId = `ws_CO_${randomBytes(8).toString('hex')}`;

@@ -1139,6 +1139,64 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'visitor', params: (w) => ({ secret: w.t.config.sms.callbackSecret }), body: () => ({ id: 'ATXid_fuzz', status: 'Success' }) },
   },
   {
+    method: 'GET',
+    path: '/api/events/:id/ticket-types',
+    scenarios: [
+      { name: "A's paid event", request: (tools) => get(`/api/events/${tools.w.events.paid}/ticket-types`) },
+      { name: "A's pending event (missing to strangers)", request: (tools) => get(`/api/events/${tools.w.events.pending}/ticket-types`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/:id/ticket-types',
+    scenarios: [
+      {
+        name: "A's paid event, two types",
+        request: async (tools) => json('PUT', `/api/events/${await tools.fresh.paidEventWithOrder()}/ticket-types`, { ticketTypes: [{ name: 'Regular', price: 100 }, { name: 'VIP', price: 900 }] }),
+        ok: 409,
+      },
+      { name: "A's free event, one free type", request: async (tools) => json('PUT', `/api/events/${await tools.fresh.event()}/ticket-types`, { ticketTypes: [{ name: 'Entry', price: 0 }] }), ok: 200 },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), body: () => ({ ticketTypes: [{ name: 'Entry', price: 0 }] }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/quote',
+    scenarios: [{ name: "A's paid event", request: (tools) => json('POST', `/api/events/${tools.w.events.paid}/quote`, { quantity: 1 }), ok: 200 }],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.paid }), body: () => ({ quantity: 1 }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/promo-codes',
+    scenarios: [{ name: "A's paid event", request: async (tools) => get(`/api/events/${await tools.fresh.paidEventWithOrder()}/promo-codes`), ok: 200 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/promo-codes',
+    scenarios: [
+      { name: "a new code on A's paid event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.paidEventWithOrder()}/promo-codes`, { code: 'KARIBU', kind: 'percent', value: 10 }), ok: 201 },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }), body: () => ({ code: 'FUZZ', kind: 'fixed', value: 10 }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/:id/promo-codes/:codeId',
+    scenarios: [
+      {
+        name: "an unused code of A's",
+        request: async (tools) => {
+          const eventId = await tools.fresh.paidEventWithOrder();
+          const made = await tools.send('owner', json('POST', `/api/events/${eventId}/promo-codes`, { code: 'GONE', kind: 'fixed', value: 10 }));
+          return { method: 'DELETE', path: `/api/events/${eventId}/promo-codes/${(made.body as { _id: string })._id}` };
+        },
+        ok: 200,
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid, codeId: '0123456789abcdef01234567' }) },
+  },
+  {
     method: 'POST',
     path: '/api/events/:id/waitlist',
     scenarios: [{ name: "A's sold-out event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.soldOutEvent()}/waitlist`, { quantity: 1 }), ok: 201 }],

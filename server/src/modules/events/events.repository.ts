@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { eventDailyActivity, events, eventShares } from '../../db/schema.js';
+import { eventDailyActivity, events, eventShares, ticketTypes } from '../../db/schema.js';
 import { utcDay } from './event-dates.js';
 import type { SharePlatform } from './events.schemas.js';
 
@@ -79,6 +79,12 @@ export function createEventsRepository(db: Executor) {
   }
 
   return {
+    /** How many ticket types the event sells (its price follows ticketPrice only while it has one). */
+    async ticketTypeCount(eventId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
+      return Number(row?.n ?? 0);
+    },
+
     async findById(id: string): Promise<EventRow | undefined> {
       const [row] = await (byIdQuery ??= prepareById()).execute({ id });
       return row;

@@ -12,7 +12,7 @@ export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
 const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** Form inputs arrive as numbers or numeric strings; anything else is refused with the field's name. */
-const numeric = (field: string) =>
+export const numeric = (field: string) =>
   z.preprocess(
     (value) => (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value),
     z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required.` : `${field} must be a number.`) }).finite(`${field} must be a number.`),
@@ -22,6 +22,23 @@ const flag = (field: string) =>
   z.preprocess(
     (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
     z.boolean({ error: `${field} must be true or false.` }),
+  );
+
+/** An optional wall-clock date-time (`YYYY-MM-DDTHH:mm`), e.g. when a ticket type's sales open; empty means none. */
+export const optionalWallClock = (field: string) =>
+  z.preprocess(
+    (value) => (isBlank(value) ? null : value),
+    z
+      .string({ error: `${field} must be text.` })
+      .transform((value, ctx) => {
+        const date = parseWallClock(value);
+        if (!date) {
+          ctx.addIssue({ code: 'custom', message: `${field} must be a real date and time in the form YYYY-MM-DDTHH:mm.` });
+          return z.NEVER;
+        }
+        return date;
+      })
+      .nullable(),
   );
 
 export const eventDate = z

@@ -30,6 +30,7 @@ export interface EventDto {
   cancelledAt: string | null;
   isPaid: boolean;
   ticketPrice: number;
+  ticketPriceMax: number;
   capacity: number | null;
   /** What a holder gets back when cancelling their own tickets (none for events made before policies). */
   refundPolicy: RefundPolicy;
@@ -48,6 +49,7 @@ export interface EventDto {
 const UPLOAD_NAME = /^\/uploads\/[0-9a-f]{24}\.(?:jpg|png|webp|gif|svg)$/;
 
 export const eventMessages = {
+  severalTypes: 'This event sells several ticket types: change their prices under Ticket types (or remove all but one).',
   notFound: 'Event not found.',
   pastDate: 'The event date cannot be in the past.',
   badImage: 'Image must be an image uploaded to Tukio (/uploads/…) or an https:// URL.',
@@ -144,6 +146,7 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
     isPaid: row.isPaid,
     ticketPrice: row.ticketPrice,
+    ticketPriceMax: row.ticketPriceMax,
     capacity: row.capacity,
     refundPolicy: refundPolicyOf(row),
     registeredUsers: extra.registeredUsers,
@@ -366,9 +369,10 @@ export function createEventsService(deps: EventsServiceDeps) {
   /** Paid events need a price of at least 1; free ones always cost 0. */
   function pricing(isPaid: boolean | undefined, ticketPrice: number | null | undefined) {
     const paid = isPaid ?? (ticketPrice ?? 0) > 0;
-    if (!paid) return { isPaid: false, ticketPrice: 0 };
+    // ticketPriceMax too: an event priced this way has one type (several are refused), so cheapest = dearest.
+    if (!paid) return { isPaid: false, ticketPrice: 0, ticketPriceMax: 0 };
     if (!ticketPrice || ticketPrice < 1) throw AppError.badRequest(eventMessages.paidNeedsPrice, 'ticketPrice');
-    return { isPaid: true, ticketPrice };
+    return { isPaid: true, ticketPrice, ticketPriceMax: ticketPrice };
   }
 
   /** Coordinates as given, or geocoded from the location text; null when nothing matches. */
@@ -509,6 +513,10 @@ export function createEventsService(deps: EventsServiceDeps) {
         // A price alone decides paid or free; isPaid alone keeps the stored price.
         const isPaid = input.isPaid ?? (input.ticketPrice != null ? input.ticketPrice > 0 : row.isPaid);
         Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
+        // One type follows ticketPrice (a trigger does it); with several, each type has its own price.
+        if (changes.ticketPrice !== row.ticketPrice && (await repo.ticketTypeCount(id)) > 1) {
+          throw AppError.conflict(eventMessages.severalTypes, 'ticketPrice');
+        }
       }
       if (input.capacity !== undefined) changes.capacity = input.capacity;
       if (input.refundPolicy !== undefined) Object.assign(changes, refundPolicyColumns(input.refundPolicy));

@@ -5,3 +5,4 @@ export { createEventsImportService } from './events-import.service.js';
 export { createEventsRepository, recordActivity } from './events.repository.js';
 export { createEventsRouter } from './events.routes.js';
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
+export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';

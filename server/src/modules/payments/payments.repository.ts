@@ -8,33 +8,79 @@ export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
 export type OrderStatus = OrderRow['status'];
 export type PaymentStatus = PaymentRow['status'];
+export type HoldOutcome =
+  | 'held'
+  | 'sold_out'
+  | 'not_found'
+  | 'not_open'
+  | 'past'
+  | 'free'
+  | 'not_on_sale'
+  | 'type_not_found'
+  | 'type_not_started'
+  | 'type_ended'
+  | 'type_max'
+  | 'type_sold_out'
+  | 'promo_unknown'
+  | 'promo_not_valid_now'
+  | 'promo_used_up'
+  | 'promo_not_for_types';
 
 /** Orders (seat holds) and payments (one per STK push). */
 export function createPaymentsRepository(db: Executor) {
   return {
     /**
-     * Checks the event and holds seats in one round trip through `tukio_hold_seats_checked`
-     * (drizzle/0003, last redefined in 0008): locks the event row, checks it is approved, not started before `notBefore`
-     * (now on the events' wall clock) and paid, counts issued tickets + live holds + seats offered to
-     * other people on the waitlist and inserts the
-     * pending order only if it fits. The lock wait and the critical section happen inside
-     * PostgreSQL, so a burst of buyers for one event queues there rather than on the event loop.
+     * Checks the event, its ticket types and the promo code and holds seats in one round trip through
+     * `tukio_hold_order` (drizzle/0012): locks the event row, checks it is approved, not started before
+     * `wallNow` (now on the events' wall clock) and paid, checks each chosen type (on sale, per-order
+     * maximum, capacity) and the event-wide capacity (issued tickets + live holds + seats offered to other
+     * people on the waitlist), applies the promo code and inserts the priced order with its items only if
+     * it all fits. The lock wait and the critical section happen inside PostgreSQL, so a burst of buyers
+     * for one event queues there rather than on the event loop. `items` undefined buys `quantity` of the
+     * default type (the cheapest on sale).
      */
-    async holdSeats(order: { eventId: string; userId: string; quantity: number; phone: string; holdSeconds: number; notBefore: Date }) {
+    async holdOrder(order: {
+      eventId: string;
+      userId: string;
+      items?: Array<{ typeId: string; quantity: number }> | undefined;
+      quantity: number;
+      promoCode?: string | undefined;
+      phone: string;
+      guestEmail?: string | undefined;
+      holdSeconds: number;
+      wallNow: Date;
+    }) {
       const id = newId();
+      const items = order.items && order.items.length > 0 ? JSON.stringify(order.items) : null;
       const result = await db.execute(
-        sql`select * from tukio_hold_seats_checked(${id}, ${order.eventId}, ${order.userId}, ${order.quantity}, ${order.phone}, ${order.holdSeconds}, ${order.notBefore.toISOString()})`,
+        sql`select * from tukio_hold_order(${id}, ${order.eventId}, ${order.userId}, ${items}::jsonb, ${order.quantity}, ${order.promoCode ?? null},
+              ${order.phone}, ${order.guestEmail ?? null}, ${order.holdSeconds}, ${order.wallNow.toISOString()})`,
       );
       const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
-      const outcome = String(row?.outcome ?? 'not_found') as 'held' | 'sold_out' | 'not_found' | 'not_open' | 'past' | 'free';
+      const outcome = String(row?.outcome ?? 'not_found') as HoldOutcome;
+      const int = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
       return {
         outcome,
         orderId: id,
-        amount: row?.amount === null || row?.amount === undefined ? 0 : Number(row.amount),
+        amount: int(row?.amount),
+        discount: int(row?.discount),
+        quantity: int(row?.quantity),
         holdExpiresAt: row?.hold_expires_at ? new Date(row.hold_expires_at as string | Date) : undefined,
-        seatsLeft: row?.seats_left === null || row?.seats_left === undefined ? 0 : Number(row.seats_left),
+        seatsLeft: int(row?.seats_left),
         title: typeof row?.title === 'string' ? row.title : '',
+        detail: typeof row?.detail === 'string' ? row.detail : undefined,
       };
+    },
+
+    /** Whether every ticket type of a pending order still has room for it (its own hold not counted): the late settlement's check. */
+    async typesFit(orderId: string, now: Date): Promise<boolean> {
+      const result = await db.execute(sql`
+        select not exists (
+          select 1 from order_items i join ticket_types t on t.id = i.ticket_type_id
+           where i.order_id = ${orderId} and t.capacity is not null
+             and tukio_type_seats_taken(t.id, ${now.toISOString()}, ${orderId}) + i.quantity > t.capacity
+        ) as fits`);
+      return Boolean((result as unknown as { rows: Array<{ fits: boolean }> }).rows[0]?.fits);
     },
 
     /** How many orders an event has, by status (statuses without orders are left out). */
@@ -259,10 +305,11 @@ export function createPaymentsRepository(db: Executor) {
           on conflict (event_id, day) do update set registrations = event_daily_activity.registrations + excluded.registrations
         ),
         issued as (
-          insert into ${tickets} (id, event_id, user_id, order_id, code)
-          select t.id, ordered.event_id, ordered.user_id, ordered.id, t.code
+          insert into ${tickets} (id, event_id, user_id, order_id, code, ticket_type_id, price_paid)
+          select t.id, ordered.event_id, ordered.user_id, ordered.id, t.code, slot.ticket_type_id, slot.price_paid
           from ordered cross join unnest(${sql.raw('ARRAY[')}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw(']::varchar[]')},
-                                         ${sql.raw('ARRAY[')}${sql.join(codes.map((code) => sql`${code}`), sql`, `)}${sql.raw(']::text[]')}) as t(id, code)
+                                         ${sql.raw('ARRAY[')}${sql.join(codes.map((code) => sql`${code}`), sql`, `)}${sql.raw(']::text[]')}) with ordinality as t(id, code, n)
+          left join tukio_order_slots(ordered.id) slot on slot.n = t.n
           returning id
         )
         select (select count(*) from issued)::int as issued, p.user_id, p.event_id, p.amount, p.created_at,

@@ -1,10 +1,10 @@
-import type { SettleRequest } from '@tukio/shared/internal-api';
+import type { CreateOrderRequest, SettleRequest } from '@tukio/shared/internal-api';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
-import { nowAsWallClock } from '../../lib/event-clock.js';
+import { formatWallClock, nowAsWallClock } from '../../lib/event-clock.js';
 import { createTicketsRepository, soldOutError, ticketMessages, type SoldOutNotes, type TicketsService } from '../tickets/index.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 
@@ -26,6 +26,9 @@ export interface PaymentsServiceDeps {
   /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
   waitlist?: SoldOutNotes | undefined;
 }
+
+/** A purchase to hold: the payment service's request, plus a guest buyer's email on the guest path. */
+export type CreateOrderInput = CreateOrderRequest & { guestEmail?: string | undefined };
 
 export interface SettleResult {
   checkoutRequestId: string;
@@ -266,7 +269,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           now = new Date();
           const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
           if (event?.status === 'cancelled') refundReason = 'late_payment';
-          else if (!(holdLive || !event || event.capacity === null || (await ticketsRepo.seatsTaken(order.eventId, now, { orderId: order.id, userId: order.userId })) + order.quantity <= event.capacity)) {
+          else if (
+            !holdLive &&
+            event &&
+            ((event.capacity !== null && (await ticketsRepo.seatsTaken(order.eventId, now, { orderId: order.id, userId: order.userId })) + order.quantity > event.capacity) ||
+              !(await payments.typesFit(order.id, now)))
+          ) {
             refundReason = 'sold_out';
           }
         }
@@ -303,37 +311,74 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
   }
 
+  /** Why a hold was refused, in the buyer's words, with the field or type it is about. */
+  async function holdRefusal(held: Awaited<ReturnType<PaymentsRepository['holdOrder']>>, userId: string, eventId: string): Promise<AppError> {
+    const named = held.detail ?? '';
+    switch (held.outcome) {
+      case 'not_found':
+        return AppError.notFound(ticketMessages.notFound);
+      case 'not_open':
+        // Not approved: either waiting for review, or cancelled (read only on this refusal, to say which).
+        if ((await createTicketsRepository(db).findEvent(eventId))?.status === 'cancelled') return AppError.conflict(ticketMessages.cancelled);
+        return new AppError(400, ticketMessages.notOpen);
+      case 'past':
+        return new AppError(400, ticketMessages.past);
+      case 'free':
+        return new AppError(400, 'This event is free: register without paying.');
+      case 'sold_out':
+        return soldOutError(deps.waitlist, userId, eventId, held.seatsLeft);
+      case 'not_on_sale':
+        return AppError.conflict('No tickets are on sale for this event right now.');
+      case 'type_not_found':
+        return AppError.badRequest('That ticket type is not sold for this event.', 'items');
+      case 'type_not_started':
+        return AppError.conflict(`${named} tickets go on sale at ${formatWallClock(held.holdExpiresAt)}.`);
+      case 'type_ended':
+        return AppError.conflict(`${named} tickets are no longer on sale (sales ended ${formatWallClock(held.holdExpiresAt)}).`);
+      case 'type_max':
+        return AppError.badRequest(`You can buy at most ${held.quantity} ${named} ticket${held.quantity === 1 ? '' : 's'} per order.`, 'items');
+      case 'type_sold_out':
+        return AppError.conflict(held.seatsLeft > 0 ? `Only ${held.seatsLeft} ${named} ticket${held.seatsLeft === 1 ? '' : 's'} left.` : `${named} tickets are sold out.`);
+      case 'promo_unknown':
+        return AppError.badRequest(`The promo code ${named} is not valid for this event.`, 'promoCode');
+      case 'promo_not_valid_now':
+        return AppError.badRequest(`The promo code ${named} cannot be used right now.`, 'promoCode');
+      case 'promo_used_up':
+        return AppError.conflict(`The promo code ${named} has been used up.`, 'promoCode');
+      case 'promo_not_for_types':
+        return AppError.badRequest(`The promo code ${named} does not apply to the tickets you chose.`, 'promoCode');
+      default:
+        return new AppError(500, `unexpected hold outcome ${held.outcome}`);
+    }
+  }
+
   const service = {
     /**
      * Holds seats for a paid purchase. `holdSeats` locks the event row, checks the rules a buyer
      * can act on (approved, upcoming, paid), counts issued tickets plus live holds and inserts the
      * order in one database round trip, so concurrent buyers can never oversell.
      */
-    async createOrder(userId: string, input: { eventId: string; quantity: number; phone: string; deadline?: number | undefined }) {
+    async createOrder(userId: string, input: CreateOrderInput) {
       const repo = createPaymentsRepository(db);
       if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'Tukio is busy right now. Please try again in a moment.');
       // Stale holds need no cleanup here: counting ignores them, and each reconciler pass marks them expired.
-      const held = await repo.holdSeats({
+      const held = await repo.holdOrder({
         eventId: input.eventId,
         userId,
+        items: input.items,
         quantity: input.quantity,
+        promoCode: input.promoCode,
         phone: input.phone,
+        guestEmail: input.guestEmail,
         holdSeconds: holdMs / 1000,
-        notBefore: nowAsWallClock(),
+        wallNow: nowAsWallClock(),
       });
-      if (held.outcome === 'not_found') throw AppError.notFound(ticketMessages.notFound);
-      if (held.outcome === 'not_open') {
-        // Not approved: either waiting for review, or cancelled (read only on this refusal, to say which).
-        if ((await createTicketsRepository(db).findEvent(input.eventId))?.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
-        throw new AppError(400, ticketMessages.notOpen);
-      }
-      if (held.outcome === 'past') throw new AppError(400, ticketMessages.past);
-      if (held.outcome === 'free') throw new AppError(400, 'This event is free: register without paying.');
-      if (held.outcome === 'sold_out') throw await soldOutError(deps.waitlist, userId, input.eventId, held.seatsLeft);
+      if (held.outcome !== 'held') throw await holdRefusal(held, userId, input.eventId);
       return {
         orderId: held.orderId,
         amount: held.amount,
-        quantity: input.quantity,
+        discount: held.discount,
+        quantity: held.quantity,
         holdExpiresAt: held.holdExpiresAt!.toISOString(),
         // Daraja allows 12 characters; the order id's last 10 hex digits are unique enough to find it.
         accountReference: `TK${held.orderId.slice(-10)}`.toUpperCase(),
@@ -429,6 +474,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     },
 
     describe,
+    holdRefusal,
     messages: { pending: PENDING_MESSAGE, past: ticketMessages.past },
   };
   return service;

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { events, orders, tickets, users } from '../../db/schema.js';
+import { events, orders, tickets, ticketTypes, users } from '../../db/schema.js';
 import { heldTicket } from './registrations.repository.js';
 
 export type EventRow = typeof events.$inferSelect;
@@ -65,6 +65,26 @@ export function createTicketsRepository(db: Executor) {
     async insert(rows: NewTicket[]): Promise<TicketRow[]> {
       if (rows.length === 0) return [];
       return db.insert(tickets).values(rows).returning();
+    },
+
+    /** What each seat of an order becomes (drizzle/0012 `tukio_order_slots`): its ticket type and share of the payment, in order. */
+    async orderSlots(orderId: string): Promise<Array<{ ticketTypeId: string; pricePaid: number }>> {
+      const result = await db.execute(sql`select ticket_type_id, price_paid from tukio_order_slots(${orderId}) order by n`);
+      return (result as unknown as { rows: Array<{ ticket_type_id: string; price_paid: number }> }).rows.map((row) => ({
+        ticketTypeId: row.ticket_type_id,
+        pricePaid: Number(row.price_paid),
+      }));
+    },
+
+    /** The type a purchase naming none buys: the cheapest, first listed among equals. */
+    async defaultTypeId(eventId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ id: ticketTypes.id })
+        .from(ticketTypes)
+        .where(eq(ticketTypes.eventId, eventId))
+        .orderBy(asc(ticketTypes.price), asc(ticketTypes.position))
+        .limit(1);
+      return row?.id;
     },
 
     /** Valid tickets of this user for this event (one who released theirs may register again). */

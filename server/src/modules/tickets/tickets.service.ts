@@ -127,8 +127,19 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       tx: Executor,
       input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date; beforeActivity?: () => Promise<unknown> },
     ): Promise<TicketRow[]> {
-      const rows = service.prepare(input.eventId, input.quantity).map((ticket) => ({ ...ticket, eventId: input.eventId, userId: input.userId, orderId: input.orderId }));
-      const issued = await createTicketsRepository(tx).insert(rows);
+      const repo = createTicketsRepository(tx);
+      // A bought seat becomes a ticket of the type it was bought as, with its share of the payment; a free one is of the event's (only) type.
+      const slots = input.orderId ? await repo.orderSlots(input.orderId) : [];
+      const freeType = slots.length === 0 ? await repo.defaultTypeId(input.eventId) : undefined;
+      const rows = service.prepare(input.eventId, input.quantity).map((ticket, index) => ({
+        ...ticket,
+        eventId: input.eventId,
+        userId: input.userId,
+        orderId: input.orderId,
+        ticketTypeId: slots[index]?.ticketTypeId ?? freeType ?? null,
+        pricePaid: slots[index]?.pricePaid ?? (input.orderId ? null : 0),
+      }));
+      const issued = await repo.insert(rows);
       await input.beforeActivity?.();
       // Last statement before commit: the shared daily counter row stays locked as briefly as possible.
       await recordActivity(tx, input.eventId, 'registrations', input.quantity, input.now.toISOString().slice(0, 10));

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+
+/** Response bodies of the ticket type and promo code routes, for the API document. */
+
+export const ticketTypesView = z.object({
+  eventId: id,
+  capacity: z.int().nullable().meta({ description: 'The event-wide capacity; null when only the types (or nothing) limit it.' }),
+  seatsLeft: z.int().nullable().meta({ description: 'Seats left under the event-wide capacity; null without one.' }),
+  ticketTypes: z.array(
+    z.object({
+      _id: id,
+      name: z.string(),
+      price: z.int().meta({ description: 'Whole shillings.' }),
+      capacity: z.int().nullable(),
+      salesStart: dateTime.nullable().meta({ description: 'Wall-clock time (as event dates), or null: on sale from publication.' }),
+      salesEnd: dateTime.nullable(),
+      maxPerOrder: z.int(),
+      sold: z.int(),
+      seatsLeft: z.int().nullable().meta({ description: 'What can still be bought of this type (its own and the event-wide capacity); null when unlimited.' }),
+      state: z.enum(['on_sale', 'not_started', 'ended', 'sold_out']),
+    }),
+  ),
+});
+
+export const quoteView = z.object({
+  eventId: id,
+  quantity: z.int(),
+  subtotal: z.int().meta({ description: 'Before the promo code.' }),
+  discount: z.int(),
+  amount: z.int().meta({ description: 'What the M-Pesa prompt will ask for.' }),
+  promoCode: z.string().nullable(),
+});
+
+export const promoCodeView = z.object({
+  _id: id,
+  code: z.string(),
+  kind: z.enum(['percent', 'fixed']),
+  value: z.int().meta({ description: 'Percent off, or shillings off each ticket it applies to.' }),
+  maxUses: z.int().nullable(),
+  uses: z.int().meta({ description: 'Orders paid with it, plus live holds.' }),
+  validFrom: dateTime.nullable(),
+  validUntil: dateTime.nullable(),
+  ticketTypeIds: z.array(id).nullable(),
+  createdAt: dateTime,
+});
+
+export const promoCodeRemoved = z.object({ deleted: z.boolean(), ended: z.boolean(), msg: z.string() });

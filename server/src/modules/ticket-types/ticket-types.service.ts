@@ -1,0 +1,198 @@
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { requireOwner } from '../../lib/auth.js';
+import type { ChangeFeed } from '../../lib/change-feed.js';
+import { nowAsWallClock } from '../../lib/event-clock.js';
+import type { AuthUser } from '../auth/index.js';
+import { canSeeEvent } from '../events/index.js';
+import { createPaymentsRepository, type PaymentsService } from '../payments/index.js';
+import { createTicketsRepository, ticketMessages } from '../tickets/index.js';
+import { createTicketTypesRepository, type TicketTypeRow } from './ticket-types.repository.js';
+import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';
+
+export interface TicketTypesDeps {
+  db: Database;
+  changes: ChangeFeed;
+  /** A refused hold in the buyer's words, as checkout says it. */
+  payments: Pick<PaymentsService, 'holdRefusal'>;
+}
+
+/** Where a type's sale stands at a wall-clock moment. */
+function saleState(type: TicketTypeRow, wallNow: Date, left: number | null): 'on_sale' | 'not_started' | 'ended' | 'sold_out' {
+  if (type.salesStart && type.salesStart > wallNow) return 'not_started';
+  if (type.salesEnd && type.salesEnd <= wallNow) return 'ended';
+  if (left !== null && left <= 0) return 'sold_out';
+  return 'on_sale';
+}
+
+/** Thrown inside a quote's transaction so nothing it held is kept. */
+class QuoteDone extends Error {
+  constructor(readonly held: Awaited<ReturnType<ReturnType<typeof createPaymentsRepository>['holdOrder']>>) {
+    super('quote done');
+  }
+}
+
+/**
+ * Ticket types (docs/decisions/ticket-types.md) and promo codes: the organiser sets them, buyers see what
+ * is on sale and what it costs. Selling itself (holds, prices, uses) is the hold function's, so the rules
+ * a purchase is held to are written once.
+ */
+export function createTicketTypesService(deps: TicketTypesDeps) {
+  const { db } = deps;
+
+  async function visibleEvent(eventId: string, user: AuthUser | undefined) {
+    const event = await createTicketsRepository(db).findEvent(eventId);
+    if (!event || !canSeeEvent(event, user)) throw AppError.notFound(ticketMessages.notFound);
+    return event;
+  }
+
+  async function ownEvent(eventId: string, user: AuthUser) {
+    const event = await visibleEvent(eventId, user);
+    requireOwner(user, event.userId, { message: 'Only the organiser can manage ticket types and promo codes.' });
+    return event;
+  }
+
+  const service = {
+    /** The event's types in order, each with what is left and whether it is on sale now. */
+    async list(eventId: string, user: AuthUser | undefined) {
+      const event = await visibleEvent(eventId, user);
+      const now = new Date();
+      const repo = createTicketTypesRepository(db);
+      const [types, counts] = await Promise.all([repo.listTypes(eventId), repo.typeCounts(eventId, now)]);
+      const eventLeft = event.capacity === null ? null : Math.max(0, event.capacity - (await createTicketsRepository(db).seatsTaken(eventId, now, user ? { userId: user.id } : {})));
+      const wallNow = nowAsWallClock(now);
+      return {
+        eventId,
+        capacity: event.capacity,
+        seatsLeft: eventLeft,
+        ticketTypes: types.map((type) => {
+          const count = counts.get(type.id) ?? { sold: 0, held: 0 };
+          const typeLeft = type.capacity === null ? null : Math.max(0, type.capacity - count.sold - count.held);
+          const left = typeLeft === null ? eventLeft : eventLeft === null ? typeLeft : Math.min(typeLeft, eventLeft);
+          return {
+            _id: type.id,
+            name: type.name,
+            price: type.price,
+            capacity: type.capacity,
+            salesStart: type.salesStart?.toISOString() ?? null,
+            salesEnd: type.salesEnd?.toISOString() ?? null,
+            maxPerOrder: type.maxPerOrder,
+            sold: count.sold,
+            seatsLeft: left,
+            state: saleState(type, wallNow, left),
+          };
+        }),
+      };
+    },
+
+    /**
+     * Replaces the event's types with `types` (those with an `_id` are changed in place), under the event
+     * row lock every seat change takes. A type something was bought as cannot be removed, and no capacity
+     * may go below what is sold and held.
+     */
+    async replace(eventId: string, user: AuthUser, types: TicketTypeInput[]) {
+      const event = await ownEvent(eventId, user);
+      if (event.status === 'cancelled') throw AppError.conflict('This event was cancelled: its tickets can no longer change.');
+      if (!event.isPaid && (types.length > 1 || types.some((type) => type.price > 0))) {
+        throw AppError.badRequest('A free event has one free ticket type. Make the event paid to sell several types.', 'ticketTypes');
+      }
+      if (event.isPaid) {
+        const index = types.findIndex((type) => type.price < 1);
+        if (index >= 0) throw AppError.badRequest('Every ticket type of a paid event costs at least Ksh.1.', `ticketTypes.${index}.price`);
+      }
+      await db.transaction(async (tx) => {
+        if (!(await createTicketsRepository(tx).lockEvent(eventId))) throw AppError.notFound(ticketMessages.notFound);
+        const repo = createTicketTypesRepository(tx);
+        const existing = await repo.listTypes(eventId);
+        const known = new Set(existing.map((type) => type.id));
+        const unknown = types.findIndex((type) => type._id && !known.has(type._id));
+        if (unknown >= 0) throw AppError.badRequest('That ticket type belongs to another event.', `ticketTypes.${unknown}._id`);
+        const keep = types.flatMap((type) => (type._id ? [type._id] : []));
+        const removed = existing.filter((type) => !keep.includes(type.id));
+        const inUse = await repo.typesInUse(removed.map((type) => type.id));
+        const blocked = removed.find((type) => inUse.has(type.id));
+        if (blocked) throw AppError.conflict(`${blocked.name} tickets were already bought: keep the type (end its sales instead of removing it).`, 'ticketTypes');
+        const counts = await repo.typeCounts(eventId, new Date());
+        for (const [index, type] of types.entries()) {
+          const count = type._id ? counts.get(type._id) : undefined;
+          if (count && type.capacity !== null && type.capacity < count.sold + count.held) {
+            throw AppError.conflict(`${type.name} already has ${count.sold} sold and ${count.held} held: its capacity cannot be below ${count.sold + count.held}.`, `ticketTypes.${index}.capacity`);
+          }
+        }
+        await repo.deleteTypes(eventId, keep);
+        for (const [index, type] of types.entries()) await repo.saveType(eventId, index, type);
+      });
+      // Prices on lists and the event's seat counts may have changed.
+      deps.changes.publish('event', eventId);
+      deps.changes.publish('event-tickets', eventId);
+      return service.list(eventId, user);
+    },
+
+    /**
+     * What the purchase would cost, worked out by the hold function itself in a transaction that is then
+     * rolled back: the same checks and the same price as the real purchase, and nothing kept.
+     */
+    async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined }) {
+      const event = await visibleEvent(eventId, user);
+      const buyer = user?.id ?? event.userId;
+      let held: QuoteDone['held'] | undefined;
+      try {
+        await db.transaction(async (tx) => {
+          throw new QuoteDone(
+            await createPaymentsRepository(tx).holdOrder({ eventId, userId: buyer, ...input, phone: '254700000000', holdSeconds: 1, wallNow: nowAsWallClock() }),
+          );
+        });
+      } catch (error) {
+        if (!(error instanceof QuoteDone)) throw error;
+        held = error.held;
+      }
+      if (!held || held.outcome !== 'held') throw await deps.payments.holdRefusal(held!, buyer, eventId);
+      return { eventId, quantity: held.quantity, amount: held.amount, discount: held.discount, subtotal: held.amount + held.discount, promoCode: input.promoCode ?? null };
+    },
+
+    async listPromoCodes(eventId: string, user: AuthUser) {
+      await ownEvent(eventId, user);
+      const rows = await createTicketTypesRepository(db).listPromoCodes(eventId, new Date());
+      return rows.map(({ code, uses }) => ({
+        _id: code.id,
+        code: code.code,
+        kind: code.kind,
+        value: code.value,
+        maxUses: code.maxUses,
+        uses: Number(uses),
+        validFrom: code.validFrom?.toISOString() ?? null,
+        validUntil: code.validUntil?.toISOString() ?? null,
+        ticketTypeIds: code.ticketTypeIds ?? null,
+        createdAt: code.createdAt.toISOString(),
+      }));
+    },
+
+    async createPromoCode(eventId: string, user: AuthUser, input: PromoCodeInput) {
+      const event = await ownEvent(eventId, user);
+      if (!event.isPaid) throw AppError.badRequest('Promo codes are for paid events.', 'code');
+      const repo = createTicketTypesRepository(db);
+      const limited = input.ticketTypeIds ?? [];
+      if ((await repo.typesOfEvent(eventId, limited)).length !== new Set(limited).size) throw AppError.badRequest('Those ticket types are not all of this event.', 'ticketTypeIds');
+      const row = await repo.insertPromoCode(eventId, input);
+      if (!row) throw AppError.conflict(`This event already has the code ${input.code}.`, 'code');
+      return (await service.listPromoCodes(eventId, user)).find((code) => code._id === row.id)!;
+    },
+
+    /** An unused code is deleted; one that orders used is ended now instead (money rows keep pointing at it). */
+    async removePromoCode(eventId: string, codeId: string, user: AuthUser) {
+      await ownEvent(eventId, user);
+      const repo = createTicketTypesRepository(db);
+      const code = await repo.findPromoCode(eventId, codeId);
+      if (!code) throw AppError.notFound('No such promo code for this event.');
+      if (await repo.promoCodeUsed(codeId)) {
+        await repo.endPromoCode(codeId, nowAsWallClock());
+        return { deleted: false, ended: true, msg: `${code.code} was used, so it is kept for the records and ended now.` };
+      }
+      await repo.deletePromoCode(codeId);
+      return { deleted: true, ended: false, msg: `${code.code} deleted.` };
+    },
+  };
+  return service;
+}
+
+export type TicketTypesService = ReturnType<typeof createTicketTypesService>;
