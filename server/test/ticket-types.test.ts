@@ -1,8 +1,8 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, tickets } from '../src/db/schema.js';
+import { events, orders, tickets } from '../src/db/schema.js';
 import { dayFromNow, insertEventRow } from './helpers/events.js';
-import { internalHeaders, payFor } from './helpers/refunds.js';
+import { internalHeaders, payFor, refundsOf } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -157,6 +157,25 @@ describe('ticket types', () => {
     const ok = await setTypes(id, [{ _id: vip._id, name: 'VIP Lounge', price: 3500, capacity: 5 }, { _id: regular._id, name: 'Regular', price: 1000 }]);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect((ok.body.ticketTypes as TypeView[]).map((type) => `${type.name} ${type.price}`)).toEqual(['VIP Lounge 3500', 'Regular 1000']);
+  });
+});
+
+describe('tickets of several types after the sale', () => {
+  it('a holder cancelling one VIP ticket of a mixed, discounted order gets back what that ticket cost', async () => {
+    const { id, regular, vip } = await threeTypes();
+    await t.db.update(events).set({ refundPolicy: 'full', refundUntilHours: 1 }).where(eq(events.id, id));
+    await t.api('POST', `/api/events/${id}/promo-codes`, { token: organiser.token, body: { code: 'VIPTEN', kind: 'percent', value: 10, ticketTypeIds: [vip._id] } });
+    const paid = await payFor(t, buyer.token, id, { items: [{ typeId: regular._id, quantity: 1 }, { typeId: vip._id, quantity: 1 }], promoCode: 'VIPTEN' });
+    expect(paid.amount).toBe(1000 + 2700);
+    const mine = ((await t.api('GET', '/api/tickets/mine', { token: buyer.token })).body as Array<{ _id: string; pricePaid: number; ticketType: { name: string } | null; event: { _id: string } }>).filter(
+      (ticket) => ticket.event._id === id,
+    );
+    expect(mine.map((ticket) => `${ticket.ticketType?.name} ${ticket.pricePaid}`).sort()).toEqual(['Regular 1000', 'VIP 2700']);
+    const vipTicket = mine.find((ticket) => ticket.ticketType?.name === 'VIP')!;
+    const cancelled = await t.api('POST', '/api/tickets/cancel', { token: buyer.token, body: { ticketIds: [vipTicket._id] } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect((await refundsOf(t, id)).map((refund) => refund.amount)).toEqual([2700]);
+    expect((await typesOf(id)).find((type) => type.name === 'VIP')).toMatchObject({ sold: 0, seatsLeft: 2 });
   });
 });
 

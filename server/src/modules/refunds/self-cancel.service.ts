@@ -6,7 +6,7 @@ import { msUntilStart } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { refundPolicyOf } from '../events/index.js';
 import { createPaymentsRepository } from '../payments/index.js';
-import { createTicketsRepository, pricePaid, ticketMessages, voidedMessage, type TicketsService } from '../tickets/index.js';
+import { createTicketsRepository, ticketMessages, ticketPaid, voidedMessage, type TicketsService } from '../tickets/index.js';
 import { retryOnDeadlock } from './event-cancellation.service.js';
 import { createRefundLedger } from './refunds.service.js';
 import { buildSelfCancelMail } from './self-cancel-mail.js';
@@ -50,7 +50,8 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       if (locked.some((ticket) => ticket.checkedInAt)) throw AppError.conflict(ticketMessages.used);
       if (event.status === 'cancelled') throw AppError.conflict(selfCancelErrors.eventCancelled);
       const byOrder = new Map(orders.map((row) => [row.order.id, row]));
-      const paid = locked.some((ticket) => ticket.orderId && pricePaid(byOrder.get(ticket.orderId)?.order ?? { amount: 0, quantity: 0 }) > 0);
+      const paidFor = (ticket: (typeof locked)[number]) => (ticket.orderId ? ticketPaid(ticket, byOrder.get(ticket.orderId)?.order ?? { amount: 0, quantity: 0 }) : 0);
+      const paid = locked.some((ticket) => paidFor(ticket) > 0);
       const terms = selfCancelTerms(refundPolicyOf(event), { msUntilStart: msUntilStart(event.startsAt, now), paid });
       if (!terms.allowed) throw AppError.conflict(terms.reason);
       const voided = await tickets.voidTickets(ticketIds, 'self_cancel', now);
@@ -59,8 +60,10 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       const refunds: Array<{ amount: number; phone: string }> = [];
       for (const orderId of orderIds) {
         const row = byOrder.get(orderId);
-        const count = locked.filter((ticket) => ticket.orderId === orderId).length;
-        const amount = row ? selfCancelRefund(pricePaid(row.order), count, terms.percent) : 0;
+        const ofOrder = locked.filter((ticket) => ticket.orderId === orderId);
+        const count = ofOrder.length;
+        // Each ticket's own price (a VIP ticket refunds what it cost, not the order's average).
+        const amount = row ? selfCancelRefund(ofOrder.reduce((sum, ticket) => sum + paidFor(ticket), 0), 1, terms.percent) : 0;
         if (!row?.paymentId || amount <= 0) continue;
         const refund = await ledger.createRefund({
           paymentId: row.paymentId,

@@ -155,6 +155,9 @@ export function createTicketsRepository(db: Executor) {
           voidedAt: tickets.voidedAt,
           voidReason: tickets.voidReason,
           transferredFrom: tickets.transferredFrom,
+          pricePaid: tickets.pricePaid,
+          ticketTypeId: tickets.ticketTypeId,
+          ticketTypeName: ticketTypes.name,
           /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
           orderAmount: orders.amount,
           orderQuantity: orders.quantity,
@@ -175,6 +178,7 @@ export function createTicketsRepository(db: Executor) {
         .from(tickets)
         .innerJoin(events, eq(events.id, tickets.eventId))
         .leftJoin(orders, eq(orders.id, tickets.orderId))
+        .leftJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
         .where(eq(tickets.userId, userId))
         .orderBy(events.startsAt, tickets.id);
     },

@@ -14,7 +14,8 @@ export const myTickets = z.array(
     voidedAt: dateTime.nullable().meta({ description: 'Set when the ticket no longer admits anyone (its event was cancelled, its holder cancelled it, or it was transferred).' }),
     voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred']).nullable(),
     transferredFrom: id.nullable().meta({ description: 'The ticket this one replaced when it was transferred to the caller.' }),
-    pricePaid: z.int().meta({ description: 'Whole shillings paid for this ticket (0 for a free one).' }),
+    pricePaid: z.int().meta({ description: 'Whole shillings paid for this ticket (0 for a free one): its own share of the payment, after any promo code.' }),
+    ticketType: z.object({ _id: id, name: z.string() }).nullable().meta({ description: 'The kind of ticket (e.g. VIP); null for tickets from before ticket types.' }),
     selfCancel: z
       .object({ allowed: z.boolean(), reason: z.string().nullable(), refundPercent: z.int() })
       .meta({ description: 'Whether the holder may cancel this ticket now (`POST /api/tickets/cancel`), why not, and the percent of `pricePaid` refunded.' }),

@@ -50,6 +50,9 @@ export function voidedMessage(reason: TicketRow['voidReason']): string {
 export const pricePaid = (order: { amount: number | null; quantity: number | null }) =>
   order.amount && order.quantity ? Math.floor(order.amount / order.quantity) : 0;
 
+/** What one ticket cost: its own share of the payment (set since ticket types), else its order's average. */
+export const ticketPaid = (ticket: { pricePaid: number | null }, order: { amount: number | null; quantity: number | null }) => ticket.pricePaid ?? pricePaid(order);
+
 export const seatsLeftMessage = (left: number) =>
   left <= 0 ? ticketMessages.soldOut : `Only ${left} ticket${left === 1 ? '' : 's'} left for this event.`;
 
@@ -224,7 +227,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       const rows = await createTicketsRepository(db).listForUser(userId);
       const now = new Date();
       return rows.map((row) => {
-        const paid = pricePaid({ amount: row.orderAmount, quantity: row.orderQuantity });
+        const paid = ticketPaid(row, { amount: row.orderAmount, quantity: row.orderQuantity });
         const refundPolicy = refundPolicyOf(row.event);
         // What the Cancel button says: the same rule self-cancel enforces (@tukio/shared/refund-policy).
         const terms = row.voidedAt
@@ -242,6 +245,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
           voidReason: row.voidReason,
           transferredFrom: row.transferredFrom,
           pricePaid: paid,
+          ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
           selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
           event: {
             _id: row.event.id,
