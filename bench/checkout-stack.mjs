@@ -52,7 +52,7 @@ export function createClient() {
  * Starts the stack and seeds `buyers` verified buyers and a paid event of `seats` seats. `paymentEnv` adds
  * settings to the payment service's (and so to the audit's). Call `stop()` in a finally.
  */
-export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {} }) {
+export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {}, typed = false }) {
   const database = await createDatabase(name);
   const [apiPort, payPort] = await freePorts(2);
   const dataDir = `/tmp/${name.replaceAll('_', '-')}-${apiPort}`;
@@ -112,6 +112,21 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
        VALUES ($1, 'Bench Concert', 'bench', now() + interval '30 days', 'Nairobi', 'approved', true, $2, $3, $4)`,
       [stack.eventId, PRICE, seats, organiser],
     );
+    if (typed) {
+      // Three ticket types (the default one renamed Regular) and a 10% code: buyers pick a type in turn,
+      // every other one with the code, so each purchase prices several rows as a real sale does.
+      const typeIds = ['f'.repeat(23) + '1', 'f'.repeat(23) + '2'];
+      await db.query(`UPDATE ticket_types SET name = 'Regular' WHERE event_id = $1`, [stack.eventId]);
+      await db.query(
+        `INSERT INTO ticket_types (id, event_id, name, price, capacity, max_per_order, position)
+         VALUES ($1, $3, 'Early Bird', $4, NULL, 4, 1), ($2, $3, 'VIP', $5, $6, 2, 2)`,
+        [...typeIds, stack.eventId, PRICE - 100, PRICE * 3, Math.ceil(seats / 3)],
+      );
+      await db.query(`INSERT INTO promo_codes (id, event_id, code, kind, value, max_uses) VALUES ($1, $2, 'BENCH', 'percent', 10, $3)`, ['d'.repeat(24), stack.eventId, buyerCount]);
+      const { rows } = await db.query('SELECT id FROM ticket_types WHERE event_id = $1 ORDER BY position', [stack.eventId]);
+      const types = rows.map((row) => row.id);
+      stack.purchase = (index) => ({ items: [{ typeId: types[index % types.length], quantity: 1 }], ...(index % 2 === 0 ? { promoCode: 'BENCH' } : {}) });
+    }
     const sign = (id) => jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' });
     stack.organiserToken = sign(organiser);
     stack.buyers = buyerIds.map((id, i) => ({ id, token: sign(id), phone: `25471${String(i).padStart(7, '0')}` }));
@@ -131,9 +146,15 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
   const sale = { pushLatency: [], confirmLatency: [], confirmed: 0, soldOut: 0, serverErrors: 0, otherFailures: 0, lastConfirmedAt: 0, paid: [], client };
   sale.startedAt = performance.now();
   await Promise.all(
-    stack.buyers.map(async (buyer) => {
+    stack.buyers.map(async (buyer, index) => {
       const t0 = performance.now();
-      const push = await client.post(`${stack.pay.url}/api/stkPush`, buyer.token, { phone: buyer.phone, amount: 1, Order_ID: `${stack.eventId}_${buyer.phone}`, quantity: 1 });
+      const push = await client.post(`${stack.pay.url}/api/stkPush`, buyer.token, {
+        phone: buyer.phone,
+        amount: 1,
+        Order_ID: `${stack.eventId}_${buyer.phone}`,
+        quantity: 1,
+        ...stack.purchase?.(index),
+      });
       sale.pushLatency.push(performance.now() - t0);
       if (push.status >= 500) sale.serverErrors += 1;
       if (push.status === 409) sale.soldOut += 1;

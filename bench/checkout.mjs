@@ -5,6 +5,8 @@
 // Targets: >= 50 confirmed tickets/s, 0 oversold, no 5xx, 0 discrepancies.
 // Usage: node bench/checkout.mjs   (needs PostgreSQL on 127.0.0.1:5432)
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
+//        TYPES=3: three ticket types (Regular, Early Bird, VIP with its own capacity) bought in turn, every
+//        other buyer with a 10% promo code (goal: within 10% of the single-type run's tickets/s)
 import os from 'node:os';
 import { cpuSeconds, loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
 import { percentile } from './lib.mjs';
@@ -13,11 +15,12 @@ const BUYERS = Number(process.env.BUYERS ?? 1000);
 const SEATS = Number(process.env.SEATS ?? 900);
 const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 200);
 const POLL_MS = Number(process.env.POLL_MS ?? 3000);
+const TYPED = process.env.TYPES === '3';
 
-await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: SEATS, simulatorDelayMs: SIMULATOR_DELAY_MS }, async (stack, fail) => {
+await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: SEATS, simulatorDelayMs: SIMULATOR_DELAY_MS, typed: TYPED }, async (stack, fail) => {
   const { api, pay, db, eventId } = stack;
 
-  console.log(`${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`);
+  console.log(`${BUYERS} buyers, ${SEATS} seats${TYPED ? ', three ticket types and a promo code' : ''}, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`);
   const backendPids = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
   const cpuBefore = { api: cpuSeconds(api.pid), pay: cpuSeconds(pay.pid), bench: process.cpuUsage() };
   const pgBefore = new Map((await backendPids()).map((pid) => [pid, cpuSeconds(pid)]));
