@@ -204,6 +204,39 @@ describe('paid checkout through the payment service and the Daraja simulator', (
   });
 });
 
+describe('ticket types and promo codes through stkPush', () => {
+  it('the prompt asks for the server price of the chosen types less the code; tickets come out of the types bought', async () => {
+    const buyer = await s.quickUser('typedbuyer');
+    const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 1000, capacity: 50, title: 'Blankets and Wine' });
+    const organiserToken = organiser.token;
+    const [regular] = (await s.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes;
+    const types = await s.api('PUT', `/api/events/${eventId}/ticket-types`, {
+      token: organiserToken,
+      body: { ticketTypes: [{ _id: regular._id, name: 'Regular', price: 1000 }, { name: 'VIP', price: 4000, capacity: 5 }] },
+    });
+    expect(types.status, JSON.stringify(types.body)).toBe(200);
+    const vip = types.body.ticketTypes[1];
+    expect((await s.api('POST', `/api/events/${eventId}/promo-codes`, { token: organiserToken, body: { code: 'WINE25', kind: 'percent', value: 25, ticketTypeIds: [vip._id] } })).status).toBe(201);
+
+    const bad = await s.stkPush(buyer.token, eventId, freshPhone(), { items: [{ typeId: vip._id, quantity: 0 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ field: 'items' });
+    const badCode = await s.stkPush(buyer.token, eventId, freshPhone(), { items: [{ typeId: vip._id, quantity: 1 }], promoCode: 'no spaces allowed' });
+    expect(badCode.body).toMatchObject({ field: 'promoCode', msg: 'Failed to initiate payment: promo codes are letters, digits, - and _ only.' });
+    const unknown = await s.stkPush(buyer.token, eventId, freshPhone(), { items: [{ typeId: vip._id, quantity: 1 }], promoCode: 'WINE' });
+    expect(unknown.body).toMatchObject({ field: 'promoCode', msg: 'Failed to initiate payment: The promo code WINE is not valid for this event.' });
+
+    const phone = freshPhone();
+    const push = await s.stkPush(buyer.token, eventId, phone, { amount: 1, items: [{ typeId: regular._id, quantity: 1 }, { typeId: vip._id, quantity: 2 }], promoCode: 'wine25' });
+    expect(push.status, JSON.stringify(push.body)).toBe(200);
+    expect(push.body).toMatchObject({ amount: 1000 + 2 * 3000, quantity: 3 });
+    expect((await s.prompt(push.body.CheckoutRequestID))?.amount).toBe(7000);
+    expect((await s.waitSettled(buyer.token, push.body.CheckoutRequestID)).body).toMatchObject({ success: true, amount: 7000, quantity: 3 });
+    const mine = (await s.api('GET', '/api/tickets/mine', { token: buyer.token })).body as Array<{ ticketType: { name: string }; pricePaid: number }>;
+    expect(mine.map((ticket) => `${ticket.ticketType.name} ${ticket.pricePaid}`).sort()).toEqual(['Regular 1000', 'VIP 3000', 'VIP 3000']);
+  });
+});
+
 describe('registration and the client\'s word', () => {
   it('refuses to register for a paid event without a confirmed payment (402)', async () => {
     const user = await s.quickUser('freeloader');
