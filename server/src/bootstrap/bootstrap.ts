@@ -6,10 +6,11 @@ import { startOfTodayWallClock } from '../lib/event-clock.js';
 import type { Logger } from '../lib/logger.js';
 import { createUsersRepository, hashPassword, toAuthUser, type AuthUser } from '../modules/auth/index.js';
 import { createEventsRepository } from '../modules/events/index.js';
+import { createTicketTypesRepository } from '../modules/ticket-types/index.js';
 import { createObjectStore, type ObjectStore } from '../modules/uploads/index.js';
 import { demoAvatar } from './demo-avatars.js';
 import { writeDemoPoster } from './demo-posters.js';
-import { demoEvents } from './demo-events.js';
+import { demoEvents, type DemoEvent } from './demo-events.js';
 
 const DEMO_PASSWORD = 'tukio-demo';
 const DEMO_ADMIN_PASSWORD = 'tukio-admin';
@@ -93,8 +94,7 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
   const inserted: Array<{ id: string; title: string; startsAt: Date }> = [];
   for (const event of demoEvents) {
     const startsAt = atWallClock(event.dayOffset, event.time);
-    inserted.push(
-      await eventsRepo.insert({
+    const row = await eventsRepo.insert({
         title: event.title,
         description: event.description,
         location: event.location,
@@ -107,8 +107,9 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
         status: 'approved',
         userId: organizer.id,
         image: posters ? await writeDemoPoster(posters, { ...event, startsAt }) : null,
-      }),
-    );
+    });
+    inserted.push(row);
+    if (event.ticketTypes) await seedTicketTypes(db, row.id, event.ticketTypes);
   }
   logger.info(
     `demo data seeded: users amani and wanjiku (password "${DEMO_PASSWORD}")${withAdmin ? `, admin (password "${DEMO_ADMIN_PASSWORD}")` : ''}`,
@@ -119,6 +120,23 @@ export async function seedDemo(db: Database, logger: Logger, withAdmin: boolean,
     return event;
   };
   return { organizer: toAuthUser(organizer), guest: toAuthUser(guest), upcomingEventId: titled(DEMO_UPCOMING_EVENT).id, pastEvent: titled(DEMO_PAST_EVENT) };
+}
+
+/** A demo event's kinds of ticket: the first takes over the default type the event was given. */
+async function seedTicketTypes(db: Database, eventId: string, types: NonNullable<DemoEvent['ticketTypes']>) {
+  const repo = createTicketTypesRepository(db);
+  const [general] = await repo.listTypes(eventId);
+  for (const [position, type] of types.entries()) {
+    await repo.saveType(eventId, position, {
+      ...(position === 0 && general ? { _id: general.id } : {}),
+      name: type.name,
+      price: type.price,
+      capacity: type.capacity ?? null,
+      salesStart: null,
+      salesEnd: type.salesEndDayOffset === undefined ? null : atWallClock(type.salesEndDayOffset, '23:59'),
+      maxPerOrder: type.maxPerOrder ?? 10,
+    });
+  }
 }
 
 /** Returns the demo data when this start seeded it (see seedDemoActivity), else null. */

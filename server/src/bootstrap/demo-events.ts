@@ -9,6 +9,8 @@ export interface DemoEvent {
   time: string;
   ticketPrice: number;
   capacity?: number;
+  /** Several kinds of ticket (the first replaces the default type made at ticketPrice); sales end `salesEndDayOffset` days from seeding. */
+  ticketTypes?: Array<{ name: string; price: number; capacity?: number; maxPerOrder?: number; salesEndDayOffset?: number }>;
 }
 
 export const demoEvents: DemoEvent[] = [
@@ -33,6 +35,11 @@ export const demoEvents: DemoEvent[] = [
     time: '14:00',
     ticketPrice: 2500,
     capacity: 1500,
+    ticketTypes: [
+      { name: 'Early Bird', price: 1800, capacity: 300, maxPerOrder: 4, salesEndDayOffset: 7 },
+      { name: 'Regular', price: 2500 },
+      { name: 'VIP', price: 6000, capacity: 100, maxPerOrder: 4 },
+    ],
   },
   {
     title: 'Museum Night: Stories of the Swahili Coast',

@@ -96,6 +96,10 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
       if (!event.isPaid && (types.length > 1 || types.some((type) => type.price > 0))) {
         throw AppError.badRequest('A free event has one free ticket type. Make the event paid to sell several types.', 'ticketTypes');
       }
+      const limited = types.findIndex((type) => type.capacity !== null || type.salesStart || type.salesEnd);
+      if (!event.isPaid && limited >= 0) {
+        throw AppError.badRequest("A free event's seats are limited by its own capacity, and registration is open until it starts.", `ticketTypes.${limited}`);
+      }
       if (event.isPaid) {
         const index = types.findIndex((type) => type.price < 1);
         if (index >= 0) throw AppError.badRequest('Every ticket type of a paid event costs at least Ksh.1.', `ticketTypes.${index}.price`);
