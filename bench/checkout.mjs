@@ -7,6 +7,7 @@
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the client polls every 3 s)
 //        TYPES=3: three ticket types (Regular, Early Bird, VIP with its own capacity) bought in turn, every
 //        other buyer with a 10% promo code (goal: within 10% of the single-type run's tickets/s)
+//        AUDIT_SETTLE_S=180: how long the audit may wait for payments still being recorded (an overloaded host)
 import os from 'node:os';
 import { cpuSeconds, loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
 import { percentile } from './lib.mjs';
