@@ -3,10 +3,9 @@
 // Targets: search p99 < 50 ms, and at least half the bare endpoint's requests/s.
 // Usage: node bench/events.mjs   (needs PostgreSQL on 127.0.0.1:5432; autocannon from the root devDependencies)
 // Knobs: EVENTS=100000 DURATION=10 CONNECTIONS=10 ONLY=<scenario name part> KEEP_DB=1 (keep the database and print its URL)
-import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createDatabase, freePort, root, startApi } from './lib.mjs';
+import { createDatabase, freePort, startApi, startBareExpress } from './lib.mjs';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -149,24 +148,6 @@ function run(scenario, duration) {
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
-}
-
-/** A bare Express app in its own process, like the API, so both are measured the same way. */
-async function startBareExpress(barePort) {
-  const source = `
-    import express from 'express';
-    const app = express();
-    app.get('/bare', (_req, res) => res.json({ ok: true }));
-    app.listen(${barePort}, () => process.send?.('ready'));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', source], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', () => reject(new Error('bare express exited')));
-  });
-  return {
-    url: `http://127.0.0.1:${barePort}`,
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
-  };
 }
 
 /**

@@ -32,14 +32,17 @@ export async function createDatabase(prefix) {
 /**
  * Starts a service from its TypeScript sources in a child process and waits for its /api/health.
  * NODE_FLAGS passes node flags to the services, e.g. NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ * `options.built`: `entry` is compiled JavaScript (dist/), run as `npm start` runs it. `options.discardStdout`:
+ * its stdout (one log line per request at the default level) goes to a pipe that is read and dropped.
  */
-export async function startService(entry, env, port) {
+export async function startService(entry, env, port, options = {}) {
   const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, ...sourceFlags, path.join(root, entry)], {
+  const child = spawn(process.execPath, [...nodeFlags, ...(options.built ? [] : sourceFlags), path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', options.discardStdout ? 'pipe' : 'inherit', 'inherit'],
   });
+  child.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
@@ -62,6 +65,24 @@ export async function startService(entry, env, port) {
 
 /** The API server (demo data off unless `env` turns it on). */
 export const startApi = (env) => startService('server/src/index.ts', { SEED_DEMO: 'false', ...env }, env.PORT);
+
+/** A bare Express app in its own process, like the API, so both are measured the same way. */
+export async function startBareExpress(barePort) {
+  const source = `
+    import express from 'express';
+    const app = express();
+    app.get('/bare', (_req, res) => res.json({ ok: true }));
+    app.listen(${barePort}, () => process.send?.('ready'));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', () => reject(new Error('bare express exited')));
+  });
+  return {
+    url: `http://127.0.0.1:${barePort}`,
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
+  };
+}
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;

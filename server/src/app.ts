@@ -18,6 +18,7 @@ import type { Mailer } from './lib/mailer.js';
 import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
 import { declareRoutes } from './lib/route-declaration.js';
+import { createRequestGate } from './lib/request-gate.js';
 import type { RedisConnection } from './lib/redis.js';
 import { createSharedTokenBuckets, createTokenBuckets } from './lib/token-bucket.js';
 import './lib/validate.js';
@@ -75,6 +76,9 @@ export interface AppDeps {
   /** This instance's own loopback address once it listens (the offline SMS simulator is reached there). */
   selfUrl?: (() => string) | undefined;
 }
+
+/** Work per event-loop turn before waiting connections get their accept (see lib/request-gate.ts). */
+const REQUEST_SLICE_MS = 1;
 
 const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
 
@@ -230,6 +234,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   if (config.trustProxy) app.set('trust proxy', 1);
   // First, so every request is counted and timed, and a shutdown waits for it.
   app.use(services.inFlight.middleware, services.metrics.httpMiddleware());
+  // Then queued and run in short slices, so a busy server keeps accepting new connections (lib/request-gate.ts).
+  app.use(createRequestGate({ sliceMs: REQUEST_SLICE_MS }));
   // Request id (header, log lines, 5xx bodies) and one log line per answered request.
   app.use(requestContext(logger));
 
@@ -316,17 +322,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       '/assets',
       express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
     );
-    app.use(
-      express.static(clientDist, {
-        index: false,
-        maxAge: '1h',
-        // The service worker is checked on every visit, so a new build reaches installed apps at once.
-        setHeaders: (res, file) => {
-          if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
-        },
-      }),
-    );
-    // Shared event links get the event's Open Graph / JSON-LD tags in the shell.
+    // Shared event links get the event's Open Graph / JSON-LD tags in the shell. Before the static files: the
+    // build has no file under /events/, and looking for one cost every page request a stat().
     app.get(
       '/events/:id',
       createEventPageHandler({
@@ -335,6 +332,16 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
         shellRenderer: path.join(clientDist, '..', 'dist-ssr', 'prerender.js'),
         publicUrl: config.publicUrl,
         logger,
+      }),
+    );
+    app.use(
+      express.static(clientDist, {
+        index: false,
+        maxAge: '1h',
+        // The service worker is checked on every visit, so a new build reaches installed apps at once.
+        setHeaders: (res, file) => {
+          if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
+        },
       }),
     );
     // Served by express.static above when the build has one; never the shell (a browser refuses HTML as a worker).

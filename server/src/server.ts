@@ -12,6 +12,11 @@ import { connectRedis } from './lib/redis.js';
 import { createRealtime } from './realtime.js';
 
 const MAIL_FLUSH_TIMEOUT_MS = 5000;
+/**
+ * Connections the kernel holds for us until accepted (capped by net.core.somaxconn). Node's 511 is
+ * overrun by a burst of a few thousand clients, whose connects are then dropped and retried seconds later.
+ */
+const LISTEN_BACKLOG = 4096;
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
 
@@ -50,7 +55,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     throw error;
   });
   services.metrics.gauge('socket_connections', 'Open Socket.IO connections on this instance.', () => realtime.io.engine.clientsCount);
-  await new Promise<void>((resolve) => httpServer.listen(config.port, resolve));
+  await new Promise<void>((resolve) => httpServer.listen({ port: config.port, backlog: LISTEN_BACKLOG }, resolve));
   const port = (httpServer.address() as AddressInfo).port;
   selfUrl = `http://127.0.0.1:${port}`;
   services.sms.start();

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGeocodingService, geocodeOffline } from '../src/modules/geocoding/geocoding.service.js';
 import { kenyaPlaces } from '../src/modules/geocoding/kenya-places.js';
 import { createEvent } from './helpers/events.js';
@@ -318,6 +318,28 @@ describe('GET /events/:id share page', () => {
     expect(raw.headers['content-type']).toMatch(/text\/html/);
     expect(raw.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(raw.body).toString()).toContain('<title>Compressed share page | Tukio</title>');
+  });
+
+  it('serves a page opened again from memory (same bytes, ETag, 304) and picks up a new client build', async () => {
+    const event = await createEvent(t, user.token, { title: 'Opened twice' }, { approveWith: admin.token });
+    const first = await fetch(`${t.url}/events/${event._id}`, { headers: { 'accept-encoding': 'gzip' } });
+    const again = await fetch(`${t.url}/events/${event._id}`, { headers: { 'accept-encoding': 'gzip' } });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^W\/"/);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe(await first.text());
+    const revalidated = await fetch(`${t.url}/events/${event._id}`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag!, 'cache-control': 'max-age=0' } });
+    expect(revalidated.status).toBe(304);
+
+    // A new build of the client (index.html rewritten) reaches the same event's page without a restart.
+    const indexHtml = path.join(clientDist, 'index.html');
+    const original = readFileSync(indexHtml, 'utf8');
+    try {
+      writeFileSync(indexHtml, original.replace('<title>Tukio</title>', '<title>Tukio</title><meta name="build" content="next" />'));
+      await vi.waitFor(async () => expect(await (await fetch(`${t.url}/events/${event._id}`)).text()).toContain('<meta name="build" content="next" />'), { timeout: 5000 });
+    } finally {
+      writeFileSync(indexHtml, original);
+    }
   });
 
   it('serves the plain shell for pending, unknown and other routes', async () => {

@@ -40,6 +40,7 @@ describe('POST /api/events/addevnt', () => {
       cancelledAt: null,
       isPaid: true,
       ticketPrice: 1500,
+      ticketPriceMax: 1500,
       capacity: 50,
       registeredUsers: [],
       user: owner.user._id,

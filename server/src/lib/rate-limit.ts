@@ -67,7 +67,22 @@ export function countAsFailedAttempt(res: Response): void {
   res.locals[FAILED] = true;
 }
 
-const clientAddress = (req: Request) => ipKeyGenerator(req.ip ?? '');
+/**
+ * ipKeyGenerator parses the address (IPv6 to its /56) on every call, a visible cost on the busiest
+ * limited routes: each address's key is kept, in a set bounded by starting over when it is full.
+ */
+const addressKeys = new Map<string, string>();
+const ADDRESS_KEYS_MAX = 10_000;
+function clientAddress(req: Request): string {
+  const ip = req.ip ?? '';
+  let key = addressKeys.get(ip);
+  if (key === undefined) {
+    if (addressKeys.size >= ADDRESS_KEYS_MAX) addressKeys.clear();
+    key = ipKeyGenerator(ip);
+    addressKeys.set(ip, key);
+  }
+  return key;
+}
 
 /**
  * One budget. `key` (default: the client address) names what it is kept for; `failuresOnly` counts

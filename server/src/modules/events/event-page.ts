@@ -3,11 +3,13 @@ import type { RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
-import { sendHtml } from '../../lib/precompressed.js';
+import { prepareHtml, sendHtml, type PreparedHtml } from '../../lib/precompressed.js';
 import { injectEventShell, lazyAppShellRenderer, routeStylesheets } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 
 const DESCRIPTION_MAX = 300;
+/** How often the app shell (index.html) is checked for a new client build. */
+const SHELL_RECHECK_MS = 1000;
 /** The element id the client reads the embedded event from (features/events/api/initial-event.ts). */
 export const INITIAL_EVENT_ELEMENT_ID = 'initial-event';
 
@@ -106,12 +108,13 @@ export function createEventPageHandler(deps: {
   logger: Logger;
 }): RequestHandler {
   const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
-  // Keyed by the events service's cached body: a shared link opened many times renders once, and an
-  // edit (a new body) renders again.
-  const renderedShells = new WeakMap<EventDto, string>();
   let cached: { mtimeMs: number; html: string; stylesheets: string } | undefined;
+  let checkedAt = 0;
   async function shell() {
+    // A new client build is picked up within a second, without a stat() on every page request.
+    if (cached && Date.now() - checkedAt < SHELL_RECHECK_MS) return cached;
     const { mtimeMs } = await stat(deps.indexHtml);
+    checkedAt = Date.now();
     if (cached?.mtimeMs !== mtimeMs) {
       const html = await readFile(deps.indexHtml, 'utf8');
       cached = { mtimeMs, html, stylesheets: routeStylesheets(html, 'event-detail') };
@@ -119,18 +122,27 @@ export function createEventPageHandler(deps: {
     return cached;
   }
 
-  async function render(event: EventDto, pageUrl: string): Promise<string> {
-    const { html, stylesheets } = await shell();
+  /**
+   * The whole page per event body and shell, compressed once per encoding. Keyed by the events
+   * service's cached body: a shared link opened many times renders once, and an edit (a new body) or
+   * a new client build renders again.
+   */
+  const pages = new WeakMap<EventDto, { shell: object; page: PreparedHtml }>();
+  async function page(event: EventDto, pageUrl: string): Promise<PreparedHtml> {
+    const current = await shell();
+    const known = pages.get(event);
+    if (known?.shell === current) return known.page;
+    const prepared = prepareHtml(await render(current, event, pageUrl));
+    pages.set(event, { shell: current, page: prepared });
+    return prepared;
+  }
+
+  async function render({ html, stylesheets }: { html: string; stylesheets: string }, event: EventDto, pageUrl: string): Promise<string> {
     const withHead = injectEventHead(html, event, pageUrl);
     const shellRenderer = await renderer();
     if (!shellRenderer) return withHead;
     try {
-      let shellHtml = renderedShells.get(event);
-      if (shellHtml === undefined) {
-        shellHtml = shellRenderer.renderAppShell(event);
-        renderedShells.set(event, shellHtml);
-      }
-      const withShell = injectEventShell(withHead, shellRenderer, shellHtml);
+      const withShell = injectEventShell(withHead, shellRenderer, shellRenderer.renderAppShell(event));
       return withShell === withHead ? withHead : withShell.replace(/<\/head>/i, () => `${stylesheets}</head>`);
     } catch (error) {
       deps.logger.error(`event page ${event._id}: shell not rendered`, error);
@@ -143,9 +155,9 @@ export function createEventPageHandler(deps: {
     if (!isId(id)) return next();
     try {
       const event = await deps.events.get(id, undefined);
-      const html = await render(event, `${deps.publicUrl}/events/${id}`);
+      const prepared = await page(event, `${deps.publicUrl}/events/${id}`);
       res.setHeader('Cache-Control', 'no-cache');
-      sendHtml(req, res, html);
+      sendHtml(req, res, prepared);
     } catch (error) {
       const status = (error as { status?: unknown }).status;
       if (status !== 404) deps.logger.error(`event page ${id}: share tags skipped`, error);
