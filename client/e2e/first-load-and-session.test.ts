@@ -1,4 +1,6 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
@@ -8,7 +10,9 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
  * the HTML (server-rendered by client/src/prerender.tsx) and with the event's data, so the page
  * neither waits for the API nor downloads axios. Pages the server cannot render (a pending event)
  * read through `fetch` with the signed-in user's token, and a 401 to a call made with the current
- * token ends the session.
+ * token ends the session. A signed-in page opened directly (/profile, /forum/:id) has its first API
+ * reads started before the app's code has loaded (src/lib/early-reads.ts) and renders once, with
+ * its data: each read is made once, axios is not downloaded, no loading state shows.
  */
 
 let h: Harness;
@@ -25,6 +29,23 @@ afterAll(async () => {
 });
 
 const isAxiosChunk = (url: string) => /\/assets\/axios-[^/]*\.js$/.test(url);
+
+/** Records the loading states a page shows ('Loading your tickets…', 'Loading discussion…'), from its first byte. */
+function recordLoadingTexts(page: Page): () => Promise<string[]> {
+  void page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { loadingTexts: string[] }).loadingTexts = seen;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          const shown = /Loading (your \w+|discussion)…/.exec(node.textContent ?? '');
+          if (shown) seen.push(shown[0]);
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { loadingTexts: string[] }).loadingTexts);
+}
 
 describe('event page first load and session', () => {
   it('sends the event page rendered: header and hero in the HTML, styled, for anyone', async () => {
@@ -101,5 +122,63 @@ describe('event page first load and session', () => {
     await page.getByRole('link', { name: /profile/i }).first().click();
     await page.getByText('Your session has expired. Please log in again.').waitFor();
     expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+  });
+  it("starts a signed-in page's first reads before its code and renders the page once, with its data", async () => {
+    const amani = await h.server.createUser('amani');
+    await setAvatar(h, amani);
+    const eventId = await insertEvent(h.server, { daysFromNow: -3, title: 'Kilifi Beach Clean-up' });
+    await giveTicket(h.server, eventId, amani.user._id);
+    const created = await h.server.api('POST', '/api/forums/add-thread', {
+      token: amani.token,
+      body: { title: 'Who brought the gloves?', eventId, userId: amani.user._id },
+    });
+    expect(created.status).toBe(201);
+    const threadId: string = created.body.thread._id;
+
+    const { page, errors } = await h.newPage({ width: 412, height: 900 });
+    const loadingTexts = recordLoadingTexts(page);
+    await loginThroughUi(page, amani.user.username);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    const asked = (path: string) => requested.filter((url) => url === path).length;
+
+    await page.goto('/profile');
+    await page.getByRole('heading', { name: 'Kilifi Beach Clean-up' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const profileReads = [`/api/auth/user/${amani.user._id}`, '/api/tickets/mine', `/api/events/user/${amani.user._id}`, '/api/messages/blocks', '/api/moderation/reports/mine'];
+    for (const path of profileReads) expect(asked(path), path).toBe(1);
+    // Asked for before the page's code (the route chunk), not after React has rendered it.
+    const routeChunk = requested.findIndex((url) => /\/assets\/profile-[^/]*\.js$/.test(url));
+    expect(routeChunk).toBeGreaterThan(-1);
+    for (const path of profileReads) expect(requested.indexOf(path), path).toBeLessThan(routeChunk);
+    expect(requested.filter(isAxiosChunk)).toEqual([]);
+    expect(await loadingTexts()).toEqual([]);
+
+    requested.length = 0;
+    await page.goto(`/forum/${threadId}`);
+    await page.getByRole('heading', { level: 1, name: 'Who brought the gloves?' }).waitFor();
+    await page.getByLabel('Join the discussion').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(asked(`/api/forums/thread/${threadId}`)).toBe(1);
+    expect(asked(`/api/events/${eventId}`)).toBe(1); // who may post: asked as soon as the thread named its event
+    expect(requested.filter(isAxiosChunk)).toEqual([]);
+    expect(await loadingTexts()).toEqual([]);
+
+    // The early answers served the first page only: back on it after a navigation, it is asked for again.
+    await page.getByRole('link', { name: '← All discussions for this event' }).click();
+    await page.locator('.thread-card', { hasText: 'Who brought the gloves?' }).getByRole('link', { name: 'View Discussion' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Who brought the gloves?' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(asked(`/api/forums/thread/${threadId}`)).toBe(2);
+
+    // A refused token on an early read ends the session as any other call would.
+    const token = await page.evaluate(() => window.localStorage.getItem('token'));
+    expect((await h.server.api('POST', '/api/auth/logout', { token: token! })).status).toBe(200);
+    await page.goto('/profile');
+    await page.getByText('Your session has expired. Please log in again.').waitFor();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+    expect(seriousErrors(errors)).toEqual([]);
   });
 });

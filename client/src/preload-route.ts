@@ -4,8 +4,10 @@
  * the route being opened (modulepreload: fetched and compiled, run later by React.lazy), in
  * parallel with React instead of after it. The build lists each route's files, beyond those the
  * entry already loads, in <script type="application/json" id="route-files"> (data, not code).
+ * For a signed-in page it also starts the API reads the page will make first (./app/route-early-reads).
  */
-import { routeFileFor } from './app/route-match';
+import { startRouteEarlyReads } from './app/route-early-reads';
+import { matchRoute } from './app/route-match';
 
 function preload(href: string, as: 'script' | 'style') {
   const link = document.createElement('link');
@@ -16,11 +18,14 @@ function preload(href: string, as: 'script' | 'style') {
   document.head.append(link);
 }
 
-const routeFile = routeFileFor(window.location.pathname);
+const route = matchRoute(window.location.pathname);
+// A signed-in page's first API reads (src/lib/early-reads.ts): asked for before the code, so they do
+// not queue behind it for one of the browser's few connections to the server.
+if (route) startRouteEarlyReads(route);
 const data = document.getElementById('route-files')?.textContent;
-if (routeFile && data) {
+if (route && data) {
   try {
-    const files = (JSON.parse(data) as Record<string, string[] | undefined>)[routeFile] ?? [];
+    const files = (JSON.parse(data) as Record<string, string[] | undefined>)[route.routeFile] ?? [];
     for (const file of files) preload(`/${file}`, file.endsWith('.css') ? 'style' : 'script');
   } catch {
     // no hints: React loads the route as usual

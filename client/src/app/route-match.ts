@@ -30,18 +30,38 @@ const table: Array<[pattern: string, routeFile: string]> = [
 
 const segments = (path: string) => path.split('/').filter(Boolean);
 
+export interface RouteMatch {
+  routeFile: string;
+  /** The `:param` segments, decoded as React Router's useParams gives them. */
+  params: Record<string, string>;
+}
+
 /**
  * React Router's rules for these simple patterns: `:param` is one non-empty segment, matching is
  * case-insensitive and a trailing slash is ignored. null for '/', 'not-found' when nothing matches.
  */
-export function routeFileFor(pathname: string): string | null {
-  const parts = segments(pathname.toLowerCase());
+export function matchRoute(pathname: string): RouteMatch | null {
+  const parts = segments(pathname);
   if (parts.length === 0) return null;
   for (const [pattern, routeFile] of table) {
-    const expected = segments(pattern.toLowerCase());
-    if (expected.length === parts.length && expected.every((part, index) => part.startsWith(':') || part === parts[index])) {
-      return routeFile;
-    }
+    const expected = segments(pattern);
+    if (expected.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const matches = expected.every((part, index) => {
+      const actual = parts[index] ?? '';
+      if (!part.startsWith(':')) return part.toLowerCase() === actual.toLowerCase();
+      params[part.slice(1)] = safeDecode(actual);
+      return true;
+    });
+    if (matches) return { routeFile, params };
   }
-  return 'not-found';
+  return { routeFile: 'not-found', params: {} };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

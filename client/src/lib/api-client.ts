@@ -9,12 +9,15 @@
  *    (opt out per request with `{ skipSessionReset: true }`; ./session-auth, shared with ./public-get)
  *
  * axios (~21 KB gzip) is loaded on the first call (`import('axios')`, then cached), so a page
- * downloads it only when it actually makes such a call. `api.get/post/put/patch/delete` have
+ * downloads it only when it actually makes such a call; the reads fetched early for a signed-in
+ * page (./early-reads) are answered without it. `api.get/post/put/patch/delete` have
  * axios's signatures and resolve with the axios response. Only `import type` from 'axios' in app
  * code: a value import (even `isAxiosError`, use `isRequestError` from ./errors) pulls it all in.
  */
-import type { AxiosInstance } from 'axios';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { env } from '../config/env';
+import { takeEarlyRead } from './early-reads';
+import { settleAnswer } from './public-get';
 import { handleUnauthorized } from './session-auth';
 import { getBearer } from './session-store';
 
@@ -73,4 +76,25 @@ export function lazyAxiosClient(options: { baseURL: string; timeout: number; end
   return { get: forward('get'), post: forward('post'), put: forward('put'), patch: forward('patch'), delete: forward('delete') };
 }
 
-export const api = lazyAxiosClient({ baseURL: env.apiBaseUrl, timeout: 30_000, endSessionOn401: true });
+/**
+ * A GET whose answer was fetched early for the page the tab opened with (./early-reads) resolves
+ * from that answer, without loading axios: same data, same errors (HttpError, shaped like an axios
+ * error), same 401 handling. Only plain calls qualify: no query params, headers or other options.
+ */
+function withEarlyReads(client: HttpClient): HttpClient {
+  const plain = (config: AxiosRequestConfig | undefined) =>
+    !config || Object.keys(config).every((option) => option === 'signal' || option === 'skipSessionReset');
+  const get = (url: string, config?: AxiosRequestConfig) => {
+    const authorization = getBearer();
+    const early = plain(config) ? takeEarlyRead(url, authorization) : null;
+    if (!early) return client.get(url, config);
+    const signal = config?.signal instanceof AbortSignal ? config.signal : undefined;
+    return settleAnswer(early, { signal, authorization, skipSessionReset: config?.skipSessionReset }).then(
+      // The fields callers read; the rest of an axios response (headers, config) is not used by the app.
+      ({ status, data }) => ({ data, status, statusText: '', headers: {}, config: {} }),
+    );
+  };
+  return { ...client, get: get as HttpClient['get'] };
+}
+
+export const api = withEarlyReads(lazyAxiosClient({ baseURL: env.apiBaseUrl, timeout: 30_000, endSessionOn401: true }));

@@ -35,33 +35,61 @@ export interface FetchJsonOptions {
   skipSessionReset?: boolean;
 }
 
+/** An answer's status and whole body, read as text (the request rejects when no answer came). */
+export interface RawAnswer {
+  status: number;
+  ok: boolean;
+  text: string;
+}
+
+export async function readAnswer(request: Promise<Response>): Promise<RawAnswer> {
+  const response = await request;
+  return { status: response.status, ok: response.ok, text: await response.text() };
+}
+
+export interface SettleOptions {
+  signal?: AbortSignal | undefined;
+  /** The Authorization header the request carried (a 401 to the current token ends the session). */
+  authorization: string | null;
+  skipSessionReset?: boolean | undefined;
+}
+
+/**
+ * An answer as this module's callers get it: the status and parsed JSON body (undefined when
+ * empty), or an HttpError for a failure or no answer. Shared with the early reads (./early-reads).
+ */
+export async function settleAnswer<T>(answer: Promise<RawAnswer>, { signal, authorization, skipSessionReset }: SettleOptions): Promise<{ status: number; data: T }> {
+  let raw: RawAnswer;
+  try {
+    raw = await answer;
+  } catch (error) {
+    // Aborted by the caller: rethrown as is. Otherwise no answer arrived (offline, server down).
+    throw signal?.aborted ? error : new HttpError('Network Error');
+  }
+  // An answer that arrived after the caller gave up is not theirs any more (as with fetch itself).
+  signal?.throwIfAborted();
+  let data: unknown = raw.text;
+  try {
+    data = raw.text ? JSON.parse(raw.text) : undefined;
+  } catch {
+    // not JSON (e.g. a proxy error page): keep the text
+  }
+  if (!raw.ok) {
+    if (raw.status === 401 && authorization && !skipSessionReset) {
+      (await import('./session-auth')).handleUnauthorized(authorization);
+    }
+    throw new HttpError(`Request failed with status code ${raw.status}`, { status: raw.status, data });
+  }
+  return { status: raw.status, data: data as T };
+}
+
 /** `method` `/api${path}`; resolves with the parsed JSON body (undefined when empty). */
 export async function fetchJson<T>(path: string, { method, signal, auth, skipSessionReset }: FetchJsonOptions = {}): Promise<T> {
   const authorization = auth ? getBearer() : null;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (authorization) headers.Authorization = authorization;
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(env.apiBaseUrl + path, { method, headers, signal });
-    text = await response.text();
-  } catch (error) {
-    // Aborted by the caller: rethrown as is. Otherwise no answer arrived (offline, server down).
-    throw signal?.aborted ? error : new HttpError('Network Error');
-  }
-  let data: unknown = text;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON (e.g. a proxy error page): keep the text
-  }
-  if (!response.ok) {
-    if (response.status === 401 && authorization && !skipSessionReset) {
-      (await import('./session-auth')).handleUnauthorized(authorization);
-    }
-    throw new HttpError(`Request failed with status code ${response.status}`, { status: response.status, data });
-  }
-  return data as T;
+  const answer = readAnswer(fetch(env.apiBaseUrl + path, { method, headers, signal }));
+  return (await settleAnswer<T>(answer, { signal, authorization, skipSessionReset })).data;
 }
 
 /** Anonymous GET `/api${path}` (no token sent); resolves with the parsed JSON body. */

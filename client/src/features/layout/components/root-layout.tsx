@@ -1,6 +1,7 @@
-import { Suspense, useLayoutEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { RouteErrorBoundary } from '../../../components/route-error';
+import { dropEarlyReads } from '../../../lib/early-reads';
 import { PageLoader } from '../../../components/ui/spinner';
 import { Header } from './header';
 import { Footer } from './footer';
@@ -19,6 +20,16 @@ function ScrollOnNavigate() {
     else window.scrollTo(0, 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new path or hash scrolls
   }, [pathname, hash]);
+  return null;
+}
+
+/** Answers fetched early belong to the page the tab opened with (src/lib/early-reads.ts): leaving it drops the rest. */
+function DropEarlyReadsOnNavigate() {
+  const { pathname } = useLocation();
+  const [firstPathname] = useState(pathname);
+  useEffect(() => {
+    if (pathname !== firstPathname) dropEarlyReads();
+  }, [pathname, firstPathname]);
   return null;
 }
 
@@ -43,6 +54,7 @@ export function RootLayout() {
   return (
     <AppShell>
       <ScrollOnNavigate />
+      <DropEarlyReadsOnNavigate />
       {/* Errors thrown while rendering a page (e.g. a chunk that failed to load) keep the layout. */}
       <RouteErrorBoundary resetKey={pathname}>
         <Suspense fallback={<PageLoader />}>
