@@ -1,4 +1,4 @@
-import type { CreateOrderRequest, HeldOrder, PaymentView, PendingPushes, RecordPushRequest, SettleRequest, SettleResponse, WhoamiResponse } from '@tukio/shared/internal-api';
+import type { CreateGuestOrderRequest, CreateOrderRequest, HeldOrder, PaymentView, PendingPushes, RecordPushRequest, SettleRequest, SettleResponse, WhoamiResponse } from '@tukio/shared/internal-api';
 import type {
   AuditRequest,
   AuditResponse,
@@ -36,6 +36,8 @@ export interface ApiServerClient {
   whoami(userToken: string): Promise<WhoamiResponse>;
   /** The deadline is added here: the API server holds no seats once this client would have stopped waiting. */
   createOrder(userToken: string, body: Omit<CreateOrderRequest, 'deadline'>): Promise<HeldOrder>;
+  /** A purchase by phone without an account (the phone's shadow account buys); the deadline is added here too. */
+  createGuestOrder(body: Omit<CreateGuestOrderRequest, 'deadline'>): Promise<HeldOrder>;
   /** How long one call may take, queueing included. */
   readonly timeoutMs: number;
   abandonOrder(orderId: string, reason: string): Promise<void>;
@@ -43,6 +45,8 @@ export interface ApiServerClient {
   settle(body: SettleRequest): Promise<SettleResponse>;
   pendingPushes(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
   paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentView>;
+  /** A guest checkout's status, for whoever holds its CheckoutRequestID (404 for a member's payment). */
+  guestPaymentStatus(checkoutRequestId: string): Promise<PaymentView>;
   /** Due refunds, each with a new attempt (status sent) to send now. */
   claimRefunds(limit: number): Promise<ClaimedRefunds>;
   refundAccepted(body: RefundAcceptedRequest): Promise<{ changed: boolean }>;
@@ -92,6 +96,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     whoami: (userToken) => call<WhoamiResponse>('GET', '/payments/whoami', { userToken }),
     // The API server holds no seats once we would have stopped waiting (5 s margin for the answer).
     createOrder: (userToken, body) => call<HeldOrder>('POST', '/payments/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateOrderRequest, userToken }),
+    createGuestOrder: (body) => call<HeldOrder>('POST', '/payments/guest-orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateGuestOrderRequest }),
     abandonOrder: async (orderId, reason) => {
       await call('POST', `/payments/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
     },
@@ -102,6 +107,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     pendingPushes: (olderThanSeconds, limit = 100) =>
       call<PendingPushes>('GET', `/payments/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
     paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/payments/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
+    guestPaymentStatus: (checkoutRequestId) => call<PaymentView>('GET', `/payments/guest-status/${encodeURIComponent(checkoutRequestId)}`),
     claimRefunds: (limit) => call<ClaimedRefunds>('POST', '/refunds/claim', { body: { limit } }),
     refundAccepted: (body) => call<{ changed: boolean }>('POST', '/refunds/accepted', { body }),
     refundResult: (body) => call<RefundResultResponse>('POST', '/refunds/result', { body }),

@@ -42,7 +42,17 @@ import { createEventPageHandler, createEventsRouter, createEventsService, type E
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createPaymentProxy } from './modules/payment-proxy/index.js';
-import { createEventReminders, createInternalPaymentsRouter, createPaymentsRepository, createPaymentsService, createTransactionsRouter, type RefundLedger } from './modules/payments/index.js';
+import {
+  createEventReminders,
+  createGuestCheckout,
+  createGuestTicketLinks,
+  createGuestTicketsRouter,
+  createInternalPaymentsRouter,
+  createPaymentsRepository,
+  createPaymentsService,
+  createTransactionsRouter,
+  type RefundLedger,
+} from './modules/payments/index.js';
 import {
   createAdminRefundsRouter,
   createEventCancellation,
@@ -135,6 +145,8 @@ export function createServices(deps: AppDeps) {
     jwtExpiresIn: config.jwtExpiresIn,
     changes,
     authCacheMs: config.authCacheMs,
+    // Auth sits below payments: a sign-in claims the account's guest orders through this port (made below).
+    onSignedIn: (user) => guests.claim(user),
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const sendBudget = deps.redis
@@ -186,7 +198,10 @@ export function createServices(deps: AppDeps) {
   const inFlight = createInFlightTracker();
   const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service });
   const reminders = createEventReminders({ db, sms: sms.service, logger, publicUrl: config.publicUrl, sweepMs: config.sms.reminderSweepMs });
-  const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics, waitlist });
+  // Guest ticket links are signed with the server secret: nothing to store, valid on every instance.
+  const guestLinks = createGuestTicketLinks({ secret: config.jwtSecret, publicUrl: config.publicUrl });
+  const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
+  const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
@@ -200,7 +215,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
   });
-  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -280,7 +295,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
   app.use('/api/forums', createForumsRouter({ forums: services.forums }));
   app.use('/api/moderation', createModerationRouter({ moderation: services.moderation }));
-  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, internalApiKey: config.internalApiKey }));
+  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, guests: services.guests, internalApiKey: config.internalApiKey }));
+  app.use('/api/guest-tickets', createGuestTicketsRouter({ guests: services.guests }));
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));

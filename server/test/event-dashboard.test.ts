@@ -54,7 +54,7 @@ describe('GET /api/events/:id/dashboard', () => {
       totals: { ticketsSold: 0, capacity: 40, checkedIn: 0, grossRevenue: 0, refunded: { count: 0, amount: 0 }, refundsPending: { count: 0, amount: 0 }, revenue: 0 },
       salesByDay: [],
       checkInsByHour: [],
-      types: [{ name: 'General', price: 500, sold: 0, capacity: 40, revenue: 0 }],
+      types: [{ name: 'General admission', price: 500, sold: 0, capacity: null, revenue: 0 }],
       promoCodes: [],
     });
 
@@ -96,7 +96,8 @@ describe('GET /api/events/:id/dashboard', () => {
       refundsPending: { count: 0, amount: 0 },
       revenue: 1000,
     });
-    expect(res.body.types).toEqual([{ name: 'General', price: 500, sold: 2, capacity: 40, revenue: 1000 }]);
+    // The one type: its two valid tickets and what they were paid (the cancelled one counts in neither).
+    expect(res.body.types).toEqual([{ name: 'General admission', price: 500, sold: 2, capacity: null, revenue: 1000 }]);
     expect(res.body.promoCodes).toEqual([]);
 
     // Every Nairobi day from the first sale to the last, the quiet ones as zeros; a cancellation does not unsell a day.
@@ -135,6 +136,53 @@ describe('GET /api/events/:id/dashboard', () => {
     expect((await dashboard(eventId, undefined)).status).toBe(401);
   });
 
+  it('gives each ticket type its sold, capacity and revenue and each promo code its uses and discount, in JSON and CSV', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 14, price: 1000, capacity: 50, title: title('Typed dashboard gala') });
+    const [general] = (await t.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ _id: string }>;
+    const set = await t.api('PUT', `/api/events/${eventId}/ticket-types`, {
+      token: organiser.token,
+      body: { ticketTypes: [{ _id: general!._id, name: 'Regular', price: 1000 }, { name: 'VIP', price: 3000, capacity: 5 }] },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const [regular, vip] = set.body.ticketTypes as Array<{ _id: string }>;
+    for (const code of [
+      { code: 'KARIBU20', kind: 'percent', value: 20 },
+      { code: 'VIPFIVE', kind: 'fixed', value: 500, ticketTypeIds: [vip!._id] },
+      { code: 'UNUSED', kind: 'percent', value: 10 },
+    ]) {
+      expect((await t.api('POST', `/api/events/${eventId}/promo-codes`, { token: organiser.token, body: code })).status).toBe(201);
+    }
+    // 1 VIP + 2 Regular at 20% off: 5,000 - 1,000. Then 1 VIP with 500 off, and 1 Regular at full price.
+    expect((await payFor(t, amani.token, eventId, { items: [{ typeId: vip!._id, quantity: 1 }, { typeId: regular!._id, quantity: 2 }], promoCode: 'karibu20', phone: '254711000041' })).amount).toBe(4000);
+    expect((await payFor(t, baraka.token, eventId, { items: [{ typeId: vip!._id, quantity: 1 }], promoCode: 'VIPFIVE', phone: '254711000042' })).amount).toBe(2500);
+    await payFor(t, baraka.token, eventId, { items: [{ typeId: regular!._id, quantity: 1 }], phone: '254711000043' });
+
+    const res = await dashboard(eventId, organiser);
+    expect(res.status).toBe(200);
+    expect(res.body.totals).toMatchObject({ ticketsSold: 5, capacity: 50, grossRevenue: 7500, revenue: 7500 });
+    // Each ticket carries its share of its order after the discount: VIP 2,400 + 2,500, Regular 800 + 800 + 1,000.
+    expect(res.body.types).toEqual([
+      { name: 'Regular', price: 1000, sold: 3, capacity: null, revenue: 2600 },
+      { name: 'VIP', price: 3000, sold: 2, capacity: 5, revenue: 4900 },
+    ]);
+    expect(res.body.types.reduce((sum: number, type: { revenue: number }) => sum + type.revenue, 0)).toBe(res.body.totals.grossRevenue);
+    expect(res.body.promoCodes).toEqual([
+      { code: 'KARIBU20', uses: 1, discount: 1000 },
+      { code: 'VIPFIVE', uses: 1, discount: 500 },
+      { code: 'UNUSED', uses: 0, discount: 0 },
+    ]);
+
+    const types = await dashboard(eventId, organiser, '?format=csv&table=types');
+    expect(types.headers.get('content-disposition')).toBe(`attachment; filename="types-${eventId}.csv"`);
+    expect((types.body as string).trim().split('\r\n')).toEqual(['"Ticket type","Price (KES)","Sold","Capacity","Revenue (KES)"', '"Regular","1000","3","","2600"', '"VIP","3000","2","5","4900"']);
+    const codes = await dashboard(eventId, organiser, '?format=csv&table=promo-codes');
+    expect(codes.headers.get('content-disposition')).toBe(`attachment; filename="promo-codes-${eventId}.csv"`);
+    expect((codes.body as string).trim().split('\r\n')).toEqual(['"Code","Uses","Discount (KES)"', '"KARIBU20","1","1000"', '"VIPFIVE","1","500"', '"UNUSED","0","0"']);
+    const badTable = await dashboard(eventId, organiser, '?format=csv&table=people');
+    expect(badTable.status).toBe(400);
+    expect(JSON.stringify(badTable.body)).toMatch(/table must be sales, types or promo-codes/);
+  });
+
   it('counts registrations of a free event and pending refunds; a pending event is missing to strangers; bad input names the field', async () => {
     const freeId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 7, capacity: null, title: title('Free dashboard meetup') });
     expect((await t.api('POST', `/api/events/register/${freeId}`, { token: amani.token, body: { tickets: 2 } })).status).toBeLessThan(300);
@@ -144,7 +192,7 @@ describe('GET /api/events/:id/dashboard', () => {
       event: { isPaid: false, ticketPrice: 0 },
       totals: { ticketsSold: 2, capacity: null, grossRevenue: 0, revenue: 0 },
       salesByDay: [{ day: nairobiDay(Date.now()), tickets: 2, revenue: 0 }],
-      types: [{ name: 'General', price: 0, sold: 2, capacity: null, revenue: 0 }],
+      types: [{ name: 'General admission', price: 0, sold: 2, capacity: null, revenue: 0 }],
     });
 
     // Refunds owed but not yet paid out are shown apart and do not lower the revenue yet.

@@ -71,6 +71,12 @@ export const createOrderRequest = z.object({
   deadline: z.number().int().positive().optional(),
 });
 
+/** A guest buyer's optional email (tickets are mailed there as well as sent by SMS). */
+export const guestEmailSchema = z.string({ error: 'Email must be text.' }).trim().max(254, 'Email is too long.').pipe(z.email('Enter a valid email address.')).transform((email) => email.toLowerCase());
+
+/** POST /guest-orders (no user token): a purchase by phone without an account; the phone's shadow account buys. */
+export const createGuestOrderRequest = createOrderRequest.extend({ guestEmail: guestEmailSchema.optional() });
+
 /** POST /orders/:orderId/abandon: Daraja refused the push, release the seats. */
 export const abandonOrderRequest = z.object({ reason: z.string().max(500).default('push refused') });
 
@@ -161,6 +167,8 @@ export const paymentView = z
     mpesaReceiptNumber: z.string().nullable(),
     createdAt: dateTimeSchema,
     ageSeconds: z.int(),
+    /** A paid guest checkout only: the signed token of its ticket page (`/t/<token>`), the one the SMS links to. */
+    ticketToken: z.string().optional(),
   })
   .meta({ id: 'PaymentView' });
 
@@ -179,6 +187,7 @@ export const settleResponse = z.object({
 export const pendingPushesResponse = z.array(z.object({ checkoutRequestId: z.string(), createdAt: dateTimeSchema }));
 
 export type CreateOrderRequest = z.infer<typeof createOrderRequest>;
+export type CreateGuestOrderRequest = z.infer<typeof createGuestOrderRequest>;
 export type RecordPushRequest = z.input<typeof recordPushRequest>;
 export type SettleRequest = z.infer<typeof settleRequest>;
 export type WhoamiResponse = z.infer<typeof whoamiResponse>;

@@ -11,6 +11,7 @@ import type { Settlement } from '../settlement.js';
 const INITIATE_FAILED = 'Failed to initiate payment';
 const UNAVAILABLE = 'Tukio is temporarily unavailable. Please try again in a moment.';
 const UNREACHABLE = 'M-Pesa is not reachable right now. Please try again in a minute.';
+export const LOGIN_TO_CONFIRM = 'Please log in to confirm the payment.';
 /** Same words as the API server's status for a pending payment. */
 const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
 /** Recording a push on the API server: tries after the first, waiting 200 ms, 400 ms, … between them. */
@@ -23,7 +24,8 @@ export const initiateFailed = (status: number, reason: string, fields: Record<st
 /** A confirmPayment failure: like every confirm answer it says `success: false`. */
 export const confirmFailed = (status: number, message: string) => new PaymentServiceError(status, message, { success: false });
 
-type ConfirmedStatus = Pick<PaymentView, 'success' | 'resultDesc' | 'status' | 'orderStatus' | 'checkoutRequestId' | 'eventId' | 'amount' | 'quantity' | 'mpesaReceiptNumber'>;
+type ConfirmedStatus = Pick<PaymentView, 'success' | 'resultDesc' | 'status' | 'orderStatus' | 'checkoutRequestId' | 'eventId' | 'amount' | 'quantity' | 'mpesaReceiptNumber'> &
+  Partial<Pick<PaymentView, 'ticketToken'>>;
 
 /** The confirmPayment answer for a status (`resultdDesc`: the misspelling older clients read). */
 function confirmAnswer(status: ConfirmedStatus) {
@@ -38,12 +40,23 @@ function confirmAnswer(status: ConfirmedStatus) {
     amount: status.amount,
     quantity: status.quantity,
     mpesaReceiptNumber: status.mpesaReceiptNumber,
+    // A paid guest checkout: its ticket page, `/t/<ticketToken>`.
+    ...(status.ticketToken ? { ticketToken: status.ticketToken } : {}),
   };
 }
 
 export type ConfirmAnswer = ReturnType<typeof confirmAnswer>;
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+/**
+ * Who started a push, as the open-push map keeps it: a member's token hash, or this mark for a guest (no
+ * token; a guest checkout is answered to whoever holds its CheckoutRequestID). No hash is ever this short.
+ */
+const GUEST_BUYER = 'guest';
+const buyerOf = (token: string | undefined) => (token === undefined ? GUEST_BUYER : tokenHash(token));
+
+/** What stkPush asks for: the order, plus a guest's optional email. */
+export type CheckoutInput = Omit<CreateOrderRequest, 'deadline'> & { guestEmail?: string | undefined };
 
 /** Why Daraja refused a push, in words a buyer can act on. */
 function explainDarajaError(error: DarajaError): { status: number; reason: string } {
@@ -168,28 +181,37 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
     },
 
-    /** Order, prompt, journal and record; then the push is open, and its buyer's polls are answered here. */
-    async startCheckout(token: string, input: Omit<CreateOrderRequest, 'deadline'>): Promise<{ order: HeldOrder; push: StkPushResponse }> {
+    /**
+     * Order, prompt, journal and record; then the push is open, and its buyer's polls are answered here.
+     * Without a token it is a guest purchase: the API server's guest route buys for the phone's shadow account.
+     */
+    async startCheckout(token: string | undefined, input: CheckoutInput): Promise<{ order: HeldOrder; push: StkPushResponse }> {
       let order: HeldOrder;
       try {
-        order = await api.createOrder(token, input);
+        const { guestEmail, ...request } = input;
+        order = token === undefined ? await api.createGuestOrder({ ...request, ...(guestEmail ? { guestEmail } : {}) }) : await api.createOrder(token, request);
       } catch (error) {
         throw initiateFailedBy(error, 'create order failed');
       }
       const push = await sendPush(order, input.phone);
       await journalAndRecord(order, push);
-      settlement.open.add(push.CheckoutRequestID, { tokenHash: tokenHash(token), eventId: input.eventId, amount: order.amount, quantity: order.quantity });
+      settlement.open.add(push.CheckoutRequestID, { tokenHash: buyerOf(token), eventId: input.eventId, amount: order.amount, quantity: order.quantity });
       return { order, push };
     },
 
-    /** Where the buyer's payment stands, for the buyer only (the API server checks the token). */
-    async confirm(token: string, checkoutRequestId: string): Promise<ConfirmAnswer> {
+    /**
+     * Where the buyer's payment stands, for the buyer only (the API server checks the token). Without a
+     * token only a guest checkout is answered; a member's payment needs its owner's token (401).
+     */
+    async confirm(token: string | undefined, checkoutRequestId: string): Promise<ConfirmAnswer> {
       // A push this instance sent, still unanswered, asked about with the token that made it:
       // "pending" needs no round trip to the API server (polls are most of the traffic).
       // The same goes for its final result once the API server recorded it (settle returns the view).
       const open = settlement.open.get(checkoutRequestId);
-      if (open && open.tokenHash === tokenHash(token)) {
-        if (open.state === 'final' && open.final) return confirmAnswer(open.final);
+      if (open && open.tokenHash === buyerOf(token)) {
+        // A guest's final answer is asked of the API server each time: the order may have been attached
+        // to an account since, and is then no longer answered without that account's token.
+        if (open.state === 'final' && open.final && token !== undefined) return confirmAnswer(open.final);
         // Not recorded yet (the API server was down): nothing to ask it about, and it is still pending.
         if (open.state === 'open' && (Date.now() - open.createdAt < deps.confirmQueryAfterSeconds * 1000 || settlement.unrecorded(checkoutRequestId))) {
           const { eventId, amount, quantity } = open;
@@ -200,11 +222,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
         // Journaled by an earlier run of this service and not recorded yet: record it first, or the
         // API server would answer 404 and the client would stop following a payment that is coming.
         if (!open && settlement.unrecorded(checkoutRequestId)) await settlement.recordIfJournaled(checkoutRequestId);
-        let status = await api.paymentStatus(token, checkoutRequestId);
+        const ask = () => (token === undefined ? api.guestPaymentStatus(checkoutRequestId) : api.paymentStatus(token, checkoutRequestId));
+        let status = await ask();
         // The callback may be late or lost: once the buyer asks after a while, ask Daraja directly.
         if (status.status === 'pending' && status.ageSeconds >= deps.confirmQueryAfterSeconds) {
           try {
-            if (await settlement.reconcileOne(checkoutRequestId)) status = await api.paymentStatus(token, checkoutRequestId);
+            if (await settlement.reconcileOne(checkoutRequestId)) status = await ask();
           } catch (error) {
             logger.error(`STK query for ${checkoutRequestId} failed`, error);
           }
@@ -212,6 +235,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (open && status.status !== 'pending') settlement.open.remember(status);
         return confirmAnswer(status);
       } catch (error) {
+        // Without a token, "not a guest's" is answered as before guest checkout: log in to confirm it.
+        if (token === undefined && error instanceof ApiServerError && error.status === 404) throw confirmFailed(401, LOGIN_TO_CONFIRM);
         if (error instanceof ApiServerError && error.status < 500) throw confirmFailed(error.status, error.status === 404 ? 'No payment to confirm' : error.message);
         logger.error('confirm payment failed', error);
         throw confirmFailed(503, 'An error occurred during payment confirmation');

@@ -1,15 +1,18 @@
-import { checkoutRequestIdSchema, OBJECT_ID_PATTERN, orderItemsSchema, promoCodeSchema, type CreateOrderRequest } from '@tukio/shared/internal-api';
+import { checkoutRequestIdSchema, guestEmailSchema, OBJECT_ID_PATTERN, orderItemsSchema, promoCodeSchema } from '@tukio/shared/internal-api';
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { bearerToken } from '@tukio/shared/node/bearer-token';
 import { normaliseKenyanPhone } from '@tukio/shared/phone';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
-import { confirmFailed, initiateFailed, type CheckoutService } from '../checkout/checkout.service.js';
+import { confirmFailed, initiateFailed, type CheckoutInput, type CheckoutService } from '../checkout/checkout.service.js';
 import { clientAddress } from '../forwarded.js';
 
-/** The account the API server verified for this request (`verifyBuyer` puts it in res.locals). */
-const verifiedAccountKey = (_req: Request, res: Response) => `user:${String(res.locals.userId)}`;
+/**
+ * The account the API server verified for this request (`verifyBuyer` puts it in res.locals); a guest
+ * purchase (no token) counts against its phone, the account it buys through.
+ */
+const verifiedAccountKey = (_req: Request, res: Response) => (res.locals.userId ? `user:${String(res.locals.userId)}` : `guest:${String(res.locals.guestPhone)}`);
 
 const stkPushBody = z.object({
   phone: z.union([z.string(), z.number()]).optional(),
@@ -19,6 +22,8 @@ const stkPushBody = z.object({
   /** Seats per ticket type ([{typeId, quantity}]); absent buys `quantity` of the default type. */
   items: z.unknown().optional(),
   promoCode: z.unknown().optional(),
+  /** A guest buyer's email (no token): the tickets are mailed there as well as sent by SMS. */
+  email: z.unknown().optional(),
 });
 
 const confirmBody = z.object({
@@ -26,15 +31,8 @@ const confirmBody = z.object({
   checkoutRequestId: z.string().max(100).optional(),
 });
 
-/** The buyer's token, or a 401 in the stkPush failure's words. */
-function buyerToken(req: Request): string {
-  const token = bearerToken(req);
-  if (!token) throw initiateFailed(401, 'please log in to buy tickets.');
-  return token;
-}
-
 /** The stkPush request as the checkout service takes it; a 400 naming the field otherwise. */
-function parseStkPush(body: unknown): Omit<CreateOrderRequest, 'deadline'> {
+function parseStkPush(body: unknown): CheckoutInput {
   const parsed = stkPushBody.safeParse(body ?? {});
   if (!parsed.success) throw initiateFailed(400, 'the request is not valid.');
   const phone = normaliseKenyanPhone(parsed.data.phone);
@@ -49,8 +47,10 @@ function parseStkPush(body: unknown): Omit<CreateOrderRequest, 'deadline'> {
   if (items && !items.success) throw initiateFailed(400, firstIssue(items.error), { field: 'items' });
   const promo = parsed.data.promoCode === undefined || parsed.data.promoCode === '' ? undefined : promoCodeSchema.safeParse(parsed.data.promoCode);
   if (promo && !promo.success) throw initiateFailed(400, firstIssue(promo.error), { field: 'promoCode' });
+  const email = parsed.data.email === undefined || parsed.data.email === '' ? undefined : guestEmailSchema.safeParse(parsed.data.email);
+  if (email && !email.success) throw initiateFailed(400, firstIssue(email.error), { field: 'email' });
   // `amount` is ignored on purpose: the API server prices the order (types, promo code and all).
-  return { eventId, quantity, phone, ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}) };
+  return { eventId, quantity, phone, ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { guestEmail: email.data } : {}) };
 }
 
 /** A zod failure's first message, lower-cased to follow "Payment initiation failed: ". */
@@ -100,14 +100,20 @@ export function createPaymentsRouter(deps: {
   });
   // The token is verified (by the API server) before the per-account limit counts it: keyed by the
   // unverified `sub`, a few forged tokens naming someone's public id would lock that buyer out.
+  // No token at all is a guest purchase, counted per phone (its shadow account).
   const verifyBuyer: RequestHandler = async (req, res, next) => {
-    res.locals.userId = await checkout.verifyBuyer(buyerToken(req));
+    const token = bearerToken(req);
+    if (token) res.locals.userId = await checkout.verifyBuyer(token);
+    else res.locals.guestPhone = normaliseKenyanPhone((req.body as { phone?: unknown } | undefined)?.phone) ?? 'invalid';
     next();
   };
 
   router.post('/stkPush', perIp, verifyBuyer, perUser, async (req, res) => {
-    const token = buyerToken(req);
-    const { order, push } = await checkout.startCheckout(token, parseStkPush(req.body));
+    const token = bearerToken(req);
+    const input = parseStkPush(req.body);
+    // A member's email is their account's; only a guest's is taken from the request.
+    if (token) delete input.guestEmail;
+    const { order, push } = await checkout.startCheckout(token, input);
     const simulatorUrl = deps.simulatorUrl?.(req, res, push.CheckoutRequestID);
     res.json({
       ResponseCode: '0',
@@ -122,9 +128,8 @@ export function createPaymentsRouter(deps: {
   });
 
   router.post('/confirmPayment', async (req, res) => {
-    const token = bearerToken(req);
-    if (!token) throw confirmFailed(401, 'Please log in to confirm the payment.');
-    res.json(await checkout.confirm(token, parseConfirm(req.body)));
+    // Without a token only a guest checkout is answered (the checkout service says 401 for a member's).
+    res.json(await checkout.confirm(bearerToken(req), parseConfirm(req.body)));
   });
 
   return router;

@@ -217,6 +217,8 @@ export const orders = pgTable(
     index('orders_event_status_idx').on(t.eventId, t.status),
     index('orders_user_idx').on(t.userId),
     index('orders_promo_idx').on(t.promoCodeId, t.status),
+    // A signed-in account claims the guest orders made with its verified email (docs/decisions/guest-checkout.md).
+    index('orders_guest_email_idx').on(sql`lower(${t.guestEmail})`).where(sql`${t.guestEmail} is not null`),
   ],
 );
 

@@ -20,18 +20,26 @@ export interface Paid {
 /**
  * Holds seats and records the push the way the payment service does, and settles it with a matching
  * Daraja callback unless `settle` is false (the push then stays pending). Fails the test when refused.
+ * Without a buyer token it is a guest purchase (the guest-orders route, with `guestEmail` if given).
  */
 export async function payFor(
   t: TestServer,
-  buyerToken: string,
+  buyerToken: string | undefined,
   eventId: string,
-  options: { quantity?: number; phone?: string; settle?: boolean; items?: Array<{ typeId: string; quantity: number }>; promoCode?: string } = {},
+  options: { quantity?: number; phone?: string; settle?: boolean; items?: Array<{ typeId: string; quantity: number }>; promoCode?: string; guestEmail?: string } = {},
 ): Promise<Paid> {
   const phone = options.phone ?? '254712345678';
-  const order = await t.api('POST', '/api/internal/payments/orders', {
+  const order = await t.api('POST', buyerToken ? '/api/internal/payments/orders' : '/api/internal/payments/guest-orders', {
     token: buyerToken,
     headers: internalHeaders(t),
-    body: { eventId, quantity: options.quantity ?? 1, phone, ...(options.items ? { items: options.items } : {}), ...(options.promoCode ? { promoCode: options.promoCode } : {}) },
+    body: {
+      eventId,
+      quantity: options.quantity ?? 1,
+      phone,
+      ...(options.items ? { items: options.items } : {}),
+      ...(options.promoCode ? { promoCode: options.promoCode } : {}),
+      ...(options.guestEmail ? { guestEmail: options.guestEmail } : {}),
+    },
   });
   if (order.status !== 201) throw new Error(`order refused: ${order.status} ${JSON.stringify(order.body)}`);
   const checkoutRequestId = `ws_CO_${randomBytes(8).toString('hex')}`;

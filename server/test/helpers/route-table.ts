@@ -804,6 +804,42 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'a', internal: true, params: (w) => ({ checkoutRequestId: w.checkoutRequestId }) },
   },
+  {
+    method: 'POST',
+    path: '/api/internal/payments/guest-orders',
+    scenarios: [
+      { name: 'without the key', request: (tools) => json('POST', '/api/internal/payments/guest-orders', { eventId: tools.w.events.paid, quantity: 1, phone: '254712345678' }), expect: all(401) },
+      {
+        name: 'with a wrong key',
+        request: (tools) => jsonRequest('POST', '/api/internal/payments/guest-orders', { body: { eventId: tools.w.events.paid, phone: '254712345678' }, headers: { 'x-internal-key': `${tools.internalKey}x` } }),
+        expect: all(401),
+      },
+    ],
+    fuzz: { as: 'visitor', internal: true, body: (w) => ({ eventId: w.events.paid, quantity: 1, phone: '254712345678', guestEmail: 'guest@example.com' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/internal/payments/guest-status/:checkoutRequestId',
+    scenarios: [
+      { name: "A's payment without the key", request: (tools) => get(`/api/internal/payments/guest-status/${tools.w.checkoutRequestId}`), expect: all(401) },
+      {
+        // With the key, a member's payment is still not answered here: it needs its owner's token.
+        name: "A's payment with the key",
+        request: (tools) => ({ method: 'GET', path: `/api/internal/payments/guest-status/${tools.w.checkoutRequestId}`, headers: internalKey(tools) }),
+        expect: all(404),
+      },
+    ],
+    fuzz: { as: 'visitor', internal: true, params: (w) => ({ checkoutRequestId: w.checkoutRequestId }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/guest-tickets/:token',
+    scenarios: [
+      { name: "a forged link to A's order", request: (tools) => get(`/api/guest-tickets/${tools.w.orderId}.AAAAAAAAAAAAAAAAAAAAAA`), ok: 404 },
+      { name: "a member's order id alone", request: (tools) => get(`/api/guest-tickets/${tools.w.orderId}`), ok: 404 },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ token: `${w.orderId}.AAAAAAAAAAAAAAAAAAAAAA` }) },
+  },
 
   // ---- internal refund ledger (payment service only) ----
   {

@@ -41,6 +41,11 @@ export interface AuthServiceDeps {
    * deleted by hand).
    */
   authCacheMs?: number;
+  /**
+   * Told after a login or an email verification succeeds, with whether the address is verified: guest
+   * checkout (above auth) moves the account's guest orders onto it there. Awaited; must not throw.
+   */
+  onSignedIn?: ((user: { id: string; email: string; emailVerified: boolean }) => Promise<unknown>) | undefined;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -140,7 +145,8 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   async function sendPasswordReset(email: string) {
     const user = await users.findByEmail(email);
-    if (!user) return;
+    // A guest's shadow account has no password to reset (and its placeholder address receives nothing).
+    if (!user || user.guestPhone) return;
     const token = await tokens.issue(user.id, 'reset-password', RESET_TTL);
     const url = link('reset-password', token);
     await deps.mailer.send({
@@ -193,8 +199,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     async verifyEmail(token: string) {
       const consumed = await tokens.consume(token, 'verify-email');
       if (consumed) {
-        await users.update(consumed.userId, { emailVerifiedAt: new Date() });
+        const verified = await users.update(consumed.userId, { emailVerifiedAt: new Date() });
         changed(consumed.userId);
+        if (verified) await deps.onSignedIn?.({ id: verified.id, email: verified.email, emailVerified: true });
         return;
       }
       // Opening the same link twice (or a page that calls twice) is not an error once verified.
@@ -211,7 +218,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     async resendVerification(login: string) {
       const user = await users.findByLogin(login);
-      if (!user || user.emailVerifiedAt) return;
+      if (!user || user.emailVerifiedAt || user.guestPhone) return;
       const last = await tokens.latestIssuedAt(user.id, 'verify-email');
       if (last && Date.now() - last.getTime() < RESEND_INTERVAL) return;
       await sendVerification(user);
@@ -229,15 +236,18 @@ export function createAuthService(deps: AuthServiceDeps) {
     async login(input: { username: string; password: string }) {
       const user = await users.findByLogin(input.username);
       // Compare against a fixed hash when the user is unknown so timing does not reveal usernames.
-      const hash = user?.passwordHash ?? (await timingDummyHash());
+      // A guest's shadow account never logs in: it is compared like an unknown name, and refused like one.
+      const account = user?.guestPhone ? undefined : user;
+      const hash = account?.passwordHash ?? (await timingDummyHash());
       const ok = await bcrypt.compare(input.password, hash);
-      if (!user || !ok) throw new AppError(401, messages.badLogin);
-      if (user.bannedAt) throw new AppError(403, messages.banned, { body: { banned: true } });
-      if (!user.emailVerifiedAt) {
-        await this.resendVerification(user.username);
+      if (!account || !ok) throw new AppError(401, messages.badLogin);
+      if (account.bannedAt) throw new AppError(403, messages.banned, { body: { banned: true } });
+      if (!account.emailVerifiedAt) {
+        await this.resendVerification(account.username);
         throw new AppError(403, messages.unverified, { body: { unverified: true } });
       }
-      return { msg: messages.loggedIn, token: issueToken(user), user: toPublicUser(user) };
+      await deps.onSignedIn?.({ id: account.id, email: account.email, emailVerified: true });
+      return { msg: messages.loggedIn, token: issueToken(account), user: toPublicUser(account) };
     },
 
     async logout(userId: string) {

@@ -142,6 +142,8 @@ export function createUsersRepository(db: Executor) {
             eq(users.isAvatarImageSet, true),
             isNotNull(users.avatarImage),
             isNotNull(users.emailVerifiedAt),
+            // Guest shadow accounts are no one to chat with (docs/decisions/guest-checkout.md).
+            isNull(users.guestPhone),
             sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${users.id} and ${chatBlocks.blockedId} = ${options.exceptId})`,
           ),
         )

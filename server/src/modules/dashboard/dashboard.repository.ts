@@ -1,6 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { payments, refunds, tickets } from '../../db/schema.js';
+import { orders, payments, promoCodes, refunds, tickets, ticketTypes } from '../../db/schema.js';
 
 /**
  * A stored instant (created_at, checked_in_at are real instants) as Nairobi wall-clock time, so a sale at
@@ -68,6 +68,43 @@ export function createDashboardRepository(db: Executor) {
         tickets: Number(row.tickets),
         revenue: Number(row.revenue),
       }));
+    },
+
+    /**
+     * Per ticket type, in the order buyers see them: its price and capacity, valid tickets, and what those
+     * tickets were paid (each ticket's own share of its payment, after promo codes; a ticket from before
+     * types has its order's average). Cancelled and voided tickets count in neither.
+     */
+    async typeFigures(eventId: string) {
+      const result = await db.execute(sql`
+        select t.name, t.price, t.capacity,
+               count(k.id) as sold,
+               coalesce(sum(coalesce(k.price_paid, o.amount / nullif(o.quantity, 0), 0)), 0) as revenue
+          from ${ticketTypes} t
+          left join ${tickets} k on k.ticket_type_id = t.id and k.voided_at is null
+          left join ${orders} o on o.id = k.order_id
+         where t.event_id = ${eventId}
+         group by t.id, t.name, t.price, t.capacity, t.position
+         order by t.position, t.id`);
+      return rowsOf<{ name: string; price: number; capacity: number | null; sold: string | number; revenue: string | number }>(result).map((row) => ({
+        name: row.name,
+        price: Number(row.price),
+        sold: Number(row.sold),
+        capacity: row.capacity === null ? null : Number(row.capacity),
+        revenue: Number(row.revenue),
+      }));
+    },
+
+    /** Per promo code, oldest first: the paid orders that used it and the shillings it took off them. */
+    async promoCodeFigures(eventId: string) {
+      const result = await db.execute(sql`
+        select c.code, count(o.id) as uses, coalesce(sum(o.discount), 0) as discount
+          from ${promoCodes} c
+          left join ${orders} o on o.promo_code_id = c.id and o.status = 'paid'
+         where c.event_id = ${eventId}
+         group by c.id, c.code, c.created_at
+         order by c.created_at, c.code`);
+      return rowsOf<{ code: string; uses: string | number; discount: string | number }>(result).map((row) => ({ code: row.code, uses: Number(row.uses), discount: Number(row.discount) }));
     },
 
     /** Check-ins per Nairobi hour (`YYYY-MM-DDTHH:00`), newest first, at most `limit` hours that had any. */

@@ -44,9 +44,23 @@ export const eventDashboard = z.object({
     )
     .meta({ description: 'Every hour from the first check-in to the last (zeros between), oldest first; at most the last 168.' }),
   types: z
-    .array(z.object({ name: z.string(), price: shillings, sold: z.int(), capacity: seats, revenue: shillings }))
-    .meta({ description: 'Per ticket type. Until ticket types exist, one `General` type: the event\'s price and capacity.' }),
+    .array(
+      z.object({
+        name: z.string(),
+        price: shillings,
+        sold: z.int().meta({ description: 'Valid tickets of this type.' }),
+        capacity: z.int().nullable().meta({ description: "The type's own seat limit; null: only the event's capacity (if any) limits it." }),
+        revenue: shillings.meta({ description: "What its valid tickets were paid: each ticket's share of its payment, after promo codes." }),
+      }),
+    )
+    .meta({ description: 'Per ticket type, in the order buyers see them (every event has at least one).' }),
   promoCodes: z
-    .array(z.object({ code: z.string(), uses: z.int(), discount: shillings }))
-    .meta({ description: 'Per promo code: uses and shillings discounted. Empty until promo codes exist.' }),
+    .array(
+      z.object({
+        code: z.string(),
+        uses: z.int().meta({ description: 'Paid orders that used it.' }),
+        discount: shillings.meta({ description: 'Shillings it took off those orders.' }),
+      }),
+    )
+    .meta({ description: 'Per promo code, oldest first; empty without codes.' }),
 });

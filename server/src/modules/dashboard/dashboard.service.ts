@@ -42,11 +42,8 @@ const hourLabel = (ms: number) => `${new Date(ms).toISOString().slice(0, 13)}:00
 
 /**
  * GET /api/events/:id/dashboard: an event's sales, money and door in figures for its organiser (or an
- * admin). Three aggregate statements whatever the number of tickets; the answer is bounded
- * (MAX_SALES_DAYS, MAX_CHECK_IN_HOURS).
- *
- * Ticket types and promo codes do not exist yet: the event's one price is answered as a single
- * `General` type and `promoCodes` is empty, so the client already reads the shape they will fill.
+ * admin), per ticket type and per promo code too. Five aggregate statements whatever the number of
+ * tickets; the answer is bounded (MAX_SALES_DAYS, MAX_CHECK_IN_HOURS, at most 10 types).
  */
 export function createEventDashboardService(deps: { db: Database }) {
   const { db } = deps;
@@ -58,7 +55,13 @@ export function createEventDashboardService(deps: { db: Database }) {
     requireOwner(user, event.userId, { message: dashboardMessages.notOwner, allowAdmin: true });
 
     const repo = createDashboardRepository(db);
-    const [totals, days, hours] = await Promise.all([repo.totals(eventId), repo.salesByDay(eventId, MAX_SALES_DAYS), repo.checkInsByHour(eventId, MAX_CHECK_IN_HOURS)]);
+    const [totals, days, hours, types, promoCodes] = await Promise.all([
+      repo.totals(eventId),
+      repo.salesByDay(eventId, MAX_SALES_DAYS),
+      repo.checkInsByHour(eventId, MAX_CHECK_IN_HOURS),
+      repo.typeFigures(eventId),
+      repo.promoCodeFigures(eventId),
+    ]);
     // What the organiser keeps so far: money received less money already returned (refunds still on their way are shown apart).
     const revenue = totals.payments.amount - totals.refunded.amount;
     return {
@@ -76,8 +79,8 @@ export function createEventDashboardService(deps: { db: Database }) {
       },
       salesByDay: continuous(days, (row) => row.day, DAY_MS, MAX_SALES_DAYS, dayLabel, (day) => ({ day, tickets: 0, revenue: 0 })),
       checkInsByHour: continuous(hours, (row) => row.hour, HOUR_MS, MAX_CHECK_IN_HOURS, hourLabel, (hour) => ({ hour, checkedIn: 0 })),
-      types: [{ name: 'General', price: event.ticketPrice, sold: totals.validTickets, capacity: event.capacity, revenue }],
-      promoCodes: [] as Array<{ code: string; uses: number; discount: number }>,
+      types,
+      promoCodes,
     };
   }
 

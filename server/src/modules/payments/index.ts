@@ -1,5 +1,7 @@
 /** The payments module's public face (docs/decisions/server-boundaries.md): orders and M-Pesa payments. */
 export { createPaymentsRepository } from './payments.repository.js';
-export { createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
+export { createGuestTicketsRouter, createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
+export { createGuestCheckout, type GuestCheckout } from './guest-checkout.service.js';
+export { createGuestTicketLinks } from './guest-ticket-links.js';
 export { createPaymentsService, type PaymentsService, type RefundLedger } from './payments.service.js';
 export { createEventReminders, reminderText, type EventReminders } from './event-reminders.js';

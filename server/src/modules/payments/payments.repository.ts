@@ -229,7 +229,7 @@ export function createPaymentsRepository(db: Executor) {
           payment: payments,
           order: orders,
           event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location },
-          contact: { email: users.email, username: users.username },
+          contact: { email: users.email, username: users.username, guestPhone: users.guestPhone },
         })
         .from(payments)
         .innerJoin(orders, eq(orders.id, payments.orderId))
@@ -313,9 +313,10 @@ export function createPaymentsRepository(db: Executor) {
           returning id
         )
         select (select count(*) from issued)::int as issued, p.user_id, p.event_id, p.amount, p.created_at,
-               e.title, e.starts_at, e.location, u.email, u.username
+               e.title, e.starts_at, e.location, u.email, u.username, u.guest_phone, o.guest_email, o.id as order_id
         from target
         join ${payments} p on p.id = target.payment_id
+        join ${orders} o on o.id = target.order_id
         join ${events} e on e.id = target.event_id
         join ${users} u on u.id = target.user_id`);
       const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
@@ -327,7 +328,9 @@ export function createPaymentsRepository(db: Executor) {
         amount: Number(row.amount),
         createdAt: new Date(row.created_at as string | Date),
         event: { id: String(row.event_id), title: String(row.title), startsAt: new Date(row.starts_at as string | Date), location: String(row.location) },
-        contact: { email: String(row.email), username: String(row.username) },
+        contact: { email: String(row.email), username: String(row.username), guestPhone: row.guest_phone === null ? null : String(row.guest_phone) },
+        orderId: String(row.order_id),
+        guestEmail: row.guest_email === null ? null : String(row.guest_email),
       };
     },
 

@@ -54,3 +54,10 @@ export const transaction = z
     refundReceipt: z.string().nullable().meta({ description: 'The M-Pesa TransactionID of the refund once it succeeded.' }),
   })
   .meta({ id: 'Transaction' });
+
+/** GET /api/guest-tickets/:token. */
+export const guestTickets = z.object({
+  orderStatus: orderStatus,
+  event: z.object({ _id: id, title: z.string(), date: dateTime, location: z.string(), status: z.string() }),
+  tickets: z.array(z.object({ _id: id, code: z.string(), holder: z.string(), checkedInAt: dateTime.nullable(), voidedAt: dateTime.nullable() })),
+});

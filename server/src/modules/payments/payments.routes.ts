@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { heldOrder, paymentView, pendingPushes, recordedPush, released, settled, transaction, whoami } from './payments.responses.js';
+import { guestTickets, heldOrder, paymentView, pendingPushes, recordedPush, released, settled, transaction, whoami } from './payments.responses.js';
 import {
   abandonOrderBody,
   checkoutParams,
+  createGuestOrderBody,
+  guestTicketParams,
   createOrderBody,
   orderParams,
   pendingQuery,
@@ -12,6 +14,7 @@ import {
   settleBody,
   userIdParams,
 } from './payments.schemas.js';
+import type { GuestCheckout } from './guest-checkout.service.js';
 import type { PaymentsService } from './payments.service.js';
 
 /**
@@ -19,7 +22,7 @@ import type { PaymentsService } from './payments.service.js';
  * INTERNAL_API_KEY). The user's own bearer token is forwarded where the call acts for a user
  * (`userToken`), so the API server decides who that user is.
  */
-export function createInternalPaymentsRouter(deps: { payments: PaymentsService; internalApiKey: string }) {
+export function createInternalPaymentsRouter(deps: { payments: PaymentsService; guests: GuestCheckout; internalApiKey: string }) {
   const { payments } = deps;
   const router = Router();
   const routes = declareRoutes(router, 'Internal (payment service)', { internalKey: deps.internalApiKey });
@@ -53,6 +56,38 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
       },
     },
     ({ body, user }) => payments.createOrder(user.id, body),
+  );
+
+  routes.post(
+    '/guest-orders',
+    {
+      summary: 'Hold seats for a guest purchase by phone (no account)',
+      access: 'internal',
+      description:
+        "Called by the payment service's POST /api/stkPush when no bearer token came. The phone's shadow account buys (made on its first purchase); the server prices the order as any other.",
+      body: createGuestOrderBody,
+      responses: {
+        201: { description: 'The held order.', schema: heldOrder },
+        404: 'Event not found.',
+        409: 'Not enough seats left.',
+        503: 'The caller gave up (deadline passed).',
+      },
+    },
+    ({ body }) => deps.guests.createOrder(body),
+  );
+
+  routes.get(
+    '/guest-status/:checkoutRequestId',
+    {
+      summary: "A guest checkout's status (confirmPayment without a token)",
+      access: 'internal',
+      params: checkoutParams,
+      responses: {
+        200: { description: 'The payment as the client shows it.', schema: paymentView },
+        404: "No payment to confirm (unknown, or a member's: that needs its owner's token).",
+      },
+    },
+    ({ params }) => payments.statusFor(undefined, params.checkoutRequestId),
   );
 
   routes.post(
@@ -169,5 +204,22 @@ export function createTransactionsRouter(deps: { payments: PaymentsService }) {
     ({ body, user }) => deps.payments.findTransaction(user.id, body.transactionData.checkoutRequestId),
   );
 
+  return router;
+}
+
+/** /api/guest-tickets — a guest order's ticket page, opened from the link its SMS carries. */
+export function createGuestTicketsRouter(deps: { guests: GuestCheckout }) {
+  const router = Router();
+  declareRoutes(router, 'Payments').get(
+    '/:token',
+    {
+      summary: "A guest order's tickets, for the holder of its SMS link",
+      access: 'public',
+      description: 'The token is the signed capability the SMS link carries (`/t/<token>`). Once the order is claimed by an account its tickets are under My Tickets and the link answers 404.',
+      params: guestTicketParams,
+      responses: { 200: { description: '`{orderStatus, event, tickets}`; each ticket carries its signed code (for the QR).', schema: guestTickets }, 404: 'Unknown or forged link, or claimed.' },
+    },
+    ({ params }) => deps.guests.ticketsFor(params.token),
+  );
   return router;
 }

@@ -1,6 +1,7 @@
 import {
   abandonOrderRequest,
   checkoutRequestIdSchema,
+  createGuestOrderRequest,
   createOrderRequest,
   pendingPushesQuery,
   recordPushRequest,
@@ -12,6 +13,7 @@ import { idParam } from '../../lib/validate.js';
 /** The internal calls of the payment service: the same schemas type its client (@tukio/shared/internal-api). */
 export {
   abandonOrderRequest as abandonOrderBody,
+  createGuestOrderRequest as createGuestOrderBody,
   createOrderRequest as createOrderBody,
   pendingPushesQuery as pendingQuery,
   recordPushRequest as recordPushBody,
@@ -36,3 +38,6 @@ export const saveTransactionBody = z.object({
     { error: 'transactionData is required.' },
   ),
 });
+
+/** `<orderId>.<mac>` (guest-ticket-links.ts); anything else is simply not found. */
+export const guestTicketParams = z.object({ token: z.string().min(1).max(100) });

@@ -5,7 +5,10 @@ import { createBatcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { formatWallClock, nowAsWallClock } from '../../lib/event-clock.js';
+import type { SmsService } from '../sms/index.js';
 import { createTicketsRepository, soldOutError, ticketMessages, type SoldOutNotes, type TicketsService } from '../tickets/index.js';
+import { createGuestCheckoutRepository } from './guest-checkout.repository.js';
+import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 
 /**
@@ -25,6 +28,19 @@ export interface PaymentsServiceDeps {
   metrics?: Pick<Metrics, 'settlements'> | undefined;
   /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
   waitlist?: SoldOutNotes | undefined;
+  /** Guest orders' tickets go to the phone by SMS, as a link to their ticket page (docs/decisions/guest-checkout.md). */
+  guests?: { links: GuestTicketLinks; sms: Pick<SmsService, 'enqueue'> } | undefined;
+}
+
+/** Who tickets were issued to: a guest's shadow account has a phone, and maybe an email given at checkout. */
+interface IssuedTo {
+  userId: string;
+  eventId: string;
+  orderId: string;
+  contact: { email: string; username: string; guestPhone: string | null };
+  guestEmail: string | null;
+  event: { id: string; title: string; startsAt: Date; location: string };
+  payment: { amount: number; receipt: string | null };
 }
 
 /** A purchase to hold: the payment service's request, plus a guest buyer's email on the guest path. */
@@ -72,6 +88,28 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       inputs.length === 1 ? createPaymentsRepository(db).insertPaymentForOrder(inputs[0]!).then((row) => [row]) : createPaymentsRepository(db).insertPaymentsForOrders(inputs),
     { maxBatch: 200 },
   );
+
+  /**
+   * Tells the buyer their tickets are issued: a member by email; a guest by SMS (a link to the order's
+   * ticket page) and by email only to the address given at checkout, never to the shadow account's placeholder.
+   */
+  function announce(to: IssuedTo, issued: Array<{ id: string; code: string }>) {
+    const guestPhone = to.contact.guestPhone;
+    if (!guestPhone) {
+      tickets.afterIssue(to.userId, to.eventId, issued, { contact: to.contact, event: to.event, payment: to.payment });
+      return;
+    }
+    const guestContact = to.guestEmail ? { email: to.guestEmail, username: null, ticketsUrl: deps.guests?.links.url(to.orderId) } : null;
+    tickets.afterIssue(to.userId, to.eventId, issued, { contact: guestContact, event: to.event, payment: to.payment });
+    const guests = deps.guests;
+    if (!guests) return;
+    const count = issued.length;
+    const message = `Your Tukio ticket${count > 1 ? 's' : ''} for ${to.event.title}: ${guests.links.url(to.orderId)} Show the QR code at the door.`;
+    // One SMS per order, however many settlement paths or instances get here.
+    guests.sms
+      .enqueue([{ purpose: 'guest-tickets', dedupeKey: `guest-tickets:${to.orderId}`, phone: guestPhone, message }])
+      .catch((error: unknown) => logger.error(`guest ticket sms for order ${to.orderId} failed`, error));
+  }
 
   function describe(
     payment: Pick<PaymentRow, 'status' | 'resultDesc' | 'checkoutRequestId' | 'eventId' | 'amount' | 'mpesaReceiptNumber' | 'createdAt'>,
@@ -133,6 +171,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
   type SettlementView = NonNullable<Awaited<ReturnType<PaymentsRepository['settlementView']>>>;
 
+  const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
+    userId: view.payment.userId,
+    eventId: view.payment.eventId,
+    orderId: view.order.id,
+    contact: view.contact,
+    guestEmail: view.order.guestEmail,
+    event: view.event,
+    payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null },
+  });
+
   /** A success recorded in one statement: counted once, answered with the owner's view of it. */
   function recordedSuccess(checkoutRequestId: string, ticketsIssued: number, view: ReturnType<typeof describe>): SettleResult {
     deps.metrics?.settlements.inc({ status: 'success' });
@@ -157,7 +205,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined,
     });
     if (!direct) return undefined;
-    tickets.afterIssue(direct.userId, direct.eventId, prepared, { contact: direct.contact, event: direct.event, payment: { amount: direct.amount, receipt: input.mpesaReceiptNumber ?? null } });
+    announce({ ...direct, payment: { amount: direct.amount, receipt: input.mpesaReceiptNumber ?? null } }, prepared);
     const described = describe(
       {
         checkoutRequestId: input.checkoutRequestId,
@@ -201,7 +249,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
     const inserted = (await settleInOneStatement(createPaymentsRepository(db), input, prepared))?.issued ?? 0;
     if (inserted <= 0) return undefined;
-    tickets.afterIssue(known.userId, known.eventId, prepared, { contact: view.contact, event: view.event, payment: { amount: known.amount, receipt: input.mpesaReceiptNumber ?? null } });
+    announce(issuedTo(view, input), prepared);
     const described = describe(
       { ...known, status: 'success', resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
       { ...view.order, status: 'paid' },
@@ -305,7 +353,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
     if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
     if (issued.length > 0) {
-      tickets.afterIssue(known.userId, known.eventId, issued, { contact: view.contact, event: view.event, payment: { amount: known.amount, receipt: input.mpesaReceiptNumber ?? null } });
+      announce(issuedTo(view, input), issued);
     }
     const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
     return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
@@ -430,11 +478,18 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return rows.map((row) => ({ checkoutRequestId: row.checkoutRequestId, createdAt: row.createdAt.toISOString() }));
     },
 
-    /** Payment status for its owner only; anyone else is told there is nothing to confirm. */
-    async statusFor(userId: string, checkoutRequestId: string) {
+    /**
+     * Payment status for its owner; a guest's checkout is answered to whoever holds its CheckoutRequestID
+     * (the guest has no token). Anyone else is told there is nothing to confirm.
+     */
+    async statusFor(userId: string | undefined, checkoutRequestId: string) {
       const row = await createPaymentsRepository(db).withOrder(checkoutRequestId);
-      if (!row || row.payment.userId !== userId) throw AppError.notFound('No payment to confirm.');
-      return describe(row.payment, row.order, row.title);
+      if (!row) throw AppError.notFound('No payment to confirm.');
+      const guest = Boolean((await createGuestCheckoutRepository(db).paymentOwner(checkoutRequestId))?.guestPhone);
+      if (row.payment.userId !== userId && !guest) throw AppError.notFound('No payment to confirm.');
+      const view = describe(row.payment, row.order, row.title);
+      // The guest has no account to find the tickets in: the answer links to their page, as the SMS does.
+      return guest && view.success && deps.guests ? { ...view, ticketToken: deps.guests.links.token(row.order.id) } : view;
     },
 
     /** GET /api/transactions/:userId: every attempt the server recorded, newest first. */
@@ -468,7 +523,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const all = await service.transactions(userId);
       const found = all.find((row) => row.checkoutRequestId === checkoutRequestId);
       if (found) return found;
-      const other = await createPaymentsRepository(db).findPayment(checkoutRequestId);
+      const other = await createGuestCheckoutRepository(db).paymentOwner(checkoutRequestId);
+      // A guest checkout paid by this signed-in buyer (a client that paid without its token): the order
+      // is theirs now. The move itself refuses a second taker; anything unpaid stays where it is.
+      if (other?.guestPhone && other.paymentStatus === 'success' && other.orderStatus === 'paid') {
+        const moved = await db.transaction((tx) => createGuestCheckoutRepository(tx).moveOrder(other.orderId, other.userId, userId));
+        const attached = moved ? (await service.transactions(userId)).find((row) => row.checkoutRequestId === checkoutRequestId) : undefined;
+        if (attached) return attached;
+      }
       if (other) throw AppError.forbidden('This transaction belongs to another account.');
       throw AppError.notFound('No payment with that CheckoutRequestID was recorded. Transactions are recorded by the server when the payment is made.');
     },

@@ -4,7 +4,10 @@ import { escapeHtml } from '../../lib/html.js';
 
 export interface TicketMailInput {
   to: string;
-  username: string;
+  /** Null for a guest buyer: no account name to greet. */
+  username: string | null;
+  /** Where the holder sees the tickets when not on a profile (a guest's ticket page). */
+  ticketsUrl?: string | undefined;
   event: { id: string; title: string; startsAt: Date; location: string };
   tickets: Array<{ id: string; code: string }>;
   /** What was paid for them by M-Pesa (none for free tickets or a transfer): the buyer's proof of payment. */
@@ -85,17 +88,19 @@ export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
   const { payment } = input;
   const paidLine = payment ? `Paid: Ksh.${payment.amount.toLocaleString('en-US')} by M-Pesa${payment.receipt ? `, receipt ${payment.receipt}` : ''}.` : '';
   const text =
-    `Hello ${input.username},\n\n` +
+    `Hello${input.username ? ` ${input.username}` : ''},\n\n` +
     `You have ${count} ticket${count > 1 ? 's' : ''} for "${event.title}".\n` +
     (paidLine ? `${paidLine}\n` : '') +
     `When: ${when} (Nairobi time)\nWhere: ${event.location}\nEvent page: ${url}\n\n` +
-    `Show the QR code at the door (My Tickets on your profile shows it too). Ticket codes:\n${codes}\n\n` +
+    `Show the QR code at the door (${input.ticketsUrl ? `your ticket page shows it too: ${input.ticketsUrl}` : 'My Tickets on your profile shows it too'}). Ticket codes:\n${codes}\n\n` +
     `The calendar file attached adds the event to your calendar.\n`;
   const html =
-    `<p>Hello ${escapeHtml(input.username)},</p>` +
+    `<p>Hello${input.username ? ` ${escapeHtml(input.username)}` : ''},</p>` +
     `<p>You have ${count} ticket${count > 1 ? 's' : ''} for <strong>${escapeHtml(event.title)}</strong>.</p>` +
     (paidLine ? `<p>${escapeHtml(paidLine)}</p>` : '') +
-    `<p>When: ${escapeHtml(when)} (Nairobi time)<br>Where: ${escapeHtml(event.location)}<br><a href="${escapeHtml(url)}">Event page</a></p>` +
+    `<p>When: ${escapeHtml(when)} (Nairobi time)<br>Where: ${escapeHtml(event.location)}<br><a href="${escapeHtml(url)}">Event page</a>` +
+    (input.ticketsUrl ? `<br><a href="${escapeHtml(input.ticketsUrl)}">Your ticket page</a>` : '') +
+    `</p>` +
     tickets
       .map(
         (ticket, index) =>

@@ -167,20 +167,22 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       eventId: string,
       tickets: Array<{ id: string; code: string }>,
       known?: {
-        contact: { email: string; username: string };
+        /** Null: nobody to mail (a guest who gave no email; their tickets go by SMS). */
+        contact: { email: string; username: string | null; ticketsUrl?: string | undefined } | null;
         event: { id: string; title: string; startsAt: Date; location: string };
         payment?: { amount: number; receipt: string | null } | undefined;
       },
     ) {
       deps.changes.publish('event-tickets', eventId);
       mailQueue.push(async () => {
-        const contact = known?.contact ?? (await createTicketsRepository(db).userContact(userId));
+        const contact = known ? known.contact : await createTicketsRepository(db).userContact(userId);
         const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
         if (!contact || !event || tickets.length === 0) return;
         await deps.mailer.send(
           await buildTicketMail({
             to: contact.email,
             username: contact.username,
+            ticketsUrl: 'ticketsUrl' in contact ? contact.ticketsUrl : undefined,
             event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
             tickets,
             payment: known?.payment,

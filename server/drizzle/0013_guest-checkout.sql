@@ -1,0 +1,1 @@
+CREATE INDEX "orders_guest_email_idx" ON "orders" USING btree (lower("guest_email")) WHERE "orders"."guest_email" is not null;
