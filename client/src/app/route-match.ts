@@ -26,6 +26,7 @@ const table: Array<[pattern: string, routeFile: string]> = [
   [paths.admin, 'admin'],
   [paths.adminScraped, 'admin-scraped'],
   [routePatterns.checkin, 'checkin'],
+  [routePatterns.guestTickets, 'guest-tickets'],
 ];
 
 const segments = (path: string) => path.split('/').filter(Boolean);

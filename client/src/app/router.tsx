@@ -36,6 +36,7 @@ const EditEvent = lazy(() => import('./routes/edit-event'));
 const Admin = lazy(() => import('./routes/admin'));
 const AdminScraped = lazy(() => import('./routes/admin-scraped'));
 const CheckIn = lazy(() => import('./routes/checkin'));
+const GuestTickets = lazy(() => import('./routes/guest-tickets'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 export function AppRoutes() {
@@ -63,6 +64,7 @@ export function AppRoutes() {
         <Route path={paths.admin} element={<Admin />} />
         <Route path={paths.adminScraped} element={<AdminScraped />} />
         <Route path={routePatterns.checkin} element={<CheckIn />} />
+        <Route path={routePatterns.guestTickets} element={<GuestTickets />} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

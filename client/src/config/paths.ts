@@ -26,6 +26,8 @@ export const paths = {
   admin: '/admin',
   adminScraped: '/admpst',
   checkin: (eventId: string) => `/checkin/${seg(eventId)}`,
+  /** A guest order's tickets: the link its SMS carries (the token is its capability). */
+  guestTickets: (token: string) => `/t/${seg(token)}`,
 } as const;
 
 export const routePatterns = {
@@ -37,4 +39,5 @@ export const routePatterns = {
   forumThread: '/forum/:threadId',
   editEvent: '/edit-event/:id',
   checkin: '/checkin/:eventId',
+  guestTickets: '/t/:token',
 } as const;

@@ -43,6 +43,14 @@ export function getServerMessage(error: unknown): string | null {
   return null;
 }
 
+/** The field a refusal names with its message (`{field: 'ticketTypes.1.price', msg}`), if it names one. */
+export function getServerFieldError(error: unknown): { field: string; msg: string } | null {
+  const data = getErrorResponse(error)?.data;
+  if (typeof data !== 'object' || data === null) return null;
+  const { field, msg } = data as { field?: unknown; msg?: unknown };
+  return typeof field === 'string' && typeof msg === 'string' ? { field, msg } : null;
+}
+
 /** Server message when present, else the given fallback text. */
 export function getErrorMessage(error: unknown, fallback: string): string {
   return getServerMessage(error) ?? fallback;

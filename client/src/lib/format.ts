@@ -32,9 +32,10 @@ export function formatShillings(amount: number): string {
   return `Ksh.${shillings.format(amount)}`;
 }
 
-/** 'Ksh.1,500' or 'Free'. */
-export function formatPrice(isPaid: boolean, price: number | null | undefined): string {
-  return isPaid && price ? formatShillings(price) : 'Free';
+/** 'Ksh.1,500' or 'Free'; 'from Ksh.500' when ticket types cost up to `maxPrice`. */
+export function formatPrice(isPaid: boolean, price: number | null | undefined, maxPrice?: number | null): string {
+  if (!isPaid || !price) return 'Free';
+  return typeof maxPrice === 'number' && maxPrice > price ? `from ${formatShillings(price)}` : formatShillings(price);
 }
 
 /** 'KES 1,500': how money going back to a buyer (refunds) is written. */

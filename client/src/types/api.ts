@@ -66,7 +66,10 @@ export interface TukioEvent {
   image?: string | null;
   status: EventStatus;
   isPaid: boolean;
+  /** The cheapest ticket type's price (the only one's, for most events). */
   ticketPrice: number;
+  /** The dearest ticket type's price; above ticketPrice when prices differ (absent on old servers). */
+  ticketPriceMax?: number;
   capacity?: number | null;
   /** Array of user id strings. */
   registeredUsers: string[];
@@ -84,6 +87,33 @@ export interface TukioEvent {
 
 /** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */
 export type EventItem = TukioEvent & { seatsLeft?: number | null };
+
+/** Where one ticket type's sale stands now. */
+export type TicketTypeState = 'on_sale' | 'not_started' | 'ended' | 'sold_out';
+
+/** One of an event's ticket types (GET /api/events/:id/ticket-types). Dates are wall-clock ISO, like event dates. */
+export interface TicketTypeView {
+  _id: string;
+  name: string;
+  /** Whole shillings. */
+  price: number;
+  capacity: number | null;
+  salesStart: string | null;
+  salesEnd: string | null;
+  maxPerOrder: number;
+  sold: number;
+  /** What can still be bought of it (its own and the event-wide capacity); null when unlimited. */
+  seatsLeft: number | null;
+  state: TicketTypeState;
+}
+
+export interface TicketTypesView {
+  eventId: string;
+  capacity: number | null;
+  seatsLeft: number | null;
+  /** In the order buyers see them. */
+  ticketTypes: TicketTypeView[];
+}
 
 export interface Transaction {
   name: string;

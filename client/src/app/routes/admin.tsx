@@ -41,7 +41,7 @@ export default function AdminRoute() {
   const cancelled = all.filter(isCancelled);
 
   const card = (event: EventItem) => (
-    <ModeratedEventCard admin={admin} event={event} price={formatPrice(event.isPaid, event.ticketPrice)} />
+    <ModeratedEventCard admin={admin} event={event} price={formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax)} />
   );
 
   return (

@@ -5,7 +5,8 @@
  * and admins (tickets' staff check) also get the events feature's tools: edit, cancel.
  * On an event with a seat limit the waitlist feature reads the signed-in person's place: its seatsAvailable
  * tells the ticket box what they can buy (a seat held for them included), its part sits in the ticket box,
- * and the organiser gets its panel. The organiser's panels also link to the event's dashboard (its own route).
+ * and the organiser gets its panel. On a paid event the organiser also gets the tickets feature's promo codes
+ * panel. The organiser's panels also link to the event's dashboard (its own route).
  */
 import { Link, useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
@@ -14,7 +15,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
 import { EventDetailView, EventLoadFailure, useEventDetail, type EventItem } from '../../features/events';
-import { TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
+import { PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
 import { useWaitlistPlace, WaitlistBox, WaitlistPanel } from '../../features/waitlist';
 import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
@@ -68,6 +69,7 @@ export default function EventDetailRoute() {
               </Link>
             </div>
           </section>
+          {event.isPaid && event.ticketPrice > 0 && event.status !== 'cancelled' ? <PromoCodesPanel eventId={event._id} /> : null}
           {typeof event.capacity === 'number' ? <WaitlistPanel eventId={event._id} /> : null}
         </>
       }

@@ -1,5 +1,5 @@
 /*
- * A whole number of tickets between 1 and `max`: whatever is typed is clamped, so the value handed on is
+ * A whole number of tickets between `min` (1 unless given) and `max`: whatever is typed is clamped, so the value handed on is
  * always one a purchase or a waitlist place accepts.
  */
 import { useId } from 'react';
@@ -8,13 +8,15 @@ export interface QuantityFieldProps {
   label: string;
   value: number;
   max: number;
+  /** 0 where choosing none is fine (one of several ticket types). */
+  min?: number;
   onChange: (quantity: number) => void;
   disabled?: boolean;
   /** Class of the field's wrapper, beside `field`. */
   className?: string;
 }
 
-export function QuantityField({ label, value, max, onChange, disabled, className }: QuantityFieldProps) {
+export function QuantityField({ label, value, max, min = 1, onChange, disabled, className }: QuantityFieldProps) {
   const id = useId();
   return (
     <div className={className ? `field ${className}` : 'field'}>
@@ -26,14 +28,14 @@ export function QuantityField({ label, value, max, onChange, disabled, className
         className="field__control"
         type="number"
         inputMode="numeric"
-        min={1}
+        min={min}
         max={max}
         step={1}
         value={value}
         disabled={disabled}
         onChange={(change) => {
           const next = Math.floor(Number(change.target.value));
-          onChange(Number.isFinite(next) ? Math.min(max, Math.max(1, next)) : 1);
+          onChange(Number.isFinite(next) ? Math.min(max, Math.max(min, next)) : min);
         }}
       />
     </div>

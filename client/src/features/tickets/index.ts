@@ -8,4 +8,6 @@ export { CheckInPage } from './components/check-in-page';
 export type { LoadCheckInEvent } from './components/check-in-page';
 export { MyTickets } from './components/my-tickets';
 export { TransactionsOverlay } from './components/transactions-overlay';
+export { TicketQr } from './components/ticket-qr';
 export { useStaffAccess } from './hooks/use-staff-access';
+export { PromoCodesPanel } from './components/promo-codes-panel';

@@ -1,6 +1,6 @@
 /*
  * EVENT DASHBOARD API (server/src/modules/dashboard, /api/docs "Events"): GET /api/events/:id/dashboard for
- * the organiser or an admin, as JSON or (format=csv) the daily sales as a file.
+ * the organiser or an admin, as JSON or (format=csv) one of its tables as a file.
  */
 import { api } from '../../../lib/api-client';
 
@@ -29,15 +29,19 @@ export interface HourlyCheckIns {
 export interface TicketTypeFigures {
   name: string;
   price: number;
+  /** Valid tickets of the type. */
   sold: number;
-  /** null: no seat limit. */
+  /** The type's own seat limit; null: only the event's capacity (if any) limits it. */
   capacity: number | null;
+  /** What its valid tickets were paid (after promo codes). */
   revenue: number;
 }
 
 export interface PromoCodeFigures {
   code: string;
+  /** Paid orders that used it. */
   uses: number;
+  /** Shillings it took off them. */
   discount: number;
 }
 
@@ -63,9 +67,9 @@ export interface EventDashboard {
   salesByDay: DailySales[];
   /** Every hour from the first check-in to the last, oldest first. */
   checkInsByHour: HourlyCheckIns[];
-  /** One `General` entry until ticket types exist. */
+  /** In the order buyers see them; at least one. */
   types: TicketTypeFigures[];
-  /** Empty until promo codes exist. */
+  /** Oldest first; empty without codes. */
   promoCodes: PromoCodeFigures[];
 }
 
@@ -74,8 +78,11 @@ export async function getEventDashboard(eventId: string, signal?: AbortSignal): 
   return data;
 }
 
-/** The daily sales as the server writes them (text/csv). */
-export async function getSalesCsv(eventId: string): Promise<Blob> {
-  const { data } = await api.get<Blob>(`/events/${seg(eventId)}/dashboard`, { params: { format: 'csv' }, responseType: 'blob' });
+/** The dashboard's tables the server writes as CSV. */
+export type DashboardTable = 'sales' | 'types' | 'promo-codes';
+
+/** One table as the server writes it (text/csv): the daily sales, the ticket types or the promo codes. */
+export async function getDashboardCsv(eventId: string, table: DashboardTable): Promise<Blob> {
+  const { data } = await api.get<Blob>(`/events/${seg(eventId)}/dashboard`, { params: { format: 'csv', table }, responseType: 'blob' });
   return data;
 }

@@ -1,8 +1,8 @@
 /*
  * /events/:id/dashboard: one event's figures for its organiser (or an admin), from GET /api/events/:id/dashboard.
  * Totals as cards, sales per day and check-ins per hour as charts (each with a text summary and the
- * numbers as a table), figures per ticket type (and per promo code, once there are any), and the daily
- * sales as a CSV file. The server decides who may see it; this page shows its refusal as it comes.
+ * numbers as a table), figures per ticket type (and per promo code, once there are any), and each table
+ * as a CSV file. The server decides who may see it; this page shows its refusal as it comes.
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -14,7 +14,7 @@ import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
 import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { getEventDashboard, getSalesCsv, type EventDashboard } from '../api/dashboard-api';
+import { getDashboardCsv, getEventDashboard, type DashboardTable, type EventDashboard } from '../api/dashboard-api';
 import {
   checkInSummary,
   compactShillings,
@@ -70,7 +70,7 @@ export function EventDashboardPage({ eventId }: { eventId: string }) {
 function DashboardBody({ data }: { data: EventDashboard }) {
   const { event, totals } = data;
   const isPaid = event.isPaid && event.ticketPrice > 0;
-  const [exporting, setExporting] = useState(false);
+  const [exporting, setExporting] = useState<DashboardTable | null>(null);
 
   const sales = useMemo<TimeChartData>(
     () => ({
@@ -97,15 +97,25 @@ function DashboardBody({ data }: { data: EventDashboard }) {
     [data.checkInsByHour],
   );
 
-  const exportCsv = async () => {
-    setExporting(true);
+  const exportCsv = async (table: DashboardTable) => {
+    setExporting(table);
     try {
-      saveFile(await getSalesCsv(data.eventId), `sales-${fileSlug(event.title)}.csv`);
+      saveFile(await getDashboardCsv(data.eventId, table), `${table}-${fileSlug(event.title)}.csv`);
     } catch (error) {
-      notify.error(getErrorMessage(error, 'Could not export the sales. Please try again.'));
+      notify.error(getErrorMessage(error, 'Could not export the table. Please try again.'));
     } finally {
-      setExporting(false);
+      setExporting(null);
     }
+  };
+  const exportButton = (table: DashboardTable, name: string) => (
+    <Button variant="secondary" className="btn--sm" loading={exporting === table} loadingText="Exporting…" onClick={() => void exportCsv(table)}>
+      Export table<span className="visually-hidden"> of {name} as CSV</span>
+    </Button>
+  );
+  /** '3 / 40'. One type is the whole event, so the event's capacity is its limit; among several, only a type's own. */
+  const soldOf = (type: { sold: number; capacity: number | null }) => {
+    const capacity = type.capacity ?? (data.types.length === 1 ? totals.capacity : null);
+    return capacity === null ? count(type.sold) : `${count(type.sold)} / ${count(capacity)}`;
   };
 
   const soldShare = percent(totals.ticketsSold, totals.capacity);
@@ -125,7 +135,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
             {event.status === 'cancelled' ? ' · Cancelled' : event.status === 'pending' ? ' · Pending approval' : null}
           </p>
         </div>
-        <Button variant="secondary" loading={exporting} loadingText="Exporting…" onClick={() => void exportCsv()}>
+        <Button variant="secondary" loading={exporting === 'sales'} loadingText="Exporting…" onClick={() => void exportCsv('sales')}>
           Export CSV
         </Button>
       </header>
@@ -201,7 +211,10 @@ function DashboardBody({ data }: { data: EventDashboard }) {
       />
 
       <section className="dashboard__panel" aria-labelledby="dashboard-types">
-        <h2 id="dashboard-types">Ticket types</h2>
+        <div className="dashboard__panel-header">
+          <h2 id="dashboard-types">Ticket types</h2>
+          {exportButton('types', 'ticket types')}
+        </div>
         <div className="table-scroll">
           <table className="data-table">
             <thead>
@@ -217,7 +230,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
                 <tr key={type.name}>
                   <th scope="row">{type.name}</th>
                   <td>{type.price > 0 ? formatShillings(type.price) : 'Free'}</td>
-                  <td>{type.capacity === null ? count(type.sold) : `${count(type.sold)} / ${count(type.capacity)}`}</td>
+                  <td>{soldOf(type)}</td>
                   <td>{formatShillings(type.revenue)}</td>
                 </tr>
               ))}
@@ -228,7 +241,10 @@ function DashboardBody({ data }: { data: EventDashboard }) {
 
       {data.promoCodes.length > 0 ? (
         <section className="dashboard__panel" aria-labelledby="dashboard-promo">
-          <h2 id="dashboard-promo">Promo codes</h2>
+          <div className="dashboard__panel-header">
+            <h2 id="dashboard-promo">Promo codes</h2>
+            {exportButton('promo-codes', 'promo codes')}
+          </div>
           <div className="table-scroll">
             <table className="data-table">
               <thead>

@@ -9,7 +9,7 @@ import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import { api } from '../../../lib/api-client';
 import type { RefundReason, RefundStatus } from '../../../lib/refund-labels';
 import { fetchJson } from '../../../lib/public-get';
-import type { EventItem } from '../../../types/api';
+import type { EventItem, TicketTypesView } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
 const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) : []);
@@ -88,6 +88,29 @@ export async function updateEvent(id: string, input: EventUpdateInput): Promise<
 }
 
 /** The organiser's reason for cancelling, as POST /api/events/:id/cancel accepts it (characters, trimmed). */
+/** One ticket type as the organiser sets it; `_id` names an existing one (absent: a new one). */
+export interface TicketTypeInput {
+  _id?: string;
+  name: string;
+  price: number;
+  capacity: number | null;
+  /** Wall-clock `YYYY-MM-DDTHH:mm`, or null (on sale from publication / until the start). */
+  salesStart: string | null;
+  salesEnd: string | null;
+  /** Null for the most an order may hold. */
+  maxPerOrder: number | null;
+}
+
+/**
+ * PUT /api/events/:id/ticket-types {ticketTypes} (organiser or admin): replaces the list, in the order buyers
+ * see it -> the types as GET returns them. 400 names the field (`ticketTypes.1.price`); 409 when a bought type
+ * is removed or a capacity goes below what is sold.
+ */
+export async function saveTicketTypes(id: string, ticketTypes: TicketTypeInput[]): Promise<TicketTypesView> {
+  const { data } = await api.put<TicketTypesView>(`/events/${seg(id)}/ticket-types`, { ticketTypes });
+  return data;
+}
+
 export const CANCEL_REASON_MIN = 3;
 export const CANCEL_REASON_MAX = 500;
 

@@ -1,12 +1,18 @@
-/* /edit-event/{id} form: PUT /api/events/:id, then back to the event page. */
+/*
+ * /edit-event/{id} form: PUT /api/events/:id, then back to the event page. A paid event's ticket types are
+ * edited here too and, when changed, saved after the event with PUT /api/events/:id/ticket-types; a refusal
+ * (at the row's field) keeps the form open, the event's own changes being saved already.
+ */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { paths } from '../../../config/paths';
-import { getErrorMessage } from '../../../lib/errors';
-import { updateEvent, type EventItem } from '../api/events-api';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
+import { getTicketTypes } from '../../../lib/ticket-types-api';
+import { saveTicketTypes, updateEvent, type EventItem } from '../api/events-api';
 import { useGeocode } from '../hooks/use-geocode';
 import {
   parseCapacity,
@@ -19,8 +25,10 @@ import {
   type RefundPolicyValues,
 } from '../lib/event-form';
 import { joinEventDate, splitEventDate } from '../lib/event-time';
+import { errorsAfterEdit, typeErrorKey, typeInputs, typeRowsOf, validateTypeRows, type TicketTypeErrors, type TicketTypeRow } from '../lib/ticket-type-rows';
 import { EventFields } from './event-fields';
 import { RefundPolicyFields } from './refund-policy-fields';
+import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
 
 function initialValues(event: EventItem): EventFormValues {
@@ -45,6 +53,14 @@ export function EditEventForm({ event }: { event: EventItem }) {
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [focusToken, setFocusToken] = useState(0);
+  const types = useFetch(event.isPaid ? `ticket-types:${event._id}:edit` : null, (signal) => getTicketTypes(event._id, signal));
+  /** The rows as loaded (to tell whether they changed) and as edited; null until loaded. */
+  const [typeRows, setTypeRows] = useState<{ saved: string; rows: TicketTypeRow[] } | null>(null);
+  const [typeErrors, setTypeErrors] = useState<TicketTypeErrors>({});
+  if (types.data && typeRows === null) {
+    const rows = typeRowsOf(types.data.ticketTypes);
+    setTypeRows({ saved: JSON.stringify(typeInputs(rows)), rows });
+  }
   const geo = useGeocode(
     typeof event.latitude === 'number' && typeof event.longitude === 'number' ? { lat: event.latitude, lon: event.longitude } : null,
   );
@@ -62,9 +78,11 @@ export function EditEventForm({ event }: { event: EventItem }) {
     const original = splitEventDate(event.date);
     const found = validateEventFields(values, { allowPastDate: values.date === original.date });
     const policyProblems = validateRefundPolicy(policy);
+    const typeProblems = typeRows ? validateTypeRows(typeRows.rows) : {};
     setErrors(found);
     setPolicyErrors(policyProblems);
-    if ([...Object.values(found), ...Object.values(policyProblems)].some(Boolean)) {
+    setTypeErrors(typeProblems);
+    if ([...Object.values(found), ...Object.values(policyProblems), ...Object.values(typeProblems)].some(Boolean)) {
       setFocusToken((token) => token + 1);
       return;
     }
@@ -80,6 +98,24 @@ export function EditEventForm({ event }: { event: EventItem }) {
         // Without a map match the server keeps the stored point, or places a moved event itself.
         ...(geo.coords ? { latitude: geo.coords.lat, longitude: geo.coords.lon } : {}),
       });
+      const typeList = typeRows ? typeInputs(typeRows.rows) : null;
+      if (typeRows && typeList && JSON.stringify(typeList) !== typeRows.saved) {
+        try {
+          const stored = await saveTicketTypes(event._id, typeList);
+          const rows = typeRowsOf(stored.ticketTypes);
+          setTypeRows({ saved: JSON.stringify(typeInputs(rows)), rows });
+        } catch (error) {
+          const refusal = getServerFieldError(error);
+          const key = refusal ? typeErrorKey(refusal.field) : null;
+          if (refusal && key !== null) {
+            setTypeErrors({ [key]: refusal.msg });
+            setFocusToken((token) => token + 1);
+          }
+          setServerError(`The event was updated, but its ticket types were not saved: ${getErrorMessage(error, 'please try again.')}`);
+          setPending(false);
+          return;
+        }
+      }
       // A changed title, text, date, place or price sends a published event back to review: say so.
       if (saved.reReview) notify.info(saved.msg ?? 'Event updated. It is back in review until an administrator approves it again.');
       else notify.success('Event updated.');
@@ -109,6 +145,33 @@ export function EditEventForm({ event }: { event: EventItem }) {
           if (policyErrors[field]) setPolicyErrors((current) => ({ ...current, [field]: undefined }));
         }}
       />
+      {event.isPaid ? (
+        <fieldset className="event-form__pricing">
+          <legend>Tickets</legend>
+          {typeRows ? (
+            <TicketTypesFields
+              rows={typeRows.rows}
+              errors={typeErrors}
+              onChange={(rows, touched) => {
+                setTypeRows((current) => (current ? { ...current, rows } : current));
+                setTypeErrors((current) => errorsAfterEdit(current, touched));
+              }}
+              disabled={pending}
+            />
+          ) : types.error ? (
+            <p className="form-message form-message--error" role="alert">
+              The ticket types could not be loaded.{' '}
+              <Button variant="ghost" className="btn--sm" onClick={types.reload}>
+                Try again
+              </Button>
+            </p>
+          ) : (
+            <p className="muted" role="status">
+              Loading ticket types…
+            </p>
+          )}
+        </fieldset>
+      ) : null}
       {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}
       <Button type="submit" block loading={pending} loadingText="Updating…">
         Update

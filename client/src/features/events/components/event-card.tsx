@@ -7,7 +7,7 @@ import '../events.css';
 
 /** A linked event summary. The whole card is clickable through the title link (one tab stop). */
 export function EventCard({ event, priority = false }: { event: EventItem; priority?: boolean }) {
-  const price = formatPrice(event.isPaid, event.ticketPrice);
+  const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
   return (
     <article className="event-card">
       <div className="event-card__media">

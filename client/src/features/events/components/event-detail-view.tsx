@@ -37,7 +37,7 @@ export interface EventDetailViewProps {
 
 export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent, canManage = false, onCancelled, organiserPanels }: EventDetailViewProps) {
   const pageUrl = `${window.location.origin}${paths.event(event._id)}`;
-  const price = formatPrice(event.isPaid, event.ticketPrice);
+  const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
   const cancelled = event.status === 'cancelled';
   // The one who just cancelled it is taken to the banner that says so (the button they used is gone).
   const [justCancelled, setJustCancelled] = useState(false);

@@ -1,26 +1,31 @@
 /*
  * /plan form (docs/product.md). The image is uploaded to POST /api/uploads when the form is submitted
  * (once per chosen file, so a retry after a failed post does not upload it again), then the event
- * is created with POST /api/events/addevnt and waits for approval.
+ * is created with POST /api/events/addevnt and waits for approval. A paid event's ticket types are then
+ * saved with PUT /api/events/:id/ticket-types, unless they say no more than one price (the event is then
+ * created exactly as before types). Should that second call be refused, the event exists: the form stays,
+ * shows the refusal at the row's field, and its button saves only the types.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { paths } from '../../../config/paths';
-import { getErrorMessage } from '../../../lib/errors';
+import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
-import { createEvent, uploadImage, type EventItem } from '../api/events-api';
 import { useGeocode } from '../hooks/use-geocode';
+import { createEvent, saveTicketTypes, uploadImage, type EventItem } from '../api/events-api';
 import { noRefundValues, parseCapacity, refundPolicyInput, validateImage, validatePlanForm, type FormErrors, type PlanFormValues } from '../lib/event-form';
+import { cheapestPrice, defaultTypeRows, errorsAfterEdit, isPlainPrice, newTypeRow, typeErrorKey, typeInputs, validateTypeRows, type TicketTypeErrors, type TicketTypeRow } from '../lib/ticket-type-rows';
 import { todayInKenya } from '../../../lib/event-clock';
 import { joinEventDate } from '../lib/event-time';
 import { EventFields } from './event-fields';
 import { RefundPolicyFields } from './refund-policy-fields';
+import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
 
 const DRAFT_KEY = 'tukio-plan-draft';
+const TYPES_DRAFT_KEY = 'tukio-plan-draft-types';
 
 const emptyValues: PlanFormValues = {
   title: '',
@@ -30,7 +35,6 @@ const emptyValues: PlanFormValues = {
   location: '',
   capacity: '',
   isPaid: false,
-  ticketPrice: '',
   ...noRefundValues,
 };
 
@@ -51,10 +55,28 @@ function readDraft(): PlanFormValues {
   }
 }
 
-function saveDraft(values: PlanFormValues | null) {
+/** The ticket type rows typed before logging in, kept like the rest of the draft. */
+function readTypesDraft(): TicketTypeRow[] {
   try {
-    if (values) window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(values));
-    else window.sessionStorage.removeItem(DRAFT_KEY);
+    const saved = JSON.parse(window.sessionStorage.getItem(TYPES_DRAFT_KEY) ?? 'null') as unknown;
+    const rows = Array.isArray(saved) ? saved.filter((row): row is TicketTypeRow => typeof row === 'object' && row !== null && typeof (row as TicketTypeRow).name === 'string') : [];
+    if (rows.length === 0) return defaultTypeRows();
+    // Fresh keys; a draft is for a new event, so no stored type ids.
+    return rows.map((row) => newTypeRow({ name: row.name, price: row.price, capacity: row.capacity, salesStart: row.salesStart, salesEnd: row.salesEnd, maxPerOrder: row.maxPerOrder }));
+  } catch {
+    return defaultTypeRows();
+  }
+}
+
+function saveDraft(values: PlanFormValues | null, rows: TicketTypeRow[] = []) {
+  try {
+    if (values) {
+      window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(values));
+      window.sessionStorage.setItem(TYPES_DRAFT_KEY, JSON.stringify(rows));
+    } else {
+      window.sessionStorage.removeItem(DRAFT_KEY);
+      window.sessionStorage.removeItem(TYPES_DRAFT_KEY);
+    }
   } catch {
     /* storage unavailable */
   }
@@ -69,10 +91,14 @@ export function PlanEventForm() {
 
   const [values, setValues] = useState<PlanFormValues>(readDraft);
   const [errors, setErrors] = useState<FormErrors<PlanFormValues>>({});
+  const [typeRows, setTypeRows] = useState<TicketTypeRow[]>(readTypesDraft);
+  const [typeErrors, setTypeErrors] = useState<TicketTypeErrors>({});
+  /** Created, but its ticket types were refused: the button saves only them. */
+  const [createdPendingTypes, setCreatedPendingTypes] = useState<EventItem | null>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<{ file: File; url: string } | null>(null);
-  const [phase, setPhase] = useState<'idle' | 'uploading' | 'posting'>('idle');
+  const [phase, setPhase] = useState<'idle' | 'uploading' | 'posting' | 'saving-types'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
   const [posted, setPosted] = useState<EventItem | null>(null);
   const [focusToken, setFocusToken] = useState(0);
@@ -122,14 +148,20 @@ export function PlanEventForm() {
     if (phase !== 'idle') return;
     setServerError(null);
     if (!isLoggedIn || !user) {
-      saveDraft(values);
+      saveDraft(values, typeRows);
       void navigate(paths.login, { state: { from: paths.plan } });
       return;
     }
     const found = validatePlanForm(values, image);
+    const typeProblems = values.isPaid ? validateTypeRows(typeRows) : {};
     setErrors(found);
-    if (Object.values(found).some(Boolean)) {
+    setTypeErrors(typeProblems);
+    if ([...Object.values(found), ...Object.values(typeProblems)].some(Boolean)) {
       setFocusToken((token) => token + 1);
+      return;
+    }
+    if (createdPendingTypes) {
+      await saveTypes(createdPendingTypes);
       return;
     }
 
@@ -154,14 +186,37 @@ export function PlanEventForm() {
         user: user._id,
         image: imageUrl,
         isPaid: values.isPaid,
-        ticketPrice: values.isPaid ? Number(values.ticketPrice) : 0,
+        // The cheapest type: what the event's answers call ticketPrice once the types are saved.
+        ticketPrice: values.isPaid ? cheapestPrice(typeRows) : 0,
         capacity: parseCapacity(values.capacity),
         refundPolicy: refundPolicyInput(values),
       });
       saveDraft(null);
-      setPosted(event);
+      if (values.isPaid && !isPlainPrice(typeRows)) await saveTypes(event);
+      else setPosted(event);
     } catch (error) {
       setServerError(getErrorMessage(error, 'Failed to post the event. Please try again.'));
+    } finally {
+      setPhase('idle');
+    }
+  };
+
+  /** PUT the ticket types of the event just created; a refusal stays on the form, at the row's field. */
+  const saveTypes = async (event: EventItem) => {
+    setPhase('saving-types');
+    try {
+      await saveTicketTypes(event._id, typeInputs(typeRows));
+      setCreatedPendingTypes(null);
+      setPosted(event);
+    } catch (error) {
+      setCreatedPendingTypes(event);
+      const refusal = getServerFieldError(error);
+      const key = refusal ? typeErrorKey(refusal.field) : null;
+      if (refusal && key !== null) {
+        setTypeErrors({ [key]: refusal.msg });
+        setFocusToken((token) => token + 1);
+      }
+      setServerError(`Your event was posted, but its ticket types were not saved: ${getErrorMessage(error, 'please try again.')}`);
     } finally {
       setPhase('idle');
     }
@@ -170,6 +225,8 @@ export function PlanEventForm() {
   const startOver = () => {
     setValues(emptyValues);
     setErrors({});
+    setTypeRows(defaultTypeRows());
+    setTypeErrors({});
     removeImage();
     setUploaded(null);
     setPosted(null);
@@ -218,22 +275,18 @@ export function PlanEventForm() {
       <fieldset className="event-form__pricing">
         <legend>Tickets</legend>
         <label className="checkbox">
-          <input type="checkbox" name="isPaid" checked={values.isPaid} onChange={(event) => change('isPaid', event.target.checked)} />
+          <input type="checkbox" name="isPaid" checked={values.isPaid} disabled={createdPendingTypes !== null} onChange={(event) => change('isPaid', event.target.checked)} />
           <span>This is a paid event</span>
         </label>
         {values.isPaid ? (
-          <TextField
-            label="Ticket price (Ksh)"
-            name="ticketPrice"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            required
-            hint="Whole shillings: M-Pesa takes no cents."
-            value={values.ticketPrice}
-            error={errors.ticketPrice}
-            onChange={(event) => change('ticketPrice', event.target.value)}
+          <TicketTypesFields
+            rows={typeRows}
+            errors={typeErrors}
+            onChange={(rows, touched) => {
+              setTypeRows(rows);
+              setTypeErrors((current) => errorsAfterEdit(current, touched));
+            }}
+            disabled={pending}
           />
         ) : (
           <p className="muted event-form__free-note">Free event: attendees register without paying.</p>
@@ -276,8 +329,13 @@ export function PlanEventForm() {
       </div>
 
       {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}
-      <Button type="submit" block loading={pending} loadingText={phase === 'uploading' ? 'Uploading image…' : 'Posting event…'}>
-        Post Event
+      <Button
+        type="submit"
+        block
+        loading={pending}
+        loadingText={phase === 'uploading' ? 'Uploading image…' : phase === 'saving-types' ? 'Saving ticket types…' : 'Posting event…'}
+      >
+        {createdPendingTypes ? 'Save ticket types' : 'Post Event'}
       </Button>
     </form>
   );

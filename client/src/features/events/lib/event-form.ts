@@ -2,7 +2,7 @@
  * Validation of the plan and edit forms (docs/product.md). Messages name the field; the server repeats
  * these checks, and its own message is shown when it refuses something the client let through.
  */
-import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, MAX_IMAGE_BYTES, TICKET_PRICE_MAX } from '@tukio/shared/limits';
+import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, MAX_IMAGE_BYTES } from '@tukio/shared/limits';
 import {
   REFUND_PERCENT_MAX,
   REFUND_PERCENT_MIN,
@@ -62,9 +62,9 @@ export function refundPolicyInput(values: RefundPolicyValues): RefundPolicy {
   };
 }
 
+/** A paid event's prices are its ticket types' (./ticket-type-rows.ts). */
 export interface PlanFormValues extends EventFormValues, RefundPolicyValues {
   isPaid: boolean;
-  ticketPrice: string;
 }
 
 export type FormErrors<T> = Partial<Record<keyof T | 'image', string>>;
@@ -94,15 +94,6 @@ export function validateEventFields(values: EventFormValues, options: { allowPas
 
 export function validatePlanForm(values: PlanFormValues, image: File | null): FormErrors<PlanFormValues> {
   const errors: FormErrors<PlanFormValues> = { ...validateEventFields(values), ...validateRefundPolicy(values) };
-  if (values.isPaid) {
-    const raw = values.ticketPrice.trim();
-    const price = Number(raw);
-    if (raw === '') errors.ticketPrice = 'Ticket price is required for a paid event.';
-    else if (!Number.isFinite(price) || price < 0) errors.ticketPrice = 'Ticket price must be 0 or more.';
-    else if (!Number.isInteger(price)) errors.ticketPrice = 'Ticket price must be whole shillings: M-Pesa takes no cents (for example 350, not 350.50).';
-    else if (price < 1) errors.ticketPrice = 'A paid event costs at least Ksh.1.';
-    else if (price > TICKET_PRICE_MAX) errors.ticketPrice = `Ticket price must be at most Ksh.${TICKET_PRICE_MAX}.`;
-  }
   const imageError = validateImage(image);
   if (imageError) errors.image = imageError;
   return errors;

@@ -6,6 +6,7 @@
  */
 import { env } from '../../../config/env';
 import { lazyAxiosClient } from '../../../lib/api-client';
+import type { OrderItem } from './order-api';
 
 // confirmPayment may ask Daraja directly (STK query) before answering, hence the longer timeout.
 export const paymentApi = lazyAxiosClient({ baseURL: env.paymentApiUrl, timeout: 40_000, endSessionOn401: false });
@@ -15,8 +16,14 @@ export interface StkPushInput {
   /** `254` + 9 digits. */
   phone: string;
   quantity: number;
-  /** Shown to nobody: the server charges ticketPrice × quantity whatever is sent here. */
+  /** Seats per ticket type; absent buys `quantity` of the event's cheapest type on sale. */
+  items?: OrderItem[];
+  /** Applied by the server, which refuses a bad one naming the `promoCode` field. */
+  promoCode?: string;
+  /** Shown to nobody: the server charges its own price for the order whatever is sent here. */
   amount: number;
+  /** A guest's (signed out) optional email: the tickets are mailed there as well as sent by SMS. */
+  email?: string;
 }
 
 export interface StkPushResult {
@@ -32,13 +39,16 @@ export interface StkPushResult {
   simulatorUrl?: string;
 }
 
-/** POST /api/stkPush (same-origin: /pay/stkPush) {phone, amount, Order_ID, quantity}. */
+/** POST /api/stkPush (same-origin: /pay/stkPush) {phone, amount, Order_ID, quantity, items?, promoCode?}. */
 export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
   const { data } = await paymentApi.post<StkPushResult>('/stkPush', {
     phone: input.phone,
     amount: input.amount,
     Order_ID: `${input.eventId}_${input.phone}`,
     quantity: input.quantity,
+    ...(input.items ? { items: input.items } : {}),
+    ...(input.promoCode ? { promoCode: input.promoCode } : {}),
+    ...(input.email ? { email: input.email } : {}),
   });
   return data;
 }
@@ -57,6 +67,8 @@ export interface ConfirmResult {
   amount?: number;
   quantity?: number;
   mpesaReceiptNumber?: string | null;
+  /** A paid guest checkout: its ticket page is /t/<ticketToken> (the link the SMS carries). */
+  ticketToken?: string;
 }
 
 /** POST /api/confirmPayment (same-origin: /pay/confirmPayment) {CheckoutRequestID}: where the payment stands now. */

@@ -24,6 +24,8 @@ export interface MyTicket {
   transferredFrom?: string | null;
   /** Whole shillings paid for this ticket (0 when free). */
   pricePaid?: number;
+  /** The ticket type it was bought as (absent on old servers). */
+  ticketType?: { _id: string; name: string } | null;
   /** Whether the holder may cancel it now (the event's refund policy), why not, and the percent refunded. */
   selfCancel?: { allowed: boolean; reason: string | null; refundPercent: number };
   event: {

@@ -144,6 +144,13 @@ export function MyTickets({ userId }: { userId: string }) {
                   <dt>Location</dt>
                   <dd>{ticket.event.location}</dd>
                 </div>
+                {/* A free event's one type says nothing; a paid one's tells the door (and the holder) which ticket this is. */}
+                {ticket.ticketType && ticket.event.isPaid ? (
+                  <div>
+                    <dt>Ticket type</dt>
+                    <dd>{ticket.ticketType.name}</dd>
+                  </div>
+                ) : null}
                 {holder ? (
                   <div>
                     <dt>Holder</dt>

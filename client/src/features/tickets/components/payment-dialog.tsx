@@ -5,27 +5,29 @@
  */
 import { KENYAN_PHONE_PATTERN, normaliseKenyanPhone } from '@tukio/shared/phone';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
+import { orderAmount, orderSubtotal } from '../lib/ticket-order';
 import type { PaymentState } from '../hooks/use-ticket-payment';
 
 export interface PaymentDialogProps {
   open: boolean;
   eventTitle: string;
-  ticketPrice: number;
   state: PaymentState;
   onClose: () => void;
   onAcceptPrice: () => void;
-  onPay: (phone: string) => void;
+  /** `email` only from a guest (signed out), who may give one for the tickets. */
+  onPay: (phone: string, email?: string) => void;
   onConfirm: () => void;
   onRetry: () => void;
+  /** A signed-out guest buys: an optional email field, and success ends on the ticket page link. */
+  guest?: boolean;
 }
-
-export const orderTotal = (price: number, quantity: number) => Math.round(price * quantity * 100) / 100;
 
 /** 254712345678 → 0712 345 678, for reading back the number the prompt went to. */
 function displayPhone(phone: string | null): string {
@@ -35,17 +37,21 @@ function displayPhone(phone: string | null): string {
 }
 
 export function PaymentDialog(props: PaymentDialogProps) {
-  const { open, eventTitle, ticketPrice, state, onClose } = props;
+  const { open, eventTitle, state, onClose } = props;
   const dialogRef = useModalDialog(open);
   const phoneRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const summaryId = useId();
   const [phoneText, setPhoneText] = useState('');
+  const [emailText, setEmailText] = useState('');
   const [phoneError, setPhoneError] = useState<string | null>(null);
 
   const { phase } = state;
-  const total = orderTotal(ticketPrice, state.quantity);
+  const { order } = state;
+  // The server's figure once it has answered; before that, what the box showed.
+  const total = state.amount ?? (order ? orderAmount(order) : 0);
+  const ticketsText = `${state.quantity} ${state.quantity === 1 ? 'ticket' : 'tickets'}`;
   const busy = phase === 'initiating' || phase === 'pending' || phase === 'registering' || phase === 'done';
 
   // Move focus to what the step asks for next (a disabled control would drop focus out of the dialog).
@@ -71,8 +77,10 @@ export function PaymentDialog(props: PaymentDialogProps) {
       return;
     }
     setPhoneError(null);
-    props.onPay(phone);
+    const email = emailText.trim();
+    props.onPay(phone, props.guest && email ? email : undefined);
   };
+  const guestDone = props.guest && phase === 'done';
 
   const tone =
     state.status === 'Payment successful' ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' ? 'waiting' : 'idle';
@@ -95,18 +103,30 @@ export function PaymentDialog(props: PaymentDialogProps) {
 
       <div className="payment-summary" id={summaryId}>
         <p className="payment-summary__event">{eventTitle}</p>
-        <p className="payment-summary__line">
-          {state.quantity} {state.quantity === 1 ? 'ticket' : 'tickets'} × {formatShillings(ticketPrice)}
-        </p>
+        {order ? (
+          order.lines.map((line) => (
+            <p className="payment-summary__line" key={line.name ?? ''}>
+              {line.quantity} {line.name ? `${line.name} ` : ''}
+              {line.quantity === 1 ? 'ticket' : 'tickets'} × {formatShillings(line.price)}
+            </p>
+          ))
+        ) : (
+          <p className="payment-summary__line">{ticketsText}</p>
+        )}
+        {order && order.discount > 0 ? (
+          <p className="payment-summary__line">
+            Subtotal {formatShillings(orderSubtotal(order))}, discount{order.promoCode ? ` (${order.promoCode})` : ''} −{formatShillings(order.discount)}
+          </p>
+        ) : null}
         <p className="payment-summary__total">
-          Total <strong>{formatShillings(state.amount ?? total)}</strong>
+          Total <strong>{formatShillings(total)}</strong>
         </p>
       </div>
 
       {phase === 'confirm' ? (
         <div className="payment-dialog__step">
           <p>
-            You will pay <strong>{formatShillings(total)}</strong> by M-Pesa for {state.quantity} {state.quantity === 1 ? 'ticket' : 'tickets'}. Continue?
+            You will pay <strong>{formatShillings(total)}</strong> by M-Pesa for {ticketsText}. Continue?
           </p>
           <div className="button-row payment-dialog__actions">
             <Button variant="secondary" onClick={onClose}>
@@ -136,13 +156,31 @@ export function PaymentDialog(props: PaymentDialogProps) {
             hint={PHONE_HINT}
             error={phoneError}
           />
+          {props.guest ? (
+            <TextField
+              label="Email (optional)"
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              value={emailText}
+              readOnly={phase !== 'phone'}
+              onChange={(change) => setEmailText(change.target.value)}
+              hint="Your tickets go to your phone by SMS; give an email to get them there too."
+            />
+          ) : null}
 
           <div ref={statusRef} className={`payment-status payment-status--${tone}`} role="status" aria-live="polite" aria-atomic="true" tabIndex={-1}>
             <p className="payment-status__line">
               {tone === 'waiting' ? <Spinner size="sm" /> : null}
               <span>{state.status}</span>
             </p>
-            {state.detail ? <p className="payment-status__detail">{state.detail}</p> : null}
+            {state.detail && !guestDone ? <p className="payment-status__detail">{state.detail}</p> : null}
+            {guestDone ? (
+              <p className="payment-status__detail">
+                Your {state.quantity === 1 ? 'ticket was' : 'tickets were'} sent by SMS to {state.phone}.{' '}
+                {state.guestTicketPath ? <Link to={state.guestTicketPath}>Open your {state.quantity === 1 ? 'ticket' : 'tickets'}</Link> : null}
+              </p>
+            ) : null}
             {phase === 'pending' && state.phone ? (
               <p className="payment-status__detail">
                 Prompt sent to {displayPhone(state.phone)}
@@ -190,11 +228,12 @@ export function PaymentDialog(props: PaymentDialogProps) {
                 Try again
               </Button>
             ) : null}
-            {phase === 'registering' || phase === 'done' ? (
+            {phase === 'registering' || (phase === 'done' && !guestDone) ? (
               <Button loading loadingText="Finishing your registration…">
                 Done
               </Button>
             ) : null}
+            {guestDone ? <Button onClick={onClose}>Close</Button> : null}
             {busy ? null : (
               <Button variant="secondary" onClick={onClose}>
                 Cancel

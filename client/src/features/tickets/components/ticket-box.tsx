@@ -1,7 +1,8 @@
 /*
  * TICKET BOX on the event page (app/routes/event-detail.tsx plugs it into the events feature's layout):
  * quantity + Get Ticket / 'Already Registered'. Free events register here; paid events go through
- * `onBuy` when given, else the lazily loaded TicketPurchase (./ticket-purchase.tsx).
+ * `onBuy` when given, else the lazily loaded TicketPurchase (./ticket-purchase.tsx). A paid event with
+ * several ticket types lists them with a quantity each (TypePicker), and a promo code can be applied.
  */
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
@@ -14,7 +15,12 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatPrice } from '../../../lib/format';
 import type { EventItem } from '../../../types/api';
 import { registerForEvent } from '../api/tickets-api';
+import { useTicketOrder } from '../hooks/use-ticket-order';
+import type { TicketOrder } from '../lib/ticket-order';
 import { CheckInLink } from './check-in-link';
+import { OrderSummary } from './order-summary';
+import { PromoCodeField } from './promo-code-field';
+import { TypePicker } from './type-picker';
 
 export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
 export const CANCELLED_EVENT_MESSAGE = 'Ticket sales are closed: this event was cancelled.';
@@ -40,15 +46,17 @@ export interface TicketBoxProps {
 
 /** What ./ticket-purchase.tsx receives. */
 export interface TicketPurchaseProps extends TicketBoxProps {
-  /** Tickets chosen in the quantity box (1..MAX_TICKETS_PER_ORDER, never above seatsLeft). */
-  quantity: number;
-  /** True while buying is impossible (sold out); render the Get Ticket button disabled. */
+  /** What is chosen: tickets in all (1..MAX_TICKETS_PER_ORDER), seats per type, promo code. */
+  order: TicketOrder;
+  /** True while buying is impossible (sold out, nothing chosen, price being worked out); render the Get Ticket button disabled. */
   disabled: boolean;
+  /** The label of the disabled button (default 'Sold out'). */
+  disabledLabel?: string;
   /** Call after payment is confirmed and the registration call succeeded. */
   onPurchased: () => void;
 }
 
-// Paid checkout (payment dialog, M-Pesa polling) downloads only when a signed-in visitor sees a paid event.
+// Paid checkout (payment dialog, M-Pesa polling) downloads only when a paid event's box offers to buy (signed in, or as a guest).
 const TicketPurchase = lazy(() => import('./ticket-purchase'));
 
 /** The registered state after a successful registration or purchase. */
@@ -61,17 +69,16 @@ export function markRegistered(event: EventItem, userId: string, tickets: number
   };
 }
 
-export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) => void }) {
+export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder) => void }) {
   const { event, userId, isRegistered, hasTakenPlace, onEventChange, onBuy } = props;
   const navigate = useNavigate();
   const location = useLocation();
   const quantityId = useId();
-  const [quantity, setQuantity] = useState(1);
   const [pending, setPending] = useState(false);
   // A ticket holder may buy more of a paid event: 'Already Registered' stays, 'Buy more tickets' opens the purchase.
   const [buyingMore, setBuyingMore] = useState(false);
 
-  const price = formatPrice(event.isPaid, event.ticketPrice);
+  const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
   const paid = price !== 'Free';
   const known = props.seatsAvailable !== undefined ? props.seatsAvailable : event.seatsLeft;
   const seatsLeft = typeof known === 'number' ? known : null;
@@ -80,6 +87,10 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
   // Nothing to buy or register for: cancelled, or already over.
   const closed = cancelled || hasTakenPlace;
   const maxQuantity = Math.max(1, Math.min(MAX_TICKETS_PER_ORDER, seatsLeft ?? MAX_TICKETS_PER_ORDER));
+  const ordering = useTicketOrder(event, { userId, enabled: paid && !closed });
+  const { order } = ordering;
+  // Nothing chosen yet, or the price of an applied code still being asked.
+  const notReady = !soldOut && (ordering.typesLoading || !ordering.ready);
 
   const goToLogin = () => void navigate(paths.login, { state: { from: location.pathname } });
 
@@ -98,19 +109,22 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
     }
   };
 
-  const purchase = userId ? (
+  // Signed out, the same purchase runs as a guest (by phone, no account).
+  const purchase = (
     <Suspense fallback={<Button block loading loadingText="Loading…" />}>
       <TicketPurchase
         {...props}
-        quantity={quantity}
-        disabled={soldOut}
+        order={order}
+        disabled={soldOut || notReady}
+        disabledLabel={soldOut ? 'Sold out' : 'Get Ticket'}
         onPurchased={() => {
           setBuyingMore(false);
-          onEventChange((current) => markRegistered(current, userId, quantity));
+          ordering.reloadTypes();
+          if (userId) onEventChange((current) => markRegistered(current, userId, order.quantity));
         }}
       />
     </Suspense>
-  ) : null;
+  );
   const canBuyMore = isRegistered && paid && !closed && Boolean(userId) && !onBuy;
 
   let action;
@@ -148,13 +162,16 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
     );
   } else if (!userId) {
     action = (
-      <Button block disabled={soldOut} onClick={goToLogin}>
-        {soldOut ? 'Sold out' : 'Get Ticket'}
-      </Button>
+      <>
+        <Button block disabled={soldOut} onClick={goToLogin}>
+          {soldOut ? 'Sold out' : 'Get Ticket'}
+        </Button>
+        {soldOut || onBuy ? null : purchase}
+      </>
     );
   } else if (onBuy) {
     action = (
-      <Button block disabled={soldOut} onClick={() => onBuy(quantity)}>
+      <Button block disabled={soldOut || notReady} onClick={() => onBuy(order)}>
         {soldOut ? 'Sold out' : 'Get Ticket'}
       </Button>
     );
@@ -191,7 +208,25 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (quantity: number) =
         )
       ) : null}
       {paid && (!isRegistered || buyingMore) && !closed ? (
-        <QuantityField label="Number of tickets" className="ticket-box__quantity" value={quantity} max={maxQuantity} disabled={soldOut} onChange={setQuantity} />
+        <>
+          {ordering.typesLoading && (event.ticketPriceMax ?? 0) > event.ticketPrice ? (
+            // Prices differ, so there are several types: no single quantity box that would then be replaced.
+            <p className="ticket-box__note" role="status">
+              Loading ticket types…
+            </p>
+          ) : ordering.multi ? (
+            <TypePicker types={ordering.types} selection={ordering.selection} onChange={ordering.setTypeQuantity} disabled={soldOut} />
+          ) : (
+            <QuantityField label="Number of tickets" className="ticket-box__quantity" value={ordering.quantity} max={maxQuantity} disabled={soldOut} onChange={ordering.setQuantity} />
+          )}
+          {soldOut ? null : <PromoCodeField {...ordering} />}
+          {ordering.orderError ? (
+            <p className="ticket-box__error" role="alert">
+              {ordering.orderError}
+            </p>
+          ) : null}
+          {ordering.multi || ordering.appliedCode ? <OrderSummary order={order} quote={ordering.quote} /> : null}
+        </>
       ) : null}
       {action}
       {props.waitlist}

@@ -1,6 +1,8 @@
 /*
  * TICKET BOX › paid events (loaded lazily by ./ticket-box.tsx).
  * Get Ticket → price confirmation → M-Pesa payment dialog → registration → 'Already Registered'.
+ * Signed out, 'Buy as guest' runs the same dialog by phone (and optional email) and ends on the link
+ * to the guest's ticket page instead of registering.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notify } from '../../../lib/notify';
@@ -11,13 +13,13 @@ import { PaymentDialog } from './payment-dialog';
 import '../tickets.css';
 
 export function TicketPurchase(props: TicketPurchaseProps) {
-  if (!props.userId) return null; // the ticket box sends visitors to /login before this
-  return <Purchase {...props} userId={props.userId} />;
+  return <Purchase {...props} />;
 }
 
 export default TicketPurchase;
 
-function Purchase({ event, userId, quantity, disabled, onPurchased }: TicketPurchaseProps & { userId: string }) {
+function Purchase({ event, userId, order, disabled, disabledLabel = 'Sold out', onPurchased }: TicketPurchaseProps) {
+  const guest = userId === null;
   const [open, setOpen] = useState(false);
   const openRef = useRef(open);
   useEffect(() => {
@@ -40,17 +42,17 @@ function Purchase({ event, userId, quantity, disabled, onPurchased }: TicketPurc
   const payment = useTicketPayment({
     eventId: event._id,
     userId,
-    ticketPrice: event.ticketPrice,
     isOpen: () => openRef.current,
     onPurchased: finish,
     onBackgroundOutcome: (status, detail) => notify.error(detail ? `${status}: ${detail}` : status),
   });
   const { state } = payment;
 
-  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'registering' || state.phase === 'done';
+  // A guest's purchase is over once paid (nothing to register): the button can start another.
+  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'registering' || (state.phase === 'done' && !guest);
 
   const openDialog = () => {
-    if (!inProgress) payment.begin(quantity);
+    if (!inProgress) payment.begin(order);
     setOpen(true);
   };
 
@@ -62,7 +64,7 @@ function Purchase({ event, userId, quantity, disabled, onPurchased }: TicketPurc
   return (
     <>
       <Button block disabled={disabled && !inProgress} onClick={openDialog} aria-haspopup="dialog">
-        {inProgress ? 'Payment in progress…' : disabled ? 'Sold out' : 'Get Ticket'}
+        {inProgress ? 'Payment in progress…' : disabled ? disabledLabel : guest ? 'Buy as guest' : 'Get Ticket'}
       </Button>
       {inProgress && !open ? (
         <p className="ticket-box__note" role="status">
@@ -72,13 +74,13 @@ function Purchase({ event, userId, quantity, disabled, onPurchased }: TicketPurc
       <PaymentDialog
         open={open}
         eventTitle={event.title}
-        ticketPrice={event.ticketPrice}
         state={state}
         onClose={close}
         onAcceptPrice={payment.acceptPrice}
-        onPay={(phone) => void payment.pay(phone)}
+        onPay={(phone, email) => void payment.pay(phone, email)}
         onConfirm={() => void payment.confirmNow()}
         onRetry={payment.retry}
+        guest={guest}
       />
     </>
   );

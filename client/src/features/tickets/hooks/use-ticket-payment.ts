@@ -5,12 +5,15 @@
  *   → 'Payment successful' → POST /api/events/register/:id → done.
  * The push in progress is kept in localStorage, so a reload or a closed dialog loses nothing: the
  * page picks the payment up again and keeps following it.
+ * Signed out (`userId` null) it is a guest purchase: no token goes with the push or the polls, there is
+ * nothing to register, and a success ends on the ticket page link the SMS also carries.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { registerForEvent } from '../api/tickets-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
+import { orderAmount, type TicketOrder } from '../lib/ticket-order';
 
 export const STATUS = {
   notPaid: 'Not yet paid',
@@ -48,6 +51,8 @@ export interface PaymentState {
   checkoutRequestId: string | null;
   /** Tickets in this order. */
   quantity: number;
+  /** What was chosen (types, promo code), for the dialog's summary; null for a payment picked up after a reload. */
+  order: TicketOrder | null;
   /** What the phone is asked for, as the server priced it. */
   amount: number | null;
   phone: string | null;
@@ -58,6 +63,8 @@ export interface PaymentState {
   stoppedWaiting: boolean;
   confirmVisible: boolean;
   confirming: boolean;
+  /** A guest's paid order: its ticket page (/t/<token>), shown instead of registering. */
+  guestTicketPath: string | null;
 }
 
 interface SavedPush {
@@ -76,6 +83,7 @@ const initialState = (quantity = 1): PaymentState => ({
   error: null,
   checkoutRequestId: null,
   quantity,
+  order: null,
   amount: null,
   phone: null,
   simulatorUrl: null,
@@ -83,6 +91,7 @@ const initialState = (quantity = 1): PaymentState => ({
   stoppedWaiting: false,
   confirmVisible: false,
   confirming: false,
+  guestTicketPath: null,
 });
 
 /** An http(s) link, or null: anything else from the payment service is not shown as a link. */
@@ -116,8 +125,8 @@ function initiateError(error: unknown): PaymentState['error'] {
 
 export interface TicketPaymentOptions {
   eventId: string;
-  userId: string;
-  ticketPrice: number;
+  /** Null: a signed-out guest buys by phone. */
+  userId: string | null;
   /** Whether the dialog is showing (outcomes reached while it is closed are reported by `onBackgroundOutcome`). */
   isOpen: () => boolean;
   /** Payment confirmed and registration answered: close the dialog and mark the page registered. */
@@ -128,7 +137,7 @@ export interface TicketPaymentOptions {
 
 export function useTicketPayment(options: TicketPaymentOptions) {
   const { eventId, userId } = options;
-  const storageKey = `tukio-payment:${userId}:${eventId}`;
+  const storageKey = `tukio-payment:${userId ?? 'guest'}:${eventId}`;
   const [state, setState] = useState<PaymentState>(initialState);
   const optionsRef = useRef(options);
   useEffect(() => {
@@ -141,6 +150,8 @@ export function useTicketPayment(options: TicketPaymentOptions) {
   const settlingRef = useRef(false);
   /** Tickets in the order being bought or followed. */
   const quantityRef = useRef(1);
+  /** The order Get Ticket was pressed for (what the push asks the server to sell). */
+  const orderRef = useRef<TicketOrder | null>(null);
 
   const clearTimers = useCallback(() => {
     for (const timer of timersRef.current) window.clearTimeout(timer);
@@ -162,6 +173,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
 
   const register = useCallback(
     async (quantity: number) => {
+      if (userId === null) return;
       setState((s) => ({ ...s, phase: 'registering' }));
       const shownAt = Date.now();
       let message: string = STATUS.success;
@@ -197,6 +209,12 @@ export function useTicketPayment(options: TicketPaymentOptions) {
       if (typeof result.quantity === 'number' && result.quantity > 0) quantityRef.current = result.quantity;
       if (result.status === 'success' && result.success) {
         const quantity = quantityRef.current;
+        if (userId === null) {
+          // A guest has nothing to register: the tickets went to the phone, and the page links to them too.
+          const guestTicketPath = result.ticketToken ? `/t/${encodeURIComponent(result.ticketToken)}` : null;
+          setState((s) => ({ ...s, phase: 'done', status: STATUS.success, detail, error: null, confirmVisible: false, quantity, guestTicketPath }));
+          return true;
+        }
         setState((s) => ({ ...s, status: STATUS.success, detail, error: null, confirmVisible: false, quantity }));
         void register(quantity);
         return true;
@@ -206,7 +224,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
       if (!optionsRef.current.isOpen()) optionsRef.current.onBackgroundOutcome(status, detail);
       return true;
     },
-    [register, stopFollowing, storageKey],
+    [register, stopFollowing, storageKey, userId],
   );
 
   const poll = useCallback(
@@ -291,23 +309,32 @@ export function useTicketPayment(options: TicketPaymentOptions) {
   }, [follow, storageKey]);
 
   /** Get Ticket: show the price for confirmation. */
-  const begin = useCallback((quantity: number) => {
+  const begin = useCallback((order: TicketOrder) => {
     if (activeRef.current) return; // a push is being followed: the dialog shows it instead
-    quantityRef.current = quantity;
-    setState((s) => (s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done' ? { ...initialState(quantity), phase: 'confirm', phone: s.phone } : s));
+    quantityRef.current = order.quantity;
+    orderRef.current = order;
+    setState((s) => (s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done' ? { ...initialState(order.quantity), phase: 'confirm', phone: s.phone, order } : s));
   }, []);
 
   /** The price was accepted: ask for the phone number. */
   const acceptPrice = useCallback(() => setState((s) => ({ ...s, phase: 'phone', status: STATUS.notPaid, error: null })), []);
 
-  /** Send the STK push. `phone` is already normalised (254 + 9 digits). */
+  /** Send the STK push. `phone` is already normalised (254 + 9 digits); `email` only from a guest. */
   const pay = useCallback(
-    async (phone: string) => {
+    async (phone: string, email?: string) => {
       const quantity = quantityRef.current;
+      const order = orderRef.current;
       setState((s) => ({ ...s, phase: 'initiating', phone, error: null, detail: null }));
       try {
-        const price = optionsRef.current.ticketPrice;
-        const result = await stkPush({ eventId, phone, quantity, amount: Math.round(price * quantity * 100) / 100 });
+        const result = await stkPush({
+          eventId,
+          phone,
+          quantity,
+          ...(order?.items ? { items: order.items } : {}),
+          ...(order?.promoCode ? { promoCode: order.promoCode } : {}),
+          amount: order ? orderAmount(order) : 0,
+          ...(email ? { email } : {}),
+        });
         if (result?.ResponseCode !== '0' || !result.CheckoutRequestID) {
           setState((s) => ({ ...s, phase: 'phone', error: { kind: 'general', message: ERRORS.initiate } }));
           return;
@@ -351,7 +378,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
 
   /** After a failure: back to the phone number (the number typed is kept). */
   const retry = useCallback(() => {
-    setState((s) => ({ ...initialState(s.quantity), phase: 'phone', phone: s.phone }));
+    setState((s) => ({ ...initialState(s.quantity), phase: 'phone', phone: s.phone, order: s.order }));
   }, []);
 
   /** Dialog closed before paying: forget the attempt (a push in progress keeps being followed). */

@@ -1,0 +1,147 @@
+/*
+ * "Ticket types" in the plan and edit forms of a paid event: one row per kind of ticket (name, price, and
+ * optionally its own capacity, sale window and per-order maximum), in the order buyers see them. A new event
+ * starts with one "General admission" row, which is all an event with one price needs. Errors show at the
+ * row's field, the server's included (`ticketTypes.1.price` -> row 2's price).
+ */
+import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
+import { useState, type ReactNode } from 'react';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { newTypeRow, TICKET_TYPES_MAX, type TicketTypeErrors, type TicketTypeField, type TicketTypeRow } from '../lib/ticket-type-rows';
+
+export interface TicketTypesFieldsProps {
+  rows: TicketTypeRow[];
+  errors: TicketTypeErrors;
+  onChange: (rows: TicketTypeRow[], touched?: string) => void;
+  disabled?: boolean;
+}
+
+export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTypesFieldsProps) {
+  const set = (index: number, field: TicketTypeField, value: string) =>
+    onChange(
+      rows.map((row, at) => (at === index ? { ...row, [field]: value } : row)),
+      `${index}.${field}`,
+    );
+  const move = (index: number, by: -1 | 1) => {
+    const next = [...rows];
+    const [row] = next.splice(index, 1);
+    next.splice(index + by, 0, row!);
+    onChange(next);
+  };
+  const remove = (index: number) => onChange(rows.filter((_, at) => at !== index));
+
+  return (
+    <div className="ticket-types">
+      <div>
+        <h3 className="ticket-types__title">Ticket types</h3>
+        <p className="muted ticket-types__hint">
+          One type is enough for one price. Add more (Early Bird, VIP…) to sell several kinds of ticket; lists show the cheapest as
+          &ldquo;from&rdquo;. The event&rsquo;s capacity, if set, caps all types together.
+        </p>
+      </div>
+      {errors[''] ? (
+        <p className="field__error" role="alert">
+          {errors['']}
+        </p>
+      ) : null}
+      <ol className="ticket-types__list">
+        {rows.map((row, index) => {
+          const error = (field: TicketTypeField) => errors[`${index}.${field}`];
+          const label = row.name.trim() || `ticket type ${index + 1}`;
+          return (
+            <li key={row.key}>
+              <fieldset className="ticket-types__row" disabled={disabled}>
+                <legend>Ticket type {index + 1}</legend>
+                <div className="ticket-types__main">
+                  <TextField label="Name" name={`type-${index}-name`} maxLength={60} value={row.name} error={error('name')} onChange={(event) => set(index, 'name', event.target.value)} />
+                  <TextField
+                    label="Price (Ksh)"
+                    name={`type-${index}-price`}
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    step={1}
+                    value={row.price}
+                    error={error('price')}
+                    onChange={(event) => set(index, 'price', event.target.value)}
+                  />
+                </div>
+                <Limits set={Boolean(row.capacity || row.salesStart || row.salesEnd || row.maxPerOrder)} invalid={Boolean(error('capacity') || error('salesStart') || error('salesEnd') || error('maxPerOrder'))}>
+                    <TextField
+                      label="Capacity (optional)"
+                      name={`type-${index}-capacity`}
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      step={1}
+                      value={row.capacity}
+                      error={error('capacity')}
+                      onChange={(event) => set(index, 'capacity', event.target.value)}
+                    />
+                    <TextField
+                      label="Max per order (optional)"
+                      name={`type-${index}-max`}
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      max={MAX_TICKETS_PER_ORDER}
+                      step={1}
+                      hint={`Up to ${MAX_TICKETS_PER_ORDER}.`}
+                      value={row.maxPerOrder}
+                      error={error('maxPerOrder')}
+                      onChange={(event) => set(index, 'maxPerOrder', event.target.value)}
+                    />
+                    <TextField
+                      label="Sales start (optional)"
+                      name={`type-${index}-sales-start`}
+                      type="datetime-local"
+                      value={row.salesStart}
+                      error={error('salesStart')}
+                      onChange={(event) => set(index, 'salesStart', event.target.value)}
+                    />
+                    <TextField
+                      label="Sales end (optional)"
+                      name={`type-${index}-sales-end`}
+                      type="datetime-local"
+                      value={row.salesEnd}
+                      error={error('salesEnd')}
+                      onChange={(event) => set(index, 'salesEnd', event.target.value)}
+                    />
+                </Limits>
+                {errors[String(index)] ? <p className="field__error">{errors[String(index)]}</p> : null}
+                <div className="button-row ticket-types__actions">
+                  <Button variant="ghost" className="btn--sm" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${label} up`}>
+                    Move up
+                  </Button>
+                  <Button variant="ghost" className="btn--sm" disabled={index === rows.length - 1} onClick={() => move(index, 1)} aria-label={`Move ${label} down`}>
+                    Move down
+                  </Button>
+                  <Button variant="ghost" className="btn--sm" disabled={rows.length === 1} onClick={() => remove(index)} aria-label={`Remove ${label}`}>
+                    Remove
+                  </Button>
+                </div>
+              </fieldset>
+            </li>
+          );
+        })}
+      </ol>
+      {rows.length < TICKET_TYPES_MAX ? (
+        <Button variant="secondary" className="ticket-types__add" disabled={disabled} onClick={() => onChange([...rows, newTypeRow()])}>
+          Add a ticket type
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A row's optional limits, folded away until wanted: open when any is set, and whenever one is in error. */
+function Limits({ set, invalid, children }: { set: boolean; invalid: boolean; children: ReactNode }) {
+  const [open, setOpen] = useState(set);
+  return (
+    <details className="ticket-types__more" open={open || invalid} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Capacity, sale dates and per-order limit</summary>
+      <div className="ticket-types__limits">{children}</div>
+    </details>
+  );
+}

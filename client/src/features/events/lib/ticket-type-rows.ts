@@ -1,0 +1,128 @@
+/*
+ * The "Ticket types" rows of the plan and edit forms (PUT /api/events/:id/ticket-types): the values as
+ * typed, their checks (the server's own, said before sending), and the list the server is sent. Errors are
+ * keyed like the server's fields without their prefix: `1.price` for `ticketTypes.1.price`, '' for the list.
+ */
+import { MAX_TICKETS_PER_ORDER, TICKET_PRICE_MAX } from '@tukio/shared/limits';
+import type { TicketTypeView } from '../../../types/api';
+import type { TicketTypeInput } from '../api/events-api';
+
+export const TICKET_TYPES_MAX = 10;
+export const DEFAULT_TYPE_NAME = 'General admission';
+
+export interface TicketTypeRow {
+  /** React's key: stays with the row when rows move. */
+  key: string;
+  /** The stored type this row edits; absent for a new one. */
+  _id?: string;
+  name: string;
+  price: string;
+  capacity: string;
+  /** `YYYY-MM-DDTHH:mm` (a datetime-local box) or ''. */
+  salesStart: string;
+  salesEnd: string;
+  maxPerOrder: string;
+}
+
+export type TicketTypeField = Exclude<keyof TicketTypeRow, 'key' | '_id'>;
+export type TicketTypeErrors = Record<string, string>;
+
+let nextKey = 0;
+const newKey = () => `type-${(nextKey += 1)}`;
+
+export function newTypeRow(values: Partial<Omit<TicketTypeRow, 'key'>> = {}): TicketTypeRow {
+  return { key: newKey(), name: '', price: '', capacity: '', salesStart: '', salesEnd: '', maxPerOrder: '', ...values };
+}
+
+/** The one row a new paid event starts with: what the server makes of a bare ticket price. */
+export const defaultTypeRows = (price = ''): TicketTypeRow[] => [newTypeRow({ name: DEFAULT_TYPE_NAME, price })];
+
+/** The form's rows for the stored types (wall-clock ISO dates cut to the box's minutes). */
+export function typeRowsOf(types: TicketTypeView[]): TicketTypeRow[] {
+  return types.map((type) =>
+    newTypeRow({
+      _id: type._id,
+      name: type.name,
+      price: String(type.price),
+      capacity: type.capacity === null ? '' : String(type.capacity),
+      salesStart: type.salesStart?.slice(0, 16) ?? '',
+      salesEnd: type.salesEnd?.slice(0, 16) ?? '',
+      maxPerOrder: type.maxPerOrder >= MAX_TICKETS_PER_ORDER ? '' : String(type.maxPerOrder),
+    }),
+  );
+}
+
+const wholeNumber = (text: string) => text.trim() !== '' && Number.isInteger(Number(text));
+
+export function validateTypeRows(rows: TicketTypeRow[]): TicketTypeErrors {
+  const errors: TicketTypeErrors = {};
+  if (rows.length === 0) errors[''] = 'An event sells at least one ticket type.';
+  if (rows.length > TICKET_TYPES_MAX) errors[''] = `At most ${TICKET_TYPES_MAX} ticket types.`;
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    const name = row.name.trim();
+    if (!name) errors[`${index}.name`] = 'Name the ticket type.';
+    else if (name.length > 60) errors[`${index}.name`] = 'Ticket type name must be at most 60 characters.';
+    else if (seen.has(name.toLowerCase())) errors[`${index}.name`] = 'Give each ticket type its own name.';
+    seen.add(name.toLowerCase());
+    const price = Number(row.price);
+    if (row.price.trim() === '') errors[`${index}.price`] = 'Price is required.';
+    else if (!Number.isFinite(price) || price < 1) errors[`${index}.price`] = 'A paid ticket costs at least Ksh.1.';
+    else if (!Number.isInteger(price)) errors[`${index}.price`] = 'Price must be whole shillings: M-Pesa takes no cents (for example 350, not 350.50).';
+    else if (price > TICKET_PRICE_MAX) errors[`${index}.price`] = `Price must be at most Ksh.${TICKET_PRICE_MAX}.`;
+    if (row.capacity.trim() !== '' && (!wholeNumber(row.capacity) || Number(row.capacity) < 1)) errors[`${index}.capacity`] = 'Capacity must be a whole number of at least 1.';
+    if (row.maxPerOrder.trim() !== '' && (!wholeNumber(row.maxPerOrder) || Number(row.maxPerOrder) < 1 || Number(row.maxPerOrder) > MAX_TICKETS_PER_ORDER)) {
+      errors[`${index}.maxPerOrder`] = `Maximum per order must be a whole number from 1 to ${MAX_TICKETS_PER_ORDER}.`;
+    }
+    if (row.salesStart && row.salesEnd && row.salesStart >= row.salesEnd) errors[`${index}.salesEnd`] = 'Sales end must be after sales start.';
+  });
+  return errors;
+}
+
+/** The list PUT sends. */
+export function typeInputs(rows: TicketTypeRow[]): TicketTypeInput[] {
+  return rows.map((row) => ({
+    ...(row._id ? { _id: row._id } : {}),
+    name: row.name.trim(),
+    price: Number(row.price),
+    capacity: row.capacity.trim() === '' ? null : Number(row.capacity),
+    salesStart: row.salesStart || null,
+    salesEnd: row.salesEnd || null,
+    maxPerOrder: row.maxPerOrder.trim() === '' ? null : Number(row.maxPerOrder),
+  }));
+}
+
+/** The cheapest row's price: the event's `ticketPrice` (what lists show as "from"). */
+export const cheapestPrice = (rows: TicketTypeRow[]) => Math.min(...rows.map((row) => Number(row.price)));
+
+/**
+ * True when the rows say no more than a bare ticket price does (one new "General admission" row without
+ * limits): the event is created with that price alone, exactly as before ticket types.
+ */
+export function isPlainPrice(rows: TicketTypeRow[]): boolean {
+  if (rows.length !== 1) return false;
+  const [row] = rows as [TicketTypeRow];
+  return !row._id && row.name.trim() === DEFAULT_TYPE_NAME && !row.capacity.trim() && !row.salesStart && !row.salesEnd && !row.maxPerOrder.trim();
+}
+
+/**
+ * The errors left after an edit of the rows: the edited field's goes; a row moved or removed shifts the
+ * indexes errors are keyed by, so they all go (they are checked again on sending).
+ */
+export function errorsAfterEdit(errors: TicketTypeErrors, touched: string | undefined): TicketTypeErrors {
+  if (!touched) return {};
+  return errors[touched] ? { ...errors, [touched]: '' } : errors;
+}
+
+const ROW_FIELDS = ['name', 'price', 'capacity', 'salesStart', 'salesEnd', 'maxPerOrder'];
+
+/**
+ * A server refusal's field as an error key: `ticketTypes.1.price` -> `1.price`, another part of a row
+ * (`ticketTypes.1._id`, `ticketTypes.1`) -> `1` (said under the row), the list -> ''; null for another field.
+ */
+export function typeErrorKey(field: string): string | null {
+  if (field === 'ticketTypes') return '';
+  const match = /^ticketTypes\.(\d+)(?:\.(\w+))?/.exec(field);
+  if (!match) return null;
+  return match[2] && ROW_FIELDS.includes(match[2]) ? `${match[1]}.${match[2]}` : match[1]!;
+}

@@ -1,0 +1,68 @@
+/*
+ * GUEST TICKETS (/t/:token): a guest buyer's tickets with their QR codes, opened from the SMS link. The
+ * token is the capability (no account); once the order is claimed by an account the page says where to look.
+ */
+import type { ComponentType } from 'react';
+import { Link } from 'react-router-dom';
+import { PageLoader } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useFetch } from '../../../hooks/use-fetch';
+import { getServerMessage } from '../../../lib/errors';
+import { formatEventDate, formatEventTime } from '../../../lib/format';
+import { getGuestTickets } from '../api/guest-tickets-api';
+import '../guest-tickets.css';
+
+/** The tickets feature's QR code, passed in by the route (features do not import each other). */
+export type TicketQrComponent = ComponentType<{ code: string; label: string }>;
+
+export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr: TicketQrComponent }) {
+  const { data, error, loading } = useFetch(`guest-tickets:${token}`, (signal) => getGuestTickets(token, signal));
+
+  if (loading && !data) return <PageLoader label="Loading your tickets…" />;
+  if (!data) {
+    return (
+      <section className="guest-tickets card">
+        <h1>Tickets not found</h1>
+        <p className="form-message form-message--error" role="alert">
+          {getServerMessage(error) ?? 'These tickets could not be loaded. Check the link in your SMS and try again.'}
+        </p>
+        <p>
+          If you have signed in since buying, your tickets are in <Link to={paths.profile}>your profile</Link>.
+        </p>
+      </section>
+    );
+  }
+
+  const { event, tickets } = data;
+  return (
+    <section className="guest-tickets" aria-labelledby="guest-tickets-title">
+      <h1 id="guest-tickets-title">{event.title}</h1>
+      <p className="guest-tickets__when">
+        {formatEventDate(event.date)} · {formatEventTime(event.date)} · {event.location}
+      </p>
+      {tickets.length === 0 ? (
+        <p className="muted" role="status">
+          No tickets yet: they appear here once the M-Pesa payment is confirmed.
+        </p>
+      ) : (
+        <ul className="guest-tickets__list">
+          {tickets.map((ticket, index) => (
+            <li key={ticket._id} className="guest-tickets__ticket card">
+              <p className="guest-tickets__holder">
+                {ticket.holder}
+                {tickets.length > 1 ? ` · Ticket ${index + 1} of ${tickets.length}` : ''}
+              </p>
+              {ticket.voidedAt ? (
+                <p className="badge badge--cancelled">This ticket is void</p>
+              ) : (
+                <TicketQr code={ticket.code} label={`QR code for ${event.title}, ticket ${index + 1} of ${tickets.length}`} />
+              )}
+              {ticket.checkedInAt ? <p className="muted">Checked in</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="muted">Show the QR code at the door. Sign up or log in with the email you gave, or pay from this phone while signed in, and these tickets move to your profile.</p>
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+/*
+ * Subtotal, discount and total of the order in the ticket box, once it is more than one price times a
+ * number (several types, or a promo code). The figures are the server's quote when a code is applied.
+ */
+import { formatShillings } from '../../../lib/format';
+import type { OrderQuote } from '../api/order-api';
+import { orderAmount, orderSubtotal, type TicketOrder } from '../lib/ticket-order';
+import '../ticket-order.css';
+
+export function OrderSummary({ order, quote }: { order: TicketOrder; quote: OrderQuote | null }) {
+  if (order.quantity === 0) return null;
+  const subtotal = quote?.subtotal ?? orderSubtotal(order);
+  const discount = quote?.discount ?? 0;
+  const total = quote?.amount ?? orderAmount(order);
+  return (
+    <dl className="order-summary" aria-live="polite">
+      {discount > 0 ? (
+        <>
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{formatShillings(subtotal)}</dd>
+          </div>
+          <div className="order-summary__discount">
+            <dt>Discount{quote?.promoCode ? ` (${quote.promoCode})` : ''}</dt>
+            <dd>−{formatShillings(discount)}</dd>
+          </div>
+        </>
+      ) : null}
+      <div className="order-summary__total">
+        <dt>
+          Total for {order.quantity} {order.quantity === 1 ? 'ticket' : 'tickets'}
+        </dt>
+        <dd>{formatShillings(total)}</dd>
+      </div>
+    </dl>
+  );
+}

@@ -1,0 +1,69 @@
+/*
+ * What a buyer is about to pay for: the seats of each ticket type (or just a number of tickets on an event
+ * with one type), an optional promo code, and the figures shown before the server prices it.
+ */
+import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
+import { formatEventDate, formatEventTime } from '../../../lib/format';
+import type { TicketTypeView } from '../../../types/api';
+import type { OrderItem, OrderQuote } from '../api/order-api';
+
+export interface TicketOrder {
+  /** Tickets in all. */
+  quantity: number;
+  /** Seats per type; absent on an event with one type (the server sells its cheapest type on sale). */
+  items?: OrderItem[];
+  promoCode?: string;
+  /** The order's lines as the buyer chose them (name null on a one-type event). */
+  lines: Array<{ name: string | null; quantity: number; price: number }>;
+  /** The promo code's discount, as the server quoted it (0 without one). */
+  discount: number;
+}
+
+/** Seats chosen per type id. */
+export type TypeSelection = Record<string, number>;
+
+/** The order for `quantity` tickets of a one-type event at `price`. */
+export function singleTypeOrder(quantity: number, price: number, quote?: OrderQuote | null): TicketOrder {
+  return { quantity, lines: [{ name: null, quantity, price }], discount: quote?.discount ?? 0, ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}) };
+}
+
+/** The order for the seats chosen of each type (types with none left out). */
+export function multiTypeOrder(types: TicketTypeView[], selection: TypeSelection, quote?: OrderQuote | null): TicketOrder {
+  const chosen = types.filter((type) => (selection[type._id] ?? 0) > 0);
+  const lines = chosen.map((type) => ({ name: type.name, quantity: selection[type._id]!, price: type.price }));
+  return {
+    quantity: lines.reduce((sum, line) => sum + line.quantity, 0),
+    items: chosen.map((type) => ({ typeId: type._id, quantity: selection[type._id]! })),
+    lines,
+    discount: quote?.discount ?? 0,
+    ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}),
+  };
+}
+
+export const orderSubtotal = (order: Pick<TicketOrder, 'lines'>) => order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+
+/** What the order should cost (the server's own figure, once it answers, is what is shown and charged). */
+export const orderAmount = (order: Pick<TicketOrder, 'lines' | 'discount'>) => Math.max(0, orderSubtotal(order) - order.discount);
+
+/** The most of `type` that can be added to an order already holding `others` tickets of other types. */
+export function typeMaximum(type: TicketTypeView, others: number): number {
+  if (type.state !== 'on_sale') return 0;
+  return Math.max(0, Math.min(type.maxPerOrder, type.seatsLeft ?? MAX_TICKETS_PER_ORDER, MAX_TICKETS_PER_ORDER - others));
+}
+
+/** A wall-clock time as the event page writes it: 'Dec 1, 2026, 9:00 AM'. */
+const wallClock = (value: string) => `${formatEventDate(value)}, ${formatEventTime(value)}`;
+
+/** Why a type cannot be bought now, in the buyer's words; null while it is on sale. */
+export function typeStateLabel(type: TicketTypeView): string | null {
+  if (type.state === 'sold_out') return 'Sold out';
+  if (type.state === 'not_started') return type.salesStart ? `On sale from ${wallClock(type.salesStart)}` : 'Not on sale yet';
+  if (type.state === 'ended') return 'Sales ended';
+  return null;
+}
+
+/** "3 left" under a type with a limit; null when unlimited or not on sale. */
+export function typeSeatsLabel(type: TicketTypeView): string | null {
+  if (type.state !== 'on_sale' || type.seatsLeft === null) return null;
+  return `${type.seatsLeft} left`;
+}
