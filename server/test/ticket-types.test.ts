@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, tickets } from '../src/db/schema.js';
 import { dayFromNow, insertEventRow } from './helpers/events.js';
-import { internalHeaders, payFor, refundsOf } from './helpers/refunds.js';
+import { internalHeaders, payFor, refundsOf, settle } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -138,6 +138,17 @@ describe('ticket types', () => {
     expect((await hold(later, { items: [{ typeId: gate!._id, quantity: 1 }] })).body.msg).toMatch(/^Gate tickets go on sale at /);
     expect((await hold(later, { items: [{ typeId: presale!._id, quantity: 1 }] })).body.msg).toMatch(/^Presale tickets are no longer on sale/);
     expect((await hold(later, { quantity: 1 })).body.msg).toBe('No tickets are on sale for this event right now.');
+  });
+
+  it('a payment arriving after its hold ran out gets its tickets only if its type still has room, else a refund', async () => {
+    const { id, vip } = await threeTypes();
+    const late = await payFor(t, buyer.token, id, { items: [{ typeId: vip._id, quantity: 1 }], settle: false });
+    await t.db.update(orders).set({ holdExpiresAt: new Date(Date.now() - 60_000) }).where(eq(orders.id, late.orderId));
+    await payFor(t, stranger.token, id, { items: [{ typeId: vip._id, quantity: 2 }] });
+    const settled = await settle(t, late);
+    expect(settled.body).toMatchObject({ status: 'success', orderStatus: 'refund_due', ticketsIssued: 0 });
+    expect((await refundsOf(t, id)).map((refund) => [refund.reason, refund.amount])).toEqual([['sold_out', 3000]]);
+    expect((await typesOf(id)).find((type) => type.name === 'VIP')).toMatchObject({ sold: 2, seatsLeft: 0 });
   });
 
   it('keeps what was sold: a bought type cannot be removed, nor its capacity cut below sold and held', async () => {

@@ -54,11 +54,6 @@ export function createTicketTypesRepository(db: Executor) {
       else await db.insert(ticketTypes).values({ id: newId(), eventId, ...values });
     },
 
-    async countTypes(eventId: string): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
-      return Number(row?.n ?? 0);
-    },
-
     async listPromoCodes(eventId: string, now: Date) {
       return db
         .select({ code: promoCodes, uses: sql<number>`tukio_promo_uses(${promoCodes.id}, ${now.toISOString()})` })

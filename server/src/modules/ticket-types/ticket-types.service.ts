@@ -139,18 +139,19 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
     async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined }) {
       const event = await visibleEvent(eventId, user);
       const buyer = user?.id ?? event.userId;
-      let held: QuoteDone['held'] | undefined;
-      try {
-        await db.transaction(async (tx) => {
-          throw new QuoteDone(
-            await createPaymentsRepository(tx).holdOrder({ eventId, userId: buyer, ...input, phone: '254700000000', holdSeconds: 1, wallNow: nowAsWallClock() }),
-          );
-        });
-      } catch (error) {
-        if (!(error instanceof QuoteDone)) throw error;
-        held = error.held;
-      }
-      if (!held || held.outcome !== 'held') throw await deps.payments.holdRefusal(held!, buyer, eventId);
+      const held = await db
+        .transaction(async (tx) => {
+          throw new QuoteDone(await createPaymentsRepository(tx).holdOrder({ eventId, userId: buyer, ...input, phone: '254700000000', holdSeconds: 1, wallNow: nowAsWallClock() }));
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            if (error instanceof QuoteDone) return error.held;
+            throw error;
+          },
+        );
+      if (!held) throw new AppError(500, 'quote transaction ended without a hold');
+      if (held.outcome !== 'held') throw await deps.payments.holdRefusal(held, buyer, eventId);
       return { eventId, quantity: held.quantity, amount: held.amount, discount: held.discount, subtotal: held.amount + held.discount, promoCode: input.promoCode ?? null };
     },
 
