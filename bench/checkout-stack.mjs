@@ -1,10 +1,12 @@
-// What the checkout and refunds benches share: the API server and the payment service (built-in Daraja
-// simulator) on a throwaway PostgreSQL database, one organiser's paid event and its buyers seeded with SQL, the
+// What the checkout and refunds benches share: the API server and the payment service on a throwaway
+// PostgreSQL database, talking to the Daraja simulator in a process of its own as it would talk to Safaricom
+// (so the figures count our services' CPU, not the simulator's), one organiser's paid event and its buyers seeded with SQL, the
 // sale itself (every buyer at once through stkPush, then polling confirmPayment as the client does), and the
 // payments audit run as an operator runs it (`npm run audit:payments` with the payment service's settings).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
@@ -13,6 +15,17 @@ export const PRICE = 500;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const internalKey = 'bench-internal-key-bench-internal-key';
 const simulatorKey = 'bench-simulator-key-bench-simulator-key';
+// The simulator's built-in credentials (payment-service/src/config.ts SIMULATOR_CREDENTIALS), given to the payment
+// service as if they were a Daraja app's.
+const SIMULATOR_CREDENTIALS = {
+  consumerKey: 'tukio-simulator-key',
+  consumerSecret: 'tukio-simulator-secret',
+  shortcode: '174379',
+  passkey: 'tukio-simulator-passkey',
+  initiatorName: 'tukio-simulator-initiator',
+  initiatorPassword: 'Tukio#Simulator1',
+  b2cShortcode: '600999',
+};
 
 /** CPU seconds (user + system) a process has used, from /proc. */
 export function cpuSeconds(pid) {
@@ -54,21 +67,36 @@ export function createClient() {
  */
 export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {}, typed = false }) {
   const database = await createDatabase(name);
-  const [apiPort, payPort] = await freePorts(2);
+  const [apiPort, payPort, darajaPort] = await freePorts(3);
   const dataDir = `/tmp/${name.replaceAll('_', '-')}-${apiPort}`;
   const stack = {
     database,
     api: undefined,
     pay: undefined,
+    daraja: undefined,
     db: undefined,
+    dataDir,
+    // The simulator's ledger, for the audit (`npm run audit:payments -- --ledger <url>`).
+    ledgerUrl: `http://127.0.0.1:${darajaPort}/simulator/ledger?key=${simulatorKey}`,
     paymentEnv: {
       PAYMENT_PORT: String(payPort),
       PORT: String(apiPort),
       API_URL: `http://127.0.0.1:${apiPort}`,
       DATA_DIR: dataDir,
       INTERNAL_API_KEY: internalKey,
-      SIMULATOR_KEY: simulatorKey,
-      SIMULATOR_DELAY_MS: String(simulatorDelayMs),
+      // Real Daraja mode against the simulator's standalone process: its own credentials, its certificate
+      // for the B2C SecurityCredential (written below once it runs), callbacks to this payment service.
+      DARAJA_SIMULATOR: 'false',
+      DARAJA_BASE_URL: `http://127.0.0.1:${darajaPort}`,
+      DARAJA_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
+      DARAJA_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
+      DARAJA_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode,
+      DARAJA_PASSKEY: SIMULATOR_CREDENTIALS.passkey,
+      DARAJA_INITIATOR_NAME: SIMULATOR_CREDENTIALS.initiatorName,
+      DARAJA_INITIATOR_PASSWORD: SIMULATOR_CREDENTIALS.initiatorPassword,
+      DARAJA_B2C_SHORTCODE: SIMULATOR_CREDENTIALS.b2cShortcode,
+      DARAJA_CERT_PATH: path.join(dataDir, 'daraja-simulator.pem'),
+      DARAJA_CALLBACK_URL: `http://127.0.0.1:${payPort}/api/mpesa/callback`,
       RECONCILE_INTERVAL_MS: '5000',
       STK_RATE_LIMIT_PER_IP: '1000000',
       STK_RATE_LIMIT_PER_USER: '1000000',
@@ -77,6 +105,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
     async stop() {
       await stack.db?.end().catch(() => {});
       await stack.pay?.stop();
+      await stack.daraja?.stop();
       await stack.api?.stop();
       await database.drop();
     },
@@ -90,6 +119,14 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       INTERNAL_API_KEY: internalKey,
       RATE_LIMIT_MAX: '1000000',
     });
+    stack.daraja = await startService(
+      'payment-service/src/daraja/simulator/standalone.ts',
+      { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(simulatorDelayMs) },
+      darajaPort,
+      { healthPath: '/simulator/certificate.pem' },
+    );
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(stack.paymentEnv.DARAJA_CERT_PATH, await (await fetch(`${stack.daraja.url}/simulator/certificate.pem`)).text());
     stack.pay = await startService('payment-service/src/index.ts', stack.paymentEnv, payPort);
 
     // Buyers and the event go straight into the database; tokens are signed like the server's.
@@ -185,12 +222,12 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
 }
 
 /**
- * `npm run audit:payments` against the stack (the built-in simulator's ledger against the API server's books),
+ * `npm run audit:payments` against the stack (the simulator's ledger against the API server's books),
  * its output printed as it comes. Returns the number of discrepancies it printed (NaN if none was) and its exit code.
  */
 export function auditPayments(stack) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'audit:payments'], {
+    const child = spawn('npm', ['run', '--silent', 'audit:payments', '--', '--ledger', stack.ledgerUrl], {
       cwd: root,
       env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error', ...stack.paymentEnv },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -34,6 +34,7 @@ export async function createDatabase(prefix) {
  * NODE_FLAGS passes node flags to the services, e.g. NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
  * `options.built`: `entry` is compiled JavaScript (dist/), run as `npm start` runs it. `options.discardStdout`:
  * its stdout (one log line per request at the default level) goes to a pipe that is read and dropped.
+ * `options.healthPath`: what to GET until it answers 2xx (default /api/health).
  */
 export async function startService(entry, env, port, options = {}) {
   const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -46,7 +47,7 @@ export async function startService(entry, env, port, options = {}) {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      if ((await fetch(`${url}${options.healthPath ?? '/api/health'}`)).ok) break;
     } catch {}
     if (child.exitCode !== null) throw new Error(`${entry} exited during start`);
     await new Promise((resolve) => setTimeout(resolve, 150));

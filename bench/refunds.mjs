@@ -1,7 +1,7 @@
 // bench/refunds.mjs — the checkout bench's sale (the event refunds in full until its start), then 10% of the
 // buyers who paid cancel their ticket (POST /api/tickets/cancel, all at once) and the organiser cancels the event
 // (POST /api/events/:id/cancel): every paid order gets a refund, which the payment service's refund worker
-// sends to the built-in Daraja simulator (reversals of the STK receipts) until each is `succeeded`.
+// sends to the Daraja simulator (reversals of the STK receipts) until each is `succeeded`.
 // Prints refunds, refunds per second through the simulator, time to drain, then runs `npm run audit:payments`
 // against the stack. Exits 1 on any discrepancy or any refund not succeeded.
 // Usage: node bench/refunds.mjs   (needs PostgreSQL on 127.0.0.1:5432)

@@ -141,16 +141,28 @@ describe('event page first load and session', () => {
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     const asked = (path: string) => requested.filter((url) => url === path).length;
+    // Which script asked for each API read (the innermost frame of the request's initiator stack), from DevTools.
+    const initiators = new Map<string, string>();
+    const devtools = await page.context().newCDPSession(page);
+    devtools.on('Network.requestWillBeSent', ({ request, initiator }) => {
+      const path = new URL(request.url).pathname;
+      const frame = initiator.stack?.callFrames[0] ?? initiator.stack?.parent?.callFrames[0];
+      if (path.startsWith('/api/') && !initiators.has(path)) initiators.set(path, frame ? new URL(frame.url).pathname : '(none)');
+    });
+    await devtools.send('Network.enable');
 
     await page.goto('/profile');
     await page.getByRole('heading', { name: 'Kilifi Beach Clean-up' }).waitFor();
     await page.waitForLoadState('networkidle');
     const profileReads = [`/api/auth/user/${amani.user._id}`, '/api/tickets/mine', `/api/events/user/${amani.user._id}`, '/api/messages/blocks', '/api/moderation/reports/mine'];
     for (const path of profileReads) expect(asked(path), path).toBe(1);
-    // Asked for before the page's code (the route chunk), not after React has rendered it.
-    const routeChunk = requested.findIndex((url) => /\/assets\/profile-[^/]*\.js$/.test(url));
-    expect(routeChunk).toBeGreaterThan(-1);
-    for (const path of profileReads) expect(requested.indexOf(path), path).toBeLessThan(routeChunk);
+    // The page names the route's code, so it is asked for with the HTML, and the reads are asked for by the
+    // preloader's early-reads code before that code runs, not by the page once React renders it.
+    const named = new Set(
+      [...(await (await fetch(`${h.server.url}/profile`)).text()).matchAll(/<(?:link rel="modulepreload"|script type="module")[^>]*(?:href|src)="([^"]+)"/g)].map((match) => match[1]),
+    );
+    expect(named.has(requested.find((url) => /\/assets\/profile-[^/]*\.js$/.test(url)) ?? 'missing')).toBe(true);
+    for (const path of profileReads) expect(initiators.get(path), path).toMatch(/\/assets\/(?:early-reads|preload-route)-[^/]*\.js$/);
     expect(requested.filter(isAxiosChunk)).toEqual([]);
     expect(await loadingTexts()).toEqual([]);
 

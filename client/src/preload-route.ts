@@ -10,6 +10,9 @@ import { startRouteEarlyReads } from './app/route-early-reads';
 import { matchRoute } from './app/route-match';
 
 function preload(href: string, as: 'script' | 'style') {
+  // The API server names the route's files in the page it sends (server/src/lib/app-shell.ts); this
+  // covers pages served otherwise (the dev server, a static host).
+  if (document.head.querySelector(`link[href="${href}"]`)) return;
   const link = document.createElement('link');
   link.rel = as === 'script' ? 'modulepreload' : 'preload';
   if (as === 'style') link.as = 'style';

@@ -15,7 +15,8 @@ import { createChangeFeed } from './lib/change-feed.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
-import { sendWithTwin, servePrecompressed } from './lib/precompressed.js';
+import { createAppShellHandler, createAppShellSource } from './lib/app-shell.js';
+import { servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
 import { declareRoutes } from './lib/route-declaration.js';
 import { createRequestGate } from './lib/request-gate.js';
@@ -332,6 +333,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   const clientDist = config.clientDist ?? defaultClientDist;
   const indexHtml = path.join(clientDist, 'index.html');
   if (existsSync(indexHtml)) {
+    const appShell = createAppShellSource(indexHtml);
     // Brotli / gzip twins written by the client build, when the browser accepts them.
     app.use('/assets', servePrecompressed(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y' }));
     app.use(
@@ -344,7 +346,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       '/events/:id',
       createEventPageHandler({
         events: services.events,
-        indexHtml,
+        shell: appShell,
         shellRenderer: path.join(clientDist, '..', 'dist-ssr', 'prerender.js'),
         publicUrl: config.publicUrl,
         logger,
@@ -364,11 +366,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     app.get('/sw.js', (_req, res) => {
       res.status(404).end();
     });
-    // History fallback: every client route answers with the app shell.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, (req, res, next) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      sendWithTwin(req, res, indexHtml, 'text/html; charset=utf-8').catch(next);
-    });
+    // History fallback: every client route answers with the app shell, its head naming the route's files.
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, createAppShellHandler(appShell));
   } else {
     logger.info(`client build not found at ${clientDist}; serving the API only`);
   }

@@ -272,10 +272,12 @@ describe('GET /events/:id share page', () => {
     const rendered = /<div id="root"><!--app-shell--><h1 data-render="(\d+)">Rendered &lt;early><\/h1><!--\/app-shell--><\/div>/.exec(html);
     expect(rendered).not.toBeNull();
     expect(html).not.toContain('generic shell');
-    // Only the event page's CSS, before </head>, so the rendered hero is styled on its first paint.
-    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/event-detail-abc\.css"><\/head>/);
+    // Only the event page's files, before </head>: its CSS applied, so the rendered hero is styled on its
+    // first paint, and its script fetched with the page rather than after the client's preloader.
+    expect(html).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/event-detail-abc\.js"><link rel="stylesheet" crossorigin href="\/assets\/event-detail-abc\.css"><\/head>/,
+    );
     expect(html).not.toContain('href="/assets/events-x.css"');
-    expect(html).not.toContain('href="/assets/event-detail-abc.js"');
 
     // Rendered once per version of the event: the same markup again, a new one after an edit.
     expect(await (await fetch(`${t.url}/events/${event._id}`)).text()).toContain(`<h1 data-render="${rendered![1]}">Rendered &lt;early></h1>`);
@@ -293,7 +295,29 @@ describe('GET /events/:id share page', () => {
     const fallback = await res.text();
     expect(fallback).toContain(GENERIC_SHELL);
     expect(fallback).toContain('<title>Renderer breaks | Tukio</title>');
+    // The generic shell styles nothing yet: the event page's CSS is fetched, not applied.
     expect(fallback).not.toContain('rel="stylesheet"');
+    expect(fallback).toContain('<link rel="preload" as="style" crossorigin href="/assets/event-detail-abc.css">');
+    expect(fallback).toContain('<link rel="modulepreload" crossorigin href="/assets/event-detail-abc.js">');
+  });
+
+  it("names each client route's own files in the shell it answers with, and no other route's", async () => {
+    const events = await fetch(`${t.url}/events?q=x`);
+    expect(events.status).toBe(200);
+    expect(events.headers.get('cache-control')).toBe('no-cache');
+    const html = await events.text();
+    expect(html).toContain(GENERIC_SHELL);
+    expect(html).toMatch(/<link rel="preload" as="style" crossorigin href="\/assets\/events-x\.css"><\/head>/);
+    expect(html).not.toContain('href="/assets/event-detail-abc');
+    // Routes match as React Router's do: case and a trailing slash do not matter.
+    expect(await (await fetch(`${t.url}/EVENTS/`)).text()).toContain('href="/assets/events-x.css"');
+    // Home (part of the entry), a route the build lists no files for, and an unknown path: the plain shell.
+    for (const pathname of ['/', '/profile', '/no/such/page']) {
+      const page = await (await fetch(`${t.url}${pathname}`)).text();
+      expect(page, pathname).toContain(GENERIC_SHELL);
+      expect(page, pathname).not.toContain('<link rel="preload"');
+      expect(page, pathname).not.toContain('modulepreload');
+    }
   });
 
   it('makes our own upload an absolute og:image', async () => {

@@ -45,22 +45,6 @@ async function isFile(file: string): Promise<boolean> {
   );
 }
 
-/**
- * Sends one file of the client build (the app shell), or its .br/.gz twin when the request
- * accepts it. Headers set before (Cache-Control) are kept; errors go to Express like sendFile's.
- */
-export async function sendWithTwin(req: Request, res: Response, file: string, type: string): Promise<void> {
-  res.vary('Accept-Encoding');
-  const encoding = preferredEncoding(req.headers['accept-encoding']);
-  if (encoding && (await isFile(file + encoding.suffix))) {
-    res.setHeader('Content-Type', type);
-    res.setHeader('Content-Encoding', encoding.name);
-    res.sendFile(file + encoding.suffix);
-    return;
-  }
-  res.sendFile(file);
-}
-
 export function servePrecompressed(root: string, options: { maxAge: string; immutable?: boolean }): RequestHandler {
   const base = path.resolve(root);
   return (req, res, next) => {

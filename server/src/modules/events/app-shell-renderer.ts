@@ -45,23 +45,3 @@ export function injectEventShell(html: string, markers: Pick<AppShellRenderer, '
   if (start < 0 || end < 0) return html;
   return html.slice(0, start + markers.SHELL_START.length) + shell + html.slice(end);
 }
-
-/**
- * <link rel="stylesheet"> tags for the event page's own CSS, which the client build lists in
- * index.html's route-files data (client/vite.config.ts): the server-rendered hero is styled on
- * its first paint, and the app does not load those files a second time.
- */
-export function routeStylesheets(html: string, route: string): string {
-  const data = /<script type="application\/json" id="route-files">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  if (!data) return '';
-  try {
-    const files = (JSON.parse(data) as Record<string, unknown>)[route];
-    if (!Array.isArray(files)) return '';
-    return files
-      .filter((file): file is string => typeof file === 'string' && /^[\w./-]+\.css$/.test(file))
-      .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)
-      .join('');
-  } catch {
-    return '';
-  }
-}

@@ -1,15 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
 import type { RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
+import { routeHints, type AppShellSource } from '../../lib/app-shell.js';
 import { prepareHtml, sendHtml, type PreparedHtml } from '../../lib/precompressed.js';
-import { injectEventShell, lazyAppShellRenderer, routeStylesheets } from './app-shell-renderer.js';
+import { injectEventShell, lazyAppShellRenderer } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 
 const DESCRIPTION_MAX = 300;
-/** How often the app shell (index.html) is checked for a new client build. */
-const SHELL_RECHECK_MS = 1000;
 /** The element id the client reads the embedded event from (features/events/api/initial-event.ts). */
 export const INITIAL_EVENT_ELEMENT_ID = 'initial-event';
 
@@ -101,25 +99,23 @@ export function injectEventHead(html: string, event: EventDto, pageUrl: string):
  */
 export function createEventPageHandler(deps: {
   events: EventsService;
-  indexHtml: string;
+  /** The client build's index.html (shared with the history fallback, lib/app-shell.ts). */
+  shell: AppShellSource;
   /** client/dist-ssr/prerender.js (client/src/prerender.tsx). */
   shellRenderer: string;
   publicUrl: string;
   logger: Logger;
 }): RequestHandler {
   const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
-  let cached: { mtimeMs: number; html: string; stylesheets: string } | undefined;
-  let checkedAt = 0;
+  // The event route's files named in the head, its scripts fetched with the page; its stylesheets applied
+  // at once when the hero is rendered on the server (they style it), else only fetched.
+  let hinted: { version: number; html: string; rendered: string; generic: string } | undefined;
   async function shell() {
-    // A new client build is picked up within a second, without a stat() on every page request.
-    if (cached && Date.now() - checkedAt < SHELL_RECHECK_MS) return cached;
-    const { mtimeMs } = await stat(deps.indexHtml);
-    checkedAt = Date.now();
-    if (cached?.mtimeMs !== mtimeMs) {
-      const html = await readFile(deps.indexHtml, 'utf8');
-      cached = { mtimeMs, html, stylesheets: routeStylesheets(html, 'event-detail') };
+    const { html, version } = await deps.shell.current();
+    if (hinted?.version !== version) {
+      hinted = { version, html, rendered: routeHints(html, 'event-detail', { applyStylesheets: true }), generic: routeHints(html, 'event-detail') };
     }
-    return cached;
+    return hinted;
   }
 
   /**
@@ -137,16 +133,17 @@ export function createEventPageHandler(deps: {
     return prepared;
   }
 
-  async function render({ html, stylesheets }: { html: string; stylesheets: string }, event: EventDto, pageUrl: string): Promise<string> {
+  async function render({ html, rendered, generic }: { html: string; rendered: string; generic: string }, event: EventDto, pageUrl: string): Promise<string> {
     const withHead = injectEventHead(html, event, pageUrl);
+    const withHints = (page: string, hints: string) => page.replace(/<\/head>/i, () => `${hints}</head>`);
     const shellRenderer = await renderer();
-    if (!shellRenderer) return withHead;
+    if (!shellRenderer) return withHints(withHead, generic);
     try {
       const withShell = injectEventShell(withHead, shellRenderer, shellRenderer.renderAppShell(event));
-      return withShell === withHead ? withHead : withShell.replace(/<\/head>/i, () => `${stylesheets}</head>`);
+      return withShell === withHead ? withHints(withHead, generic) : withHints(withShell, rendered);
     } catch (error) {
       deps.logger.error(`event page ${event._id}: shell not rendered`, error);
-      return withHead;
+      return withHints(withHead, generic);
     }
   }
 
