@@ -6,6 +6,7 @@ COPY packages/shared/package.json packages/shared/
 COPY server/package.json server/
 COPY payment-service/package.json payment-service/
 COPY client/package.json client/
+COPY deploy/package.json deploy/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -1,4 +1,4 @@
-// What `npm test` needs besides Node and npm: Chromium for the browser tests, and a PostgreSQL and a Redis
+// What `npm test` needs besides Node and npm: Chromium for the browser tests, HAProxy for the cluster tests, and a PostgreSQL and a Redis
 // server for the server and payment suites (tests of the PostgreSQL variant, of a database outage and of
 // two instances joined by Redis use them, whatever TEST_DB says). Each is used where it already runs,
 // started when installed but stopped (as .ci/run does), installed from Debian's packages when missing and
@@ -57,6 +57,14 @@ export function ensureChromium() {
   if (found) return found;
   aptInstall(['chromium'], 'the browser tests need Chromium', ' (or set CHROMIUM_PATH)');
   return findChromium() ?? fail('Chromium could not be installed; install it with `apt-get install -y chromium`.');
+}
+
+/** HAProxy for the cluster suite (deploy/test): Debian's package, installed when missing. */
+export function ensureHaproxy() {
+  const find = () => [process.env.HAPROXY_PATH, '/usr/sbin/haproxy', '/usr/bin/haproxy'].find((candidate) => candidate && existsSync(candidate));
+  if (find()) return;
+  aptInstall(['haproxy'], 'the cluster tests need HAProxy', ' (or set HAPROXY_PATH)');
+  if (!find()) fail('HAProxy could not be installed; install it with `apt-get install -y haproxy`.');
 }
 
 /** null when `url` accepts a login and a query, else why not. */

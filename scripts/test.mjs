@@ -6,17 +6,19 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildIfNeeded, root, run } from './lib.mjs';
-import { ensureChromium, ensurePostgres, ensureRedis } from './test-services.mjs';
+import { ensureChromium, ensureHaproxy, ensurePostgres, ensureRedis } from './test-services.mjs';
 
 const only = (process.env.TEST_SUITES ?? '').split(',').filter(Boolean);
 const wanted = (name) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-test-report-'));
 
 // The server and payment suites use the real PostgreSQL and Redis in some tests, on PGlite too.
-if (['server (PGlite)', 'server (PostgreSQL)', 'payment-service'].some(wanted)) {
+if (['server (PGlite)', 'server (PostgreSQL)', 'payment-service', 'cluster'].some(wanted)) {
   await ensurePostgres();
   await ensureRedis();
 }
+// The cluster suite runs several instances behind Debian's HAProxy (deploy/).
+if (wanted('cluster')) ensureHaproxy();
 
 const suites = [
   { name: 'shared', args: ['--root', 'packages/shared'], env: {} },
@@ -25,6 +27,7 @@ const suites = [
   ...(existsSync(path.join(root, 'payment-service/test'))
     ? [{ name: 'payment-service', args: ['--root', 'payment-service'], env: { TEST_DB: 'postgres' } }]
     : []),
+  { name: 'cluster', args: ['--root', 'deploy'], env: {} },
   { name: 'browser', args: ['--config', 'client/vitest.e2e.config.ts'], env: {}, browser: true },
 ].filter((suite) => wanted(suite.name));
 

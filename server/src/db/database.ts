@@ -26,6 +26,9 @@ export interface DatabaseHandle {
 /** Works from src/db (tests, tsx) and dist/db (built) alike: both sit two levels under the package. */
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
+/** pg_advisory_lock key taken while migrating (any constant; "tukio" in ASCII). */
+const MIGRATION_LOCK_KEY = 0x74756b696f;
+
 export interface DatabaseOptions {
   /** A postgres:// URL; when absent the embedded PGlite is used. */
   url?: string | undefined;
@@ -40,7 +43,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     const db = drizzleNodePg({ client: pool, schema }) as unknown as Database;
-    await migrateNodePg(db as never, { migrationsFolder });
+    // Several instances starting together (compose replicas) apply the migrations one at a time, on the
+    // connection that holds the lock: the first migrates, the others then find nothing left to do.
+    const connection = await pool.connect();
+    try {
+      await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await migrateNodePg(drizzleNodePg({ client: connection }) as never, { migrationsFolder });
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      connection.release();
+    }
     return { db, driver: 'postgres', close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

@@ -38,13 +38,6 @@ export function preferredEncoding(header: string | undefined) {
   return ENCODINGS.find((candidate) => wanted.has(candidate.name));
 }
 
-async function isFile(file: string): Promise<boolean> {
-  return stat(file).then(
-    (found) => found.isFile(),
-    () => false,
-  );
-}
-
 export function servePrecompressed(root: string, options: { maxAge: string; immutable?: boolean }): RequestHandler {
   const base = path.resolve(root);
   return (req, res, next) => {

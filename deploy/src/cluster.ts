@@ -1,0 +1,274 @@
+/**
+ * The multi-instance topology on one machine, without Docker: N API instances and N payment-service
+ * instances behind Debian's HAProxy, on the local PostgreSQL and Redis, with the Daraja simulator in a
+ * process of its own (as Safaricom would be). `npm run cluster` runs it for people; the cluster tests and
+ * benches start it from code. docker-compose.yml runs the same topology in containers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { haproxyConfig } from './haproxy-config.js';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The Daraja simulator's own credentials (payment-service/src/config.ts), given to the payment instances as a Daraja app's. */
+const SIMULATOR_CREDENTIALS = {
+  DARAJA_CONSUMER_KEY: 'tukio-simulator-key',
+  DARAJA_CONSUMER_SECRET: 'tukio-simulator-secret',
+  DARAJA_SHORTCODE: '174379',
+  DARAJA_PASSKEY: 'tukio-simulator-passkey',
+  DARAJA_INITIATOR_NAME: 'tukio-simulator-initiator',
+  DARAJA_INITIATOR_PASSWORD: 'Tukio#Simulator1',
+  DARAJA_B2C_SHORTCODE: '600999',
+};
+
+export interface ClusterOptions {
+  /** API instances (default 2). */
+  apis?: number;
+  /** Payment-service instances (default 2). */
+  payments?: number;
+  /** The balancer's public port; 0 or absent = any free port. */
+  port?: number;
+  /** PostgreSQL: instances on several processes cannot share the embedded database. */
+  databaseUrl: string;
+  /** Redis joins the API instances' sockets (and their rate limits). */
+  redisUrl: string;
+  /** Where the instances keep their files: the API instances share `<dataDir>/api` (uploads), each payment instance has its own journal. */
+  dataDir: string;
+  /** Run the TypeScript sources through tsx (tests) instead of the built dist/ files (`npm run cluster`). */
+  fromSource?: boolean;
+  /** Extra settings for every API instance (and the payment instances: `paymentEnv`). */
+  env?: Record<string, string>;
+  paymentEnv?: Record<string, string>;
+  /** How long the simulated customer takes to enter the PIN (ms); default 3000. */
+  simulatorDelayMs?: number;
+  /** Each instance's output lines, prefixed with its name; default: dropped. */
+  output?: (name: string, line: string) => void;
+}
+
+export interface Instance {
+  name: string;
+  url: string;
+  pid: number;
+  /** Stops it the hard way (SIGKILL): what a crash or an OOM kill does. */
+  kill(): Promise<void>;
+  /** Stops it as a platform does (SIGTERM: it drains requests in flight, then exits). */
+  stop(): Promise<void>;
+}
+
+export interface Cluster {
+  /** The balancer: browsers, the client and API calls. */
+  url: string;
+  /** The balancer's payment frontend (the API instances' PAYMENT_URL; M-Pesa callbacks). */
+  paymentUrl: string;
+  /** The Daraja simulator (its phone page: `<darajaUrl>/simulator?key=<simulatorKey>`). */
+  darajaUrl: string;
+  simulatorKey: string;
+  apis: Instance[];
+  payments: Instance[];
+  /** Settings shared by every instance (secrets included), for scripts such as the payments audit. */
+  apiEnv: Record<string, string>;
+  paymentEnvOf(index: number): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export function findHaproxy(): string | undefined {
+  const candidates = [process.env.HAPROXY_PATH, '/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'];
+  return candidates.find((candidate): candidate is string => Boolean(candidate && existsSync(candidate)));
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `url` until it answers 2xx (or `timeoutMs` passes, or the process exits). */
+async function waitForOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms (${last})`);
+}
+
+function relayLines(name: string, stream: NodeJS.ReadableStream | null, output: ClusterOptions['output']) {
+  if (!stream) return;
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line) output?.(name, line);
+  });
+}
+
+interface Started extends Instance {
+  child: ChildProcess;
+}
+
+function startProcess(name: string, command: string, args: string[], env: Record<string, string>, url: string, output: ClusterOptions['output']): Started {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  relayLines(name, child.stdout, output);
+  relayLines(name, child.stderr, output);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const signal = async (which: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(which);
+    await exited;
+  };
+  return { name, url, pid: child.pid ?? -1, child, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+}
+
+/** A Node service of this repository: its TypeScript source through tsx, or its build. */
+function nodeService(options: ClusterOptions, source: string, built: string): { command: string; args: string[] } {
+  if (options.fromSource) return { command: process.execPath, args: ['--conditions=@tukio/source', '--import', 'tsx', path.join(root, source)] };
+  const entry = path.join(root, built);
+  if (!existsSync(entry)) throw new Error(`${built} is missing: run \`npm run build\` first`);
+  return { command: process.execPath, args: [entry] };
+}
+
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const haproxy = findHaproxy();
+  if (!haproxy) throw new Error('HAProxy is not installed: `apt-get install -y haproxy` (or set HAPROXY_PATH)');
+  const apiCount = options.apis ?? 2;
+  const paymentCount = options.payments ?? 2;
+  const secret = () => randomBytes(24).toString('base64url');
+  const simulatorKey = secret();
+  const [publicPort, paymentPort, darajaPort] = [options.port || (await freePort()), await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${publicPort}`;
+  const paymentUrl = `http://127.0.0.1:${paymentPort}`;
+  const darajaUrl = `http://127.0.0.1:${darajaPort}`;
+  mkdirSync(options.dataDir, { recursive: true });
+
+  const started: Started[] = [];
+  const stopAll = async () => {
+    await Promise.all([...started].reverse().map((instance) => instance.stop()));
+  };
+  try {
+    const apiEnv: Record<string, string> = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      DATA_DIR: path.join(options.dataDir, 'api'),
+      PUBLIC_URL: url,
+      PAYMENT_URL: paymentUrl,
+      JWT_SECRET: secret(),
+      INTERNAL_API_KEY: secret(),
+      // Behind HAProxy: the client's address is the first of X-Forwarded-For (rate limits, logs).
+      TRUST_PROXY: 'true',
+      SEED_DEMO: 'false',
+      ...options.env,
+    };
+    // The first instance applies the migrations; the others start once it has.
+    const api = nodeService(options, 'server/src/index.ts', 'server/dist/index.js');
+    const apiPorts = await Promise.all(Array.from({ length: apiCount }, () => freePort()));
+    const startApi = async (index: number) => {
+      const port = apiPorts[index]!;
+      const instance = startProcess(`api${index + 1}`, api.command, api.args, { ...apiEnv, PORT: String(port) }, `http://127.0.0.1:${port}`, options.output);
+      started.push(instance);
+      await waitForOk(`${instance.url}/readyz`, instance.child, 120_000);
+      return instance;
+    };
+    const apis = [await startApi(0)];
+    apis.push(...(await Promise.all(Array.from({ length: apiCount - 1 }, (_, index) => startApi(index + 1)))));
+
+    const simulator = nodeService(options, 'payment-service/src/daraja/simulator/standalone.ts', 'payment-service/dist/daraja/simulator/standalone.js');
+    const daraja = startProcess(
+      'daraja',
+      simulator.command,
+      simulator.args,
+      { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(options.simulatorDelayMs ?? 3000) },
+      darajaUrl,
+      options.output,
+    );
+    started.push(daraja);
+    await waitForOk(`${darajaUrl}/simulator/certificate.pem`, daraja.child, 60_000);
+    const certificate = path.join(options.dataDir, 'daraja-simulator.pem');
+    writeFileSync(certificate, await (await fetch(`${darajaUrl}/simulator/certificate.pem`)).text());
+
+    const paymentPorts = await Promise.all(Array.from({ length: paymentCount }, () => freePort()));
+    const haproxyFile = path.join(options.dataDir, 'haproxy.cfg');
+    writeFileSync(
+      haproxyFile,
+      haproxyConfig({
+        publicBind: `127.0.0.1:${publicPort}`,
+        paymentBind: `127.0.0.1:${paymentPort}`,
+        apis: apis.map((instance, index) => ({ name: instance.name, host: '127.0.0.1', port: apiPorts[index]! })),
+        payments: paymentPorts.map((port, index) => ({ name: `pay${index + 1}`, host: '127.0.0.1', port })),
+      }),
+    );
+    const balancer = startProcess('haproxy', haproxy, ['-db', '-f', haproxyFile], {}, url, options.output);
+    started.push(balancer);
+
+    // Every payment instance shares the callback secret (M-Pesa's callback for one instance's prompt may reach
+    // another), talks to the API through the balancer and keeps its own journal.
+    const sharedPaymentEnv: Record<string, string> = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      API_URL: url,
+      INTERNAL_API_KEY: apiEnv.INTERNAL_API_KEY!,
+      CORS_ORIGINS: url,
+      CALLBACK_SECRET: secret(),
+      DARAJA_SIMULATOR: 'false',
+      DARAJA_BASE_URL: darajaUrl,
+      ...SIMULATOR_CREDENTIALS,
+      DARAJA_CERT_PATH: certificate,
+      DARAJA_CALLBACK_URL: `${paymentUrl}/api/mpesa/callback`,
+      TRUST_PROXY: 'true',
+      ...options.paymentEnv,
+    };
+    const paymentEnvOf = (index: number) => ({ ...sharedPaymentEnv, PAYMENT_PORT: String(paymentPorts[index]), DATA_DIR: path.join(options.dataDir, `pay${index + 1}`) });
+    const paymentService = nodeService(options, 'payment-service/src/index.ts', 'payment-service/dist/index.js');
+    const payments = await Promise.all(
+      paymentPorts.map(async (port, index) => {
+        const instance = startProcess(`pay${index + 1}`, paymentService.command, paymentService.args, paymentEnvOf(index), `http://127.0.0.1:${port}`, options.output);
+        started.push(instance);
+        await waitForOk(`${instance.url}/readyz`, instance.child, 120_000);
+        return instance;
+      }),
+    );
+    // Through the balancer: both frontends answer once HAProxy's checks see the instances.
+    await waitForOk(`${url}/readyz`, balancer.child, 30_000);
+    await waitForOk(`${paymentUrl}/readyz`, balancer.child, 30_000);
+
+    const strip = ({ name, url: instanceUrl, pid, kill, stop }: Started): Instance => ({ name, url: instanceUrl, pid, kill, stop });
+    return {
+      url,
+      paymentUrl,
+      darajaUrl,
+      simulatorKey,
+      apis: apis.map(strip),
+      payments: payments.map(strip),
+      apiEnv,
+      paymentEnvOf,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
