@@ -129,49 +129,58 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
     writeFileSync(stack.paymentEnv.DARAJA_CERT_PATH, await (await fetch(`${stack.daraja.url}/simulator/certificate.pem`)).text());
     stack.pay = await startService('payment-service/src/index.ts', stack.paymentEnv, payPort);
 
-    // Buyers and the event go straight into the database; tokens are signed like the server's.
     const db = new pg.Client({ connectionString: database.url });
     stack.db = db;
     await db.connect();
-    const ids = Array.from({ length: buyerCount + 1 }, (_, i) => (0x20000000 + i).toString(16).padStart(24, '0'));
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3}, 'x', now())`).join(',');
-      await db.query(
-        `INSERT INTO users (id, username, email, password_hash, email_verified_at) VALUES ${values}`,
-        chunk.flatMap((id, j) => [id, `buyer${i + j}`, `buyer${i + j}@bench.local`]),
-      );
-    }
-    const [organiser, ...buyerIds] = ids;
-    stack.eventId = 'e'.repeat(24);
-    await db.query(
-      `INSERT INTO events (id, title, description, starts_at, location, status, is_paid, ticket_price, capacity, user_id)
-       VALUES ($1, 'Bench Concert', 'bench', now() + interval '30 days', 'Nairobi', 'approved', true, $2, $3, $4)`,
-      [stack.eventId, PRICE, seats, organiser],
-    );
-    if (typed) {
-      // Three ticket types (the default one renamed Regular) and a 10% code: buyers pick a type in turn,
-      // every other one with the code, so each purchase prices several rows as a real sale does.
-      const typeIds = ['f'.repeat(23) + '1', 'f'.repeat(23) + '2'];
-      await db.query(`UPDATE ticket_types SET name = 'Regular' WHERE event_id = $1`, [stack.eventId]);
-      await db.query(
-        `INSERT INTO ticket_types (id, event_id, name, price, capacity, max_per_order, position)
-         VALUES ($1, $3, 'Early Bird', $4, NULL, 4, 1), ($2, $3, 'VIP', $5, $6, 2, 2)`,
-        [...typeIds, stack.eventId, PRICE - 100, PRICE * 3, Math.ceil(seats / 3)],
-      );
-      await db.query(`INSERT INTO promo_codes (id, event_id, code, kind, value, max_uses) VALUES ($1, $2, 'BENCH', 'percent', 10, $3)`, ['d'.repeat(24), stack.eventId, buyerCount]);
-      const { rows } = await db.query('SELECT id FROM ticket_types WHERE event_id = $1 ORDER BY position', [stack.eventId]);
-      const types = rows.map((row) => row.id);
-      stack.purchase = (index) => ({ items: [{ typeId: types[index % types.length], quantity: 1 }], ...(index % 2 === 0 ? { promoCode: 'BENCH' } : {}) });
-    }
-    const sign = (id) => jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' });
-    stack.organiserToken = sign(organiser);
-    stack.buyers = buyerIds.map((id, i) => ({ id, token: sign(id), phone: `25471${String(i).padStart(7, '0')}` }));
+    Object.assign(stack, await seedSale(db, { buyers: buyerCount, seats, secret, typed }));
     return stack;
   } catch (error) {
     await stack.stop();
     throw error;
   }
+}
+
+/**
+ * Buyers and one paid event go straight into the database (`buyers` verified accounts, an event of `seats`
+ * seats at PRICE); tokens are signed as the API server signs them (`secret` is its JWT_SECRET). `typed`: three
+ * ticket types and a promo code, `purchase(index)` says what buyer `index` picks.
+ */
+export async function seedSale(db, { buyers: buyerCount, seats, secret: jwtSecret, typed = false }) {
+  const sale = { eventId: 'e'.repeat(24), purchase: undefined };
+  const ids = Array.from({ length: buyerCount + 1 }, (_, i) => (0x20000000 + i).toString(16).padStart(24, '0'));
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3}, 'x', now())`).join(',');
+    await db.query(
+      `INSERT INTO users (id, username, email, password_hash, email_verified_at) VALUES ${values}`,
+      chunk.flatMap((id, j) => [id, `buyer${i + j}`, `buyer${i + j}@bench.local`]),
+    );
+  }
+  const [organiser, ...buyerIds] = ids;
+  await db.query(
+    `INSERT INTO events (id, title, description, starts_at, location, status, is_paid, ticket_price, capacity, user_id)
+     VALUES ($1, 'Bench Concert', 'bench', now() + interval '30 days', 'Nairobi', 'approved', true, $2, $3, $4)`,
+    [sale.eventId, PRICE, seats, organiser],
+  );
+  if (typed) {
+    // Three ticket types (the default one renamed Regular) and a 10% code: buyers pick a type in turn,
+    // every other one with the code, so each purchase prices several rows as a real sale does.
+    const typeIds = ['f'.repeat(23) + '1', 'f'.repeat(23) + '2'];
+    await db.query(`UPDATE ticket_types SET name = 'Regular' WHERE event_id = $1`, [sale.eventId]);
+    await db.query(
+      `INSERT INTO ticket_types (id, event_id, name, price, capacity, max_per_order, position)
+       VALUES ($1, $3, 'Early Bird', $4, NULL, 4, 1), ($2, $3, 'VIP', $5, $6, 2, 2)`,
+      [...typeIds, sale.eventId, PRICE - 100, PRICE * 3, Math.ceil(seats / 3)],
+    );
+    await db.query(`INSERT INTO promo_codes (id, event_id, code, kind, value, max_uses) VALUES ($1, $2, 'BENCH', 'percent', 10, $3)`, ['d'.repeat(24), sale.eventId, buyerCount]);
+    const { rows } = await db.query('SELECT id FROM ticket_types WHERE event_id = $1 ORDER BY position', [sale.eventId]);
+    const types = rows.map((row) => row.id);
+    sale.purchase = (index) => ({ items: [{ typeId: types[index % types.length], quantity: 1 }], ...(index % 2 === 0 ? { promoCode: 'BENCH' } : {}) });
+  }
+  const sign = (id) => jwt.sign({ tv: 0 }, jwtSecret, { subject: id, expiresIn: '2h' });
+  sale.organiserToken = sign(organiser);
+  sale.buyers = buyerIds.map((id, i) => ({ id, token: sign(id), phone: `2547${String(i).padStart(8, '0')}` }));
+  return sale;
 }
 
 /**
@@ -247,6 +256,27 @@ export function auditPayments(stack) {
 }
 
 /**
+ * The books: what the simulator says was paid (and paid back) against payments, orders, tickets and refunds.
+ * On an overloaded host some prompts are paid but not recorded yet when the buyers stop polling (the payment
+ * service journals them and its reconciler records them): the books are audited again until they close or
+ * AUDIT_SETTLE_S (default 180) runs out, and the wait is printed with the result.
+ */
+export async function auditUntilSettled(stack) {
+  const settleMs = Number(process.env.AUDIT_SETTLE_S ?? 180) * 1000;
+  const auditStarted = performance.now();
+  let audit = await auditPayments(stack);
+  while (audit.discrepancies > 0 && performance.now() - auditStarted < settleMs) {
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    audit = await auditPayments(stack);
+  }
+  const waited = (performance.now() - auditStarted) / 1000;
+  console.log(
+    `payments audit: ${Number.isNaN(audit.discrepancies) ? `did not run (exit ${audit.code})` : `${audit.discrepancies} discrepancies`} (target 0)${waited > 15 ? `, after waiting ${waited.toFixed(0)} s for in-flight payments to be recorded` : ''}`,
+  );
+  return audit;
+}
+
+/**
  * One bench run on a fresh stack, ended by the audit: `body(stack, fail)` runs the bench and calls
  * `fail()` for any figure off target; the process exits 1 when anything failed, the audit found a
  * discrepancy or did not run, 0 otherwise. The stack is stopped whatever happens.
@@ -260,21 +290,7 @@ export async function runBenchWithAudit(stackOptions, body) {
   try {
     stack = await startCheckoutStack(stackOptions);
     await body(stack, fail);
-    // The books: what the simulator says was paid (and paid back) against payments, orders, tickets and refunds.
-    // On an overloaded host some prompts are paid but not recorded yet when the buyers stop polling (the
-    // payment service journals them and its reconciler records them): the books are audited again until
-    // they close or AUDIT_SETTLE_S (default 180) runs out, and the wait is printed with the result.
-    const settleMs = Number(process.env.AUDIT_SETTLE_S ?? 180) * 1000;
-    const auditStarted = performance.now();
-    let audit = await auditPayments(stack);
-    while (audit.discrepancies > 0 && performance.now() - auditStarted < settleMs) {
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
-      audit = await auditPayments(stack);
-    }
-    const waited = (performance.now() - auditStarted) / 1000;
-    console.log(
-      `payments audit: ${Number.isNaN(audit.discrepancies) ? `did not run (exit ${audit.code})` : `${audit.discrepancies} discrepancies`} (target 0)${waited > 15 ? `, after waiting ${waited.toFixed(0)} s for in-flight payments to be recorded` : ''}`,
-    );
+    const audit = await auditUntilSettled(stack);
     if (audit.discrepancies !== 0 || audit.code !== 0) fail();
   } catch (error) {
     console.error(error);

@@ -8,7 +8,8 @@
  * (`TUKIO_SERVER`); a browser keeps it for the session. Upgraded websockets are tunnelled (`timeout tunnel`).
  * Messages between users on different instances go through Redis (the API's socket.io Redis adapter).
  *
- * Failover: health checks on /readyz every second take a dead or draining instance out within ~2 s; a request
+ * Failover: health checks every second (API instances: /readyz, their database and Redis; payment instances:
+ * /healthz, the process) take a dead or draining instance out within ~3 s; a request
  * whose connection is refused is sent to another instance (`retry-on conn-failure` only: a request an instance
  * may have started, an M-Pesa prompt say, is never sent twice).
  */
@@ -52,7 +53,8 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '  timeout tunnel 1h',
     '  timeout http-request 10s',
     '  timeout queue 30s',
-    '  default-server inter 1s fall 2 rise 2',
+    '  timeout check 3s',
+    '  default-server inter 1s fall 3 rise 2',
     '',
     'frontend web',
     `  bind ${options.publicBind}`,
@@ -73,7 +75,9 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '',
     'backend payment_service',
     '  balance roundrobin',
-    '  option httpchk GET /readyz',
+    // Liveness, not /readyz: a payment instance's readiness includes the API answering, and under a burst
+    // that would take every payment instance out at once (seen in bench/flash-sale.mjs: all 503).
+    '  option httpchk GET /healthz',
     '  http-check expect status 200',
     '  http-response set-header X-Served-By %[srv_name]',
     ...options.payments.map((backend) => server(backend, false)),
