@@ -83,7 +83,7 @@ function withRequestIdOn5xx(res: Response, requestId: string) {
  */
 export function requestContext(logger: Logger): RequestHandler {
   const log = pinoHttp<Request, Response>({
-    logger: logger.pino,
+    logger: logger.requestPino,
     genReqId: (req, res) => {
       const id = requestIdFor(req);
       res.setHeader(REQUEST_ID_HEADER, id);
