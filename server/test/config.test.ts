@@ -22,14 +22,29 @@ function clientVariables(dir = path.join(root, 'client/src')): string[] {
   return names;
 }
 
+/**
+ * What running several instances reads: `${NAME}` settings of docker-compose.yml and the `process.env.NAME`
+ * of deploy/src (npm run cluster).
+ */
+function deploymentVariables(): string[] {
+  const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+  const names = [...compose.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!);
+  const deploy = path.join(root, 'deploy/src');
+  for (const entry of readdirSync(deploy)) {
+    if (entry.endsWith('.ts')) names.push(...[...readFileSync(path.join(deploy, entry), 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
+  }
+  return names;
+}
+
 describe('configuration', () => {
-  it('.env.example documents every variable the API server, the payment service and the client read', async () => {
+  it('.env.example documents every variable the API server, the payment service, the client and the deployments read', async () => {
     // The payment service is its own workspace (outside this tsconfig's rootDir): loaded at run time.
     const payment = (await import(new URL('../../payment-service/src/config.ts', import.meta.url).href)) as { PAYMENT_ENV_VARIABLES: string[] };
-    const read = new Set([...SERVER_ENV_VARIABLES, ...payment.PAYMENT_ENV_VARIABLES, ...clientVariables()]);
+    const read = new Set([...SERVER_ENV_VARIABLES, ...payment.PAYMENT_ENV_VARIABLES, ...clientVariables(), ...deploymentVariables()]);
     expect(read.size).toBeGreaterThan(40);
     expect(read).toContain('SOCKET_REDIS_ADAPTER');
     expect(read).toContain('VITE_PAYMENT_URL');
+    expect(read).toContain('API_REPLICAS');
     const documented = documentedVariables();
     expect([...read].filter((name) => !documented.has(name)).sort()).toEqual([]);
     // And nothing documented that nobody reads.
