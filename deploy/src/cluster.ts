@@ -42,6 +42,8 @@ export interface ClusterOptions {
   fromSource?: boolean;
   /** Extra settings for every API instance (and the payment instances: `paymentEnv`). */
   env?: Record<string, string>;
+  /** Settings for one API instance (index from 0) on top of `env`: tests tell instances apart with them. */
+  apiEnvOf?: (index: number) => Record<string, string>;
   paymentEnv?: Record<string, string>;
   /** How long the simulated customer takes to enter the PIN (ms); default 3000. */
   simulatorDelayMs?: number;
@@ -188,7 +190,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const apiPorts = await Promise.all(Array.from({ length: apiCount }, () => freePort()));
     const startApi = async (index: number) => {
       const port = apiPorts[index]!;
-      const instance = startProcess(`api${index + 1}`, api.command, api.args, { ...apiEnv, PORT: String(port) }, `http://127.0.0.1:${port}`, options.output);
+      const instance = startProcess(`api${index + 1}`, api.command, api.args, { ...apiEnv, ...options.apiEnvOf?.(index), PORT: String(port) }, `http://127.0.0.1:${port}`, options.output);
       started.push(instance);
       await waitForOk(`${instance.url}/readyz`, instance.child, 120_000);
       return instance;

@@ -76,7 +76,23 @@ describe('guest checkout by phone', () => {
 
     const bad = await guestPush(eventId, freshPhone(), { email: 'nope' });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ field: 'email' });
+    expect(bad.body).toMatchObject({ field: 'email', code: 'validation_failed', params: { field: 'email', kind: 'invalid_email' } });
+    expect(anonymous.body).toMatchObject({ code: 'login_required' });
+  });
+
+  it("keeps a guest's browser language (Accept-Language) on the phone's shadow account, for its SMS and email", async () => {
+    const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 300, capacity: 10 });
+    const phone = freshPhone();
+    const push = await s.payApi('POST', '/api/stkPush', {
+      body: { phone, amount: 1, Order_ID: `${eventId}_${phone}` },
+      headers: { 'accept-language': 'sw-KE,sw;q=0.9,en;q=0.8' },
+    });
+    expect(push.status, JSON.stringify(push.body)).toBe(200);
+    const shadow = async () => (await s.server.db.select({ language: users.language }).from(users).where(eq(users.guestPhone, phone)))[0]?.language;
+    expect(await shadow()).toBe('sw');
+    // An English browser's next purchase from the same phone switches it back (its order is made before any prompt).
+    await guestPush(eventId, phone, {});
+    expect(await shadow()).toBe('en');
   });
 
   it('counts guest attempts per phone', async () => {

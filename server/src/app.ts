@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { authenticateRequests } from './lib/auth.js';
+import type { JobQueue } from './lib/job-queue.js';
 import { createMetrics } from './lib/metrics.js';
 import { createChangeFeed } from './lib/change-feed.js';
 import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
@@ -86,6 +87,8 @@ export interface AppDeps {
   redis?: RedisConnection | undefined;
   /** This instance's own loopback address once it listens (the offline SMS simulator is reached there). */
   selfUrl?: (() => string) | undefined;
+  /** Background sweeps (SMS sender, waitlist, reminders) run as jobs here; unset = each instance runs them itself. */
+  jobs?: JobQueue | undefined;
 }
 
 /** Work per event-loop turn before waiting connections get their accept (see lib/request-gate.ts). */
@@ -124,6 +127,8 @@ function createSms(deps: AppDeps) {
     callbackSecret: config.sms.callbackSecret,
     pollMs: config.sms.pollMs,
     maxAttempts: config.sms.maxAttempts,
+    jobs: deps.jobs,
+    staleSendingMs: config.jobs.expireSeconds * 1000,
     gateway:
       gateway.kind === 'simulator'
         ? createAfricasTalkingGateway({ baseUrl: () => `${selfUrl()}/simulator/sms`, username: SMS_SIMULATOR_USERNAME, apiKey: SMS_SIMULATOR_API_KEY })
@@ -192,13 +197,13 @@ export function createServices(deps: AppDeps) {
     changes,
     publicUrl: config.publicUrl,
     // Tickets sits below the waitlist: its sold-out answer asks the waitlist (made below) about expired offers.
-    soldOut: { soldOutMessage: (...args) => waitlist.soldOutMessage(...args) },
+    soldOut: { soldOutNote: (...args) => waitlist.soldOutNote(...args) },
   });
   // Prometheus counters of this instance, and the requests a shutdown lets finish.
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
-  const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service });
-  const reminders = createEventReminders({ db, sms: sms.service, logger, publicUrl: config.publicUrl, sweepMs: config.sms.reminderSweepMs });
+  const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service, jobs: deps.jobs });
+  const reminders = createEventReminders({ db, sms: sms.service, logger, publicUrl: config.publicUrl, sweepMs: config.sms.reminderSweepMs, jobs: deps.jobs });
   // Guest ticket links are signed with the server secret: nothing to store, valid on every instance.
   const guestLinks = createGuestTicketLinks({ secret: config.jwtSecret, publicUrl: config.publicUrl });
   const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });

@@ -58,6 +58,11 @@ const envSchema = z.object({
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60 * 60 * 1000).default(60_000),
   /** Attempts a refund gets before it is left `failed` for an administrator. */
   REFUND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** Seconds a background job may run before it counts as lost (its instance died) and is retried elsewhere. */
+  JOBS_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /** Retries of a failed background job, and the first retry's delay in seconds (doubling after). */
+  JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(5),
+  JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /**
    * SMS through Africa's Talking: AT_USERNAME and AT_API_KEY together (username `sandbox` uses the sandbox
    * host); unset, the built-in offline simulator at /simulator/sms receives every message.
@@ -152,6 +157,8 @@ export interface AppConfig {
   ticketSigningKey: string | undefined;
   /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
   refunds: { retryBaseMs: number; maxAttempts: number };
+  /** Background jobs (pg-boss): when a running one counts as lost, and the retries of a failed one. */
+  jobs: { expireSeconds: number; retryLimit: number; retryDelaySeconds: number };
   /** The SMS channel: Africa's Talking or the offline simulator, the delivery-report secret, the sender's pace. */
   sms: {
     gateway: { kind: 'africastalking'; baseUrl: string; username: string; apiKey: string; senderId: string | undefined } | { kind: 'simulator'; key: string };
@@ -272,6 +279,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     holdMinutes: env.HOLD_MINUTES,
     ticketSigningKey: env.TICKET_SIGNING_KEY,
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
+    jobs: { expireSeconds: env.JOBS_EXPIRE_SECONDS, retryLimit: env.JOBS_RETRY_LIMIT, retryDelaySeconds: env.JOBS_RETRY_DELAY_SECONDS },
     waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
     sms: {
       gateway: smsGatewayOf(env, dataDir),

@@ -6,6 +6,7 @@ import { bootstrapDatabase } from './bootstrap/bootstrap.js';
 import { seedDemoActivity } from './bootstrap/demo-activity.js';
 import type { AppConfig } from './config.js';
 import { openDatabase, pgliteDataDir, type Database } from './db/database.js';
+import { startJobQueue, type JobQueue } from './lib/job-queue.js';
 import { createLogger } from './lib/logger.js';
 import { createMailer } from './lib/mailer.js';
 import { connectRedis } from './lib/redis.js';
@@ -19,6 +20,8 @@ const MAIL_FLUSH_TIMEOUT_MS = 5000;
 const LISTEN_BACKLOG = 4096;
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
+/** How long a shutdown lets background jobs in hand finish; the rest are failed and retried by another instance. */
+const JOBS_STOP_TIMEOUT_MS = 5000;
 
 export interface RunningServer {
   url: string;
@@ -30,6 +33,8 @@ export interface RunningServer {
   db: Database;
   /** Its services, for tests that run background work (a reminder sweep, the SMS sender) at a moment they choose. */
   services: Services;
+  /** The job queue its background sweeps run on, for tests that run jobs of their own. */
+  jobs: JobQueue;
   close(): Promise<void>;
 }
 
@@ -42,12 +47,14 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     dataDir: options.inMemory ? undefined : pgliteDataDir(config.dataDir),
   });
   const seededDemo = await bootstrapDatabase(database.db, config, logger);
+  // pg-boss's tables (schema pgboss) are created here when missing, not by a migration: it versions its own.
+  const jobs = await startJobQueue({ executeSql: database.executeSql, logger, ...config.jobs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   // Connected before the app is built: its rate limits and chat budget count in Redis from the first request.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
   // Known once listening (PORT may be 0): the offline SMS simulator is reached through it.
   let selfUrl = `http://127.0.0.1:${config.port}`;
-  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl });
+  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl, jobs });
   if (seededDemo) await seedDemoActivity(services, database.db, seededDemo);
   const httpServer = createServer(app);
   const realtime = await createRealtime(httpServer, config, services, logger, redis).catch(async (error: unknown) => {
@@ -72,6 +79,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     httpServer,
     io: realtime.io,
     services,
+    jobs,
     db: database.db,
     close() {
       closing ??= (async () => {
@@ -90,6 +98,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await services.waitlist.stop();
         await services.reminders.stop();
         await services.sms.stop();
+        await jobs.stop(JOBS_STOP_TIMEOUT_MS);
         await redis?.close();
         // Tickets already issued have their emails queued; index.ts gives the whole shutdown 20 s.
         if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all sent');

@@ -36,9 +36,9 @@ describe('POST /api/auth/register', () => {
     expect(mail.text).toContain(`${t.config.publicUrl}/verify/`);
 
     const sameName = await register({ username: 'achieng', email: 'other@example.com', password: 'secret123' });
-    expect(sameName.body).toEqual({ status: false, msg: 'Username already used', field: 'username' });
+    expect(sameName.body).toEqual({ status: false, msg: 'Username already used', code: 'username_taken', field: 'username' });
     const sameEmail = await register({ username: 'achieng2', email: 'ACHIENG@example.com', password: 'secret123' });
-    expect(sameEmail.body).toEqual({ status: false, msg: 'Email already used', field: 'email' });
+    expect(sameEmail.body).toEqual({ status: false, msg: 'Email already used', code: 'email_taken', field: 'email' });
   });
 });
 
@@ -72,6 +72,7 @@ describe('email verification and login', () => {
       avatarImage: '',
       isAvatarImageSet: false,
       role: 'user',
+      language: 'en',
     });
     expect(JSON.stringify(res.body)).not.toContain('password');
   });
@@ -97,7 +98,7 @@ describe('email verification and login', () => {
   it('refuses a wrong password with the same message as an unknown user', async () => {
     await t.createUser('otieno');
     const res = await t.api('POST', '/api/auth/login', { body: { username: 'otieno', password: 'wrong-password' } });
-    expect(res.body).toEqual({ status: false, msg: 'Incorrect Username or Password' });
+    expect(res.body).toEqual({ status: false, msg: 'Incorrect Username or Password', code: 'bad_login' });
   });
 
   it('resend-verification answers the same whether or not the account exists', async () => {
@@ -172,7 +173,7 @@ describe('forgot and reset password', () => {
     const ok = await t.api('POST', `/api/auth/reset-password/${resetToken}`, { body: { password: 'brand-new-pass' } });
     expect(ok.body.status).toBe(true);
     const again = await t.api('POST', `/api/auth/reset-password/${resetToken}`, { body: { password: 'another-pass' } });
-    expect(again.body).toEqual({ status: false, msg: 'This link is invalid or has expired.' });
+    expect(again.body).toEqual({ status: false, msg: 'This link is invalid or has expired.', code: 'link_invalid' });
 
     expect((await t.api('GET', `/api/auth/user/${user._id}`, { token: oldToken })).status).toBe(401);
     expect((await t.api('POST', '/api/auth/login', { body: { username: 'wekesa', password: 'secret123' } })).body.status).toBe(false);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { events } from '../src/db/schema.js';
 import { recordActivity } from '../src/modules/events/events.repository.js';
@@ -91,10 +91,91 @@ describe('GET /api/events (search)', () => {
     ['from=yesterday', 'from must be a date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:mm).', 'from'],
     ['free=perhaps', 'free must be true or false.', 'free'],
     [`q=${'x'.repeat(201)}`, 'q must be at most 200 characters.', 'q'],
+    ['cursor=not-a-cursor', 'cursor is not valid: use the nextCursor of a previous answer.', 'cursor'],
   ])('refuses %s with a 400 naming the parameter', async (query, msg, field) => {
     const res = await t.api('GET', `/api/events?${query}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ msg, field });
+  });
+});
+
+describe('GET /api/events: relevance, typos and paging', () => {
+  type Page = { items: { _id: string; title: string; location: string; description: string }[]; total: number; pages: number; totalIsEstimate: boolean; nextCursor: string | null; correctedQuery?: string };
+  const search = async (query: string): Promise<Page> => {
+    const res = await t.api('GET', `/api/events?${query}`);
+    expect(res.status, query).toBe(200);
+    return res.body;
+  };
+
+  it('orders title matches, then place matches, then description-only matches, each soonest first, filters included', async () => {
+    const describedSoon = await approvedEvent({ title: 'Evening market', description: 'Stalls from Turkana and beyond.', location: 'Kitale', date: dayFromNow(1) });
+    const placedLate = await approvedEvent({ title: 'Sunset cruise', description: 'On the lake.', location: 'Eliye Springs, Turkana', date: dayFromNow(40) });
+    const placedSoon = await approvedEvent({ title: 'Fish fry', description: 'Tilapia.', location: 'Lodwar, Turkana', date: dayFromNow(3) });
+    const titledLate = await approvedEvent({ title: 'Turkana Festival', description: 'Dances.', location: 'Lodwar', date: dayFromNow(50), isPaid: true, ticketPrice: 300 });
+    const titledSoon = await approvedEvent({ title: 'Turkana Art Walk', description: 'Beads.', location: 'Lodwar', date: dayFromNow(20) });
+
+    const all = await search('q=turkana');
+    expect(ids(all.items)).toEqual([titledSoon._id, titledLate._id, placedSoon._id, placedLate._id, describedSoon._id]);
+    expect(all).toMatchObject({ total: 5, pages: 1, totalIsEstimate: false, nextCursor: null });
+    expect(ids((await search('q=turkana&location=lodwar')).items)).toEqual([titledSoon._id, titledLate._id, placedSoon._id]);
+    expect(ids((await search('q=turkana&free=true')).items)).toEqual([titledSoon._id, placedSoon._id, placedLate._id, describedSoon._id]);
+    expect(ids((await search(`q=turkana&to=${utcDayOffset(25)}`)).items)).toEqual([titledSoon._id, placedSoon._id, describedSoon._id]);
+    // Every word must match, in whichever field: 'turkana beads' is a title word and a description word.
+    expect(ids((await search('q=turkana%20beads')).items)).toEqual([titledSoon._id]);
+  });
+
+  it('corrects misspelt Kenyan place names to the known words most like them, and says so', async () => {
+    const nairobi = await approvedEvent({ title: 'Mchongoano night', location: 'Kenyatta Avenue, Nairobi', date: dayFromNow(4) });
+    const mombasa = await approvedEvent({ title: 'Taarab evening', location: 'Fort Jesus, Mombasa', date: dayFromNow(5) });
+    const kisumu = await approvedEvent({ title: 'Omena fest', location: 'Dunga Beach, Kisumu', date: dayFromNow(6) });
+    const mentions = (page: Page, word: string) =>
+      page.items.every((item) => `${item.title} ${item.location} ${item.description}`.toLowerCase().includes(word));
+
+    const naiorbi = await search('q=Naiorbi');
+    expect(ids(naiorbi.items)).toContain(nairobi._id);
+    expect(mentions(naiorbi, 'nairobi')).toBe(true);
+    expect(naiorbi.correctedQuery).toBe('nairobi');
+    // A beginning of a known word is no typo: 'Mombas' is searched as it is, like 'marath' for marathon.
+    const mombas = await search('q=Mombas');
+    expect(ids(mombas.items)).toContain(mombasa._id);
+    expect(mentions(mombas, 'mombasa')).toBe(true);
+    expect(mombas.correctedQuery).toBeUndefined();
+    const kisumo = await search('q=kisumo%20omena');
+    expect(ids(kisumo.items)).toEqual([kisumu._id]);
+    expect(kisumo.correctedQuery).toBe('kisumu omena');
+    expect(ids((await search('q=Mchongoano%20Naiorbi')).items)).toEqual([nairobi._id]);
+    // Nothing like it anywhere: no match, rather than a guess.
+    const nothing = await search('q=qxzvwjk');
+    expect(nothing).toMatchObject({ items: [], total: 0, pages: 0 });
+    expect(nothing.correctedQuery).toBeUndefined();
+
+    // Words of an edited title are known at once.
+    await t.api('PUT', `/api/events/${kisumu._id}`, { token: admin.token, body: { title: 'Omena and Ugali fest' } });
+    const ugali = await search('q=ugalli');
+    expect(ids(ugali.items)).toEqual([kisumu._id]);
+    expect(ugali.correctedQuery).toBe('ugali');
+  });
+
+  it('pages by cursor across the relevance classes without duplicates or gaps, like page numbers', async () => {
+    const made = [];
+    for (let i = 0; i < 3; i += 1) made.push(await approvedEvent({ title: `Serengeti trip ${i}`, location: 'Narok', date: dayFromNow(2 + i) }));
+    for (let i = 0; i < 2; i += 1) made.push(await approvedEvent({ title: `Drive ${i}`, location: `Serengeti gate ${i}`, date: dayFromNow(1 + i) }));
+    for (let i = 0; i < 2; i += 1) made.push(await approvedEvent({ title: `Talk ${i}`, description: 'About the Serengeti.', location: 'Narok', date: dayFromNow(1 + i) }));
+    const everything = ids((await search('q=serengeti&limit=50')).items);
+    expect(everything).toHaveLength(7);
+    expect(new Set(everything)).toEqual(new Set(ids(made)));
+
+    const byCursor: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 1; page <= 5; page += 1) {
+      const answer: Page = await search(`q=serengeti&limit=3&page=${page}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(answer).toMatchObject({ total: 7, pages: 3, totalIsEstimate: false });
+      expect(ids(answer.items)).toEqual(ids((await search(`q=serengeti&limit=3&page=${page}`)).items));
+      byCursor.push(...ids(answer.items));
+      cursor = answer.nextCursor;
+      if (!cursor) break;
+    }
+    expect(byCursor).toEqual(everything);
   });
 });
 
@@ -226,5 +307,35 @@ describe('search cache time to live', () => {
       await short.close();
       vi.useRealTimers();
     }
+  });
+});
+
+describe('search totals past the exact count', () => {
+  it('estimates the total of a very common word, with pages to match, and still pages to the end by cursor', async () => {
+    // 1,005 events written straight to the database, far ahead so they stay out of the other lists.
+    await t.db.execute(sql`
+      insert into events (id, title, description, starts_at, location, status, user_id)
+      select lpad(to_hex(1000000 + i), 24, '0'), 'Wildebeest crossing ' || i, 'Migration season.', now() + (400 + i % 50) * interval '1 day',
+             'Maasai Mara', 'approved', (select user_id from events limit 1)
+      from generate_series(1, 1005) as i`);
+    const first = await t.api('GET', '/api/events?q=wildebeest&limit=50');
+    expect(first.body).toMatchObject({ totalIsEstimate: true, page: 1, limit: 50 });
+    expect(first.body.total).toBeGreaterThan(1000);
+    expect(first.body.pages).toBe(Math.ceil(first.body.total / 50));
+    expect(first.body.items).toHaveLength(50);
+
+    // Their start times carry microseconds (now()), which the cursor keeps: no event twice, none left out.
+    const seen = ids(first.body.items);
+    let cursor: string | null = first.body.nextCursor;
+    while (cursor) {
+      const next = await t.api('GET', `/api/events?q=wildebeest&limit=50&cursor=${cursor}`);
+      expect(next.status).toBe(200);
+      seen.push(...ids(next.body.items));
+      cursor = next.body.nextCursor;
+    }
+    expect(seen).toHaveLength(1005);
+    expect(new Set(seen).size).toBe(1005);
+    // Narrowed to under the limit, the count is exact again.
+    expect((await t.api('GET', '/api/events?q=wildebeest%2012')).body).toMatchObject({ totalIsEstimate: false });
   });
 });

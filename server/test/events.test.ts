@@ -181,7 +181,7 @@ describe('visibility of pending and approved events', () => {
     for (const id of ['0123456789abcdef01234567', 'nope']) {
       const res = await t.api('GET', `/api/events/${id}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ msg: 'Event not found.', message: 'Event not found.' });
+      expect(res.body).toEqual({ msg: 'Event not found.', message: 'Event not found.', code: 'event_not_found' });
     }
   });
 

@@ -63,7 +63,7 @@ describe('request ids', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('x-request-id')).toBe(requestId);
     // The only new field: what the body said before stays as it was.
-    expect(res.body).toEqual({ msg: expect.any(String), message: res.body.msg, requestId });
+    expect(res.body).toEqual({ msg: expect.any(String), message: res.body.msg, code: 'payment_service_unreachable', requestId });
 
     const lines = linesOf(requestId);
     // The proxy's own error line (logged deep in the request) and the request's line, both at error level.

@@ -54,7 +54,7 @@ describe('login budgets count failures, per account and address (item 8)', () =>
     for (let i = 0; i < 3; i++) expect((await loginFrom(attacker, 'owner1', `guess-${i}`)).body).toMatchObject({ status: false, msg: badLogin });
     const refused = await loginFrom(attacker, 'owner1', 'secret123');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ status: false, msg: tooMany, message: tooMany });
+    expect(refused.body).toEqual({ status: false, msg: tooMany, message: tooMany, code: 'too_many_requests' });
 
     const owner = await loginFrom(freshIp(), 'owner1', 'secret123');
     expect(owner.body).toMatchObject({ status: true, user: { username: 'owner1' } });
@@ -110,7 +110,7 @@ describe('login budgets count failures, per account and address (item 8)', () =>
     for (let i = 5; i < 10; i++) expect((await loginFrom(campus, `typo-${i}`, 'wrong-password')).status).toBe(200);
     const ceiling = await loginFrom(campus, 'typo-10', 'wrong-password');
     expect(ceiling.status).toBe(429);
-    expect(ceiling.body).toEqual({ status: false, msg: tooMany, message: tooMany });
+    expect(ceiling.body).toEqual({ status: false, msg: tooMany, message: tooMany, code: 'too_many_requests' });
   });
 });
 
@@ -172,10 +172,10 @@ describe('look-alike usernames are refused (item 10)', () => {
     const register = (username: string, email: string) => main.api('POST', '/api/auth/register', { body: { username, email, password: 'long-enough' } });
     const cyrillic = await register('\u0430mani', 'cyrillic@example.com');
     expect(cyrillic.status).toBe(200);
-    expect(cyrillic.body).toEqual({ status: false, msg: lookAlike, field: 'username' });
-    expect((await register('ａｍａｎｉ', 'fullwidth@example.com')).body).toEqual({ status: false, msg: 'Username already used', field: 'username' });
-    expect((await register('arnani', 'rn@example.com')).body).toEqual({ status: false, msg: lookAlike, field: 'username' });
-    expect((await register('aman\u0456', 'ukrainian-i@example.com')).body).toEqual({ status: false, msg: lookAlike, field: 'username' });
+    expect(cyrillic.body).toEqual({ status: false, msg: lookAlike, code: 'username_look_alike', field: 'username' });
+    expect((await register('ａｍａｎｉ', 'fullwidth@example.com')).body).toEqual({ status: false, msg: 'Username already used', code: 'username_taken', field: 'username' });
+    expect((await register('arnani', 'rn@example.com')).body).toEqual({ status: false, msg: lookAlike, code: 'username_look_alike', field: 'username' });
+    expect((await register('aman\u0456', 'ukrainian-i@example.com')).body).toEqual({ status: false, msg: lookAlike, code: 'username_look_alike', field: 'username' });
     // Nothing was created for them, and a name that only shares letters is fine.
     const refusedEmails = ['cyrillic', 'fullwidth', 'rn', 'ukrainian-i'].map((name) => `${name}@example.com`);
     expect(await main.db.select({ username: users.username }).from(users).where(inArray(users.email, refusedEmails))).toEqual([]);
@@ -185,7 +185,7 @@ describe('look-alike usernames are refused (item 10)', () => {
   it('a fullwidth email is the same address: refused as taken, and stored plain when new', async () => {
     await main.createUser('baraka');
     const taken = await main.api('POST', '/api/auth/register', { body: { username: 'baraka2', email: 'ＢＡＲＡＫＡ@example.com', password: 'long-enough' } });
-    expect(taken.body).toEqual({ status: false, msg: 'Email already used', field: 'email' });
+    expect(taken.body).toEqual({ status: false, msg: 'Email already used', code: 'email_taken', field: 'email' });
     const fresh = await main.api('POST', '/api/auth/register', { body: { username: 'ｋｉｐｃｈｏｇｅ', email: 'ＫＩＰＣＨＯＧＥ@example.com', password: 'long-enough' } });
     expect(fresh.body).toMatchObject({ status: true });
     const [row] = await main.db.select().from(users).where(eq(users.email, 'kipchoge@example.com'));
@@ -226,7 +226,7 @@ describe('look-alike usernames are refused (item 10)', () => {
         expect(skeletonOf('z\u0430wadi')).toBeNull();
         expect(skeletonOf('kamau')).toBe('karnau');
         const register = await second.api('POST', '/api/auth/register', { body: { username: 'k\u0430mau', email: 'kamau2@example.com', password: 'long-enough' } });
-        expect(register.body).toEqual({ status: false, msg: lookAlike, field: 'username' });
+        expect(register.body).toEqual({ status: false, msg: lookAlike, code: 'username_look_alike', field: 'username' });
       },
     );
   }, 120_000);

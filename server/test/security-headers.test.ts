@@ -451,7 +451,7 @@ describe('error bodies', () => {
       throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
     });
     app.get('/app', () => {
-      throw new AppError(409, 'You have already reviewed this event.');
+      throw new AppError(409, 'review_duplicate', 'You have already reviewed this event.');
     });
     app.use(createErrorHandler(quiet));
     const server = app.listen(0);
@@ -461,7 +461,7 @@ describe('error bodies', () => {
       for (const route of ['/sql', '/type']) {
         const res = await rawRequest(url, { method: 'GET', path: route });
         expect(res.status).toBe(500);
-        expect(res.body).toEqual({ msg: 'Something went wrong on our side. Please try again.', message: 'Something went wrong on our side. Please try again.' });
+        expect(res.body).toEqual({ msg: 'Something went wrong on our side. Please try again.', message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
       }
       const down = await rawRequest(url, { method: 'GET', path: '/down' });
       expect(down.status).toBe(503);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './languages.js';
 import { MAX_TICKETS_PER_ORDER } from './limits.js';
 import { KENYAN_PHONE_PATTERN } from './phone.js';
 
@@ -74,8 +75,11 @@ export const createOrderRequest = z.object({
 /** A guest buyer's optional email (tickets are mailed there as well as sent by SMS). */
 export const guestEmailSchema = z.string({ error: 'Email must be text.' }).trim().max(254, 'Email is too long.').pipe(z.email('Enter a valid email address.')).transform((email) => email.toLowerCase());
 
-/** POST /guest-orders (no user token): a purchase by phone without an account; the phone's shadow account buys. */
-export const createGuestOrderRequest = createOrderRequest.extend({ guestEmail: guestEmailSchema.optional() });
+/**
+ * POST /guest-orders (no user token): a purchase by phone without an account; the phone's shadow account buys.
+ * `language`: the buyer's browser's (Accept-Language), kept on the shadow account for the tickets' SMS and email.
+ */
+export const createGuestOrderRequest = createOrderRequest.extend({ guestEmail: guestEmailSchema.optional(), language: z.enum(LANGUAGES).optional() });
 
 /** POST /orders/:orderId/abandon: Daraja refused the push, release the seats. */
 export const abandonOrderRequest = z.object({ reason: z.string().max(500).default('push refused') });

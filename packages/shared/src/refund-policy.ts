@@ -50,17 +50,22 @@ export const selfCancelMessages = {
     `Refunds for this event end ${untilHours} hour${untilHours === 1 ? '' : 's'} before the start, so paid tickets can no longer be cancelled.`,
 } as const;
 
-export type SelfCancelTerms = { allowed: true; percent: number } | { allowed: false; reason: string };
+/** A refusal's `reason` in English, with its error code (@tukio/shared/error-codes) and the reason's variable parts. */
+export type SelfCancelTerms =
+  | { allowed: true; percent: number }
+  | { allowed: false; reason: string; code: 'self_cancel_started' | 'self_cancel_no_refunds' | 'self_cancel_too_late'; params?: { hours: number } };
 
 /**
  * Whether a holder may cancel their tickets now, and the percent refunded. Free tickets can always be
  * released before the start; paid ones only within the policy (a refund is then always due).
  */
 export function selfCancelTerms(policy: RefundPolicy, input: { msUntilStart: number; paid: boolean }): SelfCancelTerms {
-  if (input.msUntilStart < 0) return { allowed: false, reason: selfCancelMessages.started };
+  if (input.msUntilStart < 0) return { allowed: false, reason: selfCancelMessages.started, code: 'self_cancel_started' };
   if (!input.paid) return { allowed: true, percent: 0 };
-  if (policy.kind === 'none') return { allowed: false, reason: selfCancelMessages.noRefunds };
-  if (input.msUntilStart < policy.untilHours * HOUR_MS) return { allowed: false, reason: selfCancelMessages.tooLate(policy.untilHours) };
+  if (policy.kind === 'none') return { allowed: false, reason: selfCancelMessages.noRefunds, code: 'self_cancel_no_refunds' };
+  if (input.msUntilStart < policy.untilHours * HOUR_MS) {
+    return { allowed: false, reason: selfCancelMessages.tooLate(policy.untilHours), code: 'self_cancel_too_late', params: { hours: policy.untilHours } };
+  }
   return { allowed: true, percent: refundPercent(policy) };
 }
 

@@ -3,6 +3,8 @@ import type { CreateOrderRequest, HeldOrder, PaymentView } from '@tukio/shared/i
 import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
 import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
 import type { StkPushResponse } from '../daraja/protocol.js';
+import { isErrorCode, type ErrorCode } from '@tukio/shared/error-codes';
+import type { Language } from '@tukio/shared/languages';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
@@ -18,11 +20,21 @@ const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on
 const RECORD_RETRIES = 4;
 
 /** An stkPush failure: every one starts with the same words, then says why. */
-export const initiateFailed = (status: number, reason: string, fields: Record<string, unknown> = {}) =>
-  new PaymentServiceError(status, `${INITIATE_FAILED}: ${reason}`, fields);
+export const initiateFailed = (status: number, code: ErrorCode, reason: string, fields: Record<string, unknown> = {}) =>
+  new PaymentServiceError(status, code, `${INITIATE_FAILED}: ${reason}`, fields);
 
 /** A confirmPayment failure: like every confirm answer it says `success: false`. */
-export const confirmFailed = (status: number, message: string) => new PaymentServiceError(status, message, { success: false });
+export const confirmFailed = (status: number, code: ErrorCode, message: string, fields: Record<string, unknown> = {}) =>
+  new PaymentServiceError(status, code, message, { success: false, ...fields });
+
+/** The API server's code and params of a refusal it answered, passed on to the buyer with its message. */
+function apiServerCode(error: ApiServerError): { code: ErrorCode; fields: Record<string, unknown> } {
+  const { code, params, field } = error.body;
+  return {
+    code: isErrorCode(code) ? code : 'bad_request',
+    fields: { ...(typeof field === 'string' ? { field } : {}), ...(params && typeof params === 'object' ? { params } : {}) },
+  };
+}
 
 type ConfirmedStatus = Pick<PaymentView, 'success' | 'resultDesc' | 'status' | 'orderStatus' | 'checkoutRequestId' | 'eventId' | 'amount' | 'quantity' | 'mpesaReceiptNumber'> &
   Partial<Pick<PaymentView, 'ticketToken'>>;
@@ -56,16 +68,22 @@ const GUEST_BUYER = 'guest';
 const buyerOf = (token: string | undefined) => (token === undefined ? GUEST_BUYER : tokenHash(token));
 
 /** What stkPush asks for: the order, plus a guest's optional email. */
-export type CheckoutInput = Omit<CreateOrderRequest, 'deadline'> & { guestEmail?: string | undefined };
+export type CheckoutInput = Omit<CreateOrderRequest, 'deadline'> & { guestEmail?: string | undefined; language?: Language | undefined };
 
 /** Why Daraja refused a push, in words a buyer can act on. */
-function explainDarajaError(error: DarajaError): { status: number; reason: string } {
+function explainDarajaError(error: DarajaError): { status: number; code: ErrorCode; reason: string; params?: Record<string, string> } {
   if (error.subscriberLocked) {
-    return { status: 409, reason: 'a prompt is already pending on this phone (M-Pesa 1001). Complete or cancel it on the phone, wait a moment, then try again.' };
+    return {
+      status: 409,
+      code: 'mpesa_prompt_pending',
+      reason: 'a prompt is already pending on this phone (M-Pesa 1001). Complete or cancel it on the phone, wait a moment, then try again.',
+    };
   }
-  if (error.network || error.httpStatus >= 500) return { status: 502, reason: UNREACHABLE };
-  if (/PhoneNumber/i.test(error.errorMessage)) return { status: 400, reason: 'M-Pesa does not accept this phone number. Use a Safaricom number, 254 followed by 9 digits.' };
-  return { status: 502, reason: `M-Pesa refused the request (${error.errorMessage}).` };
+  if (error.network || error.httpStatus >= 500) return { status: 502, code: 'mpesa_unreachable', reason: UNREACHABLE };
+  if (/PhoneNumber/i.test(error.errorMessage)) {
+    return { status: 400, code: 'mpesa_phone_refused', reason: 'M-Pesa does not accept this phone number. Use a Safaricom number, 254 followed by 9 digits.' };
+  }
+  return { status: 502, code: 'mpesa_refused', reason: `M-Pesa refused the request (${error.errorMessage}).`, params: { reason: error.errorMessage } };
 }
 
 export interface CheckoutDeps {
@@ -93,10 +111,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
   /** A call made for the buyer failed: the API server's 4xx is the buyer's to read, anything else is logged and answered 503. */
   function initiateFailedBy(error: unknown, what: string): PaymentServiceError {
     if (error instanceof ApiServerError && error.status < 500) {
-      return initiateFailed(error.status, error.message, typeof error.body.field === 'string' ? { field: error.body.field } : {});
+      const { code, fields } = apiServerCode(error);
+      return initiateFailed(error.status, code, error.message, fields);
     }
     logger.error(what, error);
-    return initiateFailed(503, UNAVAILABLE);
+    return initiateFailed(503, 'service_unavailable', UNAVAILABLE);
   }
 
   /** The prompt on the buyer's phone; when Daraja refuses, the order's seats are released at once. */
@@ -116,12 +135,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
       });
       deps.metrics?.stkPushes.inc({ outcome: error instanceof DarajaError && !error.network && error.httpStatus < 500 ? 'refused' : 'failed' });
       if (error instanceof DarajaError) {
-        const { status, reason } = explainDarajaError(error);
+        const { status, code, reason, params } = explainDarajaError(error);
         logger.info(`STK push refused: ${error.message}`);
-        throw initiateFailed(status, reason, { errorCode: error.errorCode });
+        throw initiateFailed(status, code, reason, { errorCode: error.errorCode, ...(params ? { params } : {}) });
       }
       logger.error('STK push failed', error);
-      throw initiateFailed(502, UNREACHABLE);
+      throw initiateFailed(502, 'mpesa_unreachable', UNREACHABLE);
     }
     deps.metrics?.stkPushes.inc({ outcome: 'sent' });
     return push;
@@ -161,7 +180,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     } catch (error) {
       if (!journaled || !settlement.unrecorded(checkoutRequestId)) {
         logger.error(`push ${checkoutRequestId} was sent but could not be recorded`, error);
-        throw initiateFailed(503, 'the prompt was sent but Tukio could not record it. Do not pay; try again in a moment.');
+        throw initiateFailed(503, 'push_not_recorded', 'the prompt was sent but Tukio could not record it. Do not pay; try again in a moment.');
       }
       // Kept in the journal: the reconciler records it once the API server answers, then settles
       // it. The buyer follows it as any other push (polls are answered "pending" meanwhile).
@@ -188,8 +207,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
     async startCheckout(token: string | undefined, input: CheckoutInput): Promise<{ order: HeldOrder; push: StkPushResponse }> {
       let order: HeldOrder;
       try {
-        const { guestEmail, ...request } = input;
-        order = token === undefined ? await api.createGuestOrder({ ...request, ...(guestEmail ? { guestEmail } : {}) }) : await api.createOrder(token, request);
+        const { guestEmail, language, ...request } = input;
+        order =
+          token === undefined
+            ? await api.createGuestOrder({ ...request, ...(guestEmail ? { guestEmail } : {}), ...(language ? { language } : {}) })
+            : await api.createOrder(token, request);
       } catch (error) {
         throw initiateFailedBy(error, 'create order failed');
       }
@@ -236,10 +258,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
         return confirmAnswer(status);
       } catch (error) {
         // Without a token, "not a guest's" is answered as before guest checkout: log in to confirm it.
-        if (token === undefined && error instanceof ApiServerError && error.status === 404) throw confirmFailed(401, LOGIN_TO_CONFIRM);
-        if (error instanceof ApiServerError && error.status < 500) throw confirmFailed(error.status, error.status === 404 ? 'No payment to confirm' : error.message);
+        if (token === undefined && error instanceof ApiServerError && error.status === 404) throw confirmFailed(401, 'login_required', LOGIN_TO_CONFIRM);
+        if (error instanceof ApiServerError && error.status === 404) throw confirmFailed(404, 'no_payment_to_confirm', 'No payment to confirm');
+        if (error instanceof ApiServerError && error.status < 500) {
+          const { code, fields } = apiServerCode(error);
+          throw confirmFailed(error.status, code, error.message, fields);
+        }
         logger.error('confirm payment failed', error);
-        throw confirmFailed(503, 'An error occurred during payment confirmation');
+        throw confirmFailed(503, 'payment_not_confirmed', 'An error occurred during payment confirmation');
       }
     },
   };

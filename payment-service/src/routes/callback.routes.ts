@@ -31,7 +31,7 @@ export function secretPathCheck(secret: string): (given: unknown) => boolean {
 }
 
 /** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */
-export const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, resultDesc, {}, 'daraja');
+export const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, 'callback_refused', resultDesc, {}, 'daraja');
 
 /**
  * POST /api/mpesa/callback/:secret — Daraja's result. The secret path segment keeps strangers

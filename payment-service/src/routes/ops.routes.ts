@@ -44,10 +44,10 @@ export function createOpsRouter(deps: { metrics: PaymentMetrics; metricsToken: s
 
   router.get('/metrics', async (req, res) => {
     const allowed = access(req);
-    if (allowed === 'disabled') throw new PaymentServiceError(404, 'Not found.');
+    if (allowed === 'disabled') throw new PaymentServiceError(404, 'not_found', 'Not found.');
     if (allowed === 'denied') {
       res.set('WWW-Authenticate', 'Bearer realm="metrics"');
-      throw new PaymentServiceError(401, 'A valid metrics token is required.');
+      throw new PaymentServiceError(401, 'metrics_token_required', 'A valid metrics token is required.');
     }
     const { contentType, body } = await deps.metrics.render();
     res.set('Cache-Control', 'no-store').type(contentType).send(body);

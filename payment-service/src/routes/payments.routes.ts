@@ -1,4 +1,5 @@
 import { checkoutRequestIdSchema, guestEmailSchema, OBJECT_ID_PATTERN, orderItemsSchema, promoCodeSchema } from '@tukio/shared/internal-api';
+import { languageFromAcceptLanguage } from '@tukio/shared/languages';
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { bearerToken } from '@tukio/shared/node/bearer-token';
 import { normaliseKenyanPhone } from '@tukio/shared/phone';
@@ -34,21 +35,21 @@ const confirmBody = z.object({
 /** The stkPush request as the checkout service takes it; a 400 naming the field otherwise. */
 function parseStkPush(body: unknown): CheckoutInput {
   const parsed = stkPushBody.safeParse(body ?? {});
-  if (!parsed.success) throw initiateFailed(400, 'the request is not valid.');
+  if (!parsed.success) throw initiateFailed(400, 'bad_request', 'the request is not valid.');
   const phone = normaliseKenyanPhone(parsed.data.phone);
-  if (!phone) throw initiateFailed(400, 'enter a Safaricom phone number as 254 followed by 9 digits, e.g. 254712345678.', { field: 'phone' });
+  if (!phone) throw initiateFailed(400, 'phone_invalid', 'enter a Safaricom phone number as 254 followed by 9 digits, e.g. 254712345678.', { field: 'phone' });
   const eventId = (parsed.data.Order_ID ?? '').split('_')[0] ?? '';
-  if (!OBJECT_ID_PATTERN.test(eventId)) throw initiateFailed(400, 'Order_ID must be "<eventId>_<phone>".', { field: 'Order_ID' });
+  if (!OBJECT_ID_PATTERN.test(eventId)) throw initiateFailed(400, 'order_id_invalid', 'Order_ID must be "<eventId>_<phone>".', { field: 'Order_ID' });
   const quantity = parsed.data.quantity === undefined || parsed.data.quantity === '' ? 1 : Number(parsed.data.quantity);
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_TICKETS_PER_ORDER) {
-    throw initiateFailed(400, `choose between 1 and ${MAX_TICKETS_PER_ORDER} tickets.`, { field: 'quantity' });
+    throw initiateFailed(400, 'quantity_invalid', `choose between 1 and ${MAX_TICKETS_PER_ORDER} tickets.`, { field: 'quantity', params: { max: MAX_TICKETS_PER_ORDER } });
   }
   const items = parsed.data.items === undefined ? undefined : orderItemsSchema.safeParse(parsed.data.items);
-  if (items && !items.success) throw initiateFailed(400, firstIssue(items.error), { field: 'items' });
+  if (items && !items.success) throw initiateFailed(400, 'validation_failed', firstIssue(items.error), { field: 'items', params: { field: 'items', kind: 'invalid' } });
   const promo = parsed.data.promoCode === undefined || parsed.data.promoCode === '' ? undefined : promoCodeSchema.safeParse(parsed.data.promoCode);
-  if (promo && !promo.success) throw initiateFailed(400, firstIssue(promo.error), { field: 'promoCode' });
+  if (promo && !promo.success) throw initiateFailed(400, 'validation_failed', firstIssue(promo.error), { field: 'promoCode', params: { field: 'promoCode', kind: 'invalid' } });
   const email = parsed.data.email === undefined || parsed.data.email === '' ? undefined : guestEmailSchema.safeParse(parsed.data.email);
-  if (email && !email.success) throw initiateFailed(400, firstIssue(email.error), { field: 'email' });
+  if (email && !email.success) throw initiateFailed(400, 'validation_failed', firstIssue(email.error), { field: 'email', params: { field: 'email', kind: 'invalid_email' } });
   // `amount` is ignored on purpose: the API server prices the order (types, promo code and all).
   return { eventId, quantity, phone, ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { guestEmail: email.data } : {}) };
 }
@@ -63,7 +64,7 @@ function firstIssue(error: z.ZodError): string {
 function parseConfirm(body: unknown): string {
   const parsed = confirmBody.safeParse(body ?? {});
   const checkoutRequestId = checkoutRequestIdSchema.safeParse(parsed.success ? (parsed.data.CheckoutRequestID ?? parsed.data.checkoutRequestId) : undefined);
-  if (!checkoutRequestId.success) throw confirmFailed(400, 'No payment to confirm');
+  if (!checkoutRequestId.success) throw confirmFailed(400, 'no_payment_to_confirm', 'No payment to confirm');
   return checkoutRequestId.data;
 }
 
@@ -79,7 +80,7 @@ export function createPaymentsRouter(deps: {
 }) {
   const { checkout } = deps;
   const router = Router();
-  const tooMany: RequestHandler = (_req, _res, next) => next(initiateFailed(429, 'too many payment attempts. Please wait a few minutes and try again.'));
+  const tooMany: RequestHandler = (_req, _res, next) => next(initiateFailed(429, 'too_many_payment_attempts', 'too many payment attempts. Please wait a few minutes and try again.'));
   const perIp: RequestHandler = rateLimit({
     windowMs: deps.rateLimit.windowMs,
     limit: deps.rateLimit.perIp,
@@ -111,8 +112,9 @@ export function createPaymentsRouter(deps: {
   router.post('/stkPush', perIp, verifyBuyer, perUser, async (req, res) => {
     const token = bearerToken(req);
     const input = parseStkPush(req.body);
-    // A member's email is their account's; only a guest's is taken from the request.
+    // A member's email and language are their account's; only a guest's are taken from the request.
     if (token) delete input.guestEmail;
+    else input.language = languageFromAcceptLanguage(req.get('accept-language'));
     const { order, push } = await checkout.startCheckout(token, input);
     const simulatorUrl = deps.simulatorUrl?.(req, res, push.CheckoutRequestID);
     res.json({

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -20,6 +21,8 @@ export type Executor = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   driver: 'pglite' | 'postgres';
+  /** Raw SQL outside Drizzle (the job queue's): a multi-statement script when `values` is empty. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number }>;
   close(): Promise<void>;
 }
 
@@ -53,13 +56,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       connection.release();
     }
-    return { db, driver: 'postgres', close: () => pool.end() };
+    const executeSql = async (text: string, values?: unknown[]) => {
+      // Without values node-postgres sends the simple protocol, which runs a script of several statements.
+      const answer: pg.QueryResult | pg.QueryResult[] = await pool.query(text, values?.length ? values : undefined);
+      // A script answers each statement's result: the last one is the script's.
+      const result = Array.isArray(answer) ? answer.at(-1) : answer;
+      return { rows: (result?.rows ?? []) as unknown[], rowCount: result?.rowCount ?? 0 };
+    };
+    return { db, driver: 'postgres', executeSql, close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  // pg_trgm: search corrects typos against known words by trigram similarity (drizzle/0015).
+  const client = new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
-  return { db, driver: 'pglite', close: () => client.close() };
+  const executeSql = async (text: string, values?: unknown[]) => {
+    // query() takes one statement; exec() runs a script and answers each statement's result.
+    if (values?.length) {
+      const result = await client.query(text, values, { rowMode: 'object' });
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    }
+    const results = await client.exec(text);
+    const last = results.at(-1);
+    return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+  };
+  return { db, driver: 'pglite', executeSql, close: () => client.close() };
 }
 
 export function pgliteDataDir(dataDir: string): string {

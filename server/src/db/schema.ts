@@ -55,6 +55,8 @@ export const users = pgTable(
      * to a real account when that account claims them.
      */
     guestPhone: text('guest_phone'),
+    /** The language mail and SMS to this account are written in (docs/decisions/languages.md). */
+    language: text('language', { enum: ['en', 'sw'] }).notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -63,6 +65,7 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_skeleton_idx').on(t.usernameSkeleton),
     uniqueIndex('users_guest_phone_idx').on(t.guestPhone),
+    check('users_language_valid', sql`${t.language} in ('en', 'sw')`),
   ],
 );
 
@@ -137,6 +140,16 @@ export const events = pgTable(
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('simple', coalesce(title, '')), 'A') || setweight(to_tsvector('simple', coalesce(location, '')), 'B') || setweight(to_tsvector('simple', coalesce(description, '')), 'C')`,
     ),
+    /** The title's words: the first relevance class of search (modules/events/event-search.repository.ts). */
+    titleVector: tsvector('title_vector').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(title, ''))`),
+    /** The title's and the place's words: the second class. */
+    placeVector: tsvector('place_vector').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(title, '') || ' ' || coalesce(location, ''))`),
+    /**
+     * The place's and the description's words alone (no index): their statistics tell the planner how rare a
+     * place-only or description-only match is, and they are cheap to test row by row.
+     */
+    locationVector: tsvector('location_vector').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(location, ''))`),
+    descriptionVector: tsvector('description_vector').generatedAlwaysAs(sql`to_tsvector('simple', coalesce(description, ''))`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -145,6 +158,10 @@ export const events = pgTable(
     index('events_user_idx').on(t.userId),
     index('events_location_lower_idx').on(sql`lower(${t.location})`),
     index('events_search_idx').using('gin', t.searchVector),
+    index('events_title_search_idx').using('gin', t.titleVector),
+    index('events_place_search_idx').using('gin', t.placeVector),
+    /** Search walks approved events in start order (id breaks ties, for keyset paging). */
+    index('events_approved_starts_idx').on(t.startsAt, t.id).where(sql`${t.status} = 'approved'`),
     uniqueIndex('events_import_key_idx').on(t.importKey),
     check('events_refund_policy_valid', sql`${t.refundPolicy} in ('none', 'full', 'partial')`),
     check(
@@ -154,6 +171,16 @@ export const events = pgTable(
     check('events_refund_until_hours_valid', sql`${t.refundUntilHours} between 0 and 720`),
   ],
 );
+
+/**
+ * Every word of events (the lexemes of `search_vector`), kept by triggers on events (drizzle/0015). Search
+ * turns a query word into the words it begins (prefix index), or, when it begins none, into the words most
+ * like it (pg_trgm), so 'Naiorbi' finds Nairobi. Words are never removed: one whose events are gone matches nothing.
+ */
+export const searchWords = pgTable('search_words', { word: text('word').primaryKey() }, (t) => [
+  index('search_words_prefix_idx').on(t.word.op('text_pattern_ops')),
+  index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
+]);
 
 /** Daily counters feed the trending ranking without keeping one row per page view. */
 export const eventDailyActivity = pgTable(

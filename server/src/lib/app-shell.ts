@@ -1,29 +1,53 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { matchClientRoute } from '@tukio/shared/client-routes';
+import { isLanguage, pickLanguage, type Language } from '@tukio/shared/languages';
 import { prepareHtml, sendHtml, type PreparedHtml } from './precompressed.js';
 
 /** How often the app shell (index.html) is checked for a new client build. */
 const SHELL_RECHECK_MS = 1000;
 
-/** The client build's index.html, re-read when a new build replaces it (checked at most once a second). */
+/**
+ * The client build's index.html, re-read when a new build replaces it (checked at most once a second).
+ * `current('sw')` is the same page in Kiswahili (index.sw.html, written by the same build), so a
+ * Kiswahili reader's first paint is already in Kiswahili; English when the build has none.
+ */
 export interface AppShellSource {
-  current(): Promise<{ html: string; version: number }>;
+  current(language?: Language): Promise<{ html: string; version: number }>;
 }
 
 export function createAppShellSource(indexHtml: string): AppShellSource {
-  let cached: { html: string; version: number } | undefined;
+  const kiswahiliHtml = indexHtml.replace(/index\.html$/, 'index.sw.html');
+  let cached: { html: string; kiswahili: string | null; version: number } | undefined;
   let checkedAt = 0;
   return {
-    async current() {
+    async current(language: Language = 'en') {
       // A new client build is picked up within a second, without a stat() on every page request.
-      if (cached && Date.now() - checkedAt < SHELL_RECHECK_MS) return cached;
-      const { mtimeMs } = await stat(indexHtml);
-      checkedAt = Date.now();
-      if (cached?.version !== mtimeMs) cached = { html: await readFile(indexHtml, 'utf8'), version: mtimeMs };
-      return cached;
+      if (!cached || Date.now() - checkedAt >= SHELL_RECHECK_MS) {
+        const { mtimeMs } = await stat(indexHtml);
+        checkedAt = Date.now();
+        if (cached?.version !== mtimeMs) {
+          const [html, kiswahili] = await Promise.all([readFile(indexHtml, 'utf8'), readFile(kiswahiliHtml, 'utf8').catch(() => null)]);
+          cached = { html, kiswahili, version: mtimeMs };
+        }
+      }
+      return { html: language === 'sw' && cached.kiswahili !== null ? cached.kiswahili : cached.html, version: cached.version };
     },
   };
+}
+
+/**
+ * The language of the shell a request gets: the `lang` cookie the client sets (the reader's choice,
+ * client/src/lib/i18n/language.ts), else the browser's Accept-Language (a first visit).
+ */
+export function shellLanguage(req: Request): Language {
+  const cookie = /(?:^|;\s*)lang=([a-z]{2})(?:;|$)/.exec(req.headers.cookie ?? '')?.[1];
+  if (isLanguage(cookie)) return cookie;
+  const accepted = (req.headers['accept-language'] ?? '')
+    .split(',')
+    .map((part) => part.split(';')[0]!.trim())
+    .filter(Boolean);
+  return pickLanguage(accepted);
 }
 
 /** Each route module's files beyond the entry's, as the client build lists them in index.html (client/vite.config.ts). */
@@ -59,24 +83,50 @@ export function routeHints(html: string, route: string, options: { applyStyleshe
 }
 
 /**
- * The history fallback: every client route answers with the app shell, its head naming the route's
- * files (routeHints). One page per route module, compressed once per encoding and client build.
+ * For a Kiswahili reader, <link rel="modulepreload"> tags for the Kiswahili catalogs the first load and
+ * the route show (listed by the client build in index.html, client/vite.config.ts `routePreloader`):
+ * fetched with the page instead of after the client's preloader script.
+ */
+export function kiswahiliHints(html: string, route: string): string {
+  const data = /<script type="application\/json" id="catalog-files">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  if (!data) return '';
+  try {
+    const { sw, areas } = JSON.parse(data) as { sw?: Record<string, unknown>; areas?: Record<string, unknown> };
+    const wanted = [areas?.[''], areas?.[route]].flatMap((list) => (Array.isArray(list) ? list : []));
+    return [...new Set(wanted)]
+      .map((area) => sw?.[String(area)])
+      .filter((file): file is string => typeof file === 'string' && /^[\w./-]+\.js$/.test(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+      .join('');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The history fallback: every client route answers with the app shell in the reader's language
+ * (shellLanguage), its head naming the route's files (routeHints). One page per language and route
+ * module, compressed once per encoding and client build.
  */
 export function createAppShellHandler(source: AppShellSource): RequestHandler {
   let pages: { version: number; byRoute: Map<string, PreparedHtml> } = { version: -1, byRoute: new Map() };
   return (req, res, next) => {
+    const language = shellLanguage(req);
     source
-      .current()
+      .current(language)
       .then(({ html, version }) => {
         if (pages.version !== version) pages = { version, byRoute: new Map() };
         const route = matchClientRoute(req.path)?.routeFile ?? 'home';
-        let page = pages.byRoute.get(route);
+        const key = `${language}:${route}`;
+        let page = pages.byRoute.get(key);
         if (!page) {
-          const hints = routeHints(html, route);
+          const hints = routeHints(html, route) + (language === 'sw' ? kiswahiliHints(html, route) : '');
           page = prepareHtml(hints ? html.replace(/<\/head>/i, () => `${hints}</head>`) : html);
-          pages.byRoute.set(route, page);
+          pages.byRoute.set(key, page);
         }
         res.setHeader('Cache-Control', 'no-cache');
+        res.vary('Cookie');
+        res.vary('Accept-Language');
         sendHtml(req, res, page);
       })
       .catch(next);

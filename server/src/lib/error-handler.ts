@@ -20,13 +20,18 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-/** An AppError's body: its message, the field it names, and what its route's contract adds. */
+/** An AppError's body: its message and code, the field it names, its message's variable parts, and what its route's contract adds. */
 export function appErrorBody(error: AppError) {
-  return errorBody(error.message, { ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body });
+  const details = error.details;
+  return errorBody(error.message, error.code, {
+    ...(details?.field ? { field: details.field } : {}),
+    ...(details?.params ? { params: details.params } : {}),
+    ...details?.body,
+  });
 }
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
-  res.status(404).json(errorBody('This API route does not exist.'));
+  res.status(404).json(errorBody('This API route does not exist.', 'route_not_found'));
 };
 
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
@@ -39,7 +44,9 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     // Multer limit errors from any upload route: the client sent too much or the wrong parts.
     if ((error as { name?: unknown } | null)?.name === 'MulterError') {
       const code = (error as { code?: unknown }).code;
-      res.status(code === 'LIMIT_FILE_SIZE' ? 413 : 400).json(errorBody(code === 'LIMIT_FILE_SIZE' ? 'The file is too large.' : 'The upload could not be read.'));
+      res
+        .status(code === 'LIMIT_FILE_SIZE' ? 413 : 400)
+        .json(code === 'LIMIT_FILE_SIZE' ? errorBody('The file is too large.', 'file_too_large') : errorBody('The upload could not be read.', 'upload_unreadable'));
       return;
     }
     // The body parser's refusals (not JSON, too large, an unsupported type) keep their 4xx.
@@ -50,10 +57,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (isDatabaseUnavailable(error)) {
       logger.error(`database unavailable on ${req.method} ${loggedRoute(req)}`, error);
-      res.status(503).json(errorBody('Tukio is temporarily unavailable. Please try again in a moment.'));
+      res.status(503).json(errorBody('Tukio is temporarily unavailable. Please try again in a moment.', 'service_unavailable'));
       return;
     }
     logger.error(`unexpected error on ${req.method} ${loggedRoute(req)}`, error);
-    res.status(500).json(errorBody('Something went wrong on our side. Please try again.'));
+    res.status(500).json(errorBody('Something went wrong on our side. Please try again.', 'internal_error'));
   };
 }

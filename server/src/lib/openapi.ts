@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
+import { ERROR_CODES } from '@tukio/shared/error-codes';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { listDeclaredRoutes, type Access, type DeclaredRoute, type ResponseSpec } from './route-declaration.js';
@@ -18,16 +19,35 @@ export const errorResponse = z
   .object({
     msg: z.string(),
     message: z.string().meta({ description: 'Same text as msg.' }),
+    code: z.enum(ERROR_CODES).meta({
+      description: 'What went wrong, machine-readable and stable (e.g. `event_not_found`, `sold_out`, `validation_failed`): the client shows the message in the user\'s language by it.',
+    }),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .optional()
+      .meta({
+        description:
+          'The variable parts of the message, e.g. `{seatsLeft: 3}`. For `validation_failed`: `field`, `kind` (required, too_long, too_short, invalid_email, not_one_of, …) and its limit (`min`/`max`).',
+      }),
     field: z.string().optional().meta({ description: 'The input field at fault, e.g. `email`.' }),
     requestId: z.string().optional().meta({ description: 'On 5xx answers: quote it to support, it names the log lines of the request.' }),
     status: z.literal(false).optional().meta({ description: 'Comments, reviews and forums add it.' }),
   })
-  .meta({ id: 'Error', description: 'A failure: a message for the user, naming the field at fault where there is one.' });
+  .meta({ id: 'Error', description: 'A failure: a message for the user and its code, naming the field at fault where there is one.' });
 
 /** The account calls answer 200 either way. */
 export const accountResult = z
-  .object({ status: z.boolean(), msg: z.string().optional(), field: z.string().optional() })
-  .meta({ id: 'AccountResult', description: 'Account calls answer 200 either way: `status:true`, or `status:false` with `msg` (and `field`) saying what to fix.' });
+  .object({
+    status: z.boolean(),
+    msg: z.string().optional(),
+    code: z.enum(ERROR_CODES).optional().meta({ description: 'With `status:false`: what went wrong, machine-readable (as on every error).' }),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    field: z.string().optional(),
+  })
+  .meta({
+    id: 'AccountResult',
+    description: 'Account calls answer 200 either way: `status:true`, or `status:false` with `msg`, `code` (and `field`) saying what to fix.',
+  });
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 

@@ -103,7 +103,7 @@ function limiter(
     // of its key) would tell which username goes with which email, and that an account exists.
     standardHeaders: key ? false : 'draft-8',
     legacyHeaders: false,
-    message: { ...extraBody, msg: tooMany, message: tooMany },
+    message: { ...extraBody, msg: tooMany, message: tooMany, code: 'too_many_requests' },
     ...(key
       ? {
           keyGenerator: async (req: Request) => (await key(req))!,

@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { AuthUser } from '../modules/auth/index.js';
-import { AppError } from './app-error.js';
-import { requireAdmin, requireSelf, requireSelfIfPresent, restrictionMessage } from './auth.js';
+import { AppError, type ErrorCode } from './app-error.js';
+import { requireAdmin, requireSelf, requireSelfIfPresent, restrictionError } from './auth.js';
 import { listRouteLayers } from './routes.js';
 import { parse } from './validate.js';
 
@@ -73,8 +73,8 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
   /** Overrides the group's tag. */
   tag?: string;
   access: A;
-  /** The 401 answer's message when a signed-in caller is needed and none came (a default otherwise). */
-  loginMessage?: string;
+  /** The 401 answer (code and message) when a signed-in caller is needed and none came (a default otherwise). */
+  login?: { code: ErrorCode; message: string };
   /**
    * The account id in the input that must be the caller's own. With `access: 'self'` it is required
    * (an administrator passes too when `allowAdmin`); on `user` and `owner` routes it is an optional
@@ -140,13 +140,13 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /** Internal calls carry the shared key in `X-Internal-Key`; both sides are hashed so the comparison takes the same time whatever the guess. */
 function checkInternalKey(req: Request, expected: Buffer) {
   const given = req.get('x-internal-key');
-  if (!given || !timingSafeEqual(digest(given), expected)) throw new AppError(401, 'This endpoint is for Tukio services only.');
+  if (!given || !timingSafeEqual(digest(given), expected)) throw new AppError(401, 'internal_only', 'This endpoint is for Tukio services only.');
 }
 
 /** The gate every declared route runs first: who may call it at all. */
 function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefined): void {
   const signedIn = () => {
-    if (!req.user) throw AppError.unauthorized(spec.loginMessage);
+    if (!req.user) throw AppError.unauthorized(spec.login?.code, spec.login?.message);
   };
   switch (spec.access) {
     case 'public':
@@ -168,8 +168,8 @@ function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefine
 /** `refuseRestricted`: a suspended or banned caller is stopped here, whatever the route would do. */
 function refuseRestrictedCaller(spec: RouteSpec, req: Request): void {
   if (!spec.refuseRestricted) return;
-  const message = restrictionMessage(req.user);
-  if (message) throw new AppError(403, message, { body: { restricted: true } });
+  const refusal = restrictionError(req.user);
+  if (refusal) throw refusal;
 }
 
 /** The id check of `self`, once the input is parsed. */

@@ -359,6 +359,19 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: (w) => ({ username: w.b.user.username }) },
   },
   {
+    method: 'PUT',
+    path: '/api/auth/user/:id/language',
+    scenarios: [
+      {
+        name: "A's language",
+        request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}/language`, { language: 'en' }),
+        expect: selfOnly(200),
+        check: (res) => (res.body?.user?.language === 'en' ? undefined : `language became ${String(res.body?.user?.language)}`),
+      },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ language: 'sw' }) },
+  },
+  {
     method: 'POST',
     path: '/api/auth/setavatar/:id',
     scenarios: [{ name: "A's avatar", request: (tools) => json('POST', `/api/auth/setavatar/${tools.w.a.user._id}`, { image: avatarSvg }), expect: selfOnly(200) }],

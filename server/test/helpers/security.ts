@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
+import { isErrorCode } from '@tukio/shared/error-codes';
 import { createApp } from '../../src/app.js';
 import { newId, SYSTEM_USER_ID } from '../../src/db/ids.js';
 import { tickets } from '../../src/db/schema.js';
@@ -198,6 +199,8 @@ export function errorBodyProblems(res: RawResponse, sent = ''): string[] {
   const body = res.body as { msg?: unknown } | undefined;
   if (!String(res.headers['content-type'] ?? '').includes('application/json')) problems.push(`not JSON (${String(res.headers['content-type'])})`);
   if (!body || typeof body !== 'object' || typeof body.msg !== 'string' || !body.msg.trim()) problems.push('no msg');
+  // Every failure names what went wrong for the client to say it in the user's language.
+  else if (!isErrorCode((body as { code?: unknown }).code)) problems.push(`no known error code (${JSON.stringify((body as { code?: unknown }).code)})`);
   for (const [what, pattern] of internals) {
     const found = pattern.exec(res.text);
     if (found && !sent.includes(found[0])) problems.push(`${what}: ${JSON.stringify(found[0])}`);

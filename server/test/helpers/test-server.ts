@@ -110,6 +110,7 @@ export async function startTestServer(
     db: server.db,
     io: server.io,
     services: server.services,
+    jobs: server.jobs,
     api,
     createUser,
     login,

@@ -488,7 +488,7 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
       const times = body.times === undefined ? 1 : Number(body.times);
       const phoneNumber = body.phone === undefined ? undefined : String(body.phone);
       if (!PAYOUT_MODES.includes(body.mode as PayoutMode) || !Number.isInteger(times) || times < 1 || times > 1000 || (phoneNumber !== undefined && !/^254\d{9}$/.test(phoneNumber))) {
-        res.status(400).json(errorBody(`Send {mode: ${PAYOUT_MODES.join(' | ')}, times?: 1-1000, payout?: boolean (queue-timeout), phone?: 254XXXXXXXXX}.`));
+        res.status(400).json(errorBody(`Send {mode: ${PAYOUT_MODES.join(' | ')}, times?: 1-1000, payout?: boolean (queue-timeout), phone?: 254XXXXXXXXX}.`, 'simulator_refused'));
         return;
       }
       rules.push({ mode: body.mode as PayoutMode, times, payout: body.payout === true, phone: phoneNumber });

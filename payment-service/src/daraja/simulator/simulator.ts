@@ -373,7 +373,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     if (given && sameSecret(given, options.key)) return next();
     res.setHeader('Cache-Control', 'no-store');
     if (refusal === 'page' && wantsPage(req)) res.status(401).type('html').send(renderMessagePage(KEY_NEEDED, phonePath));
-    else res.status(401).json(errorBody(KEY_NEEDED));
+    else res.status(401).json(errorBody(KEY_NEEDED, 'simulator_refused'));
   };
 
   /** Pay or cancel, for the prompt's own page (a form: back to that page) or a script (JSON). */
@@ -381,20 +381,20 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     const fromForm = req.is('application/x-www-form-urlencoded');
     if (!prompt || (action !== 'pay' && action !== 'cancel')) {
       if (fromForm) res.status(404).type('html').send(renderMessagePage(NO_PROMPT, phonePath));
-      else res.status(404).json(errorBody(NO_PROMPT));
+      else res.status(404).json(errorBody(NO_PROMPT, 'simulator_refused'));
       return;
     }
     if (prompt.status !== 'pending') {
       const message = 'This prompt was already answered.';
       if (fromForm) res.redirect(303, promptPath(prompt));
-      else res.status(409).json(errorBody(message, { prompt: view(prompt) }));
+      else res.status(409).json(errorBody(message, 'simulator_refused', { prompt: view(prompt) }));
       return;
     }
     if (action === 'pay') {
       const pin = String((req.body as Record<string, unknown> | undefined)?.pin ?? '');
       if (!/^\d{4,6}$/.test(pin)) {
         if (fromForm) res.redirect(303, `${promptPath(prompt)}?error=pin`);
-        else res.status(400).json(errorBody(PIN_HELP));
+        else res.status(400).json(errorBody(PIN_HELP, 'simulator_refused'));
         return;
       }
       complete(prompt, OUTCOMES.pay.code, OUTCOMES.pay.desc);
@@ -416,7 +416,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     const page = wantsPage(req);
     if (!prompt) {
       if (page) res.status(404).type('html').send(renderMessagePage(NO_PROMPT, phonePath));
-      else res.status(404).json(errorBody(NO_PROMPT));
+      else res.status(404).json(errorBody(NO_PROMPT, 'simulator_refused'));
       return;
     }
     if (page) res.type('html').send(renderPromptPage(prompt, phonePath, req.query.error === 'pin' ? PIN_HELP : undefined));

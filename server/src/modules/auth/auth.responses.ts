@@ -1,3 +1,4 @@
+import { LANGUAGES } from '@tukio/shared/languages';
 import { z } from 'zod';
 import { accountResult } from '../../lib/openapi.js';
 import { idString as id } from '../../lib/response-shapes.js';
@@ -13,6 +14,7 @@ export const userResponse = z
     avatarImage: z.string().meta({ description: 'Base64 SVG markup, shown as data:image/svg+xml;base64,…; empty until set.' }),
     isAvatarImageSet: z.boolean(),
     role: z.enum(['user', 'admin']),
+    language: z.enum(LANGUAGES).meta({ description: "The account's language: its mail and SMS are written in it, and the app opens in it." }),
   })
   .meta({ id: 'User' });
 

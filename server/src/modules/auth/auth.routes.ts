@@ -21,6 +21,7 @@ import {
   resendVerificationBody,
   resetPasswordBody,
   setAvatarBody,
+  setLanguageBody,
   tokenParam,
   updateUserBody,
 } from './auth.schemas.js';
@@ -38,7 +39,8 @@ import { contactAnswer, storedMessage, type SendMessage } from '../chat/index.js
 const accountFailures: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (!answersFailuresAs200(res) || !(error instanceof AppError) || error.status >= 500) return next(error);
   countAsFailedAttempt(res);
-  res.json({ status: false, msg: error.message, ...(error.details?.field ? { field: error.details.field } : {}), ...error.details?.body });
+  const { field, params, body } = error.details ?? {};
+  res.json({ status: false, msg: error.message, code: error.code, ...(field ? { field } : {}), ...(params ? { params } : {}), ...body });
 };
 
 const succeeded = (result?: Record<string, unknown>) => ({ status: true, ...result });
@@ -215,6 +217,20 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
       responses: { 200: { description: '`{user}`: the updated user.', schema: userOnly }, 404: 'No such user.', 409: 'Username or email already used.' },
     },
     async ({ params, body }) => ({ user: await auth.updateUser(params.id, body) }),
+  );
+
+  routes.put(
+    '/user/:id/language',
+    {
+      summary: "Set the account's language (its mail and SMS are written in it)",
+      access: 'self',
+      self: ({ params }) => params.id,
+      description: "`{language}`: 'en' (English) or 'sw' (Kiswahili). The app sends it when a signed-in user switches language.",
+      params: userIdParams,
+      body: setLanguageBody,
+      responses: { 200: { description: '`{user}`: the updated user.', schema: userOnly }, 404: 'No such user.' },
+    },
+    async ({ params, body }) => ({ user: await auth.setLanguage(params.id, body.language) }),
   );
 
   routes.post(

@@ -1,4 +1,5 @@
 import { PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '@tukio/shared/limits';
+import { LANGUAGES } from '@tukio/shared/languages';
 import { z } from 'zod';
 import { emailSchema, nfkc } from '../../lib/validate.js';
 
@@ -20,11 +21,18 @@ export const newPasswordSchema = (message: string) =>
     // bcrypt only reads the first 72 bytes; a longer password would be silently truncated.
     .refine((value) => Buffer.byteLength(value) <= 72, 'Password must be at most 72 bytes long.');
 
+/** A language Tukio speaks (@tukio/shared/languages). */
+export const languageSchema = z.enum(LANGUAGES, { error: `language must be one of: ${LANGUAGES.join(', ')}.` });
+
 export const registerBody = z.object({
   username: usernameSchema,
   email: emailSchema,
   password: newPasswordSchema(`Password should be equal or greater than ${PASSWORD_MIN_LENGTH} characters.`),
+  /** The account's language for its mail (the app's current language); English when not given. */
+  language: languageSchema.optional(),
 });
+
+export const setLanguageBody = z.object({ language: languageSchema });
 
 export const loginBody = z.object({
   username: requiredString('Username is required.').pipe(z.string().max(254, 'Username must be at most 254 characters.')),

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { escapeHtml } from '../../lib/html.js';
+import { translator, type Language } from '../../lib/i18n.js';
 import { createBackgroundQueue } from '../../lib/keyed-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
@@ -98,6 +99,7 @@ export function toPublicUser(user: UserRow) {
     avatarImage: user.avatarImage ?? '',
     isAvatarImageSet: user.isAvatarImageSet,
     role: user.role,
+    language: user.language,
   };
 }
 
@@ -132,15 +134,22 @@ export function createAuthService(deps: AuthServiceDeps) {
     mailQueue.push(job, (error) => deps.logger.error(`${what} failed`, error));
   }
 
+  /** An account mail in the account's language: a greeting, then the catalog's text and HTML for `kind`. */
+  function accountMail(user: UserRow, kind: 'verify' | 'reset', url: string) {
+    const t = translator(user.language);
+    const hello = t('mail.hello', { username: user.username });
+    const htmlHello = t('mail.hello', { username: escapeHtml(user.username) });
+    return {
+      to: user.email,
+      subject: t(`auth.${kind}Subject`),
+      text: `${hello}\n\n${t(`auth.${kind}Text`, { url })}\n`,
+      html: `<p>${htmlHello}</p>${t(`auth.${kind}Html`, { url })}`,
+    };
+  }
+
   async function sendVerification(user: UserRow) {
     const token = await tokens.issue(user.id, 'verify-email', VERIFY_TTL);
-    const url = link('verify', token);
-    await deps.mailer.send({
-      to: user.email,
-      subject: 'Verify your Tukio email',
-      text: `Hello ${user.username},\n\nWelcome to Tukio! Confirm your email address by opening this link:\n\n${url}\n\nThe link is valid for 48 hours. If you did not sign up, ignore this email.\n`,
-      html: `<p>Hello ${escapeHtml(user.username)},</p><p>Welcome to Tukio! Confirm your email address:</p><p><a href="${url}">Verify my email</a></p><p>The link is valid for 48 hours. If you did not sign up, ignore this email.</p>`,
-    });
+    await deps.mailer.send(accountMail(user, 'verify', link('verify', token)));
   }
 
   async function sendPasswordReset(email: string) {
@@ -148,25 +157,19 @@ export function createAuthService(deps: AuthServiceDeps) {
     // A guest's shadow account has no password to reset (and its placeholder address receives nothing).
     if (!user || user.guestPhone) return;
     const token = await tokens.issue(user.id, 'reset-password', RESET_TTL);
-    const url = link('reset-password', token);
-    await deps.mailer.send({
-      to: user.email,
-      subject: 'Reset your Tukio password',
-      text: `Hello ${user.username},\n\nSomeone asked to reset your Tukio password. If it was you, open this link within one hour:\n\n${url}\n\nThe link works once. If you did not ask, ignore this email; your password stays as it is.\n`,
-      html: `<p>Hello ${escapeHtml(user.username)},</p><p>Someone asked to reset your Tukio password. If it was you, open this link within one hour:</p><p><a href="${url}">Reset my password</a></p><p>The link works once. If you did not ask, ignore this email.</p>`,
-    });
+    await deps.mailer.send(accountMail(user, 'reset', link('reset-password', token)));
   }
 
   async function assertUnique(changes: { username?: string | undefined; email?: string | undefined }, exceptId?: string) {
     if (changes.username) {
       const existing = await users.findByUsername(changes.username);
-      if (existing && existing.id !== exceptId) throw AppError.conflict(messages.usernameTaken, 'username');
+      if (existing && existing.id !== exceptId) throw AppError.conflict('username_taken', messages.usernameTaken, 'username');
       const lookAlike = await users.findByUsernameSkeleton(changes.username);
-      if (lookAlike && lookAlike.id !== exceptId) throw AppError.conflict(messages.usernameLookAlike, 'username');
+      if (lookAlike && lookAlike.id !== exceptId) throw AppError.conflict('username_look_alike', messages.usernameLookAlike, 'username');
     }
     if (changes.email) {
       const existing = await users.findByEmail(changes.email);
-      if (existing && existing.id !== exceptId) throw AppError.conflict(messages.emailTaken, 'email');
+      if (existing && existing.id !== exceptId) throw AppError.conflict('email_taken', messages.emailTaken, 'email');
     }
   }
 
@@ -188,10 +191,12 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    async register(input: { username: string; email: string; password: string }) {
+    async register(input: { username: string; email: string; password: string; language?: Language | undefined }) {
       await assertUnique(input);
       const passwordHash = await hashPassword(input.password);
-      const user = await writeUnique(input, undefined, () => users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash }));
+      const user = await writeUnique(input, undefined, () =>
+        users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash, ...(input.language ? { language: input.language } : {}) }),
+      );
       await sendVerification(user);
       return { msg: messages.registered };
     },
@@ -208,7 +213,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const used = await tokens.find(token, 'verify-email');
       const owner = used?.usedAt ? await users.findById(used.userId) : undefined;
       if (owner?.emailVerifiedAt) return;
-      throw new AppError(400, 'Email verification failed. The link is invalid or has expired.');
+      throw new AppError(400, 'verification_link_invalid', 'Email verification failed. The link is invalid or has expired.');
     },
 
     /** POST /resend-verification: answered at once, the link (if any) is sent afterwards. */
@@ -240,11 +245,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       const account = user?.guestPhone ? undefined : user;
       const hash = account?.passwordHash ?? (await timingDummyHash());
       const ok = await bcrypt.compare(input.password, hash);
-      if (!account || !ok) throw new AppError(401, messages.badLogin);
-      if (account.bannedAt) throw new AppError(403, messages.banned, { body: { banned: true } });
+      if (!account || !ok) throw new AppError(401, 'bad_login', messages.badLogin);
+      if (account.bannedAt) throw new AppError(403, 'account_banned', messages.banned, { body: { banned: true } });
       if (!account.emailVerifiedAt) {
         await this.resendVerification(account.username);
-        throw new AppError(403, messages.unverified, { body: { unverified: true } });
+        throw new AppError(403, 'email_unverified', messages.unverified, { body: { unverified: true } });
       }
       await deps.onSignedIn?.({ id: account.id, email: account.email, emailVerified: true });
       return { msg: messages.loggedIn, token: issueToken(account), user: toPublicUser(account) };
@@ -272,10 +277,10 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     async resetPassword(token: string, password: string) {
       const consumed = await tokens.consume(token, 'reset-password');
-      if (!consumed) throw new AppError(400, messages.badLink);
+      if (!consumed) throw new AppError(400, 'link_invalid', messages.badLink);
       const passwordHash = await hashPassword(password);
       const user = await users.findById(consumed.userId);
-      if (!user) throw new AppError(400, messages.badLink);
+      if (!user) throw new AppError(400, 'link_invalid', messages.badLink);
       // Following the emailed link proves the address too.
       await users.update(user.id, {
         passwordHash,
@@ -316,20 +321,20 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async restrict(userId: string, change: { suspendedUntil?: Date | null; bannedAt?: Date | null }) {
       const user = await users.findById(userId);
-      if (!user) throw AppError.notFound('User not found.');
+      if (!user) throw AppError.notFound('user_not_found', 'User not found.');
       await users.update(userId, { ...change, tokenVersion: user.tokenVersion + 1 });
       changed(userId);
     },
 
     async getUser(id: string) {
       const user = await users.findById(id);
-      if (!user) throw AppError.notFound('User not found.');
+      if (!user) throw AppError.notFound('user_not_found', 'User not found.');
       return toPublicUser(user);
     },
 
     async updateUser(id: string, changes: { username?: string | undefined; email?: string | undefined }) {
       const user = await users.findById(id);
-      if (!user) throw AppError.notFound('User not found.');
+      if (!user) throw AppError.notFound('user_not_found', 'User not found.');
       const email = changes.email?.toLowerCase();
       const emailChanged = email !== undefined && email !== user.email.toLowerCase();
       await assertUnique({ username: changes.username, email }, id);
@@ -345,11 +350,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       return toPublicUser(updated!);
     },
 
+    /** The language the account's mail and SMS are written in (and the app opens in on another device). */
+    async setLanguage(id: string, language: Language) {
+      const updated = await users.update(id, { language });
+      if (!updated) throw AppError.notFound('user_not_found', 'User not found.');
+      changed(id);
+      return toPublicUser(updated);
+    },
+
     async setAvatar(id: string, image: string) {
       const cleaned = validateAvatarImage(image);
       const updated = await users.update(id, { avatarImage: cleaned, isAvatarImageSet: true });
       changed(id);
-      if (!updated) throw AppError.notFound('User not found.');
+      if (!updated) throw AppError.notFound('user_not_found', 'User not found.');
       return { isSet: true, image: cleaned };
     },
 

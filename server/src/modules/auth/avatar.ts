@@ -8,15 +8,15 @@ const maxSvgBytes = 100 * 1024;
  */
 export function validateAvatarImage(base64: string): string {
   const cleaned = base64.replace(/^data:image\/svg\+xml;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(cleaned)) throw AppError.badRequest('The avatar must be a base64-encoded SVG image.', 'image');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(cleaned)) throw AppError.badRequest('avatar_not_svg', 'The avatar must be a base64-encoded SVG image.', 'image');
   const markup = Buffer.from(cleaned, 'base64').toString('utf8');
-  if (Buffer.byteLength(markup) > maxSvgBytes) throw AppError.badRequest('The avatar image is too large (at most 100 KB).', 'image');
+  if (Buffer.byteLength(markup) > maxSvgBytes) throw AppError.badRequest('avatar_too_large', 'The avatar image is too large (at most 100 KB).', 'image');
   const start = markup.replace(/^\uFEFF/, '').replace(/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*/, '');
   if (!/^<svg[\s>]/i.test(start) || !/<\/svg>\s*$/i.test(markup)) {
-    throw AppError.badRequest('The avatar must be a base64-encoded SVG image.', 'image');
+    throw AppError.badRequest('avatar_not_svg', 'The avatar must be a base64-encoded SVG image.', 'image');
   }
   if (/<script|<foreignObject|\son[a-z]+\s*=|javascript:|<!ENTITY|<iframe|<embed|<object/i.test(markup)) {
-    throw AppError.badRequest('The avatar contains content that is not allowed.', 'image');
+    throw AppError.badRequest('avatar_unsafe', 'The avatar contains content that is not allowed.', 'image');
   }
   return cleaned;
 }

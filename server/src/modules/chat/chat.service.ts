@@ -64,19 +64,23 @@ export function createChatService(deps: {
 
     async send(from: string, to: string, text: string, origin?: string): Promise<DeliveredMessage> {
       const trimmed = text.trim();
-      if (!trimmed) throw AppError.badRequest('Message cannot be empty.', 'message');
-      if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest(`Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, 'message');
-      if (from === to) throw AppError.badRequest('You cannot send a message to yourself.', 'to');
+      if (!trimmed) throw AppError.badRequest('message_empty', 'Message cannot be empty.', 'message');
+      if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest('message_too_long', `Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, { field: 'message', params: { max: MAX_MESSAGE_LENGTH } });
+      if (from === to) throw AppError.badRequest('message_to_self', 'You cannot send a message to yourself.', 'to');
       const block = await messages.blockedBetween(from, to);
-      if (block) throw AppError.forbidden(block.blockerId === from ? blockedMessages.byYou : blockedMessages.byThem);
+      if (block) {
+        throw block.blockerId === from
+          ? AppError.forbidden('chat_blocked_by_you', blockedMessages.byYou)
+          : AppError.forbidden('chat_blocked_by_them', blockedMessages.byThem);
+      }
       const retryAfterMs = await sendBudget.take(from);
-      if (retryAfterMs > 0) throw new AppError(429, tooFastMessage, { body: { retryAfterMs } });
+      if (retryAfterMs > 0) throw new AppError(429, 'chat_too_fast', tooFastMessage, { body: { retryAfterMs } });
       let row: ChatMessageRow;
       try {
         row = await store({ senderId: from, recipientId: to, text: trimmed });
       } catch (error) {
         // The foreign key decides whether the recipient exists: one round trip per message, not two.
-        if (isForeignKeyViolation(error)) throw AppError.notFound('That user does not exist.');
+        if (isForeignKeyViolation(error)) throw AppError.notFound('unknown_user', 'That user does not exist.');
         throw error;
       }
       const delivered = toDelivered(row);
@@ -102,11 +106,11 @@ export function createChatService(deps: {
 
     /** Blocking: the blocked user can no longer message the blocker (nor the blocker them) and no longer sees them in contacts. */
     async block(self: string, other: string) {
-      if (self === other) throw AppError.badRequest(blockedMessages.self, 'userId');
+      if (self === other) throw AppError.badRequest('block_self', blockedMessages.self, 'userId');
       try {
         await messages.block(self, other);
       } catch (error) {
-        if (isForeignKeyViolation(error)) throw AppError.notFound('That user does not exist.');
+        if (isForeignKeyViolation(error)) throw AppError.notFound('unknown_user', 'That user does not exist.');
         throw error;
       }
     },
@@ -122,7 +126,7 @@ export function createChatService(deps: {
       /** The last `limit` messages between the two, oldest first, up to and including the reported one's time. */
       around: (row: ChatMessageRow, limit: number) => messages.conversation(row.senderId, row.recipientId, { before: new Date(row.createdAt.getTime() + 1), limit }),
       async setHidden(id: string, hidden: { by: string; reason: string } | null) {
-        if (!(await messages.setHidden(id, hidden))) throw AppError.notFound('That message does not exist.');
+        if (!(await messages.setHidden(id, hidden))) throw AppError.notFound('message_not_found', 'That message does not exist.');
       },
       remove: (id: string) => messages.delete(id),
     },

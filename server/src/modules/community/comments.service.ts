@@ -22,7 +22,7 @@ export const toComment = (row: CommentRow, viewer: AuthUser | undefined) => {
 
 export type CommentView = ReturnType<typeof toComment>;
 
-const commentNotFound = 'Comment not found.';
+const commentNotFound = () => AppError.notFound('comment_not_found', 'Comment not found.');
 
 export function createCommentsService(deps: { db: Database; brakes?: SpamBrakes | undefined }) {
   const comments = createCommentsRepository(deps.db);
@@ -31,7 +31,7 @@ export function createCommentsService(deps: { db: Database; brakes?: SpamBrakes 
   /** A comment on an event the viewer cannot see is answered like one that does not exist. */
   async function requireComment(id: string, viewer: AuthUser) {
     const comment = await comments.findById(id);
-    if (!comment) throw AppError.notFound(commentNotFound);
+    if (!comment) throw commentNotFound();
     await requireVisibleEvent(eventRefs, comment.eventId, viewer, commentNotFound);
     return comment;
   }
@@ -55,7 +55,7 @@ export function createCommentsService(deps: { db: Database; brakes?: SpamBrakes 
     /** Only the author edits; an admin may delete but not put words in someone's mouth. */
     async update(user: AuthUser, commentId: string, content: string): Promise<CommentView> {
       const comment = await requireComment(commentId, user);
-      requireOwner(user, comment.userId, { message: 'You can only edit your own comments.', allowAdmin: false });
+      requireOwner(user, comment.userId, { code: 'comment_edit_not_author', message: 'You can only edit your own comments.', allowAdmin: false });
       // An edit may add the link a new account could not post.
       const held = comment.hiddenAt ? null : await deps.brakes?.holdReason(user, content, comment.eventId);
       await comments.updateContent(commentId, content);
@@ -65,7 +65,7 @@ export function createCommentsService(deps: { db: Database; brakes?: SpamBrakes 
 
     async remove(user: AuthUser, commentId: string): Promise<void> {
       const comment = await requireComment(commentId, user);
-      requireOwner(user, comment.userId, { message: 'You can only delete your own comments.' });
+      requireOwner(user, comment.userId, { code: 'comment_delete_not_author', message: 'You can only delete your own comments.' });
       await comments.delete(commentId);
     },
   };

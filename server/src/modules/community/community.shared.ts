@@ -43,11 +43,16 @@ export const eventNotFound = 'Event not found.';
 /**
  * The event, when the viewer may see it (`canSeeEvent`, the rule of GET /api/events/:id); otherwise
  * the same 404 as for an unknown id. Routes that reach the event through a comment, review, thread or
- * post pass that thing's own not-found message, so a hidden event's content looks missing too.
+ * post pass that thing's own not-found error, so a hidden event's content looks missing too.
  */
-export async function requireVisibleEvent(eventRefs: EventRefsRepository, eventId: string, viewer: AuthUser | undefined, notFoundMessage = eventNotFound) {
+export async function requireVisibleEvent(
+  eventRefs: EventRefsRepository,
+  eventId: string,
+  viewer: AuthUser | undefined,
+  notFound: () => AppError = () => AppError.notFound('event_not_found', eventNotFound),
+) {
   const event = await eventRefs.find(eventId);
-  if (!event || !canSeeEvent(event, viewer)) throw AppError.notFound(notFoundMessage);
+  if (!event || !canSeeEvent(event, viewer)) throw notFound();
   return event;
 }
 

@@ -20,14 +20,14 @@ const CONTEXT_POSTS = 30;
 export function createContentModeration(deps: { db: Database; comments: CommentsService; reviews: ReviewsService; forums: ForumsService }) {
   const repo = createContentModerationRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
-  const notFound = (kind: ContentKind) => AppError.notFound(`That ${kind} does not exist.`);
+  const notFound = (kind: ContentKind) => AppError.notFound('content_not_found', `That ${kind} does not exist.`);
 
   return {
     /** The item when `viewer` may see its event (and, for a post, it is not deleted); a 404 otherwise. */
     async findVisible(kind: ContentKind, id: string, viewer: AuthUser): Promise<ContentRow> {
       const row = await repo.find(kind, id);
       if (!row || row.deleted) throw notFound(kind);
-      await requireVisibleEvent(eventRefs, row.eventId, viewer, `That ${kind} does not exist.`);
+      await requireVisibleEvent(eventRefs, row.eventId, viewer, () => notFound(kind));
       return row;
     },
 

@@ -29,7 +29,7 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
       summary: "An event's threads",
       access: 'user',
       // Reading a forum needs an account; the client shows why the forum is closed.
-      loginMessage: forumMessages.loginToView,
+      login: { code: 'forum_login_required', message: forumMessages.loginToView },
       params: eventIdParams,
       responses: {
         200: { description: '`{thread:[{_id, title, user:{_id, username}, posts:[…]}]}` (key `thread`, value an array).', schema: threadList },
@@ -46,7 +46,7 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
       summary: 'A thread with its post tree',
       access: 'user',
       // Reading a forum needs an account; the client shows why the forum is closed.
-      loginMessage: forumMessages.loginToView,
+      login: { code: 'forum_login_required', message: forumMessages.loginToView },
       params: threadIdParams,
       responses: {
         200: {

@@ -22,6 +22,9 @@ export const forumMessages = {
   notAuthor: 'You can only delete your own posts.',
 } as const;
 
+const threadNotFound = () => AppError.notFound('thread_not_found', forumMessages.threadNotFound);
+const postNotFound = () => AppError.notFound('post_not_found', forumMessages.postNotFound);
+
 const threadHead = (row: ThreadRow, viewer: AuthUser | undefined) => {
   const { text, ...hidden } = moderatedText(row, row.title, viewer);
   return {
@@ -40,17 +43,17 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
   const registrations = createRegistrationsRepository(deps.db);
 
   async function requireRegistered(eventId: string, userId: string) {
-    if (!(await registrations.isRegistered(eventId, userId))) throw AppError.forbidden(forumMessages.notRegistered);
+    if (!(await registrations.isRegistered(eventId, userId))) throw AppError.forbidden('forum_not_registered', forumMessages.notRegistered);
   }
 
   /**
-   * The thread, when the viewer may see its event; otherwise a 404 with `notFoundMessage`, exactly as
+   * The thread, when the viewer may see its event; otherwise the 404 `notFound` makes, exactly as
    * for an unknown thread (or post), so a hidden event's forum looks missing.
    */
-  async function requireVisibleThread(db: Executor, threadId: string, viewer: AuthUser, notFoundMessage: string) {
+  async function requireVisibleThread(db: Executor, threadId: string, viewer: AuthUser, notFound: () => AppError) {
     const thread = await createForumsRepository(db).findThread(threadId);
-    if (!thread) throw AppError.notFound(notFoundMessage);
-    await requireVisibleEvent(createEventRefsRepository(db), thread.eventId, viewer, notFoundMessage);
+    if (!thread) throw notFound();
+    await requireVisibleEvent(createEventRefsRepository(db), thread.eventId, viewer, notFound);
     return thread;
   }
 
@@ -84,7 +87,7 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
 
     /** The thread with its whole post tree, built from one query of its posts. */
     async getThread(viewer: AuthUser, threadId: string) {
-      const thread = await requireVisibleThread(deps.db, threadId, viewer, forumMessages.threadNotFound);
+      const thread = await requireVisibleThread(deps.db, threadId, viewer, threadNotFound);
       const posts = buildPostTree(await forums.postsOfThread(threadId, viewer.id), viewer);
       return { ...threadHead(thread, viewer), posts };
     },
@@ -96,16 +99,16 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
       const held = thread ? await deps.brakes?.holdReason(user, input.content, thread.eventId) : null;
       const view = await deps.db.transaction(async (tx) => {
         const repo = createForumsRepository(tx);
-        const thread = await requireVisibleThread(tx, input.threadId, user, forumMessages.threadNotFound);
+        const thread = await requireVisibleThread(tx, input.threadId, user, threadNotFound);
         if (!(await createRegistrationsRepository(tx).isRegistered(thread.eventId, user.id))) {
-          throw AppError.forbidden(forumMessages.notRegistered);
+          throw AppError.forbidden('forum_not_registered', forumMessages.notRegistered);
         }
         if (input.parentId) {
           // Locked (shared) until commit, so a concurrent delete of the parent sees this reply.
           const parent = await repo.lockPost(input.parentId, 'share');
-          if (!parent || parent.threadId !== thread.id) throw AppError.badRequest(forumMessages.parentElsewhere, 'parentId');
-          if (parent.deletedAt) throw AppError.badRequest(forumMessages.parentDeleted, 'parentId');
-          if ((await repo.chainLength(parent.id)) >= MAX_POST_DEPTH) throw AppError.badRequest(forumMessages.tooDeep, 'parentId');
+          if (!parent || parent.threadId !== thread.id) throw AppError.badRequest('forum_parent_elsewhere', forumMessages.parentElsewhere, 'parentId');
+          if (parent.deletedAt) throw AppError.badRequest('forum_parent_deleted', forumMessages.parentDeleted, 'parentId');
+          if ((await repo.chainLength(parent.id)) >= MAX_POST_DEPTH) throw AppError.badRequest('forum_too_deep', forumMessages.tooDeep, { field: 'parentId', params: { max: MAX_POST_DEPTH } });
         }
         const row = await repo.insertPost({ threadId: thread.id, userId: user.id, parentId: input.parentId, content: input.content });
         return toPostView({ ...row, username: user.username, myVote: 0 }, user);
@@ -124,9 +127,9 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
       return deps.db.transaction(async (tx) => {
         const repo = createForumsRepository(tx);
         const post = await repo.lockPost(postId, 'update');
-        if (!post) throw AppError.notFound(forumMessages.postNotFound);
-        await requireVisibleThread(tx, post.threadId, user, forumMessages.postNotFound);
-        if (post.deletedAt) throw AppError.badRequest(forumMessages.voteOnDeleted);
+        if (!post) throw AppError.notFound('post_not_found', forumMessages.postNotFound);
+        await requireVisibleThread(tx, post.threadId, user, postNotFound);
+        if (post.deletedAt) throw AppError.badRequest('vote_on_deleted_post', forumMessages.voteOnDeleted);
         const previous = await repo.findVote(postId, user.id);
         const next = previous === direction ? 0 : direction;
         await repo.setVote(postId, user.id, next);
@@ -143,9 +146,9 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
       await deps.db.transaction(async (tx) => {
         const repo = createForumsRepository(tx);
         const post = await repo.lockPost(postId, 'update');
-        if (!post) throw AppError.notFound(forumMessages.postNotFound);
-        await requireVisibleThread(tx, post.threadId, user, forumMessages.postNotFound);
-        requireOwner(user, post.userId, { message: forumMessages.notAuthor });
+        if (!post) throw AppError.notFound('post_not_found', forumMessages.postNotFound);
+        await requireVisibleThread(tx, post.threadId, user, postNotFound);
+        requireOwner(user, post.userId, { code: 'post_not_author', message: forumMessages.notAuthor });
         if (await repo.hasReplies(post.id)) {
           if (!post.deletedAt) await repo.softDelete(post.id);
           return;

@@ -48,8 +48,9 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
   /** A review of an event the viewer cannot see is answered like one that does not exist. */
   async function requireReview(id: string, viewer: AuthUser) {
     const review = await reviews.findById(id);
-    if (!review) throw AppError.notFound(reviewMessages.notFound);
-    await requireVisibleEvent(eventRefs, review.eventId, viewer, reviewMessages.notFound);
+    const notFound = () => AppError.notFound('review_not_found', reviewMessages.notFound);
+    if (!review) throw notFound();
+    await requireVisibleEvent(eventRefs, review.eventId, viewer, notFound);
     return review;
   }
 
@@ -70,9 +71,9 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
 
     async add(user: AuthUser, input: { eventId: string; content: string; rating: number }): Promise<ReviewView> {
       const event = await requireVisibleEvent(eventRefs, input.eventId, user);
-      if (!(await registrations.isRegistered(event.id, user.id))) throw AppError.forbidden(reviewMessages.notRegistered);
-      if (!hasStarted(event.startsAt, now())) throw AppError.forbidden(reviewMessages.tooEarly);
-      if (await reviews.exists(event.id, user.id)) throw AppError.conflict(reviewMessages.duplicate);
+      if (!(await registrations.isRegistered(event.id, user.id))) throw AppError.forbidden('review_not_registered', reviewMessages.notRegistered);
+      if (!hasStarted(event.startsAt, now())) throw AppError.forbidden('review_too_early', reviewMessages.tooEarly);
+      if (await reviews.exists(event.id, user.id)) throw AppError.conflict('review_duplicate', reviewMessages.duplicate);
       await deps.brakes?.checkRate('review', user);
       const held = input.content ? await deps.brakes?.holdReason(user, input.content, event.id) : null;
       let id: string;
@@ -80,7 +81,7 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
         id = await reviews.insert({ eventId: event.id, userId: user.id, content: input.content, rating: input.rating });
       } catch (error) {
         // Two submissions racing past the check above: the unique index decides.
-        if (isUniqueViolation(error)) throw AppError.conflict(reviewMessages.duplicate);
+        if (isUniqueViolation(error)) throw AppError.conflict('review_duplicate', reviewMessages.duplicate);
         throw error;
       }
       if (held) await deps.brakes!.hold('review', id, user.id, held);
@@ -89,7 +90,7 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
 
     async update(user: AuthUser, id: string, changes: { content?: string | undefined; rating?: number | undefined }): Promise<ReviewView> {
       const review = await requireReview(id, user);
-      requireOwner(user, review.userId, { message: 'You can only edit your own reviews.', allowAdmin: false });
+      requireOwner(user, review.userId, { code: 'review_edit_not_author', message: 'You can only edit your own reviews.', allowAdmin: false });
       await reviews.update(id, changes);
       return toReview(await requireReview(id, user), user);
     },
@@ -98,14 +99,14 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
     async reply(user: AuthUser, id: string, content: string): Promise<ReviewView> {
       const review = await requireReview(id, user);
       const event = await eventRefs.find(review.eventId);
-      requireOwner(user, event!.userId, { message: reviewMessages.notOrganiser, allowAdmin: false });
-      if (!(await reviews.setReply(id, content))) throw AppError.conflict(reviewMessages.alreadyAnswered);
+      requireOwner(user, event!.userId, { code: 'review_not_organiser', message: reviewMessages.notOrganiser, allowAdmin: false });
+      if (!(await reviews.setReply(id, content))) throw AppError.conflict('review_already_answered', reviewMessages.alreadyAnswered);
       return toReview(await requireReview(id, user), user);
     },
 
     async remove(user: AuthUser, id: string): Promise<void> {
       const review = await requireReview(id, user);
-      requireOwner(user, review.userId, { message: 'You can only delete your own reviews.' });
+      requireOwner(user, review.userId, { code: 'review_delete_not_author', message: 'You can only delete your own reviews.' });
       await reviews.delete(id);
     },
   };

@@ -60,7 +60,9 @@ export function createSpamBrakes(deps: { db: Database; queue: ReviewQueue; scale
       const max = Math.max(1, Math.round(limit.max * scale));
       const recent = await spam.postedSince(kind, user.id, new Date(now().getTime() - limit.windowMs));
       if (recent >= max) {
-        throw new AppError(429, `You are posting too fast: at most ${max} ${limit.noun} in ${limit.window}. Please wait a little and try again.`);
+        throw new AppError(429, 'posting_too_fast', `You are posting too fast: at most ${max} ${limit.noun} in ${limit.window}. Please wait a little and try again.`, {
+          params: { max, kind, minutes: limit.windowMs / 60_000 },
+        });
       }
     },
 

@@ -51,8 +51,8 @@ export function createEventDashboardService(deps: { db: Database }) {
   async function forEvent(eventId: string, user: AuthUser) {
     const event = await createEventsRepository(db).findById(eventId);
     // A pending event is answered as missing to strangers, as everywhere else.
-    if (!event || !canSeeEvent(event, user)) throw AppError.notFound(dashboardMessages.eventNotFound);
-    requireOwner(user, event.userId, { message: dashboardMessages.notOwner, allowAdmin: true });
+    if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', dashboardMessages.eventNotFound);
+    requireOwner(user, event.userId, { code: 'dashboard_not_organiser', message: dashboardMessages.notOwner, allowAdmin: true });
 
     const repo = createDashboardRepository(db);
     const [totals, days, hours, types, promoCodes] = await Promise.all([

@@ -5,7 +5,8 @@ import type { EventDto } from './events.service.js';
 
 /** What the client's server-side build (client/src/prerender.tsx → client/dist-ssr/prerender.js) exports. */
 export interface AppShellRenderer {
-  renderAppShell(event: Pick<EventDto, '_id' | 'title' | 'image' | 'date' | 'location' | 'status'>): string;
+  /** `language`: the reader's (lib/app-shell.ts shellLanguage); English when left out. */
+  renderAppShell(event: Pick<EventDto, '_id' | 'title' | 'image' | 'date' | 'location' | 'status'>, language?: 'en' | 'sw'): string;
   SHELL_START: string;
   SHELL_END: string;
 }

@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
-import { routeHints, type AppShellSource } from '../../lib/app-shell.js';
+import type { Language } from '@tukio/shared/languages';
+import { kiswahiliHints, routeHints, shellLanguage, type AppShellSource } from '../../lib/app-shell.js';
 import { prepareHtml, sendHtml, type PreparedHtml } from '../../lib/precompressed.js';
 import { injectEventShell, lazyAppShellRenderer } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
@@ -109,13 +110,20 @@ export function createEventPageHandler(deps: {
   const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
   // The event route's files named in the head, its scripts fetched with the page; its stylesheets applied
   // at once when the hero is rendered on the server (they style it), else only fetched.
-  let hinted: { version: number; html: string; rendered: string; generic: string } | undefined;
-  async function shell() {
-    const { html, version } = await deps.shell.current();
-    if (hinted?.version !== version) {
-      hinted = { version, html, rendered: routeHints(html, 'event-detail', { applyStylesheets: true }), generic: routeHints(html, 'event-detail') };
+  // Per language: a Kiswahili reader gets the Kiswahili shell (lib/app-shell.ts) and its catalogs' hints.
+  const hinted: Partial<Record<Language, { version: number; html: string; rendered: string; generic: string }>> = {};
+  async function shell(language: Language) {
+    const { html, version } = await deps.shell.current(language);
+    if (hinted[language]?.version !== version) {
+      const catalogs = language === 'sw' ? kiswahiliHints(html, 'event-detail') : '';
+      hinted[language] = {
+        version,
+        html,
+        rendered: routeHints(html, 'event-detail', { applyStylesheets: true }) + catalogs,
+        generic: routeHints(html, 'event-detail') + catalogs,
+      };
     }
-    return hinted;
+    return hinted[language];
   }
 
   /**
@@ -123,23 +131,28 @@ export function createEventPageHandler(deps: {
    * service's cached body: a shared link opened many times renders once, and an edit (a new body) or
    * a new client build renders again.
    */
-  const pages = new WeakMap<EventDto, { shell: object; page: PreparedHtml }>();
-  async function page(event: EventDto, pageUrl: string): Promise<PreparedHtml> {
-    const current = await shell();
-    const known = pages.get(event);
+  const pages: Record<Language, WeakMap<EventDto, { shell: object; page: PreparedHtml }>> = { en: new WeakMap(), sw: new WeakMap() };
+  async function page(event: EventDto, pageUrl: string, language: Language): Promise<PreparedHtml> {
+    const current = await shell(language);
+    const known = pages[language].get(event);
     if (known?.shell === current) return known.page;
-    const prepared = prepareHtml(await render(current, event, pageUrl));
-    pages.set(event, { shell: current, page: prepared });
+    const prepared = prepareHtml(await render(current, event, pageUrl, language));
+    pages[language].set(event, { shell: current, page: prepared });
     return prepared;
   }
 
-  async function render({ html, rendered, generic }: { html: string; rendered: string; generic: string }, event: EventDto, pageUrl: string): Promise<string> {
+  async function render(
+    { html, rendered, generic }: { html: string; rendered: string; generic: string },
+    event: EventDto,
+    pageUrl: string,
+    language: Language,
+  ): Promise<string> {
     const withHead = injectEventHead(html, event, pageUrl);
     const withHints = (page: string, hints: string) => page.replace(/<\/head>/i, () => `${hints}</head>`);
     const shellRenderer = await renderer();
     if (!shellRenderer) return withHints(withHead, generic);
     try {
-      const withShell = injectEventShell(withHead, shellRenderer, shellRenderer.renderAppShell(event));
+      const withShell = injectEventShell(withHead, shellRenderer, shellRenderer.renderAppShell(event, language));
       return withShell === withHead ? withHints(withHead, generic) : withHints(withShell, rendered);
     } catch (error) {
       deps.logger.error(`event page ${event._id}: shell not rendered`, error);
@@ -152,8 +165,11 @@ export function createEventPageHandler(deps: {
     if (!isId(id)) return next();
     try {
       const event = await deps.events.get(id, undefined);
-      const prepared = await page(event, `${deps.publicUrl}/events/${id}`);
+      const language = shellLanguage(req);
+      const prepared = await page(event, `${deps.publicUrl}/events/${id}`, language);
       res.setHeader('Cache-Control', 'no-cache');
+      res.vary('Cookie');
+      res.vary('Accept-Language');
       sendHtml(req, res, prepared);
     } catch (error) {
       const status = (error as { status?: unknown }).status;

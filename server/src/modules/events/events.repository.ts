@@ -1,12 +1,20 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { eventDailyActivity, events, eventShares, ticketTypes } from '../../db/schema.js';
 import { utcDay } from './event-dates.js';
 import type { SharePlatform } from './events.schemas.js';
 
-/** Every column but the generated search vector, which only the database needs. */
-const { searchVector: _searchVector, ...baseColumns } = getTableColumns(events);
+/** Every column but the generated search vectors, which only the database needs. */
+const {
+  searchVector: _searchVector,
+  titleVector: _titleVector,
+  placeVector: _placeVector,
+  locationVector: _locationVector,
+  descriptionVector: _descriptionVector,
+  ...baseColumns
+} = getTableColumns(events);
+type SearchVectors = 'searchVector' | 'titleVector' | 'placeVector' | 'locationVector' | 'descriptionVector';
 
 /**
  * Plus the valid tickets issued (a void one holds no seat), counted in the same statement (an index-only probe per returned row;
@@ -18,16 +26,13 @@ const eventColumns = {
   ticketsSold: sql<number>`(select count(*)::int from "tickets" where "tickets"."event_id" = "events"."id" and "tickets"."voided_at" is null)`.mapWith(Number),
 };
 
-export type EventRow = Omit<typeof events.$inferSelect, 'searchVector'> & { ticketsSold: number };
-export type NewEvent = Omit<typeof events.$inferInsert, 'id' | 'searchVector'> & { id?: string };
+export type EventRow = Omit<typeof events.$inferSelect, SearchVectors> & { ticketsSold: number };
+export type NewEvent = Omit<typeof events.$inferInsert, 'id' | SearchVectors> & { id?: string };
 export type EventChanges = Partial<Omit<EventRow, 'id' | 'createdAt' | 'userId' | 'importKey' | 'status' | 'cancelReason' | 'cancelledAt' | 'cancelledFrom'>> & { status?: 'approved' | 'pending' };
 export type ActivityKind = 'opens' | 'shares' | 'registrations';
 
 /** Trending weights and half-life; docs/decisions/trending.md explains the choice. */
 export const TRENDING = { openWeight: 1, shareWeight: 3, registrationWeight: 5, halfLifeDays: 3, windowDays: 14 } as const;
-
-
-const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /**
  * Counts `n` opens, shares or registrations for an event into today's (UTC) activity row, which feeds
@@ -45,17 +50,6 @@ export async function recordActivity(db: Executor, eventId: string, kind: Activi
       target: [eventDailyActivity.eventId, eventDailyActivity.day],
       set: { [kind]: sql`${column} + ${n}` } as Partial<Record<ActivityKind, SQL>>,
     });
-}
-
-export interface SearchFilters {
-  /** A prepared `to_tsquery('simple', …)` text, or undefined for no text search. */
-  tsquery?: string | undefined;
-  location?: string | undefined;
-  from: Date;
-  toExclusive?: Date | undefined;
-  free?: boolean | undefined;
-  limit: number;
-  offset: number;
 }
 
 export function createEventsRepository(db: Executor) {
@@ -149,41 +143,6 @@ export function createEventsRepository(db: Executor) {
         .where(upcomingFrom(wallNow))
         .orderBy(desc(recent.score), asc(events.startsAt), asc(events.id))
         .limit(limit);
-    },
-
-    async search(filters: SearchFilters): Promise<{ rows: EventRow[]; total: number }> {
-      const conditions: (SQL | undefined)[] = [approved, gte(events.startsAt, filters.from)];
-      if (filters.toExclusive) conditions.push(lt(events.startsAt, filters.toExclusive));
-      if (filters.free !== undefined) conditions.push(eq(events.isPaid, !filters.free));
-      if (filters.location) conditions.push(ilike(events.location, likePattern(filters.location)));
-      if (filters.tsquery) {
-        const query = sql`to_tsquery('simple', ${filters.tsquery})`;
-        conditions.push(sql`${events.searchVector} @@ ${query}`);
-        // One statement: the matches are ranked anyway, so the window count costs little more.
-        const rows = await db
-          .select({ ...eventColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
-          .from(events)
-          .where(and(...conditions))
-          .orderBy(sql`ts_rank(${events.searchVector}, ${query}) desc`, asc(events.startsAt), asc(events.id))
-          .limit(filters.limit)
-          .offset(filters.offset);
-        if (rows.length > 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
-        if (filters.offset === 0) return { rows: [], total: 0 };
-        const [counted] = await db.select({ total: count() }).from(events).where(and(...conditions));
-        return { rows: [], total: counted?.total ?? 0 };
-      }
-      // Without text the page comes straight off the (status, starts_at) index; the count runs beside it.
-      const [rows, counted] = await Promise.all([
-        db
-          .select(eventColumns)
-          .from(events)
-          .where(and(...conditions))
-          .orderBy(asc(events.startsAt), asc(events.id))
-          .limit(filters.limit)
-          .offset(filters.offset),
-        db.select({ total: count() }).from(events).where(and(...conditions)),
-      ]);
-      return { rows, total: counted[0]?.total ?? 0 };
     },
 
     /** Approved upcoming events at the same location (case-insensitive), soonest first. */

@@ -38,7 +38,16 @@ export const eventResponse = z
 
 export const eventList = z.array(eventResponse);
 
-export const eventPage = z.object({ items: eventList, total: z.int(), page: z.int(), limit: z.int(), pages: z.int() });
+export const eventPage = z.object({
+  items: eventList,
+  total: z.int().meta({ description: 'Exact up to 1,000 matches; past that an estimate (`totalIsEstimate`).' }),
+  page: z.int(),
+  limit: z.int(),
+  pages: z.int(),
+  totalIsEstimate: z.boolean().optional().meta({ description: 'True when `total` is an estimate (many matches).' }),
+  nextCursor: z.string().nullable().optional().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  correctedQuery: z.string().optional().meta({ description: 'The words searched for when a typed word was a typo, replaced by the known word most like it.' }),
+});
 
 export const shareCounts = z.object({
   msg: z.string(),

@@ -17,7 +17,7 @@ import { eventMessages, type EventsService } from './events.service.js';
 
 /** For reads, an id that cannot exist is simply an unknown event. */
 function readableId(value: unknown): string {
-  if (!isId(value)) throw AppError.notFound(eventMessages.notFound);
+  if (!isId(value)) throw AppError.notFound('event_not_found', eventMessages.notFound);
   return value;
 }
 
@@ -42,7 +42,9 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
       summary: 'Search approved upcoming events (words, place, dates, free only), paged',
       access: 'public',
       query: searchQuery,
-      responses: { 200: { description: '`{items, total, page, limit, pages}`.', schema: eventPage } },
+      responses: {
+        200: { description: '`{items, total, page, limit, pages}`, plus `totalIsEstimate`, `nextCursor` (keyset paging) and `correctedQuery` (typos).', schema: eventPage },
+      },
     },
     async ({ query, res }) => sendMemoJson(res, await events.search(query)),
   );

@@ -3,6 +3,7 @@ import { REFUND_PERCENT_MAX, REFUND_PERCENT_MIN, REFUND_POLICY_KINDS, REFUND_UNT
 import { z } from 'zod';
 import { idParam, text } from '../../lib/validate.js';
 import { DAY_MS, parseDayOrWallClock, parseWallClock } from './event-dates.js';
+import { decodeCursor } from './search-query.js';
 
 export const IMAGE_URL_MAX = 2048;
 export const CAPACITY_MAX = 1_000_000;
@@ -209,6 +210,20 @@ export const searchQuery = z
     free: optionalQuery(flag('free')),
     page: optionalQuery(queryInt('page', 1, 10_000)),
     limit: optionalQuery(queryInt('limit', 1, SEARCH_LIMIT_MAX)),
+    cursor: optionalQuery(
+      z
+        .string({ error: 'cursor must be text.' })
+        .max(100, 'cursor is not valid: use the nextCursor of a previous answer.')
+        .transform((value, ctx) => {
+          const cursor = decodeCursor(value);
+          if (!cursor) {
+            ctx.addIssue({ code: 'custom', message: 'cursor is not valid: use the nextCursor of a previous answer.' });
+            return z.NEVER;
+          }
+          return cursor;
+        })
+        .meta({ description: 'Keyset paging: the `nextCursor` of the previous page (then `page` only labels the answer).' }),
+    ),
   })
   .transform((query) => ({
     q: query.q,
@@ -219,6 +234,7 @@ export const searchQuery = z
     free: query.free,
     page: query.page ?? 1,
     limit: query.limit ?? SEARCH_LIMIT_DEFAULT,
+    cursor: query.cursor,
   }));
 
 export type SearchInput = z.infer<typeof searchQuery>;

@@ -8,6 +8,8 @@ import { utcDay } from './event-dates.js';
 import { canSeeEvent } from './event-visibility.js';
 import { chunk } from '../../db/chunk.js';
 import { createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
+import { createEventSearchRepository, type SearchFilters, type SearchPage } from './event-search.repository.js';
+import { correctedQuery, encodeCursor, searchWords, toTsqueries } from './search-query.js';
 import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
 import { createPreparedBodies } from '../../lib/prepared-body.js';
@@ -68,10 +70,15 @@ export const eventMessages = {
 
 /** 409 for deleting an event with orders: the buyers' payment records must outlive it. */
 export function hasOrdersMessage(counts: Partial<Record<string, number>>): string {
+  const { total, details } = orderCounts(counts);
+  return `This event has ${total} ticket order${total === 1 ? '' : 's'} (${details}), so it cannot be deleted: the buyers' payment records must be kept.`;
+}
+
+/** How many orders an event has, in all and per status (`2 paid, 1 refund due`). */
+function orderCounts(counts: Partial<Record<string, number>>): { total: number; details: string } {
   const entries = Object.entries(counts).filter(([, n]) => (n ?? 0) > 0);
   const total = entries.reduce((sum, [, n]) => sum + (n ?? 0), 0);
-  const parts = entries.map(([status, n]) => `${n} ${status.replace('_', ' ')}`).join(', ');
-  return `This event has ${total} ticket order${total === 1 ? '' : 's'} (${parts}), so it cannot be deleted: the buyers' payment records must be kept.`;
+  return { total, details: entries.map(([status, n]) => `${n} ${status.replace('_', ' ')}`).join(', ') };
 }
 
 export function capacityTooLowMessage(issued: number, held: number): string {
@@ -99,19 +106,19 @@ export function normalizeImageUrl(value: string | null | undefined, publicUrl: s
   const raw = value.trim();
   if (raw.startsWith('/')) {
     if (UPLOAD_NAME.test(raw)) return raw;
-    throw AppError.badRequest(eventMessages.badImage, 'image');
+    throw AppError.badRequest('event_image_invalid', eventMessages.badImage, 'image');
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw AppError.badRequest(eventMessages.badImage, 'image');
+    throw AppError.badRequest('event_image_invalid', eventMessages.badImage, 'image');
   }
   if (url.pathname.startsWith('/uploads/') && url.origin === new URL(publicUrl).origin) {
     if (UPLOAD_NAME.test(url.pathname)) return url.pathname;
-    throw AppError.badRequest(eventMessages.badImage, 'image');
+    throw AppError.badRequest('event_image_invalid', eventMessages.badImage, 'image');
   }
-  if (url.protocol !== 'https:' || url.username || url.password) throw AppError.badRequest(eventMessages.badImage, 'image');
+  if (url.protocol !== 'https:' || url.username || url.password) throw AppError.badRequest('event_image_invalid', eventMessages.badImage, 'image');
   return url.toString();
 }
 
@@ -158,17 +165,6 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     seatsLeft: row.capacity === null ? null : Math.max(0, row.capacity - extra.ticketsSold),
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-/**
- * Search text as a `to_tsquery('simple', …)` expression: every word (letters and digits only, so no
- * query syntax gets through) becomes a prefix term and all must match. Undefined when no word is left.
- */
-export function toPrefixTsquery(q: string | undefined): string | undefined {
-  if (!q) return undefined;
-  const words = q.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const unique = [...new Set(words)].slice(0, 8).map((word) => word.slice(0, 60));
-  return unique.length ? unique.map((word) => `${word}:*`).join(' & ') : undefined;
 }
 
 /**
@@ -221,17 +217,36 @@ export interface EventsServiceDeps {
 
 const MiB = 1024 * 1024;
 
+/** A ranked page as the search repository found it, with the words searched for when typos were corrected. */
+type RankedSearch = SearchPage & { correctedQuery?: string };
+
+/** GET /api/events: `{items, total, page, limit, pages}` as the contract has it, and keyset paging beside it. */
+export interface SearchAnswer {
+  items: EventDto[];
+  total: number;
+  page: number;
+  limit: number;
+  pages: number;
+  /** The total is the planner's estimate: more matched than are counted exactly. */
+  totalIsEstimate: boolean;
+  /** Pass as `cursor` for the next page (null on the last one). */
+  nextCursor: string | null;
+  /** The words searched for when a typed word begins no known word and was replaced by the most similar one. */
+  correctedQuery?: string;
+}
+
 export function createEventsService(deps: EventsServiceDeps) {
   const repo = createEventsRepository(deps.db);
+  const searchRepo = createEventSearchRepository(deps.db);
   const registrations = deps.holdings.registrations(deps.db);
   const now = deps.now ?? (() => new Date());
   // Bounded in bytes too: event bodies and result lists vary widely in size (descriptions, long result lists).
-  const searches = createTtlCache<{ ids: string[]; total: number }>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000, maxBytes: 8 * MiB });
+  const searches = createTtlCache<RankedSearch>({ ttlMs: deps.searchCacheMs ?? 15_000, max: 1000, maxBytes: 8 * MiB });
   /** Identical searches arriving together share one ranked query instead of each running it. */
-  const inflight = new Map<string, Promise<{ rows: EventRow[]; total: number }>>();
+  const inflight = new Map<string, Promise<RankedSearch>>();
   const published = createTtlCache<EventDto>({ ttlMs: deps.eventCacheMs ?? 30_000, max: 20_000, maxBytes: 32 * MiB });
   /** The last answer per search; reused only while made of the same cached bodies. */
-  const answers = createTtlCache<{ items: EventDto[]; total: number; page: number; limit: number; pages: number }>({
+  const answers = createTtlCache<SearchAnswer>({
     ttlMs: deps.searchCacheMs ?? 15_000,
     max: 1000,
     maxBytes: 16 * MiB,
@@ -265,14 +280,26 @@ export function createEventsService(deps: EventsServiceDeps) {
     return value;
   };
 
-  function rankedSearch(key: string, filters: Parameters<typeof repo.search>[0]) {
-    if (!searches.enabled) return repo.search(filters);
+  /** The words as the known words they stand for (typos corrected), then the page. */
+  async function findRanked(filters: SearchFilters, words: string[]): Promise<RankedSearch> {
+    if (words.length === 0) return searchRepo.page(filters);
+    const terms = await searchRepo.terms(words);
+    const tsquery = toTsqueries(terms);
+    const corrected = correctedQuery(terms);
+    const withCorrection = <T extends object>(value: T) => (corrected ? { ...value, correctedQuery: corrected } : value);
+    // A word that stands for no known word: nothing can match.
+    if (!tsquery) return withCorrection({ hits: [], hasMore: false, total: 0, totalIsEstimate: false });
+    return withCorrection(await searchRepo.page({ ...filters, tsquery }));
+  }
+
+  function rankedSearch(key: string, filters: SearchFilters, words: string[]) {
+    if (!searches.enabled) return findRanked(filters, words);
     const running = inflight.get(key);
     if (running) return running;
     const startedAt = generation;
-    const search = repo.search(filters).then((result) => {
+    const search = findRanked(filters, words).then((result) => {
       // A write during the query may have changed the answer: it serves these callers but is not kept.
-      if (generation === startedAt) searches.set(key, { ids: result.rows.map((row) => row.id), total: result.total });
+      if (generation === startedAt) searches.set(key, result);
       return result;
     });
     const forget = () => {
@@ -323,21 +350,21 @@ export function createEventsService(deps: EventsServiceDeps) {
   /** A pending event exists only for its organiser and admins; everyone else gets the same 404 as for an unknown id. */
   async function findVisible(id: string, viewer: AuthUser | undefined): Promise<EventRow> {
     const row = await repo.findById(id);
-    if (!row || !canSeeEvent(row, viewer)) throw AppError.notFound(eventMessages.notFound);
+    if (!row || !canSeeEvent(row, viewer)) throw AppError.notFound('event_not_found', eventMessages.notFound);
     return row;
   }
 
   async function findEditable(id: string, user: AuthUser): Promise<EventRow> {
     const row = await findVisible(id, user);
-    requireOwner(user, row.userId, { message: eventMessages.notOwner });
+    requireOwner(user, row.userId, { code: 'event_not_organiser', message: eventMessages.notOwner });
     return row;
   }
 
   /** Why an update found nothing to change: the event is gone (404), or it was cancelled meanwhile (409). */
   async function notUpdated(id: string): Promise<never> {
     const row = await repo.findById(id);
-    if (row?.status === 'cancelled') throw AppError.conflict(eventMessages.cancelled);
-    throw AppError.notFound(eventMessages.notFound);
+    if (row?.status === 'cancelled') throw AppError.conflict('event_cancelled_locked', eventMessages.cancelled);
+    throw AppError.notFound('event_not_found', eventMessages.notFound);
   }
 
   /**
@@ -355,7 +382,11 @@ export function createEventsService(deps: EventsServiceDeps) {
       const issued = counts.issued;
       const held = counts.held + counts.offered;
       if (issued + held > capacity) {
-        throw new AppError(409, capacityTooLowMessage(issued, held), { field: 'capacity', body: { ticketsSold: issued, seatsHeld: held } });
+        throw new AppError(409, 'capacity_below_sold', capacityTooLowMessage(issued, held), {
+          field: 'capacity',
+          params: { inUse: issued + held, sold: issued, held },
+          body: { ticketsSold: issued, seatsHeld: held },
+        });
       }
       return createEventsRepository(tx).update(id, changes);
     });
@@ -363,7 +394,7 @@ export function createEventsService(deps: EventsServiceDeps) {
 
   /** A new or moved start must not have started already on the Nairobi wall clock. */
   function assertFuture(date: Date) {
-    if (hasStarted(date, now())) throw AppError.badRequest(eventMessages.pastDate, 'date');
+    if (hasStarted(date, now())) throw AppError.badRequest('event_date_past', eventMessages.pastDate, 'date');
   }
 
   /** Paid events need a price of at least 1; free ones always cost 0. */
@@ -371,7 +402,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     const paid = isPaid ?? (ticketPrice ?? 0) > 0;
     // ticketPriceMax too: an event priced this way has one type (several are refused), so cheapest = dearest.
     if (!paid) return { isPaid: false, ticketPrice: 0, ticketPriceMax: 0 };
-    if (!ticketPrice || ticketPrice < 1) throw AppError.badRequest(eventMessages.paidNeedsPrice, 'ticketPrice');
+    if (!ticketPrice || ticketPrice < 1) throw AppError.badRequest('paid_event_price_required', eventMessages.paidNeedsPrice, 'ticketPrice');
     return { isPaid: true, ticketPrice, ticketPriceMax: ticketPrice };
   }
 
@@ -379,7 +410,7 @@ export function createEventsService(deps: EventsServiceDeps) {
   async function coordinates(location: string, latitude: number | null | undefined, longitude: number | null | undefined) {
     const hasLat = latitude !== null && latitude !== undefined;
     const hasLon = longitude !== null && longitude !== undefined;
-    if (hasLat !== hasLon) throw AppError.badRequest(eventMessages.coordinatesTogether, hasLat ? 'longitude' : 'latitude');
+    if (hasLat !== hasLon) throw AppError.badRequest('coordinates_together', eventMessages.coordinatesTogether, hasLat ? 'longitude' : 'latitude');
     if (hasLat && hasLon) return { latitude, longitude };
     const found = await deps.geocoding.geocode(location);
     return { latitude: found?.lat ?? null, longitude: found?.lon ?? null };
@@ -425,7 +456,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       const [row, registered] = await Promise.all([repo.findById(id), registrations.registeredUserIds([id])]);
       // Ticket holders keep their event page while an edit of it is back in review.
       const holder = Boolean(viewer && registered.get(id)?.includes(viewer.id));
-      if (!row || (!canSeeEvent(row, viewer) && !holder)) throw AppError.notFound(eventMessages.notFound);
+      if (!row || (!canSeeEvent(row, viewer) && !holder)) throw AppError.notFound('event_not_found', eventMessages.notFound);
       const dto = toEventDto(row, { registeredUsers: registered.get(id) ?? [], ticketsSold: row.ticketsSold }, deps.publicUrl);
       remember([dto], startedAt);
       return dto;
@@ -436,41 +467,46 @@ export function createEventsService(deps: EventsServiceDeps) {
       return toDtos(await repo.related(row, nowAsWallClock(now()), limit));
     },
 
-    async search(input: SearchInput) {
+    async search(input: SearchInput): Promise<SearchAnswer> {
       const { page, limit } = input;
-      const filters = {
-        tsquery: toPrefixTsquery(input.q),
+      const words = searchWords(input.q);
+      const filters: SearchFilters = {
         location: input.location?.toLowerCase(),
         from: input.from ?? startOfTodayWallClock(now()),
         toExclusive: input.toExclusive,
         free: input.free,
         limit,
         offset: (page - 1) * limit,
+        after: input.cursor,
       };
-      const key = JSON.stringify(filters);
+      const key = JSON.stringify({ words, ...filters });
       const found = searches.lookup(key);
-      let items: EventDto[];
-      let total: number;
+      let result: RankedSearch;
       if (found) {
-        const cached = found.value;
+        result = found.value;
         // Past its time to live: answer from it once more and refresh it in the background.
-        if (!found.fresh) rankedSearch(key, filters).catch(() => undefined);
-        total = cached.total;
-        items = await publishedByIds(cached.ids);
+        if (!found.fresh) rankedSearch(key, filters, words).catch(() => undefined);
       } else {
-        const startedAt = generation;
-        const result = await rankedSearch(key, filters);
-        total = result.total;
-        items = await toDtos(result.rows);
-        remember(items, startedAt);
+        result = await rankedSearch(key, filters, words);
       }
+      // The events themselves are read fresh (or from the published bodies' cache), never from the ranking's.
+      const items = await publishedByIds(result.hits.map((hit) => hit.id));
+      const { total, totalIsEstimate, correctedQuery } = result;
+      const last = result.hits.at(-1);
+      const nextCursor = result.hasMore && last ? encodeCursor(last) : null;
       // The same answer as last time (same total, the very same cached bodies) is the same object,
       // so the route sends the JSON it already serialized (see sendMemoJson).
       const previous = answers.get(key);
-      if (previous && previous.total === total && previous.items.length === items.length && previous.items.every((item, i) => item === items[i])) {
+      if (
+        previous &&
+        previous.total === total &&
+        previous.nextCursor === nextCursor &&
+        previous.items.length === items.length &&
+        previous.items.every((item, i) => item === items[i])
+      ) {
         return previous;
       }
-      const answer = { items, total, page, limit, pages: Math.ceil(total / limit) };
+      const answer: SearchAnswer = { items, total, page, limit, pages: Math.ceil(total / limit), totalIsEstimate, nextCursor, ...(correctedQuery ? { correctedQuery } : {}) };
       answers.set(key, answer);
       return answer;
     },
@@ -498,9 +534,9 @@ export function createEventsService(deps: EventsServiceDeps) {
     },
 
     async update(id: string, input: UpdateEventInput, user: AuthUser) {
-      if (input.status !== undefined && user.role !== 'admin') throw AppError.forbidden(eventMessages.statusAdminOnly);
+      if (input.status !== undefined && user.role !== 'admin') throw AppError.forbidden('event_status_admin_only', eventMessages.statusAdminOnly);
       const row = await findEditable(id, user);
-      if (row.status === 'cancelled') throw AppError.conflict(eventMessages.cancelled);
+      if (row.status === 'cancelled') throw AppError.conflict('event_cancelled_locked', eventMessages.cancelled);
       const changes: EventChanges = {};
       if (input.title !== undefined) changes.title = input.title;
       if (input.description !== undefined) changes.description = input.description;
@@ -515,7 +551,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
         // One type follows ticketPrice (a trigger does it); with several, each type has its own price.
         if (changes.ticketPrice !== row.ticketPrice && (await repo.ticketTypeCount(id)) > 1) {
-          throw AppError.conflict(eventMessages.severalTypes, 'ticketPrice');
+          throw AppError.conflict('event_several_ticket_types', eventMessages.severalTypes, 'ticketPrice');
         }
       }
       if (input.capacity !== undefined) changes.capacity = input.capacity;
@@ -549,9 +585,12 @@ export function createEventsService(deps: EventsServiceDeps) {
         const orders = await deps.holdings.orders(tx).orderCountsForEvent(id);
         if (Object.keys(orders).length > 0) {
           if (deps.cancellation) return 'has-orders' as const;
-          throw new AppError(409, hasOrdersMessage(orders), { body: { orders } });
+          throw new AppError(409, 'event_has_orders', hasOrdersMessage(orders), {
+            params: orderCounts(orders),
+            body: { orders },
+          });
         }
-        if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict(eventMessages.hasTickets);
+        if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict('event_has_tickets', eventMessages.hasTickets);
         return (await createEventsRepository(tx).remove(id)) ? ('deleted' as const) : ('gone' as const);
       });
       if (outcome === 'has-orders') {
@@ -569,14 +608,14 @@ export function createEventsService(deps: EventsServiceDeps) {
     },
 
     async countOpen(id: string) {
-      if (!(await repo.countOpen(id))) throw AppError.notFound(eventMessages.notFound);
+      if (!(await repo.countOpen(id))) throw AppError.notFound('event_not_found', eventMessages.notFound);
       // Opens are too frequent to announce: this instance adds its own, others catch up within the TTL.
       published.update(id, (dto) => ({ ...dto, openedCount: dto.openedCount + 1 }));
     },
 
     async countShare(id: string, platform: SharePlatform) {
       const row = await repo.findById(id);
-      if (!row || row.status !== 'approved') throw AppError.notFound(eventMessages.notFound);
+      if (!row || row.status !== 'approved') throw AppError.notFound('event_not_found', eventMessages.notFound);
       return repo.countShare(id, platform);
     },
   };

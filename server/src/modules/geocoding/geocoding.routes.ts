@@ -27,7 +27,7 @@ export function createGeocodingRouter(deps: { geocoding: GeocodingService; limit
     },
     async ({ query, res }) => {
       const found = await deps.geocoding.geocode(query.q);
-      if (!found) throw AppError.notFound(`No place found for "${query.q}".`);
+      if (!found) throw AppError.notFound('place_not_found', `No place found for "${query.q}".`, { params: { query: query.q } });
       res.setHeader('Cache-Control', 'public, max-age=86400');
       return found;
     },

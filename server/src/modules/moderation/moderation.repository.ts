@@ -18,7 +18,7 @@ export function createModerationRepository(db: Executor) {
   return {
     async findUser(id: string) {
       const [row] = await db
-        .select({ id: users.id, username: users.username, email: users.email, role: users.role, suspendedUntil: users.suspendedUntil, bannedAt: users.bannedAt })
+        .select({ id: users.id, username: users.username, email: users.email, language: users.language, role: users.role, suspendedUntil: users.suspendedUntil, bannedAt: users.bannedAt })
         .from(users)
         .where(eq(users.id, id))
         .limit(1);
@@ -85,7 +85,7 @@ export function createModerationRepository(db: Executor) {
 
     async openReportsOn(kind: ReportKind, targetId: string) {
       return db
-        .select({ id: reports.id, targetUserId: reports.targetUserId, reporterId: reports.reporterId, reason: reports.reason, email: reporter.email, username: reporter.username })
+        .select({ id: reports.id, targetUserId: reports.targetUserId, reporterId: reports.reporterId, reason: reports.reason, email: reporter.email, username: reporter.username, language: reporter.language })
         .from(reports)
         .innerJoin(reporter, eq(reporter.id, reports.reporterId))
         .where(and(eq(reports.status, 'open'), eq(reports.targetKind, kind), eq(reports.targetId, targetId)));

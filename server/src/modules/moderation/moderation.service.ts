@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { SYSTEM_USER_ID } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { translate, translator, type Language, type MessageKey } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
 import type { AuthUser } from '../auth/index.js';
@@ -39,26 +40,40 @@ export const moderationMessages = {
   notOnSelf: 'You cannot act on your own account or content.',
 } as const;
 
-const KIND_LABEL: Record<ReportKind, string> = {
-  comment: 'comment',
-  review: 'review',
-  thread: 'forum thread',
-  post: 'forum post',
-  message: 'chat message',
-  user: 'user account',
-};
+/** What each kind of reported thing is called in mail (catalog keys). */
+const KIND_LABEL = {
+  comment: 'moderation.kindComment',
+  review: 'moderation.kindReview',
+  thread: 'moderation.kindThread',
+  post: 'moderation.kindPost',
+  message: 'moderation.kindMessage',
+  user: 'moderation.kindUser',
+} as const satisfies Record<ReportKind, MessageKey>;
 
-/** What a reporter is told once a moderator acted on what they reported. */
-const OUTCOME_TO_REPORTER: Record<ModerationAction, string> = {
-  dismiss: 'A moderator reviewed it and found that it does not break the community rules.',
-  hide: 'A moderator reviewed it and hid it from other users.',
-  unhide: 'A moderator reviewed it and left it visible.',
-  delete: 'A moderator reviewed it and removed it.',
-  warn: 'A moderator reviewed it and warned its author.',
-  suspend: "A moderator reviewed it and suspended its author's account.",
-  ban: "A moderator reviewed it and banned its author's account.",
-  lift: 'A moderator reviewed it.',
-};
+/** The mail a reported item's author gets, per action (catalog keys of its subject and text). */
+const TO_AUTHOR = {
+  hide: ['moderation.hideSubject', 'moderation.hideText'],
+  delete: ['moderation.deleteSubject', 'moderation.deleteText'],
+  warn: ['moderation.warnSubject', 'moderation.warnText'],
+  suspend: ['moderation.suspendSubject', 'moderation.suspendText'],
+  ban: ['moderation.banSubject', 'moderation.banText'],
+  lift: ['moderation.liftSubject', 'moderation.liftText'],
+} as const satisfies Partial<Record<ModerationAction, readonly [MessageKey, MessageKey]>>;
+
+/** What a reporter is told once a moderator acted on what they reported (catalog keys). */
+const OUTCOME_TO_REPORTER = {
+  dismiss: 'moderation.outcomeDismiss',
+  hide: 'moderation.outcomeHide',
+  unhide: 'moderation.outcomeUnhide',
+  delete: 'moderation.outcomeDelete',
+  warn: 'moderation.outcomeWarn',
+  suspend: 'moderation.outcomeSuspend',
+  ban: 'moderation.outcomeBan',
+  lift: 'moderation.outcomeLift',
+} as const satisfies Record<ModerationAction, MessageKey>;
+
+/** Who a moderation mail goes to. */
+type Recipient = { email: string; username: string; language: Language };
 
 /** The words kept in the log with an action: enough to know what it was about after a deletion. */
 const EXCERPT_MAX = 500;
@@ -141,17 +156,17 @@ export function createModerationService(deps: ModerationDeps) {
   async function reportable(user: AuthUser, kind: ReportKind, id: string): Promise<{ authorId: string }> {
     if (isContentKind(kind)) {
       const row = await deps.content.findVisible(kind, id, user);
-      if (row.userId === user.id) throw AppError.badRequest(moderationMessages.ownItem, 'id');
+      if (row.userId === user.id) throw AppError.badRequest('report_own_item', moderationMessages.ownItem, 'id');
       return { authorId: row.userId };
     }
     if (kind === 'message') {
       const row = await deps.chat.find(id);
-      if (row?.senderId === user.id) throw AppError.badRequest(moderationMessages.ownItem, 'id');
-      if (!row || row.recipientId !== user.id) throw AppError.notFound(moderationMessages.notMessage);
+      if (row?.senderId === user.id) throw AppError.badRequest('report_own_item', moderationMessages.ownItem, 'id');
+      if (!row || row.recipientId !== user.id) throw AppError.notFound('message_not_found', moderationMessages.notMessage);
       return { authorId: row.senderId };
     }
-    if (id === user.id) throw AppError.badRequest(moderationMessages.self, 'id');
-    if (!(await repo.findUser(id))) throw AppError.notFound(moderationMessages.notUser);
+    if (id === user.id) throw AppError.badRequest('report_self', moderationMessages.self, 'id');
+    if (!(await repo.findUser(id))) throw AppError.notFound('unknown_user', moderationMessages.notUser);
     return { authorId: id };
   }
 
@@ -182,37 +197,36 @@ export function createModerationService(deps: ModerationDeps) {
     return { posts: [], messages: [] };
   }
 
-  function tellAuthor(email: string, username: string, action: ModerationAction, target: Target, reason: string, until: Date | null) {
-    const what = `your ${KIND_LABEL[target.kind]}${target.event ? ` on "${target.event.title}"` : ''}`;
-    const lines: Partial<Record<ModerationAction, [string, string]>> = {
-      hide: [
-        'A moderator hid your post on Tukio',
-        `A moderator hid ${what}.\n\nReason: ${reason}\n\nOther users now see "[hidden by a moderator]" in its place; you still see it, with this reason.`,
-      ],
-      delete: ['A moderator removed your post on Tukio', `A moderator removed ${what}.\n\nReason: ${reason}`],
-      warn: ['A warning from the Tukio moderators', `A moderator reviewed ${target.kind === 'user' ? 'your account' : what} and is warning you.\n\nReason: ${reason}\n\nFurther breaches of the community rules may lead to a suspension or a ban.`],
-      suspend: [
-        'Your Tukio account is suspended',
-        `Your account is suspended until ${until?.toISOString().slice(0, 16).replace('T', ' ')} UTC.\n\nReason: ${reason}\n\nUntil then you can log in and read, but you cannot post, chat, buy tickets or publish events. Tickets you already hold stay valid.`,
-      ],
-      ban: ['Your Tukio account is banned', `Your account has been banned.\n\nReason: ${reason}\n\nTickets you paid for stay valid.`],
-      lift: ['Your Tukio account is active again', `A moderator lifted the suspension or ban on your account.\n\nNote: ${reason}`],
-    };
-    const message = lines[action];
-    if (message) mail(email, message[0], `Hello ${username},\n\n${message[1]}\n`);
+  /** A moderation mail in the recipient's language: a greeting, then `body`. */
+  function mailTo(to: Recipient, subject: string, body: string) {
+    mail(to.email, subject, `${translate(to.language, 'mail.hello', { username: to.username })}\n\n${body}\n`);
+  }
+
+  function tellAuthor(author: Recipient, action: ModerationAction, target: Target, reason: string, until: Date | null) {
+    if (!(action in TO_AUTHOR)) return;
+    const [subject, text] = TO_AUTHOR[action as keyof typeof TO_AUTHOR];
+    const t = translator(author.language);
+    const kind = t(KIND_LABEL[target.kind]);
+    const what =
+      action === 'warn' && target.kind === 'user'
+        ? t('moderation.yourAccount')
+        : target.event
+          ? t('moderation.yourItemOnEvent', { kind, title: target.event.title })
+          : t('moderation.yourItem', { kind });
+    mailTo(author, t(subject), t(text, { what, reason, until: String(until?.toISOString().slice(0, 16).replace('T', ' ')) }));
   }
 
   return {
     /** One report per user per item; the reported person never learns who reported them. */
     async report(user: AuthUser, input: { kind: ReportKind; id: string; reason: ReportReason; details: string }) {
       const { authorId } = await reportable(user, input.kind, input.id);
-      if (await repo.hasReported(user.id, input.kind, input.id)) throw AppError.conflict(moderationMessages.duplicate);
+      if (await repo.hasReported(user.id, input.kind, input.id)) throw AppError.conflict('report_duplicate', moderationMessages.duplicate);
       try {
         const row = await repo.insertReport({ reporterId: user.id, targetKind: input.kind, targetId: input.id, targetUserId: authorId, reason: input.reason, details: input.details });
         return { _id: row.id, kind: row.targetKind, id: row.targetId, reason: row.reason, details: row.details, status: row.status, outcome: null, createdAt: row.createdAt.toISOString() };
       } catch (error) {
         // Two submissions racing past the check: the unique index decides.
-        if (isUniqueViolation(error)) throw AppError.conflict(moderationMessages.duplicate);
+        if (isUniqueViolation(error)) throw AppError.conflict('report_duplicate', moderationMessages.duplicate);
         throw error;
       }
     },
@@ -305,14 +319,14 @@ export function createModerationService(deps: ModerationDeps) {
       const { action, reason } = input;
       const target = await loadTarget(kind, id);
       const open = await repo.openReportsOn(kind, id);
-      if (!target && action !== 'dismiss') throw AppError.notFound(moderationMessages.gone);
-      if (!target && open.length === 0) throw AppError.notFound(moderationMessages.noReports);
-      if (kind === 'user' && (action === 'hide' || action === 'unhide' || action === 'delete')) throw AppError.badRequest(moderationMessages.userNotHideable, 'action');
+      if (!target && action !== 'dismiss') throw AppError.notFound('moderation_item_gone', moderationMessages.gone);
+      if (!target && open.length === 0) throw AppError.notFound('moderation_nothing_to_act_on', moderationMessages.noReports);
+      if (kind === 'user' && (action === 'hide' || action === 'unhide' || action === 'delete')) throw AppError.badRequest('moderation_user_not_hideable', moderationMessages.userNotHideable, 'action');
       const authorId = target?.authorId ?? open[0]!.targetUserId;
       const author = await repo.findUser(authorId);
       const measure = action === 'warn' || action === 'suspend' || action === 'ban' || action === 'lift';
-      if (measure && authorId === admin.id) throw AppError.badRequest(moderationMessages.notOnSelf, 'action');
-      if (measure && author?.role === 'admin') throw AppError.badRequest(moderationMessages.notOnAdmins, 'action');
+      if (measure && authorId === admin.id) throw AppError.badRequest('moderation_not_on_self', moderationMessages.notOnSelf, 'action');
+      if (measure && author?.role === 'admin') throw AppError.badRequest('moderation_not_on_admins', moderationMessages.notOnAdmins, 'action');
 
       let until: Date | null = null;
       switch (action) {
@@ -362,15 +376,15 @@ export function createModerationService(deps: ModerationDeps) {
         );
         for (const report of open) {
           if (report.reporterId === SYSTEM_USER_ID) continue;
-          mail(
-            report.email,
-            'Your report on Tukio was reviewed',
-            `Hello ${report.username},\n\nThank you for reporting a ${KIND_LABEL[kind]}${target?.event ? ` on "${target.event.title}"` : ''}.\n\n${OUTCOME_TO_REPORTER[action]}\n`,
-          );
+          const t = translator(report.language);
+          const thanks = target?.event
+            ? t('moderation.reportThanksOnEvent', { kind: t(KIND_LABEL[kind]), title: target.event.title })
+            : t('moderation.reportThanks', { kind: t(KIND_LABEL[kind]) });
+          mailTo(report, t('moderation.reportSubject'), `${thanks}\n\n${t(OUTCOME_TO_REPORTER[action])}`);
         }
       }
-      if (author && target) tellAuthor(author.email, author.username, action, target, reason, until);
-      else if (author && measure) tellAuthor(author.email, author.username, action, { kind: 'user', id: authorId, authorId, authorName: author.username, text: '', hidden: false, hiddenReason: null, createdAt: new Date(0), event: null, thread: null }, reason, until);
+      if (author && target) tellAuthor(author, action, target, reason, until);
+      else if (author && measure) tellAuthor(author, action, { kind: 'user', id: authorId, authorId, authorName: author.username, text: '', hidden: false, hiddenReason: null, createdAt: new Date(0), event: null, thread: null }, reason, until);
 
       return {
         _id: logged.id,

@@ -26,10 +26,10 @@ export function createOpsRouter(deps: { ops: OpsService; metricsToken: string | 
   router.get('/metrics', async (req, res) => {
     const allowed = access(req);
     // Disabled unless configured: a plain 404, so an instance without a token does not advertise the endpoint.
-    if (allowed === 'disabled') throw AppError.notFound('Not found.');
+    if (allowed === 'disabled') throw AppError.notFound('not_found', 'Not found.');
     if (allowed === 'denied') {
       res.set('WWW-Authenticate', 'Bearer realm="metrics"');
-      throw AppError.unauthorized('A valid metrics token is required.');
+      throw AppError.unauthorized('metrics_token_required', 'A valid metrics token is required.');
     }
     const { contentType, body } = await deps.ops.metrics();
     res.set('Cache-Control', 'no-store').type(contentType).send(body);

@@ -63,7 +63,7 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
   const key = paymentProxyKey(deps.internalApiKey);
 
   function forward(upstreamPrefix: string, req: Request, res: Response, next: NextFunction) {
-    if (AMBIGUOUS_PATH.test(req.path)) return next(AppError.notFound('Not found.'));
+    if (AMBIGUOUS_PATH.test(req.path)) return next(AppError.notFound('not_found', 'Not found.'));
     const headers = copyHeaders(req.headers, SET_BY_PROXY);
     // req.ip and req.protocol follow TRUST_PROXY: the buyer's address, never a header the buyer wrote.
     headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
@@ -93,7 +93,7 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
     });
     // Until the answer starts: covers a stalled connect as well as a slow payment service.
     const timer = setTimeout(() => {
-      fail(new AppError(504, TOO_SLOW));
+      fail(new AppError(504, 'payment_service_timeout', TOO_SLOW));
       upstream.destroy();
     }, deps.timeoutMs);
     // Once the answer streams, a connection idle this long is dead.
@@ -110,7 +110,7 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (!answered) deps.logger.error(`payment service unreachable at ${target.origin} (${error.code ?? error.message})`);
-      fail(new AppError(503, UNREACHABLE));
+      fail(new AppError(503, 'payment_service_unreachable', UNREACHABLE));
     });
     // The buyer went away: stop the forwarded request too.
     res.on('close', () => {
@@ -123,7 +123,7 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
   return {
     pay: (req, res, next) => forward('/api', req, res, next),
     simulator: (req, res, next) => {
-      if (PRIVATE_PATHS.test(req.path)) return next(AppError.notFound('Not found.'));
+      if (PRIVATE_PATHS.test(req.path)) return next(AppError.notFound('not_found', 'Not found.'));
       forward('/simulator', req, res, next);
     },
   };

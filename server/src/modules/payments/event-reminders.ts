@@ -1,5 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { nowAsWallClock } from '../../lib/event-clock.js';
+import { translate, type Language } from '../../lib/i18n.js';
+import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import { createRepeatingTask } from '../../lib/repeating-task.js';
 import type { SmsService } from '../sms/index.js';
@@ -10,8 +12,10 @@ export interface EventRemindersDeps {
   sms: Pick<SmsService, 'enqueue'>;
   logger: Logger;
   publicUrl: string;
-  /** How often each instance looks (0: never). */
+  /** How often to look (0: never). */
   sweepMs: number;
+  /** The looks run as jobs here (once per period across instances). */
+  jobs?: JobQueue | undefined;
 }
 
 /** Reminders go out once an event starts within this much time. */
@@ -20,19 +24,20 @@ const AHEAD_MS = 24 * 60 * 60 * 1000;
 const JUST_BOUGHT_MS = 60 * 60 * 1000;
 const BATCH = 1000;
 
-const when = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
+const whenOptions: Intl.DateTimeFormatOptions = { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false };
+const when: Record<Language, Intl.DateTimeFormat> = { en: new Intl.DateTimeFormat('en-GB', whenOptions), sw: new Intl.DateTimeFormat('sw-KE', whenOptions) };
 
-/** The reminder text: short enough for one or two SMS, with where to find the ticket. */
-export function reminderText(event: { title: string; startsAt: Date; location: string }, publicUrl: string): string {
+/** The reminder text in the holder's language: short enough for one or two SMS, with where to find the ticket. */
+export function reminderText(event: { title: string; startsAt: Date; location: string }, publicUrl: string, language: Language = 'en'): string {
   const title = event.title.length > 60 ? `${event.title.slice(0, 57)}...` : event.title;
   const location = event.location.length > 50 ? `${event.location.slice(0, 47)}...` : event.location;
   // Start times are kept as the Nairobi wall clock in UTC fields: formatting them in UTC reads them back as such.
-  return `Tukio reminder: ${title} is on ${when.format(event.startsAt)} at ${location}. Your ticket: ${publicUrl}/profile`;
+  return translate(language, 'tickets.reminderSms', { title, when: when[language].format(event.startsAt), location, url: `${publicUrl}/profile` });
 }
 
 /**
  * A reminder SMS to each ticket holder who paid by M-Pesa (the phone they paid with) when their event
- * starts within 24 hours. Every instance looks; the outbox's key `reminder:<event>:<user>` makes it once
+ * starts within 24 hours. A job looks once per period; the outbox's key `reminder:<event>:<user>` makes it once
  * per holder and event however many instances look, and however often.
  */
 export function createEventReminders(deps: EventRemindersDeps) {
@@ -46,14 +51,14 @@ export function createEventReminders(deps: EventRemindersDeps) {
         purpose: 'event-reminder',
         dedupeKey: `reminder:${recipient.eventId}:${recipient.userId}`,
         phone: recipient.phone,
-        message: reminderText(recipient, deps.publicUrl),
+        message: reminderText(recipient, deps.publicUrl, recipient.language),
       })),
     );
     if (queued > 0) deps.logger.info(`event reminders: ${queued} SMS queued`);
     return queued;
   }
 
-  const task = createRepeatingTask('event reminders', sweepNow, { everyMs: deps.sweepMs, logger: deps.logger, firstAfterMs: Math.min(deps.sweepMs, 5000) });
+  const task = createRepeatingTask('event reminders', sweepNow, { everyMs: deps.sweepMs, logger: deps.logger, firstAfterMs: Math.min(deps.sweepMs, 5000), jobs: deps.jobs });
   return {
     /** One look: queues what is due (answers how many were new). */
     sweep: task.runOnce,

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Language } from '@tukio/shared/languages';
 import type { Executor } from '../../db/database.js';
 import { events, orders, payments, refunds, tickets, users } from '../../db/schema.js';
 
@@ -6,8 +7,8 @@ import { events, orders, payments, refunds, tickets, users } from '../../db/sche
 export function createGuestCheckoutRepository(db: Executor) {
   return {
     /** The shadow account of a guest phone, if one was made. */
-    async shadowAccount(phone: string): Promise<{ id: string } | undefined> {
-      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.guestPhone, phone)).limit(1);
+    async shadowAccount(phone: string): Promise<{ id: string; language: Language } | undefined> {
+      const [row] = await db.select({ id: users.id, language: users.language }).from(users).where(eq(users.guestPhone, phone)).limit(1);
       return row;
     },
 

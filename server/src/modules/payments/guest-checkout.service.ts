@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateGuestOrderRequest } from '@tukio/shared/internal-api';
+import { DEFAULT_LANGUAGE, type Language } from '@tukio/shared/languages';
 import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError } from '../../lib/app-error.js';
@@ -25,11 +26,18 @@ export const guestHolderName = (phone: string) => `Guest ${phone.slice(0, 4)}…
 export function createGuestCheckout(deps: { db: Database; payments: PaymentsService; links: GuestTicketLinks; logger: Logger }) {
   const { db } = deps;
 
-  /** The phone's shadow account, made on its first purchase (a concurrent first purchase finds the winner's). */
-  async function shadowAccountFor(phone: string): Promise<string> {
+  /**
+   * The phone's shadow account, made on its first purchase (a concurrent first purchase finds the winner's).
+   * `language` (the buyer's browser's, when the payment service says it) is kept on it for the tickets' SMS and email.
+   */
+  async function shadowAccountFor(phone: string, language: Language | undefined): Promise<string> {
     const repo = createGuestCheckoutRepository(db);
     const existing = await repo.shadowAccount(phone);
-    if (existing) return existing.id;
+    if (existing) {
+      // The phone's latest purchase says which language its SMS (and ticket email) are written in.
+      if (language && existing.language !== language) await createUsersRepository(db).update(existing.id, { language });
+      return existing.id;
+    }
     // `guest-<phone>` normally; a real account that took that name (or address) first gets a suffix instead.
     for (const suffix of ['', `-${randomBytes(3).toString('hex')}`]) {
       try {
@@ -39,6 +47,7 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
           email: `${phone}${suffix}@guest.invalid`,
           passwordHash: UNUSABLE_PASSWORD_HASH,
           guestPhone: phone,
+          language: language ?? DEFAULT_LANGUAGE,
         });
         return row.id;
       } catch (error) {
@@ -47,13 +56,13 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
         if (raced) return raced.id;
       }
     }
-    throw new AppError(503, 'Tukio could not start a guest purchase right now. Please try again in a moment.');
+    throw new AppError(503, 'guest_checkout_unavailable', 'Tukio could not start a guest purchase right now. Please try again in a moment.');
   }
 
   return {
     /** POST /api/internal/payments/guest-orders: hold seats for a phone without an account (priced on the server as any order). */
     async createOrder(input: CreateGuestOrderRequest) {
-      return deps.payments.createOrder(await shadowAccountFor(input.phone), input);
+      return deps.payments.createOrder(await shadowAccountFor(input.phone, input.language), input);
     },
 
     /** Moves to `user` every guest order it may claim; answers how many moved. Never fails the sign-in that calls it. */
@@ -76,7 +85,7 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
     async ticketsFor(token: string) {
       const orderId = deps.links.orderIdOf(token);
       const order = orderId ? await createGuestCheckoutRepository(db).guestOrder(orderId) : undefined;
-      if (!order) throw AppError.notFound('These tickets were not found. If you have since signed in, they are under My Tickets.');
+      if (!order) throw AppError.notFound('guest_tickets_not_found', 'These tickets were not found. If you have since signed in, they are under My Tickets.');
       const holder = guestHolderName(order.guestPhone ?? '');
       return {
         orderStatus: order.status,

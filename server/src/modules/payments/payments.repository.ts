@@ -229,7 +229,7 @@ export function createPaymentsRepository(db: Executor) {
           payment: payments,
           order: orders,
           event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location },
-          contact: { email: users.email, username: users.username, guestPhone: users.guestPhone },
+          contact: { email: users.email, username: users.username, guestPhone: users.guestPhone, language: users.language },
         })
         .from(payments)
         .innerJoin(orders, eq(orders.id, payments.orderId))
@@ -313,7 +313,7 @@ export function createPaymentsRepository(db: Executor) {
           returning id
         )
         select (select count(*) from issued)::int as issued, p.user_id, p.event_id, p.amount, p.created_at,
-               e.title, e.starts_at, e.location, u.email, u.username, u.guest_phone, o.guest_email, o.id as order_id
+               e.title, e.starts_at, e.location, u.email, u.username, u.guest_phone, u.language, o.guest_email, o.id as order_id
         from target
         join ${payments} p on p.id = target.payment_id
         join ${orders} o on o.id = target.order_id
@@ -328,7 +328,12 @@ export function createPaymentsRepository(db: Executor) {
         amount: Number(row.amount),
         createdAt: new Date(row.created_at as string | Date),
         event: { id: String(row.event_id), title: String(row.title), startsAt: new Date(row.starts_at as string | Date), location: String(row.location) },
-        contact: { email: String(row.email), username: String(row.username), guestPhone: row.guest_phone === null ? null : String(row.guest_phone) },
+        contact: {
+          email: String(row.email),
+          username: String(row.username),
+          guestPhone: row.guest_phone === null ? null : String(row.guest_phone),
+          language: row.language === 'sw' ? ('sw' as const) : ('en' as const),
+        },
         orderId: String(row.order_id),
         guestEmail: row.guest_email === null ? null : String(row.guest_email),
       };
@@ -413,21 +418,23 @@ export function createPaymentsRepository(db: Executor) {
      */
     async reminderRecipients(fromWall: Date, toWall: Date, paidBefore: Date, limit: number) {
       const result = await db.execute(sql`
-        select distinct on (o.event_id, o.user_id) o.event_id, o.user_id, o.phone, e.title, e.starts_at, e.location
+        select distinct on (o.event_id, o.user_id) o.event_id, o.user_id, o.phone, e.title, e.starts_at, e.location, u.language
           from ${orders} o
           join ${events} e on e.id = o.event_id
+          join ${users} u on u.id = o.user_id
          where o.status = 'paid' and o.phone is not null and o.updated_at < ${paidBefore.toISOString()}
            and e.status = 'approved' and e.starts_at > ${fromWall.toISOString()} and e.starts_at <= ${toWall.toISOString()}
            and exists (select 1 from ${tickets} t where t.event_id = o.event_id and t.user_id = o.user_id and t.voided_at is null)
          order by o.event_id, o.user_id, o.updated_at desc, o.created_at desc
          limit ${limit}`);
-      return (result as unknown as { rows: Array<{ event_id: string; user_id: string; phone: string; title: string; starts_at: string | Date; location: string }> }).rows.map((row) => ({
+      return (result as unknown as { rows: Array<{ event_id: string; user_id: string; phone: string; title: string; starts_at: string | Date; location: string; language: string }> }).rows.map((row) => ({
         eventId: row.event_id,
         userId: row.user_id,
         phone: row.phone,
         title: row.title,
         startsAt: new Date(row.starts_at),
         location: row.location,
+        language: row.language === 'sw' ? ('sw' as const) : ('en' as const),
       }));
     },
 

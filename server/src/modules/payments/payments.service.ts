@@ -2,6 +2,7 @@ import type { CreateOrderRequest, SettleRequest } from '@tukio/shared/internal-a
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
+import { translate, type Language } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { formatWallClock, nowAsWallClock } from '../../lib/event-clock.js';
@@ -37,7 +38,7 @@ interface IssuedTo {
   userId: string;
   eventId: string;
   orderId: string;
-  contact: { email: string; username: string; guestPhone: string | null };
+  contact: { email: string; username: string; guestPhone: string | null; language: Language };
   guestEmail: string | null;
   event: { id: string; title: string; startsAt: Date; location: string };
   payment: { amount: number; receipt: string | null };
@@ -61,7 +62,7 @@ export interface SettleResult {
 export const statusForResult = (code: number): PaymentStatus => (code === 0 ? 'success' : code === 1032 ? 'cancelled' : 'failed');
 
 /** Thrown for a callback that does not match its push; the payment service then asks Daraja directly. */
-const doubtful = (reason: string) => new AppError(409, `Callback not accepted: ${reason}`, { body: { doubtful: true, reason } });
+const doubtful = (reason: string) => new AppError(409, 'callback_doubtful', `Callback not accepted: ${reason}`, { params: { reason }, body: { doubtful: true, reason } });
 
 /** Drizzle wraps driver errors; the unique-violation code sits on the error or its cause. */
 function isUniqueViolation(error: unknown): boolean {
@@ -99,12 +100,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       tickets.afterIssue(to.userId, to.eventId, issued, { contact: to.contact, event: to.event, payment: to.payment });
       return;
     }
-    const guestContact = to.guestEmail ? { email: to.guestEmail, username: null, ticketsUrl: deps.guests?.links.url(to.orderId) } : null;
+    const language = to.contact.language;
+    const guestContact = to.guestEmail ? { email: to.guestEmail, username: null, language, ticketsUrl: deps.guests?.links.url(to.orderId) } : null;
     tickets.afterIssue(to.userId, to.eventId, issued, { contact: guestContact, event: to.event, payment: to.payment });
     const guests = deps.guests;
     if (!guests) return;
     const count = issued.length;
-    const message = `Your Tukio ticket${count > 1 ? 's' : ''} for ${to.event.title}: ${guests.links.url(to.orderId)} Show the QR code at the door.`;
+    const message = translate(language, 'tickets.guestSms', { count, title: to.event.title, url: guests.links.url(to.orderId) });
     // One SMS per order, however many settlement paths or instances get here.
     guests.sms
       .enqueue([{ purpose: 'guest-tickets', dedupeKey: `guest-tickets:${to.orderId}`, phone: guestPhone, message }])
@@ -275,7 +277,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
         const payment = await payments.lockPayment(input.checkoutRequestId);
         const order = await payments.lockOrder(known.orderId);
-        if (!payment || !order) throw AppError.notFound('Unknown CheckoutRequestID.');
+        if (!payment || !order) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
 
         if (payment.status !== 'pending') {
           const same = payment.status === newStatus;
@@ -364,39 +366,48 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const named = held.detail ?? '';
     switch (held.outcome) {
       case 'not_found':
-        return AppError.notFound(ticketMessages.notFound);
+        return AppError.notFound('event_not_found', ticketMessages.notFound);
       case 'not_open':
         // Not approved: either waiting for review, or cancelled (read only on this refusal, to say which).
-        if ((await createTicketsRepository(db).findEvent(eventId))?.status === 'cancelled') return AppError.conflict(ticketMessages.cancelled);
-        return new AppError(400, ticketMessages.notOpen);
+        if ((await createTicketsRepository(db).findEvent(eventId))?.status === 'cancelled') return AppError.conflict('event_cancelled', ticketMessages.cancelled);
+        return new AppError(400, 'event_not_open', ticketMessages.notOpen);
       case 'past':
-        return new AppError(400, ticketMessages.past);
+        return new AppError(400, 'event_past', ticketMessages.past);
       case 'free':
-        return new AppError(400, 'This event is free: register without paying.');
+        return new AppError(400, 'event_free', 'This event is free: register without paying.');
       case 'sold_out':
         return soldOutError(deps.waitlist, userId, eventId, held.seatsLeft);
       case 'not_on_sale':
-        return AppError.conflict('No tickets are on sale for this event right now.');
+        return AppError.conflict('tickets_not_on_sale', 'No tickets are on sale for this event right now.');
       case 'type_not_found':
-        return AppError.badRequest('That ticket type is not sold for this event.', 'items');
+        return AppError.badRequest('ticket_type_not_sold', 'That ticket type is not sold for this event.', 'items');
       case 'type_not_started':
-        return AppError.conflict(`${named} tickets go on sale at ${formatWallClock(held.holdExpiresAt)}.`);
+        return AppError.conflict('ticket_type_sales_not_started', `${named} tickets go on sale at ${formatWallClock(held.holdExpiresAt)}.`, {
+          params: { name: named, at: formatWallClock(held.holdExpiresAt) },
+        });
       case 'type_ended':
-        return AppError.conflict(`${named} tickets are no longer on sale (sales ended ${formatWallClock(held.holdExpiresAt)}).`);
+        return AppError.conflict('ticket_type_sales_ended', `${named} tickets are no longer on sale (sales ended ${formatWallClock(held.holdExpiresAt)}).`, {
+          params: { name: named, at: formatWallClock(held.holdExpiresAt) },
+        });
       case 'type_max':
-        return AppError.badRequest(`You can buy at most ${held.quantity} ${named} ticket${held.quantity === 1 ? '' : 's'} per order.`, 'items');
+        return AppError.badRequest('ticket_type_max_per_order', `You can buy at most ${held.quantity} ${named} ticket${held.quantity === 1 ? '' : 's'} per order.`, {
+          field: 'items',
+          params: { name: named, max: held.quantity },
+        });
       case 'type_sold_out':
-        return AppError.conflict(held.seatsLeft > 0 ? `Only ${held.seatsLeft} ${named} ticket${held.seatsLeft === 1 ? '' : 's'} left.` : `${named} tickets are sold out.`);
+        return held.seatsLeft > 0
+          ? AppError.conflict('ticket_type_seats_left', `Only ${held.seatsLeft} ${named} ticket${held.seatsLeft === 1 ? '' : 's'} left.`, { params: { name: named, seatsLeft: held.seatsLeft } })
+          : AppError.conflict('ticket_type_sold_out', `${named} tickets are sold out.`, { params: { name: named } });
       case 'promo_unknown':
-        return AppError.badRequest(`The promo code ${named} is not valid for this event.`, 'promoCode');
+        return AppError.badRequest('promo_code_invalid', `The promo code ${named} is not valid for this event.`, { field: 'promoCode', params: { code: named } });
       case 'promo_not_valid_now':
-        return AppError.badRequest(`The promo code ${named} cannot be used right now.`, 'promoCode');
+        return AppError.badRequest('promo_code_inactive', `The promo code ${named} cannot be used right now.`, { field: 'promoCode', params: { code: named } });
       case 'promo_used_up':
-        return AppError.conflict(`The promo code ${named} has been used up.`, 'promoCode');
+        return AppError.conflict('promo_code_used_up', `The promo code ${named} has been used up.`, { field: 'promoCode', params: { code: named } });
       case 'promo_not_for_types':
-        return AppError.badRequest(`The promo code ${named} does not apply to the tickets you chose.`, 'promoCode');
+        return AppError.badRequest('promo_code_not_applicable', `The promo code ${named} does not apply to the tickets you chose.`, { field: 'promoCode', params: { code: named } });
       default:
-        return new AppError(500, `unexpected hold outcome ${held.outcome}`);
+        return new AppError(500, 'internal_error', `unexpected hold outcome ${held.outcome}`);
     }
   }
 
@@ -408,7 +419,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async createOrder(userId: string, input: CreateOrderInput) {
       const repo = createPaymentsRepository(db);
-      if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'Tukio is busy right now. Please try again in a moment.');
+      if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'server_busy', 'Tukio is busy right now. Please try again in a moment.');
       // Stale holds need no cleanup here: counting ignores them, and each reconciler pass marks them expired.
       const held = await repo.holdOrder({
         eventId: input.eventId,
@@ -449,8 +460,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       // Nothing inserted: a repeated call for the same push, or an unknown order.
       const existing = await repo.findPayment(input.checkoutRequestId);
       if (existing?.orderId === input.orderId) return { paymentId: existing.id, checkoutRequestId: existing.checkoutRequestId };
-      if (existing) throw AppError.conflict('This CheckoutRequestID belongs to another order.');
-      throw AppError.notFound('Unknown order.');
+      if (existing) throw AppError.conflict('checkout_request_other_order', 'This CheckoutRequestID belongs to another order.');
+      throw AppError.notFound('order_not_found', 'Unknown order.');
     },
 
     /**
@@ -464,7 +475,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const expected = await settleAsExpected(input, newStatus);
       if (expected) return expected;
       const view = await createPaymentsRepository(db).settlementView(input.checkoutRequestId);
-      if (!view) throw AppError.notFound('Unknown CheckoutRequestID.');
+      if (!view) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
       refuseMismatchedCallback(input, newStatus, view.payment);
       return (await settleFromView(input, newStatus, view)) ?? (await settleLocked(input, newStatus, view));
     },
@@ -484,9 +495,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async statusFor(userId: string | undefined, checkoutRequestId: string) {
       const row = await createPaymentsRepository(db).withOrder(checkoutRequestId);
-      if (!row) throw AppError.notFound('No payment to confirm.');
+      if (!row) throw AppError.notFound('no_payment_to_confirm', 'No payment to confirm.');
       const guest = Boolean((await createGuestCheckoutRepository(db).paymentOwner(checkoutRequestId))?.guestPhone);
-      if (row.payment.userId !== userId && !guest) throw AppError.notFound('No payment to confirm.');
+      if (row.payment.userId !== userId && !guest) throw AppError.notFound('no_payment_to_confirm', 'No payment to confirm.');
       const view = describe(row.payment, row.order, row.title);
       // The guest has no account to find the tickets in: the answer links to their page, as the SMS does.
       return guest && view.success && deps.guests ? { ...view, ticketToken: deps.guests.links.token(row.order.id) } : view;
@@ -531,8 +542,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         const attached = moved ? (await service.transactions(userId)).find((row) => row.checkoutRequestId === checkoutRequestId) : undefined;
         if (attached) return attached;
       }
-      if (other) throw AppError.forbidden('This transaction belongs to another account.');
-      throw AppError.notFound('No payment with that CheckoutRequestID was recorded. Transactions are recorded by the server when the payment is made.');
+      if (other) throw AppError.forbidden('transaction_other_account', 'This transaction belongs to another account.');
+      throw AppError.notFound('transaction_not_recorded', 'No payment with that CheckoutRequestID was recorded. Transactions are recorded by the server when the payment is made.');
     },
 
     describe,

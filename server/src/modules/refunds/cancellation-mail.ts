@@ -1,9 +1,11 @@
 import type { Mail } from '../../lib/mailer.js';
 import { escapeHtml } from '../../lib/html.js';
+import { mailAmount, mailWallClock, translator, type Language } from '../../lib/i18n.js';
 
 export interface CancellationMailInput {
   to: string;
   username: string;
+  language: Language;
   event: { id: string; title: string; startsAt: Date; location: string };
   reason: string;
   /** Tickets of this holder that are now void. */
@@ -16,26 +18,32 @@ export interface CancellationMailInput {
 /** The notice every holder of a cancelled event gets: why, and that the money is on its way back. */
 export function buildCancellationMail(input: CancellationMailInput): Mail {
   const { event } = input;
+  const t = translator(input.language);
   const url = `${input.publicUrl}/events/${event.id}`;
-  const when = `${event.startsAt.toISOString().slice(0, 10)} ${event.startsAt.toISOString().slice(11, 16)}`;
+  const when = mailWallClock(event.startsAt, input.language);
   const total = input.refunds.reduce((sum, refund) => sum + refund.amount, 0);
-  const phones = [...new Set(input.refunds.map((refund) => refund.phone).filter(Boolean))].join(' and ');
-  const ticketLine =
-    input.tickets > 0 ? `Your ${input.tickets > 1 ? `${input.tickets} tickets are` : 'ticket is'} no longer valid.` : 'Your order for it has been cancelled.';
-  const refundLine =
-    total > 0
-      ? `Your refund of KES ${total.toLocaleString('en-KE')} is on its way back to M-Pesa${phones ? ` ${phones}` : ''}: you need to do nothing, and we will keep trying until it arrives.`
-      : 'You paid nothing for it, so there is nothing to refund.';
+  const ticketLine = input.tickets > 0 ? t('refunds.cancelTickets', { count: input.tickets }) : t('refunds.cancelOrder');
+  const refundLine = total > 0 ? t('refunds.cancelRefund', { amount: mailAmount(total), phones: refundPhones(input.refunds, input.language) }) : t('refunds.cancelNothing');
+  const headline = { title: event.title, when, location: event.location };
   const text =
-    `Hello ${input.username},\n\n` +
-    `"${event.title}" (${when} Nairobi time, ${event.location}) has been cancelled.\n` +
-    `Reason given: ${input.reason}\n\n` +
-    `${ticketLine}\n${refundLine}\n\nEvent page: ${url}\n`;
+    `${t('mail.hello', { username: input.username })}\n\n` +
+    `${t('refunds.cancelHeadline', headline)}\n` +
+    `${t('refunds.cancelReason', { reason: input.reason })}\n\n` +
+    `${ticketLine}\n${refundLine}\n\n${t('mail.eventPage')}: ${url}\n`;
   const html =
-    `<p>Hello ${escapeHtml(input.username)},</p>` +
-    `<p><strong>${escapeHtml(event.title)}</strong> (${escapeHtml(when)} Nairobi time, ${escapeHtml(event.location)}) has been cancelled.</p>` +
-    `<p>Reason given: ${escapeHtml(input.reason)}</p>` +
+    `<p>${t('mail.hello', { username: escapeHtml(input.username) })}</p>` +
+    `<p>${t('refunds.cancelHeadlineHtml', { title: escapeHtml(event.title), when: escapeHtml(when), location: escapeHtml(event.location) })}</p>` +
+    `<p>${t('refunds.cancelReason', { reason: escapeHtml(input.reason) })}</p>` +
     `<p>${escapeHtml(ticketLine)}<br>${escapeHtml(refundLine)}</p>` +
-    `<p><a href="${escapeHtml(url)}">Event page</a></p>`;
-  return { to: input.to, subject: `Cancelled: ${event.title}`.slice(0, 200), text, html };
+    `<p><a href="${escapeHtml(url)}">${t('mail.eventPage')}</a></p>`;
+  return { to: input.to, subject: t('refunds.cancelSubject', { title: event.title }).slice(0, 200), text, html };
+}
+
+/**
+ * The M-Pesa numbers a refund goes back to, as the refund sentences end: ` 2547… and 2547…` (with its
+ * leading space), or nothing when no number is known.
+ */
+export function refundPhones(refunds: Array<{ phone: string }>, language: Language): string {
+  const phones = [...new Set(refunds.map((refund) => refund.phone).filter(Boolean))].join(` ${translator(language)('mail.and')} `);
+  return phones ? ` ${phones}` : '';
 }

@@ -51,9 +51,9 @@ export function createEventCancellation(deps: EventCancellationDeps) {
       // Lock order: payments, orders, then the event, as settlement takes them, so a settlement in
       // flight finishes first (its tickets are then voided and refunded here) instead of deadlocking.
       await orders.lockForEvent(eventId);
-      if (!(await tickets.lockEvent(eventId))) throw AppError.notFound(cancellationMessages.notFound);
+      if (!(await tickets.lockEvent(eventId))) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
       const event = await createEventsRepository(tx).cancel(eventId, reason, now);
-      if (!event) throw AppError.conflict(cancellationMessages.alreadyCancelled);
+      if (!event) throw AppError.conflict('event_already_cancelled', cancellationMessages.alreadyCancelled);
       const released = await orders.cancelPendingOrders(eventId, now);
       const voided = await tickets.voidForEvent(eventId, 'event_cancelled', now);
       // Every paid order at once, in a few statements: one query per order made a large event's
@@ -84,7 +84,7 @@ export function createEventCancellation(deps: EventCancellationDeps) {
     for (const [userId, held] of holders) {
       deps.tickets.queueMail(`cancellation notice for event ${event.id}`, async () => {
         const contact = await createTicketsRepository(db).userContact(userId);
-        return contact && buildCancellationMail({ to: contact.email, username: contact.username, event, reason, ...held, publicUrl: deps.publicUrl });
+        return contact && buildCancellationMail({ to: contact.email, username: contact.username, language: contact.language, event, reason, ...held, publicUrl: deps.publicUrl });
       });
     }
     return holders.size;
@@ -95,9 +95,9 @@ export function createEventCancellation(deps: EventCancellationDeps) {
     async cancel(eventId: string, user: AuthUser, reason: string) {
       const event = await createEventsRepository(db).findById(eventId);
       // A pending event is answered as missing to strangers, as everywhere else.
-      if (!event || !canSeeEvent(event, user)) throw AppError.notFound(cancellationMessages.notFound);
-      requireOwner(user, event.userId, { message: cancellationMessages.notOwner });
-      if (event.status === 'cancelled') throw AppError.conflict(cancellationMessages.alreadyCancelled);
+      if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
+      requireOwner(user, event.userId, { code: 'event_cancel_not_organiser', message: cancellationMessages.notOwner });
+      if (event.status === 'cancelled') throw AppError.conflict('event_already_cancelled', cancellationMessages.alreadyCancelled);
       const outcome = await retryOnDeadlock(() => inTransaction(eventId, reason, new Date()));
       deps.changes.publish('event', eventId);
       deps.changes.publish('event-tickets', eventId);

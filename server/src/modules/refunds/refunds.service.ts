@@ -27,7 +27,7 @@ function remarksFor(eventTitle: string): string {
 }
 
 /** Thrown for a result the ledger will not record as it is (the payment service then asks Daraja instead). */
-const doubtful = (reason: string) => new AppError(409, `Refund result not accepted: ${reason}`, { body: { doubtful: true, reason } });
+const doubtful = (reason: string) => new AppError(409, 'refund_result_doubtful', `Refund result not accepted: ${reason}`, { params: { reason }, body: { doubtful: true, reason } });
 
 export const refundMessages = {
   notRefundable: 'Only a successful payment can be refunded.',
@@ -88,13 +88,16 @@ export function createRefundLedger(executor: Executor) {
       now?: Date | undefined;
     }): Promise<RefundRow | undefined> {
       const payment = await repo.lockPayment(input.paymentId);
-      if (!payment || payment.status !== 'success') throw AppError.conflict(refundMessages.notRefundable);
+      if (!payment || payment.status !== 'success') throw AppError.conflict('payment_not_refundable', refundMessages.notRefundable);
       const left = payment.amount - (await repo.takenFrom(payment.id));
       const wanted = input.upTo === undefined ? input.amount : Math.min(input.upTo, left);
       if (wanted === undefined ? left <= 0 : input.upTo !== undefined && wanted <= 0) return undefined;
       const amount = wanted ?? left;
       if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-        throw new AppError(409, `A refund of ${amount} shillings is more than the ${Math.max(0, left)} left of this payment.`, { body: { left: Math.max(0, left) } });
+        throw new AppError(409, 'refund_more_than_left', `A refund of ${amount} shillings is more than the ${Math.max(0, left)} left of this payment.`, {
+          params: { amount, left: Math.max(0, left) },
+          body: { left: Math.max(0, left) },
+        });
       }
       const [refund] = await insertDue([{ payment, amount }], input.reason, input.detail, input.now ?? new Date());
       return refund;
@@ -107,7 +110,7 @@ export function createRefundLedger(executor: Executor) {
      */
     async refundWhatIsLeft(paymentIds: string[], reason: RefundReason, detail: string, now: Date): Promise<RefundRow[]> {
       const locked = await repo.lockPayments(paymentIds);
-      if (locked.some((payment) => payment.status !== 'success')) throw AppError.conflict(refundMessages.notRefundable);
+      if (locked.some((payment) => payment.status !== 'success')) throw AppError.conflict('payment_not_refundable', refundMessages.notRefundable);
       const taken = await repo.takenFromEach(locked.map((payment) => payment.id));
       const due = locked.map((payment) => ({ payment, amount: payment.amount - (taken.get(payment.id) ?? 0) })).filter((entry) => entry.amount > 0);
       return insertDue(due, reason, detail, now);
@@ -186,16 +189,16 @@ export function createRefundsService(deps: RefundsServiceDeps) {
         return await db.transaction(async (tx) => {
           const repo = createRefundsRepository(tx);
           const attempt = await repo.lockAttempt(input.originatorConversationId);
-          if (!attempt) throw AppError.notFound(refundMessages.unknownAttempt);
+          if (!attempt) throw AppError.notFound('refund_attempt_unknown', refundMessages.unknownAttempt);
           if (attempt.conversationId !== null) {
-            if (attempt.conversationId !== input.conversationId) throw AppError.conflict('This attempt was already accepted under another ConversationID.');
+            if (attempt.conversationId !== input.conversationId) throw AppError.conflict('refund_attempt_other_conversation', 'This attempt was already accepted under another ConversationID.');
             return { changed: false };
           }
           await repo.updateAttempt(attempt.id, { conversationId: input.conversationId });
           return { changed: true };
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw AppError.conflict('This ConversationID belongs to another attempt.');
+        if (isUniqueViolation(error)) throw AppError.conflict('refund_conversation_taken', 'This ConversationID belongs to another attempt.');
         throw error;
       }
     },
@@ -211,7 +214,7 @@ export function createRefundsService(deps: RefundsServiceDeps) {
           const repo = createRefundsRepository(tx);
           // Lock order: attempt, then its refund (the claim locks refunds only, and never waits on an attempt).
           const attempt = await repo.lockAttempt(input.originatorConversationId);
-          if (!attempt) throw AppError.notFound(refundMessages.unknownAttempt);
+          if (!attempt) throw AppError.notFound('refund_attempt_unknown', refundMessages.unknownAttempt);
           const refund = (await repo.lockRefund(attempt.refundId))!;
           if (attempt.status !== 'sent') return { refundId: refund.id, status: refund.status, changed: false };
           if (success) {
@@ -262,8 +265,8 @@ export function createRefundsService(deps: RefundsServiceDeps) {
       return db.transaction(async (tx) => {
         const repo = createRefundsRepository(tx);
         const refund = await repo.lockRefund(refundId);
-        if (!refund) throw AppError.notFound(refundMessages.notFound);
-        if (refund.status !== 'failed') throw new AppError(409, refundMessages.retryOnlyFailed(refund.status), { body: { status: refund.status } });
+        if (!refund) throw AppError.notFound('refund_not_found', refundMessages.notFound);
+        if (refund.status !== 'failed') throw new AppError(409, 'refund_retry_only_failed', refundMessages.retryOnlyFailed(refund.status), { params: { status: refund.status }, body: { status: refund.status } });
         const now = new Date();
         await repo.updateRefund(refund.id, { status: 'due', nextAttemptAt: now, updatedAt: now });
         await repo.recordTransitions([{ refundId: refund.id, from: 'failed', to: 'due', detail: `retried by ${admin.username}`, at: now }]);
@@ -279,8 +282,8 @@ export function createRefundsService(deps: RefundsServiceDeps) {
     async forEvent(eventId: string, user: AuthUser) {
       const event = await createEventsRepository(db).findById(eventId);
       // A pending event is answered as missing to strangers, as everywhere else.
-      if (!event || !canSeeEvent(event, user)) throw AppError.notFound(refundMessages.eventNotFound);
-      requireOwner(user, event.userId, { message: refundMessages.notOwner });
+      if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', refundMessages.eventNotFound);
+      requireOwner(user, event.userId, { code: 'refunds_not_organiser', message: refundMessages.notOwner });
       const repo = createRefundsRepository(db);
       const [voided, rows] = await Promise.all([repo.voidTicketCounts(eventId), repo.listForEvent(eventId)]);
       const voidedBy = (reason: string) => voided.find((row) => row.reason === reason)?.n ?? 0;

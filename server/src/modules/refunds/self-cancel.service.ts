@@ -6,7 +6,7 @@ import { msUntilStart } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { refundPolicyOf } from '../events/index.js';
 import { createPaymentsRepository } from '../payments/index.js';
-import { createTicketsRepository, ticketMessages, ticketPaid, voidedMessage, type TicketsService } from '../tickets/index.js';
+import { createTicketsRepository, ticketMessages, ticketPaid, voidedError, type TicketsService } from '../tickets/index.js';
 import { retryOnDeadlock } from './event-cancellation.service.js';
 import { createRefundLedger } from './refunds.service.js';
 import { buildSelfCancelMail } from './self-cancel-mail.js';
@@ -39,23 +39,23 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       // Lock order: payments, orders, then the event, as settlement and event cancellation take them.
       const orders = await createPaymentsRepository(tx).lockOrdersWithPayments(orderIds);
       const event = await tickets.lockEvent(eventId);
-      if (!event) throw AppError.notFound(ticketMessages.notFound);
+      if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
       // Read again under the locks: a cancel or transfer of the same tickets that ran first wins.
       const locked = await tickets.lockTickets(ticketIds);
       if (locked.length !== ticketIds.length || locked.some((ticket) => ticket.userId !== userId || ticket.eventId !== eventId)) {
-        throw AppError.notFound(ticketMessages.ticketNotFound);
+        throw AppError.notFound('ticket_not_found', ticketMessages.ticketNotFound);
       }
       const voidTicket = locked.find((ticket) => ticket.voidedAt);
-      if (voidTicket) throw AppError.conflict(voidedMessage(voidTicket.voidReason));
-      if (locked.some((ticket) => ticket.checkedInAt)) throw AppError.conflict(ticketMessages.used);
-      if (event.status === 'cancelled') throw AppError.conflict(selfCancelErrors.eventCancelled);
+      if (voidTicket) throw voidedError(voidTicket.voidReason);
+      if (locked.some((ticket) => ticket.checkedInAt)) throw AppError.conflict('ticket_used', ticketMessages.used);
+      if (event.status === 'cancelled') throw AppError.conflict('self_cancel_event_cancelled', selfCancelErrors.eventCancelled);
       const byOrder = new Map(orders.map((row) => [row.order.id, row]));
       const paidFor = (ticket: (typeof locked)[number]) => (ticket.orderId ? ticketPaid(ticket, byOrder.get(ticket.orderId)?.order ?? { amount: 0, quantity: 0 }) : 0);
       const paid = locked.some((ticket) => paidFor(ticket) > 0);
       const terms = selfCancelTerms(refundPolicyOf(event), { msUntilStart: msUntilStart(event.startsAt, now), paid });
-      if (!terms.allowed) throw AppError.conflict(terms.reason);
+      if (!terms.allowed) throw AppError.conflict(terms.code, terms.reason, { params: terms.params });
       const voided = await tickets.voidTickets(ticketIds, 'self_cancel', now);
-      if (voided.length !== ticketIds.length) throw AppError.conflict(ticketMessages.selfCancelled);
+      if (voided.length !== ticketIds.length) throw AppError.conflict('ticket_void_self_cancelled', ticketMessages.selfCancelled);
       const ledger = createRefundLedger(tx);
       const refunds: Array<{ amount: number; phone: string }> = [];
       for (const orderId of orderIds) {
@@ -84,9 +84,9 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       const ids = [...new Set(ticketIds)];
       const owned = await createTicketsRepository(db).findByIds(ids);
       // Someone else's ticket is answered as missing: its existence is not the caller's business.
-      if (owned.length !== ids.length || owned.some((row) => row.userId !== user.id)) throw AppError.notFound(ticketMessages.ticketNotFound);
+      if (owned.length !== ids.length || owned.some((row) => row.userId !== user.id)) throw AppError.notFound('ticket_not_found', ticketMessages.ticketNotFound);
       const eventId = owned[0]!.eventId;
-      if (owned.some((row) => row.eventId !== eventId)) throw new AppError(400, selfCancelErrors.oneEvent);
+      if (owned.some((row) => row.eventId !== eventId)) throw new AppError(400, 'self_cancel_one_event', selfCancelErrors.oneEvent);
       const orderIds = [...new Set(owned.flatMap((row) => (row.orderId ? [row.orderId] : [])))].sort();
       const outcome = await retryOnDeadlock(() => inTransaction(user.id, eventId, ids, orderIds, new Date()));
       deps.changes.publish('event', eventId);
@@ -94,7 +94,7 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       const event = { id: outcome.event.id, title: outcome.event.title, startsAt: outcome.event.startsAt, location: outcome.event.location };
       deps.tickets.queueMail(`self-cancel confirmation for event ${eventId}`, async () => {
         const contact = await createTicketsRepository(db).userContact(user.id);
-        return contact && buildSelfCancelMail({ to: contact.email, username: contact.username, event, tickets: outcome.voided, refunds: outcome.refunds, publicUrl: deps.publicUrl });
+        return contact && buildSelfCancelMail({ to: contact.email, username: contact.username, language: contact.language, event, tickets: outcome.voided, refunds: outcome.refunds, publicUrl: deps.publicUrl });
       });
       const refunded = outcome.refunds.reduce((sum, refund) => sum + refund.amount, 0);
       const tickets = `${outcome.voided} ticket${outcome.voided === 1 ? '' : 's'}`;

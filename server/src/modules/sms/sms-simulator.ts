@@ -61,7 +61,7 @@ export function createSmsSimulator(options: {
   const requireKey: RequestHandler = (req, res, next) => {
     const given = req.get('x-simulator-key') ?? (typeof req.query.key === 'string' ? req.query.key : '');
     if (given && sameSecret(given, options.key)) return next();
-    res.status(401).json({ msg: 'The SMS simulator needs the simulator key (X-Simulator-Key header or ?key=, printed in the server log at start).' });
+    res.status(401).json({ msg: 'The SMS simulator needs the simulator key (X-Simulator-Key header or ?key=, printed in the server log at start).', code: 'simulator_refused' });
   };
 
   function report(sms: SimulatedSms, status: SimulatedSms['status'], failureReason?: string) {

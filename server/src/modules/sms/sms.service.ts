@@ -1,6 +1,7 @@
 import { normaliseKenyanPhone } from '@tukio/shared/phone';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import { createRepeatingTask } from '../../lib/repeating-task.js';
 import { toAfricasTalkingNumber, type SmsGateway } from './africas-talking.js';
@@ -12,16 +13,21 @@ export interface SmsServiceDeps {
   logger: Logger;
   /** The path secret Africa's Talking's delivery reports carry (the URL set in its dashboard). */
   callbackSecret: string;
-  /** How often each instance looks for messages to send (0: never on its own; tests call `sendDue`). */
+  /** How often the sender looks for messages to send, a job per period (0: never on its own; tests call `sendDue`). */
   pollMs: number;
   /** Attempts before a message that keeps failing is left `failed`. */
   maxAttempts: number;
+  /** The sender's periodic looks run as jobs here (once per period across instances). */
+  jobs?: JobQueue | undefined;
+  /**
+   * A message left `sending` this long was being sent by an instance that died: it is sent again. The
+   * job expiry (a sender job running longer is retried elsewhere), so the retry finds the message.
+   */
+  staleSendingMs?: number | undefined;
 }
 
 /** Messages sent per look; the rest wait for the next one. */
 const BATCH = 50;
-/** A message left `sending` this long was being sent by an instance that died: it is sent again. */
-const STALE_SENDING_MS = 5 * 60 * 1000;
 /** 160 GSM characters make one SMS; longer ones cost several, so messages are cut to three. */
 export const SMS_MAX_LENGTH = 459;
 
@@ -39,7 +45,7 @@ export interface SmsToSend {
 }
 
 /**
- * The SMS channel (docs/decisions/sms.md): an outbox in the database and a sender on every instance.
+ * The SMS channel (docs/decisions/sms.md): an outbox in the database and a sender run as a job.
  * Callers queue a message (in their own transaction when it must go with a change); the sender claims
  * due messages with SKIP LOCKED, sends each through Africa's Talking (or its offline simulator), and
  * retries with back-off what may pass later. Delivery reports close the loop.
@@ -63,14 +69,14 @@ export function createSmsService(deps: SmsServiceDeps) {
 
   async function sendDueNow(): Promise<number> {
     const now = new Date();
-    const claimed = await db.transaction((tx) => createSmsRepository(tx).claim(BATCH, now, new Date(now.getTime() - STALE_SENDING_MS)));
+    const claimed = await db.transaction((tx) => createSmsRepository(tx).claim(BATCH, now, new Date(now.getTime() - (deps.staleSendingMs ?? 5 * 60 * 1000))));
     for (const row of claimed) {
       await sendOne(row).catch((error: unknown) => logger.error(`sms ${row.id} could not be sent`, error));
     }
     return claimed.length;
   }
 
-  const sender = createRepeatingTask('sms sender', sendDueNow, { everyMs: deps.pollMs, logger });
+  const sender = createRepeatingTask('sms sender', sendDueNow, { everyMs: deps.pollMs, logger, jobs: deps.jobs });
 
   const service = {
     /**
@@ -96,7 +102,7 @@ export function createSmsService(deps: SmsServiceDeps) {
 
     /** A delivery report from Africa's Talking (form fields id, status, phoneNumber, failureReason …). */
     async deliveryReport(secret: string, report: { id: string; status: string; failureReason?: string | undefined }) {
-      if (secret !== deps.callbackSecret) throw AppError.notFound('Not found.');
+      if (secret !== deps.callbackSecret) throw AppError.notFound('not_found', 'Not found.');
       const final = DELIVERED.has(report.status) ? 'delivered' : UNDELIVERED.has(report.status) ? 'undelivered' : undefined;
       const words = [report.status, report.failureReason].filter(Boolean).join(': ');
       const row = await createSmsRepository(db).delivery(report.id, final, words.slice(0, 200));

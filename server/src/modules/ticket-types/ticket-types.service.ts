@@ -42,13 +42,13 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
 
   async function visibleEvent(eventId: string, user: AuthUser | undefined) {
     const event = await createTicketsRepository(db).findEvent(eventId);
-    if (!event || !canSeeEvent(event, user)) throw AppError.notFound(ticketMessages.notFound);
+    if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', ticketMessages.notFound);
     return event;
   }
 
   async function ownEvent(eventId: string, user: AuthUser) {
     const event = await visibleEvent(eventId, user);
-    requireOwner(user, event.userId, { message: 'Only the organiser can manage ticket types and promo codes.' });
+    requireOwner(user, event.userId, { code: 'ticket_types_not_organiser', message: 'Only the organiser can manage ticket types and promo codes.' });
     return event;
   }
 
@@ -92,35 +92,41 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
      */
     async replace(eventId: string, user: AuthUser, types: TicketTypeInput[]) {
       const event = await ownEvent(eventId, user);
-      if (event.status === 'cancelled') throw AppError.conflict('This event was cancelled: its tickets can no longer change.');
+      if (event.status === 'cancelled') throw AppError.conflict('ticket_types_event_cancelled', 'This event was cancelled: its tickets can no longer change.');
       if (!event.isPaid && (types.length > 1 || types.some((type) => type.price > 0))) {
-        throw AppError.badRequest('A free event has one free ticket type. Make the event paid to sell several types.', 'ticketTypes');
+        throw AppError.badRequest('free_event_one_type', 'A free event has one free ticket type. Make the event paid to sell several types.', 'ticketTypes');
       }
       const limited = types.findIndex((type) => type.capacity !== null || type.salesStart || type.salesEnd);
       if (!event.isPaid && limited >= 0) {
-        throw AppError.badRequest("A free event's seats are limited by its own capacity, and registration is open until it starts.", `ticketTypes.${limited}`);
+        throw AppError.badRequest('free_event_capacity', "A free event's seats are limited by its own capacity, and registration is open until it starts.", `ticketTypes.${limited}`);
       }
       if (event.isPaid) {
         const index = types.findIndex((type) => type.price < 1);
-        if (index >= 0) throw AppError.badRequest('Every ticket type of a paid event costs at least Ksh.1.', `ticketTypes.${index}.price`);
+        if (index >= 0) throw AppError.badRequest('ticket_type_price_too_low', 'Every ticket type of a paid event costs at least Ksh.1.', `ticketTypes.${index}.price`);
       }
       await db.transaction(async (tx) => {
-        if (!(await createTicketsRepository(tx).lockEvent(eventId))) throw AppError.notFound(ticketMessages.notFound);
+        if (!(await createTicketsRepository(tx).lockEvent(eventId))) throw AppError.notFound('event_not_found', ticketMessages.notFound);
         const repo = createTicketTypesRepository(tx);
         const existing = await repo.listTypes(eventId);
         const known = new Set(existing.map((type) => type.id));
         const unknown = types.findIndex((type) => type._id && !known.has(type._id));
-        if (unknown >= 0) throw AppError.badRequest('That ticket type belongs to another event.', `ticketTypes.${unknown}._id`);
+        if (unknown >= 0) throw AppError.badRequest('ticket_type_other_event', 'That ticket type belongs to another event.', `ticketTypes.${unknown}._id`);
         const keep = types.flatMap((type) => (type._id ? [type._id] : []));
         const removed = existing.filter((type) => !keep.includes(type.id));
         const inUse = await repo.typesInUse(removed.map((type) => type.id));
         const blocked = removed.find((type) => inUse.has(type.id));
-        if (blocked) throw AppError.conflict(`${blocked.name} tickets were already bought: keep the type (end its sales instead of removing it).`, 'ticketTypes');
+        if (blocked) throw AppError.conflict('ticket_type_has_sales', `${blocked.name} tickets were already bought: keep the type (end its sales instead of removing it).`, {
+          field: 'ticketTypes',
+          params: { name: blocked.name },
+        });
         const counts = await repo.typeCounts(eventId, new Date());
         for (const [index, type] of types.entries()) {
           const count = type._id ? counts.get(type._id) : undefined;
           if (count && type.capacity !== null && type.capacity < count.sold + count.held) {
-            throw AppError.conflict(`${type.name} already has ${count.sold} sold and ${count.held} held: its capacity cannot be below ${count.sold + count.held}.`, `ticketTypes.${index}.capacity`);
+            throw AppError.conflict('ticket_type_capacity_below_sold', `${type.name} already has ${count.sold} sold and ${count.held} held: its capacity cannot be below ${count.sold + count.held}.`, {
+              field: `ticketTypes.${index}.capacity`,
+              params: { name: type.name, sold: count.sold, held: count.held, min: count.sold + count.held },
+            });
           }
         }
         await repo.deleteTypes(eventId, keep);
@@ -150,7 +156,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
             throw error;
           },
         );
-      if (!held) throw new AppError(500, 'quote transaction ended without a hold');
+      if (!held) throw new AppError(500, 'internal_error', 'quote transaction ended without a hold');
       if (held.outcome !== 'held') throw await deps.payments.holdRefusal(held, buyer, eventId);
       return { eventId, quantity: held.quantity, amount: held.amount, discount: held.discount, subtotal: held.amount + held.discount, promoCode: input.promoCode ?? null };
     },
@@ -174,12 +180,12 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
 
     async createPromoCode(eventId: string, user: AuthUser, input: PromoCodeInput) {
       const event = await ownEvent(eventId, user);
-      if (!event.isPaid) throw AppError.badRequest('Promo codes are for paid events.', 'code');
+      if (!event.isPaid) throw AppError.badRequest('promo_code_free_event', 'Promo codes are for paid events.', 'code');
       const repo = createTicketTypesRepository(db);
       const limited = input.ticketTypeIds ?? [];
-      if ((await repo.typesOfEvent(eventId, limited)).length !== new Set(limited).size) throw AppError.badRequest('Those ticket types are not all of this event.', 'ticketTypeIds');
+      if ((await repo.typesOfEvent(eventId, limited)).length !== new Set(limited).size) throw AppError.badRequest('ticket_types_other_event', 'Those ticket types are not all of this event.', 'ticketTypeIds');
       const row = await repo.insertPromoCode(eventId, input);
-      if (!row) throw AppError.conflict(`This event already has the code ${input.code}.`, 'code');
+      if (!row) throw AppError.conflict('promo_code_exists', `This event already has the code ${input.code}.`, { field: 'code', params: { code: input.code } });
       return (await service.listPromoCodes(eventId, user)).find((code) => code._id === row.id)!;
     },
 
@@ -188,7 +194,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
       await ownEvent(eventId, user);
       const repo = createTicketTypesRepository(db);
       const code = await repo.findPromoCode(eventId, codeId);
-      if (!code) throw AppError.notFound('No such promo code for this event.');
+      if (!code) throw AppError.notFound('promo_code_not_found', 'No such promo code for this event.');
       if (await repo.promoCodeUsed(codeId)) {
         await repo.endPromoCode(codeId, nowAsWallClock());
         return { deleted: false, ended: true, msg: `${code.code} was used, so it is kept for the records and ended now.` };

@@ -3,4 +3,4 @@ export { createRegistrationsRepository } from './registrations.repository.js';
 export { createTicketSigner } from './ticket-signer.js';
 export { createTicketsRepository } from './tickets.repository.js';
 export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.js';
-export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';
+export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedError, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';

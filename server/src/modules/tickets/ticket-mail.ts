@@ -1,11 +1,14 @@
 import type { Mail, MailAttachment } from '../../lib/mailer.js';
 import { realInstant } from '../../lib/event-clock.js';
 import { escapeHtml } from '../../lib/html.js';
+import { mailWallClock, translator, type Language } from '../../lib/i18n.js';
 
 export interface TicketMailInput {
   to: string;
   /** Null for a guest buyer: no account name to greet. */
   username: string | null;
+  /** The holder's language (a guest's: the browser's when they bought). */
+  language: Language;
   /** Where the holder sees the tickets when not on a profile (a guest's ticket page). */
   ticketsUrl?: string | undefined;
   event: { id: string; title: string; startsAt: Date; location: string };
@@ -67,14 +70,15 @@ export function buildIcs(input: { uid: string; title: string; startsAt: Date; lo
 
 export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
   const { event, tickets } = input;
+  const t = translator(input.language);
   const url = `${input.publicUrl}/events/${event.id}`;
-  const when = `${event.startsAt.toISOString().slice(0, 10)} ${event.startsAt.toISOString().slice(11, 16)}`;
+  const when = mailWallClock(event.startsAt, input.language);
   const count = tickets.length;
-  const codes = tickets.map((ticket, index) => `Ticket ${index + 1}: ${ticket.code}`).join('\n');
+  const codes = tickets.map((ticket, index) => t('tickets.mailTicketCode', { number: index + 1, code: ticket.code })).join('\n');
   const attachments: MailAttachment[] = [
     {
       filename: 'event.ics',
-      content: buildIcs({ uid: `${event.id}-${tickets[0]?.id ?? 'ticket'}`, title: event.title, startsAt: event.startsAt, location: event.location, url, description: `Your Tukio ticket${count > 1 ? 's' : ''}: ${url}` }),
+      content: buildIcs({ uid: `${event.id}-${tickets[0]?.id ?? 'ticket'}`, title: event.title, startsAt: event.startsAt, location: event.location, url, description: t('tickets.icsDescription', { count, url }) }),
       contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
     },
   ];
@@ -86,26 +90,29 @@ export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
     attachments.push(...images);
   }
   const { payment } = input;
-  const paidLine = payment ? `Paid: Ksh.${payment.amount.toLocaleString('en-US')} by M-Pesa${payment.receipt ? `, receipt ${payment.receipt}` : ''}.` : '';
+  const amount = payment?.amount.toLocaleString('en-US');
+  const paidLine = payment ? (payment.receipt ? t('tickets.mailPaidReceipt', { amount: amount!, receipt: payment.receipt }) : t('tickets.mailPaid', { amount: amount! })) : '';
+  const hello = (name: string | null) => (name ? t('mail.hello', { username: name }) : t('mail.helloGuest'));
+  const hint = input.ticketsUrl ? t('tickets.mailHintTicketPage', { url: input.ticketsUrl }) : t('tickets.mailHintProfile');
   const text =
-    `Hello${input.username ? ` ${input.username}` : ''},\n\n` +
-    `You have ${count} ticket${count > 1 ? 's' : ''} for "${event.title}".\n` +
+    `${hello(input.username)}\n\n` +
+    `${t('tickets.mailCount', { count, title: event.title })}\n` +
     (paidLine ? `${paidLine}\n` : '') +
-    `When: ${when} (Nairobi time)\nWhere: ${event.location}\nEvent page: ${url}\n\n` +
-    `Show the QR code at the door (${input.ticketsUrl ? `your ticket page shows it too: ${input.ticketsUrl}` : 'My Tickets on your profile shows it too'}). Ticket codes:\n${codes}\n\n` +
-    `The calendar file attached adds the event to your calendar.\n`;
+    `${t('tickets.mailWhen', { when })}\n${t('tickets.mailWhere', { location: event.location })}\n${t('mail.eventPage')}: ${url}\n\n` +
+    `${t('tickets.mailShowQr', { hint })}\n${codes}\n\n` +
+    `${t('tickets.mailCalendar')}\n`;
   const html =
-    `<p>Hello${input.username ? ` ${escapeHtml(input.username)}` : ''},</p>` +
-    `<p>You have ${count} ticket${count > 1 ? 's' : ''} for <strong>${escapeHtml(event.title)}</strong>.</p>` +
+    `<p>${hello(input.username === null ? null : escapeHtml(input.username))}</p>` +
+    `<p>${t('tickets.mailCountHtml', { count, title: escapeHtml(event.title) })}</p>` +
     (paidLine ? `<p>${escapeHtml(paidLine)}</p>` : '') +
-    `<p>When: ${escapeHtml(when)} (Nairobi time)<br>Where: ${escapeHtml(event.location)}<br><a href="${escapeHtml(url)}">Event page</a>` +
-    (input.ticketsUrl ? `<br><a href="${escapeHtml(input.ticketsUrl)}">Your ticket page</a>` : '') +
+    `<p>${t('tickets.mailWhen', { when: escapeHtml(when) })}<br>${t('tickets.mailWhere', { location: escapeHtml(event.location) })}<br><a href="${escapeHtml(url)}">${t('mail.eventPage')}</a>` +
+    (input.ticketsUrl ? `<br><a href="${escapeHtml(input.ticketsUrl)}">${t('tickets.mailTicketPageLink')}</a>` : '') +
     `</p>` +
     tickets
       .map(
         (ticket, index) =>
-          `<p>Ticket ${index + 1}${input.qrPng ? `<br><img src="cid:ticket-${ticket.id}" alt="Ticket QR code" width="240" height="240">` : ''}<br><code>${escapeHtml(ticket.code)}</code></p>`,
+          `<p>${t('tickets.mailTicketNumber', { number: index + 1 })}${input.qrPng ? `<br><img src="cid:ticket-${ticket.id}" alt="${t('tickets.mailQrAlt')}" width="240" height="240">` : ''}<br><code>${escapeHtml(ticket.code)}</code></p>`,
       )
       .join('');
-  return { to: input.to, subject: `Your Tukio ticket${count > 1 ? 's' : ''}: ${event.title}`.slice(0, 200), text, html, attachments };
+  return { to: input.to, subject: t('tickets.mailSubject', { count, title: event.title }).slice(0, 200), text, html, attachments };
 }

@@ -203,7 +203,7 @@ export function createTicketsRepository(db: Executor) {
 
     /** Where a user's ticket email goes. */
     async userContact(userId: string) {
-      const [row] = await db.select({ username: users.username, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+      const [row] = await db.select({ username: users.username, email: users.email, language: users.language }).from(users).where(eq(users.id, userId)).limit(1);
       return row;
     },
   };

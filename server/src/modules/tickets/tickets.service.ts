@@ -1,10 +1,11 @@
 import { selfCancelTerms } from '@tukio/shared/refund-policy';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, type ErrorCode, type ErrorParams } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Language } from '../../lib/i18n.js';
 import type { Mail, Mailer } from '../../lib/mailer.js';
 import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
@@ -46,6 +47,12 @@ export function voidedMessage(reason: TicketRow['voidReason']): string {
   return ticketMessages.voided;
 }
 
+/** The 409 for acting on a void ticket, with `voidedMessage`'s words. */
+export function voidedError(reason: TicketRow['voidReason'], body?: Record<string, unknown>): AppError {
+  const code = reason === 'self_cancel' ? 'ticket_void_self_cancelled' : reason === 'transferred' ? 'ticket_void_transferred' : 'ticket_void_event_cancelled';
+  return new AppError(409, code, voidedMessage(reason), body ? { body } : undefined);
+}
+
 /** Shillings paid for one ticket of an order (0 for a free registration). */
 export const pricePaid = (order: { amount: number | null; quantity: number | null }) =>
   order.amount && order.quantity ? Math.floor(order.amount / order.quantity) : 0;
@@ -68,13 +75,14 @@ export type PaidOrders = (executor: Executor) => { paidOrderFor(eventId: string,
  * waitlist offer ran out, it says so instead (app.ts passes the waitlist's answer).
  */
 export interface SoldOutNotes {
-  soldOutMessage(userId: string, eventId: string): Promise<string | undefined>;
+  soldOutNote(userId: string, eventId: string): Promise<{ code: ErrorCode; message: string; params?: ErrorParams } | undefined>;
 }
 
 /** The refusal a buyer gets when too few seats are left for them. */
 export async function soldOutError(notes: SoldOutNotes | undefined, userId: string, eventId: string, left: number): Promise<AppError> {
-  const note = await notes?.soldOutMessage(userId, eventId);
-  return AppError.conflict(note ?? seatsLeftMessage(left));
+  const note = await notes?.soldOutNote(userId, eventId);
+  if (note) return AppError.conflict(note.code, note.message, { params: note.params });
+  return left <= 0 ? AppError.conflict('sold_out', ticketMessages.soldOut) : AppError.conflict('seats_left', seatsLeftMessage(left), { params: { seatsLeft: left } });
 }
 
 export interface TicketsServiceDeps {
@@ -168,7 +176,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       tickets: Array<{ id: string; code: string }>,
       known?: {
         /** Null: nobody to mail (a guest who gave no email; their tickets go by SMS). */
-        contact: { email: string; username: string | null; ticketsUrl?: string | undefined } | null;
+        contact: { email: string; username: string | null; language: Language; ticketsUrl?: string | undefined } | null;
         event: { id: string; title: string; startsAt: Date; location: string };
         payment?: { amount: number; receipt: string | null } | undefined;
       },
@@ -182,6 +190,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
           await buildTicketMail({
             to: contact.email,
             username: contact.username,
+            language: contact.language,
             ticketsUrl: 'ticketsUrl' in contact ? contact.ticketsUrl : undefined,
             event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
             tickets,
@@ -202,13 +211,13 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       const result = await perEvent.run(eventId, () => db.transaction(async (tx) => {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
-        if (!event) throw AppError.notFound(ticketMessages.notFound);
-        if (event.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
-        if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
-        if (event.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
+        if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+        if (event.status === 'cancelled') throw AppError.conflict('event_cancelled', ticketMessages.cancelled);
+        if (hasStarted(event.startsAt, now)) throw new AppError(400, 'event_past', ticketMessages.past);
+        if (event.status !== 'approved') throw new AppError(400, 'event_not_open', ticketMessages.notOpen);
         if (!isFreeEvent(event)) {
           const paid = await deps.orders(tx).paidOrderFor(eventId, userId);
-          if (!paid) throw new AppError(402, ticketMessages.paymentRequired);
+          if (!paid) throw new AppError(402, 'payment_required', ticketMessages.paymentRequired);
           return { message: ticketMessages.registered, issued: [] as TicketRow[] };
         }
         if ((await repo.countFor(eventId, userId)) > 0) return { message: ticketMessages.alreadyRegistered, issued: [] as TicketRow[] };
@@ -272,31 +281,31 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      */
     async transfer(user: AuthUser, ticketId: string, to: string) {
       const found = await createTicketsRepository(db).findById(ticketId);
-      if (!found || found.userId !== user.id) throw AppError.notFound(ticketMessages.ticketNotFound);
+      if (!found || found.userId !== user.id) throw AppError.notFound('ticket_not_found', ticketMessages.ticketNotFound);
       const recipient = await createUsersRepository(db).findByLogin(to);
-      if (!recipient) throw AppError.notFound(ticketMessages.unknownRecipient);
-      if (recipient.id === user.id) throw new AppError(400, ticketMessages.toSelf);
+      if (!recipient) throw AppError.notFound('unknown_recipient', ticketMessages.unknownRecipient);
+      if (recipient.id === user.id) throw new AppError(400, 'transfer_to_self', ticketMessages.toSelf);
       const now = new Date();
       const eventId = found.eventId;
       const result = await perEvent.run(eventId, () => db.transaction(async (tx) => {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
-        if (!event) throw AppError.notFound(ticketMessages.notFound);
+        if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
         const [ticket] = await repo.lockTickets([ticketId]);
         // Read again under the lock: a transfer or cancel of the same ticket that ran first wins.
-        if (!ticket || ticket.userId !== user.id) throw AppError.notFound(ticketMessages.ticketNotFound);
-        if (ticket.voidedAt) throw AppError.conflict(voidedMessage(ticket.voidReason));
-        if (ticket.checkedInAt) throw AppError.conflict(ticketMessages.used);
-        if (event.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
-        if (hasStarted(event.startsAt, now)) throw new AppError(400, ticketMessages.past);
+        if (!ticket || ticket.userId !== user.id) throw AppError.notFound('ticket_not_found', ticketMessages.ticketNotFound);
+        if (ticket.voidedAt) throw voidedError(ticket.voidReason);
+        if (ticket.checkedInAt) throw AppError.conflict('ticket_used', ticketMessages.used);
+        if (event.status === 'cancelled') throw AppError.conflict('event_cancelled', ticketMessages.cancelled);
+        if (hasStarted(event.startsAt, now)) throw new AppError(400, 'event_past', ticketMessages.past);
         const voided = await repo.voidTickets([ticketId], 'transferred', now);
-        if (voided.length !== 1) throw AppError.conflict(ticketMessages.transferred);
+        if (voided.length !== 1) throw AppError.conflict('ticket_void_transferred', ticketMessages.transferred);
         const [replacement] = service.prepare(eventId, 1);
         const [issued] = await repo.insert([{ ...replacement!, eventId, userId: recipient.id, orderId: ticket.orderId, transferredFrom: ticket.id }]);
         return { event, issued: issued! };
       }));
       service.afterIssue(recipient.id, eventId, [result.issued], {
-        contact: { email: recipient.email, username: recipient.username },
+        contact: { email: recipient.email, username: recipient.username, language: recipient.language },
         event: { id: result.event.id, title: result.event.title, startsAt: result.event.startsAt, location: result.event.location },
       });
       return {
@@ -308,8 +317,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
 
     async eventForStaff(actor: AuthUser, eventId: string): Promise<EventRow> {
       const event = await createTicketsRepository(db).findEvent(eventId);
-      if (!event) throw AppError.notFound(ticketMessages.notFound);
-      requireOwner(actor, event.userId, { message: 'Only the event organiser or an admin can do that.' });
+      if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+      requireOwner(actor, event.userId, { code: 'checkin_not_organiser', message: 'Only the event organiser or an admin can do that.' });
       return event;
     },
 
@@ -321,8 +330,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     async checkIn(actor: AuthUser, eventId: string, code: string, device: string | null = null) {
       await service.eventForStaff(actor, eventId);
       const claims = signer.verify(code);
-      if (!claims) throw new AppError(400, ticketMessages.badCode);
-      if (claims.eventId !== eventId) throw new AppError(400, 'This ticket is for a different event.');
+      if (!claims) throw new AppError(400, 'ticket_code_invalid', ticketMessages.badCode);
+      if (claims.eventId !== eventId) throw new AppError(400, 'ticket_other_event', 'This ticket is for a different event.');
       const checked = await db.transaction(async (tx) => {
         const row = await createTicketsRepository(tx).checkIn(claims.ticketId, eventId, actor.id, device);
         if (row) {
@@ -334,10 +343,11 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         return { message: 'Checked in', ticket: { _id: checked.id, userId: checked.userId, checkedInAt: checked.checkedInAt!.toISOString() } };
       }
       const ticket = await createTicketsRepository(db).findById(claims.ticketId);
-      if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('This ticket does not exist (it may have been cancelled).');
-      if (ticket.voidedAt) throw new AppError(409, voidedMessage(ticket.voidReason), { body: { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason } });
+      if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('ticket_does_not_exist', 'This ticket does not exist (it may have been cancelled).');
+      if (ticket.voidedAt) throw voidedError(ticket.voidReason, { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason });
       const when = ticket.checkedInAt!.toISOString();
-      throw new AppError(409, `This ticket was already used at ${when}.`, {
+      throw new AppError(409, 'ticket_already_used', `This ticket was already used at ${when}.`, {
+        params: { at: when },
         body: { checkedInAt: when, checkedInDevice: ticket.checkedInDevice, ticket: { _id: ticket.id, userId: ticket.userId } },
       });
     },

@@ -1,21 +1,22 @@
+import { errorBody } from '@tukio/shared/error-body';
 import { MAX_IMAGE_BYTES } from '@tukio/shared/limits';
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import express, { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, type ErrorCode } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { EVENT_IMAGE_NAME, eventImageKey, IMMUTABLE_CACHE_CONTROL, type ObjectStore, type S3Store } from './object-store.js';
 import { savedImage } from './uploads.responses.js';
 import { uploadMessages, type UploadsService } from './uploads.service.js';
 
-const multerMessages: Record<string, { status: number; message: string }> = {
-  LIMIT_FILE_SIZE: { status: 413, message: uploadMessages.tooLarge },
-  LIMIT_FILE_COUNT: { status: 400, message: 'Upload one image at a time.' },
-  LIMIT_UNEXPECTED_FILE: { status: 400, message: uploadMessages.missing },
-  LIMIT_PART_COUNT: { status: 400, message: 'The upload has too many parts.' },
-  LIMIT_FIELD_COUNT: { status: 400, message: 'The upload has too many fields.' },
+const multerMessages: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  LIMIT_FILE_SIZE: { status: 413, code: 'image_too_large', message: uploadMessages.tooLarge },
+  LIMIT_FILE_COUNT: { status: 400, code: 'upload_one_image', message: 'Upload one image at a time.' },
+  LIMIT_UNEXPECTED_FILE: { status: 400, code: 'image_missing', message: uploadMessages.missing },
+  LIMIT_PART_COUNT: { status: 400, code: 'upload_too_many_parts', message: 'The upload has too many parts.' },
+  LIMIT_FIELD_COUNT: { status: 400, code: 'upload_too_many_fields', message: 'The upload has too many fields.' },
 };
 
 /** Multer reports its limits as MulterError; they become the user-facing 4xx answers here. */
@@ -30,13 +31,13 @@ function singleImage(): RequestHandler {
       const code = (error as { code?: unknown }).code;
       const known = typeof code === 'string' ? multerMessages[code] : undefined;
       if ((error as { name?: unknown }).name === 'MulterError') {
-        return next(new AppError(known?.status ?? 400, known?.message ?? 'The upload could not be read.', { field: 'file' }));
+        return next(new AppError(known?.status ?? 400, known?.code ?? 'upload_unreadable', known?.message ?? 'The upload could not be read.', { field: 'file' }));
       }
       // Malformed multipart bodies surface as plain errors from the parser (busboy: "Malformed part
       // header", "Unexpected end of form", …). Files are kept in memory, so any other error here is
       // about the request's bytes too, never a fault of ours.
       if (error instanceof Error) {
-        return next(AppError.badRequest('The upload could not be read. Send the image as multipart/form-data.', 'file'));
+        return next(AppError.badRequest('upload_not_multipart', 'The upload could not be read. Send the image as multipart/form-data.', 'file'));
       }
       next(error);
     });
@@ -65,7 +66,7 @@ export function createUploadsRouter(deps: { uploads: UploadsService; uploadLimit
       },
     },
     ({ req }) => {
-      if (!req.file) throw AppError.badRequest(uploadMessages.missing, 'file');
+      if (!req.file) throw AppError.badRequest('image_missing', uploadMessages.missing, 'file');
       return deps.uploads.saveImage(req.file.buffer);
     },
   );
@@ -129,7 +130,7 @@ function serveFromBucket(store: S3Store, logger: Logger | undefined): RequestHan
         // Once bytes are on their way, the browser went away or the stream broke: pipeline closed both sides.
         if (res.headersSent) return;
         logger?.error(`reading upload ${name} from the bucket failed`, error);
-        next(new AppError(503, uploadMessages.unreadable));
+        next(new AppError(503, 'image_unreadable', uploadMessages.unreadable));
       });
   };
 }
@@ -143,7 +144,7 @@ export function serveUploads(store: ObjectStore, logger?: Logger): RequestHandle
   return [
     serve,
     (_req, res) => {
-      res.status(404).json({ msg: 'This file does not exist.', message: 'This file does not exist.' });
+      res.status(404).json(errorBody('This file does not exist.', 'file_not_found'));
     },
   ];
 }

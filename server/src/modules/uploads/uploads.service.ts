@@ -33,16 +33,16 @@ export function createUploadsService(deps: { store: ObjectStore; publicUrl: stri
 
     /** Stores an image under a name we make (never the client's), typed by its content. */
     async saveImage(buffer: Buffer): Promise<{ url: string; secure_url: string; path: string; type: string; bytes: number }> {
-      if (buffer.length > MAX_IMAGE_BYTES) throw new AppError(413, uploadMessages.tooLarge, { field: 'file' });
+      if (buffer.length > MAX_IMAGE_BYTES) throw new AppError(413, 'image_too_large', uploadMessages.tooLarge, { field: 'file' });
       const type = detectImageType(buffer);
-      if (!type) throw new AppError(415, uploadMessages.notImage, { field: 'file' });
+      if (!type) throw new AppError(415, 'image_type_not_allowed', uploadMessages.notImage, { field: 'file' });
       const name = `${newId()}.${type.ext}`;
       try {
         await deps.store.put(eventImageKey(name), buffer, type.mime);
       } catch (error) {
         // The store (a bucket, a full disk) failed, not the request: a 503 the user can retry, the cause in the log only.
         deps.logger?.error(`storing upload ${name} failed`, error);
-        throw new AppError(503, uploadMessages.unavailable);
+        throw new AppError(503, 'image_storage_unavailable', uploadMessages.unavailable);
       }
       const publicPath = `/uploads/${name}`;
       const url = `${deps.publicUrl}${publicPath}`;

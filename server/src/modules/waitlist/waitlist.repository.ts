@@ -83,7 +83,7 @@ export function createWaitlistRepository(db: Executor) {
     /** The first `limit` people waiting, in the order they joined, with where to tell them. */
     async nextWaiting(eventId: string, limit: number) {
       return db
-        .select({ entry: waitlistEntries, email: users.email, username: users.username })
+        .select({ entry: waitlistEntries, email: users.email, username: users.username, language: users.language })
         .from(waitlistEntries)
         .innerJoin(users, eq(users.id, waitlistEntries.userId))
         .where(and(eq(waitlistEntries.eventId, eventId), eq(waitlistEntries.status, 'waiting')))

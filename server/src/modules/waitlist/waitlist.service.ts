@@ -5,11 +5,13 @@ import type { AuthUser } from '../auth/index.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { hasStarted } from '../../lib/event-clock.js';
 import type { Logger } from '../../lib/logger.js';
+import type { JobQueue } from '../../lib/job-queue.js';
 import { createRepeatingTask } from '../../lib/repeating-task.js';
 import { canSeeEvent } from '../events/index.js';
 import { createPaymentsRepository } from '../payments/index.js';
 import type { SmsService } from '../sms/index.js';
 import { createTicketsRepository, ticketMessages, type TicketsService } from '../tickets/index.js';
+import type { Language } from '../../lib/i18n.js';
 import { buildWaitlistOfferMail, waitlistOfferText } from './waitlist-mail.js';
 import { createWaitlistRepository, type WaitlistEntryRow } from './waitlist.repository.js';
 
@@ -36,6 +38,8 @@ export interface WaitlistDeps {
   sweepMs: number;
   /** Offers also go by SMS to the phone the person last paid with, when there is one. */
   sms?: Pick<SmsService, 'enqueue'> | undefined;
+  /** The periodic sweep runs as jobs here (once per period across instances). */
+  jobs?: JobQueue | undefined;
 }
 
 /** A change published for an event is looked at once after this quiet time, however many came in a burst. */
@@ -45,7 +49,7 @@ const SWEEP_BATCH = 200;
 /** Places listed for the organiser (the counts cover all of them). */
 const ORGANISER_LIST_LIMIT = 500;
 
-type OfferMade = { entry: WaitlistEntryRow; email: string; username: string };
+type OfferMade = { entry: WaitlistEntryRow; email: string; username: string; language: Language };
 
 /**
  * The waitlist of sold-out events (docs/decisions/waitlist.md). People join in order; each seat that
@@ -62,7 +66,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
 
   async function visibleEvent(eventId: string, user: AuthUser) {
     const event = await createTicketsRepository(db).findEvent(eventId);
-    if (!event || !canSeeEvent(event, user)) throw AppError.notFound(ticketMessages.notFound);
+    if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', ticketMessages.notFound);
     return event;
   }
 
@@ -124,7 +128,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
         const quantity = Math.min(next.entry.quantity, left);
         const offered = await repo.offer(next.entry.id, quantity, now, expiresAt);
         if (!offered) continue;
-        offers.push({ entry: offered, email: next.email, username: next.username });
+        offers.push({ entry: offered, email: next.email, username: next.username, language: next.language });
         left -= quantity;
       }
       return { event, offers, expired };
@@ -136,6 +140,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
           buildWaitlistOfferMail({
             to: made.email,
             username: made.username,
+            language: made.language,
             event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location, isPaid: event.isPaid && event.ticketPrice > 0 },
             seats: made.entry.offeredQuantity ?? made.entry.quantity,
             expiresAt: made.entry.offerExpiresAt!,
@@ -165,7 +170,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
         purpose: 'waitlist-offer',
         dedupeKey: `waitlist-offer:${made.entry.id}:${made.entry.offeredAt?.toISOString() ?? ''}`,
         phone,
-        message: waitlistOfferText({ title: event.title, seats: made.entry.offeredQuantity ?? made.entry.quantity, expiresAt: made.entry.offerExpiresAt!, url: `${deps.publicUrl}/events/${event.id}` }),
+        message: waitlistOfferText({ language: made.language, title: event.title, seats: made.entry.offeredQuantity ?? made.entry.quantity, expiresAt: made.entry.offerExpiresAt!, url: `${deps.publicUrl}/events/${event.id}` }),
       });
     }
     await deps.sms.enqueue(messages);
@@ -221,7 +226,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
     }
     return ids.length;
   }
-  const sweeper = createRepeatingTask('waitlist sweep', sweepNow, { everyMs: deps.sweepMs, logger });
+  const sweeper = createRepeatingTask('waitlist sweep', sweepNow, { everyMs: deps.sweepMs, logger, jobs: deps.jobs });
 
   const service = {
     async join(user: AuthUser, eventId: string, quantity: number) {
@@ -230,15 +235,15 @@ export function createWaitlistService(deps: WaitlistDeps) {
       await db.transaction(async (tx) => {
         const seats = createTicketsRepository(tx);
         const locked = await seats.lockEvent(eventId);
-        if (!locked) throw AppError.notFound(ticketMessages.notFound);
-        if (locked.status === 'cancelled') throw AppError.conflict(ticketMessages.cancelled);
-        if (hasStarted(locked.startsAt, now)) throw new AppError(400, ticketMessages.past);
-        if (locked.status !== 'approved') throw new AppError(400, ticketMessages.notOpen);
-        if (locked.capacity === null) throw AppError.conflict(waitlistMessages.noLimit);
+        if (!locked) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+        if (locked.status === 'cancelled') throw AppError.conflict('event_cancelled', ticketMessages.cancelled);
+        if (hasStarted(locked.startsAt, now)) throw new AppError(400, 'event_past', ticketMessages.past);
+        if (locked.status !== 'approved') throw new AppError(400, 'event_not_open', ticketMessages.notOpen);
+        if (locked.capacity === null) throw AppError.conflict('waitlist_no_limit', waitlistMessages.noLimit);
         const repo = createWaitlistRepository(tx);
-        if (await repo.findOpen(eventId, user.id)) throw AppError.conflict(waitlistMessages.already);
+        if (await repo.findOpen(eventId, user.id)) throw AppError.conflict('waitlist_already', waitlistMessages.already);
         const left = Math.max(0, locked.capacity - (await seats.seatsTaken(eventId, now, { userId: user.id })));
-        if (left >= quantity) throw new AppError(409, waitlistMessages.seatsLeft(left), { body: { seatsAvailable: left } });
+        if (left >= quantity) throw new AppError(409, 'waitlist_seats_left', waitlistMessages.seatsLeft(left), { params: { seatsLeft: left }, body: { seatsAvailable: left } });
         await repo.insert({ eventId, userId: user.id, quantity });
       });
       // Someone who wants more than is free may be offered what is free straight away.
@@ -251,7 +256,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
       const repo = createWaitlistRepository(db);
       const open = await repo.findOpen(eventId, user.id);
       const ended = open ? await repo.end(open.id, 'left', new Date()) : undefined;
-      if (!ended) throw AppError.notFound(waitlistMessages.notOnList);
+      if (!ended) throw AppError.notFound('waitlist_not_on_list', waitlistMessages.notOnList);
       // An offer given back passes on now.
       if (ended.status === 'offered') await offerFreedSeats(eventId);
       return placeOf(eventId, user.id, event.capacity);
@@ -265,7 +270,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
     /** The organiser's (or an admin's) view: who waits, who holds an offer until when, and how it ended for the rest. */
     async forEvent(user: AuthUser, eventId: string) {
       const event = await visibleEvent(eventId, user);
-      requireOwner(user, event.userId, { message: waitlistMessages.notOwner });
+      requireOwner(user, event.userId, { code: 'waitlist_not_organiser', message: waitlistMessages.notOwner });
       const { counts, rows } = await createWaitlistRepository(db).listForEvent(eventId, ORGANISER_LIST_LIMIT);
       const count = (status: WaitlistEntryRow['status']) => counts[status] ?? 0;
       return {
@@ -288,9 +293,11 @@ export function createWaitlistService(deps: WaitlistDeps) {
     },
 
     /** Why a sold-out answer refuses this person, when their own offer ran out (else undefined). */
-    async soldOutMessage(userId: string, eventId: string): Promise<string | undefined> {
+    async soldOutNote(userId: string, eventId: string) {
       const latest = await createWaitlistRepository(db).latestFor(eventId, userId);
-      return latest?.status === 'expired' && latest.offerExpiresAt ? waitlistMessages.offerExpired(latest.offerExpiresAt) : undefined;
+      if (latest?.status !== 'expired' || !latest.offerExpiresAt) return undefined;
+      const at = latest.offerExpiresAt;
+      return { code: 'waitlist_offer_expired' as const, message: waitlistMessages.offerExpired(at), params: { time: at.toISOString().slice(11, 16) } };
     },
 
     offerFreedSeats,

@@ -1,0 +1,162 @@
+/**
+ * Background jobs across instance processes: the SMS sender's job is running on one API instance (its
+ * Africa's Talking request hangs) when that instance is killed with SIGKILL; after the job's expiry the
+ * other instance retries the same job and sends the message.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../../server/test/helpers/test-database.js';
+import { startCluster, type Cluster } from '../src/cluster.js';
+
+/** A job running longer than this is retried elsewhere (the default is minutes; the test cannot wait that long). */
+const EXPIRE_SECONDS = 4;
+
+interface GatewayRequest {
+  username: string;
+  to: string;
+  at: Date;
+}
+
+/**
+ * Africa's Talking as the instances reach it (AT_BASE_URL): the first message is never answered (the
+ * instance sending it is killed meanwhile), later ones are accepted.
+ */
+function startHangingGateway() {
+  const requests: GatewayRequest[] = [];
+  const held: ServerResponse[] = [];
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      const form = new URLSearchParams(body);
+      requests.push({ username: form.get('username') ?? '', to: form.get('to') ?? '', at: new Date() });
+      if (requests.length === 1) {
+        held.push(response);
+        return;
+      }
+      response.writeHead(201, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          SMSMessageData: {
+            Message: 'Sent to 1/1 Total Cost: KES 0.8000',
+            Recipients: [{ statusCode: 101, number: form.get('to'), status: 'Success', cost: 'KES 0.8000', messageId: `ATXid_${randomUUID()}` }],
+          },
+        }),
+      );
+    });
+  });
+  return {
+    requests,
+    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        held.forEach((response) => response.destroy());
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Polls until `check` passes (its last failure is the test's when time runs out). */
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+let cluster: Cluster;
+let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+let db: pg.Client;
+let dataDir: string;
+const gateway = startHangingGateway();
+
+beforeAll(async () => {
+  const gatewayUrl = await gateway.listen();
+  database = await createPostgresDatabase('tukio_jobs_test');
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-jobs-'));
+  cluster = await startCluster({
+    apis: 2,
+    payments: 1,
+    databaseUrl: database.url,
+    redisUrl: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379',
+    dataDir,
+    fromSource: true,
+    env: {
+      REDIS_KEY_PREFIX: `tukio-jobs-test-${randomUUID()}:`,
+      LOG_LEVEL: 'error',
+      AT_BASE_URL: gatewayUrl,
+      AT_API_KEY: 'test-key',
+      SMS_POLL_MS: '1000',
+      SMS_REMINDER_SWEEP_MS: '0',
+      JOBS_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
+      JOBS_RETRY_DELAY_SECONDS: '1',
+    },
+    // Each instance signs its messages with its own Africa's Talking username: the gateway sees who sends.
+    apiEnvOf: (index) => ({ AT_USERNAME: `api${index + 1}` }),
+    paymentEnv: { LOG_LEVEL: 'error' },
+    output: (name, line) => {
+      if (/"level":(?:50|60)/.test(line)) console.log(`[${name}] ${line}`);
+    },
+  });
+  db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+});
+
+afterAll(async () => {
+  await db?.end().catch(() => undefined);
+  await cluster?.stop();
+  await gateway.close();
+  await database?.drop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('finishes on the other instance a job whose instance was killed with SIGKILL mid-job', async () => {
+  const phone = '+254712345678';
+  const id = randomBytes(12).toString('hex');
+  await db.query(`INSERT INTO sms_messages (id, purpose, phone, message) VALUES ($1, 'jobs-test', $2, 'Your ticket is ready')`, [id, phone]);
+
+  // One instance's sender job took the message and waits on the gateway.
+  const first = await eventually(async () => {
+    expect(gateway.requests.length).toBeGreaterThanOrEqual(1);
+    return gateway.requests[0]!;
+  });
+  expect(first.to).toBe(phone);
+  const holder = cluster.apis.find((instance) => instance.name === first.username);
+  const survivor = cluster.apis.find((instance) => instance !== holder);
+  expect(holder, `the sender was ${first.username}`).toBeDefined();
+  const job = await eventually(async () => {
+    const active = await db.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = 'sms-sender' AND state = 'active' AND started_on <= $1`, [first.at]);
+    expect(active.rows).toHaveLength(1);
+    return active.rows[0]!.id;
+  });
+
+  await holder!.kill();
+
+  // After the expiry the same job is retried, on the one instance left, and the message goes out from there.
+  const finished = await eventually(async () => {
+    const row = await db.query<{ state: string; retry_count: number }>(`SELECT state, retry_count FROM pgboss.job WHERE id = $1`, [job]);
+    expect(row.rows[0]).toMatchObject({ state: 'completed' });
+    return row.rows[0]!;
+  });
+  expect(finished.retry_count).toBeGreaterThanOrEqual(1);
+  const sms = await eventually(async () => {
+    const row = await db.query<{ status: string }>(`SELECT status FROM sms_messages WHERE id = $1`, [id]);
+    expect(row.rows[0]!.status).toBe('sent');
+    return row.rows[0]!;
+  });
+  expect(sms.status).toBe('sent');
+  expect(gateway.requests.slice(1).map((request) => request.username)).toEqual([survivor!.name]);
+});

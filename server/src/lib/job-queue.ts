@@ -1,0 +1,111 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from './logger.js';
+
+/** Runs SQL for pg-boss: a script of several statements when `values` is empty, else one statement with parameters. */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number }>;
+
+export interface JobQueueOptions {
+  executeSql: ExecuteSql;
+  logger: Logger;
+  /** A job still running this long is failed and retried elsewhere (its instance was killed or hangs). */
+  expireSeconds: number;
+  /** Retries after the first attempt fails (or expires). */
+  retryLimit: number;
+  /** The first retry's delay; each further one doubles it (pg-boss's backoff). */
+  retryDelaySeconds: number;
+}
+
+/**
+ * Background work as jobs in PostgreSQL (pg-boss, its tables in the `pgboss` schema): a job is taken by
+ * one worker of one instance (SKIP LOCKED), retried with backoff when it fails, and retried by any
+ * instance when the one running it dies (expiry). The embedded PGlite runs the same queue in-process.
+ */
+export interface JobQueue {
+  /** Runs `handler` for each job of `name` this instance takes; a throw fails the job (retried later). */
+  work(name: string, handler: () => Promise<unknown>): Promise<void>;
+  /** Stops taking jobs of `name` (a job in hand still finishes). */
+  offWork(name: string): Promise<void>;
+  /**
+   * Queues `name`'s job for the current period of `periodMs` unless one was already queued for it: every
+   * instance may call this on its own timer, and the period gets one job. Answers whether it queued it.
+   */
+  sendForPeriod(name: string, periodMs: number): Promise<boolean>;
+  /** Lets jobs in hand finish (up to `timeoutMs`), failing the rest so another instance retries them. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/** Queue names allow letters, digits, `_`, `-` and `.`: "sms sender" becomes "sms-sender". */
+export const jobName = (name: string) => name.trim().replace(/[^\w.-]+/g, '-');
+
+/** Creates pg-boss's tables when missing (race-safe across instances) and starts its maintenance. */
+export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+  const { logger } = options;
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => options.executeSql(text, values) },
+    // Expired jobs are found by the maintenance pass (one instance per interval): often enough that a
+    // killed instance's job is retried soon after it expires.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.ceil(options.expireSeconds / 2))),
+    // Cron schedules are not used: periods come from sendForPeriod.
+    schedule: false,
+  });
+  boss.on('error', (error: unknown) => logger.error('job queue error', error));
+  await boss.start();
+
+  const jobOptions = { retryLimit: options.retryLimit, retryDelay: options.retryDelaySeconds, retryBackoff: true, expireInSeconds: options.expireSeconds };
+  // Instances starting together create the same queue at once, which PostgreSQL may answer with a
+  // deadlock (pg-boss adds a partition per queue): a failed attempt is retried after a random pause.
+  const createQueue = async (name: string) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await boss.createQueue(name, { name, policy: 'standard', ...jobOptions });
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+      }
+    }
+  };
+  const queues = new Map<string, Promise<void>>();
+  const queue = (name: string) => {
+    let created = queues.get(name);
+    if (!created) {
+      created = createQueue(name);
+      queues.set(name, created);
+      created.catch(() => queues.delete(name));
+    }
+    return created;
+  };
+  const workers = new Map<string, string>();
+
+  return {
+    async work(name, handler) {
+      const queueName = jobName(name);
+      await queue(queueName);
+      const id = await boss.work(queueName, { pollingIntervalSeconds: 2 }, async () => {
+        try {
+          return await handler();
+        } catch (error) {
+          logger.error(`job ${queueName} failed (retried later)`, error);
+          throw error;
+        }
+      });
+      workers.set(queueName, id);
+    },
+    async offWork(name) {
+      const queueName = jobName(name);
+      if (workers.delete(queueName)) await boss.offWork(queueName);
+    },
+    async sendForPeriod(name, periodMs) {
+      const queueName = jobName(name);
+      await queue(queueName);
+      const id = await boss.send(queueName, {}, { ...jobOptions, singletonSeconds: Math.max(1, Math.round(periodMs / 1000)) });
+      // Queued here: this instance's worker looks now instead of at its next poll.
+      const worker = workers.get(queueName);
+      if (id && worker) boss.notifyWorker(worker);
+      return id !== null;
+    },
+    async stop(timeoutMs) {
+      workers.clear();
+      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+    },
+  };
+}
