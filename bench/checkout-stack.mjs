@@ -9,23 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
+// The simulator's own credentials, given to the payment service as if they were a Daraja app's.
+import SIMULATOR_CREDENTIALS from '../payment-service/src/daraja/simulator/credentials.json' with { type: 'json' };
 import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
 
 export const PRICE = 500;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const internalKey = 'bench-internal-key-bench-internal-key';
 const simulatorKey = 'bench-simulator-key-bench-simulator-key';
-// The simulator's built-in credentials (payment-service/src/config.ts SIMULATOR_CREDENTIALS), given to the payment
-// service as if they were a Daraja app's.
-const SIMULATOR_CREDENTIALS = {
-  consumerKey: 'tukio-simulator-key',
-  consumerSecret: 'tukio-simulator-secret',
-  shortcode: '174379',
-  passkey: 'tukio-simulator-passkey',
-  initiatorName: 'tukio-simulator-initiator',
-  initiatorPassword: 'Tukio#Simulator1',
-  b2cShortcode: '600999',
-};
 
 /** CPU seconds (user + system) a process has used, from /proc. */
 export function cpuSeconds(pid) {

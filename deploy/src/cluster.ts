@@ -10,21 +10,21 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import simulator from '../../payment-service/src/daraja/simulator/credentials.json' with { type: 'json' };
 import { haproxyConfig } from './haproxy-config.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The Daraja simulator's own credentials (payment-service/src/config.ts), given to the payment instances as a Daraja app's. */
+/** The Daraja simulator's own credentials, given to the payment instances as a Daraja app's. */
 const SIMULATOR_CREDENTIALS = {
-  DARAJA_CONSUMER_KEY: 'tukio-simulator-key',
-  DARAJA_CONSUMER_SECRET: 'tukio-simulator-secret',
-  DARAJA_SHORTCODE: '174379',
-  DARAJA_PASSKEY: 'tukio-simulator-passkey',
-  DARAJA_INITIATOR_NAME: 'tukio-simulator-initiator',
-  DARAJA_INITIATOR_PASSWORD: 'Tukio#Simulator1',
-  DARAJA_B2C_SHORTCODE: '600999',
+  DARAJA_CONSUMER_KEY: simulator.consumerKey,
+  DARAJA_CONSUMER_SECRET: simulator.consumerSecret,
+  DARAJA_SHORTCODE: simulator.shortcode,
+  DARAJA_PASSKEY: simulator.passkey,
+  DARAJA_INITIATOR_NAME: simulator.initiatorName,
+  DARAJA_INITIATOR_PASSWORD: simulator.initiatorPassword,
+  DARAJA_B2C_SHORTCODE: simulator.b2cShortcode,
 };
-
 export interface ClusterOptions {
   /** API instances (default 2). */
   apis?: number;

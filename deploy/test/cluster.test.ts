@@ -4,49 +4,31 @@
  * through the balancer as browsers and M-Pesa reach it.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../server/test/helpers/test-database.js';
-import { startCluster, type Cluster } from '../src/cluster.js';
+import type { Cluster } from '../src/cluster.js';
+import { startTestCluster, type TestCluster } from './helpers/test-cluster.js';
 
+let started: TestCluster;
 let cluster: Cluster;
-let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
 let db: pg.Client;
-let dataDir: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  database = await createPostgresDatabase('tukio_cluster_test');
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-cluster-'));
-  cluster = await startCluster({
+  started = await startTestCluster({
     apis: 2,
     payments: 2,
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379',
-    dataDir,
-    fromSource: true,
     simulatorDelayMs: 300,
-    // Their own key prefix: counts of other runs sharing this Redis stay apart.
-    env: { REDIS_KEY_PREFIX: `tukio-cluster-test-${randomUUID()}:`, RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'error' },
-    paymentEnv: { LOG_LEVEL: 'error', RECONCILE_INTERVAL_MS: '2000' },
-    output: (name, line) => {
-      if (/"level":(?:50|60)|Error|ALERT|WARNING/.test(line)) console.log(`[${name}] ${line}`);
-    },
+    env: { RATE_LIMIT_MAX: '100000' },
+    paymentEnv: { RECONCILE_INTERVAL_MS: '2000' },
   });
-  db = new pg.Client({ connectionString: database.url });
-  await db.connect();
+  ({ cluster, db } = started);
 });
 
 afterAll(async () => {
   sockets.forEach((socket) => socket.close());
-  await db?.end().catch(() => undefined);
-  await cluster?.stop();
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await started?.close();
 });
 
 /** A request through the balancer, pinned to one API instance when `instance` is given (HAProxy's cookie). */

@@ -4,15 +4,12 @@
  * other instance retries the same job and sends the message.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../server/test/helpers/test-database.js';
-import { startCluster, type Cluster } from '../src/cluster.js';
+import type { Cluster } from '../src/cluster.js';
+import { startTestCluster, type TestCluster } from './helpers/test-cluster.js';
 
 /** A job running longer than this is retried elsewhere (the default is minutes; the test cannot wait that long). */
 const EXPIRE_SECONDS = 4;
@@ -77,26 +74,17 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000): Promi
   }
 }
 
+let started: TestCluster;
 let cluster: Cluster;
-let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
 let db: pg.Client;
-let dataDir: string;
 const gateway = startHangingGateway();
 
 beforeAll(async () => {
   const gatewayUrl = await gateway.listen();
-  database = await createPostgresDatabase('tukio_jobs_test');
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-jobs-'));
-  cluster = await startCluster({
+  started = await startTestCluster({
     apis: 2,
     payments: 1,
-    databaseUrl: database.url,
-    redisUrl: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379',
-    dataDir,
-    fromSource: true,
     env: {
-      REDIS_KEY_PREFIX: `tukio-jobs-test-${randomUUID()}:`,
-      LOG_LEVEL: 'error',
       AT_BASE_URL: gatewayUrl,
       AT_API_KEY: 'test-key',
       SMS_POLL_MS: '1000',
@@ -106,21 +94,13 @@ beforeAll(async () => {
     },
     // Each instance signs its messages with its own Africa's Talking username: the gateway sees who sends.
     apiEnvOf: (index) => ({ AT_USERNAME: `api${index + 1}` }),
-    paymentEnv: { LOG_LEVEL: 'error' },
-    output: (name, line) => {
-      if (/"level":(?:50|60)/.test(line)) console.log(`[${name}] ${line}`);
-    },
   });
-  db = new pg.Client({ connectionString: database.url });
-  await db.connect();
+  ({ cluster, db } = started);
 });
 
 afterAll(async () => {
-  await db?.end().catch(() => undefined);
-  await cluster?.stop();
+  await started?.close();
   await gateway.close();
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('finishes on the other instance a job whose instance was killed with SIGKILL mid-job', async () => {

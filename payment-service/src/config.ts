@@ -4,6 +4,7 @@ import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEn
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
+import simulatorCredentials from './daraja/simulator/credentials.json' with { type: 'json' };
 
 export { ConfigError };
 
@@ -116,16 +117,12 @@ export interface PaymentConfig {
   metricsToken: string | undefined;
 }
 
-/** The simulator's own credentials; harmless because it only ever talks to itself. */
-export const SIMULATOR_CREDENTIALS = {
-  consumerKey: 'tukio-simulator-key',
-  consumerSecret: 'tukio-simulator-secret',
-  shortcode: '174379',
-  passkey: 'tukio-simulator-passkey',
-  initiatorName: 'tukio-simulator-initiator',
-  initiatorPassword: 'Tukio#Simulator1',
-  b2cShortcode: '600999',
-};
+/**
+ * The simulator's own credentials; harmless because it only ever talks to itself. A JSON file so that the
+ * benches and `npm run cluster`, which run the simulator as its own process, hand the same ones to the payment
+ * service as if they were a Daraja app's.
+ */
+export const SIMULATOR_CREDENTIALS: Readonly<typeof simulatorCredentials> = simulatorCredentials;
 
 const REFUND_VARIABLES = ['DARAJA_INITIATOR_NAME', 'DARAJA_SECURITY_CREDENTIAL', 'DARAJA_INITIATOR_PASSWORD', 'DARAJA_CERT_PATH', 'DARAJA_B2C_SHORTCODE'] as const;
 
