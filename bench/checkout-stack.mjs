@@ -170,7 +170,8 @@ export async function seedSale(db, { buyers: buyerCount, seats, secret: jwtSecre
   }
   const sign = (id) => jwt.sign({ tv: 0 }, jwtSecret, { subject: id, expiresIn: '2h' });
   sale.organiserToken = sign(organiser);
-  sale.buyers = buyerIds.map((id, i) => ({ id, token: sign(id), phone: `2547${String(i).padStart(8, '0')}` }));
+  // 25471…: clear of the simulator's reserved test numbers (2547000000NN cancel, fail or never answer).
+  sale.buyers = buyerIds.map((id, i) => ({ id, token: sign(id), phone: `25471${String(i).padStart(7, '0')}` }));
   return sale;
 }
 
