@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { catalogs } from './build/catalogs-plugin.js';
 
 const gzip = promisify(zlib.gzip);
 
@@ -63,6 +64,8 @@ function precompress(): Plugin {
 function routePreloader(): Plugin {
   const source = 'src/preload-route.ts';
   const routeModule = /[\\/]src[\\/]app[\\/]routes[\\/]([^\\/]+)\.tsx$/;
+  const englishCatalog = /[\\/]src[\\/]locales[\\/]en[\\/]([^\\/]+)\.json$/;
+  const kiswahiliCatalog = /[\\/]src[\\/]locales[\\/]sw[\\/]([^\\/]+)\.json$/;
   return {
     name: 'tukio:route-preloader',
     apply: clientBuildOnly,
@@ -94,13 +97,25 @@ function routePreloader(): Plugin {
         if (!preloader || !context.chunk) throw new Error(`${source} or the main entry was not built`);
         const loaded = new Set([...filesOf(context.chunk.fileName), ...filesOf(preloader.fileName)]);
         const routeFiles: Record<string, string[]> = {};
+        /** Kiswahili catalogs: each area's file, and the areas the first load ('') and each route show. */
+        const catalogFiles: { sw: Record<string, string>; areas: Record<string, string[]> } = { sw: {}, areas: {} };
+        const areasOf = (files: Set<string>) => [
+          ...new Set([...files].flatMap((file) => byFile.get(file)?.moduleIds.map((id) => englishCatalog.exec(id)?.[1]).filter((area) => area !== undefined) ?? [])),
+        ];
+        catalogFiles.areas[''] = areasOf(loaded);
         for (const chunk of chunks) {
+          const kiswahiliArea = kiswahiliCatalog.exec(chunk.facadeModuleId ?? '')?.[1];
+          if (kiswahiliArea) catalogFiles.sw[kiswahiliArea] = chunk.fileName;
           const name = chunk.isDynamicEntry ? routeModule.exec(chunk.facadeModuleId ?? '')?.[1] : undefined;
-          if (name) routeFiles[name] = [...filesOf(chunk.fileName)].filter((file) => !loaded.has(file));
+          if (!name) continue;
+          const files = filesOf(chunk.fileName);
+          routeFiles[name] = [...files].filter((file) => !loaded.has(file));
+          catalogFiles.areas[name] = areasOf(files);
         }
         return [
           // Data for the preloader (not executed, so the Content-Security-Policy does not apply).
           { tag: 'script', attrs: { type: 'application/json', id: 'route-files' }, children: JSON.stringify(routeFiles), injectTo: 'head' },
+          { tag: 'script', attrs: { type: 'application/json', id: 'catalog-files' }, children: JSON.stringify(catalogFiles), injectTo: 'head' },
           // async: runs as soon as it has loaded, not in document order after main.tsx's module graph.
           { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${preloader.fileName}` }, injectTo: 'head' },
         ];
@@ -109,13 +124,24 @@ function routePreloader(): Plugin {
   };
 }
 
+/** What the server-side build of src/prerender.tsx exports. */
+interface PrerenderModule {
+  renderAppShell: (event?: undefined, language?: 'en' | 'sw') => string;
+  localizeDocument: (html: string, language: 'en' | 'sw') => string;
+  SHELL_START: string;
+  SHELL_END: string;
+}
+
 /**
  * Renders the app shell (header and a loading indicator, src/prerender.tsx) into index.html's
  * <div id="root">, so a page paints before React has loaded. Needs the SSR build of
- * src/prerender.tsx, which `npm run build` makes first.
+ * src/prerender.tsx, which `npm run build` makes first. Also writes index.sw.html, the same page
+ * in Kiswahili, which the server sends to a Kiswahili reader (no English flash, no layout shift).
  */
 function prerenderShell(): Plugin {
   let root = process.cwd();
+  const loadPrerender = async () => (await import(pathToFileURL(path.join(root, PRERENDER_MODULE)).href)) as PrerenderModule;
+  const emptyRoot = '<div id="root"></div>';
   return {
     name: 'tukio:prerender-shell',
     apply: clientBuildOnly,
@@ -125,15 +151,22 @@ function prerenderShell(): Plugin {
     transformIndexHtml: {
       order: 'post',
       async handler(html) {
-        const modulePath = path.join(root, PRERENDER_MODULE);
-        const prerender = (await import(pathToFileURL(modulePath).href)) as {
-          renderAppShell: () => string;
-          SHELL_START: string;
-          SHELL_END: string;
-        };
-        const emptyRoot = '<div id="root"></div>';
+        const prerender = await loadPrerender();
         if (!html.includes(emptyRoot)) throw new Error(`index.html has no ${emptyRoot}`);
         return html.replace(emptyRoot, () => `<div id="root">${prerender.SHELL_START}${prerender.renderAppShell()}${prerender.SHELL_END}</div>`);
+      },
+    },
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const index = bundle['index.html'];
+        if (index?.type !== 'asset') return;
+        const prerender = await loadPrerender();
+        const html = String(index.source);
+        const start = html.indexOf(prerender.SHELL_START) + prerender.SHELL_START.length;
+        const end = html.indexOf(prerender.SHELL_END, start);
+        const kiswahili = html.slice(0, start) + prerender.renderAppShell(undefined, 'sw') + html.slice(end);
+        this.emitFile({ type: 'asset', fileName: 'index.sw.html', source: prerender.localizeDocument(kiswahili, 'sw') });
       },
     },
   };
@@ -171,7 +204,7 @@ function offlineApp(): Plugin[] {
       ],
     },
     injectManifest: {
-      globPatterns: ['index.html', 'assets/*.{js,css}', 'favicon.svg', 'event-placeholder.svg', 'icons/icon-192.png'],
+      globPatterns: ['index.html', 'index.sw.html', 'assets/*.{js,css}', 'favicon.svg', 'event-placeholder.svg', 'icons/icon-192.png'],
       // Page-specific heavyweights (chat's emoji picker, the map, the QR decoder, the dashboard's charts): cached on first use instead.
       globIgnores: ['assets/emoji-picker-*', 'assets/location-map-*', 'assets/jsQR-*', 'assets/uPlot*'],
       // Hashed file names need no revision: their URL changes with their content.
@@ -205,7 +238,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), routePreloader(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
+  plugins: [catalogs(), react(), routePreloader(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
   resolve: {
     // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
     // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its
@@ -252,6 +285,17 @@ export default defineConfig(({ isSsrBuild }) => ({
               name: 'axios',
               test: /[\\/]node_modules[\\/]axios[\\/]/,
               priority: 10,
+            },
+            {
+              // The translation runtime, the formatters, the texts every page shows and the event image: all
+              // on the first load anyway, one file instead of several small ones (docs/decisions/languages.md).
+              name: 'i18n',
+              // (The renderer itself is @tukio/shared/messages, shared with the API server's mail.)
+              test: /[\\/](?:src[\\/](?:lib[\\/](?:i18n[\\/](?:index|runtime|messages|react)\.tsx?|format\.ts)|locales[\\/]en[\\/]common\.json|components[\\/]event-image\.tsx)|packages[\\/]shared[\\/]src[\\/]messages\.ts)$/,
+              priority: 15,
+              // Only these modules: their dependencies (language.ts, the session store) are shared with the
+              // route preloader, which must not wait for this chunk (nor React).
+              includeDependenciesRecursively: false,
             },
             // react-toastify (+ clsx) is not grouped: it stays in the chunk src/lib/notify.ts
             // imports on the first toast.

@@ -8,6 +8,13 @@ import path from 'node:path';
 import { buildIfNeeded, root, run } from './lib.mjs';
 import { ensureChromium, ensureHaproxy, ensurePostgres, ensureRedis } from './test-services.mjs';
 
+// Early checks, seconds each, before any suite starts services: the translation catalogs agree (scripts/check-catalogs.mjs).
+if ((await run('node', [path.join(root, 'scripts/check-catalogs.mjs')])) !== 0) {
+  console.log('[test] the translation catalogs disagree (above)');
+  console.log('Tests: 0 passed, 1 failed');
+  process.exit(1);
+}
+
 const only = (process.env.TEST_SUITES ?? '').split(',').filter(Boolean);
 const wanted = (name) => only.length === 0 || only.some((prefix) => name.startsWith(prefix));
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-test-report-'));

@@ -2,15 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
+import type { Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+import { seedRouteWalkData } from './helpers/route-walk-data.js';
 
 /*
  * axe-core on every route of docs/product.md (plus /checkin/:eventId), with the demo events and data of our
  * own, at phone and desktop widths; then keyboard-only journeys. Build first: `npm run build -w client`.
  */
-
-type Session = Awaited<ReturnType<Harness['server']['createUser']>>;
 
 interface AxeViolation {
   id: string;
@@ -20,14 +19,9 @@ interface AxeViolation {
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AVATAR = Buffer.from(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#0a7d3e"/><circle cx="32" cy="26" r="12" fill="#fff"/></svg>',
-).toString('base64');
 
 let h: Harness;
-let akinyi: Session; // organiser of the events below, registered for the past one
 let kiprono: Session;
-let admin: Session;
 let demoEventId: string;
 let pastEventId: string;
 let freeEventId: string;
@@ -35,30 +29,8 @@ let threadId: string;
 
 beforeAll(async () => {
   h = await startHarness({ SEED_DEMO: 'true' });
-  [akinyi, kiprono] = await Promise.all([h.server.createUser('akinyi'), h.server.createUser('kiprono')]);
-  admin = await h.server.loginAdmin();
-  // With an avatar, logging in lands on / (not /setAvatar) and /chat opens.
-  for (const session of [akinyi, kiprono, admin]) {
-    const res = await h.server.api('POST', `/api/auth/setavatar/${session.user._id}`, { token: session.token, body: { image: AVATAR } });
-    expect(res.status).toBe(200);
-  }
-  const upcoming = await h.server.api('GET', '/api/events/upcoming');
-  demoEventId = upcoming.body[0]._id;
-
-  pastEventId = await insertEvent(h.server, { daysFromNow: -2, title: 'Kisumu Lakeside Jazz', ownerId: akinyi.user._id });
-  freeEventId = await insertEvent(h.server, { daysFromNow: 6, title: 'Nakuru Tech Meetup', ownerId: akinyi.user._id });
-  await giveTicket(h.server, pastEventId, akinyi.user._id);
-  await giveTicket(h.server, pastEventId, kiprono.user._id);
-
-  const as = (session: Session) => ({ token: session.token });
-  await h.server.api('POST', '/api/comments/add', { ...as(kiprono), body: { content: 'Karibu wote!', eventId: pastEventId, userId: kiprono.user._id } });
-  await h.server.api('POST', '/api/reviews/add', { ...as(kiprono), body: { content: 'Great sound, great crowd.', rating: 4, eventId: pastEventId, userId: kiprono.user._id } });
-  const thread = await h.server.api('POST', '/api/forums/add-thread', { ...as(akinyi), body: { title: 'Parking near the venue?', eventId: pastEventId, userId: akinyi.user._id } });
-  threadId = thread.body.thread._id;
-  const post = await h.server.api('POST', '/api/forums/add-post', { ...as(akinyi), body: { content: 'Is there parking?', threadId, parentId: null, userId: akinyi.user._id } });
-  await h.server.api('POST', '/api/forums/add-post', { ...as(kiprono), body: { content: 'Yes, behind the hall.', threadId, parentId: post.body.post._id, userId: kiprono.user._id } });
-  // A conversation to open in /chat.
-  await h.server.api('POST', '/api/messages/addmsg', { ...as(kiprono), body: { from: kiprono.user._id, to: akinyi.user._id, message: 'Habari!' } });
+  // Akinyi organises the events and holds a ticket for the past one (helpers/route-walk-data.ts).
+  ({ kiprono, demoEventId, pastEventId, freeEventId, threadId } = await seedRouteWalkData(h));
 });
 afterAll(async () => {
   await h?.close();

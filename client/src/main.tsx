@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/global.css';
 import { App } from './app/app';
+import { catalogsReady } from './lib/i18n';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
@@ -10,10 +11,14 @@ const root = createRoot(container);
 // As a transition, the first render yields to the browser every few milliseconds instead of being
 // one long task: a deep-linked event page (rendered at once from the data embedded in the HTML)
 // would otherwise block input for a few hundred milliseconds on a slow phone.
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+// A Kiswahili reader's texts for the first page (fetched early by src/preload-route.ts) are awaited, so
+// React's first render is already in Kiswahili; for English this resolves at once.
+void catalogsReady().then(() =>
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  }),
+);

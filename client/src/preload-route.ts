@@ -8,6 +8,7 @@
  */
 import { startRouteEarlyReads } from './app/route-early-reads';
 import { matchRoute } from './app/route-match';
+import { applyLanguage, initialLanguage } from './lib/i18n/language';
 
 function preload(href: string, as: 'script' | 'style') {
   // The API server names the route's files in the page it sends (server/src/lib/app-shell.ts); this
@@ -25,6 +26,24 @@ const route = matchRoute(window.location.pathname);
 // A signed-in page's first API reads (src/lib/early-reads.ts): asked for before the code, so they do
 // not queue behind it for one of the browser's few connections to the server.
 if (route) startRouteEarlyReads(route);
+const language = initialLanguage();
+// <html lang> and the cookie the server reads for the next page's shell (a first visit's choice comes
+// from the browser's languages and is not yet the device's own: not stored).
+applyLanguage(language, false);
+// A Kiswahili reader's texts for the first load and this route, fetched with the code (src/main.tsx waits for them).
+const catalogData = language === 'sw' ? document.getElementById('catalog-files')?.textContent : undefined;
+if (catalogData) {
+  try {
+    const catalogs = JSON.parse(catalogData) as { sw: Record<string, string | undefined>; areas: Record<string, string[] | undefined> };
+    const areas = new Set([...(catalogs.areas[''] ?? []), ...((route && catalogs.areas[route.routeFile]) || [])]);
+    for (const area of areas) {
+      const file = catalogs.sw[area];
+      if (file) preload(`/${file}`, 'script');
+    }
+  } catch {
+    // no hints: the app asks for them itself
+  }
+}
 const data = document.getElementById('route-files')?.textContent;
 if (route && data) {
   try {

@@ -14,6 +14,13 @@ import { PageLoader } from './components/ui/spinner';
 import { paths } from './config/paths';
 import { EventHero, type EventHeroProps } from './features/events';
 import { AppShell } from './features/layout';
+import { t, type Language } from './lib/i18n';
+import { addKiswahiliCatalog, setServerRenderLanguage } from './lib/i18n/runtime';
+
+// Every Kiswahili catalog, at once: the shell is rendered in either language on demand (English ones
+// come with the components, see client/build/catalogs-plugin.ts).
+const kiswahili = import.meta.glob<Record<string, never>>('./locales/sw/*.json', { eager: true, import: 'default' });
+for (const [file, messages] of Object.entries(kiswahili)) addKiswahiliCatalog(/([^/]+)\.json$/.exec(file)![1]!, messages);
 
 /** Comments around the shell inside <div id="root">, so the server can swap in an event's shell. */
 export const SHELL_START = '<!--app-shell-->';
@@ -22,7 +29,9 @@ export const SHELL_END = '<!--/app-shell-->';
 /** No page's link is shown as the current one in the generic shell. */
 const NEUTRAL_LOCATION = '/_shell';
 
-export function renderAppShell(event?: EventHeroProps['event'] & { _id: string }): string {
+/** The shell in `language` ('sw' for a reader whose `lang` cookie or browser says so: no English flash). */
+export function renderAppShell(event?: EventHeroProps['event'] & { _id: string }, language: Language = 'en'): string {
+  setServerRenderLanguage(language);
   const body = event ? (
     <article className="event-detail">
       <EventHero event={event} />
@@ -36,4 +45,19 @@ export function renderAppShell(event?: EventHeroProps['event'] & { _id: string }
       <AppShell footer={false}>{body}</AppShell>
     </StaticRouter>,
   );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * index.html's document-level texts in `language`: <html lang>, the generic <title>, the meta
+ * description and the <noscript> note (the build writes dist/index.sw.html with it).
+ */
+export function localizeDocument(html: string, language: Language): string {
+  setServerRenderLanguage(language);
+  return html
+    .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(t('document.title'))}</title>`)
+    .replace(/(<meta name="description" content=")[^"]*"/, (_match, start: string) => `${start}${escapeHtml(t('document.description'))}"`)
+    .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${escapeHtml(t('document.noscript'))}</noscript>`);
 }

@@ -1,13 +1,14 @@
-import { lazy } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { paths, routePatterns } from '../config/paths';
 import { RootLayout } from '../features/layout';
+import { lazyWithTexts } from '../lib/i18n';
 // The landing page is part of the entry: its code downloads in parallel with React instead of
 // after it (one round trip less before the largest paint on '/'; ~4 KB gzip on other routes).
 import Home from './routes/home';
 
 /*
- * One lazily loaded chunk per route (except Home). Heavy libraries (leaflet, emoji picker, qrcode) must
+ * One lazily loaded chunk per route (except Home), shown once its texts are here in the reader's
+ * language (lazyWithTexts). Heavy libraries (leaflet, emoji picker, qrcode) must
  * only be imported from inside the route modules (or features) that need them, never from here or the
  * layout. A new route also goes into ./route-match.ts, so a deep link to it starts loading its chunk
  * before React has loaded (src/preload-route.ts).
@@ -16,28 +17,28 @@ import Home from './routes/home';
  * createBrowserRouter/RouterProvider would add ~17 KB gzip to every first load. Render errors are
  * caught by RouteErrorBoundary in the layout; scrolling on navigation by ScrollOnNavigate.
  */
-const Events = lazy(() => import('./routes/events'));
-const EventDetail = lazy(() => import('./routes/event-detail'));
-const EventDashboard = lazy(() => import('./routes/event-dashboard'));
-const Plan = lazy(() => import('./routes/plan'));
-const Login = lazy(() => import('./routes/login'));
-const Register = lazy(() => import('./routes/register'));
-const SetAvatar = lazy(() => import('./routes/set-avatar'));
-const Profile = lazy(() => import('./routes/profile'));
-const Chat = lazy(() => import('./routes/chat'));
-const Contact = lazy(() => import('./routes/contact'));
-const About = lazy(() => import('./routes/about'));
-const ForgotPassword = lazy(() => import('./routes/forgot-password'));
-const ResetPassword = lazy(() => import('./routes/reset-password'));
-const VerifyEmail = lazy(() => import('./routes/verify-email'));
-const ForumThreads = lazy(() => import('./routes/forum-threads'));
-const ForumThread = lazy(() => import('./routes/forum-thread'));
-const EditEvent = lazy(() => import('./routes/edit-event'));
-const Admin = lazy(() => import('./routes/admin'));
-const AdminScraped = lazy(() => import('./routes/admin-scraped'));
-const CheckIn = lazy(() => import('./routes/checkin'));
-const GuestTickets = lazy(() => import('./routes/guest-tickets'));
-const NotFound = lazy(() => import('./routes/not-found'));
+const Events = lazyWithTexts(() => import('./routes/events'));
+const EventDetail = lazyWithTexts(() => import('./routes/event-detail'));
+const EventDashboard = lazyWithTexts(() => import('./routes/event-dashboard'));
+const Plan = lazyWithTexts(() => import('./routes/plan'));
+const Login = lazyWithTexts(() => import('./routes/login'));
+const Register = lazyWithTexts(() => import('./routes/register'));
+const SetAvatar = lazyWithTexts(() => import('./routes/set-avatar'));
+const Profile = lazyWithTexts(() => import('./routes/profile'));
+const Chat = lazyWithTexts(() => import('./routes/chat'));
+const Contact = lazyWithTexts(() => import('./routes/contact'));
+const About = lazyWithTexts(() => import('./routes/about'));
+const ForgotPassword = lazyWithTexts(() => import('./routes/forgot-password'));
+const ResetPassword = lazyWithTexts(() => import('./routes/reset-password'));
+const VerifyEmail = lazyWithTexts(() => import('./routes/verify-email'));
+const ForumThreads = lazyWithTexts(() => import('./routes/forum-threads'));
+const ForumThread = lazyWithTexts(() => import('./routes/forum-thread'));
+const EditEvent = lazyWithTexts(() => import('./routes/edit-event'));
+const Admin = lazyWithTexts(() => import('./routes/admin'));
+const AdminScraped = lazyWithTexts(() => import('./routes/admin-scraped'));
+const CheckIn = lazyWithTexts(() => import('./routes/checkin'));
+const GuestTickets = lazyWithTexts(() => import('./routes/guest-tickets'));
+const NotFound = lazyWithTexts(() => import('./routes/not-found'));
 
 export function AppRoutes() {
   return (

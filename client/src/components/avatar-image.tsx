@@ -1,4 +1,5 @@
 import { avatarSrc } from '../lib/avatar-src';
+import { useT } from '../lib/i18n';
 
 /** Round avatar; falls back to the username's initial when no image is set. */
 export function AvatarImage({
@@ -12,6 +13,7 @@ export function AvatarImage({
   size?: number;
   className?: string;
 }) {
+  const t = useT();
   const classes = `avatar-image${className ? ` ${className}` : ''}`;
   if (!image) {
     return (
@@ -20,5 +22,5 @@ export function AvatarImage({
       </span>
     );
   }
-  return <img className={classes} src={avatarSrc(image)} alt={`${username}'s avatar`} width={size} height={size} />;
+  return <img className={classes} src={avatarSrc(image)} alt={t('ui.avatarOf', { username })} width={size} height={size} />;
 }

@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { paths } from '../config/paths';
 import { useDocumentTitle } from '../hooks/use-document-title';
+import { useT } from '../lib/i18n';
 
 /**
  * Shown when rendering a route throws (including a lazily loaded chunk that failed to
@@ -8,20 +9,21 @@ import { useDocumentTitle } from '../hooks/use-document-title';
  * the layout itself is not available. Works outside the router (plain links).
  */
 export function RouteError({ error, standalone = false }: { error: unknown; standalone?: boolean }) {
-  useDocumentTitle('Something went wrong');
+  const t = useT();
+  useDocumentTitle(t('common.errorTitle'));
   const detail = error instanceof Error ? error.message : null;
 
   const body = (
     <section className="page page--narrow status-page">
-      <h1>Something went wrong</h1>
-      <p>This page could not be displayed. Please reload and try again.</p>
+      <h1>{t('common.errorTitle')}</h1>
+      <p>{t('common.errorText')}</p>
       {detail ? <p className="muted">{detail}</p> : null}
       <div className="status-page__actions">
         <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
-          Reload page
+          {t('common.reloadPage')}
         </button>
         <a className="btn btn--secondary" href={paths.home}>
-          Go to Home
+          {t('common.goHome')}
         </a>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { socialLinks, type SocialLink } from '../config/social';
+import { useT } from '../lib/i18n';
 
 /* Simple hand-drawn glyphs (24×24, currentColor). */
 const icons: Record<SocialLink['name'], ReactElement> = {
@@ -29,9 +30,10 @@ interface SocialLinksProps {
   className?: string;
 }
 
-export function SocialLinks({ label = 'Social media', showNames = false, className }: SocialLinksProps) {
+export function SocialLinks({ label, showNames = false, className }: SocialLinksProps) {
+  const t = useT();
   return (
-    <nav aria-label={label} className={className}>
+    <nav aria-label={label ?? t('common.socialMedia')} className={className}>
       <ul className={`social-links${showNames ? ' social-links--named' : ''}`}>
         {socialLinks.map((link) => (
           <li key={link.name}>
@@ -40,7 +42,7 @@ export function SocialLinks({ label = 'Social media', showNames = false, classNa
               href={link.href}
               target="_blank"
               rel="noopener noreferrer"
-              aria-label={showNames ? undefined : `Tukio on ${link.name} (opens in a new tab)`}
+              aria-label={showNames ? undefined : t('common.tukioOn', { network: link.name })}
             >
               <svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">
                 {icons[link.name]}
@@ -48,7 +50,7 @@ export function SocialLinks({ label = 'Social media', showNames = false, classNa
               {showNames ? (
                 <span>
                   {link.name}
-                  <span className="visually-hidden"> (opens in a new tab)</span>
+                  <span className="visually-hidden"> {t('common.opensInNewTab')}</span>
                 </span>
               ) : null}
             </a>

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
+import { useT } from '../lib/i18n';
 
-const APP_NAME = 'Tukio';
-
-/** Sets `<title>` to "<title> | Tukio" while the calling page is mounted. */
+/** Sets `<title>` to "<title> | Tukio" (in the reader's language) while the calling page is mounted. */
 export function useDocumentTitle(title: string | null | undefined): void {
+  const t = useT();
   useEffect(() => {
-    document.title = title ? `${title} | ${APP_NAME}` : `${APP_NAME} | Events in Kenya`;
-  }, [title]);
+    document.title = title ? t('common.pageTitle', { title }) : t('common.appTitle');
+  }, [title, t]);
 }

@@ -5,6 +5,7 @@
  *    `Accept: application/json`
  *  - attaches `Authorization: Bearer <token>` from the session store
  *    (opt out per request with `{ skipAuth: true }`)
+ *  - says the app's language in `Accept-Language`: a guest's tickets (SMS, email) are written in it
  *  - a 401 answer to a call that carried the current token clears the session and says so
  *    (opt out per request with `{ skipSessionReset: true }`; ./session-auth, shared with ./public-get)
  *
@@ -17,6 +18,7 @@
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { env } from '../config/env';
 import { takeEarlyRead } from './early-reads';
+import { getLanguage } from './i18n/runtime';
 import { settleAnswer } from './public-get';
 import { handleUnauthorized } from './session-auth';
 import { getBearer } from './session-store';
@@ -51,6 +53,7 @@ export function lazyAxiosClient(options: { baseURL: string; timeout: number; end
         const authorization = getBearer();
         if (authorization) headers.set('Authorization', authorization);
       }
+      if (!headers.has('Accept-Language')) headers.set('Accept-Language', getLanguage());
       config.headers = headers;
       return config;
     });

@@ -3,25 +3,49 @@
  * profiles all offer it. The reported person is never told who reported them.
  */
 import { api } from './api-client';
+import { t } from './i18n';
 
 export type ReportKind = 'comment' | 'review' | 'thread' | 'post' | 'message' | 'user';
 export type ReportReason = 'spam' | 'harassment' | 'hate' | 'scam' | 'other';
 
+/** A reason whose label is read in the language of the moment (a getter, not a text frozen at import). */
+function reason(value: ReportReason, labelKey: string): { value: ReportReason; label: string } {
+  return {
+    value,
+    get label() {
+      return t(labelKey);
+    },
+  };
+}
+
+/** Labels in the current language (getters). */
 export const REPORT_REASONS: ReadonlyArray<{ value: ReportReason; label: string }> = [
-  { value: 'spam', label: 'Spam or advertising' },
-  { value: 'harassment', label: 'Harassment or bullying' },
-  { value: 'hate', label: 'Hate speech' },
-  { value: 'scam', label: 'Scam or fraud' },
-  { value: 'other', label: 'Something else' },
+  reason('spam', 'ui.reasonSpam'),
+  reason('harassment', 'ui.reasonHarassment'),
+  reason('hate', 'ui.reasonHate'),
+  reason('scam', 'ui.reasonScam'),
+  reason('other', 'ui.reasonOther'),
 ];
 
 export const REPORT_KIND_LABELS: Record<ReportKind, string> = {
-  comment: 'comment',
-  review: 'review',
-  thread: 'thread',
-  post: 'post',
-  message: 'message',
-  user: 'user',
+  get comment() {
+    return t('ui.kindComment');
+  },
+  get review() {
+    return t('ui.kindReview');
+  },
+  get thread() {
+    return t('ui.kindThread');
+  },
+  get post() {
+    return t('ui.kindPost');
+  },
+  get message() {
+    return t('ui.kindMessage');
+  },
+  get user() {
+    return t('ui.kindUser');
+  },
 };
 
 /** POST /api/moderation/reports (auth) -> 201 {status, msg, report}; 409 when already reported. */

@@ -4,6 +4,7 @@
  * drift apart. ./public-get imports this module only when that happens (it is on the home route's
  * first load, this module and ./notify are not).
  */
+import { t } from './i18n';
 import { notify } from './notify';
 import { clearSession, getBearer } from './session-store';
 
@@ -16,6 +17,6 @@ export function handleUnauthorized(sent: unknown): void {
   const current = getBearer();
   if (typeof sent === 'string' && current && sent === current) {
     clearSession();
-    notify.error('Your session has expired. Please log in again.', { toastId: 'session-expired' });
+    notify.error(t('ui.sessionExpired'), { toastId: 'session-expired' });
   }
 }

@@ -1,54 +1,52 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { FaqAccordion, FeatureList, faqItems, keyFeatures } from '../../features/about';
 import '../../features/about/about.css';
 
 export default function AboutRoute() {
-  useDocumentTitle('About');
+  const t = useT();
+  useDocumentTitle(t('about.pageTitle'));
   return (
     <div className="page about">
       <header className="page-hero">
-        <p className="eyebrow">About Tukio</p>
-        <h1>Bringing people together at events across Kenya</h1>
+        <p className="eyebrow">{t('about.eyebrow')}</p>
+        <h1>{t('about.title')}</h1>
         <p className="lead">
-          Tukio (Swahili for “event”) helps you find, plan and attend events, from concerts and tech
-          meet-ups in Nairobi to beach festivals in Mombasa.
+          {t('about.lead')}
         </p>
       </header>
 
       <section className="about__section" aria-labelledby="mission-heading">
-        <h2 id="mission-heading">Our mission</h2>
+        <h2 id="mission-heading">{t('about.missionTitle')}</h2>
         <p>
-          Our mission is to make every event in Kenya easy to discover and easy to attend. Whether you
-          are in Mombasa, Nairobi or anywhere in between, Tukio connects organisers with the people who
-          want to be there: free listings for organisers, tickets paid securely with M-Pesa, and a
-          community space to talk before and after the day.
+          {t('about.mission')}
         </p>
       </section>
 
       <section className="about__section" aria-labelledby="features-heading">
-        <h2 id="features-heading">Key features</h2>
+        <h2 id="features-heading">{t('about.featuresTitle')}</h2>
         <FeatureList features={keyFeatures} />
       </section>
 
       <section className="about__section" aria-labelledby="faq-heading">
-        <h2 id="faq-heading">Frequently asked questions</h2>
+        <h2 id="faq-heading">{t('about.faqTitle')}</h2>
         <FaqAccordion items={faqItems} />
       </section>
 
       <section className="about__cta" aria-labelledby="cta-heading">
-        <h2 id="cta-heading">Ready to get started?</h2>
-        <p>Find your next experience or share your own with the community.</p>
+        <h2 id="cta-heading">{t('about.ctaTitle')}</h2>
+        <p>{t('about.ctaText')}</p>
         <div className="about__cta-actions">
           <Link className="btn btn--primary" to={paths.events}>
-            Explore events
+            {t('about.exploreEvents')}
           </Link>
           <Link className="btn btn--secondary" to={paths.plan}>
-            Post an event
+            {t('about.postEvent')}
           </Link>
           <Link className="btn btn--ghost" to={paths.contact}>
-            Contact us
+            {t('about.contactUs')}
           </Link>
         </div>
       </section>

@@ -9,24 +9,26 @@ import { Button } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { RichText, t as translate, useT } from '../../lib/i18n';
 import { byDateAscending, ScrapedEventForm, updateEvent, type EventItem } from '../../features/events';
 import { AdminEventList, AdminEventsView, isApproved, isPending, ModeratedEventCard, SYSTEM_USER_ID, useAdminEvents, useAdminGuard } from '../../features/admin';
 import '../../features/admin/admin.css';
 
 const messages = {
-  load: 'Failed to fetch events',
-  approve: 'Error approving event',
-  disapprove: 'Error disapproving event',
-  delete: 'Error deleting event',
-  save: 'Error saving event',
+  load: 'admin.loadFailed',
+  approve: 'admin.scrapedApproveFailed',
+  disapprove: 'admin.scrapedDisapproveFailed',
+  delete: 'admin.scrapedDeleteFailed',
+  save: 'admin.scrapedSaveFailed',
   preferServerMessage: true,
 };
 
 /** docs/product.md: the scraped page shows a paid price with a dollar sign. */
-const dollarPrice = (event: EventItem) => (event.isPaid && event.ticketPrice > 0 ? `$${event.ticketPrice}` : 'Free');
+const dollarPrice = (event: EventItem) => (event.isPaid && event.ticketPrice > 0 ? `$${event.ticketPrice}` : translate('admin.free'));
 
 export default function AdminScrapedRoute() {
-  useDocumentTitle('Scraped Events');
+  const t = useT();
+  useDocumentTitle(t('admin.scrapedTitle'));
   const access = useAdminGuard();
   const admin = useAdminEvents(access === 'allowed', messages);
   const [editing, setEditing] = useState<EventItem | null>(null);
@@ -37,7 +39,7 @@ export default function AdminScrapedRoute() {
     [admin.events],
   );
 
-  if (access !== 'allowed') return <PageLoader label="Checking access…" />;
+  if (access !== 'allowed') return <PageLoader label={t('admin.checkingAccess')} />;
 
   const pending = scraped.filter(isPending);
   const approved = scraped.filter(isApproved);
@@ -48,8 +50,8 @@ export default function AdminScrapedRoute() {
       event={event}
       price={dollarPrice(event)}
       extraActions={
-        <Button variant="ghost" className="btn--sm" disabled={admin.busy !== null} aria-label={`Edit ${event.title}`} onClick={() => setEditing(event)}>
-          Edit
+        <Button variant="ghost" className="btn--sm" disabled={admin.busy !== null} aria-label={t('admin.editTitle', { title: event.title })} onClick={() => setEditing(event)}>
+          {t('admin.edit')}
         </Button>
       }
     />
@@ -58,20 +60,19 @@ export default function AdminScrapedRoute() {
   return (
     <div className="page">
       <header className="page-hero">
-        <h1>Scraped Events</h1>
+        <h1>{t('admin.scrapedTitle')}</h1>
         <p className="lead">
-          Events imported from other listings. Check and publish them here; events posted by users are on the{' '}
-          <Link to={paths.admin}>Admin Dashboard</Link>.
+          <RichText id="admin.scrapedIntro" parts={{ link: <Link to={paths.admin}>{t('admin.scrapedIntroLink')}</Link> }} />
         </p>
       </header>
-      <AdminEventsView admin={admin} loadingLabel="Loading scraped events…">
-        <AdminEventList title="Pending Events" events={pending} empty="No scraped events waiting for review." renderCard={card} />
-        <AdminEventList title="Approved Events" events={approved} empty="No approved scraped events." renderCard={card} />
+      <AdminEventsView admin={admin} loadingLabel={t('admin.loadingScraped')}>
+        <AdminEventList title={t('admin.pendingEvents')} events={pending} empty={t('admin.noPendingScraped')} renderCard={card} />
+        <AdminEventList title={t('admin.approvedEvents')} events={approved} empty={t('admin.noApprovedScraped')} renderCard={card} />
       </AdminEventsView>
 
       <dialog ref={dialogRef} className="overlay-dialog admin-dialog" aria-labelledby="scraped-edit-title" onClose={() => setEditing(null)}>
         <div className="overlay-dialog__header">
-          <h2 id="scraped-edit-title">Edit event</h2>
+          <h2 id="scraped-edit-title">{t('admin.editEvent')}</h2>
         </div>
         {editing ? (
           <ScrapedEventForm

@@ -4,6 +4,7 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { formatPrice } from '../../lib/format';
+import { RichText, useT } from '../../lib/i18n';
 import type { EventItem } from '../../features/events';
 import {
   AdminEventList,
@@ -20,20 +21,21 @@ import {
 import '../../features/admin/admin.css';
 
 const messages = {
-  load: 'Failed to fetch events',
-  approve: 'Failed to approve event',
-  disapprove: 'Failed to disapprove event',
-  delete: 'Failed to delete event',
-  save: 'Failed to update event',
+  load: 'admin.loadFailed',
+  approve: 'admin.approveFailed',
+  disapprove: 'admin.disapproveFailed',
+  delete: 'admin.deleteFailed',
+  save: 'admin.updateFailed',
   preferServerMessage: false,
 };
 
 export default function AdminRoute() {
-  useDocumentTitle('Admin Dashboard');
+  const t = useT();
+  useDocumentTitle(t('admin.dashboardTitle'));
   const access = useAdminGuard();
   const admin = useAdminEvents(access === 'allowed', messages);
 
-  if (access !== 'allowed') return <PageLoader label="Checking access…" />;
+  if (access !== 'allowed') return <PageLoader label={t('admin.checkingAccess')} />;
 
   const all = admin.events ?? [];
   const pending = all.filter(isPending);
@@ -47,19 +49,18 @@ export default function AdminRoute() {
   return (
     <div className="page">
       <header className="page-hero">
-        <h1>Admin Dashboard</h1>
+        <h1>{t('admin.dashboardTitle')}</h1>
         <p className="lead">
-          Review events before they go public, act on what users report, and follow the money going back to buyers. Imported events are managed on the{' '}
-          <Link to={paths.adminScraped}>Scraped Events</Link> page.
+          <RichText id="admin.dashboardIntro" parts={{ link: <Link to={paths.adminScraped}>{t('admin.dashboardIntroLink')}</Link> }} />
         </p>
       </header>
-      <AdminEventsView admin={admin} loadingLabel="Loading events…">
-        <AdminEventList title="Pending Events" events={pending} empty="No events waiting for review." renderCard={card} />
+      <AdminEventsView admin={admin} loadingLabel={t('admin.loadingEvents')}>
+        <AdminEventList title={t('admin.pendingEvents')} events={pending} empty={t('admin.noPendingEvents')} renderCard={card} />
         <ModerationSection />
         <RefundsSection />
-        <AdminEventList title="Approved Events" events={approved} empty="No approved events yet." renderCard={card} />
-        <AdminEventList title="Cancelled Events" events={cancelled} empty="No cancelled events." renderCard={card} collapsible />
-        <AdminEventList title="All Events" events={all} empty="No events yet." renderCard={card} collapsible />
+        <AdminEventList title={t('admin.approvedEvents')} events={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />
+        <AdminEventList title={t('admin.cancelledEvents')} events={cancelled} empty={t('admin.noCancelledEvents')} renderCard={card} collapsible />
+        <AdminEventList title={t('admin.allEvents')} events={all} empty={t('admin.noEvents')} renderCard={card} collapsible />
       </AdminEventsView>
     </div>
   );

@@ -9,6 +9,7 @@ import { FormMessage } from '../../components/ui/form-message';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { RichText, useT } from '../../lib/i18n';
 import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
 import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent } from '../../features/events';
@@ -16,10 +17,9 @@ import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailur
 import { useStaffAccess } from '../../features/tickets';
 import '../../features/events/event-form.css';
 
-const NOT_YOUR_EVENT = 'You can only edit events you organise.';
-
 export default function EditEventRoute() {
-  useDocumentTitle('Edit Event');
+  const t = useT();
+  useDocumentTitle(t('events.editTitle'));
   const { id = '' } = useParams();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
@@ -29,19 +29,19 @@ export default function EditEventRoute() {
   const [justCancelled, setJustCancelled] = useState(false);
 
   if (!userId) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
-  if (loading) return <PageLoader label="Loading event…" />;
+  if (loading) return <PageLoader label={t('events.loadingEvent')} />;
 
-  if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.profile, label: 'My events' }} />;
+  if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.profile, label: t('events.myEvents') }} />;
 
-  if (access === 'checking') return <PageLoader label="Checking access…" />;
+  if (access === 'checking') return <PageLoader label={t('events.checkingAccess')} />;
   if (access === 'denied') {
     return (
       <section className="page page--narrow status-page">
-        <h1>Edit Event</h1>
-        <FormMessage tone="error">{NOT_YOUR_EVENT}</FormMessage>
+        <h1>{t('events.editTitle')}</h1>
+        <FormMessage tone="error">{t('events.notYourEvent')}</FormMessage>
         <div className="status-page__actions">
           <Link className="btn btn--secondary" to={paths.event(event._id)}>
-            Back to the event
+            {t('events.backToEvent')}
           </Link>
         </div>
       </section>
@@ -52,18 +52,18 @@ export default function EditEventRoute() {
     return (
       <div className="page page--narrow">
         <header className="page-hero">
-          <h1>Edit Event</h1>
+          <h1>{t('events.editTitle')}</h1>
           <p className="lead">
-            <Link to={paths.event(event._id)}>{event.title}</Link> was cancelled and can no longer be changed.
+            <RichText id="events.cancelledNoEdit" parts={{ title: <Link to={paths.event(event._id)}>{event.title}</Link> }} />
           </p>
         </header>
         <EventCancelledBanner event={event} focus={justCancelled} />
         <div className="button-row edit-event__after">
           <Link className="btn btn--secondary" to={paths.event(event._id)}>
-            Back to the event
+            {t('events.backToEvent')}
           </Link>
           <Link className="btn btn--ghost" to={paths.profile}>
-            My events
+            {t('events.myEvents')}
           </Link>
         </div>
       </div>
@@ -73,18 +73,16 @@ export default function EditEventRoute() {
   return (
     <div className="page page--narrow">
       <header className="page-hero">
-        <h1>Edit Event</h1>
+        <h1>{t('events.editTitle')}</h1>
         <p className="lead">
-          Editing <Link to={paths.event(event._id)}>{event.title}</Link>
+          <RichText id="events.editing" parts={{ title: <Link to={paths.event(event._id)}>{event.title}</Link> }} />
         </p>
       </header>
       <EditEventForm key={event._id} event={event} />
       <section className="card edit-event__danger" aria-labelledby="cancel-event-title">
-        <h2 id="cancel-event-title">Cancel this event</h2>
+        <h2 id="cancel-event-title">{t('events.cancelThisEvent')}</h2>
         <p className="muted">
-          {event.isPaid
-            ? 'Cancelling voids every ticket and refunds every buyer in full, automatically. It cannot be undone.'
-            : 'Cancelling voids every ticket. It cannot be undone.'}
+          {event.isPaid ? t('events.cancelWarningPaid') : t('events.cancelWarningFree')}
         </p>
         <CancelEventButton
           event={event}

@@ -12,6 +12,7 @@ import { Link, useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
 import { EventDetailView, EventLoadFailure, useEventDetail, type EventItem } from '../../features/events';
@@ -21,10 +22,11 @@ import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
 
 export default function EventDetailRoute() {
+  const t = useT();
   const { id = '' } = useParams();
   const { user, isLoggedIn } = useSession();
   const { data: event, error, loading, reload, setData } = useEventDetail(id);
-  useDocumentTitle(event?.title ?? (loading ? 'Event' : 'Event not found'));
+  useDocumentTitle(event?.title ?? (loading ? t('events.eventTitle') : t('events.notFoundTitle')));
   const userId = isLoggedIn && user ? user._id : null;
   // The organiser and admins manage the event (edit, cancel): the same rule as the door check-in.
   const access = useStaffAccess(event ? userId : null, event?.user);
@@ -33,9 +35,9 @@ export default function EventDetailRoute() {
   const waitlistOpen = Boolean(event && typeof event.seatsLeft === 'number' && event.status === 'approved' && !hasStarted(event.date));
   const place = useWaitlistPlace({ eventId: event?._id, userId, enabled: waitlistOpen, version: isRegistered ? 'registered' : 'not-registered' });
 
-  if (loading) return <PageLoader label="Loading event…" />;
+  if (loading) return <PageLoader label={t('events.loadingEvent')} />;
 
-  if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.events, label: 'Browse events' }} />;
+  if (error || !event) return <EventLoadFailure error={error} onRetry={reload} back={{ to: paths.events, label: t('events.browseEvents') }} />;
 
   const ticketProps: TicketBoxProps = {
     event,
@@ -61,11 +63,11 @@ export default function EventDetailRoute() {
           {/* The look of the events feature's organiser tools: it sits under them. */}
           <section className="event-manage" aria-labelledby="event-dashboard-link-title">
             <h2 id="event-dashboard-link-title" className="event-manage__title">
-              Sales and check-ins
+              {t('events.salesAndCheckIns')}
             </h2>
             <div className="button-row">
               <Link className="btn btn--secondary" to={paths.eventDashboard(event._id)}>
-                Open the dashboard
+                {t('events.openDashboard')}
               </Link>
             </div>
           </section>

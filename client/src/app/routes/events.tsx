@@ -7,12 +7,14 @@ import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { getErrorMessage } from '../../lib/errors';
 import { EventFilters, EventGrid, EventGridSkeleton, eventsSearch, PAGE_SIZE, Pagination, useEventSearch } from '../../features/events';
 import '../../features/events/events-page.css';
 
 export default function EventsRoute() {
-  useDocumentTitle('Events');
+  const t = useT();
+  useDocumentTitle(t('events.pageTitle'));
   const search = useEventSearch();
   const { applied, draft, result } = search;
   const data = result.data;
@@ -22,15 +24,17 @@ export default function EventsRoute() {
   if (!result.loading && !result.error && data) {
     summary =
       data.total === 0
-        ? 'No events found'
-        : `${data.total} ${data.total === 1 ? 'event' : 'events'}${applied.q ? ` matching “${applied.q}”` : ''}`;
+        ? t('events.noneFound')
+        : applied.q
+          ? t('events.countMatching', { count: data.total, query: applied.q })
+          : t('events.count', { count: data.total });
   }
 
   return (
     <div className="page">
       <header className="page-hero">
-        <h1>Events</h1>
-        <p className="lead">Upcoming events across Kenya, from today onwards.</p>
+        <h1>{t('events.pageTitle')}</h1>
+        <p className="lead">{t('events.pageLead')}</p>
       </header>
 
       <EventFilters
@@ -49,19 +53,19 @@ export default function EventsRoute() {
         </p>
         {filtered ? (
           <Button variant="ghost" className="btn--sm" onClick={search.clear}>
-            Clear filters
+            {t('events.clearFilters')}
           </Button>
         ) : null}
       </div>
 
-      <h2 className="visually-hidden">Results</h2>
+      <h2 className="visually-hidden">{t('events.results')}</h2>
       {result.loading ? (
         <EventGridSkeleton count={PAGE_SIZE} />
       ) : result.error ? (
         <div className="button-row">
-          <FormMessage tone="error">{getErrorMessage(result.error, 'Failed to load events. Please try again.')}</FormMessage>
+          <FormMessage tone="error">{getErrorMessage(result.error, t('events.loadFailed'))}</FormMessage>
           <Button variant="secondary" onClick={result.reload}>
-            Try again
+            {t('events.tryAgain')}
           </Button>
         </div>
       ) : data && data.items.length > 0 ? (
@@ -71,12 +75,12 @@ export default function EventsRoute() {
         </>
       ) : data && applied.page > 1 && data.total > 0 ? (
         <p className="empty-state">
-          This page is empty. <Link to={`${paths.events}?${eventsSearch({ ...applied, page: 1 })}`}>Go to the first page</Link>
+          {t('events.pageEmpty')} <Link to={`${paths.events}?${eventsSearch({ ...applied, page: 1 })}`}>{t('events.firstPage')}</Link>
         </p>
       ) : (
         <p className="empty-state">
-          {filtered ? 'No events match your search. Try other words or clear the filters.' : 'No upcoming events yet.'}{' '}
-          <Link to={paths.plan}>Post an event</Link>
+          {filtered ? t('events.noMatch') : t('events.noUpcoming')}{' '}
+          <Link to={paths.plan}>{t('events.postEvent')}</Link>
         </p>
       )}
     </div>

@@ -1,12 +1,14 @@
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { AuthCard, ForgotPasswordForm } from '../../features/auth';
 
 export default function ForgotPasswordRoute() {
-  useDocumentTitle('Forgot Password');
+  const t = useT();
+  useDocumentTitle(t('auth.forgotTitle'));
   return (
     <AuthCard
-      title="Forgot Password"
-      subtitle="Enter the email address you registered with and we will send you a link to reset your password."
+      title={t('auth.forgotTitle')}
+      subtitle={t('auth.forgotSubtitle')}
     >
       <ForgotPasswordForm />
     </AuthCard>

@@ -11,6 +11,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useFetch } from '../../hooks/use-fetch';
 import { getErrorMessage } from '../../lib/errors';
+import { useT } from '../../lib/i18n';
 import { byDateAscending, EventSection, getPopularEvents, getUpcomingEvents, type EventItem } from '../../features/events';
 import '../../features/events/home.css';
 
@@ -28,6 +29,7 @@ function EventRow({ source, ...section }: EventRowProps) {
 
 export default function HomeRoute() {
   useDocumentTitle(null);
+  const t = useT();
   const popular = useFetch('events:popular', getPopularEvents);
   const upcoming = useFetch('events:upcoming', getUpcomingEvents);
 
@@ -45,66 +47,65 @@ export default function HomeRoute() {
   return (
     <div className="page">
       <section className="home-hero" aria-labelledby="home-title">
-        <span className="eyebrow">Karibu · Nairobi · Mombasa · Kisumu</span>
-        <h1 id="home-title">Welcome to Tukio</h1>
+        <span className="eyebrow">{t('home.eyebrow')}</span>
+        <h1 id="home-title">{t('home.title')}</h1>
         <p className="lead">
-          Discover concerts, festivals, tech meetups and community gatherings across Kenya. Get your tickets, join the
-          conversation and never miss what&apos;s happening near you.
+          {t('home.lead')}
         </p>
         <div className="button-row">
           <Link className="btn btn--primary" to={paths.events}>
-            Browse events
+            {t('layout.browseEvents')}
           </Link>
           <Link className="btn btn--secondary" to={paths.plan}>
-            Post an event
+            {t('layout.postEvent')}
           </Link>
         </div>
       </section>
 
       {error ? (
         <div className="home-error">
-          <FormMessage tone="error">{getErrorMessage(error, 'We could not load events right now. Please try again.')}</FormMessage>
+          <FormMessage tone="error">{getErrorMessage(error, t('home.loadFailed'))}</FormMessage>
           <Button variant="secondary" onClick={retry}>
-            Try again
+            {t('home.tryAgain')}
           </Button>
         </div>
       ) : (
         <>
           <EventRow
-            title="What's Trending Now"
-            intro="The events everyone is opening and sharing."
+            title={t('home.trendingTitle')}
+            intro={t('home.trendingIntro')}
             source={popular}
             priority={2}
-            empty="Nothing is trending yet. Check back soon!"
+            empty={t('home.trendingEmpty')}
           />
           <EventRow
-            title="Upcoming Experiences"
-            intro="Coming up soon, across the country."
+            title={t('home.upcomingTitle')}
+            intro={t('home.upcomingIntro')}
             source={upcoming}
-            empty="No upcoming events yet."
+            empty={t('home.upcomingEmpty')}
           />
         </>
       )}
 
       <section className="card home-create" aria-labelledby="home-create-title">
         <div>
-          <h2 id="home-create-title">Create Your Own Event</h2>
+          <h2 id="home-create-title">{t('home.createTitle')}</h2>
           <p className="muted">
-            Hosting a meetup, a concert or a harambee? Posting is free; your event goes live once it is approved.
+            {t('home.createText')}
           </p>
         </div>
         <Link className="btn btn--primary" to={paths.plan}>
-          Plan an event
+          {t('home.planEvent')}
         </Link>
       </section>
 
       {error ? null : (
         <EventSection
-          title="Explore All Events"
-          intro="The next events on the calendar."
+          title={t('home.exploreTitle')}
+          intro={t('home.exploreIntro')}
           action={
             <Link className="btn btn--secondary btn--sm" to={paths.events}>
-              See all events
+              {t('home.seeAll')}
             </Link>
           }
           events={explore}
@@ -112,7 +113,7 @@ export default function HomeRoute() {
           skeletons={6}
           empty={
             <>
-              No events yet. <Link to={paths.plan}>Be the first to post one!</Link>
+              {t('home.exploreEmpty')} <Link to={paths.plan}>{t('home.beFirst')}</Link>
             </>
           }
         />

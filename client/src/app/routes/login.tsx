@@ -1,10 +1,12 @@
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { AuthCard, LoginForm } from '../../features/auth';
 
 export default function LoginRoute() {
-  useDocumentTitle('Login');
+  const t = useT();
+  useDocumentTitle(t('auth.loginTitle'));
   return (
-    <AuthCard title="Login" subtitle="Welcome back! Log in to get tickets, join forums and chat.">
+    <AuthCard title={t('auth.loginTitle')} subtitle={t('auth.loginSubtitle')}>
       <LoginForm />
     </AuthCard>
   );

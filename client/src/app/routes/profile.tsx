@@ -4,6 +4,7 @@ import { notify } from '../../lib/notify';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { t as translate, useT } from '../../lib/i18n';
 import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
@@ -12,7 +13,8 @@ import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
 
 export default function ProfileRoute() {
-  useDocumentTitle('My Profile');
+  const t = useT();
+  useDocumentTitle(t('profile.pageTitle'));
   const navigate = useNavigate();
   const { user, isLoggedIn, isAvatarImageSet } = useSession();
   // Only a visitor who arrives without a session sees "User not found"; a session that ends
@@ -26,19 +28,19 @@ export default function ProfileRoute() {
 
   useEffect(() => {
     if (!userId && arrivedWithoutUser) {
-      notify.error('User not found. Please log in.', { toastId: 'user-not-found' });
+      notify.error(translate('profile.userNotFound'), { toastId: 'user-not-found' });
       void navigate(paths.login, { replace: true });
     }
   }, [userId, arrivedWithoutUser, navigate]);
 
   if (!userId || !user) {
-    return arrivedWithoutUser ? <PageLoader label="Redirecting to login…" /> : <Navigate to={paths.login} replace />;
+    return arrivedWithoutUser ? <PageLoader label={t('profile.redirectingToLogin')} /> : <Navigate to={paths.login} replace />;
   }
   if (!isAvatarImageSet) return <Navigate to={paths.setAvatar} replace />;
 
   return (
     <div className="page profile">
-      <h1>My Profile</h1>
+      <h1>{t('profile.pageTitle')}</h1>
       <ProfileCard
         userId={userId}
         user={profile.data ?? null}
@@ -51,7 +53,7 @@ export default function ProfileRoute() {
           <>
             <TransactionsOverlay userId={userId} />
             <Link className="btn btn--ghost" to={paths.chat}>
-              Messages
+              {t('profile.messages')}
             </Link>
           </>
         }
@@ -62,8 +64,8 @@ export default function ProfileRoute() {
         eventActions={(event, onChange) => (
           <>
             {/* The organiser's figures: sales, revenue, check-ins (app/routes/event-dashboard.tsx). */}
-            <Link className="btn btn--secondary btn--sm" to={paths.eventDashboard(event._id)} aria-label={`Dashboard for ${event.title}`}>
-              Dashboard
+            <Link className="btn btn--secondary btn--sm" to={paths.eventDashboard(event._id)} aria-label={t('profile.dashboardFor', { title: event.title })}>
+              {t('profile.dashboard')}
             </Link>
             <CancelEventButton small event={event} onCancelled={onChange} />
           </>

@@ -1,10 +1,12 @@
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { AuthCard, RegisterForm } from '../../features/auth';
 
 export default function RegisterRoute() {
-  useDocumentTitle('Register');
+  const t = useT();
+  useDocumentTitle(t('auth.registerTitle'));
   return (
-    <AuthCard title="Register" subtitle="Create your free Tukio account to get tickets and post events.">
+    <AuthCard title={t('auth.registerTitle')} subtitle={t('auth.registerSubtitle')}>
       <RegisterForm />
     </AuthCard>
   );

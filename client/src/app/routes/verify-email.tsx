@@ -2,23 +2,25 @@ import { Link, useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useT } from '../../lib/i18n';
 import { AuthCard, useEmailVerification } from '../../features/auth';
 
 export default function VerifyEmailRoute() {
+  const t = useT();
   const { token = '' } = useParams();
   const { state, error } = useEmailVerification(token);
   const title =
-    state === 'verifying' ? 'Verifying Email...' : state === 'verified' ? 'Email Verified' : 'Verification Failed';
+    state === 'verifying' ? t('auth.verifying') : state === 'verified' ? t('auth.verified') : t('auth.verifyFailed');
   useDocumentTitle(title);
 
   return (
     <AuthCard title={title}>
-      {state === 'verifying' ? <PageLoader label="Checking your verification link…" /> : null}
+      {state === 'verifying' ? <PageLoader label={t('auth.checkingLink')} /> : null}
       {state === 'verified' ? (
         <div className="auth-result" role="status">
-          <p>Your email address has been verified. You can now log in to your account.</p>
+          <p>{t('auth.verifiedText')}</p>
           <Link className="btn btn--primary btn--block" to={paths.login}>
-            Go to Login
+            {t('auth.goToLogin')}
           </Link>
         </div>
       ) : null}
@@ -27,9 +29,9 @@ export default function VerifyEmailRoute() {
           <p className="form-message form-message--error" role="alert">
             {error}
           </p>
-          <p>The link may be invalid, already used or expired. Try logging in, or register again to get a new link.</p>
+          <p>{t('auth.failedText')}</p>
           <Link className="btn btn--primary btn--block" to={paths.login}>
-            Go to Login
+            {t('auth.goToLogin')}
           </Link>
         </div>
       ) : null}

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { getErrorMessage } from '../../lib/errors';
+import { useT } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { REPORT_KIND_LABELS, REPORT_REASONS, sendReport, type ReportKind, type ReportReason } from '../../lib/report-api';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -25,7 +26,8 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const what = kind === 'user' ? authorName ?? 'this user' : `${authorName ? `${authorName}'s ` : 'this '}${REPORT_KIND_LABELS[kind]}`;
+  const t = useT();
+  const what = kind === 'user' ? authorName ?? t('ui.thisUser') : authorName ? t('ui.someonesThing', { name: authorName, thing: REPORT_KIND_LABELS[kind] }) : t('ui.thisThing', { thing: REPORT_KIND_LABELS[kind] });
 
   const close = () => {
     if (busy) return;
@@ -35,7 +37,7 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
 
   const submit = async () => {
     if (reason === 'other' && !details.trim()) {
-      setError('Please tell the moderators what is wrong.');
+      setError(t('ui.reportNeedsDetails'));
       return;
     }
     setBusy(true);
@@ -45,7 +47,7 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
       setSent(true);
       setOpen(false);
     } catch (caught) {
-      setError(getErrorMessage(caught, 'Your report could not be sent. Please try again.'));
+      setError(getErrorMessage(caught, t('ui.reportFailed')));
     } finally {
       setBusy(false);
     }
@@ -56,20 +58,20 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
       <button
         type="button"
         className={`report-button${className ? ` ${className}` : ''}`}
-        aria-label={`Report ${what}`}
+        aria-label={t('ui.reportWhat', { what })}
         disabled={sent}
         onClick={() => setOpen(true)}
       >
-        {sent ? 'Reported' : 'Report'}
+        {sent ? t('ui.reported') : t('ui.report')}
       </button>
       {open ? (
         <ConfirmDialog
           open={open}
-          title={`Report ${what}`}
-          description={<p>The moderators will review it. {kind === 'user' ? 'They' : 'The author'} will not be told who reported.</p>}
-          confirmLabel="Send report"
-          busyLabel="Sending…"
-          dismissLabel="Cancel"
+          title={t('ui.reportWhat', { what })}
+          description={<p>{kind === 'user' ? t('ui.reportReviewUser') : t('ui.reportReviewAuthor')}</p>}
+          confirmLabel={t('ui.sendReport')}
+          busyLabel={t('ui.sending')}
+          dismissLabel={t('ui.cancel')}
           tone="primary"
           busy={busy}
           error={error}
@@ -77,7 +79,7 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
           onClose={close}
         >
           <fieldset className="report-reasons">
-            <legend className="field__label">Why are you reporting this?</legend>
+            <legend className="field__label">{t('ui.reportWhy')}</legend>
             {REPORT_REASONS.map((option, index) => (
               <label key={option.value} className="report-reasons__option">
                 <input
@@ -93,7 +95,7 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
             ))}
           </fieldset>
           <TextAreaField
-            label={reason === 'other' ? 'What is wrong? (required)' : 'Anything to add? (optional)'}
+            label={reason === 'other' ? t('ui.reportWhatIsWrong') : t('ui.reportAnythingToAdd')}
             value={details}
             maxLength={1000}
             rows={3}
@@ -110,10 +112,11 @@ export function ReportButton({ kind, id, authorName, className }: ReportButtonPr
  * already gets "[hidden by a moderator]" from the server in place of the words.
  */
 export function HiddenNote({ hidden, reason }: { hidden?: boolean | undefined; reason?: string | undefined }) {
+  const t = useT();
   if (!hidden || reason === undefined) return null;
   return (
     <p className="hidden-note" role="note">
-      Hidden by a moderator{reason ? `: ${reason}` : '.'} Others see “[hidden by a moderator]” instead.
+      {reason ? t('ui.hiddenWithReason', { reason }) : t('ui.hidden')}
     </p>
   );
 }

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
 import { useModalDialog } from '../../hooks/use-modal-dialog';
+import { useT } from '../../lib/i18n';
 import { Button } from './button';
 import './confirm-dialog.css';
 
@@ -31,7 +32,8 @@ export interface ConfirmDialogProps {
 }
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, description, children, confirmLabel, busyLabel, dismissLabel = 'Go back', tone = 'danger', busy, error, onConfirm, onClose } = props;
+  const { open, title, description, children, confirmLabel, busyLabel, dismissLabel, tone = 'danger', busy, error, onConfirm, onClose } = props;
+  const t = useT();
   const dialogRef = useModalDialog(open);
   const dismissRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -84,7 +86,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         ) : null}
         <div className="button-row confirm-dialog__actions">
           <Button ref={dismissRef} variant="secondary" disabled={busy} onClick={onClose}>
-            {dismissLabel}
+            {dismissLabel ?? t('ui.goBack')}
           </Button>
           <Button type="submit" variant={tone} loading={busy} loadingText={busyLabel}>
             {confirmLabel}

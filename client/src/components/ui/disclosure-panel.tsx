@@ -4,6 +4,7 @@
  */
 import { Suspense, useId, useState, type ReactNode } from 'react';
 import { getServerMessage } from '../../lib/errors';
+import { useT } from '../../lib/i18n';
 import { Button } from './button';
 
 export interface DisclosurePanelProps {
@@ -53,6 +54,7 @@ export function DisclosurePanel({ title, showLabel, hideLabel, loadingText, clas
 
 /** What a panel's body shows until its data came: the server's reason and Try again, or that it is loading. */
 export function LoadingOrFailure({ error, reload, loadingText, failureText, className }: { error: unknown; reload: () => void; loadingText: string; failureText: string; className?: string }) {
+  const t = useT();
   if (!error) {
     return (
       <p className="muted" role="status">
@@ -66,7 +68,7 @@ export function LoadingOrFailure({ error, reload, loadingText, failureText, clas
         {getServerMessage(error) ?? failureText}
       </p>
       <Button variant="secondary" className="btn--sm" onClick={reload}>
-        Try again
+        {t('ui.tryAgain')}
       </Button>
     </div>
   );

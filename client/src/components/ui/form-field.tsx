@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
+import { useT } from '../../lib/i18n';
 
 interface FieldChrome {
   label: ReactNode;
@@ -86,5 +87,6 @@ type PresetFieldProps = Omit<TextFieldProps, 'label'> & { label?: ReactNode };
 
 /** A required e-mail address: label "Email", name "email" unless given. */
 export function EmailField(props: PresetFieldProps) {
-  return <TextField label="Email" name="email" type="email" autoComplete="email" required {...props} />;
+  const t = useT();
+  return <TextField label={t('ui.email')} name="email" type="email" autoComplete="email" required {...props} />;
 }

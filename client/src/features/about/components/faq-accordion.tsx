@@ -1,8 +1,10 @@
 import { useId, useState } from 'react';
+import { useT } from '../../../lib/i18n';
 import type { FaqItem } from '../content';
 
 /** One item open at a time; activating the open item closes it. */
 export function FaqAccordion({ items }: { items: readonly FaqItem[] }) {
+  const t = useT();
   const [openIndex, setOpenIndex] = useState<number | null>(null);
   const baseId = useId();
 
@@ -23,12 +25,12 @@ export function FaqAccordion({ items }: { items: readonly FaqItem[] }) {
                 aria-controls={panelId}
                 onClick={() => setOpenIndex(isOpen ? null : index)}
               >
-                <span>{item.question}</span>
+                <span>{t(item.question)}</span>
                 <span className="faq__icon" aria-hidden="true" />
               </button>
             </h3>
             <div id={panelId} role="region" aria-labelledby={buttonId} className="faq__panel" hidden={!isOpen}>
-              <p>{item.answer}</p>
+              <p>{t(item.answer)}</p>
             </div>
           </div>
         );

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Feature } from '../content';
+import { useT } from '../../../lib/i18n';
 
 /* Simple 24×24 line icons, one per feature (same order as `keyFeatures`). */
 const icons: ReactElement[] = [
@@ -33,6 +34,7 @@ const icons: ReactElement[] = [
 ];
 
 export function FeatureList({ features }: { features: readonly Feature[] }) {
+  const t = useT();
   return (
     <ul className="feature-grid">
       {features.map((feature, index) => (
@@ -52,8 +54,8 @@ export function FeatureList({ features }: { features: readonly Feature[] }) {
               {icons[index % icons.length]}
             </svg>
           </span>
-          <h3 className="feature-card__title">{feature.title}</h3>
-          <p>{feature.description}</p>
+          <h3 className="feature-card__title">{t(feature.title)}</h3>
+          <p>{t(feature.description)}</p>
         </li>
       ))}
     </ul>

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
+import { useT } from '../../../lib/i18n';
 import type { EventItem } from '../../../types/api';
 import { EventImage } from '../../../components/event-image';
 import type { AdminAction } from '../hooks/use-admin-events';
@@ -29,9 +30,18 @@ export const isPending = (event: EventItem) => !isApproved(event) && !isCancelle
 
 const statusTone = (event: EventItem) => (isApproved(event) ? 'success' : isCancelled(event) ? 'cancelled' : 'pending');
 
+/** The badge says the stored status as it is; the known ones in the reader's language. */
+const STATUS_LABEL: Record<string, string> = {
+  approved: 'admin.statusApproved',
+  cancelled: 'admin.statusCancelled',
+  pending: 'admin.statusPending',
+};
+
 export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, onDelete, price, extraActions }: AdminEventCardProps) {
+  const t = useT();
   const approved = isApproved(event);
   const cancelled = isCancelled(event);
+  const status = event.status || 'pending';
   return (
     <article className="admin-card" aria-label={event.title}>
       <EventImage className="admin-card__image" src={event.image} alt="" loading="lazy" width={640} height={360} />
@@ -42,7 +52,7 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
         <p className="admin-card__description">{event.description}</p>
         <dl className="admin-card__facts">
           <div>
-            <dt>Date</dt>
+            <dt>{t('admin.date')}</dt>
             <dd>
               <time dateTime={event.date}>
                 {formatEventDate(event.date)} · {formatEventTime(event.date)}
@@ -50,24 +60,24 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
             </dd>
           </div>
           <div>
-            <dt>Location</dt>
+            <dt>{t('admin.location')}</dt>
             <dd>{event.location}</dd>
           </div>
           {price ? (
             <div>
-              <dt>Price</dt>
+              <dt>{t('admin.price')}</dt>
               <dd>{price}</dd>
             </div>
           ) : null}
           <div>
-            <dt>Status</dt>
+            <dt>{t('admin.status')}</dt>
             <dd>
-              <span className={`badge badge--${statusTone(event)}`}>{event.status || 'pending'}</span>
+              <span className={`badge badge--${statusTone(event)}`}>{STATUS_LABEL[status] ? t(STATUS_LABEL[status]) : status}</span>
             </dd>
           </div>
           {cancelled && event.cancelReason ? (
             <div>
-              <dt>Reason</dt>
+              <dt>{t('admin.reason')}</dt>
               <dd>{event.cancelReason}</dd>
             </div>
           ) : null}
@@ -78,22 +88,22 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
           className="btn--sm"
           disabled={approved || cancelled || (locked && busy !== 'approve')}
           loading={busy === 'approve'}
-          loadingText="Approving…"
-          aria-label={`Approve ${event.title}`}
+          loadingText={t('admin.approving')}
+          aria-label={t('admin.approveTitle', { title: event.title })}
           onClick={onApprove}
         >
-          Approve
+          {t('admin.approve')}
         </Button>
         <Button
           variant="secondary"
           className="btn--sm"
           disabled={!approved || cancelled || (locked && busy !== 'disapprove')}
           loading={busy === 'disapprove'}
-          loadingText="Disapproving…"
-          aria-label={`Disapprove ${event.title}`}
+          loadingText={t('admin.disapproving')}
+          aria-label={t('admin.disapproveTitle', { title: event.title })}
           onClick={onDisapprove}
         >
-          Disapprove
+          {t('admin.disapprove')}
         </Button>
         {extraActions}
         <Button
@@ -101,11 +111,11 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
           className="btn--sm"
           disabled={locked && busy !== 'delete'}
           loading={busy === 'delete'}
-          loadingText="Deleting…"
-          aria-label={`Delete ${event.title}`}
+          loadingText={t('admin.deleting')}
+          aria-label={t('admin.deleteTitle', { title: event.title })}
           onClick={onDelete}
         >
-          Delete
+          {t('admin.delete')}
         </Button>
       </div>
     </article>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PageLoader } from '../../../components/ui/spinner';
+import { useT } from '../../../lib/i18n';
 import type { EventItem } from '../../../types/api';
 import type { useAdminEvents } from '../hooks/use-admin-events';
 import { AdminEventCard } from './admin-event-card';
@@ -18,13 +19,14 @@ export function AdminEventsView({
   loadingLabel: string;
   children: ReactNode;
 }) {
+  const t = useT();
   if (admin.loading) return <PageLoader label={loadingLabel} />;
   if (admin.error) {
     return (
       <div className="button-row">
-        <FormMessage tone="error">Failed to fetch events</FormMessage>
+        <FormMessage tone="error">{t('admin.loadFailed')}</FormMessage>
         <Button variant="secondary" onClick={admin.reload}>
-          Try again
+          {t('admin.tryAgain')}
         </Button>
       </div>
     );

@@ -13,44 +13,49 @@ import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
+import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
-import { REPORT_KIND_LABELS, REPORT_REASONS } from '../../../lib/report-api';
+import { REPORT_KIND_LABELS, REPORT_REASONS, type ReportKind, type ReportReason } from '../../../lib/report-api';
 import { getModerationLog, getModerationQueue, moderate, type LogEntry, type ModerationAction, type QueueItem } from '../api/moderation-api';
 
-const REASON_LABEL = Object.fromEntries(REPORT_REASONS.map((reason) => [reason.value, reason.label]));
-
+/* Catalog keys (admin.*): what a moderator can do, and what the log and the toast say about it. */
 const ACTION_LABEL: Record<ModerationAction, string> = {
-  dismiss: 'Dismiss',
-  hide: 'Hide',
-  unhide: 'Show again',
-  delete: 'Delete',
-  warn: 'Warn author',
-  suspend: 'Suspend author',
-  ban: 'Ban author',
-  lift: 'Lift suspension or ban',
+  dismiss: 'admin.actionDismiss',
+  hide: 'admin.actionHide',
+  unhide: 'admin.actionUnhide',
+  delete: 'admin.actionDelete',
+  warn: 'admin.actionWarn',
+  suspend: 'admin.actionSuspend',
+  ban: 'admin.actionBan',
+  lift: 'admin.actionLift',
 };
 
+/** The log's sentence for each action ('hid a comment'), with the kind of item as {kind}. */
 const LOGGED: Record<ModerationAction, string> = {
-  dismiss: 'dismissed reports on',
-  hide: 'hid',
-  unhide: 'showed again',
-  delete: 'deleted',
-  warn: 'warned the author of',
-  suspend: 'suspended the author of',
-  ban: 'banned the author of',
-  lift: 'lifted the measures on the author of',
+  dismiss: 'admin.loggedDismiss',
+  hide: 'admin.loggedHide',
+  unhide: 'admin.loggedUnhide',
+  delete: 'admin.loggedDelete',
+  warn: 'admin.loggedWarn',
+  suspend: 'admin.loggedSuspend',
+  ban: 'admin.loggedBan',
+  lift: 'admin.loggedLift',
 };
 
 const DONE: Record<ModerationAction, string> = {
-  dismiss: 'Reports dismissed.',
-  hide: 'Hidden. The reporters are told.',
-  unhide: 'Shown again.',
-  delete: 'Deleted. The reporters are told.',
-  warn: 'The author is warned.',
-  suspend: 'The author is suspended and signed out everywhere.',
-  ban: 'The author is banned and signed out everywhere.',
-  lift: 'The account is active again.',
+  dismiss: 'admin.doneDismiss',
+  hide: 'admin.doneHide',
+  unhide: 'admin.doneUnhide',
+  delete: 'admin.doneDelete',
+  warn: 'admin.doneWarn',
+  suspend: 'admin.doneSuspend',
+  ban: 'admin.doneBan',
+  lift: 'admin.doneLift',
 };
+
+/** The shared labels are read when shown, so they follow the current language. */
+const kindText = (kind: ReportKind) => REPORT_KIND_LABELS[kind] ?? kind;
+const reasonText = (reason: ReportReason) => REPORT_REASONS.find((item) => item.value === reason)?.label ?? reason;
 
 function actionsFor(item: QueueItem): ModerationAction[] {
   if (!item.item) return ['dismiss'];
@@ -65,6 +70,7 @@ interface Pending {
 }
 
 export function ModerationSection() {
+  const t = useT();
   const headingId = useId();
   const queue = useFetch('admin:moderation-queue', (signal) => getModerationQueue(signal));
   const log = useFetch('admin:moderation-log', (signal) => getModerationLog(signal));
@@ -88,12 +94,12 @@ export function ModerationSection() {
 
   const confirm = async ({ item, action }: Pending) => {
     if (reason.trim().length < 3) {
-      setError('Please give a reason (at least 3 characters): it is logged and told to the author.');
+      setError(t('admin.reasonTooShort'));
       return;
     }
     const dayCount = Number(days);
     if (action === 'suspend' && !(Number.isInteger(dayCount) && dayCount >= 1 && dayCount <= 365)) {
-      setError('Days must be a whole number from 1 to 365.');
+      setError(t('admin.daysInvalid'));
       return;
     }
     setBusy(true);
@@ -105,12 +111,12 @@ export function ModerationSection() {
         ...(action === 'suspend' ? { days: dayCount } : {}),
         ...(action === 'suspend' || action === 'ban' ? { hideContent } : {}),
       });
-      notify.success(DONE[action]);
+      notify.success(t(DONE[action]));
       setPending(null);
       void getModerationQueue().then((fresh) => queue.setData(() => fresh), queue.reload);
       void getModerationLog().then((fresh) => log.setData(() => fresh), log.reload);
     } catch (failure) {
-      setError(getErrorMessage(failure, 'That did not work. Please try again.'));
+      setError(getErrorMessage(failure, t('admin.actionFailed')));
     } finally {
       setBusy(false);
     }
@@ -120,17 +126,17 @@ export function ModerationSection() {
     <section className="admin-section moderation" aria-labelledby={headingId}>
       <div className="refunds__header">
         <h2 id={headingId}>
-          Reports{queue.data ? <span className="muted"> ({items.length})</span> : null}
+          {t('admin.reports')}{queue.data ? <span className="muted"> ({items.length})</span> : null}
         </h2>
       </div>
       {queue.loading ? (
         <p className="muted" role="status">
-          Loading reports…
+          {t('admin.loadingReports')}
         </p>
       ) : queue.error ? (
-        <p className="form-message form-message--error">Failed to load the reports.</p>
+        <p className="form-message form-message--error">{t('admin.reportsLoadFailed')}</p>
       ) : items.length === 0 ? (
-        <p className="empty-state">No open reports.</p>
+        <p className="empty-state">{t('admin.noReports')}</p>
       ) : (
         <ul className="moderation__list">
           {items.map((item) => (
@@ -143,7 +149,7 @@ export function ModerationSection() {
 
       <details className="moderation__log">
         <summary>
-          <h3>Moderation log</h3>
+          <h3>{t('admin.moderationLog')}</h3>
         </summary>
         <ModerationLog entries={log.data ?? []} loading={log.loading} />
       </details>
@@ -151,24 +157,28 @@ export function ModerationSection() {
       {pending ? (
         <ConfirmDialog
           open
-          title={`${ACTION_LABEL[pending.action]}: ${REPORT_KIND_LABELS[pending.item.kind]}${pending.item.author ? ` by ${pending.item.author.username}` : ''}`}
-          description={<p>The reason is logged{pending.action === 'dismiss' ? '' : ' and emailed to the author'}. The reporters are told the outcome.</p>}
-          confirmLabel={ACTION_LABEL[pending.action]}
-          busyLabel="Working…"
-          dismissLabel="Cancel"
+          title={
+            pending.item.author
+              ? t('admin.dialogTitleBy', { action: t(ACTION_LABEL[pending.action]), kind: kindText(pending.item.kind), username: pending.item.author.username })
+              : t('admin.dialogTitle', { action: t(ACTION_LABEL[pending.action]), kind: kindText(pending.item.kind) })
+          }
+          description={<p>{t(pending.action === 'dismiss' ? 'admin.reasonLogged' : 'admin.reasonLoggedEmailed')}</p>}
+          confirmLabel={t(ACTION_LABEL[pending.action])}
+          busyLabel={t('admin.working')}
+          dismissLabel={t('admin.cancel')}
           tone={pending.action === 'dismiss' || pending.action === 'unhide' || pending.action === 'lift' ? 'primary' : 'danger'}
           busy={busy}
           error={error}
           onConfirm={() => void confirm(pending)}
           onClose={close}
         >
-          <TextAreaField label="Reason" value={reason} rows={2} maxLength={500} data-autofocus onChange={(event) => setReason(event.target.value)} />
+          <TextAreaField label={t('admin.reason')} value={reason} rows={2} maxLength={500} data-autofocus onChange={(event) => setReason(event.target.value)} />
           {pending.action === 'suspend' ? (
-            <TextField label="Days" type="number" inputMode="numeric" min={1} max={365} value={days} onChange={(event) => setDays(event.target.value)} />
+            <TextField label={t('admin.days')} type="number" inputMode="numeric" min={1} max={365} value={days} onChange={(event) => setDays(event.target.value)} />
           ) : null}
           {pending.action === 'suspend' || pending.action === 'ban' ? (
             <label className="moderation__check">
-              <input type="checkbox" checked={hideContent} onChange={(event) => setHideContent(event.target.checked)} /> Also hide everything this account wrote
+              <input type="checkbox" checked={hideContent} onChange={(event) => setHideContent(event.target.checked)} /> {t('admin.hideEverything')}
             </label>
           ) : null}
         </ConfirmDialog>
@@ -178,43 +188,52 @@ export function ModerationSection() {
 }
 
 function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: ModerationAction) => void }) {
+  const t = useT();
   const { author } = item;
+  const kind = kindText(item.kind);
   return (
-    <article className="moderation-card card" aria-label={`Reported ${REPORT_KIND_LABELS[item.kind]}${author ? ` by ${author.username}` : ''}`}>
+    <article className="moderation-card card" aria-label={author ? t('admin.reportedItemBy', { kind, username: author.username }) : t('admin.reportedItem', { kind })}>
       <header className="moderation-card__top">
-        <span className="badge">{REPORT_KIND_LABELS[item.kind]}</span>
-        <strong>
-          {item.reportCount} report{item.reportCount === 1 ? '' : 's'}
-        </strong>
+        <span className="badge">{kind}</span>
+        <strong>{t('admin.reportCount', { count: item.reportCount })}</strong>
         {item.event ? (
           <span className="muted">
-            on <Link to={paths.event(item.event._id)}>{item.event.title}</Link>
+            {t('admin.onEvent')} <Link to={paths.event(item.event._id)}>{item.event.title}</Link>
           </span>
         ) : null}
         {item.thread ? (
           <span className="muted">
-            in <Link to={paths.forumThread(item.thread._id)}>{item.thread.title}</Link>
+            {t('admin.inThread')} <Link to={paths.forumThread(item.thread._id)}>{item.thread.title}</Link>
           </span>
         ) : null}
       </header>
       {item.item ? (
         <blockquote className="moderation-card__text">
           {item.item.text}
-          {item.item.hidden ? <span className="moderation-card__flag"> (hidden{item.item.hiddenReason ? `: ${item.item.hiddenReason}` : ''})</span> : null}
+          {item.item.hidden ? (
+            <span className="moderation-card__flag">
+              {' '}
+              {item.item.hiddenReason ? t('admin.hiddenFlagReason', { reason: item.item.hiddenReason }) : t('admin.hiddenFlag')}
+            </span>
+          ) : null}
         </blockquote>
       ) : (
-        <p className="muted">This item no longer exists.</p>
+        <p className="muted">{t('admin.itemGone')}</p>
       )}
       {author ? (
         <p className="moderation-card__author">
-          By <strong>{author.username}</strong> · {author.warnings} warning{author.warnings === 1 ? '' : 's'}, {author.suspensions} suspension
-          {author.suspensions === 1 ? '' : 's'}, {author.bans} ban{author.bans === 1 ? '' : 's'}
-          {author.bannedAt ? ' · banned' : author.suspendedUntil && new Date(author.suspendedUntil) > new Date() ? ` · suspended until ${formatDateTime(author.suspendedUntil)}` : ''}
+          {t('admin.by')} <strong>{author.username}</strong> ·{' '}
+          {t('admin.authorRecord', { warnings: author.warnings, suspensions: author.suspensions, bans: author.bans })}
+          {author.bannedAt
+            ? ` · ${t('admin.authorBanned')}`
+            : author.suspendedUntil && new Date(author.suspendedUntil) > new Date()
+              ? ` · ${t('admin.authorSuspendedUntil', { date: formatDateTime(author.suspendedUntil) })}`
+              : ''}
         </p>
       ) : null}
       {item.context.posts.length > 0 ? (
         <details className="moderation-card__context">
-          <summary>The thread ({item.context.posts.length === 1 ? '1 post' : `${item.context.posts.length} posts`})</summary>
+          <summary>{t('admin.threadContext', { count: item.context.posts.length })}</summary>
           <ol>
             {item.context.posts.map((post) => (
               <li key={post._id} className={post._id === item.id ? 'moderation-card__reported' : undefined}>
@@ -226,7 +245,7 @@ function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: 
       ) : null}
       {item.context.messages.length > 0 ? (
         <details className="moderation-card__context" open>
-          <summary>The conversation (last {item.context.messages.length} messages)</summary>
+          <summary>{t('admin.conversationContext', { count: item.context.messages.length })}</summary>
           <ol>
             {item.context.messages.map((message) => (
               <li key={message._id} className={message.reported ? 'moderation-card__reported' : undefined}>
@@ -239,7 +258,7 @@ function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: 
       <ul className="moderation-card__reports">
         {item.reports.map((report) => (
           <li key={report._id}>
-            <strong>{REASON_LABEL[report.reason] ?? report.reason}</strong> — {report.reporter.username}, {formatDateTime(report.createdAt)}
+            <strong>{reasonText(report.reason)}</strong> — {report.reporter.username}, {formatDateTime(report.createdAt)}
             {report.details ? <>: “{report.details}”</> : null}
           </li>
         ))}
@@ -252,7 +271,7 @@ function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: 
             className="btn--sm"
             onClick={() => onAction(action)}
           >
-            {ACTION_LABEL[action]}
+            {t(ACTION_LABEL[action])}
           </Button>
         ))}
       </div>
@@ -261,16 +280,17 @@ function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: 
 }
 
 function ModerationLog({ entries, loading }: { entries: LogEntry[]; loading: boolean }) {
-  if (loading) return <p className="muted">Loading the log…</p>;
-  if (entries.length === 0) return <p className="empty-state">No moderation actions yet.</p>;
+  const t = useT();
+  if (loading) return <p className="muted">{t('admin.loadingLog')}</p>;
+  if (entries.length === 0) return <p className="empty-state">{t('admin.noActions')}</p>;
   return (
     <ol className="moderation__log-list">
       {entries.map((entry) => (
         <li key={entry._id}>
-          <span className="muted">{formatDateTime(entry.createdAt)}</span> · <strong>{entry.admin.username}</strong> {LOGGED[entry.action]} a{' '}
-          {REPORT_KIND_LABELS[entry.kind]}
-          {entry.user ? ` by ${entry.user.username}` : ''}
-          {entry.days ? ` (${entry.days} days)` : ''}: “{entry.reason}”
+          <span className="muted">{formatDateTime(entry.createdAt)}</span> · <strong>{entry.admin.username}</strong>{' '}
+          {LOGGED[entry.action] ? t(LOGGED[entry.action], { kind: kindText(entry.kind) }) : entry.action}
+          {entry.user ? ` ${t('admin.loggedBy', { username: entry.user.username })}` : ''}
+          {entry.days ? ` ${t('admin.loggedDays', { days: entry.days })}` : ''}: “{entry.reason}”
           {entry.excerpt && entry.kind !== 'user' ? <span className="muted"> — “{entry.excerpt.slice(0, 120)}”</span> : null}
         </li>
       ))}

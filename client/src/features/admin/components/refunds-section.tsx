@@ -12,34 +12,37 @@ import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { formatDateTime, formatKes } from '../../../lib/format';
+import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { REFUND_REASON, REFUND_STATUS } from '../../../lib/refund-labels';
 import { getRefunds, retryRefund, type RefundRow, type RefundStatus } from '../api/admin-api';
 
 type Filter = RefundStatus | '';
 
+/* Catalog keys (admin.*). */
 const FILTERS: ReadonlyArray<{ value: Filter; label: string }> = [
-  { value: '', label: 'All' },
-  { value: 'due', label: 'Due' },
-  { value: 'sent', label: 'Sent' },
-  { value: 'succeeded', label: 'Refunded' },
-  { value: 'failed', label: 'Failed' },
+  { value: '', label: 'admin.filterAll' },
+  { value: 'due', label: 'admin.filterDue' },
+  { value: 'sent', label: 'admin.filterSent' },
+  { value: 'succeeded', label: 'admin.filterSucceeded' },
+  { value: 'failed', label: 'admin.filterFailed' },
 ];
 
 const METHOD: Record<RefundRow['method'], string> = {
-  reversal: 'M-Pesa reversal',
-  b2c: 'M-Pesa payout',
+  reversal: 'admin.methodReversal',
+  b2c: 'admin.methodB2c',
 };
 
 const EMPTY: Record<Filter, string> = {
-  '': 'No refunds. Money goes back here when an event is cancelled or a payment arrives after the seats are gone.',
-  due: 'No refunds waiting to be sent.',
-  sent: 'No refunds waiting for M-Pesa’s answer.',
-  succeeded: 'No completed refunds.',
-  failed: 'No failed refunds.',
+  '': 'admin.noRefunds',
+  due: 'admin.noRefundsDue',
+  sent: 'admin.noRefundsSent',
+  succeeded: 'admin.noRefundsSucceeded',
+  failed: 'admin.noRefundsFailed',
 };
 
 export function RefundsSection() {
+  const t = useT();
   const headingId = useId();
   const [filter, setFilter] = useState<Filter>('');
   const list = useFetch(`admin:refunds:${filter}`, (signal) => getRefunds(filter, signal));
@@ -62,17 +65,17 @@ export function RefundsSection() {
     setRetryError(null);
     try {
       await retryRefund(row.refundId);
-      notify.success(`The refund of ${formatKes(row.refundAmount)} to ${row.username} is queued again.`);
+      notify.success(t('admin.refundQueued', { amount: formatKes(row.refundAmount), username: row.username }));
       setRetrying(null);
       refresh();
     } catch (error) {
       if (getErrorStatus(error) === 409) {
         // It moved on meanwhile (another admin, or it is no longer failed): show where it is now.
-        notify.info(getErrorMessage(error, 'This refund is no longer failed.'));
+        notify.info(getErrorMessage(error, t('admin.refundNoLongerFailed')));
         setRetrying(null);
         refresh();
       } else {
-        setRetryError(getErrorMessage(error, 'The refund could not be queued again. Please try again.'));
+        setRetryError(getErrorMessage(error, t('admin.refundRetryFailed')));
       }
     } finally {
       setBusy(false);
@@ -82,13 +85,16 @@ export function RefundsSection() {
   return (
     <section className="admin-section refunds" aria-labelledby={headingId}>
       <div className="refunds__header">
-        <h2 id={headingId}>Refunds{list.data ? ` (${rows.length})` : ''}</h2>
+        <h2 id={headingId}>
+          {t('admin.refunds')}
+          {list.data ? ` (${rows.length})` : ''}
+        </h2>
         <fieldset className="refunds__filter">
-          <legend className="visually-hidden">Show refunds</legend>
+          <legend className="visually-hidden">{t('admin.showRefunds')}</legend>
           {FILTERS.map((option) => (
             <label key={option.value || 'all'} className="refunds__chip">
               <input type="radio" name={`${headingId}-filter`} value={option.value} checked={filter === option.value} onChange={() => setFilter(option.value)} />
-              <span>{option.label}</span>
+              <span>{t(option.label)}</span>
             </label>
           ))}
         </fieldset>
@@ -96,19 +102,19 @@ export function RefundsSection() {
 
       {list.loading ? (
         <p className="muted" role="status">
-          Loading refunds…
+          {t('admin.loadingRefunds')}
         </p>
       ) : list.error ? (
         <div className="button-row">
           <p className="form-message form-message--error" role="alert">
-            {getErrorMessage(list.error, 'Failed to fetch refunds.')}
+            {getErrorMessage(list.error, t('admin.refundsLoadFailed'))}
           </p>
           <Button variant="secondary" className="btn--sm" onClick={list.reload}>
-            Try again
+            {t('admin.tryAgain')}
           </Button>
         </div>
       ) : rows.length === 0 ? (
-        <p className="empty-state">{EMPTY[filter]}</p>
+        <p className="empty-state">{t(EMPTY[filter])}</p>
       ) : (
         <ul className="refunds__list">
           {rows.map((row) => (
@@ -121,17 +127,17 @@ export function RefundsSection() {
 
       <ConfirmDialog
         open={retrying !== null}
-        title="Send this refund again?"
+        title={t('admin.retryRefundTitle')}
         description={
           retrying ? (
             <p>
-              <strong>{formatKes(retrying.refundAmount)}</strong> goes back to {retrying.username} on {retrying.phoneNumber} for “{retrying.eventTitle}”.
-              It is queued again and sent to M-Pesa within a minute; check the number first if M-Pesa refused it.
+              <strong>{formatKes(retrying.refundAmount)}</strong>{' '}
+              {t('admin.retryRefundDescription', { username: retrying.username, phone: retrying.phoneNumber, title: retrying.eventTitle })}
             </p>
           ) : null
         }
-        confirmLabel="Retry refund"
-        busyLabel="Queuing…"
+        confirmLabel={t('admin.retryRefund')}
+        busyLabel={t('admin.queuing')}
         tone="primary"
         busy={busy}
         error={retryError}
@@ -145,9 +151,10 @@ export function RefundsSection() {
 }
 
 function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
+  const t = useT();
   const status = REFUND_STATUS[row.status] ?? { tone: 'pending', label: row.status };
   return (
-    <article className="refund-card" aria-label={`Refund of ${formatKes(row.refundAmount)} to ${row.username} for ${row.eventTitle}`}>
+    <article className="refund-card" aria-label={t('admin.refundLabel', { amount: formatKes(row.refundAmount), username: row.username, title: row.eventTitle })}>
       <div className="refund-card__top">
         <p className="refund-card__amount">{formatKes(row.refundAmount)}</p>
         <span className={`badge badge--${status.tone}`}>{status.label}</span>
@@ -157,41 +164,41 @@ function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
       </h3>
       <dl className="refund-card__facts">
         <div>
-          <dt>Buyer</dt>
+          <dt>{t('admin.buyer')}</dt>
           <dd>
             {row.username} <span className="muted">({row.email})</span>
           </dd>
         </div>
         <div>
-          <dt>Phone</dt>
+          <dt>{t('admin.phone')}</dt>
           <dd className="mono">{row.phoneNumber}</dd>
         </div>
         <div>
-          <dt>Why</dt>
+          <dt>{t('admin.why')}</dt>
           <dd>{REFUND_REASON[row.reason] ?? row.reason}</dd>
         </div>
         <div>
-          <dt>Order</dt>
+          <dt>{t('admin.order')}</dt>
           <dd>
-            {row.quantity} {row.quantity === 1 ? 'ticket' : 'tickets'}, {formatKes(row.amount)} paid {formatDateTime(row.paidAt)}
+            {t('admin.orderPaid', { count: row.quantity, amount: formatKes(row.amount), date: formatDateTime(row.paidAt) })}
             {row.mpesaReceiptNumber ? (
               <>
                 {' '}
-                · receipt <span className="mono">{row.mpesaReceiptNumber}</span>
+                · {t('admin.receipt')} <span className="mono">{row.mpesaReceiptNumber}</span>
               </>
             ) : null}
           </dd>
         </div>
         <div>
-          <dt>Refund</dt>
+          <dt>{t('admin.refund')}</dt>
           <dd>
-            {METHOD[row.method] ?? row.method} since {formatDateTime(row.flaggedAt)}
-            {row.attempts > 0 ? ` · ${row.attempts} ${row.attempts === 1 ? 'attempt' : 'attempts'}` : null}
-            {row.status === 'due' && row.attempts > 0 ? ` · next try ${formatDateTime(row.nextAttemptAt)}` : null}
+            {t('admin.refundSince', { method: METHOD[row.method] ? t(METHOD[row.method]) : row.method, date: formatDateTime(row.flaggedAt) })}
+            {row.attempts > 0 ? ` · ${t('admin.attempts', { count: row.attempts })}` : null}
+            {row.status === 'due' && row.attempts > 0 ? ` · ${t('admin.nextTry', { date: formatDateTime(row.nextAttemptAt) })}` : null}
             {row.receipt ? (
               <>
                 {' '}
-                · receipt <span className="mono">{row.receipt}</span>
+                · {t('admin.receipt')} <span className="mono">{row.receipt}</span>
               </>
             ) : null}
           </dd>
@@ -199,8 +206,8 @@ function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
       </dl>
       {row.status === 'failed' ? (
         <div className="button-row">
-          <Button variant="secondary" className="btn--sm" aria-haspopup="dialog" aria-label={`Retry refund to ${row.username} for ${row.eventTitle}`} onClick={onRetry}>
-            Retry refund
+          <Button variant="secondary" className="btn--sm" aria-haspopup="dialog" aria-label={t('admin.retryRefundFor', { username: row.username, title: row.eventTitle })} onClick={onRetry}>
+            {t('admin.retryRefund')}
           </Button>
         </div>
       ) : null}

@@ -3,11 +3,13 @@ import { notify } from '../../../lib/notify';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import { deleteEventOutcome, deleteEventQuestion } from '../../../lib/event-deletion';
+import { t } from '../../../lib/i18n';
 import type { EventItem } from '../../../types/api';
 import { approveEvent, deleteEvent, disapproveEvent, getAllEvents } from '../api/admin-api';
 
 export type AdminAction = 'approve' | 'disapprove' | 'delete' | 'save';
 
+/** What each failure says: catalog keys, told in the reader's language. */
 export interface AdminMessages {
   load: string;
   approve: string;
@@ -23,8 +25,8 @@ export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
   const list = useFetch(enabled ? 'admin:events' : null, getAllEvents);
   const [busy, setBusy] = useState<{ id: string; action: AdminAction } | null>(null);
 
-  const fail = (error: unknown, fallback: string) =>
-    notify.error(messages.preferServerMessage ? getErrorMessage(error, fallback) : fallback);
+  const fail = (error: unknown, fallbackKey: string) =>
+    notify.error(messages.preferServerMessage ? getErrorMessage(error, t(fallbackKey)) : t(fallbackKey));
 
   useEffect(() => {
     if (list.error) fail(list.error, messages.load);

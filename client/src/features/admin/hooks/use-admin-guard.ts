@@ -4,6 +4,7 @@ import { notify } from '../../../lib/notify';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { useSession } from '../../../hooks/use-session';
+import { t } from '../../../lib/i18n';
 import { getUserRole } from '../api/admin-api';
 
 export type AdminAccess = 'checking' | 'allowed' | 'denied';
@@ -21,7 +22,7 @@ export function useAdminGuard(): AdminAccess {
   const access: AdminAccess = !userId ? 'denied' : check.loading ? 'checking' : check.data === 'admin' ? 'allowed' : 'denied';
 
   useEffect(() => {
-    if (check.error) notify.error('Error checking user status', { toastId: 'admin-check' });
+    if (check.error) notify.error(t('admin.checkFailed'), { toastId: 'admin-check' });
   }, [check.error]);
 
   useEffect(() => {

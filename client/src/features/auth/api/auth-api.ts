@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api-client';
 import type { LoginResponse, StatusResponse } from '../../../types/api';
+import { getLanguage } from '../../../lib/i18n';
 
 /*
  * Account calls. Per the API contract they answer failures as HTTP 2xx `{status:false, msg}`
@@ -24,8 +25,9 @@ export interface RegisterInput {
   password: string;
 }
 
+/** The new account starts in the language the app is in (its verification mail is written in it). */
 export async function registerRequest(input: RegisterInput): Promise<StatusResponse> {
-  const { data } = await api.post<StatusResponse>('/auth/register', input, publicCall);
+  const { data } = await api.post<StatusResponse>('/auth/register', { ...input, language: getLanguage() }, publicCall);
   return data;
 }
 

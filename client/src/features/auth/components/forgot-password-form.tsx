@@ -5,11 +5,13 @@ import { Button } from '../../../components/ui/button';
 import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { forgotPasswordRequest } from '../api/auth-api';
+import { useT } from '../../../lib/i18n';
 
-const SUCCESS = 'Password reset link sent to your email!';
-const FAILURE = 'Failed to send password reset link. Please try again.';
+const SUCCESS = 'auth.resetLinkSent';
+const FAILURE = 'auth.resetLinkFailed';
 
 export function ForgotPasswordForm() {
+  const t = useT();
   const [email, setEmail] = useState('');
   const [pending, setPending] = useState(false);
   const [sent, setSent] = useState(false);
@@ -21,13 +23,13 @@ export function ForgotPasswordForm() {
     try {
       const data = await forgotPasswordRequest(email.trim());
       if (data.status) {
-        notify.success(SUCCESS);
+        notify.success(t(SUCCESS));
         setSent(true);
       } else {
-        notify.error(FAILURE);
+        notify.error(t(FAILURE));
       }
     } catch {
-      notify.error(FAILURE);
+      notify.error(t(FAILURE));
     } finally {
       setPending(false);
     }
@@ -42,16 +44,16 @@ export function ForgotPasswordForm() {
           setSent(false);
         }}
       />
-      <Button type="submit" block loading={pending} loadingText="Sending…">
-        Send Reset Link
+      <Button type="submit" block loading={pending} loadingText={t('auth.sending')}>
+        {t('auth.sendResetLink')}
       </Button>
       {sent ? (
         <p className="form-message form-message--success" role="status">
-          If an account exists for that address, a reset link is on its way. Check your spam folder too.
+          {t('auth.resetLinkOnItsWay')}
         </p>
       ) : null}
       <p className="form__switch">
-        Remembered it? <Link to={paths.login}>Back to Login</Link>
+        {t('auth.rememberedIt')} <Link to={paths.login}>{t('auth.backToLogin')}</Link>
       </p>
     </form>
   );

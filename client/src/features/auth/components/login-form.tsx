@@ -3,17 +3,19 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { getErrorMessage } from '../../../lib/errors';
+import { failureMessage, getErrorMessage } from '../../../lib/errors';
 import { loginRequest, resendVerificationRequest } from '../api/auth-api';
 import { useSession } from '../../../hooks/use-session';
 import { PasswordField, UsernameField } from './auth-fields';
+import { reconcileAccountLanguage, useT } from '../../../lib/i18n';
 
+/** Catalog keys of the fields' messages (translated when shown, so a language switch reaches them). */
 interface Errors {
   username?: string;
   password?: string;
 }
 
-const LOGIN_FAILED = 'Login failed. Please try again.';
+const LOGIN_FAILED = 'auth.loginFailed';
 const looksUnverified = (msg: string) => /verif/i.test(msg);
 
 /** Pages that send a visitor to log in pass where they were, so login can bring them back. */
@@ -23,6 +25,7 @@ function returnPath(state: unknown): string {
 }
 
 export function LoginForm() {
+  const t = useT();
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -44,8 +47,8 @@ export function LoginForm() {
 
   const validate = (): Errors => {
     const next: Errors = {};
-    if (username.trim() === '') next.username = 'Username is required.';
-    if (password === '') next.password = 'Password is required.';
+    if (username.trim() === '') next.username = 'auth.usernameRequired';
+    if (password === '') next.password = 'auth.passwordRequired';
     return next;
   };
 
@@ -64,14 +67,15 @@ export function LoginForm() {
       if (data.status && data.token && data.user) {
         setLoggedInHere(true);
         session.login(data.token, data.user);
+        reconcileAccountLanguage(data.user._id, (data.user as { language?: unknown }).language);
         void navigate(data.user.isAvatarImageSet ? returnPath(location.state) : paths.setAvatar, { replace: true });
         return;
       }
-      const msg = data.msg || LOGIN_FAILED;
+      const msg = failureMessage(data) || t(LOGIN_FAILED);
       notify.error(msg);
       if (data.unverified || looksUnverified(msg)) setUnverifiedUser(username.trim());
     } catch (error) {
-      const msg = getErrorMessage(error, LOGIN_FAILED);
+      const msg = getErrorMessage(error, t(LOGIN_FAILED));
       notify.error(msg);
       if (looksUnverified(msg)) setUnverifiedUser(username.trim());
     } finally {
@@ -84,10 +88,10 @@ export function LoginForm() {
     setResending(true);
     try {
       const data = await resendVerificationRequest(unverifiedUser);
-      if (data.status) notify.success(data.msg || 'Verification email sent. Please check your inbox.');
-      else notify.error(data.msg || 'Could not resend the verification email. Please try again.');
+      if (data.status) notify.success(data.msg || t('auth.verificationSent'));
+      else notify.error(failureMessage(data) || t('auth.resendFailed'));
     } catch (error) {
-      notify.error(getErrorMessage(error, 'Could not resend the verification email. Please try again.'));
+      notify.error(getErrorMessage(error, t('auth.resendFailed')));
     } finally {
       setResending(false);
     }
@@ -98,31 +102,31 @@ export function LoginForm() {
       <UsernameField
         ref={usernameRef}
         value={username}
-        error={errors.username}
+        error={errors.username && t(errors.username)}
         onChange={(event) => setUsername(event.target.value)}
       />
       <PasswordField
         ref={passwordRef}
         value={password}
-        error={errors.password}
+        error={errors.password && t(errors.password)}
         onChange={(event) => setPassword(event.target.value)}
       />
       <p className="form__aside">
-        <Link to={paths.forgotPassword}>Forgot Password?</Link>
+        <Link to={paths.forgotPassword}>{t('auth.forgotPassword')}</Link>
       </p>
-      <Button type="submit" block loading={pending} loadingText="Logging in…">
-        Login
+      <Button type="submit" block loading={pending} loadingText={t('auth.loggingIn')}>
+        {t('auth.login')}
       </Button>
       {unverifiedUser ? (
         <div className="notice notice--warning" role="status">
-          <p>Your email address has not been verified yet. Check your inbox (and spam folder) for the link.</p>
-          <Button variant="secondary" loading={resending} loadingText="Sending…" onClick={handleResend}>
-            Resend verification email
+          <p>{t('auth.notVerified')}</p>
+          <Button variant="secondary" loading={resending} loadingText={t('auth.sending')} onClick={handleResend}>
+            {t('auth.resendVerification')}
           </Button>
         </div>
       ) : null}
       <p className="form__switch">
-        Don&apos;t have an account? <Link to={paths.register}>Register</Link>
+        {t('auth.noAccount')} <Link to={paths.register}>{t('auth.register')}</Link>
       </p>
     </form>
   );

@@ -5,10 +5,11 @@ import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
-import { getServerMessage } from '../../../lib/errors';
+import { failureMessage, getServerMessage } from '../../../lib/errors';
 import { registerRequest } from '../api/auth-api';
 import { useSession } from '../../../hooks/use-session';
 import { ConfirmPasswordField, NewPasswordField, UsernameField } from './auth-fields';
+import { t, useT } from '../../../lib/i18n';
 
 interface Values {
   username: string;
@@ -19,27 +20,28 @@ interface Values {
 type Errors = Partial<Record<keyof Values, string>>;
 
 const EMPTY: Values = { username: '', email: '', password: '', confirmPassword: '' };
-const NETWORK_ERROR = 'An error occurred. Please try again.';
+const NETWORK_ERROR = 'auth.networkError';
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const FIELD_ORDER: Array<keyof Values> = ['username', 'email', 'password', 'confirmPassword'];
 
 function validate(values: Values): Errors {
   const errors: Errors = {};
   if (values.username.trim().length < USERNAME_MIN_LENGTH) {
-    errors.username = `Username should be greater than ${USERNAME_MIN_LENGTH} characters.`;
+    errors.username = t('auth.usernameTooShort', { min: USERNAME_MIN_LENGTH });
   }
-  if (values.email.trim() === '') errors.email = 'Email is required.';
-  else if (!EMAIL_PATTERN.test(values.email.trim())) errors.email = 'Please enter a valid email address.';
+  if (values.email.trim() === '') errors.email = t('auth.emailRequired');
+  else if (!EMAIL_PATTERN.test(values.email.trim())) errors.email = t('auth.emailInvalid');
   if (values.password.length < PASSWORD_MIN_LENGTH) {
-    errors.password = `Password should be equal or greater than ${PASSWORD_MIN_LENGTH} characters.`;
+    errors.password = t('auth.passwordTooShort', { min: PASSWORD_MIN_LENGTH });
   }
   if (values.password !== values.confirmPassword) {
-    errors.confirmPassword = 'Password and confirm password should be same.';
+    errors.confirmPassword = t('auth.passwordsDiffer');
   }
   return errors;
 }
 
 export function RegisterForm() {
+  const t = useT();
   const { isLoggedIn } = useSession();
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
@@ -56,14 +58,13 @@ export function RegisterForm() {
           <rect x="4" y="10" width="40" height="28" rx="4" fill="none" stroke="currentColor" strokeWidth="3" />
           <path d="m6 13 18 13 18-13" fill="none" stroke="currentColor" strokeWidth="3" strokeLinejoin="round" />
         </svg>
-        <h2>Check your email</h2>
+        <h2>{t('auth.checkEmail')}</h2>
         <p>{successMsg}</p>
         <p className="muted">
-          Didn&apos;t get it? Check your spam or junk folder. The link in the email verifies your
-          account so you can log in.
+          {t('auth.didntGetIt')}
         </p>
         <Link className="btn btn--primary" to={paths.login}>
-          Go to Login
+          {t('auth.goToLogin')}
         </Link>
       </div>
     );
@@ -91,12 +92,12 @@ export function RegisterForm() {
         password: values.password,
       });
       if (data.status) {
-        setSuccessMsg(data.msg || 'We sent a verification link to your email address.');
+        setSuccessMsg(data.msg || t('auth.verificationLinkSent'));
       } else {
-        notify.error(data.msg || NETWORK_ERROR);
+        notify.error(failureMessage(data) || t(NETWORK_ERROR));
       }
     } catch (error) {
-      notify.error(getServerMessage(error) ?? NETWORK_ERROR);
+      notify.error(getServerMessage(error) ?? t(NETWORK_ERROR));
     } finally {
       setPending(false);
     }
@@ -117,11 +118,11 @@ export function RegisterForm() {
         error={errors.confirmPassword}
         onChange={update('confirmPassword')}
       />
-      <Button type="submit" block loading={pending} loadingText="Creating account…">
-        Create Account
+      <Button type="submit" block loading={pending} loadingText={t('auth.creatingAccount')}>
+        {t('auth.createAccount')}
       </Button>
       <p className="form__switch">
-        Already have an account? <Link to={paths.login}>Login</Link>
+        {t('auth.haveAccount')} <Link to={paths.login}>{t('auth.login')}</Link>
       </p>
     </form>
   );

@@ -6,10 +6,11 @@ import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { resetPasswordRequest } from '../api/auth-api';
 import { ConfirmPasswordField, NewPasswordField } from './auth-fields';
+import { useT } from '../../../lib/i18n';
 
-const SUCCESS = 'Password has been reset successfully!';
+const SUCCESS = 'auth.passwordResetDone';
 // docs/product.md: a failed reset shows the same text as a failed reset-link request.
-const FAILURE = 'Failed to send password reset link. Please try again.';
+const FAILURE = 'auth.resetLinkFailed';
 
 interface Errors {
   password?: string;
@@ -17,6 +18,7 @@ interface Errors {
 }
 
 export function ResetPasswordForm({ token }: { token: string }) {
+  const t = useT();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
@@ -27,8 +29,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
     event.preventDefault();
     if (pending) return;
     const found: Errors = {};
-    if (password.length < PASSWORD_MIN_LENGTH) found.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
-    if (confirmPassword !== password) found.confirmPassword = 'Passwords do not match.';
+    if (password.length < PASSWORD_MIN_LENGTH) found.password = t('auth.passwordMinLength', { min: PASSWORD_MIN_LENGTH });
+    if (confirmPassword !== password) found.confirmPassword = t('auth.passwordsDoNotMatch');
     setErrors(found);
     if (found.password || found.confirmPassword) {
       const form = event.currentTarget;
@@ -40,13 +42,13 @@ export function ResetPasswordForm({ token }: { token: string }) {
     try {
       const data = await resetPasswordRequest(token, password);
       if (data.status) {
-        notify.success(SUCCESS);
+        notify.success(t(SUCCESS));
         void navigate(paths.login, { replace: true });
         return;
       }
-      notify.error(FAILURE);
+      notify.error(t(FAILURE));
     } catch {
-      notify.error(FAILURE);
+      notify.error(t(FAILURE));
     }
     setPending(false);
   };
@@ -54,7 +56,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
       <NewPasswordField
-        label="New Password"
+        label={t('auth.newPassword')}
         value={password}
         error={errors.password}
         onChange={(event) => setPassword(event.target.value)}
@@ -64,8 +66,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
         error={errors.confirmPassword}
         onChange={(event) => setConfirmPassword(event.target.value)}
       />
-      <Button type="submit" block loading={pending} loadingText="Resetting…">
-        Reset Password
+      <Button type="submit" block loading={pending} loadingText={t('auth.resetting')}>
+        {t('auth.resetPassword')}
       </Button>
     </form>
   );

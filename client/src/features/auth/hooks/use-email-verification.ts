@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import { getErrorResponse } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
 import { verifyEmailRequest } from '../api/auth-api';
+import { t } from '../../../lib/i18n';
 
 export type VerificationState = 'verifying' | 'verified' | 'failed';
 
-const FAILED = 'Email verification failed.';
+const FAILED = 'auth.verificationFailed';
 
 /** Calls GET /api/auth/verify-email/:token once; the HTTP status decides the outcome. */
 export function useEmailVerification(token: string): { state: VerificationState; error: string | null } {
@@ -19,7 +20,7 @@ export function useEmailVerification(token: string): { state: VerificationState;
     let active = true;
     verifyEmailRequest(token).then(
       () => {
-        notify.success('Email verified successfully!', { toastId: `verify-${token}` });
+        notify.success(t('auth.emailVerified'), { toastId: `verify-${token}` });
         if (active) setResult({ token, state: 'verified', error: null });
       },
       (error: unknown) => {
@@ -27,10 +28,10 @@ export function useEmailVerification(token: string): { state: VerificationState;
         // surfaces its own message.
         const message =
           getErrorResponse(error)
-            ? FAILED
+            ? t(FAILED)
             : error instanceof Error && error.message
               ? error.message
-              : FAILED;
+              : t(FAILED);
         notify.error(message, { toastId: `verify-${token}` });
         if (active) setResult({ token, state: 'failed', error: message });
       },

@@ -7,10 +7,12 @@ import { useSession } from '../../../hooks/use-session';
 import { setAvatarRequest } from '../api/avatar-api';
 import { generateAvatarSvg, randomSeeds, toBase64 } from '../lib/generate-avatar';
 import { avatarSrc } from '../../../lib/avatar-src';
+import { useT } from '../../../lib/i18n';
 
 const AVATAR_COUNT = 4;
 
 export function AvatarPicker({ userId }: { userId: string }) {
+  const t = useT();
   const navigate = useNavigate();
   const { updateUser } = useSession();
   const [seeds, setSeeds] = useState(() => randomSeeds(AVATAR_COUNT));
@@ -29,7 +31,7 @@ export function AvatarPicker({ userId }: { userId: string }) {
     if (pending) return;
     const image = selected === null ? undefined : avatars[selected];
     if (!image) {
-      notify.error('Please select an avatar');
+      notify.error(t('avatar.selectOne'));
       return;
     }
     setPending(true);
@@ -40,9 +42,9 @@ export function AvatarPicker({ userId }: { userId: string }) {
         void navigate(paths.profile);
         return;
       }
-      notify.error('Avatar not set. Please try again.');
+      notify.error(t('avatar.notSet'));
     } catch {
-      notify.error('Error setting profile picture. Please try again.');
+      notify.error(t('avatar.setFailed'));
     }
     setPending(false);
   };
@@ -50,7 +52,7 @@ export function AvatarPicker({ userId }: { userId: string }) {
   return (
     <form className="avatar-picker" onSubmit={handleSubmit}>
       <fieldset className="avatar-picker__fieldset">
-        <legend className="avatar-picker__legend">Choose one of these avatars</legend>
+        <legend className="avatar-picker__legend">{t('avatar.choose')}</legend>
         <div className="avatar-picker__grid">
           {avatars.map((image, index) => (
             <label
@@ -64,17 +66,17 @@ export function AvatarPicker({ userId }: { userId: string }) {
                 checked={selected === index}
                 onChange={() => setSelected(index)}
               />
-              <img src={avatarSrc(image)} alt={`Avatar ${index + 1}`} width={112} height={112} />
+              <img src={avatarSrc(image)} alt={t('avatar.numbered', { number: index + 1 })} width={112} height={112} />
             </label>
           ))}
         </div>
       </fieldset>
       <div className="avatar-picker__actions">
         <Button variant="secondary" onClick={regenerate} disabled={pending}>
-          Generate new
+          {t('avatar.generateNew')}
         </Button>
-        <Button type="submit" loading={pending} loadingText="Saving…">
-          Set as Profile Picture
+        <Button type="submit" loading={pending} loadingText={t('avatar.saving')}>
+          {t('avatar.setAsProfile')}
         </Button>
       </div>
     </form>

@@ -4,6 +4,7 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
+import { useT } from '../../../lib/i18n';
 import type { StoredUser } from '../../../types/api';
 import type { ChatContact } from '../types';
 import { logoutRequest } from '../../../lib/logout-request';
@@ -22,6 +23,7 @@ import { WelcomePanel } from './welcome-panel';
 const WITH_PARAM = 'with';
 
 export function ChatScreen({ user, token }: { user: StoredUser; token: string }) {
+  const t = useT();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
@@ -83,7 +85,7 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
     void navigate(paths.login, { replace: true });
   };
 
-  const contactsError = contactsFetch.error ? getErrorMessage(contactsFetch.error, 'Could not load your contacts.') : null;
+  const contactsError = contactsFetch.error ? getErrorMessage(contactsFetch.error, t('chat.contactsLoadFailed')) : null;
   const view = selected || (selectedId && contactsLoading) ? 'conversation' : 'contacts';
 
   let main;
@@ -100,14 +102,14 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
       />
     );
   } else if (selectedId && contactsLoading) {
-    main = <PageLoader label="Opening the conversation…" />;
+    main = <PageLoader label={t('chat.opening')} />;
   } else {
     main = <WelcomePanel username={user.username} />;
   }
 
   return (
     <div className="chat-page">
-      <h1 className="visually-hidden">Chat</h1>
+      <h1 className="visually-hidden">{t('chat.title')}</h1>
       <div className="chat" data-view={view}>
         <ConnectionNotice state={connection} onReconnect={() => client?.reconnect()} />
         <ContactList

@@ -1,6 +1,7 @@
 import { MAX_MESSAGE_LENGTH } from '@tukio/shared/limits';
 import { lazy, Suspense, useId, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
+import { useT } from '../../../lib/i18n';
 import { SendIcon, SmileIcon } from './icons';
 
 // Fetched the first time the picker opens; nothing else imports emoji-picker-react.
@@ -16,6 +17,7 @@ export function Composer({
   onSend: (text: string) => boolean;
   inputRef?: Ref<HTMLInputElement>;
 }) {
+  const t = useT();
   const [text, setText] = useState('');
   const [pickerOpen, setPickerOpen] = useState(false);
   const inputId = useId();
@@ -52,7 +54,7 @@ export function Composer({
           <Suspense
             fallback={
               <p className="chat-emoji__loading" role="status">
-                <Spinner /> Loading emojis…
+                <Spinner /> {t('chat.loadingEmojis')}
               </p>
             }
           >
@@ -64,7 +66,7 @@ export function Composer({
         ref={toggleRef}
         type="button"
         className="chat-composer__icon"
-        aria-label="Emoji picker"
+        aria-label={t('chat.emojiPicker')}
         aria-expanded={pickerOpen}
         aria-controls={pickerOpen ? pickerId : undefined}
         onClick={() => setPickerOpen((open) => !open)}
@@ -72,7 +74,7 @@ export function Composer({
         <SmileIcon />
       </button>
       <label htmlFor={inputId} className="visually-hidden">
-        Message to {contactName}
+        {t('chat.messageTo', { username: contactName })}
       </label>
       <input
         ref={inputRef}
@@ -81,12 +83,12 @@ export function Composer({
         type="text"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        placeholder="Type a message"
+        placeholder={t('chat.typeMessage')}
         maxLength={MAX_MESSAGE_LENGTH}
         autoComplete="off"
         enterKeyHint="send"
       />
-      <button type="submit" className="chat-composer__send" aria-label="Send message" disabled={!canSend}>
+      <button type="submit" className="chat-composer__send" aria-label={t('chat.sendMessage')} disabled={!canSend}>
         <SendIcon />
       </button>
     </form>

@@ -6,6 +6,7 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import type { StoredUser } from '../../../types/api';
 import { AvatarImage } from '../../../components/avatar-image';
+import { useT } from '../../../lib/i18n';
 import type { ChatContact, UnreadCounts } from '../types';
 
 export function ContactList({
@@ -32,6 +33,7 @@ export function ContactList({
   /** Finding someone new (shown above the contacts). */
   search?: ReactNode;
 }) {
+  const t = useT();
   const headingId = useId();
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -49,19 +51,19 @@ export function ContactList({
 
   let body;
   if (loading) {
-    body = <PageLoader label="Loading contacts…" />;
+    body = <PageLoader label={t('chat.loadingContacts')} />;
   } else if (error) {
     body = (
       <div className="chat-contacts__problem">
         <FormMessage tone="error">{error}</FormMessage>
         <Button variant="secondary" className="btn--sm" onClick={onRetry}>
-          Try again
+          {t('chat.tryAgain')}
         </Button>
       </div>
     );
   } else if (contacts.length === 0) {
     body = (
-      <p className="chat-contacts__empty">No conversations yet. Find someone by username to send a first message.</p>
+      <p className="chat-contacts__empty">{t('chat.noConversations')}</p>
     );
   } else {
     body = (
@@ -72,8 +74,8 @@ export function ContactList({
           const isOnline = online.has(contact._id);
           // Read as one name, e.g. "amani, online, 2 unread messages"; the visible badge is hidden from it.
           const extra = [
-            isOnline ? 'online' : null,
-            count > 0 ? `${count} unread ${count === 1 ? 'message' : 'messages'}` : null,
+            isOnline ? t('chat.contactOnline') : null,
+            count > 0 ? t('chat.unreadMessages', { count }) : null,
           ]
             .filter(Boolean)
             .map((part) => `, ${part}`)
@@ -112,10 +114,10 @@ export function ContactList({
     <aside className="chat-contacts" aria-labelledby={headingId}>
       <div className="chat-contacts__head">
         <h2 id={headingId} className="chat-contacts__title">
-          Chats
+          {t('chat.chats')}
         </h2>
         <Link to={paths.chat} className="chat-contacts__link">
-          Go to Chats
+          {t('chat.goToChats')}
         </Link>
       </div>
       {search}
@@ -125,7 +127,7 @@ export function ContactList({
           <AvatarImage image={me.avatarImage} username={me.username} size={36} />
         </span>
         <span className="chat-contacts__me-name">
-          <span className="muted">Signed in as</span> <strong>{me.username}</strong>
+          <span className="muted">{t('chat.signedInAs')}</span> <strong>{me.username}</strong>
         </span>
       </div>
     </aside>

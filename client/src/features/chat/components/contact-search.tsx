@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { TextField } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/errors';
+import { t as translate, useT } from '../../../lib/i18n';
 import { AvatarImage } from '../../../components/avatar-image';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 import { searchUsers } from '../api/chat-api';
@@ -23,6 +24,7 @@ interface Results {
  * message starts here, from a username search (one page at a time, as the server bounds it).
  */
 export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) => void }) {
+  const t = useT();
   const [draft, setDraft] = useState('');
   const q = useDebouncedValue(draft.trim(), TYPING_DELAY_MS);
   const [results, setResults] = useState<Results | null>(null);
@@ -39,7 +41,7 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
     searchUsers(q, 1, controller.signal).then(
       (page) => setResults({ q, ...page }),
       (failure: unknown) => {
-        if (!controller.signal.aborted) setError(getErrorMessage(failure, 'Could not search for users.'));
+        if (!controller.signal.aborted) setError(getErrorMessage(failure, translate('chat.searchFailed')));
       },
     );
     return () => controller.abort();
@@ -54,7 +56,7 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
           setResults((current) =>
             current?.q === results.q ? { ...current, users: [...current.users, ...next.users], page: next.page, hasMore: next.hasMore } : current,
           ),
-        (failure: unknown) => setError(getErrorMessage(failure, 'Could not search for users.')),
+        (failure: unknown) => setError(getErrorMessage(failure, t('chat.searchFailed'))),
       )
       .finally(() => setLoadingMore(false));
   };
@@ -69,12 +71,12 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
   let body;
   if (!q) body = null;
   else if (error) body = <FormMessage tone="error">{error}</FormMessage>;
-  else if (!current) body = <p className="chat-search__note">Searching…</p>;
-  else if (current.users.length === 0) body = <p className="chat-search__note">{`No one found whose username starts with “${q}”.`}</p>;
+  else if (!current) body = <p className="chat-search__note">{t('chat.searching')}</p>;
+  else if (current.users.length === 0) body = <p className="chat-search__note">{t('chat.noOneFound', { query: q })}</p>;
   else {
     body = (
       <>
-        <ul className="chat-contacts__list chat-search__results" aria-label={`Users starting with ${q}`}>
+        <ul className="chat-contacts__list chat-search__results" aria-label={t('chat.usersStartingWith', { query: q })}>
           {current.users.map((user) => (
             <li key={user._id}>
               <button type="button" className="chat-contact" onClick={() => choose(user)}>
@@ -84,17 +86,17 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
                 <span className="chat-contact__name" aria-hidden="true">
                   {user.username}
                 </span>
-                <span className="visually-hidden">{`Chat with ${user.username}`}</span>
+                <span className="visually-hidden">{t('chat.chatWith', { username: user.username })}</span>
               </button>
             </li>
           ))}
         </ul>
         {current.hasMore && current.page < USER_SEARCH_MAX_PAGE ? (
           <Button variant="secondary" className="btn--sm" loading={loadingMore} onClick={loadMore}>
-            More results
+            {t('chat.moreResults')}
           </Button>
         ) : current.hasMore ? (
-          <p className="chat-search__note">Type more of the username to see other matches.</p>
+          <p className="chat-search__note">{t('chat.typeMore')}</p>
         ) : null}
       </>
     );
@@ -103,7 +105,7 @@ export function ContactSearch({ onChoose }: { onChoose: (contact: ChatContact) =
   return (
     <div className="chat-search" role="search">
       <TextField
-        label="Find someone by username"
+        label={t('chat.findSomeone')}
         type="search"
         value={draft}
         onChange={(event) => setDraft(event.target.value)}

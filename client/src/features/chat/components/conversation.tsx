@@ -6,6 +6,7 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { blockUser, getBlockedUsers, unblockUser } from '../../../lib/blocks-api';
 import { getErrorMessage } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
+import { useT } from '../../../lib/i18n';
 import { AvatarImage } from '../../../components/avatar-image';
 import { useConversation } from '../hooks/use-conversation';
 import type { ChatClient } from '../lib/chat-client';
@@ -33,6 +34,7 @@ export function Conversation({
   onBack: () => void;
   onLogout: () => void;
 }) {
+  const t = useT();
   const headingId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -47,13 +49,13 @@ export function Conversation({
 
   let body;
   if (state.status === 'loading') {
-    body = <PageLoader label="Loading messages…" />;
+    body = <PageLoader label={t('chat.loadingMessages')} />;
   } else if (state.status === 'error') {
     body = (
       <div className="chat-conv__problem">
         <FormMessage tone="error">{state.error}</FormMessage>
         <Button variant="secondary" className="btn--sm" onClick={reload}>
-          Try again
+          {t('chat.tryAgain')}
         </Button>
       </div>
     );
@@ -75,7 +77,7 @@ export function Conversation({
   return (
     <section className="chat-conv" aria-labelledby={headingId}>
       <header className="chat-conv__head">
-        <button type="button" className="chat-conv__back" aria-label="Back to contacts" onClick={onBack}>
+        <button type="button" className="chat-conv__back" aria-label={t('chat.backToContacts')} onClick={onBack}>
           <BackIcon />
         </button>
         <span className="chat-conv__avatar" aria-hidden="true">
@@ -88,7 +90,7 @@ export function Conversation({
           </h2>
           {online === undefined ? null : (
             <p className={`chat-conv__status${online ? ' chat-conv__status--online' : ''}`}>
-              {online ? 'Online' : 'Offline'}
+              {t(online ? 'chat.statusOnline' : 'chat.statusOffline')}
             </p>
           )}
         </div>
@@ -98,7 +100,7 @@ export function Conversation({
         </div>
         <Button variant="ghost" className="btn--sm chat-conv__logout" onClick={onLogout}>
           <LogoutIcon />
-          <span>Logout</span>
+          <span>{t('chat.logout')}</span>
         </Button>
       </header>
       <div className="chat-conv__body">{body}</div>
@@ -112,6 +114,7 @@ export function Conversation({
  * message, shown on the failed message), and the contact no longer sees me in their contacts.
  */
 function BlockToggle({ contactId, contactName }: { contactId: string; contactName: string }) {
+  const t = useT();
   const [blocked, setBlocked] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -129,10 +132,10 @@ function BlockToggle({ contactId, contactName }: { contactId: string; contactNam
     try {
       if (blocked) await unblockUser(contactId);
       else await blockUser(contactId);
-      notify.success(blocked ? `${contactName} is unblocked.` : `${contactName} is blocked. Neither of you can message the other.`);
+      notify.success(t(blocked ? 'chat.unblocked' : 'chat.blocked', { username: contactName }));
       setBlocked(!blocked);
     } catch (error) {
-      notify.error(getErrorMessage(error, 'That did not work. Please try again.'));
+      notify.error(getErrorMessage(error, t('chat.actionFailed')));
     } finally {
       setBusy(false);
     }
@@ -140,8 +143,8 @@ function BlockToggle({ contactId, contactName }: { contactId: string; contactNam
 
   if (blocked === null) return null;
   return (
-    <Button variant="ghost" className="btn--sm" loading={busy} loadingText={blocked ? 'Unblocking…' : 'Blocking…'} onClick={() => void toggle()} aria-pressed={blocked}>
-      {blocked ? 'Unblock' : 'Block'}
+    <Button variant="ghost" className="btn--sm" loading={busy} loadingText={t(blocked ? 'chat.unblocking' : 'chat.blocking')} onClick={() => void toggle()} aria-pressed={blocked}>
+      {t(blocked ? 'chat.unblock' : 'chat.block')}
       <span className="visually-hidden">{` ${contactName}`}</span>
     </Button>
   );

@@ -1,14 +1,28 @@
 import { Fragment, useLayoutEffect, useRef } from 'react';
 import { ReportButton } from '../../../components/moderation/report-button';
 import { Spinner } from '../../../components/ui/spinner';
+import { getLanguage, t as translate, useT } from '../../../lib/i18n';
 import type { ChatMessage } from '../types';
 
 const NEAR_BOTTOM_PX = 120;
 const NEAR_TOP_PX = 80;
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+/**
+ * Message times in the reader's clock (the device's zone), with Kiswahili day and month names for a
+ * Kiswahili reader; English keeps the device's own locale, as it always had.
+ */
+function formatsFor(locale: string | undefined) {
+  return {
+    time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
+    day: new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }),
+    full: new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }),
+  };
+}
+const FORMATS = { en: formatsFor(undefined), sw: formatsFor('sw-KE') };
+const formats = () => FORMATS[getLanguage()];
+
+/** The server's placeholder for a message a moderator hid: the app's words, in the reader's language. */
+const HIDDEN_MESSAGE = '[hidden by a moderator]';
 
 function dayKey(date: Date): string {
   return `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
@@ -18,9 +32,9 @@ function dayLabel(date: Date): string {
   const today = new Date();
   const yesterday = new Date(today);
   yesterday.setDate(today.getDate() - 1);
-  if (dayKey(date) === dayKey(today)) return 'Today';
-  if (dayKey(date) === dayKey(yesterday)) return 'Yesterday';
-  return dayFormat.format(date);
+  if (dayKey(date) === dayKey(today)) return translate('chat.today');
+  if (dayKey(date) === dayKey(yesterday)) return translate('chat.yesterday');
+  return formats().day.format(date);
 }
 
 function MessageBubble({
@@ -34,21 +48,22 @@ function MessageBubble({
   onRetry: (key: string) => void;
   onDiscard: (key: string) => void;
 }) {
+  const t = useT();
   const date = new Date(message.createdAt);
   const side = message.fromSelf ? 'self' : 'other';
   return (
     <div className={`chat-msg chat-msg--${side} chat-msg--${message.status}`}>
       <div className="chat-msg__bubble">
-        <span className="visually-hidden">{message.fromSelf ? 'You' : contactName}: </span>
-        <span className="chat-msg__text">{message.text}</span>
+        <span className="visually-hidden">{message.fromSelf ? t('chat.you') : contactName}: </span>
+        <span className="chat-msg__text">{message.text === HIDDEN_MESSAGE ? t('chat.hiddenMessage') : message.text}</span>
         <span className="chat-msg__meta">
           {message.status === 'sending' ? (
-            'Sending…'
+            t('chat.sending')
           ) : message.status === 'failed' ? (
-            'Not sent'
+            t('chat.notSent')
           ) : (
-            <time dateTime={message.createdAt} title={fullFormat.format(date)}>
-              {timeFormat.format(date)}
+            <time dateTime={message.createdAt} title={formats().full.format(date)}>
+              {formats().time.format(date)}
             </time>
           )}
         </span>
@@ -56,12 +71,12 @@ function MessageBubble({
       {!message.fromSelf && message.id ? <ReportButton kind="message" id={message.id} authorName={contactName} className="chat-msg__report" /> : null}
       {message.status === 'failed' ? (
         <div className="chat-msg__failure">
-          <span className="chat-msg__error">{message.error ?? 'Message not sent.'}</span>
+          <span className="chat-msg__error">{message.error ?? t('chat.messageNotSent')}</span>
           <button type="button" className="chat-msg__action" onClick={() => onRetry(message.key)}>
-            Retry
+            {t('chat.retry')}
           </button>
           <button type="button" className="chat-msg__action" onClick={() => onDiscard(message.key)}>
-            Delete
+            {t('chat.delete')}
           </button>
         </div>
       ) : null}
@@ -93,6 +108,7 @@ export function MessageList({
   onRetry: (key: string) => void;
   onDiscard: (key: string) => void;
 }) {
+  const t = useT();
   const scrollRef = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
   const previous = useRef<{ firstKey: string | null; lastKey: string | null; scrollHeight: number }>({
@@ -148,7 +164,7 @@ export function MessageList({
       className="chat-log"
       role="log"
       aria-live="polite"
-      aria-label={`Messages with ${contactName}`}
+      aria-label={t('chat.messagesWith', { username: contactName })}
       aria-busy={loadingOlder || undefined}
       tabIndex={0}
       onScroll={handleScroll}
@@ -157,27 +173,27 @@ export function MessageList({
         <div className="chat-log__older">
           {loadingOlder ? (
             <span className="chat-log__note">
-              <Spinner size="sm" /> Loading earlier messages…
+              <Spinner size="sm" /> {t('chat.loadingEarlier')}
             </span>
           ) : olderError ? (
             <span className="chat-log__note chat-log__note--error">
               {olderError}{' '}
               <button type="button" className="chat-msg__action" onClick={onLoadOlder}>
-                Try again
+                {t('chat.tryAgain')}
               </button>
             </span>
           ) : (
             <button type="button" className="chat-log__more" onClick={onLoadOlder}>
-              Load earlier messages
+              {t('chat.loadEarlier')}
             </button>
           )}
         </div>
       ) : messages.length > 0 ? (
-        <p className="chat-log__note">This is the start of your conversation with {contactName}.</p>
+        <p className="chat-log__note">{t('chat.conversationStart', { username: contactName })}</p>
       ) : null}
 
       {messages.length === 0 ? (
-        <p className="chat-log__empty">No messages yet. Say hello to {contactName}!</p>
+        <p className="chat-log__empty">{t('chat.noMessages', { username: contactName })}</p>
       ) : null}
 
       {messages.map((message) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import { getErrorMessage } from '../../../lib/errors';
+import { t } from '../../../lib/i18n';
 import { addMessage, getMessages, HISTORY_PAGE_SIZE } from '../api/chat-api';
 import { SendError, type ChatClient } from '../lib/chat-client';
 import { conversationReducer, initialConversationState } from '../lib/conversation-state';
@@ -41,7 +42,7 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
       (page) => dispatch({ type: 'loaded', page, pageSize: HISTORY_PAGE_SIZE }),
       (error: unknown) => {
         if (!controller.signal.aborted) {
-          dispatch({ type: 'load-failed', error: getErrorMessage(error, 'Could not load this conversation.') });
+          dispatch({ type: 'load-failed', error: getErrorMessage(error, t('chat.conversationLoadFailed')) });
         }
       },
     );
@@ -82,7 +83,7 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
         (page) => dispatch({ type: 'older-loaded', page, pageSize: HISTORY_PAGE_SIZE }),
         (error: unknown) => {
           if (!signal?.aborted) {
-            dispatch({ type: 'older-failed', error: getErrorMessage(error, 'Could not load earlier messages.') });
+            dispatch({ type: 'older-failed', error: getErrorMessage(error, t('chat.earlierLoadFailed')) });
           }
         },
       )
@@ -102,7 +103,7 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
         (message) => dispatch({ type: 'send-confirmed', key, message }),
         (error: unknown) => {
           if (signal?.aborted) return;
-          const reason = error instanceof SendError ? error.message : getErrorMessage(error, 'Message not sent.');
+          const reason = error instanceof SendError ? error.message : getErrorMessage(error, t('chat.messageNotSent'));
           dispatch({ type: 'send-failed', key, error: reason });
         },
       );

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notify } from '../../../lib/notify';
 import { getErrorMessage } from '../../../lib/errors';
+import { t } from '../../../lib/i18n';
 import { getUnreadCounts, markConversationRead } from '../api/chat-api';
 import type { ChatClient } from '../lib/chat-client';
 import type { UnreadCounts } from '../types';
@@ -32,7 +33,7 @@ export function useUnreadCounts(options: {
       return next;
     });
     markConversationRead(contactId).catch((error: unknown) => {
-      notify.error(getErrorMessage(error, 'Could not mark this conversation as read.'), { toastId: 'chat-read-failed' });
+      notify.error(getErrorMessage(error, t('chat.markReadFailed')), { toastId: 'chat-read-failed' });
     });
   }, []);
 
@@ -50,7 +51,7 @@ export function useUnreadCounts(options: {
       },
       (error: unknown) => {
         if (signal?.aborted) return;
-        notify.error(getErrorMessage(error, 'Could not load your unread messages.'), { toastId: 'chat-unread-failed' });
+        notify.error(getErrorMessage(error, t('chat.unreadLoadFailed')), { toastId: 'chat-unread-failed' });
       },
     );
   }, []);

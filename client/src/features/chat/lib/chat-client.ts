@@ -10,6 +10,8 @@
  * Client events:       add-user (ack {ok}), online-users (ack {ok, users}), send-msg (ack {ok, message|msg}).
  */
 import { io, type Socket } from 'socket.io-client';
+import { failureMessage } from '../../../lib/errors';
+import { t } from '../../../lib/i18n';
 import { handleUnauthorized } from '../../../lib/session-auth';
 import { addMessage } from '../api/chat-api';
 import type { DeliveredMessage } from '../types';
@@ -138,11 +140,12 @@ export class ChatClient {
     try {
       reply = await this.socket.timeout(SEND_TIMEOUT_MS).emitWithAck('send-msg', { to, from: this.userId, message });
     } catch {
-      throw new SendError('The server did not confirm this message.');
+      throw new SendError(t('chat.notConfirmed'));
     }
-    const r = (reply ?? {}) as { ok?: unknown; message?: unknown; msg?: unknown };
+    const r = (reply ?? {}) as { ok?: unknown; message?: unknown };
     if (r.ok === true && isDelivered(r.message)) return r.message;
-    throw new SendError(typeof r.msg === 'string' && r.msg ? r.msg : 'Your message could not be sent.');
+    // A refusal says why as an HTTP failure body would ({msg, code}): in the reader's language when its code is known.
+    throw new SendError(failureMessage(reply) ?? t('chat.couldNotSend'));
   }
 
   /** Tries again after the connection stopped. */

@@ -6,17 +6,18 @@ import { COMMENT_MAX_LENGTH } from '@tukio/shared/limits';
 import { useRef, useState } from 'react';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { useFetch } from '../../../hooks/use-fetch';
+import { useT } from '../../../lib/i18n';
 import { addComment, deleteComment, getComments, updateComment } from '../api/comments-api';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
 import { useSignedInSubmit } from '../hooks/use-signed-in-submit';
+import { shownText } from '../lib/placeholders';
 import type { EventComment } from '../types';
 import { CommunityEntry, EntryList } from './community-entry';
 import { CommunityForm, SectionLoadState } from './community-section-parts';
 import '../community.css';
 
-export const COMMENT_EMPTY = 'Comment field empty';
-
 export function CommentsSection({ eventId }: { eventId: string }) {
+  const t = useT();
   const { data, error, loading, reload, setData } = useFetch(`comments:${eventId}`, (signal) =>
     getComments(eventId, signal),
   );
@@ -29,12 +30,12 @@ export function CommentsSection({ eventId }: { eventId: string }) {
   return (
     <section className="community-section card" aria-labelledby="comments-heading">
       <h2 id="comments-heading">
-        Comments{data ? <span className="community-section__count"> ({comments.length})</span> : null}
+        {t('community.comments')}{data ? <span className="community-section__count"> ({comments.length})</span> : null}
       </h2>
       {loading || error ? (
         <SectionLoadState noun="comments" loading={loading} onRetry={reload} />
       ) : comments.length === 0 ? (
-        <p className="muted">No comments yet. Start the conversation!</p>
+        <p className="muted">{t('community.noComments')}</p>
       ) : (
         <EntryList entries={comments} Item={CommentItem} onUpdated={replace} onDeleted={remove} />
       )}
@@ -56,6 +57,7 @@ function CommentForm({
   onAdded: (comment: EventComment) => void;
   disabled: boolean;
 }) {
+  const t = useT();
   const { isLoggedIn, error, setError, pending, submit } = useSignedInSubmit();
   const [content, setContent] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -66,7 +68,7 @@ function CommentForm({
         void submit(event, {
           validate: () => {
             if (content.trim() !== '') return true;
-            setError(COMMENT_EMPTY);
+            setError(t('community.commentEmpty'));
             inputRef.current?.focus();
             return false;
           },
@@ -74,23 +76,23 @@ function CommentForm({
             onAdded(await addComment({ eventId, userId, content: content.trim() }));
             setContent('');
           },
-          fallback: 'Could not post your comment. Please try again.',
+          fallback: t('community.commentFailed'),
         })
       }
-      label="Post Comment"
+      label={t('community.postComment')}
       pending={pending}
-      loadingText="Posting…"
+      loadingText={t('community.posting')}
       disabled={disabled}
       isLoggedIn={isLoggedIn}
       action="comment"
     >
       <TextAreaField
         ref={inputRef}
-        label="Add a comment"
+        label={t('community.addComment')}
         name="comment"
         rows={3}
         maxLength={COMMENT_MAX_LENGTH}
-        placeholder="Share your thoughts about this event"
+        placeholder={t('community.commentPlaceholder')}
         value={content}
         error={error}
         onChange={(event) => {
@@ -103,12 +105,13 @@ function CommentForm({
 }
 
 function CommentItem(item: EntryItemProps<EventComment>) {
+  const t = useT();
   const { entry: comment, userId } = item;
   const editing = useEntryEditing(item, {
     noun: 'comment',
     initialDraft: () => comment.content,
     focusSelector: 'textarea',
-    validate: (draft) => (draft.trim() === '' ? COMMENT_EMPTY : null),
+    validate: (draft) => (draft.trim() === '' ? t('community.commentEmpty') : null),
     isUnchanged: (draft) => draft.trim() === comment.content,
     update: (draft) => updateComment(comment._id, draft.trim()),
     destroy: () => deleteComment(comment._id, userId),
@@ -121,7 +124,7 @@ function CommentItem(item: EntryItemProps<EventComment>) {
       editFormClassName="entry__edit"
       editor={
         <TextAreaField
-          label="Edit your comment"
+          label={t('community.editComment')}
           rows={3}
           maxLength={COMMENT_MAX_LENGTH}
           value={draft}
@@ -132,7 +135,7 @@ function CommentItem(item: EntryItemProps<EventComment>) {
           }}
         />
       }
-      view={<p className={`entry__text${comment.hidden && comment.hiddenReason === undefined ? ' entry__text--hidden' : ''}`}>{comment.content}</p>}
+      view={<p className={`entry__text${comment.hidden && comment.hiddenReason === undefined ? ' entry__text--hidden' : ''}`}>{shownText(comment.content)}</p>}
     />
   );
 }

@@ -2,6 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { HiddenNote, ReportButton } from '../../../components/moderation/report-button';
 import { Button } from '../../../components/ui/button';
 import { useSession } from '../../../hooks/use-session';
+import { useT } from '../../../lib/i18n';
 import type { EntryEditing, EntryItemProps, EntryShape } from '../hooks/use-entry-editing';
 import { isEdited } from '../lib/time';
 import { TimeAgo } from './time-ago';
@@ -50,16 +51,17 @@ export function CommunityEntry<Entry extends EntryShape, Draft>({
   editor: ReactNode;
   editFormClassName: string;
 }) {
+  const t = useT();
   const { noun, item } = editing;
   const { entry } = item;
-  const kind = noun === 'comment' ? 'Comment' : 'Review';
+  const username = entry.user?.username ?? t('community.unknownAuthorLower');
   return (
     <li className="entry">
-      <article aria-label={`${kind} by ${entry.user?.username ?? 'unknown'}`}>
+      <article aria-label={t(noun === 'comment' ? 'community.commentBy' : 'community.reviewBy', { username })}>
         <header className="entry__meta">
-          <span className="entry__author">{entry.user?.username ?? 'Unknown'}</span>
+          <span className="entry__author">{entry.user?.username ?? t('community.unknownAuthor')}</span>
           <TimeAgo value={entry.createdAt} />
-          {isEdited(entry.createdAt, entry.updatedAt) ? <span className="muted">(edited)</span> : null}
+          {isEdited(entry.createdAt, entry.updatedAt) ? <span className="muted">{t('community.edited')}</span> : null}
           {item.userId && !item.isAuthor ? <ReportButton kind={noun} id={entry._id} authorName={entry.user?.username} className="entry__report" /> : null}
         </header>
         {editing.editing ? (
@@ -91,33 +93,35 @@ export function CommunityEntry<Entry extends EntryShape, Draft>({
 
 /** Edit (Save while editing) and Delete (Cancel while editing), named after the entry for screen readers. */
 function EntryActions<Entry extends EntryShape, Draft>({ editing }: { editing: EntryEditing<Entry, Draft> }) {
+  const t = useT();
   const { noun, saving, deleting } = editing;
+  const nounText = t(noun === 'comment' ? 'community.nounComment' : 'community.nounReview');
   return (
     <div className="button-row entry__actions" ref={editing.actionsRef}>
       <Button
         variant="secondary"
         className="btn--sm"
         loading={saving}
-        loadingText="Saving…"
+        loadingText={t('community.saving')}
         disabled={deleting}
         onClick={editing.editing ? () => void editing.save() : editing.startEditing}
       >
-        {editing.editing ? 'Save' : 'Edit'}
-        <span className="visually-hidden">{` ${noun}`}</span>
+        {t(editing.editing ? 'community.save' : 'community.edit')}
+        <span className="visually-hidden">{` ${nounText}`}</span>
       </Button>
       {editing.editing ? (
         <Button variant="ghost" className="btn--sm" disabled={saving} onClick={editing.stopEditing}>
-          Cancel
+          {t('community.cancel')}
         </Button>
       ) : (
         <Button
           variant="danger"
           className="btn--sm"
           loading={deleting}
-          loadingText="Deleting…"
+          loadingText={t('community.deleting')}
           onClick={() => void editing.remove()}
         >
-          Delete<span className="visually-hidden">{` ${noun}`}</span>
+          {t('community.delete')}<span className="visually-hidden">{` ${nounText}`}</span>
         </Button>
       )}
     </div>

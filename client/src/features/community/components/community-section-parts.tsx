@@ -2,6 +2,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { RichText, useT } from '../../../lib/i18n';
 
 /** "Loading comments…" while a section loads; after a failure, the message and a Retry button. */
 export function SectionLoadState({
@@ -13,15 +14,17 @@ export function SectionLoadState({
   loading: boolean;
   onRetry: () => void;
 }) {
+  const t = useT();
+  const text = noun === 'comments' ? { loading: 'community.loadingComments', failed: 'community.commentsLoadFailed' } : { loading: 'community.loadingReviews', failed: 'community.reviewsLoadFailed' };
   return loading ? (
     <p className="muted" role="status">
-      {`Loading ${noun}…`}
+      {t(text.loading)}
     </p>
   ) : (
     <div className="community-error" role="alert">
-      <p>{`Failed to load ${noun}. Please try again.`}</p>
+      <p>{t(text.failed)}</p>
       <Button variant="ghost" className="btn--sm" onClick={onRetry}>
-        Retry
+        {t('community.retry')}
       </Button>
     </div>
   );
@@ -52,6 +55,7 @@ export function CommunityForm({
   action: 'comment' | 'review';
   children: ReactNode;
 }) {
+  const t = useT();
   return (
     <form className="form community-form" onSubmit={onSubmit} noValidate aria-labelledby={labelledBy}>
       {children}
@@ -61,8 +65,10 @@ export function CommunityForm({
         </Button>
         {!isLoggedIn ? (
           <span className="muted community-form__hint">
-            <Link to={paths.login}>Log in</Link>
-            {` to ${action}.`}
+            <RichText
+              id={action === 'comment' ? 'community.loginToComment' : 'community.loginToReview'}
+              parts={{ link: <Link to={paths.login}>{t('community.logIn')}</Link> }}
+            />
           </span>
         ) : null}
       </div>

@@ -7,7 +7,9 @@ import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useFetch } from '../../../hooks/use-fetch';
 import { useSession } from '../../../hooks/use-session';
+import { RichText, useT } from '../../../lib/i18n';
 import { getForumSummary } from '../api/forums-api';
+import { shownText } from '../lib/placeholders';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
@@ -15,6 +17,7 @@ import '../community.css';
 const SUMMARY_LIMIT = 3;
 
 export function ForumSummary({ eventId, isRegistered }: { eventId: string; isRegistered: boolean }) {
+  const t = useT();
   const { isLoggedIn } = useSession();
   const { data, error, loading, reload } = useFetch(`forum-summary:${eventId}`, (signal) =>
     getForumSummary(eventId, signal),
@@ -24,30 +27,30 @@ export function ForumSummary({ eventId, isRegistered }: { eventId: string; isReg
   return (
     <section className="community-section card forum-summary" aria-labelledby="forum-summary-heading">
       <h2 id="forum-summary-heading">
-        Forum <span className="muted forum-summary__sw" lang="sw">· Majadiliano</span>
+        {t('community.forum')} <span className="muted forum-summary__sw" lang="sw">· Majadiliano</span>
       </h2>
       {loading ? (
         <p className="muted" role="status">
-          Loading discussions…
+          {t('community.loadingDiscussions')}
         </p>
       ) : error ? (
         <div className="community-error" role="alert">
-          <p>Failed to load the forum discussions. Please try again later.</p>
+          <p>{t('community.summaryLoadFailed')}</p>
           <Button variant="ghost" className="btn--sm" onClick={reload}>
-            Retry
+            {t('community.retry')}
           </Button>
         </div>
       ) : threads.length === 0 ? (
-        <p className="muted">No discussions yet for this event.</p>
+        <p className="muted">{t('community.noDiscussions')}</p>
       ) : (
         <ul className="forum-summary__list">
           {threads.map((thread) => (
             <li key={thread._id} className="forum-summary__item">
               <Link className="forum-summary__title" to={paths.forumThread(thread._id)}>
-                {thread.title}
+                {shownText(thread.title)}
               </Link>
               <span className="muted forum-summary__meta">
-                Started by {thread.user?.username ?? 'Unknown'} · <TimeAgo value={thread.createdAt} /> ·{' '}
+                {t('community.startedBy', { author: thread.user?.username ?? t('community.unknownAuthor') })} · <TimeAgo value={thread.createdAt} /> ·{' '}
                 {repliesLabel(thread.replies ?? 0)}
               </span>
             </li>
@@ -56,16 +59,14 @@ export function ForumSummary({ eventId, isRegistered }: { eventId: string; isReg
       )}
       {isRegistered ? (
         <Link className="btn btn--secondary btn--sm forum-summary__cta" to={paths.forums(eventId)}>
-          View Available Forums
+          {t('community.viewForums')}
         </Link>
       ) : (
         <p className="muted forum-summary__note">
           {isLoggedIn ? (
-            'Forums are open to attendees registered for this event.'
+            t('community.forumsForAttendees')
           ) : (
-            <>
-              <Link to={paths.login}>Log in</Link> to join the forums of events you are registered for.
-            </>
+            <RichText id="community.loginToJoinForums" parts={{ link: <Link to={paths.login}>{t('community.logIn')}</Link> }} />
           )}
         </p>
       )}

@@ -21,8 +21,10 @@ import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
+import { useT } from '../../../lib/i18n';
 import { addPost, deletePost, getEventRef, getThread, votePost } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
+import { shownText } from '../lib/placeholders';
 import { countPosts, insertPost, removePost, updatePost } from '../lib/post-tree';
 import type { ForumPost } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
@@ -34,9 +36,6 @@ import '../community.css';
 export const VISIBLE_DEPTH = 3;
 /** Reply buttons only on posts shallower than this (i.e. top-level posts). */
 export const REPLY_DEPTH = 1;
-export const THREAD_MISSING = 'This discussion does not exist.';
-const DELETE_CONFIRM = 'Are you sure you want to delete this post?';
-const POST_EMPTY = 'Write something before posting.';
 
 interface ThreadActions {
   userId: string;
@@ -58,6 +57,7 @@ function useThreadActions(): ThreadActions {
 }
 
 export function ForumThreadPage({ threadId }: { threadId: string }) {
+  const t = useT();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
   // The tree carries the caller's own votes, so another user means another request.
@@ -66,31 +66,31 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
   const event = useFetch(eventId ? `forum-event:${eventId}` : null, (signal) => getEventRef(eventId ?? '', signal));
   const status = getErrorStatus(thread.error);
   const missing = status === 404 || status === 400;
-  useDocumentTitle(thread.data?.title ?? (missing ? 'Discussion not found' : 'Discussion'));
+  useDocumentTitle(thread.data ? shownText(thread.data.title) : t(missing ? 'community.discussionNotFound' : 'community.discussion'));
 
   let body: ReactNode;
   if (!userId) {
     body = (
       <>
-        <h1>Discussion</h1>
+        <h1>{t('community.discussion')}</h1>
         <ForumLoginNotice />
       </>
     );
   } else if (thread.loading) {
     body = (
       <>
-        <h1>Discussion</h1>
-        <PageLoader label="Loading discussion…" />
+        <h1>{t('community.discussion')}</h1>
+        <PageLoader label={t('community.loadingDiscussion')} />
       </>
     );
   } else if (missing) {
     body = (
       <div className="status-page forum-thread__missing">
-        <h1>Discussion not found</h1>
-        <p>{THREAD_MISSING}</p>
+        <h1>{t('community.discussionNotFound')}</h1>
+        <p>{t('community.threadMissing')}</p>
         <div className="status-page__actions">
           <Link className="btn btn--primary" to={paths.events}>
-            Browse events
+            {t('community.browseEvents')}
           </Link>
         </div>
       </div>
@@ -98,11 +98,11 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
   } else if (thread.error || !thread.data) {
     body = (
       <>
-        <h1>Discussion</h1>
+        <h1>{t('community.discussion')}</h1>
         <div className="community-error" role="alert">
-          <p>Failed to load the discussion. Please try again later.</p>
+          <p>{t('community.discussionLoadFailed')}</p>
           <Button variant="ghost" className="btn--sm" onClick={thread.reload}>
-            Retry
+            {t('community.retry')}
           </Button>
         </div>
       </>
@@ -158,6 +158,7 @@ function ThreadView({
   canPost: boolean;
   onPostsChange: (update: (posts: ForumPost[]) => ForumPost[]) => void;
 }) {
+  const t = useT();
   const [replyTo, setReplyTo] = useState<string | null>(null);
   const [freshIds, setFreshIds] = useState<ReadonlySet<string>>(() => new Set());
   const repliesHeadingRef = useRef<HTMLHeadingElement>(null);
@@ -197,16 +198,16 @@ function ThreadView({
 
   return (
     <ThreadContext value={actions}>
-      <nav className="forum-thread__back" aria-label="Breadcrumb">
-        <Link to={paths.forums(eventId)}>← All discussions for this event</Link>
+      <nav className="forum-thread__back" aria-label={t('community.breadcrumb')}>
+        <Link to={paths.forums(eventId)}>{t('community.allDiscussions')}</Link>
       </nav>
       <header className="forum-thread__header">
         <p className="eyebrow" lang="sw">
           Majadiliano
         </p>
-        <h1>{title}</h1>
+        <h1>{shownText(title)}</h1>
         <p className="muted forum-thread__meta">
-          {author ? <>Started by {author} · </> : null}
+          {author ? `${t('community.startedBy', { author })} · ` : null}
           <TimeAgo value={createdAt} />
           {createdAt ? ' · ' : null}
           {repliesLabel(total)}
@@ -220,9 +221,9 @@ function ThreadView({
         <HiddenNote hidden={hidden} reason={hiddenReason} />
       </header>
 
-      <section className="card forum-thread__compose" aria-label="Add to the discussion">
+      <section className="card forum-thread__compose" aria-label={t('community.addToDiscussion')}>
         {canPost ? (
-          <PostComposer parentId={null} label="Join the discussion" />
+          <PostComposer parentId={null} label={t('community.joinDiscussion')} />
         ) : (
           <ForumRegisterNotice eventId={eventId} />
         )}
@@ -230,10 +231,10 @@ function ThreadView({
 
       <section className="forum-thread__posts" aria-labelledby="replies-heading">
         <h2 id="replies-heading" ref={repliesHeadingRef} tabIndex={-1}>
-          Replies <span className="community-section__count">({total})</span>
+          {t('community.repliesHeading')} <span className="community-section__count">({total})</span>
         </h2>
         {posts.length === 0 ? (
-          <p className="empty-state">No replies yet. Be the first to join in!</p>
+          <p className="empty-state">{t('community.noReplies')}</p>
         ) : (
           <PostList posts={posts} depth={0} />
         )}
@@ -253,6 +254,7 @@ function PostList({ posts, depth, focusFirst = false }: { posts: ForumPost[]; de
 }
 
 function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: number; focusOnMount: boolean }) {
+  const t = useT();
   const { userId, canPost, replyTo, setReplyTo, freshIds, remove } = useThreadActions();
   const [deleting, setDeleting] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -263,7 +265,7 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
     if (focusOnMount) articleRef.current?.focus();
   }, [focusOnMount]);
 
-  const username = post.user?.username ?? 'Unknown';
+  const username = post.user?.username ?? t('community.unknownAuthor');
   const isAuthor = !post.deleted && post.user?._id === userId && userId !== '';
   const canReply = depth < REPLY_DEPTH && canPost && !post.deleted;
   const replying = replyTo === post._id;
@@ -271,13 +273,13 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
   const headingId = `post-${post._id}-author`;
 
   const handleDelete = async () => {
-    if (deleting || !window.confirm(DELETE_CONFIRM)) return;
+    if (deleting || !window.confirm(t('community.confirmDeletePost'))) return;
     setDeleting(true);
     try {
       await remove(post._id);
-      notify.success('Post deleted.');
+      notify.success(t('community.postDeleted'));
     } catch (failure) {
-      notify.error(getErrorMessage(failure, 'Could not delete the post. Please try again.'));
+      notify.error(getErrorMessage(failure, t('community.deletePostFailed')));
     } finally {
       // The post may be gone (unmounted) or be a placeholder now; either way it is idle again.
       setDeleting(false);
@@ -294,11 +296,11 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
       <article className="post__body" ref={articleRef} tabIndex={-1} aria-labelledby={headingId}>
         <header className="post__meta">
           <span className="post__author" id={headingId}>
-            {post.deleted ? 'Deleted post' : username}
+            {post.deleted ? t('community.deletedPost') : username}
           </span>
           <TimeAgo value={post.createdAt} />
         </header>
-        <p className={`post__content${post.hidden && post.hiddenReason === undefined ? ' post__content--hidden' : ''}`}>{post.content}</p>
+        <p className={`post__content${post.hidden && post.hiddenReason === undefined ? ' post__content--hidden' : ''}`}>{shownText(post.content)}</p>
         <HiddenNote hidden={post.hidden} reason={post.hiddenReason} />
         <div className="post__actions">
           {post.deleted ? null : <VoteControls post={post} />}
@@ -310,7 +312,7 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
               aria-expanded={replying}
               onClick={() => (replying ? closeReply() : setReplyTo(post._id))}
             >
-              Reply
+              {t('community.reply')}
             </button>
           ) : null}
           {isAuthor ? (
@@ -318,23 +320,24 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
               variant="danger"
               className="btn--sm"
               loading={deleting}
-              loadingText="Deleting…"
+              loadingText={t('community.deleting')}
               onClick={() => void handleDelete()}
             >
-              Delete<span className="visually-hidden"> post</span>
+              {t('community.delete')}
+              <span className="visually-hidden"> {t('community.nounPost')}</span>
             </Button>
           ) : null}
           {!post.deleted && !isAuthor && userId ? <ReportButton kind="post" id={post._id} authorName={username} /> : null}
         </div>
         {replying ? (
-          <PostComposer parentId={post._id} label={`Reply to ${username}`} onCancel={closeReply} autoFocus />
+          <PostComposer parentId={post._id} label={t('community.replyTo', { username })} onCancel={closeReply} autoFocus />
         ) : null}
       </article>
       {post.replies.length === 0 ? null : showReplies ? (
         <PostList posts={post.replies} depth={depth + 1} focusFirst={expanded} />
       ) : (
         <button type="button" className="btn btn--ghost btn--sm post__more" onClick={() => setExpanded(true)}>
-          Load more replies ({post.replies.length})
+          {t('community.loadMoreReplies', { count: post.replies.length })}
         </button>
       )}
     </li>
@@ -342,6 +345,7 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
 }
 
 function VoteControls({ post }: { post: ForumPost }) {
+  const t = useT();
   const { vote } = useThreadActions();
   const [pending, setPending] = useState(false);
 
@@ -351,21 +355,21 @@ function VoteControls({ post }: { post: ForumPost }) {
     try {
       await vote(post._id, direction);
     } catch (failure) {
-      notify.error(getErrorMessage(failure, 'Could not record your vote. Please try again.'));
+      notify.error(getErrorMessage(failure, t('community.voteFailed')));
     } finally {
       setPending(false);
     }
   };
 
-  const upLabel = post.myVote === 1 ? 'Upvoted (click to undo)' : 'Upvote';
-  const downLabel = post.myVote === -1 ? 'Downvoted (click to undo)' : 'Downvote';
+  const upLabel = t(post.myVote === 1 ? 'community.upvoted' : 'community.upvote');
+  const downLabel = t(post.myVote === -1 ? 'community.downvoted' : 'community.downvote');
 
   return (
-    <div className="vote" role="group" aria-label={`Votes for the post by ${post.user?.username ?? 'unknown'}`} aria-busy={pending || undefined}>
+    <div className="vote" role="group" aria-label={t('community.votesFor', { username: post.user?.username ?? t('community.unknownAuthorLower') })} aria-busy={pending || undefined}>
       <button
         type="button"
         className="vote__button vote__button--up"
-        aria-label="Upvote"
+        aria-label={t('community.upvote')}
         title={upLabel}
         aria-pressed={post.myVote === 1}
         disabled={pending}
@@ -377,12 +381,12 @@ function VoteControls({ post }: { post: ForumPost }) {
       </button>
       <span className="vote__count" aria-live="polite">
         {post.upvotes}
-        <span className="visually-hidden"> {Math.abs(post.upvotes) === 1 ? 'vote' : 'votes'}</span>
+        <span className="visually-hidden"> {t('community.votes', { count: Math.abs(post.upvotes) })}</span>
       </span>
       <button
         type="button"
         className="vote__button vote__button--down"
-        aria-label="Downvote"
+        aria-label={t('community.downvote')}
         title={downLabel}
         aria-pressed={post.myVote === -1}
         disabled={pending}
@@ -407,6 +411,7 @@ function PostComposer({
   onCancel?: () => void;
   autoFocus?: boolean;
 }) {
+  const t = useT();
   const { submit } = useThreadActions();
   const [content, setContent] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -422,7 +427,7 @@ function PostComposer({
     const text = content.trim();
     // docs/product.md: a post is sent only if its text is non-empty.
     if (text === '') {
-      setError(POST_EMPTY);
+      setError(t('community.postEmpty'));
       inputRef.current?.focus();
       return;
     }
@@ -434,7 +439,7 @@ function PostComposer({
       onCancel?.();
     } catch (failure) {
       // The text stays in the box so nothing is lost.
-      const message = getErrorMessage(failure, 'Could not post your reply. Please try again.');
+      const message = getErrorMessage(failure, t('community.replyFailed'));
       setError(message);
       notify.error(message);
     } finally {
@@ -455,10 +460,10 @@ function PostComposer({
         name="content"
         rows={parentId ? 3 : 4}
         maxLength={POST_MAX_LENGTH}
-        placeholder="Changia..."
+        placeholder="Changia..." // Kiswahili in both languages, as the forum's name
         value={content}
         error={error}
-        hint={parentId ? undefined : 'Be kind and stay on topic. Ctrl+Enter posts.'}
+        hint={parentId ? undefined : t('community.composerHint')}
         onChange={(event) => {
           setContent(event.target.value);
           if (error) setError(null);
@@ -473,12 +478,12 @@ function PostComposer({
         }}
       />
       <div className="button-row">
-        <Button type="submit" className="btn--sm" loading={pending} loadingText="Posting…">
-          Post
+        <Button type="submit" className="btn--sm" loading={pending} loadingText={t('community.posting')}>
+          {t('community.post')}
         </Button>
         {onCancel ? (
           <Button variant="ghost" className="btn--sm" disabled={pending} onClick={onCancel}>
-            Cancel Reply
+            {t('community.cancelReply')}
           </Button>
         ) : null}
       </div>

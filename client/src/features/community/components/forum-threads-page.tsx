@@ -15,26 +15,25 @@ import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
+import { RichText, useT } from '../../../lib/i18n';
 import { addThread, getEventRef, getThreads } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import type { ForumThreadListItem } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
+import { shownText } from '../lib/placeholders';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
 
-export const FORUM_HEADING = 'Majadiliano ya Tukio';
-export const FORUM_LOAD_ERROR = 'Failed to load event forum. Please try again later.';
-export const FORUM_EMPTY = 'No discussions yet for this event. Be the first to start a discussion!';
-
 export function ForumThreadsPage({ eventId }: { eventId: string }) {
+  const t = useT();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
   const event = useFetch(`forum-event:${eventId}`, (signal) => getEventRef(eventId, signal));
   const threads = useFetch(userId ? `forum-threads:${eventId}:${userId}` : null, (signal) =>
     getThreads(eventId, signal),
   );
-  useDocumentTitle(event.data?.title ? `Forum · ${event.data.title}` : 'Event Forum');
+  useDocumentTitle(event.data?.title ? t('community.forumDocumentTitle', { title: event.data.title }) : t('community.eventForumTitle'));
 
   const threadsStatus = getErrorStatus(threads.error);
   // The threads call answers 404 for an unknown event (400 for a malformed id).
@@ -45,15 +44,16 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
   return (
     <div className="page page--narrow forum-page">
       <header className="page-hero forum-page__hero">
-        <p className="eyebrow">Event forum</p>
-        <h1 lang="sw">{FORUM_HEADING}</h1>
+        <p className="eyebrow">{t('community.eventForum')}</p>
+        {/* Kiswahili in both languages: the forum's name. */}
+        <h1 lang="sw">{t('community.forumHeading')}</h1>
         {event.data?.title ? (
           <p className="lead">
-            Discussions about <Link to={paths.event(eventId)}>{event.data.title}</Link>
+            <RichText id="community.discussionsAbout" parts={{ event: <Link to={paths.event(eventId)}>{event.data.title}</Link> }} />
           </p>
         ) : (
           <p className="lead">
-            Ask questions, share tips and meet other attendees. <Link to={paths.event(eventId)}>Back to the event</Link>
+            {t('community.forumIntro')} <Link to={paths.event(eventId)}>{t('community.backToEvent')}</Link>
           </p>
         )}
       </header>
@@ -62,15 +62,15 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
         <ForumLoginNotice />
       ) : missing ? (
         <div className="notice" role="alert">
-          <p>This event does not exist or is no longer available.</p>
+          <p>{t('community.eventMissing')}</p>
           <Link className="btn btn--secondary btn--sm" to={paths.events}>
-            Browse events
+            {t('community.browseEvents')}
           </Link>
         </div>
       ) : (
         <>
           <section className="card forum-page__start" aria-labelledby="start-thread-heading">
-            <h2 id="start-thread-heading">Start a discussion</h2>
+            <h2 id="start-thread-heading">{t('community.startDiscussionHeading')}</h2>
             {canStart ? (
               <NewThreadForm
                 eventId={eventId}
@@ -86,20 +86,20 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
 
           <section className="forum-page__threads" aria-labelledby="threads-heading">
             <h2 id="threads-heading">
-              Discussions
+              {t('community.discussions')}
               {threads.data ? <span className="community-section__count"> ({threads.data.length})</span> : null}
             </h2>
             {threads.loading ? (
-              <PageLoader label="Loading discussions…" />
+              <PageLoader label={t('community.loadingDiscussions')} />
             ) : threads.error ? (
               <div className="community-error" role="alert">
-                <p>{FORUM_LOAD_ERROR}</p>
+                <p>{t('community.forumLoadError')}</p>
                 <Button variant="ghost" className="btn--sm" onClick={threads.reload}>
-                  Retry
+                  {t('community.retry')}
                 </Button>
               </div>
             ) : !threads.data || threads.data.length === 0 ? (
-              <p className="empty-state">{FORUM_EMPTY}</p>
+              <p className="empty-state">{t('community.forumEmpty')}</p>
             ) : (
               <ul className="thread-list">
                 {threads.data.map((thread) => (
@@ -115,15 +115,19 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
 }
 
 function ThreadCard({ thread }: { thread: ForumThreadListItem }) {
+  const t = useT();
   const titleId = `thread-title-${thread._id}`;
   return (
     <li className="thread-card card">
       <h3 className="thread-card__title" id={titleId}>
-        {thread.title}
+        {shownText(thread.title)}
       </h3>
       <p className="thread-card__meta muted">
         <span>
-          Started by <span className="thread-card__author">{thread.user?.username ?? 'Unknown'}</span>
+          <RichText
+            id="community.startedBy"
+            parts={{ author: <span className="thread-card__author">{thread.user?.username ?? t('community.unknownAuthor')}</span> }}
+          />
         </span>
         <span aria-hidden="true"> · </span>
         <TimeAgo value={thread.createdAt} />
@@ -131,7 +135,7 @@ function ThreadCard({ thread }: { thread: ForumThreadListItem }) {
         <span>{repliesLabel(thread.replies)}</span>
       </p>
       <Link className="btn btn--secondary btn--sm" to={paths.forumThread(thread._id)} aria-describedby={titleId}>
-        View Discussion
+        {t('community.viewDiscussion')}
       </Link>
     </li>
   );
@@ -146,6 +150,7 @@ function NewThreadForm({
   userId: string;
   onCreated: (thread: ForumThreadListItem) => void;
 }) {
+  const t = useT();
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -155,7 +160,7 @@ function NewThreadForm({
     event.preventDefault();
     if (pending) return;
     if (title.trim() === '') {
-      setError('Thread title is required.');
+      setError(t('community.titleRequired'));
       inputRef.current?.focus();
       return;
     }
@@ -165,10 +170,10 @@ function NewThreadForm({
       const thread = await addThread({ title: title.trim(), eventId, userId });
       onCreated(thread);
       setTitle('');
-      notify.success('Discussion started.');
+      notify.success(t('community.discussionStarted'));
     } catch (failure) {
       // Keep the title so nothing is lost; show the server's reason (e.g. not registered).
-      setError(getErrorMessage(failure, 'Could not start the discussion. Please try again.'));
+      setError(getErrorMessage(failure, t('community.startFailed')));
       inputRef.current?.focus();
     } finally {
       setPending(false);
@@ -179,10 +184,10 @@ function NewThreadForm({
     <form className="form new-thread" onSubmit={handleSubmit} noValidate>
       <TextField
         ref={inputRef}
-        label="Discussion title"
+        label={t('community.discussionTitle')}
         name="title"
         maxLength={THREAD_TITLE_MAX_LENGTH}
-        placeholder="e.g. Who is carpooling from Westlands?"
+        placeholder={t('community.titlePlaceholder')}
         value={title}
         error={error}
         onChange={(event) => {
@@ -191,8 +196,8 @@ function NewThreadForm({
         }}
       />
       <div className="button-row">
-        <Button type="submit" loading={pending} loadingText="Starting…">
-          Start Discussion
+        <Button type="submit" loading={pending} loadingText={t('community.starting')}>
+          {t('community.startDiscussion')}
         </Button>
       </div>
     </form>

@@ -14,8 +14,10 @@ import { useSession } from '../../../hooks/use-session';
 import { getEventRef } from '../api/forums-api';
 import { addReview, averageOf, deleteReview, getReviews, replyToReview, updateReview } from '../api/reviews-api';
 import { getErrorMessage } from '../../../lib/errors';
+import { useT } from '../../../lib/i18n';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
 import { useSignedInSubmit } from '../hooks/use-signed-in-submit';
+import { shownText } from '../lib/placeholders';
 import type { EventReview, ReviewList } from '../types';
 import { CommunityEntry, EntryList } from './community-entry';
 import { CommunityForm, SectionLoadState } from './community-section-parts';
@@ -36,6 +38,7 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
   const { data, error, loading, reload, setData } = useFetch(`reviews:${eventId}`, (signal) =>
     getReviews(eventId, signal),
   );
+  const t = useT();
   const { user, isLoggedIn } = useSession();
   // Only a signed-in viewer could be the organiser; visitors skip the lookup.
   const organiser = useFetch(isLoggedIn ? `reviews-organiser:${eventId}` : null, (signal) => getEventRef(eventId, signal));
@@ -48,7 +51,7 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
   return (
     <OrganiserContext value={organiser.data?.user}>
       <section className="community-section card" aria-labelledby="reviews-heading">
-        <h2 id="reviews-heading">Reviews</h2>
+        <h2 id="reviews-heading">{t('community.reviews')}</h2>
         {loading || error ? (
           <SectionLoadState noun="reviews" loading={loading} onRetry={reload} />
         ) : (
@@ -58,12 +61,10 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
                 {(data?.average ?? 0).toFixed(1)}
               </span>
               <StarRatingDisplay value={data?.average ?? 0} size="lg" />
-              <span className="muted">
-                {data?.count ?? 0} {data?.count === 1 ? 'review' : 'reviews'}
-              </span>
+              <span className="muted">{t('community.reviewCount', { count: data?.count ?? 0 })}</span>
             </div>
             {reviews.length === 0 ? (
-              <p className="muted">No reviews yet. Attended this event? Tell others how it went.</p>
+              <p className="muted">{t('community.noReviews')}</p>
             ) : (
               <EntryList
                 entries={reviews}
@@ -73,7 +74,7 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
               />
             )}
             {mine ? (
-              <p className="muted">Thanks for reviewing this event. You can edit your review above.</p>
+              <p className="muted">{t('community.thanksForReview')}</p>
             ) : (
               <ReviewForm eventId={eventId} onAdded={(review) => change((list) => [review, ...list])} />
             )}
@@ -85,6 +86,7 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
 }
 
 function ReviewForm({ eventId, onAdded }: { eventId: string; onAdded: (review: EventReview) => void }) {
+  const t = useT();
   const { isLoggedIn, error, pending, submit } = useSignedInSubmit();
   const [rating, setRating] = useState(DEFAULT_RATING);
   const [content, setContent] = useState('');
@@ -94,30 +96,31 @@ function ReviewForm({ eventId, onAdded }: { eventId: string; onAdded: (review: E
       onSubmit={(event) =>
         void submit(event, {
           send: async (userId) => {
-            const { review, msg } = await addReview({ eventId, userId, rating, content: content.trim() });
+            // The server's success message is this same sentence in English: say it in the reader's language.
+            const { review } = await addReview({ eventId, userId, rating, content: content.trim() });
             onAdded(review);
             setRating(DEFAULT_RATING);
             setContent('');
-            notify.success(msg || 'Review added successfully.');
+            notify.success(t('community.reviewAdded'));
           },
-          fallback: 'Could not add your review. Please try again.',
+          fallback: t('community.reviewFailed'),
         })
       }
       labelledBy="review-form-heading"
-      label="Submit Review"
+      label={t('community.submitReview')}
       pending={pending}
-      loadingText="Submitting…"
+      loadingText={t('community.submitting')}
       isLoggedIn={isLoggedIn}
       action="review"
     >
-      <h3 id="review-form-heading">Write a review</h3>
-      <StarRatingInput value={rating} onChange={setRating} legend="Your rating" disabled={pending} />
+      <h3 id="review-form-heading">{t('community.writeReview')}</h3>
+      <StarRatingInput value={rating} onChange={setRating} legend={t('community.yourRating')} disabled={pending} />
       <TextAreaField
-        label="Your review"
+        label={t('community.yourReview')}
         name="review"
         rows={3}
         maxLength={REVIEW_MAX_LENGTH}
-        placeholder="What did you enjoy? What could be better?"
+        placeholder={t('community.reviewPlaceholder')}
         value={content}
         onChange={(event) => setContent(event.target.value)}
       />
@@ -127,6 +130,7 @@ function ReviewForm({ eventId, onAdded }: { eventId: string; onAdded: (review: E
 }
 
 function ReviewItem(item: EntryItemProps<EventReview>) {
+  const t = useT();
   const { entry: review, userId } = item;
   const editing = useEntryEditing(item, {
     noun: 'review',
@@ -147,11 +151,11 @@ function ReviewItem(item: EntryItemProps<EventReview>) {
           <StarRatingInput
             value={draft.rating}
             onChange={(rating) => setDraft((current) => ({ ...current, rating }))}
-            legend="Edit your rating"
+            legend={t('community.editRating')}
             disabled={saving}
           />
           <TextAreaField
-            label="Edit your review"
+            label={t('community.editReview')}
             rows={3}
             maxLength={REVIEW_MAX_LENGTH}
             value={draft.content}
@@ -163,8 +167,8 @@ function ReviewItem(item: EntryItemProps<EventReview>) {
       view={
         <>
           <StarRatingDisplay value={review.rating} size="sm" />
-          {review.verifiedAttendee ? <span className="badge badge--success review__verified">Verified attendee</span> : null}
-          {review.content ? <p className="entry__text">{review.content}</p> : null}
+          {review.verifiedAttendee ? <span className="badge badge--success review__verified">{t('community.verifiedAttendee')}</span> : null}
+          {review.content ? <p className="entry__text">{shownText(review.content)}</p> : null}
           <OrganiserReply review={review} userId={userId} onUpdated={item.onUpdated} />
         </>
       }
@@ -174,6 +178,7 @@ function ReviewItem(item: EntryItemProps<EventReview>) {
 
 /** The organiser's public answer under a review, or (for the organiser, once) the form to write it. */
 function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; userId: string; onUpdated: (review: EventReview) => void }) {
+  const t = useT();
   const organiserId = use(OrganiserContext);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
@@ -183,7 +188,7 @@ function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; us
   if (review.organiserReply) {
     return (
       <div className="review__reply">
-        <p className="review__reply-label">Organiser’s answer</p>
+        <p className="review__reply-label">{t('community.organiserAnswer')}</p>
         <p className="entry__text">{review.organiserReply.content}</p>
       </div>
     );
@@ -192,22 +197,23 @@ function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; us
   if (!open) {
     return (
       <Button variant="ghost" className="btn--sm" onClick={() => setOpen(true)}>
-        Answer publicly<span className="visually-hidden">{` the review by ${review.user?.username ?? 'unknown'}`}</span>
+        {t('community.answerPublicly')}
+        <span className="visually-hidden">{` ${t('community.answerTarget', { username: review.user?.username ?? t('community.unknownAuthorLower') })}`}</span>
       </Button>
     );
   }
   const send = async () => {
     if (!text.trim()) {
-      setError('Answer cannot be empty.');
+      setError(t('community.answerEmpty'));
       return;
     }
     setBusy(true);
     setError(null);
     try {
       onUpdated(await replyToReview(review._id, text.trim()));
-      notify.success('Your answer is published.');
+      notify.success(t('community.answerPublished'));
     } catch (failure) {
-      setError(getErrorMessage(failure, 'Your answer could not be published. Please try again.'));
+      setError(getErrorMessage(failure, t('community.answerFailed')));
     } finally {
       setBusy(false);
     }
@@ -222,7 +228,7 @@ function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; us
       noValidate
     >
       <TextAreaField
-        label="Your public answer (one per review, cannot be changed)"
+        label={t('community.answerLabel')}
         rows={2}
         maxLength={REVIEW_MAX_LENGTH}
         value={text}
@@ -230,11 +236,11 @@ function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; us
         onChange={(event) => setText(event.target.value)}
       />
       <div className="button-row">
-        <Button type="submit" className="btn--sm" loading={busy} loadingText="Publishing…">
-          Publish answer
+        <Button type="submit" className="btn--sm" loading={busy} loadingText={t('community.publishing')}>
+          {t('community.publishAnswer')}
         </Button>
         <Button variant="ghost" className="btn--sm" disabled={busy} onClick={() => setOpen(false)}>
-          Cancel
+          {t('community.cancel')}
         </Button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useT } from '../../../lib/i18n';
 
 export const RATING_MAX = 5;
 const STAR_POINTS =
@@ -12,8 +13,6 @@ function StarIcon({ className }: { className?: string }) {
   );
 }
 
-const starLabel = (value: number) => `${value} ${value === 1 ? 'star' : 'stars'}`;
-
 /**
  * Rating picker: a native radio group (arrow keys move and select, Tab leaves the group) drawn as
  * five stars. Each radio covers its star, so pointer, touch and keyboard all reach the real input.
@@ -21,7 +20,7 @@ const starLabel = (value: number) => `${value} ${value === 1 ? 'star' : 'stars'}
 export function StarRatingInput({
   value,
   onChange,
-  legend = 'Rating',
+  legend,
   disabled = false,
 }: {
   value: number;
@@ -29,12 +28,13 @@ export function StarRatingInput({
   legend?: string;
   disabled?: boolean;
 }) {
+  const t = useT();
   const name = useId();
   const [hovered, setHovered] = useState<number | null>(null);
   const shown = hovered ?? value;
   return (
     <fieldset className="star-input" disabled={disabled} onMouseLeave={() => setHovered(null)}>
-      <legend className="field__label">{legend}</legend>
+      <legend className="field__label">{legend ?? t('community.rating')}</legend>
       <div className="star-input__options">
         {Array.from({ length: RATING_MAX }, (_, index) => {
           const option = index + 1;
@@ -53,7 +53,7 @@ export function StarRatingInput({
                 onChange={() => onChange(option)}
               />
               <StarIcon className="star-input__icon" />
-              <span className="visually-hidden">{starLabel(option)}</span>
+              <span className="visually-hidden">{t('community.stars', { count: option })}</span>
             </label>
           );
         })}
@@ -67,8 +67,9 @@ export function StarRatingInput({
 
 /** Read-only stars; fractional values (averages) fill part of a star. */
 export function StarRatingDisplay({ value, size = 'md' }: { value: number; size?: 'sm' | 'md' | 'lg' }) {
+  const t = useT();
   const clamped = Math.max(0, Math.min(RATING_MAX, value));
-  const label = `Rated ${Number.isInteger(clamped) ? clamped : clamped.toFixed(1)} out of ${RATING_MAX}`;
+  const label = t('community.ratedOutOf', { value: Number.isInteger(clamped) ? String(clamped) : clamped.toFixed(1), max: String(RATING_MAX) });
   const stars = Array.from({ length: RATING_MAX }, (_, index) => <StarIcon key={index} className="stars__icon" />);
   return (
     <span className={`stars stars--${size}`} role="img" aria-label={label}>

@@ -1,10 +1,25 @@
 import { useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { getErrorMessage } from '../../../lib/errors';
+import { t } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import type { Author } from '../types';
 
 /** What a community entry is called in its texts ("Edit comment", "delete your review"…). */
 export type EntryNoun = 'comment' | 'review';
+
+/** The texts that name the entry (Kiswahili does not build them from the noun as English does). */
+const NOUN_TEXTS: Record<EntryNoun, { saveFailed: string; confirmDelete: string; deleteFailed: string }> = {
+  comment: {
+    saveFailed: 'community.saveCommentFailed',
+    confirmDelete: 'community.confirmDeleteComment',
+    deleteFailed: 'community.deleteCommentFailed',
+  },
+  review: {
+    saveFailed: 'community.saveReviewFailed',
+    confirmDelete: 'community.confirmDeleteReview',
+    deleteFailed: 'community.deleteReviewFailed',
+  },
+};
 
 /** What comments and reviews have in common. */
 export interface EntryShape {
@@ -112,7 +127,7 @@ export function useEntryEditing<Entry extends EntryShape, Draft>(
       item.onUpdated(await update(draft));
       stopEditing();
     } catch (failure) {
-      const message = getErrorMessage(failure, `Could not save your ${noun}. Please try again.`);
+      const message = getErrorMessage(failure, t(NOUN_TEXTS[noun].saveFailed));
       setError(message);
       notify.error(message);
     } finally {
@@ -121,13 +136,13 @@ export function useEntryEditing<Entry extends EntryShape, Draft>(
   };
 
   const remove = async () => {
-    if (deleting || !window.confirm(`Are you sure you want to delete your ${noun}?`)) return;
+    if (deleting || !window.confirm(t(NOUN_TEXTS[noun].confirmDelete))) return;
     setDeleting(true);
     try {
       await destroy();
       item.onDeleted(item.entry._id);
     } catch (failure) {
-      notify.error(getErrorMessage(failure, `Could not delete your ${noun}. Please try again.`));
+      notify.error(getErrorMessage(failure, t(NOUN_TEXTS[noun].deleteFailed)));
       setDeleting(false);
     }
   };

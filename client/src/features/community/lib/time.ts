@@ -1,7 +1,17 @@
 /** Small text helpers for community timestamps and counts. */
+import { getLanguage, t } from '../../../lib/i18n';
 
-/** "3 minutes ago"-style text (the full local date goes in the tooltip). */
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/** "3 minutes ago"-style text in the reader's language (the full date goes in the tooltip). */
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+function relativeFormat(): Intl.RelativeTimeFormat {
+  const language = getLanguage();
+  let format = relativeFormats.get(language);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+    relativeFormats.set(language, format);
+  }
+  return format;
+}
 
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 60],
@@ -18,9 +28,9 @@ export function timeAgo(value: string | undefined, now: number = Date.now()): st
   const time = new Date(value).getTime();
   if (Number.isNaN(time)) return '';
   let amount = (time - now) / 1000;
-  if (Math.abs(amount) < 45) return 'just now';
+  if (Math.abs(amount) < 45) return t('community.justNow');
   for (const [unit, size] of STEPS) {
-    if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
+    if (Math.abs(amount) < size) return relativeFormat().format(Math.round(amount), unit);
     amount /= size;
   }
   return '';
@@ -32,4 +42,4 @@ export function isEdited(createdAt: string | undefined, updatedAt: string | unde
   return new Date(updatedAt).getTime() - new Date(createdAt).getTime() > 1000;
 }
 
-export const repliesLabel = (count: number) => `${count} ${count === 1 ? 'reply' : 'replies'}`;
+export const repliesLabel = (count: number) => t('community.replyCount', { count });

@@ -13,6 +13,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
 import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
+import { t as translate, useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { getDashboardCsv, getEventDashboard, type DashboardTable, type EventDashboard } from '../api/dashboard-api';
 import {
@@ -25,7 +26,6 @@ import {
   HOUR_SECONDS,
   labelSeconds,
   percent,
-  plural,
   salesSummary,
 } from '../lib/chart-data';
 import { saveFile } from '../../../lib/save-file';
@@ -42,23 +42,24 @@ const BLUE = '#1a56db';
 const count = (value: number) => value.toLocaleString('en-US');
 
 export function EventDashboardPage({ eventId }: { eventId: string }) {
+  const t = useT();
   const dashboard = useFetch(`event-dashboard:${eventId}`, (signal) => getEventDashboard(eventId, signal));
   const data = dashboard.data;
-  useDocumentTitle(data ? `Dashboard · ${data.event.title}` : 'Event dashboard');
+  useDocumentTitle(data ? t('dashboard.documentTitle', { title: data.event.title }) : t('dashboard.eventDashboard'));
 
   if (!data) {
-    if (dashboard.loading) return <PageLoader label="Loading the dashboard…" />;
+    if (dashboard.loading) return <PageLoader label={t('dashboard.loading')} />;
     const status = getErrorStatus(dashboard.error);
     return (
       <section className="page page--narrow status-page">
-        <h1>{status === 404 ? 'Event not found' : status === 403 ? 'Not your event' : 'Could not load the dashboard'}</h1>
+        <h1>{t(status === 404 ? 'dashboard.eventNotFound' : status === 403 ? 'dashboard.notYourEvent' : 'dashboard.couldNotLoad')}</h1>
         <p className="form-message form-message--error" role="alert">
-          {getServerMessage(dashboard.error) ?? 'Failed to load the dashboard. Please try again.'}
+          {getServerMessage(dashboard.error) ?? t('dashboard.loadFailed')}
         </p>
         <div className="status-page__actions">
-          {status === 403 || status === 404 ? null : <Button onClick={dashboard.reload}>Try again</Button>}
+          {status === 403 || status === 404 ? null : <Button onClick={dashboard.reload}>{t('dashboard.tryAgain')}</Button>}
           <Link className="btn btn--secondary" to={status === 404 ? paths.profile : paths.event(eventId)}>
-            {status === 404 ? 'My profile' : 'Back to the event'}
+            {t(status === 404 ? 'dashboard.myProfile' : 'dashboard.backToEvent')}
           </Link>
         </div>
       </section>
@@ -68,6 +69,7 @@ export function EventDashboardPage({ eventId }: { eventId: string }) {
 }
 
 function DashboardBody({ data }: { data: EventDashboard }) {
+  const t = useT();
   const { event, totals } = data;
   const isPaid = event.isPaid && event.ticketPrice > 0;
   const [exporting, setExporting] = useState<DashboardTable | null>(null);
@@ -78,13 +80,13 @@ function DashboardBody({ data }: { data: EventDashboard }) {
       step: DAY_SECONDS,
       formatX: formatDay,
       series: [
-        { label: 'Tickets', values: data.salesByDay.map((row) => row.tickets), color: GREEN, kind: 'bars', scale: 'count', format: count },
+        { label: t('dashboard.tickets'), values: data.salesByDay.map((row) => row.tickets), color: GREEN, kind: 'bars', scale: 'count', format: count },
         ...(isPaid
-          ? [{ label: 'Revenue', values: data.salesByDay.map((row) => row.revenue), color: RED, kind: 'line' as const, scale: 'kes', format: formatShillings, axisFormat: compactShillings }]
+          ? [{ label: t('dashboard.revenue'), values: data.salesByDay.map((row) => row.revenue), color: RED, kind: 'line' as const, scale: 'kes', format: formatShillings, axisFormat: compactShillings }]
           : []),
       ],
     }),
-    [data.salesByDay, isPaid],
+    [data.salesByDay, isPaid, t],
   );
   const checkIns = useMemo<TimeChartData>(
     () => ({
@@ -92,9 +94,9 @@ function DashboardBody({ data }: { data: EventDashboard }) {
       step: HOUR_SECONDS,
       // A new day's first tick says which day.
       formatX: (seconds) => (seconds % DAY_SECONDS === 0 ? formatDay(seconds) : formatHour(seconds)),
-      series: [{ label: 'Check-ins', values: data.checkInsByHour.map((row) => row.checkedIn), color: BLUE, kind: 'bars', scale: 'count', format: count }],
+      series: [{ label: t('dashboard.checkIns'), values: data.checkInsByHour.map((row) => row.checkedIn), color: BLUE, kind: 'bars', scale: 'count', format: count }],
     }),
-    [data.checkInsByHour],
+    [data.checkInsByHour, t],
   );
 
   const exportCsv = async (table: DashboardTable) => {
@@ -102,14 +104,15 @@ function DashboardBody({ data }: { data: EventDashboard }) {
     try {
       saveFile(await getDashboardCsv(data.eventId, table), `${table}-${fileSlug(event.title)}.csv`);
     } catch (error) {
-      notify.error(getErrorMessage(error, 'Could not export the table. Please try again.'));
+      notify.error(getErrorMessage(error, translate('dashboard.exportFailed')));
     } finally {
       setExporting(null);
     }
   };
   const exportButton = (table: DashboardTable, name: string) => (
-    <Button variant="secondary" className="btn--sm" loading={exporting === table} loadingText="Exporting…" onClick={() => void exportCsv(table)}>
-      Export table<span className="visually-hidden"> of {name} as CSV</span>
+    <Button variant="secondary" className="btn--sm" loading={exporting === table} loadingText={t('dashboard.exporting')} onClick={() => void exportCsv(table)}>
+      {t('dashboard.exportTable')}
+      <span className="visually-hidden"> {t('dashboard.exportTableOf', { name })}</span>
     </Button>
   );
   /** '3 / 40'. One type is the whole event, so the event's capacity is its limit; among several, only a type's own. */
@@ -124,32 +127,32 @@ function DashboardBody({ data }: { data: EventDashboard }) {
   return (
     <div className="page dashboard">
       <p className="dashboard__back">
-        <Link to={paths.event(data.eventId)}>← Back to the event</Link>
+        <Link to={paths.event(data.eventId)}>{t('dashboard.backToEventArrow')}</Link>
       </p>
       <header className="dashboard__header">
         <div>
-          <p className="eyebrow">Organiser dashboard</p>
+          <p className="eyebrow">{t('dashboard.organiserDashboard')}</p>
           <h1 className="dashboard__title">{event.title}</h1>
           <p className="muted">
             {formatEventDate(event.date)} · {formatEventTime(event.date)}
-            {event.status === 'cancelled' ? ' · Cancelled' : event.status === 'pending' ? ' · Pending approval' : null}
+            {event.status === 'cancelled' ? ` · ${t('dashboard.cancelled')}` : event.status === 'pending' ? ` · ${t('dashboard.pendingApproval')}` : null}
           </p>
         </div>
-        <Button variant="secondary" loading={exporting === 'sales'} loadingText="Exporting…" onClick={() => void exportCsv('sales')}>
-          Export CSV
+        <Button variant="secondary" loading={exporting === 'sales'} loadingText={t('dashboard.exporting')} onClick={() => void exportCsv('sales')}>
+          {t('dashboard.exportCsv')}
         </Button>
       </header>
 
       <section aria-labelledby="dashboard-totals">
         <h2 id="dashboard-totals" className="visually-hidden">
-          Totals
+          {t('dashboard.totals')}
         </h2>
         <dl className="dashboard__cards">
           <div className="dashboard-card">
-            <dt>Tickets sold</dt>
+            <dt>{t('dashboard.ticketsSold')}</dt>
             <dd className="dashboard-card__value">{count(totals.ticketsSold)}</dd>
             <dd className="dashboard-card__detail">
-              {totals.capacity === null ? 'No seat limit' : `of ${plural(totals.capacity, 'seat', 'seats')} · ${soldShare}`}
+              {totals.capacity === null ? t('dashboard.noSeatLimit') : t('dashboard.ofSeats', { count: totals.capacity, share: soldShare })}
             </dd>
             {totals.capacity === null ? null : (
               <dd className="dashboard-card__bar" aria-hidden="true">
@@ -159,23 +162,23 @@ function DashboardBody({ data }: { data: EventDashboard }) {
           </div>
           {isPaid || totals.grossRevenue > 0 ? (
             <div className="dashboard-card">
-              <dt>Revenue</dt>
+              <dt>{t('dashboard.revenue')}</dt>
               <dd className="dashboard-card__value">{formatShillings(totals.revenue)}</dd>
               <dd className="dashboard-card__detail">
-                {formatShillings(totals.grossRevenue)} received · {formatShillings(totals.refunded.amount)} refunded
+                {t('dashboard.receivedRefunded', { received: formatShillings(totals.grossRevenue), refunded: formatShillings(totals.refunded.amount) })}
               </dd>
             </div>
           ) : null}
           <div className="dashboard-card">
-            <dt>Checked in</dt>
+            <dt>{t('dashboard.checkedIn')}</dt>
             <dd className="dashboard-card__value">{count(totals.checkedIn)}</dd>
-            <dd className="dashboard-card__detail">{checkedInShare ? `of ${plural(totals.ticketsSold, 'ticket', 'tickets')} · ${checkedInShare}` : 'No tickets yet'}</dd>
+            <dd className="dashboard-card__detail">{checkedInShare ? t('dashboard.ofTickets', { count: totals.ticketsSold, share: checkedInShare }) : t('dashboard.noTicketsYet')}</dd>
           </div>
           {totals.refundsPending.count > 0 ? (
             <div className="dashboard-card">
-              <dt>Refunds on their way</dt>
+              <dt>{t('dashboard.refundsOnTheirWay')}</dt>
               <dd className="dashboard-card__value">{formatShillings(totals.refundsPending.amount)}</dd>
-              <dd className="dashboard-card__detail">{plural(totals.refundsPending.count, 'refund', 'refunds')} not yet confirmed by M-Pesa</dd>
+              <dd className="dashboard-card__detail">{t('dashboard.refundsUnconfirmed', { count: totals.refundsPending.count })}</dd>
             </div>
           ) : null}
         </dl>
@@ -183,13 +186,13 @@ function DashboardBody({ data }: { data: EventDashboard }) {
 
       <ChartPanel
         id="dashboard-sales"
-        title="Sales over time"
-        emptyText="No tickets sold yet. Sales will show here day by day."
+        title={t('dashboard.salesOverTime')}
+        emptyText={t('dashboard.noSalesYetLong')}
         chart={sales}
         label="sales"
-        caption={`${salesSummary(data.salesByDay, isPaid)} Days are Nairobi days.`}
-        tableSummary="Sales by day as a table"
-        columns={isPaid ? ['Day', 'Tickets', 'Revenue'] : ['Day', 'Tickets']}
+        caption={`${salesSummary(data.salesByDay, isPaid)} ${t('dashboard.nairobiDays')}`}
+        tableSummary={t('dashboard.salesTable')}
+        columns={isPaid ? [t('dashboard.day'), t('dashboard.tickets'), t('dashboard.revenue')] : [t('dashboard.day'), t('dashboard.tickets')]}
         rows={data.salesByDay.map((row) => ({
           key: row.day,
           label: formatDay(labelSeconds(row.day)),
@@ -199,37 +202,37 @@ function DashboardBody({ data }: { data: EventDashboard }) {
 
       <ChartPanel
         id="dashboard-checkins"
-        title="Check-ins"
-        emptyText="No check-ins yet. Scans at the door will show here hour by hour."
+        title={t('dashboard.checkIns')}
+        emptyText={t('dashboard.noCheckInsLong')}
         chart={checkIns}
         label="check-ins"
         height={200}
         caption={checkInSummary(data.checkInsByHour)}
-        tableSummary="Check-ins by hour as a table"
-        columns={['Hour', 'Check-ins']}
+        tableSummary={t('dashboard.checkInsTable')}
+        columns={[t('dashboard.hour'), t('dashboard.checkIns')]}
         rows={data.checkInsByHour.map((row) => ({ key: row.hour, label: formatDayHour(labelSeconds(row.hour)), cells: [count(row.checkedIn)] }))}
       />
 
       <section className="dashboard__panel" aria-labelledby="dashboard-types">
         <div className="dashboard__panel-header">
-          <h2 id="dashboard-types">Ticket types</h2>
-          {exportButton('types', 'ticket types')}
+          <h2 id="dashboard-types">{t('dashboard.ticketTypes')}</h2>
+          {exportButton('types', t('dashboard.ticketTypesName'))}
         </div>
         <div className="table-scroll">
           <table className="data-table">
             <thead>
               <tr>
-                <th scope="col">Type</th>
-                <th scope="col">Price</th>
-                <th scope="col">Sold</th>
-                <th scope="col">Revenue</th>
+                <th scope="col">{t('dashboard.type')}</th>
+                <th scope="col">{t('dashboard.price')}</th>
+                <th scope="col">{t('dashboard.sold')}</th>
+                <th scope="col">{t('dashboard.revenue')}</th>
               </tr>
             </thead>
             <tbody>
               {data.types.map((type) => (
                 <tr key={type.name}>
                   <th scope="row">{type.name}</th>
-                  <td>{type.price > 0 ? formatShillings(type.price) : 'Free'}</td>
+                  <td>{type.price > 0 ? formatShillings(type.price) : t('dashboard.free')}</td>
                   <td>{soldOf(type)}</td>
                   <td>{formatShillings(type.revenue)}</td>
                 </tr>
@@ -242,16 +245,16 @@ function DashboardBody({ data }: { data: EventDashboard }) {
       {data.promoCodes.length > 0 ? (
         <section className="dashboard__panel" aria-labelledby="dashboard-promo">
           <div className="dashboard__panel-header">
-            <h2 id="dashboard-promo">Promo codes</h2>
-            {exportButton('promo-codes', 'promo codes')}
+            <h2 id="dashboard-promo">{t('dashboard.promoCodes')}</h2>
+            {exportButton('promo-codes', t('dashboard.promoCodesName'))}
           </div>
           <div className="table-scroll">
             <table className="data-table">
               <thead>
                 <tr>
-                  <th scope="col">Code</th>
-                  <th scope="col">Uses</th>
-                  <th scope="col">Discount given</th>
+                  <th scope="col">{t('dashboard.code')}</th>
+                  <th scope="col">{t('dashboard.uses')}</th>
+                  <th scope="col">{t('dashboard.discountGiven')}</th>
                 </tr>
               </thead>
               <tbody>

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { useT } from '../../../lib/i18n';
 import { DAY_SECONDS } from '../lib/chart-data';
 
 export interface ChartSeries {
@@ -96,6 +97,7 @@ function options(UPlot: typeof uPlot, chart: TimeChartData, width: number, heigh
 }
 
 export function TimeChart({ chart, height = 240, label }: { chart: TimeChartData; height?: number; label: string }) {
+  const t = useT();
   const hostRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'drawn' | 'failed'>('loading');
 
@@ -133,10 +135,10 @@ export function TimeChart({ chart, height = 240, label }: { chart: TimeChartData
       <div ref={hostRef} className="time-chart__canvas" aria-hidden="true" />
       {state === 'loading' ? (
         <p className="muted time-chart__note" role="status">
-          Drawing the chart…
+          {t('dashboard.drawing')}
         </p>
       ) : null}
-      {state === 'failed' ? <p className="muted time-chart__note">The chart could not be drawn; the table below has the same numbers.</p> : null}
+      {state === 'failed' ? <p className="muted time-chart__note">{t('dashboard.drawFailed')}</p> : null}
     </div>
   );
 }

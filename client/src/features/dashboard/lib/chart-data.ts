@@ -4,6 +4,7 @@
  * saving), and the charts draw them in UTC, so an axis shows the organiser's clock whatever the viewer's.
  */
 import { formatShillings } from '../../../lib/format';
+import { getLanguage, t } from '../../../lib/i18n';
 import type { DailySales, HourlyCheckIns } from '../api/dashboard-api';
 
 export const DAY_SECONDS = 24 * 60 * 60;
@@ -14,13 +15,22 @@ export function labelSeconds(label: string): number {
   return Date.parse(label.length === 10 ? `${label}T00:00Z` : `${label}Z`) / 1000;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const hourFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+/** Day-month order and a 24-hour clock as Kenyans write them; month names in the reader's language. */
+const FORMATS = {
+  en: {
+    day: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+    hour: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
+  },
+  sw: {
+    day: new Intl.DateTimeFormat('sw-KE', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+    hour: new Intl.DateTimeFormat('sw-KE', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
+  },
+};
 
 /** '24 Nov' */
-export const formatDay = (seconds: number) => dayFormat.format(new Date(seconds * 1000));
+export const formatDay = (seconds: number) => FORMATS[getLanguage()].day.format(new Date(seconds * 1000));
 /** '21:00' */
-export const formatHour = (seconds: number) => hourFormat.format(new Date(seconds * 1000));
+export const formatHour = (seconds: number) => FORMATS[getLanguage()].hour.format(new Date(seconds * 1000));
 /** '24 Nov, 21:00' */
 export const formatDayHour = (seconds: number) => `${formatDay(seconds)}, ${formatHour(seconds)}`;
 
@@ -32,35 +42,51 @@ export function compactShillings(amount: number): string {
 }
 const trim = (value: number) => String(Math.round(value * 10) / 10);
 
-export const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-
 /** What the sales chart shows, in one or two sentences (its text alternative). */
 export function salesSummary(days: DailySales[], isPaid: boolean): string {
   const tickets = days.reduce((sum, day) => sum + day.tickets, 0);
   const revenue = days.reduce((sum, day) => sum + day.revenue, 0);
   const first = days[0];
   const last = days[days.length - 1];
-  if (!first || !last) return 'No sales yet.';
-  const span = first.day === last.day ? `on ${formatDay(labelSeconds(first.day))}` : `from ${formatDay(labelSeconds(first.day))} to ${formatDay(labelSeconds(last.day))}`;
+  if (!first || !last) return t('dashboard.noSales');
+  const span =
+    first.day === last.day
+      ? t('dashboard.onDay', { day: formatDay(labelSeconds(first.day)) })
+      : t('dashboard.fromDayToDay', { from: formatDay(labelSeconds(first.day)), to: formatDay(labelSeconds(last.day)) });
   const best = days.reduce((top, day) => (day.tickets > top.tickets ? day : top), first);
-  const money = isPaid ? `, ${formatShillings(revenue)} received` : '';
-  const bestText = days.length > 1 ? ` Best day: ${formatDay(labelSeconds(best.day))}, ${plural(best.tickets, 'ticket', 'tickets')}${isPaid ? ` (${formatShillings(best.revenue)})` : ''}.` : '';
-  return `${plural(tickets, 'ticket', 'tickets')} ${span}${money}.${bestText}`;
+  const summary = t(isPaid ? 'dashboard.salesSummaryPaid' : 'dashboard.salesSummary', {
+    tickets: t('dashboard.ticketCount', { count: tickets }),
+    span,
+    amount: formatShillings(revenue),
+  });
+  if (days.length <= 1) return summary;
+  const bestText = t(isPaid ? 'dashboard.bestDayPaid' : 'dashboard.bestDay', {
+    day: formatDay(labelSeconds(best.day)),
+    tickets: t('dashboard.ticketCount', { count: best.tickets }),
+    amount: formatShillings(best.revenue),
+  });
+  return `${summary} ${bestText}`;
 }
 
 /** What the check-in chart shows (its text alternative). */
 export function checkInSummary(hours: HourlyCheckIns[]): string {
   const first = hours[0];
   const last = hours[hours.length - 1];
-  if (!first || !last) return 'No check-ins yet.';
+  if (!first || !last) return t('dashboard.noCheckIns');
   const total = hours.reduce((sum, hour) => sum + hour.checkedIn, 0);
   const busiest = hours.reduce((top, hour) => (hour.checkedIn > top.checkedIn ? hour : top), first);
   const from = labelSeconds(first.hour);
   const to = labelSeconds(last.hour) + HOUR_SECONDS;
-  return (
-    `${plural(total, 'check-in', 'check-ins')} between ${formatDayHour(from)} and ${formatDay(from) === formatDay(to) ? formatHour(to) : formatDayHour(to)} (Nairobi time).` +
-    ` Busiest hour: ${formatDayHour(labelSeconds(busiest.hour))}, ${plural(busiest.checkedIn, 'check-in', 'check-ins')}.`
-  );
+  const range = t('dashboard.checkInSummary', {
+    checkIns: t('dashboard.checkInCount', { count: total }),
+    from: formatDayHour(from),
+    to: formatDay(from) === formatDay(to) ? formatHour(to) : formatDayHour(to),
+  });
+  const busiestText = t('dashboard.busiestHour', {
+    hour: formatDayHour(labelSeconds(busiest.hour)),
+    checkIns: t('dashboard.checkInCount', { count: busiest.checkedIn }),
+  });
+  return `${range} ${busiestText}`;
 }
 
 /** `part` of `whole` as a whole percentage ('40%'), or null without a whole. */

@@ -2,12 +2,13 @@
  * "Cancel event" for the event's organiser and admins (event page, edit page, the profile's My Events). The
  * dialog's code downloads when the button is first pointed at, focused or pressed: visitors never load it.
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { EventItem } from '../api/events-api';
+import { lazyWithTexts, useT } from '../../../lib/i18n';
 
 const loadDialog = () => import('./cancel-event-dialog');
-const CancelEventDialog = lazy(loadDialog);
+const CancelEventDialog = lazyWithTexts(loadDialog);
 
 export interface CancelEventButtonProps {
   event: EventItem;
@@ -17,6 +18,7 @@ export interface CancelEventButtonProps {
 }
 
 export function CancelEventButton({ event, onCancelled, small = false }: CancelEventButtonProps) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   // Mounted from the first opening on, so a reason typed and then set aside is still there when reopened.
   const [mounted, setMounted] = useState(false);
@@ -28,7 +30,7 @@ export function CancelEventButton({ event, onCancelled, small = false }: CancelE
         variant="danger"
         className={small ? 'btn--sm' : undefined}
         aria-haspopup="dialog"
-        aria-label={small ? `Cancel event ${event.title}` : undefined}
+        aria-label={small ? t('events.cancelEventNamed', { title: event.title }) : undefined}
         onPointerEnter={preload}
         onFocus={preload}
         onClick={() => {
@@ -36,7 +38,7 @@ export function CancelEventButton({ event, onCancelled, small = false }: CancelE
           setOpen(true);
         }}
       >
-        Cancel event
+        {t('events.cancelEvent')}
       </Button>
       {mounted ? (
         <Suspense fallback={null}>

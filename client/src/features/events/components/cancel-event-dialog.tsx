@@ -11,6 +11,7 @@ import { getErrorMessage, getErrorResponse, getErrorStatus } from '../../../lib/
 import { notify } from '../../../lib/notify';
 import { CANCEL_REASON_MAX, CANCEL_REASON_MIN, cancelEvent, getEvent, type EventItem } from '../api/events-api';
 import './cancel-event.css';
+import { RichText, t, useT } from '../../../lib/i18n';
 
 export interface CancelEventDialogProps {
   event: EventItem;
@@ -22,8 +23,8 @@ export interface CancelEventDialogProps {
 
 function reasonProblem(reason: string): string | null {
   const length = reason.trim().length;
-  if (length < CANCEL_REASON_MIN) return `Tell ticket holders why, in at least ${CANCEL_REASON_MIN} characters.`;
-  if (length > CANCEL_REASON_MAX) return `Keep the reason to ${CANCEL_REASON_MAX} characters (it has ${length}).`;
+  if (length < CANCEL_REASON_MIN) return t('events.reasonTooShort', { min: CANCEL_REASON_MIN });
+  if (length > CANCEL_REASON_MAX) return t('events.reasonTooLong', { max: CANCEL_REASON_MAX, length });
   return null;
 }
 
@@ -34,6 +35,7 @@ function isReasonRefusal(error: unknown): boolean {
 }
 
 export default function CancelEventDialog({ event, open, onClose, onCancelled }: CancelEventDialogProps) {
+  const t = useT();
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +50,7 @@ export default function CancelEventDialog({ event, open, onClose, onCancelled }:
     setBusy(true);
     try {
       const cancelled = await cancelEvent(event, reason.trim());
-      notify.success(cancelled.msg ?? (event.isPaid ? 'Event cancelled. Every buyer is being refunded in full.' : 'Event cancelled.'));
+      notify.success(cancelled.msg ?? (event.isPaid ? t('events.cancelledRefunding') : t('events.cancelledDone')));
       onCancelled(cancelled.event);
       onClose();
     } catch (failure) {
@@ -56,16 +58,16 @@ export default function CancelEventDialog({ event, open, onClose, onCancelled }:
         // Cancelled meanwhile (another tab, an admin): show the event as it now is.
         const current = await getEvent(event._id).catch(() => null);
         if (current) {
-          notify.info(getErrorMessage(failure, 'This event was already cancelled.'));
+          notify.info(getErrorMessage(failure, t('events.alreadyCancelled')));
           onCancelled(current);
           onClose();
         } else {
-          setError(getErrorMessage(failure, 'This event was already cancelled.'));
+          setError(getErrorMessage(failure, t('events.alreadyCancelled')));
         }
       } else if (isReasonRefusal(failure)) {
-        setReasonError(getErrorMessage(failure, 'This reason cannot be used.'));
+        setReasonError(getErrorMessage(failure, t('events.reasonRefused')));
       } else {
-        setError(getErrorMessage(failure, 'The event could not be cancelled. Please try again.'));
+        setError(getErrorMessage(failure, t('events.cancelFailed')));
       }
     } finally {
       setBusy(false);
@@ -75,23 +77,20 @@ export default function CancelEventDialog({ event, open, onClose, onCancelled }:
   return (
     <ConfirmDialog
       open={open}
-      title="Cancel this event?"
+      title={t('events.cancelQuestion')}
       description={
         <>
           <p>
-            <strong>{event.title}</strong> will be cancelled for everyone. This cannot be undone.
+            <RichText id="events.cancelForEveryone" parts={{ title: <strong>{event.title}</strong> }} />
           </p>
           <p>
-            {event.isPaid
-              ? 'Every ticket is voided and every buyer is refunded in full, automatically, to the M-Pesa number they paid with.'
-              : 'Every ticket is voided.'}{' '}
-            Ticket holders will see your reason on the event page.
+            {event.isPaid ? t('events.cancelVoidsPaid') : t('events.cancelVoidsFree')} {t('events.holdersSeeReason')}
           </p>
         </>
       }
-      confirmLabel={event.isPaid ? 'Cancel event and refund buyers' : 'Cancel event'}
-      busyLabel="Cancelling…"
-      dismissLabel="Keep the event"
+      confirmLabel={event.isPaid ? t('events.cancelAndRefund') : t('events.cancelEvent')}
+      busyLabel={t('events.cancelling')}
+      dismissLabel={t('events.keepEvent')}
       busy={busy}
       error={error}
       onConfirm={() => void confirm()}
@@ -100,7 +99,7 @@ export default function CancelEventDialog({ event, open, onClose, onCancelled }:
       }}
     >
       <TextAreaField
-        label="Reason for cancelling"
+        label={t('events.reasonLabel')}
         name="reason"
         rows={4}
         required
@@ -113,7 +112,7 @@ export default function CancelEventDialog({ event, open, onClose, onCancelled }:
         }}
         hint={
           <span className={length > CANCEL_REASON_MAX ? 'cancel-reason__count--over' : undefined}>
-            {length} / {CANCEL_REASON_MAX} characters
+            {t('events.charactersCount', { length, max: CANCEL_REASON_MAX })}
           </span>
         }
         error={reasonError}

@@ -30,6 +30,7 @@ import { EventFields } from './event-fields';
 import { RefundPolicyFields } from './refund-policy-fields';
 import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
+import { useT } from '../../../lib/i18n';
 
 function initialValues(event: EventItem): EventFormValues {
   const { date, time } = splitEventDate(event.date);
@@ -44,6 +45,7 @@ function initialValues(event: EventItem): EventFormValues {
 }
 
 export function EditEventForm({ event }: { event: EventItem }) {
+  const t = useT();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState(() => initialValues(event));
@@ -111,17 +113,17 @@ export function EditEventForm({ event }: { event: EventItem }) {
             setTypeErrors({ [key]: refusal.msg });
             setFocusToken((token) => token + 1);
           }
-          setServerError(`The event was updated, but its ticket types were not saved: ${getErrorMessage(error, 'please try again.')}`);
+          setServerError(t('events.updatedTypesNotSaved', { reason: getErrorMessage(error, t('events.pleaseTryAgain')) }));
           setPending(false);
           return;
         }
       }
       // A changed title, text, date, place or price sends a published event back to review: say so.
-      if (saved.reReview) notify.info(saved.msg ?? 'Event updated. It is back in review until an administrator approves it again.');
-      else notify.success('Event updated.');
+      if (saved.reReview) notify.info(saved.msg ?? t('events.updatedBackInReview'));
+      else notify.success(t('events.updated'));
       void navigate(paths.event(event._id));
     } catch (error) {
-      setServerError(getErrorMessage(error, 'Failed to update the event. Please try again.'));
+      setServerError(getErrorMessage(error, t('events.updateFailed')));
       setPending(false);
     }
   };
@@ -147,7 +149,7 @@ export function EditEventForm({ event }: { event: EventItem }) {
       />
       {event.isPaid ? (
         <fieldset className="event-form__pricing">
-          <legend>Tickets</legend>
+          <legend>{t('events.tickets')}</legend>
           {typeRows ? (
             <TicketTypesFields
               rows={typeRows.rows}
@@ -160,21 +162,21 @@ export function EditEventForm({ event }: { event: EventItem }) {
             />
           ) : types.error ? (
             <p className="form-message form-message--error" role="alert">
-              The ticket types could not be loaded.{' '}
+              {t('events.typesLoadFailed')}{' '}
               <Button variant="ghost" className="btn--sm" onClick={types.reload}>
-                Try again
+                {t('events.tryAgain')}
               </Button>
             </p>
           ) : (
             <p className="muted" role="status">
-              Loading ticket types…
+              {t('events.loadingTypes')}
             </p>
           )}
         </fieldset>
       ) : null}
       {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}
-      <Button type="submit" block loading={pending} loadingText="Updating…">
-        Update
+      <Button type="submit" block loading={pending} loadingText={t('events.updating')}>
+        {t('events.update')}
       </Button>
     </form>
   );

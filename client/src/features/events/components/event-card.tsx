@@ -4,9 +4,11 @@ import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/form
 import type { EventItem } from '../api/events-api';
 import { EventImage } from '../../../components/event-image';
 import '../events.css';
+import { useT } from '../../../lib/i18n';
 
 /** A linked event summary. The whole card is clickable through the title link (one tab stop). */
 export function EventCard({ event, priority = false }: { event: EventItem; priority?: boolean }) {
+  const t = useT();
   const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
   return (
     <article className="event-card">
@@ -22,8 +24,8 @@ export function EventCard({ event, priority = false }: { event: EventItem; prior
           width={640}
           height={360}
         />
-        <span className={`event-card__price${price === 'Free' ? ' event-card__price--free' : ''}`}>{price}</span>
-        {event.status === 'cancelled' ? <span className="badge badge--cancelled event-card__status">Cancelled</span> : null}
+        <span className={`event-card__price${!event.isPaid || !event.ticketPrice ? ' event-card__price--free' : ''}`}>{price}</span>
+        {event.status === 'cancelled' ? <span className="badge badge--cancelled event-card__status">{t('common.cancelled')}</span> : null}
       </div>
       <div className="event-card__body">
         <p className="event-card__date">
@@ -69,10 +71,11 @@ export function EventGrid({ events, variant = 'grid', priority = 0 }: { events: 
   );
 }
 
-export function EventGridSkeleton({ count, label = 'Loading events…', variant = 'grid' }: { count: number; label?: string; variant?: 'grid' | 'row' }) {
+export function EventGridSkeleton({ count, label, variant = 'grid' }: { count: number; label?: string; variant?: 'grid' | 'row' }) {
+  const t = useT();
   return (
     <div role="status" aria-live="polite">
-      <span className="visually-hidden">{label}</span>
+      <span className="visually-hidden">{label ?? t('common.loadingEvents')}</span>
       <ul className={`event-grid event-grid--${variant}`} aria-hidden="true">
         {Array.from({ length: count }, (_, index) => (
           <li key={index}>

@@ -3,7 +3,7 @@
  * as slots from app/routes/event-detail.tsx: features never import each other (docs/decisions/client-boundaries.md).
  */
 import { useState, type ReactNode } from 'react';
-import { describeRefundPolicy, NO_REFUNDS } from '@tukio/shared/refund-policy';
+import { NO_REFUNDS } from '@tukio/shared/refund-policy';
 import { Link } from 'react-router-dom';
 import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
 import { paths } from '../../../config/paths';
@@ -16,6 +16,8 @@ import type { EventItem } from '../../../types/api';
 import { EventHero } from './event-hero';
 import { RelatedEvents } from './related-events';
 import { ShareButtons } from './share-buttons';
+import { useT } from '../../../lib/i18n';
+import { describeRefundPolicyText } from '../lib/refund-policy-text';
 
 export interface EventDetailViewProps {
   event: EventItem;
@@ -36,6 +38,7 @@ export interface EventDetailViewProps {
 }
 
 export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, afterEvent, canManage = false, onCancelled, organiserPanels }: EventDetailViewProps) {
+  const t = useT();
   const pageUrl = `${window.location.origin}${paths.event(event._id)}`;
   const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
   const cancelled = event.status === 'cancelled';
@@ -59,11 +62,11 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
           {canManage && !cancelled ? (
             <section className="event-manage" aria-labelledby="event-manage-title">
               <h2 id="event-manage-title" className="event-manage__title">
-                Organiser tools
+                {t('events.organiserTools')}
               </h2>
               <div className="button-row">
                 <Link className="btn btn--secondary" to={paths.editEvent(event._id)}>
-                  Edit event
+                  {t('events.editEvent')}
                 </Link>
                 <CancelEventButton
                   event={event}
@@ -80,37 +83,37 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
         </div>
         <div className="event-detail__main">
           <section aria-labelledby="about-event">
-            <h2 id="about-event">About this event</h2>
+            <h2 id="about-event">{t('events.aboutEvent')}</h2>
             <p className="event-detail__description">{event.description}</p>
           </section>
 
           <dl className="event-facts">
             <div>
-              <dt>Date</dt>
+              <dt>{t('events.date')}</dt>
               <dd>{formatEventDate(event.date)}</dd>
             </div>
             <div>
-              <dt>Time</dt>
+              <dt>{t('events.time')}</dt>
               <dd>{formatEventTime(event.date)}</dd>
             </div>
             <div className="event-facts__price">
-              <dt>Price</dt>
+              <dt>{t('events.price')}</dt>
               <dd>{price}</dd>
             </div>
             {event.isPaid ? (
               // What a buyer gets back if they cancel their tickets from their profile.
               <div className="event-facts__wide">
-                <dt>Refunds</dt>
-                <dd>{describeRefundPolicy(event.refundPolicy ?? NO_REFUNDS)}</dd>
+                <dt>{t('events.refunds')}</dt>
+                <dd>{describeRefundPolicyText(event.refundPolicy ?? NO_REFUNDS)}</dd>
               </div>
             ) : null}
             <div className="event-facts__wide">
-              <dt>Venue</dt>
+              <dt>{t('events.venue')}</dt>
               <dd>
                 {event.location}
                 <br />
                 <a href={mapsSearchUrl(event.location)} target="_blank" rel="noopener noreferrer">
-                  View on Google Maps<span className="visually-hidden"> (opens in a new tab)</span>
+                  {t('events.viewOnMaps')}<span className="visually-hidden"> {t('events.opensInNewTab')}</span>
                 </a>
               </dd>
             </div>

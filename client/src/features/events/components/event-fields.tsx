@@ -7,6 +7,7 @@ import { TextAreaField, TextField } from '../../../components/ui/form-field';
 import type { EventFormValues, FormErrors } from '../lib/event-form';
 import type { useGeocode } from '../hooks/use-geocode';
 import { LocationMapPreview } from './location-map-preview';
+import { useT } from '../../../lib/i18n';
 
 interface EventFieldsProps {
   values: EventFormValues;
@@ -19,10 +20,11 @@ interface EventFieldsProps {
 }
 
 export function EventFields({ values, errors, onChange, geo, minDate, disabled }: EventFieldsProps) {
+  const t = useT();
   return (
     <>
       <TextField
-        label="Title"
+        label={t('events.title')}
         name="title"
         required
         maxLength={EVENT_TITLE_MAX}
@@ -33,12 +35,12 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
         onChange={(event) => onChange('title', event.target.value)}
       />
       <TextAreaField
-        label="Description"
+        label={t('events.description')}
         name="description"
         required
         maxLength={EVENT_DESCRIPTION_MAX}
         rows={6}
-        hint="What will happen, who it is for and what to bring."
+        hint={t('events.descriptionHint')}
         value={values.description}
         error={errors.description}
         disabled={disabled}
@@ -46,7 +48,7 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
       />
       <div className="form__row">
         <TextField
-          label="Date"
+          label={t('events.date')}
           name="date"
           type="date"
           required
@@ -57,11 +59,11 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
           onChange={(event) => onChange('date', event.target.value)}
         />
         <TextField
-          label="Time"
+          label={t('events.time')}
           name="time"
           type="time"
           required
-          hint="Kenyan time (EAT)."
+          hint={t('events.timeHint')}
           value={values.time}
           error={errors.time}
           disabled={disabled}
@@ -69,13 +71,13 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
         />
       </div>
       <TextField
-        label="Location"
+        label={t('events.location')}
         name="location"
         required
         maxLength={EVENT_LOCATION_MAX}
         autoComplete="off"
-        placeholder="e.g. KICC, Nairobi"
-        hint="Venue and town. Leave the field to see it on the map."
+        placeholder={t('events.locationExample')}
+        hint={t('events.locationHint')}
         value={values.location}
         error={errors.location}
         disabled={disabled}
@@ -87,13 +89,13 @@ export function EventFields({ values, errors, onChange, geo, minDate, disabled }
       />
       <LocationMapPreview coords={geo.coords} status={geo.status} place={geo.place} />
       <TextField
-        label="Capacity (optional)"
+        label={t('events.capacityOptional')}
         name="capacity"
         type="number"
         inputMode="numeric"
         min={1}
         step={1}
-        hint="Maximum number of attendees. Leave empty for no limit."
+        hint={t('events.capacityHint')}
         value={values.capacity}
         error={errors.capacity}
         disabled={disabled}

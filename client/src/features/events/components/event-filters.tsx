@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { TextField, type TextFieldProps } from '../../../components/ui/form-field';
 import '../forms.css';
+import { useT } from '../../../lib/i18n';
 
 interface EventFiltersProps {
   q: string;
@@ -28,35 +29,36 @@ function SearchBox({ onValueChange, ...field }: Omit<TextFieldProps, 'onChange'>
 
 /** Search box plus the optional location and price filters of /events. */
 export function EventFilters({ q, location, free, onQueryChange, onLocationChange, onFreeChange, onSubmit }: EventFiltersProps) {
+  const t = useT();
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
   };
   return (
-    <form className="event-filters" role="search" aria-label="Search events" onSubmit={handleSubmit}>
+    <form className="event-filters" role="search" aria-label={t('events.searchEvents')} onSubmit={handleSubmit}>
       <SearchBox
         className="event-filters__query"
-        label="Search"
+        label={t('events.search')}
         name="q"
-        placeholder="Search events..."
+        placeholder={t('events.searchPlaceholder')}
         value={q}
         onValueChange={onQueryChange}
       />
       <SearchBox
         className="event-filters__location"
-        label="Location"
+        label={t('events.location')}
         name="location"
-        placeholder="e.g. Nairobi"
+        placeholder={t('events.locationPlaceholder')}
         value={location}
         onValueChange={onLocationChange}
       />
       <label className="checkbox event-filters__free">
         <input type="checkbox" name="free" checked={free} onChange={(event) => onFreeChange(event.target.checked)} />
-        <span>Free events only</span>
+        <span>{t('events.freeOnly')}</span>
       </label>
       {/* Enter searches at once; the button is there for pointer users who expect one. */}
       <button type="submit" className="btn btn--primary event-filters__submit">
-        Search
+        {t('events.searchButton')}
       </button>
     </form>
   );

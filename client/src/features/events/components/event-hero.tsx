@@ -2,6 +2,7 @@ import { formatEventDate, formatEventTime } from '../../../lib/format';
 import type { EventItem } from '../api/events-api';
 import { EventImage } from '../../../components/event-image';
 import './event-hero.css';
+import { useT } from '../../../lib/i18n';
 
 export type EventHeroProps = { event: Pick<EventItem, 'title' | 'image' | 'date' | 'location' | 'status'> };
 
@@ -10,6 +11,7 @@ export type EventHeroProps = { event: Pick<EventItem, 'title' | 'image' | 'date'
  * the page's HTML (src/prerender.tsx), so it paints before the app's code has loaded.
  */
 export function EventHero({ event }: EventHeroProps) {
+  const t = useT();
   return (
     <div className="event-hero">
       {/* Decorative blurred copy of the image behind the header. */}
@@ -20,9 +22,9 @@ export function EventHero({ event }: EventHeroProps) {
         <EventImage className="event-hero__image" src={event.image} alt={event.title} width={640} height={360} />
         <div className="event-hero__text">
           {event.status === 'cancelled' ? (
-            <span className="badge badge--cancelled">Cancelled</span>
+            <span className="badge badge--cancelled">{t('events.cancelled')}</span>
           ) : event.status !== 'approved' ? (
-            <span className="badge badge--pending">Pending approval: only you and admins can see this event</span>
+            <span className="badge badge--pending">{t('events.pendingApproval')}</span>
           ) : null}
           <h1>{event.title}</h1>
           <p className="event-hero__when">

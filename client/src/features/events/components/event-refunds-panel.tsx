@@ -3,18 +3,19 @@
  * organiser tools go away with the event, the money going back does not). The summary's code and data load
  * only when it is opened, so nobody else downloads them.
  */
-import { lazy } from 'react';
 import { DisclosurePanel } from '../../../components/ui/disclosure-panel';
+import { lazyWithTexts, useT } from '../../../lib/i18n';
 
-const EventRefundsSummary = lazy(() => import('./event-refunds-summary'));
+const EventRefundsSummary = lazyWithTexts(() => import('./event-refunds-summary'));
 
 export function EventRefundsPanel({ eventId, eventStatus }: { eventId: string; eventStatus: string }) {
+  const t = useT();
   return (
     <DisclosurePanel
-      title="Refunds"
-      showLabel="Show refunds"
-      hideLabel="Hide refunds"
-      loadingText="Loading refunds…"
+      title={t('events.refunds')}
+      showLabel={t('events.showRefunds')}
+      hideLabel={t('events.hideRefunds')}
+      loadingText={t('events.loadingRefunds')}
       className="event-manage event-refunds"
       headerClassName="event-refunds__header"
       titleClassName="event-manage__title"

@@ -8,17 +8,17 @@ import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime, formatKes } from '../../../lib/format';
 import { REFUND_REASON, REFUND_STATUS, type RefundStatus } from '../../../lib/refund-labels';
 import { getEventRefunds } from '../api/events-api';
+import { RichText, useT } from '../../../lib/i18n';
 
 const STATUSES: readonly RefundStatus[] = ['due', 'sent', 'succeeded', 'failed'];
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 export default function EventRefundsSummary({ eventId, eventStatus }: { eventId: string; eventStatus: string }) {
+  const t = useT();
   const summary = useFetch(`event-refunds:${eventId}:${eventStatus}`, (signal) => getEventRefunds(eventId, signal));
   const data = summary.data;
 
   if (!data) {
-    return <LoadingOrFailure error={summary.error} reload={summary.reload} loadingText="Loading refunds…" failureText="Could not load the refunds. Please try again." className="event-refunds__error" />;
+    return <LoadingOrFailure error={summary.error} reload={summary.reload} loadingText={t('events.loadingRefunds')} failureText={t('events.refundsLoadFailed')} className="event-refunds__error" />;
   }
 
 
@@ -27,32 +27,32 @@ export default function EventRefundsSummary({ eventId, eventStatus }: { eventId:
     <div className="event-refunds__body">
       <dl className="event-refunds__tickets">
         <div>
-          <dt>Cancelled by holders</dt>
-          <dd>{plural(tickets.cancelledByHolders, 'ticket', 'tickets')}</dd>
+          <dt>{t('events.cancelledByHolders')}</dt>
+          <dd>{t('events.ticketCount', { count: tickets.cancelledByHolders })}</dd>
         </div>
         <div>
-          <dt>Voided by the event’s cancellation</dt>
-          <dd>{plural(tickets.voidedByCancellation, 'ticket', 'tickets')}</dd>
+          <dt>{t('events.voidedByCancellation')}</dt>
+          <dd>{t('events.ticketCount', { count: tickets.voidedByCancellation })}</dd>
         </div>
         <div>
-          <dt>Transferred</dt>
-          <dd>{plural(tickets.transferred, 'ticket', 'tickets')}</dd>
+          <dt>{t('events.transferred')}</dt>
+          <dd>{t('events.ticketCount', { count: tickets.transferred })}</dd>
         </div>
       </dl>
 
       {data.total.count === 0 ? (
-        <p className="empty-state">No refunds for this event.</p>
+        <p className="empty-state">{t('events.noRefunds')}</p>
       ) : (
         <>
           <table className="data-table event-refunds__totals">
             <caption>
-              {plural(data.total.count, 'refund', 'refunds')}, {formatKes(data.total.amount)} in all
+              {t('events.refundsTotal', { count: data.total.count, amount: formatKes(data.total.amount) })}
             </caption>
             <thead>
               <tr>
-                <th scope="col">State</th>
-                <th scope="col">Refunds</th>
-                <th scope="col">Amount</th>
+                <th scope="col">{t('events.state')}</th>
+                <th scope="col">{t('events.refundsColumn')}</th>
+                <th scope="col">{t('events.amount')}</th>
               </tr>
             </thead>
             <tbody>
@@ -70,20 +70,20 @@ export default function EventRefundsSummary({ eventId, eventStatus }: { eventId:
             {data.refunds.map((refund) => {
               const status = REFUND_STATUS[refund.status] ?? { tone: 'pending', label: refund.status };
               return (
-                <li key={refund.refundId} className="event-refunds__item" aria-label={`Refund of ${formatKes(refund.amount)} to ${refund.username}`}>
+                <li key={refund.refundId} className="event-refunds__item" aria-label={t('events.refundOfTo', { amount: formatKes(refund.amount), username: refund.username })}>
                   <div className="event-refunds__item-top">
                     <span>
-                      <strong>{formatKes(refund.amount)}</strong> to {refund.username}
+                      <RichText id="events.amountTo" values={{ username: refund.username }} parts={{ amount: <strong>{formatKes(refund.amount)}</strong> }} />
                     </span>
                     <span className={`badge badge--${status.tone}`}>{status.label}</span>
                   </div>
                   <p className="muted">
-                    {REFUND_REASON[refund.reason] ?? refund.reason} · since {formatDateTime(refund.createdAt)}
-                    {refund.status === 'succeeded' ? ` · paid ${formatDateTime(refund.updatedAt)}` : null}
+                    {REFUND_REASON[refund.reason] ?? refund.reason} · {t('events.since', { when: formatDateTime(refund.createdAt) })}
+                    {refund.status === 'succeeded' ? ` · ${t('events.paidAt', { when: formatDateTime(refund.updatedAt) })}` : null}
                     {refund.receipt ? (
                       <>
                         {' '}
-                        · receipt <span className="mono">{refund.receipt}</span>
+                        · {t('events.receipt')} <span className="mono">{refund.receipt}</span>
                       </>
                     ) : null}
                   </p>

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import type { EventItem } from '../api/events-api';
 import { EventGrid, EventGridSkeleton } from './event-card';
+import { useT } from '../../../lib/i18n';
 
 interface EventSectionProps {
   title: string;
@@ -18,6 +19,7 @@ interface EventSectionProps {
 
 /** A titled list of event cards with its loading and empty states. */
 export function EventSection({ title, intro, action, events, loading, skeletons, empty, variant = 'grid', priority = 0 }: EventSectionProps) {
+  const t = useT();
   const headingId = useId();
   return (
     <section className="event-section" aria-labelledby={headingId}>
@@ -29,7 +31,7 @@ export function EventSection({ title, intro, action, events, loading, skeletons,
         {action}
       </div>
       {loading ? (
-        <EventGridSkeleton count={skeletons} label={`Loading ${title}…`} variant={variant} />
+        <EventGridSkeleton count={skeletons} label={t('common.loadingSection', { title })} variant={variant} />
       ) : events && events.length > 0 ? (
         <EventGrid events={events} variant={variant} priority={priority} />
       ) : (

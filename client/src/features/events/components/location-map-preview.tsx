@@ -1,5 +1,6 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import type { Coordinates, GeocodeStatus } from '../hooks/use-geocode';
+import { t, useT } from '../../../lib/i18n';
 
 const LocationMap = lazy(() => import('./location-map'));
 
@@ -10,25 +11,26 @@ class MapBoundary extends Component<{ children: ReactNode }, { failed: boolean }
     return { failed: true };
   }
   override render() {
-    return this.state.failed ? <p className="location-map__fallback">The map preview is unavailable right now.</p> : this.props.children;
+    return this.state.failed ? <p className="location-map__fallback">{t('events.mapUnavailable')}</p> : this.props.children;
   }
 }
 
 const statusText: Record<GeocodeStatus, (place: string | null) => string> = {
-  idle: () => 'The map shows Nairobi until you enter a location.',
-  searching: () => 'Finding the location on the map…',
-  found: (place) => (place ? `Pinned near ${place}.` : 'Pinned at the saved location.'),
-  'not-found': () => 'We could not place this location on the map. You can still post the event.',
-  failed: () => 'The location could not be looked up right now. You can still post the event.',
+  idle: () => t('events.mapIdle'),
+  searching: () => t('events.mapSearching'),
+  found: (place) => (place ? t('events.mapPinnedNear', { place }) : t('events.mapPinnedSaved')),
+  'not-found': () => t('events.mapNotFound'),
+  failed: () => t('events.mapFailed'),
 };
 
 /** Map preview of the event location with a text description of what it shows. */
 export function LocationMapPreview({ coords, status, place }: { coords: Coordinates | null; status: GeocodeStatus; place: string | null }) {
+  const t = useT();
   return (
     <figure className="location-map">
       <div className="location-map__frame">
         <MapBoundary>
-          <Suspense fallback={<div className="location-map__loading">Loading map…</div>}>
+          <Suspense fallback={<div className="location-map__loading">{t('events.loadingMap')}</div>}>
             <LocationMap coords={coords} />
           </Suspense>
         </MapBoundary>

@@ -23,6 +23,7 @@ import { EventFields } from './event-fields';
 import { RefundPolicyFields } from './refund-policy-fields';
 import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
+import { RichText, useT } from '../../../lib/i18n';
 
 const DRAFT_KEY = 'tukio-plan-draft';
 const TYPES_DRAFT_KEY = 'tukio-plan-draft-types';
@@ -83,6 +84,7 @@ function saveDraft(values: PlanFormValues | null, rows: TicketTypeRow[] = []) {
 }
 
 export function PlanEventForm() {
+  const t = useT();
   const { user, isLoggedIn } = useSession();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
@@ -195,7 +197,7 @@ export function PlanEventForm() {
       if (values.isPaid && !isPlainPrice(typeRows)) await saveTypes(event);
       else setPosted(event);
     } catch (error) {
-      setServerError(getErrorMessage(error, 'Failed to post the event. Please try again.'));
+      setServerError(getErrorMessage(error, t('events.postFailed')));
     } finally {
       setPhase('idle');
     }
@@ -216,7 +218,7 @@ export function PlanEventForm() {
         setTypeErrors({ [key]: refusal.msg });
         setFocusToken((token) => token + 1);
       }
-      setServerError(`Your event was posted, but its ticket types were not saved: ${getErrorMessage(error, 'please try again.')}`);
+      setServerError(t('events.typesNotSaved', { reason: getErrorMessage(error, t('events.pleaseTryAgain')) }));
     } finally {
       setPhase('idle');
     }
@@ -236,19 +238,19 @@ export function PlanEventForm() {
   if (posted) {
     return (
       <div className="plan-success card" role="status">
-        <h2>Event Posted!</h2>
+        <h2>{t('events.posted')}</h2>
         <p>
-          <strong>{posted.title}</strong> has been sent for review. It will appear on Tukio once an admin approves it.
+          <RichText id="events.sentForReview" parts={{ title: <strong>{posted.title}</strong> }} />
         </p>
         <div className="button-row">
           <Link className="btn btn--primary" to={paths.event(posted._id)}>
-            View your event
+            {t('events.viewYourEvent')}
           </Link>
           <Link className="btn btn--secondary" to={paths.profile}>
-            My events
+            {t('events.myEvents')}
           </Link>
           <Button variant="ghost" onClick={startOver}>
-            Post another event
+            {t('events.postAnother')}
           </Button>
         </div>
       </div>
@@ -259,13 +261,12 @@ export function PlanEventForm() {
   return (
     <form ref={formRef} className="form event-form card" onSubmit={handleSubmit} noValidate aria-describedby={`${ids}-required`}>
       <p className="muted" id={`${ids}-required`}>
-        All fields are required unless marked optional.
+        {t('events.allRequired')}
       </p>
       {!isLoggedIn ? (
         <p className="notice">
           <span>
-            You need to <Link to={paths.login} state={{ from: paths.plan }}>log in</Link> to post an event. What you type here is kept
-            while you log in.
+            <RichText id="events.needLogin" parts={{ login: <Link to={paths.login} state={{ from: paths.plan }}>{t('events.logIn')}</Link> }} />
           </span>
         </p>
       ) : null}
@@ -273,10 +274,10 @@ export function PlanEventForm() {
       <EventFields values={values} errors={errors} onChange={(field, value) => change(field, value)} geo={geo} minDate={todayInKenya()} />
 
       <fieldset className="event-form__pricing">
-        <legend>Tickets</legend>
+        <legend>{t('events.tickets')}</legend>
         <label className="checkbox">
           <input type="checkbox" name="isPaid" checked={values.isPaid} disabled={createdPendingTypes !== null} onChange={(event) => change('isPaid', event.target.checked)} />
-          <span>This is a paid event</span>
+          <span>{t('events.paidEvent')}</span>
         </label>
         {values.isPaid ? (
           <TicketTypesFields
@@ -289,7 +290,7 @@ export function PlanEventForm() {
             disabled={pending}
           />
         ) : (
-          <p className="muted event-form__free-note">Free event: attendees register without paying.</p>
+          <p className="muted event-form__free-note">{t('events.freeNote')}</p>
         )}
       </fieldset>
 
@@ -297,7 +298,7 @@ export function PlanEventForm() {
 
       <div className={`field${errors.image ? ' field--invalid' : ''}`}>
         <label className="field__label" htmlFor={`${ids}-image`}>
-          Event image (optional)
+          {t('events.imageOptional')}
         </label>
         <input
           ref={fileInputRef}
@@ -311,7 +312,7 @@ export function PlanEventForm() {
           onChange={(event) => chooseImage(event.target.files?.[0] ?? null)}
         />
         <p className="field__hint" id={`${ids}-image-hint`}>
-          JPEG, PNG, WebP or GIF, up to 5 MB. A wide (16:9) picture looks best.
+          {t('events.imageHint')}
         </p>
         {errors.image ? (
           <p className="field__error" id={`${ids}-image-error`}>
@@ -320,9 +321,9 @@ export function PlanEventForm() {
         ) : null}
         {preview && image ? (
           <div className="event-form__preview">
-            <img src={preview} alt={`Preview of ${image.name}`} />
+            <img src={preview} alt={t('events.previewOf', { name: image.name })} />
             <Button variant="ghost" className="btn--sm" onClick={removeImage}>
-              Remove image
+              {t('events.removeImage')}
             </Button>
           </div>
         ) : null}
@@ -333,9 +334,9 @@ export function PlanEventForm() {
         type="submit"
         block
         loading={pending}
-        loadingText={phase === 'uploading' ? 'Uploading image…' : phase === 'saving-types' ? 'Saving ticket types…' : 'Posting event…'}
+        loadingText={phase === 'uploading' ? t('events.uploadingImage') : phase === 'saving-types' ? t('events.savingTypes') : t('events.postingEvent')}
       >
-        {createdPendingTypes ? 'Save ticket types' : 'Post Event'}
+        {createdPendingTypes ? t('events.saveTypes') : t('events.postEventButton')}
       </Button>
     </form>
   );

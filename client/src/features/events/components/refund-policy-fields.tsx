@@ -4,9 +4,11 @@
  * the price, until some hours before the start. Free tickets can always be released before the start.
  */
 import { useId } from 'react';
-import { REFUND_PERCENT_MAX, REFUND_PERCENT_MIN, REFUND_UNTIL_HOURS_MAX, describeRefundPolicy } from '@tukio/shared/refund-policy';
+import { REFUND_PERCENT_MAX, REFUND_PERCENT_MIN, REFUND_UNTIL_HOURS_MAX } from '@tukio/shared/refund-policy';
+import { describeRefundPolicyText } from '../lib/refund-policy-text';
 import { TextField } from '../../../components/ui/form-field';
 import { refundPolicyInput, validateRefundPolicy, type FormErrors, type RefundPolicyValues } from '../lib/event-form';
+import { useT } from '../../../lib/i18n';
 
 interface RefundPolicyFieldsProps {
   values: RefundPolicyValues;
@@ -16,19 +18,20 @@ interface RefundPolicyFieldsProps {
 }
 
 const choices = [
-  { kind: 'none', label: 'No refunds' },
-  { kind: 'full', label: 'Full refund' },
-  { kind: 'partial', label: 'Partial refund' },
+  { kind: 'none', label: 'events.refundChoiceNone' },
+  { kind: 'full', label: 'events.refundChoiceFull' },
+  { kind: 'partial', label: 'events.refundChoicePartial' },
 ] as const;
 
 export function RefundPolicyFields({ values, errors, onChange, disabled }: RefundPolicyFieldsProps) {
+  const t = useT();
   const name = useId();
   const valid = Object.values(validateRefundPolicy(values)).every((problem) => !problem);
   return (
     <fieldset className="event-form__refunds">
-      <legend>Refund policy</legend>
-      <p className="muted">When a ticket holder cancels their paid tickets before the event. Free tickets can always be released.</p>
-      <div className="event-form__choices" role="radiogroup" aria-label="Refund policy">
+      <legend>{t('events.refundPolicy')}</legend>
+      <p className="muted">{t('events.refundPolicyIntro')}</p>
+      <div className="event-form__choices" role="radiogroup" aria-label={t('events.refundPolicy')}>
         {choices.map((choice) => (
           <label key={choice.kind} className="checkbox">
             <input
@@ -39,13 +42,13 @@ export function RefundPolicyFields({ values, errors, onChange, disabled }: Refun
               disabled={disabled}
               onChange={() => onChange('refundKind', choice.kind)}
             />
-            <span>{choice.label}</span>
+            <span>{t(choice.label)}</span>
           </label>
         ))}
       </div>
       {values.refundKind === 'partial' ? (
         <TextField
-          label="Percent of the price refunded"
+          label={t('events.refundPercentLabel')}
           name="refundPercent"
           type="number"
           inputMode="numeric"
@@ -61,7 +64,7 @@ export function RefundPolicyFields({ values, errors, onChange, disabled }: Refun
       ) : null}
       {values.refundKind !== 'none' ? (
         <TextField
-          label="Until how many hours before the start"
+          label={t('events.refundHoursLabel')}
           name="refundUntilHours"
           type="number"
           inputMode="numeric"
@@ -69,14 +72,14 @@ export function RefundPolicyFields({ values, errors, onChange, disabled }: Refun
           max={REFUND_UNTIL_HOURS_MAX}
           step={1}
           required
-          hint={`0 means until the event starts; at most ${REFUND_UNTIL_HOURS_MAX} (30 days).`}
+          hint={t('events.refundHoursHint', { max: REFUND_UNTIL_HOURS_MAX })}
           value={values.refundUntilHours}
           error={errors.refundUntilHours}
           disabled={disabled}
           onChange={(event) => onChange('refundUntilHours', event.target.value)}
         />
       ) : null}
-      {valid ? <p className="event-form__policy-summary">Ticket holders will see: {describeRefundPolicy(refundPolicyInput(values))}.</p> : null}
+      {valid ? <p className="event-form__policy-summary">{t('events.holdersWillSee', { policy: describeRefundPolicyText(refundPolicyInput(values)) })}</p> : null}
     </fieldset>
   );
 }

@@ -3,27 +3,29 @@ import { getRelatedEvents } from '../api/events-api';
 import { EventSection } from './event-section';
 import { FormMessage } from '../../../components/ui/form-message';
 import { getServerMessage } from '../../../lib/errors';
+import { useT } from '../../../lib/i18n';
 
 /** 'Events You Might Also Like': the server's related events (same area, at most 3). */
 export function RelatedEvents({ eventId }: { eventId: string }) {
+  const t = useT();
   const related = useFetch(`events:related:${eventId}`, (signal) => getRelatedEvents(eventId, signal));
   if (related.error) {
     const message =
-      getServerMessage(related.error) ?? (related.error instanceof Error ? related.error.message : 'Something went wrong.');
+      getServerMessage(related.error) ?? (related.error instanceof Error ? related.error.message : t('events.somethingWrong'));
     return (
       <section className="event-section" aria-labelledby="related-title">
-        <h2 id="related-title">Events You Might Also Like</h2>
-        <FormMessage tone="error">Error loading related events: {message}</FormMessage>
+        <h2 id="related-title">{t('events.relatedTitle')}</h2>
+        <FormMessage tone="error">{t('events.relatedFailed', { message })}</FormMessage>
       </section>
     );
   }
   return (
     <EventSection
-      title="Events You Might Also Like"
+      title={t('events.relatedTitle')}
       events={related.data}
       loading={related.loading}
       skeletons={3}
-      empty="No related events right now."
+      empty={t('events.relatedEmpty')}
     />
   );
 }

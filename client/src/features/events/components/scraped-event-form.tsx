@@ -6,6 +6,7 @@ import { TextAreaField, TextField } from '../../../components/ui/form-field';
 import type { EventItem, EventUpdateInput } from '../api/events-api';
 import { validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
 import { joinEventDate, splitEventDate } from '../lib/event-time';
+import { useT } from '../../../lib/i18n';
 
 interface ScrapedEventFormProps {
   event: EventItem;
@@ -15,6 +16,7 @@ interface ScrapedEventFormProps {
 }
 
 export function ScrapedEventForm({ event, saving, onSave, onCancel }: ScrapedEventFormProps) {
+  const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<EventFormValues>(() => ({
     title: event.title,
@@ -50,9 +52,9 @@ export function ScrapedEventForm({ event, saving, onSave, onCancel }: ScrapedEve
 
   return (
     <form ref={formRef} className="form" onSubmit={submit} noValidate>
-      <TextField label="Title" required maxLength={EVENT_TITLE_MAX} value={values.title} error={errors.title} onChange={set('title')} />
+      <TextField label={t('events.title')} required maxLength={EVENT_TITLE_MAX} value={values.title} error={errors.title} onChange={set('title')} />
       <TextAreaField
-        label="Description"
+        label={t('events.description')}
         required
         rows={5}
         maxLength={EVENT_DESCRIPTION_MAX}
@@ -61,17 +63,17 @@ export function ScrapedEventForm({ event, saving, onSave, onCancel }: ScrapedEve
         onChange={set('description')}
       />
       <div className="form__row">
-        <TextField label="Date" type="date" required value={values.date} error={errors.date} onChange={set('date')} />
-        <TextField label="Time" type="time" required value={values.time} error={errors.time} onChange={set('time')} />
+        <TextField label={t('events.date')} type="date" required value={values.date} error={errors.date} onChange={set('date')} />
+        <TextField label={t('events.time')} type="time" required value={values.time} error={errors.time} onChange={set('time')} />
       </div>
-      <TextField label="Location" required maxLength={EVENT_LOCATION_MAX} value={values.location} error={errors.location} onChange={set('location')} />
-      <p className="muted">Saving publishes the event (status approved).</p>
+      <TextField label={t('events.location')} required maxLength={EVENT_LOCATION_MAX} value={values.location} error={errors.location} onChange={set('location')} />
+      <p className="muted">{t('events.savingPublishes')}</p>
       <div className="button-row">
-        <Button type="submit" loading={saving} loadingText="Saving…">
-          Save and approve
+        <Button type="submit" loading={saving} loadingText={t('events.saving')}>
+          {t('events.saveAndApprove')}
         </Button>
         <Button variant="ghost" onClick={onCancel} disabled={saving}>
-          Cancel
+          {t('events.cancel')}
         </Button>
       </div>
     </form>

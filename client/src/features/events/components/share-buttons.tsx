@@ -1,6 +1,7 @@
 import { notify } from '../../../lib/notify';
 import { trackShare, type SharePlatform } from '../api/events-api';
 import { shareTargets } from '../lib/share';
+import { useT } from '../../../lib/i18n';
 
 const icons: Record<SharePlatform, string> = {
   whatsapp:
@@ -21,19 +22,20 @@ async function copyLink(url: string): Promise<boolean> {
 
 /** WhatsApp, X and Instagram share links; each use is counted by the server (share-track). */
 export function ShareButtons({ eventId, title, pageUrl }: { eventId: string; title: string; pageUrl: string }) {
+  const t = useT();
   const handleShare = (platform: SharePlatform, copiesLink: boolean) => {
     // Counting is best effort: the share itself must never fail because of it.
     trackShare(eventId, platform).catch(() => undefined);
     if (copiesLink) {
       void copyLink(pageUrl).then((copied) =>
-        notify.info(copied ? 'Event link copied. Paste it into your Instagram story or bio.' : `Copy this link to share on Instagram: ${pageUrl}`),
+        notify.info(copied ? t('events.linkCopied') : t('events.copyLinkForInstagram', { url: pageUrl })),
       );
     }
   };
 
   return (
     <div className="share">
-      <h2 className="share__title">Share this event</h2>
+      <h2 className="share__title">{t('events.shareTitle')}</h2>
       <ul className="share__list">
         {shareTargets(title, pageUrl).map((target) => (
           <li key={target.platform}>
@@ -49,7 +51,7 @@ export function ShareButtons({ eventId, title, pageUrl }: { eventId: string; tit
               </svg>
               <span>
                 {target.label}
-                <span className="visually-hidden"> (share, opens in a new tab)</span>
+                <span className="visually-hidden"> {t('events.shareOpensNewTab')}</span>
               </span>
             </a>
           </li>

@@ -9,6 +9,7 @@ import { useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { newTypeRow, TICKET_TYPES_MAX, type TicketTypeErrors, type TicketTypeField, type TicketTypeRow } from '../lib/ticket-type-rows';
+import { useT } from '../../../lib/i18n';
 
 export interface TicketTypesFieldsProps {
   rows: TicketTypeRow[];
@@ -18,6 +19,7 @@ export interface TicketTypesFieldsProps {
 }
 
 export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTypesFieldsProps) {
+  const t = useT();
   const set = (index: number, field: TicketTypeField, value: string) =>
     onChange(
       rows.map((row, at) => (at === index ? { ...row, [field]: value } : row)),
@@ -34,10 +36,9 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
   return (
     <div className="ticket-types">
       <div>
-        <h3 className="ticket-types__title">Ticket types</h3>
+        <h3 className="ticket-types__title">{t('events.ticketTypes')}</h3>
         <p className="muted ticket-types__hint">
-          One type is enough for one price. Add more (Early Bird, VIP…) to sell several kinds of ticket; lists show the cheapest as
-          &ldquo;from&rdquo;. The event&rsquo;s capacity, if set, caps all types together.
+          {t('events.typesHint')}
         </p>
       </div>
       {errors[''] ? (
@@ -48,15 +49,15 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
       <ol className="ticket-types__list">
         {rows.map((row, index) => {
           const error = (field: TicketTypeField) => errors[`${index}.${field}`];
-          const label = row.name.trim() || `ticket type ${index + 1}`;
+          const label = row.name.trim() || t('events.typeNumberLower', { number: index + 1 });
           return (
             <li key={row.key}>
               <fieldset className="ticket-types__row" disabled={disabled}>
-                <legend>Ticket type {index + 1}</legend>
+                <legend>{t('events.typeNumber', { number: index + 1 })}</legend>
                 <div className="ticket-types__main">
-                  <TextField label="Name" name={`type-${index}-name`} maxLength={60} value={row.name} error={error('name')} onChange={(event) => set(index, 'name', event.target.value)} />
+                  <TextField label={t('events.typeName')} name={`type-${index}-name`} maxLength={60} value={row.name} error={error('name')} onChange={(event) => set(index, 'name', event.target.value)} />
                   <TextField
-                    label="Price (Ksh)"
+                    label={t('events.priceKsh')}
                     name={`type-${index}-price`}
                     type="number"
                     inputMode="numeric"
@@ -69,7 +70,7 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
                 </div>
                 <Limits set={Boolean(row.capacity || row.salesStart || row.salesEnd || row.maxPerOrder)} invalid={Boolean(error('capacity') || error('salesStart') || error('salesEnd') || error('maxPerOrder'))}>
                     <TextField
-                      label="Capacity (optional)"
+                      label={t('events.capacityOptional')}
                       name={`type-${index}-capacity`}
                       type="number"
                       inputMode="numeric"
@@ -80,20 +81,20 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
                       onChange={(event) => set(index, 'capacity', event.target.value)}
                     />
                     <TextField
-                      label="Max per order (optional)"
+                      label={t('events.maxPerOrder')}
                       name={`type-${index}-max`}
                       type="number"
                       inputMode="numeric"
                       min={1}
                       max={MAX_TICKETS_PER_ORDER}
                       step={1}
-                      hint={`Up to ${MAX_TICKETS_PER_ORDER}.`}
+                      hint={t('events.upTo', { max: MAX_TICKETS_PER_ORDER })}
                       value={row.maxPerOrder}
                       error={error('maxPerOrder')}
                       onChange={(event) => set(index, 'maxPerOrder', event.target.value)}
                     />
                     <TextField
-                      label="Sales start (optional)"
+                      label={t('events.salesStart')}
                       name={`type-${index}-sales-start`}
                       type="datetime-local"
                       value={row.salesStart}
@@ -101,7 +102,7 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
                       onChange={(event) => set(index, 'salesStart', event.target.value)}
                     />
                     <TextField
-                      label="Sales end (optional)"
+                      label={t('events.salesEnd')}
                       name={`type-${index}-sales-end`}
                       type="datetime-local"
                       value={row.salesEnd}
@@ -111,14 +112,14 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
                 </Limits>
                 {errors[String(index)] ? <p className="field__error">{errors[String(index)]}</p> : null}
                 <div className="button-row ticket-types__actions">
-                  <Button variant="ghost" className="btn--sm" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${label} up`}>
-                    Move up
+                  <Button variant="ghost" className="btn--sm" disabled={index === 0} onClick={() => move(index, -1)} aria-label={t('events.moveUpNamed', { label })}>
+                    {t('events.moveUp')}
                   </Button>
-                  <Button variant="ghost" className="btn--sm" disabled={index === rows.length - 1} onClick={() => move(index, 1)} aria-label={`Move ${label} down`}>
-                    Move down
+                  <Button variant="ghost" className="btn--sm" disabled={index === rows.length - 1} onClick={() => move(index, 1)} aria-label={t('events.moveDownNamed', { label })}>
+                    {t('events.moveDown')}
                   </Button>
-                  <Button variant="ghost" className="btn--sm" disabled={rows.length === 1} onClick={() => remove(index)} aria-label={`Remove ${label}`}>
-                    Remove
+                  <Button variant="ghost" className="btn--sm" disabled={rows.length === 1} onClick={() => remove(index)} aria-label={t('events.removeNamed', { label })}>
+                    {t('events.remove')}
                   </Button>
                 </div>
               </fieldset>
@@ -128,7 +129,7 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
       </ol>
       {rows.length < TICKET_TYPES_MAX ? (
         <Button variant="secondary" className="ticket-types__add" disabled={disabled} onClick={() => onChange([...rows, newTypeRow()])}>
-          Add a ticket type
+          {t('events.addType')}
         </Button>
       ) : null}
     </div>
@@ -137,10 +138,11 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
 
 /** A row's optional limits, folded away until wanted: open when any is set, and whenever one is in error. */
 function Limits({ set, invalid, children }: { set: boolean; invalid: boolean; children: ReactNode }) {
+  const t = useT();
   const [open, setOpen] = useState(set);
   return (
     <details className="ticket-types__more" open={open || invalid} onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Capacity, sale dates and per-order limit</summary>
+      <summary>{t('events.limitsSummary')}</summary>
       <div className="ticket-types__limits">{children}</div>
     </details>
   );

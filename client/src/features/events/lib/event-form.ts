@@ -11,6 +11,7 @@ import {
   type RefundPolicyKind,
 } from '@tukio/shared/refund-policy';
 import { todayInKenya } from '../../../lib/event-clock';
+import { t } from '../../../lib/i18n';
 
 export interface EventFormValues {
   title: string;
@@ -42,12 +43,12 @@ export function validateRefundPolicy(values: RefundPolicyValues): FormErrors<Ref
   if (values.refundKind === 'partial') {
     const percent = Number(values.refundPercent);
     if (values.refundPercent.trim() === '' || !Number.isInteger(percent) || percent < REFUND_PERCENT_MIN || percent > REFUND_PERCENT_MAX) {
-      errors.refundPercent = `Refund percent must be a whole number from ${REFUND_PERCENT_MIN} to ${REFUND_PERCENT_MAX}.`;
+      errors.refundPercent = t('events.refundPercentInvalid', { min: REFUND_PERCENT_MIN, max: REFUND_PERCENT_MAX });
     }
   }
   const hours = Number(values.refundUntilHours);
   if (values.refundUntilHours.trim() === '' || !Number.isInteger(hours) || hours < 0 || hours > REFUND_UNTIL_HOURS_MAX) {
-    errors.refundUntilHours = `Hours before the start must be a whole number from 0 to ${REFUND_UNTIL_HOURS_MAX}.`;
+    errors.refundUntilHours = t('events.refundHoursInvalid', { max: REFUND_UNTIL_HOURS_MAX });
   }
   return errors;
 }
@@ -74,20 +75,20 @@ const TIME = /^\d{2}:\d{2}$/;
 
 export function validateEventFields(values: EventFormValues, options: { allowPastDate?: boolean } = {}): FormErrors<EventFormValues> {
   const errors: FormErrors<EventFormValues> = {};
-  if (!values.title.trim()) errors.title = 'Title is required.';
-  else if (values.title.trim().length > EVENT_TITLE_MAX) errors.title = `Title must be at most ${EVENT_TITLE_MAX} characters.`;
-  if (!values.description.trim()) errors.description = 'Description is required.';
-  else if (values.description.trim().length > EVENT_DESCRIPTION_MAX) errors.description = `Description must be at most ${EVENT_DESCRIPTION_MAX} characters.`;
-  if (!values.date) errors.date = 'Date is required.';
-  else if (!DATE.test(values.date)) errors.date = 'Enter the date as YYYY-MM-DD.';
-  else if (!options.allowPastDate && values.date < todayInKenya()) errors.date = 'The date cannot be earlier than today.';
-  if (!values.time) errors.time = 'Time is required.';
-  else if (!TIME.test(values.time)) errors.time = 'Enter the time as HH:MM.';
-  if (!values.location.trim()) errors.location = 'Location is required.';
-  else if (values.location.trim().length > EVENT_LOCATION_MAX) errors.location = `Location must be at most ${EVENT_LOCATION_MAX} characters.`;
+  if (!values.title.trim()) errors.title = t('events.titleRequired');
+  else if (values.title.trim().length > EVENT_TITLE_MAX) errors.title = t('events.titleTooLong', { max: EVENT_TITLE_MAX });
+  if (!values.description.trim()) errors.description = t('events.descriptionRequired');
+  else if (values.description.trim().length > EVENT_DESCRIPTION_MAX) errors.description = t('events.descriptionTooLong', { max: EVENT_DESCRIPTION_MAX });
+  if (!values.date) errors.date = t('events.dateRequired');
+  else if (!DATE.test(values.date)) errors.date = t('events.dateFormat');
+  else if (!options.allowPastDate && values.date < todayInKenya()) errors.date = t('events.datePast');
+  if (!values.time) errors.time = t('events.timeRequired');
+  else if (!TIME.test(values.time)) errors.time = t('events.timeFormat');
+  if (!values.location.trim()) errors.location = t('events.locationRequired');
+  else if (values.location.trim().length > EVENT_LOCATION_MAX) errors.location = t('events.locationTooLong', { max: EVENT_LOCATION_MAX });
   if (values.capacity.trim() !== '') {
     const capacity = Number(values.capacity);
-    if (!Number.isInteger(capacity) || capacity < 1) errors.capacity = 'Capacity must be a whole number of at least 1.';
+    if (!Number.isInteger(capacity) || capacity < 1) errors.capacity = t('events.capacityInvalid');
   }
   return errors;
 }
@@ -101,8 +102,8 @@ export function validatePlanForm(values: PlanFormValues, image: File | null): Fo
 
 export function validateImage(file: File | null): string | null {
   if (!file) return null;
-  if (!file.type.startsWith('image/')) return 'Please choose an image file.';
-  if (file.size > MAX_IMAGE_BYTES) return 'The image must be at most 5 MB.';
+  if (!file.type.startsWith('image/')) return t('events.imageType');
+  if (file.size > MAX_IMAGE_BYTES) return t('events.imageSize');
   return null;
 }
 

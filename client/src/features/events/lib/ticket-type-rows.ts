@@ -6,6 +6,7 @@
 import { MAX_TICKETS_PER_ORDER, TICKET_PRICE_MAX } from '@tukio/shared/limits';
 import type { TicketTypeView } from '../../../types/api';
 import type { TicketTypeInput } from '../api/events-api';
+import { t } from '../../../lib/i18n';
 
 export const TICKET_TYPES_MAX = 10;
 export const DEFAULT_TYPE_NAME = 'General admission';
@@ -56,25 +57,25 @@ const wholeNumber = (text: string) => text.trim() !== '' && Number.isInteger(Num
 
 export function validateTypeRows(rows: TicketTypeRow[]): TicketTypeErrors {
   const errors: TicketTypeErrors = {};
-  if (rows.length === 0) errors[''] = 'An event sells at least one ticket type.';
-  if (rows.length > TICKET_TYPES_MAX) errors[''] = `At most ${TICKET_TYPES_MAX} ticket types.`;
+  if (rows.length === 0) errors[''] = t('events.typesMin');
+  if (rows.length > TICKET_TYPES_MAX) errors[''] = t('events.typesMax', { max: TICKET_TYPES_MAX });
   const seen = new Set<string>();
   rows.forEach((row, index) => {
     const name = row.name.trim();
-    if (!name) errors[`${index}.name`] = 'Name the ticket type.';
-    else if (name.length > 60) errors[`${index}.name`] = 'Ticket type name must be at most 60 characters.';
-    else if (seen.has(name.toLowerCase())) errors[`${index}.name`] = 'Give each ticket type its own name.';
+    if (!name) errors[`${index}.name`] = t('events.typeNameRequired');
+    else if (name.length > 60) errors[`${index}.name`] = t('events.typeNameTooLong');
+    else if (seen.has(name.toLowerCase())) errors[`${index}.name`] = t('events.typeNameDuplicate');
     seen.add(name.toLowerCase());
     const price = Number(row.price);
-    if (row.price.trim() === '') errors[`${index}.price`] = 'Price is required.';
-    else if (!Number.isFinite(price) || price < 1) errors[`${index}.price`] = 'A paid ticket costs at least Ksh.1.';
-    else if (!Number.isInteger(price)) errors[`${index}.price`] = 'Price must be whole shillings: M-Pesa takes no cents (for example 350, not 350.50).';
-    else if (price > TICKET_PRICE_MAX) errors[`${index}.price`] = `Price must be at most Ksh.${TICKET_PRICE_MAX}.`;
-    if (row.capacity.trim() !== '' && (!wholeNumber(row.capacity) || Number(row.capacity) < 1)) errors[`${index}.capacity`] = 'Capacity must be a whole number of at least 1.';
+    if (row.price.trim() === '') errors[`${index}.price`] = t('events.priceRequired');
+    else if (!Number.isFinite(price) || price < 1) errors[`${index}.price`] = t('events.priceMin');
+    else if (!Number.isInteger(price)) errors[`${index}.price`] = t('events.priceWhole');
+    else if (price > TICKET_PRICE_MAX) errors[`${index}.price`] = t('events.priceMax', { max: TICKET_PRICE_MAX });
+    if (row.capacity.trim() !== '' && (!wholeNumber(row.capacity) || Number(row.capacity) < 1)) errors[`${index}.capacity`] = t('events.capacityInvalid');
     if (row.maxPerOrder.trim() !== '' && (!wholeNumber(row.maxPerOrder) || Number(row.maxPerOrder) < 1 || Number(row.maxPerOrder) > MAX_TICKETS_PER_ORDER)) {
-      errors[`${index}.maxPerOrder`] = `Maximum per order must be a whole number from 1 to ${MAX_TICKETS_PER_ORDER}.`;
+      errors[`${index}.maxPerOrder`] = t('events.maxPerOrderInvalid', { max: MAX_TICKETS_PER_ORDER });
     }
-    if (row.salesStart && row.salesEnd && row.salesStart >= row.salesEnd) errors[`${index}.salesEnd`] = 'Sales end must be after sales start.';
+    if (row.salesStart && row.salesEnd && row.salesStart >= row.salesEnd) errors[`${index}.salesEnd`] = t('events.salesEndBeforeStart');
   });
   return errors;
 }

@@ -11,23 +11,25 @@ import { getServerMessage } from '../../../lib/errors';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
 import { getGuestTickets } from '../api/guest-tickets-api';
 import '../guest-tickets.css';
+import { RichText, useT } from '../../../lib/i18n';
 
 /** The tickets feature's QR code, passed in by the route (features do not import each other). */
 export type TicketQrComponent = ComponentType<{ code: string; label: string }>;
 
 export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr: TicketQrComponent }) {
+  const t = useT();
   const { data, error, loading } = useFetch(`guest-tickets:${token}`, (signal) => getGuestTickets(token, signal));
 
-  if (loading && !data) return <PageLoader label="Loading your tickets…" />;
+  if (loading && !data) return <PageLoader label={t('guest-tickets.loading')} />;
   if (!data) {
     return (
       <section className="guest-tickets card">
-        <h1>Tickets not found</h1>
+        <h1>{t('guest-tickets.notFound')}</h1>
         <p className="form-message form-message--error" role="alert">
-          {getServerMessage(error) ?? 'These tickets could not be loaded. Check the link in your SMS and try again.'}
+          {getServerMessage(error) ?? t('guest-tickets.loadFailed')}
         </p>
         <p>
-          If you have signed in since buying, your tickets are in <Link to={paths.profile}>your profile</Link>.
+          <RichText id="guest-tickets.signedInSince" parts={{ profile: <Link to={paths.profile}>{t('guest-tickets.yourProfile')}</Link> }} />
         </p>
       </section>
     );
@@ -42,7 +44,7 @@ export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr:
       </p>
       {tickets.length === 0 ? (
         <p className="muted" role="status">
-          No tickets yet: they appear here once the M-Pesa payment is confirmed.
+          {t('guest-tickets.noTicketsYet')}
         </p>
       ) : (
         <ul className="guest-tickets__list">
@@ -50,19 +52,19 @@ export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr:
             <li key={ticket._id} className="guest-tickets__ticket card">
               <p className="guest-tickets__holder">
                 {ticket.holder}
-                {tickets.length > 1 ? ` · Ticket ${index + 1} of ${tickets.length}` : ''}
+                {tickets.length > 1 ? ` · ${t('guest-tickets.ticketOf', { index: index + 1, of: tickets.length })}` : ''}
               </p>
               {ticket.voidedAt ? (
-                <p className="badge badge--cancelled">This ticket is void</p>
+                <p className="badge badge--cancelled">{t('guest-tickets.void')}</p>
               ) : (
-                <TicketQr code={ticket.code} label={`QR code for ${event.title}, ticket ${index + 1} of ${tickets.length}`} />
+                <TicketQr code={ticket.code} label={t('guest-tickets.qrFor', { title: event.title, index: index + 1, of: tickets.length })} />
               )}
-              {ticket.checkedInAt ? <p className="muted">Checked in</p> : null}
+              {ticket.checkedInAt ? <p className="muted">{t('guest-tickets.checkedIn')}</p> : null}
             </li>
           ))}
         </ul>
       )}
-      <p className="muted">Show the QR code at the door. Sign up or log in with the email you gave, or pay from this phone while signed in, and these tickets move to your profile.</p>
+      <p className="muted">{t('guest-tickets.howToMove')}</p>
     </section>
   );
 }

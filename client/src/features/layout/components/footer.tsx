@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { SocialLinks } from '../../../components/social-links';
+import { useT } from '../../../lib/i18n';
 import { BrandMark } from './brand-mark';
 import './footer.css';
 
 export function Footer() {
+  const t = useT();
   return (
     <footer className="site-footer">
       <div className="flag-stripe" aria-hidden="true" />
@@ -15,28 +17,28 @@ export function Footer() {
             <span className="brand__name">Tukio</span>
           </p>
           <p className="site-footer__tagline">
-            Discover, plan and attend the best events across Kenya.
+            {t('layout.tagline')}
           </p>
         </div>
-        <nav aria-label="Footer" className="site-footer__links">
+        <nav aria-label={t('layout.footerNav')} className="site-footer__links">
           <ul>
             <li>
-              <Link to={paths.events}>Browse events</Link>
+              <Link to={paths.events}>{t('layout.browseEvents')}</Link>
             </li>
             <li>
-              <Link to={paths.plan}>Post an event</Link>
+              <Link to={paths.plan}>{t('layout.postEvent')}</Link>
             </li>
             <li>
-              <Link to={paths.about}>About &amp; FAQ</Link>
+              <Link to={paths.about}>{t('layout.aboutFaq')}</Link>
             </li>
             <li>
-              <Link to={paths.contact}>Contact us</Link>
+              <Link to={paths.contact}>{t('layout.contactUs')}</Link>
             </li>
           </ul>
         </nav>
-        <SocialLinks label="Follow Tukio" className="site-footer__social" />
+        <SocialLinks label={t('layout.followTukio')} className="site-footer__social" />
       </div>
-      <p className="site-footer__copy">© 2024 Tukio. All rights reserved.</p>
+      <p className="site-footer__copy">{t('layout.copyright')}</p>
     </footer>
   );
 }

@@ -3,15 +3,17 @@ import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useIsServerRender } from '../../../hooks/use-is-server-render';
 import { useSession } from '../../../hooks/use-session';
+import { useT } from '../../../lib/i18n';
 import { BrandMark } from './brand-mark';
+import { LanguageSwitch } from './language-switch';
 import './header.css';
 
 const mainLinks = [
-  { to: paths.home, label: 'Home', end: true },
-  { to: paths.events, label: 'Events', end: false },
-  { to: paths.plan, label: 'Plan Event', end: false },
-  { to: paths.contact, label: 'Contact', end: false },
-  { to: paths.about, label: 'About', end: false },
+  { to: paths.home, label: 'layout.home', end: true },
+  { to: paths.events, label: 'layout.events', end: false },
+  { to: paths.plan, label: 'layout.planEvent', end: false },
+  { to: paths.contact, label: 'layout.contact', end: false },
+  { to: paths.about, label: 'layout.about', end: false },
 ] as const;
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
@@ -23,6 +25,7 @@ export function Header() {
   // 'Login/Signup' nor 'Profile' until the app has loaded, so a signed-in user never sees the wrong one.
   const sessionUnknown = useIsServerRender();
   const navigate = useNavigate();
+  const t = useT();
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
 
@@ -47,12 +50,14 @@ export function Header() {
   return (
     <header className="site-header">
       <div className="site-header__bar container">
-        <Link to={paths.home} className="brand" aria-label="Tukio home">
+        <Link to={paths.home} className="brand" aria-label={t('layout.brandHome')}>
           <BrandMark />
           <span className="brand__name" aria-hidden="true">
             Tukio
           </span>
         </Link>
+
+        <LanguageSwitch />
 
         <button
           type="button"
@@ -66,12 +71,12 @@ export function Header() {
             <span />
             <span />
           </span>
-          <span>Menu</span>
+          <span className="site-header__toggle-label">{t('layout.menu')}</span>
         </button>
 
         <nav
           id={navId}
-          aria-label="Main"
+          aria-label={t('layout.mainNav')}
           className={`site-nav${menuOpen ? ' site-nav--open' : ''}`}
           onClick={(event) => {
             if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
@@ -81,7 +86,7 @@ export function Header() {
             {mainLinks.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end={link.end} className={navClass}>
-                  {link.label}
+                  {t(link.label)}
                 </NavLink>
               </li>
             ))}
@@ -89,19 +94,19 @@ export function Header() {
               <>
                 <li>
                   <NavLink to={paths.profile} className={navClass}>
-                    Profile
+                    {t('layout.profile')}
                   </NavLink>
                 </li>
                 <li>
                   <button type="button" className="site-nav__logout" onClick={handleLogout}>
-                    Logout
+                    {t('layout.logout')}
                   </button>
                 </li>
               </>
             ) : (
               <li>
                 <NavLink to={paths.login} className={({ isActive }) => `${navClass({ isActive })} site-nav__cta`}>
-                  Login/Signup
+                  {t('layout.loginSignup')}
                 </NavLink>
               </li>
             )}

@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { RouteErrorBoundary } from '../../../components/route-error';
 import { dropEarlyReads } from '../../../lib/early-reads';
 import { PageLoader } from '../../../components/ui/spinner';
+import { useT } from '../../../lib/i18n';
 import { Header } from './header';
 import { Footer } from './footer';
 
@@ -35,10 +36,11 @@ function DropEarlyReadsOnNavigate() {
 
 /** Header, main area and (unless left out) footer around a page. */
 export function AppShell({ children, footer = true }: { children: ReactNode; footer?: boolean }) {
+  const t = useT();
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main-content">
-        Skip to main content
+        {t('layout.skipToContent')}
       </a>
       <Header />
       <main id="main-content" className="app-main" tabIndex={-1}>

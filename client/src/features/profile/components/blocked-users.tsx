@@ -7,9 +7,11 @@ import { Button } from '../../../components/ui/button';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getBlockedUsers, unblockUser } from '../../../lib/blocks-api';
 import { getErrorMessage } from '../../../lib/errors';
+import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 
 export function BlockedUsers({ userId }: { userId: string }) {
+  const t = useT();
   const { data, setData } = useFetch(`blocked-users:${userId}`, (signal) => getBlockedUsers(signal));
   const [busy, setBusy] = useState<string | null>(null);
   const blocked = data ?? [];
@@ -19,10 +21,10 @@ export function BlockedUsers({ userId }: { userId: string }) {
     setBusy(id);
     try {
       await unblockUser(id);
-      notify.success(`${username} is unblocked.`);
+      notify.success(t('profile.unblocked', { username }));
       setData((list) => list?.filter((user) => user._id !== id));
     } catch (error) {
-      notify.error(getErrorMessage(error, 'Could not unblock. Please try again.'));
+      notify.error(getErrorMessage(error, t('profile.unblockFailed')));
     } finally {
       setBusy(null);
     }
@@ -31,14 +33,14 @@ export function BlockedUsers({ userId }: { userId: string }) {
   return (
     <section className="profile-section" aria-labelledby="blocked-heading">
       <div className="profile-section__header">
-        <h2 id="blocked-heading">Blocked in chat</h2>
+        <h2 id="blocked-heading">{t('profile.blockedHeading')}</h2>
       </div>
       <ul className="blocked-users">
         {blocked.map((user) => (
           <li key={user._id} className="blocked-users__item card">
             <span className="blocked-users__name">{user.username}</span>
-            <Button variant="secondary" className="btn--sm" loading={busy === user._id} loadingText="Unblocking…" onClick={() => void unblock(user._id, user.username)}>
-              Unblock<span className="visually-hidden">{` ${user.username}`}</span>
+            <Button variant="secondary" className="btn--sm" loading={busy === user._id} loadingText={t('profile.unblocking')} onClick={() => void unblock(user._id, user.username)}>
+              {t('profile.unblock')}<span className="visually-hidden">{` ${user.username}`}</span>
             </Button>
           </li>
         ))}

@@ -13,14 +13,15 @@ import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import { deleteEventOutcome, deleteEventQuestion } from '../../../lib/event-deletion';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
+import { useT } from '../../../lib/i18n';
 import type { TukioEvent } from '../../../types/api';
 import { deleteEvent, getUserEvents } from '../api/profile-api';
 
 const STATUS_BADGE: Record<string, { tone: string; label: string }> = {
-  approved: { tone: 'success', label: 'Approved' },
-  cancelled: { tone: 'cancelled', label: 'Cancelled' },
+  approved: { tone: 'success', label: 'profile.statusApproved' },
+  cancelled: { tone: 'cancelled', label: 'profile.statusCancelled' },
 };
-const PENDING_BADGE = { tone: 'pending', label: 'Pending approval' };
+const PENDING_BADGE = { tone: 'pending', label: 'profile.statusPending' };
 
 export interface MyEventsProps {
   userId: string;
@@ -29,6 +30,7 @@ export interface MyEventsProps {
 }
 
 export function MyEvents({ userId, eventActions }: MyEventsProps) {
+  const t = useT();
   const { data, error, loading, setData } = useFetch(`my-events:${userId}`, (signal) => getUserEvents(userId, signal));
   const [deleting, setDeleting] = useState<string | null>(null);
   // After an action removed the button that had focus, focus goes to the event's title once it rendered.
@@ -61,7 +63,7 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
         setData((events) => events?.filter((item) => item._id !== event._id));
       }
     } catch (failure) {
-      notify.error(getErrorMessage(failure, 'Failed to delete event. Please try again.'));
+      notify.error(getErrorMessage(failure, t('profile.deleteFailed')));
     } finally {
       setDeleting(null);
     }
@@ -72,20 +74,20 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
   return (
     <section className="profile-section" aria-labelledby="my-events-heading">
       <div className="profile-section__header">
-        <h2 id="my-events-heading">My Events</h2>
+        <h2 id="my-events-heading">{t('profile.myEvents')}</h2>
         <Link className="btn btn--secondary btn--sm" to={paths.plan}>
-          Post an event
+          {t('profile.postEvent')}
         </Link>
       </div>
       {loading ? (
         <p className="muted" role="status">
-          Loading your events…
+          {t('profile.loadingEvents')}
         </p>
       ) : error ? (
-        <p className="form-message form-message--error">Failed to fetch user events. Please try again later.</p>
+        <p className="form-message form-message--error">{t('profile.eventsLoadFailed')}</p>
       ) : events.length === 0 ? (
         <p className="empty-state">
-          No events posted yet. <Link to={paths.plan}>Create your first event!</Link>
+          {t('profile.noEvents')} <Link to={paths.plan}>{t('profile.createFirstEvent')}</Link>
         </p>
       ) : (
         <ul className="my-events">
@@ -107,27 +109,27 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
               {event.status === 'cancelled' ? null : (
                 <div className="button-row">
                   {event.status === 'approved' ? (
-                    <Link className="btn btn--secondary btn--sm" to={paths.checkin(event._id)} aria-label={`Check in tickets for ${event.title}`}>
-                      Check in
+                    <Link className="btn btn--secondary btn--sm" to={paths.checkin(event._id)} aria-label={t('profile.checkInFor', { title: event.title })}>
+                      {t('profile.checkIn')}
                     </Link>
                   ) : null}
                   <Link
                     className="btn btn--secondary btn--sm"
                     to={paths.editEvent(event._id)}
-                    aria-label={`Edit ${event.title}`}
+                    aria-label={t('profile.editEvent', { title: event.title })}
                   >
-                    Edit
+                    {t('profile.edit')}
                   </Link>
                   {eventActions?.(event, replace)}
                   <Button
                     variant="danger"
                     className="btn--sm"
                     loading={deleting === event._id}
-                    loadingText="Deleting…"
-                    aria-label={`Delete ${event.title}`}
+                    loadingText={t('profile.deleting')}
+                    aria-label={t('profile.deleteEvent', { title: event.title })}
                     onClick={() => void handleDelete(event)}
                   >
-                    Delete
+                    {t('profile.delete')}
                   </Button>
                 </div>
               )}
@@ -140,6 +142,7 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
 }
 
 function StatusBadge({ status }: { status: string }) {
+  const t = useT();
   const { tone, label } = STATUS_BADGE[status] ?? PENDING_BADGE;
-  return <span className={`badge badge--${tone}`}>{label}</span>;
+  return <span className={`badge badge--${tone}`}>{t(label)}</span>;
 }

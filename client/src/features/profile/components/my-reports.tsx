@@ -4,38 +4,50 @@
  */
 import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime } from '../../../lib/format';
-import { getMyReports, REPORT_KIND_LABELS, REPORT_REASONS, type MyReport } from '../../../lib/report-api';
+import { useT } from '../../../lib/i18n';
+import { getMyReports, REPORT_REASONS, type MyReport, type ReportKind } from '../../../lib/report-api';
 
-const REASON = Object.fromEntries(REPORT_REASONS.map((reason) => [reason.value, reason.label]));
+/** The reason's label in the current language (the labels are read when shown). */
+const reasonLabel = (value: string) => REPORT_REASONS.find((reason) => reason.value === value)?.label ?? value;
+
+const KIND: Record<ReportKind, string> = {
+  comment: 'profile.reportedComment',
+  review: 'profile.reportedReview',
+  thread: 'profile.reportedThread',
+  post: 'profile.reportedPost',
+  message: 'profile.reportedMessage',
+  user: 'profile.reportedUser',
+};
 
 const OUTCOME: Record<NonNullable<MyReport['outcome']>, string> = {
-  dismiss: 'Reviewed: not against the rules',
-  hide: 'Hidden by a moderator',
-  unhide: 'Reviewed: left visible',
-  delete: 'Removed by a moderator',
-  warn: 'The author was warned',
-  suspend: 'The author was suspended',
-  ban: 'The author was banned',
-  lift: 'Reviewed',
+  dismiss: 'profile.outcomeDismiss',
+  hide: 'profile.outcomeHide',
+  unhide: 'profile.outcomeUnhide',
+  delete: 'profile.outcomeDelete',
+  warn: 'profile.outcomeWarn',
+  suspend: 'profile.outcomeSuspend',
+  ban: 'profile.outcomeBan',
+  lift: 'profile.outcomeLift',
 };
 
 export function MyReports({ userId }: { userId: string }) {
+  const t = useT();
   const { data } = useFetch(`my-reports:${userId}`, (signal) => getMyReports(signal));
   const reports = data ?? [];
   if (reports.length === 0) return null;
   return (
     <section className="profile-section" aria-labelledby="my-reports-heading">
       <div className="profile-section__header">
-        <h2 id="my-reports-heading">My reports</h2>
+        <h2 id="my-reports-heading">{t('profile.myReports')}</h2>
       </div>
       <ul className="blocked-users">
         {reports.map((report) => (
           <li key={report._id} className="blocked-users__item card">
             <span>
-              <strong>A {REPORT_KIND_LABELS[report.kind]}</strong> · {REASON[report.reason] ?? report.reason} · {formatDateTime(report.createdAt)}
+              <strong>{t(KIND[report.kind])}</strong> · {reasonLabel(report.reason)} · {formatDateTime(report.createdAt)}
             </span>
             <span className={`badge ${report.status === 'open' ? 'badge--pending' : 'badge--success'}`}>
-              {report.status === 'open' || !report.outcome ? 'Waiting for a moderator' : OUTCOME[report.outcome]}
+              {t(report.status === 'open' || !report.outcome ? 'profile.waitingForModerator' : OUTCOME[report.outcome])}
             </span>
           </li>
         ))}

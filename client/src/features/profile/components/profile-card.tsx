@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths';
 import type { ApiUser } from '../../../types/api';
 import { useSession } from '../../../hooks/use-session';
 import { AvatarImage } from '../../../components/avatar-image';
+import { useT } from '../../../lib/i18n';
 import { updateUser } from '../api/profile-api';
 
 interface ProfileCardProps {
@@ -33,6 +34,7 @@ export function ProfileCard({
   onUpdated,
   actions,
 }: ProfileCardProps) {
+  const t = useT();
   const { updateUser: updateStoredUser } = useSession();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState({ username: '', email: '' });
@@ -55,11 +57,11 @@ export function ProfileCard({
       const updated = await updateUser(userId, { username: draft.username.trim(), email: draft.email.trim() });
       onUpdated(updated);
       updateStoredUser({ username: updated.username || draft.username.trim() });
-      notify.success('Profile updated.');
+      notify.success(t('profile.updated'));
       setEditing(false);
     } catch {
       // Keep the edited values so the user can retry.
-      notify.error('Failed to update user. Please try again.');
+      notify.error(t('profile.updateFailed'));
     } finally {
       setSaving(false);
     }
@@ -72,10 +74,10 @@ export function ProfileCard({
         {editing ? (
           <form className="form profile-card__form" onSubmit={handleSave}>
             <h2 id="profile-name" className="visually-hidden">
-              Edit profile
+              {t('profile.editProfileHeading')}
             </h2>
             <TextField
-              label="Username"
+              label={t('profile.username')}
               name="username"
               autoComplete="username"
               required
@@ -84,7 +86,7 @@ export function ProfileCard({
               onChange={(event) => setDraft((d) => ({ ...d, username: event.target.value }))}
             />
             <TextField
-              label="Email"
+              label={t('profile.email')}
               name="email"
               type="email"
               autoComplete="email"
@@ -93,14 +95,14 @@ export function ProfileCard({
               onChange={(event) => setDraft((d) => ({ ...d, email: event.target.value }))}
             />
             <p className="form__aside form__aside--start">
-              <Link to={paths.setAvatar}>Edit Avatar</Link>
+              <Link to={paths.setAvatar}>{t('profile.editAvatar')}</Link>
             </p>
             <div className="button-row">
-              <Button type="submit" loading={saving} loadingText="Saving…">
-                Save Changes
+              <Button type="submit" loading={saving} loadingText={t('profile.saving')}>
+                {t('profile.saveChanges')}
               </Button>
               <Button variant="secondary" onClick={() => setEditing(false)} disabled={saving}>
-                Cancel
+                {t('profile.cancel')}
               </Button>
             </div>
           </form>
@@ -110,11 +112,11 @@ export function ProfileCard({
               {username}
             </h2>
             <p className="profile-card__email">
-              {loading ? 'Loading your details…' : email || (loadError ? 'Could not load your email address.' : '')}
+              {loading ? t('profile.loadingDetails') : email || (loadError ? t('profile.emailLoadFailed') : '')}
             </p>
             <div className="button-row">
               <Button variant="secondary" onClick={startEditing} disabled={loading && !user}>
-                Edit Profile
+                {t('profile.editProfile')}
               </Button>
               {actions}
             </div>

@@ -5,10 +5,12 @@
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { useOnline } from '../../../hooks/use-online';
+import { useT } from '../../../lib/i18n';
 import { applyUpdate, isUpdateWaiting, registerServiceWorker, subscribeUpdate } from '../lib/service-worker';
 import '../pwa.css';
 
 export function AppStatus() {
+  const t = useT();
   const online = useOnline();
   const updateReady = useSyncExternalStore(subscribeUpdate, isUpdateWaiting, () => false);
 
@@ -20,14 +22,14 @@ export function AppStatus() {
     <div className="app-status" role="status" aria-live="polite">
       {online ? null : (
         <p className="app-status__bar app-status__bar--offline">
-          <strong>You are offline.</strong> Pages you opened and your tickets still work; anything else waits for the connection.
+          <strong>{t('pwa.offline')}</strong> {t('pwa.offlineDetail')}
         </p>
       )}
       {updateReady ? (
         <p className="app-status__bar app-status__bar--update">
-          <span>A new version of Tukio is ready.</span>
+          <span>{t('pwa.updateReady')}</span>
           <button type="button" className="app-status__action" onClick={applyUpdate}>
-            Reload to update
+            {t('pwa.reloadToUpdate')}
           </button>
         </p>
       ) : null}

@@ -1,13 +1,14 @@
 /* Tickets, check-in and transactions on the API server (docs/payments.md, "API server endpoints"). */
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import { api } from '../../../lib/api-client';
+import { t } from '../../../lib/i18n';
 
 const seg = (value: string) => encodeURIComponent(value);
 
 /** POST /api/events/register/:id {userId, tickets} -> {message} (free events; paid ones after payment). */
 export async function registerForEvent(id: string, userId: string, tickets: number): Promise<string> {
   const { data } = await api.post<{ message?: string; msg?: string }>(`/events/register/${seg(id)}`, { userId, tickets });
-  return data?.message ?? data?.msg ?? 'You are registered for this event.';
+  return data?.message ?? data?.msg ?? t('tickets.registeredForEvent');
 }
 
 export interface MyTicket {

@@ -6,15 +6,17 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { getAttendeesCsv, type Attendee } from '../api/tickets-api';
 import { saveFile } from '../lib/csv';
+import { formatLocale, RichText, useT } from '../../../lib/i18n';
 
-const timeOnly = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
-const dayAndTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** "2:57 PM" today, "Nov 22, 2:57 PM" on another day (full date and time in the title). */
 function shortWhen(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toDateString() === new Date().toDateString() ? timeOnly.format(date) : dayAndTime.format(date);
+  const locale = formatLocale();
+  return date.toDateString() === new Date().toDateString()
+    ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(date)
+    : new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date);
 }
 
 export interface AttendeeListProps {
@@ -27,6 +29,7 @@ export interface AttendeeListProps {
 }
 
 export function AttendeeList({ eventId, attendees, loading, error, online, onReload }: AttendeeListProps) {
+  const t = useT();
   const [downloading, setDownloading] = useState(false);
   const list = attendees ?? [];
   const inside = list.filter((attendee) => attendee.checkedInAt).length;
@@ -36,7 +39,7 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
     try {
       saveFile(await getAttendeesCsv(eventId), `attendees-${eventId}.csv`);
     } catch (problem) {
-      notify.error(getErrorMessage(problem, 'Could not download the attendee list. Please try again.'));
+      notify.error(getErrorMessage(problem, t('tickets.attendeesDownloadFailed')));
     } finally {
       setDownloading(false);
     }
@@ -46,40 +49,40 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
     <section className="card checkin-attendees" aria-labelledby="attendees-heading">
       <div className="profile-section__header checkin-attendees__header">
         <h2 id="attendees-heading">
-          Attendees{attendees ? ` (${list.length})` : ''}
+          {t('tickets.attendees')}{attendees ? ` (${list.length})` : ''}
         </h2>
         <div className="button-row">
           <Button variant="secondary" className="btn--sm" onClick={onReload} disabled={loading || !online}>
-            Refresh
+            {t('tickets.refresh')}
           </Button>
-          <Button className="btn--sm" loading={downloading} loadingText="Preparing…" disabled={!online} onClick={() => void download()}>
-            Download CSV
+          <Button className="btn--sm" loading={downloading} loadingText={t('tickets.preparing')} disabled={!online} onClick={() => void download()}>
+            {t('tickets.downloadCsv')}
           </Button>
         </div>
       </div>
       {attendees ? (
         <p className="checkin-attendees__count" aria-live="polite">
-          <strong>{inside}</strong> of {list.length} checked in
+          <RichText id="tickets.checkedInOf" values={{ total: list.length }} parts={{ inside: <strong>{inside}</strong> }} />
         </p>
       ) : null}
       {loading && !attendees ? (
         <p className="muted" role="status">
-          Loading attendees…
+          {t('tickets.loadingAttendees')}
         </p>
       ) : error && !attendees ? (
         <p className="form-message form-message--error" role="alert">
-          {online ? 'Failed to load the attendee list. Please try again.' : 'The attendee list needs a connection. Scans are still saved.'}
+          {online ? t('tickets.attendeesLoadFailed') : t('tickets.attendeesNeedConnection')}
         </p>
       ) : list.length === 0 ? (
-        <p className="empty-state">No tickets issued yet.</p>
+        <p className="empty-state">{t('tickets.noTicketsIssued')}</p>
       ) : (
         <div className="table-scroll">
           <table className="data-table">
             <thead>
               <tr>
-                <th scope="col">Attendee</th>
-                <th scope="col" className="checkin-attendees__ticket">Ticket</th>
-                <th scope="col">Checked in</th>
+                <th scope="col">{t('tickets.attendee')}</th>
+                <th scope="col" className="checkin-attendees__ticket">{t('tickets.ticket')}</th>
+                <th scope="col">{t('tickets.checkedIn')}</th>
               </tr>
             </thead>
             <tbody>
@@ -93,10 +96,10 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
                   <td>
                     {attendee.checkedInAt ? (
                       <span className="badge badge--success checkin-attendees__badge" title={formatDateTime(attendee.checkedInAt)}>
-                        In · {shortWhen(attendee.checkedInAt)}
+                        {t('tickets.in')} · {shortWhen(attendee.checkedInAt)}
                       </span>
                     ) : (
-                      <span className="badge badge--pending checkin-attendees__badge">Not yet</span>
+                      <span className="badge badge--pending checkin-attendees__badge">{t('tickets.notYet')}</span>
                     )}
                   </td>
                 </tr>

@@ -6,7 +6,7 @@
  * online they go to POST /api/events/:id/checkin/sync, which decides across every gate device (the
  * earliest scan wins, later ones are flagged), docs/decisions/offline.md.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
@@ -24,10 +24,12 @@ import { atDeviceAndTime, checkedInAtText, heldTickets, MAX_DEVICE_NAME, readDev
 import { loadVerificationKey, rememberVerificationKey, verifyTicketOffline, type OfflineVerdict } from '../lib/ticket-code';
 import { AttendeeList } from './attendee-list';
 import '../tickets.css';
+import { lazyWithTexts, RichText, t, useLanguage } from '../../../lib/i18n';
 
-const QrScanner = lazy(() => import('./qr-scanner'));
+const QrScanner = lazyWithTexts(() => import('./qr-scanner'));
 
-export const NOT_ORGANISER = 'Only the organiser can check in tickets.';
+/** Catalog key. */
+export const NOT_ORGANISER = 'tickets.notOrganiser';
 const MAX_RESULTS = 8;
 
 type Tone = 'success' | 'error' | 'warning' | 'info';
@@ -54,9 +56,9 @@ interface SavedEvent {
 const shortCode = (code: string) => (code.length > 18 ? `${code.slice(0, 10)}…${code.slice(-6)}` : code);
 
 function offlineLine(verdict: OfflineVerdict): string {
-  if (verdict.kind === 'invalid') return 'Offline check: signature not valid.';
-  if (verdict.kind === 'valid') return `Offline check: genuine ticket${verdict.forThisEvent ? ' for this event' : ', but for another event'}.`;
-  return 'Offline check not available on this device; the server decides.';
+  if (verdict.kind === 'invalid') return t('tickets.offlineInvalid');
+  if (verdict.kind === 'valid') return verdict.forThisEvent ? t('tickets.offlineGenuine') : t('tickets.offlineOtherEvent');
+  return t('tickets.offlineUnavailable');
 }
 
 /** Loads the event being checked in; the events feature's getEvent, passed in by app/routes/checkin.tsx. */
@@ -77,6 +79,7 @@ function useCheckInEvent(eventId: string, userId: string, loadEvent: LoadCheckIn
 }
 
 export function CheckInPage({ eventId, userId, loadEvent }: { eventId: string; userId: string; loadEvent: LoadCheckInEvent }) {
+  useLanguage();
   const { event, saved, storageKey, fetched, fromCache } = useCheckInEvent(eventId, userId, loadEvent);
   const access = useStaffAccess(userId, event?.user);
   // Offline, an admin's role cannot be asked again: a device that was allowed before stays allowed.
@@ -88,37 +91,37 @@ export function CheckInPage({ eventId, userId, loadEvent }: { eventId: string; u
     }
   }, [access, fetched.data, storageKey]);
 
-  if (fetched.loading && !event) return <PageLoader label="Loading event…" />;
+  if (fetched.loading && !event) return <PageLoader label={t('tickets.loadingEvent')} />;
   if (!event) {
     const notFound = getErrorStatus(fetched.error) === 404;
     return (
       <section className="page page--narrow status-page">
-        <h1>{notFound ? 'Event not found' : 'Could not load this event'}</h1>
+        <h1>{notFound ? t('tickets.eventNotFound') : t('tickets.couldNotLoadEvent')}</h1>
         <p className="form-message form-message--error" role="alert">
-          {notFound ? 'This event does not exist.' : (getServerMessage(fetched.error) ?? 'Failed to load the event. Please try again.')}
+          {notFound ? t('tickets.eventDoesNotExist') : (getServerMessage(fetched.error) ?? t('tickets.loadEventFailed'))}
         </p>
         <div className="status-page__actions">
           {notFound ? null : (
-            <Button onClick={fetched.reload}>Try again</Button>
+            <Button onClick={fetched.reload}>{t('tickets.tryAgain')}</Button>
           )}
           <Link className="btn btn--secondary" to={paths.profile}>
-            My profile
+            {t('tickets.myProfile')}
           </Link>
         </div>
       </section>
     );
   }
-  if (!allowed && access === 'checking') return <PageLoader label="Checking access…" />;
+  if (!allowed && access === 'checking') return <PageLoader label={t('tickets.checkingAccess')} />;
   if (!allowed) {
     return (
       <section className="page page--narrow status-page">
-        <h1>Check-in</h1>
+        <h1>{t('tickets.checkInTitle')}</h1>
         <p className="form-message form-message--error" role="alert">
-          {NOT_ORGANISER}
+          {t(NOT_ORGANISER)}
         </p>
         <div className="status-page__actions">
           <Link className="btn btn--secondary" to={paths.event(eventId)}>
-            Back to the event
+            {t('tickets.backToEvent')}
           </Link>
         </div>
       </section>
@@ -167,12 +170,13 @@ function useGateList(eventId: string, online: boolean) {
 
 /** The name staff give this device ("Gate B"): every scan carries it, and double scans name it. */
 function DeviceName({ name, onSave }: { name: string; onSave: (name: string) => void }) {
+  useLanguage();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(name);
   if (!editing) {
     return (
       <p className="checkin__device">
-        This device: <strong>{name}</strong>{' '}
+        <RichText id="tickets.thisDevice" parts={{ name: <strong>{name}</strong> }} />{' '}
         <Button
           variant="ghost"
           className="btn--sm"
@@ -181,7 +185,7 @@ function DeviceName({ name, onSave }: { name: string; onSave: (name: string) => 
             setEditing(true);
           }}
         >
-          Rename device
+          {t('tickets.renameDevice')}
         </Button>
       </p>
     );
@@ -197,21 +201,23 @@ function DeviceName({ name, onSave }: { name: string; onSave: (name: string) => 
       }}
     >
       <TextField
-        label="Device name"
+        label={t('tickets.deviceName')}
         value={text}
         onChange={(change) => setText(change.target.value)}
         maxLength={MAX_DEVICE_NAME}
         autoComplete="off"
-        hint="Name each gate device (e.g. Gate B): double scans say which gate let the ticket in."
+        hint={t('tickets.deviceNameHint')}
       />
       <Button type="submit" className="btn--sm">
-        Save name
+        {t('tickets.saveName')}
       </Button>
     </form>
   );
 }
 
 function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: SavedEvent; fromCache: boolean }) {
+  // Texts come from t() (also inside the scan callbacks); this re-renders the desk when the language changes.
+  useLanguage();
   const online = useOnline();
   const [device, setDevice] = useState(readDeviceName);
   const gate = useGateList(eventId, online);
@@ -258,7 +264,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         const answer = await checkInTicket(eventId, code, device);
         markInside(answer.ticket._id, answer.ticket.checkedInAt, device);
         const who = nameOf(answer.ticket._id);
-        addResult({ tone: 'success', title: 'Checked in', detail: who ? `Welcome, ${who}.` : undefined, offline, code });
+        addResult({ tone: 'success', title: t('tickets.resultCheckedIn'), detail: who ? t('tickets.welcome', { who }) : undefined, offline, code });
         return 'done';
       } catch (error) {
         if (!isRequestError(error) || !error.response || error.response.status >= 500) return 'queue';
@@ -266,7 +272,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         const refusal = getServerMessage(error);
         // A void ticket (the event was cancelled, its holder cancelled it, or it was transferred): the server's refusal says why.
         if (typeof body.voidReason === 'string' || (refusal && /event (was|has been) cancelled/i.test(refusal))) {
-          addResult({ tone: 'error', title: 'Ticket void', detail: refusal ?? 'This ticket is no longer valid.', offline, code });
+          addResult({ tone: 'error', title: t('tickets.resultVoid'), detail: refusal ?? t('tickets.noLongerValid'), offline, code });
           return 'done';
         }
         if (error.response.status === 409) {
@@ -276,16 +282,16 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
           const who = nameOf(ticketId);
           addResult({
             tone: 'error',
-            title: 'Already used',
+            title: t('tickets.resultAlreadyUsed'),
             detail: when
-              ? `This ticket was already used at ${formatDateTime(when)}${where ? `, ${where}` : ''}${who ? ` (${who})` : ''}.`
-              : (getServerMessage(error) ?? 'This ticket was already used.'),
+              ? t('tickets.alreadyUsedAt', { when: formatDateTime(when), where: where ? `, ${where}` : '', who: who ? ` (${who})` : '' })
+              : (getServerMessage(error) ?? t('tickets.alreadyUsed')),
             offline,
             code,
           });
           return 'done';
         }
-        addResult({ tone: 'error', title: 'Not valid', detail: getServerMessage(error) ?? 'This ticket code is not valid.', offline, code });
+        addResult({ tone: 'error', title: t('tickets.resultNotValid'), detail: getServerMessage(error) ?? t('tickets.codeNotValid'), offline, code });
         return 'done';
       }
     },
@@ -298,14 +304,14 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
       const code = result.ticketCode;
       if (result.status === 'accepted') {
         const who = nameOf(result.ticketId);
-        addResult({ tone: 'success', title: 'Synced: Checked in', detail: who ? `Welcome, ${who}.` : undefined, code });
+        addResult({ tone: 'success', title: t('tickets.synced', { what: t('tickets.resultCheckedIn') }), detail: who ? t('tickets.welcome', { who }) : undefined, code });
       } else if (result.status === 'duplicate') {
         const who = nameOf(result.ticketId);
-        addResult({ tone: 'error', title: 'Synced: Already checked in', detail: `${checkedInAtText(result.first)}${who ? ` (${who})` : ''}.`, code });
+        addResult({ tone: 'error', title: t('tickets.synced', { what: t('tickets.alreadyCheckedIn') }), detail: `${checkedInAtText(result.first)}${who ? ` (${who})` : ''}.`, code });
       } else if (result.status === 'void') {
-        addResult({ tone: 'error', title: 'Synced: Ticket void', detail: result.message, code });
+        addResult({ tone: 'error', title: t('tickets.synced', { what: t('tickets.resultVoid') }), detail: result.message, code });
       } else {
-        addResult({ tone: 'error', title: 'Synced: Not valid', detail: result.message, code });
+        addResult({ tone: 'error', title: t('tickets.synced', { what: t('tickets.resultNotValid') }), detail: result.message, code });
       }
     },
     [addResult, nameOf],
@@ -339,7 +345,7 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
     } catch (error) {
       // Unreachable again: the rest waits. A refusal (e.g. no longer allowed) is shown and the scans kept.
       if (isRequestError(error) && error.response && error.response.status < 500) {
-        addResult({ tone: 'error', title: 'Sync refused', detail: getServerMessage(error) ?? 'The server refused these scans.', code: '' });
+        addResult({ tone: 'error', title: t('tickets.syncRefused'), detail: getServerMessage(error) ?? t('tickets.serverRefusedScans'), code: '' });
       }
     } finally {
       syncingRef.current = false;
@@ -367,11 +373,11 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         const verdict = await verifyTicketOffline(code, eventId);
         const offline = offlineLine(verdict);
         if (verdict.kind === 'invalid') {
-          addResult({ tone: 'error', title: 'Not valid', detail: 'This ticket code is not valid.', offline, code });
+          addResult({ tone: 'error', title: t('tickets.resultNotValid'), detail: t('tickets.codeNotValid'), offline, code });
           return;
         }
         if (verdict.forThisEvent === false) {
-          addResult({ tone: 'error', title: 'Wrong event', detail: 'This ticket is for a different event.', offline, code });
+          addResult({ tone: 'error', title: t('tickets.resultWrongEvent'), detail: t('tickets.differentEvent'), offline, code });
           return;
         }
         const ticketId = verdict.ticketId;
@@ -380,24 +386,24 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         const queueIt = () => {
           const known = listRef.current?.tickets.find((a) => a.ticketId === ticketId);
           if (known?.voidReason) {
-            addResult({ tone: 'error', title: 'Ticket void', detail: voidText(known.voidReason), offline, code });
+            addResult({ tone: 'error', title: t('tickets.resultVoid'), detail: voidText(known.voidReason), offline, code });
             return;
           }
           if (known?.checkedInAt) {
-            addResult({ tone: 'error', title: 'Already checked in', detail: `${checkedInAtText({ device: known.checkedInDevice, scannedAt: known.checkedInAt })} (${known.username}).`, offline, code });
+            addResult({ tone: 'error', title: t('tickets.alreadyCheckedIn'), detail: `${checkedInAtText({ device: known.checkedInDevice, scannedAt: known.checkedInAt })} (${known.username}).`, offline, code });
             return;
           }
           const waiting = readQueue(eventId).find((item) => item.code === code);
           if (waiting) {
-            addResult({ tone: 'warning', title: 'Already scanned', detail: `Scanned on this device at ${scanTime(waiting.scannedAt)}; it is waiting to sync.`, offline, code });
+            addResult({ tone: 'warning', title: t('tickets.resultAlreadyScanned'), detail: t('tickets.scannedWaiting', { when: scanTime(waiting.scannedAt) }), offline, code });
             return;
           }
           enqueueScan(eventId, { code, ticketId, scannedAt: new Date().toISOString(), device });
           setPending(readQueue(eventId).length);
           addResult({
             tone: 'warning',
-            title: 'Saved offline',
-            detail: `No connection: this scan will be checked in when the device is back online.${known ? ` Holder: ${known.username}.` : ' Not in the saved list: the server decides.'}`,
+            title: t('tickets.resultSavedOffline'),
+            detail: known ? t('tickets.savedOfflineHolder', { holder: known.username }) : t('tickets.savedOfflineUnknown'),
             offline,
             code,
           });
@@ -429,68 +435,68 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
   return (
     <div className="page checkin">
       <header className="page-hero checkin__hero">
-        <p className="eyebrow">Door check-in</p>
+        <p className="eyebrow">{t('tickets.doorCheckIn')}</p>
         <h1>{event.title}</h1>
         <p className="lead">
-          {formatEventDate(event.date)} · {formatEventTime(event.date)} · <Link to={paths.event(eventId)}>Event page</Link>
+          {formatEventDate(event.date)} · {formatEventTime(event.date)} · <Link to={paths.event(eventId)}>{t('tickets.eventPage')}</Link>
         </p>
       </header>
       {event.status === 'cancelled' ? (
         <p className="form-message form-message--error checkin__cancelled" role="alert">
-          This event was cancelled: every ticket to it is void and admits nobody.
+          {t('tickets.eventCancelledVoid')}
         </p>
       ) : null}
 
       <div className="checkin__status" role="status" aria-live="polite">
-        <span className={`badge ${online ? 'badge--success' : 'badge--pending'}`}>{online ? 'Online' : 'Offline'}</span>
+        <span className={`badge ${online ? 'badge--success' : 'badge--pending'}`}>{online ? t('tickets.online') : t('tickets.offline')}</span>
         {pending > 0 ? (
           <span className="checkin__pending">
-            {pending} {pending === 1 ? 'scan' : 'scans'} waiting to sync
+            {t('tickets.scansWaiting', { count: pending })}
             {syncing ? (
               <>
                 {' '}
-                <Spinner size="sm" /> syncing…
+                <Spinner size="sm" /> {t('tickets.syncing')}
               </>
             ) : null}
           </span>
         ) : null}
-        {fromCache ? <span className="muted">Using saved event details.</span> : null}
-        {gate.fromSaved && list ? <span className="muted">Using the gate list saved at {scanTime(list.generatedAt)}.</span> : null}
-        {keyReady === false ? <span className="muted">Offline ticket check unavailable until the key loads.</span> : null}
+        {fromCache ? <span className="muted">{t('tickets.usingSavedEvent')}</span> : null}
+        {gate.fromSaved && list ? <span className="muted">{t('tickets.usingSavedList', { when: scanTime(list.generatedAt) })}</span> : null}
+        {keyReady === false ? <span className="muted">{t('tickets.keyNotReady')}</span> : null}
       </div>
       {pending > 0 && online && !syncing ? (
         <Button variant="secondary" className="btn--sm checkin__sync" onClick={() => void sync()}>
-          Sync now
+          {t('tickets.syncNow')}
         </Button>
       ) : null}
 
       <div className="checkin__layout">
         <section className="card checkin__scan" aria-labelledby="scan-heading">
-          <h2 id="scan-heading">Scan a ticket</h2>
+          <h2 id="scan-heading">{t('tickets.scanTicket')}</h2>
           <DeviceName name={device} onSave={setDevice} />
           {camera ? (
-            <Suspense fallback={<p className="muted">Loading the scanner…</p>}>
+            <Suspense fallback={<p className="muted">{t('tickets.loadingScanner')}</p>}>
               <QrScanner onCode={(code) => void handleCode(code)} />
             </Suspense>
           ) : null}
           <Button variant={camera ? 'secondary' : 'primary'} block onClick={() => setCamera((on) => !on)} aria-pressed={camera}>
-            {camera ? 'Stop camera' : 'Scan with camera'}
+            {camera ? t('tickets.stopCamera') : t('tickets.scanWithCamera')}
           </Button>
 
           <form className="form checkin__form" onSubmit={submit} noValidate>
             <TextField
               ref={codeRef}
-              label="Ticket code"
+              label={t('tickets.ticketCode')}
               value={codeText}
               onChange={(change) => setCodeText(change.target.value)}
               autoComplete="off"
               autoCapitalize="off"
               spellCheck={false}
               placeholder="TK1.…"
-              hint="Type or paste the code printed under the ticket's QR code."
+              hint={t('tickets.ticketCodeHint')}
             />
-            <Button type="submit" loading={working} loadingText="Checking…">
-              Check in
+            <Button type="submit" loading={working} loadingText={t('tickets.checking')}>
+              {t('tickets.checkIn')}
             </Button>
           </form>
 
@@ -502,13 +508,13 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
                 {latest.offline ? <p className="checkin-result__offline">{latest.offline}</p> : null}
               </div>
             ) : (
-              <p className="muted">Scan or type a ticket code to check it in.</p>
+              <p className="muted">{t('tickets.scanOrType')}</p>
             )}
           </div>
 
           {results.length > 1 ? (
             <div className="checkin__history">
-              <h3>Earlier scans</h3>
+              <h3>{t('tickets.earlierScans')}</h3>
               <ul>
                 {results.slice(1).map((result) => (
                   <li key={result.id} className={`checkin-history__item checkin-history__item--${result.tone}`}>
@@ -524,13 +530,22 @@ function CheckInDesk({ eventId, event, fromCache }: { eventId: string; event: Sa
         <div className="checkin__side">
           {flagged.length > 0 ? (
             <section className="card checkin-flagged" aria-labelledby="flagged-heading">
-              <h2 id="flagged-heading">Double scans ({flagged.length})</h2>
-              <p className="muted">Tickets scanned again after another scan had let them in. The first scan counts.</p>
+              <h2 id="flagged-heading">{t('tickets.doubleScans', { count: flagged.length })}</h2>
+              <p className="muted">{t('tickets.doubleScansText')}</p>
               <ul>
                 {flagged.map((scan) => (
                   <li key={`${scan.ticketId}:${scan.device ?? ''}:${scan.scannedAt}`} className="checkin-flagged__item">
-                    <strong>{scan.username}</strong> (ticket …{scan.ticketId.slice(-6)}) scanned at {scan.device ?? 'the door'}
-                    {scan.device === device ? ' (this device)' : ''}, {scanTime(scan.scannedAt)}: already checked in{atDeviceAndTime(scan.first)}.
+                    <RichText
+                      id="tickets.doubleScanLine"
+                      values={{
+                        ticket: scan.ticketId.slice(-6),
+                        device: scan.device ?? t('tickets.theDoor'),
+                        thisDevice: scan.device === device ? ` ${t('tickets.thisDeviceMark')}` : '',
+                        when: scanTime(scan.scannedAt),
+                        first: atDeviceAndTime(scan.first),
+                      }}
+                      parts={{ username: <strong>{scan.username}</strong> }}
+                    />
                   </li>
                 ))}
               </ul>

@@ -18,6 +18,7 @@ import { readSavedTickets, saveTickets } from '../lib/offline-tickets';
 import { TicketActions } from './ticket-actions';
 import { TicketQr } from './ticket-qr';
 import '../tickets.css';
+import { t, useT } from '../../../lib/i18n';
 
 interface TicketView {
   ticket: MyTicket;
@@ -29,10 +30,10 @@ interface TicketView {
 /** What a void ticket's card says, by why it is void. */
 function voidNotice(ticket: MyTicket): { badge: string; text: string } {
   if (ticket.voidReason === 'self_cancel') {
-    return { badge: 'Cancelled', text: `You cancelled this ticket.${(ticket.pricePaid ?? 0) > 0 ? ' Any refund it gave is shown in Transaction History.' : ''}` };
+    return { badge: t('tickets.badgeCancelled'), text: (ticket.pricePaid ?? 0) > 0 ? t('tickets.youCancelledPaid') : t('tickets.youCancelled') };
   }
-  if (ticket.voidReason === 'transferred') return { badge: 'Transferred', text: 'You gave this ticket to someone else: it no longer admits anyone.' };
-  return { badge: 'Event cancelled', text: `This ticket is void.${ticket.orderId ? ' Your money is refunded in full: see Transaction History.' : ''}` };
+  if (ticket.voidReason === 'transferred') return { badge: t('tickets.badgeTransferred'), text: t('tickets.youTransferred') };
+  return { badge: t('tickets.badgeEventCancelled'), text: ticket.orderId ? t('tickets.voidRefunded') : t('tickets.void') };
 }
 
 /** Valid, unused tickets of an event that has not started: they can still be cancelled or transferred. */
@@ -62,6 +63,7 @@ function useMyTickets(userId: string) {
 }
 
 export function MyTickets({ userId }: { userId: string }) {
+  const t = useT();
   const { data, error, loading, reload, savedAt } = useMyTickets(userId);
   // The holder's name at the door: these are the signed-in user's own tickets.
   const holder = useSession().user?.username ?? '';
@@ -84,16 +86,16 @@ export function MyTickets({ userId }: { userId: string }) {
   return (
     <section className="profile-section" aria-labelledby="my-tickets-heading">
       <div className="profile-section__header">
-        <h2 id="my-tickets-heading">My Tickets{data && data.length > 0 ? ` (${data.length})` : ''}</h2>
+        <h2 id="my-tickets-heading">{t('tickets.myTickets')}{data && data.length > 0 ? ` (${data.length})` : ''}</h2>
         <div className="search-field">
           <label htmlFor="ticket-search" className="visually-hidden">
-            Search tickets
+            {t('tickets.searchTickets')}
           </label>
           <input
             id="ticket-search"
             type="search"
             className="field__control"
-            placeholder="Search tickets..."
+            placeholder={t('tickets.searchTicketsPlaceholder')}
             value={query}
             onChange={(event) => setQuery(event.target.value)}
           />
@@ -101,27 +103,27 @@ export function MyTickets({ userId }: { userId: string }) {
       </div>
       {savedAt ? (
         <p className="form-message ticket-offline-note" role="status">
-          You are offline: these are your tickets as saved on this device on {formatDateTime(savedAt)}. Their QR codes work at the door.
+          {t('tickets.offlineSaved', { when: formatDateTime(savedAt) })}
         </p>
       ) : null}
       {loading && !data ? (
         <p className="muted" role="status">
-          Loading your tickets…
+          {t('tickets.loadingYourTickets')}
         </p>
       ) : error && !data ? (
         <div className="button-row">
           <p className="form-message form-message--error" role="alert">
-            Failed to fetch your tickets. Please try again later.
+            {t('tickets.fetchFailed')}
           </p>
           <Button variant="secondary" className="btn--sm" onClick={reload}>
-            Try again
+            {t('tickets.tryAgain')}
           </Button>
         </div>
       ) : tickets.length === 0 ? (
-        <p className="empty-state">No registered events yet.</p>
+        <p className="empty-state">{t('tickets.noRegistered')}</p>
       ) : visible.length === 0 ? (
         <p className="empty-state" role="status">
-          No tickets match “{query.trim()}”.
+          {t('tickets.noMatch', { query: query.trim() })}
         </p>
       ) : (
         <ul className="ticket-grid">
@@ -130,30 +132,30 @@ export function MyTickets({ userId }: { userId: string }) {
               <h3 className="ticket-card__title">
                 <Link to={paths.event(ticket.event._id)}>{ticket.event.title}</Link>
               </h3>
-              {of > 1 ? <p className="ticket-card__count muted">Ticket {index} of {of}</p> : null}
+              {of > 1 ? <p className="ticket-card__count muted">{t('tickets.ticketOf', { index, of })}</p> : null}
               <dl className="ticket-card__meta">
                 <div>
-                  <dt>Date</dt>
+                  <dt>{t('tickets.date')}</dt>
                   <dd>{formatEventDate(ticket.event.date)}</dd>
                 </div>
                 <div>
-                  <dt>Time</dt>
+                  <dt>{t('tickets.time')}</dt>
                   <dd>{formatEventTime(ticket.event.date)}</dd>
                 </div>
                 <div>
-                  <dt>Location</dt>
+                  <dt>{t('tickets.location')}</dt>
                   <dd>{ticket.event.location}</dd>
                 </div>
                 {/* A free event's one type says nothing; a paid one's tells the door (and the holder) which ticket this is. */}
                 {ticket.ticketType && ticket.event.isPaid ? (
                   <div>
-                    <dt>Ticket type</dt>
+                    <dt>{t('tickets.ticketType')}</dt>
                     <dd>{ticket.ticketType.name}</dd>
                   </div>
                 ) : null}
                 {holder ? (
                   <div>
-                    <dt>Holder</dt>
+                    <dt>{t('tickets.holder')}</dt>
                     <dd>{holder}</dd>
                   </div>
                 ) : null}
@@ -166,17 +168,17 @@ export function MyTickets({ userId }: { userId: string }) {
                 </p>
               ) : (
                 <div className="ticket-card__qr">
-                  <TicketQr code={ticket.code} label={`QR code for ${ticket.event.title}, ticket ${index} of ${of}`} />
+                  <TicketQr code={ticket.code} label={t('tickets.qrFor', { title: ticket.event.title, index, of })} />
                 </div>
               )}
               {ticket.checkedInAt ? (
                 <p className="ticket-card__used">
-                  <span className="badge badge--pending">Used at {formatDateTime(ticket.checkedInAt)}</span>
+                  <span className="badge badge--pending">{t('tickets.usedAt', { when: formatDateTime(ticket.checkedInAt) })}</span>
                 </p>
               ) : null}
               {ticket.voidedAt ? null : (
                 <details className="ticket-card__code">
-                  <summary>Show ticket code</summary>
+                  <summary>{t('tickets.showCode')}</summary>
                   <p className="mono">{ticket.code}</p>
                 </details>
               )}

@@ -6,8 +6,10 @@ import { formatShillings } from '../../../lib/format';
 import type { OrderQuote } from '../api/order-api';
 import { orderAmount, orderSubtotal, type TicketOrder } from '../lib/ticket-order';
 import '../ticket-order.css';
+import { useT } from '../../../lib/i18n';
 
 export function OrderSummary({ order, quote }: { order: TicketOrder; quote: OrderQuote | null }) {
+  const t = useT();
   if (order.quantity === 0) return null;
   const subtotal = quote?.subtotal ?? orderSubtotal(order);
   const discount = quote?.discount ?? 0;
@@ -17,18 +19,18 @@ export function OrderSummary({ order, quote }: { order: TicketOrder; quote: Orde
       {discount > 0 ? (
         <>
           <div>
-            <dt>Subtotal</dt>
+            <dt>{t('tickets.subtotal')}</dt>
             <dd>{formatShillings(subtotal)}</dd>
           </div>
           <div className="order-summary__discount">
-            <dt>Discount{quote?.promoCode ? ` (${quote.promoCode})` : ''}</dt>
+            <dt>{t('tickets.discount')}{quote?.promoCode ? ` (${quote.promoCode})` : ''}</dt>
             <dd>−{formatShillings(discount)}</dd>
           </div>
         </>
       ) : null}
       <div className="order-summary__total">
         <dt>
-          Total for {order.quantity} {order.quantity === 1 ? 'ticket' : 'tickets'}
+          {t('tickets.totalFor', { count: order.quantity })}
         </dt>
         <dd>{formatShillings(total)}</dd>
       </div>

@@ -13,7 +13,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
-import type { PaymentState } from '../hooks/use-ticket-payment';
+import { STATUS, type PaymentState } from '../hooks/use-ticket-payment';
+import { RichText, useT } from '../../../lib/i18n';
 
 export interface PaymentDialogProps {
   open: boolean;
@@ -37,6 +38,7 @@ function displayPhone(phone: string | null): string {
 }
 
 export function PaymentDialog(props: PaymentDialogProps) {
+  const t = useT();
   const { open, eventTitle, state, onClose } = props;
   const dialogRef = useModalDialog(open);
   const phoneRef = useRef<HTMLInputElement>(null);
@@ -51,7 +53,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const { order } = state;
   // The server's figure once it has answered; before that, what the box showed.
   const total = state.amount ?? (order ? orderAmount(order) : 0);
-  const ticketsText = `${state.quantity} ${state.quantity === 1 ? 'ticket' : 'tickets'}`;
+  const ticketsText = t('tickets.ticketCount', { count: state.quantity });
   const busy = phase === 'initiating' || phase === 'pending' || phase === 'registering' || phase === 'done';
 
   // Move focus to what the step asks for next (a disabled control would drop focus out of the dialog).
@@ -72,7 +74,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
     if (phase !== 'phone') return;
     const phone = normaliseKenyanPhone(phoneText);
     if (!phone) {
-      setPhoneError(PHONE_ERROR);
+      setPhoneError(t(PHONE_ERROR));
       phoneRef.current?.focus();
       return;
     }
@@ -83,7 +85,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const guestDone = props.guest && phase === 'done';
 
   const tone =
-    state.status === 'Payment successful' ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' ? 'waiting' : 'idle';
+    state.status === STATUS.success ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' ? 'waiting' : 'idle';
   const generalError = state.error && state.error.kind !== 'phone' ? state.error : null;
 
   return (
@@ -95,9 +97,9 @@ export function PaymentDialog(props: PaymentDialogProps) {
       onClose={onClose}
     >
       <div className="overlay-dialog__header">
-        <h2 id={titleId}>{phase === 'confirm' ? 'Confirm your purchase' : 'Pay with M-Pesa'}</h2>
-        <Button variant="ghost" className="btn--sm" onClick={onClose} aria-label="Close payment dialog">
-          Close
+        <h2 id={titleId}>{phase === 'confirm' ? t('tickets.confirmPurchase') : t('tickets.payWithMpesa')}</h2>
+        <Button variant="ghost" className="btn--sm" onClick={onClose} aria-label={t('tickets.closePaymentDialog')}>
+          {t('tickets.close')}
         </Button>
       </div>
 
@@ -106,8 +108,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
         {order ? (
           order.lines.map((line) => (
             <p className="payment-summary__line" key={line.name ?? ''}>
-              {line.quantity} {line.name ? `${line.name} ` : ''}
-              {line.quantity === 1 ? 'ticket' : 'tickets'} × {formatShillings(line.price)}
+              {line.name ? t('tickets.lineNamed', { count: line.quantity, name: line.name, price: formatShillings(line.price) }) : t('tickets.line', { count: line.quantity, price: formatShillings(line.price) })}
             </p>
           ))
         ) : (
@@ -115,25 +116,25 @@ export function PaymentDialog(props: PaymentDialogProps) {
         )}
         {order && order.discount > 0 ? (
           <p className="payment-summary__line">
-            Subtotal {formatShillings(orderSubtotal(order))}, discount{order.promoCode ? ` (${order.promoCode})` : ''} −{formatShillings(order.discount)}
+            {t('tickets.subtotalDiscount', { subtotal: formatShillings(orderSubtotal(order)), code: order.promoCode ? ` (${order.promoCode})` : '', discount: formatShillings(order.discount) })}
           </p>
         ) : null}
         <p className="payment-summary__total">
-          Total <strong>{formatShillings(total)}</strong>
+          <RichText id="tickets.totalAmount" parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
         </p>
       </div>
 
       {phase === 'confirm' ? (
         <div className="payment-dialog__step">
           <p>
-            You will pay <strong>{formatShillings(total)}</strong> by M-Pesa for {ticketsText}. Continue?
+            <RichText id="tickets.youWillPay" values={{ tickets: ticketsText }} parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
           </p>
           <div className="button-row payment-dialog__actions">
             <Button variant="secondary" onClick={onClose}>
-              Cancel
+              {t('tickets.cancel')}
             </Button>
             <Button data-autofocus onClick={props.onAcceptPrice}>
-              Continue to payment
+              {t('tickets.continueToPayment')}
             </Button>
           </div>
         </div>
@@ -141,7 +142,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
         <form className="form payment-dialog__step" onSubmit={submit} noValidate>
           <TextField
             ref={phoneRef}
-            label="M-Pesa phone number"
+            label={t('tickets.mpesaPhone')}
             type="tel"
             inputMode="tel"
             autoComplete="tel"
@@ -153,19 +154,19 @@ export function PaymentDialog(props: PaymentDialogProps) {
               setPhoneText(change.target.value);
               if (phoneError) setPhoneError(null);
             }}
-            hint={PHONE_HINT}
+            hint={t(PHONE_HINT)}
             error={phoneError}
           />
           {props.guest ? (
             <TextField
-              label="Email (optional)"
+              label={t('tickets.emailOptional')}
               type="email"
               inputMode="email"
               autoComplete="email"
               value={emailText}
               readOnly={phase !== 'phone'}
               onChange={(change) => setEmailText(change.target.value)}
-              hint="Your tickets go to your phone by SMS; give an email to get them there too."
+              hint={t('tickets.emailHint')}
             />
           ) : null}
 
@@ -177,14 +178,15 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {state.detail && !guestDone ? <p className="payment-status__detail">{state.detail}</p> : null}
             {guestDone ? (
               <p className="payment-status__detail">
-                Your {state.quantity === 1 ? 'ticket was' : 'tickets were'} sent by SMS to {state.phone}.{' '}
-                {state.guestTicketPath ? <Link to={state.guestTicketPath}>Open your {state.quantity === 1 ? 'ticket' : 'tickets'}</Link> : null}
+                {t('tickets.sentBySms', { count: state.quantity, phone: state.phone ?? '' })}{' '}
+                {state.guestTicketPath ? <Link to={state.guestTicketPath}>{t('tickets.openYourTickets', { count: state.quantity })}</Link> : null}
               </p>
             ) : null}
             {phase === 'pending' && state.phone ? (
               <p className="payment-status__detail">
-                Prompt sent to {displayPhone(state.phone)}
-                {state.amount !== null ? ` for ${formatShillings(state.amount)}` : ''}.
+                {state.amount !== null
+                  ? t('tickets.promptSentFor', { phone: displayPhone(state.phone), amount: formatShillings(state.amount) })
+                  : t('tickets.promptSent', { phone: displayPhone(state.phone) })}
               </p>
             ) : null}
           </div>
@@ -192,7 +194,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
             // Offline payments only (no real M-Pesa): this prompt on the simulated phone, for this buyer alone.
             <p className="payment-dialog__simulator">
               <a href={state.simulatorUrl} target="_blank" rel="noopener noreferrer">
-                Open the simulated M-Pesa phone
+                {t('tickets.openSimulator')}
               </a>
             </p>
           ) : null}
@@ -201,7 +203,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
             generalError.kind === 'busy' ? (
               <div className="notice payment-busy" role="alert">
                 <p>
-                  <strong>An M-Pesa prompt is already waiting on this phone.</strong>
+                  <strong>{t('tickets.promptWaiting')}</strong>
                 </p>
                 <p className="payment-busy__detail">{generalError.message}</p>
               </div>
@@ -214,36 +216,35 @@ export function PaymentDialog(props: PaymentDialogProps) {
 
           <div className="button-row payment-dialog__actions">
             {phase === 'phone' || phase === 'initiating' ? (
-              <Button type="submit" loading={phase === 'initiating'} loadingText="Sending the prompt…">
-                Pay {formatShillings(total)}
+              <Button type="submit" loading={phase === 'initiating'} loadingText={t('tickets.sendingPrompt')}>
+                {t('tickets.payAmount', { amount: formatShillings(total) })}
               </Button>
             ) : null}
             {phase === 'pending' && state.confirmVisible ? (
-              <Button variant="secondary" loading={state.confirming} loadingText="Checking…" onClick={props.onConfirm}>
-                Confirm
+              <Button variant="secondary" loading={state.confirming} loadingText={t('tickets.checking')} onClick={props.onConfirm}>
+                {t('tickets.confirm')}
               </Button>
             ) : null}
             {phase === 'failed' ? (
               <Button data-autofocus onClick={props.onRetry}>
-                Try again
+                {t('tickets.tryAgain')}
               </Button>
             ) : null}
             {phase === 'registering' || (phase === 'done' && !guestDone) ? (
-              <Button loading loadingText="Finishing your registration…">
-                Done
+              <Button loading loadingText={t('tickets.finishingRegistration')}>
+                {t('tickets.done')}
               </Button>
             ) : null}
-            {guestDone ? <Button onClick={onClose}>Close</Button> : null}
+            {guestDone ? <Button onClick={onClose}>{t('tickets.close')}</Button> : null}
             {busy ? null : (
               <Button variant="secondary" onClick={onClose}>
-                Cancel
+                {t('tickets.cancel')}
               </Button>
             )}
           </div>
           {phase === 'pending' ? (
             <p className="payment-dialog__note muted">
-              You can close this window: the payment is followed in the background and your tickets appear in your profile once
-              it is paid.
+              {t('tickets.closeWhilePending')}
             </p>
           ) : null}
         </form>

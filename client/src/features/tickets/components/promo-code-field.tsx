@@ -6,18 +6,20 @@ import { useId } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { TicketOrderState } from '../hooks/use-ticket-order';
 import '../ticket-order.css';
+import { RichText, useT } from '../../../lib/i18n';
 
 export type PromoCodeFieldProps = Pick<TicketOrderState, 'codeText' | 'setCodeText' | 'appliedCode' | 'applyCode' | 'removeCode' | 'quoting' | 'codeError'> & {
   disabled?: boolean;
 };
 
 export function PromoCodeField({ codeText, setCodeText, appliedCode, applyCode, removeCode, quoting, codeError, disabled }: PromoCodeFieldProps) {
+  const t = useT();
   const id = useId();
   // Not a form of its own (the guest form holds it): Enter in the field applies the code, and only that.
   return (
     <div className={`field promo-code${codeError ? ' field--invalid' : ''}`}>
       <label className="field__label" htmlFor={id}>
-        Promo code <span className="muted">(optional)</span>
+        {t('tickets.promoCode')} <span className="muted">{t('tickets.optional')}</span>
       </label>
       <div className="promo-code__row">
         <input
@@ -39,8 +41,8 @@ export function PromoCodeField({ codeText, setCodeText, appliedCode, applyCode, 
             applyCode();
           }}
         />
-        <Button variant="secondary" onClick={applyCode} loading={quoting} loadingText="Applying…" disabled={disabled}>
-          Apply
+        <Button variant="secondary" onClick={applyCode} loading={quoting} loadingText={t('tickets.applying')} disabled={disabled}>
+          {t('tickets.apply')}
         </Button>
       </div>
       {codeError ? (
@@ -50,10 +52,10 @@ export function PromoCodeField({ codeText, setCodeText, appliedCode, applyCode, 
       ) : appliedCode ? (
         <p className="promo-code__applied" id={`${id}-applied`}>
           <span>
-            Code <strong>{appliedCode}</strong> applied.
+            <RichText id="tickets.codeApplied" parts={{ code: <strong>{appliedCode}</strong> }} />
           </span>{' '}
           <Button variant="ghost" className="btn--sm" onClick={removeCode}>
-            Remove code
+            {t('tickets.removeCode')}
           </Button>
         </p>
       ) : null}

@@ -16,6 +16,7 @@ import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/
 import { notify } from '../../../lib/notify';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import { createPromoCode, listPromoCodes, removePromoCode, type PromoCode, type PromoCodeKind } from '../api/order-api';
+import { t, useT } from '../../../lib/i18n';
 
 interface CodeValues {
   code: string;
@@ -34,22 +35,24 @@ type CodeErrors = Partial<Record<keyof CodeValues, string>>;
 function validateCode(values: CodeValues): CodeErrors {
   const errors: CodeErrors = {};
   const code = values.code.trim();
-  if (code.length < 3) errors.code = 'Promo codes are at least 3 characters.';
-  else if (!/^[A-Za-z0-9_-]+$/.test(code)) errors.code = 'Promo codes are letters, digits, - and _ only.';
+  if (code.length < 3) errors.code = t('tickets.promoTooShort');
+  else if (!/^[A-Za-z0-9_-]+$/.test(code)) errors.code = t('tickets.promoChars');
   const value = Number(values.value);
-  if (values.value.trim() === '' || !Number.isInteger(value) || value < 1) errors.value = 'Value must be a whole number of at least 1.';
-  else if (values.kind === 'percent' && value > 100) errors.value = 'A percentage is at most 100.';
-  if (values.maxUses.trim() !== '' && (!Number.isInteger(Number(values.maxUses)) || Number(values.maxUses) < 1)) errors.maxUses = 'Maximum uses must be a whole number of at least 1.';
-  if (values.validFrom && values.validUntil && values.validFrom >= values.validUntil) errors.validUntil = 'Valid until must be after valid from.';
+  if (values.value.trim() === '' || !Number.isInteger(value) || value < 1) errors.value = t('tickets.valueInvalid');
+  else if (values.kind === 'percent' && value > 100) errors.value = t('tickets.percentMax');
+  if (values.maxUses.trim() !== '' && (!Number.isInteger(Number(values.maxUses)) || Number(values.maxUses) < 1)) errors.maxUses = t('tickets.maxUsesInvalid');
+  if (values.validFrom && values.validUntil && values.validFrom >= values.validUntil) errors.validUntil = t('tickets.validUntilBeforeFrom');
   return errors;
 }
 
 const wallClock = (value: string) => `${formatEventDate(value)}, ${formatEventTime(value)}`;
 
 /** '20% off' or 'Ksh.100 off each ticket'. */
-export const describeDiscount = (code: Pick<PromoCode, 'kind' | 'value'>) => (code.kind === 'percent' ? `${code.value}% off` : `${formatShillings(code.value)} off each ticket`);
+export const describeDiscount = (code: Pick<PromoCode, 'kind' | 'value'>) =>
+  code.kind === 'percent' ? t('tickets.percentOff', { value: code.value }) : t('tickets.shillingsOff', { amount: formatShillings(code.value) });
 
 export default function PromoCodesManager({ eventId }: { eventId: string }) {
+  const t = useT();
   const codes = useFetch(`promo-codes:${eventId}`, (signal) => listPromoCodes(eventId, signal));
   const types = useFetch(`ticket-types:${eventId}:manage`, (signal) => getTicketTypes(eventId, signal));
   const [values, setValues] = useState<CodeValues>(emptyCode);
@@ -87,11 +90,11 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
       });
       codes.setData((current) => [...(current ?? []), created]);
       setValues(emptyCode);
-      notify.success(`Promo code ${created.code} created.`);
+      notify.success(t('tickets.promoCreated', { code: created.code }));
     } catch (error) {
       const refusal = getServerFieldError(error);
       if (refusal && refusal.field in emptyCode) setErrors({ [refusal.field]: refusal.msg });
-      else setFormError(getErrorMessage(error, 'The promo code could not be created. Please try again.'));
+      else setFormError(getErrorMessage(error, t('tickets.promoCreateFailed')));
     } finally {
       setSaving(false);
     }
@@ -107,33 +110,33 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
       setRemoving(null);
       codes.reload();
     } catch (error) {
-      setRemoveError(getErrorMessage(error, 'The promo code could not be removed. Please try again.'));
+      setRemoveError(getErrorMessage(error, t('tickets.promoRemoveFailed')));
     } finally {
       setRemoveBusy(false);
     }
   };
 
   if (!codes.data) {
-    return <LoadingOrFailure error={codes.error} reload={codes.reload} loadingText="Loading the promo codes…" failureText="Could not load the promo codes. Please try again." />;
+    return <LoadingOrFailure error={codes.error} reload={codes.reload} loadingText={t('tickets.loadingPromoCodes')} failureText={t('tickets.promoLoadFailed')} />;
   }
 
   return (
     <div className="promo-panel__body">
       {codes.data.length === 0 ? (
-        <p className="empty-state">No promo codes yet.</p>
+        <p className="empty-state">{t('tickets.noPromoCodes')}</p>
       ) : (
         <ul className="promo-panel__list">
           {codes.data.map((code) => (
-            <li key={code._id} className="promo-panel__item" aria-label={`Promo code ${code.code}`}>
+            <li key={code._id} className="promo-panel__item" aria-label={t('tickets.promoCodeNamed', { code: code.code })}>
               <div className="promo-panel__item-top">
                 <strong className="promo-panel__code">{code.code}</strong>
                 <span>{describeDiscount(code)}</span>
               </div>
               <p className="muted">
-                {code.maxUses === null ? `${code.uses} used` : `${code.uses} / ${code.maxUses} used`}
-                {code.validFrom ? ` · from ${wallClock(code.validFrom)}` : ''}
-                {code.validUntil ? ` · until ${wallClock(code.validUntil)}` : ''}
-                {code.ticketTypeIds && code.ticketTypeIds.length > 0 ? ` · ${code.ticketTypeIds.map(typeName).join(', ')} only` : ''}
+                {code.maxUses === null ? t('tickets.used', { uses: code.uses }) : t('tickets.usedOf', { uses: code.uses, max: code.maxUses })}
+                {code.validFrom ? ` · ${t('tickets.fromWhen', { when: wallClock(code.validFrom) })}` : ''}
+                {code.validUntil ? ` · ${t('tickets.untilWhen', { when: wallClock(code.validUntil) })}` : ''}
+                {code.ticketTypeIds && code.ticketTypeIds.length > 0 ? ` · ${t('tickets.typesOnly', { types: code.ticketTypeIds.map(typeName).join(', ') })}` : ''}
               </p>
               <Button
                 variant="ghost"
@@ -143,28 +146,28 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
                   setRemoving(code);
                 }}
               >
-                Delete {code.code}
+                {t('tickets.deleteCode', { code: code.code })}
               </Button>
             </li>
           ))}
         </ul>
       )}
 
-      <form className="form promo-panel__form" onSubmit={(submit) => void create(submit)} noValidate aria-label="New promo code">
-        <h3 className="promo-panel__subtitle">New promo code</h3>
-        <TextField label="Code" name="code" autoCapitalize="characters" autoComplete="off" maxLength={40} value={values.code} error={errors.code} onChange={(event) => change('code', event.target.value)} />
+      <form className="form promo-panel__form" onSubmit={(submit) => void create(submit)} noValidate aria-label={t('tickets.newPromoCode')}>
+        <h3 className="promo-panel__subtitle">{t('tickets.newPromoCode')}</h3>
+        <TextField label={t('tickets.code')} name="code" autoCapitalize="characters" autoComplete="off" maxLength={40} value={values.code} error={errors.code} onChange={(event) => change('code', event.target.value)} />
         <div className="form__row">
           <div className="field">
             <label className="field__label" htmlFor={`promo-kind-${eventId}`}>
-              Discount
+              {t('tickets.discount')}
             </label>
             <select id={`promo-kind-${eventId}`} className="field__control" value={values.kind} onChange={(event) => change('kind', event.target.value as PromoCodeKind)}>
-              <option value="percent">Percent off</option>
-              <option value="fixed">Shillings off each ticket</option>
+              <option value="percent">{t('tickets.percentOffOption')}</option>
+              <option value="fixed">{t('tickets.shillingsOffOption')}</option>
             </select>
           </div>
           <TextField
-            label={values.kind === 'percent' ? 'Percent' : 'Shillings'}
+            label={values.kind === 'percent' ? t('tickets.percent') : t('tickets.shillings')}
             name="value"
             type="number"
             inputMode="numeric"
@@ -176,14 +179,14 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
             onChange={(event) => change('value', event.target.value)}
           />
         </div>
-        <TextField label="Maximum uses (optional)" name="maxUses" type="number" inputMode="numeric" min={1} step={1} value={values.maxUses} error={errors.maxUses} onChange={(event) => change('maxUses', event.target.value)} />
+        <TextField label={t('tickets.maxUses')} name="maxUses" type="number" inputMode="numeric" min={1} step={1} value={values.maxUses} error={errors.maxUses} onChange={(event) => change('maxUses', event.target.value)} />
         <div className="form__row">
-          <TextField label="Valid from (optional)" name="validFrom" type="datetime-local" value={values.validFrom} error={errors.validFrom} onChange={(event) => change('validFrom', event.target.value)} />
-          <TextField label="Valid until (optional)" name="validUntil" type="datetime-local" value={values.validUntil} error={errors.validUntil} onChange={(event) => change('validUntil', event.target.value)} />
+          <TextField label={t('tickets.validFrom')} name="validFrom" type="datetime-local" value={values.validFrom} error={errors.validFrom} onChange={(event) => change('validFrom', event.target.value)} />
+          <TextField label={t('tickets.validUntil')} name="validUntil" type="datetime-local" value={values.validUntil} error={errors.validUntil} onChange={(event) => change('validUntil', event.target.value)} />
         </div>
         {typeList.length > 1 ? (
           <fieldset className="promo-panel__types">
-            <legend>Only for these ticket types (optional)</legend>
+            <legend>{t('tickets.onlyTypes')}</legend>
             {typeList.map((type) => (
               <label key={type._id} className="checkbox">
                 <input
@@ -200,21 +203,21 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
           </fieldset>
         ) : null}
         {formError ? <FormMessage tone="error">{formError}</FormMessage> : null}
-        <Button type="submit" variant="secondary" loading={saving} loadingText="Creating…">
-          Create promo code
+        <Button type="submit" variant="secondary" loading={saving} loadingText={t('tickets.creating')}>
+          {t('tickets.createPromo')}
         </Button>
       </form>
 
       <ConfirmDialog
         open={removing !== null}
-        title={`Delete ${removing?.code ?? 'the promo code'}?`}
+        title={t('tickets.deleteQuestion', { code: removing?.code ?? t('tickets.thePromoCode') })}
         description={
           removing && removing.uses > 0
-            ? `${removing.code} was used ${removing.uses === 1 ? 'once' : `${removing.uses} times`}: it will be ended now and kept for the records.`
-            : 'Buyers will no longer be able to use it.'
+            ? t('tickets.codeWasUsed', { code: removing.code, uses: removing.uses })
+            : t('tickets.buyersCannotUse')
         }
-        confirmLabel={removing && removing.uses > 0 ? 'End the code' : 'Delete the code'}
-        busyLabel="Removing…"
+        confirmLabel={removing && removing.uses > 0 ? t('tickets.endCode') : t('tickets.deleteTheCode')}
+        busyLabel={t('tickets.removing')}
         busy={removeBusy}
         error={removeError}
         onConfirm={() => void confirmRemove()}

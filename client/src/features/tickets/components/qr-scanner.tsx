@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
+import { t, useLanguage } from '../../../lib/i18n';
 
 const FRAME_EVERY_MS = 120;
 const SAME_CODE_PAUSE_MS = 4_000;
@@ -11,13 +12,14 @@ const ANY_CODE_PAUSE_MS = 1_200;
 
 function cameraProblem(error: unknown): string {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return 'Camera access was refused. Allow the camera for this site, or type the code below.';
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'No camera was found on this device. Type the code below.';
-  if (name === 'NotReadableError') return 'The camera is in use by another app. Close it and try again, or type the code below.';
-  return 'The camera could not be started. Type the code below.';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return t('tickets.cameraRefused');
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return t('tickets.noCamera');
+  if (name === 'NotReadableError') return t('tickets.cameraInUse');
+  return t('tickets.cameraFailed');
 }
 
 export default function QrScanner({ onCode }: { onCode: (code: string) => void }) {
+  useLanguage();
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const onCodeRef = useRef(onCode);
@@ -36,7 +38,7 @@ export default function QrScanner({ onCode }: { onCode: (code: string) => void }
 
     const start = async () => {
       if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) {
-        setProblem('The camera needs a secure (https) connection. Type the code below.');
+        setProblem(t('tickets.cameraNeedsHttps'));
         setStatus('error');
         return;
       }
@@ -105,16 +107,16 @@ export default function QrScanner({ onCode }: { onCode: (code: string) => void }
       ) : (
         <>
           <div className="qr-scanner__frame">
-            <video ref={videoRef} className="qr-scanner__video" muted playsInline aria-label="Camera view for scanning ticket QR codes" />
+            <video ref={videoRef} className="qr-scanner__video" muted playsInline aria-label={t('tickets.cameraView')} />
             <span className="qr-scanner__target" aria-hidden="true" />
           </div>
           <p className="qr-scanner__hint muted" role="status">
             {status === 'starting' ? (
               <>
-                <Spinner size="sm" /> Starting the camera…
+                <Spinner size="sm" /> {t('tickets.startingCamera')}
               </>
             ) : (
-              'Point the camera at a ticket QR code.'
+              t('tickets.pointCamera')
             )}
           </p>
         </>

@@ -4,14 +4,15 @@
  * gives (`selfCancel.reason`) is shown under it. The dialogs' code downloads when a button is first
  * pointed at, focused or pressed.
  */
-import { lazy, Suspense, useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { MyTicket } from '../api/tickets-api';
+import { lazyWithTexts, useT } from '../../../lib/i18n';
 
 const loadCancel = () => import('./ticket-cancel-dialog');
 const loadTransfer = () => import('./ticket-transfer-dialog');
-const TicketCancelDialog = lazy(loadCancel);
-const TicketTransferDialog = lazy(loadTransfer);
+const TicketCancelDialog = lazyWithTexts(loadCancel);
+const TicketTransferDialog = lazyWithTexts(loadTransfer);
 
 export interface TicketActionsProps {
   ticket: MyTicket;
@@ -21,6 +22,7 @@ export interface TicketActionsProps {
 }
 
 export function TicketActions({ ticket, cancellable, onChanged }: TicketActionsProps) {
+  const t = useT();
   const [open, setOpen] = useState<'cancel' | 'transfer' | null>(null);
   const whyId = useId();
   const allowed = ticket.selfCancel?.allowed ?? false;
@@ -41,10 +43,10 @@ export function TicketActions({ ticket, cancellable, onChanged }: TicketActionsP
           onFocus={preloadCancel}
           onClick={() => setOpen('cancel')}
         >
-          Cancel ticket
+          {t('tickets.cancelTicket')}
         </Button>
         <Button variant="secondary" className="btn--sm" aria-haspopup="dialog" onPointerEnter={preloadTransfer} onFocus={preloadTransfer} onClick={() => setOpen('transfer')}>
-          Transfer
+          {t('tickets.transfer')}
         </Button>
       </div>
       {!allowed && reason ? (

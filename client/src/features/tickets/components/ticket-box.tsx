@@ -5,7 +5,7 @@
  * several ticket types lists them with a quantity each (TypePicker), and a promo code can be applied.
  */
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { Suspense, useId, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
@@ -21,9 +21,11 @@ import { CheckInLink } from './check-in-link';
 import { OrderSummary } from './order-summary';
 import { PromoCodeField } from './promo-code-field';
 import { TypePicker } from './type-picker';
+import { lazyWithTexts, RichText, useT } from '../../../lib/i18n';
 
-export const PAST_EVENT_MESSAGE = 'This event has already taken place.';
-export const CANCELLED_EVENT_MESSAGE = 'Ticket sales are closed: this event was cancelled.';
+/** Catalog keys of the box's notes. */
+export const PAST_EVENT_MESSAGE = 'tickets.pastEvent';
+export const CANCELLED_EVENT_MESSAGE = 'tickets.cancelledEvent';
 
 export interface TicketBoxProps {
   event: EventItem;
@@ -50,14 +52,14 @@ export interface TicketPurchaseProps extends TicketBoxProps {
   order: TicketOrder;
   /** True while buying is impossible (sold out, nothing chosen, price being worked out); render the Get Ticket button disabled. */
   disabled: boolean;
-  /** The label of the disabled button (default 'Sold out'). */
+  /** The label of the disabled button (default: sold out). */
   disabledLabel?: string;
   /** Call after payment is confirmed and the registration call succeeded. */
   onPurchased: () => void;
 }
 
 // Paid checkout (payment dialog, M-Pesa polling) downloads only when a paid event's box offers to buy (signed in, or as a guest).
-const TicketPurchase = lazy(() => import('./ticket-purchase'));
+const TicketPurchase = lazyWithTexts(() => import('./ticket-purchase'));
 
 /** The registered state after a successful registration or purchase. */
 export function markRegistered(event: EventItem, userId: string, tickets: number): EventItem {
@@ -70,16 +72,17 @@ export function markRegistered(event: EventItem, userId: string, tickets: number
 }
 
 export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder) => void }) {
+  const t = useT();
   const { event, userId, isRegistered, hasTakenPlace, onEventChange, onBuy } = props;
   const navigate = useNavigate();
   const location = useLocation();
   const quantityId = useId();
   const [pending, setPending] = useState(false);
-  // A ticket holder may buy more of a paid event: 'Already Registered' stays, 'Buy more tickets' opens the purchase.
+  // A ticket holder may buy more of a paid event: 'Already Registered' stays, t('tickets.buyMore') opens the purchase.
   const [buyingMore, setBuyingMore] = useState(false);
 
   const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
-  const paid = price !== 'Free';
+  const paid = event.isPaid && Boolean(event.ticketPrice);
   const known = props.seatsAvailable !== undefined ? props.seatsAvailable : event.seatsLeft;
   const seatsLeft = typeof known === 'number' ? known : null;
   const soldOut = seatsLeft === 0;
@@ -96,14 +99,14 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
 
   const registerFree = async () => {
     if (!userId) return goToLogin();
-    if (hasTakenPlace) return void notify.error(PAST_EVENT_MESSAGE);
+    if (hasTakenPlace) return void notify.error(t(PAST_EVENT_MESSAGE));
     setPending(true);
     try {
       const message = await registerForEvent(event._id, userId, 1);
       notify.success(message);
       onEventChange((current) => markRegistered(current, userId, 1));
     } catch (error) {
-      notify.error(getErrorMessage(error, 'Registration failed. Please try again.'));
+      notify.error(getErrorMessage(error, t('tickets.registrationFailed')));
     } finally {
       setPending(false);
     }
@@ -111,12 +114,12 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
 
   // Signed out, the same purchase runs as a guest (by phone, no account).
   const purchase = (
-    <Suspense fallback={<Button block loading loadingText="Loading…" />}>
+    <Suspense fallback={<Button block loading loadingText={t('tickets.loading')} />}>
       <TicketPurchase
         {...props}
         order={order}
         disabled={soldOut || notReady}
-        disabledLabel={soldOut ? 'Sold out' : 'Get Ticket'}
+        disabledLabel={soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
         onPurchased={() => {
           setBuyingMore(false);
           ordering.reloadTypes();
@@ -135,14 +138,14 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     action = (
       <>
         <Button block disabled>
-          Already Registered
+          {t('tickets.alreadyRegistered')}
         </Button>
         {canBuyMore ? (
           buyingMore ? (
             purchase
           ) : (
             <Button block variant="secondary" disabled={soldOut} onClick={() => setBuyingMore(true)}>
-              {soldOut ? 'Sold out' : 'Buy more tickets'}
+              {soldOut ? t('tickets.soldOut') : t('tickets.buyMore')}
             </Button>
           )
         ) : null}
@@ -151,20 +154,20 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
   } else if (hasTakenPlace) {
     action = (
       <Button block disabled>
-        Get Ticket
+        {t('tickets.getTicket')}
       </Button>
     );
   } else if (!paid) {
     action = (
-      <Button block loading={pending} loadingText="Registering…" disabled={soldOut} onClick={() => void registerFree()}>
-        {soldOut ? 'Sold out' : 'Get Ticket'}
+      <Button block loading={pending} loadingText={t('tickets.registering')} disabled={soldOut} onClick={() => void registerFree()}>
+        {soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
       </Button>
     );
   } else if (!userId) {
     action = (
       <>
         <Button block disabled={soldOut} onClick={goToLogin}>
-          {soldOut ? 'Sold out' : 'Get Ticket'}
+          {soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
         </Button>
         {soldOut || onBuy ? null : purchase}
       </>
@@ -172,7 +175,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
   } else if (onBuy) {
     action = (
       <Button block disabled={soldOut || notReady} onClick={() => onBuy(order)}>
-        {soldOut ? 'Sold out' : 'Get Ticket'}
+        {soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
       </Button>
     );
   } else {
@@ -182,29 +185,28 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
   return (
     <section className="ticket-box" aria-labelledby={`${quantityId}-title`}>
       <h2 className="ticket-box__title" id={`${quantityId}-title`}>
-        Tickets
+        {t('tickets.tickets')}
       </h2>
       <p className="ticket-box__price">{price}</p>
       {seatsLeft !== null && !closed ? (
-        <p className="ticket-box__seats">{soldOut ? 'Sold out' : `${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} left`}</p>
+        <p className="ticket-box__seats">{soldOut ? t('tickets.soldOut') : t('tickets.seatsLeft', { count: seatsLeft })}</p>
       ) : null}
       {cancelled ? (
         <p className="ticket-box__note ticket-box__note--closed" role="note">
-          {CANCELLED_EVENT_MESSAGE}
+          {t(CANCELLED_EVENT_MESSAGE)}
         </p>
       ) : hasTakenPlace ? (
         <p className="ticket-box__note ticket-box__note--past" role="note">
-          {PAST_EVENT_MESSAGE}
+          {t(PAST_EVENT_MESSAGE)}
         </p>
       ) : null}
       {cancelled && isRegistered ? (
         paid ? (
           <p className="ticket-box__note">
-            Your tickets are void and your money is on its way back: follow the refund in Transaction History on{' '}
-            <Link to={paths.profile}>your profile</Link>.
+            <RichText id="tickets.voidRefundOnWay" parts={{ profile: <Link to={paths.profile}>{t('tickets.yourProfile')}</Link> }} />
           </p>
         ) : (
-          <p className="ticket-box__note">Your registration is void.</p>
+          <p className="ticket-box__note">{t('tickets.registrationVoid')}</p>
         )
       ) : null}
       {paid && (!isRegistered || buyingMore) && !closed ? (
@@ -212,12 +214,12 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
           {ordering.typesLoading && (event.ticketPriceMax ?? 0) > event.ticketPrice ? (
             // Prices differ, so there are several types: no single quantity box that would then be replaced.
             <p className="ticket-box__note" role="status">
-              Loading ticket types…
+              {t('tickets.loadingTypes')}
             </p>
           ) : ordering.multi ? (
             <TypePicker types={ordering.types} selection={ordering.selection} onChange={ordering.setTypeQuantity} disabled={soldOut} />
           ) : (
-            <QuantityField label="Number of tickets" className="ticket-box__quantity" value={ordering.quantity} max={maxQuantity} disabled={soldOut} onChange={ordering.setQuantity} />
+            <QuantityField label={t('tickets.numberOfTickets')} className="ticket-box__quantity" value={ordering.quantity} max={maxQuantity} disabled={soldOut} onChange={ordering.setQuantity} />
           )}
           {soldOut ? null : <PromoCodeField {...ordering} />}
           {ordering.orderError ? (
@@ -232,10 +234,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
       {props.waitlist}
       {!userId && !closed && !isRegistered ? (
         <p className="ticket-box__note">
-          <Link to={paths.login} state={{ from: location.pathname }}>
-            Log in
-          </Link>{' '}
-          to get your ticket.
+          <RichText id="tickets.logInToGet" parts={{ login: <Link to={paths.login} state={{ from: location.pathname }}>{t('tickets.logIn')}</Link> }} />
         </p>
       ) : null}
       {/* Void tickets admit nobody: no door to run. */}

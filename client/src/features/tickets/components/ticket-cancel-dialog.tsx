@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { getErrorMessage } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
 import { cancelTickets, type MyTicket } from '../api/tickets-api';
+import { RichText, useT } from '../../../lib/i18n';
 
 export interface TicketCancelDialogProps {
   /** The holder's cancellable tickets of one event, the one they chose first. */
@@ -28,13 +29,14 @@ function refundFor(tickets: MyTicket[]): number {
 }
 
 export default function TicketCancelDialog({ tickets, open, onClose, onDone }: TicketCancelDialogProps) {
+  const t = useT();
   const [count, setCount] = useState(1);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const chosen = tickets.slice(0, count);
   const refund = refundFor(chosen);
   const paid = chosen.some((ticket) => (ticket.pricePaid ?? 0) > 0);
-  const title = tickets[0]?.event.title ?? 'this event';
+  const title = tickets[0]?.event.title ?? t('tickets.thisEvent');
   const percent = tickets[0]?.selfCancel?.refundPercent ?? 0;
 
   const confirm = async () => {
@@ -46,34 +48,34 @@ export default function TicketCancelDialog({ tickets, open, onClose, onDone }: T
       onDone();
       onClose();
     } catch (failure) {
-      setError(getErrorMessage(failure, 'The tickets could not be cancelled. Please try again.'));
+      setError(getErrorMessage(failure, t('tickets.cancelFailed')));
     } finally {
       setBusy(false);
     }
   };
 
-  const what = `${count} ticket${count === 1 ? '' : 's'}`;
+  const what = t('tickets.ticketCount', { count });
   return (
     <ConfirmDialog
       open={open}
-      title={count === 1 ? 'Cancel this ticket?' : `Cancel ${count} tickets?`}
+      title={count === 1 ? t('tickets.cancelThisTicket') : t('tickets.cancelCountTickets', { count })}
       description={
         <>
           <p>
-            {what} for <strong>{title}</strong> will stop working at the door, and the seat{count === 1 ? '' : 's'} will go back on sale. This cannot be undone.
+            <RichText id="tickets.cancelWhat" values={{ what, count }} parts={{ title: <strong>{title}</strong> }} />
           </p>
           <p className="ticket-cancel__refund">
             {paid
               ? refund > 0
-                ? `Refund: KES ${refund.toLocaleString('en-KE')} (${percent}% of the price), sent back to the M-Pesa number you paid with.`
-                : 'Refund: nothing (the refund rounds down to less than one shilling).'
-              : 'These tickets were free: nothing is refunded.'}
+                ? t('tickets.refundAmount', { amount: refund.toLocaleString('en-KE'), percent })
+                : t('tickets.refundNothing')
+              : t('tickets.freeNothingRefunded')}
           </p>
         </>
       }
-      confirmLabel={`Cancel ${what}`}
-      busyLabel="Cancelling…"
-      dismissLabel="Keep my tickets"
+      confirmLabel={t('tickets.cancelWhatButton', { what })}
+      busyLabel={t('tickets.cancelling')}
+      dismissLabel={t('tickets.keepMyTickets')}
       busy={busy}
       error={error}
       onConfirm={() => void confirm()}
@@ -84,7 +86,7 @@ export default function TicketCancelDialog({ tickets, open, onClose, onDone }: T
       {tickets.length > 1 ? (
         <div className="field">
           <label className="field__label" htmlFor="ticket-cancel-count">
-            How many tickets
+            {t('tickets.howMany')}
           </label>
           <select
             id="ticket-cancel-count"
@@ -96,7 +98,7 @@ export default function TicketCancelDialog({ tickets, open, onClose, onDone }: T
           >
             {tickets.map((_, index) => (
               <option key={index + 1} value={index + 1}>
-                {index + 1 === tickets.length ? `All ${tickets.length}` : index + 1}
+                {index + 1 === tickets.length ? t('tickets.allCount', { count: tickets.length }) : index + 1}
               </option>
             ))}
           </select>

@@ -11,6 +11,7 @@ import type { TicketPurchaseProps } from './ticket-box';
 import { useTicketPayment } from '../hooks/use-ticket-payment';
 import { PaymentDialog } from './payment-dialog';
 import '../tickets.css';
+import { useT } from '../../../lib/i18n';
 
 export function TicketPurchase(props: TicketPurchaseProps) {
   return <Purchase {...props} />;
@@ -18,7 +19,8 @@ export function TicketPurchase(props: TicketPurchaseProps) {
 
 export default TicketPurchase;
 
-function Purchase({ event, userId, order, disabled, disabledLabel = 'Sold out', onPurchased }: TicketPurchaseProps) {
+function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }: TicketPurchaseProps) {
+  const t = useT();
   const guest = userId === null;
   const [open, setOpen] = useState(false);
   const openRef = useRef(open);
@@ -29,14 +31,14 @@ function Purchase({ event, userId, order, disabled, disabledLabel = 'Sold out', 
   const finish = useCallback(
     (message: string, _quantity: number, registrationProblem: string | null) => {
       if (registrationProblem) {
-        notify.warning(`Payment successful. Your tickets are issued and in your profile (${registrationProblem}).`);
+        notify.warning(t('tickets.paidRegistrationProblem', { problem: registrationProblem }));
       } else {
-        notify.success(`Payment successful. ${/[.!]$/.test(message) ? message : `${message}.`}`);
+        notify.success(t('tickets.paymentSuccessful', { message: /[.!]$/.test(message) ? message : `${message}.` }));
       }
       setOpen(false);
       onPurchased();
     },
-    [onPurchased],
+    [onPurchased, t],
   );
 
   const payment = useTicketPayment({
@@ -64,11 +66,11 @@ function Purchase({ event, userId, order, disabled, disabledLabel = 'Sold out', 
   return (
     <>
       <Button block disabled={disabled && !inProgress} onClick={openDialog} aria-haspopup="dialog">
-        {inProgress ? 'Payment in progress…' : disabled ? disabledLabel : guest ? 'Buy as guest' : 'Get Ticket'}
+        {inProgress ? t('tickets.paymentInProgress') : disabled ? (disabledLabel ?? t('tickets.soldOut')) : guest ? t('tickets.buyAsGuest') : t('tickets.getTicket')}
       </Button>
       {inProgress && !open ? (
         <p className="ticket-box__note" role="status">
-          An M-Pesa payment for this event is in progress. Press the button to see it.
+          {t('tickets.paymentInProgressNote')}
         </p>
       ) : null}
       <PaymentDialog

@@ -9,6 +9,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
 import { transferTicket, type MyTicket } from '../api/tickets-api';
+import { RichText, useT } from '../../../lib/i18n';
 
 export interface TicketTransferDialogProps {
   ticket: MyTicket;
@@ -18,6 +19,7 @@ export interface TicketTransferDialogProps {
 }
 
 export default function TicketTransferDialog({ ticket, open, onClose, onDone }: TicketTransferDialogProps) {
+  const t = useT();
   const [to, setTo] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,7 +28,7 @@ export default function TicketTransferDialog({ ticket, open, onClose, onDone }: 
   const confirm = async () => {
     setError(null);
     if (!to.trim()) {
-      setFieldError('Enter the username or email address of the person receiving the ticket.');
+      setFieldError(t('tickets.transferNeedsRecipient'));
       return;
     }
     setBusy(true);
@@ -36,7 +38,7 @@ export default function TicketTransferDialog({ ticket, open, onClose, onDone }: 
       onDone();
       onClose();
     } catch (failure) {
-      setError(getErrorMessage(failure, 'The ticket could not be transferred. Please try again.'));
+      setError(getErrorMessage(failure, t('tickets.transferFailed')));
     } finally {
       setBusy(false);
     }
@@ -45,16 +47,15 @@ export default function TicketTransferDialog({ ticket, open, onClose, onDone }: 
   return (
     <ConfirmDialog
       open={open}
-      title="Transfer this ticket?"
+      title={t('tickets.transferQuestion')}
       description={
         <p>
-          Your ticket for <strong>{ticket.event.title}</strong> goes to another Tukio account. They get a new QR code by email and on their
-          profile; yours stops working at the door. This cannot be undone.
+          <RichText id="tickets.transferWhat" parts={{ title: <strong>{ticket.event.title}</strong> }} />
         </p>
       }
-      confirmLabel="Transfer ticket"
-      busyLabel="Transferring…"
-      dismissLabel="Keep my ticket"
+      confirmLabel={t('tickets.transferTicket')}
+      busyLabel={t('tickets.transferring')}
+      dismissLabel={t('tickets.keepMyTicket')}
       tone="primary"
       busy={busy}
       error={error}
@@ -64,7 +65,7 @@ export default function TicketTransferDialog({ ticket, open, onClose, onDone }: 
       }}
     >
       <TextField
-        label="Recipient's username or email"
+        label={t('tickets.recipient')}
         name="transfer-to"
         autoComplete="off"
         required

@@ -12,6 +12,7 @@ import { formatDateTime, formatKes, formatShillings } from '../../../lib/format'
 import { getTransactionRecords, type TransactionRecord } from '../api/tickets-api';
 import { saveCsv, toCsv } from '../lib/csv';
 import '../tickets.css';
+import { t, translatedLabels, useT } from '../../../lib/i18n';
 
 // New columns go at the end: spreadsheets built on the first ones keep working.
 const CSV_HEADER = ['Event Name', 'Transaction ID', 'Phone Number', 'Amount', 'Date', 'Status', 'Time', 'Refund Status', 'Refund Amount', 'Refund Receipt', 'M-Pesa Receipt'] as const;
@@ -49,7 +50,7 @@ export function transactionsCsv(rows: TransactionRecord[]): string {
   );
 }
 
-const STATUS_LABEL: Record<string, string> = { success: 'Paid', pending: 'Pending', failed: 'Failed', cancelled: 'Cancelled' };
+const STATUS_LABEL: Readonly<Record<string, string>> = translatedLabels({ success: 'tickets.txPaid', pending: 'tickets.txPending', failed: 'tickets.txFailed', cancelled: 'tickets.txCancelled' });
 
 interface RefundView {
   tone: 'pending' | 'success' | 'failed';
@@ -65,17 +66,18 @@ function describeRefund(tx: TransactionRecord): RefundView | null {
   switch (tx.refundStatus) {
     case 'due':
     case 'sent':
-      return { tone: 'pending', label: amount ? `Refund of ${amount} on its way` : 'Refund on its way', receipt: null };
+      return { tone: 'pending', label: amount ? t('tickets.refundOfOnItsWay', { amount }) : t('tickets.refundOnItsWay'), receipt: null };
     case 'succeeded':
-      return { tone: 'success', label: amount ? `Refunded ${amount}` : 'Refunded', receipt: tx.refundReceipt ?? null };
+      return { tone: 'success', label: amount ? t('tickets.refundedAmount', { amount }) : t('tickets.refunded'), receipt: tx.refundReceipt ?? null };
     case 'failed':
-      return { tone: 'failed', label: 'Refund failed — we are retrying', receipt: null };
+      return { tone: 'failed', label: t('tickets.refundRetrying'), receipt: null };
     default:
       return null;
   }
 }
 
 function RefundCell({ tx }: { tx: TransactionRecord }) {
+  const t = useT();
   const refund = describeRefund(tx);
   if (!refund) return null;
   // Reads as one sentence ("Refunded KES 1,500 — receipt …"); it wraps between words, never inside the amount or the receipt.
@@ -86,7 +88,7 @@ function RefundCell({ tx }: { tx: TransactionRecord }) {
         <>
           {' '}
           <span>
-            — receipt <span className="tx-refund__code">{refund.receipt}</span>
+            — {t('tickets.receipt')} <span className="tx-refund__code">{refund.receipt}</span>
           </span>
         </>
       ) : null}
@@ -95,18 +97,20 @@ function RefundCell({ tx }: { tx: TransactionRecord }) {
 }
 
 function StatusBadge({ tx }: { tx: TransactionRecord }) {
+  const t = useT();
   const tone = tx.paymentStatus === 'success' ? 'success' : tx.paymentStatus === 'pending' ? 'pending' : 'failed';
   // Servers without the refund ledger only flag the order.
   const refund = !tx.refundStatus && tx.orderStatus === 'refund_due';
   return (
     <>
-      <span className={`badge badge--${tone}`}>{refund ? 'Refund due' : (STATUS_LABEL[tx.paymentStatus] ?? tx.paymentStatus)}</span>
+      <span className={`badge badge--${tone}`}>{refund ? t('tickets.refundDue') : (STATUS_LABEL[tx.paymentStatus] ?? tx.paymentStatus)}</span>
       {tx.resultDesc && tx.paymentStatus !== 'success' ? <span className="tx-reason">{tx.resultDesc}</span> : null}
     </>
   );
 }
 
 export function TransactionsOverlay({ userId }: { userId: string }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const dialogRef = useModalDialog(open);
   const { data, error, loading, reload } = useFetch(open ? `transactions:${userId}` : null, (signal) =>
@@ -118,7 +122,7 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
   return (
     <>
       <Button variant="ghost" onClick={() => setOpen(true)} aria-haspopup="dialog">
-        Transaction History
+        {t('tickets.transactionHistory')}
       </Button>
       <dialog
         ref={dialogRef}
@@ -127,66 +131,66 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
         onClose={() => setOpen(false)}
       >
         <div className="overlay-dialog__header">
-          <h2 id="transactions-heading">Transaction History</h2>
+          <h2 id="transactions-heading">{t('tickets.transactionHistory')}</h2>
           <Button variant="secondary" className="btn--sm" onClick={() => setOpen(false)}>
-            Close
+            {t('tickets.close')}
           </Button>
         </div>
         {loading ? (
           <p className="muted" role="status">
-            Loading transactions…
+            {t('tickets.loadingTransactions')}
           </p>
         ) : error ? (
           <div className="transactions-dialog__error">
             <p className="form-message form-message--error" role="alert">
-              Failed to fetch transactions. Please try again later.
+              {t('tickets.transactionsFailed')}
             </p>
             <div className="button-row">
               <Button variant="secondary" onClick={reload}>
-                Try again
+                {t('tickets.tryAgain')}
               </Button>
-              <Button onClick={() => setOpen(false)}>Close</Button>
+              <Button onClick={() => setOpen(false)}>{t('tickets.close')}</Button>
             </div>
           </div>
         ) : rows.length === 0 ? (
-          <p className="empty-state">No transactions yet.</p>
+          <p className="empty-state">{t('tickets.noTransactions')}</p>
         ) : (
           <>
             <div className="table-scroll">
               <table className="data-table transactions-table">
-                <caption className="visually-hidden">Your M-Pesa payments, newest first</caption>
+                <caption className="visually-hidden">{t('tickets.paymentsCaption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Event Name</th>
-                    <th scope="col">Transaction ID</th>
-                    <th scope="col">Phone Number</th>
-                    <th scope="col">Amount</th>
-                    <th scope="col">M-Pesa Receipt</th>
-                    <th scope="col">Date</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Refund</th>
+                    <th scope="col">{t('tickets.colEventName')}</th>
+                    <th scope="col">{t('tickets.colTransactionId')}</th>
+                    <th scope="col">{t('tickets.colPhone')}</th>
+                    <th scope="col">{t('tickets.colAmount')}</th>
+                    <th scope="col">{t('tickets.colMpesaReceipt')}</th>
+                    <th scope="col">{t('tickets.colDate')}</th>
+                    <th scope="col">{t('tickets.colStatus')}</th>
+                    <th scope="col">{t('tickets.colRefund')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {rows.map((tx, index) => (
                     <tr key={tx._id ?? (tx.checkoutRequestId || index)}>
-                      <td data-label="Event Name">
+                      <td data-label={t('tickets.colEventName')}>
                         {tx.name}
-                        {tx.quantity && tx.quantity > 1 ? <span className="tx-reason">{tx.quantity} tickets</span> : null}
+                        {tx.quantity && tx.quantity > 1 ? <span className="tx-reason">{t('tickets.ticketCount', { count: tx.quantity })}</span> : null}
                       </td>
-                      <td data-label="Transaction ID" className="mono">
+                      <td data-label={t('tickets.colTransactionId')} className="mono">
                         {tx.checkoutRequestId}
                       </td>
-                      <td data-label="Phone Number">{tx.phoneNumber}</td>
-                      <td data-label="Amount">{formatShillings(tx.amount)}</td>
-                      <td data-label="M-Pesa Receipt" className="mono">
+                      <td data-label={t('tickets.colPhone')}>{tx.phoneNumber}</td>
+                      <td data-label={t('tickets.colAmount')}>{formatShillings(tx.amount)}</td>
+                      <td data-label={t('tickets.colMpesaReceipt')} className="mono">
                         {tx.mpesaReceiptNumber ?? '—'}
                       </td>
-                      <td data-label="Date">{formatDateTime(tx.date || tx.createdAt)}</td>
-                      <td data-label="Status">
+                      <td data-label={t('tickets.colDate')}>{formatDateTime(tx.date || tx.createdAt)}</td>
+                      <td data-label={t('tickets.colStatus')}>
                         <StatusBadge tx={tx} />
                       </td>
-                      <td data-label="Refund">
+                      <td data-label={t('tickets.colRefund')}>
                         <RefundCell tx={tx} />
                       </td>
                     </tr>
@@ -195,7 +199,7 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
               </table>
             </div>
             <Button variant="secondary" onClick={() => saveCsv(transactionsCsv(rows), 'transactions.csv')}>
-              Export CSV
+              {t('tickets.exportCsv')}
             </Button>
           </>
         )}

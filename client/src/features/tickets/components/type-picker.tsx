@@ -7,6 +7,7 @@ import { formatShillings } from '../../../lib/format';
 import type { TicketTypeView } from '../../../types/api';
 import { typeMaximum, typeSeatsLabel, typeStateLabel, type TypeSelection } from '../lib/ticket-order';
 import '../ticket-order.css';
+import { useT } from '../../../lib/i18n';
 
 export interface TypePickerProps {
   types: TicketTypeView[];
@@ -16,9 +17,10 @@ export interface TypePickerProps {
 }
 
 export function TypePicker({ types, selection, onChange, disabled }: TypePickerProps) {
+  const t = useT();
   const total = types.reduce((sum, type) => sum + (selection[type._id] ?? 0), 0);
   return (
-    <ul className="type-picker" aria-label="Ticket types">
+    <ul className="type-picker" aria-label={t('tickets.ticketTypes')}>
       {types.map((type) => {
         const chosen = selection[type._id] ?? 0;
         const max = typeMaximum(type, total - chosen);
@@ -33,7 +35,7 @@ export function TypePicker({ types, selection, onChange, disabled }: TypePickerP
             </div>
             {blocked ? null : (
               <QuantityField
-                label={`${type.name} tickets`}
+                label={t('tickets.typeTickets', { name: type.name })}
                 className="type-picker__quantity"
                 value={chosen}
                 min={0}

@@ -12,11 +12,13 @@ import { getTicketTypes } from '../../../lib/ticket-types-api';
 import type { EventItem, TicketTypeView } from '../../../types/api';
 import { quoteOrder, type OrderQuote } from '../api/order-api';
 import { multiTypeOrder, singleTypeOrder, type TicketOrder, type TypeSelection } from '../lib/ticket-order';
+import { t } from '../../../lib/i18n';
 
+/** Catalog keys of the order's own messages. */
 export const PROMO_ERRORS = {
-  empty: 'Enter a promo code.',
-  noTickets: 'Choose at least one ticket first.',
-  quote: 'The price could not be worked out. Please try again.',
+  empty: 'tickets.enterPromoCode',
+  noTickets: 'tickets.chooseTicketFirst',
+  quote: 'tickets.quoteFailed',
 } as const;
 
 export interface TicketOrderState {
@@ -84,7 +86,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
       setCodeError(null);
       setOrderError(null);
       if (current.quantity === 0) {
-        setOrderError(PROMO_ERRORS.noTickets);
+        setOrderError(t(PROMO_ERRORS.noTickets));
         return;
       }
       const controller = new AbortController();
@@ -103,7 +105,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
           setAppliedCode(null);
           setQuoted(null);
         } else {
-          setOrderError(getErrorMessage(error, PROMO_ERRORS.quote));
+          setOrderError(getErrorMessage(error, t(PROMO_ERRORS.quote)));
         }
       } finally {
         if (controllerRef.current === controller) {
@@ -128,7 +130,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
   const applyCode = useCallback(() => {
     const code = codeText.trim();
     if (!code) {
-      setCodeError(PROMO_ERRORS.empty);
+      setCodeError(t(PROMO_ERRORS.empty));
       return;
     }
     void askQuote(code);

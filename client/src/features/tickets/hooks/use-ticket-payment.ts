@@ -14,21 +14,23 @@ import { registerForEvent } from '../api/tickets-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
 import { orderAmount, type TicketOrder } from '../lib/ticket-order';
+import { t, translatedLabels } from '../../../lib/i18n';
 
-export const STATUS = {
-  notPaid: 'Not yet paid',
-  initiated: 'Payment initiated. Please complete the payment on your phone.',
-  success: 'Payment successful',
-  failed: 'Payment failed or cancelled',
-  received: 'Payment received',
-} as const;
+/** The status lines, in the language of the moment (read when set). */
+export const STATUS = translatedLabels({
+  notPaid: 'tickets.statusNotPaid',
+  initiated: 'tickets.statusInitiated',
+  success: 'tickets.statusSuccess',
+  failed: 'tickets.statusFailed',
+  received: 'tickets.statusReceived',
+});
 
-export const ERRORS = {
-  initiate: 'Failed to initiate payment',
-  payment: 'An error occurred during payment',
-  confirm: 'An error occurred during payment confirmation',
-  nothingToConfirm: 'No payment to confirm',
-} as const;
+export const ERRORS = translatedLabels({
+  initiate: 'tickets.errorInitiate',
+  payment: 'tickets.errorPayment',
+  confirm: 'tickets.errorConfirm',
+  nothingToConfirm: 'tickets.errorNothingToConfirm',
+});
 
 export const POLL_INTERVAL_MS = 3_000;
 export const CONFIRM_BUTTON_AFTER_MS = 20_000;
@@ -198,7 +200,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
     (id: string, result: ConfirmResult): boolean => {
       if (activeRef.current !== id) return true;
       if (result.status === 'pending') {
-        setState((s) => ({ ...s, detail: 'Waiting for M-Pesa… Enter your M-Pesa PIN on your phone to pay.', error: null }));
+        setState((s) => ({ ...s, detail: t('tickets.waitingForMpesa'), error: null }));
         return false;
       }
       if (settlingRef.current) return true;
@@ -281,7 +283,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         ...s,
         phase: 'pending',
         status: STATUS.initiated,
-        detail: 'Waiting for M-Pesa… Enter your M-Pesa PIN on your phone to pay.',
+        detail: t('tickets.waitingForMpesa'),
         error: null,
         checkoutRequestId: push.checkoutRequestId,
         quantity: push.quantity,

@@ -7,6 +7,7 @@
  */
 import type { GateList, GateTicket } from '../api/tickets-api';
 import { readJson, writeJson } from './storage';
+import { getLanguage, t } from '../../../lib/i18n';
 
 const DEVICE_KEY = 'tukio-gate-device';
 const listKey = (eventId: string) => `tukio-offline:gate-list:${eventId}`;
@@ -16,7 +17,7 @@ export const MAX_DEVICE_NAME = 40;
 export function readDeviceName(): string {
   const saved = readJson<string>(DEVICE_KEY);
   if (typeof saved === 'string' && saved.trim()) return saved;
-  const name = `Gate ${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
+  const name = t('tickets.gateDefaultName', { tag: Math.random().toString(36).slice(2, 6).toUpperCase() });
   writeJson(DEVICE_KEY, name);
   return name;
 }
@@ -40,25 +41,27 @@ export function readSavedGateList(eventId: string): GateList | null {
 export const heldTickets = (list: GateList | null | undefined): GateTicket[] =>
   (list?.tickets ?? []).filter((ticket) => ticket.voidReason === null || ticket.voidReason === 'event_cancelled');
 
-const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
-const dayAndClock = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+/** 24-hour clock as at a Kenyan gate ('en-GB' for English, Kiswahili month names otherwise). */
+const gateLocale = () => (getLanguage() === 'sw' ? 'sw-KE' : 'en-GB');
+const clock = (locale: string) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+const dayAndClock = (locale: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
 /** "19:42" today, "22 Nov, 19:42" another day: how a gate says when a ticket was scanned. */
 export function scanTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toDateString() === new Date().toDateString() ? clock.format(date) : dayAndClock.format(date);
+  return date.toDateString() === new Date().toDateString() ? clock(gateLocale()).format(date) : dayAndClock(gateLocale()).format(date);
 }
 
 /** " at Gate B, 19:42" (", 19:42" for a scan from before devices had names). */
-export const atDeviceAndTime = (scan: { device: string | null; scannedAt: string }) => `${scan.device ? ` at ${scan.device}` : ''}, ${scanTime(scan.scannedAt)}`;
+export const atDeviceAndTime = (scan: { device: string | null; scannedAt: string }) => `${scan.device ? ` ${t('tickets.atDevice', { device: scan.device })}` : ''}, ${scanTime(scan.scannedAt)}`;
 
 /** "Already checked in at Gate B, 19:42" */
-export const checkedInAtText = (first: { device: string | null; scannedAt: string }) => `Already checked in${atDeviceAndTime(first)}`;
+export const checkedInAtText = (first: { device: string | null; scannedAt: string }) => `${t('tickets.alreadyCheckedIn')}${atDeviceAndTime(first)}`;
 
 /** Why a void ticket admits nobody, as the server says it. */
 export function voidText(reason: GateTicket['voidReason']): string {
-  if (reason === 'self_cancel') return 'This ticket is no longer valid: its holder cancelled it.';
-  if (reason === 'transferred') return 'This ticket is no longer valid: it was transferred to another holder.';
-  return 'This ticket is no longer valid: the event was cancelled.';
+  if (reason === 'self_cancel') return t('tickets.voidSelfCancel');
+  if (reason === 'transferred') return t('tickets.voidTransferred');
+  return t('tickets.voidEventCancelled');
 }

@@ -6,6 +6,7 @@ import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
 import type { TicketTypeView } from '../../../types/api';
 import type { OrderItem, OrderQuote } from '../api/order-api';
+import { t } from '../../../lib/i18n';
 
 export interface TicketOrder {
   /** Tickets in all. */
@@ -56,14 +57,14 @@ const wallClock = (value: string) => `${formatEventDate(value)}, ${formatEventTi
 
 /** Why a type cannot be bought now, in the buyer's words; null while it is on sale. */
 export function typeStateLabel(type: TicketTypeView): string | null {
-  if (type.state === 'sold_out') return 'Sold out';
-  if (type.state === 'not_started') return type.salesStart ? `On sale from ${wallClock(type.salesStart)}` : 'Not on sale yet';
-  if (type.state === 'ended') return 'Sales ended';
+  if (type.state === 'sold_out') return t('tickets.soldOut');
+  if (type.state === 'not_started') return type.salesStart ? t('tickets.onSaleFrom', { when: wallClock(type.salesStart) }) : t('tickets.notOnSaleYet');
+  if (type.state === 'ended') return t('tickets.salesEnded');
   return null;
 }
 
 /** "3 left" under a type with a limit; null when unlimited or not on sale. */
 export function typeSeatsLabel(type: TicketTypeView): string | null {
   if (type.state !== 'on_sale' || type.seatsLeft === null) return null;
-  return `${type.seatsLeft} left`;
+  return t('tickets.left', { count: type.seatsLeft });
 }

@@ -13,9 +13,10 @@ import { QuantityField } from '../../../components/ui/quantity-field';
 import { paths } from '../../../config/paths';
 import type { FetchState } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
+import { RichText, t as translate, useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { joinWaitlist, leaveWaitlist, type WaitlistEntry, type WaitlistPlace } from '../api/waitlist-api';
-import { formatNairobiTime, plural } from '../lib/waitlist-text';
+import { formatNairobiTime } from '../lib/waitlist-text';
 import '../waitlist.css';
 
 export interface WaitlistBoxProps {
@@ -33,6 +34,7 @@ export interface WaitlistBoxProps {
 }
 
 export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, place }: WaitlistBoxProps) {
+  const t = useT();
   const location = useLocation();
   const { data, error, reload, setData } = place;
   const status = data?.entry?.status;
@@ -40,7 +42,7 @@ export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, 
   // Someone watching the page while waiting is told when the seat comes (the 30 s re-check found it).
   const previous = useRef(status);
   useEffect(() => {
-    if (previous.current === 'waiting' && status === 'offered') notify.success('A seat came free and is held for you: get your ticket now.', { toastId: 'waitlist-offer' });
+    if (previous.current === 'waiting' && status === 'offered') notify.success(translate('waitlist.offerArrived'), { toastId: 'waitlist-offer' });
     previous.current = status;
   }, [status]);
 
@@ -48,12 +50,18 @@ export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, 
     if (!soldOut) return null;
     return (
       <div className="waitlist">
-        <p className="waitlist__lead">Sold out — join the waitlist</p>
+        <p className="waitlist__lead">{t('waitlist.soldOutJoin')}</p>
         <p className="waitlist__text">
-          <Link to={paths.login} state={{ from: location.pathname }}>
-            Log in to join the waitlist
-          </Link>{' '}
-          and we will email you when a seat frees up.
+          <RichText
+            id="waitlist.loginToJoinNotice"
+            parts={{
+              link: (
+                <Link to={paths.login} state={{ from: location.pathname }}>
+                  {t('waitlist.loginToJoin')}
+                </Link>
+              ),
+            }}
+          />
         </p>
       </div>
     );
@@ -66,17 +74,17 @@ export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, 
       return (
         <div className="waitlist">
           <p className="form-message form-message--error" role="alert">
-            {getServerMessage(error) ?? 'Could not check the waitlist. Please try again.'}
+            {getServerMessage(error) ?? t('waitlist.checkFailed')}
           </p>
           <Button variant="secondary" className="btn--sm" onClick={reload}>
-            Try again
+            {t('waitlist.tryAgain')}
           </Button>
         </div>
       );
     }
     return (
       <p className="waitlist__text muted" role="status">
-        Checking the waitlist…
+        {t('waitlist.checking')}
       </p>
     );
   }
@@ -100,6 +108,7 @@ export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, 
 
 function JoinForm(props: { eventId: string; waiting: number; expiredAt: string | null; onChange: (place: WaitlistPlace) => void; onStale: () => void }) {
   const { eventId, waiting, expiredAt, onChange, onStale } = props;
+  const t = useT();
   const [quantity, setQuantity] = useState(1);
   const [pending, setPending] = useState(false);
 
@@ -110,9 +119,9 @@ function JoinForm(props: { eventId: string; waiting: number; expiredAt: string |
     try {
       const place = await joinWaitlist(eventId, quantity);
       onChange(place);
-      notify.success(place.entry?.position ? `You joined the waitlist: you are #${place.entry.position}.` : 'You joined the waitlist.');
+      notify.success(place.entry?.position ? t('waitlist.joinedAt', { position: place.entry.position }) : t('waitlist.joined'));
     } catch (error) {
-      notify.error(getErrorMessage(error, 'Could not join the waitlist. Please try again.'));
+      notify.error(getErrorMessage(error, t('waitlist.joinFailed')));
       // A 409 means the page is behind (seats came back, or a place already exists): read the place again.
       if (getErrorStatus(error) === 409) onStale();
     } finally {
@@ -122,20 +131,17 @@ function JoinForm(props: { eventId: string; waiting: number; expiredAt: string |
 
   return (
     <form className="waitlist" onSubmit={(event) => void submit(event)} noValidate>
-      <p className="waitlist__lead">Sold out — join the waitlist</p>
+      <p className="waitlist__lead">{t('waitlist.soldOutJoin')}</p>
       {expiredAt ? (
-        <p className="waitlist__text waitlist__text--warning">
-          Your offer expired at {formatNairobiTime(expiredAt)} (Nairobi time) and passed to the next person. You can join again.
-        </p>
+        <p className="waitlist__text waitlist__text--warning">{t('waitlist.offerExpired', { time: formatNairobiTime(expiredAt) })}</p>
       ) : null}
       <p className="waitlist__text">
-        {waiting === 0 ? 'Nobody is waiting yet: be first in line.' : `${plural(waiting, 'person', 'people')} waiting.`} We will email you when a seat
-        frees up and hold it for you for a while.
+        {waiting === 0 ? t('waitlist.nobodyWaiting') : t('waitlist.peopleWaiting', { count: waiting })} {t('waitlist.emailAndHold')}
       </p>
       <div className="waitlist__join">
-        <QuantityField label="Tickets wanted" className="waitlist__quantity" value={quantity} max={MAX_TICKETS_PER_ORDER} onChange={setQuantity} />
-        <Button type="submit" loading={pending} loadingText="Joining…">
-          Join waitlist
+        <QuantityField label={t('waitlist.ticketsWanted')} className="waitlist__quantity" value={quantity} max={MAX_TICKETS_PER_ORDER} onChange={setQuantity} />
+        <Button type="submit" loading={pending} loadingText={t('waitlist.joining')}>
+          {t('waitlist.join')}
         </Button>
       </div>
     </form>
@@ -144,6 +150,7 @@ function JoinForm(props: { eventId: string; waiting: number; expiredAt: string |
 
 function OpenPlace(props: { eventId: string; entry: WaitlistEntry; isPaid: boolean; onChange: (place: WaitlistPlace) => void; onStale: () => void }) {
   const { eventId, entry, isPaid, onChange, onStale } = props;
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -156,15 +163,15 @@ function OpenPlace(props: { eventId: string; entry: WaitlistEntry; isPaid: boole
     try {
       onChange(await leaveWaitlist(eventId));
       setConfirming(false);
-      notify.success(offered ? 'You gave up your seat: it goes to the next person waiting.' : 'You left the waitlist.');
+      notify.success(t(offered ? 'waitlist.gaveUpSeat' : 'waitlist.left'));
     } catch (error) {
       // Not on the list any more (the offer ran out meanwhile): show what is true now.
       if (getErrorStatus(error) === 404) {
         setConfirming(false);
-        notify.error(getErrorMessage(error, 'You are no longer on the waitlist.'));
+        notify.error(getErrorMessage(error, t('waitlist.noLongerOnList')));
         onStale();
       } else {
-        setFailure(getErrorMessage(error, 'Could not leave the waitlist. Please try again.'));
+        setFailure(getErrorMessage(error, t('waitlist.leaveFailed')));
       }
     } finally {
       setBusy(false);
@@ -181,37 +188,28 @@ function OpenPlace(props: { eventId: string; entry: WaitlistEntry; isPaid: boole
     <div className={offered ? 'waitlist waitlist--offered' : 'waitlist'}>
       {offered ? (
         <>
-          <p className="waitlist__lead">
-            {seats === 1 ? 'A seat is' : `${seats} seats are`} held for you until {formatNairobiTime(entry.offerExpiresAt)} (Nairobi time)
-          </p>
+          <p className="waitlist__lead">{t('waitlist.seatsHeld', { count: seats, time: formatNairobiTime(entry.offerExpiresAt) })}</p>
           <p className="waitlist__text">
-            {isPaid ? `Pay for ${seats === 1 ? 'it' : 'them'} with Get Ticket above` : 'Register with Get Ticket above'} before then: after that the offer passes
-            to the next person on the waitlist.
-            {seats < entry.quantity ? ` You asked for ${entry.quantity}; ${seats} came free so far.` : null}
+            {isPaid ? t('waitlist.payBefore', { count: seats }) : t('waitlist.registerBefore')}
+            {seats < entry.quantity ? ` ${t('waitlist.partialOffer', { asked: entry.quantity, seats })}` : null}
           </p>
         </>
       ) : (
         <p className="waitlist__text">
-          <strong>
-            You are #{entry.position ?? '?'} on the waitlist for {plural(entry.quantity, 'ticket', 'tickets')}.
-          </strong>{' '}
-          We will email you when a seat frees up.
+          <strong>{t('waitlist.position', { position: entry.position ?? '?', count: entry.quantity })}</strong>{' '}
+          {t('waitlist.emailWhenSeat')}
         </p>
       )}
       <Button variant="secondary" className="btn--sm waitlist__leave" onClick={() => setConfirming(true)} aria-haspopup="dialog">
-        {offered ? 'Give up my seat' : 'Leave waitlist'}
+        {t(offered ? 'waitlist.giveUpSeat' : 'waitlist.leave')}
       </Button>
       <ConfirmDialog
         open={confirming}
-        title={offered ? 'Give up your seat?' : 'Leave the waitlist?'}
-        description={
-          offered
-            ? 'The seat held for you goes to the next person waiting. To wait again you would join at the back of the line.'
-            : 'You lose your place in line. If you join again later, you start at the back.'
-        }
-        confirmLabel={offered ? 'Give up my seat' : 'Leave waitlist'}
-        busyLabel="Leaving…"
-        dismissLabel={offered ? 'Keep my seat' : 'Stay on the waitlist'}
+        title={t(offered ? 'waitlist.giveUpTitle' : 'waitlist.leaveTitle')}
+        description={t(offered ? 'waitlist.giveUpDescription' : 'waitlist.leaveDescription')}
+        confirmLabel={t(offered ? 'waitlist.giveUpSeat' : 'waitlist.leave')}
+        busyLabel={t('waitlist.leaving')}
+        dismissLabel={t(offered ? 'waitlist.keepSeat' : 'waitlist.stay')}
         busy={busy}
         error={failure}
         onConfirm={() => void leave()}

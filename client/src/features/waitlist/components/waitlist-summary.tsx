@@ -7,24 +7,26 @@ import { Button } from '../../../components/ui/button';
 import { LoadingOrFailure } from '../../../components/ui/disclosure-panel';
 import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime } from '../../../lib/format';
+import { useT } from '../../../lib/i18n';
 import { getEventWaitlist } from '../api/waitlist-api';
-import { formatNairobiTime, plural, WAITLIST_STATUS } from '../lib/waitlist-text';
+import { formatNairobiTime, WAITLIST_STATUS } from '../lib/waitlist-text';
 
 export default function WaitlistSummary({ eventId }: { eventId: string }) {
+  const t = useT();
   const list = useFetch(`event-waitlist:${eventId}`, (signal) => getEventWaitlist(eventId, signal));
   const data = list.data;
 
   if (!data) {
-    return <LoadingOrFailure error={list.error} reload={list.reload} loadingText="Loading the waitlist…" failureText="Could not load the waitlist. Please try again." className="waitlist-panel__body" />;
+    return <LoadingOrFailure error={list.error} reload={list.reload} loadingText={t('waitlist.loading')} failureText={t('waitlist.loadFailed')} className="waitlist-panel__body" />;
   }
 
 
   const counts = [
-    { term: 'Waiting', value: plural(data.length, 'person', 'people') },
-    { term: 'Offered now', value: plural(data.offered, 'person', 'people') },
-    { term: 'Accepted', value: plural(data.accepted, 'person', 'people') },
-    { term: 'Offers expired', value: String(data.expired) },
-    { term: 'Left', value: String(data.left) },
+    { term: t('waitlist.countWaiting'), value: t('waitlist.people', { count: data.length }) },
+    { term: t('waitlist.countOffered'), value: t('waitlist.people', { count: data.offered }) },
+    { term: t('waitlist.countAccepted'), value: t('waitlist.people', { count: data.accepted }) },
+    { term: t('waitlist.countExpired'), value: String(data.expired) },
+    { term: t('waitlist.countLeft'), value: String(data.left) },
   ];
   return (
     <div className="waitlist-panel__body">
@@ -37,32 +39,33 @@ export default function WaitlistSummary({ eventId }: { eventId: string }) {
         ))}
       </dl>
       {data.entries.length === 0 ? (
-        <p className="empty-state">Nobody has joined the waitlist.</p>
+        <p className="empty-state">{t('waitlist.nobodyJoined')}</p>
       ) : (
         <ul className="waitlist-panel__list">
           {data.entries.map((entry) => {
-            const status = WAITLIST_STATUS[entry.status] ?? { label: entry.status, tone: 'neutral' };
+            const known = WAITLIST_STATUS[entry.status];
+            const status = known ? { label: t(known.label), tone: known.tone } : { label: entry.status, tone: 'neutral' };
             return (
               <li key={entry._id} className="waitlist-panel__item" aria-label={`${entry.username}: ${status.label}`}>
                 <div className="waitlist-panel__item-top">
                   <span>
-                    <strong>{entry.username}</strong> · {plural(entry.offeredQuantity ?? entry.quantity, 'seat', 'seats')}
+                    <strong>{entry.username}</strong> · {t('waitlist.seats', { count: entry.offeredQuantity ?? entry.quantity })}
                   </span>
                   <span className={`badge ${status.tone === 'neutral' ? 'waitlist-badge--neutral' : `badge--${status.tone}`}`}>{status.label}</span>
                 </div>
                 <p className="muted">
-                  joined {formatDateTime(entry.joinedAt)}
-                  {entry.status === 'offered' && entry.offerExpiresAt ? ` · held until ${formatNairobiTime(entry.offerExpiresAt)} (Nairobi time)` : null}
-                  {entry.status === 'expired' && entry.offerExpiresAt ? ` · offer ran out ${formatNairobiTime(entry.offerExpiresAt)} (Nairobi time)` : null}
-                  {entry.offeredQuantity !== null && entry.offeredQuantity < entry.quantity ? ` · asked for ${entry.quantity}` : null}
+                  {t('waitlist.joinedOn', { date: formatDateTime(entry.joinedAt) })}
+                  {entry.status === 'offered' && entry.offerExpiresAt ? ` · ${t('waitlist.heldUntil', { time: formatNairobiTime(entry.offerExpiresAt) })}` : null}
+                  {entry.status === 'expired' && entry.offerExpiresAt ? ` · ${t('waitlist.offerRanOut', { time: formatNairobiTime(entry.offerExpiresAt) })}` : null}
+                  {entry.offeredQuantity !== null && entry.offeredQuantity < entry.quantity ? ` · ${t('waitlist.askedFor', { count: entry.quantity })}` : null}
                 </p>
               </li>
             );
           })}
         </ul>
       )}
-      <Button variant="secondary" className="btn--sm waitlist-panel__refresh" onClick={list.reload} loading={list.loading} loadingText="Refreshing…">
-        Refresh
+      <Button variant="secondary" className="btn--sm waitlist-panel__refresh" onClick={list.reload} loading={list.loading} loadingText={t('waitlist.refreshing')}>
+        {t('waitlist.refresh')}
       </Button>
     </div>
   );

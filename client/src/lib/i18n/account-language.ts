@@ -1,0 +1,26 @@
+/*
+ * The signed-in account keeps the reader's language too (its mail and SMS are written in it, and the
+ * app opens in it on another device): PUT /api/auth/user/:id/language. Loaded only when needed, so
+ * the API client stays off the first load.
+ */
+import { isLanguage, readStored, type Language } from './language';
+import { changeLanguage, getLanguage } from './runtime';
+
+export async function saveAccountLanguage(userId: string, language: Language): Promise<void> {
+  const { api } = await import('../api-client');
+  await api.put(`/auth/user/${encodeURIComponent(userId)}/language`, { language });
+}
+
+/**
+ * At sign-in: a device that chose its language keeps it (and tells the account); otherwise the app
+ * takes the account's language, so a Kiswahili account opens in Kiswahili on a new phone.
+ */
+export function reconcileAccountLanguage(userId: string, accountLanguage: unknown): void {
+  const chosen = readStored();
+  if (chosen) {
+    if (chosen !== accountLanguage) void saveAccountLanguage(userId, chosen).catch(() => undefined);
+    return;
+  }
+  if (isLanguage(accountLanguage) && accountLanguage !== getLanguage()) void changeLanguage(accountLanguage, true);
+}
+

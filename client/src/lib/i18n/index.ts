@@ -1,0 +1,17 @@
+/*
+ * The app's translations (docs/decisions/languages.md):
+ *   const t = useT();  t('events.getTicket'), t('tickets.seatsLeft', { count: 3 })   in components
+ *   t('tickets.paid')                                                                 outside React (current language)
+ *   const { language, setLanguage } = useLanguage();
+ * Texts live in src/locales/{en,sw}/<area>.json; a key is '<area>.<camelName>'.
+ * Formatting in the current language: formatMoney ('Ksh.1,500'), and for real instants in Kenyan
+ * time (Africa/Nairobi) formatDate(value, style?), formatTime, formatDateTime. Event dates (stored as
+ * Kenyan wall-clock time) keep formatEventDate / formatEventTime from lib/format.
+ */
+export { LANGUAGES, isLanguage, type Language } from './language';
+export { t, catalogsReady, getLanguage, changeLanguage, type TranslationValues } from './runtime';
+export { translatedLabels } from './labels';
+export { useT, useLanguage, lazyWithTexts, type Translate } from './react';
+export { RichText } from './rich-text';
+export { reconcileAccountLanguage, saveAccountLanguage } from './account-language';
+export { formatDate, formatTime, formatNairobiDateTime as formatDateTime, formatMoney, formatLocale } from '../format';
