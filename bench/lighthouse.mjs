@@ -39,10 +39,17 @@ const api = await startApi({
   PUBLIC_URL: `http://127.0.0.1:${port}`,
   RATE_LIMIT_MAX: '100000',
 });
-const chrome = await chromeLauncher.launch({
-  chromePath: CHROME_PATH,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+// Without a browser (CHROME_PATH missing) the API server started above must not outlive this script.
+const chrome = await chromeLauncher
+  .launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  .catch(async (error) => {
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
 
 async function audit(url, throttling) {
   const config = throttling ? { extends: 'lighthouse:default', settings: { throttling } } : undefined;
