@@ -1,9 +1,11 @@
-import { useId } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import { useSession } from '../../../hooks/use-session';
 import { isLanguage, LANGUAGES, useLanguage, useT, type Language } from '../../../lib/i18n';
 
 /** Each language named in itself, so a reader finds theirs whatever the page is in. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sw: 'Kiswahili' };
+
+const noChanges = () => () => undefined;
 
 /**
  * The header's language choice: a native select (keyboard and screen readers know it), labelled in
@@ -24,6 +26,9 @@ export function LanguageSwitch() {
     }
   };
   const id = useId();
+  // The server's HTML shows the switch disabled: until the app has rendered, a choice made there would be lost
+  // (the first render replaces the server's markup). The browser's render enables it.
+  const rendered = useSyncExternalStore(noChanges, () => true, () => false);
   const otherLabel = language === 'sw' ? 'Language' : 'Lugha';
   return (
     <div className="language-switch">
@@ -34,6 +39,7 @@ export function LanguageSwitch() {
         id={id}
         className="language-switch__select"
         value={language}
+        disabled={!rendered}
         onChange={(event) => {
           if (isLanguage(event.target.value)) choose(event.target.value);
         }}
