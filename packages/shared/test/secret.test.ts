@@ -23,7 +23,8 @@ async function race(count: number, dir: string, name: string): Promise<string[]>
   const outputs = children.map((child) => {
     let text = '';
     const done = new Promise<string>((resolve, reject) =>
-      child.once('exit', (code) => (code === 0 ? resolve(text.slice('ready\n'.length).trim()) : reject(new Error(`contender exited with ${code}`)))),
+      // 'close', not 'exit': a busy machine can report the exit before the last of its output has been read.
+      child.once('close', (code) => (code === 0 ? resolve(text.slice('ready\n'.length).trim()) : reject(new Error(`contender exited with ${code}`)))),
     );
     const ready = new Promise<void>((resolve, reject) => {
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
