@@ -9,7 +9,7 @@
 //        CPU_SLOWDOWN=<n> (instead of Lighthouse's 4), PAGES=home,events,event,profile,thread (a subset),
 //        JSON_DIR=<dir> writes each report as JSON, CLIENT_DIST=<dir> (another build to compare).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -23,6 +23,13 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 // Lighthouse's default mobile network ("Slow 4G", simulated); only the CPU multiplier is changed.
 const SLOW_4G = { rttMs: 150, throughputKbps: 1638.4, requestLatencyMs: 562.5, downloadThroughputKbps: 1474.56, uploadThroughputKbps: 675 };
 const lighthouseVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
+
+// Checked before anything starts: a missing browser is an 'error' event chrome-launcher does not turn into a
+// rejection, which would end this script with the API server below still running.
+if (!existsSync(CHROME_PATH)) {
+  console.error(`No browser at ${CHROME_PATH}: install Debian's chromium or set CHROME_PATH.`);
+  process.exit(1);
+}
 
 if (!process.env.SKIP_BUILD) {
   console.log('building the client (npm run build -w client)…');
@@ -39,7 +46,6 @@ const api = await startApi({
   PUBLIC_URL: `http://127.0.0.1:${port}`,
   RATE_LIMIT_MAX: '100000',
 });
-// Without a browser (CHROME_PATH missing) the API server started above must not outlive this script.
 const chrome = await chromeLauncher
   .launch({
     chromePath: CHROME_PATH,
