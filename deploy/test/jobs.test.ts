@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Cluster } from '../src/cluster.js';
 import { startTestCluster, type TestCluster } from './helpers/test-cluster.js';
 
@@ -61,18 +61,8 @@ function startHangingGateway() {
   };
 }
 
-/** Polls until `check` passes (its last failure is the test's when time runs out). */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+/** Retries `check` until it passes (vitest's waitFor: its last failure is the test's when time runs out). */
+const eventually = <T>(check: () => Promise<T>, timeout = 60_000) => vi.waitFor(check, { timeout, interval: 100 });
 
 let started: TestCluster;
 let cluster: Cluster;

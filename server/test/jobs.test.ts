@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { jobName, type JobQueue } from '../src/lib/job-queue.js';
 import { createLogger } from '../src/lib/logger.js';
@@ -29,18 +29,8 @@ async function jobsOf(db: Database, name: string): Promise<JobRow[]> {
   return result.rows;
 }
 
-/** Polls until `check` passes (its last failure is the test's when time runs out). */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+/** Retries `check` until it passes (vitest's waitFor: its last failure is the test's when time runs out). */
+const eventually = <T>(check: () => Promise<T>, timeout = 30_000) => vi.waitFor(check, { timeout, interval: 100 });
 
 /** A job queue that counts how often this instance asked for a period's job. */
 function counting(jobs: JobQueue, asked: { count: number }): JobQueue {
