@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
-import { seedRouteWalkData } from './helpers/route-walk-data.js';
+import { ADMIN_ROUTES, seedRouteWalkData, userRoutes as userRoutesOf, visitorRoutes as visitorRoutesOf, type RouteWalkData } from './helpers/route-walk-data.js';
 
 /*
  * axe-core on every route of docs/product.md (plus /checkin/:eventId), with the demo events and data of our
@@ -21,16 +21,15 @@ interface AxeViolation {
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let h: Harness;
+let data: RouteWalkData;
 let kiprono: Session;
-let demoEventId: string;
-let pastEventId: string;
 let freeEventId: string;
-let threadId: string;
 
 beforeAll(async () => {
   h = await startHarness({ SEED_DEMO: 'true' });
   // Akinyi organises the events and holds a ticket for the past one (helpers/route-walk-data.ts).
-  ({ kiprono, demoEventId, pastEventId, freeEventId, threadId } = await seedRouteWalkData(h));
+  data = await seedRouteWalkData(h);
+  ({ kiprono, freeEventId } = data);
 });
 afterAll(async () => {
   await h?.close();
@@ -111,38 +110,8 @@ async function audit(page: Page, routes: string[]): Promise<string[]> {
   return problems;
 }
 
-const visitorRoutes = () => [
-  '/',
-  '/events',
-  '/events?q=nairobi',
-  `/events/${demoEventId}`,
-  `/events/${pastEventId}`,
-  '/login',
-  '/register',
-  '/contact',
-  '/about',
-  '/forgot-password',
-  '/reset-password/not-a-real-token',
-  '/verify/not-a-real-token',
-  `/forums/${pastEventId}`,
-  '/no/such/page',
-];
-
-const userRoutes = () => [
-  '/profile',
-  '/setAvatar',
-  '/chat',
-  `/chat?with=${kiprono.user._id}`,
-  '/plan',
-  `/events/${freeEventId}`,
-  `/edit-event/${freeEventId}`,
-  `/forums/${pastEventId}`,
-  `/forum/${threadId}`,
-  `/checkin/${freeEventId}`,
-  `/events/${pastEventId}/dashboard`,
-];
-
-const adminRoutes = ['/admin', '/admpst'];
+const visitorRoutes = () => visitorRoutesOf(data);
+const userRoutes = () => userRoutesOf(data);
 
 describe('axe-core: no serious or critical violations on any route', () => {
   for (const [label, width, height] of [
@@ -165,7 +134,7 @@ describe('axe-core: no serious or critical violations on any route', () => {
     it(`as the admin (${label})`, async () => {
       const { page, errors } = await newPage({ width, height });
       await loginThroughUi(page, 'admin', 'admin-password');
-      expect(await audit(page, adminRoutes)).toEqual([]);
+      expect(await audit(page, ADMIN_ROUTES)).toEqual([]);
       expect(seriousErrors(errors)).toEqual([]);
     });
   }

@@ -44,3 +44,39 @@ export async function seedRouteWalkData(h: Harness): Promise<RouteWalkData> {
   await h.server.api('POST', '/api/messages/addmsg', { ...as(kiprono), body: { from: kiprono.user._id, to: akinyi.user._id, message: 'Habari!' } });
   return { akinyi, kiprono, admin, demoEventId, pastEventId, freeEventId, threadId };
 }
+
+/** Every route a visitor can open (docs/product.md), with the seeded data, plus a 404. */
+export const visitorRoutes = ({ demoEventId, pastEventId }: RouteWalkData) => [
+  '/',
+  '/events',
+  '/events?q=nairobi',
+  `/events/${demoEventId}`,
+  `/events/${pastEventId}`,
+  '/login',
+  '/register',
+  '/contact',
+  '/about',
+  '/forgot-password',
+  '/reset-password/not-a-real-token',
+  '/verify/not-a-real-token',
+  `/forums/${pastEventId}`,
+  '/t/not-a-real-token',
+  '/no/such/page',
+];
+
+/** The routes of a signed-in organiser (Akinyi): her profile, chat with Kiprono, her events' pages. */
+export const userRoutes = ({ kiprono, freeEventId, pastEventId, threadId }: RouteWalkData) => [
+  '/profile',
+  '/setAvatar',
+  '/chat',
+  `/chat?with=${kiprono.user._id}`,
+  '/plan',
+  `/events/${freeEventId}`,
+  `/edit-event/${freeEventId}`,
+  `/forums/${pastEventId}`,
+  `/forum/${threadId}`,
+  `/checkin/${freeEventId}`,
+  `/events/${pastEventId}/dashboard`,
+];
+
+export const ADMIN_ROUTES = ['/admin', '/admpst'];
