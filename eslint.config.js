@@ -56,7 +56,7 @@ const boundaryRules = (boundaries, paths = [toastifyPath]) => ({
  * Every folder under server/src/modules must be placed here, so a new module's layer is a decision.
  */
 const serverLayers = [
-  ['contact', 'docs', 'geocoding', 'ops', 'payment-proxy', 'sms', 'uploads'],
+  ['contact', 'docs', 'geocoding', 'mail', 'ops', 'payment-proxy', 'sms', 'uploads', 'waiting-room'],
   ['chat'],
   ['auth'],
   ['events'],

@@ -77,6 +77,7 @@ import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createS
 import { createObjectStore, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
 import { createTicketTypesRouter, createTicketTypesService } from './modules/ticket-types/index.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
+import { createMemoryWaitingRoomStore, createRedisWaitingRoomStore, createWaitingRoomRouter, createWaitingRoomService } from './modules/waiting-room/index.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -206,6 +207,22 @@ export function createServices(deps: AppDeps) {
   const reminders = createEventReminders({ db, sms: sms.service, logger, publicUrl: config.publicUrl, sweepMs: config.sms.reminderSweepMs, jobs: deps.jobs });
   // Guest ticket links are signed with the server secret: nothing to store, valid on every instance.
   const guestLinks = createGuestTicketLinks({ secret: config.jwtSecret, publicUrl: config.publicUrl });
+  // The line in front of a busy sale's seat holds: one line for every instance with Redis.
+  const waitingRoom = createWaitingRoomService({
+    store: deps.redis
+      ? createRedisWaitingRoomStore(deps.redis.publisher, deps.redis.keyPrefix, config.waitingRoom)
+      : createMemoryWaitingRoomStore(config.waitingRoom),
+    rate: config.waitingRoom,
+    turnSeconds: config.waitingRoom.turnSeconds,
+    seats: {
+      async seatsLeft(eventId) {
+        const repo = createTicketsRepository(db);
+        const event = await repo.findEvent(eventId);
+        if (!event || event.capacity === null) return null;
+        return Math.max(0, event.capacity - (await repo.seatsTaken(eventId, new Date())));
+      },
+    },
+  });
   const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
@@ -221,7 +238,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
   });
-  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -301,7 +318,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
   app.use('/api/forums', createForumsRouter({ forums: services.forums }));
   app.use('/api/moderation', createModerationRouter({ moderation: services.moderation }));
-  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, guests: services.guests, internalApiKey: config.internalApiKey }));
+  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, guests: services.guests, waitingRoom: services.waitingRoom, internalApiKey: config.internalApiKey }));
   app.use('/api/guest-tickets', createGuestTicketsRouter({ guests: services.guests }));
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
@@ -312,6 +329,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));
   app.use('/api/events', createWaitlistRouter({ waitlist: services.waitlist }));
+  app.use('/api/events', createWaitingRoomRouter({ waitingRoom: services.waitingRoom }));
   app.use('/api/events', createTicketTypesRouter({ ticketTypes: services.ticketTypes }));
   app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));

@@ -87,6 +87,12 @@ const envSchema = z.object({
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
   /** Milliseconds between looks at every waitlist (offers that ran out, seats freed by holds that ran out). */
   WAITLIST_SWEEP_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(15_000),
+  /** Buyers of one event admitted to a seat hold per second while others wait in its line (docs/decisions/waiting-room.md). */
+  WAITING_ROOM_RATE: z.coerce.number().positive().max(100_000).default(50),
+  /** Buyers of one event admitted at once while nobody waits: an ordinary sale never sees the line. */
+  WAITING_ROOM_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Seconds an admitted buyer keeps their turn (retries after a failed payment included). */
+  WAITING_ROOM_TURN_SECONDS: z.coerce.number().int().min(10).max(24 * 60 * 60).default(600),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   /** Failed logins for one account across all addresses; default 5 × RATE_LIMIT_MAX. */
@@ -169,6 +175,8 @@ export interface AppConfig {
   };
   /** How long a waitlist offer holds its seats, and how often every waitlist is looked at. */
   waitlist: { offerMinutes: number; sweepMs: number };
+  /** The line in front of a busy sale's seat holds: admissions per second and at once, and how long a turn lasts. */
+  waitingRoom: { perSecond: number; burst: number; turnSeconds: number };
   /**
    * max: the general per-address limit, and per account+address failed logins and per-account emails;
    * accountMax: failed logins for one account across addresses; ipMax: per-address ceiling of account routes.
@@ -281,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
     jobs: { expireSeconds: env.JOBS_EXPIRE_SECONDS, retryLimit: env.JOBS_RETRY_LIMIT, retryDelaySeconds: env.JOBS_RETRY_DELAY_SECONDS },
     waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
+    waitingRoom: { perSecond: env.WAITING_ROOM_RATE, burst: env.WAITING_ROOM_BURST, turnSeconds: env.WAITING_ROOM_TURN_SECONDS },
     sms: {
       gateway: smsGatewayOf(env, dataDir),
       callbackSecret: env.SMS_CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'sms-callback-secret'),

@@ -114,6 +114,7 @@ export const ERROR_CODES = [
   'waitlist_not_on_list',
   'waitlist_not_organiser',
   'waitlist_offer_expired',
+  'waiting_room_queued',
   // Payments and refunds.
   'payment_failed',
   'payment_not_confirmed',

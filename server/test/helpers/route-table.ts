@@ -1274,6 +1274,16 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/events/:id/queue',
+    scenarios: [
+      // Signed in: the account's place; a visitor must name the purchase's phone.
+      { name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/queue`), expect: { ...all(200), visitor: 400 } },
+      { name: "A's event, a guest's phone", request: (tools) => get(`/api/events/${tools.w.events.approved}/queue?phone=254712345678`) },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'GET',
     path: '/api/events/:id/waitlist',
     scenarios: [{ name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/waitlist`) }],
     fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },

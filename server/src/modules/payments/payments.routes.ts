@@ -17,12 +17,17 @@ import {
 import type { GuestCheckout } from './guest-checkout.service.js';
 import type { PaymentsService } from './payments.service.js';
 
+/** The line in front of a busy sale (the waiting-room module, above payments): a hold waits for the buyer's turn. */
+export interface SaleLine {
+  admit(eventId: string, member: { userId: string } | { phone: string }): Promise<void>;
+}
+
 /**
  * /api/internal/payments — called by the payment service only (the declaration checks the shared
  * INTERNAL_API_KEY). The user's own bearer token is forwarded where the call acts for a user
  * (`userToken`), so the API server decides who that user is.
  */
-export function createInternalPaymentsRouter(deps: { payments: PaymentsService; guests: GuestCheckout; internalApiKey: string }) {
+export function createInternalPaymentsRouter(deps: { payments: PaymentsService; guests: GuestCheckout; waitingRoom: SaleLine; internalApiKey: string }) {
   const { payments } = deps;
   const router = Router();
   const routes = declareRoutes(router, 'Internal (payment service)', { internalKey: deps.internalApiKey });
@@ -52,10 +57,14 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
         201: { description: 'The held order.', schema: heldOrder },
         404: 'Event not found.',
         409: 'Not enough seats left.',
+        429: 'Not the buyer’s turn yet: many buyers wait in this sale’s line (`waiting_room_queued`, with their kept place).',
         503: 'The caller gave up (deadline passed).',
       },
     },
-    ({ body, user }) => payments.createOrder(user.id, body),
+    async ({ body, user }) => {
+      await deps.waitingRoom.admit(body.eventId, { userId: user.id });
+      return payments.createOrder(user.id, body);
+    },
   );
 
   routes.post(
@@ -70,10 +79,14 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
         201: { description: 'The held order.', schema: heldOrder },
         404: 'Event not found.',
         409: 'Not enough seats left.',
+        429: 'Not the buyer’s turn yet: many buyers wait in this sale’s line (`waiting_room_queued`, with their kept place).',
         503: 'The caller gave up (deadline passed).',
       },
     },
-    ({ body }) => deps.guests.createOrder(body),
+    async ({ body }) => {
+      await deps.waitingRoom.admit(body.eventId, { phone: body.phone });
+      return deps.guests.createOrder(body);
+    },
   );
 
   routes.get(

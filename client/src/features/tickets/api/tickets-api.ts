@@ -204,3 +204,20 @@ export function getRoleOnce(userId: string): Promise<string | undefined> {
   }
   return pending;
 }
+
+/** A buyer's place in the line of a busy sale (server/src/modules/waiting-room). */
+export interface QueuePlace {
+  inLine: boolean;
+  admitted: boolean;
+  /** People ahead, the buyer included; 0 once admitted; null when not in line. */
+  position: number | null;
+  etaSeconds: number;
+  pollAfterMs: number;
+  soldOut: boolean;
+}
+
+/** GET /api/events/:id/queue (a guest names the purchase's phone). */
+export async function getQueuePlace(eventId: string, guestPhone: string | null, signal?: AbortSignal): Promise<QueuePlace> {
+  const { data } = await api.get<QueuePlace>(`/events/${seg(eventId)}/queue`, { params: guestPhone ? { phone: guestPhone } : undefined, signal });
+  return data;
+}

@@ -62,7 +62,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
     const marked = () => dialogRef.current?.querySelector<HTMLElement>('[data-autofocus]');
     if (phase === 'confirm' || phase === 'failed') marked()?.focus();
     else if (phase === 'phone') phoneRef.current?.focus();
-    else if (phase === 'pending' || phase === 'registering') statusRef.current?.focus();
+    else if (phase === 'pending' || phase === 'registering' || phase === 'queued') statusRef.current?.focus();
   }, [open, phase, dialogRef]);
 
   useEffect(() => {
@@ -85,7 +85,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const guestDone = props.guest && phase === 'done';
 
   const tone =
-    state.status === STATUS.success ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' ? 'waiting' : 'idle';
+    state.status === STATUS.success ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' || phase === 'queued' ? 'waiting' : 'idle';
   const generalError = state.error && state.error.kind !== 'phone' ? state.error : null;
 
   return (
@@ -182,6 +182,9 @@ export function PaymentDialog(props: PaymentDialogProps) {
                 {state.guestTicketPath ? <Link to={state.guestTicketPath}>{t('tickets.openYourTickets', { count: state.quantity })}</Link> : null}
               </p>
             ) : null}
+            {phase === 'queued' && state.queue ? (
+              <p className="payment-status__detail">{t('tickets.queuePlace', { position: state.queue.position, seconds: state.queue.etaSeconds })}</p>
+            ) : null}
             {phase === 'pending' && state.phone ? (
               <p className="payment-status__detail">
                 {state.amount !== null
@@ -238,7 +241,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {guestDone ? <Button onClick={onClose}>{t('tickets.close')}</Button> : null}
             {busy ? null : (
               <Button variant="secondary" onClick={onClose}>
-                {t('tickets.cancel')}
+                {phase === 'queued' ? t('tickets.leaveLine') : t('tickets.cancel')}
               </Button>
             )}
           </div>

@@ -3,14 +3,17 @@
  *   confirm price → phone → POST stkPush → 'Payment initiated…' → poll POST confirmPayment every 3 s
  *   until status !== 'pending' (at most ~2 min; a manual Confirm appears 20 s after the push)
  *   → 'Payment successful' → POST /api/events/register/:id → done.
+ * In a busy sale stkPush may answer 429 `waiting_room_queued`: the buyer is in the sale's line (their
+ * place is kept on the server). The dialog shows their place, asks GET /api/events/:id/queue when the
+ * server says, and sends the push by itself once it is their turn (or says the event sold out).
  * The push in progress is kept in localStorage, so a reload or a closed dialog loses nothing: the
  * page picks the payment up again and keeps following it.
  * Signed out (`userId` null) it is a guest purchase: no token goes with the push or the polls, there is
  * nothing to register, and a success ends on the ticket page link the SMS also carries.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
-import { registerForEvent } from '../api/tickets-api';
+import { getErrorResponse, getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
+import { getQueuePlace, registerForEvent } from '../api/tickets-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
 import { orderAmount, type TicketOrder } from '../lib/ticket-order';
@@ -23,6 +26,7 @@ export const STATUS = translatedLabels({
   success: 'tickets.statusSuccess',
   failed: 'tickets.statusFailed',
   received: 'tickets.statusReceived',
+  queued: 'tickets.statusQueued',
 });
 
 export const ERRORS = translatedLabels({
@@ -40,7 +44,7 @@ export const SUCCESS_PAUSE_MS = 1_500;
 /** A saved push older than this is not resumed (its seat hold has long expired). */
 const RESUME_WITHIN_MS = 15 * 60_000;
 
-export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'pending' | 'registering' | 'done' | 'failed';
+export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'queued' | 'pending' | 'registering' | 'done' | 'failed';
 
 export interface PaymentState {
   phase: PaymentPhase;
@@ -67,6 +71,8 @@ export interface PaymentState {
   confirming: boolean;
   /** A guest's paid order: its ticket page (/t/<token>), shown instead of registering. */
   guestTicketPath: string | null;
+  /** In a busy sale's line: the buyer's place and the wait left. */
+  queue: { position: number; etaSeconds: number } | null;
 }
 
 interface SavedPush {
@@ -94,6 +100,7 @@ const initialState = (quantity = 1): PaymentState => ({
   confirmVisible: false,
   confirming: false,
   guestTicketPath: null,
+  queue: null,
 });
 
 /** An http(s) link, or null: anything else from the payment service is not shown as a link. */
@@ -113,6 +120,19 @@ export function outcomeDetail(result: Pick<ConfirmResult, 'resultDesc' | 'result
   const rest = text.replace(/^(Payment successful\.|Payment failed or cancelled:)\s*/i, '');
   if (!rest) return null;
   return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** How long to wait before asking again after the line could not be read. */
+const QUEUE_RETRY_MS = 3_000;
+
+/** The place a `waiting_room_queued` refusal carries; null for any other failure. */
+function queuedPlace(error: unknown): { position: number; etaSeconds: number } | null {
+  const response = getErrorResponse(error);
+  const body = (response?.data ?? {}) as { code?: unknown; params?: { position?: unknown; seconds?: unknown } };
+  if (response?.status !== 429 || body.code !== 'waiting_room_queued') return null;
+  const position = Number(body.params?.position);
+  const etaSeconds = Number(body.params?.seconds);
+  return { position: Number.isFinite(position) ? position : 1, etaSeconds: Number.isFinite(etaSeconds) ? etaSeconds : 0 };
 }
 
 function initiateError(error: unknown): PaymentState['error'] {
@@ -154,6 +174,15 @@ export function useTicketPayment(options: TicketPaymentOptions) {
   const quantityRef = useRef(1);
   /** The order Get Ticket was pressed for (what the push asks the server to sell). */
   const orderRef = useRef<TicketOrder | null>(null);
+  /** The wait in a sale's line in progress (replaced or cleared when the buyer leaves it). */
+  const queueRef = useRef<{ timer: number; controller: AbortController } | null>(null);
+  const leaveLine = useCallback(() => {
+    if (!queueRef.current) return;
+    window.clearTimeout(queueRef.current.timer);
+    queueRef.current.controller.abort();
+    queueRef.current = null;
+  }, []);
+  useEffect(() => leaveLine, [leaveLine]);
 
   const clearTimers = useCallback(() => {
     for (const timer of timersRef.current) window.clearTimeout(timer);
@@ -352,11 +381,57 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         writeJson(storageKey, push);
         follow(push, false);
       } catch (error) {
+        const place = queuedPlace(error);
+        if (place) {
+          setState((s) => ({ ...s, phase: 'queued', status: STATUS.queued, detail: null, error: null, queue: place }));
+          waitForTurn(phone, email, 0);
+          return;
+        }
         setState((s) => ({ ...s, phase: 'phone', status: STATUS.notPaid, error: initiateError(error) }));
       }
     },
+    // waitForTurn is declared below and calls pay back: both read each other through a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [eventId, follow, storageKey],
   );
+
+  /**
+   * In the line: asks for the buyer's place after `afterMs` (then whenever the server says), and sends
+   * the push again once it is their turn; a sold-out event ends the wait.
+   */
+  const waitForTurn = (phone: string, email: string | undefined, afterMs: number) => {
+    leaveLine();
+    const controller = new AbortController();
+    const timer = window.setTimeout(async () => {
+      let next = QUEUE_RETRY_MS;
+      try {
+        const place = await getQueuePlace(eventId, userId === null ? phone : null, controller.signal);
+        if (controller.signal.aborted) return;
+        if (place.admitted || !place.inLine) {
+          queueRef.current = null;
+          void payRef.current(phone, email);
+          return;
+        }
+        if (place.soldOut) {
+          queueRef.current = null;
+          setState((s) => ({ ...s, phase: 'failed', status: STATUS.failed, queue: null, error: { kind: 'general', message: t('errors.sold_out') } }));
+          return;
+        }
+        setState((s) => ({ ...s, error: null, queue: { position: place.position ?? 1, etaSeconds: place.etaSeconds } }));
+        next = place.pollAfterMs;
+      } catch {
+        if (controller.signal.aborted) return;
+        // A dropped connection or a busy server: the place is kept on the server, so keep asking.
+        setState((s) => ({ ...s, error: { kind: 'general', message: t('tickets.queueCheckFailed') } }));
+      }
+      if (queueRef.current?.controller === controller) waitForTurn(phone, email, next);
+    }, afterMs);
+    queueRef.current = { timer, controller };
+  };
+  const payRef = useRef(pay);
+  useEffect(() => {
+    payRef.current = pay;
+  });
 
   /** The manual Confirm button: ask now instead of waiting for the next poll. */
   const confirmNow = useCallback(async () => {
@@ -383,10 +458,11 @@ export function useTicketPayment(options: TicketPaymentOptions) {
     setState((s) => ({ ...initialState(s.quantity), phase: 'phone', phone: s.phone, order: s.order }));
   }, []);
 
-  /** Dialog closed before paying: forget the attempt (a push in progress keeps being followed). */
+  /** Dialog closed before paying: forget the attempt and leave the line (a push in progress keeps being followed). */
   const dismiss = useCallback(() => {
-    setState((s) => (s.phase === 'confirm' || s.phase === 'phone' || s.phase === 'failed' ? { ...initialState(s.quantity), phone: s.phone } : s));
-  }, []);
+    leaveLine();
+    setState((s) => (s.phase === 'confirm' || s.phase === 'phone' || s.phase === 'failed' || s.phase === 'queued' ? { ...initialState(s.quantity), phone: s.phone } : s));
+  }, [leaveLine]);
 
   return { state, begin, acceptPrice, pay, confirmNow, retry, dismiss };
 }
