@@ -6,10 +6,11 @@
 //   oversold (0) · seat-hold latency p50/p99 (stkPush answered; p99 < 250 ms once admitted) · confirmed tickets/s
 //   (>= 200) · fairness (the share of tickets that went to the first SEATS buyers to arrive) · 5xx and timeouts (0)
 //   · the payments audit (0 discrepancies).
-// There is no waiting room yet (issue 17 item 4): every arriving buyer goes straight to stkPush, so this is the
-// baseline the waiting room must beat.
+// The waiting room (docs/decisions/waiting-room.md) admits ADMIT_PER_S buyers a second: a buyer whose push answers
+// 429 waiting_room_queued asks GET /api/events/:id/queue when told (pollAfterMs) until admitted, then pushes again,
+// as our client does; a buyer told the event sold out stops. Seat-hold latency counts the admitted push only.
 // Usage: npm run build && node --import tsx bench/flash-sale.mjs   (needs PostgreSQL, Redis and Debian's haproxy)
-// Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
+// Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,17 +25,18 @@ const ARRIVAL_S = Number(process.env.ARRIVAL_S ?? 60);
 const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 3000);
 const POLL_MS = Number(process.env.POLL_MS ?? 3000);
 const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 15_000);
+const ADMIT_PER_S = Number(process.env.ADMIT_PER_S ?? 100);
 const GOALS = { holdP99Ms: 250, ticketsPerSecond: 200 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** POST with the buyer's token; a timeout or a refused connection is status 0, with why. */
+/** POST (or GET without a body) with the buyer's token; a timeout or a refused connection is status 0, with why. */
 async function post(url, token, body) {
   try {
     const response = await fetch(url, {
-      method: 'POST',
+      method: body === undefined ? 'GET' : 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     return { status: response.status, body: await response.json().catch(() => ({})) };
@@ -56,7 +58,7 @@ try {
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     dataDir,
     simulatorDelayMs: SIMULATOR_DELAY_MS,
-    env: { RATE_LIMIT_MAX: '100000000', REDIS_KEY_PREFIX: `tukio-bench-flash-${process.pid}:` },
+    env: { RATE_LIMIT_MAX: '100000000', REDIS_KEY_PREFIX: `tukio-bench-flash-${process.pid}:`, WAITING_ROOM_RATE: String(ADMIT_PER_S), WAITING_ROOM_BURST: String(ADMIT_PER_S) },
     paymentEnv: { STK_RATE_LIMIT_PER_IP: '100000000', STK_RATE_LIMIT_PER_USER: '100000000', RECONCILE_INTERVAL_MS: '5000' },
     output: (name, line) => {
       if (/"level":(?:50|60)|ALERT/.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
@@ -69,12 +71,13 @@ try {
   const cpuBefore = processes.map((instance) => cpuSeconds(instance.pid));
   console.log(
     `${BUYERS} buyers within ${ARRIVAL_S} s for ${SEATS} seats; ${cluster.apis.length} API + ${cluster.payments.length} payment instances behind HAProxy; ` +
-      `PIN after ${SIMULATOR_DELAY_MS} ms, polls every ${POLL_MS} ms, timeout ${TIMEOUT_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
+      `waiting room admits ${ADMIT_PER_S}/s; PIN after ${SIMULATOR_DELAY_MS} ms, polls every ${POLL_MS} ms, timeout ${TIMEOUT_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
   );
 
   // Arrival times drawn once; buyer i's rank is its place in the arrival order.
   const arrivals = sale.buyers.map((buyer) => ({ buyer, at: Math.random() * ARRIVAL_S * 1000 })).sort((a, b) => a.at - b.at);
-  const counts = { holds: 0, soldOut: 0, serverErrors: 0, timeouts: 0, refused: 0, otherFailures: 0, confirmed: 0, failedPayments: 0 };
+  const counts = { holds: 0, soldOut: 0, serverErrors: 0, timeouts: 0, refused: 0, otherFailures: 0, confirmed: 0, failedPayments: 0, queued: 0, queuePolls: 0, toldSoldOut: 0 };
+  const queueWaits = [];
   const holdLatency = [];
   const confirmedRanks = [];
   let lastConfirmedAt = 0;
@@ -82,8 +85,32 @@ try {
   await Promise.all(
     arrivals.map(async ({ buyer, at }, rank) => {
       await sleep(at);
-      const t0 = performance.now();
-      const push = await post(`${cluster.url}/pay/stkPush`, buyer.token, { phone: buyer.phone, amount: 1, Order_ID: `${sale.eventId}_${buyer.phone}`, quantity: 1 });
+      const arrived = performance.now();
+      const pushBody = { phone: buyer.phone, amount: 1, Order_ID: `${sale.eventId}_${buyer.phone}`, quantity: 1 };
+      let t0 = performance.now();
+      let push = await post(`${cluster.url}/pay/stkPush`, buyer.token, pushBody);
+      if (push.status === 429 && push.body.code === 'waiting_room_queued') {
+        // In the line: ask when told until admitted (or sold out), then push again.
+        counts.queued += 1;
+        let wait = 1000;
+        for (;;) {
+          await sleep(wait);
+          const place = await post(`${cluster.url}/api/events/${sale.eventId}/queue`, buyer.token);
+          counts.queuePolls += 1;
+          if (place.status === 0) {
+            if (place.timedOut) counts.timeouts += 1;
+            continue;
+          }
+          if (place.status >= 500) counts.serverErrors += 1;
+          if (place.status !== 200) continue;
+          if (place.body.admitted || !place.body.inLine) break;
+          if (place.body.soldOut) return void counts.toldSoldOut++;
+          wait = place.body.pollAfterMs;
+        }
+        queueWaits.push(performance.now() - arrived);
+        t0 = performance.now();
+        push = await post(`${cluster.url}/pay/stkPush`, buyer.token, pushBody);
+      }
       holdLatency.push(performance.now() - t0);
       if (push.status === 0) return void (push.timedOut ? counts.timeouts++ : counts.refused++);
       if (push.status >= 500) return void counts.serverErrors++;
@@ -111,6 +138,7 @@ try {
   const seconds = (lastConfirmedAt - started) / 1000;
   const cpu = processes.reduce((sum, instance, index) => sum + cpuSeconds(instance.pid) - cpuBefore[index], 0);
   holdLatency.sort((a, b) => a - b);
+  queueWaits.sort((a, b) => a - b);
   const { rows } = await db.query('SELECT count(*)::int AS n FROM tickets WHERE event_id = $1', [sale.eventId]);
   const oversold = Math.max(0, rows[0].n - SEATS);
   // Fairness: of the tickets sold, the share that went to buyers among the first SEATS to arrive.
@@ -119,7 +147,8 @@ try {
 
   console.log(`load average after: ${loadAverage()}`);
   console.log(`oversold: ${oversold} (goal 0); tickets in the database ${rows[0].n} of ${SEATS}`);
-  console.log(`seat holds answered: p50 ${percentile(holdLatency, 50).toFixed(0)} ms, p99 ${percentile(holdLatency, 99).toFixed(0)} ms (goal p99 < ${GOALS.holdP99Ms} ms after admission; no waiting room yet: every arrival is admitted)`);
+  console.log(`seat holds answered (the admitted push): p50 ${percentile(holdLatency, 50).toFixed(0)} ms, p99 ${percentile(holdLatency, 99).toFixed(0)} ms (goal p99 < ${GOALS.holdP99Ms} ms after admission)`);
+  console.log(`waiting room: ${counts.queued} buyers queued, ${counts.queuePolls} place requests; wait in line p50 ${(percentile(queueWaits, 50) / 1000).toFixed(1)} s, p99 ${(percentile(queueWaits, 99) / 1000).toFixed(1)} s; told sold out while waiting: ${counts.toldSoldOut}`);
   console.log(`confirmed: ${counts.confirmed} in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tickets/s (goal >= ${GOALS.ticketsPerSecond}); ${(((cpu / Math.max(counts.confirmed, 1)) * 1000) || 0).toFixed(1)} ms of API + payment CPU per ticket`);
   console.log(`fairness: ${(fair * 100).toFixed(1)} % of the tickets went to the first ${SEATS} buyers to arrive`);
   console.log(`5xx: ${counts.serverErrors} (goal 0); timeouts: ${counts.timeouts} (goal 0); refused connections: ${counts.refused}; sold-out answers: ${counts.soldOut}; other refusals: ${counts.otherFailures}; payments failed: ${counts.failedPayments}`);
