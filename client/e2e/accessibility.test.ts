@@ -58,7 +58,8 @@ async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   const pending = () => {
     const busy = document.querySelector('.page-loader, .skeleton, [aria-busy="true"]');
-    if (busy) return `still loading: ${busy.outerHTML.slice(0, 120)}`;
+    // The loader's own words tell which one it is (the route's code, or the page's data).
+    if (busy) return `still loading: ${busy.outerHTML.slice(0, 120)} (${(busy as HTMLElement).innerText.trim().slice(0, 80)})`;
     return document.querySelector('main h1') ? '' : 'no h1 in main';
   };
   try {
