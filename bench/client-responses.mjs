@@ -86,7 +86,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-bench-client-'));
 const port = await freePort();
 let api;
 let browser;
-let exitCode = 1;
+let exitCode;
 try {
   api = await startApi({
     PORT: String(port),

@@ -6,9 +6,10 @@
 //   oversold (0) · seat-hold latency p50/p99 (stkPush answered; p99 < 250 ms once admitted) · confirmed tickets/s
 //   (>= 200) · fairness (the share of tickets that went to the first SEATS buyers to arrive) · 5xx and timeouts (0)
 //   · the payments audit (0 discrepancies).
-// The waiting room (docs/decisions/waiting-room.md) admits ADMIT_PER_S buyers a second: a buyer whose push answers
-// 429 waiting_room_queued asks GET /api/events/:id/queue when told (pollAfterMs) until admitted, then pushes again,
-// as our client does; a buyer told the event sold out stops. Seat-hold latency counts the admitted push only.
+// The waiting room (docs/decisions/waiting-room.md) admits ADMIT_PER_S buyers a second. As our client does, each
+// buyer first takes a place (POST /api/events/:id/queue); one not admitted asks GET /api/events/:id/queue when told
+// (pollAfterMs) until admitted, then pushes; a push answered 429 waiting_room_queued waits the same way; a buyer told
+// the event sold out stops. Seat-hold latency counts the admitted push only.
 // Usage: npm run build && node --import tsx bench/flash-sale.mjs   (needs PostgreSQL, Redis and Debian's haproxy)
 // Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -87,15 +88,20 @@ try {
       await sleep(at);
       const arrived = performance.now();
       const pushBody = { phone: buyer.phone, amount: 1, Order_ID: `${sale.eventId}_${buyer.phone}`, quantity: 1 };
+      const lineUrl = `${cluster.url}/api/events/${sale.eventId}/queue`;
+      const joined = await post(lineUrl, buyer.token, {});
+      if (joined.status === 0) return void (joined.timedOut ? counts.timeouts++ : counts.refused++);
+      if (joined.status >= 500) return void counts.serverErrors++;
+      const admitted = joined.status === 200 && joined.body.admitted;
       let t0 = performance.now();
-      let push = await post(`${cluster.url}/pay/stkPush`, buyer.token, pushBody);
+      let push = admitted ? await post(`${cluster.url}/pay/stkPush`, buyer.token, pushBody) : { status: 429, body: { code: 'waiting_room_queued' } };
       if (push.status === 429 && push.body.code === 'waiting_room_queued') {
-        // In the line: ask when told until admitted (or sold out), then push again.
+        // In the line: ask when told until admitted (or sold out), then push.
         counts.queued += 1;
-        let wait = 1000;
+        let wait = joined.body.pollAfterMs ?? 1000;
         for (;;) {
           await sleep(wait);
-          const place = await post(`${cluster.url}/api/events/${sale.eventId}/queue`, buyer.token);
+          const place = await post(lineUrl, buyer.token);
           counts.queuePolls += 1;
           if (place.status === 0) {
             if (place.timedOut) counts.timeouts += 1;

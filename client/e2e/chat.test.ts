@@ -182,8 +182,8 @@ describe('chat in the browser', () => {
     expect(seriousErrors(errors)).toEqual([]);
   });
 
-  it('pages back through history when scrolled up', async () => {
-    for (let i = 1; i <= 60; i += 1) {
+  it('pages back through history when scrolled up, with the count of the whole conversation', async () => {
+    for (let i = 1; i <= 70; i += 1) {
       await h.server.api('POST', '/api/messages/addmsg', {
         token: chebet.token,
         body: { from: chebet.user._id, to: baraka.user._id, message: `Ujumbe ${i}` },
@@ -192,19 +192,33 @@ describe('chat in the browser', () => {
     const { page, errors } = await h.newPage({ width: 1280, height: 800 });
     await loginThroughUi(page, 'baraka');
     await page.goto('/chat');
-    await page.getByRole('button', { name: /^chebet.*60 unread messages$/ }).click();
+    await page.getByRole('button', { name: /^chebet.*70 unread messages$/ }).click();
     const log = page.getByRole('log', { name: 'Messages with chebet' });
-    await log.getByText('Ujumbe 60', { exact: true }).waitFor();
-    // Newest in view, the first page holds 50 messages.
+    await log.getByText('Ujumbe 70', { exact: true }).waitFor();
+    // Newest in view, the first page holds 30 messages.
     await expect.poll(() => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
-    expect(await log.locator('.chat-msg').count()).toBe(50);
+    expect(await log.locator('.chat-msg').count()).toBe(30);
+    await log.getByText('Showing 30 of 70').waitFor();
+    await log.getByRole('button', { name: 'Load earlier messages' }).waitFor();
 
+    // Scrolled to the top, the page before loads above, and the reading position is kept.
     await log.evaluate((el) => el.scrollTo({ top: 0 }));
+    await log.getByText('Ujumbe 11', { exact: true }).waitFor();
+    await log.getByText('Showing 60 of 70').waitFor();
+    expect(await log.locator('.chat-msg').count()).toBe(60);
+    expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+
+    // The button loads the last (oldest) page (clicked where it is: scrolling it into view would load the page by itself).
+    await log.getByRole('button', { name: 'Load earlier messages' }).dispatchEvent('click');
     await log.getByText('Ujumbe 1', { exact: true }).waitFor();
     await log.getByText('This is the start of your conversation with chebet.').waitFor();
-    expect(await log.locator('.chat-msg').count()).toBe(60);
-    // The reading position is kept: we are not thrown back to the top.
-    expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+    expect(await log.locator('.chat-msg').count()).toBe(70);
+    expect(await log.getByText(/^Showing \d+ of \d+$/).count()).toBe(0);
+
+    // A live message keeps arriving at the bottom.
+    await h.server.api('POST', '/api/messages/addmsg', { token: chebet.token, body: { from: chebet.user._id, to: baraka.user._id, message: 'Ujumbe mpya' } });
+    await log.getByText('Ujumbe mpya', { exact: true }).waitFor();
+    expect(await log.locator('.chat-msg').last().textContent()).toContain('Ujumbe mpya');
     expect(seriousErrors(errors)).toEqual([]);
   });
 
@@ -219,7 +233,7 @@ describe('chat in the browser', () => {
     await loginThroughUi(page, 'dalila');
 
     let failContacts = true;
-    await page.route('**/api/auth/allusers/**', (route) =>
+    await page.route('**/api/messages/contacts**', (route) =>
       failContacts
         ? route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ msg: 'Too many requests, slow down.' }) })
         : route.continue(),

@@ -1,5 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../server/src/db/ids.js';
+import { comments as commentRows } from '../../server/src/db/schema.js';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
 import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
@@ -55,6 +57,46 @@ describe('comments, reviews and forums in the browser', () => {
     await page.getByRole('link', { name: 'Login' }).last().waitFor();
 
     await h.server.api('DELETE', `/api/comments/${seeded.body.comment._id}/${otieno.user._id}`, { token: otieno.token });
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('a long comment list comes a page at a time, newest first; a new comment leads it and the count follows', async () => {
+    const longEvent = await insertEvent(h.server, { daysFromNow: 5, title: 'Mombasa Dhow Race' });
+    const start = Date.now() - 60 * 60 * 1000;
+    await h.server.db.insert(commentRows).values(
+      Array.from({ length: 23 }, (_, index) => ({ id: newId(), eventId: longEvent, userId: otieno.user._id, content: `Maoni ${index + 1}`, createdAt: new Date(start + index * 1000) })),
+    );
+    const { page, errors } = await h.newPage({ width: 1280, height: 900 });
+    await loginThroughUi(page, 'wanjiku');
+    await page.goto(`/events/${longEvent}`);
+    const comments = page.getByRole('region', { name: /Comments/ });
+    await comments.getByRole('heading', { name: 'Comments (23)' }).waitFor();
+    await comments.getByText('Maoni 23', { exact: true }).waitFor();
+    await comments.getByText('Showing 20 of 23').waitFor();
+    expect(await comments.getByRole('article').count()).toBe(20);
+    expect(await comments.getByText('Maoni 1', { exact: true }).count()).toBe(0);
+
+    await comments.getByRole('button', { name: 'Load more' }).click();
+    await comments.getByText('Maoni 1', { exact: true }).waitFor();
+    expect(await comments.getByRole('article').count()).toBe(23);
+    // The whole list is shown: no count line, no button.
+    expect(await comments.getByText(/^Showing \d+ of \d+$/).count()).toBe(0);
+    expect(await comments.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    await page.getByLabel('Add a comment').fill('Tutaonana pwani!');
+    await page.getByRole('button', { name: 'Post Comment' }).click();
+    await comments.getByRole('heading', { name: 'Comments (24)' }).waitFor();
+    await expect.poll(() => comments.getByRole('article').first().textContent()).toContain('Tutaonana pwani!');
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await comments.getByRole('article', { name: 'Comment by wanjiku' }).getByRole('button', { name: 'Delete comment' }).click();
+    await comments.getByRole('heading', { name: 'Comments (23)' }).waitFor();
+    expect(await comments.getByRole('article').count()).toBe(23);
+    expect(dialogs).toHaveLength(1);
+    expect(await accessibilityProblems(page)).toEqual([]);
     expect(seriousErrors(errors)).toEqual([]);
   });
 

@@ -154,7 +154,7 @@ describe('event page first load and session', () => {
     await page.goto('/profile');
     await page.getByRole('heading', { name: 'Kilifi Beach Clean-up' }).waitFor();
     await page.waitForLoadState('networkidle');
-    const profileReads = [`/api/auth/user/${amani.user._id}`, '/api/tickets/mine', `/api/events/user/${amani.user._id}`, '/api/messages/blocks', '/api/moderation/reports/mine'];
+    const profileReads = [`/api/auth/user/${amani.user._id}`, '/api/tickets/mine/paged', `/api/events/user/${amani.user._id}/paged`, '/api/messages/blocks', '/api/moderation/reports/mine'];
     for (const path of profileReads) expect(asked(path), path).toBe(1);
     // The page names the route's code, so it is asked for with the HTML, and the reads are asked for by the
     // preloader's early-reads code before that code runs, not by the page once React renders it.
@@ -171,7 +171,7 @@ describe('event page first load and session', () => {
     await page.getByRole('heading', { level: 1, name: 'Who brought the gloves?' }).waitFor();
     await page.getByLabel('Join the discussion').waitFor();
     await page.waitForLoadState('networkidle');
-    expect(asked(`/api/forums/thread/${threadId}`)).toBe(1);
+    expect(asked(`/api/forums/thread/${threadId}/posts`)).toBe(1);
     expect(asked(`/api/events/${eventId}`)).toBe(1); // who may post: asked as soon as the thread named its event
     expect(requested.filter(isAxiosChunk)).toEqual([]);
     expect(await loadingTexts()).toEqual([]);
@@ -182,7 +182,7 @@ describe('event page first load and session', () => {
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: 'Who brought the gloves?' }).waitFor();
     await page.waitForLoadState('networkidle');
-    expect(asked(`/api/forums/thread/${threadId}`)).toBe(2);
+    expect(asked(`/api/forums/thread/${threadId}/posts`)).toBe(2);
 
     // A refused token on an early read ends the session as any other call would.
     const token = await page.evaluate(() => window.localStorage.getItem('token'));

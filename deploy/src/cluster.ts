@@ -45,6 +45,8 @@ export interface ClusterOptions {
   /** Settings for one API instance (index from 0) on top of `env`: tests tell instances apart with them. */
   apiEnvOf?: (index: number) => Record<string, string>;
   paymentEnv?: Record<string, string>;
+  /** Settings for one payment instance (index from 0) on top of `paymentEnv`. */
+  paymentEnvOf?: (index: number) => Record<string, string>;
   /** How long the simulated customer takes to enter the PIN (ms); default 3000. */
   simulatorDelayMs?: number;
   /** Each instance's output lines, prefixed with its name; default: dropped. */
@@ -170,6 +172,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await Promise.all([...started].reverse().map((instance) => instance.stop()));
   };
   try {
+    // The payment instances' reconciler and refund passes are the API instances' jobs, once per period
+    // across them all (docs/decisions/scale-out.md): the periods given for the payment side apply there.
+    const passPeriods = Object.fromEntries(
+      ['RECONCILE_INTERVAL_MS', 'REFUND_POLL_MS'].flatMap((name) => (options.paymentEnv?.[name] ? [[name, options.paymentEnv[name]]] : [])),
+    );
     const apiEnv: Record<string, string> = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
@@ -183,6 +190,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       // Behind HAProxy: the client's address is the first of X-Forwarded-For (rate limits, logs).
       TRUST_PROXY: 'true',
       SEED_DEMO: 'false',
+      PAYMENT_PASSES: 'jobs',
+      ...passPeriods,
       ...options.env,
     };
     // The first instance applies the migrations; the others start once it has.
@@ -241,9 +250,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DARAJA_CERT_PATH: certificate,
       DARAJA_CALLBACK_URL: `${paymentUrl}/api/mpesa/callback`,
       TRUST_PROXY: 'true',
+      PAYMENT_PASSES: 'jobs',
       ...options.paymentEnv,
     };
-    const paymentEnvOf = (index: number) => ({ ...sharedPaymentEnv, PAYMENT_PORT: String(paymentPorts[index]), DATA_DIR: path.join(options.dataDir, `pay${index + 1}`) });
+    const paymentEnvOf = (index: number) => ({
+      ...sharedPaymentEnv,
+      ...options.paymentEnvOf?.(index),
+      PAYMENT_PORT: String(paymentPorts[index]),
+      DATA_DIR: path.join(options.dataDir, `pay${index + 1}`),
+    });
     const paymentService = nodeService(options, 'payment-service/src/index.ts', 'payment-service/dist/index.js');
     const payments = await Promise.all(
       paymentPorts.map(async (port, index) => {

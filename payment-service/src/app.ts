@@ -14,6 +14,7 @@ import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
 import { forwardedBy, trustApiServerProxy } from './forwarded.js';
 import { createCallbackRouter } from './routes/callback.routes.js';
 import { createOpsRouter } from './routes/ops.routes.js';
+import { createPassesRouter, type PassRunner } from './routes/passes.routes.js';
 import { createProviderJournal, type ProviderJournal } from './provider-journal.js';
 import { createPushJournal } from './push-journal.js';
 import { createRefundResults, type RefundResults } from './refunds/refund-results.js';
@@ -32,6 +33,8 @@ export interface PaymentAppDeps {
   simulator?: DarajaSimulator | undefined;
   /** The full callback URL, secret segment included, sent with every push. */
   callbackUrl: () => string;
+  /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
+  passes?: PassRunner | undefined;
 }
 
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
@@ -60,6 +63,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   // Probes and metrics for the platform: /healthz, /readyz, /metrics (METRICS_TOKEN).
   app.use(createOpsRouter({ metrics, metricsToken: config.metricsToken, apiUrl: config.apiUrl }));
+  const { passes } = deps;
+  if (passes) app.use(createPassesRouter({ internalApiKey: config.internalApiKey, run: passes, logger }));
   // Browsers reach this service through the API server's /pay and /simulator: who they are and where they came from.
   app.use(trustApiServerProxy(config.internalApiKey));
 

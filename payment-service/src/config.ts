@@ -47,6 +47,12 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
+  /**
+   * Who runs the reconciler's and the refund worker's passes: `local` (this instance's own timers, every
+   * RECONCILE_INTERVAL_MS / REFUND_POLL_MS) or `jobs` (the API server's job queue asks one payment instance
+   * per period, POST /internal/passes/<pass>; set PAYMENT_PASSES=jobs on the API server too).
+   */
+  PAYMENT_PASSES: z.enum(['local', 'jobs']).default('local'),
   /** How often the refund worker claims due refunds and the refund reconciler looks for missing results (0 = off). */
   REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   /** A refund request without a result this long after it was sent is asked about (Transaction Status), and again after as long. */
@@ -109,6 +115,11 @@ export interface PaymentConfig {
    * without a result after `resultWaitMs`. Off too when Daraja has no refund credentials.
    */
   refunds: { pollMs: number; resultWaitMs: number };
+  /**
+   * `local`: the passes above run on this instance's timers. `jobs`: the API server's job queue asks for
+   * each (once per period across instances); only the journal replay stays on this instance's timer.
+   */
+  passes: 'local' | 'jobs';
   confirmQueryAfterSeconds: number;
   stkRateLimit: { windowMs: number; perIp: number; perUser: number };
   trustProxy: boolean;
@@ -230,6 +241,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
     refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
+    passes: env.PAYMENT_PASSES,
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
     stkRateLimit: { windowMs: env.STK_RATE_LIMIT_WINDOW_MS, perIp: env.STK_RATE_LIMIT_PER_IP, perUser: env.STK_RATE_LIMIT_PER_USER },
     trustProxy: env.TRUST_PROXY,

@@ -57,12 +57,17 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
       });
       return running;
     },
-    start() {
+    /**
+     * `passes`: a pass every `intervalMs`. `journal`: the API server's jobs ask for the passes (on any
+     * instance), so the timer only replays this instance's own push journal, which no other can.
+     */
+    start(what: 'passes' | 'journal' = 'passes') {
       if (deps.intervalMs <= 0 || timer) return;
       // Pushes journaled by an earlier run (killed before recording them) are recorded at once.
       deps.settlement.recordUnrecorded().catch((error: unknown) => deps.logger.error('recording journaled pushes failed', error));
+      const tick = what === 'passes' ? () => this.runOnce() : () => deps.settlement.recordUnrecorded();
       timer = setInterval(() => {
-        this.runOnce().catch((error: unknown) => deps.logger.error('reconciler pass failed', error));
+        tick().catch((error: unknown) => deps.logger.error(what === 'passes' ? 'reconciler pass failed' : 'recording journaled pushes failed', error));
       }, deps.intervalMs);
       timer.unref();
     },

@@ -10,6 +10,7 @@ import { createLogger } from './logger.js';
 import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
+import type { PassRunner } from './routes/passes.routes.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -73,7 +74,10 @@ export async function startPaymentService(
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const settlementAgents = createAgents(16);
   const settlementApi = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents: settlementAgents });
-  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl });
+  // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
+  let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
+  const passes: PassRunner = (pass) => runPass(pass);
+  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl, passes });
   httpServer.on('request', app);
 
   // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
@@ -100,7 +104,9 @@ export async function startPaymentService(
         resultWaitMs: config.refunds.resultWaitMs,
       })
     : undefined;
-  refundWorker?.start();
+  // PAYMENT_PASSES=jobs: the API server's job queue asks for each pass (POST /internal/passes/…), once per period across instances.
+  const passesFromJobs = config.passes === 'jobs';
+  if (!passesFromJobs) refundWorker?.start();
   if (!refundWorker && config.env === 'production') {
     logger.info('WARNING: refunds are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): refunds stay due on the API server until they are.');
   }
@@ -109,7 +115,8 @@ export async function startPaymentService(
     logger.info('WARNING: no Daraja credentials — payments go to the built-in simulator and are not real money. Set DARAJA_* to sell real tickets.');
   }
   const reconciler = createReconciler({ api: settlementApi, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
-  reconciler.start();
+  reconciler.start(passesFromJobs ? 'journal' : 'passes');
+  runPass = (pass) => (pass === 'reconcile' ? reconciler.runOnce() : refundWorker?.runOnce());
   logger.info(
     `payment service on http://localhost:${port} (Daraja: ${simulator ? 'simulator' : config.daraja.baseUrl}; API server ${config.apiUrl})`,
   );

@@ -40,12 +40,14 @@ import { createContactService } from './modules/contact/index.js';
 import { createEventDashboardRouter, createEventDashboardService } from './modules/dashboard/index.js';
 import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
-import { createEventPageHandler, createEventsRouter, createEventsService, type EventHoldings } from './modules/events/index.js';
+import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, type EventHoldings } from './modules/events/index.js';
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
+import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createPaymentProxy } from './modules/payment-proxy/index.js';
 import {
   createEventReminders,
+  createPaymentPasses,
   createGuestCheckout,
   createGuestTicketLinks,
   createGuestTicketsRouter,
@@ -141,11 +143,13 @@ function createSms(deps: AppDeps) {
 export function createServices(deps: AppDeps) {
   const { config, db, mailer, logger } = deps;
   const sms = createSms(deps);
+  // Ticket and account email: an outbox in the database, sent by a job (contact and moderation mail still go straight out).
+  const mail = createMailOutbox({ db, mailer, logger, ...config.mail, jobs: deps.jobs, staleSendingMs: config.jobs.expireSeconds * 1000 });
   // Tells the caches of this and (with Redis) every other instance what changed.
   const changes = createChangeFeed(logger);
   const auth = createAuthService({
     db,
-    mailer,
+    mailer: mail,
     logger,
     publicUrl: config.publicUrl,
     jwtSecret: config.jwtSecret,
@@ -193,7 +197,7 @@ export function createServices(deps: AppDeps) {
     db,
     orders: createPaymentsRepository,
     signer,
-    mailer,
+    mail,
     logger,
     changes,
     publicUrl: config.publicUrl,
@@ -204,6 +208,19 @@ export function createServices(deps: AppDeps) {
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
   const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service, jobs: deps.jobs });
+  // PAYMENT_PASSES=jobs: the payment service's reconciler and refund passes are this server's jobs (local: its own timers).
+  const paymentPasses =
+    config.paymentPasses.mode === 'jobs'
+      ? createPaymentPasses({
+          paymentUrl: config.paymentUrl,
+          internalApiKey: config.internalApiKey,
+          logger,
+          reconcileMs: config.paymentPasses.reconcileMs,
+          refundsMs: config.paymentPasses.refundsMs,
+          jobs: deps.jobs,
+          timeoutMs: Math.max(1000, Math.floor(config.jobs.expireSeconds * 900)),
+        })
+      : undefined;
   const reminders = createEventReminders({ db, sms: sms.service, logger, publicUrl: config.publicUrl, sweepMs: config.sms.reminderSweepMs, jobs: deps.jobs });
   // Guest ticket links are signed with the server secret: nothing to store, valid on every instance.
   const guestLinks = createGuestTicketLinks({ secret: config.jwtSecret, publicUrl: config.publicUrl });
@@ -236,9 +253,9 @@ export function createServices(deps: AppDeps) {
     metrics,
     inFlight,
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
-    queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth },
+    queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -323,6 +340,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
+  app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
   app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.

@@ -75,6 +75,22 @@ const envSchema = z.object({
   AT_BASE_URL: optionalUrl,
   /** The path secret of the delivery-report URL set in the Africa's Talking dashboard; generated under DATA_DIR when unset. */
   SMS_CALLBACK_SECRET: optionalString.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, 'must be 16-200 letters, digits, - or _').optional()),
+  /** Milliseconds between looks for ticket and account emails to send, a job per period (0: only right after one is queued). */
+  MAIL_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /** Attempts an email gets before it is left `failed`; a failed attempt waits MAIL_RETRY_BASE_MS, doubling (at most one hour). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60 * 60 * 1000).default(30_000),
+  /** Days sent and failed emails stay in the outbox (without their body once sent) before they are pruned. */
+  MAIL_KEEP_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /**
+   * Who runs the payment service's reconciler and refund passes: `local` (its own timers, one loop per
+   * payment instance) or `jobs` (this server's job queue asks a payment instance for each pass through
+   * PAYMENT_URL, once per period across instances; set the same on the payment service). Their periods:
+   * RECONCILE_INTERVAL_MS and REFUND_POLL_MS, as the payment service reads them.
+   */
+  PAYMENT_PASSES: z.enum(['local', 'jobs']).default('local'),
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   /** Milliseconds between each instance's looks for SMS to send (0: only right after one is queued). */
   SMS_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   /** Attempts an SMS gets before it is left `failed`. */
@@ -173,6 +189,13 @@ export interface AppConfig {
     maxAttempts: number;
     reminderSweepMs: number;
   };
+  /** The mail outbox: how often it is looked at, attempts and their back-off, how long sent rows are kept. */
+  mail: { pollMs: number; maxAttempts: number; retryBaseMs: number; keepDays: number };
+  /**
+   * The payment service's passes as jobs here (`jobs`: each period's pass is asked of one payment instance
+   * through paymentUrl), or left to its own timers (`local`); a period of 0 = that pass is not scheduled.
+   */
+  paymentPasses: { mode: 'local' | 'jobs'; reconcileMs: number; refundsMs: number };
   /** How long a waitlist offer holds its seats, and how often every waitlist is looked at. */
   waitlist: { offerMinutes: number; sweepMs: number };
   /** The line in front of a busy sale's seat holds: admissions per second and at once, and how long a turn lasts. */
@@ -290,6 +313,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     jobs: { expireSeconds: env.JOBS_EXPIRE_SECONDS, retryLimit: env.JOBS_RETRY_LIMIT, retryDelaySeconds: env.JOBS_RETRY_DELAY_SECONDS },
     waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
     waitingRoom: { perSecond: env.WAITING_ROOM_RATE, burst: env.WAITING_ROOM_BURST, turnSeconds: env.WAITING_ROOM_TURN_SECONDS },
+    mail: { pollMs: env.MAIL_POLL_MS, maxAttempts: env.MAIL_MAX_ATTEMPTS, retryBaseMs: env.MAIL_RETRY_BASE_MS, keepDays: env.MAIL_KEEP_DAYS },
+    paymentPasses: { mode: env.PAYMENT_PASSES, reconcileMs: env.RECONCILE_INTERVAL_MS, refundsMs: env.REFUND_POLL_MS },
     sms: {
       gateway: smsGatewayOf(env, dataDir),
       callbackSecret: env.SMS_CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'sms-callback-secret'),

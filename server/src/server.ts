@@ -66,6 +66,8 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   const port = (httpServer.address() as AddressInfo).port;
   selfUrl = `http://127.0.0.1:${port}`;
   services.sms.start();
+  services.mail.start();
+  services.paymentPasses?.start();
   services.reminders.start();
   if (config.sms.gateway.kind === 'simulator') logger.info(`SMS simulator (every message each phone received): ${config.publicUrl}/simulator/sms?key=${config.sms.gateway.key}`);
   // Every waitlist is looked at now and then (offers that ran out pass on); each instance may, the event lock keeps it once.
@@ -98,11 +100,14 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await services.waitlist.stop();
         await services.reminders.stop();
         await services.sms.stop();
+        await services.paymentPasses?.stop();
+        // Mail still being built or looked up in memory reaches the outbox (index.ts gives the whole shutdown
+        // 20 s); what the outbox holds is sent by whichever instance runs its next job.
+        if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all written to the outbox');
+        if (!(await services.auth.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued account emails were not all written to the outbox');
+        if (!(await services.mail.stop(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: mail due now was not all sent; the outbox keeps it for the next instance');
         await jobs.stop(JOBS_STOP_TIMEOUT_MS);
         await redis?.close();
-        // Tickets already issued have their emails queued; index.ts gives the whole shutdown 20 s.
-        if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all sent');
-        if (!(await services.auth.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued account emails were not all sent');
         mailer.close();
         await database.close();
       })();

@@ -174,7 +174,7 @@ describe('shutdown', () => {
       const res = await server.api('POST', `/api/events/register/${eventId}`, { token: guest.token, body: { tickets: 2 } });
       expect(res.status).toBe(200);
     }
-    // Straight after the last sale: the emails are still in the background queue.
+    // Straight after the last sale: the emails are still in the outbox, sent before the server stops.
     await server.close();
     const ticketMails = server.smtp.inbox.filter((mail) => /Closing Night/.test(mail.subject));
     expect(ticketMails.map((mail) => mail.to).sort()).toEqual(guests.map((g) => g.user.email).sort());

@@ -93,6 +93,24 @@ describe('a busy sale on one instance (the embedded default)', () => {
     expect((await t.api('GET', `/api/events/${eventId}/queue?phone=254711000003`)).body).toMatchObject({ inLine: true });
   });
 
+  it('lets a buyer take a place before buying (one request), admitted at once while nobody waits', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 100, title: 'Kilifi New Year' });
+    const buyers = await Promise.all(['h', 'i', 'j'].map((name) => t.createUser(`joinline${name}`)));
+    const join = (buyer: { token: string }) => t.api('POST', `/api/events/${eventId}/queue`, { token: buyer.token, body: {} });
+    expect((await join(buyers[0]!)).body).toMatchObject({ inLine: true, admitted: true, position: 0 });
+    expect((await join(buyers[1]!)).body).toMatchObject({ admitted: true });
+    const third = await join(buyers[2]!);
+    expect(third.status).toBe(200);
+    expect(third.body).toMatchObject({ inLine: true, admitted: false, position: 1 });
+    // Joining again keeps the number; the hold of an admitted buyer takes no further turn.
+    expect((await join(buyers[2]!)).body.position).toBe(1);
+    expect((await hold(t, eventId, buyers[0]!)).status).toBe(201);
+    expect((await hold(t, eventId, buyers[2]!)).status).toBe(429);
+    const guest = await t.api('POST', `/api/events/${eventId}/queue`, { body: { phone: '254711000009' } });
+    expect(guest.body).toMatchObject({ inLine: true, admitted: false, position: 2 });
+    expect((await t.api('POST', `/api/events/${eventId}/queue`, { body: {} })).body).toMatchObject({ field: 'phone' });
+  });
+
   it('tells the line when no seat is left to wait for', async () => {
     const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 2, title: 'Rift Valley Festival' });
     const buyers = await Promise.all(['e', 'f', 'g'].map((name) => t.createUser(`soldline${name}`)));

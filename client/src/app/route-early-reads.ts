@@ -18,13 +18,13 @@ export function startRouteEarlyReads({ routeFile, params }: RouteMatch): void {
   // A signed-in user without an avatar is sent to choose one: the profile would not be shown.
   if (routeFile === 'profile' && isAvatarImageSet) {
     // app/routes/profile.tsx: features/profile (user, events, reports), features/tickets, lib/blocks-api.
-    for (const path of [`/auth/user/${seg(user._id)}`, '/tickets/mine', `/events/user/${seg(user._id)}`, '/messages/blocks', '/moderation/reports/mine']) {
+    for (const path of [`/auth/user/${seg(user._id)}`, '/tickets/mine/paged', `/events/user/${seg(user._id)}/paged`, '/messages/blocks', '/moderation/reports/mine']) {
       startEarlyRead(path, authorization);
     }
   }
   if (routeFile === 'forum-thread' && params.threadId) {
-    // features/community/api/forums-api.ts: the thread, then its event (who may post).
-    void startEarlyRead(`/forums/thread/${seg(params.threadId)}`, authorization).then((answer) => {
+    // features/community/api/forums-api.ts: the thread's first page of posts, then its event (who may post).
+    void startEarlyRead(`/forums/thread/${seg(params.threadId)}/posts`, authorization).then((answer) => {
       const eventId = answer.ok ? eventOfThread(answer.text) : null;
       if (eventId) startEarlyRead(`/events/${seg(eventId)}`, authorization);
     }, () => undefined);

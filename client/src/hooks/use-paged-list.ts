@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useFetch } from './use-fetch';
 
 /** One page of a list as the server answers it (server/src/lib/keyset-page.ts). */
@@ -41,6 +41,13 @@ export function usePagedList<T>(key: string | null, fetchPage: (cursor: string |
     fetchRef.current = fetchPage;
   });
   const first = useFetch(key, (signal) => fetchRef.current(null, signal));
+  // useFetch keeps the last answer while the next loads: right for a reload (the list stays on screen),
+  // wrong for a new key (another filter's items would show under this one until its first page came).
+  const [answeredKey, setAnsweredKey] = useState<string | null>(null);
+  useEffect(() => {
+    if (!first.loading && first.data !== undefined) setAnsweredKey(key);
+  }, [first.loading, first.data, key]);
+  const otherList = first.loading && answeredKey !== key;
   // Pages after the first, for the first page they follow (a reload or a new key leaves them behind).
   const [more, setMore] = useState<{ after: ListPage<T> | undefined; pages: ListPage<T>[]; loading: boolean; error: unknown }>({ after: undefined, pages: [], loading: false, error: undefined });
   const current = more.after === first.data ? more : { after: first.data, pages: [], loading: false, error: undefined };
@@ -80,13 +87,13 @@ export function usePagedList<T>(key: string | null, fetchPage: (cursor: string |
     [setData],
   );
 
-  const items = first.data ? [...first.data.items, ...current.pages.flatMap((page) => page.items)] : [];
+  const items = first.data && !otherList ? [...first.data.items, ...current.pages.flatMap((page) => page.items)] : [];
   return {
     items,
-    total: lastPage?.total ?? 0,
-    loading: first.loading && !first.data,
+    total: otherList ? 0 : (lastPage?.total ?? 0),
+    loading: first.loading && (!first.data || otherList),
     error: first.error,
-    hasMore: Boolean(lastPage?.nextCursor),
+    hasMore: !otherList && Boolean(lastPage?.nextCursor),
     loadingMore: current.loading,
     loadMoreError: current.error,
     loadMore,

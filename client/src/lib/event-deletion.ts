@@ -11,9 +11,12 @@ export interface DeleteEventResult {
   cancelled?: boolean;
 }
 
-/** The question before deleting; it warns that sold tickets turn the deletion into a cancellation. */
-export function deleteEventQuestion(event: Pick<TukioEvent, 'title' | 'registeredUsers' | 'isPaid'>): string {
-  return event.isPaid && event.registeredUsers.length > 0
+/**
+ * The question before deleting; it warns that sold tickets turn the deletion into a cancellation. Events
+ * of the paged lists carry `ticketsSold` instead of `registeredUsers`.
+ */
+export function deleteEventQuestion(event: Pick<TukioEvent, 'title' | 'isPaid' | 'ticketsSold'> & { registeredUsers?: readonly string[] }): string {
+  return event.isPaid && ((event.ticketsSold ?? 0) > 0 || (event.registeredUsers?.length ?? 0) > 0)
     ? t('ui.deleteWithTickets', { title: event.title })
     : t('ui.deleteQuestion');
 }

@@ -83,10 +83,15 @@ export interface TukioEvent {
   cancelledAt?: string | null;
   /** What a holder gets back when cancelling their own tickets (absent on old servers: no refunds). */
   refundPolicy?: RefundPolicy;
+  /** Valid tickets issued (void ones hold no seat). */
+  ticketsSold?: number;
 }
 
 /** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */
 export type EventItem = TukioEvent & { seatsLeft?: number | null };
+
+/** An event in a paged list (GET /api/admin/events, /api/events/user/:id/paged): no `registeredUsers`, which grows with the attendees. */
+export type ListedEvent = Omit<EventItem, 'registeredUsers'>;
 
 /** Where one ticket type's sale stands now. */
 export type TicketTypeState = 'on_sale' | 'not_started' | 'ended' | 'sold_out';

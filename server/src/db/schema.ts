@@ -8,6 +8,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -156,6 +157,9 @@ export const events = pgTable(
   (t) => [
     index('events_status_starts_idx').on(t.status, t.startsAt),
     index('events_user_idx').on(t.userId),
+    /** The admin and profile lists page by (start, id), all events or one organiser's by status (0017). */
+    index('events_starts_id_idx').on(t.startsAt, t.id),
+    index('events_user_status_starts_idx').on(t.userId, t.status, t.startsAt, t.id),
     index('events_location_lower_idx').on(sql`lower(${t.location})`),
     index('events_search_idx').using('gin', t.searchVector),
     index('events_title_search_idx').using('gin', t.titleVector),
@@ -374,6 +378,8 @@ export const payments = pgTable(
     index('payments_user_idx').on(t.userId),
     index('payments_event_idx').on(t.eventId),
     index('payments_status_created_idx').on(t.status, t.createdAt),
+    /** A user's transactions, a page at a time, newest first (0017). */
+    index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),
   ],
 );
 
@@ -489,6 +495,37 @@ export const smsMessages = pgTable(
   ],
 );
 
+const MAIL_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
+
+/**
+ * The mail outbox (docs/decisions/scale-out.md, "Mail"): ticket and account emails written with the action
+ * that causes them and sent by a job on whichever instance claims them. `kind` names how `body` becomes a
+ * message at send time ('mail': it already is one; 'tickets': the ticket mail, whose QR images are drawn
+ * then). The body, which may hold a one-time link, is dropped once the mail is sent; the row is pruned later.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id().primaryKey(),
+    purpose: text('purpose').notNull(),
+    recipient: text('recipient').notNull(),
+    kind: text('kind').notNull().default('mail'),
+    body: jsonb('body'),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('mail_status_valid', sql`${t.status} in ('queued', 'sending', 'sent', 'failed')`),
+    index('mail_outbox_status_next_idx').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_updated_idx').on(t.updatedAt),
+  ],
+);
+
 const WAITLIST_STATUSES = ['waiting', 'offered', 'accepted', 'expired', 'left', 'closed'] as const;
 
 /**
@@ -578,6 +615,9 @@ export const refunds = pgTable(
     index('refunds_payment_idx').on(t.paymentId),
     index('refunds_order_idx').on(t.orderId),
     index('refunds_event_idx').on(t.eventId),
+    /** The admin refunds list, a page at a time, newest first, all or one status (0017). */
+    index('refunds_created_idx').on(t.createdAt, t.id),
+    index('refunds_status_created_idx').on(t.status, t.createdAt, t.id),
   ],
 );
 
@@ -644,7 +684,7 @@ export const comments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('comments_event_idx').on(t.eventId, t.createdAt)],
+  (t) => [index('comments_event_idx').on(t.eventId, t.createdAt, t.id)],
 );
 
 export const reviews = pgTable(
@@ -669,7 +709,7 @@ export const reviews = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('reviews_event_user_idx').on(t.eventId, t.userId)],
+  (t) => [uniqueIndex('reviews_event_user_idx').on(t.eventId, t.userId), index('reviews_event_created_idx').on(t.eventId, t.createdAt, t.id)],
 );
 
 export const forumThreads = pgTable(
@@ -689,7 +729,7 @@ export const forumThreads = pgTable(
     hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
   },
-  (t) => [index('forum_threads_event_idx').on(t.eventId, t.createdAt)],
+  (t) => [index('forum_threads_event_idx').on(t.eventId, t.createdAt, t.id)],
 );
 
 export const forumPosts = pgTable(
@@ -713,7 +753,11 @@ export const forumPosts = pgTable(
     hiddenBy: id('hidden_by'),
     createdAt: createdAt(),
   },
-  (t) => [index('forum_posts_thread_idx').on(t.threadId, t.createdAt), index('forum_posts_parent_idx').on(t.parentId)],
+  (t) => [
+    index('forum_posts_thread_idx').on(t.threadId, t.createdAt),
+    index('forum_posts_parent_idx').on(t.parentId),
+    index('forum_posts_thread_top_idx').on(t.threadId, t.createdAt, t.id).where(sql`${t.parentId} is null`),
+  ],
 );
 
 export const postVotes = pgTable(
@@ -751,6 +795,7 @@ export const chatMessages = pgTable(
   (t) => [
     index('chat_messages_pair_idx').on(t.senderId, t.recipientId, t.createdAt),
     index('chat_messages_unread_idx').on(t.recipientId, t.readAt),
+    index('chat_messages_recipient_idx').on(t.recipientId, t.senderId, t.createdAt),
   ],
 );
 

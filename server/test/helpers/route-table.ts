@@ -436,6 +436,18 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', body: (w) => ({ from: w.a.user._id, to: w.b.user._id }) },
   },
   {
+    method: 'GET',
+    path: '/api/messages/conversation/:contactId',
+    scenarios: [{ name: "one's own conversation with A", request: (tools) => get(`/api/messages/conversation/${tools.w.a.user._id}`), expect: signedIn(200) }],
+    fuzz: { as: 'b', params: (w) => ({ contactId: w.a.user._id }), query: () => ({ limit: '10' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/messages/contacts',
+    scenarios: [{ name: "one's own contacts", request: () => get('/api/messages/contacts'), expect: signedIn(200), check: (res) => noEmailInContacts({ ...res, body: res.body?.items }) }],
+    fuzz: { as: 'a', query: () => ({ limit: '10' }) },
+  },
+  {
     method: 'POST',
     path: '/api/messages/addmsg',
     scenarios: [
@@ -513,6 +525,8 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', params: (w) => ({ kind: 'user', id: w.c.user._id }), body: () => ({ action: 'warn', reason: 'Please keep it civil.' }) },
   },
   { method: 'GET', path: '/api/moderation/log', scenarios: [{ name: 'the log', request: () => get('/api/moderation/log'), ok: 200 }], fuzz: { as: 'admin' } },
+  { method: 'GET', path: '/api/moderation/queue/paged', scenarios: [{ name: 'the queue, a page', request: () => get('/api/moderation/queue/paged?limit=5'), ok: 200 }], fuzz: { as: 'admin' } },
+  { method: 'GET', path: '/api/moderation/log/paged', scenarios: [{ name: 'the log, a page', request: () => get('/api/moderation/log/paged?limit=5'), ok: 200 }], fuzz: { as: 'admin' } },
 
   // ---- comments ----
   {
@@ -523,6 +537,15 @@ export const routeTable: RouteEntry[] = [
       { name: "A's pending event", request: (tools) => get(`/api/comments/event/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
     ],
     fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.approved }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/comments/event/:eventId/paged',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/comments/event/${tools.w.events.approved}/paged`), ok: 200 },
+      { name: "A's pending event", request: (tools) => get(`/api/comments/event/${tools.w.events.pending}/paged`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.approved }), query: () => ({ limit: '5' }) },
   },
   {
     method: 'POST',
@@ -582,6 +605,15 @@ export const routeTable: RouteEntry[] = [
       { name: "A's pending event", request: (tools) => get(`/api/reviews/event/${tools.w.events.pending}`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
     ],
     fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.past }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/reviews/event/:eventId/paged',
+    scenarios: [
+      { name: "A's past event", request: (tools) => get(`/api/reviews/event/${tools.w.events.past}/paged`), ok: 200 },
+      { name: "A's pending event", request: (tools) => get(`/api/reviews/event/${tools.w.events.pending}/paged`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ eventId: w.events.past }), query: () => ({ limit: '5' }) },
   },
   {
     method: 'POST',
@@ -654,9 +686,24 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/forums/threads/:eventId/paged',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/forums/threads/${tools.w.events.approved}/paged`), ok: 200 },
+      { name: "A's pending event", request: (tools) => get(`/api/forums/threads/${tools.w.events.pending}/paged`), expect: pendingOwnerOrAdmin(200) },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ eventId: w.events.approved }), query: () => ({ limit: '5' }) },
+  },
+  {
+    method: 'GET',
     path: '/api/forums/thread/:threadId',
     scenarios: [{ name: "A's thread", request: (tools) => get(`/api/forums/thread/${tools.w.threadId}`), ok: 200 }],
     fuzz: { as: 'b', params: (w) => ({ threadId: w.threadId }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/forums/thread/:threadId/posts',
+    scenarios: [{ name: "A's thread", request: (tools) => get(`/api/forums/thread/${tools.w.threadId}/posts`), ok: 200 }],
+    fuzz: { as: 'b', params: (w) => ({ threadId: w.threadId }), query: () => ({ limit: '5' }) },
   },
   {
     method: 'POST',
@@ -913,6 +960,12 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', params: (w) => ({ userId: w.a.user._id }) },
   },
   {
+    method: 'GET',
+    path: '/api/transactions/:userId/paged',
+    scenarios: [{ name: "A's transactions, a page", request: (tools) => get(`/api/transactions/${tools.w.a.user._id}/paged`), expect: selfOrAdmin(200) }],
+    fuzz: { as: 'a', params: (w) => ({ userId: w.a.user._id }) },
+  },
+  {
     method: 'POST',
     path: '/api/transactions',
     scenarios: [
@@ -941,6 +994,21 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', query: () => ({ status: 'due' }) },
   },
   {
+    method: 'GET',
+    path: '/api/admin/refunds/paged',
+    scenarios: [{ name: 'refunds, a page', request: () => get('/api/admin/refunds/paged?status=due&limit=5'), ok: 200 }],
+    fuzz: { as: 'admin', query: () => ({ status: 'due' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/events',
+    scenarios: [
+      { name: 'every event, a page', request: () => get('/api/admin/events'), ok: 200 },
+      { name: 'pending events of A', request: (tools) => get(`/api/admin/events?status=pending&user=${tools.w.a.user._id}`), ok: 200 },
+    ],
+    fuzz: { as: 'admin', query: () => ({ status: 'pending' }) },
+  },
+  {
     method: 'POST',
     path: '/api/admin/refunds/:id/retry',
     scenarios: [
@@ -955,6 +1023,7 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }) },
   },
   { method: 'GET', path: '/api/tickets/mine', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), ok: 200 }], fuzz: { as: 'a' } },
+  { method: 'GET', path: '/api/tickets/mine/paged', scenarios: [{ name: 'own tickets, a page', request: () => get('/api/tickets/mine/paged'), ok: 200 }], fuzz: { as: 'a' } },
   {
     method: 'POST',
     path: '/api/tickets/:id/transfer',
@@ -1037,6 +1106,12 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), query: () => ({ format: 'csv' }) },
   },
+  {
+    method: 'GET',
+    path: '/api/events/:id/attendees/paged',
+    scenarios: [{ name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/attendees/paged`), ok: 200 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), query: () => ({ limit: '5' }) },
+  },
 
   // ---- events ----
   { method: 'GET', path: '/api/events', scenarios: [{ name: 'search', request: () => get('/api/events?q=gala&limit=50'), ok: 200 }], fuzz: { as: 'visitor', query: () => ({ q: 'nairobi', page: '1', limit: '12', free: 'true' }) } },
@@ -1061,6 +1136,12 @@ export const routeTable: RouteEntry[] = [
     method: 'GET',
     path: '/api/events/user/:userId',
     scenarios: [{ name: "A's events", request: (tools) => get(`/api/events/user/${tools.w.a.user._id}`), expect: selfOrAdmin(200) }],
+    fuzz: { as: 'a', params: (w) => ({ userId: w.a.user._id }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/user/:userId/paged',
+    scenarios: [{ name: "A's events, a page", request: (tools) => get(`/api/events/user/${tools.w.a.user._id}/paged`), expect: selfOrAdmin(200) }],
     fuzz: { as: 'a', params: (w) => ({ userId: w.a.user._id }) },
   },
   {
@@ -1271,6 +1352,16 @@ export const routeTable: RouteEntry[] = [
     path: '/api/events/:id/waitlist/mine',
     scenarios: [{ name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/waitlist/mine`) }],
     fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/queue',
+    scenarios: [
+      // Signed in: the account takes a place; a visitor must name the purchase's phone.
+      { name: "A's event", request: (tools) => json('POST', `/api/events/${tools.w.events.approved}/queue`, {}), expect: { ...all(200), visitor: 400 } },
+      { name: "A's event, a guest's phone", request: (tools) => json('POST', `/api/events/${tools.w.events.approved}/queue`, { phone: '254712345678' }) },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.approved }), body: () => ({}) },
   },
   {
     method: 'GET',

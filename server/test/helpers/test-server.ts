@@ -35,11 +35,14 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  /** Share a database between servers (`databaseUrl`) or keep PGlite on disk across restarts (`dataDir`). */
-  options: { databaseUrl?: string | undefined; dataDir?: string } = {},
+  /**
+   * Share a database between servers (`databaseUrl`) or keep PGlite on disk across restarts (`dataDir`).
+   * Servers sharing a database share `smtp` too: any of them may send a mail another one queued (the outbox).
+   */
+  options: { databaseUrl?: string | undefined; dataDir?: string; smtp?: Awaited<ReturnType<typeof startSmtpServer>> } = {},
 ) {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tukio-test-'));
-  const smtp = await startSmtpServer();
+  const smtp = options.smtp ?? (await startSmtpServer());
   const database = options.databaseUrl || options.dataDir ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabaseUrl();
   // A known port up front lets PUBLIC_URL (emailed links, image URLs) point at this very server.
   const port = env.PORT ?? String(await freePort());
@@ -117,7 +120,7 @@ export async function startTestServer(
     loginAdmin: () => login('admin', 'admin-password'),
     async close() {
       await server.close();
-      await smtp.close();
+      if (!options.smtp) await smtp.close();
       await database.drop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -129,14 +132,16 @@ export async function startTwoInstancesOnRedis(env: Record<string, string> = {})
   const database = await createPostgresDatabase();
   // Their own key prefix: rate-limit and chat-budget counts of other runs sharing this Redis stay apart.
   const withRedis = { REDIS_KEY_PREFIX: `tukio-test-${randomUUID()}:`, ...env, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
-  const one = await startTestServer(withRedis, { databaseUrl: database.url });
-  const two = await startTestServer(withRedis, { databaseUrl: database.url });
+  const smtp = await startSmtpServer();
+  const one = await startTestServer(withRedis, { databaseUrl: database.url, smtp });
+  const two = await startTestServer(withRedis, { databaseUrl: database.url, smtp });
   return {
     one,
     two,
     async close() {
       await one.close();
       await two.close();
+      await smtp.close();
       await database.drop();
     },
   };

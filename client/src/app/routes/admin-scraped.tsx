@@ -2,7 +2,7 @@
  * SCRAPED EVENTS (docs/product.md /admpst): admin only. Events owned by the system user, newest
  * first by date; every non-approved event counts as pending; paid prices shown with a dollar sign.
  */
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useModalDialog } from '../../hooks/use-modal-dialog';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
@@ -10,8 +10,9 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { RichText, t as translate, useT } from '../../lib/i18n';
-import { byDateAscending, ScrapedEventForm, updateEvent, type EventItem } from '../../features/events';
-import { AdminEventList, AdminEventsView, isApproved, isPending, ModeratedEventCard, SYSTEM_USER_ID, useAdminEvents, useAdminGuard } from '../../features/admin';
+import { ScrapedEventForm, updateEvent } from '../../features/events';
+import type { ListedEvent } from '../../types/api';
+import { AdminEventList, AdminEventsView, ModeratedEventCard, SYSTEM_USER_ID, useAdminEventList, useAdminEvents, useAdminGuard } from '../../features/admin';
 import '../../features/admin/admin.css';
 
 const messages = {
@@ -24,27 +25,26 @@ const messages = {
 };
 
 /** docs/product.md: the scraped page shows a paid price with a dollar sign. */
-const dollarPrice = (event: EventItem) => (event.isPaid && event.ticketPrice > 0 ? `$${event.ticketPrice}` : translate('admin.free'));
+const dollarPrice = (event: ListedEvent) => (event.isPaid && event.ticketPrice > 0 ? `$${event.ticketPrice}` : translate('admin.free'));
+
+/* The scraper's events (its system user's), latest date first, a page at a time (GET /api/admin/events). */
+const PENDING = { status: 'pending', user: SYSTEM_USER_ID, order: 'desc' } as const;
+const APPROVED = { status: 'approved', user: SYSTEM_USER_ID, order: 'desc' } as const;
 
 export default function AdminScrapedRoute() {
   const t = useT();
   useDocumentTitle(t('admin.scrapedTitle'));
   const access = useAdminGuard();
-  const admin = useAdminEvents(access === 'allowed', messages);
-  const [editing, setEditing] = useState<EventItem | null>(null);
+  const allowed = access === 'allowed';
+  const pending = useAdminEventList(allowed, PENDING);
+  const approved = useAdminEventList(allowed, APPROVED);
+  const admin = useAdminEvents([pending, approved], messages);
+  const [editing, setEditing] = useState<ListedEvent | null>(null);
   const dialogRef = useModalDialog(editing !== null);
 
-  const scraped = useMemo(
-    () => (admin.events ?? []).filter((event) => event.user === SYSTEM_USER_ID).sort((a, b) => byDateAscending(b, a)),
-    [admin.events],
-  );
+  if (!allowed) return <PageLoader label={t('admin.checkingAccess')} />;
 
-  if (access !== 'allowed') return <PageLoader label={t('admin.checkingAccess')} />;
-
-  const pending = scraped.filter(isPending);
-  const approved = scraped.filter(isApproved);
-
-  const card = (event: EventItem) => (
+  const card = (event: ListedEvent) => (
     <ModeratedEventCard
       admin={admin}
       event={event}
@@ -66,8 +66,8 @@ export default function AdminScrapedRoute() {
         </p>
       </header>
       <AdminEventsView admin={admin} loadingLabel={t('admin.loadingScraped')}>
-        <AdminEventList title={t('admin.pendingEvents')} events={pending} empty={t('admin.noPendingScraped')} renderCard={card} />
-        <AdminEventList title={t('admin.approvedEvents')} events={approved} empty={t('admin.noApprovedScraped')} renderCard={card} />
+        <AdminEventList title={t('admin.pendingEvents')} list={pending} empty={t('admin.noPendingScraped')} renderCard={card} />
+        <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedScraped')} renderCard={card} />
       </AdminEventsView>
 
       <dialog ref={dialogRef} className="overlay-dialog admin-dialog" aria-labelledby="scraped-edit-title" onClose={() => setEditing(null)}>
@@ -81,7 +81,7 @@ export default function AdminScrapedRoute() {
             saving={admin.busy?.id === editing._id && admin.busy.action === 'save'}
             onCancel={() => setEditing(null)}
             onSave={(changes) =>
-              void admin.save(editing._id, () => updateEvent(editing._id, changes)).then((saved) => {
+              void admin.save(editing, () => updateEvent(editing._id, changes)).then((saved) => {
                 if (saved) setEditing(null);
               })
             }

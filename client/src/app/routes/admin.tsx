@@ -1,20 +1,20 @@
 /* ADMIN DASHBOARD (docs/product.md /admin): role admin only; approve, disapprove and delete events; refunds. */
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { formatPrice } from '../../lib/format';
 import { RichText, useT } from '../../lib/i18n';
-import type { EventItem } from '../../features/events';
+import type { ListedEvent } from '../../types/api';
 import {
   AdminEventList,
   AdminEventsView,
-  isApproved,
-  isCancelled,
-  isPending,
   ModeratedEventCard,
   ModerationSection,
   RefundsSection,
+  useAdminEventList,
   useAdminEvents,
   useAdminGuard,
 } from '../../features/admin';
@@ -29,20 +29,28 @@ const messages = {
   preferServerMessage: false,
 };
 
+const PENDING = { status: 'pending' } as const;
+const APPROVED = { status: 'approved' } as const;
+const CANCELLED = { status: 'cancelled' } as const;
+
 export default function AdminRoute() {
   const t = useT();
   useDocumentTitle(t('admin.dashboardTitle'));
   const access = useAdminGuard();
-  const admin = useAdminEvents(access === 'allowed', messages);
+  const allowed = access === 'allowed';
+  const [search, setSearch] = useState('');
+  // Words of a title or place narrow every list; asked once typing pauses.
+  const q = useDebouncedValue(search.trim(), 300) || undefined;
+  // Each list pages on its own (GET /api/admin/events), soonest first; its heading counts the whole list.
+  const pending = useAdminEventList(allowed, { ...PENDING, q });
+  const approved = useAdminEventList(allowed, { ...APPROVED, q });
+  const cancelled = useAdminEventList(allowed, { ...CANCELLED, q });
+  const all = useAdminEventList(allowed, { q });
+  const admin = useAdminEvents([pending, approved, cancelled, all], messages);
 
-  if (access !== 'allowed') return <PageLoader label={t('admin.checkingAccess')} />;
+  if (!allowed) return <PageLoader label={t('admin.checkingAccess')} />;
 
-  const all = admin.events ?? [];
-  const pending = all.filter(isPending);
-  const approved = all.filter(isApproved);
-  const cancelled = all.filter(isCancelled);
-
-  const card = (event: EventItem) => (
+  const card = (event: ListedEvent) => (
     <ModeratedEventCard admin={admin} event={event} price={formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax)} />
   );
 
@@ -53,14 +61,27 @@ export default function AdminRoute() {
         <p className="lead">
           <RichText id="admin.dashboardIntro" parts={{ link: <Link to={paths.adminScraped}>{t('admin.dashboardIntroLink')}</Link> }} />
         </p>
+        <div className="search-field">
+          <label htmlFor="admin-event-search" className="visually-hidden">
+            {t('admin.searchEvents')}
+          </label>
+          <input
+            id="admin-event-search"
+            type="search"
+            className="field__control"
+            placeholder={t('admin.searchEventsPlaceholder')}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
       </header>
       <AdminEventsView admin={admin} loadingLabel={t('admin.loadingEvents')}>
-        <AdminEventList title={t('admin.pendingEvents')} events={pending} empty={t('admin.noPendingEvents')} renderCard={card} />
+        <AdminEventList title={t('admin.pendingEvents')} list={pending} empty={t('admin.noPendingEvents')} renderCard={card} />
         <ModerationSection />
         <RefundsSection />
-        <AdminEventList title={t('admin.approvedEvents')} events={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />
-        <AdminEventList title={t('admin.cancelledEvents')} events={cancelled} empty={t('admin.noCancelledEvents')} renderCard={card} collapsible />
-        <AdminEventList title={t('admin.allEvents')} events={all} empty={t('admin.noEvents')} renderCard={card} collapsible />
+        <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />
+        <AdminEventList title={t('admin.cancelledEvents')} list={cancelled} empty={t('admin.noCancelledEvents')} renderCard={card} collapsible />
+        <AdminEventList title={t('admin.allEvents')} list={all} empty={t('admin.noEvents')} renderCard={card} collapsible />
       </AdminEventsView>
     </div>
   );

@@ -67,7 +67,8 @@ export default function ProfileRoute() {
             <Link className="btn btn--secondary btn--sm" to={paths.eventDashboard(event._id)} aria-label={t('profile.dashboardFor', { title: event.title })}>
               {t('profile.dashboard')}
             </Link>
-            <CancelEventButton small event={event} onCancelled={onChange} />
+            {/* A paged list's event has no attendee ids; the dialog reads only its id, title and price. */}
+            <CancelEventButton small event={{ ...event, registeredUsers: [] }} onCancelled={onChange} />
           </>
         )}
       />

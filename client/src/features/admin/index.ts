@@ -4,8 +4,8 @@ export { isApproved, isCancelled, isPending } from './components/admin-event-car
 export { AdminEventList } from './components/admin-event-list';
 export { AdminEventsView, ModeratedEventCard } from './components/admin-events-view';
 export { RefundsSection } from './components/refunds-section';
-export { useAdminEvents } from './hooks/use-admin-events';
-export type { AdminAction, AdminMessages } from './hooks/use-admin-events';
+export { useAdminEventList, useAdminEvents } from './hooks/use-admin-events';
+export type { AdminAction, AdminMessages, PagedAdminEvents } from './hooks/use-admin-events';
 export { useAdminGuard } from './hooks/use-admin-guard';
 export type { AdminAccess } from './hooks/use-admin-guard';
 export { ModerationSection } from './components/moderation-section';

@@ -1,6 +1,6 @@
 /** Shapes of the chat calls (the chat routes in /api/docs and the Socket.IO events). */
 
-/** GET /api/auth/allusers/:userId entry. `avatarImage` is base64 SVG markup. */
+/** GET /api/messages/contacts entry (the shape of GET /api/auth/allusers/:userId). `avatarImage` is base64 SVG markup. */
 export interface ChatContact {
   _id: string;
   username: string;
@@ -14,7 +14,7 @@ export interface UserSearchPage {
   hasMore: boolean;
 }
 
-/** POST /api/messages/getmsg entry, as seen by the caller. */
+/** GET /api/messages/conversation/:contactId entry, as seen by the caller. */
 export interface ConversationMessage {
   _id: string;
   fromSelf: boolean;

@@ -38,14 +38,6 @@ export interface EventReview {
   hiddenReason?: string;
 }
 
-export interface ReviewList {
-  /** Newest first. */
-  reviews: EventReview[];
-  /** One decimal; 0 when there are no reviews. */
-  average: number;
-  count: number;
-}
-
 /** A thread as listed on /forums/{eventId}. `posts` holds post ids; `replies === posts.length`. */
 export interface ForumThreadListItem {
   _id: string;
@@ -85,7 +77,8 @@ export interface ForumPost {
   hiddenReason?: string;
 }
 
-export interface ForumThread {
+/** A thread's head: what /forum/{threadId} shows above its posts. */
+export interface ForumThreadHead {
   _id: string;
   title: string;
   event: string;
@@ -93,8 +86,6 @@ export interface ForumThread {
   createdAt?: string;
   hidden?: boolean;
   hiddenReason?: string;
-  /** Top-level posts, newest first; every `replies` list is newest first too. */
-  posts: ForumPost[];
 }
 
 /** The little the forum pages need to know about an event. */

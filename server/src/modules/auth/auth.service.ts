@@ -9,8 +9,8 @@ import { escapeHtml } from '../../lib/html.js';
 import { translator, type Language } from '../../lib/i18n.js';
 import { createBackgroundQueue } from '../../lib/keyed-queue.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Mailer } from '../../lib/mailer.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
+import type { MailOutbox } from '../mail/index.js';
 import { normaliseAccountName } from './account-names.js';
 import { createAuthTokensRepository } from './auth-tokens.repository.js';
 import { validateAvatarImage } from './avatar.js';
@@ -29,7 +29,8 @@ export interface AuthUser {
 
 export interface AuthServiceDeps {
   db: Database;
-  mailer: Mailer;
+  /** Account emails go through the outbox (written now, sent by a job, kept across a restart). */
+  mailer: Pick<MailOutbox, 'send'>;
   logger: Logger;
   publicUrl: string;
   jwtSecret: string;
@@ -149,7 +150,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   async function sendVerification(user: UserRow) {
     const token = await tokens.issue(user.id, 'verify-email', VERIFY_TTL);
-    await deps.mailer.send(accountMail(user, 'verify', link('verify', token)));
+    await deps.mailer.send(accountMail(user, 'verify', link('verify', token)), 'account verification');
   }
 
   async function sendPasswordReset(email: string) {
@@ -157,7 +158,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     // A guest's shadow account has no password to reset (and its placeholder address receives nothing).
     if (!user || user.guestPhone) return;
     const token = await tokens.issue(user.id, 'reset-password', RESET_TTL);
-    await deps.mailer.send(accountMail(user, 'reset', link('reset-password', token)));
+    await deps.mailer.send(accountMail(user, 'reset', link('reset-password', token)), 'password reset');
   }
 
   async function assertUnique(changes: { username?: string | undefined; email?: string | undefined }, exceptId?: string) {
@@ -268,7 +269,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       afterAnswering('password reset email', () => sendPasswordReset(email));
     },
 
-    /** Shutdown: lets queued account emails go out (true), or gives up after `timeoutMs` (false). */
+    /** Shutdown: lets account emails being looked up reach the outbox (true), or gives up after `timeoutMs` (false). */
     flushMail(timeoutMs: number): Promise<boolean> {
       return mailQueue.idle(timeoutMs);
     },

@@ -1,6 +1,8 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import { chatBlocks, chatMessages, users } from '../../db/schema.js';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
@@ -12,7 +14,58 @@ export function createChatRepository(db: Executor) {
       and(eq(chatMessages.senderId, b), eq(chatMessages.recipientId, a)),
     );
 
+  /** The people `userId` has exchanged messages with and when the last message went either way, less those who blocked `userId`. */
+  const partnersOf = (userId: string) => {
+    const other = sql<string>`case when ${chatMessages.senderId} = ${userId} then ${chatMessages.recipientId} else ${chatMessages.senderId} end`;
+    return db
+      .select({ other: other.as('other'), lastAt: sql<Date>`max(${chatMessages.createdAt})`.as('last_at') })
+      .from(chatMessages)
+      .where(
+        and(
+          or(eq(chatMessages.senderId, userId), eq(chatMessages.recipientId, userId)),
+          // Someone who blocked the caller drops out of the caller's contacts (docs/decisions/moderation.md).
+          sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${other} and ${chatBlocks.blockedId} = ${userId})`,
+        ),
+      )
+      // By position: the expression repeated would bind `userId` as a second parameter, which PostgreSQL
+      // does not see as the same expression as the selected one.
+      .groupBy(sql`1`)
+      .as('partners');
+  };
+
   return {
+    /** Most recent conversation first: `limit` contacts after the cursor, each with its last message time in microseconds. */
+    async contactPage(userId: string, page: { limit: number; after: CursorKey | undefined }) {
+      const partners = partnersOf(userId);
+      return db
+        .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')`, lastMicros: epochMicros(partners.lastAt) })
+        .from(partners)
+        .innerJoin(users, eq(users.id, partners.other))
+        .where(afterTimeKey('desc', partners.lastAt, users.id, page.after))
+        .orderBy(desc(partners.lastAt), desc(users.id))
+        .limit(page.limit);
+    },
+
+    async countContacts(userId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(partnersOf(userId));
+      return row?.n ?? 0;
+    },
+
+    /** Newest first: `limit` messages of the pair after the cursor, each with its time in microseconds. */
+    async conversationPage(a: string, b: string, page: { limit: number; after: CursorKey | undefined }) {
+      return db
+        .select({ row: chatMessages, createdMicros: epochMicros(chatMessages.createdAt) })
+        .from(chatMessages)
+        .where(and(between(a, b), afterTimeKey('desc', chatMessages.createdAt, chatMessages.id, page.after)))
+        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+        .limit(page.limit);
+    },
+
+    async countConversation(a: string, b: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(chatMessages).where(between(a, b));
+      return row?.n ?? 0;
+    },
+
     /**
      * Rows in the order given (matched by id: RETURNING's order is not promised). Without
      * `synchronousCommit` their transaction commits asynchronously (SET LOCAL: this transaction only).

@@ -1,9 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { declareRoutes, type RouteSpec } from '../../lib/route-declaration.js';
+import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, parse } from '../../lib/validate.js';
 import { contactBody, isContactForm, type ContactService } from '../contact/index.js';
-import { blockList, blockStatus, conversation, marked, storedMessage, unreadCounts } from './chat.responses.js';
+import { blockList, blockStatus, contactPage, conversation, conversationPage, marked, storedMessage, unreadCounts } from './chat.responses.js';
 import type { ChatService } from './chat.service.js';
 
 const sendBody = z.object({
@@ -20,6 +21,10 @@ const conversationBody = z.object({
   to: idParam('to'),
   before: z.iso.datetime({ error: 'before must be an ISO date-time.' }).optional(),
 });
+
+/** Messages and contacts per page for our own client. */
+const MESSAGES_PAGE_SIZE = 30;
+const CONTACTS_PAGE_SIZE = 30;
 
 type Routes = ReturnType<typeof declareRoutes>;
 
@@ -74,6 +79,31 @@ export function createChatRouter(deps: { chat: ChatService; sendMessage: SendMes
       responses: { 200: { description: 'Bare array `[{_id, fromSelf, message, createdAt}]`, oldest first.', schema: conversation } },
     },
     ({ body, user }) => deps.chat.conversation(user.id, body.to, body.before ? new Date(body.before) : undefined),
+  );
+
+  routes.get(
+    '/conversation/:contactId',
+    {
+      summary: "A page of the caller's conversation with a contact, newest first",
+      access: 'user',
+      description: "Keyset pages: pass the answer's `nextCursor` as `cursor` for the next (older) page. The client shows the items bottom-up.",
+      params: contactIdParams,
+      query: z.object(timePageQuery(MESSAGES_PAGE_SIZE)),
+      responses: { 200: { description: '`{items:[{_id, fromSelf, message, createdAt, hidden}], total, nextCursor}`.', schema: conversationPage } },
+    },
+    ({ params, query, user }) => deps.chat.conversationPage(user.id, params.contactId, query),
+  );
+
+  routes.get(
+    '/contacts',
+    {
+      summary: 'A page of the people the caller has exchanged messages with, most recent conversation first',
+      access: 'user',
+      description: "Keyset pages: pass the answer's `nextCursor` as `cursor` for the next page. Someone who blocked the caller is not listed. To find someone new, search by username (GET /api/auth/users/search).",
+      query: z.object(timePageQuery(CONTACTS_PAGE_SIZE)),
+      responses: { 200: { description: '`{items:[{_id, username, avatarImage}], total, nextCursor}`.', schema: contactPage } },
+    },
+    ({ query, user }) => deps.chat.contactPage(user.id, query),
   );
 
   deps.sendMessage.mount(router, routes, '/addmsg', {

@@ -2,6 +2,8 @@ import { MAX_MESSAGE_LENGTH } from '@tukio/shared/limits';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
+import { toPage, type CursorKey } from '../../lib/keyset-page.js';
+import { countWithinBytes } from '../../lib/page-budget.js';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import type { TokenBuckets } from '../../lib/token-bucket.js';
 import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
@@ -33,6 +35,20 @@ export const blockedMessages = {
 } as const;
 
 export const tooFastMessage = 'You are sending messages too fast. Please wait a moment and try again.';
+
+/** A message as one side of the conversation reads it. */
+function toConversationMessage(row: ChatMessageRow, self: string) {
+  const fromSelf = row.senderId === self;
+  // A hidden message: its sender still reads it, with the moderator's reason; the other side a placeholder.
+  const hidden = row.hiddenAt ? (fromSelf ? { hidden: true, hiddenReason: row.hiddenReason ?? '' } : { hidden: true }) : { hidden: false };
+  return {
+    _id: row.id,
+    fromSelf,
+    message: row.hiddenAt && !fromSelf ? HIDDEN_MESSAGE : row.text,
+    createdAt: row.createdAt.toISOString(),
+    ...hidden,
+  };
+}
 
 export function createChatService(deps: {
   db: Database;
@@ -90,18 +106,24 @@ export function createChatService(deps: {
 
     async conversation(self: string, other: string, before?: Date) {
       const rows = await messages.conversation(self, other, { before, limit: PAGE_SIZE });
-      return rows.map((row) => {
-        const fromSelf = row.senderId === self;
-        // A hidden message: its sender still reads it, with the moderator's reason; the other side a placeholder.
-        const hidden = row.hiddenAt ? (fromSelf ? { hidden: true, hiddenReason: row.hiddenReason ?? '' } : { hidden: true }) : { hidden: false };
-        return {
-          _id: row.id,
-          fromSelf,
-          message: row.hiddenAt && !fromSelf ? HIDDEN_MESSAGE : row.text,
-          createdAt: row.createdAt.toISOString(),
-          ...hidden,
-        };
-      });
+      return rows.map((row) => toConversationMessage(row, self));
+    },
+
+    /** One page of a conversation, newest first (the client shows it bottom-up and asks for older pages on scroll-up). */
+    async conversationPage(self: string, other: string, page: { limit: number; cursor?: CursorKey | undefined }) {
+      const [rows, total] = await Promise.all([messages.conversationPage(self, other, { limit: page.limit + 1, after: page.cursor }), messages.countConversation(self, other)]);
+      const views = rows.map(({ row }) => toConversationMessage(row, self));
+      const sent = countWithinBytes(views, page.limit);
+      return { ...toPage(rows, sent, total, ({ row, createdMicros }) => [createdMicros, row.id]), items: views.slice(0, sent) };
+    },
+
+    /** One page of the people the caller has talked with, most recent conversation first. */
+    async contactPage(self: string, page: { limit: number; cursor?: CursorKey | undefined }) {
+      const [rows, total] = await Promise.all([messages.contactPage(self, { limit: page.limit + 1, after: page.cursor }), messages.countContacts(self)]);
+      const contacts = rows.map(({ lastMicros: _, ...contact }) => contact);
+      // Avatars (up to 100 KB each) weigh most: a page holds as many contacts as fit.
+      const sent = countWithinBytes(contacts, page.limit);
+      return { ...toPage(rows, sent, total, (row) => [row.lastMicros, row._id]), items: contacts.slice(0, sent) };
     },
 
     /** Blocking: the blocked user can no longer message the blocker (nor the blocker them) and no longer sees them in contacts. */

@@ -1,6 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import { comments, users } from '../../db/schema.js';
 
 const commentColumns = {
@@ -37,6 +39,22 @@ export function createCommentsRepository(db: Executor) {
         .innerJoin(users, eq(users.id, comments.userId))
         .where(eq(comments.eventId, eventId))
         .orderBy(asc(comments.createdAt), asc(comments.id));
+    },
+
+    /** Newest first: `limit` rows after the cursor, each with its creation time in microseconds (the next cursor). */
+    async pageForEvent(eventId: string, page: { limit: number; after: CursorKey | undefined }): Promise<Array<CommentRow & { createdMicros: string }>> {
+      return db
+        .select({ ...commentColumns, createdMicros: epochMicros(comments.createdAt) })
+        .from(comments)
+        .innerJoin(users, eq(users.id, comments.userId))
+        .where(and(eq(comments.eventId, eventId), afterTimeKey('desc', comments.createdAt, comments.id, page.after)))
+        .orderBy(desc(comments.createdAt), desc(comments.id))
+        .limit(page.limit);
+    },
+
+    async countForEvent(eventId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(comments).where(eq(comments.eventId, eventId));
+      return row?.n ?? 0;
     },
 
     async findById(id: string): Promise<CommentRow | undefined> {

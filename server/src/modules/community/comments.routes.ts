@@ -1,9 +1,14 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { commentList, statusComment, statusOnly } from './community.responses.js';
+import { timePageQuery } from '../../lib/time-cursor.js';
+import { commentList, commentPage, statusComment, statusOnly } from './community.responses.js';
 import { statusFalseOnError } from './community.shared.js';
 import { addCommentBody, commentIdParams, eventIdParams, updateCommentBody } from './comments.schemas.js';
 import type { CommentsService } from './comments.service.js';
+
+/** Comments per page for our own client. */
+const COMMENTS_PAGE_SIZE = 20;
 
 export function createCommentsRouter(deps: { comments: CommentsService }) {
   const { comments } = deps;
@@ -23,6 +28,19 @@ export function createCommentsRouter(deps: { comments: CommentsService }) {
       },
     },
     async ({ params, user }) => ({ comments: await comments.listForEvent(params.eventId, user) }),
+  );
+
+  routes.get(
+    '/event/:eventId/paged',
+    {
+      summary: "A page of an event's comments, newest first",
+      access: 'optional',
+      description: 'Keyset pages: pass the answer\'s `nextCursor` as `cursor` for the next (older) page.',
+      params: eventIdParams,
+      query: z.object(timePageQuery(COMMENTS_PAGE_SIZE)),
+      responses: { 200: { description: '`{items:[comment], total, nextCursor}`.', schema: commentPage }, 404: 'Event not found.' },
+    },
+    ({ params, query, user }) => comments.pageForEvent(params.eventId, user, query),
   );
 
   routes.post(

@@ -1,6 +1,8 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
+import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
+import { countWithinBytes } from '../../lib/page-budget.js';
 import type { AuthUser } from '../auth/index.js';
 import { moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createCommentsRepository, type CommentRow } from './comments.repository.js';
@@ -40,6 +42,15 @@ export function createCommentsService(deps: { db: Database; brakes?: SpamBrakes 
     async listForEvent(eventId: string, viewer: AuthUser | undefined): Promise<CommentView[]> {
       await requireVisibleEvent(eventRefs, eventId, viewer);
       return (await comments.listForEvent(eventId)).map((row) => toComment(row, viewer));
+    },
+
+    /** One page of the comments, newest first (so a new comment never reappears on a later page). */
+    async pageForEvent(eventId: string, viewer: AuthUser | undefined, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<CommentView>> {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
+      const [rows, total] = await Promise.all([comments.pageForEvent(eventId, { limit: page.limit + 1, after: page.cursor }), comments.countForEvent(eventId)]);
+      const views = rows.map((row) => toComment(row, viewer));
+      const sent = countWithinBytes(views, page.limit);
+      return { ...toPage(rows, sent, total, (row) => [row.createdMicros, row.id]), items: views.slice(0, sent) };
     },
 
     /** Any signed-in user may comment on any event they can see (docs/product.md: comments are always shown). */

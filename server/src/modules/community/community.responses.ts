@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from '../../lib/keyset-page.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
 /** Response bodies of the comments, reviews and forums routes, for the API document (the services' views say the same in TypeScript). */
@@ -22,6 +23,8 @@ export const commentResponse = z
 
 export const commentList = z.object({ comments: z.array(commentResponse) });
 
+export const commentPage = pageSchema(commentResponse);
+
 export const statusComment = z.object({ status: done, comment: commentResponse });
 
 export const reviewResponse = z
@@ -44,6 +47,8 @@ export const reviewList = z.object({
   average: z.number().meta({ description: 'One decimal; 0 when there are no reviews.' }),
   count: z.int(),
 });
+
+export const reviewPage = pageSchema(reviewResponse).extend({ average: z.number().meta({ description: 'Of all the reviews (one decimal; 0 when none is rated).' }) });
 
 export const reviewAdded = z.object({ status: done, review: reviewResponse, msg: z.string() });
 
@@ -78,7 +83,15 @@ const threadEntry = z.object({ ...threadHead, posts: z.array(id).meta({ descript
 
 export const threadList = z.object({ thread: z.array(threadEntry) });
 
+/** Without the post ids: a busy thread's would outweigh the page. */
+export const threadPage = pageSchema(z.object({ ...threadHead, replies: replyCount }));
+
 export const threadWithPosts = z.object({ status: done, thread: z.object({ ...threadHead, posts: z.array(forumPost) }) });
+
+export const threadPostsPage = pageSchema(forumPost).extend({
+  thread: z.object(threadHead),
+  posts: z.int().meta({ description: 'Visible posts in the whole thread, replies included (`total` counts the top-level posts).' }),
+});
 
 export const threadAdded = z.object({ status: done, thread: threadEntry });
 

@@ -1,6 +1,8 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import { forumPosts, forumThreads, postVotes, users } from '../../db/schema.js';
 
 export type ThreadRow = {
@@ -48,6 +50,23 @@ const threadColumns = {
 const visiblePostIds = sql<string[]>`coalesce((select array_agg(fp.id order by fp.created_at, fp.id)::text[] from forum_posts fp where fp.thread_id = ${forumThreads.id} and fp.deleted_at is null), '{}'::text[])`;
 const visiblePostCount = sql<number>`(select count(*)::int from forum_posts fp where fp.thread_id = ${forumThreads.id} and fp.deleted_at is null)`;
 
+const postColumns = {
+  id: forumPosts.id,
+  threadId: forumPosts.threadId,
+  parentId: forumPosts.parentId,
+  userId: forumPosts.userId,
+  username: users.username,
+  content: forumPosts.content,
+  upvotes: forumPosts.upvotes,
+  deletedAt: forumPosts.deletedAt,
+  createdAt: forumPosts.createdAt,
+  myVote: sql<number>`coalesce(${postVotes.value}, 0)`,
+  hiddenAt: forumPosts.hiddenAt,
+  hiddenReason: forumPosts.hiddenReason,
+};
+
+const viewerVote = (viewerId: string) => and(eq(postVotes.postId, forumPosts.id), eq(postVotes.userId, viewerId));
+
 /** Safety stop for the ancestor walk; real chains are far shorter (see MAX_POST_DEPTH). */
 const ANCESTOR_WALK_LIMIT = 10_000;
 
@@ -61,6 +80,22 @@ export function createForumsRepository(db: Executor) {
         .innerJoin(users, eq(users.id, forumThreads.userId))
         .where(eq(forumThreads.eventId, eventId))
         .orderBy(desc(forumThreads.createdAt), desc(forumThreads.id));
+    },
+
+    /** Newest first: `limit` threads after the cursor with their reply counts and creation times in microseconds. */
+    async threadPage(eventId: string, page: { limit: number; after: CursorKey | undefined }): Promise<Array<ThreadRow & { replies: number; createdMicros: string }>> {
+      return db
+        .select({ ...threadColumns, replies: visiblePostCount, createdMicros: epochMicros(forumThreads.createdAt) })
+        .from(forumThreads)
+        .innerJoin(users, eq(users.id, forumThreads.userId))
+        .where(and(eq(forumThreads.eventId, eventId), afterTimeKey('desc', forumThreads.createdAt, forumThreads.id, page.after)))
+        .orderBy(desc(forumThreads.createdAt), desc(forumThreads.id))
+        .limit(page.limit);
+    },
+
+    async countThreads(eventId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(forumThreads).where(eq(forumThreads.eventId, eventId));
+      return row?.n ?? 0;
     },
 
     /** The newest `limit` threads with their reply counts. */
@@ -95,24 +130,52 @@ export function createForumsRepository(db: Executor) {
      */
     async postsOfThread(threadId: string, viewerId: string): Promise<PostRow[]> {
       return db
-        .select({
-          id: forumPosts.id,
-          threadId: forumPosts.threadId,
-          parentId: forumPosts.parentId,
-          userId: forumPosts.userId,
-          username: users.username,
-          content: forumPosts.content,
-          upvotes: forumPosts.upvotes,
-          deletedAt: forumPosts.deletedAt,
-          createdAt: forumPosts.createdAt,
-          myVote: sql<number>`coalesce(${postVotes.value}, 0)`,
-          hiddenAt: forumPosts.hiddenAt,
-          hiddenReason: forumPosts.hiddenReason,
-        })
+        .select(postColumns)
         .from(forumPosts)
         .innerJoin(users, eq(users.id, forumPosts.userId))
-        .leftJoin(postVotes, and(eq(postVotes.postId, forumPosts.id), eq(postVotes.userId, viewerId)))
+        .leftJoin(postVotes, viewerVote(viewerId))
         .where(eq(forumPosts.threadId, threadId))
+        .orderBy(desc(forumPosts.createdAt), desc(forumPosts.id));
+    },
+
+    /** Top-level posts newest first: `limit` after the cursor, with the viewer's vote and creation times in microseconds. */
+    async topLevelPostPage(threadId: string, viewerId: string, page: { limit: number; after: CursorKey | undefined }): Promise<Array<PostRow & { createdMicros: string }>> {
+      return db
+        .select({ ...postColumns, createdMicros: epochMicros(forumPosts.createdAt) })
+        .from(forumPosts)
+        .innerJoin(users, eq(users.id, forumPosts.userId))
+        .leftJoin(postVotes, viewerVote(viewerId))
+        .where(and(eq(forumPosts.threadId, threadId), isNull(forumPosts.parentId), afterTimeKey('desc', forumPosts.createdAt, forumPosts.id, page.after)))
+        .orderBy(desc(forumPosts.createdAt), desc(forumPosts.id))
+        .limit(page.limit);
+    },
+
+    /** The thread's top-level posts (deleted placeholders that keep replies included), and its visible posts at any depth. */
+    async countPosts(threadId: string): Promise<{ topLevel: number; visible: number }> {
+      const [row] = await db
+        .select({
+          topLevel: sql<number>`(count(*) filter (where ${forumPosts.parentId} is null))::int`,
+          visible: sql<number>`(count(*) filter (where ${forumPosts.deletedAt} is null))::int`,
+        })
+        .from(forumPosts)
+        .where(eq(forumPosts.threadId, threadId));
+      return row ?? { topLevel: 0, visible: 0 };
+    },
+
+    /** Every reply below the given posts, at any depth, newest first, with the viewer's vote. */
+    async repliesBelow(postIds: string[], viewerId: string): Promise<PostRow[]> {
+      if (postIds.length === 0) return [];
+      const below = sql`(with recursive below(id) as (
+          select id from forum_posts where parent_id in (${sql.join(postIds.map((id) => sql`${id}`), sql`, `)})
+          union all
+          select p.id from forum_posts p join below b on p.parent_id = b.id
+        ) select id from below)`;
+      return db
+        .select(postColumns)
+        .from(forumPosts)
+        .innerJoin(users, eq(users.id, forumPosts.userId))
+        .leftJoin(postVotes, viewerVote(viewerId))
+        .where(sql`${forumPosts.id} in ${below}`)
         .orderBy(desc(forumPosts.createdAt), desc(forumPosts.id));
     },
 

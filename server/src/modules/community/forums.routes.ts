@@ -1,9 +1,15 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { postAdded, statusOnly, threadAdded, threadList, threadSummaries, threadWithPosts, voteResult } from './community.responses.js';
+import { timePageQuery } from '../../lib/time-cursor.js';
+import { postAdded, statusOnly, threadAdded, threadList, threadPage, threadPostsPage, threadSummaries, threadWithPosts, voteResult } from './community.responses.js';
 import { statusFalseOnError } from './community.shared.js';
 import { addPostBody, addThreadBody, eventIdParams, postIdParams, threadIdParams } from './forums.schemas.js';
 import { forumMessages, type ForumsService } from './forums.service.js';
+
+/** Threads, and top-level posts, per page for our own client. */
+const THREADS_PAGE_SIZE = 20;
+const POSTS_PAGE_SIZE = 20;
 
 export function createForumsRouter(deps: { forums: ForumsService }) {
   const { forums } = deps;
@@ -58,6 +64,42 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
       },
     },
     async ({ params, user }) => ({ status: true, thread: await forums.getThread(user, params.threadId) }),
+  );
+
+  routes.get(
+    '/threads/:eventId/paged',
+    {
+      summary: "A page of an event's threads, newest first",
+      access: 'user',
+      login: { code: 'forum_login_required', message: forumMessages.loginToView },
+      description: "Keyset pages: pass the answer's `nextCursor` as `cursor` for the next (older) page.",
+      params: eventIdParams,
+      query: z.object(timePageQuery(THREADS_PAGE_SIZE)),
+      responses: {
+        200: { description: '`{items:[{_id, title, user, createdAt, replies}], total, nextCursor}`.', schema: threadPage },
+        401: forumMessages.loginToView,
+        404: 'Event not found.',
+      },
+    },
+    ({ params, query, user }) => forums.threadPage(user, params.eventId, query),
+  );
+
+  routes.get(
+    '/thread/:threadId/posts',
+    {
+      summary: "A thread's head and a page of its top-level posts (newest first), each with its reply tree",
+      access: 'user',
+      login: { code: 'forum_login_required', message: forumMessages.loginToView },
+      description: "Keyset pages over the top-level posts: pass the answer's `nextCursor` as `cursor` for the next (older) page.",
+      params: threadIdParams,
+      query: z.object(timePageQuery(POSTS_PAGE_SIZE)),
+      responses: {
+        200: { description: '`{thread:{_id, title, event, user, createdAt}, items:[post tree], total, nextCursor, posts}`.', schema: threadPostsPage },
+        401: forumMessages.loginToView,
+        404: 'Thread not found.',
+      },
+    },
+    ({ params, query, user }) => forums.threadPostsPage(user, params.threadId, query),
   );
 
   routes.post(

@@ -1,6 +1,8 @@
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
+import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
+import { countWithinBytes } from '../../lib/page-budget.js';
 import type { AuthUser } from '../auth/index.js';
 import { createRegistrationsRepository } from '../tickets/index.js';
 import { moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
@@ -63,6 +65,27 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
       await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await forums.threadsForEvent(eventId);
       return rows.map((row) => ({ ...threadHead(row, viewer), posts: row.postIds, replies: row.postIds.length }));
+    },
+
+    /** One page of the threads, newest first, with reply counts (no post ids: a busy thread's would outweigh the page). */
+    async threadPage(viewer: AuthUser, eventId: string, page: { limit: number; cursor?: CursorKey | undefined }) {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
+      const [rows, total] = await Promise.all([forums.threadPage(eventId, { limit: page.limit + 1, after: page.cursor }), forums.countThreads(eventId)]);
+      const result = toPage(rows, page.limit, total, (row) => [row.createdMicros, row.id]);
+      return { ...result, items: result.items.map((row) => ({ ...threadHead(row, viewer), replies: row.replies })) };
+    },
+
+    /**
+     * The thread's head and one page of its top-level posts, newest first, each with its whole reply
+     * tree (replies are read only below the page's posts).
+     */
+    async threadPostsPage(viewer: AuthUser, threadId: string, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<PostView> & { thread: ReturnType<typeof threadHead>; posts: number }> {
+      const thread = await requireVisibleThread(deps.db, threadId, viewer, threadNotFound);
+      const [roots, counts] = await Promise.all([forums.topLevelPostPage(threadId, viewer.id, { limit: page.limit + 1, after: page.cursor }), forums.countPosts(threadId)]);
+      const replies = await forums.repliesBelow(roots.slice(0, page.limit).map((row) => row.id), viewer.id);
+      const trees = buildPostTree([...roots.slice(0, page.limit), ...replies], viewer);
+      const sent = countWithinBytes(trees, page.limit);
+      return { ...toPage(roots, sent, counts.topLevel, (row) => [row.createdMicros, row.id]), items: trees.slice(0, sent), thread: threadHead(thread, viewer), posts: counts.visible };
     },
 
     /** Public forum summary for the event page: the newest few threads with reply counts. */

@@ -1,6 +1,8 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import { reviews, tickets, users } from '../../db/schema.js';
 
 const reviewColumns = {
@@ -46,6 +48,30 @@ export function createReviewsRepository(db: Executor) {
         .innerJoin(users, eq(users.id, reviews.userId))
         .where(eq(reviews.eventId, eventId))
         .orderBy(desc(reviews.createdAt), desc(reviews.id));
+    },
+
+    /** Newest first: `limit` rows after the cursor, each with its creation time in microseconds (the next cursor). */
+    async pageForEvent(eventId: string, page: { limit: number; after: CursorKey | undefined }): Promise<Array<ReviewRow & { createdMicros: string }>> {
+      return db
+        .select({ ...reviewColumns, createdMicros: epochMicros(reviews.createdAt) })
+        .from(reviews)
+        .innerJoin(users, eq(users.id, reviews.userId))
+        .where(and(eq(reviews.eventId, eventId), afterTimeKey('desc', reviews.createdAt, reviews.id, page.after)))
+        .orderBy(desc(reviews.createdAt), desc(reviews.id))
+        .limit(page.limit);
+    },
+
+    /** How many reviews the event has, and the sum and number of the ratings that count (not hidden by a moderator). */
+    async statsForEvent(eventId: string): Promise<{ total: number; ratingSum: number; rated: number }> {
+      const [row] = await db
+        .select({
+          total: count(),
+          ratingSum: sql<number>`coalesce(sum(${reviews.rating}) filter (where ${reviews.hiddenAt} is null), 0)::int`,
+          rated: sql<number>`(count(*) filter (where ${reviews.hiddenAt} is null))::int`,
+        })
+        .from(reviews)
+        .where(eq(reviews.eventId, eventId));
+      return row ?? { total: 0, ratingSum: 0, rated: 0 };
     },
 
     async findById(id: string): Promise<ReviewRow | undefined> {

@@ -1,9 +1,14 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { messageOnly, reviewAdded, reviewList, reviewOnly } from './community.responses.js';
+import { timePageQuery } from '../../lib/time-cursor.js';
+import { messageOnly, reviewAdded, reviewList, reviewOnly, reviewPage } from './community.responses.js';
 import { statusFalseOnError } from './community.shared.js';
 import { addReviewBody, eventIdParams, replyBody, reviewIdParams, updateReviewBody } from './reviews.schemas.js';
 import { reviewMessages, type ReviewsService } from './reviews.service.js';
+
+/** Reviews per page for our own client. */
+const REVIEWS_PAGE_SIZE = 10;
 
 export function createReviewsRouter(deps: { reviews: ReviewsService }) {
   const { reviews } = deps;
@@ -22,6 +27,19 @@ export function createReviewsRouter(deps: { reviews: ReviewsService }) {
       },
     },
     ({ params, user }) => reviews.listForEvent(params.eventId, user),
+  );
+
+  routes.get(
+    '/event/:eventId/paged',
+    {
+      summary: "A page of an event's reviews, newest first, with the average of all",
+      access: 'optional',
+      description: "Keyset pages: pass the answer's `nextCursor` as `cursor` for the next (older) page.",
+      params: eventIdParams,
+      query: z.object(timePageQuery(REVIEWS_PAGE_SIZE)),
+      responses: { 200: { description: '`{items:[review], total, nextCursor, average}`.', schema: reviewPage }, 404: 'Event not found.' },
+    },
+    ({ params, query, user }) => reviews.pageForEvent(params.eventId, user, query),
   );
 
   // Failures answer 4xx with {status:false, msg} (statusFalseOnError below).

@@ -2,6 +2,8 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import { hasStarted } from '../../lib/event-clock.js';
+import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
+import { countWithinBytes } from '../../lib/page-budget.js';
 import type { AuthUser } from '../auth/index.js';
 import { createRegistrationsRepository } from '../tickets/index.js';
 import { isUniqueViolation, moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
@@ -39,6 +41,9 @@ export const toReview = (row: ReviewRow, viewer: AuthUser | undefined) => {
 
 export type ReviewView = ReturnType<typeof toReview>;
 
+/** One decimal; 0 when nothing is rated. */
+const averageOf = (sum: number, rated: number) => (rated ? Math.round((sum / rated) * 10) / 10 : 0);
+
 export function createReviewsService(deps: { db: Database; now?: () => Date; brakes?: SpamBrakes | undefined }) {
   const reviews = createReviewsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
@@ -64,9 +69,18 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
       const total = rated.reduce((sum, row) => sum + row.rating, 0);
       return {
         reviews: rows.map((row) => toReview(row, viewer)),
-        average: rated.length ? Math.round((total / rated.length) * 10) / 10 : 0,
+        average: averageOf(total, rated.length),
         count: rows.length,
       };
+    },
+
+    /** One page of the reviews, newest first, with the average of the whole list. */
+    async pageForEvent(eventId: string, viewer: AuthUser | undefined, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<ReviewView> & { average: number }> {
+      await requireVisibleEvent(eventRefs, eventId, viewer);
+      const [rows, stats] = await Promise.all([reviews.pageForEvent(eventId, { limit: page.limit + 1, after: page.cursor }), reviews.statsForEvent(eventId)]);
+      const views = rows.map((row) => toReview(row, viewer));
+      const sent = countWithinBytes(views, page.limit);
+      return { ...toPage(rows, sent, stats.total, (row) => [row.createdMicros, row.id]), items: views.slice(0, sent), average: averageOf(stats.ratingSum, stats.rated) };
     },
 
     async add(user: AuthUser, input: { eventId: string; content: string; rating: number }): Promise<ReviewView> {

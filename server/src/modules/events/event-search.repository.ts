@@ -179,6 +179,7 @@ export function createEventSearchRepository(db: Executor) {
   };
 }
 
-function likePattern(value: string) {
+/** `value` anywhere in the text, its LIKE wildcards taken literally. */
+export function likePattern(value: string) {
   return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }

@@ -1,8 +1,11 @@
-import { and, asc, desc, eq, getTableColumns, gte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import { eventDailyActivity, events, eventShares, ticketTypes } from '../../db/schema.js';
 import { utcDay } from './event-dates.js';
+import { likePattern } from './event-search.repository.js';
 import type { SharePlatform } from './events.schemas.js';
 
 /** Every column but the generated search vectors, which only the database needs. */
@@ -29,6 +32,23 @@ const eventColumns = {
 export type EventRow = Omit<typeof events.$inferSelect, SearchVectors> & { ticketsSold: number };
 export type NewEvent = Omit<typeof events.$inferInsert, 'id' | SearchVectors> & { id?: string };
 export type EventChanges = Partial<Omit<EventRow, 'id' | 'createdAt' | 'userId' | 'importKey' | 'status' | 'cancelReason' | 'cancelledAt' | 'cancelledFrom'>> & { status?: 'approved' | 'pending' };
+export type StatusCounts = Record<'pending' | 'approved' | 'cancelled', number>;
+
+/** Which events a paged list holds (GET /api/admin/events, /api/events/user/:userId/paged). */
+export interface EventListFilter {
+  status?: 'pending' | 'approved' | 'cancelled' | undefined;
+  userId?: string | undefined;
+  /** Part of the title or the place. */
+  q?: string | undefined;
+}
+
+function filterEvents(filter: Omit<EventListFilter, 'status'>): SQL | undefined {
+  return and(
+    filter.userId ? eq(events.userId, filter.userId) : undefined,
+    filter.q ? or(ilike(events.title, likePattern(filter.q)), ilike(events.location, likePattern(filter.q))) : undefined,
+  );
+}
+
 export type ActivityKind = 'opens' | 'shares' | 'registrations';
 
 /** Trending weights and half-life; docs/decisions/trending.md explains the choice. */
@@ -104,6 +124,28 @@ export function createEventsRepository(db: Executor) {
 
     async listByUser(userId: string): Promise<EventRow[]> {
       return db.select(eventColumns).from(events).where(eq(events.userId, userId)).orderBy(asc(events.startsAt), asc(events.id));
+    },
+
+    /**
+     * One page of events by date (`order`), then id, after `after`: `limit + 1` rows, each with its
+     * start in microseconds for the next cursor.
+     */
+    async page(filter: EventListFilter, order: 'asc' | 'desc', after: CursorKey | undefined, limit: number): Promise<Array<EventRow & { startsAtMicros: string }>> {
+      const by = order === 'desc' ? desc : asc;
+      return db
+        .select({ ...eventColumns, startsAtMicros: epochMicros(events.startsAt) })
+        .from(events)
+        .where(and(filterEvents(filter), filter.status ? eq(events.status, filter.status) : undefined, afterTimeKey(order, events.startsAt, events.id, after)))
+        .orderBy(by(events.startsAt), by(events.id))
+        .limit(limit + 1);
+    },
+
+    /** How many events the filter holds in each status (one grouped count, for the tabs' numbers and a page's total). */
+    async countByStatus(filter: Omit<EventListFilter, 'status'>): Promise<StatusCounts> {
+      const rows = await db.select({ status: events.status, n: sql<number>`count(*)::int`.mapWith(Number) }).from(events).where(filterEvents(filter)).groupBy(events.status);
+      const counts: StatusCounts = { pending: 0, approved: 0, cancelled: 0 };
+      for (const row of rows) counts[row.status] += row.n;
+      return counts;
     },
 
     async upcoming(wallNow: Date, limit: number): Promise<EventRow[]> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from '../../lib/keyset-page.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
 /** Response bodies of the events routes, for the API document (the service's DTOs say the same in TypeScript). */
@@ -57,4 +58,16 @@ export const shareCounts = z.object({
 export const deleted = z.object({
   msg: z.string(),
   cancelled: z.literal(true).optional().meta({ description: 'The event had orders, so it was cancelled (its buyers refunded) instead of deleted.' }),
+});
+
+export const listedEvent = eventResponse
+  .omit({ registeredUsers: true, reReview: true, msg: true })
+  .meta({ id: 'ListedEvent', description: 'An event in a paged list: as `Event`, without `registeredUsers` (which grows with the attendees).' });
+
+export const listedEventPage = pageSchema(listedEvent);
+
+export const adminEventPage = listedEventPage.extend({
+  counts: z
+    .object({ pending: z.int(), approved: z.int(), cancelled: z.int(), all: z.int() })
+    .meta({ description: 'How many events of each status the same filter (`user`, `q`) holds, whatever `status` is.' }),
 });

@@ -3,10 +3,12 @@ import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { sendMemoJson } from '../../lib/memo-json.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { deleted, eventList, eventPage, eventResponse, shareCounts } from './events.responses.js';
+import { adminEventPage, deleted, eventList, eventPage, eventResponse, listedEventPage, shareCounts } from './events.responses.js';
 import {
+  adminEventsQuery,
   createEventBody,
   eventIdParams,
+  eventPageQuery,
   listLimitQuery,
   searchQuery,
   shareBody,
@@ -123,6 +125,21 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     ({ params }) => events.listByUser(params.userId),
   );
 
+  routes.get(
+    '/user/:userId/paged',
+    {
+      summary: "A user's own events by date, pending ones included, a page at a time (self or admin)",
+      access: 'self',
+      self: ({ params }) => params.userId,
+      allowAdmin: true,
+      description: 'The paged form of GET /api/events/user/{userId}, for lists that grow: soonest first, then by id.',
+      params: userIdParams,
+      query: eventPageQuery,
+      responses: { 200: { description: "`{items, total, nextCursor}`: a page of that user's events.", schema: listedEventPage } },
+    },
+    ({ params, query }) => events.pageByUser(params.userId, query),
+  );
+
   routes.post(
     '/addevnt',
     {
@@ -224,5 +241,22 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     ({ params, user }) => events.remove(params.id, user),
   );
 
+  return router;
+}
+
+/** /api/admin/events: every event for the admin pages, a page at a time, with the count of each status. */
+export function createAdminEventsRouter(deps: { events: EventsService }) {
+  const router = Router();
+  declareRoutes(router, 'Events').get(
+    '/events',
+    {
+      summary: 'Events of any status for the admin pages, paged, with the count of each status',
+      access: 'admin',
+      description: 'Filters: `status`, `user` (an organiser), `q` (part of the title or place). `total` counts the filtered list; `counts` gives every status for the tabs.',
+      query: adminEventsQuery,
+      responses: { 200: { description: '`{items, total, nextCursor, counts:{pending, approved, cancelled, all}}`.', schema: adminEventPage } },
+    },
+    ({ query }) => deps.events.adminPage(query),
+  );
   return router;
 }

@@ -1,6 +1,7 @@
 import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX, TICKET_PRICE_MAX } from '@tukio/shared/limits';
 import { REFUND_PERCENT_MAX, REFUND_PERCENT_MIN, REFUND_POLICY_KINDS, REFUND_UNTIL_HOURS_MAX, type RefundPolicy } from '@tukio/shared/refund-policy';
 import { z } from 'zod';
+import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, text } from '../../lib/validate.js';
 import { DAY_MS, parseDayOrWallClock, parseWallClock } from './event-dates.js';
 import { decodeCursor } from './search-query.js';
@@ -241,3 +242,23 @@ export type SearchInput = z.infer<typeof searchQuery>;
 
 export const listLimitQuery = (fallback: number) =>
   z.object({ limit: optionalQuery(queryInt('limit', 1, SEARCH_LIMIT_MAX)) }).transform((query) => query.limit ?? fallback);
+
+/** Event pages stay under 100 KB even when every description is at its longest (5,000 characters). */
+export const EVENT_PAGE_LIMIT = 15;
+export const ADMIN_EVENT_STATUSES = ['pending', 'approved', 'cancelled'] as const;
+export type AdminEventStatus = (typeof ADMIN_EVENT_STATUSES)[number];
+
+/** GET /api/admin/events: one status (every one when absent), one organiser, words of the title, by date. */
+export const adminEventsQuery = z.object({
+  ...timePageQuery(EVENT_PAGE_LIMIT),
+  status: optionalQuery(z.enum(ADMIN_EVENT_STATUSES, { error: `status must be one of ${ADMIN_EVENT_STATUSES.join(', ')}.` })),
+  user: optionalQuery(idParam('user').meta({ description: "Only this organiser's events (the scraper's system user for /admpst)." })),
+  q: optionalQuery(text('q', 200).meta({ description: 'Part of the title or the place, any case.' })),
+  order: optionalQuery(z.enum(['asc', 'desc'], { error: 'order must be asc or desc.' }))
+    .transform((order) => order ?? 'asc')
+    .meta({ description: 'By date: soonest first (`asc`, the default) or latest first (`desc`).' }),
+});
+export type AdminEventsQuery = z.infer<typeof adminEventsQuery>;
+
+/** GET /api/events/user/:userId/paged. */
+export const eventPageQuery = z.object(timePageQuery(EVENT_PAGE_LIMIT));

@@ -7,15 +7,28 @@ import { hasStarted, nowAsWallClock, startOfTodayWallClock } from '../../lib/eve
 import { utcDay } from './event-dates.js';
 import { canSeeEvent } from './event-visibility.js';
 import { chunk } from '../../db/chunk.js';
-import { createEventsRepository, type EventChanges, type EventRow } from './events.repository.js';
+import { toPage, type Page } from '../../lib/keyset-page.js';
+import { createEventsRepository, type EventChanges, type EventListFilter, type EventRow, type StatusCounts } from './events.repository.js';
 import { createEventSearchRepository, type SearchFilters, type SearchPage } from './event-search.repository.js';
 import { correctedQuery, encodeCursor, searchWords, toTsqueries } from './search-query.js';
-import type { CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
+import type { AdminEventsQuery, CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
 import { createPreparedBodies } from '../../lib/prepared-body.js';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/index.js';
 import type { GeocodingService } from '../geocoding/index.js';
+
+/**
+ * An event in a paged list: the contract's object without `registeredUsers`, which grows with the
+ * attendees (the lists that page show none of them, and a page must stay small).
+ */
+export type ListedEvent = Omit<EventDto, 'registeredUsers'>;
+export type ListedEventPage = Page<ListedEvent>;
+
+function toListedEvent(row: EventRow, publicUrl: string): ListedEvent {
+  const { registeredUsers: _registeredUsers, ...event } = toEventDto(row, { registeredUsers: [], ticketsSold: row.ticketsSold }, publicUrl);
+  return event;
+}
 
 /** The contract's event object. */
 export interface EventDto {
@@ -322,6 +335,13 @@ export function createEventsService(deps: EventsServiceDeps) {
 
   const toDto = async (row: EventRow) => (await toDtos([row]))[0]!;
 
+  /** A page of events for the lists that page (their total is filled in by the caller). */
+  async function listedPage(filter: EventListFilter, order: 'asc' | 'desc', query: { limit: number; cursor?: string[] | undefined }): Promise<ListedEventPage> {
+    const rows = await repo.page(filter, order, query.cursor, query.limit);
+    const page = toPage(rows, query.limit, 0, (row) => [row.startsAtMicros, row.id]);
+    return { ...page, items: page.items.map((row) => toListedEvent(row, deps.publicUrl)) };
+  }
+
   /** Remembers published events' bodies, unless a change arrived while they were being read. */
   function remember(dtos: EventDto[], readStartedAt: number) {
     if (readStartedAt !== generation) return;
@@ -429,6 +449,23 @@ export function createEventsService(deps: EventsServiceDeps) {
     },
     listPending: async () => toDtos(await repo.listByStatus('pending')),
     listByUser: async (userId: string) => toDtos(await repo.listByUser(userId)),
+
+    /** GET /api/admin/events: a page of any events, with the count of each status for the same filter. */
+    async adminPage(query: AdminEventsQuery): Promise<ListedEventPage & { counts: StatusCounts & { all: number } }> {
+      const { status, user: userId, q } = query;
+      const [counts, page] = await Promise.all([
+        repo.countByStatus({ userId, q }),
+        listedPage({ status, userId, q }, query.order, query),
+      ]);
+      const all = counts.pending + counts.approved + counts.cancelled;
+      return { ...page, total: status ? counts[status] : all, counts: { ...counts, all } };
+    },
+
+    /** GET /api/events/user/:userId/paged: the organiser's events by date, pending ones included. */
+    async pageByUser(userId: string, query: { limit: number; cursor?: string[] | undefined }): Promise<ListedEventPage> {
+      const [counts, page] = await Promise.all([repo.countByStatus({ userId }), listedPage({ userId }, 'asc', query)]);
+      return { ...page, total: counts.pending + counts.approved + counts.cancelled };
+    },
     upcoming: async (limit: number) => toDtos(await repo.upcoming(nowAsWallClock(now()), limit)),
 
     /** Events with recent activity by decayed score, then (to fill the list) the soonest upcoming ones. */

@@ -3,6 +3,6 @@ export { createEventPageHandler } from './event-page.js';
 export { canSeeEvent } from './event-visibility.js';
 export { createEventsImportService } from './events-import.service.js';
 export { createEventsRepository, recordActivity } from './events.repository.js';
-export { createEventsRouter } from './events.routes.js';
+export { createAdminEventsRouter, createEventsRouter } from './events.routes.js';
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
 export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';

@@ -2,7 +2,9 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { moderationActions, reports, users } from '../../db/schema.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import type { ModerationAction, ReportKind, ReportReason } from './moderation.schemas.js';
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -46,21 +48,31 @@ export function createModerationRepository(db: Executor) {
 
     /**
      * The items with open reports, the most reported (then the longest waiting) first, with every open
-     * report on them and who made it: one query, grouped by the service.
+     * report on them and who made it: one query, grouped by the service. A page (`limit`, after the
+     * item `after` = [reports, first report in microseconds, kind, id]) or, without one, the first QUEUE_ITEMS.
      */
-    async openReports() {
+    async openReports(page: { limit: number; after?: CursorKey | undefined } = { limit: QUEUE_ITEMS }) {
+      const count = sql<number>`count(*)::int`;
+      const first = sql`min(${reports.createdAt})`;
+      const after = page.after;
       const items = db
         .select({
           kind: reports.targetKind,
           targetId: reports.targetId,
-          n: sql<number>`count(*)::int`.as('n'),
-          first: sql<string>`min(${reports.createdAt})`.as('first'),
+          n: count.as('n'),
+          first: sql<string>`${first}`.as('first'),
+          firstMicros: sql<string>`${epochMicros(first)}`.as('first_micros'),
         })
         .from(reports)
         .where(eq(reports.status, 'open'))
         .groupBy(reports.targetKind, reports.targetId)
-        .orderBy(sql`count(*) desc`, sql`min(${reports.createdAt})`)
-        .limit(QUEUE_ITEMS)
+        .having(
+          after
+            ? sql`count(*) < ${Number(after[0])} or (count(*) = ${Number(after[0])} and (${epochMicros(first)}::bigint, ${reports.targetKind}, ${reports.targetId}) > (${after[1]}::bigint, ${after[2]}, ${after[3]}))`
+            : undefined,
+        )
+        .orderBy(sql`count(*) desc`, first, reports.targetKind, reports.targetId)
+        .limit(page.limit)
         .as('items');
       return db
         .select({
@@ -75,12 +87,20 @@ export function createModerationRepository(db: Executor) {
           reporterName: reporter.username,
           n: items.n,
           first: items.first,
+          firstMicros: items.firstMicros,
         })
         .from(reports)
         .innerJoin(items, and(eq(items.kind, reports.targetKind), eq(items.targetId, reports.targetId)))
         .innerJoin(reporter, eq(reporter.id, reports.reporterId))
         .where(eq(reports.status, 'open'))
-        .orderBy(desc(items.n), items.first, reports.createdAt);
+        .orderBy(desc(items.n), items.first, items.kind, items.targetId, reports.createdAt);
+    },
+
+    /** How many items have open reports (the queue's length). */
+    async openItemCount(): Promise<number> {
+      const groups = db.select({ one: sql`1` }).from(reports).where(eq(reports.status, 'open')).groupBy(reports.targetKind, reports.targetId).as('groups');
+      const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(groups);
+      return row?.n ?? 0;
     },
 
     async openReportsOn(kind: ReportKind, targetId: string) {
@@ -111,9 +131,11 @@ export function createModerationRepository(db: Executor) {
       return row!;
     },
 
-    async log(options: { userId?: string | undefined; limit: number }) {
+    /** Newest first, after `after` when given; each row with its time in microseconds (a page's cursor). */
+    async log(options: { userId?: string | undefined; limit: number; after?: CursorKey | undefined }) {
       return db
         .select({
+          createdAtMicros: epochMicros(moderationActions.createdAt),
           id: moderationActions.id,
           action: moderationActions.action,
           kind: moderationActions.targetKind,
@@ -130,9 +152,17 @@ export function createModerationRepository(db: Executor) {
         .from(moderationActions)
         .innerJoin(admin, eq(admin.id, moderationActions.adminId))
         .leftJoin(target, eq(target.id, moderationActions.targetUserId))
-        .where(options.userId ? eq(moderationActions.targetUserId, options.userId) : undefined)
+        .where(and(options.userId ? eq(moderationActions.targetUserId, options.userId) : undefined, afterTimeKey('desc', moderationActions.createdAt, moderationActions.id, options.after)))
         .orderBy(desc(moderationActions.createdAt), desc(moderationActions.id))
         .limit(options.limit);
+    },
+
+    async logCount(userId: string | undefined): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+        .from(moderationActions)
+        .where(userId ? eq(moderationActions.targetUserId, userId) : undefined);
+      return row?.n ?? 0;
     },
   };
 }

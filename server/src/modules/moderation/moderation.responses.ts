@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from '../../lib/keyset-page.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 import { ACTIONS, REPORT_KINDS, REPORT_REASONS } from './moderation.schemas.js';
 
@@ -60,6 +61,8 @@ const queueItem = z
 
 export const queueResponse = z.object({ items: z.array(queueItem) });
 
+export const queuePage = pageSchema(queueItem);
+
 export const actionResponse = z.object({
   status: z.literal(true),
   action: z.object({
@@ -75,19 +78,19 @@ export const actionResponse = z.object({
   }),
 });
 
-export const logResponse = z.object({
-  actions: z.array(
-    z.object({
-      _id: id,
-      action,
-      kind,
-      id,
-      reason: z.string(),
-      days: z.int().nullable(),
-      excerpt: z.string(),
-      createdAt: dateTime,
-      admin: person,
-      user: person.nullable(),
-    }),
-  ),
+const logEntry = z.object({
+  _id: id,
+  action,
+  kind,
+  id,
+  reason: z.string(),
+  days: z.int().nullable(),
+  excerpt: z.string(),
+  createdAt: dateTime,
+  admin: person,
+  user: person.nullable(),
 });
+
+export const logResponse = z.object({ actions: z.array(logEntry) });
+
+export const logPage = pageSchema(logEntry);

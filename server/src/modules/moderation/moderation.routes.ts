@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { actionResponse, logResponse, myReports, queueResponse, reportCreated } from './moderation.responses.js';
-import { actionBody, itemParams, logQuery, reportBody } from './moderation.schemas.js';
+import { actionResponse, logPage, logResponse, queuePage, myReports, queueResponse, reportCreated } from './moderation.responses.js';
+import { actionBody, itemParams, logPageQuery, logQuery, queuePageQuery, reportBody } from './moderation.schemas.js';
 import { moderationMessages, type ModerationService } from './moderation.service.js';
 
 export function createModerationRouter(deps: { moderation: ModerationService }) {
@@ -42,6 +42,18 @@ export function createModerationRouter(deps: { moderation: ModerationService }) 
     async () => ({ items: await moderation.queue() }),
   );
 
+  routes.get(
+    '/queue/paged',
+    {
+      summary: 'The moderation queue a page at a time (every item waiting, not only the first 100)',
+      access: 'admin',
+      description: 'The paged form of GET /api/moderation/queue: same items and order (then kind and id); `total` counts the items with open reports.',
+      query: queuePageQuery,
+      responses: { 200: { description: '`{items, total, nextCursor}`: items as in GET /api/moderation/queue.', schema: queuePage } },
+    },
+    ({ query }) => moderation.queuePage(query),
+  );
+
   routes.post(
     '/items/:kind/:id/actions',
     {
@@ -69,6 +81,18 @@ export function createModerationRouter(deps: { moderation: ModerationService }) 
       responses: { 200: { description: '`{actions}`, newest first (200 at most).', schema: logResponse } },
     },
     async ({ query }) => ({ actions: await moderation.log({ userId: query.userId }) }),
+  );
+
+  routes.get(
+    '/log/paged',
+    {
+      summary: 'The moderation log, newest first, a page at a time',
+      access: 'admin',
+      description: 'The paged form of GET /api/moderation/log (every action, not only the latest 200).',
+      query: logPageQuery,
+      responses: { 200: { description: '`{items, total, nextCursor}`: items as the `actions` of GET /api/moderation/log.', schema: logPage } },
+    },
+    ({ query }) => moderation.logPage(query),
   );
 
   return router;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageQuery, type CursorKey } from '../../lib/keyset-page.js';
+import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, text } from '../../lib/validate.js';
 
 export const REPORT_KINDS = ['comment', 'review', 'thread', 'post', 'message', 'user'] as const;
@@ -52,4 +54,16 @@ export const actionBody = z
 
 export const logQuery = z.object({
   userId: idParam('userId').optional(),
+});
+export const logPageQuery = logQuery.extend(timePageQuery(20));
+
+/** A queue page's cursor names its last item: [reports, first report in microseconds, kind, id]. */
+const queueCursor = pageQuery(10, 4);
+const isQueueKey = (key: CursorKey) =>
+  /^\d{1,9}$/.test(key[0] ?? '') && /^-?\d{1,18}$/.test(key[1] ?? '') && (REPORT_KINDS as readonly string[]).includes(key[2] ?? '');
+export const queuePageQuery = z.object({
+  limit: queueCursor.limit,
+  cursor: queueCursor.cursor.refine((key: CursorKey | undefined) => key === undefined || isQueueKey(key), {
+    message: 'cursor is not valid: use the nextCursor of a previous answer.',
+  }),
 });

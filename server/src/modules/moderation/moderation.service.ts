@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { SYSTEM_USER_ID } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { translate, translator, type Language, type MessageKey } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer } from '../../lib/mailer.js';
@@ -98,6 +99,24 @@ interface Target {
 }
 
 const isContentKind = (kind: ReportKind): kind is ContentKind => kind === 'comment' || kind === 'review' || kind === 'thread' || kind === 'post';
+
+type LogRow = Awaited<ReturnType<ReturnType<typeof createModerationRepository>['log']>>[number];
+
+/** A moderation log entry as the admin pages show it. */
+function toLogEntry(row: LogRow) {
+  return {
+    _id: row.id,
+    action: row.action,
+    kind: row.kind,
+    id: row.targetId,
+    reason: row.reason,
+    days: row.days,
+    excerpt: row.excerpt,
+    createdAt: row.createdAt.toISOString(),
+    admin: { _id: row.adminId, username: row.adminName },
+    user: row.targetUserId ? { _id: row.targetUserId, username: row.targetUserName ?? '' } : null,
+  };
+}
 
 export function createModerationService(deps: ModerationDeps) {
   const repo = createModerationRepository(deps.db);
@@ -216,6 +235,58 @@ export function createModerationService(deps: ModerationDeps) {
     mailTo(author, t(subject), t(text, { what, reason, until: String(until?.toISOString().slice(0, 16).replace('T', ' ')) }));
   }
 
+  /** Report rows (grouped by item, in queue order) as queue items, each with its item in context and its author's record. */
+  async function queueItems(rows: Awaited<ReturnType<typeof repo.openReports>>) {
+    const groups = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const key = `${row.kind}:${row.targetId}`;
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    const authors = [...new Set(rows.map((row) => row.targetUserId))];
+    const measures = await repo.priorMeasures(authors);
+    const record = (userId: string) => {
+      const count = (action: string) => measures.find((m) => m.userId === userId && m.action === action)?.n ?? 0;
+      return { warnings: count('warn'), suspensions: count('suspend'), bans: count('ban') };
+    };
+    const items = [];
+    for (const reports of groups.values()) {
+      const first = reports[0]!;
+      const target = await loadTarget(first.kind, first.targetId);
+      const author = await repo.findUser(target?.authorId ?? first.targetUserId);
+      items.push({
+        kind: first.kind,
+        id: first.targetId,
+        reportCount: reports.length,
+        // A raw aggregate: the driver hands it over as text.
+        firstReportedAt: new Date(first.first).toISOString(),
+        item: target
+          ? { text: target.text, hidden: target.hidden, hiddenReason: target.hiddenReason, createdAt: target.kind === 'user' ? null : target.createdAt.toISOString() }
+          : null,
+        event: target?.event ?? null,
+        thread: target?.thread ?? null,
+        author: author
+          ? {
+              _id: author.id,
+              username: author.username,
+              role: author.role,
+              suspendedUntil: author.suspendedUntil?.toISOString() ?? null,
+              bannedAt: author.bannedAt?.toISOString() ?? null,
+              ...record(author.id),
+            }
+          : null,
+        context: target ? await contextOf(target) : { posts: [], messages: [] },
+        reports: reports.map((report) => ({
+          _id: report.id,
+          reason: report.reason,
+          details: report.details,
+          createdAt: report.createdAt.toISOString(),
+          reporter: { _id: report.reporterId, username: report.reporterName },
+        })),
+      });
+    }
+    return items;
+  }
+
   return {
     /** One report per user per item; the reported person never learns who reported them. */
     async report(user: AuthUser, input: { kind: ReportKind; id: string; reason: ReportReason; details: string }) {
@@ -260,55 +331,17 @@ export function createModerationService(deps: ModerationDeps) {
 
     /** Open reports grouped by item, the most reported first, each with the item in context and its author's record. */
     async queue() {
-      const rows = await repo.openReports();
-      const groups = new Map<string, typeof rows>();
-      for (const row of rows) {
-        const key = `${row.kind}:${row.targetId}`;
-        groups.set(key, [...(groups.get(key) ?? []), row]);
-      }
-      const authors = [...new Set(rows.map((row) => row.targetUserId))];
-      const measures = await repo.priorMeasures(authors);
-      const record = (userId: string) => {
-        const count = (action: string) => measures.find((m) => m.userId === userId && m.action === action)?.n ?? 0;
-        return { warnings: count('warn'), suspensions: count('suspend'), bans: count('ban') };
-      };
-      const items = [];
-      for (const reports of groups.values()) {
-        const first = reports[0]!;
-        const target = await loadTarget(first.kind, first.targetId);
-        const author = await repo.findUser(target?.authorId ?? first.targetUserId);
-        items.push({
-          kind: first.kind,
-          id: first.targetId,
-          reportCount: reports.length,
-          // A raw aggregate: the driver hands it over as text.
-          firstReportedAt: new Date(first.first).toISOString(),
-          item: target
-            ? { text: target.text, hidden: target.hidden, hiddenReason: target.hiddenReason, createdAt: target.kind === 'user' ? null : target.createdAt.toISOString() }
-            : null,
-          event: target?.event ?? null,
-          thread: target?.thread ?? null,
-          author: author
-            ? {
-                _id: author.id,
-                username: author.username,
-                role: author.role,
-                suspendedUntil: author.suspendedUntil?.toISOString() ?? null,
-                bannedAt: author.bannedAt?.toISOString() ?? null,
-                ...record(author.id),
-              }
-            : null,
-          context: target ? await contextOf(target) : { posts: [], messages: [] },
-          reports: reports.map((report) => ({
-            _id: report.id,
-            reason: report.reason,
-            details: report.details,
-            createdAt: report.createdAt.toISOString(),
-            reporter: { _id: report.reporterId, username: report.reporterName },
-          })),
-        });
-      }
-      return items;
+      return queueItems(await repo.openReports());
+    },
+
+    /** GET /api/moderation/queue/paged: the queue a page at a time, with the number of items waiting. */
+    async queuePage(query: { limit: number; cursor?: CursorKey | undefined }) {
+      const [rows, total] = await Promise.all([repo.openReports({ limit: query.limit + 1, after: query.cursor }), repo.openItemCount()]);
+      // One row per item for the page (the rows are its reports, grouped by item).
+      const firsts = new Map(rows.map((row) => [`${row.kind}:${row.targetId}`, row]));
+      const page = toPage([...firsts.values()], query.limit, total, (row) => [String(row.n), row.firstMicros, row.kind, row.targetId]);
+      const kept = new Set(page.items.map((row) => `${row.kind}:${row.targetId}`));
+      return { ...page, items: await queueItems(rows.filter((row) => kept.has(`${row.kind}:${row.targetId}`))) };
     },
 
     /**
@@ -402,18 +435,14 @@ export function createModerationService(deps: ModerationDeps) {
     /** The action log, newest first: who did what, when, why (optionally about one account). */
     async log(options: { userId?: string | undefined }) {
       const rows = await repo.log({ userId: options.userId, limit: 200 });
-      return rows.map((row) => ({
-        _id: row.id,
-        action: row.action,
-        kind: row.kind,
-        id: row.targetId,
-        reason: row.reason,
-        days: row.days,
-        excerpt: row.excerpt,
-        createdAt: row.createdAt.toISOString(),
-        admin: { _id: row.adminId, username: row.adminName },
-        user: row.targetUserId ? { _id: row.targetUserId, username: row.targetUserName ?? '' } : null,
-      }));
+      return rows.map(toLogEntry);
+    },
+
+    /** GET /api/moderation/log/paged: the log a page at a time, newest first. */
+    async logPage(query: { userId?: string | undefined; limit: number; cursor?: CursorKey | undefined }) {
+      const [rows, total] = await Promise.all([repo.log({ userId: query.userId, limit: query.limit + 1, after: query.cursor }), repo.logCount(query.userId)]);
+      const page = toPage(rows, query.limit, total, (row) => [row.createdAtMicros, row.id]);
+      return { ...page, items: page.items.map(toLogEntry) };
     },
   };
 }

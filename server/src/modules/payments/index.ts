@@ -5,3 +5,4 @@ export { createGuestCheckout, type GuestCheckout } from './guest-checkout.servic
 export { createGuestTicketLinks } from './guest-ticket-links.js';
 export { createPaymentsService, type PaymentsService, type RefundLedger } from './payments.service.js';
 export { createEventReminders, reminderText, type EventReminders } from './event-reminders.js';
+export { createPaymentPasses, type PaymentPasses } from './payment-passes.js';

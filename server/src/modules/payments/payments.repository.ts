@@ -1,8 +1,10 @@
-import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { events, orders, payments, refunds, tickets, users } from '../../db/schema.js';
 import { chunk } from '../../db/chunk.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -28,6 +30,17 @@ export type HoldOutcome =
 
 /** Orders (seat holds) and payments (one per STK push). */
 export function createPaymentsRepository(db: Executor) {
+  /** A user's payment attempts with their event's title and their order, after `after` in newest-first order. */
+  function transactionsOf<Extra extends Record<string, SQL>>(userId: string, after: CursorKey | undefined, extra?: Extra) {
+    return db
+      .select({ payment: payments, title: events.title, orderStatus: orders.status, quantity: orders.quantity, ...(extra ?? ({} as Extra)) })
+      .from(payments)
+      .innerJoin(events, eq(events.id, payments.eventId))
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(and(eq(payments.userId, userId), afterTimeKey('desc', payments.createdAt, payments.id, after)))
+      .$dynamic();
+  }
+
   return {
     /**
      * Checks the event, its ticket types and the promo code and holds seats in one round trip through
@@ -202,13 +215,23 @@ export function createPaymentsRepository(db: Executor) {
 
     /** A user's payment attempts with the event title, newest first. */
     async listForUser(userId: string) {
-      return db
-        .select({ payment: payments, title: events.title, orderStatus: orders.status, quantity: orders.quantity })
+      return transactionsOf(userId, undefined).orderBy(desc(payments.createdAt), desc(payments.id));
+    },
+
+    /** One page of listForUser (newest first) after `after`: `limit + 1` rows, each with its creation time in microseconds. */
+    async pageForUser(userId: string, after: CursorKey | undefined, limit: number) {
+      return transactionsOf(userId, after, { createdAtMicros: epochMicros(payments.createdAt) })
+        .orderBy(desc(payments.createdAt), desc(payments.id))
+        .limit(limit + 1);
+    },
+
+    async countForUser(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
         .from(payments)
-        .innerJoin(events, eq(events.id, payments.eventId))
         .innerJoin(orders, eq(orders.id, payments.orderId))
-        .where(eq(payments.userId, userId))
-        .orderBy(desc(payments.createdAt), desc(payments.id));
+        .where(eq(payments.userId, userId));
+      return row?.n ?? 0;
     },
 
     async withOrder(checkoutRequestId: string) {

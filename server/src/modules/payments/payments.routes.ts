@@ -1,5 +1,8 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import { pageSchema } from '../../lib/keyset-page.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
+import { timePageQuery } from '../../lib/time-cursor.js';
 import { guestTickets, heldOrder, paymentView, pendingPushes, recordedPush, released, settled, transaction, whoami } from './payments.responses.js';
 import {
   abandonOrderBody,
@@ -175,6 +178,8 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
   return router;
 }
 
+const transactionsPageQuery = z.object(timePageQuery(20));
+
 /** /api/transactions — read-only views of what the server recorded; the client's word changes nothing. */
 export function createTransactionsRouter(deps: { payments: PaymentsService }) {
   const router = Router();
@@ -198,6 +203,21 @@ export function createTransactionsRouter(deps: { payments: PaymentsService }) {
       },
     },
     ({ params }) => deps.payments.transactions(params.userId),
+  );
+
+  routes.get(
+    '/:userId/paged',
+    {
+      summary: "A user's payment attempts, newest first, a page at a time (self or admin)",
+      access: 'self',
+      self: ({ params }) => params.userId,
+      allowAdmin: true,
+      description: 'The paged form of GET /api/transactions/{userId}: same items and order.',
+      params: userIdParams,
+      query: transactionsPageQuery,
+      responses: { 200: { description: '`{items, total, nextCursor}`: items as in GET /api/transactions/{userId}.', schema: pageSchema(transaction) } },
+    },
+    ({ params, query }) => deps.payments.transactionsPage(params.userId, query),
   );
 
   routes.post(

@@ -2,6 +2,7 @@ import type { CreateOrderRequest, SettleRequest } from '@tukio/shared/internal-a
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '../../lib/batcher.js';
+import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { translate, type Language } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
@@ -76,6 +77,33 @@ function isUniqueViolation(error: unknown): boolean {
 const HOLD_SAFETY_MS = 30_000;
 
 const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa prompt on your phone, then confirm again.';
+
+type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
+
+/** Payment attempts as GET /api/transactions/:userId answers them, each with its latest refund. */
+async function toTransactions(repo: PaymentsRepository, rows: Awaited<ReturnType<PaymentsRepository['listForUser']>>) {
+  const refunds = await repo.latestRefunds(rows.map((row) => row.payment.id));
+  return rows.map(({ payment, title, orderStatus, quantity }) => ({
+    _id: payment.id,
+    name: title,
+    eventId: payment.eventId,
+    checkoutRequestId: payment.checkoutRequestId,
+    phoneNumber: payment.phone,
+    amount: payment.amount,
+    quantity,
+    date: payment.createdAt.toISOString(),
+    paymentStatus: payment.status,
+    orderStatus,
+    resultDesc: payment.resultDesc,
+    createdAt: payment.createdAt.toISOString(),
+    mpesaReceiptNumber: payment.mpesaReceiptNumber,
+    // The payment's latest refund, if any (null when none).
+    refundStatus: refunds.get(payment.id)?.status ?? null,
+    refundAmount: refunds.get(payment.id)?.amount ?? null,
+    refundReceipt: refunds.get(payment.id)?.receipt ?? null,
+  }));
+}
+
 
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, tickets, logger } = deps;
@@ -506,27 +534,15 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     /** GET /api/transactions/:userId: every attempt the server recorded, newest first. */
     async transactions(userId: string) {
       const repo = createPaymentsRepository(db);
-      const rows = await repo.listForUser(userId);
-      const refunds = await repo.latestRefunds(rows.map((row) => row.payment.id));
-      return rows.map(({ payment, title, orderStatus, quantity }) => ({
-        _id: payment.id,
-        name: title,
-        eventId: payment.eventId,
-        checkoutRequestId: payment.checkoutRequestId,
-        phoneNumber: payment.phone,
-        amount: payment.amount,
-        quantity,
-        date: payment.createdAt.toISOString(),
-        paymentStatus: payment.status,
-        orderStatus,
-        resultDesc: payment.resultDesc,
-        createdAt: payment.createdAt.toISOString(),
-        mpesaReceiptNumber: payment.mpesaReceiptNumber,
-        // The payment's latest refund, if any (null when none).
-        refundStatus: refunds.get(payment.id)?.status ?? null,
-        refundAmount: refunds.get(payment.id)?.amount ?? null,
-        refundReceipt: refunds.get(payment.id)?.receipt ?? null,
-      }));
+      return toTransactions(repo, await repo.listForUser(userId));
+    },
+
+    /** GET /api/transactions/:userId/paged: a page of them, newest first. */
+    async transactionsPage(userId: string, query: { limit: number; cursor?: CursorKey | undefined }) {
+      const repo = createPaymentsRepository(db);
+      const [rows, total] = await Promise.all([repo.pageForUser(userId, query.cursor, query.limit), repo.countForUser(userId)]);
+      const page = toPage(rows, query.limit, total, (row) => [row.createdAtMicros, row.payment.id]);
+      return { ...page, items: await toTransactions(repo, page.items) };
     },
 
     /** POST /api/transactions: the client can only point at a record the server already holds. */

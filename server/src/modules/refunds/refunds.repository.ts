@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { events, orders, payments, refundAttempts, refunds, refundTransitions, tickets, users } from '../../db/schema.js';
 import { chunk } from '../../db/chunk.js';
 import { newId } from '../../db/ids.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 
 export type RefundRow = typeof refunds.$inferSelect;
 export type NewRefund = typeof refunds.$inferInsert;
@@ -27,6 +29,33 @@ async function inSlices<T>(ids: string[], read: (slice: string[]) => Promise<T[]
 
 /** The refund ledger: refunds, the attempts sent to M-Pesa for them, and their history. */
 export function createRefundsRepository(db: Executor) {
+  /** Refunds with their order, payment, event and buyer (the admin list), after `after` in newest-first order. */
+  function withContext<Extra extends Record<string, SQL>>(status: RefundStatus | undefined, after: CursorKey | undefined, extra?: Extra) {
+    return db
+      .select({
+        refund: refunds,
+        order: { id: orders.id, eventId: orders.eventId, userId: orders.userId, quantity: orders.quantity },
+        eventTitle: events.title,
+        username: users.username,
+        email: users.email,
+        payment: {
+          checkoutRequestId: payments.checkoutRequestId,
+          mpesaReceiptNumber: payments.mpesaReceiptNumber,
+          phone: payments.phone,
+          amount: payments.amount,
+          updatedAt: payments.updatedAt,
+        },
+        ...(extra ?? ({} as Extra)),
+      })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .innerJoin(events, eq(events.id, refunds.eventId))
+      .innerJoin(users, eq(users.id, refunds.userId))
+      .where(and(status ? eq(refunds.status, status) : undefined, afterTimeKey('desc', refunds.createdAt, refunds.id, after)))
+      .$dynamic();
+  }
+
   async function takenFromEach(paymentIds: string[]): Promise<Map<string, number>> {
     const rows = await inSlices(paymentIds, (slice) =>
       db
@@ -146,28 +175,22 @@ export function createRefundsRepository(db: Executor) {
 
     /** Refunds with their order, payment, event and payer, newest first (optionally of one status). */
     async listWithContext(status?: RefundStatus) {
-      return db
-        .select({
-          refund: refunds,
-          order: { id: orders.id, eventId: orders.eventId, userId: orders.userId, quantity: orders.quantity },
-          eventTitle: events.title,
-          username: users.username,
-          email: users.email,
-          payment: {
-            checkoutRequestId: payments.checkoutRequestId,
-            mpesaReceiptNumber: payments.mpesaReceiptNumber,
-            phone: payments.phone,
-            amount: payments.amount,
-            updatedAt: payments.updatedAt,
-          },
-        })
+      return withContext(status, undefined).orderBy(desc(refunds.createdAt), desc(refunds.id));
+    },
+
+    /** One page of listWithContext (newest first) after `after`: `limit + 1` rows, each with its creation time in microseconds. */
+    async pageWithContext(status: RefundStatus | undefined, after: CursorKey | undefined, limit: number) {
+      return withContext(status, after, { createdAtMicros: epochMicros(refunds.createdAt) })
+        .orderBy(desc(refunds.createdAt), desc(refunds.id))
+        .limit(limit + 1);
+    },
+
+    async count(status: RefundStatus | undefined): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
         .from(refunds)
-        .innerJoin(orders, eq(orders.id, refunds.orderId))
-        .innerJoin(payments, eq(payments.id, refunds.paymentId))
-        .innerJoin(events, eq(events.id, refunds.eventId))
-        .innerJoin(users, eq(users.id, refunds.userId))
-        .where(status ? eq(refunds.status, status) : undefined)
-        .orderBy(desc(refunds.createdAt), desc(refunds.id));
+        .where(status ? eq(refunds.status, status) : undefined);
+      return row?.n ?? 0;
     },
 
     /**

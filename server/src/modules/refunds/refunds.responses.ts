@@ -13,6 +13,7 @@ import {
 } from '@tukio/shared/internal-refunds';
 import { shillingsSchema as shillings } from '@tukio/shared/internal-api';
 import { z } from 'zod';
+import { pageSchema } from '../../lib/keyset-page.js';
 import type { refunds } from '../../db/schema.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
@@ -33,32 +34,34 @@ export {
   unresolvedRefundsResponse as unresolved,
 };
 
-export const adminRefunds = z.array(
-  z.object({
-    _id: id.meta({ description: "The order's id (as before the refund ledger)." }),
-    orderId: id,
-    eventId: id,
-    eventTitle: z.string(),
-    userId: id,
-    username: z.string(),
-    email: z.string(),
-    quantity: z.int(),
-    amount: shillings.meta({ description: "The payment's amount (see refundAmount for the refund's)." }),
-    phoneNumber: z.string(),
-    checkoutRequestId: z.string(),
-    mpesaReceiptNumber: z.string().nullable(),
-    paidAt: dateTime,
-    flaggedAt: dateTime.meta({ description: 'When the refund was created.' }),
-    refundId: id,
-    status: refundStatusSchema,
-    refundAmount: shillings,
-    method: refundMethodSchema,
-    attempts: z.int(),
-    nextAttemptAt: dateTime,
-    receipt: z.string().nullable().meta({ description: 'The M-Pesa TransactionID of the refund once it succeeded.' }),
-    reason: refundReasonSchema,
-  }),
-);
+const adminRefund = z.object({
+  _id: id.meta({ description: "The order's id (as before the refund ledger)." }),
+  orderId: id,
+  eventId: id,
+  eventTitle: z.string(),
+  userId: id,
+  username: z.string(),
+  email: z.string(),
+  quantity: z.int(),
+  amount: shillings.meta({ description: "The payment's amount (see refundAmount for the refund's)." }),
+  phoneNumber: z.string(),
+  checkoutRequestId: z.string(),
+  mpesaReceiptNumber: z.string().nullable(),
+  paidAt: dateTime,
+  flaggedAt: dateTime.meta({ description: 'When the refund was created.' }),
+  refundId: id,
+  status: refundStatusSchema,
+  refundAmount: shillings,
+  method: refundMethodSchema,
+  attempts: z.int(),
+  nextAttemptAt: dateTime,
+  receipt: z.string().nullable().meta({ description: 'The M-Pesa TransactionID of the refund once it succeeded.' }),
+  reason: refundReasonSchema,
+});
+
+export const adminRefunds = z.array(adminRefund);
+
+export const adminRefundPage = pageSchema(adminRefund);
 
 export const retried = z.object({ refundId: id, status: z.literal('due'), method: refundMethodSchema, attempts: z.int(), nextAttemptAt: dateTime });
 

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { EventCancellationService } from './event-cancellation.service.js';
-import { accepted, adminRefunds, audited, cancelled, claimed, eventRefunds, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
-import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundParams, resultBody, selfCancelBody, unresolvedQuery } from './refunds.schemas.js';
+import { accepted, adminRefundPage, adminRefunds, audited, cancelled, claimed, eventRefunds, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
+import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundPageQuery, refundParams, resultBody, selfCancelBody, unresolvedQuery } from './refunds.schemas.js';
 import type { RefundsService } from './refunds.service.js';
 import type { SelfCancelService } from './self-cancel.service.js';
 
@@ -107,6 +107,18 @@ export function createAdminRefundsRouter(deps: { refunds: RefundsService }) {
       },
     },
     ({ query }) => deps.refunds.list(query.status),
+  );
+
+  routes.get(
+    '/refunds/paged',
+    {
+      summary: 'Refunds, newest first, a page at a time (the admin dashboard)',
+      access: 'admin',
+      description: 'The paged form of GET /api/admin/refunds: same items, order and `status` filter; `total` counts the filtered list.',
+      query: refundPageQuery,
+      responses: { 200: { description: '`{items, total, nextCursor}`.', schema: adminRefundPage } },
+    },
+    ({ query }) => deps.refunds.listPage(query),
   );
 
   routes.post(

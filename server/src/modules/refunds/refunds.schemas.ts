@@ -7,6 +7,7 @@ import {
   unresolvedRefundsQuery,
 } from '@tukio/shared/internal-refunds';
 import { z } from 'zod';
+import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, text } from '../../lib/validate.js';
 
 /** The internal calls of the payment service: the same schemas type its client (@tukio/shared/internal-refunds). */
@@ -20,6 +21,7 @@ export {
 
 export const refundParams = z.object({ id: idParam('Refund id') });
 export const refundListQuery = z.object({ status: refundStatusSchema.optional() });
+export const refundPageQuery = refundListQuery.extend(timePageQuery(20));
 
 export const eventParams = z.object({ id: idParam('Event id') });
 /** Told to every ticket holder, so it must say something (3 characters at least) and stay readable. */

@@ -5,6 +5,7 @@ import { newId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, createEventsRepository } from '../events/index.js';
@@ -126,6 +127,37 @@ export interface RefundsServiceDeps {
   retryBaseMs: number;
   /** REFUND_MAX_ATTEMPTS: attempts before a refund is left `failed` for an administrator. */
   maxAttempts: number;
+}
+
+
+type RefundWithContext = Awaited<ReturnType<ReturnType<typeof createRefundsRepository>['listWithContext']>>[number];
+
+/** A refund as the admin list shows it: the money going back and the paid order it comes from. */
+function toAdminRefund(row: RefundWithContext) {
+  return {
+    _id: row.order.id,
+    orderId: row.order.id,
+    eventId: row.order.eventId,
+    eventTitle: row.eventTitle,
+    userId: row.order.userId,
+    username: row.username,
+    email: row.email,
+    quantity: row.order.quantity,
+    amount: row.payment.amount,
+    phoneNumber: row.payment.phone,
+    checkoutRequestId: row.payment.checkoutRequestId,
+    mpesaReceiptNumber: row.payment.mpesaReceiptNumber,
+    paidAt: row.payment.updatedAt.toISOString(),
+    flaggedAt: row.refund.createdAt.toISOString(),
+    refundId: row.refund.id,
+    status: row.refund.status,
+    refundAmount: row.refund.amount,
+    method: row.refund.method,
+    attempts: row.refund.attempts,
+    nextAttemptAt: row.refund.nextAttemptAt.toISOString(),
+    receipt: row.refund.receipt,
+    reason: row.refund.reason,
+  };
 }
 
 /**
@@ -317,30 +349,15 @@ export function createRefundsService(deps: RefundsServiceDeps) {
      */
     async list(status?: RefundStatus) {
       const rows = await createRefundsRepository(db).listWithContext(status);
-      return rows.map((row) => ({
-        _id: row.order.id,
-        orderId: row.order.id,
-        eventId: row.order.eventId,
-        eventTitle: row.eventTitle,
-        userId: row.order.userId,
-        username: row.username,
-        email: row.email,
-        quantity: row.order.quantity,
-        amount: row.payment.amount,
-        phoneNumber: row.payment.phone,
-        checkoutRequestId: row.payment.checkoutRequestId,
-        mpesaReceiptNumber: row.payment.mpesaReceiptNumber,
-        paidAt: row.payment.updatedAt.toISOString(),
-        flaggedAt: row.refund.createdAt.toISOString(),
-        refundId: row.refund.id,
-        status: row.refund.status,
-        refundAmount: row.refund.amount,
-        method: row.refund.method,
-        attempts: row.refund.attempts,
-        nextAttemptAt: row.refund.nextAttemptAt.toISOString(),
-        receipt: row.refund.receipt,
-        reason: row.refund.reason,
-      }));
+      return rows.map(toAdminRefund);
+    },
+
+    /** GET /api/admin/refunds/paged: a page of them, newest first. */
+    async listPage(query: { status?: RefundStatus | undefined; limit: number; cursor?: CursorKey | undefined }) {
+      const repo = createRefundsRepository(db);
+      const [rows, total] = await Promise.all([repo.pageWithContext(query.status, query.cursor, query.limit), repo.count(query.status)]);
+      const page = toPage(rows, query.limit, total, (row) => [row.createdAtMicros, row.refund.id]);
+      return { ...page, items: page.items.map(toAdminRefund) };
     },
   };
 }

@@ -1,14 +1,66 @@
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
+import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { events, orders, tickets, ticketTypes, users } from '../../db/schema.js';
+import type { CursorKey } from '../../lib/keyset-page.js';
 import { heldTicket } from './registrations.repository.js';
 
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 export type NewTicket = typeof tickets.$inferInsert;
 
+const attendeeColumns = {
+  id: tickets.id,
+  userId: tickets.userId,
+  username: users.username,
+  email: users.email,
+  orderId: tickets.orderId,
+  checkedInAt: tickets.checkedInAt,
+  createdAt: tickets.createdAt,
+};
+
 /** Tickets, seat counting and the event row lock that makes stock changes safe. */
 export function createTicketsRepository(db: Executor) {
+  /** Tickets with what My Tickets shows of their event, order and type (plus `extra` columns). */
+  function mineQuery<Extra extends Record<string, SQL.Aliased | SQL>>(extra?: Extra) {
+    return db
+      .select({
+        id: tickets.id,
+        code: tickets.code,
+        checkedInAt: tickets.checkedInAt,
+        createdAt: tickets.createdAt,
+        orderId: tickets.orderId,
+        voidedAt: tickets.voidedAt,
+        voidReason: tickets.voidReason,
+        transferredFrom: tickets.transferredFrom,
+        pricePaid: tickets.pricePaid,
+        ticketTypeId: tickets.ticketTypeId,
+        ticketTypeName: ticketTypes.name,
+        /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
+        orderAmount: orders.amount,
+        orderQuantity: orders.quantity,
+        event: {
+          id: events.id,
+          title: events.title,
+          startsAt: events.startsAt,
+          location: events.location,
+          image: events.image,
+          isPaid: events.isPaid,
+          ticketPrice: events.ticketPrice,
+          status: events.status,
+          refundPolicy: events.refundPolicy,
+          refundPercent: events.refundPercent,
+          refundUntilHours: events.refundUntilHours,
+        },
+        ...(extra ?? ({} as Extra)),
+      })
+      .from(tickets)
+      .innerJoin(events, eq(events.id, tickets.eventId))
+      .leftJoin(orders, eq(orders.id, tickets.orderId))
+      .leftJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
+      .$dynamic();
+  }
+
   /**
    * Seats in use in their three parts: valid tickets issued, seats held by pending orders whose hold has
    * not run out, and seats offered to people on the waitlist (drizzle/0008 `tukio_offered_seats`, the rule
@@ -145,60 +197,60 @@ export function createTicketsRepository(db: Executor) {
     },
 
     async listForUser(userId: string) {
-      return db
-        .select({
-          id: tickets.id,
-          code: tickets.code,
-          checkedInAt: tickets.checkedInAt,
-          createdAt: tickets.createdAt,
-          orderId: tickets.orderId,
-          voidedAt: tickets.voidedAt,
-          voidReason: tickets.voidReason,
-          transferredFrom: tickets.transferredFrom,
-          pricePaid: tickets.pricePaid,
-          ticketTypeId: tickets.ticketTypeId,
-          ticketTypeName: ticketTypes.name,
-          /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
-          orderAmount: orders.amount,
-          orderQuantity: orders.quantity,
-          event: {
-            id: events.id,
-            title: events.title,
-            startsAt: events.startsAt,
-            location: events.location,
-            image: events.image,
-            isPaid: events.isPaid,
-            ticketPrice: events.ticketPrice,
-            status: events.status,
-            refundPolicy: events.refundPolicy,
-            refundPercent: events.refundPercent,
-            refundUntilHours: events.refundUntilHours,
-          },
-        })
-        .from(tickets)
-        .innerJoin(events, eq(events.id, tickets.eventId))
-        .leftJoin(orders, eq(orders.id, tickets.orderId))
-        .leftJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
-        .where(eq(tickets.userId, userId))
-        .orderBy(events.startsAt, tickets.id);
+      return mineQuery().where(eq(tickets.userId, userId)).orderBy(events.startsAt, tickets.id);
+    },
+
+    /**
+     * One page of the user's tickets in the order of listForUser (event start, then ticket id), after
+     * `after`: `limit + 1` rows, each with the event start in microseconds for the next cursor and the
+     * ticket's place among the user's tickets for the same event (on every page, whatever it holds).
+     */
+    async pageForUser(userId: string, after: CursorKey | undefined, limit: number) {
+      // Written out in full: the outer ticket's columns must be qualified inside the subqueries.
+      const sameEvent = sql`"mine"."user_id" = "tickets"."user_id" and "mine"."event_id" = "tickets"."event_id"`;
+      return mineQuery({
+        startsAtMicros: epochMicros(events.startsAt),
+        indexForEvent: sql<number>`(select count(*)::int from "tickets" "mine" where ${sameEvent} and "mine"."id" <= "tickets"."id")`.mapWith(Number),
+        countForEvent: sql<number>`(select count(*)::int from "tickets" "mine" where ${sameEvent})`.mapWith(Number),
+      })
+        .where(and(eq(tickets.userId, userId), afterTimeKey('asc', events.startsAt, tickets.id, after)))
+        .orderBy(asc(events.startsAt), asc(tickets.id))
+        .limit(limit + 1);
+    },
+
+    async countForUser(userId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(tickets).where(eq(tickets.userId, userId));
+      return row?.n ?? 0;
     },
 
     async listForEvent(eventId: string) {
       return db
-        .select({
-          id: tickets.id,
-          userId: tickets.userId,
-          username: users.username,
-          email: users.email,
-          orderId: tickets.orderId,
-          checkedInAt: tickets.checkedInAt,
-          createdAt: tickets.createdAt,
-        })
+        .select(attendeeColumns)
         .from(tickets)
         .innerJoin(users, eq(users.id, tickets.userId))
         // A ticket its holder cancelled or transferred is nobody's seat (the replacement is listed instead).
         .where(and(eq(tickets.eventId, eventId), heldTicket))
         .orderBy(users.username, tickets.id);
+    },
+
+    /** Attendees in username order: `limit` held tickets after the cursor (a username and a ticket id). */
+    async attendeePage(eventId: string, page: { limit: number; after: CursorKey | undefined }) {
+      return db
+        .select(attendeeColumns)
+        .from(tickets)
+        .innerJoin(users, eq(users.id, tickets.userId))
+        .where(and(eq(tickets.eventId, eventId), heldTicket, page.after ? sql`(${users.username}, ${tickets.id}) > (${page.after[0]}, ${page.after[1]})` : undefined))
+        .orderBy(users.username, tickets.id)
+        .limit(page.limit);
+    },
+
+    /** How many tickets the event's attendees hold, and how many of them are checked in. */
+    async countAttendees(eventId: string): Promise<{ total: number; checkedIn: number }> {
+      const [row] = await db
+        .select({ total: sql<number>`count(*)::int`, checkedIn: sql<number>`(count(*) filter (where ${tickets.checkedInAt} is not null))::int` })
+        .from(tickets)
+        .where(and(eq(tickets.eventId, eventId), heldTicket));
+      return row ?? { total: 0, checkedIn: 0 };
     },
 
     /** Where a user's ticket email goes. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { pageSchema } from '../../lib/keyset-page.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
 /** Response bodies of the ticket routes, for the API document (the service's return values say the same in TypeScript). */
 
 
-export const myTickets = z.array(
-  z.object({
+const myTicket = z.object({
     _id: id,
     code: z.string().meta({ description: 'The signed ticket code the QR carries.' }),
     checkedInAt: dateTime.nullable(),
@@ -30,6 +30,15 @@ export const myTickets = z.array(
       status: z.enum(['approved', 'pending', 'cancelled']),
       refundPolicy: z.object({ kind: z.enum(['none', 'full', 'partial']), percent: z.int().nullable(), untilHours: z.int() }),
     }),
+  });
+
+export const myTickets = z.array(myTicket);
+
+export const myTicketPage = pageSchema(
+  myTicket.extend({
+    position: z
+      .object({ index: z.int(), of: z.int() })
+      .meta({ description: "The ticket's place among the caller's tickets for the same event (1-based), and how many those are, whatever page they are on." }),
   }),
 );
 
@@ -50,17 +59,19 @@ export const messageOnly = z.object({ message: z.string() });
 
 export const checkedIn = z.object({ message: z.string(), ticket: z.object({ _id: id, userId: id, checkedInAt: dateTime }) });
 
-export const attendees = z.array(
-  z.object({
-    ticketId: id,
-    userId: id,
-    username: z.string(),
-    email: z.string(),
-    orderId: id.nullable(),
-    checkedInAt: dateTime.nullable(),
-    issuedAt: dateTime,
-  }),
-);
+const attendee = z.object({
+  ticketId: id,
+  userId: id,
+  username: z.string(),
+  email: z.string(),
+  orderId: id.nullable(),
+  checkedInAt: dateTime.nullable(),
+  issuedAt: dateTime,
+});
+
+export const attendees = z.array(attendee);
+
+export const attendeePage = pageSchema(attendee).extend({ checkedIn: z.int().meta({ description: 'How many of the whole list are checked in.' }) });
 
 const scanTime = dateTime.meta({ description: "On the server's clock: the device's time corrected by its measured clock offset." });
 

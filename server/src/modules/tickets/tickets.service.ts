@@ -6,11 +6,13 @@ import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Language } from '../../lib/i18n.js';
-import type { Mail, Mailer } from '../../lib/mailer.js';
+import type { Mail } from '../../lib/mailer.js';
 import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
+import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { createUsersRepository, type AuthUser } from '../auth/index.js';
 import { recordActivity, refundPolicyOf } from '../events/index.js';
+import type { MailOutbox } from '../mail/index.js';
 import { createCheckinScansRepository } from './checkin-scans.repository.js';
 import { createCheckinSync, type OfflineScan } from './checkin-sync.js';
 import { qrPng } from './qr.js';
@@ -85,13 +87,34 @@ export async function soldOutError(notes: SoldOutNotes | undefined, userId: stri
   return left <= 0 ? AppError.conflict('sold_out', ticketMessages.soldOut) : AppError.conflict('seats_left', seatsLeftMessage(left), { params: { seatsLeft: left } });
 }
 
+/** What a buyer is told their tickets were sent to; null: nobody to mail (a guest who gave no email; their tickets go by SMS). */
+type TicketContact = { email: string; username: string | null; language: Language; ticketsUrl?: string | undefined } | null;
+
+/** What `afterIssue` callers already know, saving the lookups. */
+export interface KnownIssue {
+  contact: TicketContact;
+  event: { id: string; title: string; startsAt: Date; location: string };
+  payment?: { amount: number; receipt: string | null } | undefined;
+}
+
+/** A ticket email as its outbox row keeps it (kind 'tickets'): drawn when sent, QR images included; what is missing is looked up then. */
+interface TicketMailBody {
+  userId: string;
+  eventId: string;
+  tickets: Array<{ id: string; code: string }>;
+  contact?: TicketContact;
+  event?: { id: string; title: string; startsAt: string; location: string };
+  payment?: { amount: number; receipt: string | null } | undefined;
+}
+
 export interface TicketsServiceDeps {
   db: Database;
   /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
   soldOut?: SoldOutNotes | undefined;
   orders: PaidOrders;
   signer: TicketSigner;
-  mailer: Mailer;
+  /** Ticket emails go through the outbox: a row written with the tickets, sent by a job. */
+  mail: MailOutbox;
   logger: Logger;
   publicUrl: string;
   /** Told after tickets are committed, so cached event bodies (seats, registered users) are dropped. */
@@ -100,34 +123,109 @@ export interface TicketsServiceDeps {
   qrPng?: ((code: string) => Promise<Buffer>) | undefined;
 }
 
+type MineRow = Awaited<ReturnType<ReturnType<typeof createTicketsRepository>['listForUser']>>[number];
+
+/** A ticket as My Tickets shows it, with whether its holder may cancel it now. */
+function toMyTicket(row: MineRow, now: Date) {
+  const paid = ticketPaid(row, { amount: row.orderAmount, quantity: row.orderQuantity });
+  const refundPolicy = refundPolicyOf(row.event);
+  // What the Cancel button says: the same rule self-cancel enforces (@tukio/shared/refund-policy).
+  const terms = row.voidedAt
+    ? { allowed: false as const, reason: voidedMessage(row.voidReason) }
+    : row.checkedInAt
+      ? { allowed: false as const, reason: ticketMessages.used }
+      : selfCancelTerms(refundPolicy, { msUntilStart: msUntilStart(row.event.startsAt, now), paid: paid > 0 });
+  return {
+    _id: row.id,
+    code: row.code,
+    checkedInAt: row.checkedInAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    orderId: row.orderId,
+    voidedAt: row.voidedAt?.toISOString() ?? null,
+    voidReason: row.voidReason,
+    transferredFrom: row.transferredFrom,
+    pricePaid: paid,
+    ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
+    selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
+    event: {
+      _id: row.event.id,
+      title: row.event.title,
+      date: row.event.startsAt.toISOString(),
+      location: row.event.location,
+      image: row.event.image,
+      isPaid: row.event.isPaid,
+      ticketPrice: row.event.ticketPrice,
+      status: row.event.status,
+      refundPolicy,
+    },
+  };
+}
+
 export function createTicketsService(deps: TicketsServiceDeps) {
   const { db, signer } = deps;
   /** Stock changes for one event queue in memory before taking the event row lock. */
   const perEvent = createKeyedQueue();
   /**
-   * Ticket emails (QR rendering, MIME, SMTP) go out one at a time in the background: during a
-   * burst of sales they take one slot of the event loop instead of competing with every checkout.
+   * Other mail about tickets (`queueMail`) is built one at a time in the background, then written to the
+   * outbox: during a burst it takes one slot of the event loop instead of competing with every checkout.
    */
   const mailQueue = createBackgroundQueue();
   const checkinSync = createCheckinSync({ db, signer, voidedMessage });
 
+  // The ticket email is drawn (QR images, MIME) when the outbox's job sends it, on whichever instance.
+  deps.mail.render('tickets', async (stored) => {
+    const body = stored as TicketMailBody;
+    const contact = body.contact === undefined ? await createTicketsRepository(db).userContact(body.userId) : body.contact;
+    const event = body.event ? { ...body.event, startsAt: new Date(body.event.startsAt) } : await createTicketsRepository(db).findEvent(body.eventId);
+    if (!contact || !event || body.tickets.length === 0) return undefined;
+    return buildTicketMail({
+      to: contact.email,
+      username: contact.username,
+      language: contact.language,
+      ticketsUrl: 'ticketsUrl' in contact ? contact.ticketsUrl : undefined,
+      event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
+      tickets: body.tickets,
+      payment: body.payment,
+      publicUrl: deps.publicUrl,
+      qrPng: deps.qrPng ?? qrPng,
+    });
+  });
+
+  /** The ticket email's outbox row, or none when there is nobody to mail. */
+  function ticketMailRows(userId: string, eventId: string, tickets: Array<{ id: string; code: string }>, known: KnownIssue | undefined) {
+    if (known?.contact === null || tickets.length === 0) return [];
+    const body: TicketMailBody = {
+      userId,
+      eventId,
+      tickets: tickets.map(({ id, code }) => ({ id, code })),
+      ...(known ? { contact: known.contact, event: { ...known.event, startsAt: known.event.startsAt.toISOString() }, payment: known.payment } : {}),
+    };
+    return [{ purpose: `tickets for event ${eventId}`, recipient: known?.contact?.email ?? `user ${userId}`, kind: 'tickets', body }];
+  }
+
   const service = {
-    /** Shutdown: lets the ticket emails already queued go out (true), or gives up after `timeoutMs` (false). */
+    /** Shutdown: lets the ticket emails being built reach the outbox (true), or gives up after `timeoutMs` (false). */
     flushMail(timeoutMs: number): Promise<boolean> {
       return mailQueue.idle(timeoutMs);
     },
-    /** Queued and sending ticket emails, for the metrics (background_queue_depth). */
+    /** Ticket mails being built before they reach the outbox, for the metrics (background_queue_depth). */
     mailQueueDepth: () => mailQueue.pending,
 
     /**
-     * Other mail about tickets (a cancelled event's notice to its holders) through the same background
-     * queue: one at a time, flushed at shutdown, a failure only logged. `build` runs when its turn comes.
+     * Other mail about tickets (a cancelled event's notice to its holders): built in the background queue,
+     * one at a time, then written to the outbox; flushed at shutdown, a failure only logged. `build` runs
+     * when its turn comes.
      */
     queueMail(what: string, build: () => Promise<Mail | undefined>) {
       mailQueue.push(async () => {
         const mail = await build();
-        if (mail) await deps.mailer.send(mail);
+        if (mail) await deps.mail.send(mail, what);
       }, (error: unknown) => deps.logger.error(`${what} failed`, error));
+    },
+
+    /** Writes the ticket email in the caller's transaction (the one issuing the tickets); `afterIssue` with `mailed` after the commit. */
+    mailTickets(executor: Executor, userId: string, eventId: string, tickets: Array<{ id: string; code: string }>, known?: KnownIssue): Promise<void> {
+      return deps.mail.enqueue(ticketMailRows(userId, eventId, tickets, known), executor);
     },
 
     /**
@@ -166,40 +264,19 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     },
 
     /**
-     * Once tickets are committed: announces the event's new seat count and sends the ticket email (a
-     * mail failure never undoes the tickets, it is only logged). `known` saves the lookups when the
-     * caller already read the buyer and the event.
+     * Once tickets are committed: announces the event's new seat count and queues the ticket email in the
+     * outbox (sent by its job; a mail failure never undoes the tickets). `known` saves the lookups when the
+     * caller already read the buyer and the event; `mailed`: the caller wrote the email in its transaction
+     * (`mailTickets`), so it only needs sending. Without it the row is written right after the commit: an
+     * instance killed in between loses that email, not the tickets (shown on the profile or ticket page).
      */
-    afterIssue(
-      userId: string,
-      eventId: string,
-      tickets: Array<{ id: string; code: string }>,
-      known?: {
-        /** Null: nobody to mail (a guest who gave no email; their tickets go by SMS). */
-        contact: { email: string; username: string | null; language: Language; ticketsUrl?: string | undefined } | null;
-        event: { id: string; title: string; startsAt: Date; location: string };
-        payment?: { amount: number; receipt: string | null } | undefined;
-      },
-    ) {
+    afterIssue(userId: string, eventId: string, tickets: Array<{ id: string; code: string }>, known?: KnownIssue, options: { mailed?: boolean } = {}) {
       deps.changes.publish('event-tickets', eventId);
-      mailQueue.push(async () => {
-        const contact = known ? known.contact : await createTicketsRepository(db).userContact(userId);
-        const event = known?.event ?? (await createTicketsRepository(db).findEvent(eventId));
-        if (!contact || !event || tickets.length === 0) return;
-        await deps.mailer.send(
-          await buildTicketMail({
-            to: contact.email,
-            username: contact.username,
-            language: contact.language,
-            ticketsUrl: 'ticketsUrl' in contact ? contact.ticketsUrl : undefined,
-            event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
-            tickets,
-            payment: known?.payment,
-            publicUrl: deps.publicUrl,
-            qrPng: deps.qrPng ?? qrPng,
-          }),
-        );
-      }, (error: unknown) => deps.logger.error(`ticket email for event ${eventId} failed`, error));
+      if (options.mailed) {
+        deps.mail.soon();
+        return;
+      }
+      deps.mail.enqueue(ticketMailRows(userId, eventId, tickets, known)).catch((error: unknown) => deps.logger.error(`ticket email for event ${eventId} not queued`, error));
     },
 
     /**
@@ -227,50 +304,31 @@ export function createTicketsService(deps: TicketsServiceDeps) {
           if (quantity > left) return { soldOut: left };
         }
         const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now });
+        const contact = await repo.userContact(userId);
+        await service.mailTickets(tx, userId, eventId, issued, {
+          contact: contact ?? null,
+          event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
+        });
         return { message: ticketMessages.registered, issued };
       }));
       if (result.soldOut !== undefined) throw await soldOutError(deps.soldOut, userId, eventId, result.soldOut);
-      if (result.issued.length > 0) service.afterIssue(userId, eventId, result.issued);
+      if (result.issued.length > 0) service.afterIssue(userId, eventId, result.issued, undefined, { mailed: true });
       return { message: result.message };
     },
 
     async listMine(userId: string) {
       const rows = await createTicketsRepository(db).listForUser(userId);
       const now = new Date();
-      return rows.map((row) => {
-        const paid = ticketPaid(row, { amount: row.orderAmount, quantity: row.orderQuantity });
-        const refundPolicy = refundPolicyOf(row.event);
-        // What the Cancel button says: the same rule self-cancel enforces (@tukio/shared/refund-policy).
-        const terms = row.voidedAt
-          ? { allowed: false as const, reason: voidedMessage(row.voidReason) }
-          : row.checkedInAt
-            ? { allowed: false as const, reason: ticketMessages.used }
-            : selfCancelTerms(refundPolicy, { msUntilStart: msUntilStart(row.event.startsAt, now), paid: paid > 0 });
-        return {
-          _id: row.id,
-          code: row.code,
-          checkedInAt: row.checkedInAt?.toISOString() ?? null,
-          createdAt: row.createdAt.toISOString(),
-          orderId: row.orderId,
-          voidedAt: row.voidedAt?.toISOString() ?? null,
-          voidReason: row.voidReason,
-          transferredFrom: row.transferredFrom,
-          pricePaid: paid,
-          ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
-          selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
-          event: {
-            _id: row.event.id,
-            title: row.event.title,
-            date: row.event.startsAt.toISOString(),
-            location: row.event.location,
-            image: row.event.image,
-            isPaid: row.event.isPaid,
-            ticketPrice: row.event.ticketPrice,
-            status: row.event.status,
-            refundPolicy,
-          },
-        };
-      });
+      return rows.map((row) => toMyTicket(row, now));
+    },
+
+    /** GET /api/tickets/mine/paged: a page of the caller's tickets, each with its place among that event's tickets. */
+    async pageMine(userId: string, query: { limit: number; cursor?: CursorKey | undefined }) {
+      const repo = createTicketsRepository(db);
+      const [rows, total] = await Promise.all([repo.pageForUser(userId, query.cursor, query.limit), repo.countForUser(userId)]);
+      const page = toPage(rows, query.limit, total, (row) => [row.startsAtMicros, row.id]);
+      const now = new Date();
+      return { ...page, items: page.items.map((row) => ({ ...toMyTicket(row, now), position: { index: row.indexForEvent, of: row.countForEvent } })) };
     },
 
     /**
@@ -302,12 +360,13 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         if (voided.length !== 1) throw AppError.conflict('ticket_void_transferred', ticketMessages.transferred);
         const [replacement] = service.prepare(eventId, 1);
         const [issued] = await repo.insert([{ ...replacement!, eventId, userId: recipient.id, orderId: ticket.orderId, transferredFrom: ticket.id }]);
+        await service.mailTickets(tx, recipient.id, eventId, [issued!], {
+          contact: { email: recipient.email, username: recipient.username, language: recipient.language },
+          event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
+        });
         return { event, issued: issued! };
       }));
-      service.afterIssue(recipient.id, eventId, [result.issued], {
-        contact: { email: recipient.email, username: recipient.username, language: recipient.language },
-        event: { id: result.event.id, title: result.event.title, startsAt: result.event.startsAt, location: result.event.location },
-      });
+      service.afterIssue(recipient.id, eventId, [result.issued], undefined, { mailed: true });
       return {
         message: `Ticket transferred to ${recipient.username}. Your old ticket code no longer admits anyone.`,
         ticket: { _id: result.issued.id, eventId },
@@ -367,15 +426,16 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     async attendees(actor: AuthUser, eventId: string) {
       await service.eventForStaff(actor, eventId);
       const rows = await createTicketsRepository(db).listForEvent(eventId);
-      return rows.map((row) => ({
-        ticketId: row.id,
-        userId: row.userId,
-        username: row.username,
-        email: row.email,
-        orderId: row.orderId,
-        checkedInAt: row.checkedInAt?.toISOString() ?? null,
-        issuedAt: row.createdAt.toISOString(),
-      }));
+      return rows.map(toAttendee);
+    },
+
+    /** One page of the attendees in username order, with how many hold a ticket and how many are in. */
+    async attendeePage(actor: AuthUser, eventId: string, page: { limit: number; cursor?: CursorKey | undefined }) {
+      await service.eventForStaff(actor, eventId);
+      const repo = createTicketsRepository(db);
+      const [rows, counts] = await Promise.all([repo.attendeePage(eventId, { limit: page.limit + 1, after: page.cursor }), repo.countAttendees(eventId)]);
+      const result = toPage(rows, page.limit, counts.total, (row) => [row.username, row.id]);
+      return { ...result, items: result.items.map(toAttendee), checkedIn: counts.checkedIn };
     },
 
     publicKey: () => signer.publicKey,
@@ -384,6 +444,18 @@ export function createTicketsService(deps: TicketsServiceDeps) {
 }
 
 export type TicketsService = ReturnType<typeof createTicketsService>;
+
+type AttendeeRow = Awaited<ReturnType<ReturnType<typeof createTicketsRepository>['listForEvent']>>[number];
+
+const toAttendee = (row: AttendeeRow) => ({
+  ticketId: row.id,
+  userId: row.userId,
+  username: row.username,
+  email: row.email,
+  orderId: row.orderId,
+  checkedInAt: row.checkedInAt?.toISOString() ?? null,
+  issuedAt: row.createdAt.toISOString(),
+});
 
 /** CSV with every cell quoted; cells that a spreadsheet would run as a formula are prefixed with '. */
 export function toCsv(header: string[], rows: Array<Array<string | number | null>>): string {

@@ -1,7 +1,9 @@
 /* Admin calls (docs/product.md /admin and /admpst). The bearer token is attached by the shared client. */
+import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
 import type { DeleteEventResult } from '../../../lib/event-deletion';
-import type { EventItem, UserResponse } from '../../../types/api';
+import { pagePath } from '../../../lib/page-path';
+import type { EventItem, ListedEvent, UserResponse } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
 
@@ -14,10 +16,30 @@ export async function getUserRole(userId: string, signal?: AbortSignal): Promise
   return data?.user?.role;
 }
 
-/** GET /api/events/getevnt with an admin token -> every event, whatever its status. */
-export async function getAllEvents(signal?: AbortSignal): Promise<EventItem[]> {
-  const { data } = await api.get<EventItem[]>('/events/getevnt', { signal });
-  return Array.isArray(data) ? data : [];
+export type AdminEventStatus = 'pending' | 'approved' | 'cancelled';
+
+/** Which events an admin list holds, and in which order of date. */
+export interface AdminEventFilter {
+  status?: AdminEventStatus;
+  /** One organiser's events (the scraper's system user on /admpst). */
+  user?: string;
+  /** Part of the title or the place. */
+  q?: string;
+  order?: 'asc' | 'desc';
+}
+
+export type AdminEventPage = ListPage<ListedEvent> & { counts: Record<AdminEventStatus | 'all', number> };
+
+/** GET /api/admin/events?status=&user=&q=&order=&cursor= -> a page of events, with the count of each status. */
+export async function getAdminEvents(filter: AdminEventFilter, cursor: string | null, signal?: AbortSignal): Promise<AdminEventPage> {
+  const { data } = await api.get<AdminEventPage>(pagePath('/admin/events', cursor, { ...filter }), { signal });
+  return data;
+}
+
+/** GET /api/events/:id with an admin token -> the server's copy of one event (after it was cancelled instead of deleted). */
+export async function getEvent(id: string): Promise<EventItem> {
+  const { data } = await api.get<EventItem>(`/events/${seg(id)}`);
+  return data;
 }
 
 /** PUT /api/events/admin/approve/:id {} -> the event. */
@@ -73,10 +95,10 @@ export interface RefundRow {
   flaggedAt: string;
 }
 
-/** GET /api/admin/refunds?status= -> refunds, newest first; every state when `status` is empty. */
-export async function getRefunds(status: RefundStatus | '', signal?: AbortSignal): Promise<RefundRow[]> {
-  const { data } = await api.get<RefundRow[]>('/admin/refunds', { params: status ? { status } : undefined, signal });
-  return Array.isArray(data) ? data : [];
+/** GET /api/admin/refunds/paged?status=&cursor= -> a page of refunds, newest first; every state when `status` is empty. */
+export async function getRefundsPage(status: RefundStatus | '', cursor: string | null, signal?: AbortSignal): Promise<ListPage<RefundRow>> {
+  const { data } = await api.get<ListPage<RefundRow>>(pagePath('/admin/refunds/paged', cursor, { status }), { signal });
+  return data;
 }
 
 /** POST /api/admin/refunds/:id/retry: a failed refund goes back in the queue (409 when it is not failed). */

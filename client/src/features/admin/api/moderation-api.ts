@@ -1,5 +1,7 @@
 /* The moderation queue, actions and log (server/src/modules/moderation; admins only). */
+import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
+import { pagePath } from '../../../lib/page-path';
 import type { ReportKind, ReportReason } from '../../../lib/report-api';
 
 export type ModerationAction = 'dismiss' | 'hide' | 'unhide' | 'delete' | 'warn' | 'suspend' | 'ban' | 'lift';
@@ -41,10 +43,10 @@ export interface LogEntry {
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** GET /api/moderation/queue -> {items}, the most reported first. */
-export async function getModerationQueue(signal?: AbortSignal): Promise<QueueItem[]> {
-  const { data } = await api.get<{ items?: QueueItem[] }>('/moderation/queue', { signal });
-  return Array.isArray(data?.items) ? data.items : [];
+/** GET /api/moderation/queue/paged?cursor= -> a page of the queue, the most reported first. */
+export async function getModerationQueuePage(cursor: string | null, signal?: AbortSignal): Promise<ListPage<QueueItem>> {
+  const { data } = await api.get<ListPage<QueueItem>>(pagePath('/moderation/queue/paged', cursor), { signal });
+  return data;
 }
 
 /** POST /api/moderation/items/:kind/:id/actions {action, reason, days?, hideContent?} */
@@ -52,8 +54,8 @@ export async function moderate(kind: ReportKind, id: string, input: { action: Mo
   await api.post(`/moderation/items/${seg(kind)}/${seg(id)}/actions`, input);
 }
 
-/** GET /api/moderation/log -> {actions}, newest first. */
-export async function getModerationLog(signal?: AbortSignal): Promise<LogEntry[]> {
-  const { data } = await api.get<{ actions?: LogEntry[] }>('/moderation/log', { signal });
-  return Array.isArray(data?.actions) ? data.actions : [];
+/** GET /api/moderation/log/paged?cursor= -> a page of the log, newest first. */
+export async function getModerationLogPage(cursor: string | null, signal?: AbortSignal): Promise<ListPage<LogEntry>> {
+  const { data } = await api.get<ListPage<LogEntry>>(pagePath('/moderation/log/paged', cursor), { signal });
+  return data;
 }

@@ -4,12 +4,12 @@ import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
-import type { EventItem } from '../../../types/api';
+import type { ListedEvent } from '../../../types/api';
 import { EventImage } from '../../../components/event-image';
 import type { AdminAction } from '../hooks/use-admin-events';
 
 interface AdminEventCardProps {
-  event: EventItem;
+  event: ListedEvent;
   busy: AdminAction | null;
   /** True while any card is working (one action at a time). */
   locked: boolean;
@@ -22,13 +22,13 @@ interface AdminEventCardProps {
   extraActions?: ReactNode;
 }
 
-export const isApproved = (event: EventItem) => event.status === 'approved';
+export const isApproved = (event: ListedEvent) => event.status === 'approved';
 /** Cancelled is final: no moderation brings the event back. */
-export const isCancelled = (event: EventItem) => event.status === 'cancelled';
+export const isCancelled = (event: ListedEvent) => event.status === 'cancelled';
 /** Any status other than 'approved' or 'cancelled' counts as pending on the admin pages. */
-export const isPending = (event: EventItem) => !isApproved(event) && !isCancelled(event);
+export const isPending = (event: ListedEvent) => !isApproved(event) && !isCancelled(event);
 
-const statusTone = (event: EventItem) => (isApproved(event) ? 'success' : isCancelled(event) ? 'cancelled' : 'pending');
+const statusTone = (event: ListedEvent) => (isApproved(event) ? 'success' : isCancelled(event) ? 'cancelled' : 'pending');
 
 /** The badge says the stored status as it is; the known ones in the reader's language. */
 const STATUS_LABEL: Record<string, string> = {

@@ -1,32 +1,38 @@
 import { useId, type ReactNode } from 'react';
-import type { EventItem } from '../../../types/api';
+import { LoadMore } from '../../../components/ui/load-more';
+import type { ListedEvent } from '../../../types/api';
+import type { PagedAdminEvents } from '../hooks/use-admin-events';
 
 interface AdminEventListProps {
   title: string;
-  events: EventItem[];
+  /** The list, read a page at a time: its heading counts the whole list, its foot loads more. */
+  list: PagedAdminEvents;
   empty: string;
-  renderCard: (event: EventItem) => ReactNode;
+  renderCard: (event: ListedEvent) => ReactNode;
   /** Render as a disclosure (closed until opened), for long repeated lists such as 'All Events'. */
   collapsible?: boolean;
 }
 
-/** 'Pending Events (n)' and friends: a heading with the count and a grid of admin cards. */
-export function AdminEventList({ title, events, empty, renderCard, collapsible = false }: AdminEventListProps) {
+/** 'Pending Events (n)' and friends: a heading with the count, a grid of admin cards and "Load more". */
+export function AdminEventList({ title, list, empty, renderCard, collapsible = false }: AdminEventListProps) {
   const headingId = useId();
   const heading = (
     <h2 id={headingId}>
-      {title} ({events.length})
+      {title} ({list.total})
     </h2>
   );
   const content =
-    events.length === 0 ? (
+    list.items.length === 0 ? (
       <p className="empty-state">{empty}</p>
     ) : (
-      <ul className="admin-grid">
-        {events.map((event) => (
-          <li key={event._id}>{renderCard(event)}</li>
-        ))}
-      </ul>
+      <>
+        <ul className="admin-grid">
+          {list.items.map((event) => (
+            <li key={event._id}>{renderCard(event)}</li>
+          ))}
+        </ul>
+        <LoadMore shown={list.items.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
+      </>
     );
   return (
     <section className="admin-section" aria-labelledby={headingId}>

@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { PageLoader } from '../../../components/ui/spinner';
 import { useT } from '../../../lib/i18n';
-import type { EventItem } from '../../../types/api';
+import type { ListedEvent } from '../../../types/api';
 import type { useAdminEvents } from '../hooks/use-admin-events';
 import { AdminEventCard } from './admin-event-card';
 
@@ -42,7 +42,7 @@ export function ModeratedEventCard({
   extraActions,
 }: {
   admin: AdminEvents;
-  event: EventItem;
+  event: ListedEvent;
   price: string;
   extraActions?: ReactNode;
 }) {
@@ -52,8 +52,8 @@ export function ModeratedEventCard({
       price={price}
       busy={admin.busy?.id === event._id ? admin.busy.action : null}
       locked={admin.busy !== null}
-      onApprove={() => void admin.approve(event._id)}
-      onDisapprove={() => void admin.disapprove(event._id)}
+      onApprove={() => void admin.approve(event)}
+      onDisapprove={() => void admin.disapprove(event)}
       onDelete={() => void admin.remove(event)}
       extraActions={extraActions}
     />

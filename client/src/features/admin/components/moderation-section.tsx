@@ -1,5 +1,6 @@
 /*
- * /admin › Reports: open reports grouped by item, the most reported first, each with the item in context
+ * /admin › Reports: open reports grouped by item, the most reported first, a page at a time (GET
+ * /api/moderation/queue/paged, and /log/paged for the log), each with the item in context
  * (its event, its thread, or the last messages of the conversation for a chat message) and the author's
  * record. Actions: dismiss, hide, delete, warn, suspend for N days, ban; each needs a reason (logged, and
  * told to the author), and the reporters are emailed the outcome. Below, the log of every action.
@@ -10,13 +11,14 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
+import { LoadMore } from '../../../components/ui/load-more';
+import { usePagedList, type PagedList } from '../../../hooks/use-paged-list';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { REPORT_KIND_LABELS, REPORT_REASONS, type ReportKind, type ReportReason } from '../../../lib/report-api';
-import { getModerationLog, getModerationQueue, moderate, type LogEntry, type ModerationAction, type QueueItem } from '../api/moderation-api';
+import { getModerationLogPage, getModerationQueuePage, moderate, type LogEntry, type ModerationAction, type QueueItem } from '../api/moderation-api';
 
 /* Catalog keys (admin.*): what a moderator can do, and what the log and the toast say about it. */
 const ACTION_LABEL: Record<ModerationAction, string> = {
@@ -72,15 +74,15 @@ interface Pending {
 export function ModerationSection() {
   const t = useT();
   const headingId = useId();
-  const queue = useFetch('admin:moderation-queue', (signal) => getModerationQueue(signal));
-  const log = useFetch('admin:moderation-log', (signal) => getModerationLog(signal));
+  const queue = usePagedList('admin:moderation-queue', getModerationQueuePage);
+  const log = usePagedList('admin:moderation-log', getModerationLogPage);
   const [pending, setPending] = useState<Pending | null>(null);
   const [reason, setReason] = useState('');
   const [days, setDays] = useState('7');
   const [hideContent, setHideContent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const items = queue.data ?? [];
+  const items = queue.items;
 
   const open = (item: QueueItem, action: ModerationAction) => {
     setPending({ item, action });
@@ -113,8 +115,9 @@ export function ModerationSection() {
       });
       notify.success(t(DONE[action]));
       setPending(null);
-      void getModerationQueue().then((fresh) => queue.setData(() => fresh), queue.reload);
-      void getModerationLog().then((fresh) => log.setData(() => fresh), log.reload);
+      // The queue and the log as the server now has them, from their first pages (the loaded ones shown meanwhile).
+      queue.reload();
+      log.reload();
     } catch (failure) {
       setError(getErrorMessage(failure, t('admin.actionFailed')));
     } finally {
@@ -126,7 +129,7 @@ export function ModerationSection() {
     <section className="admin-section moderation" aria-labelledby={headingId}>
       <div className="refunds__header">
         <h2 id={headingId}>
-          {t('admin.reports')}{queue.data ? <span className="muted"> ({items.length})</span> : null}
+          {t('admin.reports')}{queue.loading || queue.error ? null : <span className="muted"> ({queue.total})</span>}
         </h2>
       </div>
       {queue.loading ? (
@@ -146,12 +149,13 @@ export function ModerationSection() {
           ))}
         </ul>
       )}
+      <LoadMore shown={items.length} total={queue.total} hasMore={queue.hasMore} loading={queue.loadingMore} error={queue.loadMoreError} onLoadMore={queue.loadMore} />
 
       <details className="moderation__log">
         <summary>
           <h3>{t('admin.moderationLog')}</h3>
         </summary>
-        <ModerationLog entries={log.data ?? []} loading={log.loading} />
+        <ModerationLog log={log} />
       </details>
 
       {pending ? (
@@ -279,21 +283,24 @@ function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: 
   );
 }
 
-function ModerationLog({ entries, loading }: { entries: LogEntry[]; loading: boolean }) {
+function ModerationLog({ log }: { log: PagedList<LogEntry> }) {
   const t = useT();
-  if (loading) return <p className="muted">{t('admin.loadingLog')}</p>;
-  if (entries.length === 0) return <p className="empty-state">{t('admin.noActions')}</p>;
+  if (log.loading) return <p className="muted">{t('admin.loadingLog')}</p>;
+  if (log.items.length === 0) return <p className="empty-state">{t('admin.noActions')}</p>;
   return (
-    <ol className="moderation__log-list">
-      {entries.map((entry) => (
-        <li key={entry._id}>
-          <span className="muted">{formatDateTime(entry.createdAt)}</span> · <strong>{entry.admin.username}</strong>{' '}
-          {LOGGED[entry.action] ? t(LOGGED[entry.action], { kind: kindText(entry.kind) }) : entry.action}
-          {entry.user ? ` ${t('admin.loggedBy', { username: entry.user.username })}` : ''}
-          {entry.days ? ` ${t('admin.loggedDays', { days: entry.days })}` : ''}: “{entry.reason}”
-          {entry.excerpt && entry.kind !== 'user' ? <span className="muted"> — “{entry.excerpt.slice(0, 120)}”</span> : null}
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol className="moderation__log-list">
+        {log.items.map((entry) => (
+          <li key={entry._id}>
+            <span className="muted">{formatDateTime(entry.createdAt)}</span> · <strong>{entry.admin.username}</strong>{' '}
+            {LOGGED[entry.action] ? t(LOGGED[entry.action], { kind: kindText(entry.kind) }) : entry.action}
+            {entry.user ? ` ${t('admin.loggedBy', { username: entry.user.username })}` : ''}
+            {entry.days ? ` ${t('admin.loggedDays', { days: entry.days })}` : ''}: “{entry.reason}”
+            {entry.excerpt && entry.kind !== 'user' ? <span className="muted"> — “{entry.excerpt.slice(0, 120)}”</span> : null}
+          </li>
+        ))}
+      </ol>
+      <LoadMore shown={log.items.length} total={log.total} hasMore={log.hasMore} loading={log.loadingMore} error={log.loadMoreError} onLoadMore={log.loadMore} />
+    </>
   );
 }

@@ -9,13 +9,14 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
+import { LoadMore } from '../../../components/ui/load-more';
+import { usePagedList } from '../../../hooks/use-paged-list';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { formatDateTime, formatKes } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { REFUND_REASON, REFUND_STATUS } from '../../../lib/refund-labels';
-import { getRefunds, retryRefund, type RefundRow, type RefundStatus } from '../api/admin-api';
+import { getRefundsPage, retryRefund, type RefundRow, type RefundStatus } from '../api/admin-api';
 
 type Filter = RefundStatus | '';
 
@@ -45,14 +46,14 @@ export function RefundsSection() {
   const t = useT();
   const headingId = useId();
   const [filter, setFilter] = useState<Filter>('');
-  const list = useFetch(`admin:refunds:${filter}`, (signal) => getRefunds(filter, signal));
+  const list = usePagedList(`admin:refunds:${filter}`, (cursor, signal) => getRefundsPage(filter, cursor, signal));
   const [retrying, setRetrying] = useState<RefundRow | null>(null);
   const [busy, setBusy] = useState(false);
   const [retryError, setRetryError] = useState<string | null>(null);
 
-  const rows = list.data ?? [];
-  // After a retry: the list as the server now has it, without putting the section back into its loading state.
-  const refresh = () => void getRefunds(filter).then((fresh) => list.setData(() => fresh), list.reload);
+  const rows = list.items;
+  // After a retry: the first page as the server now has it (the loaded rows stay shown meanwhile).
+  const refresh = list.reload;
 
   const closeRetry = () => {
     if (busy) return;
@@ -87,7 +88,7 @@ export function RefundsSection() {
       <div className="refunds__header">
         <h2 id={headingId}>
           {t('admin.refunds')}
-          {list.data ? ` (${rows.length})` : ''}
+          {list.loading || list.error ? '' : ` (${list.total})`}
         </h2>
         <fieldset className="refunds__filter">
           <legend className="visually-hidden">{t('admin.showRefunds')}</legend>
@@ -124,6 +125,7 @@ export function RefundsSection() {
           ))}
         </ul>
       )}
+      <LoadMore shown={rows.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
 
       <ConfirmDialog
         open={retrying !== null}

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { notify } from '../../../lib/notify';
-import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList, type PagedList } from '../../../hooks/use-paged-list';
 import { getErrorMessage } from '../../../lib/errors';
 import { deleteEventOutcome, deleteEventQuestion } from '../../../lib/event-deletion';
 import { t } from '../../../lib/i18n';
-import type { EventItem } from '../../../types/api';
-import { approveEvent, deleteEvent, disapproveEvent, getAllEvents } from '../api/admin-api';
+import type { ListedEvent } from '../../../types/api';
+import { approveEvent, deleteEvent, disapproveEvent, getAdminEvents, getEvent, type AdminEventFilter } from '../api/admin-api';
 
 export type AdminAction = 'approve' | 'disapprove' | 'delete' | 'save';
 
@@ -20,26 +20,74 @@ export interface AdminMessages {
   preferServerMessage: boolean;
 }
 
-/** All events for an admin plus the moderation actions, each reported with a toast on failure. */
-export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
-  const list = useFetch(enabled ? 'admin:events' : null, getAllEvents);
+/** One admin list of events, read a page at a time (GET /api/admin/events), and the filter it holds. */
+export type PagedAdminEvents = PagedList<ListedEvent> & { filter: AdminEventFilter };
+
+/** The events `filter` selects, paged; nothing is read until `enabled` (the admin check passed). */
+export function useAdminEventList(enabled: boolean, filter: AdminEventFilter): PagedAdminEvents {
+  const key = `admin:events:${filter.status ?? ''}:${filter.user ?? ''}:${filter.order ?? ''}:${filter.q ?? ''}`;
+  const list = usePagedList(enabled ? key : null, (cursor, signal) => getAdminEvents(filter, cursor, signal));
+  return { ...list, filter };
+}
+
+/** As the admin cards count it: any status other than approved or cancelled is pending. */
+const statusOf = (event: ListedEvent) => (event.status === 'approved' || event.status === 'cancelled' ? event.status : 'pending');
+
+const matches = (filter: AdminEventFilter, event: ListedEvent) =>
+  (!filter.status || filter.status === statusOf(event)) && (!filter.user || filter.user === event.user);
+
+/** Whether `a` comes before `b` in the list's order (date, then id, as the server pages them). */
+function before(filter: AdminEventFilter, a: ListedEvent, b: ListedEvent): boolean {
+  const ascending = a.date === b.date ? a._id < b._id : a.date < b.date;
+  return filter.order === 'desc' ? !ascending && a._id !== b._id : ascending;
+}
+
+/**
+ * Puts a change of one event into a loaded list: replaced where it stays, removed where it no longer
+ * belongs, inserted in order where it now belongs (unless it falls after the loaded pages: a later page
+ * brings it), each list's count adjusted.
+ */
+function applyChange(list: PagedAdminEvents, was: ListedEvent, now: ListedEvent | null) {
+  const wasIn = matches(list.filter, was);
+  const isIn = now !== null && matches(list.filter, now);
+  if (!wasIn && !isIn) return;
+  list.update(
+    (items) => {
+      const rest = items.filter((item) => item._id !== was._id);
+      if (!isIn || !now) return rest;
+      if (wasIn && rest.length < items.length) return items.map((item) => (item._id === was._id ? { ...item, ...now } : item));
+      const at = rest.findIndex((item) => before(list.filter, now, item));
+      if (at === -1) return list.hasMore ? rest : [...rest, now];
+      return [...rest.slice(0, at), now, ...rest.slice(at)];
+    },
+    wasIn === isIn ? 0 : isIn ? 1 : -1,
+  );
+}
+
+/**
+ * The moderation actions over the page's event lists, each reported with a toast on failure; every
+ * change is put into each loaded list it concerns, without reading the lists again.
+ */
+export function useAdminEvents(lists: PagedAdminEvents[], messages: AdminMessages) {
   const [busy, setBusy] = useState<{ id: string; action: AdminAction } | null>(null);
+  const loadError = lists.find((list) => list.error)?.error;
 
   const fail = (error: unknown, fallbackKey: string) =>
     notify.error(messages.preferServerMessage ? getErrorMessage(error, t(fallbackKey)) : t(fallbackKey));
 
   useEffect(() => {
-    if (list.error) fail(list.error, messages.load);
+    if (loadError) fail(loadError, messages.load);
     // Report each failed load once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [list.error]);
+  }, [loadError]);
 
-  const replace = (updated: EventItem) =>
-    list.setData((events) => events?.map((event) => (event._id === updated._id ? { ...event, ...updated } : event)));
+  const change = (was: ListedEvent, now: ListedEvent | null) => {
+    for (const list of lists) applyChange(list, was, now);
+  };
 
-  async function run(id: string, action: AdminAction, task: () => Promise<void>, failure: string) {
+  async function run(event: ListedEvent, action: AdminAction, task: () => Promise<void>, failure: string) {
     if (busy) return false;
-    setBusy({ id, action });
+    setBusy({ id: event._id, action });
     try {
       await task();
       return true;
@@ -52,35 +100,37 @@ export function useAdminEvents(enabled: boolean, messages: AdminMessages) {
   }
 
   return {
-    events: list.data,
-    loading: list.loading,
-    error: list.error,
-    reload: list.reload,
+    loading: lists.some((list) => list.loading),
+    error: loadError,
+    reload: () => {
+      for (const list of lists) list.reload();
+    },
     busy,
-    approve: (id: string) => run(id, 'approve', async () => replace(await approveEvent(id)), messages.approve),
-    disapprove: (id: string) => run(id, 'disapprove', async () => replace(await disapproveEvent(id)), messages.disapprove),
+    approve: (event: ListedEvent) => run(event, 'approve', async () => change(event, { ...event, ...(await approveEvent(event._id)) }), messages.approve),
+    disapprove: (event: ListedEvent) => run(event, 'disapprove', async () => change(event, { ...event, ...(await disapproveEvent(event._id)) }), messages.disapprove),
     /** Deletes, or (the server decides) cancels an event with orders: then it stays listed, cancelled. */
-    remove: (event: EventItem) => {
+    remove: (event: ListedEvent) => {
       if (!window.confirm(deleteEventQuestion(event))) return Promise.resolve(false);
       return run(
-        event._id,
+        event,
         'delete',
         async () => {
           const outcome = deleteEventOutcome(await deleteEvent(event._id));
           if (outcome.cancelled) {
             notify.info(outcome.message);
-            replace({ ...event, status: 'cancelled' });
-            // Then the server's copy (reason, date), without putting the page back into its loading state.
-            getAllEvents().then((events) => list.setData(() => events), () => undefined);
+            const cancelled: ListedEvent = { ...event, status: 'cancelled' };
+            change(event, cancelled);
+            // Then the server's copy (reason, date), in place.
+            getEvent(event._id).then((fresh) => change(cancelled, { ...cancelled, ...fresh }), () => undefined);
           } else {
             notify.success(outcome.message);
-            list.setData((events) => events?.filter((item) => item._id !== event._id));
+            change(event, null);
           }
         },
         messages.delete,
       );
     },
-    /** For edits: run a save and put the answer in the list. */
-    save: (id: string, task: () => Promise<EventItem>) => run(id, 'save', async () => replace(await task()), messages.save),
+    /** For edits: run a save and put the answer in the lists. */
+    save: (event: ListedEvent, task: () => Promise<ListedEvent>) => run(event, 'save', async () => change(event, { ...event, ...(await task()) }), messages.save),
   };
 }

@@ -1,15 +1,14 @@
+import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
+import { pagePath } from '../../../lib/page-path';
 import type { ChatContact, ConversationMessage, DeliveredMessage, UnreadCounts, UserSearchPage } from '../types';
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** Messages per page of history (server PAGE_SIZE). */
-export const HISTORY_PAGE_SIZE = 50;
-
-/** GET /api/auth/allusers/:userId (auth, self) -> the people I have exchanged messages with, most recent first. */
-export async function getContacts(userId: string, signal?: AbortSignal): Promise<ChatContact[]> {
-  const { data } = await api.get<ChatContact[]>(`/auth/allusers/${seg(userId)}`, { signal });
-  return Array.isArray(data) ? data : [];
+/** GET /api/messages/contacts (auth) -> one page of the people I have exchanged messages with, most recent first. */
+export async function getContactPage(cursor: string | null, signal?: AbortSignal): Promise<ListPage<ChatContact>> {
+  const { data } = await api.get<ListPage<ChatContact>>(pagePath('/messages/contacts', cursor), { signal });
+  return data;
 }
 
 /** GET /api/auth/users/search?q=&page= (auth) -> one page of users whose username starts with `q`. */
@@ -19,17 +18,12 @@ export async function searchUsers(q: string, page: number, signal?: AbortSignal)
 }
 
 /**
- * POST /api/messages/getmsg {from, to, before?} -> one page, oldest first.
- * `before` (the oldest createdAt already shown) pages further back.
+ * GET /api/messages/conversation/:contactId (auth) -> one page of my conversation with the contact,
+ * newest first; `cursor` (the previous page's `nextCursor`) pages further back.
  */
-export async function getMessages(
-  input: { from: string; to: string; before?: string | undefined },
-  signal?: AbortSignal,
-): Promise<ConversationMessage[]> {
-  const body: Record<string, string> = { from: input.from, to: input.to };
-  if (input.before) body.before = input.before;
-  const { data } = await api.post<ConversationMessage[]>('/messages/getmsg', body, { signal });
-  return Array.isArray(data) ? data : [];
+export async function getConversationPage(contactId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<ConversationMessage>> {
+  const { data } = await api.get<ListPage<ConversationMessage>>(pagePath(`/messages/conversation/${seg(contactId)}`, cursor), { signal });
+  return data;
 }
 
 /** POST /api/messages/addmsg {from, to, message} -> the stored message (used when the socket is down). */

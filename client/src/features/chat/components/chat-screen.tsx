@@ -2,14 +2,15 @@ import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList } from '../../../hooks/use-paged-list';
+import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage } from '../../../lib/errors';
 import { useT } from '../../../lib/i18n';
 import type { StoredUser } from '../../../types/api';
 import type { ChatContact } from '../types';
 import { logoutRequest } from '../../../lib/logout-request';
 import { useSession } from '../../../hooks/use-session';
-import { getContacts } from '../api/chat-api';
+import { getContactPage } from '../api/chat-api';
 import { useChatClient } from '../hooks/use-chat-client';
 import { useOnlineUsers } from '../hooks/use-online-users';
 import { useUnreadCounts } from '../hooks/use-unread-counts';
@@ -30,15 +31,16 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
   const { logout } = useSession();
   const selectedId = params.get(WITH_PARAM);
 
-  const contactsFetch = useFetch(`chat-contacts:${user._id}`, (signal) => getContacts(user._id, signal));
+  // The people I have talked with, most recent conversation first, a page at a time.
+  const contactsFetch = usePagedList(`chat-contacts:${user._id}`, (cursor, signal) => getContactPage(cursor, signal));
   // People found by search: listed on top until the server counts them as contacts (after a first message).
   const [started, setStarted] = useState<ChatContact[]>([]);
   const contacts = useMemo(() => {
-    const fetched = contactsFetch.data ?? [];
+    const fetched = contactsFetch.items;
     const fetchedIds = new Set(fetched.map((c) => c._id));
     return [...started.filter((c) => !fetchedIds.has(c._id)), ...fetched];
-  }, [contactsFetch.data, started]);
-  const contactsLoading = contactsFetch.loading && contactsFetch.data === undefined;
+  }, [contactsFetch.items, started]);
+  const contactsLoading = contactsFetch.loading;
   const selected = selectedId ? (contacts.find((c) => c._id === selectedId) ?? null) : null;
 
   const { client, state: connection } = useChatClient(token, user._id);
@@ -123,6 +125,16 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
           online={connection === 'online' ? online : EMPTY}
           onSelect={select}
           search={<ContactSearch onChoose={startWith} />}
+          more={
+            <LoadMore
+              shown={contactsFetch.items.length}
+              total={contactsFetch.total}
+              hasMore={contactsFetch.hasMore}
+              loading={contactsFetch.loadingMore}
+              error={contactsFetch.loadMoreError}
+              onLoadMore={contactsFetch.loadMore}
+            />
+          }
         />
         <div className="chat__main">{main}</div>
       </div>

@@ -20,6 +20,7 @@ export function ContactList({
   online,
   onSelect,
   search,
+  more,
 }: {
   me: StoredUser;
   contacts: ChatContact[];
@@ -32,6 +33,8 @@ export function ContactList({
   onSelect: (contactId: string) => void;
   /** Finding someone new (shown above the contacts). */
   search?: ReactNode;
+  /** Below the contacts: how many are shown, and the next page. */
+  more?: ReactNode;
 }) {
   const t = useT();
   const headingId = useId();
@@ -109,6 +112,7 @@ export function ContactList({
       </ul>
     );
   }
+  const footer = !loading && !error ? more : null;
 
   return (
     <aside className="chat-contacts" aria-labelledby={headingId}>
@@ -121,7 +125,10 @@ export function ContactList({
         </Link>
       </div>
       {search}
-      <div className="chat-contacts__body">{body}</div>
+      <div className="chat-contacts__body">
+        {body}
+        {footer}
+      </div>
       <div className="chat-contacts__me">
         <span aria-hidden="true">
           <AvatarImage image={me.avatarImage} username={me.username} size={36} />

@@ -65,6 +65,7 @@ export function Conversation({
         messages={state.messages}
         contactName={contact.username}
         hasMore={state.hasMore}
+        total={state.total}
         loadingOlder={state.loadingOlder}
         olderError={state.olderError}
         onLoadOlder={loadOlder}

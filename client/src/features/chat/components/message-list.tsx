@@ -93,6 +93,7 @@ export function MessageList({
   messages,
   contactName,
   hasMore,
+  total,
   loadingOlder,
   olderError,
   onLoadOlder,
@@ -102,6 +103,8 @@ export function MessageList({
   messages: ChatMessage[];
   contactName: string;
   hasMore: boolean;
+  /** Stored messages in the whole conversation. */
+  total: number;
   loadingOlder: boolean;
   olderError: string | null;
   onLoadOlder: () => void;
@@ -171,6 +174,7 @@ export function MessageList({
     >
       {hasMore ? (
         <div className="chat-log__older">
+          <span className="chat-log__note chat-log__count">{t('ui.shownOfTotal', { shown: messages.filter((m) => m.status === 'sent').length, total })}</span>
           {loadingOlder ? (
             <span className="chat-log__note">
               <Spinner size="sm" /> {t('chat.loadingEarlier')}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import { getErrorMessage } from '../../../lib/errors';
 import { t } from '../../../lib/i18n';
-import { addMessage, getMessages, HISTORY_PAGE_SIZE } from '../api/chat-api';
+import { addMessage, getConversationPage } from '../api/chat-api';
 import { SendError, type ChatClient } from '../lib/chat-client';
 import { conversationReducer, initialConversationState } from '../lib/conversation-state';
 
@@ -38,8 +38,8 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
   useEffect(() => {
     const controller = new AbortController();
     if (reloadCount > 0) dispatch({ type: 'reload' });
-    getMessages({ from: selfId, to: contactId }, controller.signal).then(
-      (page) => dispatch({ type: 'loaded', page, pageSize: HISTORY_PAGE_SIZE }),
+    getConversationPage(contactId, null, controller.signal).then(
+      (page) => dispatch({ type: 'loaded', page }),
       (error: unknown) => {
         if (!controller.signal.aborted) {
           dispatch({ type: 'load-failed', error: getErrorMessage(error, t('chat.conversationLoadFailed')) });
@@ -58,7 +58,7 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
       if (mine || theirs) dispatch({ type: 'received', message, selfId });
     });
     const offResync = client.on('resync', () => {
-      getMessages({ from: selfId, to: contactId }, lifetime.current?.signal).then(
+      getConversationPage(contactId, null, lifetime.current?.signal).then(
         (page) => dispatch({ type: 'synced', page }),
         () => undefined, // the history already shown stays; the next message or reload fills the gap
       );
@@ -72,15 +72,14 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
   const olderInFlight = useRef(false);
   const loadOlder = useCallback(() => {
     const current = stateRef.current;
-    if (olderInFlight.current || !current.hasMore || current.status !== 'ready') return;
-    const oldest = current.messages.find((m) => m.status === 'sent');
-    if (!oldest) return;
+    const cursor = current.nextCursor;
+    if (olderInFlight.current || !cursor || current.status !== 'ready') return;
     olderInFlight.current = true;
     dispatch({ type: 'older-started' });
     const signal = lifetime.current?.signal;
-    getMessages({ from: selfId, to: contactId, before: oldest.createdAt }, signal)
+    getConversationPage(contactId, cursor, signal)
       .then(
-        (page) => dispatch({ type: 'older-loaded', page, pageSize: HISTORY_PAGE_SIZE }),
+        (page) => dispatch({ type: 'older-loaded', page }),
         (error: unknown) => {
           if (!signal?.aborted) {
             dispatch({ type: 'older-failed', error: getErrorMessage(error, t('chat.earlierLoadFailed')) });
@@ -90,7 +89,7 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
       .finally(() => {
         olderInFlight.current = false;
       });
-  }, [selfId, contactId]);
+  }, [contactId]);
 
   const deliver = useCallback(
     (key: string, text: string) => {

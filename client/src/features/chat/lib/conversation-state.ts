@@ -1,28 +1,34 @@
 /**
  * State of one open conversation: stored messages (oldest first, unique by server id) followed
- * by my own messages that are still being sent or failed, in the order I wrote them.
+ * by my own messages that are still being sent or failed, in the order I wrote them. History comes
+ * in pages from the server, newest first (server/src/lib/keyset-page.ts).
  */
+import type { ListPage } from '../../../hooks/use-paged-list';
 import type { ChatMessage, ConversationMessage, DeliveredMessage } from '../types';
 
 export interface ConversationState {
   status: 'loading' | 'ready' | 'error';
   error: string | null;
   messages: ChatMessage[];
-  /** The server may hold older messages than the oldest shown. */
+  /** The server holds older messages than the oldest shown. */
   hasMore: boolean;
+  /** Pass to the server for the next older page; null when the oldest is shown. */
+  nextCursor: string | null;
+  /** How many stored messages the whole conversation holds (the server's count, plus those arrived since). */
+  total: number;
   loadingOlder: boolean;
   olderError: string | null;
 }
 
 export type ConversationAction =
-  | { type: 'loaded'; page: ConversationMessage[]; pageSize: number }
+  | { type: 'loaded'; page: ListPage<ConversationMessage> }
   | { type: 'load-failed'; error: string }
   | { type: 'reload' }
   | { type: 'older-started' }
-  | { type: 'older-loaded'; page: ConversationMessage[]; pageSize: number }
+  | { type: 'older-loaded'; page: ListPage<ConversationMessage> }
   | { type: 'older-failed'; error: string }
   /** The newest page fetched again after a reconnect: merge, keep what is shown. */
-  | { type: 'synced'; page: ConversationMessage[] }
+  | { type: 'synced'; page: ListPage<ConversationMessage> }
   /** A stored message pushed by the server (to me, or from me in another tab). */
   | { type: 'received'; message: DeliveredMessage; selfId: string }
   | { type: 'send-started'; key: string; text: string; createdAt: string }
@@ -35,6 +41,8 @@ export const initialConversationState: ConversationState = {
   error: null,
   messages: [],
   hasMore: false,
+  nextCursor: null,
+  total: 0,
   loadingOlder: false,
   olderError: null,
 };
@@ -101,19 +109,30 @@ function confirmOwn(messages: ChatMessage[], stored: ChatMessage, key?: string):
   return next;
 }
 
+const storedCount = (messages: ChatMessage[]) => messages.filter((m) => m.status === 'sent' && m.id !== null).length;
+
+/** `messages` in place of the state's, counting stored messages that are new to it (arrived live or on a resync). */
+function withArrivals(state: ConversationState, messages: ChatMessage[]): ConversationState {
+  return { ...state, messages, total: state.total + storedCount(messages) - storedCount(state.messages) };
+}
+
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   switch (action.type) {
     case 'reload':
       return { ...state, status: 'loading', error: null };
-    case 'loaded':
+    case 'loaded': {
+      // Keep whatever arrived while the page was loading (and count what the page did not).
+      const messages = normalize([...action.page.items.map(fromServer), ...state.messages]);
       return {
         ...state,
         status: 'ready',
         error: null,
-        // Keep whatever arrived while the page was loading.
-        messages: normalize([...action.page.map(fromServer), ...state.messages]),
-        hasMore: action.page.length >= action.pageSize,
+        messages,
+        hasMore: action.page.nextCursor !== null,
+        nextCursor: action.page.nextCursor,
+        total: action.page.total + storedCount(messages) - action.page.items.length,
       };
+    }
     case 'load-failed':
       return { ...state, status: 'error', error: action.error };
     case 'older-started':
@@ -122,17 +141,18 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return {
         ...state,
         loadingOlder: false,
-        messages: normalize([...state.messages, ...action.page.map(fromServer)]),
-        hasMore: action.page.length >= action.pageSize,
+        messages: normalize([...state.messages, ...action.page.items.map(fromServer)]),
+        hasMore: action.page.nextCursor !== null,
+        nextCursor: action.page.nextCursor,
       };
     case 'older-failed':
       return { ...state, loadingOlder: false, olderError: action.error };
     case 'synced':
-      return { ...state, messages: normalize([...state.messages, ...action.page.map(fromServer)]) };
+      return withArrivals(state, normalize([...state.messages, ...action.page.items.map(fromServer)]));
     case 'received': {
       const message = fromDelivered(action.message, action.selfId);
       const messages = message.fromSelf ? confirmOwn(state.messages, message) : [...state.messages, message];
-      return { ...state, messages: normalize(messages) };
+      return withArrivals(state, normalize(messages));
     }
     case 'send-started':
       return {
@@ -143,10 +163,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
         ],
       };
     case 'send-confirmed':
-      return {
-        ...state,
-        messages: normalize(confirmOwn(state.messages, fromDelivered(action.message, action.message.from), action.key)),
-      };
+      return withArrivals(state, normalize(confirmOwn(state.messages, fromDelivered(action.message, action.message.from), action.key)));
     case 'send-failed':
       return {
         ...state,

@@ -4,15 +4,16 @@
  * event page downloads no axios. Writes go through the shared client.
  */
 import { api } from '../../../lib/api-client';
+import { pagePath } from '../../../lib/page-path';
 import { fetchJson } from '../../../lib/public-get';
+import type { ListPage } from '../../../hooks/use-paged-list';
 import type { EventComment } from '../types';
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** GET /api/comments/event/:eventId (public) -> {comments}, oldest first. */
-export async function getComments(eventId: string, signal?: AbortSignal): Promise<EventComment[]> {
-  const data = await fetchJson<{ comments?: EventComment[] } | undefined>(`/comments/event/${seg(eventId)}`, { signal, auth: true });
-  return Array.isArray(data?.comments) ? data.comments : [];
+/** GET /api/comments/event/:eventId/paged (public) -> one page of the comments, newest first. */
+export async function getCommentPage(eventId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<EventComment>> {
+  return fetchJson<ListPage<EventComment>>(pagePath(`/comments/event/${seg(eventId)}/paged`, cursor), { signal, auth: true });
 }
 
 /** POST /api/comments/add (auth) {content, eventId, userId} -> 201 {status, comment}. */

@@ -1,9 +1,11 @@
 /* Event forums (server/src/modules/community/forums.routes.ts). All but the summary need a login. */
+import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
+import { pagePath } from '../../../lib/page-path';
 import type {
   CommunityEventRef,
   ForumPost,
-  ForumThread,
+  ForumThreadHead,
   ForumThreadListItem,
   ForumThreadSummary,
   Vote,
@@ -20,10 +22,10 @@ export async function getForumSummary(eventId: string, signal?: AbortSignal): Pr
   return Array.isArray(data?.threads) ? data.threads : [];
 }
 
-/** GET /api/forums/threads/:eventId (auth) -> {thread: [...]}, newest first. 401 when logged out. */
-export async function getThreads(eventId: string, signal?: AbortSignal): Promise<ForumThreadListItem[]> {
-  const { data } = await api.get<{ thread?: ForumThreadListItem[] }>(`/forums/threads/${seg(eventId)}`, { signal });
-  return Array.isArray(data?.thread) ? data.thread.map(normalizeThreadItem) : [];
+/** GET /api/forums/threads/:eventId/paged (auth) -> one page of the threads, newest first, with reply counts. 401 when logged out. */
+export async function getThreadPage(eventId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<ForumThreadListItem>> {
+  const { data } = await api.get<ListPage<ForumThreadListItem>>(pagePath(`/forums/threads/${seg(eventId)}/paged`, cursor), { signal });
+  return { ...data, items: data.items.map(normalizeThreadItem) };
 }
 
 /** POST /api/forums/add-thread (auth, registered) {title, eventId, userId} -> 201 {status, thread}. */
@@ -32,11 +34,20 @@ export async function addThread(input: { title: string; eventId: string; userId:
   return normalizeThreadItem(data.thread);
 }
 
-/** GET /api/forums/thread/:threadId (auth) -> {status, thread} with the post tree; 404 when missing. */
-export async function getThread(threadId: string, signal?: AbortSignal): Promise<ForumThread> {
-  const { data } = await api.get<{ status: boolean; thread: ForumThread }>(`/forums/thread/${seg(threadId)}`, { signal });
-  const thread = data.thread;
-  return { ...thread, posts: normalizePosts(thread.posts) };
+/** One page of a thread's top-level posts (each with its reply tree), the thread's head and its visible post count. */
+export interface ForumPostPage extends ListPage<ForumPost> {
+  thread: ForumThreadHead;
+  /** Visible posts in the whole thread, replies included (`total` counts the top-level posts). */
+  posts: number;
+}
+
+/**
+ * GET /api/forums/thread/:threadId/posts (auth) -> a page of top-level posts, newest first; 404 when missing.
+ * The first page is a plain path (no query parameters), so the answer fetched early for the page serves it.
+ */
+export async function getThreadPosts(threadId: string, cursor: string | null, signal?: AbortSignal): Promise<ForumPostPage> {
+  const { data } = await api.get<ForumPostPage>(pagePath(`/forums/thread/${seg(threadId)}/posts`, cursor), { signal });
+  return { ...data, items: normalizePosts(data.items) };
 }
 
 /** POST /api/forums/add-post (auth, registered) {content, threadId, parentId, userId} -> 201 {status, post}. */

@@ -1,18 +1,20 @@
 /* Reviews of an event (server/src/modules/community/reviews.routes.ts). */
 import { api } from '../../../lib/api-client';
-import type { EventReview, ReviewList } from '../types';
+import { pagePath } from '../../../lib/page-path';
+import type { ListPage } from '../../../hooks/use-paged-list';
+import type { EventReview } from '../types';
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** GET /api/reviews/event/:eventId (public) -> {reviews, average, count}, newest first. */
-export async function getReviews(eventId: string, signal?: AbortSignal): Promise<ReviewList> {
-  const { data } = await api.get<Partial<ReviewList>>(`/reviews/event/${seg(eventId)}`, { signal });
-  const reviews = Array.isArray(data?.reviews) ? data.reviews : [];
-  return {
-    reviews,
-    average: typeof data?.average === 'number' ? data.average : averageOf(reviews),
-    count: typeof data?.count === 'number' ? data.count : reviews.length,
-  };
+/** One page of an event's reviews, with the average of them all (GET /api/reviews/event/:eventId/paged). */
+export interface ReviewPage extends ListPage<EventReview> {
+  average: number;
+}
+
+/** GET /api/reviews/event/:eventId/paged (public) -> one page of the reviews, newest first, and the average of all. */
+export async function getReviewPage(eventId: string, cursor: string | null, options: { signal?: AbortSignal; limit?: number } = {}): Promise<ReviewPage> {
+  const { data } = await api.get<ReviewPage>(pagePath(`/reviews/event/${seg(eventId)}/paged`, cursor, { limit: options.limit?.toString() }), { signal: options.signal });
+  return data;
 }
 
 export interface ReviewInput {
@@ -44,13 +46,4 @@ export async function replyToReview(reviewId: string, content: string): Promise<
 /** DELETE /api/reviews/:id (author or admin) -> {msg}. */
 export async function deleteReview(reviewId: string): Promise<void> {
   await api.delete(`/reviews/${seg(reviewId)}`);
-}
-
-/** Mean rating with one decimal (0 without reviews), as the server computes it. */
-export function averageOf(reviews: ReadonlyArray<Pick<EventReview, 'rating' | 'hidden'>>): number {
-  // Reviews a moderator hid do not count, as on the server.
-  const rated = reviews.filter((review) => !review.hidden);
-  if (rated.length === 0) return 0;
-  const sum = rated.reduce((total, review) => total + review.rating, 0);
-  return Math.round((sum / rated.length) * 10) / 10;
 }

@@ -1,13 +1,15 @@
 /*
- * EVENT PAGE › Comments (docs/product.md /events/{id}, always shown). Oldest first; any signed-in user can
- * comment; only the author sees Edit (which becomes Save) and Delete.
+ * EVENT PAGE › Comments (docs/product.md /events/{id}, always shown). Newest first, a page at a time
+ * ("Load more" for older ones); any signed-in user can comment; only the author sees Edit (which becomes
+ * Save) and Delete.
  */
 import { COMMENT_MAX_LENGTH } from '@tukio/shared/limits';
 import { useRef, useState } from 'react';
 import { TextAreaField } from '../../../components/ui/form-field';
-import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList } from '../../../hooks/use-paged-list';
+import { LoadMore } from '../../../components/ui/load-more';
 import { useT } from '../../../lib/i18n';
-import { addComment, deleteComment, getComments, updateComment } from '../api/comments-api';
+import { addComment, deleteComment, getCommentPage, updateComment } from '../api/comments-api';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
 import { useSignedInSubmit } from '../hooks/use-signed-in-submit';
 import { shownText } from '../lib/placeholders';
@@ -18,30 +20,32 @@ import '../community.css';
 
 export function CommentsSection({ eventId }: { eventId: string }) {
   const t = useT();
-  const { data, error, loading, reload, setData } = useFetch(`comments:${eventId}`, (signal) =>
-    getComments(eventId, signal),
-  );
-  const comments = data ?? [];
+  const list = usePagedList(`comments:${eventId}`, (cursor, signal) => getCommentPage(eventId, cursor, signal));
+  const { items: comments, error, loading, reload, update } = list;
+  const loaded = !loading && !error;
 
-  const replace = (updated: EventComment) =>
-    setData((list) => list?.map((comment) => (comment._id === updated._id ? updated : comment)));
-  const remove = (id: string) => setData((list) => list?.filter((comment) => comment._id !== id));
+  const replace = (updated: EventComment) => update((items) => items.map((comment) => (comment._id === updated._id ? updated : comment)));
+  const remove = (id: string) => update((items) => items.filter((comment) => comment._id !== id), -1);
 
   return (
     <section className="community-section card" aria-labelledby="comments-heading">
       <h2 id="comments-heading">
-        {t('community.comments')}{data ? <span className="community-section__count"> ({comments.length})</span> : null}
+        {t('community.comments')}{loaded ? <span className="community-section__count"> ({list.total})</span> : null}
       </h2>
       {loading || error ? (
         <SectionLoadState noun="comments" loading={loading} onRetry={reload} />
       ) : comments.length === 0 ? (
         <p className="muted">{t('community.noComments')}</p>
       ) : (
-        <EntryList entries={comments} Item={CommentItem} onUpdated={replace} onDeleted={remove} />
+        <>
+          <EntryList entries={comments} Item={CommentItem} onUpdated={replace} onDeleted={remove} />
+          <LoadMore shown={comments.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
+        </>
       )}
       <CommentForm
         eventId={eventId}
-        onAdded={(comment) => setData((list) => [...(list ?? []), comment])}
+        // Newest first: a new comment leads the list (and is never on a later page).
+        onAdded={(comment) => update((items) => [comment, ...items], 1)}
         disabled={loading}
       />
     </section>

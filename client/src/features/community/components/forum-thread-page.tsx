@@ -1,5 +1,6 @@
 /*
- * /forum/{threadId} (docs/product.md): one thread with nested replies.
+ * /forum/{threadId} (docs/product.md): one thread with nested replies, its top-level posts a page at a time
+ * (each with its whole reply tree; "Load more" for older ones).
  *  - a reply box ('Changia...') for top-level posts; Reply (top-level posts only) opens an inline
  *    box with Post and Cancel Reply; a new post goes to the top of its list
  *  - replies render three levels deep; below that 'Load more replies (n)' reveals the next level
@@ -19,18 +20,27 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList } from '../../../hooks/use-paged-list';
+import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
 import { useT } from '../../../lib/i18n';
-import { addPost, deletePost, getEventRef, getThread, votePost } from '../api/forums-api';
+import { addPost, deletePost, getEventRef, getThreadPosts, votePost, type ForumPostPage } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import { shownText } from '../lib/placeholders';
-import { countPosts, insertPost, removePost, updatePost } from '../lib/post-tree';
-import type { ForumPost } from '../types';
+import { insertPost, removePost, updatePost } from '../lib/post-tree';
+import type { ForumPost, ForumThreadHead } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
+
+/**
+ * The head and post count of each thread's first page, by list key. Not component state: on the page the
+ * tab opened with, the first render runs the fetcher before the component mounts (hooks/use-fetch), and
+ * state set then would be lost.
+ */
+const threadHeads = new Map<string, { thread: ForumThreadHead; posts: number }>();
 
 /** Replies show up to this depth (top level = 0); deeper ones wait behind 'Load more replies (n)'. */
 export const VISIBLE_DEPTH = 3;
@@ -61,12 +71,21 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
   // The tree carries the caller's own votes, so another user means another request.
-  const thread = useFetch(userId ? `forum-thread:${threadId}:${userId}` : null, (signal) => getThread(threadId, signal));
-  const eventId = thread.data?.event ?? null;
+  const listKey = userId ? `forum-thread:${threadId}:${userId}` : null;
+  const posts = usePagedList(listKey, async (cursor, signal) => {
+    const page: ForumPostPage = await getThreadPosts(threadId, cursor, signal);
+    if (listKey && cursor === null) threadHeads.set(listKey, { thread: page.thread, posts: page.posts });
+    return page;
+  });
+  const head = listKey && !posts.loading ? threadHeads.get(listKey) : undefined;
+  // Posts added or deleted here since that head was read.
+  const [countChange, setCountChange] = useState<{ head: object | undefined; n: number }>({ head: undefined, n: 0 });
+  const thread = head?.thread;
+  const eventId = thread?.event ?? null;
   const event = useFetch(eventId ? `forum-event:${eventId}` : null, (signal) => getEventRef(eventId ?? '', signal));
-  const status = getErrorStatus(thread.error);
+  const status = getErrorStatus(posts.error);
   const missing = status === 404 || status === 400;
-  useDocumentTitle(thread.data ? shownText(thread.data.title) : t(missing ? 'community.discussionNotFound' : 'community.discussion'));
+  useDocumentTitle(thread ? shownText(thread.title) : t(missing ? 'community.discussionNotFound' : 'community.discussion'));
 
   let body: ReactNode;
   if (!userId) {
@@ -76,7 +95,7 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
         <ForumLoginNotice />
       </>
     );
-  } else if (thread.loading) {
+  } else if (posts.loading) {
     body = (
       <>
         <h1>{t('community.discussion')}</h1>
@@ -95,35 +114,39 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
         </div>
       </div>
     );
-  } else if (thread.error || !thread.data) {
+  } else if (posts.error || !thread || !head) {
     body = (
       <>
         <h1>{t('community.discussion')}</h1>
         <div className="community-error" role="alert">
           <p>{t('community.discussionLoadFailed')}</p>
-          <Button variant="ghost" className="btn--sm" onClick={thread.reload}>
+          <Button variant="ghost" className="btn--sm" onClick={posts.reload}>
             {t('community.retry')}
           </Button>
         </div>
       </>
     );
   } else {
-    const data = thread.data;
     body = (
       <ThreadView
         userId={userId}
-        threadId={data._id}
-        title={data.title}
-        eventId={data.event}
-        author={data.user?.username}
-        authorId={data.user?._id}
-        hidden={data.hidden}
-        hiddenReason={data.hiddenReason}
-        createdAt={data.createdAt}
-        posts={data.posts}
+        threadId={thread._id}
+        title={thread.title}
+        eventId={thread.event}
+        author={thread.user?.username}
+        authorId={thread.user?._id}
+        hidden={thread.hidden}
+        hiddenReason={thread.hiddenReason}
+        createdAt={thread.createdAt}
+        posts={posts.items}
+        postCount={Math.max(0, head.posts + (countChange.head === head ? countChange.n : 0))}
         // Registration unknown (event not loaded yet / failed): allow, the server decides.
         canPost={!event.data || isRegisteredFor(event.data, userId)}
-        onPostsChange={(update) => thread.setData((current) => current && { ...current, posts: update(current.posts) })}
+        onPostsChange={(update, change) => {
+          posts.update(update, change.topLevel);
+          setCountChange((current) => ({ head, n: (current.head === head ? current.n : 0) + change.visible }));
+        }}
+        more={<LoadMore shown={posts.items.length} total={posts.total} hasMore={posts.hasMore} loading={posts.loadingMore} error={posts.loadMoreError} onLoadMore={posts.loadMore} />}
       />
     );
   }
@@ -142,8 +165,10 @@ function ThreadView({
   hiddenReason,
   createdAt,
   posts,
+  postCount,
   canPost,
   onPostsChange,
+  more,
 }: {
   userId: string;
   threadId: string;
@@ -154,20 +179,26 @@ function ThreadView({
   hidden?: boolean | undefined;
   hiddenReason?: string | undefined;
   createdAt: string | undefined;
+  /** The top-level posts loaded so far, each with its reply tree. */
   posts: ForumPost[];
+  /** Visible posts in the whole thread, replies included. */
+  postCount: number;
   canPost: boolean;
-  onPostsChange: (update: (posts: ForumPost[]) => ForumPost[]) => void;
+  /** A local change of the tree, with how it moves the counts of top-level and of visible posts. */
+  onPostsChange: (update: (posts: ForumPost[]) => ForumPost[], change: { topLevel: number; visible: number }) => void;
+  /** The foot of the list: how many top-level posts are shown, and "Load more". */
+  more: ReactNode;
 }) {
   const t = useT();
   const [replyTo, setReplyTo] = useState<string | null>(null);
   const [freshIds, setFreshIds] = useState<ReadonlySet<string>>(() => new Set());
   const repliesHeadingRef = useRef<HTMLHeadingElement>(null);
-  const total = countPosts(posts);
+  const total = postCount;
 
   const submit = useCallback(
     async (content: string, parentId: string | null) => {
       const post = await addPost({ content, threadId, parentId, userId });
-      onPostsChange((current) => insertPost(current, { ...post, replies: post.replies ?? [] }));
+      onPostsChange((current) => insertPost(current, { ...post, replies: post.replies ?? [] }), { topLevel: post.parent === null ? 1 : 0, visible: 1 });
       setFreshIds((current) => new Set(current).add(post._id));
     },
     [onPostsChange, threadId, userId],
@@ -176,7 +207,7 @@ function ThreadView({
   const vote = useCallback(
     async (postId: string, direction: 'up' | 'down') => {
       const result = await votePost(postId, userId, direction);
-      onPostsChange((current) => updatePost(current, postId, result));
+      onPostsChange((current) => updatePost(current, postId, result), { topLevel: 0, visible: 0 });
     },
     [onPostsChange, userId],
   );
@@ -184,11 +215,13 @@ function ThreadView({
   const remove = useCallback(
     async (postId: string) => {
       await deletePost(postId, userId);
-      onPostsChange((current) => removePost(current, postId));
+      // A top-level post without replies leaves the list; one with replies stays as a placeholder.
+      const topLevel = posts.find((post) => post._id === postId);
+      onPostsChange((current) => removePost(current, postId), { topLevel: topLevel && topLevel.replies.length === 0 ? -1 : 0, visible: -1 });
       setReplyTo((current) => (current === postId ? null : current));
       repliesHeadingRef.current?.focus();
     },
-    [onPostsChange, userId],
+    [onPostsChange, posts, userId],
   );
 
   const actions = useMemo<ThreadActions>(
@@ -236,7 +269,10 @@ function ThreadView({
         {posts.length === 0 ? (
           <p className="empty-state">{t('community.noReplies')}</p>
         ) : (
-          <PostList posts={posts} depth={0} />
+          <>
+            <PostList posts={posts} depth={0} />
+            {more}
+          </>
         )}
       </section>
     </ThreadContext>

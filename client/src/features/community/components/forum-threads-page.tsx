@@ -1,5 +1,5 @@
 /*
- * /forums/{eventId} (docs/product.md): the event's threads, newest first, and a form to start one.
+ * /forums/{eventId} (docs/product.md): the event's threads, newest first a page at a time, and a form to start one.
  * Reading needs a login; starting a thread needs a ticket for the event (the server decides,
  * the page only hides the form when it already knows the user is not registered).
  */
@@ -13,10 +13,12 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList } from '../../../hooks/use-paged-list';
+import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
 import { RichText, useT } from '../../../lib/i18n';
-import { addThread, getEventRef, getThreads } from '../api/forums-api';
+import { addThread, getEventRef, getThreadPage } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import type { ForumThreadListItem } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
@@ -30,9 +32,7 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
   const event = useFetch(`forum-event:${eventId}`, (signal) => getEventRef(eventId, signal));
-  const threads = useFetch(userId ? `forum-threads:${eventId}:${userId}` : null, (signal) =>
-    getThreads(eventId, signal),
-  );
+  const threads = usePagedList(userId ? `forum-threads:${eventId}:${userId}` : null, (cursor, signal) => getThreadPage(eventId, cursor, signal));
   useDocumentTitle(event.data?.title ? t('community.forumDocumentTitle', { title: event.data.title }) : t('community.eventForumTitle'));
 
   const threadsStatus = getErrorStatus(threads.error);
@@ -76,7 +76,7 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
                 eventId={eventId}
                 userId={userId}
                 onCreated={(thread) =>
-                  threads.setData((list) => [thread, ...(list ?? []).filter((item) => item._id !== thread._id)])
+                  threads.update((items) => [thread, ...items], 1)
                 }
               />
             ) : (
@@ -87,7 +87,7 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
           <section className="forum-page__threads" aria-labelledby="threads-heading">
             <h2 id="threads-heading">
               {t('community.discussions')}
-              {threads.data ? <span className="community-section__count"> ({threads.data.length})</span> : null}
+              {!threads.loading && !threads.error ? <span className="community-section__count"> ({threads.total})</span> : null}
             </h2>
             {threads.loading ? (
               <PageLoader label={t('community.loadingDiscussions')} />
@@ -98,14 +98,17 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
                   {t('community.retry')}
                 </Button>
               </div>
-            ) : !threads.data || threads.data.length === 0 ? (
+            ) : threads.items.length === 0 ? (
               <p className="empty-state">{t('community.forumEmpty')}</p>
             ) : (
-              <ul className="thread-list">
-                {threads.data.map((thread) => (
-                  <ThreadCard key={thread._id} thread={thread} />
-                ))}
-              </ul>
+              <>
+                <ul className="thread-list">
+                  {threads.items.map((thread) => (
+                    <ThreadCard key={thread._id} thread={thread} />
+                  ))}
+                </ul>
+                <LoadMore shown={threads.items.length} total={threads.total} hasMore={threads.hasMore} loading={threads.loadingMore} error={threads.loadMoreError} onLoadMore={threads.loadMore} />
+              </>
             )}
           </section>
         </>

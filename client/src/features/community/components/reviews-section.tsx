@@ -1,24 +1,26 @@
 /*
  * EVENT PAGE › Reviews (docs/product.md /events/{id}, shown once the event has taken place). Average and
- * count, newest first; registered attendees add one review (rating 1-5, default 1); the server's
+ * count, newest first a page at a time ("Load more"); registered attendees add one review (rating 1-5, default 1); the server's
  * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete.
  */
 import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
-import { createContext, use, useState } from 'react';
+import { createContext, use, useCallback, useReducer, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList } from '../../../hooks/use-paged-list';
+import { LoadMore } from '../../../components/ui/load-more';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../hooks/use-session';
 import { getEventRef } from '../api/forums-api';
-import { addReview, averageOf, deleteReview, getReviews, replyToReview, updateReview } from '../api/reviews-api';
+import { addReview, deleteReview, getReviewPage, replyToReview, updateReview } from '../api/reviews-api';
 import { getErrorMessage } from '../../../lib/errors';
 import { useT } from '../../../lib/i18n';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
 import { useSignedInSubmit } from '../hooks/use-signed-in-submit';
 import { shownText } from '../lib/placeholders';
-import type { EventReview, ReviewList } from '../types';
+import type { EventReview } from '../types';
 import { CommunityEntry, EntryList } from './community-entry';
 import { CommunityForm, SectionLoadState } from './community-section-parts';
 import { StarRatingDisplay, StarRatingInput } from './star-rating';
@@ -26,27 +28,42 @@ import '../community.css';
 
 const DEFAULT_RATING = 1;
 
+/**
+ * The average of each event's reviews, as the latest page said. Not component state: on the page the tab
+ * opened with, the first render runs the fetcher before the component mounts (hooks/use-fetch), and state
+ * set then would be lost.
+ */
+const averages = new Map<string, number>();
+
 /** The event's organiser id (known only to signed-in viewers): they may answer each review once. */
 const OrganiserContext = createContext<string | undefined>(undefined);
 
-/** Recomputes the average and count after a local change (the server computes them the same way). */
-function withStats(reviews: EventReview[]): ReviewList {
-  return { reviews, average: averageOf(reviews), count: reviews.length };
-}
-
 export function ReviewsSection({ eventId }: { eventId: string }) {
-  const { data, error, loading, reload, setData } = useFetch(`reviews:${eventId}`, (signal) =>
-    getReviews(eventId, signal),
-  );
+  // Every page carries the average of the whole list; a change refreshes it from the server.
+  const [, averageChanged] = useReducer((n: number) => n + 1, 0);
+  const list = usePagedList(`reviews:${eventId}`, async (cursor, signal) => {
+    const page = await getReviewPage(eventId, cursor, { signal });
+    averages.set(eventId, page.average);
+    return page;
+  });
+  const { items: reviews, error, loading, reload, update } = list;
+  const average = averages.get(eventId) ?? 0;
+  const refreshAverage = useCallback(() => {
+    getReviewPage(eventId, null, { limit: 1 }).then((page) => {
+      averages.set(eventId, page.average);
+      averageChanged();
+    }, () => undefined);
+  }, [eventId]);
   const t = useT();
   const { user, isLoggedIn } = useSession();
   // Only a signed-in viewer could be the organiser; visitors skip the lookup.
   const organiser = useFetch(isLoggedIn ? `reviews-organiser:${eventId}` : null, (signal) => getEventRef(eventId, signal));
-  const reviews = data?.reviews ?? [];
   const mine = isLoggedIn && user ? reviews.find((review) => review.user?._id === user._id) : undefined;
 
-  const change = (update: (reviews: EventReview[]) => EventReview[]) =>
-    setData((current) => withStats(update(current?.reviews ?? [])));
+  const change = (edit: (reviews: EventReview[]) => EventReview[], totalDelta = 0) => {
+    update(edit, totalDelta);
+    refreshAverage();
+  };
 
   return (
     <OrganiserContext value={organiser.data?.user}>
@@ -58,25 +75,28 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
           <>
             <div className="review-summary">
               <span className="review-summary__average" aria-hidden="true">
-                {(data?.average ?? 0).toFixed(1)}
+                {average.toFixed(1)}
               </span>
-              <StarRatingDisplay value={data?.average ?? 0} size="lg" />
-              <span className="muted">{t('community.reviewCount', { count: data?.count ?? 0 })}</span>
+              <StarRatingDisplay value={average} size="lg" />
+              <span className="muted">{t('community.reviewCount', { count: list.total })}</span>
             </div>
             {reviews.length === 0 ? (
               <p className="muted">{t('community.noReviews')}</p>
             ) : (
-              <EntryList
-                entries={reviews}
-                Item={ReviewItem}
-                onUpdated={(updated) => change((list) => list.map((item) => (item._id === updated._id ? updated : item)))}
-                onDeleted={(id) => change((list) => list.filter((item) => item._id !== id))}
-              />
+              <>
+                <EntryList
+                  entries={reviews}
+                  Item={ReviewItem}
+                  onUpdated={(updated) => change((items) => items.map((item) => (item._id === updated._id ? updated : item)))}
+                  onDeleted={(id) => change((items) => items.filter((item) => item._id !== id), -1)}
+                />
+                <LoadMore shown={reviews.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
+              </>
             )}
             {mine ? (
               <p className="muted">{t('community.thanksForReview')}</p>
             ) : (
-              <ReviewForm eventId={eventId} onAdded={(review) => change((list) => [review, ...list])} />
+              <ReviewForm eventId={eventId} onAdded={(review) => change((items) => [review, ...items], 1)} />
             )}
           </>
         )}

@@ -76,15 +76,3 @@ export function removePost(posts: ForumPost[], postId: string): ForumPost[] {
   };
   return visit(posts);
 }
-
-/** Number of visible (not deleted) posts in the tree. */
-export function countPosts(posts: ReadonlyArray<ForumPost>): number {
-  let count = 0;
-  const stack = [...posts];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!node.deleted) count += 1;
-    stack.push(...node.replies);
-  }
-  return count;
-}

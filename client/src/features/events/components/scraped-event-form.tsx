@@ -3,13 +3,15 @@ import { EVENT_DESCRIPTION_MAX, EVENT_LOCATION_MAX, EVENT_TITLE_MAX } from '@tuk
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField, TextField } from '../../../components/ui/form-field';
-import type { EventItem, EventUpdateInput } from '../api/events-api';
+import type { ListedEvent } from '../../../types/api';
+import type { EventUpdateInput } from '../api/events-api';
 import { validateEventFields, type EventFormValues, type FormErrors } from '../lib/event-form';
 import { joinEventDate, splitEventDate } from '../lib/event-time';
 import { useT } from '../../../lib/i18n';
 
 interface ScrapedEventFormProps {
-  event: EventItem;
+  /** As the admin list has it (no `registeredUsers`). */
+  event: ListedEvent;
   saving: boolean;
   onSave: (changes: EventUpdateInput) => void;
   onCancel: () => void;

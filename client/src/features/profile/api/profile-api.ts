@@ -1,6 +1,8 @@
+import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
+import { pagePath } from '../../../lib/page-path';
 import type { DeleteEventResult } from '../../../lib/event-deletion';
-import type { ApiUser, TukioEvent, UserResponse } from '../../../types/api';
+import type { ApiUser, ListedEvent, TukioEvent, UserResponse } from '../../../types/api';
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -21,10 +23,16 @@ export async function updateUser(userId: string, input: ProfileUpdate): Promise<
   return data.user;
 }
 
-/** GET /api/events/user/:userId (auth) -> the user's own events. */
-export async function getUserEvents(userId: string, signal?: AbortSignal): Promise<TukioEvent[]> {
-  const { data } = await api.get<TukioEvent[]>(`/events/user/${id(userId)}`, { signal });
-  return Array.isArray(data) ? data : [];
+/** GET /api/events/user/:userId/paged?cursor= (auth) -> a page of the user's own events, soonest first (the first page is the path alone, which /profile reads early). */
+export async function getUserEventPage(userId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<ListedEvent>> {
+  const { data } = await api.get<ListPage<ListedEvent>>(pagePath(`/events/user/${id(userId)}/paged`, cursor), { signal });
+  return data;
+}
+
+/** GET /api/events/:id (auth) -> the server's copy of one of the user's events. */
+export async function getOwnEvent(eventId: string): Promise<TukioEvent> {
+  const { data } = await api.get<TukioEvent>(`/events/${id(eventId)}`);
+  return data;
 }
 
 /** DELETE /api/events/:id (auth, owner) -> {msg} or, when it had orders, {msg, cancelled: true}. */

@@ -1,5 +1,6 @@
 /*
- * PROFILE › "My Events" (docs/product.md /profile). GET /api/events/user/:userId; each event links to
+ * PROFILE › "My Events" (docs/product.md /profile). GET /api/events/user/:userId/paged, a page at a
+ * time (soonest first, "Load more" below); each event links to
  * its page and to /edit-event/:id, and can be deleted after confirmation (one with ticket sales is
  * cancelled instead: the server decides and says so). `eventActions` adds buttons from other features
  * (app/routes/profile.tsx puts the events feature's "Cancel event" there).
@@ -9,13 +10,14 @@ import { Link } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
+import { LoadMore } from '../../../components/ui/load-more';
+import { usePagedList } from '../../../hooks/use-paged-list';
 import { getErrorMessage } from '../../../lib/errors';
 import { deleteEventOutcome, deleteEventQuestion } from '../../../lib/event-deletion';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
-import type { TukioEvent } from '../../../types/api';
-import { deleteEvent, getUserEvents } from '../api/profile-api';
+import type { ListedEvent } from '../../../types/api';
+import { deleteEvent, getOwnEvent, getUserEventPage } from '../api/profile-api';
 
 const STATUS_BADGE: Record<string, { tone: string; label: string }> = {
   approved: { tone: 'success', label: 'profile.statusApproved' },
@@ -26,12 +28,13 @@ const PENDING_BADGE = { tone: 'pending', label: 'profile.statusPending' };
 export interface MyEventsProps {
   userId: string;
   /** More buttons for one event; `onChange` puts the server's new copy of it in the list. */
-  eventActions?: (event: TukioEvent, onChange: (updated: TukioEvent) => void) => ReactNode;
+  eventActions?: (event: ListedEvent, onChange: (updated: ListedEvent) => void) => ReactNode;
 }
 
 export function MyEvents({ userId, eventActions }: MyEventsProps) {
   const t = useT();
-  const { data, error, loading, setData } = useFetch(`my-events:${userId}`, (signal) => getUserEvents(userId, signal));
+  const list = usePagedList(`my-events:${userId}`, (cursor, signal) => getUserEventPage(userId, cursor, signal));
+  const { error, loading, update } = list;
   const [deleting, setDeleting] = useState<string | null>(null);
   // After an action removed the button that had focus, focus goes to the event's title once it rendered.
   const focusAfterRender = useRef<string | null>(null);
@@ -41,12 +44,12 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
     focusAfterRender.current = null;
   });
 
-  const replace = (updated: TukioEvent) => {
+  const replace = (updated: ListedEvent) => {
     focusAfterRender.current = updated._id;
-    setData((events) => events?.map((event) => (event._id === updated._id ? { ...event, ...updated } : event)));
+    update((events) => events.map((event) => (event._id === updated._id ? { ...event, ...updated } : event)));
   };
 
-  const handleDelete = async (event: TukioEvent) => {
+  const handleDelete = async (event: ListedEvent) => {
     if (!window.confirm(deleteEventQuestion(event))) return;
     setDeleting(event._id);
     try {
@@ -54,13 +57,11 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
       if (outcome.cancelled) {
         notify.info(outcome.message);
         // The server's copy (status, reason, date), in place: the list stays where it is.
-        const fresh = await getUserEvents(userId).catch(() => null);
-        focusAfterRender.current = event._id;
-        if (fresh) setData(() => fresh);
-        else replace({ ...event, status: 'cancelled' });
+        const fresh = await getOwnEvent(event._id).catch(() => null);
+        replace(fresh ?? { ...event, status: 'cancelled' });
       } else {
         notify.success(outcome.message);
-        setData((events) => events?.filter((item) => item._id !== event._id));
+        update((events) => events.filter((item) => item._id !== event._id), -1);
       }
     } catch (failure) {
       notify.error(getErrorMessage(failure, t('profile.deleteFailed')));
@@ -69,7 +70,7 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
     }
   };
 
-  const events = data ?? [];
+  const events = list.items;
 
   return (
     <section className="profile-section" aria-labelledby="my-events-heading">
@@ -137,6 +138,7 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
           ))}
         </ul>
       )}
+      <LoadMore shown={events.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
     </section>
   );
 }

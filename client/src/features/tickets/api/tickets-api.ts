@@ -1,6 +1,8 @@
 /* Tickets, check-in and transactions on the API server (docs/payments.md, "API server endpoints"). */
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
+import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
+import { pagePath } from '../../../lib/page-path';
 import { t } from '../../../lib/i18n';
 
 const seg = (value: string) => encodeURIComponent(value);
@@ -42,10 +44,13 @@ export interface MyTicket {
   };
 }
 
-/** GET /api/tickets/mine. */
-export async function getMyTickets(signal?: AbortSignal): Promise<MyTicket[]> {
-  const { data } = await api.get<MyTicket[]>('/tickets/mine', { signal });
-  return Array.isArray(data) ? data.filter((ticket) => ticket && ticket.event) : [];
+/** A ticket in a page of My Tickets: its place among the holder's tickets for the same event, whatever page they are on. */
+export type MyPagedTicket = MyTicket & { position?: { index: number; of: number } };
+
+/** GET /api/tickets/mine/paged?cursor= -> a page of the caller's tickets (the first page is the path alone, which /profile reads early). */
+export async function getMyTicketPage(cursor: string | null, signal?: AbortSignal): Promise<ListPage<MyPagedTicket>> {
+  const { data } = await api.get<ListPage<MyPagedTicket>>(pagePath('/tickets/mine/paged', cursor), { signal });
+  return { ...data, items: Array.isArray(data?.items) ? data.items.filter((ticket) => ticket && ticket.event) : [] };
 }
 
 /** POST /api/tickets/cancel {ticketIds} (the caller's tickets of one event) -> {msg, cancelled, refundAmount}. */
@@ -146,10 +151,15 @@ export interface Attendee {
   checkedInAt: string | null;
 }
 
-/** GET /api/events/:id/attendees (creator or admin). */
-export async function getAttendees(eventId: string, signal?: AbortSignal): Promise<Attendee[]> {
-  const { data } = await api.get<Attendee[]>(`/events/${seg(eventId)}/attendees`, { signal });
-  return Array.isArray(data) ? data : [];
+/** One page of the attendees, with how many of the whole list are checked in. */
+export interface AttendeePage extends ListPage<Attendee> {
+  checkedIn: number;
+}
+
+/** GET /api/events/:id/attendees/paged (creator or admin) -> one page of the attendees in username order. */
+export async function getAttendeePage(eventId: string, cursor: string | null, signal?: AbortSignal): Promise<AttendeePage> {
+  const { data } = await api.get<AttendeePage>(pagePath(`/events/${seg(eventId)}/attendees/paged`, cursor), { signal });
+  return data;
 }
 
 /** GET /api/events/:id/attendees?format=csv as a file (the token goes in the header, so not a plain link). */
@@ -184,10 +194,10 @@ export interface TransactionRecord {
 /** due → sent → succeeded, or failed (after every automatic attempt; an admin sends it again). */
 export type RefundStatus = 'due' | 'sent' | 'succeeded' | 'failed';
 
-/** GET /api/transactions/:userId (self or admin), newest first. */
-export async function getTransactionRecords(userId: string, signal?: AbortSignal): Promise<TransactionRecord[]> {
-  const { data } = await api.get<TransactionRecord[]>(`/transactions/${seg(userId)}`, { signal });
-  return Array.isArray(data) ? data : [];
+/** GET /api/transactions/:userId/paged?cursor= (self or admin) -> a page of them, newest first. */
+export async function getTransactionPage(userId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<TransactionRecord>> {
+  const { data } = await api.get<ListPage<TransactionRecord>>(pagePath(`/transactions/${seg(userId)}/paged`, cursor), { signal });
+  return data;
 }
 
 const roleCache = new Map<string, Promise<string | undefined>>();
@@ -214,6 +224,12 @@ export interface QueuePlace {
   etaSeconds: number;
   pollAfterMs: number;
   soldOut: boolean;
+}
+
+/** POST /api/events/:id/queue: takes a place in the sale's line before buying (admitted at once while nobody waits). */
+export async function joinQueue(eventId: string, guestPhone: string | null): Promise<QueuePlace> {
+  const { data } = await api.post<QueuePlace>(`/events/${seg(eventId)}/queue`, guestPhone ? { phone: guestPhone } : {});
+  return data;
 }
 
 /** GET /api/events/:id/queue (a guest names the purchase's phone). */

@@ -1,10 +1,16 @@
-/* The attendee list of the check-in page: who holds a ticket and who is already in. */
-import { useState } from 'react';
+/*
+ * The attendee list of the check-in page: who holds a ticket and who is already in. The rows come from
+ * the server a page at a time; the counts, and check-ins this device made since, come from the gate list
+ * the device keeps whole for offline scanning (which also fills the first rows while offline).
+ */
+import { useMemo, useState } from 'react';
+import { LoadMore } from '../../../components/ui/load-more';
+import { usePagedList } from '../../../hooks/use-paged-list';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
-import { getAttendeesCsv, type Attendee } from '../api/tickets-api';
+import { getAttendeePage, getAttendeesCsv, type Attendee } from '../api/tickets-api';
 import { saveFile } from '../lib/csv';
 import { formatLocale, RichText, useT } from '../../../lib/i18n';
 
@@ -19,8 +25,21 @@ function shortWhen(iso: string): string {
     : new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date);
 }
 
+/**
+ * How many attendees of each event are checked in, as the latest page said. Not component state: on the
+ * page the tab opened with, the first render may run the fetcher before the component mounts
+ * (hooks/use-fetch), and state set then would be lost.
+ */
+const checkedInCounts = new Map<string, number>();
+
+/** Rows shown from the gate list when no page could be fetched (offline). */
+const OFFLINE_ROWS = 50;
+
+const byUsername = (a: Attendee, b: Attendee) => (a.username < b.username ? -1 : a.username > b.username ? 1 : a.ticketId < b.ticketId ? -1 : 1);
+
 export interface AttendeeListProps {
   eventId: string;
+  /** The gate list's held tickets (whole, kept on the device). */
   attendees: Attendee[] | undefined;
   loading: boolean;
   error: unknown;
@@ -31,8 +50,26 @@ export interface AttendeeListProps {
 export function AttendeeList({ eventId, attendees, loading, error, online, onReload }: AttendeeListProps) {
   const t = useT();
   const [downloading, setDownloading] = useState(false);
-  const list = attendees ?? [];
-  const inside = list.filter((attendee) => attendee.checkedInAt).length;
+  const pages = usePagedList(`attendees:${eventId}`, async (cursor, signal) => {
+    const page = await getAttendeePage(eventId, cursor, signal);
+    checkedInCounts.set(eventId, page.checkedIn);
+    return page;
+  });
+  const serverCheckedIn = checkedInCounts.get(eventId) ?? 0;
+  // The gate list knows of scans made here before the server's pages do.
+  const checkedInHere = useMemo(() => new Map((attendees ?? []).map((attendee) => [attendee.ticketId, attendee.checkedInAt])), [attendees]);
+  const fromPages = pages.items.length > 0 || !attendees;
+  const rows = (fromPages ? pages.items : [...attendees].sort(byUsername).slice(0, OFFLINE_ROWS)).map((attendee) => ({
+    ...attendee,
+    checkedInAt: checkedInHere.get(attendee.ticketId) ?? attendee.checkedInAt,
+  }));
+  const total = attendees ? attendees.length : pages.total;
+  const inside = attendees ? attendees.filter((attendee) => attendee.checkedInAt).length : serverCheckedIn;
+  const known = attendees !== undefined || (!pages.loading && !pages.error);
+  const refresh = () => {
+    onReload();
+    pages.reload();
+  };
 
   const download = async () => {
     setDownloading(true);
@@ -49,10 +86,10 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
     <section className="card checkin-attendees" aria-labelledby="attendees-heading">
       <div className="profile-section__header checkin-attendees__header">
         <h2 id="attendees-heading">
-          {t('tickets.attendees')}{attendees ? ` (${list.length})` : ''}
+          {t('tickets.attendees')}{known ? ` (${total})` : ''}
         </h2>
         <div className="button-row">
-          <Button variant="secondary" className="btn--sm" onClick={onReload} disabled={loading || !online}>
+          <Button variant="secondary" className="btn--sm" onClick={refresh} disabled={loading || !online}>
             {t('tickets.refresh')}
           </Button>
           <Button className="btn--sm" loading={downloading} loadingText={t('tickets.preparing')} disabled={!online} onClick={() => void download()}>
@@ -60,20 +97,20 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
           </Button>
         </div>
       </div>
-      {attendees ? (
+      {known ? (
         <p className="checkin-attendees__count" aria-live="polite">
-          <RichText id="tickets.checkedInOf" values={{ total: list.length }} parts={{ inside: <strong>{inside}</strong> }} />
+          <RichText id="tickets.checkedInOf" values={{ total }} parts={{ inside: <strong>{inside}</strong> }} />
         </p>
       ) : null}
-      {loading && !attendees ? (
+      {(loading || pages.loading) && !attendees && rows.length === 0 ? (
         <p className="muted" role="status">
           {t('tickets.loadingAttendees')}
         </p>
-      ) : error && !attendees ? (
+      ) : (error || pages.error) && !attendees && rows.length === 0 ? (
         <p className="form-message form-message--error" role="alert">
           {online ? t('tickets.attendeesLoadFailed') : t('tickets.attendeesNeedConnection')}
         </p>
-      ) : list.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="empty-state">{t('tickets.noTicketsIssued')}</p>
       ) : (
         <div className="table-scroll">
@@ -86,7 +123,7 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
               </tr>
             </thead>
             <tbody>
-              {list.map((attendee) => (
+              {rows.map((attendee) => (
                 <tr key={attendee.ticketId}>
                   <td>
                     <span className="checkin-attendees__name">{attendee.username}</span>
@@ -106,6 +143,9 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
               ))}
             </tbody>
           </table>
+          {fromPages ? (
+            <LoadMore shown={rows.length} total={pages.total} hasMore={pages.hasMore} loading={pages.loadingMore} error={pages.loadMoreError} onLoadMore={pages.loadMore} />
+          ) : null}
         </div>
       )}
     </section>

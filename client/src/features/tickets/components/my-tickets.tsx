@@ -1,19 +1,21 @@
 /*
- * PROFILE › "My Tickets" (docs/product.md /profile): the user's issued tickets from GET /api/tickets/mine,
- * one card per ticket with its QR code (the signed code the door scans). Search matches the event
- * title, case-insensitively; up to 4 columns. Each answer is saved on the device: offline, the saved
- * copy is shown (lib/offline-tickets.ts).
+ * PROFILE › "My Tickets" (docs/product.md /profile): the user's issued tickets from GET
+ * /api/tickets/mine/paged, a page at a time, one card per ticket with its QR code (the signed code the
+ * door scans). Search matches the event title of the loaded tickets, case-insensitively; up to 4
+ * columns. The loaded pages are saved on the device: offline, the saved copy is shown
+ * (lib/offline-tickets.ts).
  */
 import { useMemo, useState } from 'react';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
+import { usePagedList } from '../../../hooks/use-paged-list';
 import { useSession } from '../../../hooks/use-session';
 import { isRequestError } from '../../../lib/errors';
 import { hasStarted } from '../../../lib/event-clock';
 import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/format';
-import { getMyTickets, type MyTicket } from '../api/tickets-api';
+import { getMyTicketPage, type MyPagedTicket, type MyTicket } from '../api/tickets-api';
 import { readSavedTickets, saveTickets } from '../lib/offline-tickets';
 import { TicketActions } from './ticket-actions';
 import { TicketQr } from './ticket-qr';
@@ -39,32 +41,39 @@ function voidNotice(ticket: MyTicket): { badge: string; text: string } {
 /** Valid, unused tickets of an event that has not started: they can still be cancelled or transferred. */
 const isActionable = (ticket: MyTicket) => !ticket.voidedAt && !ticket.checkedInAt && !hasStarted(ticket.event.date);
 
-function numberTickets(tickets: MyTicket[]): TicketView[] {
+/** Each ticket's place among the holder's tickets for its event: as the server counted it (every page), else among those loaded. */
+function numberTickets(tickets: MyPagedTicket[]): TicketView[] {
   const totals = new Map<string, number>();
   for (const ticket of tickets) totals.set(ticket.event._id, (totals.get(ticket.event._id) ?? 0) + 1);
   const seen = new Map<string, number>();
   return tickets.map((ticket) => {
     const index = (seen.get(ticket.event._id) ?? 0) + 1;
     seen.set(ticket.event._id, index);
-    return { ticket, index, of: totals.get(ticket.event._id) ?? 1 };
+    return { ticket, index: ticket.position?.index ?? index, of: ticket.position?.of ?? totals.get(ticket.event._id) ?? 1 };
   });
 }
 
-/** The tickets from the server (saved on the device each time), or the saved copy when the server cannot be reached. */
+/**
+ * The tickets from the server, a page at a time (the loaded pages saved on the device as they come), or
+ * the saved copy when the server cannot be reached.
+ */
 function useMyTickets(userId: string) {
-  const fetched = useFetch(`my-tickets:${userId}`, async (signal) => {
-    const tickets = await getMyTickets(signal);
-    saveTickets(userId, tickets);
-    return tickets;
+  const list = usePagedList(`my-tickets:${userId}`, async (cursor, signal) => {
+    const page = await getMyTicketPage(cursor, signal);
+    // A first page starts the saved copy again; a later one adds to it.
+    const earlier = cursor ? (readSavedTickets(userId)?.tickets ?? []).filter((saved) => !page.items.some((ticket) => ticket._id === saved._id)) : [];
+    saveTickets(userId, [...earlier, ...page.items]);
+    return page;
   });
-  const unreachable = Boolean(fetched.error) && isRequestError(fetched.error) && !fetched.error.response;
-  const saved = useMemo(() => (unreachable && !fetched.data ? readSavedTickets(userId) : null), [unreachable, fetched.data, userId]);
-  return { ...fetched, data: fetched.data ?? saved?.tickets, error: saved ? undefined : fetched.error, savedAt: saved?.savedAt ?? null };
+  const unreachable = Boolean(list.error) && isRequestError(list.error) && !list.error.response;
+  const saved = useMemo(() => (unreachable && list.items.length === 0 ? readSavedTickets(userId) : null), [unreachable, list.items.length, userId]);
+  const data: MyPagedTicket[] | undefined = saved ? saved.tickets : list.loading || list.error ? undefined : list.items;
+  return { list, data, total: saved ? saved.tickets.length : list.total, error: saved ? undefined : list.error, loading: list.loading, reload: list.reload, savedAt: saved?.savedAt ?? null };
 }
 
 export function MyTickets({ userId }: { userId: string }) {
   const t = useT();
-  const { data, error, loading, reload, savedAt } = useMyTickets(userId);
+  const { list, data, total, error, loading, reload, savedAt } = useMyTickets(userId);
   // The holder's name at the door: these are the signed-in user's own tickets.
   const holder = useSession().user?.username ?? '';
   const [query, setQuery] = useState('');
@@ -86,7 +95,7 @@ export function MyTickets({ userId }: { userId: string }) {
   return (
     <section className="profile-section" aria-labelledby="my-tickets-heading">
       <div className="profile-section__header">
-        <h2 id="my-tickets-heading">{t('tickets.myTickets')}{data && data.length > 0 ? ` (${data.length})` : ''}</h2>
+        <h2 id="my-tickets-heading">{t('tickets.myTickets')}{data && total > 0 ? ` (${total})` : ''}</h2>
         <div className="search-field">
           <label htmlFor="ticket-search" className="visually-hidden">
             {t('tickets.searchTickets')}
@@ -192,6 +201,9 @@ export function MyTickets({ userId }: { userId: string }) {
             </li>
           ))}
         </ul>
+      )}
+      {savedAt ? null : (
+        <LoadMore shown={list.items.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
       )}
     </section>
   );

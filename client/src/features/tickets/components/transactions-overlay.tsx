@@ -1,15 +1,17 @@
 /*
  * PROFILE › transaction-history overlay (docs/product.md /profile). GET
- * /api/transactions/:userId when opened: every payment attempt the server recorded, failed and
- * cancelled ones too, newest first, each with its refund when money goes back (event cancelled, sold
- * out). CSV export as transactions.csv.
+ * /api/transactions/:userId/paged when opened, a page at a time: every payment attempt the server
+ * recorded, failed and cancelled ones too, newest first, each with its refund when money goes back
+ * (event cancelled, sold out). CSV export as transactions.csv, of every page.
  */
 import { useState } from 'react';
 import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
-import { useFetch } from '../../../hooks/use-fetch';
+import { LoadMore } from '../../../components/ui/load-more';
+import { usePagedList } from '../../../hooks/use-paged-list';
 import { formatDateTime, formatKes, formatShillings } from '../../../lib/format';
-import { getTransactionRecords, type TransactionRecord } from '../api/tickets-api';
+import { notify } from '../../../lib/notify';
+import { getTransactionPage, type TransactionRecord } from '../api/tickets-api';
 import { saveCsv, toCsv } from '../lib/csv';
 import '../tickets.css';
 import { t, translatedLabels, useT } from '../../../lib/i18n';
@@ -113,11 +115,29 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const dialogRef = useModalDialog(open);
-  const { data, error, loading, reload } = useFetch(open ? `transactions:${userId}` : null, (signal) =>
-    getTransactionRecords(userId, signal),
-  );
+  const list = usePagedList(open ? `transactions:${userId}` : null, (cursor, signal) => getTransactionPage(userId, cursor, signal));
+  const { error, loading, reload } = list;
+  const rows = list.items;
+  const [exporting, setExporting] = useState(false);
 
-  const rows = data ?? [];
+  /** The file holds every transaction, not only the pages shown: read page by page (each stays small). */
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const all: TransactionRecord[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await getTransactionPage(userId, cursor);
+        all.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      saveCsv(transactionsCsv(all), 'transactions.csv');
+    } catch {
+      notify.error(t('tickets.transactionsFailed'));
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <>
@@ -198,7 +218,8 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                 </tbody>
               </table>
             </div>
-            <Button variant="secondary" onClick={() => saveCsv(transactionsCsv(rows), 'transactions.csv')}>
+            <LoadMore shown={rows.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
+            <Button variant="secondary" loading={exporting} loadingText={t('tickets.loadingTransactions')} onClick={() => void exportCsv()}>
               {t('tickets.exportCsv')}
             </Button>
           </>

@@ -3,9 +3,10 @@
  *   confirm price → phone → POST stkPush → 'Payment initiated…' → poll POST confirmPayment every 3 s
  *   until status !== 'pending' (at most ~2 min; a manual Confirm appears 20 s after the push)
  *   → 'Payment successful' → POST /api/events/register/:id → done.
- * In a busy sale stkPush may answer 429 `waiting_room_queued`: the buyer is in the sale's line (their
- * place is kept on the server). The dialog shows their place, asks GET /api/events/:id/queue when the
- * server says, and sends the push by itself once it is their turn (or says the event sold out).
+ * Before the push the buyer takes their place in the sale's line (POST /api/events/:id/queue: admitted at
+ * once while nobody waits). In a busy sale the dialog shows their place, asks GET /api/events/:id/queue
+ * when the server says, and sends the push by itself once it is their turn (or says the event sold out);
+ * a push refused with 429 `waiting_room_queued` (their turn lapsed) waits the same way.
  * The push in progress is kept in localStorage, so a reload or a closed dialog loses nothing: the
  * page picks the payment up again and keeps following it.
  * Signed out (`userId` null) it is a guest purchase: no token goes with the push or the polls, there is
@@ -13,7 +14,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getErrorResponse, getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
-import { getQueuePlace, registerForEvent } from '../api/tickets-api';
+import { getQueuePlace, joinQueue, registerForEvent } from '../api/tickets-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
 import { orderAmount, type TicketOrder } from '../lib/ticket-order';
@@ -352,10 +353,19 @@ export function useTicketPayment(options: TicketPaymentOptions) {
 
   /** Send the STK push. `phone` is already normalised (254 + 9 digits); `email` only from a guest. */
   const pay = useCallback(
-    async (phone: string, email?: string) => {
+    async (phone: string, email?: string, admitted = false) => {
       const quantity = quantityRef.current;
       const order = orderRef.current;
       setState((s) => ({ ...s, phase: 'initiating', phone, error: null, detail: null }));
+      if (!admitted) {
+        // One light request first: in a busy sale the buyer waits in line instead of every push being refused.
+        const place = await joinQueue(eventId, userId === null ? phone : null).catch(() => null);
+        if (place && !place.admitted) {
+          setState((s) => ({ ...s, phase: 'queued', status: STATUS.queued, detail: null, error: null, queue: { position: place.position ?? 1, etaSeconds: place.etaSeconds } }));
+          waitForTurn(phone, email, place.pollAfterMs);
+          return;
+        }
+      }
       try {
         const result = await stkPush({
           eventId,
@@ -392,7 +402,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
     },
     // waitForTurn is declared below and calls pay back: both read each other through a ref.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [eventId, follow, storageKey],
+    [eventId, follow, storageKey, userId],
   );
 
   /**
@@ -409,7 +419,8 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         if (controller.signal.aborted) return;
         if (place.admitted || !place.inLine) {
           queueRef.current = null;
-          void payRef.current(phone, email);
+          // Admitted: straight to the push (a lapsed place, not in line any more, joins again first).
+          void payRef.current(phone, email, place.admitted);
           return;
         }
         if (place.soldOut) {

@@ -1,20 +1,20 @@
 /*
- * The signed-in user's tickets, saved on the device after every successful GET /api/tickets/mine so
+ * The signed-in user's tickets, saved on the device as each page of GET /api/tickets/mine/paged loads, so
  * /profile still shows them, QR codes included, with no network (docs/decisions/offline.md). Kept in
  * localStorage per user, not in the service worker's cache (that is keyed by URL, not by who asked),
  * under the `tukio-offline:` prefix that logging out clears.
  */
-import type { MyTicket } from '../api/tickets-api';
+import type { MyPagedTicket } from '../api/tickets-api';
 import { readJson, writeJson } from './storage';
 
 interface SavedTickets {
   savedAt: string;
-  tickets: MyTicket[];
+  tickets: MyPagedTicket[];
 }
 
 const key = (userId: string) => `tukio-offline:my-tickets:${userId}`;
 
-export function saveTickets(userId: string, tickets: MyTicket[]): void {
+export function saveTickets(userId: string, tickets: MyPagedTicket[]): void {
   writeJson(key(userId), { savedAt: new Date().toISOString(), tickets } satisfies SavedTickets);
 }
 

@@ -1,0 +1,2 @@
+/** The mail module's public face: the outbox ticket and account emails go through (docs/decisions/scale-out.md, "Mail"). */
+export { createMailOutbox, type MailOutbox, type MailRenderer } from './mail-outbox.service.js';
