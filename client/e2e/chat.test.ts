@@ -36,6 +36,23 @@ describe('chat in the browser', () => {
     await page.getByRole('log', { name: 'Messages with juma' }).waitFor();
   });
 
+  it('opens a conversation by its link with someone never written to (beyond the contacts), and sends the first message', async () => {
+    const [zuri, wekesa] = [await h.server.createUser('zuri'), await h.server.createUser('wekesa')];
+    await setAvatar(h, zuri, '#0a7d3e');
+    await setAvatar(h, wekesa, '#c8102e');
+    const { page, errors } = await h.newPage();
+    await loginThroughUi(page, 'zuri');
+    await page.goto(`/chat?with=${wekesa.user._id}`);
+    const log = page.getByRole('log', { name: 'Messages with wekesa' });
+    await log.waitFor();
+    await page.getByLabel('Message to wekesa').fill('Karibu Tukio!');
+    await page.keyboard.press('Enter');
+    await log.locator('.chat-msg--self.chat-msg--sent').getByText('Karibu Tukio!').waitFor();
+    const theirs = await h.server.api('GET', `/api/messages/conversation/${zuri.user._id}`, { token: wekesa.token });
+    expect(JSON.stringify(theirs.body.items)).toContain('Karibu Tukio!');
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
   it('sends a user whose avatar is not set to /setAvatar', async () => {
     await h.server.createUser('esi');
     const { page } = await h.newPage();

@@ -263,6 +263,19 @@ describe('chat: contacts and conversations', () => {
     expect(other.body.items.some((item) => partners.includes(item._id))).toBe(false);
     expect((await t.api('GET', '/api/messages/contacts')).status).toBe(401);
   });
+
+  it('gives the card of one person to write to (a link to a conversation), not of one who blocked the caller', async () => {
+    const caller = await t.createUser('cardreader');
+    const [friend, blocker] = await insertUsers('cardholder', 2);
+    await t.db.insert(chatBlocks).values({ blockerId: blocker!, blockedId: caller.user._id });
+    const card = await t.api('GET', `/api/messages/contacts/${friend}`, { token: caller.token });
+    expect(card.status).toBe(200);
+    expect(card.body).toEqual({ _id: friend, username: expect.stringMatching(/^cardholder/), avatarImage: '' });
+    expect((await t.api('GET', `/api/messages/contacts/${blocker}`, { token: caller.token })).status).toBe(404);
+    expect((await t.api('GET', `/api/messages/contacts/${'f'.repeat(24)}`, { token: caller.token })).status).toBe(404);
+    expect((await t.api('GET', '/api/messages/contacts/not-an-id', { token: caller.token })).body).toMatchObject({ field: 'contactId' });
+    expect((await t.api('GET', `/api/messages/contacts/${friend}`)).status).toBe(401);
+  });
 });
 
 describe('page weight', () => {

@@ -448,6 +448,14 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', query: () => ({ limit: '10' }) },
   },
   {
+    method: 'GET',
+    path: '/api/messages/contacts/:contactId',
+    scenarios: [
+      { name: "B's card", request: (tools) => get(`/api/messages/contacts/${tools.w.b.user._id}`), expect: signedIn(200), check: (res) => noEmailInContacts({ ...res, body: [res.body] }) },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ contactId: w.b.user._id }) },
+  },
+  {
     method: 'POST',
     path: '/api/messages/addmsg',
     scenarios: [

@@ -46,6 +46,22 @@ export function createChatRepository(db: Executor) {
         .limit(page.limit);
     },
 
+    /** Someone the caller can write to, as a contact card: an account (not a guest's shadow one) that has not blocked the caller. */
+    async contactCard(userId: string, contactId: string) {
+      const [row] = await db
+        .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')` })
+        .from(users)
+        .where(
+          and(
+            eq(users.id, contactId),
+            isNull(users.guestPhone),
+            sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${users.id} and ${chatBlocks.blockedId} = ${userId})`,
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
     async countContacts(userId: string): Promise<number> {
       const [row] = await db.select({ n: count() }).from(partnersOf(userId));
       return row?.n ?? 0;

@@ -22,7 +22,9 @@ export const conversation = z.array(conversationMessage);
 
 export const conversationPage = pageSchema(conversationMessage);
 
-export const contactPage = pageSchema(z.object({ _id: id, username: z.string(), avatarImage: z.string().meta({ description: 'Empty for someone who has none.' }) }));
+const contactCard = z.object({ _id: id, username: z.string(), avatarImage: z.string().meta({ description: 'Empty for someone who has none.' }) });
+export const contactPage = pageSchema(contactCard);
+export const contact = contactCard;
 
 export const blockList = z.object({ blocked: z.array(z.object({ _id: id, username: z.string(), blockedAt: dateTime })) });
 

@@ -4,7 +4,7 @@ import { declareRoutes, type RouteSpec } from '../../lib/route-declaration.js';
 import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, parse } from '../../lib/validate.js';
 import { contactBody, isContactForm, type ContactService } from '../contact/index.js';
-import { blockList, blockStatus, contactPage, conversation, conversationPage, marked, storedMessage, unreadCounts } from './chat.responses.js';
+import { blockList, blockStatus, contact, contactPage, conversation, conversationPage, marked, storedMessage, unreadCounts } from './chat.responses.js';
 import type { ChatService } from './chat.service.js';
 
 const sendBody = z.object({
@@ -104,6 +104,18 @@ export function createChatRouter(deps: { chat: ChatService; sendMessage: SendMes
       responses: { 200: { description: '`{items:[{_id, username, avatarImage}], total, nextCursor}`.', schema: contactPage } },
     },
     ({ query, user }) => deps.chat.contactPage(user.id, query),
+  );
+
+  routes.get(
+    '/contacts/:contactId',
+    {
+      summary: 'One person to write to, as a contact card',
+      access: 'user',
+      description: 'For a conversation opened by its link with someone not on the loaded pages of contacts. 404 for no such account, or one that blocked the caller.',
+      params: contactIdParams,
+      responses: { 200: { description: '`{_id, username, avatarImage}`.', schema: contact }, 404: 'No such user to write to.' },
+    },
+    ({ params, user }) => deps.chat.contact(user.id, params.contactId),
   );
 
   deps.sendMessage.mount(router, routes, '/addmsg', {

@@ -126,6 +126,13 @@ export function createChatService(deps: {
       return { ...toPage(rows, sent, total, (row) => [row.lastMicros, row._id]), items: contacts.slice(0, sent) };
     },
 
+    /** A conversation opened by its link (`/chat?with=<id>`) with someone beyond the loaded pages of contacts. */
+    async contact(self: string, contactId: string) {
+      const card = await messages.contactCard(self, contactId);
+      if (!card) throw AppError.notFound('user_not_found', 'That user does not exist.');
+      return card;
+    },
+
     /** Blocking: the blocked user can no longer message the blocker (nor the blocker them) and no longer sees them in contacts. */
     async block(self: string, other: string) {
       if (self === other) throw AppError.badRequest('block_self', blockedMessages.self, 'userId');

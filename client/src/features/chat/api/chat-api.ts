@@ -11,6 +11,12 @@ export async function getContactPage(cursor: string | null, signal?: AbortSignal
   return data;
 }
 
+/** GET /api/messages/contacts/:id (auth) -> one person to write to (a conversation opened by its link). */
+export async function getContact(contactId: string, signal?: AbortSignal): Promise<ChatContact> {
+  const { data } = await api.get<ChatContact>(`/messages/contacts/${encodeURIComponent(contactId)}`, { signal });
+  return data;
+}
+
 /** GET /api/auth/users/search?q=&page= (auth) -> one page of users whose username starts with `q`. */
 export async function searchUsers(q: string, page: number, signal?: AbortSignal): Promise<UserSearchPage> {
   const { data } = await api.get<UserSearchPage>('/auth/users/search', { params: { q, page }, signal });

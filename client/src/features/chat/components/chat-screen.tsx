@@ -10,7 +10,8 @@ import type { StoredUser } from '../../../types/api';
 import type { ChatContact } from '../types';
 import { logoutRequest } from '../../../lib/logout-request';
 import { useSession } from '../../../hooks/use-session';
-import { getContactPage } from '../api/chat-api';
+import { getContact, getContactPage } from '../api/chat-api';
+import { useFetch } from '../../../hooks/use-fetch';
 import { useChatClient } from '../hooks/use-chat-client';
 import { useOnlineUsers } from '../hooks/use-online-users';
 import { useUnreadCounts } from '../hooks/use-unread-counts';
@@ -40,8 +41,11 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
     const fetchedIds = new Set(fetched.map((c) => c._id));
     return [...started.filter((c) => !fetchedIds.has(c._id)), ...fetched];
   }, [contactsFetch.items, started]);
-  const contactsLoading = contactsFetch.loading;
-  const selected = selectedId ? (contacts.find((c) => c._id === selectedId) ?? null) : null;
+  // A conversation opened by its link with someone beyond the loaded pages: their card is asked for.
+  const listed = selectedId ? (contacts.find((c) => c._id === selectedId) ?? null) : null;
+  const unlisted = useFetch(selectedId && !listed && !contactsFetch.loading ? `chat-contact:${selectedId}` : null, (signal) => getContact(selectedId!, signal));
+  const contactsLoading = contactsFetch.loading || unlisted.loading;
+  const selected = listed ?? (unlisted.data && unlisted.data._id === selectedId ? unlisted.data : null);
 
   const { client, state: connection } = useChatClient(token, user._id);
   const online = useOnlineUsers(client);
