@@ -18,8 +18,11 @@ const longAuthCache = { AUTH_CACHE_MS: '300000' };
 
 const sockets = socketTracker();
 
-/** Resolves with the reason once `socket` is disconnected (the server ending it says 'io server disconnect'). */
-function disconnection(socket: Socket, timeoutMs = 3000): Promise<string> {
+/**
+ * Resolves with the reason once `socket` is disconnected (the server ending it says 'io server disconnect').
+ * The deadline counts from now and often covers a mail's round trip too (a reset link through the outbox).
+ */
+function disconnection(socket: Socket, timeoutMs = 20_000): Promise<string> {
   return new Promise((resolve, reject) => {
     if (socket.disconnected) resolve('already disconnected');
     const timer = setTimeout(() => reject(new Error(`still connected after ${timeoutMs} ms`)), timeoutMs);

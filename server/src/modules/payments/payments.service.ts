@@ -122,23 +122,24 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * Tells the buyer their tickets are issued: a member by email; a guest by SMS (a link to the order's
    * ticket page) and by email only to the address given at checkout, never to the shadow account's placeholder.
    */
-  function announce(to: IssuedTo, issued: Array<{ id: string; code: string }>) {
+  async function announce(to: IssuedTo, issued: Array<{ id: string; code: string }>): Promise<void> {
     const guestPhone = to.contact.guestPhone;
     if (!guestPhone) {
-      tickets.afterIssue(to.userId, to.eventId, issued, { contact: to.contact, event: to.event, payment: to.payment });
+      await tickets.afterIssue(to.userId, to.eventId, issued, { contact: to.contact, event: to.event, payment: to.payment });
       return;
     }
     const language = to.contact.language;
     const guestContact = to.guestEmail ? { email: to.guestEmail, username: null, language, ticketsUrl: deps.guests?.links.url(to.orderId) } : null;
-    tickets.afterIssue(to.userId, to.eventId, issued, { contact: guestContact, event: to.event, payment: to.payment });
+    const mailed = tickets.afterIssue(to.userId, to.eventId, issued, { contact: guestContact, event: to.event, payment: to.payment });
     const guests = deps.guests;
-    if (!guests) return;
+    if (!guests) return mailed;
     const count = issued.length;
     const message = translate(language, 'tickets.guestSms', { count, title: to.event.title, url: guests.links.url(to.orderId) });
     // One SMS per order, however many settlement paths or instances get here.
-    guests.sms
+    const texted = guests.sms
       .enqueue([{ purpose: 'guest-tickets', dedupeKey: `guest-tickets:${to.orderId}`, phone: guestPhone, message }])
       .catch((error: unknown) => logger.error(`guest ticket sms for order ${to.orderId} failed`, error));
+    await Promise.all([mailed, texted]);
   }
 
   function describe(
@@ -235,7 +236,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       callback: input.source === 'callback' ? { amountCents: amountCents!, phone: input.phone! } : undefined,
     });
     if (!direct) return undefined;
-    announce({ ...direct, payment: { amount: direct.amount, receipt: input.mpesaReceiptNumber ?? null } }, prepared);
+    await announce({ ...direct, payment: { amount: direct.amount, receipt: input.mpesaReceiptNumber ?? null } }, prepared);
     const described = describe(
       {
         checkoutRequestId: input.checkoutRequestId,
@@ -279,7 +280,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const prepared = tickets.prepare(view.order.eventId, view.order.quantity);
     const inserted = (await settleInOneStatement(createPaymentsRepository(db), input, prepared))?.issued ?? 0;
     if (inserted <= 0) return undefined;
-    announce(issuedTo(view, input), prepared);
+    await announce(issuedTo(view, input), prepared);
     const described = describe(
       { ...known, status: 'success', resultDesc: input.resultDesc, mpesaReceiptNumber: input.mpesaReceiptNumber ?? null },
       { ...view.order, status: 'paid' },
@@ -383,7 +384,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
     if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
     if (issued.length > 0) {
-      announce(issuedTo(view, input), issued);
+      await announce(issuedTo(view, input), issued);
     }
     const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
     return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };

@@ -269,14 +269,16 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      * caller already read the buyer and the event; `mailed`: the caller wrote the email in its transaction
      * (`mailTickets`), so it only needs sending. Without it the row is written right after the commit: an
      * instance killed in between loses that email, not the tickets (shown on the profile or ticket page).
+     * Resolves once the row is written (never rejects: a mail that could not be queued is logged), so the
+     * request that issued the tickets is answered after it.
      */
-    afterIssue(userId: string, eventId: string, tickets: Array<{ id: string; code: string }>, known?: KnownIssue, options: { mailed?: boolean } = {}) {
+    async afterIssue(userId: string, eventId: string, tickets: Array<{ id: string; code: string }>, known?: KnownIssue, options: { mailed?: boolean } = {}): Promise<void> {
       deps.changes.publish('event-tickets', eventId);
       if (options.mailed) {
         deps.mail.soon();
         return;
       }
-      deps.mail.enqueue(ticketMailRows(userId, eventId, tickets, known)).catch((error: unknown) => deps.logger.error(`ticket email for event ${eventId} not queued`, error));
+      await deps.mail.enqueue(ticketMailRows(userId, eventId, tickets, known)).catch((error: unknown) => deps.logger.error(`ticket email for event ${eventId} not queued`, error));
     },
 
     /**
@@ -312,7 +314,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         return { message: ticketMessages.registered, issued };
       }));
       if (result.soldOut !== undefined) throw await soldOutError(deps.soldOut, userId, eventId, result.soldOut);
-      if (result.issued.length > 0) service.afterIssue(userId, eventId, result.issued, undefined, { mailed: true });
+      if (result.issued.length > 0) void service.afterIssue(userId, eventId, result.issued, undefined, { mailed: true });
       return { message: result.message };
     },
 
@@ -366,7 +368,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         });
         return { event, issued: issued! };
       }));
-      service.afterIssue(recipient.id, eventId, [result.issued], undefined, { mailed: true });
+      void service.afterIssue(recipient.id, eventId, [result.issued], undefined, { mailed: true });
       return {
         message: `Ticket transferred to ${recipient.username}. Your old ticket code no longer admits anyone.`,
         ticket: { _id: result.issued.id, eventId },
