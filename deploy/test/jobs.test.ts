@@ -119,6 +119,24 @@ function startPassGate() {
 /** Retries `check` until it passes (vitest's waitFor: its last failure is the test's when time runs out). */
 const eventually = <T>(check: () => Promise<T>, timeout = 60_000) => vi.waitFor(check, { timeout, interval: 100 });
 
+/** The id of the `name` job running since `startedBy` (the one the held instance took). */
+const activeJob = (name: string, startedBy: Date) =>
+  eventually(async () => {
+    const active = await db.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active' AND started_on <= $2`, [name, startedBy]);
+    expect(active.rows.length).toBeGreaterThanOrEqual(1);
+    return active.rows[0]!.id;
+  });
+
+/** Waits until job `id` has completed, after at least one retry (its first attempt died with its instance). */
+async function completedAfterRetry(id: string) {
+  const finished = await eventually(async () => {
+    const row = await db.query<{ state: string; retry_count: number }>(`SELECT state, retry_count FROM pgboss.job WHERE id = $1`, [id]);
+    expect(row.rows[0]).toMatchObject({ state: 'completed' });
+    return row.rows[0]!;
+  });
+  expect(finished.retry_count).toBeGreaterThanOrEqual(1);
+}
+
 let started: TestCluster;
 let cluster: Cluster;
 let db: pg.Client;
@@ -174,21 +192,12 @@ it('finishes on the other instance a job whose instance was killed with SIGKILL 
   const holder = cluster.apis.find((instance) => instance.name === first.username);
   const survivor = cluster.apis.find((instance) => instance !== holder);
   expect(holder, `the sender was ${first.username}`).toBeDefined();
-  const job = await eventually(async () => {
-    const active = await db.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = 'sms-sender' AND state = 'active' AND started_on <= $1`, [first.at]);
-    expect(active.rows).toHaveLength(1);
-    return active.rows[0]!.id;
-  });
+  const job = await activeJob('sms-sender', first.at);
 
   await holder!.kill();
 
   // After the expiry the same job is retried, on the one instance left, and the message goes out from there.
-  const finished = await eventually(async () => {
-    const row = await db.query<{ state: string; retry_count: number }>(`SELECT state, retry_count FROM pgboss.job WHERE id = $1`, [job]);
-    expect(row.rows[0]).toMatchObject({ state: 'completed' });
-    return row.rows[0]!;
-  });
-  expect(finished.retry_count).toBeGreaterThanOrEqual(1);
+  await completedAfterRetry(job);
   const sms = await eventually(async () => {
     const row = await db.query<{ status: string }>(`SELECT status FROM sms_messages WHERE id = $1`, [id]);
     expect(row.rows[0]!.status).toBe('sent');
@@ -209,21 +218,12 @@ it('completes on the other payment instance a pass whose instance was killed wit
   const survivor = cluster.payments.find((instance) => instance !== holder);
   expect(holder, `the pass ran on ${first.instance}`).toBeDefined();
   const heldAt = first.at;
-  const job = await eventually(async () => {
-    const active = await db.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = 'payment-reconcile' AND state = 'active' AND started_on <= $1`, [heldAt]);
-    expect(active.rows.length).toBeGreaterThanOrEqual(1);
-    return active.rows[0]!.id;
-  });
+  const job = await activeJob('payment-reconcile', heldAt);
 
   await holder!.kill();
 
   // The job fails (its request died with the instance), is retried, and the survivor runs the pass.
-  const finished = await eventually(async () => {
-    const row = await db.query<{ state: string; retry_count: number }>(`SELECT state, retry_count FROM pgboss.job WHERE id = $1`, [job]);
-    expect(row.rows[0]).toMatchObject({ state: 'completed' });
-    return row.rows[0]!;
-  });
-  expect(finished.retry_count).toBeGreaterThanOrEqual(1);
+  await completedAfterRetry(job);
   const later = passGate.pendingCalls.filter((call) => call.at > heldAt);
   expect(later.length).toBeGreaterThanOrEqual(1);
   expect(new Set(later.map((call) => call.instance))).toEqual(new Set([survivor!.name]));

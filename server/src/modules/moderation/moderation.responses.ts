@@ -63,15 +63,20 @@ export const queueResponse = z.object({ items: z.array(queueItem) });
 
 export const queuePage = pageSchema(queueItem);
 
+/** What every moderation action says of itself, in the answer to it and in the log. */
+const actionFields = {
+  _id: id,
+  action,
+  kind,
+  id,
+  reason: z.string(),
+  days: z.int().nullable(),
+};
+
 export const actionResponse = z.object({
   status: z.literal(true),
   action: z.object({
-    _id: id,
-    action,
-    kind,
-    id,
-    reason: z.string(),
-    days: z.int().nullable(),
+    ...actionFields,
     suspendedUntil: dateTime.nullable(),
     resolvedReports: z.int(),
     createdAt: dateTime,
@@ -79,12 +84,7 @@ export const actionResponse = z.object({
 });
 
 const logEntry = z.object({
-  _id: id,
-  action,
-  kind,
-  id,
-  reason: z.string(),
-  days: z.int().nullable(),
+  ...actionFields,
   excerpt: z.string(),
   createdAt: dateTime,
   admin: person,
