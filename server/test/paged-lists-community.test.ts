@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { UNREAD_SENDERS_MAX } from '../src/modules/chat/chat.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids.js';
 import { chatBlocks, chatMessages, comments, forumPosts, forumThreads, reviews, tickets, users } from '../src/db/schema.js';
@@ -262,6 +263,24 @@ describe('chat: contacts and conversations', () => {
     const other = await t.api<Page>('GET', '/api/messages/contacts', { token: chausiku.token });
     expect(other.body.items.some((item) => partners.includes(item._id))).toBe(false);
     expect((await t.api('GET', '/api/messages/contacts')).status).toBe(401);
+  });
+
+  it('counts unread messages for the 1,000 senders who wrote last, however many wrote', async () => {
+    const caller = await t.createUser('popular');
+    const senders = await insertUsers('writer', UNREAD_SENDERS_MAX + 1);
+    // Sender i wrote at minute i: the first one wrote longest ago; the last wrote twice.
+    await t.db.insert(chatMessages).values(
+      [
+        ...senders.map((sender, index) => ({ senderId: sender, recipientId: caller.user._id, text: 'Niaje?', createdAt: new Date(Date.UTC(2026, 2, 1, 0, index)) })),
+        { senderId: senders.at(-1)!, recipientId: caller.user._id, text: 'Uko?', createdAt: new Date(Date.UTC(2026, 2, 2)) },
+      ].map((message) => ({ id: newId(), ...message })),
+    );
+    const unread = await t.api('GET', '/api/messages/unread', { token: caller.token });
+    expect(Object.keys(unread.body)).toHaveLength(UNREAD_SENDERS_MAX);
+    expect(unread.body[senders[0]!]).toBeUndefined();
+    expect(unread.body[senders[1]!]).toBe(1);
+    expect(unread.body[senders.at(-1)!]).toBe(2);
+    expect(JSON.stringify(unread.body).length).toBeLessThan(100_000);
   });
 
   it('gives the card of one person to write to (a link to a conversation), not of one who blocked the caller', async () => {

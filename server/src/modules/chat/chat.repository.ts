@@ -165,12 +165,15 @@ export function createChatRepository(db: Executor) {
         .orderBy(desc(chatBlocks.createdAt));
     },
 
-    async unreadCounts(recipientId: string) {
+    /** Unread messages per sender, for the `limit` senders who wrote last. */
+    async unreadCounts(recipientId: string, limit: number) {
       return db
         .select({ from: chatMessages.senderId, count: sql<number>`count(*)::int` })
         .from(chatMessages)
         .where(and(eq(chatMessages.recipientId, recipientId), isNull(chatMessages.readAt)))
-        .groupBy(chatMessages.senderId);
+        .groupBy(chatMessages.senderId)
+        .orderBy(desc(sql`max(${chatMessages.createdAt})`))
+        .limit(limit);
     },
   };
 }

@@ -140,7 +140,7 @@ export function createChatRouter(deps: { chat: ChatService; sendMessage: SendMes
 
   routes.get(
     '/unread',
-    { summary: 'Unread message counts per contact', access: 'user', responses: { 200: { description: 'Unread counts by contact id.', schema: unreadCounts } } },
+    { summary: 'Unread message counts per contact', access: 'user', description: 'For the 1,000 senders who wrote last (the contact list shows the latest conversations first).', responses: { 200: { description: 'Unread counts by contact id.', schema: unreadCounts } } },
     ({ user }) => deps.chat.unreadCounts(user.id),
   );
 

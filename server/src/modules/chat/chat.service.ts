@@ -8,6 +8,9 @@ import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import type { TokenBuckets } from '../../lib/token-bucket.js';
 import { createChatRepository, type ChatMessageRow } from './chat.repository.js';
 
+/** Senders whose unread counts GET /api/messages/unread answers (about 30 bytes each: well under 100 KB). */
+export const UNREAD_SENDERS_MAX = 1000;
+
 export const PAGE_SIZE = 50;
 
 export interface DeliveredMessage {
@@ -162,8 +165,12 @@ export function createChatService(deps: {
 
     markRead: (self: string, other: string) => messages.markRead(self, other),
 
+    /**
+     * Badges for the contact list, which shows the latest conversations first a page at a time: the senders
+     * who wrote last, UNREAD_SENDERS_MAX of them, so the answer stays small however many people wrote.
+     */
     async unreadCounts(self: string): Promise<Record<string, number>> {
-      const rows = await messages.unreadCounts(self);
+      const rows = await messages.unreadCounts(self, UNREAD_SENDERS_MAX);
       return Object.fromEntries(rows.map((row) => [row.from, row.count]));
     },
   };
