@@ -1,4 +1,5 @@
 /* ADMIN DASHBOARD (docs/product.md /admin): role admin only; approve, disapprove and delete events; refunds. */
+import { SearchField } from '../../components/ui/search-field';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
@@ -61,19 +62,7 @@ export default function AdminRoute() {
         <p className="lead">
           <RichText id="admin.dashboardIntro" parts={{ link: <Link to={paths.adminScraped}>{t('admin.dashboardIntroLink')}</Link> }} />
         </p>
-        <div className="search-field">
-          <label htmlFor="admin-event-search" className="visually-hidden">
-            {t('admin.searchEvents')}
-          </label>
-          <input
-            id="admin-event-search"
-            type="search"
-            className="field__control"
-            placeholder={t('admin.searchEventsPlaceholder')}
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchField label={t('admin.searchEvents')} placeholder={t('admin.searchEventsPlaceholder')} value={search} onChange={setSearch} />
       </header>
       <AdminEventsView admin={admin} loadingLabel={t('admin.loadingEvents')}>
         <AdminEventList title={t('admin.pendingEvents')} list={pending} empty={t('admin.noPendingEvents')} renderCard={card} />

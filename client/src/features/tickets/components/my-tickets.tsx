@@ -5,6 +5,7 @@
  * columns. The loaded pages are saved on the device: offline, the saved copy is shown
  * (lib/offline-tickets.ts).
  */
+import { SearchField } from '../../../components/ui/search-field';
 import { useMemo, useState } from 'react';
 import { LoadMore } from '../../../components/ui/load-more';
 import { Link } from 'react-router-dom';
@@ -96,19 +97,7 @@ export function MyTickets({ userId }: { userId: string }) {
     <section className="profile-section" aria-labelledby="my-tickets-heading">
       <div className="profile-section__header">
         <h2 id="my-tickets-heading">{t('tickets.myTickets')}{data && total > 0 ? ` (${total})` : ''}</h2>
-        <div className="search-field">
-          <label htmlFor="ticket-search" className="visually-hidden">
-            {t('tickets.searchTickets')}
-          </label>
-          <input
-            id="ticket-search"
-            type="search"
-            className="field__control"
-            placeholder={t('tickets.searchTicketsPlaceholder')}
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-          />
-        </div>
+        <SearchField label={t('tickets.searchTickets')} placeholder={t('tickets.searchTicketsPlaceholder')} value={query} onChange={setQuery} />
       </div>
       {savedAt ? (
         <p className="form-message ticket-offline-note" role="status">
