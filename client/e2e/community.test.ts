@@ -152,6 +152,8 @@ describe('comments, reviews and forums in the browser', () => {
     await myReview.getByRole('img', { name: 'Rated 4 out of 5' }).waitFor();
     await myReview.getByText('Great sound, long queues at the gate.').waitFor();
     await reviews.getByText('1 review').waitFor();
+    // The average is asked again after the change (it was 0.0 with no review).
+    await expect.poll(() => reviews.locator('.review-summary__average').innerText()).toBe('4.0');
     const reviewList = await h.server.api('GET', `/api/reviews/event/${eventId}`);
     expect(reviewList.body).toMatchObject({ average: 4, count: 1 });
     expect(reviewList.body.reviews[0]).toMatchObject({ rating: 4, user: { username: 'wanjiku' } });
@@ -182,6 +184,8 @@ describe('comments, reviews and forums in the browser', () => {
     await page.getByRole('button', { name: 'Post', exact: true }).click();
     await postArticle(page, 'I have two seats, leaving at 5pm.').waitFor();
     expect(await box.inputValue()).toBe('');
+    // The count follows what is posted here, on top of the count the thread was read with.
+    await page.getByRole('heading', { level: 2, name: /Replies \(1\)/ }).waitFor();
 
     // --- Second registered user, own browser context, phone-sized screen.
     const second = await h.newPage({ width: 360, height: 740 });
@@ -204,6 +208,7 @@ describe('comments, reviews and forums in the browser', () => {
     // The reply is nested under its parent, without a Reply button of its own (depth 1).
     const reply = post(page2, 'I have two seats, leaving at 5pm.').locator('.post-list').getByRole('article').filter({ hasText: 'Count me in, nitakuja na rafiki.' });
     await reply.waitFor();
+    await page2.getByRole('heading', { level: 2, name: /Replies \(2\)/ }).waitFor();
     expect(await reply.getByRole('button', { name: 'Reply' }).count()).toBe(0);
     await reply.getByRole('button', { name: 'Delete post' }).waitFor();
 

@@ -10,7 +10,7 @@ export interface ListPage<T> {
   nextCursor: string | null;
 }
 
-export interface PagedList<T> {
+export interface PagedList<T, P extends ListPage<T> = ListPage<T>> {
   /** Every item loaded so far, pages in order. */
   items: T[];
   total: number;
@@ -28,6 +28,10 @@ export interface PagedList<T> {
   reload: () => void;
   /** Changes the loaded items locally after a mutation; `totalDelta` adjusts the count (e.g. -1 after a delete). */
   update: (change: (items: T[]) => T[], totalDelta?: number) => void;
+  /** The first page as answered, with what a list's answer adds beside its items (a thread's head, say). */
+  firstPage: P | undefined;
+  /** The newest page answered (what every page carries about the whole list, e.g. a count, is freshest here). */
+  lastPage: P | undefined;
 }
 
 /**
@@ -35,7 +39,11 @@ export interface PagedList<T> {
  * first-render and abort rules), further pages appended on `loadMore`. `key` identifies the list
  * (filters included): a new key starts from its first page; `null` loads nothing.
  */
-export function usePagedList<T>(key: string | null, fetchPage: (cursor: string | null, signal?: AbortSignal) => Promise<ListPage<T>>): PagedList<T> {
+export function usePagedList<T, Extra extends object = object>(
+  key: string | null,
+  fetchPage: (cursor: string | null, signal?: AbortSignal) => Promise<ListPage<T> & Extra>,
+): PagedList<T, ListPage<T> & Extra> {
+  type P = ListPage<T> & Extra;
   const fetchRef = useRef(fetchPage);
   useLayoutEffect(() => {
     fetchRef.current = fetchPage;
@@ -49,7 +57,7 @@ export function usePagedList<T>(key: string | null, fetchPage: (cursor: string |
   }, [first.loading, first.data, key]);
   const otherList = first.loading && answeredKey !== key;
   // Pages after the first, for the first page they follow (a reload or a new key leaves them behind).
-  const [more, setMore] = useState<{ after: ListPage<T> | undefined; pages: ListPage<T>[]; loading: boolean; error: unknown }>({ after: undefined, pages: [], loading: false, error: undefined });
+  const [more, setMore] = useState<{ after: P | undefined; pages: P[]; loading: boolean; error: unknown }>({ after: undefined, pages: [], loading: false, error: undefined });
   const current = more.after === first.data ? more : { after: first.data, pages: [], loading: false, error: undefined };
   const lastPage = current.pages.at(-1) ?? first.data;
   const inFlight = useRef<object | null>(null);
@@ -80,7 +88,8 @@ export function usePagedList<T>(key: string | null, fetchPage: (cursor: string |
       setData((page) => {
         if (!page) return page;
         const last = pages.at(-1) ?? page;
-        return { items: change([...page.items, ...pages.flatMap((p) => p.items)]), total: Math.max(0, last.total + totalDelta), nextCursor: last.nextCursor };
+        // What the pages add beside their items stays (the first page's, the freshest where every page carries it).
+        return { ...page, ...last, items: change([...page.items, ...pages.flatMap((p) => p.items)]), total: Math.max(0, last.total + totalDelta), nextCursor: last.nextCursor };
       });
       setMore({ after: undefined, pages: [], loading: false, error: undefined });
     },
@@ -99,5 +108,7 @@ export function usePagedList<T>(key: string | null, fetchPage: (cursor: string |
     loadMore,
     reload,
     update,
+    firstPage: otherList ? undefined : first.data,
+    lastPage: otherList ? undefined : lastPage,
   };
 }

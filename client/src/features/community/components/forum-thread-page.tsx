@@ -25,22 +25,15 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
 import { useT } from '../../../lib/i18n';
-import { addPost, deletePost, getEventRef, getThreadPosts, votePost, type ForumPostPage } from '../api/forums-api';
+import { addPost, deletePost, getEventRef, getThreadPosts, votePost } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import { shownText } from '../lib/placeholders';
 import { insertPost, removePost, updatePost } from '../lib/post-tree';
-import type { ForumPost, ForumThreadHead } from '../types';
+import type { ForumPost } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
-
-/**
- * The head and post count of each thread's first page, by list key. Not component state: on the page the
- * tab opened with, the first render runs the fetcher before the component mounts (hooks/use-fetch), and
- * state set then would be lost.
- */
-const threadHeads = new Map<string, { thread: ForumThreadHead; posts: number }>();
 
 /** Replies show up to this depth (top level = 0); deeper ones wait behind 'Load more replies (n)'. */
 export const VISIBLE_DEPTH = 3;
@@ -72,15 +65,12 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
   const userId = isLoggedIn && user ? user._id : null;
   // The tree carries the caller's own votes, so another user means another request.
   const listKey = userId ? `forum-thread:${threadId}:${userId}` : null;
-  const posts = usePagedList(listKey, async (cursor, signal) => {
-    const page: ForumPostPage = await getThreadPosts(threadId, cursor, signal);
-    if (listKey && cursor === null) threadHeads.set(listKey, { thread: page.thread, posts: page.posts });
-    return page;
-  });
-  const head = listKey && !posts.loading ? threadHeads.get(listKey) : undefined;
-  // Posts added or deleted here since that head was read.
-  const [countChange, setCountChange] = useState<{ head: object | undefined; n: number }>({ head: undefined, n: 0 });
+  // The first page brings the thread's head and how many posts the whole thread has.
+  const posts = usePagedList(listKey, (cursor, signal) => getThreadPosts(threadId, cursor, signal));
+  const head = listKey && !posts.loading ? posts.firstPage : undefined;
   const thread = head?.thread;
+  // Posts added or deleted here since that head was read (a local change keeps the head's thread object).
+  const [countChange, setCountChange] = useState<{ head: object | undefined; n: number }>({ head: undefined, n: 0 });
   const eventId = thread?.event ?? null;
   const event = useFetch(eventId ? `forum-event:${eventId}` : null, (signal) => getEventRef(eventId ?? '', signal));
   const status = getErrorStatus(posts.error);
@@ -139,12 +129,12 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
         hiddenReason={thread.hiddenReason}
         createdAt={thread.createdAt}
         posts={posts.items}
-        postCount={Math.max(0, head.posts + (countChange.head === head ? countChange.n : 0))}
+        postCount={Math.max(0, head.posts + (countChange.head === thread ? countChange.n : 0))}
         // Registration unknown (event not loaded yet / failed): allow, the server decides.
         canPost={!event.data || isRegisteredFor(event.data, userId)}
         onPostsChange={(update, change) => {
           posts.update(update, change.topLevel);
-          setCountChange((current) => ({ head, n: (current.head === head ? current.n : 0) + change.visible }));
+          setCountChange((current) => ({ head: thread, n: (current.head === thread ? current.n : 0) + change.visible }));
         }}
         more={<LoadMore shown={posts.items.length} total={posts.total} hasMore={posts.hasMore} loading={posts.loadingMore} error={posts.loadMoreError} onLoadMore={posts.loadMore} />}
       />

@@ -4,7 +4,7 @@
  * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete.
  */
 import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
-import { createContext, use, useCallback, useReducer, useState } from 'react';
+import { createContext, use, useCallback, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -28,31 +28,17 @@ import '../community.css';
 
 const DEFAULT_RATING = 1;
 
-/**
- * The average of each event's reviews, as the latest page said. Not component state: on the page the tab
- * opened with, the first render runs the fetcher before the component mounts (hooks/use-fetch), and state
- * set then would be lost.
- */
-const averages = new Map<string, number>();
-
 /** The event's organiser id (known only to signed-in viewers): they may answer each review once. */
 const OrganiserContext = createContext<string | undefined>(undefined);
 
 export function ReviewsSection({ eventId }: { eventId: string }) {
-  // Every page carries the average of the whole list; a change refreshes it from the server.
-  const [, averageChanged] = useReducer((n: number) => n + 1, 0);
-  const list = usePagedList(`reviews:${eventId}`, async (cursor, signal) => {
-    const page = await getReviewPage(eventId, cursor, { signal });
-    averages.set(eventId, page.average);
-    return page;
-  });
+  // Every page carries the average of the whole list; a change here asks the server for it again.
+  const list = usePagedList(`reviews:${eventId}`, (cursor, signal) => getReviewPage(eventId, cursor, { signal }));
   const { items: reviews, error, loading, reload, update } = list;
-  const average = averages.get(eventId) ?? 0;
+  const [refreshed, setRefreshed] = useState<{ eventId: string; average: number } | null>(null);
+  const average = refreshed?.eventId === eventId ? refreshed.average : (list.lastPage?.average ?? 0);
   const refreshAverage = useCallback(() => {
-    getReviewPage(eventId, null, { limit: 1 }).then((page) => {
-      averages.set(eventId, page.average);
-      averageChanged();
-    }, () => undefined);
+    getReviewPage(eventId, null, { limit: 1 }).then((page) => setRefreshed({ eventId, average: page.average }), () => undefined);
   }, [eventId]);
   const t = useT();
   const { user, isLoggedIn } = useSession();

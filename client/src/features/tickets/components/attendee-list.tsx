@@ -25,13 +25,6 @@ function shortWhen(iso: string): string {
     : new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date);
 }
 
-/**
- * How many attendees of each event are checked in, as the latest page said. Not component state: on the
- * page the tab opened with, the first render may run the fetcher before the component mounts
- * (hooks/use-fetch), and state set then would be lost.
- */
-const checkedInCounts = new Map<string, number>();
-
 /** Rows shown from the gate list when no page could be fetched (offline). */
 const OFFLINE_ROWS = 50;
 
@@ -50,12 +43,9 @@ export interface AttendeeListProps {
 export function AttendeeList({ eventId, attendees, loading, error, online, onReload }: AttendeeListProps) {
   const t = useT();
   const [downloading, setDownloading] = useState(false);
-  const pages = usePagedList(`attendees:${eventId}`, async (cursor, signal) => {
-    const page = await getAttendeePage(eventId, cursor, signal);
-    checkedInCounts.set(eventId, page.checkedIn);
-    return page;
-  });
-  const serverCheckedIn = checkedInCounts.get(eventId) ?? 0;
+  const pages = usePagedList(`attendees:${eventId}`, (cursor, signal) => getAttendeePage(eventId, cursor, signal));
+  // Every page says how many of the whole list are checked in; the newest knows best.
+  const serverCheckedIn = pages.lastPage?.checkedIn ?? 0;
   // The gate list knows of scans made here before the server's pages do.
   const checkedInHere = useMemo(() => new Map((attendees ?? []).map((attendee) => [attendee.ticketId, attendee.checkedInAt])), [attendees]);
   const fromPages = pages.items.length > 0 || !attendees;
