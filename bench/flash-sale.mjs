@@ -6,16 +6,18 @@
 //   oversold (0) · seat-hold latency p50/p99 (stkPush answered; p99 < 250 ms once admitted) · confirmed tickets/s
 //   (>= 200) · fairness (the share of tickets that went to the first SEATS buyers to arrive) · 5xx and timeouts (0)
 //   · the payments audit (0 discrepancies).
-// The waiting room (docs/decisions/waiting-room.md) admits ADMIT_PER_S buyers a second. As our client does, each
+// The waiting room (docs/decisions/waiting-room.md) admits buyers at the rate that follows the load, starting from
+// ADMIT_PER_S a second (FIXED_RATE=1 keeps it there); the rate it settled at is printed. As our client does, each
 // buyer first takes a place (POST /api/events/:id/queue); one not admitted asks GET /api/events/:id/queue when told
 // (pollAfterMs) until admitted, then pushes; a push answered 429 waiting_room_queued waits the same way; a buyer told
 // the event sold out stops. Seat-hold latency counts the admitted push only.
 // Usage: npm run build && node --import tsx bench/flash-sale.mjs   (needs PostgreSQL, Redis and Debian's haproxy)
-// Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
+// Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 FIXED_RATE=0 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { createClient } from 'redis';
 import { startCluster } from '../deploy/src/cluster.ts';
 import { auditUntilSettled, cpuSeconds, loadAverage, seedSale } from './checkout-stack.mjs';
 import { createDatabase, percentile } from './lib.mjs';
@@ -27,6 +29,9 @@ const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 3000);
 const POLL_MS = Number(process.env.POLL_MS ?? 3000);
 const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 15_000);
 const ADMIT_PER_S = Number(process.env.ADMIT_PER_S ?? 100);
+const FIXED_RATE = process.env.FIXED_RATE === '1';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const KEY_PREFIX = `tukio-bench-flash-${process.pid}:`;
 const GOALS = { holdP99Ms: 250, ticketsPerSecond: 200 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,10 +61,10 @@ try {
     apis: Number(process.env.APIS ?? 2),
     payments: Number(process.env.PAYMENTS ?? 2),
     databaseUrl: database.url,
-    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisUrl: REDIS_URL,
     dataDir,
     simulatorDelayMs: SIMULATOR_DELAY_MS,
-    env: { RATE_LIMIT_MAX: '100000000', REDIS_KEY_PREFIX: `tukio-bench-flash-${process.pid}:`, WAITING_ROOM_RATE: String(ADMIT_PER_S), WAITING_ROOM_BURST: String(ADMIT_PER_S) },
+    env: { RATE_LIMIT_MAX: '100000000', REDIS_KEY_PREFIX: KEY_PREFIX, WAITING_ROOM_RATE: String(ADMIT_PER_S), WAITING_ROOM_BURST: String(ADMIT_PER_S), WAITING_ROOM_ADAPTIVE: String(!FIXED_RATE) },
     paymentEnv: { STK_RATE_LIMIT_PER_IP: '100000000', STK_RATE_LIMIT_PER_USER: '100000000', RECONCILE_INTERVAL_MS: '5000' },
     output: (name, line) => {
       if (/"level":(?:50|60)|ALERT/.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
@@ -72,7 +77,7 @@ try {
   const cpuBefore = processes.map((instance) => cpuSeconds(instance.pid));
   console.log(
     `${BUYERS} buyers within ${ARRIVAL_S} s for ${SEATS} seats; ${cluster.apis.length} API + ${cluster.payments.length} payment instances behind HAProxy; ` +
-      `waiting room admits ${ADMIT_PER_S}/s; PIN after ${SIMULATOR_DELAY_MS} ms, polls every ${POLL_MS} ms, timeout ${TIMEOUT_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
+      `waiting room admits ${FIXED_RATE ? `${ADMIT_PER_S}/s` : `from ${ADMIT_PER_S}/s, following the load`}; PIN after ${SIMULATOR_DELAY_MS} ms, polls every ${POLL_MS} ms, timeout ${TIMEOUT_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
   );
 
   // Arrival times drawn once; buyer i's rank is its place in the arrival order.
@@ -83,6 +88,13 @@ try {
   const confirmedRanks = [];
   let lastConfirmedAt = 0;
   const started = performance.now();
+  // The admission rate the instances agree on (their shared vote in Redis), once a second.
+  const redis = createClient({ url: REDIS_URL });
+  await redis.connect();
+  const rates = [];
+  const rateSampler = setInterval(() => {
+    void redis.hGet(`${KEY_PREFIX}waiting-room:rate`, 'rate').then((value) => value && rates.push(Number(value)), () => undefined);
+  }, 1000);
   await Promise.all(
     arrivals.map(async ({ buyer, at }, rank) => {
       await sleep(at);
@@ -141,6 +153,8 @@ try {
       }
     }),
   );
+  clearInterval(rateSampler);
+  await redis.quit();
   const seconds = (lastConfirmedAt - started) / 1000;
   const cpu = processes.reduce((sum, instance, index) => sum + cpuSeconds(instance.pid) - cpuBefore[index], 0);
   holdLatency.sort((a, b) => a - b);
@@ -155,6 +169,7 @@ try {
   console.log(`oversold: ${oversold} (goal 0); tickets in the database ${rows[0].n} of ${SEATS}`);
   console.log(`seat holds answered (the admitted push): p50 ${percentile(holdLatency, 50).toFixed(0)} ms, p99 ${percentile(holdLatency, 99).toFixed(0)} ms (goal p99 < ${GOALS.holdP99Ms} ms after admission)`);
   console.log(`waiting room: ${counts.queued} buyers queued, ${counts.queuePolls} place requests; wait in line p50 ${(percentile(queueWaits, 50) / 1000).toFixed(1)} s, p99 ${(percentile(queueWaits, 99) / 1000).toFixed(1)} s; told sold out while waiting: ${counts.toldSoldOut}`);
+  if (rates.length) console.log(`admission rate (buyers/s): started ${ADMIT_PER_S}, ranged ${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)}, ended ${rates.at(-1).toFixed(1)}; median ${percentile([...rates].sort((a, b) => a - b), 50).toFixed(1)}`);
   console.log(`confirmed: ${counts.confirmed} in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tickets/s (goal >= ${GOALS.ticketsPerSecond}); ${(((cpu / Math.max(counts.confirmed, 1)) * 1000) || 0).toFixed(1)} ms of API + payment CPU per ticket`);
   console.log(`fairness: ${(fair * 100).toFixed(1)} % of the tickets went to the first ${SEATS} buyers to arrive`);
   console.log(`5xx: ${counts.serverErrors} (goal 0); timeouts: ${counts.timeouts} (goal 0); refused connections: ${counts.refused}; sold-out answers: ${counts.soldOut}; other refusals: ${counts.otherFailures}; payments failed: ${counts.failedPayments}`);

@@ -16,7 +16,7 @@ const screenshotDir = process.env.SCREENSHOT_DIR;
 
 beforeAll(async () => {
   // One buyer at once, then one every 2 s.
-  h = await startHarness({ WAITING_ROOM_RATE: '0.5', WAITING_ROOM_BURST: '1' }, { payments: { SIMULATOR_DELAY_MS: '300' } });
+  h = await startHarness({ WAITING_ROOM_RATE: '0.5', WAITING_ROOM_BURST: '1', WAITING_ROOM_ADAPTIVE: 'false' }, { payments: { SIMULATOR_DELAY_MS: '300' } });
   const organiser = await h.server.createUser('wrorganiser');
   crowd = await Promise.all(['wrcrowda', 'wrcrowdb', 'wrcrowdc', 'wrcrowdd'].map((name) => h.server.createUser(name)));
   // Signed-in buyers with an avatar (without one, login leads to /setAvatar first).

@@ -9,7 +9,7 @@ import { startStack, type Stack } from './helpers/stack.js';
 let s: Stack;
 beforeAll(async () => {
   // One buyer at once, then one every 2 s.
-  s = await startStack({ serverEnv: { WAITING_ROOM_RATE: '0.5', WAITING_ROOM_BURST: '1' } });
+  s = await startStack({ serverEnv: { WAITING_ROOM_RATE: '0.5', WAITING_ROOM_BURST: '1', WAITING_ROOM_ADAPTIVE: 'false' } });
 });
 afterAll(async () => {
   await s?.close();

@@ -79,7 +79,15 @@ import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createS
 import { createObjectStore, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
 import { createTicketTypesRouter, createTicketTypesService } from './modules/ticket-types/index.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
-import { createMemoryWaitingRoomStore, createRedisWaitingRoomStore, createWaitingRoomRouter, createWaitingRoomService } from './modules/waiting-room/index.js';
+import {
+  createAdmissionControl,
+  createMemorySharedRate,
+  createMemoryWaitingRoomStore,
+  createRedisSharedRate,
+  createRedisWaitingRoomStore,
+  createWaitingRoomRouter,
+  createWaitingRoomService,
+} from './modules/waiting-room/index.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -230,11 +238,22 @@ export function createServices(deps: AppDeps) {
   // Guest ticket links are signed with the server secret: nothing to store, valid on every instance.
   const guestLinks = createGuestTicketLinks({ secret: config.jwtSecret, publicUrl: config.publicUrl });
   // The line in front of a busy sale's seat holds: one line for every instance with Redis.
+  // Its admission rate follows how fast seat holds go, shared by every instance with Redis.
+  const admissionRate = createAdmissionControl(
+    { adaptive: config.waitingRoom.adaptive, initial: config.waitingRoom.perSecond, min: config.waitingRoom.minPerSecond, max: config.waitingRoom.maxPerSecond, targetMs: config.waitingRoom.targetMs },
+    deps.redis ? createRedisSharedRate(deps.redis.publisher, deps.redis.keyPrefix) : createMemorySharedRate(),
+    logger,
+  );
+  const lineRate = {
+    get perSecond() {
+      return admissionRate.perSecond;
+    },
+    burst: config.waitingRoom.burst,
+  };
+  metrics.gauge('waiting_room_admission_rate', 'Buyers admitted per second to each busy sale (the waiting room).', () => admissionRate.perSecond);
   const waitingRoom = createWaitingRoomService({
-    store: deps.redis
-      ? createRedisWaitingRoomStore(deps.redis.publisher, deps.redis.keyPrefix, config.waitingRoom)
-      : createMemoryWaitingRoomStore(config.waitingRoom),
-    rate: config.waitingRoom,
+    store: deps.redis ? createRedisWaitingRoomStore(deps.redis.publisher, deps.redis.keyPrefix, lineRate) : createMemoryWaitingRoomStore(lineRate),
+    rate: admissionRate,
     turnSeconds: config.waitingRoom.turnSeconds,
     seats: {
       async seatsLeft(eventId) {
@@ -260,7 +279,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;

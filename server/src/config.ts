@@ -109,6 +109,12 @@ const envSchema = z.object({
   WAITING_ROOM_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Seconds an admitted buyer keeps their turn (retries after a failed payment included). */
   WAITING_ROOM_TURN_SECONDS: z.coerce.number().int().min(10).max(24 * 60 * 60).default(600),
+  /** The admission rate follows how fast seat holds are answered (from WAITING_ROOM_RATE, within the bounds below); false keeps it fixed. */
+  WAITING_ROOM_ADAPTIVE: booleanFlag.default(true),
+  WAITING_ROOM_RATE_MIN: z.coerce.number().positive().max(100_000).default(5),
+  WAITING_ROOM_RATE_MAX: z.coerce.number().positive().max(100_000).default(1000),
+  /** Milliseconds a seat hold (and the event loop) may take before fewer buyers a second are let in. */
+  WAITING_ROOM_TARGET_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   /** Failed logins for one account across all addresses; default 5 × RATE_LIMIT_MAX. */
@@ -199,7 +205,7 @@ export interface AppConfig {
   /** How long a waitlist offer holds its seats, and how often every waitlist is looked at. */
   waitlist: { offerMinutes: number; sweepMs: number };
   /** The line in front of a busy sale's seat holds: admissions per second and at once, and how long a turn lasts. */
-  waitingRoom: { perSecond: number; burst: number; turnSeconds: number };
+  waitingRoom: { perSecond: number; burst: number; turnSeconds: number; adaptive: boolean; minPerSecond: number; maxPerSecond: number; targetMs: number };
   /**
    * max: the general per-address limit, and per account+address failed logins and per-account emails;
    * accountMax: failed logins for one account across addresses; ipMax: per-address ceiling of account routes.
@@ -312,7 +318,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
     jobs: { expireSeconds: env.JOBS_EXPIRE_SECONDS, retryLimit: env.JOBS_RETRY_LIMIT, retryDelaySeconds: env.JOBS_RETRY_DELAY_SECONDS },
     waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
-    waitingRoom: { perSecond: env.WAITING_ROOM_RATE, burst: env.WAITING_ROOM_BURST, turnSeconds: env.WAITING_ROOM_TURN_SECONDS },
+    waitingRoom: {
+      perSecond: env.WAITING_ROOM_RATE,
+      burst: env.WAITING_ROOM_BURST,
+      turnSeconds: env.WAITING_ROOM_TURN_SECONDS,
+      adaptive: env.WAITING_ROOM_ADAPTIVE,
+      minPerSecond: env.WAITING_ROOM_RATE_MIN,
+      maxPerSecond: env.WAITING_ROOM_RATE_MAX,
+      targetMs: env.WAITING_ROOM_TARGET_MS,
+    },
     mail: { pollMs: env.MAIL_POLL_MS, maxAttempts: env.MAIL_MAX_ATTEMPTS, retryBaseMs: env.MAIL_RETRY_BASE_MS, keepDays: env.MAIL_KEEP_DAYS },
     paymentPasses: { mode: env.PAYMENT_PASSES, reconcileMs: env.RECONCILE_INTERVAL_MS, refundsMs: env.REFUND_POLL_MS },
     sms: {

@@ -72,6 +72,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   if (config.sms.gateway.kind === 'simulator') logger.info(`SMS simulator (every message each phone received): ${config.publicUrl}/simulator/sms?key=${config.sms.gateway.key}`);
   // Every waitlist is looked at now and then (offers that ran out pass on); each instance may, the event lock keeps it once.
   services.waitlist.start();
+  services.admissionRate.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -97,6 +98,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await realtime.close();
         httpServer.closeAllConnections();
         await stopped;
+        services.admissionRate.stop();
         await services.waitlist.stop();
         await services.reminders.stop();
         await services.sms.stop();

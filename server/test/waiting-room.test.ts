@@ -25,7 +25,8 @@ describe('a busy sale on one instance (the embedded default)', () => {
   let organiser: Awaited<ReturnType<TestServer['createUser']>>;
   beforeAll(async () => {
     // Two buyers at once, then one every 1.5 s: slow enough to see the line, quick enough to wait for.
-    t = await startTestServer({ WAITING_ROOM_RATE: '0.66', WAITING_ROOM_BURST: '2' });
+    // A fixed rate: this test counts the seconds (test/admission-rate.test.ts has the rate that follows the load).
+    t = await startTestServer({ WAITING_ROOM_RATE: '0.66', WAITING_ROOM_BURST: '2', WAITING_ROOM_ADAPTIVE: 'false' });
     organiser = await t.createUser('lineorganiser');
   }, 60_000);
   afterAll(async () => {
@@ -127,7 +128,7 @@ describe('a busy sale on one instance (the embedded default)', () => {
 describe('the turn of an admitted buyer', () => {
   it('lasts WAITING_ROOM_TURN_SECONDS; after it the buyer joins again at the back', async () => {
     let now = 1_000_000;
-    const rate = { perSecond: 1, burst: 1 };
+    const rate = { perSecond: 1, burst: 1, observeHold: () => undefined, observeQueued: () => undefined };
     const room = createWaitingRoomService({ store: createMemoryWaitingRoomStore(rate, () => now), rate, turnSeconds: 60, seats: { seatsLeft: async () => 10 } });
     await room.admit('event', { userId: 'first' });
     await expect(room.admit('event', { userId: 'second' })).rejects.toMatchObject({ status: 429, code: 'waiting_room_queued', details: { params: { position: 1 } } });
@@ -169,7 +170,7 @@ describe('one line for every instance (Redis)', () => {
   });
 
   it('admits a buyer queued on one instance when the other is asked', async () => {
-    const pair = await startTwoInstancesOnRedis({ WAITING_ROOM_RATE: '1', WAITING_ROOM_BURST: '1' });
+    const pair = await startTwoInstancesOnRedis({ WAITING_ROOM_RATE: '1', WAITING_ROOM_BURST: '1', WAITING_ROOM_ADAPTIVE: 'false' });
     try {
       const organiser = await pair.one.createUser('twolineorganiser');
       const eventId = await insertEventRow(pair.one.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 100, title: 'Koroga Festival' });

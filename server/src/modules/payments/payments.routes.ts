@@ -23,6 +23,8 @@ import type { PaymentsService } from './payments.service.js';
 /** The line in front of a busy sale (the waiting-room module, above payments): a hold waits for the buyer's turn. */
 export interface SaleLine {
   admit(eventId: string, member: { userId: string } | { phone: string }): Promise<void>;
+  /** Runs an admitted buyer's seat hold, timed: the line's admission rate follows how long holds take. */
+  timeHold<T>(hold: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -66,7 +68,7 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
     },
     async ({ body, user }) => {
       await deps.waitingRoom.admit(body.eventId, { userId: user.id });
-      return payments.createOrder(user.id, body);
+      return deps.waitingRoom.timeHold(() => payments.createOrder(user.id, body));
     },
   );
 
@@ -88,7 +90,7 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
     },
     async ({ body }) => {
       await deps.waitingRoom.admit(body.eventId, { phone: body.phone });
-      return deps.guests.createOrder(body);
+      return deps.waitingRoom.timeHold(() => deps.guests.createOrder(body));
     },
   );
 

@@ -1,11 +1,13 @@
 import { AppError } from '../../lib/app-error.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
-import type { AdmissionRate, WaitingRoomStore } from './waiting-room.store.js';
+import type { AdmissionControl } from './admission-control.js';
+import type { WaitingRoomStore } from './waiting-room.store.js';
 
 /**
  * The waiting room of a sale (docs/decisions/waiting-room.md). Every seat hold of a paid purchase
  * passes through it: a buyer takes a number in arrival order, and numbers are admitted at the rate
- * the deployment sustains (WAITING_ROOM_RATE per second and event). When nobody waits, a burst of
+ * the deployment sustains (./admission-control.ts: from WAITING_ROOM_RATE per second and event, following
+ * how fast seat holds are answered). When nobody waits, a burst of
  * WAITING_ROOM_BURST buyers is admitted at once, so an ordinary sale never notices it. A buyer not
  * admitted yet gets 429 with their place; their number is kept, so trying again (any client, ours
  * polls the line first) never loses their turn. An admitted buyer keeps their turn for
@@ -13,7 +15,8 @@ import type { AdmissionRate, WaitingRoomStore } from './waiting-room.store.js';
  */
 export interface WaitingRoomDeps {
   store: WaitingRoomStore;
-  rate: AdmissionRate;
+  /** The admission rate now (the store reads it too), told how holds go and who had to wait. */
+  rate: Pick<AdmissionControl, 'perSecond' | 'observeHold' | 'observeQueued'>;
   turnSeconds: number;
   /** Seats still to be had (issued tickets and live holds taken away); null without a seat limit. */
   seats: { seatsLeft(eventId: string): Promise<number | null> };
@@ -86,6 +89,7 @@ export function createWaitingRoomService(deps: WaitingRoomDeps) {
     async admit(eventId: string, member: QueueMember): Promise<void> {
       const place = await visit(eventId, memberKey(member), true);
       if (place.admitted) return;
+      rate.observeQueued();
       const position = place.position ?? 1;
       throw new AppError(
         429,
@@ -93,6 +97,16 @@ export function createWaitingRoomService(deps: WaitingRoomDeps) {
         `Many people are buying tickets for this event right now. You are number ${position} in the line and your place is kept: please try again in about ${place.etaSeconds} seconds.`,
         { params: { position, seconds: place.etaSeconds }, body: { waitingRoom: { position, etaSeconds: place.etaSeconds, pollAfterMs: place.pollAfterMs } } },
       );
+    },
+
+    /** Times an admitted buyer's seat hold: how long holds take is what the admission rate follows. */
+    async timeHold<T>(hold: () => Promise<T>): Promise<T> {
+      const started = performance.now();
+      try {
+        return await hold();
+      } finally {
+        rate.observeHold(performance.now() - started);
+      }
     },
 
     /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisCommands } from '../../lib/redis.js';
+import type { AdmissionBounds, SharedAdmissionRate } from './admission-control.js';
 
 /**
  * Where an event's waiting room keeps its line: arrival numbers by buyer, the admission frontier and
@@ -7,7 +8,7 @@ import type { RedisCommands } from '../../lib/redis.js';
  * embedded default, one instance).
  */
 export interface AdmissionRate {
-  /** Buyers admitted per second while people wait. */
+  /** Buyers admitted per second while people wait (read at every visit: it follows ./admission-control.ts). */
   perSecond: number;
   /** Buyers admitted at once when nobody waits (an ordinary sale never sees the line). */
   burst: number;
@@ -78,21 +79,62 @@ return {number, frontier, admittedAt, now}
 `;
 const VISIT_SCRIPT_SHA = createHash('sha1').update(VISIT_SCRIPT).digest('hex');
 
+/** Runs a script by its digest, sending it whole once when Redis has not cached it (a restart, or never seen). */
+async function runScript(redis: RedisCommands, script: string, sha: string, keyCount: number, args: string[]): Promise<unknown> {
+  try {
+    return await redis.sendCommand(['EVALSHA', sha, String(keyCount), ...args]);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+    return redis.sendCommand(['EVAL', script, String(keyCount), ...args]);
+  }
+}
+
+/**
+ * The shared admission rate's vote (./admission-control.ts), with Redis's clock. KEYS: the rate's hash
+ * {rate, changedAt, downAt}. ARGV: vote, initial, min, max, step, factor, period ms, idle expiry ms.
+ * The rate is answered as text: Redis would cut a Lua number to an integer.
+ */
+const VOTE_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'rate', 'changedAt', 'downAt')
+local rate = tonumber(state[1]) or tonumber(ARGV[2])
+local changedAt = tonumber(state[2]) or -1e15
+local downAt = tonumber(state[3]) or -1e15
+local period = tonumber(ARGV[7])
+if ARGV[1] == 'down' and now - downAt >= period then
+  rate = rate * tonumber(ARGV[6])
+  downAt = now
+  changedAt = now
+elseif ARGV[1] == 'up' and now - changedAt >= period and now - downAt >= 3 * period then
+  rate = rate + tonumber(ARGV[5])
+  changedAt = now
+end
+rate = math.min(tonumber(ARGV[4]), math.max(tonumber(ARGV[3]), rate))
+redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'changedAt', tostring(changedAt), 'downAt', tostring(downAt))
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+return tostring(rate)
+`;
+const VOTE_SCRIPT_SHA = createHash('sha1').update(VOTE_SCRIPT).digest('hex');
+
+/** One admission rate for every instance sharing this Redis (and key prefix). */
+export function createRedisSharedRate(redis: RedisCommands, keyPrefix: string): SharedAdmissionRate {
+  const key = `${keyPrefix}waiting-room:rate`;
+  return {
+    async vote(vote, bounds: AdmissionBounds) {
+      const args = [key, vote, ...[bounds.initial, bounds.min, bounds.max, bounds.step, bounds.factor, bounds.periodMs, LINE_IDLE_MS].map(String)];
+      return Number(await runScript(redis, VOTE_SCRIPT, VOTE_SCRIPT_SHA, 1, args));
+    },
+  };
+}
+
 export function createRedisWaitingRoomStore(redis: RedisCommands, keyPrefix: string, rate: AdmissionRate): WaitingRoomStore {
   // One hash tag per event keeps an event's three keys on one Redis Cluster slot (the script touches all three).
   const keys = (eventId: string) => [`${keyPrefix}line:{${eventId}}:state`, `${keyPrefix}line:{${eventId}}:numbers`, `${keyPrefix}line:{${eventId}}:admitted`];
-  const args = [String(rate.perSecond), String(rate.burst), String(LINE_IDLE_MS)];
   return {
     async visit(eventId, member, join) {
-      const call = [...keys(eventId), member, join ? '1' : '0', ...args];
-      let reply: unknown;
-      try {
-        reply = await redis.sendCommand(['EVALSHA', VISIT_SCRIPT_SHA, '3', ...call]);
-      } catch (error) {
-        // A Redis that restarted (or never saw it) has no cached script: send it whole once, which caches it.
-        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-        reply = await redis.sendCommand(['EVAL', VISIT_SCRIPT, '3', ...call]);
-      }
+      const call = [...keys(eventId), member, join ? '1' : '0', String(rate.perSecond), String(rate.burst), String(LINE_IDLE_MS)];
+      const reply = await runScript(redis, VISIT_SCRIPT, VISIT_SCRIPT_SHA, 3, call);
       const [number, frontier, admittedAt, now] = (reply as unknown[]).map(Number) as [number, number, number, number];
       return { number, frontier, admittedAt: admittedAt < 0 ? null : admittedAt, now };
     },
