@@ -5,6 +5,9 @@
 // typos among them) p99 < 50 ms at ≥ 500 req/s.
 // Usage: node bench/events.mjs   (needs PostgreSQL on 127.0.0.1:5432; autocannon from the root devDependencies)
 // Knobs: EVENTS=100000 DURATION=10 CONNECTIONS=10 ONLY=<scenario name part> KEEP_DB=1 (keep the database and print its URL)
+//   REUSE_DB=<url printed by KEEP_DB> (run against that already-seeded database, kept afterwards: no seeding, which takes
+//   minutes at a million; migrations added since still run when the API starts)
+import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, freePort, startApi, startBareExpress } from './lib.mjs';
@@ -83,7 +86,7 @@ function distinctQueries() {
   return list;
 }
 
-const database = await createDatabase('tukio_bench_events');
+const database = process.env.REUSE_DB ? { url: process.env.REUSE_DB, drop: async () => undefined } : await createDatabase('tukio_bench_events');
 const port = await freePort();
 const dataDir = `/tmp/tukio-bench-events-${port}`;
 let api;
@@ -93,9 +96,10 @@ try {
   // Starting the API once runs the migrations; the catalogue is then seeded with SQL in one pass.
   api = await startApi({ PORT: String(port), DATABASE_URL: database.url, DATA_DIR: dataDir, RATE_LIMIT_MAX: '1000000' });
   const seedStarted = performance.now();
-  const eventIds = await seed(database.url, EVENTS);
+  const eventIds = process.env.REUSE_DB ? await sampleIds(database.url) : await seed(database.url, EVENTS);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s (${eventIds.length} approved upcoming ids sampled)`);
+  if (process.env.REUSE_DB) console.log(`reused ${database.url} (${eventIds.length} approved upcoming ids sampled)`);
+  else console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s (${eventIds.length} approved upcoming ids sampled)`);
 
   // A second instance on the same database with the caches off measures the queries themselves.
   uncached = await startApi({
@@ -120,14 +124,14 @@ try {
     { name: 'bare Express GET /bare', url: bare.url, path: () => '/bare' },
     { name: 'search GET /api/events?q=…', url: api.url, path: () => `/api/events?q=${encodeURIComponent(pick(searches))}` },
     { name: 'search, broad (q=nairobi)', url: api.url, path: () => '/api/events?q=nairobi' },
-    { name: 'search, cache off', url: uncached.url, path: () => `/api/events?q=${encodeURIComponent(pick(searches))}` },
-    { name: 'search broad, cache off', url: uncached.url, path: () => '/api/events?q=nairobi' },
+    { name: 'search, cache off', url: uncached.url, pid: uncached.pid, path: () => `/api/events?q=${encodeURIComponent(pick(searches))}` },
+    { name: 'search broad, cache off', url: uncached.url, pid: uncached.pid, path: () => '/api/events?q=nairobi' },
     // Every request a query never asked before (words, towns, typos): no cache of any kind can answer it.
-    { name: 'search distinct queries, cache off', url: uncached.url, path: nextDistinct },
+    { name: 'search distinct queries, cache off', url: uncached.url, pid: uncached.pid, path: nextDistinct },
     { name: 'list page GET /api/events?page=3', url: api.url, path: () => '/api/events?page=3' },
     // Steady state: every sampled event was opened once before (warm), as on a site that has been up a while.
     { name: 'event page GET /api/events/:id', url: api.url, path: () => `/api/events/${pick(eventIds)}`, warm: eventIds.map((id) => `/api/events/${id}`) },
-    { name: 'event page, cache off', url: uncached.url, path: () => `/api/events/${pick(eventIds)}` },
+    { name: 'event page, cache off', url: uncached.url, pid: uncached.pid, path: () => `/api/events/${pick(eventIds)}` },
     { name: 'API middleware only (404 route)', url: api.url, path: () => '/api/no-such-route', expect404: true },
   ];
 
@@ -139,7 +143,9 @@ try {
     if (scenario.warm) await warm(scenario.url, scenario.warm);
     await run(scenario, 2); // warm-up: JIT, pool connections, Postgres caches
     const bareResult = await run(bareScenario, DURATION);
+    const cpuBefore = scenario.pid && (await cpuSeconds(scenario.pid, database.url));
     const result = await run(scenario, DURATION);
+    const cpuAfter = scenario.pid && (await cpuSeconds(scenario.pid, database.url));
     const bareRps = Math.round(bareResult.requests.average);
     rows[scenario.name] = {
       'req/s': Math.round(result.requests.average),
@@ -149,6 +155,8 @@ try {
       errors: result.errors + bareResult.errors,
       'bare req/s just before': bareRps,
       'vs bare': `${Math.round((result.requests.average / bareRps) * 100)}%`,
+      // What a request costs, whatever else the host is running: CPU of the API process and its database sessions.
+      'CPU ms/req (API + PG)': cpuBefore && cpuAfter ? cpuPerRequest(cpuBefore, cpuAfter, result.requests.total) : '–',
     };
   }
 
@@ -188,7 +196,7 @@ try {
   await bare?.stop();
   await uncached?.stop();
   await api?.stop();
-  if (process.env.KEEP_DB) console.log(`kept ${database.url}`);
+  if (process.env.KEEP_DB || process.env.REUSE_DB) console.log(`kept ${database.url}`);
   else await database.drop();
 }
 
@@ -216,6 +224,41 @@ async function measureContractList(url) {
     'repeat with If-None-Match': { ms: repeat.ms, status: repeat.status, 'bytes on the wire': 0 },
   };
   return { rows, freshMs: plain.ms + built.ms, repeatStatus: repeat.status };
+}
+
+/**
+ * CPU seconds (user + system, from /proc: Linux, PostgreSQL on this host) used so far by the API process and by each
+ * PostgreSQL session on the bench database. Undefined where that cannot be read.
+ */
+async function cpuSeconds(apiPid, url) {
+  const read = async (pid) => {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : undefined;
+  };
+  if (!['127.0.0.1', 'localhost'].includes(new URL(url).hostname)) return undefined;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+    const api = await read(apiPid);
+    const sessions = new Map();
+    for (const { pid } of rows) {
+      const seconds = await read(pid);
+      if (seconds !== undefined) sessions.set(pid, seconds);
+    }
+    return api === undefined ? undefined : { api, sessions };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Milliseconds of CPU per request between two cpuSeconds readings; a session opened meanwhile counts from zero. */
+function cpuPerRequest(before, after, requests) {
+  let seconds = after.api - before.api;
+  for (const [pid, used] of after.sessions) seconds += used - (before.sessions.get(pid) ?? 0);
+  return Number(((seconds * 1000) / Math.max(1, requests)).toFixed(2));
 }
 
 /** Fetches every path once, a few at a time. */
@@ -299,9 +342,18 @@ async function seed(url, count) {
     await client.query('VACUUM ANALYZE events');
     await client.query('VACUUM ANALYZE ticket_types');
     await client.query('VACUUM ANALYZE search_words');
-    const { rows } = await client.query(
-      `SELECT id FROM events WHERE status = 'approved' AND starts_at >= now() ORDER BY random() LIMIT 2000`,
-    );
+  } finally {
+    await client.end();
+  }
+  return sampleIds(url);
+}
+
+/** Approved upcoming events the event page scenarios open. */
+async function sampleIds(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT id FROM events WHERE status = 'approved' AND starts_at >= now() ORDER BY random() LIMIT 2000`);
     return rows.map((row) => row.id);
   } finally {
     await client.end();

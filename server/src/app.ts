@@ -74,6 +74,7 @@ import {
   createTicketsRepository,
   createTicketsRouter,
   createTicketsService,
+  registeredUserIdsColumn,
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
@@ -118,6 +119,7 @@ const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.ur
  */
 export const eventHoldings: EventHoldings = {
   registrations: createRegistrationsRepository,
+  registeredUserIdsColumn,
   seats: createTicketsRepository,
   orders: createPaymentsRepository,
 };

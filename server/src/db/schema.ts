@@ -164,7 +164,10 @@ export const events = pgTable(
     index('events_search_idx').using('gin', t.searchVector),
     index('events_title_search_idx').using('gin', t.titleVector),
     index('events_place_search_idx').using('gin', t.placeVector),
-    /** Search walks approved events in start order (id breaks ties, for keyset paging). */
+    /**
+     * Search walks approved events in start order (id breaks ties, for keyset paging). drizzle/0019 rebuilds it
+     * with `INCLUDE (title_vector)`, which this builder cannot express, so the title class reads the index only.
+     */
     index('events_approved_starts_idx').on(t.startsAt, t.id).where(sql`${t.status} = 'approved'`),
     uniqueIndex('events_import_key_idx').on(t.importKey),
     check('events_refund_policy_valid', sql`${t.refundPolicy} in ('none', 'full', 'partial')`),

@@ -5,7 +5,7 @@ import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import { eventDailyActivity, events, eventShares, ticketTypes } from '../../db/schema.js';
 import { utcDay } from './event-dates.js';
-import { likePattern } from './event-search.repository.js';
+import { likePattern } from './search-query.js';
 import type { SharePlatform } from './events.schemas.js';
 
 /** Every column but the generated search vectors, which only the database needs. */
@@ -23,7 +23,7 @@ type SearchVectors = 'searchVector' | 'titleVector' | 'placeVector' | 'locationV
  * Plus the valid tickets issued (a void one holds no seat), counted in the same statement (an index-only probe per returned row;
  * Postgres runs it after ORDER BY/LIMIT), so showing seats costs no extra round trip.
  */
-const eventColumns = {
+export const eventColumns = {
   ...baseColumns,
   // Written out in full: inside a one-table select Drizzle leaves column names unqualified.
   ticketsSold: sql<number>`(select count(*)::int from "tickets" where "tickets"."event_id" = "events"."id" and "tickets"."voided_at" is null)`.mapWith(Number),

@@ -1,4 +1,5 @@
 import { NO_REFUNDS, type RefundPolicy } from '@tukio/shared/refund-policy';
+import type { Column, SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
@@ -9,8 +10,8 @@ import { canSeeEvent } from './event-visibility.js';
 import { chunk } from '../../db/chunk.js';
 import { toPage, type Page } from '../../lib/keyset-page.js';
 import { createEventsRepository, type EventChanges, type EventListFilter, type EventRow, type StatusCounts } from './events.repository.js';
-import { createEventSearchRepository, type SearchFilters, type SearchPage } from './event-search.repository.js';
-import { correctedQuery, encodeCursor, searchWords, toTsqueries } from './search-query.js';
+import { createEventSearchRepository, type SearchedEventRow, type SearchFilters, type SearchPage } from './event-search.repository.js';
+import { encodeCursor, searchWords } from './search-query.js';
 import type { AdminEventsQuery, CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
 import { createPreparedBodies } from '../../lib/prepared-body.js';
@@ -188,6 +189,8 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
 export interface EventHoldings {
   /** Who holds a ticket, per event: the contract's registeredUsers. */
   registrations(executor: Executor): { registeredUserIds(eventIds: string[]): Promise<Map<string, string[]>> };
+  /** The same as a column of a statement reading events (`eventId` its event id): search reads it with the events. */
+  registeredUserIdsColumn(eventId: Column | SQL): SQL<string[]>;
   /** The event row lock every stock change takes, and the seats in use under it. */
   seats(executor: Executor): {
     lockEvent(eventId: string): Promise<object | undefined>;
@@ -230,8 +233,8 @@ export interface EventsServiceDeps {
 
 const MiB = 1024 * 1024;
 
-/** A ranked page as the search repository found it, with the words searched for when typos were corrected. */
-type RankedSearch = SearchPage & { correctedQuery?: string };
+/** A page as the search repository found it, and the change generation its events were read at (for the bodies' cache). */
+type RankedSearch = SearchPage & { readAt?: number };
 
 /** GET /api/events: `{items, total, page, limit, pages}` as the contract has it, and keyset paging beside it. */
 export interface SearchAnswer {
@@ -250,7 +253,7 @@ export interface SearchAnswer {
 
 export function createEventsService(deps: EventsServiceDeps) {
   const repo = createEventsRepository(deps.db);
-  const searchRepo = createEventSearchRepository(deps.db);
+  const searchRepo = createEventSearchRepository(deps.db, deps.holdings.registeredUserIdsColumn);
   const registrations = deps.holdings.registrations(deps.db);
   const now = deps.now ?? (() => new Date());
   // Bounded in bytes too: event bodies and result lists vary widely in size (descriptions, long result lists).
@@ -293,27 +296,17 @@ export function createEventsService(deps: EventsServiceDeps) {
     return value;
   };
 
-  /** The words as the known words they stand for (typos corrected), then the page. */
-  async function findRanked(filters: SearchFilters, words: string[]): Promise<RankedSearch> {
-    if (words.length === 0) return searchRepo.page(filters);
-    const terms = await searchRepo.terms(words);
-    const tsquery = toTsqueries(terms);
-    const corrected = correctedQuery(terms);
-    const withCorrection = <T extends object>(value: T) => (corrected ? { ...value, correctedQuery: corrected } : value);
-    // A word that stands for no known word: nothing can match.
-    if (!tsquery) return withCorrection({ hits: [], hasMore: false, total: 0, totalIsEstimate: false });
-    return withCorrection(await searchRepo.page({ ...filters, tsquery }));
-  }
-
-  function rankedSearch(key: string, filters: SearchFilters, words: string[]) {
-    if (!searches.enabled) return findRanked(filters, words);
+  /** The page for `filters` (identical searches in flight share one statement), with the generation its events were read at. */
+  function rankedSearch(key: string, filters: SearchFilters): Promise<RankedSearch> {
+    const startedAt = generation;
+    if (!searches.enabled) return searchRepo.page(filters).then((result) => ({ ...result, readAt: startedAt }));
     const running = inflight.get(key);
     if (running) return running;
-    const startedAt = generation;
-    const search = findRanked(filters, words).then((result) => {
+    const search = searchRepo.page(filters).then((result) => {
       // A write during the query may have changed the answer: it serves these callers but is not kept.
-      if (generation === startedAt) searches.set(key, result);
-      return result;
+      // Only the ordering is kept: the events are read again (or from their own cache) when it is reused.
+      if (generation === startedAt) searches.set(key, { ...result, rows: undefined });
+      return { ...result, readAt: startedAt };
     });
     const forget = () => {
       if (inflight.get(key) === search) inflight.delete(key);
@@ -348,8 +341,11 @@ export function createEventsService(deps: EventsServiceDeps) {
     for (const dto of dtos) if (dto.status === 'approved') published.set(dto._id, dto);
   }
 
-  /** Published events by id, from memory where possible; the rest in one read. Order follows `ids`. */
-  async function publishedByIds(ids: string[]): Promise<EventDto[]> {
+  /**
+   * Published events by id, from memory where possible; the rest in one read, or from `read` (rows read with the
+   * search, since generation `read.startedAt`). Order follows `ids`.
+   */
+  async function publishedByIds(ids: string[], read?: { rows: SearchedEventRow[]; startedAt: number }): Promise<EventDto[]> {
     const found = new Map<string, EventDto>();
     const missing: string[] = [];
     for (const id of ids) {
@@ -358,8 +354,11 @@ export function createEventsService(deps: EventsServiceDeps) {
       else missing.push(id);
     }
     if (missing.length > 0) {
-      const startedAt = generation;
-      const dtos = await toDtos(await repo.findByIds(missing));
+      const startedAt = read?.startedAt ?? generation;
+      const wanted = new Set(missing);
+      const dtos = read
+        ? read.rows.filter((row) => wanted.has(row.id)).map((row) => toEventDto(row, { registeredUsers: row.registeredUsers, ticketsSold: row.ticketsSold }, deps.publicUrl))
+        : await toDtos(await repo.findByIds(missing));
       remember(dtos, startedAt);
       for (const dto of dtos) found.set(dto._id, dto);
     }
@@ -506,8 +505,8 @@ export function createEventsService(deps: EventsServiceDeps) {
 
     async search(input: SearchInput): Promise<SearchAnswer> {
       const { page, limit } = input;
-      const words = searchWords(input.q);
       const filters: SearchFilters = {
+        words: searchWords(input.q),
         location: input.location?.toLowerCase(),
         from: input.from ?? startOfTodayWallClock(now()),
         toExclusive: input.toExclusive,
@@ -516,18 +515,22 @@ export function createEventsService(deps: EventsServiceDeps) {
         offset: (page - 1) * limit,
         after: input.cursor,
       };
-      const key = JSON.stringify({ words, ...filters });
+      const key = JSON.stringify(filters);
       const found = searches.lookup(key);
       let result: RankedSearch;
       if (found) {
         result = found.value;
         // Past its time to live: answer from it once more and refresh it in the background.
-        if (!found.fresh) rankedSearch(key, filters, words).catch(() => undefined);
+        if (!found.fresh) rankedSearch(key, filters).catch(() => undefined);
       } else {
-        result = await rankedSearch(key, filters, words);
+        result = await rankedSearch(key, filters);
       }
-      // The events themselves are read fresh (or from the published bodies' cache), never from the ranking's.
-      const items = await publishedByIds(result.hits.map((hit) => hit.id));
+      // The events are read fresh (with a new ranking, in its statement) or come from the published bodies' cache,
+      // never from the cached ranking.
+      const items = await publishedByIds(
+        result.hits.map((hit) => hit.id),
+        result.rows && result.readAt !== undefined ? { rows: result.rows, startedAt: result.readAt } : undefined,
+      );
       const { total, totalIsEstimate, correctedQuery } = result;
       const last = result.hits.at(-1);
       const nextCursor = result.hasMore && last ? encodeCursor(last) : null;

@@ -16,40 +16,6 @@ export function searchWords(q: string | undefined): string[] {
   return [...new Set(words.map((word) => word.slice(0, MAX_WORD_LENGTH)))].slice(0, MAX_WORDS);
 }
 
-/**
- * What one query word stands for in the index: the known words it begins (or, when it begins none, the known
- * words most like it: a typo), or, when it begins too many to list, itself as a prefix.
- */
-export type WordTerms = { word: string; lexemes: string[]; corrected: boolean } | { word: string; prefix: true };
-
-const quoteLexeme = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
-/** A search's words as `tsquery` text (cast, not parsed again): `all` of them must match, and `any` of them does. */
-export interface SearchTsqueries {
-  all: string;
-  any: string;
-}
-
-/**
- * Each word matches any of its lexemes (or, for a prefix, any word it begins). Undefined when some word stands
- * for nothing, so nothing can match.
- */
-export function toTsqueries(terms: WordTerms[]): SearchTsqueries | undefined {
-  const parts: string[] = [];
-  for (const term of terms) {
-    if ('prefix' in term) parts.push(`${quoteLexeme(term.word)}:*`);
-    else if (term.lexemes.length === 0) return undefined;
-    else parts.push(term.lexemes.length === 1 ? quoteLexeme(term.lexemes[0]!) : `(${term.lexemes.map(quoteLexeme).join(' | ')})`);
-  }
-  return parts.length === 0 ? undefined : { all: parts.join(' & '), any: parts.join(' | ') };
-}
-
-/** The query as searched when a word was replaced by a known word like it, e.g. 'naiorbi' → 'nairobi'. */
-export function correctedQuery(terms: WordTerms[]): string | undefined {
-  if (!terms.some((term) => 'corrected' in term && term.corrected)) return undefined;
-  return terms.map((term) => ('corrected' in term && term.corrected ? term.lexemes[0] : term.word)).join(' ');
-}
-
 /** Where the previous page ended: keyset paging continues after it without counting rows to skip. */
 export interface SearchCursor {
   rank: Rank;
@@ -67,4 +33,9 @@ export function decodeCursor(value: string): SearchCursor | undefined {
   const match = /^([0-2])\.(-?\d{1,18})\.([0-9a-f]{24})$/.exec(Buffer.from(value, 'base64url').toString());
   if (!match) return undefined;
   return { rank: Number(match[1]) as Rank, startsAtMicros: match[2]!, id: match[3]! };
+}
+
+/** `value` anywhere in the text, its LIKE wildcards taken literally. */
+export function likePattern(value: string) {
+  return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }

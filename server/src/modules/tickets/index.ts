@@ -1,5 +1,5 @@
 /** The tickets module's public face (docs/decisions/server-boundaries.md): seats, registrations, signed tickets. */
-export { createRegistrationsRepository } from './registrations.repository.js';
+export { createRegistrationsRepository, registeredUserIdsColumn } from './registrations.repository.js';
 export { createTicketSigner } from './ticket-signer.js';
 export { createTicketsRepository } from './tickets.repository.js';
 export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.js';

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { tickets } from '../../db/schema.js';
 
@@ -7,6 +7,14 @@ import { tickets } from '../../db/schema.js';
  * because the event was cancelled still does (its holder keeps reading the event, its forum and reviews).
  */
 export const heldTicket = or(isNull(tickets.voidReason), eq(tickets.voidReason, 'event_cancelled'));
+
+/**
+ * The same registered user ids as a column of a statement that reads events (`eventId`, its event id column):
+ * search reads them with the events, in its one statement.
+ */
+export function registeredUserIdsColumn(eventId: Column | SQL): SQL<string[]> {
+  return sql<string[]>`array(select distinct ${tickets.userId} from ${tickets} where ${tickets.eventId} = ${eventId} and ${heldTicket})`;
+}
 
 /**
  * "Registered for an event" means holding at least one ticket for it. Events (registeredUsers),
