@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/global.css';
 import { App } from './app/app';
+import { preloadRoute } from './app/router';
 import { catalogsReady } from './lib/i18n';
 
 const container = document.getElementById('root');
@@ -13,7 +14,10 @@ const root = createRoot(container);
 // would otherwise block input for a few hundred milliseconds on a slow phone.
 // A Kiswahili reader's texts for the first page (fetched early by src/preload-route.ts) are awaited, so
 // React's first render is already in Kiswahili; for English this resolves at once.
-void catalogsReady().then(() =>
+// The page's own code too (already fetched: the server named it in the page): React then renders the page at
+// once over the server's shell, without a loading indicator in between. A failed download renders anyway:
+// the route shows its error and retries.
+void Promise.all([catalogsReady(), preloadRoute(window.location.pathname).catch(() => undefined)]).then(() =>
   startTransition(() => {
     root.render(
       <StrictMode>

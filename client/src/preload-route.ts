@@ -23,9 +23,6 @@ function preload(href: string, as: 'script' | 'style') {
 }
 
 const route = matchRoute(window.location.pathname);
-// A signed-in page's first API reads (src/lib/early-reads.ts): asked for before the code, so they do
-// not queue behind it for one of the browser's few connections to the server.
-if (route) startRouteEarlyReads(route);
 const language = initialLanguage();
 // <html lang> and the cookie the server reads for the next page's shell (a first visit's choice comes
 // from the browser's languages and is not yet the device's own: not stored).
@@ -49,7 +46,17 @@ if (route && data) {
   try {
     const files = (JSON.parse(data) as Record<string, string[] | undefined>)[route.routeFile] ?? [];
     for (const file of files) preload(`/${file}`, file.endsWith('.css') ? 'style' : 'script');
+    // A signed-in page's top, from the stored session, as soon as its stylesheets are here (./app/route-shell.ts,
+    // loaded only for such a page: the other pages' first load stays as light).
+    if (document.getElementById(`route-shell-${route.routeFile}`)) {
+      const stylesheets = files.filter((file) => file.endsWith('.css')).map((file) => `/${file}`);
+      void import('./app/route-shell').then(({ paintRouteShell }) => paintRouteShell(route, stylesheets), () => undefined);
+    }
   } catch {
     // no hints: React loads the route as usual
   }
 }
+// A signed-in page's first API reads (src/lib/early-reads.ts), after the route's files: the browser has a
+// few connections to the server, and the route's stylesheets (which its first render waits for) must not
+// queue behind five API answers.
+if (route) startRouteEarlyReads(route);

@@ -14,6 +14,7 @@ import { PageLoader } from './components/ui/spinner';
 import { paths } from './config/paths';
 import { EventHero, type EventHeroProps } from './features/events';
 import { AppShell } from './features/layout';
+import { ProfilePageShell } from './features/profile';
 import { t, type Language } from './lib/i18n';
 import { addKiswahiliCatalog, setServerRenderLanguage } from './lib/i18n/runtime';
 
@@ -39,12 +40,26 @@ export function renderAppShell(event?: EventHeroProps['event'] & { _id: string }
   ) : (
     <PageLoader />
   );
-  return renderToStaticMarkup(
+  const shell = renderToStaticMarkup(
     <StaticRouter location={event ? paths.event(event._id) : NEUTRAL_LOCATION}>
       {/* The footer comes with the page: in the shell it would sit right under the header. */}
       <AppShell footer={false}>{body}</AppShell>
     </StaticRouter>,
   );
+  return event ? shell : shell + routeShells();
+}
+
+/**
+ * Signed-in pages' tops, inert (<template>) until the route preloader shows the one of the page opened,
+ * filled from the stored session (src/app/route-shell.ts): `#route-shell-<route module's file name>`.
+ */
+function routeShells(): string {
+  const profile = renderToStaticMarkup(
+    <StaticRouter location={paths.profile}>
+      <ProfilePageShell />
+    </StaticRouter>,
+  );
+  return `<template id="route-shell-profile">${profile}</template>`;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -1,7 +1,8 @@
 import { Route, Routes } from 'react-router-dom';
 import { paths, routePatterns } from '../config/paths';
 import { RootLayout } from '../features/layout';
-import { lazyWithTexts } from '../lib/i18n';
+import { lazyWithTexts, type PreloadableComponent } from '../lib/i18n';
+import { matchRoute } from './route-match';
 // The landing page is part of the entry: its code downloads in parallel with React instead of
 // after it (one round trip less before the largest paint on '/'; ~4 KB gzip on other routes).
 import Home from './routes/home';
@@ -39,6 +40,41 @@ const AdminScraped = lazyWithTexts(() => import('./routes/admin-scraped'));
 const CheckIn = lazyWithTexts(() => import('./routes/checkin'));
 const GuestTickets = lazyWithTexts(() => import('./routes/guest-tickets'));
 const NotFound = lazyWithTexts(() => import('./routes/not-found'));
+
+/** Each lazily loaded route by its module's file name in ./routes (the names ./route-match.ts answers). */
+const lazyRoutes: Record<string, PreloadableComponent<() => React.JSX.Element> | undefined> = {
+  events: Events,
+  'event-detail': EventDetail,
+  'event-dashboard': EventDashboard,
+  plan: Plan,
+  login: Login,
+  register: Register,
+  'set-avatar': SetAvatar,
+  profile: Profile,
+  chat: Chat,
+  contact: Contact,
+  about: About,
+  'forgot-password': ForgotPassword,
+  'reset-password': ResetPassword,
+  'verify-email': VerifyEmail,
+  'forum-threads': ForumThreads,
+  'forum-thread': ForumThread,
+  'edit-event': EditEvent,
+  admin: Admin,
+  'admin-scraped': AdminScraped,
+  checkin: CheckIn,
+  'guest-tickets': GuestTickets,
+  'not-found': NotFound,
+};
+
+/**
+ * Loads the code of the page at `pathname` (src/main.tsx, before the first render): React then renders
+ * that page at once, over the page the server sent, instead of a loading indicator first.
+ */
+export function preloadRoute(pathname: string): Promise<void> {
+  const match = matchRoute(pathname);
+  return lazyRoutes[match?.routeFile ?? '']?.preload() ?? Promise.resolve();
+}
 
 export function AppRoutes() {
   return (

@@ -11,7 +11,7 @@
 export { LANGUAGES, isLanguage, type Language } from './language';
 export { t, catalogsReady, getLanguage, changeLanguage, type TranslationValues } from './runtime';
 export { translatedLabels } from './labels';
-export { useT, useLanguage, lazyWithTexts, type Translate } from './react';
+export { useT, useLanguage, lazyWithTexts, type PreloadableComponent, type Translate } from './react';
 export { RichText } from './rich-text';
 export { reconcileAccountLanguage, saveAccountLanguage } from './account-language';
 export { formatDate, formatTime, formatNairobiDateTime as formatDateTime, formatMoney, formatLocale } from '../format';

@@ -23,14 +23,34 @@ export function useLanguage(): { language: Language; setLanguage: (language: Lan
   return { language: getLanguage(), setLanguage: changeLanguage };
 }
 
+/** A lazily loaded component that can be asked for ahead of its first render. */
+export type PreloadableComponent<T extends ComponentType<any>> = LazyExoticComponent<T> & { preload(): Promise<void> };
+
 /**
  * React.lazy for a component whose module uses its own areas' texts: resolves once the current
  * language's catalogs of the areas it registered are here, so the Suspense fallback stays instead
  * of the component flashing English texts to a Kiswahili reader.
+ *
+ * `preload()` loads it ahead (src/main.tsx does for the page the tab opens on). Once loaded, React gets it
+ * synchronously (a thenable that answers at once): the first render shows the page itself instead of
+ * committing the Suspense fallback first and the page a moment later.
  */
-export function lazyWithTexts<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
-  return lazy(() => load().then(async (module) => {
-    await catalogsReady();
-    return module;
-  }));
+export function lazyWithTexts<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): PreloadableComponent<T> {
+  let loaded: { default: T } | undefined;
+  let loading: Promise<{ default: T }> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      async (module) => {
+        await catalogsReady();
+        loaded = module;
+        return module;
+      },
+      (error: unknown) => {
+        // A failed download may be tried again (the next render, a retry after the network is back).
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const component = lazy(() => (loaded ? ({ then: (resolve: (module: { default: T }) => void) => resolve(loaded!) } as unknown as Promise<{ default: T }>) : preload()));
+  return Object.assign(component, { preload: () => preload().then(() => undefined) });
 }
