@@ -11,12 +11,27 @@ import type { RequestHandler } from 'express';
  * once per burst. Throughput is unchanged (the same work, a few extra turns); a slice always runs at
  * least one request. Requests whose client has gone while they waited are dropped, not run.
  */
-export function createRequestGate(options: { sliceMs: number }): RequestHandler {
+export interface RequestGateOptions {
+  sliceMs: number;
+  /**
+   * The slice while new connections are arriving (a request on a socket not seen before within the last
+   * `arrivalWindowMs`): shorter, so the loop turns, and accepts, more often while a crowd comes in, and back
+   * to `sliceMs` once everyone is connected (each turn costs a little throughput).
+   */
+  arrivingSliceMs?: number;
+  arrivalWindowMs?: number;
+}
+
+export function createRequestGate(options: RequestGateOptions): RequestHandler {
   const waiting: Array<() => void> = [];
   let scheduled = false;
+  const seenSockets = new WeakSet<object>();
+  let lastArrivalAt = -Infinity;
+  const arrivalWindowMs = options.arrivalWindowMs ?? 100;
 
   function runSlice() {
-    const until = performance.now() + options.sliceMs;
+    const now = performance.now();
+    const until = now + (now - lastArrivalAt < arrivalWindowMs ? (options.arrivingSliceMs ?? options.sliceMs) : options.sliceMs);
     let ran = 0;
     try {
       do {
@@ -31,6 +46,10 @@ export function createRequestGate(options: { sliceMs: number }): RequestHandler 
   }
 
   return (req, _res, next) => {
+    if (!seenSockets.has(req.socket)) {
+      seenSockets.add(req.socket);
+      lastArrivalAt = performance.now();
+    }
     waiting.push(() => {
       if (!req.socket.destroyed) next();
     });
