@@ -44,4 +44,26 @@ describe('request gate (lib/request-gate.ts)', () => {
     gate(requestOn({ destroyed: false }), response, next('later'));
     await vi.waitFor(() => expect(ran).toEqual(['first', 'last', 'later']));
   });
+
+  it('turns the loop after every request while new connections arrive, and runs long slices once everyone is connected', async () => {
+    const gate = createRequestGate({ sliceMs: 50, arrivingSliceMs: 0, arrivalWindowMs: 60_000 });
+    /** How many of 20 queued 1 ms requests run before the loop turns twice. */
+    const ranBeforeTurns = async (sockets: Array<{ destroyed: boolean }>) => {
+      const ran: number[] = [];
+      sockets.forEach((socket, i) => gate(requestOn(socket), response, (() => void (busy(1), ran.push(i))) as NextFunction));
+      const atTurn = await new Promise<number>((resolve) => setImmediate(() => setImmediate(() => resolve(ran.length))));
+      await vi.waitFor(() => expect(ran).toHaveLength(sockets.length));
+      return atTurn;
+    };
+    // Twenty new sockets: a slice is one request, so the loop turns (and would accept) between them.
+    const arriving = Array.from({ length: 20 }, () => ({ destroyed: false }));
+    expect(await ranBeforeTurns(arriving)).toBeLessThan(5);
+
+    // Past the arrival window (here at once), the 50 ms slice runs them all in one turn.
+    const settled = createRequestGate({ sliceMs: 50, arrivingSliceMs: 0, arrivalWindowMs: 0 });
+    const ran: number[] = [];
+    arriving.forEach((socket, i) => settled(requestOn(socket), response, (() => void (busy(1), ran.push(i))) as NextFunction));
+    const atTurn = await new Promise<number>((resolve) => setImmediate(() => setImmediate(() => resolve(ran.length))));
+    expect(atTurn).toBe(20);
+  });
 });
