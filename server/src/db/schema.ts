@@ -164,6 +164,9 @@ export const events = pgTable(
     index('events_search_idx').using('gin', t.searchVector),
     index('events_title_search_idx').using('gin', t.titleVector),
     index('events_place_search_idx').using('gin', t.placeVector),
+    /** Substrings of a title or place (ILIKE '%…%'): the admin list's search box, the place filter of search (0020). */
+    index('events_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('events_location_trgm_idx').using('gin', t.location.op('gin_trgm_ops')),
     /**
      * Search walks approved events in start order (id breaks ties, for keyset paging). drizzle/0019 rebuilds it
      * with `INCLUDE (title_vector)`, which this builder cannot express, so the title class reads the index only.
