@@ -140,4 +140,21 @@ describe('a sale through the API', () => {
     });
     expect((await hold(buyers[1]!.token)).status).toBe(201);
   });
+
+  it('raises the rate while buyers wait in the line and holds are quick', async () => {
+    const organiser = await t.createUser('raiseorganiser');
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 1000, title: 'Lamu Cultural Festival' });
+    const buyers = await Promise.all(['juma', 'kendi', 'lulu', 'makena', 'nuru', 'otieno', 'pendo', 'rehema'].map((name) => t.createUser(`raise${name}`)));
+    const before = await admissionRate();
+    // Our client takes a place first and asks when its turn comes (no refused pushes): that is waiting too.
+    for (const buyer of buyers) expect((await t.api('POST', `/api/events/${eventId}/queue`, { token: buyer.token })).status).toBe(200);
+    await vi.waitFor(
+      async () => {
+        await t.api('GET', `/api/events/${eventId}/queue`, { token: buyers.at(-1)!.token });
+        expect(await admissionRate()).toBeGreaterThan(before);
+      },
+      { timeout: 20_000, interval: 300 },
+    );
+  });
 });
+

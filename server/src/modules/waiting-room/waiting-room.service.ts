@@ -115,6 +115,8 @@ export function createWaitingRoomService(deps: WaitingRoomDeps) {
      */
     async place(eventId: string, member: QueueMember, join = false): Promise<QueuePlace> {
       const [place, left] = await Promise.all([visit(eventId, memberKey(member), join), cachedSeatsLeft(eventId)]);
+      // Someone waiting (our client joins and asks here rather than pushing): demand beyond the rate.
+      if (place.position !== null && !place.admitted) rate.observeQueued();
       return { eventId, inLine: place.position !== null, ...place, soldOut: left !== null && left <= 0 };
     },
   };
