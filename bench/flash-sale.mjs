@@ -7,12 +7,12 @@
 //   (>= 200) · fairness (the share of tickets that went to the first SEATS buyers to arrive) · 5xx and timeouts (0)
 //   · the payments audit (0 discrepancies).
 // The waiting room (docs/decisions/waiting-room.md) admits buyers at the rate that follows the load, starting from
-// ADMIT_PER_S a second (FIXED_RATE=1 keeps it there); the rate it settled at is printed. As our client does, each
+// ADMIT_PER_S a second with ADAPTIVE=1 (otherwise fixed at ADMIT_PER_S); the rate it settled at is printed. As our client does, each
 // buyer first takes a place (POST /api/events/:id/queue); one not admitted asks GET /api/events/:id/queue when told
 // (pollAfterMs) until admitted, then pushes; a push answered 429 waiting_room_queued waits the same way; a buyer told
 // the event sold out stops. Seat-hold latency counts the admitted push only.
 // Usage: npm run build && node --import tsx bench/flash-sale.mjs   (needs PostgreSQL, Redis and Debian's haproxy)
-// Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 FIXED_RATE=0 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
+// Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 ADAPTIVE=0 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,7 @@ const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 3000);
 const POLL_MS = Number(process.env.POLL_MS ?? 3000);
 const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 15_000);
 const ADMIT_PER_S = Number(process.env.ADMIT_PER_S ?? 100);
-const FIXED_RATE = process.env.FIXED_RATE === '1';
+const FIXED_RATE = process.env.ADAPTIVE !== '1';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEY_PREFIX = `tukio-bench-flash-${process.pid}:`;
 const GOALS = { holdP99Ms: 250, ticketsPerSecond: 200 };

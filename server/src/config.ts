@@ -109,8 +109,8 @@ const envSchema = z.object({
   WAITING_ROOM_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Seconds an admitted buyer keeps their turn (retries after a failed payment included). */
   WAITING_ROOM_TURN_SECONDS: z.coerce.number().int().min(10).max(24 * 60 * 60).default(600),
-  /** The admission rate follows how fast seat holds are answered (from WAITING_ROOM_RATE, within the bounds below); false keeps it fixed. */
-  WAITING_ROOM_ADAPTIVE: booleanFlag.default(true),
+  /** The admission rate follows how fast seat holds are answered (from WAITING_ROOM_RATE, within the bounds below); off by default (docs/decisions/waiting-room.md). */
+  WAITING_ROOM_ADAPTIVE: booleanFlag.default(false),
   WAITING_ROOM_RATE_MIN: z.coerce.number().positive().max(100_000).default(5),
   WAITING_ROOM_RATE_MAX: z.coerce.number().positive().max(100_000).default(1000),
   /** Milliseconds a seat hold (and the event loop) may take before fewer buyers a second are let in. */

@@ -107,7 +107,7 @@ describe('a sale through the API', () => {
   const metricsToken = 'admission-metrics-token';
   beforeAll(async () => {
     // One buyer a second; a target a busy test machine does not miss by itself (a second of lateness).
-    t = await startTestServer({ WAITING_ROOM_RATE: '1', WAITING_ROOM_BURST: '1', WAITING_ROOM_RATE_MIN: '0.1', WAITING_ROOM_TARGET_MS: '1000', METRICS_TOKEN: metricsToken });
+    t = await startTestServer({ WAITING_ROOM_ADAPTIVE: 'true', WAITING_ROOM_RATE: '1', WAITING_ROOM_BURST: '1', WAITING_ROOM_RATE_MIN: '0.1', WAITING_ROOM_TARGET_MS: '1000', METRICS_TOKEN: metricsToken });
   }, 60_000);
   afterAll(async () => {
     await t?.close();
