@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Logger } from './logger.js';
 
@@ -6,6 +7,22 @@ const REDIS_PING_INTERVAL_MS = 10_000;
 /** The one command a shared counter needs: node-redis's raw `sendCommand` (rate-limit-redis takes the same). */
 export interface RedisCommands {
   sendCommand(args: string[]): Promise<unknown>;
+}
+
+/**
+ * A Lua script run by its digest (EVALSHA). A Redis that restarted, or never saw it, has no cached script:
+ * it is then sent whole once (EVAL), which caches it.
+ */
+export function redisScript(source: string) {
+  const sha = createHash('sha1').update(source).digest('hex');
+  return async (redis: RedisCommands, keys: string[], args: string[]): Promise<unknown> => {
+    try {
+      return await redis.sendCommand(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+      return redis.sendCommand(['EVAL', source, String(keys.length), ...keys, ...args]);
+    }
+  };
 }
 
 /**

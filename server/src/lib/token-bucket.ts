@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { RedisCommands } from './redis.js';
+import { redisScript, type RedisCommands } from './redis.js';
 import { createTtlCache } from './ttl-cache.js';
 
 export interface TokenBucketOptions {
@@ -69,21 +68,14 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - 1), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens + 1) * msPerToken))
 return 0
 `;
-const TAKE_SCRIPT_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
+const takeScript = redisScript(TAKE_SCRIPT);
 
 export function createSharedTokenBuckets(redis: RedisCommands, keyPrefix: string, options: Pick<TokenBucketOptions, 'burst' | 'perSecond'>): TokenBuckets {
   const args = [String(options.burst), String(1000 / options.perSecond)];
   return {
     async take(key) {
       const redisKey = `${keyPrefix}${key}`;
-      let reply: unknown;
-      try {
-        reply = await redis.sendCommand(['EVALSHA', TAKE_SCRIPT_SHA, '1', redisKey, ...args]);
-      } catch (error) {
-        // A Redis that restarted (or never saw it) has no cached script: send it whole once, which caches it.
-        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-        reply = await redis.sendCommand(['EVAL', TAKE_SCRIPT, '1', redisKey, ...args]);
-      }
+      const reply = await takeScript(redis, [redisKey], args);
       return Number(reply);
     },
   };

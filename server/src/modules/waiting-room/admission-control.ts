@@ -107,7 +107,8 @@ export function createAdmissionControl(options: AdmissionControlOptions, shared:
     },
     /** A seat hold of an admitted buyer took `ms`. */
     observeHold(ms: number) {
-      if (holds.length < MAX_SAMPLES) holds.push(ms);
+      // Kept only when something votes on them (adaptive); a fixed rate never reads them.
+      if (options.adaptive && holds.length < MAX_SAMPLES) holds.push(ms);
     },
     /** A buyer was told to wait: there is demand beyond the rate. */
     observeQueued() {

@@ -6,8 +6,8 @@ import type { WaitingRoomStore } from './waiting-room.store.js';
 /**
  * The waiting room of a sale (docs/decisions/waiting-room.md). Every seat hold of a paid purchase
  * passes through it: a buyer takes a number in arrival order, and numbers are admitted at the rate
- * the deployment sustains (./admission-control.ts: from WAITING_ROOM_RATE per second and event, following
- * how fast seat holds are answered). When nobody waits, a burst of
+ * the deployment sustains (WAITING_ROOM_RATE per second and event; with WAITING_ROOM_ADAPTIVE, following how
+ * fast seat holds are answered: ./admission-control.ts). When nobody waits, a burst of
  * WAITING_ROOM_BURST buyers is admitted at once, so an ordinary sale never notices it. A buyer not
  * admitted yet gets 429 with their place; their number is kept, so trying again (any client, ours
  * polls the line first) never loses their turn. An admitted buyer keeps their turn for

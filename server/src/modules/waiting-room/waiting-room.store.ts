@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { RedisCommands } from '../../lib/redis.js';
+import { redisScript, type RedisCommands } from '../../lib/redis.js';
 import type { AdmissionBounds, SharedAdmissionRate } from './admission-control.js';
 
 /**
@@ -77,17 +76,7 @@ end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 return {number, frontier, admittedAt, now}
 `;
-const VISIT_SCRIPT_SHA = createHash('sha1').update(VISIT_SCRIPT).digest('hex');
-
-/** Runs a script by its digest, sending it whole once when Redis has not cached it (a restart, or never seen). */
-async function runScript(redis: RedisCommands, script: string, sha: string, keyCount: number, args: string[]): Promise<unknown> {
-  try {
-    return await redis.sendCommand(['EVALSHA', sha, String(keyCount), ...args]);
-  } catch (error) {
-    if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-    return redis.sendCommand(['EVAL', script, String(keyCount), ...args]);
-  }
-}
+const visitScript = redisScript(VISIT_SCRIPT);
 
 /**
  * The shared admission rate's vote (./admission-control.ts), with Redis's clock. KEYS: the rate's hash
@@ -115,15 +104,15 @@ redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'changedAt', tostring(change
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 return tostring(rate)
 `;
-const VOTE_SCRIPT_SHA = createHash('sha1').update(VOTE_SCRIPT).digest('hex');
+const voteScript = redisScript(VOTE_SCRIPT);
 
 /** One admission rate for every instance sharing this Redis (and key prefix). */
 export function createRedisSharedRate(redis: RedisCommands, keyPrefix: string): SharedAdmissionRate {
   const key = `${keyPrefix}waiting-room:rate`;
   return {
     async vote(vote, bounds: AdmissionBounds) {
-      const args = [key, vote, ...[bounds.initial, bounds.min, bounds.max, bounds.step, bounds.factor, bounds.periodMs, LINE_IDLE_MS].map(String)];
-      return Number(await runScript(redis, VOTE_SCRIPT, VOTE_SCRIPT_SHA, 1, args));
+      const args = [vote, ...[bounds.initial, bounds.min, bounds.max, bounds.step, bounds.factor, bounds.periodMs, LINE_IDLE_MS].map(String)];
+      return Number(await voteScript(redis, [key], args));
     },
   };
 }
@@ -133,8 +122,7 @@ export function createRedisWaitingRoomStore(redis: RedisCommands, keyPrefix: str
   const keys = (eventId: string) => [`${keyPrefix}line:{${eventId}}:state`, `${keyPrefix}line:{${eventId}}:numbers`, `${keyPrefix}line:{${eventId}}:admitted`];
   return {
     async visit(eventId, member, join) {
-      const call = [...keys(eventId), member, join ? '1' : '0', String(rate.perSecond), String(rate.burst), String(LINE_IDLE_MS)];
-      const reply = await runScript(redis, VISIT_SCRIPT, VISIT_SCRIPT_SHA, 3, call);
+      const reply = await visitScript(redis, keys(eventId), [member, join ? '1' : '0', String(rate.perSecond), String(rate.burst), String(LINE_IDLE_MS)]);
       const [number, frontier, admittedAt, now] = (reply as unknown[]).map(Number) as [number, number, number, number];
       return { number, frontier, admittedAt: admittedAt < 0 ? null : admittedAt, now };
     },
