@@ -111,7 +111,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       RATE_LIMIT_MAX: '1000000',
       // Every buyer goes straight to the hold, as before the waiting room: these benches measure the checkout's
       // own throughput (the line in front of it is bench/flash-sale.mjs's subject).
-      WAITING_ROOM_BURST: '1000000',
+      WAITING_ROOM_BURST: '100000',
     });
     stack.daraja = await startService(
       'payment-service/src/daraja/simulator/standalone.ts',
