@@ -1,10 +1,11 @@
 // bench/client-responses.mjs — how large the answers our own client asks for get when everything has grown: 100,000
 // events (all posted by the signed-in organiser, so her profile and the admin dashboard list them all), thousands of
-// comments on one event, of forum threads on another and of posts in one thread, a long conversation and thousands of
-// chat contacts. Headless Chromium walks the client's pages as that organiser and as an admin, records every API
-// answer (its decoded body and the bytes on the wire) and prints the largest, beside the goal: none above 100 KB.
+// comments on one event, of forum threads on another and of posts in one thread (its newest post with thousands of
+// replies), a long conversation and thousands of chat contacts. Headless Chromium walks the client's pages as that
+// organiser and as an admin, records every API answer (its decoded body and the bytes on the wire) and prints the
+// largest, beside the goal: none above 100 KB.
 // Usage: npm run build -w client && node bench/client-responses.mjs   (PostgreSQL on 127.0.0.1:5432, /usr/bin/chromium)
-// Knobs: EVENTS=100000 COMMENTS=5000 THREADS=2000 POSTS=3000 MESSAGES=3000 CONTACTS=2000 GOAL_KB=100
+// Knobs: EVENTS=100000 COMMENTS=5000 THREADS=2000 POSTS=3000 REPLIES=3000 MESSAGES=3000 CONTACTS=2000 GOAL_KB=100
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,8 @@ const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const COMMENTS = Number(process.env.COMMENTS ?? 5000);
 const THREADS = Number(process.env.THREADS ?? 2000);
 const POSTS = Number(process.env.POSTS ?? 3000);
+/** Replies to the big thread's newest post: the thread page must not carry them all. */
+const REPLIES = Number(process.env.REPLIES ?? 3000);
 const MESSAGES = Number(process.env.MESSAGES ?? 3000);
 const CONTACTS = Number(process.env.CONTACTS ?? 2000);
 const GOAL_BYTES = Number(process.env.GOAL_KB ?? 100) * 1024;
@@ -62,6 +65,13 @@ async function seedBulk(client, organiserId) {
      SELECT ${hexId('d0', 'i')}, $2, ${hexId('b0', '1 + i % $3::int')}, 'Post number ' || i || ': what a night it was.', now() - i * interval '1 second'
      FROM generate_series(1, $1::int) AS i`,
     [POSTS, bigThread, CONTACTS],
+  );
+  // Post 1 is the newest, so it is on the thread page's first page.
+  await client.query(
+    `INSERT INTO forum_posts (id, thread_id, parent_id, user_id, content, created_at)
+     SELECT ${hexId('d1', 'i')}, $2, ${hexId('d0', '1')}, ${hexId('b0', '1 + i % $3::int')}, 'Reply number ' || i || ': I was there too!', now() - i * interval '1 millisecond'
+     FROM generate_series(1, $1::int) AS i`,
+    [REPLIES, bigThread, CONTACTS],
   );
   // One long conversation (with the first fan), and one message from each other fan: many contacts.
   await client.query(
@@ -111,7 +121,7 @@ try {
   await client.connect();
   const started = performance.now();
   const seeded = await seedBulk(client, organiser.user._id).finally(() => client.end());
-  console.log(`seeded ${EVENTS} events, ${COMMENTS} comments, ${THREADS} threads, ${POSTS} posts in one, ${MESSAGES} messages in one conversation, ${CONTACTS} contacts in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`seeded ${EVENTS} events, ${COMMENTS} comments, ${THREADS} threads, ${POSTS} posts in one (${REPLIES} replies to one of them), ${MESSAGES} messages in one conversation, ${CONTACTS} contacts in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   const admin = await login(ADMIN);
 
   const { chromium } = await import('playwright-core');

@@ -229,7 +229,7 @@ describe('comments, reviews and forums in the browser', () => {
     expect(await mine.getByRole('button', { name: 'Upvote' }).getAttribute('aria-pressed')).toBe('false');
     await page.getByRole('heading', { level: 2, name: /Replies \(2\)/ }).waitFor();
 
-    // --- Deep replies (made through the API: the UI only replies to top-level posts) wait behind "Load more".
+    // --- Deep replies (made through the API: the UI only replies to top-level posts) come on request.
     const thread = await h.server.api('GET', `/api/forums/thread/${threadUrl.split('/').pop()}`, { token: otieno.token });
     const depth1 = thread.body.thread.posts[0].replies[0]._id as string;
     const addPost = async (content: string, parentId: string) => {
@@ -243,11 +243,11 @@ describe('comments, reviews and forums in the browser', () => {
     await page.reload();
     await postArticle(page, 'Depth two: which stage?').waitFor();
     expect(await page.getByText('Depth three: the main one.').count()).toBe(0);
-    await page.getByRole('button', { name: 'Load more replies (1)' }).click();
+    await page.getByRole('button', { name: 'View 1 more reply' }).click();
     await postArticle(page, 'Depth three: the main one.').waitFor();
-    expect(await page.getByText('Depth four: see you there.').count()).toBe(0);
-    await page.getByRole('button', { name: 'Load more replies (1)' }).click();
+    // A loaded reply comes with the newest of its own replies.
     await postArticle(page, 'Depth four: see you there.').waitFor();
+    expect(await page.getByRole('button', { name: /more repl/ }).count()).toBe(0);
 
     // --- The author deletes a post that has replies: it stays as a "[deleted]" placeholder.
     page.once('dialog', (dialog) => void dialog.accept());
@@ -295,7 +295,7 @@ describe('comments, reviews and forums in the browser', () => {
     expect(await firstPost.locator('.vote__count').innerText()).toBe(countBefore);
     // Not registered: no reply box and no Reply buttons.
     expect(await page.getByPlaceholder('Changia...').count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Reply' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Reply', exact: true }).count()).toBe(0);
 
     const registered = await h.newPage({ width: 360, height: 740 });
     await loginThroughUi(registered.page, 'otieno');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
@@ -9,6 +10,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.drop();
+});
+
+describe('migration journal', () => {
+  it('dates every migration after the one before it (drizzle skips one dated before the last applied)', () => {
+    const journal = JSON.parse(readFileSync(new URL('../drizzle/meta/_journal.json', import.meta.url), 'utf8')) as { entries: Array<{ idx: number; when: number; tag: string }> };
+    const outOfOrder = journal.entries.filter((entry, index) => index > 0 && entry.when <= journal.entries[index - 1]!.when).map((entry) => entry.tag);
+    expect(outOfOrder).toEqual([]);
+    expect(journal.entries.map((entry) => entry.idx)).toEqual(journal.entries.map((_, index) => index));
+  });
 });
 
 describe('migrations with several instances', () => {

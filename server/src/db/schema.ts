@@ -761,7 +761,8 @@ export const forumPosts = pgTable(
   },
   (t) => [
     index('forum_posts_thread_idx').on(t.threadId, t.createdAt),
-    index('forum_posts_parent_idx').on(t.parentId),
+    // A post's replies are read a page at a time, newest first (forums.repository.ts `replyPage`).
+    index('forum_posts_parent_idx').on(t.parentId, t.createdAt, t.id),
     index('forum_posts_thread_top_idx').on(t.threadId, t.createdAt, t.id).where(sql`${t.parentId} is null`),
   ],
 );

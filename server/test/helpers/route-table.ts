@@ -714,6 +714,12 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'b', params: (w) => ({ threadId: w.threadId }), query: () => ({ limit: '5' }) },
   },
   {
+    method: 'GET',
+    path: '/api/forums/posts/:postId/replies',
+    scenarios: [{ name: "A's post", request: (tools) => get(`/api/forums/posts/${tools.w.postId}/replies`), ok: 200 }],
+    fuzz: { as: 'b', params: (w) => ({ postId: w.postId }), query: () => ({ limit: '5' }) },
+  },
+  {
     method: 'POST',
     path: '/api/forums/add-thread',
     scenarios: [

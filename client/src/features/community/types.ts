@@ -68,8 +68,10 @@ export interface ForumPost {
   myVote: Vote;
   /** `null` at the top level, else the parent post's id. */
   parent: string | null;
-  /** Newest first. */
+  /** Newest first: the ones loaded so far (the thread page sends the newest few; more come on request). */
   replies: ForumPost[];
+  /** Its direct replies in all, loaded or not ("[deleted]" placeholders that keep replies included). */
+  replyCount: number;
   createdAt: string;
   deleted: boolean;
   /** Hidden by a moderator: the content reads "[hidden by a moderator]" except for its author, who gets `hiddenReason`. */

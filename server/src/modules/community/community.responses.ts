@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSchema } from '../../lib/keyset-page.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
+import { PREVIEW_LEVELS, PREVIEW_REPLIES } from './forums.schemas.js';
 
 /** Response bodies of the comments, reviews and forums routes, for the API document (the services' views say the same in TypeScript). */
 
@@ -74,6 +75,28 @@ export const forumPost: z.ZodType = z
   })
   .meta({ id: 'ForumPost' });
 
+/**
+ * A post in our client's paged answers: like `ForumPost`, but with a preview of its replies (the newest
+ * few, a few levels down) and how many it has; the rest come from its reply pages.
+ */
+export const forumPostPreview: z.ZodType = z
+  .object({
+    _id: id,
+    content: z.string().meta({ description: '`[deleted]` once deleted.' }),
+    user: z.object({ _id: z.string(), username: z.string() }).meta({ description: "A deleted post's author is `{_id: '', username: '[deleted]'}`." }),
+    upvotes: z.int(),
+    myVote: z.int().min(-1).max(1).meta({ description: "The caller's vote: 1, -1 or 0." }),
+    parent: id.nullable(),
+    get replies() {
+      return z.array(forumPostPreview).meta({ description: `Its newest replies, newest first: at most ${PREVIEW_REPLIES} a post, ${PREVIEW_LEVELS} levels below a listed post (fewer when the page's byte budget is reached).` });
+    },
+    replyCount: z.int().meta({ description: 'Its direct replies in all (`[deleted]` placeholders that keep replies included): more than `replies` holds means more to load from `GET /api/forums/posts/{postId}/replies`.' }),
+    createdAt: dateTime,
+    deleted: z.boolean(),
+    ...hiddenFields,
+  })
+  .meta({ id: 'ForumPostPreview' });
+
 const threadHead = { _id: id, title: z.string(), event: id, user: author, createdAt: dateTime, ...hiddenFields };
 const replyCount = z.int().meta({ description: 'Visible posts in the thread.' });
 
@@ -88,10 +111,12 @@ export const threadPage = pageSchema(z.object({ ...threadHead, replies: replyCou
 
 export const threadWithPosts = z.object({ status: done, thread: z.object({ ...threadHead, posts: z.array(forumPost) }) });
 
-export const threadPostsPage = pageSchema(forumPost).extend({
+export const threadPostsPage = pageSchema(forumPostPreview).extend({
   thread: z.object(threadHead),
   posts: z.int().meta({ description: 'Visible posts in the whole thread, replies included (`total` counts the top-level posts).' }),
 });
+
+export const postReplyPage = pageSchema(forumPostPreview);
 
 export const threadAdded = z.object({ status: done, thread: threadEntry });
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
@@ -162,21 +162,53 @@ export function createForumsRepository(db: Executor) {
       return row ?? { topLevel: 0, visible: 0 };
     },
 
-    /** Every reply below the given posts, at any depth, newest first, with the viewer's vote. */
-    async repliesBelow(postIds: string[], viewerId: string): Promise<PostRow[]> {
-      if (postIds.length === 0) return [];
-      const below = sql`(with recursive below(id) as (
-          select id from forum_posts where parent_id in (${sql.join(postIds.map((id) => sql`${id}`), sql`, `)})
-          union all
-          select p.id from forum_posts p join below b on p.parent_id = b.id
-        ) select id from below)`;
+    /** The newest `perPost` direct replies of each given post (newest first overall), with the viewer's vote. */
+    async latestReplies(parentIds: string[], viewerId: string, perPost: number): Promise<PostRow[]> {
+      if (parentIds.length === 0) return [];
+      // Per parent, the first `perPost` entries of forum_posts_parent_idx read backwards: a post with
+      // thousands of replies costs what one with three does.
+      const latest = sql`(select r.id from forum_posts parent cross join lateral (
+          select c.id from forum_posts c where c.parent_id = parent.id order by c.created_at desc, c.id desc limit ${perPost}
+        ) r where parent.id in (${sql.join(parentIds.map((id) => sql`${id}`), sql`, `)}))`;
       return db
         .select(postColumns)
         .from(forumPosts)
         .innerJoin(users, eq(users.id, forumPosts.userId))
         .leftJoin(postVotes, viewerVote(viewerId))
-        .where(sql`${forumPosts.id} in ${below}`)
+        .where(sql`${forumPosts.id} in ${latest}`)
         .orderBy(desc(forumPosts.createdAt), desc(forumPosts.id));
+    },
+
+    /**
+     * How many direct replies each given post has ("[deleted]" placeholders that keep replies
+     * included: they are listed too). Posts without replies are absent from the map.
+     */
+    async replyCounts(postIds: string[]): Promise<Map<string, number>> {
+      if (postIds.length === 0) return new Map();
+      const rows = await db
+        .select({ parentId: forumPosts.parentId, n: sql<number>`count(*)::int` })
+        .from(forumPosts)
+        .where(inArray(forumPosts.parentId, postIds))
+        .groupBy(forumPosts.parentId);
+      return new Map(rows.map((row) => [row.parentId!, Number(row.n)]));
+    },
+
+    /** A post's direct replies newest first: `limit` after the cursor, with the viewer's vote and creation times in microseconds. */
+    async replyPage(postId: string, viewerId: string, page: { limit: number; after: CursorKey | undefined }): Promise<Array<PostRow & { createdMicros: string }>> {
+      return db
+        .select({ ...postColumns, createdMicros: epochMicros(forumPosts.createdAt) })
+        .from(forumPosts)
+        .innerJoin(users, eq(users.id, forumPosts.userId))
+        .leftJoin(postVotes, viewerVote(viewerId))
+        .where(and(eq(forumPosts.parentId, postId), afterTimeKey('desc', forumPosts.createdAt, forumPosts.id, page.after)))
+        .orderBy(desc(forumPosts.createdAt), desc(forumPosts.id))
+        .limit(page.limit);
+    },
+
+    /** The post's thread, without a lock (reads). */
+    async findPostThread(postId: string): Promise<string | undefined> {
+      const [row] = await db.select({ threadId: forumPosts.threadId }).from(forumPosts).where(eq(forumPosts.id, postId)).limit(1);
+      return row?.threadId;
     },
 
     /**

@@ -2,14 +2,15 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { timePageQuery } from '../../lib/time-cursor.js';
-import { postAdded, statusOnly, threadAdded, threadList, threadPage, threadPostsPage, threadSummaries, threadWithPosts, voteResult } from './community.responses.js';
+import { postAdded, postReplyPage, statusOnly, threadAdded, threadList, threadPage, threadPostsPage, threadSummaries, threadWithPosts, voteResult } from './community.responses.js';
 import { statusFalseOnError } from './community.shared.js';
 import { addPostBody, addThreadBody, eventIdParams, postIdParams, threadIdParams } from './forums.schemas.js';
 import { forumMessages, type ForumsService } from './forums.service.js';
 
-/** Threads, and top-level posts, per page for our own client. */
+/** Threads, top-level posts, and a post's replies, per page for our own client. */
 const THREADS_PAGE_SIZE = 20;
 const POSTS_PAGE_SIZE = 20;
+const REPLIES_PAGE_SIZE = 20;
 
 export function createForumsRouter(deps: { forums: ForumsService }) {
   const { forums } = deps;
@@ -87,19 +88,39 @@ export function createForumsRouter(deps: { forums: ForumsService }) {
   routes.get(
     '/thread/:threadId/posts',
     {
-      summary: "A thread's head and a page of its top-level posts (newest first), each with its reply tree",
+      summary: "A thread's head and a page of its top-level posts (newest first), each with a preview of its replies",
       access: 'user',
       login: { code: 'forum_login_required', message: forumMessages.loginToView },
-      description: "Keyset pages over the top-level posts: pass the answer's `nextCursor` as `cursor` for the next (older) page.",
+      description:
+        "Keyset pages over the top-level posts: pass the answer's `nextCursor` as `cursor` for the next (older) page. Each post carries its newest replies, two levels down, and `replyCount`; the rest come from `GET /api/forums/posts/{postId}/replies`.",
       params: threadIdParams,
       query: z.object(timePageQuery(POSTS_PAGE_SIZE)),
       responses: {
-        200: { description: '`{thread:{_id, title, event, user, createdAt}, items:[post tree], total, nextCursor, posts}`.', schema: threadPostsPage },
+        200: { description: '`{thread:{_id, title, event, user, createdAt}, items:[post with reply preview], total, nextCursor, posts}`.', schema: threadPostsPage },
         401: forumMessages.loginToView,
         404: 'Thread not found.',
       },
     },
     ({ params, query, user }) => forums.threadPostsPage(user, params.threadId, query),
+  );
+
+  routes.get(
+    '/posts/:postId/replies',
+    {
+      summary: "A page of a post's replies (newest first), each with a preview of its own replies",
+      access: 'user',
+      login: { code: 'forum_login_required', message: forumMessages.loginToView },
+      description:
+        "Keyset pages over the post's direct replies: pass the answer's `nextCursor` as `cursor` for the next (older) page. `total` is the post's `replyCount`. Readable by whoever may read the thread.",
+      params: postIdParams.pick({ postId: true }),
+      query: z.object(timePageQuery(REPLIES_PAGE_SIZE)),
+      responses: {
+        200: { description: '`{items:[post with reply preview], total, nextCursor}`.', schema: postReplyPage },
+        401: forumMessages.loginToView,
+        404: 'Post not found.',
+      },
+    },
+    ({ params, query, user }) => forums.replyPage(user, params.postId, query),
   );
 
   routes.post(

@@ -10,6 +10,17 @@ import { freeText } from './community.shared.js';
 export const MAX_POST_DEPTH = 100;
 export const SUMMARY_THREADS = 3;
 
+/*
+ * Our client's paged answers (a thread's top-level posts, a post's replies) carry each listed post with a
+ * preview of its replies, not its whole tree: one post with thousands of replies, or a long chain, would
+ * otherwise make a single answer as large as the discussion. Each post says how many replies it has
+ * (`replyCount`); the rest come a page at a time from GET /api/forums/posts/:postId/replies.
+ */
+/** The newest replies sent under each post: enough to follow a conversation before choosing to open more. */
+export const PREVIEW_REPLIES = 3;
+/** Levels of replies sent under a listed post: the thread page shows three levels (the post and two of replies) at once. */
+export const PREVIEW_LEVELS = 2;
+
 export const eventIdParams = z.object({ eventId: idParam('eventId') });
 export const threadIdParams = z.object({ threadId: idParam('threadId') });
 /** The path's user id is not used for identity; it is only compared with the caller where a route says so. */

@@ -2,14 +2,13 @@ import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
-import { countWithinBytes } from '../../lib/page-budget.js';
 import type { AuthUser } from '../auth/index.js';
 import { createRegistrationsRepository } from '../tickets/index.js';
 import { moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
-import { createForumsRepository, type ThreadRow } from './forums.repository.js';
-import { MAX_POST_DEPTH, SUMMARY_THREADS } from './forums.schemas.js';
-import { buildPostTree, toPostView, type PostView } from './post-tree.js';
+import { createForumsRepository, type PostRow, type ThreadRow } from './forums.repository.js';
+import { MAX_POST_DEPTH, PREVIEW_LEVELS, PREVIEW_REPLIES, SUMMARY_THREADS } from './forums.schemas.js';
+import { buildPostTree, buildPreviewTrees, fitPreviewsWithin, toPostView, type PostPreview, type PostView } from './post-tree.js';
 import type { SpamBrakes } from './spam-brakes.js';
 
 export const forumMessages = {
@@ -59,6 +58,25 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
     return thread;
   }
 
+  /**
+   * The views of `listed` posts (in their order) with a preview of their replies: the newest
+   * PREVIEW_REPLIES of each, PREVIEW_LEVELS levels down, and every post's reply count. Trimmed to the
+   * page's byte budget; returns how many of `listed` the answer sends.
+   */
+  async function withReplyPreviews(listed: PostRow[], viewer: AuthUser): Promise<{ items: PostPreview[]; sent: number }> {
+    const below: PostRow[] = [];
+    let parents = listed.map((row) => row.id);
+    for (let level = 0; level < PREVIEW_LEVELS && parents.length > 0; level++) {
+      const replies = await forums.latestReplies(parents, viewer.id, PREVIEW_REPLIES);
+      below.push(...replies);
+      parents = replies.map((row) => row.id);
+    }
+    const counts = await forums.replyCounts([...listed, ...below].map((row) => row.id));
+    const items = buildPreviewTrees(listed, below, counts, viewer);
+    const sent = fitPreviewsWithin(items);
+    return { items: items.slice(0, sent), sent };
+  }
+
   return {
     /** Newest first; `posts` holds the ids of the thread's visible posts (its length is the reply count). */
     async listThreads(viewer: AuthUser, eventId: string) {
@@ -76,16 +94,29 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
     },
 
     /**
-     * The thread's head and one page of its top-level posts, newest first, each with its whole reply
-     * tree (replies are read only below the page's posts).
+     * The thread's head and one page of its top-level posts, newest first, each with a preview of its
+     * replies and its reply count (the rest come from `replyPage`).
      */
-    async threadPostsPage(viewer: AuthUser, threadId: string, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<PostView> & { thread: ReturnType<typeof threadHead>; posts: number }> {
+    async threadPostsPage(viewer: AuthUser, threadId: string, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<PostPreview> & { thread: ReturnType<typeof threadHead>; posts: number }> {
       const thread = await requireVisibleThread(deps.db, threadId, viewer, threadNotFound);
       const [roots, counts] = await Promise.all([forums.topLevelPostPage(threadId, viewer.id, { limit: page.limit + 1, after: page.cursor }), forums.countPosts(threadId)]);
-      const replies = await forums.repliesBelow(roots.slice(0, page.limit).map((row) => row.id), viewer.id);
-      const trees = buildPostTree([...roots.slice(0, page.limit), ...replies], viewer);
-      const sent = countWithinBytes(trees, page.limit);
-      return { ...toPage(roots, sent, counts.topLevel, (row) => [row.createdMicros, row.id]), items: trees.slice(0, sent), thread: threadHead(thread, viewer), posts: counts.visible };
+      const { items, sent } = await withReplyPreviews(roots.slice(0, page.limit), viewer);
+      return { ...toPage(roots, sent, counts.topLevel, (row) => [row.createdMicros, row.id]), items, thread: threadHead(thread, viewer), posts: counts.visible };
+    },
+
+    /**
+     * One page of a post's direct replies, newest first, each with a preview of its own replies. Read
+     * exactly as the thread is (the same visibility check, the same views), so nothing the thread hides
+     * from the viewer is reachable here; an unknown post and a post of a forum the viewer may not see are
+     * the same 404.
+     */
+    async replyPage(viewer: AuthUser, postId: string, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<PostPreview>> {
+      const threadId = await forums.findPostThread(postId);
+      if (!threadId) throw postNotFound();
+      await requireVisibleThread(deps.db, threadId, viewer, postNotFound);
+      const [rows, total] = await Promise.all([forums.replyPage(postId, viewer.id, { limit: page.limit + 1, after: page.cursor }), forums.replyCounts([postId])]);
+      const { items, sent } = await withReplyPreviews(rows.slice(0, page.limit), viewer);
+      return { ...toPage(rows, sent, total.get(postId) ?? 0, (row) => [row.createdMicros, row.id]), items };
     },
 
     /** Public forum summary for the event page: the newest few threads with reply counts. */

@@ -50,6 +50,15 @@ export async function getThreadPosts(threadId: string, cursor: string | null, si
   return { ...data, items: normalizePosts(data.items) };
 }
 
+/**
+ * GET /api/forums/posts/:postId/replies (auth) -> a page of a post's replies, newest first, each with the
+ * newest of its own; `total` is the post's reply count. 404 when the post is gone.
+ */
+export async function getPostReplies(postId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<ForumPost>> {
+  const { data } = await api.get<ListPage<ForumPost>>(pagePath(`/forums/posts/${seg(postId)}/replies`, cursor), { signal });
+  return { ...data, items: normalizePosts(data.items) };
+}
+
 /** POST /api/forums/add-post (auth, registered) {content, threadId, parentId, userId} -> 201 {status, post}. */
 export async function addPost(input: {
   content: string;
@@ -95,6 +104,7 @@ function normalizeThreadItem(thread: ForumThreadListItem): ForumThreadListItem {
 }
 
 function normalizePost(post: ForumPost): ForumPost {
+  const replies = normalizePosts(post.replies);
   return {
     ...post,
     user: post.user ?? { _id: '', username: '[deleted]' },
@@ -102,7 +112,9 @@ function normalizePost(post: ForumPost): ForumPost {
     myVote: toVote(post.myVote),
     parent: post.parent ?? null,
     deleted: Boolean(post.deleted),
-    replies: normalizePosts(post.replies),
+    replies,
+    // A post from add-post (the contract's shape) has no count: its replies are all there are.
+    replyCount: typeof post.replyCount === 'number' ? Math.max(post.replyCount, replies.length) : replies.length,
   };
 }
 

@@ -1,9 +1,10 @@
 /*
  * /forum/{threadId} (docs/product.md): one thread with nested replies, its top-level posts a page at a time
- * (each with its whole reply tree; "Load more" for older ones).
+ * ("Load more" for older ones), each with the newest few of its replies, two levels down.
  *  - a reply box ('Changia...') for top-level posts; Reply (top-level posts only) opens an inline
  *    box with Post and Cancel Reply; a new post goes to the top of its list
- *  - replies render three levels deep; below that 'Load more replies (n)' reveals the next level
+ *  - under a post whose replies are not all shown, 'View n more replies' loads the next page of them
+ *    (each with the newest of its own replies); a failure is toasted and the button stays
  *  - up/down votes show the caller's own vote (aria-pressed) and the net count
  *  - Delete for the author only, after confirmation
  *  - failures of post, vote and delete are toasted and nothing typed is lost
@@ -20,22 +21,22 @@ import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
-import { usePagedList } from '../../../hooks/use-paged-list';
+import { usePagedList, type ListPage } from '../../../hooks/use-paged-list';
 import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { useSession } from '../../../hooks/use-session';
 import { useT } from '../../../lib/i18n';
-import { addPost, deletePost, getEventRef, getThreadPosts, votePost } from '../api/forums-api';
+import { addPost, deletePost, getEventRef, getPostReplies, getThreadPosts, votePost } from '../api/forums-api';
 import { isRegisteredFor } from '../lib/event-status';
 import { shownText } from '../lib/placeholders';
-import { insertPost, removePost, updatePost } from '../lib/post-tree';
+import { appendReplies, insertPost, removePost, updatePost } from '../lib/post-tree';
 import type { ForumPost } from '../types';
 import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
 
-/** Replies show up to this depth (top level = 0); deeper ones wait behind 'Load more replies (n)'. */
+/** Lists are indented up to this depth (top level = 0); deeper replies, loaded on request, line up with their parent. */
 export const VISIBLE_DEPTH = 3;
 /** Reply buttons only on posts shallower than this (i.e. top-level posts). */
 export const REPLY_DEPTH = 1;
@@ -48,6 +49,8 @@ interface ThreadActions {
   submit: (content: string, parentId: string | null) => Promise<void>;
   vote: (postId: string, direction: 'up' | 'down') => Promise<void>;
   remove: (postId: string) => Promise<void>;
+  /** Loads the page of `postId`'s replies after `cursor` (null: the newest) into the tree; resolves to the page. */
+  loadReplies: (postId: string, cursor: string | null) => Promise<ListPage<ForumPost>>;
   freshIds: ReadonlySet<string>;
 }
 
@@ -207,16 +210,26 @@ function ThreadView({
       await deletePost(postId, userId);
       // A top-level post without replies leaves the list; one with replies stays as a placeholder.
       const topLevel = posts.find((post) => post._id === postId);
-      onPostsChange((current) => removePost(current, postId), { topLevel: topLevel && topLevel.replies.length === 0 ? -1 : 0, visible: -1 });
+      onPostsChange((current) => removePost(current, postId), { topLevel: topLevel && topLevel.replyCount === 0 ? -1 : 0, visible: -1 });
       setReplyTo((current) => (current === postId ? null : current));
       repliesHeadingRef.current?.focus();
     },
     [onPostsChange, posts, userId],
   );
 
+  const loadReplies = useCallback(
+    async (postId: string, cursor: string | null) => {
+      const page = await getPostReplies(postId, cursor);
+      // Loading shows posts that were already counted: the thread's counts stay.
+      onPostsChange((current) => appendReplies(current, postId, page.items, page.total), { topLevel: 0, visible: 0 });
+      return page;
+    },
+    [onPostsChange],
+  );
+
   const actions = useMemo<ThreadActions>(
-    () => ({ userId, canPost, replyTo, setReplyTo, submit, vote, remove, freshIds }),
-    [userId, canPost, replyTo, submit, vote, remove, freshIds],
+    () => ({ userId, canPost, replyTo, setReplyTo, submit, vote, remove, loadReplies, freshIds }),
+    [userId, canPost, replyTo, submit, vote, remove, loadReplies, freshIds],
   );
 
   return (
@@ -269,11 +282,11 @@ function ThreadView({
   );
 }
 
-function PostList({ posts, depth, focusFirst = false }: { posts: ForumPost[]; depth: number; focusFirst?: boolean }) {
+function PostList({ posts, depth, focusId = null }: { posts: ForumPost[]; depth: number; focusId?: string | null }) {
   return (
     <ul className={`post-list post-list--depth-${Math.min(depth, VISIBLE_DEPTH + 1)}`}>
-      {posts.map((post, index) => (
-        <PostItem key={post._id} post={post} depth={depth} focusOnMount={focusFirst && index === 0} />
+      {posts.map((post) => (
+        <PostItem key={post._id} post={post} depth={depth} focusOnMount={post._id === focusId} />
       ))}
     </ul>
   );
@@ -281,9 +294,13 @@ function PostList({ posts, depth, focusFirst = false }: { posts: ForumPost[]; de
 
 function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: number; focusOnMount: boolean }) {
   const t = useT();
-  const { userId, canPost, replyTo, setReplyTo, freshIds, remove } = useThreadActions();
+  const { userId, canPost, replyTo, setReplyTo, freshIds, remove, loadReplies } = useThreadActions();
   const [deleting, setDeleting] = useState(false);
-  const [expanded, setExpanded] = useState(false);
+  // Paging through this post's replies: where the next page starts (null: from the newest, again once
+  // the last page was read, so replies added meanwhile are found too), and the first reply a load added.
+  const [repliesCursor, setRepliesCursor] = useState<string | null>(null);
+  const [loadingReplies, setLoadingReplies] = useState(false);
+  const [focusId, setFocusId] = useState<string | null>(null);
   const articleRef = useRef<HTMLElement>(null);
   const replyButtonRef = useRef<HTMLButtonElement>(null);
 
@@ -295,7 +312,7 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
   const isAuthor = !post.deleted && post.user?._id === userId && userId !== '';
   const canReply = depth < REPLY_DEPTH && canPost && !post.deleted;
   const replying = replyTo === post._id;
-  const showReplies = depth + 1 < VISIBLE_DEPTH || expanded;
+  const moreReplies = Math.max(0, post.replyCount - post.replies.length);
   const headingId = `post-${post._id}-author`;
 
   const handleDelete = async () => {
@@ -309,6 +326,22 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
     } finally {
       // The post may be gone (unmounted) or be a placeholder now; either way it is idle again.
       setDeleting(false);
+    }
+  };
+
+  const showMoreReplies = async () => {
+    if (loadingReplies) return;
+    setLoadingReplies(true);
+    const shown = new Set(post.replies.map((reply) => reply._id));
+    try {
+      const page = await loadReplies(post._id, repliesCursor);
+      setRepliesCursor(page.nextCursor);
+      // Keyboard and screen reader users continue at the first reply that appeared.
+      setFocusId(page.items.find((reply) => !shown.has(reply._id))?._id ?? null);
+    } catch (failure) {
+      notify.error(getErrorMessage(failure, t('community.repliesLoadFailed')));
+    } finally {
+      setLoadingReplies(false);
     }
   };
 
@@ -359,12 +392,11 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
           <PostComposer parentId={post._id} label={t('community.replyTo', { username })} onCancel={closeReply} autoFocus />
         ) : null}
       </article>
-      {post.replies.length === 0 ? null : showReplies ? (
-        <PostList posts={post.replies} depth={depth + 1} focusFirst={expanded} />
-      ) : (
-        <button type="button" className="btn btn--ghost btn--sm post__more" onClick={() => setExpanded(true)}>
-          {t('community.loadMoreReplies', { count: post.replies.length })}
-        </button>
+      {post.replies.length === 0 ? null : <PostList posts={post.replies} depth={depth + 1} focusId={focusId} />}
+      {moreReplies === 0 ? null : (
+        <Button variant="ghost" className="btn--sm post__more" loading={loadingReplies} loadingText={t('community.loadingReplies')} onClick={() => void showMoreReplies()}>
+          {t('community.viewMoreReplies', { count: moreReplies })}
+        </Button>
       )}
     </li>
   );
