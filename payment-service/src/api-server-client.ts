@@ -1,4 +1,16 @@
-import type { CreateGuestOrderRequest, CreateOrderRequest, HeldOrder, PaymentView, PendingPushes, RecordPushRequest, SettleRequest, SettleResponse, WhoamiResponse } from '@tukio/shared/internal-api';
+import {
+  INTERNAL_BATCH_MAX,
+  type BatchResponse,
+  type CreateGuestOrderRequest,
+  type CreateOrderRequest,
+  type HeldOrder,
+  type PaymentView,
+  type PendingPushes,
+  type RecordPushRequest,
+  type SettleRequest,
+  type SettleResponse,
+  type WhoamiResponse,
+} from '@tukio/shared/internal-api';
 import type {
   AuditRequest,
   AuditResponse,
@@ -8,6 +20,7 @@ import type {
   RefundResultResponse,
   UnresolvedRefunds,
 } from '@tukio/shared/internal-refunds';
+import { createBatcher } from '@tukio/shared/node/batcher';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import { createAgents, request, type Agents, type HttpResponse } from './http.js';
 
@@ -18,6 +31,10 @@ import { createAgents, request, type Agents, type HttpResponse } from './http.js
  * Every call carries X-Internal-Key; calls made for a user forward that user's bearer token,
  * so the API server decides who the user is. A call made for a request carries its X-Request-Id:
  * the API server's log lines for it read the same.
+ *
+ * Recording pushes and settling payments go in batches (POST …/batch): such a call is sent at once while
+ * none of its kind is on the way, and the calls made meanwhile go together in the next request, each
+ * answered as its own request would have been. A burst of buyers costs a few requests instead of one each.
  */
 
 export class ApiServerError extends Error {
@@ -60,10 +77,18 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
   const agents = options.agents ?? createAgents(32);
   const timeoutMs = options.timeoutMs ?? 30_000;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; userToken?: string } = {}): Promise<T> {
+  /** A refusal or failure the API server answered, as the error callers handle. */
+  function answerError(status: number, body: unknown): ApiServerError {
+    const parsed = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.msg === 'string' ? parsed.msg : `Tukio server error ${status}`;
+    return new ApiServerError(status, message, parsed);
+  }
+
+  /** `requestId`: the request the call is made for (default: the current one; null: none). */
+  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; userToken?: string; requestId?: string | null | undefined } = {}): Promise<T> {
     const headers: Record<string, string> = { 'x-internal-key': options.internalApiKey, accept: 'application/json' };
     if (init.userToken) headers.authorization = `Bearer ${init.userToken}`;
-    const requestId = currentRequestId();
+    const requestId = init.requestId === undefined ? currentRequestId() : (init.requestId ?? undefined);
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     let response: HttpResponse;
@@ -84,12 +109,32 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     } catch {
       parsed = {};
     }
-    if (response.status < 200 || response.status >= 300) {
-      const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.msg === 'string' ? parsed.msg : `Tukio server error ${response.status}`;
-      throw new ApiServerError(response.status, message, parsed);
-    }
+    if (response.status < 200 || response.status >= 300) throw answerError(response.status, parsed);
     return parsed as T;
   }
+
+  /**
+   * Calls to POST `path` sent through POST `path`/batch (see above); resolves or fails as the call alone
+   * would. A batch of one carries its request's id, as the call alone did; a batch of several was made for
+   * several requests and carries none (the API server's line for it has an id of its own).
+   */
+  function batched<Item, Result>(path: string): (item: Item) => Promise<Result> {
+    const send = createBatcher(
+      async (calls: Array<{ item: Item; requestId: string | undefined }>) => {
+        const requestId = calls.length === 1 ? (calls[0]!.requestId ?? null) : null;
+        return (await call<BatchResponse>('POST', `${path}/batch`, { body: { items: calls.map((queued) => queued.item) }, requestId })).results;
+      },
+      // A few on the way at once: one sent to an instance that stopped answering holds back its own calls only.
+      { maxBatch: INTERNAL_BATCH_MAX, inFlight: 4 },
+    );
+    return async (item) => {
+      const { status, body } = await send({ item, requestId: currentRequestId() });
+      if (status < 200 || status >= 300) throw answerError(status, body);
+      return body as Result;
+    };
+  }
+  const recordPush = batched<RecordPushRequest, unknown>('/payments/pushes');
+  const settle = batched<SettleRequest, SettleResponse>('/payments/settle');
 
   return {
     timeoutMs,
@@ -101,9 +146,9 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
       await call('POST', `/payments/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
     },
     recordPush: async (body) => {
-      await call('POST', '/payments/pushes', { body });
+      await recordPush(body);
     },
-    settle: (body) => call<SettleResponse>('POST', '/payments/settle', { body }),
+    settle,
     pendingPushes: (olderThanSeconds, limit = 100) =>
       call<PendingPushes>('GET', `/payments/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
     paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/payments/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),

@@ -35,6 +35,10 @@ const SPECIAL_PHONES = ['254700000001', '254700000002', '254700000003', '2547000
 const PER_SPECIAL_PHONE = 5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The CheckoutRequestIDs in "record these pushes" requests seen at the gate (POST /pushes/batch bodies). */
+const pushIds = (requests: Array<{ body: string }>) =>
+  requests.flatMap((request) => ((JSON.parse(request.body) as { items?: Array<{ checkoutRequestId: string }> }).items ?? []).map((item) => item.checkoutRequestId));
+const pushesIn = (requests: Array<{ body: string }>) => pushIds(requests).length;
 
 interface Buyer {
   id: string;
@@ -377,9 +381,12 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     // Checkouts, callbacks and settlements are in flight whenever the API server dies; to be sure
     // some pushes are too (sent to M-Pesa, not yet recorded), their "record this push" calls wait
     // at the gate until the kill cuts them off, as the dying server would.
-    const PUSHES = /\/api\/internal\/payments\/pushes$/;
+    // The payment service records pushes in batches (a few on the way at once, the rest waiting behind them):
+    // what was sent to M-Pesa and not recorded is what its journal holds.
+    const PUSHES = /\/api\/internal\/payments\/pushes\/batch$/;
+    const journal = path.join(stack.dataDir, 'payments', 'unrecorded-pushes');
     gate.hold(PUSHES);
-    await waitFor('5 pushes sent and not recorded', async () => gate.held(PUSHES) >= 5, 30_000, 10);
+    await waitFor('5 pushes sent and not recorded', async () => gate.held(PUSHES).length > 0 && readPushJournal(journal).length >= 5, 30_000, 20);
     const before = {
       confirmed: await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`),
       recorded: await count(db, `SELECT count(*)::int AS n FROM payments`),
@@ -387,7 +394,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     };
     await processes.api!.kill();
     const killedAt = Date.now();
-    const cutOff = gate.held(PUSHES);
+    const cutOff = pushesIn(gate.held(PUSHES));
     gate.dropHeld();
     gate.hold(undefined);
     // Down longer than the payment service's quick retries of a push record (about 3 s).
@@ -456,19 +463,19 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     await waitFor('60 pushes recorded', async () => (await count(db, `SELECT count(*)::int AS n FROM payments`)) >= 60, 60_000, 20);
     // 1. The API server refuses (503) to record pushes: those Daraja accepts from now on (prompts
     //    on the phones) stay unrecorded while the payment service retries.
-    const PUSHES = /\/api\/internal\/payments\/pushes$/;
+    const PUSHES = /\/api\/internal\/payments\/pushes\/batch$/;
     gate.refuse(PUSHES);
     const answered = () => new Set(sale.answers.map((answer) => answer.body.CheckoutRequestID as string | undefined));
     const retrying = () => {
       const done = answered();
-      return new Set(gate.refused(PUSHES).map((request) => (JSON.parse(request.body) as { checkoutRequestId: string }).checkoutRequestId).filter((id) => !done.has(id)));
+      return new Set(pushIds(gate.refused(PUSHES)).filter((id) => !done.has(id)));
     };
     await waitFor('5 pushes sent and not recorded', async () => retrying().size >= 5, 30_000, 5);
     // 2. It refuses new orders too and no new checkout starts. Once every stkPush in flight is
     //    retrying the record of its push — none is between Daraja accepting its push and the
     //    service writing it down, the one window no service can close (docs/payments.md) — the
     //    payment service is killed, in that same tick.
-    gate.refuse(/\/api\/internal\/payments\/(pushes|orders)$/);
+    gate.refuse(/\/api\/internal\/payments\/(pushes\/batch|orders)$/);
     sale.paused = true;
     await waitFor('every stkPush in flight to be retrying its record', async () => sale.inFlight === retrying().size, 15_000, 1).catch((error: unknown) => {
       throw new Error(`${String(error)}: ${retrying().size} retrying, ${sale.inFlight} stkPush in flight`, { cause: error });

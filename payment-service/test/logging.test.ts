@@ -56,16 +56,17 @@ describe('one purchase in both logs', () => {
     // The browser's request as the API server logged it, and the internal calls the payment service made for it.
     const server = routes(linesOf(requestId, 'tukio'));
     expect(server).toContain('POST /pay/stkPush 200');
-    expect(server).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/api\/internal\/payments\/orders 20\d$/), expect.stringMatching(/^POST \/api\/internal\/payments\/pushes 20\d$/)]));
+    expect(server).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/api\/internal\/payments\/orders 20\d$/), expect.stringMatching(/^POST \/api\/internal\/payments\/pushes\/batch 20\d$/)]));
     // The same request in the payment service's log.
     expect(routes(linesOf(requestId, 'payments'))).toContain('POST /api/stkPush 200');
 
     await s.waitPromptDone(body.CheckoutRequestID);
     expect((await s.waitSettled(buyer.token, body.CheckoutRequestID)).body.status).toBe('success');
-    // Daraja's callback has an id of its own; the settlement it causes on the API server carries it.
+    // Daraja's callback has an id of its own; the settlement it causes on the API server carries it (a batch of
+    // one: nothing else was being settled).
     const callback = logs.lines().find((line) => line.name === 'payments' && line.msg === 'POST /api/mpesa/callback/:secret 200');
     expect(callback?.requestId).toBeTruthy();
-    expect(routes(linesOf(callback!.requestId!, 'tukio'))).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/api\/internal\/payments\/settle 200$/)]));
+    expect(routes(linesOf(callback!.requestId!, 'tukio'))).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/api\/internal\/payments\/settle\/batch 200$/)]));
 
     // (The simulator key is printed once at start on purpose, for the developer: not checked here.)
     const text = logs.text();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBatcher } from '../src/lib/batcher.js';
+import { createBatcher } from '@tukio/shared/node/batcher';
 import { createBackgroundQueue } from '../src/lib/keyed-queue.js';
 
 describe('createBatcher (group commit)', () => {
@@ -36,6 +36,27 @@ describe('createBatcher (group commit)', () => {
     expect(calls).toBeGreaterThan(1);
     // Still usable afterwards.
     expect(await write('d')).toBe('D');
+  });
+
+  it('keeps up to `inFlight` batches on the way: a hung one holds back only its own items', async () => {
+    const writes: number[][] = [];
+    const hung: Array<() => void> = [];
+    const write = createBatcher(
+      async (items: number[]) => {
+        writes.push(items);
+        if (items.includes(1)) await new Promise<void>((resolve) => hung.push(resolve));
+        return items;
+      },
+      { maxBatch: 10, inFlight: 2 },
+    );
+    const first = write(1);
+    // The second item goes at once beside the hung first batch, the next ones together after it.
+    expect(await write(2)).toBe(2);
+    const later = [3, 4].map((item) => write(item));
+    expect(await Promise.all(later)).toEqual([3, 4]);
+    expect(writes).toEqual([[1], [2], [3, 4]]);
+    hung[0]!();
+    expect(await first).toBe(1);
   });
 });
 

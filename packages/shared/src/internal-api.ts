@@ -120,6 +120,25 @@ export const settleRequest = z.object({
   quantity: z.coerce.number().int().min(1).max(MAX_TICKETS_PER_ORDER).optional(),
 });
 
+/**
+ * The most calls one batch carries (POST /pushes/batch, /settle/batch). The payment service sends a call
+ * alone while no batch of its kind is on the way, and the calls that arrive meanwhile together in the next
+ * one: under a burst of buyers one request carries many, with no delay added when it is quiet.
+ */
+export const INTERNAL_BATCH_MAX = 100;
+const batchOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item).min(1).max(INTERNAL_BATCH_MAX) });
+
+/** POST /pushes/batch: several POST /pushes in one request. */
+export const recordPushesRequest = batchOf(recordPushRequest);
+/** POST /settle/batch: several POST /settle in one request. */
+export const settleManyRequest = batchOf(settleRequest);
+
+/**
+ * A batch's answer: for each item, in order, the status and body its own request would have been answered
+ * with (a refusal's error body included), so the caller treats each exactly as before.
+ */
+export const batchResponse = z.object({ results: z.array(z.object({ status: z.int(), body: z.unknown() })) });
+
 /** GET /pending: pushes still waiting for a result, for the reconciler. */
 export const pendingPushesQuery = z.object({
   olderThan: z.coerce.number().int().min(0).max(86_400).default(30),
@@ -194,6 +213,7 @@ export type CreateOrderRequest = z.infer<typeof createOrderRequest>;
 export type CreateGuestOrderRequest = z.infer<typeof createGuestOrderRequest>;
 export type RecordPushRequest = z.input<typeof recordPushRequest>;
 export type SettleRequest = z.infer<typeof settleRequest>;
+export type BatchResponse = z.infer<typeof batchResponse>;
 export type WhoamiResponse = z.infer<typeof whoamiResponse>;
 export type HeldOrder = z.infer<typeof heldOrderResponse>;
 export type PaymentView = z.infer<typeof paymentView>;

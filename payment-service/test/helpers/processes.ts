@@ -102,14 +102,16 @@ export async function startService(options: {
  */
 export async function startGate(target: string) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
-  const held: Array<{ path: string; socket: Socket }> = [];
+  const held: Array<{ path: string; body: string; socket: Socket }> = [];
   const refused: Array<{ path: string; body: string }> = [];
   let holding: RegExp | undefined;
   let refusing: RegExp | undefined;
   const server = http.createServer((req, res) => {
     const requestPath = req.url ?? '/';
     if (holding?.test(requestPath)) {
-      held.push({ path: requestPath, socket: req.socket });
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => held.push({ path: requestPath, body: Buffer.concat(chunks).toString('utf8'), socket: req.socket }));
       return;
     }
     if (refusing?.test(requestPath)) {
@@ -141,7 +143,7 @@ export async function startGate(target: string) {
     refuse(pattern: RegExp | undefined) {
       refusing = pattern;
     },
-    held: (pattern?: RegExp) => held.filter((request) => !pattern || pattern.test(request.path)).length,
+    held: (pattern?: RegExp) => held.filter((request) => !pattern || pattern.test(request.path)),
     refused: (pattern?: RegExp) => refused.filter((request) => !pattern || pattern.test(request.path)),
     /** Cuts the connections of the held requests: the service never saw them. */
     dropHeld() {

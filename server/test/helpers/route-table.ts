@@ -838,6 +838,23 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'POST',
+    path: '/api/internal/payments/pushes/batch',
+    scenarios: [
+      {
+        name: 'without the key',
+        request: (tools) => json('POST', '/api/internal/payments/pushes/batch', { items: [{ orderId: tools.w.orderId, checkoutRequestId: 'ws_CO_forged', merchantRequestId: 'm' }] }),
+        expect: all(401),
+      },
+    ],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: (w) => ({ items: [{ orderId: w.orderId, checkoutRequestId: `ws_CO_fz${unique()}`, merchantRequestId: 'mr-fuzz' }] }),
+      variants: (w) => (w.pool.openOrders.length === 0 ? [] : [{ body: { items: w.pool.openOrders.map((orderId) => ({ orderId, checkoutRequestId: `ws_CO_fz${unique()}`, merchantRequestId: 'mr-fuzz' })) } }]),
+    },
+  },
+  {
+    method: 'POST',
     path: '/api/internal/payments/settle',
     scenarios: [
       {
@@ -856,6 +873,27 @@ export const routeTable: RouteEntry[] = [
           { body: { checkoutRequestId, resultCode: 1032, resultDesc: 'Request cancelled by user', source: 'callback' } },
           { body: { checkoutRequestId, resultCode: 0, resultDesc: 'ok', amount: 500, mpesaReceiptNumber: `FZ${unique().toUpperCase()}`, phone: '254712345679', source: 'query' } },
         ]),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/payments/settle/batch',
+    scenarios: [
+      {
+        name: 'forged success without the key',
+        request: (tools) =>
+          json('POST', '/api/internal/payments/settle/batch', {
+            items: [{ checkoutRequestId: tools.w.checkoutRequestId, resultCode: 0, resultDesc: 'ok', amount: 1, mpesaReceiptNumber: 'FORGED1234', phone: '254712345678', source: 'query' }],
+          }),
+        expect: all(401),
+      },
+    ],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: (w) => ({ items: [{ checkoutRequestId: w.checkoutRequestId, merchantRequestId: 'mr-x', resultCode: 1032, resultDesc: 'Request cancelled by user', source: 'callback' }] }),
+      variants: (w) =>
+        w.pool.pendingCheckouts.length === 0 ? [] : [{ body: { items: w.pool.pendingCheckouts.map((checkoutRequestId) => ({ checkoutRequestId, resultCode: 1032, resultDesc: 'Request cancelled by user', source: 'callback' })) } }],
     },
   },
   {

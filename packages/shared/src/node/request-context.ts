@@ -23,6 +23,11 @@ export function currentRequestId(): string | undefined {
   return context.getStore()?.requestId;
 }
 
+/** Runs `work` as part of the request `requestId` (what it logs and the calls it makes carry that id). */
+export function runWithRequestId<T>(requestId: string, work: () => T): T {
+  return context.run({ requestId }, work);
+}
+
 function requestIdFor(req: Request): string {
   const given = req.get(REQUEST_ID_HEADER);
   return given !== undefined && SAFE_REQUEST_ID.test(given) ? given : randomUUID();

@@ -1,7 +1,7 @@
 import { MAX_MESSAGE_LENGTH } from '@tukio/shared/limits';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { createBatcher } from '../../lib/batcher.js';
+import { createBatcher } from '@tukio/shared/node/batcher';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { countWithinBytes } from '../../lib/page-budget.js';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/database.js';
-import { createBatcher } from '../../lib/batcher.js';
+import { createBatcher } from '@tukio/shared/node/batcher';
 import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mail, MailAttachment, Mailer } from '../../lib/mailer.js';

@@ -1,4 +1,5 @@
 import {
+  batchResponse,
   heldOrderResponse,
   orderStatusSchema as orderStatus,
   paymentStatusSchema as paymentStatus,
@@ -25,6 +26,7 @@ const _statusesAgree: Same<(typeof payments.status.enumValues)[number], PaymentS
 
 /** The internal calls of the payment service: the same schemas type its client (@tukio/shared/internal-api). */
 export {
+  batchResponse as batchAnswers,
   heldOrderResponse as heldOrder,
   paymentView,
   pendingPushesResponse as pendingPushes,

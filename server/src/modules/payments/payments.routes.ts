@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { pageSchema } from '../../lib/keyset-page.js';
+import { answerEach } from '../../lib/batch-answer.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { timePageQuery } from '../../lib/time-cursor.js';
-import { guestTickets, heldOrder, paymentView, pendingPushes, recordedPush, released, settled, transaction, whoami } from './payments.responses.js';
+import { batchAnswers, guestTickets, heldOrder, paymentView, pendingPushes, recordedPush, released, settled, transaction, whoami } from './payments.responses.js';
 import {
   abandonOrderBody,
   checkoutParams,
@@ -13,8 +14,10 @@ import {
   orderParams,
   pendingQuery,
   recordPushBody,
+  recordPushesBody,
   saveTransactionBody,
   settleBody,
+  settleManyBody,
   userIdParams,
 } from './payments.schemas.js';
 import type { GuestCheckout } from './guest-checkout.service.js';
@@ -136,6 +139,18 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
   );
 
   routes.post(
+    '/pushes/batch',
+    {
+      summary: 'Record several pushes in one request (POST /pushes for each item)',
+      access: 'internal',
+      description: "The payment service sends the pushes recorded during a burst together. Each item is answered with the status and body POST /pushes would have answered it with.",
+      body: recordPushesBody,
+      responses: { 200: { description: '`{results:[{status, body}]}`, one per item, in order.', schema: batchAnswers } },
+    },
+    ({ body }) => answerEach(body.items, 201, (item) => payments.recordPush(item)),
+  );
+
+  routes.post(
     '/settle',
     {
       summary: 'Settle a payment from the Daraja callback or a status query (idempotent)',
@@ -149,6 +164,18 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
       },
     },
     ({ body }) => payments.settle(body),
+  );
+
+  routes.post(
+    '/settle/batch',
+    {
+      summary: 'Settle several payments in one request (POST /settle for each item)',
+      access: 'internal',
+      description: "The payment service sends the callbacks that arrive during a burst together; their successes are settled in a few statements. Each item is answered with the status and body POST /settle would have answered it with.",
+      body: settleManyBody,
+      responses: { 200: { description: '`{results:[{status, body}]}`, one per item, in order.', schema: batchAnswers } },
+    },
+    ({ body }) => answerEach(body.items, 200, (item) => payments.settle(item)),
   );
 
   routes.get(

@@ -4,7 +4,9 @@ import {
   createGuestOrderRequest,
   createOrderRequest,
   pendingPushesQuery,
+  recordPushesRequest,
   recordPushRequest,
+  settleManyRequest,
   settleRequest,
 } from '@tukio/shared/internal-api';
 import { z } from 'zod';
@@ -16,7 +18,9 @@ export {
   createGuestOrderRequest as createGuestOrderBody,
   createOrderRequest as createOrderBody,
   pendingPushesQuery as pendingQuery,
+  recordPushesRequest as recordPushesBody,
   recordPushRequest as recordPushBody,
+  settleManyRequest as settleManyBody,
   settleRequest as settleBody,
 };
 

@@ -1,7 +1,7 @@
 import type { CreateOrderRequest, SettleRequest } from '@tukio/shared/internal-api';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { createBatcher } from '../../lib/batcher.js';
+import { createBatcher } from '@tukio/shared/node/batcher';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { translate, type Language } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
