@@ -72,9 +72,9 @@ export function createSettlement(deps: {
    * Records a push on the API server (idempotent there; `via` picks the connections); once
    * recorded it leaves the journal.
    */
-  async function recordPush(entry: UnrecordedPush, via: ApiServerClient = api) {
+  async function recordPush(entry: UnrecordedPush, via: ApiServerClient = api, timing: { pushMs?: number } = {}) {
     try {
-      await via.recordPush({ orderId: entry.orderId, checkoutRequestId: entry.checkoutRequestId, merchantRequestId: entry.merchantRequestId });
+      await via.recordPush({ orderId: entry.orderId, checkoutRequestId: entry.checkoutRequestId, merchantRequestId: entry.merchantRequestId, ...timing });
     } catch (error) {
       if (isFinalRecordFailure(error)) {
         journal.setAside(entry.checkoutRequestId);

@@ -244,9 +244,11 @@ export function createServices(deps: AppDeps) {
   // The line in front of a busy sale's seat holds: one line for every instance with Redis.
   // Its admission rate follows how fast seat holds go, shared by every instance with Redis.
   const admissionRate = createAdmissionControl(
-    { adaptive: config.waitingRoom.adaptive, initial: config.waitingRoom.perSecond, min: config.waitingRoom.minPerSecond, max: config.waitingRoom.maxPerSecond, targetMs: config.waitingRoom.targetMs },
+    { adaptive: config.waitingRoom.adaptive, initial: config.waitingRoom.perSecond, min: config.waitingRoom.minPerSecond, max: config.waitingRoom.maxPerSecond, targetMs: config.waitingRoom.targetMs, pushTargetMs: config.waitingRoom.pushTargetMs },
     deps.redis ? createRedisSharedRate(deps.redis.publisher, deps.redis.keyPrefix) : createMemorySharedRate(),
     logger,
+    // Holds of the last minute older than the push target and still without a push, whichever instance holds them.
+    (olderThanMs) => createPaymentsRepository(db).countHoldsWithoutPush(new Date(Date.now() - 60_000), new Date(Date.now() - olderThanMs)),
   );
   const lineRate = {
     get perSecond() {

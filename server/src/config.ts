@@ -115,6 +115,8 @@ const envSchema = z.object({
   WAITING_ROOM_RATE_MAX: z.coerce.number().positive().max(100_000).default(1000),
   /** Milliseconds a seat hold (and the event loop) may take before fewer buyers a second are let in. */
   WAITING_ROOM_TARGET_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /** Milliseconds a whole push (order → prompt sent → push recorded, as the payment service times it) may take before fewer buyers a second are let in. */
+  WAITING_ROOM_PUSH_TARGET_MS: z.coerce.number().int().min(50).max(60_000).default(1500),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   /** Failed logins for one account across all addresses; default 5 × RATE_LIMIT_MAX. */
@@ -205,7 +207,7 @@ export interface AppConfig {
   /** How long a waitlist offer holds its seats, and how often every waitlist is looked at. */
   waitlist: { offerMinutes: number; sweepMs: number };
   /** The line in front of a busy sale's seat holds: admissions per second and at once, and how long a turn lasts. */
-  waitingRoom: { perSecond: number; burst: number; turnSeconds: number; adaptive: boolean; minPerSecond: number; maxPerSecond: number; targetMs: number };
+  waitingRoom: { perSecond: number; burst: number; turnSeconds: number; adaptive: boolean; minPerSecond: number; maxPerSecond: number; targetMs: number; pushTargetMs: number };
   /**
    * max: the general per-address limit, and per account+address failed logins and per-account emails;
    * accountMax: failed logins for one account across addresses; ipMax: per-address ceiling of account routes.
@@ -326,6 +328,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       minPerSecond: env.WAITING_ROOM_RATE_MIN,
       maxPerSecond: env.WAITING_ROOM_RATE_MAX,
       targetMs: env.WAITING_ROOM_TARGET_MS,
+      pushTargetMs: env.WAITING_ROOM_PUSH_TARGET_MS,
     },
     mail: { pollMs: env.MAIL_POLL_MS, maxAttempts: env.MAIL_MAX_ATTEMPTS, retryBaseMs: env.MAIL_RETRY_BASE_MS, keepDays: env.MAIL_KEEP_DAYS },
     paymentPasses: { mode: env.PAYMENT_PASSES, reconcileMs: env.RECONCILE_INTERVAL_MS, refundsMs: env.REFUND_POLL_MS },

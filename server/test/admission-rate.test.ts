@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/lib/logger.js';
 import { createAdmissionControl, createMemorySharedRate, createRedisSharedRate } from '../src/modules/waiting-room/index.js';
-import { percentile, voteFor, type AdmissionBounds } from '../src/modules/waiting-room/admission-control.js';
+import { percentile, voteFor, type AdmissionBounds, type PeriodSamples } from '../src/modules/waiting-room/admission-control.js';
 import { insertEventRow } from './helpers/events.js';
 import { internalHeaders } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -16,17 +16,24 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 const bounds: AdmissionBounds = { initial: 50, min: 5, max: 200, step: 5, factor: 0.7, periodMs: 1000 };
 
 describe('the vote of one period', () => {
-  it('is down when holds or the event loop are slower than the target, up when buyers wait and there is room', () => {
+  it('is down when holds, pushes or the event loop are slower than their targets, up when buyers wait and there is room', () => {
     const fast = Array.from({ length: 20 }, () => 20);
-    expect(voteFor({ holdsMs: fast, loopDelayMs: 5, queued: true }, 250)).toBe('up');
+    const quickPushes = Array.from({ length: 20 }, () => 300);
+    const targets = { targetMs: 250, pushTargetMs: 1500 };
+    const vote = (period: Partial<PeriodSamples>) => voteFor({ holdsMs: fast, pushesMs: quickPushes, loopDelayMs: 5, queued: true, ...period }, targets);
+    expect(vote({})).toBe('up');
     // Nobody waiting: nothing to gain from a higher rate.
-    expect(voteFor({ holdsMs: fast, loopDelayMs: 5, queued: false }, 250)).toBe('hold');
+    expect(vote({ queued: false })).toBe('hold');
     // One slow hold in twenty is under the 90th percentile; three are not.
-    expect(voteFor({ holdsMs: [...fast.slice(1), 900], loopDelayMs: 5, queued: true }, 250)).toBe('up');
-    expect(voteFor({ holdsMs: [...fast.slice(3), 900, 900, 900], loopDelayMs: 5, queued: true }, 250)).toBe('down');
-    expect(voteFor({ holdsMs: fast, loopDelayMs: 400, queued: true }, 250)).toBe('down');
+    expect(vote({ holdsMs: [...fast.slice(1), 900] })).toBe('up');
+    expect(vote({ holdsMs: [...fast.slice(3), 900, 900, 900] })).toBe('down');
+    expect(vote({ loopDelayMs: 400 })).toBe('down');
     // Between half the target and the target: stay.
-    expect(voteFor({ holdsMs: fast.map(() => 180), loopDelayMs: 5, queued: true }, 250)).toBe('hold');
+    expect(vote({ holdsMs: fast.map(() => 180) })).toBe('hold');
+    // Quick holds, but whole pushes slow beyond the API (the payment service or M-Pesa): down; no pushes: holds decide.
+    expect(vote({ pushesMs: [...quickPushes.slice(3), 4000, 5000, 6000] })).toBe('down');
+    expect(vote({ pushesMs: quickPushes.map(() => 1000) })).toBe('hold');
+    expect(vote({ pushesMs: [] })).toBe('up');
     expect(percentile([], 0.9)).toBe(0);
     expect(percentile([5, 1, 3], 0.5)).toBe(3);
   });
@@ -68,7 +75,7 @@ describe.each([
 describe('one instance under load', () => {
   it('lowers its rate when its event loop runs late and raises it back while buyers wait', async () => {
     const logger = createLogger('silent');
-    const control = createAdmissionControl({ adaptive: true, initial: 20, min: 2, max: 100, targetMs: 100, periodMs: 100 }, createMemorySharedRate(), logger);
+    const control = createAdmissionControl({ adaptive: true, initial: 20, min: 2, max: 100, targetMs: 100, pushTargetMs: 1000, periodMs: 100 }, createMemorySharedRate(), logger);
     control.start();
     try {
       // The loop blocked for longer than the target: the next period votes down.
@@ -94,7 +101,7 @@ describe('one instance under load', () => {
   });
 
   it('stays where it was configured with WAITING_ROOM_ADAPTIVE=false', async () => {
-    const control = createAdmissionControl({ adaptive: false, initial: 20, min: 2, max: 100, targetMs: 100, periodMs: 50 }, createMemorySharedRate(), createLogger('silent'));
+    const control = createAdmissionControl({ adaptive: false, initial: 20, min: 2, max: 100, targetMs: 100, pushTargetMs: 1000, periodMs: 50 }, createMemorySharedRate(), createLogger('silent'));
     control.start();
     control.observeHold(10_000);
     expect(control.perSecond).toBe(20);
@@ -126,7 +133,8 @@ describe('a sale through the API', () => {
     const buyers = await Promise.all(['amani', 'bahati'].map((name) => t.createUser(`rate${name}`)));
     const hold = (token: string) => t.api('POST', '/api/internal/payments/orders', { token, headers: internalHeaders(t), body: { eventId, quantity: 1, phone: '254712345678' } });
     expect(await admissionRate()).toBe(1);
-    expect((await hold(buyers[0]!.token)).status).toBe(201);
+    const first = await hold(buyers[0]!.token);
+    expect(first.status).toBe(201);
     expect((await hold(buyers[1]!.token)).status).toBe(429);
 
     // The server's loop stalls (this test runs in the server's process): the next period votes the rate down.
@@ -138,7 +146,12 @@ describe('a sale through the API', () => {
       timeout: 10_000,
       interval: 200,
     });
-    expect((await hold(buyers[1]!.token)).status).toBe(201);
+    const held = await hold(buyers[1]!.token);
+    expect(held.status).toBe(201);
+    // Both pushes end (as when M-Pesa refuses them): holds left without a push would count as stuck pushes below.
+    for (const orderId of [first.body.orderId, held.body.orderId]) {
+      expect((await t.api('POST', `/api/internal/payments/orders/${orderId}/abandon`, { headers: internalHeaders(t), body: { reason: 'push refused' } })).status).toBe(200);
+    }
   });
 
   it('raises the rate while buyers wait in the line and holds are quick', async () => {
@@ -155,6 +168,38 @@ describe('a sale through the API', () => {
       },
       { timeout: 20_000, interval: 300 },
     );
+  });
+
+  it('admits fewer buyers a second when whole pushes are slow beyond the API, though its holds are quick', async () => {
+    const organiser = await t.createUser('pushorganiser');
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 1000, title: 'Koroga Festival' });
+    const buyer = await t.createUser('pushbuyer');
+    await vi.waitFor(async () => expect((await t.api('POST', `/api/events/${eventId}/queue`, { token: buyer.token })).body).toMatchObject({ admitted: true }), { timeout: 20_000, interval: 300 });
+    const order = await t.api('POST', '/api/internal/payments/orders', { token: buyer.token, headers: internalHeaders(t), body: { eventId, quantity: 1, phone: '254712345678' } });
+    expect(order.status).toBe(201);
+    const before = await admissionRate();
+    // The payment service reports each push's whole time with its record: M-Pesa answering in 8 s is past what the sale sustains.
+    const slowPush = { orderId: order.body.orderId, checkoutRequestId: `ws_CO_slow${randomUUID().slice(0, 8)}`, merchantRequestId: 'mr-slow', pushMs: 8000 };
+    await vi.waitFor(
+      async () => {
+        const recorded = await t.api('POST', '/api/internal/payments/pushes/batch', { headers: internalHeaders(t), body: { items: [slowPush] } });
+        expect(recorded.body.results[0].status).toBe(201);
+        expect(await admissionRate()).toBeLessThan(before);
+      },
+      { timeout: 20_000, interval: 300 },
+    );
+  });
+  it('admits fewer buyers a second while seat holds wait for their push beyond the push target', async () => {
+    const organiser = await t.createUser('stuckorganiser');
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 1000, title: 'Safari Sevens' });
+    const buyer = await t.createUser('stuckbuyer');
+    await vi.waitFor(async () => expect((await t.api('POST', `/api/events/${eventId}/queue`, { token: buyer.token })).body).toMatchObject({ admitted: true }), { timeout: 20_000, interval: 300 });
+    const before = await admissionRate();
+    // Held, and its push never recorded (the payment service or M-Pesa saturated): no push time ever comes back.
+    const order = await t.api('POST', '/api/internal/payments/orders', { token: buyer.token, headers: internalHeaders(t), body: { eventId, quantity: 1, phone: '254712345678' } });
+    expect(order.status).toBe(201);
+    await vi.waitFor(async () => expect(await admissionRate()).toBeLessThan(before), { timeout: 20_000, interval: 300 });
+    expect((await t.api('POST', `/api/internal/payments/orders/${order.body.orderId}/abandon`, { headers: internalHeaders(t), body: { reason: 'push refused' } })).status).toBe(200);
   });
 });
 

@@ -128,7 +128,7 @@ describe('a busy sale on one instance (the embedded default)', () => {
 describe('the turn of an admitted buyer', () => {
   it('lasts WAITING_ROOM_TURN_SECONDS; after it the buyer joins again at the back', async () => {
     let now = 1_000_000;
-    const rate = { perSecond: 1, burst: 1, observeHold: () => undefined, observeQueued: () => undefined };
+    const rate = { perSecond: 1, burst: 1, observeHold: () => undefined, observePush: () => undefined, observeQueued: () => undefined };
     const room = createWaitingRoomService({ store: createMemoryWaitingRoomStore(rate, () => now), rate, turnSeconds: 60, seats: { seatsLeft: async () => 10 } });
     await room.admit('event', { userId: 'first' });
     await expect(room.admit('event', { userId: 'second' })).rejects.toMatchObject({ status: 429, code: 'waiting_room_queued', details: { params: { position: 1 } } });

@@ -89,6 +89,12 @@ export const recordPushRequest = z.object({
   orderId: idParam('orderId'),
   checkoutRequestId: checkoutRequestIdSchema,
   merchantRequestId: z.string().max(100).optional(),
+  /**
+   * How long the buyer's push took until this call, in ms: from the payment service asking for the order to
+   * recording its push, Daraja's answer included. The waiting room's adaptive rate follows it (the API server
+   * alone cannot see the part of a push that happens beyond it). Absent when the push is recorded later.
+   */
+  pushMs: z.int().min(0).max(3_600_000).optional(),
 });
 
 /** POST /settle: a Daraja result (its callback, or its answer to an STK query). */

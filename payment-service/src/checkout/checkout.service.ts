@@ -152,7 +152,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
    * down or this process is killed before recording it: a payment for a push the API server never
    * saw would be refused as unknown, and the customer would pay for no ticket.
    */
-  async function journalAndRecord(order: HeldOrder, push: StkPushResponse): Promise<void> {
+  async function journalAndRecord(order: HeldOrder, push: StkPushResponse, startedAt: number): Promise<void> {
     const checkoutRequestId = push.CheckoutRequestID;
     const entry = { orderId: order.orderId, checkoutRequestId, merchantRequestId: push.MerchantRequestID, sentAt: Date.now() };
     let journaled = true;
@@ -166,7 +166,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const record = (async () => {
       for (let attempt = 0; ; attempt += 1) {
         try {
-          await settlement.recordPush(entry, api);
+          // The whole push's time so far (order, prompt, earlier tries): the waiting room's adaptive rate follows it.
+          await settlement.recordPush(entry, api, { pushMs: Math.round(performance.now() - startedAt) });
           return;
         } catch (error) {
           if (attempt >= RECORD_RETRIES || (error instanceof ApiServerError && error.status < 500)) throw error;
@@ -205,6 +206,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
      * Without a token it is a guest purchase: the API server's guest route buys for the phone's shadow account.
      */
     async startCheckout(token: string | undefined, input: CheckoutInput): Promise<{ order: HeldOrder; push: StkPushResponse }> {
+      const startedAt = performance.now();
       let order: HeldOrder;
       try {
         const { guestEmail, language, ...request } = input;
@@ -216,7 +218,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         throw initiateFailedBy(error, 'create order failed');
       }
       const push = await sendPush(order, input.phone);
-      await journalAndRecord(order, push);
+      await journalAndRecord(order, push, startedAt);
       settlement.open.add(push.CheckoutRequestID, { tokenHash: buyerOf(token), eventId: input.eventId, amount: order.amount, quantity: order.quantity });
       return { order, push };
     },

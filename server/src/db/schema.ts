@@ -256,6 +256,8 @@ export const orders = pgTable(
     index('orders_promo_idx').on(t.promoCodeId, t.status),
     // A signed-in account claims the guest orders made with its verified email (docs/decisions/guest-checkout.md).
     index('orders_guest_email_idx').on(sql`lower(${t.guestEmail})`).where(sql`${t.guestEmail} is not null`),
+    // The waiting room's adaptive rate counts recent holds still without a push every second (few rows: pending only).
+    index('orders_pending_created_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -383,6 +385,9 @@ export const payments = pgTable(
     uniqueIndex('payments_receipt_idx').on(t.mpesaReceiptNumber),
     index('payments_user_idx').on(t.userId),
     index('payments_event_idx').on(t.eventId),
+    // An order's payments (0022): found by order when a guest's order is claimed, when cancelled orders are refunded, and
+    // when the waiting room counts holds still without a push.
+    index('payments_order_idx').on(t.orderId),
     index('payments_status_created_idx').on(t.status, t.createdAt),
     /** A user's transactions, a page at a time, newest first (0017). */
     index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
@@ -142,6 +142,22 @@ export function createPaymentsRepository(db: Executor) {
         .where(and(eq(orders.status, 'pending'), lte(orders.holdExpiresAt, now), eventId ? eq(orders.eventId, eventId) : undefined))
         .returning({ id: orders.id });
       return rows.length;
+    },
+
+    /** Seat holds made between `from` and `to` still pending with no push recorded: pushes under way, or stuck. */
+    async countHoldsWithoutPush(from: Date, to: Date): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(orders)
+        .where(
+          and(
+            eq(orders.status, 'pending'),
+            gte(orders.createdAt, from),
+            lte(orders.createdAt, to),
+            sql`not exists (select 1 from ${payments} where ${payments.orderId} = ${orders.id})`,
+          ),
+        );
+      return row?.n ?? 0;
     },
 
     /** Records a push for an order in one statement (copying user, event, phone and amount from it). */

@@ -1,3 +1,4 @@
+import type { RecordPushRequest } from '@tukio/shared/internal-api';
 import { Router } from 'express';
 import { z } from 'zod';
 import { pageSchema } from '../../lib/keyset-page.js';
@@ -28,6 +29,8 @@ export interface SaleLine {
   admit(eventId: string, member: { userId: string } | { phone: string }): Promise<void>;
   /** Runs an admitted buyer's seat hold, timed: the line's admission rate follows how long holds take. */
   timeHold<T>(hold: () => Promise<T>): Promise<T>;
+  /** A whole push, as the payment service timed it: the admission rate follows that too. */
+  observePush(ms: number): void;
 }
 
 /**
@@ -38,6 +41,12 @@ export interface SaleLine {
 export function createInternalPaymentsRouter(deps: { payments: PaymentsService; guests: GuestCheckout; waitingRoom: SaleLine; internalApiKey: string }) {
   const { payments } = deps;
   const router = Router();
+  /** A push recorded: its time, when the payment service reports it, feeds the admission rate. */
+  const recordPush = async ({ pushMs, ...push }: RecordPushRequest) => {
+    const recorded = await payments.recordPush(push);
+    if (pushMs !== undefined) deps.waitingRoom.observePush(pushMs);
+    return recorded;
+  };
   const routes = declareRoutes(router, 'Internal (payment service)', { internalKey: deps.internalApiKey });
 
   routes.get(
@@ -135,7 +144,7 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
         409: 'Push already recorded for another order.',
       },
     },
-    ({ body }) => payments.recordPush(body),
+    ({ body }) => recordPush(body),
   );
 
   routes.post(
@@ -147,7 +156,7 @@ export function createInternalPaymentsRouter(deps: { payments: PaymentsService; 
       body: recordPushesBody,
       responses: { 200: { description: '`{results:[{status, body}]}`, one per item, in order.', schema: batchAnswers } },
     },
-    ({ body }) => answerEach(body.items, 201, (item) => payments.recordPush(item)),
+    ({ body }) => answerEach(body.items, 201, recordPush),
   );
 
   routes.post(

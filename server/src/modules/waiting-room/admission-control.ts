@@ -4,11 +4,14 @@ import type { Logger } from '../../lib/logger.js';
 /**
  * The admission rate of every sale's line, following what the deployment sustains instead of a number
  * someone guessed (docs/decisions/waiting-room.md). Each instance looks, once a period, at how long the
- * seat holds it ran took and how late its event loop ran; from that it votes:
- * - `down`: holds (90th percentile) or the loop (99th) are slower than the target: the servers are past what
- *   they sustain, so fewer buyers a second are let in (the rate times 0.7);
- * - `up`: buyers are waiting and both are under half the target: there is room for more (plus a tenth of the
- *   starting rate);
+ * seat holds it ran took, how long whole pushes took (the payment service reports each push's time from
+ * asking for the order to recording it, Daraja included: the part of a purchase the API server cannot see),
+ * and how late its event loop ran; from that it votes:
+ * - `down`: holds (90th percentile) or the loop (99th) are slower than the target, or pushes (90th
+ *   percentile) slower than the push target: the servers are past what they sustain, so fewer buyers a
+ *   second are let in (the rate times 0.7);
+ * - `up`: buyers are waiting and all three are under half their targets: there is room for more (plus a tenth
+ *   of the starting rate);
  * - `hold` otherwise.
  * The votes meet in the store (Redis with several instances): a `down` from any instance counts at once (once
  * a period), an `up` only after three quiet periods, so the rate settles just under the overload point
@@ -34,6 +37,13 @@ export interface SharedAdmissionRate {
   vote(vote: RateVote, bounds: AdmissionBounds): Promise<number>;
 }
 
+/**
+ * How many seat holds made between `olderThanMs` and a minute ago still have no push recorded. A push stuck
+ * beyond the API server (the payment service or M-Pesa saturated) reports no time of its own until it is done,
+ * so it would otherwise look like no trouble at all; each one counts as a push slower than the target.
+ */
+export type StuckPushes = (olderThanMs: number) => Promise<number>;
+
 export interface AdmissionControlOptions {
   /** Off: the rate stays `initial` (WAITING_ROOM_ADAPTIVE=false). */
   adaptive: boolean;
@@ -42,6 +52,8 @@ export interface AdmissionControlOptions {
   max: number;
   /** Seat-hold latency to stay under, in ms (WAITING_ROOM_TARGET_MS). */
   targetMs: number;
+  /** Whole-push latency to stay under, in ms (WAITING_ROOM_PUSH_TARGET_MS). */
+  pushTargetMs: number;
   periodMs?: number;
 }
 
@@ -56,11 +68,21 @@ export function percentile(values: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
 }
 
-/** The vote of one period, from its hold times, the loop's lateness (p99, ms) and whether anyone was turned away to wait. */
-export function voteFor(period: { holdsMs: number[]; loopDelayMs: number; queued: boolean }, targetMs: number): RateVote {
+export interface PeriodSamples {
+  holdsMs: number[];
+  /** Whole pushes reported in the period (none when no push was recorded). */
+  pushesMs: number[];
+  loopDelayMs: number;
+  queued: boolean;
+}
+
+/** The vote of one period, from its hold and push times, the loop's lateness (p99, ms) and whether anyone was turned away to wait. */
+export function voteFor(period: PeriodSamples, targets: { targetMs: number; pushTargetMs: number }): RateVote {
   const holdP90 = percentile(period.holdsMs, 0.9);
-  if (holdP90 > targetMs || period.loopDelayMs > targetMs) return 'down';
-  if (period.queued && holdP90 <= targetMs / 2 && period.loopDelayMs <= targetMs / 2) return 'up';
+  const pushP90 = percentile(period.pushesMs, 0.9);
+  const { targetMs, pushTargetMs } = targets;
+  if (holdP90 > targetMs || period.loopDelayMs > targetMs || pushP90 > pushTargetMs) return 'down';
+  if (period.queued && holdP90 <= targetMs / 2 && period.loopDelayMs <= targetMs / 2 && pushP90 <= pushTargetMs / 2) return 'up';
   return 'hold';
 }
 
@@ -84,7 +106,7 @@ export function createMemorySharedRate(now: () => number = Date.now): SharedAdmi
   };
 }
 
-export function createAdmissionControl(options: AdmissionControlOptions, shared: SharedAdmissionRate, logger: Logger) {
+export function createAdmissionControl(options: AdmissionControlOptions, shared: SharedAdmissionRate, logger: Logger, stuckPushes?: StuckPushes) {
   const bounds: AdmissionBounds = {
     initial: options.initial,
     // The bounds never exclude the starting rate, whatever was configured.
@@ -96,6 +118,7 @@ export function createAdmissionControl(options: AdmissionControlOptions, shared:
   };
   let rate = options.initial;
   let holds: number[] = [];
+  let pushes: number[] = [];
   let queued = false;
   let timer: NodeJS.Timeout | undefined;
   let loopDelay: ReturnType<typeof monitorEventLoopDelay> | undefined;
@@ -110,6 +133,10 @@ export function createAdmissionControl(options: AdmissionControlOptions, shared:
       // Kept only when something votes on them (adaptive); a fixed rate never reads them.
       if (options.adaptive && holds.length < MAX_SAMPLES) holds.push(ms);
     },
+    /** A whole push (order asked for → push recorded, as the payment service timed it) took `ms`. */
+    observePush(ms: number) {
+      if (options.adaptive && pushes.length < MAX_SAMPLES) pushes.push(ms);
+    },
     /** A buyer was told to wait: there is demand beyond the rate. */
     observeQueued() {
       queued = true;
@@ -117,11 +144,14 @@ export function createAdmissionControl(options: AdmissionControlOptions, shared:
     /** One period's vote, applied; answers the rate now. `lateMs`: how late the period's own timer ran. */
     async adjust(lateMs = 0): Promise<number> {
       // The sampler may not have run yet after a stall that delayed this very timer: its lateness counts too.
-      const period = { holdsMs: holds, loopDelayMs: Math.max(lateMs, loopDelay ? loopDelay.percentile(99) / 1e6 : 0), queued };
+      const stuck = stuckPushes ? await stuckPushes(options.pushTargetMs) : 0;
+      const pushesMs = stuck > 0 ? [...pushes, ...Array.from({ length: Math.min(stuck, MAX_SAMPLES) }, () => options.pushTargetMs + 1)] : pushes;
+      const period = { holdsMs: holds, pushesMs, loopDelayMs: Math.max(lateMs, loopDelay ? loopDelay.percentile(99) / 1e6 : 0), queued };
       holds = [];
+      pushes = [];
       queued = false;
       loopDelay?.reset();
-      const vote = voteFor(period, options.targetMs);
+      const vote = voteFor(period, options);
       const before = rate;
       rate = await shared.vote(vote, bounds);
       if (Math.round(rate * 10) !== Math.round(before * 10)) logger.info(`waiting room: admitting ${rate.toFixed(1)} buyers a second per sale (was ${before.toFixed(1)}, this instance voted ${vote})`);

@@ -16,7 +16,7 @@ import type { WaitingRoomStore } from './waiting-room.store.js';
 export interface WaitingRoomDeps {
   store: WaitingRoomStore;
   /** The admission rate now (the store reads it too), told how holds go and who had to wait. */
-  rate: Pick<AdmissionControl, 'perSecond' | 'observeHold' | 'observeQueued'>;
+  rate: Pick<AdmissionControl, 'perSecond' | 'observeHold' | 'observePush' | 'observeQueued'>;
   turnSeconds: number;
   /** Seats still to be had (issued tickets and live holds taken away); null without a seat limit. */
   seats: { seatsLeft(eventId: string): Promise<number | null> };
@@ -107,6 +107,11 @@ export function createWaitingRoomService(deps: WaitingRoomDeps) {
       } finally {
         rate.observeHold(performance.now() - started);
       }
+    },
+
+    /** A whole push took `ms` (the payment service timed it from asking for the order to recording the push). */
+    observePush(ms: number) {
+      rate.observePush(ms);
     },
 
     /**
