@@ -170,13 +170,19 @@ describe('a sale through the API', () => {
     );
   });
 
-  it('admits fewer buyers a second when whole pushes are slow beyond the API, though its holds are quick', async () => {
-    const organiser = await t.createUser('pushorganiser');
-    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 1000, title: 'Koroga Festival' });
-    const buyer = await t.createUser('pushbuyer');
+  /** A new buyer of a new event takes a place, is admitted and holds a seat; answers the held order. */
+  async function admittedHold(name: string, title: string) {
+    const organiser = await t.createUser(`${name}organiser`);
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 1000, title });
+    const buyer = await t.createUser(`${name}buyer`);
     await vi.waitFor(async () => expect((await t.api('POST', `/api/events/${eventId}/queue`, { token: buyer.token })).body).toMatchObject({ admitted: true }), { timeout: 20_000, interval: 300 });
     const order = await t.api('POST', '/api/internal/payments/orders', { token: buyer.token, headers: internalHeaders(t), body: { eventId, quantity: 1, phone: '254712345678' } });
     expect(order.status).toBe(201);
+    return order;
+  }
+
+  it('admits fewer buyers a second when whole pushes are slow beyond the API, though its holds are quick', async () => {
+    const order = await admittedHold('push', 'Koroga Festival');
     const before = await admissionRate();
     // The payment service reports each push's whole time with its record: M-Pesa answering in 8 s is past what the sale sustains.
     const slowPush = { orderId: order.body.orderId, checkoutRequestId: `ws_CO_slow${randomUUID().slice(0, 8)}`, merchantRequestId: 'mr-slow', pushMs: 8000 };
@@ -189,15 +195,11 @@ describe('a sale through the API', () => {
       { timeout: 20_000, interval: 300 },
     );
   });
+
   it('admits fewer buyers a second while seat holds wait for their push beyond the push target', async () => {
-    const organiser = await t.createUser('stuckorganiser');
-    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 10, price: 500, capacity: 1000, title: 'Safari Sevens' });
-    const buyer = await t.createUser('stuckbuyer');
-    await vi.waitFor(async () => expect((await t.api('POST', `/api/events/${eventId}/queue`, { token: buyer.token })).body).toMatchObject({ admitted: true }), { timeout: 20_000, interval: 300 });
     const before = await admissionRate();
     // Held, and its push never recorded (the payment service or M-Pesa saturated): no push time ever comes back.
-    const order = await t.api('POST', '/api/internal/payments/orders', { token: buyer.token, headers: internalHeaders(t), body: { eventId, quantity: 1, phone: '254712345678' } });
-    expect(order.status).toBe(201);
+    const order = await admittedHold('stuck', 'Safari Sevens');
     await vi.waitFor(async () => expect(await admissionRate()).toBeLessThan(before), { timeout: 20_000, interval: 300 });
     expect((await t.api('POST', `/api/internal/payments/orders/${order.body.orderId}/abandon`, { headers: internalHeaders(t), body: { reason: 'push refused' } })).status).toBe(200);
   });

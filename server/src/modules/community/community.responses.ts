@@ -57,15 +57,20 @@ export const reviewOnly = z.object({ review: reviewResponse });
 
 export const messageOnly = z.object({ msg: z.string() });
 
+/** What every post answer says of the post itself (its replies differ: the whole tree, or a preview). */
+const postFields = {
+  _id: id,
+  content: z.string().meta({ description: '`[deleted]` once deleted.' }),
+  user: z.object({ _id: z.string(), username: z.string() }).meta({ description: "A deleted post's author is `{_id: '', username: '[deleted]'}`." }),
+  upvotes: z.int(),
+  myVote: z.int().min(-1).max(1).meta({ description: "The caller's vote: 1, -1 or 0." }),
+  parent: id.nullable(),
+};
+
 /** A post and its replies, newest first at every level. */
 export const forumPost: z.ZodType = z
   .object({
-    _id: id,
-    content: z.string().meta({ description: '`[deleted]` once deleted.' }),
-    user: z.object({ _id: z.string(), username: z.string() }).meta({ description: "A deleted post's author is `{_id: '', username: '[deleted]'}`." }),
-    upvotes: z.int(),
-    myVote: z.int().min(-1).max(1).meta({ description: "The caller's vote: 1, -1 or 0." }),
-    parent: id.nullable(),
+    ...postFields,
     get replies() {
       return z.array(forumPost);
     },
@@ -81,12 +86,7 @@ export const forumPost: z.ZodType = z
  */
 export const forumPostPreview: z.ZodType = z
   .object({
-    _id: id,
-    content: z.string().meta({ description: '`[deleted]` once deleted.' }),
-    user: z.object({ _id: z.string(), username: z.string() }).meta({ description: "A deleted post's author is `{_id: '', username: '[deleted]'}`." }),
-    upvotes: z.int(),
-    myVote: z.int().min(-1).max(1).meta({ description: "The caller's vote: 1, -1 or 0." }),
-    parent: id.nullable(),
+    ...postFields,
     get replies() {
       return z.array(forumPostPreview).meta({ description: `Its newest replies, newest first: at most ${PREVIEW_REPLIES} a post, ${PREVIEW_LEVELS} levels below a listed post (fewer when the page's byte budget is reached).` });
     },
