@@ -2,6 +2,8 @@
 // users on different instances. Prints delivered, lost and p50/p99 delivery latency.
 // Usage: node bench/chat.mjs   (needs PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379)
 // CHAT_SYNCHRONOUS_COMMIT=false measures the servers with chat commits not waiting for the WAL flush.
+// Knobs: SOCKETS=2000 MESSAGES=20000 RATE=1000 CONNECT_WAVE=500 CONNECT_TIMEOUT_MS=20000 (sockets connect in waves, each
+// with a deadline; the bench stops, exit 1, if any fails to connect).
 import { createRequire } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import jwt from 'jsonwebtoken';
@@ -17,6 +19,9 @@ const RATE = Number(process.env.RATE ?? 1000); // messages per second offered
 // Sent first and not measured (JIT, connection pools, Redis subscriptions warm up), but checked for loss too.
 const WARMUP = Number(process.env.WARMUP ?? 2 * RATE);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Sockets connecting at once, and how long each may take. */
+const CONNECT_WAVE = Number(process.env.CONNECT_WAVE ?? 500);
+const CONNECT_TIMEOUT_MS = Number(process.env.CONNECT_TIMEOUT_MS ?? 20_000);
 const secret = 'bench-secret-bench-secret-bench-secret';
 
 const database = await createDatabase('tukio_bench_chat');
@@ -46,31 +51,44 @@ const bySecond = []; // worst latency of the messages sent in each second
 const ackLatencies = []; // send → the server's acknowledgement (stored), measured messages only
 // This process (2,000 sockets) is part of every latency: a stalled event loop here delays the reading.
 const clientLoop = monitorEventLoopDelay({ resolution: 5 });
-await Promise.all(
-  ids.map(
-    (id, i) =>
-      new Promise((resolve, reject) => {
-        const token = jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' });
-        const socket = io(i < half ? one.url : two.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-        socket.on('msg-recieve', (text) => {
-          const [sentAt, n] = text.split(':').map(Number);
-          if (n < 0) {
-            warmupDelivered += 1;
-            return;
-          }
-          delivered += 1;
-          const ms = performance.now() - sentAt;
-          latencies.push(ms);
-          const second = Math.floor(n / RATE);
-          bySecond[second] = Math.max(bySecond[second] ?? 0, ms);
-        });
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-        sockets[i] = socket;
-      }),
-  ),
-);
-console.log(`connected ${sockets.length} sockets (${half} per instance)`);
+/** One user's socket, resolved once connected; refused (connect_error, or no answer within 20 s) otherwise. */
+const connect = (id, i) =>
+  new Promise((resolve, reject) => {
+    const token = jwt.sign({ tv: 0 }, secret, { subject: id, expiresIn: '1h' });
+    const socket = io(i < half ? one.url : two.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: CONNECT_TIMEOUT_MS });
+    socket.on('msg-recieve', (text) => {
+      const [sentAt, n] = text.split(':').map(Number);
+      if (n < 0) {
+        warmupDelivered += 1;
+        return;
+      }
+      delivered += 1;
+      const ms = performance.now() - sentAt;
+      latencies.push(ms);
+      const second = Math.floor(n / RATE);
+      bySecond[second] = Math.max(bySecond[second] ?? 0, ms);
+    });
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+    sockets[i] = socket;
+  });
+// In waves of CONNECT_WAVE (as users arrive, not all in one instant), each socket with a deadline: a storm that
+// cannot be served ends the bench with what connected instead of waiting for ever.
+const connectStarted = performance.now();
+let connectFailures = 0;
+for (let first = 0; first < SOCKETS; first += CONNECT_WAVE) {
+  const wave = await Promise.allSettled(ids.slice(first, first + CONNECT_WAVE).map((id, j) => connect(id, first + j)));
+  connectFailures += wave.filter((result) => result.status === 'rejected').length;
+}
+if (connectFailures > 0) {
+  console.log(`${connectFailures} of ${SOCKETS} sockets did not connect within ${CONNECT_TIMEOUT_MS} ms (waves of ${CONNECT_WAVE}); stopping`);
+  sockets.forEach((socket) => socket?.close());
+  await one.stop();
+  await two.stop();
+  await database.drop();
+  process.exit(1);
+}
+console.log(`connected ${sockets.length} sockets (${half} per instance) in ${((performance.now() - connectStarted) / 1000).toFixed(1)} s`);
 // Messages are measured in steady state: the presence batches of the connect storm go out first.
 await new Promise((resolve) => setTimeout(resolve, 3000));
 
