@@ -57,6 +57,7 @@ describe('payment service probes and metrics', () => {
     const pushesBefore = sampleValue(payBefore.text, 'stk_pushes_total', { outcome: 'sent' });
     const callbacksBefore = sampleValue(payBefore.text, 'stk_callbacks_total', { outcome: 'settled' });
     const settlementsBefore = sampleValue(serverBefore.text, 'payment_settlements_total', { status: 'success' });
+    const pushTimesBefore = sampleValue(serverBefore.text, 'payment_push_seconds_count', {});
 
     const push = await s.stkPush(buyer.token, eventId, freshPhone());
     expect(push.status).toBe(200);
@@ -76,6 +77,8 @@ describe('payment service probes and metrics', () => {
 
     const serverAfter = await scrape(s.server.url);
     expect(sampleValue(serverAfter.text, 'payment_settlements_total', { status: 'success' })).toBe(settlementsBefore + 1);
+    // The payment service reported the push's whole time with its record (the waiting room's adaptive rate reads the same).
+    expect(sampleValue(serverAfter.text, 'payment_push_seconds_count', {})).toBe(pushTimesBefore + 1);
   });
 
   it('lets a request in flight finish when it shuts down, and tells its client to reconnect elsewhere', async () => {

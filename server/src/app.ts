@@ -365,7 +365,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
   app.use('/api/forums', createForumsRouter({ forums: services.forums }));
   app.use('/api/moderation', createModerationRouter({ moderation: services.moderation }));
-  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, guests: services.guests, waitingRoom: services.waitingRoom, internalApiKey: config.internalApiKey }));
+  app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, guests: services.guests, waitingRoom: services.waitingRoom, internalApiKey: config.internalApiKey, pushSeconds: services.metrics.pushSeconds }));
   app.use('/api/guest-tickets', createGuestTicketsRouter({ guests: services.guests }));
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));

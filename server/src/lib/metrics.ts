@@ -1,5 +1,5 @@
 import { createMetricsRegistry } from '@tukio/shared/node/metrics';
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 
 /**
  * The app's Prometheus registry (one per app instance): the HTTP and process metrics both services expose
@@ -14,7 +14,13 @@ export function createMetrics() {
     labelNames: ['status'] as const,
     registers: metrics.registers,
   });
-  return { ...metrics, settlements };
+  const pushSeconds = new Histogram({
+    name: 'payment_push_seconds',
+    help: 'Whole STK pushes as the payment service timed them: from asking for the order to recording the push (M-Pesa answering included).',
+    buckets: [0.1, 0.25, 0.5, 1, 1.5, 2.5, 5, 10, 15, 30],
+    registers: metrics.registers,
+  });
+  return { ...metrics, settlements, pushSeconds };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

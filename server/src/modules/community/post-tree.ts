@@ -116,8 +116,9 @@ export function fitPreviewsWithin(trees: PostPreview[], budget = PAGE_BYTES): nu
     for (const post of level) {
       let kept = 0;
       for (const reply of post.replies) {
-        const size = full ? 0 : ownBytes(reply);
-        if (full || bytes + size > budget) {
+        if (full) break;
+        const size = ownBytes(reply);
+        if (bytes + size > budget) {
           // Once one reply does not fit, none after it is sent: what is shown stays the newest of each list.
           full = true;
           break;

@@ -38,13 +38,23 @@ export interface SaleLine {
  * INTERNAL_API_KEY). The user's own bearer token is forwarded where the call acts for a user
  * (`userToken`), so the API server decides who that user is.
  */
-export function createInternalPaymentsRouter(deps: { payments: PaymentsService; guests: GuestCheckout; waitingRoom: SaleLine; internalApiKey: string }) {
+export function createInternalPaymentsRouter(deps: {
+  payments: PaymentsService;
+  guests: GuestCheckout;
+  waitingRoom: SaleLine;
+  internalApiKey: string;
+  /** payment_push_seconds: the reported push times, for operators. */
+  pushSeconds?: { observe(seconds: number): void } | undefined;
+}) {
   const { payments } = deps;
   const router = Router();
-  /** A push recorded: its time, when the payment service reports it, feeds the admission rate. */
+  /** A push recorded: its time, when the payment service reports it, feeds the admission rate and a metric. */
   const recordPush = async ({ pushMs, ...push }: RecordPushRequest) => {
     const recorded = await payments.recordPush(push);
-    if (pushMs !== undefined) deps.waitingRoom.observePush(pushMs);
+    if (pushMs !== undefined) {
+      deps.waitingRoom.observePush(pushMs);
+      deps.pushSeconds?.observe(pushMs / 1000);
+    }
     return recorded;
   };
   const routes = declareRoutes(router, 'Internal (payment service)', { internalKey: deps.internalApiKey });
