@@ -136,6 +136,11 @@ describe('event page first load and session', () => {
       await held;
       await route.continue();
     });
+    // The code that paints it is named in the page the server sends, with the route's files, at low priority
+    // (fetched with the page, not after the preloader has run; not ahead of the page's stylesheet).
+    const served = await (await fetch(`${h.server.url}/profile`)).text();
+    expect(served).toMatch(/<link rel="modulepreload" fetchpriority="low" crossorigin href="\/assets\/route-shell-[\w-]+\.js">/);
+    expect(served).toMatch(/<link rel="preload" as="style" fetchpriority="low" crossorigin href="\/assets\/profile-[\w-]+\.css">/);
     await page.goto('/profile', { waitUntil: 'commit' });
     const card = page.locator('#main-content .profile-card');
     await card.locator('.profile-card__name', { hasText: zawadi.user.username }).waitFor();

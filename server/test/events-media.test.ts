@@ -20,7 +20,9 @@ const GENERIC_SHELL = '<!--app-shell--><p>generic shell</p><!--/app-shell-->';
 beforeAll(async () => {
   mkdirSync(clientDist);
   mkdirSync(path.join(clientRoot, 'dist-ssr'));
-  const routeFiles = { 'event-detail': ['assets/event-detail-abc.js', 'assets/event-detail-abc.css'], events: ['assets/events-x.js', 'assets/events-x.css'] };
+  const routeFiles = {
+    // The route's own chunk and stylesheet first, then what it imports (client/vite.config.ts).
+    'event-detail': ['assets/event-detail-abc.js', 'assets/event-detail-abc.css', 'assets/shared-s.js', 'assets/shared-s.css'], events: ['assets/events-x.js', 'assets/events-x.css'] };
   writeFileSync(
     path.join(clientDist, 'index.html'),
     `<!doctype html><html><head><meta charset="utf-8" /><title>Tukio</title><meta name="description" content="Events in Kenya" /><script type="application/json" id="route-files">${JSON.stringify(routeFiles)}</script></head><body><div id="root">${GENERIC_SHELL}</div></body></html>`,
@@ -272,10 +274,12 @@ describe('GET /events/:id share page', () => {
     const rendered = /<div id="root"><!--app-shell--><h1 data-render="(\d+)">Rendered &lt;early><\/h1><!--\/app-shell--><\/div>/.exec(html);
     expect(rendered).not.toBeNull();
     expect(html).not.toContain('generic shell');
-    // Only the event page's files, before </head>: its CSS applied, so the rendered hero is styled on its
-    // first paint, and its script fetched with the page rather than after the client's preloader.
-    expect(html).toMatch(
-      /<link rel="modulepreload" crossorigin href="\/assets\/event-detail-abc\.js"><link rel="stylesheet" crossorigin href="\/assets\/event-detail-abc\.css"><\/head>/,
+    // Only the event page's files, before </head>: its own CSS applied, so the rendered hero is styled on its
+    // first paint; its scripts and its imports' CSS (which style what React renders later) fetched with the page
+    // at low priority rather than after the client's preloader, so they do not hold up that first paint.
+    expect(html).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/event-detail-abc.js"><link rel="stylesheet" crossorigin href="/assets/event-detail-abc.css">' +
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/shared-s.js"><link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/shared-s.css"></head>',
     );
     expect(html).not.toContain('href="/assets/events-x');
 
@@ -295,10 +299,10 @@ describe('GET /events/:id share page', () => {
     const fallback = await res.text();
     expect(fallback).toContain(GENERIC_SHELL);
     expect(fallback).toContain('<title>Renderer breaks | Tukio</title>');
-    // The generic shell styles nothing yet: its script is fetched with the page, its CSS left to the client.
+    // The generic shell styles nothing yet: the route's files are fetched with the page, applied by the client.
     expect(fallback).not.toContain('rel="stylesheet"');
-    expect(fallback).not.toContain('href="/assets/event-detail-abc.css"');
-    expect(fallback).toContain('<link rel="modulepreload" crossorigin href="/assets/event-detail-abc.js">');
+    expect(fallback).toContain('<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/event-detail-abc.css">');
+    expect(fallback).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/event-detail-abc.js">');
   });
 
   it("names each client route's own files in the shell it answers with, and no other route's", async () => {
@@ -307,9 +311,11 @@ describe('GET /events/:id share page', () => {
     expect(events.headers.get('cache-control')).toBe('no-cache');
     const html = await events.text();
     expect(html).toContain(GENERIC_SHELL);
-    // Its script only: a preloaded stylesheet would compete with the render-blocking entry CSS.
-    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/events-x\.js"><\/head>/);
-    expect(html).not.toContain('href="/assets/events-x.css"');
+    // Fetched, not applied, at low priority: they must not compete with the render-blocking entry CSS.
+    expect(html).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/events-x.js"><link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/events-x.css"></head>',
+    );
+    expect(html).not.toContain('rel="stylesheet"');
     expect(html).not.toContain('href="/assets/event-detail-abc');
     // Routes match as React Router's do: case and a trailing slash do not matter.
     expect(await (await fetch(`${t.url}/EVENTS/`)).text()).toContain('href="/assets/events-x.js"');

@@ -62,22 +62,38 @@ function routeFiles(html: string, route: string): string[] {
   }
 }
 
+/** The stylesheets of the route's own chunk: those right after it in its list (client/vite.config.ts). */
+function ownStylesheets(files: string[]): string[] {
+  const own: string[] = [];
+  for (const file of files.slice(1)) {
+    if (!file.endsWith('.css')) break;
+    own.push(file);
+  }
+  return own;
+}
+
 /**
  * <link> tags for a route's own files, put in the page's head so the browser asks for them with the page
  * instead of after the client's preloader script arrives (one round trip less before the route renders).
- * Scripts as modulepreload (fetched and compiled, run when React asks for the route). Stylesheets only when
- * the page carries server-rendered content they style (`rel=stylesheet`, applied at once): a `preload` of them
- * competed with the render-blocking entry CSS and delayed the first paint (Lighthouse on /profile: FCP 1.8 →
- * 2.1 s), so the client's preloader asks for them as before.
+ * At low priority: none of them is needed for the first paint (the shell in the page, styled by the entry's
+ * stylesheet), and at the default high priority two dozen of them took the connections and the bandwidth of
+ * a slow phone from that stylesheet (Lighthouse on /forum/:threadId: first paint 2.1 → 1.7 s at low).
+ * Scripts as modulepreload (fetched and compiled, run when React asks for the route), stylesheets as
+ * preload (applied by the client's route loader, or by the preloader before it paints a signed-in page's
+ * top). With `applyStylesheets` (the page carries server-rendered content of the route), the route's own
+ * stylesheets, which style that content, are applied at once instead: the client build lists them right
+ * after the route's own chunk; the other stylesheets of its imports style what React renders later.
  */
 export function routeHints(html: string, route: string, options: { applyStylesheets?: boolean } = {}): string {
-  return routeFiles(html, route)
+  const files = routeFiles(html, route);
+  const applied = options.applyStylesheets ? ownStylesheets(files) : [];
+  return files
     .map((file) =>
-      file.endsWith('.css')
-        ? options.applyStylesheets
-          ? `<link rel="stylesheet" crossorigin href="/${file}">`
-          : ''
-        : `<link rel="modulepreload" crossorigin href="/${file}">`,
+      applied.includes(file)
+        ? `<link rel="stylesheet" crossorigin href="/${file}">`
+        : file.endsWith('.css')
+          ? `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${file}">`
+          : `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`,
     )
     .join('');
 }
