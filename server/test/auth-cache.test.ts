@@ -36,6 +36,34 @@ describe('cached token lookups on one instance', () => {
   }, 60_000);
 });
 
+describe('token lookups that miss the cache together', () => {
+  it('gives each of many requests at once its own user, and refuses a revoked token among them', async () => {
+    // No cache: every request looks its user up, and those of the same moment share one query.
+    const t = await startTestServer({ AUTH_CACHE_MS: '0' });
+    try {
+      const people = await Promise.all(Array.from({ length: 12 }, (_, i) => t.createUser(`together${i}`)));
+      const gone = people[5]!;
+      expect((await t.api('POST', '/api/auth/logout', { token: gone.token })).status).toBe(200);
+      // Each reads their own profile (allowed to themselves only) and their neighbour's (refused), all at once.
+      const reads = people.flatMap((person, i) => [
+        { token: person.token, id: person.user._id, expected: person === gone ? 401 : 200 },
+        { token: person.token, id: people[(i + 1) % people.length]!.user._id, expected: person === gone ? 401 : 403 },
+      ]);
+      const answers = await Promise.all(reads.map((read) => t.api('GET', `/api/auth/user/${read.id}`, { token: read.token })));
+      answers.forEach((answer, i) => {
+        expect(answer.status, `read ${i}`).toBe(reads[i]!.expected);
+        if (answer.status === 200) expect(answer.body.user._id).toBe(reads[i]!.id);
+      });
+      // Requests are served in turn, so those above may not have shared a query; lookups made in the same
+      // instant do (the first few go alone, the rest together).
+      const lookups = await Promise.all([...people, ...people].map((person) => t.services.auth.authenticate(person.token)));
+      expect(lookups.map((user) => user?.id)).toEqual([...people, ...people].map((person) => (person === gone ? undefined : person.user._id)));
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
+
 describe('cached token lookups across instances', () => {
   it('refuses a token on the other instance, within a Redis round trip, after logout or a password reset', async () => {
     const cluster = await startTwoInstancesOnRedis(longCache);

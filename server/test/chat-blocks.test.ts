@@ -69,6 +69,47 @@ describe('blocking in chat', () => {
     expect((await t.api('GET', '/api/messages/blocks', { token: wanjiku.token })).body.blocked).toEqual([]);
   });
 
+  it('judges messages sent at the same moment each by its own pair, whichever way the block goes', async () => {
+    const [amina, baraka, chebet, daudi] = await Promise.all([person('amina'), person('baraka'), person('chebet'), person('daudi')]);
+    expect((await block(amina, baraka.user._id)).status).toBe(200);
+    expect((await block(daudi, chebet.user._id)).status).toBe(200);
+    // Checked together under load (one query for the messages of the moment): each answer must be its own.
+    const expected = [
+      [baraka, amina, 403, 'You cannot message this user.'],
+      [amina, baraka, 403, 'You blocked this user. Unblock them to send a message.'],
+      [chebet, daudi, 403, 'You cannot message this user.'],
+      [daudi, chebet, 403, 'You blocked this user. Unblock them to send a message.'],
+      [amina, chebet, 200, undefined],
+      [chebet, amina, 200, undefined],
+      [baraka, daudi, 200, undefined],
+      [daudi, baraka, 200, undefined],
+    ] as const;
+    const rounds = 4;
+    const answers = await Promise.all(
+      Array.from({ length: rounds }, (_, round) => expected.map(([from, to], index) => send(from, to, `round ${round} message ${index}`))).flat(),
+    );
+    answers.forEach((answer, index) => {
+      const [from, to, status, msg] = expected[index % expected.length]!;
+      expect(answer.status, `${from.user.username} → ${to.user.username}`).toBe(status);
+      if (msg) expect(answer.body.msg).toBe(msg);
+    });
+    // Requests are served in turn, so those above may not have shared a query; sends made in the same instant do.
+    const twice = [...expected, ...expected];
+    const together = await Promise.all(
+      twice.map(([from, to], index) =>
+        t.services.chat.send(from.user._id, to.user._id, `together ${index}`).then(
+          () => [200, undefined],
+          (error: { status: number; message: string }) => [error.status, error.message],
+        ),
+      ),
+    );
+    expect(together).toEqual(twice.map(([, , status, msg]) => [status, msg]));
+    const stored = await t.api('POST', '/api/messages/getmsg', { token: amina.token, body: { from: amina.user._id, to: chebet.user._id } });
+    expect(stored.body).toHaveLength(2 * rounds + 4);
+    const refused = await t.api('POST', '/api/messages/getmsg', { token: amina.token, body: { from: amina.user._id, to: baraka.user._id } });
+    expect(refused.body).toEqual([]);
+  });
+
   it('refuses blocking yourself, unknown users and visitors, storing nothing', async () => {
     const kamau = await person('kamau');
     const self = await block(kamau, kamau.user._id);

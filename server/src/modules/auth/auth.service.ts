@@ -1,4 +1,5 @@
 import { createSecretKey } from 'node:crypto';
+import { createBatcher } from '@tukio/shared/node/batcher';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import type { Database } from '../../db/database.js';
@@ -112,6 +113,19 @@ export function createAuthService(deps: AuthServiceDeps) {
   const tokens = createAuthTokensRepository(deps.db);
   /** Who a token's subject is, by user id: what `authenticate` needs, with the token version to compare. */
   const known = createTtlCache<AuthUser & { tokenVersion: number }>({ ttlMs: deps.authCacheMs ?? 10_000, max: 50_000 });
+  /**
+   * Cache misses looked up together: with thousands of chat sockets every message checks its sender's
+   * session, and each user's entry expires between their messages; one query for the misses of the moment
+   * instead of one each.
+   */
+  const loadSessionUser = createBatcher(
+    async (ids: string[]) => {
+      const rows = new Map((await users.findSessionUsers([...new Set(ids)])).map((row) => [row.id, row]));
+      return ids.map((id) => rows.get(id));
+    },
+    // Several on the way at once: a slow lookup must not hold every other request's session behind it.
+    { maxBatch: 500, inFlight: 4 },
+  );
   /** Bumped by every account change, so a lookup that started before it never caches what it read. */
   let generation = 0;
   deps.changes.subscribe('user', (id) => {
@@ -306,7 +320,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       let user = known.get(payload.sub);
       if (!user) {
         const startedAt = generation;
-        const row = await users.findById(payload.sub);
+        const row = await loadSessionUser(payload.sub);
         if (!row) return undefined;
         user = { ...toAuthUser(row), tokenVersion: row.tokenVersion };
         if (generation === startedAt) known.set(row.id, user);

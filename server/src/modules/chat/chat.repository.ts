@@ -138,14 +138,17 @@ export function createChatRepository(db: Executor) {
       await db.delete(chatMessages).where(eq(chatMessages.id, id));
     },
 
-    /** Whether either of the two blocked the other (a block stops messages both ways: neither side is left shouting into a wall). */
-    async blockedBetween(a: string, b: string): Promise<{ blockerId: string } | undefined> {
-      const [row] = await db
-        .select({ blockerId: chatBlocks.blockerId })
+    /**
+     * The blocks between the two users of any of these pairs, either way round (a block stops messages both
+     * ways: neither side is left shouting into a wall). Many pairs at once: the chat service checks the
+     * messages of the moment together.
+     */
+    async blocksBetween(pairs: Array<readonly [string, string]>): Promise<Array<{ blockerId: string; blockedId: string }>> {
+      const eitherWay = pairs.flatMap(([a, b]) => [sql`(${a}, ${b})`, sql`(${b}, ${a})`]);
+      return db
+        .select({ blockerId: chatBlocks.blockerId, blockedId: chatBlocks.blockedId })
         .from(chatBlocks)
-        .where(or(and(eq(chatBlocks.blockerId, a), eq(chatBlocks.blockedId, b)), and(eq(chatBlocks.blockerId, b), eq(chatBlocks.blockedId, a))))
-        .limit(1);
-      return row;
+        .where(sql`(${chatBlocks.blockerId}, ${chatBlocks.blockedId}) IN (${sql.join(eitherWay, sql`, `)})`);
     },
 
     async block(blockerId: string, blockedId: string): Promise<void> {

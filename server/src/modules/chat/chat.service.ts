@@ -71,6 +71,14 @@ export function createChatService(deps: {
     (rows: Array<{ senderId: string; recipientId: string; text: string }>) => messages.insertMany(rows, { synchronousCommit: deps.synchronousCommit }),
     { maxBatch: 500 },
   );
+  /** Whether either of the two blocked the other; the checks of many messages in one query under load. */
+  const blockBetween = createBatcher(
+    async (pairs: Array<readonly [string, string]>) => {
+      const blocks = await messages.blocksBetween(pairs);
+      return pairs.map(([a, b]) => blocks.find((block) => (block.blockerId === a && block.blockedId === b) || (block.blockerId === b && block.blockedId === a)));
+    },
+    { maxBatch: 200, inFlight: 4 },
+  );
   const listeners = new Set<(message: DeliveredMessage, origin: string | undefined) => void>();
 
   return {
@@ -86,7 +94,7 @@ export function createChatService(deps: {
       if (!trimmed) throw AppError.badRequest('message_empty', 'Message cannot be empty.', 'message');
       if (trimmed.length > MAX_MESSAGE_LENGTH) throw AppError.badRequest('message_too_long', `Message must be at most ${MAX_MESSAGE_LENGTH} characters.`, { field: 'message', params: { max: MAX_MESSAGE_LENGTH } });
       if (from === to) throw AppError.badRequest('message_to_self', 'You cannot send a message to yourself.', 'to');
-      const block = await messages.blockedBetween(from, to);
+      const block = await blockBetween([from, to]);
       if (block) {
         throw block.blockerId === from
           ? AppError.forbidden('chat_blocked_by_you', blockedMessages.byYou)
