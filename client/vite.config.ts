@@ -7,6 +7,8 @@ import { defaultClientConditions, defaultServerConditions, defineConfig, type Co
 import react from '@vitejs/plugin-react';
 import type { Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+// From the source: the config is loaded before (and without) the shared package's build.
+import { ROUTE_SHELL_FILES } from '../packages/shared/src/client-routes.js';
 import { catalogs } from './build/catalogs-plugin.js';
 
 const gzip = promisify(zlib.gzip);
@@ -82,7 +84,7 @@ function routePreloader(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler(html, context) {
+      handler(_html, context) {
         const chunks = Object.values(context.bundle ?? {}).filter((output) => output.type === 'chunk');
         const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
         /** A chunk's files: itself, its static imports (transitively) and their CSS. */
@@ -104,10 +106,7 @@ function routePreloader(): Plugin {
           ...new Set([...files].flatMap((file) => byFile.get(file)?.moduleIds.map((id) => englishCatalog.exec(id)?.[1]).filter((area) => area !== undefined) ?? [])),
         ];
         catalogFiles.areas[''] = areasOf(loaded);
-        // A signed-in page whose top the preloader paints (src/app/route-shell.ts, `<template id="route-shell-…">`
-        // in the page, put there by prerenderShell, which runs first) needs that code at once: listed with the route's files, the server names it in the page.
         const shellChunk = chunks.find((chunk) => /[\\/]src[\\/]app[\\/]route-shell\.ts$/.test(chunk.facadeModuleId ?? ''));
-        const shellRoutes = new Set([...html.matchAll(/<template id="route-shell-([\w-]+)">/g)].map((match) => match[1]));
         for (const chunk of chunks) {
           const kiswahiliArea = kiswahiliCatalog.exec(chunk.facadeModuleId ?? '')?.[1];
           if (kiswahiliArea) catalogFiles.sw[kiswahiliArea] = chunk.fileName;
@@ -115,10 +114,12 @@ function routePreloader(): Plugin {
           if (!name) continue;
           // Starts with the route's own chunk and its own stylesheets (the server applies those to a page it renders).
           const files = filesOf(chunk.fileName);
-          if (shellChunk && shellRoutes.has(name)) filesOf(shellChunk.fileName, files);
           routeFiles[name] = [...files].filter((file) => !loaded.has(file));
           catalogFiles.areas[name] = areasOf(files);
         }
+        // What paints a signed-in page's top before React (src/app/route-shell.ts), for the routes whose shell the
+        // page carries: asked for first, with the route's stylesheets (client/src/preload-route.ts, server/src/lib/app-shell.ts).
+        if (shellChunk) routeFiles[ROUTE_SHELL_FILES] = [...filesOf(shellChunk.fileName)].filter((file) => !loaded.has(file));
         return [
           // Data for the preloader (not executed, so the Content-Security-Policy does not apply).
           { tag: 'script', attrs: { type: 'application/json', id: 'route-files' }, children: JSON.stringify(routeFiles), injectTo: 'head' },
@@ -268,7 +269,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [catalogs(), react(), prerenderShell(), routePreloader(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
+  plugins: [catalogs(), react(), routePreloader(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
   resolve: {
     // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
     // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its

@@ -6,6 +6,7 @@
  * entry already loads, in <script type="application/json" id="route-files"> (data, not code).
  * For a signed-in page it also starts the API reads the page will make first (./app/route-early-reads).
  */
+import { ROUTE_SHELL_FILES } from '@tukio/shared/client-routes';
 import { startRouteEarlyReads } from './app/route-early-reads';
 import { matchRoute } from './app/route-match';
 import { applyLanguage, initialLanguage } from './lib/i18n/language';
@@ -44,13 +45,23 @@ if (catalogData) {
 const data = document.getElementById('route-files')?.textContent;
 if (route && data) {
   try {
-    const files = (JSON.parse(data) as Record<string, string[] | undefined>)[route.routeFile] ?? [];
-    for (const file of files) preload(`/${file}`, file.endsWith('.css') ? 'style' : 'script');
-    // A signed-in page's top, from the stored session, as soon as its stylesheets are here (./app/route-shell.ts,
-    // loaded only for such a page: the other pages' first load stays as light).
+    const lists = JSON.parse(data) as Record<string, string[] | undefined>;
+    const files = lists[route.routeFile] ?? [];
+    const preloadAll = (which: string[]) => {
+      for (const file of which) preload(`/${file}`, file.endsWith('.css') ? 'style' : 'script');
+    };
     if (document.getElementById(`route-shell-${route.routeFile}`)) {
-      const stylesheets = files.filter((file) => file.endsWith('.css')).map((file) => `/${file}`);
-      void import('./app/route-shell').then(({ paintRouteShell }) => paintRouteShell(route, stylesheets), () => undefined);
+      // A signed-in page's top, from the stored session, as soon as its stylesheets are here (./app/route-shell.ts,
+      // loaded only for such a page: the other pages' first load stays as light). What paints it comes first; the
+      // route's code, which would share a slow phone's bandwidth with it, once it is painted.
+      const stylesheets = files.filter((file) => file.endsWith('.css'));
+      preloadAll([...(lists[ROUTE_SHELL_FILES] ?? []), ...stylesheets]);
+      void import('./app/route-shell')
+        .then(({ paintRouteShell }) => paintRouteShell(route, stylesheets.map((file) => `/${file}`)))
+        .catch(() => undefined)
+        .then(() => preloadAll(files));
+    } else {
+      preloadAll(files);
     }
   } catch {
     // no hints: React loads the route as usual

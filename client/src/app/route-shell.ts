@@ -10,13 +10,16 @@ import { avatarSrc } from '../lib/avatar-src';
 import { getSessionSnapshot } from '../lib/session-store';
 import type { RouteMatch } from './route-match';
 
-/** Shows the shell the page carries for `route` (`#route-shell-<route module's file name>`), if any, filled in. */
-export function paintRouteShell(route: RouteMatch, stylesheets: string[]): void {
+/**
+ * Shows the shell the page carries for `route` (`#route-shell-<route module's file name>`), if any, filled in.
+ * Settles once it is painted, or once it is clear it will not be.
+ */
+export function paintRouteShell(route: RouteMatch, stylesheets: string[]): Promise<void> {
   const template = document.getElementById(`route-shell-${route.routeFile}`);
   const main = document.getElementById('main-content');
   const { user, isLoggedIn, isAvatarImageSet } = getSessionSnapshot();
   // Without a session (or an avatar) the page sends the visitor elsewhere: the loading indicator stays.
-  if (!(template instanceof HTMLTemplateElement) || !main || !user || !isLoggedIn || !isAvatarImageSet) return;
+  if (!(template instanceof HTMLTemplateElement) || !main || !user || !isLoggedIn || !isAvatarImageSet) return Promise.resolve();
   const applied = stylesheets.map(
     (href) =>
       new Promise<void>((resolve, reject) => {
@@ -29,7 +32,7 @@ export function paintRouteShell(route: RouteMatch, stylesheets: string[]): void 
         document.head.append(link);
       }),
   );
-  Promise.all(applied).then(
+  return Promise.all(applied).then(
     () => {
       // React has rendered the page meanwhile (a fast device): its DOM is not ours to touch.
       if (!main.isConnected) return;

@@ -108,8 +108,8 @@ export function createEventPageHandler(deps: {
   logger: Logger;
 }): RequestHandler {
   const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
-  // The event route's files named in the head, its scripts fetched with the page; its stylesheets applied
-  // at once when the hero is rendered on the server (they style it), else only fetched.
+  // The event route's files named in the head (lib/app-shell.ts): with the hero rendered on the server, only
+  // the stylesheets that style it, applied at once; with the generic shell, all of them, fetched with the page.
   // Per language: a Kiswahili reader gets the Kiswahili shell (lib/app-shell.ts) and its catalogs' hints.
   const hinted: Partial<Record<Language, { version: number; html: string; rendered: string; generic: string }>> = {};
   async function shell(language: Language) {
@@ -119,7 +119,7 @@ export function createEventPageHandler(deps: {
       hinted[language] = {
         version,
         html,
-        rendered: routeHints(html, 'event-detail', { applyStylesheets: true }) + catalogs,
+        rendered: routeHints(html, 'event-detail', { rendered: true }) + catalogs,
         generic: routeHints(html, 'event-detail') + catalogs,
       };
     }
