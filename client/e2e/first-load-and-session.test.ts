@@ -99,6 +99,34 @@ describe('event page first load and session', () => {
     expect(seriousErrors(errors)).toEqual([]);
   });
 
+  it('shows the /events list from the page itself, then asks the API when the search changes', async () => {
+    const word = `Kericho${Date.now().toString(36)}`;
+    await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 4, title: `${word} Tea Estate Walk` });
+    await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 6, title: `${word} Tea Tasting` });
+    const { page, errors } = await h.newPage({ width: 412, height: 900 });
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/events') searches.push(url.search);
+    });
+    await page.goto(`/events?q=${word}`);
+    await page.getByRole('heading', { name: `${word} Tea Estate Walk` }).waitFor();
+    await page.getByRole('heading', { name: `${word} Tea Tasting` }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(searches).toEqual([]);
+
+    // A new search asks the API; so does the first one again later (the page's copy served once).
+    await page.getByLabel('Free events only').check();
+    await page.waitForURL(/free=true/);
+    await expect.poll(() => searches.length).toBe(1);
+    expect(searches[0]).toBe(`?q=${word}&free=true&limit=12`);
+    await page.getByLabel('Free events only').uncheck();
+    await page.waitForURL((url) => !url.search.includes('free'));
+    await page.getByRole('heading', { name: `${word} Tea Tasting` }).waitFor();
+    await expect.poll(() => searches).toEqual([`?q=${word}&free=true&limit=12`, `?q=${word}&limit=12`]);
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
   it('shows the organiser their pending event, and ends the session when the token is refused', async () => {
     const pendingId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 8, status: 'pending', title: 'Karen Blixen Garden Tea' });
     const { page } = await h.newPage();

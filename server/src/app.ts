@@ -40,7 +40,7 @@ import { createContactService } from './modules/contact/index.js';
 import { createEventDashboardRouter, createEventDashboardService } from './modules/dashboard/index.js';
 import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
-import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, type EventHoldings } from './modules/events/index.js';
+import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
@@ -437,8 +437,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     app.get('/sw.js', (_req, res) => {
       res.status(404).end();
     });
-    // History fallback: every client route answers with the app shell, its head naming the route's files.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, createAppShellHandler(appShell));
+    // History fallback: every client route answers with the app shell, its head naming the route's files;
+    // the event list's page also carries its first search.
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, createAppShellHandler(appShell, { data: { events: eventListPageData(services.events) }, logger }));
   } else {
     logger.info(`client build not found at ${clientDist}; serving the API only`);
   }

@@ -312,7 +312,7 @@ describe('GET /events/:id share page', () => {
     expect(html).toContain(GENERIC_SHELL);
     // Fetched, not applied, at low priority: they must not compete with the render-blocking entry CSS.
     expect(html).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/events-x.js"><link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/events-x.css"></head>',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/events-x.js"><link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/events-x.css">',
     );
     expect(html).not.toContain('rel="stylesheet"');
     expect(html).not.toContain('href="/assets/event-detail-abc');
@@ -324,6 +324,29 @@ describe('GET /events/:id share page', () => {
       expect(page, pathname).toContain(GENERIC_SHELL);
       expect(page, pathname).not.toContain('modulepreload');
     }
+  });
+
+  it('puts the first search of the /events page into it: the body the API answers for the path the client asks', async () => {
+    const title = `Listed </script><b>${Date.now()}`;
+    await createEvent(t, user.token, { title }, { approveWith: admin.token });
+    const embedded = async (address: string) => {
+      const html = await (await fetch(`${t.url}${address}`)).text();
+      const found = /<script type="application\/json" id="initial-events" data-path="([^"]*)">([\s\S]*?)<\/script>/.exec(html);
+      return found ? { path: found[1]!.replaceAll('&#38;', '&'), body: JSON.parse(found[2]!) } : undefined;
+    };
+    const plain = await embedded('/events');
+    expect(plain?.path).toBe('/events?limit=12');
+    expect(plain?.body).toEqual((await t.api('GET', '/api/events?limit=12')).body);
+    expect(plain?.body.items.map((event: { title: string }) => event.title)).toContain(title);
+
+    // The filters of the address, in the client's order, with its page size.
+    const filtered = await embedded(`/events?page=2&free=true&location=Nairobi&q=${encodeURIComponent('  Listed ')}&other=x`);
+    expect(filtered?.path).toBe('/events?q=Listed&location=Nairobi&free=true&page=2&limit=12');
+    expect(filtered?.body).toEqual((await t.api('GET', '/api/events?q=Listed&location=Nairobi&free=true&page=2&limit=12')).body);
+    // A search the API refuses: no data, the page asks and shows the API's message.
+    expect(await embedded(`/events?q=${'x'.repeat(300)}`)).toBeUndefined();
+    // Other routes carry none.
+    expect(await embedded('/about')).toBeUndefined();
   });
 
   it('makes our own upload an absolute og:image', async () => {
@@ -380,7 +403,7 @@ describe('GET /events/:id share page', () => {
       const html = await res.text();
       expect(html, route).toContain('<title>Tukio</title>');
       expect(html, route).not.toContain('og:title');
-      expect(html, route).not.toContain('initial-event');
+      expect(html, route).not.toContain('id="initial-event"');
       expect(html, route).toContain(GENERIC_SHELL);
       expect(html, route).not.toContain('Hidden pending');
     }

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Request, RequestHandler } from 'express';
 import { matchClientRoute, ROUTE_SHELL_FILES } from '@tukio/shared/client-routes';
 import { isLanguage, pickLanguage, type Language } from '@tukio/shared/languages';
+import type { Logger } from './logger.js';
 import { prepareHtml, sendHtml, type PreparedHtml } from './precompressed.js';
 
 /** How often the app shell (index.html) is checked for a new client build. */
@@ -128,18 +129,41 @@ export function kiswahiliHints(html: string, route: string): string {
 }
 
 /**
- * The history fallback: every client route answers with the app shell in the reader's language
- * (shellLanguage), its head naming the route's files (routeHints). One page per language and route
- * module, compressed once per encoding and client build.
+ * Data a client route's page carries: `head` goes into the page's <head> (a
+ * `<script type="application/json">` the route reads instead of asking the API). `key` is the answer it
+ * was made from: pages are kept per key, so an answer served from the API's cache is rendered once.
+ * Undefined: the page goes without (the route asks the API as usual).
  */
-export function createAppShellHandler(source: AppShellSource): RequestHandler {
+export type RouteData = (req: Request) => Promise<{ key: object; head: string } | undefined>;
+
+/**
+ * The history fallback: every client route answers with the app shell in the reader's language
+ * (shellLanguage), its head naming the route's files (routeHints), and for a route in `data` what it reads
+ * first. One page per language and route module (and answer), compressed once per encoding and client build.
+ */
+export function createAppShellHandler(source: AppShellSource, options: { data?: Partial<Record<string, RouteData>>; logger?: Logger } = {}): RequestHandler {
   let pages: { version: number; byRoute: Map<string, PreparedHtml> } = { version: -1, byRoute: new Map() };
+  let withData = new WeakMap<object, Map<string, PreparedHtml>>();
+
+  async function dataFor(route: string, req: Request) {
+    try {
+      return await options.data?.[route]?.(req);
+    } catch (error) {
+      // The page still works without it: the route asks the API, which reports the problem.
+      options.logger?.error(`page data for ${route} not embedded`, error);
+      return undefined;
+    }
+  }
+
   return (req, res, next) => {
     const language = shellLanguage(req);
     source
       .current(language)
-      .then(({ html, version }) => {
-        if (pages.version !== version) pages = { version, byRoute: new Map() };
+      .then(async ({ html, version }) => {
+        if (pages.version !== version) {
+          pages = { version, byRoute: new Map() };
+          withData = new WeakMap();
+        }
         const route = matchClientRoute(req.path)?.routeFile ?? 'home';
         const key = `${language}:${route}`;
         let page = pages.byRoute.get(key);
@@ -147,6 +171,14 @@ export function createAppShellHandler(source: AppShellSource): RequestHandler {
           const hints = routeHints(html, route) + (language === 'sw' ? kiswahiliHints(html, route) : '');
           page = prepareHtml(hints ? html.replace(/<\/head>/i, () => `${hints}</head>`) : html);
           pages.byRoute.set(key, page);
+        }
+        const data = await dataFor(route, req);
+        if (data) {
+          const known = withData.get(data.key) ?? new Map<string, PreparedHtml>();
+          withData.set(data.key, known);
+          const base = page;
+          page = known.get(key) ?? prepareHtml(base.html.replace(/<\/head>/i, () => `${data.head}</head>`));
+          known.set(key, page);
         }
         res.setHeader('Cache-Control', 'no-cache');
         res.vary('Cookie');

@@ -1,5 +1,6 @@
 /** The events module's public face (docs/decisions/server-boundaries.md). */
 export { createEventPageHandler } from './event-page.js';
+export { eventListPageData } from './event-list-page.js';
 export { canSeeEvent } from './event-visibility.js';
 export { createEventsImportService } from './events-import.service.js';
 export { createEventsRepository, recordActivity } from './events.repository.js';

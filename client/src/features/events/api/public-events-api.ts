@@ -4,6 +4,7 @@
  * downloads axios before its first paint. Import them from here in code that must stay light;
  * ./events-api re-exports them for everyone else.
  */
+import { eventSearchPath } from '@tukio/shared/event-search';
 import { getPublicJson } from '../../../lib/public-get';
 import type { EventItem } from './events-api';
 
@@ -35,16 +36,8 @@ export interface EventPage {
   pages: number;
 }
 
-/** GET /api/events?q=&location=&free=&page=&limit= -> one page of approved events dated today or later. */
-export async function searchEvents(params: EventSearchParams, signal?: AbortSignal): Promise<EventPage> {
-  const query = new URLSearchParams();
-  if (params.q?.trim()) query.set('q', params.q.trim());
-  if (params.location?.trim()) query.set('location', params.location.trim());
-  if (params.free) query.set('free', 'true');
-  if (params.page && params.page > 1) query.set('page', String(params.page));
-  if (params.limit) query.set('limit', String(params.limit));
-  const search = query.toString();
-  const data = await getPublicJson<Partial<EventPage> | undefined>(`/events${search ? `?${search}` : ''}`, signal);
+/** The answer of GET /api/events as the page uses it (missing fields filled in). */
+export function toEventPage(data: Partial<EventPage> | undefined): EventPage {
   const items = asArray<EventItem>(data?.items);
   return {
     items,
@@ -53,4 +46,9 @@ export async function searchEvents(params: EventSearchParams, signal?: AbortSign
     limit: typeof data?.limit === 'number' ? data.limit : items.length,
     pages: typeof data?.pages === 'number' ? data.pages : 1,
   };
+}
+
+/** GET /api/events?q=&location=&free=&page=&limit= -> one page of approved events dated today or later. */
+export async function searchEvents(params: EventSearchParams, signal?: AbortSignal): Promise<EventPage> {
+  return toEventPage(await getPublicJson<Partial<EventPage> | undefined>(eventSearchPath(params), signal));
 }

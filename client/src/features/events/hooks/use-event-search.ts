@@ -1,37 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useFetch } from '../../../hooks/use-fetch';
+import { EVENT_LIST_PAGE_SIZE, eventListQuery, eventSearchPath, readEventListFilters, type EventListFilters } from '@tukio/shared/event-search';
+import { takeInitialSearch } from '../api/initial-event';
 import { searchEvents } from '../api/public-events-api';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 
-export const PAGE_SIZE = 12;
+export const PAGE_SIZE = EVENT_LIST_PAGE_SIZE;
 const TYPING_DELAY_MS = 350;
 
-export interface SearchFilters {
-  q: string;
-  location: string;
-  free: boolean;
-}
-
-function readFilters(params: URLSearchParams): SearchFilters & { page: number } {
-  const page = Number(params.get('page'));
-  return {
-    q: params.get('q') ?? '',
-    location: params.get('location') ?? '',
-    free: params.get('free') === 'true',
-    page: Number.isInteger(page) && page > 1 ? page : 1,
-  };
-}
+export type SearchFilters = Omit<EventListFilters, 'page'>;
 
 /** Builds the query string of the /events page (empty values left out). */
-export function eventsSearch(filters: Partial<SearchFilters> & { page?: number }): URLSearchParams {
-  const next = new URLSearchParams();
-  if (filters.q?.trim()) next.set('q', filters.q.trim());
-  if (filters.location?.trim()) next.set('location', filters.location.trim());
-  if (filters.free) next.set('free', 'true');
-  if (filters.page && filters.page > 1) next.set('page', String(filters.page));
-  return next;
-}
+export const eventsSearch = (filters: Partial<SearchFilters> & { page?: number }): URLSearchParams => eventListQuery(filters);
 
 /**
  * State of the /events page. The URL (?q=&location=&free=&page=) is the source of truth; the text
@@ -40,7 +21,7 @@ export function eventsSearch(filters: Partial<SearchFilters> & { page?: number }
  */
 export function useEventSearch() {
   const [params, setParams] = useSearchParams();
-  const applied = readFilters(params);
+  const applied = readEventListFilters(params);
 
   // What is typed, ahead of the URL while the user is typing.
   const [draft, setDraft] = useState({ q: applied.q, location: applied.location });
@@ -70,9 +51,9 @@ export function useEventSearch() {
   }, [debounced, applied.free, commit]);
 
   const key = `events:search:${applied.q}|${applied.location}|${applied.free}|${applied.page}`;
-  const result = useFetch(key, (signal) =>
-    searchEvents({ q: applied.q, location: applied.location, free: applied.free, page: applied.page, limit: PAGE_SIZE }, signal),
-  );
+  const search = { q: applied.q, location: applied.location, free: applied.free, page: applied.page, limit: PAGE_SIZE };
+  // The first page the server put into the page, when it is this one: no request before the list paints.
+  const result = useFetch(key, (signal) => searchEvents(search, signal), () => takeInitialSearch(eventSearchPath(search)));
 
   return {
     applied,
