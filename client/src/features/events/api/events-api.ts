@@ -18,8 +18,9 @@ const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) 
 export type { EventItem };
 
 // Public lists read anonymously without axios (see ./public-events-api).
-export { getPopularEvents, getUpcomingEvents, searchEvents } from './public-events-api';
-export type { EventPage, EventSearchParams } from './public-events-api';
+export { getPopularEvents, getUpcomingEvents } from './public-events-api';
+export { searchEvents } from './search-events-api';
+export type { EventPage, EventSearchParams } from './search-events-api';
 
 /** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
 export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {

@@ -7,7 +7,7 @@
  * a slow network. Each is read once: a later visit of the page in the same tab asks the API as usual.
  */
 import type { EventItem } from './events-api';
-import { toEventPage, type EventPage } from './public-events-api';
+import { toEventPage, type EventPage } from './search-events-api';
 
 const ELEMENT_ID = 'initial-event';
 const SEARCH_ELEMENT_ID = 'initial-events';

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useFetch } from '../../../hooks/use-fetch';
 import { EVENT_LIST_PAGE_SIZE, eventListQuery, eventSearchPath, readEventListFilters, type EventListFilters } from '@tukio/shared/event-search';
 import { takeInitialSearch } from '../api/initial-event';
-import { searchEvents } from '../api/public-events-api';
+import { searchEvents } from '../api/search-events-api';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value';
 
 export const PAGE_SIZE = EVENT_LIST_PAGE_SIZE;
