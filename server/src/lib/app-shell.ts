@@ -174,10 +174,10 @@ export function createAppShellHandler(source: AppShellSource, options: { data?: 
         }
         const data = await dataFor(route, req);
         if (data) {
-          const known = withData.get(data.key) ?? new Map<string, PreparedHtml>();
-          withData.set(data.key, known);
-          const base = page;
-          page = known.get(key) ?? prepareHtml(base.html.replace(/<\/head>/i, () => `${data.head}</head>`));
+          let known = withData.get(data.key);
+          if (!known) withData.set(data.key, (known = new Map()));
+          const shell = page.html;
+          page = known.get(key) ?? prepareHtml(shell.replace(/<\/head>/i, () => `${data.head}</head>`));
           known.set(key, page);
         }
         res.setHeader('Cache-Control', 'no-cache');

@@ -10,9 +10,9 @@ import { api } from '../../../lib/api-client';
 import type { RefundReason, RefundStatus } from '../../../lib/refund-labels';
 import { fetchJson } from '../../../lib/public-get';
 import type { EventItem, TicketTypesView } from '../../../types/api';
+import { asArray } from './public-events-api';
 
 const seg = (value: string) => encodeURIComponent(value);
-const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) : []);
 
 // Shared with the admin and tickets features, so it lives in src/types.
 export type { EventItem };

@@ -12,28 +12,26 @@ import { toEventPage, type EventPage } from './search-events-api';
 const ELEMENT_ID = 'initial-event';
 const SEARCH_ELEMENT_ID = 'initial-events';
 
-/** The embedded answer of GET /api{path} (an /events search) when it is the one asked for; removes it either way. */
-export function takeInitialSearch(path: string): EventPage | undefined {
-  const element = document.getElementById(SEARCH_ELEMENT_ID);
+/** The JSON the server put into the page under `elementId`, removed from the page either way: it serves one read. */
+function takeEmbedded(elementId: string): { element: HTMLElement; data: unknown } | undefined {
+  const element = document.getElementById(elementId);
   if (!element) return undefined;
   element.remove();
-  if (element.dataset.path !== path) return undefined;
   try {
-    return toEventPage(JSON.parse(element.textContent ?? '') as Partial<EventPage>);
+    return { element, data: JSON.parse(element.textContent ?? '') };
   } catch {
     return undefined;
   }
 }
 
-/** The embedded event when it is the one asked for; removes it either way. */
+/** The embedded answer of GET /api{path} (an /events search) when it is the one asked for. */
+export function takeInitialSearch(path: string): EventPage | undefined {
+  const embedded = takeEmbedded(SEARCH_ELEMENT_ID);
+  return embedded?.element.dataset.path === path ? toEventPage(embedded.data as Partial<EventPage>) : undefined;
+}
+
+/** The embedded event when it is the one asked for. */
 export function takeInitialEvent(id: string): EventItem | undefined {
-  const element = document.getElementById(ELEMENT_ID);
-  if (!element) return undefined;
-  element.remove();
-  try {
-    const event = JSON.parse(element.textContent ?? '') as EventItem;
-    return event._id === id ? event : undefined;
-  } catch {
-    return undefined;
-  }
+  const event = takeEmbedded(ELEMENT_ID)?.data as EventItem | undefined;
+  return event?._id === id ? event : undefined;
 }

@@ -7,6 +7,7 @@
 import { getPublicJson } from '../../../lib/public-get';
 import type { EventItem } from './events-api';
 
+/** A list answer as an array (anything else: empty). */
 export const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data as T[]) : []);
 
 /** GET /api/events/popular -> bare array ("What's Trending Now"). */
