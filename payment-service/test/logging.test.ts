@@ -64,8 +64,10 @@ describe('one purchase in both logs', () => {
     expect((await s.waitSettled(buyer.token, body.CheckoutRequestID)).body.status).toBe('success');
     // Daraja's callback has an id of its own; the settlement it causes on the API server carries it (a batch of
     // one: nothing else was being settled).
-    const callback = logs.lines().find((line) => line.name === 'payments' && line.msg === 'POST /api/mpesa/callback/:secret 200');
-    expect(callback?.requestId).toBeTruthy();
+    // Its log line is written once the callback is answered, which can be just after the settlement shows.
+    const callbackLine = () => logs.lines().find((line) => line.name === 'payments' && line.msg === 'POST /api/mpesa/callback/:secret 200');
+    await expect.poll(() => callbackLine()?.requestId).toBeTruthy();
+    const callback = callbackLine();
     expect(routes(linesOf(callback!.requestId!, 'tukio'))).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/api\/internal\/payments\/settle\/batch 200$/)]));
 
     // (The simulator key is printed once at start on purpose, for the developer: not checked here.)
