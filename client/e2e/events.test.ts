@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
+import { freePort } from '../../server/test/helpers/test-server.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 import { kenyanDay } from './helpers/browser.js';
 
@@ -57,17 +57,6 @@ function makePng(width: number, height: number): Buffer {
     chunk('IDAT', deflateSync(Buffer.concat(rows))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 let h: Harness;

@@ -35,7 +35,14 @@ export async function startPaymentService(
   const httpServer = createServer();
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => httpServer.listen(config.port, overrides.host, resolve));
+  // A port in use is a startup error the caller sees, not an uncaught 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, overrides.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
   const port = (httpServer.address() as AddressInfo).port;
   const selfUrl = `http://127.0.0.1:${port}`;
   const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;

@@ -62,7 +62,21 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     throw error;
   });
   services.metrics.gauge('socket_connections', 'Open Socket.IO connections on this instance.', () => realtime.io.engine.clientsCount);
-  await new Promise<void>((resolve) => httpServer.listen({ port: config.port, backlog: LISTEN_BACKLOG }, resolve));
+  // A port in use is a startup error the caller sees, with what was opened closed again, not an uncaught 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await realtime.close();
+    await jobs.stop(JOBS_STOP_TIMEOUT_MS);
+    await redis?.close();
+    mailer.close();
+    await database.close();
+    throw error;
+  });
   const port = (httpServer.address() as AddressInfo).port;
   selfUrl = `http://127.0.0.1:${port}`;
   services.sms.start();

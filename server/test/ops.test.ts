@@ -92,6 +92,19 @@ describe('probes and metrics', () => {
   });
 });
 
+describe('a port already in use', () => {
+  it('fails the start with EADDRINUSE, a rejection the caller can report rather than an uncaught error', async () => {
+    const first = await startTestServer();
+    try {
+      await expect(startTestServer({ PORT: String(first.port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      // The server already listening is untouched.
+      expect((await first.api('GET', '/healthz')).status).toBe(200);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
 describe('GET /metrics without METRICS_TOKEN', () => {
   let t: TestServer;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../src/config.js';
@@ -15,15 +15,24 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nobody listens on right now, for a service that will listen on it a moment later.
+ * Picked below the kernel's ephemeral range (32768–60999 on Linux): a port the OS handed out with listen(0) could
+ * be handed to another parallel test's listen(0) or outgoing connection before our service binds it (it happened:
+ * EADDRINUSE in CI). Below that range only another freePort can pick it, so a random pick is probed and retried.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(candidate)) return candidate;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
   });
 }
 
