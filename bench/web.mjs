@@ -2,7 +2,7 @@
 // opens '/' (the entry, its modulepreloads and stylesheets, and the lazily loaded home route chunks),
 // with raw and gzip sizes (zlib, default level 6, measured here whatever the server sends) and the bytes the
 // server actually sent (brotli when the browser accepts it).
-// Target: at most 100 KB gzip in total.
+// Target: at most 80 KB gzip in total.
 // Usage: node bench/web.mjs            (builds the client first; SKIP_BUILD=1 to reuse client/dist)
 // Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium). The real server runs from its sources with
 // an embedded PGlite database and the demo events, so the home route renders its cards.
@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { freePort, root, startApi } from './lib.mjs';
 
-const TARGET_KB = 100;
+const TARGET_KB = 80;
 const clientDist = path.join(root, 'client/dist');
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
