@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
+import react from '@vitejs/plugin-react';
 import type { Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 // From the source: the config is loaded before (and without) the shared package's build.
@@ -268,7 +269,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [catalogs(), routePreloader(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
+  plugins: [catalogs(), react(), routePreloader(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
   resolve: {
     // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
     // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its
@@ -279,18 +280,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       // `import ... from 'react-toastify'` at the (otherwise identical) unstyled build so there is
       // a single toast store, and load the stylesheet once as a real CSS file (src/main.tsx).
       { find: /^react-toastify$/, replacement: 'react-toastify/unstyled' },
-      // React's API on Preact's renderer (docs/decisions/preact.md): our code and every library's.
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-      { find: /^react(-dom)?$/, replacement: 'preact/compat' },
     ],
   },
-  // JSX compiles to `react/jsx-runtime` calls, which the alias above turns into Preact's.
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-  // Bundled whole, so the libraries' `react` imports are Preact's too.
-  ssr: { noExternal: true, resolve: { conditions: ['@tukio/source', ...defaultServerConditions] } },
+  ssr: { resolve: { conditions: ['@tukio/source', ...defaultServerConditions] } },
   server: {
     port: 5173,
     proxy,
@@ -315,8 +307,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         codeSplitting: {
           groups: [
             {
-              name: 'ui-vendor',
-              test: /[\\/]node_modules[\\/](preact|react-router|react-router-dom|cookie)[\\/]/,
+              name: 'react-vendor',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/,
               priority: 20,
             },
             {
