@@ -74,7 +74,16 @@ export async function startTestServer(
     CLIENT_DIST: path.join(dataDir, 'no-client'),
     ...env,
   });
-  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory: !database.url && !options.dataDir });
+  // A server that fails to start (a port in use) leaves nothing behind: its database, inbox and files go.
+  const cleanUp = async () => {
+    if (!options.smtp) await smtp.close();
+    await database.drop();
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory: !database.url && !options.dataDir }).catch(async (error: unknown) => {
+    await cleanUp();
+    throw error;
+  });
 
   async function api<T = any>(method: string, route: string, options: { body?: unknown; token?: string | undefined; headers?: Record<string, string>; raw?: string } = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -129,9 +138,7 @@ export async function startTestServer(
     loginAdmin: () => login('admin', 'admin-password'),
     async close() {
       await server.close();
-      if (!options.smtp) await smtp.close();
-      await database.drop();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await cleanUp();
     },
   };
 }
