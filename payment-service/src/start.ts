@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen } from '@tukio/shared/node/listen';
 import { createApiServerClient, type ApiServerClient } from './api-server-client.js';
 import { createPaymentApp } from './app.js';
 import type { PaymentConfig } from './config.js';
@@ -35,14 +36,7 @@ export async function startPaymentService(
   const httpServer = createServer();
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
-  // A port in use is a startup error the caller sees, not an uncaught 'error' event.
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.port, overrides.host, () => {
-      httpServer.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(httpServer, { port: config.port, host: overrides.host });
   const port = (httpServer.address() as AddressInfo).port;
   const selfUrl = `http://127.0.0.1:${port}`;
   const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;

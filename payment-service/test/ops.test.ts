@@ -111,6 +111,18 @@ describe('payment service probes and metrics', () => {
   });
 });
 
+describe('payment service on a port already in use', () => {
+  it('fails its start with EADDRINUSE, a rejection the caller can report, and leaves the running one alone', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-taken-'));
+    try {
+      await expect(startPaymentService({ ...s.config, port: s.pay.port, dataDir })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      expect((await s.payApi('GET', '/healthz')).status).toBe(200);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('payment service without METRICS_TOKEN and without its API server', () => {
   it('answers /metrics 404, /readyz 503 {status:"not-ready", checks:{apiServer:"down"}} with no error text, /healthz 200', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-alone-'));

@@ -1,6 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as SocketServer } from 'socket.io';
+import { listen } from '@tukio/shared/node/listen';
 import { createApp, type Services } from './app.js';
 import { bootstrapDatabase } from './bootstrap/bootstrap.js';
 import { seedDemoActivity } from './bootstrap/demo-activity.js';
@@ -62,14 +63,8 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     throw error;
   });
   services.metrics.gauge('socket_connections', 'Open Socket.IO connections on this instance.', () => realtime.io.engine.clientsCount);
-  // A port in use is a startup error the caller sees, with what was opened closed again, not an uncaught 'error' event.
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
-      httpServer.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
+  // A port in use fails the start, with what was opened closed again.
+  await listen(httpServer, { port: config.port, backlog: LISTEN_BACKLOG }).catch(async (error: unknown) => {
     await realtime.close();
     await jobs.stop(JOBS_STOP_TIMEOUT_MS);
     await redis?.close();
