@@ -27,6 +27,12 @@ describe('probes and metrics', () => {
     await t?.close();
   });
 
+  // A whole server start (database, migrations) runs before the port is tried: a hook's budget, not a test's.
+  it('a second server on its port fails its start with EADDRINUSE, a rejection the caller can report, and leaves this one alone', async () => {
+    await expect(startTestServer({ PORT: String(t.port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect((await t.api('GET', '/healthz')).status).toBe(200);
+  }, 60_000);
+
   it('GET /healthz answers 200 {status:"ok"}, not cached', async () => {
     const res = await t.api('GET', '/healthz');
     expect(res.status).toBe(200);
@@ -89,19 +95,6 @@ describe('probes and metrics', () => {
     expect(after.text).toMatch(/^background_queue_depth\{queue="ticket-mail"\} \d+$/m);
     expect(after.text).toMatch(/^background_queue_depth\{queue="account-mail"\} \d+$/m);
     expect(after.text).toContain('# TYPE payment_settlements_total counter');
-  });
-});
-
-describe('a port already in use', () => {
-  it('fails the start with EADDRINUSE, a rejection the caller can report rather than an uncaught error', async () => {
-    const first = await startTestServer();
-    try {
-      await expect(startTestServer({ PORT: String(first.port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
-      // The server already listening is untouched.
-      expect((await first.api('GET', '/healthz')).status).toBe(200);
-    } finally {
-      await first.close();
-    }
   });
 });
 
