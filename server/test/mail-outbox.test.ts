@@ -73,6 +73,7 @@ describe('mail outbox across a restart', () => {
     await database?.drop();
   });
 
+  // Two server starts and three waits for mail of up to 30 s each: a whole scenario's budget, not a test's 30 s.
   it('sends once, from the next instance, the mail the stopped one could not send', async () => {
     first = await startTestServer({ MAIL_POLL_MS: '0', MAIL_RETRY_BASE_MS: String(RETRY_BASE_MS), JOBS_EXPIRE_SECONDS: '2' }, database.options);
     const owner = await first.createUser('mwenyeji');
@@ -137,5 +138,5 @@ describe('mail outbox across a restart', () => {
     await eventually(async () => expect(await completedSenderJobs(next.db)).toBeGreaterThanOrEqual(looks + 2));
     const received = next.smtp.inbox.map((mail) => `${mail.to} ${mail.subject}`).sort();
     expect(received.filter((line) => /Lamu Dhow Race|Reset your Tukio password|Sent when its sender died/.test(line))).toHaveLength(3);
-  });
+  }, 120_000);
 });

@@ -233,6 +233,7 @@ describe('the payment service through the API server', () => {
     }
   });
 
+  // Two server starts (a database and migrations each): more than a test's default budget on a busy host.
   it('a payment service that is down or too slow gets a clear 503 / 504 with {msg, message}', async () => {
     const silent = await startFakePaymentService(() => {
       // Never answers.
@@ -253,5 +254,5 @@ describe('the payment service through the API server', () => {
       await Promise.all([slow.close(), down.close()]);
       await silent.close();
     }
-  });
+  }, 90_000);
 });
