@@ -63,13 +63,17 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
     throw error;
   });
   services.metrics.gauge('socket_connections', 'Open Socket.IO connections on this instance.', () => realtime.io.engine.clientsCount);
-  // A port in use fails the start, with what was opened closed again.
-  await listen(httpServer, { port: config.port, backlog: LISTEN_BACKLOG }).catch(async (error: unknown) => {
-    await realtime.close();
+  /** The job queue, Redis, the mailer and the database: the last things a shutdown (or a failed start) closes. */
+  const closeConnections = async () => {
     await jobs.stop(JOBS_STOP_TIMEOUT_MS);
     await redis?.close();
     mailer.close();
     await database.close();
+  };
+  // A port in use fails the start, with what was opened closed again.
+  await listen(httpServer, { port: config.port, backlog: LISTEN_BACKLOG }).catch(async (error: unknown) => {
+    await realtime.close();
+    await closeConnections();
     throw error;
   });
   const port = (httpServer.address() as AddressInfo).port;
@@ -117,10 +121,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         if (!(await services.tickets.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued ticket emails were not all written to the outbox');
         if (!(await services.auth.flushMail(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: queued account emails were not all written to the outbox');
         if (!(await services.mail.stop(MAIL_FLUSH_TIMEOUT_MS))) logger.error('shutdown: mail due now was not all sent; the outbox keeps it for the next instance');
-        await jobs.stop(JOBS_STOP_TIMEOUT_MS);
-        await redis?.close();
-        mailer.close();
-        await database.close();
+        await closeConnections();
       })();
       return closing;
     },
