@@ -93,6 +93,14 @@ describe('paged lists in the browser', () => {
     expect(await tickets.getByRole('listitem').count()).toBe(20);
     // The numbering counts every ticket of the event, loaded or not: the 7th of the third concert is on page two.
     await tickets.getByText('Ticket 6 of 7').last().waitFor();
+    // A QR code is drawn when its card comes near the screen: the 20th, pages below, not yet; scrolled to, it is.
+    const lastLoaded = tickets.getByRole('listitem').nth(19);
+    const first = tickets.getByRole('listitem').first();
+    await first.scrollIntoViewIfNeeded();
+    await first.locator('.ticket-qr svg path').first().waitFor();
+    expect(await lastLoaded.locator('.ticket-qr svg').count()).toBe(0);
+    await lastLoaded.scrollIntoViewIfNeeded();
+    await lastLoaded.locator('.ticket-qr svg path').first().waitFor();
     await tickets.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => tickets.getByRole('listitem').count()).toBe(21);
     await tickets.getByText('Ticket 7 of 7').last().waitFor();

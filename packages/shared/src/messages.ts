@@ -6,8 +6,10 @@
  * themselves. In a plural case the piece '#' stands for the number (plain digits, as the texts always wrote
  * it). Lingui's own runtime (@lingui/core) renders the same form but weighs ~2.5 KB gzip more on the client's
  * first load than this, which the page-weight budget cannot afford (docs/decisions/languages.md).
- * Browser-safe: no imports.
+ * Browser-safe: imports only ./english-format.
  */
+import { englishPlural } from './english-format.js';
+
 export type CompiledMessage = string | CompiledPiece[];
 type CompiledPiece = string | [string] | [string, string] | [string, string, unknown];
 export type Messages = Record<string, CompiledMessage>;
@@ -17,6 +19,8 @@ type Cases = Record<string, CompiledMessage>;
 
 const pluralRules = new Map<string, Intl.PluralRules>();
 function pluralCategory(locale: string, count: number): string {
+  // English without Intl: a tab's first Intl object loads locale data, a cost every page's first render paid.
+  if (locale === 'en') return englishPlural(count);
   let rules = pluralRules.get(locale);
   if (!rules) {
     rules = new Intl.PluralRules(locale);

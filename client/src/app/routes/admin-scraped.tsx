@@ -13,6 +13,7 @@ import { RichText, t as translate, useT } from '../../lib/i18n';
 import { ScrapedEventForm, updateEvent } from '../../features/events';
 import type { ListedEvent } from '../../types/api';
 import { AdminEventList, AdminEventsView, ModeratedEventCard, SYSTEM_USER_ID, useAdminEventList, useAdminEvents, useAdminGuard } from '../../features/admin';
+import '../../styles/overlay-dialog.css';
 import '../../features/admin/admin.css';
 
 const messages = {

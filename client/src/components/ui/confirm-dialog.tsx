@@ -8,6 +8,7 @@ import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react'
 import { useModalDialog } from '../../hooks/use-modal-dialog';
 import { useT } from '../../lib/i18n';
 import { Button } from './button';
+import '../../styles/overlay-dialog.css';
 import './confirm-dialog.css';
 
 export interface ConfirmDialogProps {

@@ -4,9 +4,8 @@
  *   t('tickets.paid')                                                                 outside React (current language)
  *   const { language, setLanguage } = useLanguage();
  * Texts live in src/locales/{en,sw}/<area>.json; a key is '<area>.<camelName>'.
- * Formatting in the current language: formatMoney ('Ksh.1,500'), and for real instants in Kenyan
- * time (Africa/Nairobi) formatDate(value, style?), formatTime, formatDateTime. Event dates (stored as
- * Kenyan wall-clock time) keep formatEventDate / formatEventTime from lib/format.
+ * Dates, times and amounts in the current language: lib/format (formatEventDate / formatEventTime for event
+ * dates, stored as Kenyan wall-clock time; formatDateTime for real instants; formatShillings).
  */
 export { LANGUAGES, isLanguage, type Language } from './language';
 export { t, catalogsReady, getLanguage, changeLanguage, type TranslationValues } from './runtime';
@@ -14,4 +13,4 @@ export { translatedLabels } from './labels';
 export { useT, useLanguage, lazyWithTexts, type PreloadableComponent, type Translate } from './react';
 export { RichText } from './rich-text';
 export { reconcileAccountLanguage, saveAccountLanguage } from './account-language';
-export { formatDate, formatTime, formatNairobiDateTime as formatDateTime, formatMoney, formatLocale } from '../format';
+export { formatLocale } from '../format';

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { TimeChart, type TimeChartData } from './time-chart';
+import '../../../styles/data-table.css';
 
 export interface ChartPanelProps {
   id: string;

@@ -32,6 +32,7 @@ import { saveFile } from '../../../lib/save-file';
 import { fileSlug } from '../lib/file-slug';
 import { ChartPanel } from './chart-panel';
 import type { TimeChartData } from './time-chart';
+import '../../../styles/data-table.css';
 import '../dashboard.css';
 
 /** Canvas colours: the palette's green, red and blue (global.css), which canvas cannot read from CSS. */

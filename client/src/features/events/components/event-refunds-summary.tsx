@@ -9,6 +9,7 @@ import { formatDateTime, formatKes } from '../../../lib/format';
 import { REFUND_REASON, REFUND_STATUS, type RefundStatus } from '../../../lib/refund-labels';
 import { getEventRefunds } from '../api/events-api';
 import { RichText, useT } from '../../../lib/i18n';
+import '../../../styles/data-table.css';
 
 const STATUSES: readonly RefundStatus[] = ['due', 'sent', 'succeeded', 'failed'];
 

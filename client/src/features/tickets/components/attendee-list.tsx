@@ -13,6 +13,7 @@ import { formatDateTime } from '../../../lib/format';
 import { getAttendeePage, getAttendeesCsv, type Attendee } from '../api/tickets-api';
 import { saveFile } from '../lib/csv';
 import { formatLocale, RichText, useT } from '../../../lib/i18n';
+import '../../../styles/data-table.css';
 
 
 /** "2:57 PM" today, "Nov 22, 2:57 PM" on another day (full date and time in the title). */

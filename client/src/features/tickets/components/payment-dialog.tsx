@@ -15,6 +15,7 @@ import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
 import { STATUS, type PaymentState } from '../hooks/use-ticket-payment';
 import { RichText, useT } from '../../../lib/i18n';
+import '../../../styles/overlay-dialog.css';
 
 export interface PaymentDialogProps {
   open: boolean;

@@ -13,6 +13,8 @@ import { formatDateTime, formatKes, formatShillings } from '../../../lib/format'
 import { notify } from '../../../lib/notify';
 import { getTransactionPage, type TransactionRecord } from '../api/tickets-api';
 import { saveCsv, toCsv } from '../lib/csv';
+import '../../../styles/data-table.css';
+import '../../../styles/overlay-dialog.css';
 import '../tickets.css';
 import { t, translatedLabels, useT } from '../../../lib/i18n';
 
