@@ -128,6 +128,25 @@ describe('event page first load and session', () => {
     expect(seriousErrors(errors)).toEqual([]);
   });
 
+  it('shows a signed-in reader the event, checking their role for the door, without downloading axios', async () => {
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 5, title: 'Karura Forest Night Walk' });
+    const reader = await h.server.createUser('kiprotich');
+    await setAvatar(h, reader);
+    const { page, errors } = await h.newPage({ width: 412, height: 900 });
+    await loginThroughUi(page, reader.user.username);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('heading', { level: 1, name: 'Karura Forest Night Walk' }).waitFor();
+    await page.getByRole('heading', { name: 'Tickets' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    // The role is asked (an admin may check tickets in), through fetch: axios is not needed for one read.
+    expect(requested.some((url) => url.endsWith(`/api/auth/user/${reader.user._id}`))).toBe(true);
+    expect(requested.filter(isAxiosChunk)).toEqual([]);
+    expect(await page.getByRole('link', { name: /check.?in/i }).count()).toBe(0);
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
   it('shows the organiser their pending event, and ends the session when the token is refused', async () => {
     const pendingId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 8, status: 'pending', title: 'Karen Blixen Garden Tea' });
     const { page } = await h.newPage();
