@@ -246,14 +246,14 @@ function routeSharedCode(moduleId: string, context: Rolldown.ChunkingContext): s
 
 /**
  * True when some chain of static imports leads from an entry (main.tsx, the route preloader) to the module, or
- * from what the preloader itself loads on demand (src/app/route-shell.ts): that must not wait for React's code.
+ * from what the preloader loads on demand (src/app/route-shell.ts, through src/app/route-code-gate.ts): that must not wait for React's code.
  */
 function loadedAtStart(moduleId: string, context: Rolldown.ChunkingContext, seen: Set<string>): boolean {
   if (seen.has(moduleId)) return false;
   seen.add(moduleId);
   const info = context.getModuleInfo(moduleId);
   if (!info) return false;
-  if (info.isEntry || info.dynamicImporters.some((importer) => /[\\/]src[\\/]preload-route\.ts$/.test(importer))) return true;
+  if (info.isEntry || info.dynamicImporters.some((importer) => /[\\/]src[\\/](?:preload-route|app[\\/]route-code-gate)\.ts$/.test(importer))) return true;
   return info.importers.some((importer) => loadedAtStart(importer, context, seen));
 }
 

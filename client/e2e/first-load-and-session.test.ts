@@ -187,6 +187,17 @@ describe('event page first load and session', () => {
     // The code that paints it is named in the page the server sends, with the route's files, at low priority
     // (fetched with the page, not after the preloader has run; not ahead of the page's stylesheet).
     const served = await (await fetch(`${h.server.url}/profile`)).text();
+    // When the card's avatar has loaded (an image is painted once loaded), in the page's own clock.
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const avatar = document.querySelector<HTMLImageElement>('#main-content img.profile-card__avatar');
+        if (!avatar) return;
+        observer.disconnect();
+        const loaded = () => document.documentElement.setAttribute('data-avatar-loaded-at', String(performance.now()));
+        if (avatar.complete) loaded();
+        else avatar.addEventListener('load', loaded, { once: true });
+      }).observe(document, { childList: true, subtree: true });
+    });
     expect(served).toMatch(/<link rel="modulepreload" fetchpriority="low" crossorigin href="\/assets\/route-shell-[\w-]+\.js">/);
     expect(served).toMatch(/<link rel="preload" as="style" fetchpriority="low" crossorigin href="\/assets\/profile-[\w-]+\.css">/);
     await page.goto('/profile', { waitUntil: 'commit' });
@@ -200,6 +211,18 @@ describe('event page first load and session', () => {
     await page.getByRole('heading', { name: 'My Tickets' }).waitFor();
     await card.locator('.profile-card__email', { hasText: `${zawadi.user.username}@example.com` }).waitFor();
     expect(await card.locator('.profile-card__name').textContent()).toBe(zawadi.user.username);
+    // The card came first: the route's code and its first reads were asked for only once the avatar was there
+    // (src/app/route-code-gate.ts), so they never shared the network or the main thread with that first paint.
+    const order = await page.evaluate(() => ({
+      avatar: Number(document.documentElement.getAttribute('data-avatar-loaded-at')),
+      started: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/assets\/profile-[^/]*\.js$|\/api\/tickets\/mine\/paged$/.test(entry.name))
+        .map((entry) => ({ name: new URL(entry.name).pathname, at: entry.startTime })),
+    }));
+    expect(order.avatar).toBeGreaterThan(0);
+    expect(order.started.map((entry) => entry.name.replace(/-[\w-]+\.js$/, '.js'))).toEqual(expect.arrayContaining(['/assets/profile.js', '/api/tickets/mine/paged']));
+    for (const entry of order.started) expect(entry.at, entry.name).toBeGreaterThan(order.avatar);
     expect(seriousErrors(errors)).toEqual([]);
   });
 

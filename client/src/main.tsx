@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles/global.css';
 import { App } from './app/app';
+import { earlyCardPainted } from './app/route-code-gate';
 import { preloadRoute } from './app/router';
 import { catalogsReady } from './lib/i18n';
 
@@ -17,7 +18,9 @@ const root = createRoot(container);
 // The page's own code too (already fetched: the server named it in the page): React then renders the page at
 // once over the server's shell, without a loading indicator in between. A failed download renders anyway:
 // the route shows its error and retries.
-void Promise.all([catalogsReady(), preloadRoute(window.location.pathname).catch(() => undefined)]).then(() =>
+// A signed-in page whose card the route preloader paints first asks for its code once that card is on the screen.
+const routeCode = earlyCardPainted().then(() => preloadRoute(window.location.pathname));
+void Promise.all([catalogsReady(), routeCode.catch(() => undefined)]).then(() =>
   startTransition(() => {
     root.render(
       <StrictMode>

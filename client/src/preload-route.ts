@@ -6,22 +6,10 @@
  * entry already loads, in <script type="application/json" id="route-files"> (data, not code).
  * For a signed-in page it also starts the API reads the page will make first (./app/route-early-reads).
  */
-import { ROUTE_SHELL_FILES } from '@tukio/shared/client-routes';
+import { earlyCardPainted, preloadFile, routeFileLists } from './app/route-code-gate';
 import { startRouteEarlyReads } from './app/route-early-reads';
 import { matchRoute } from './app/route-match';
 import { applyLanguage, initialLanguage } from './lib/i18n/language';
-
-function preload(href: string, as: 'script' | 'style') {
-  // The API server names the route's files in the page it sends (server/src/lib/app-shell.ts); this
-  // covers pages served otherwise (the dev server, a static host).
-  if (document.head.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement('link');
-  link.rel = as === 'script' ? 'modulepreload' : 'preload';
-  if (as === 'style') link.as = 'style';
-  link.crossOrigin = '';
-  link.href = href;
-  document.head.append(link);
-}
 
 const route = matchRoute(window.location.pathname);
 const language = initialLanguage();
@@ -36,38 +24,20 @@ if (catalogData) {
     const areas = new Set([...(catalogs.areas[''] ?? []), ...((route && catalogs.areas[route.routeFile]) || [])]);
     for (const area of areas) {
       const file = catalogs.sw[area];
-      if (file) preload(`/${file}`, 'script');
+      if (file) preloadFile(file);
     }
   } catch {
     // no hints: the app asks for them itself
   }
 }
-const data = document.getElementById('route-files')?.textContent;
-if (route && data) {
-  try {
-    const lists = JSON.parse(data) as Record<string, string[] | undefined>;
-    const files = lists[route.routeFile] ?? [];
-    const preloadAll = (which: string[]) => {
-      for (const file of which) preload(`/${file}`, file.endsWith('.css') ? 'style' : 'script');
-    };
-    if (document.getElementById(`route-shell-${route.routeFile}`)) {
-      // A signed-in page's top, from the stored session, as soon as its stylesheets are here (./app/route-shell.ts,
-      // loaded only for such a page: the other pages' first load stays as light). What paints it comes first; the
-      // route's code, which would share a slow phone's bandwidth with it, once it is painted.
-      const stylesheets = files.filter((file) => file.endsWith('.css'));
-      preloadAll([...(lists[ROUTE_SHELL_FILES] ?? []), ...stylesheets]);
-      void import('./app/route-shell')
-        .then(({ paintRouteShell }) => paintRouteShell(route, stylesheets.map((file) => `/${file}`)))
-        .catch(() => undefined)
-        .then(() => preloadAll(files));
-    } else {
-      preloadAll(files);
-    }
-  } catch {
-    // no hints: React loads the route as usual
-  }
+const lists = routeFileLists();
+if (route && lists) {
+  // A signed-in page's top, from the stored session, as soon as its stylesheets are here (./app/route-shell.ts,
+  // loaded only for such a page: the other pages' first load stays as light); its other files once that is painted.
+  if (document.getElementById(`route-shell-${route.routeFile}`)) void earlyCardPainted();
+  else for (const file of lists[route.routeFile] ?? []) preloadFile(file);
 }
 // A signed-in page's first API reads (src/lib/early-reads.ts), after the route's files: the browser has a
 // few connections to the server, and the route's stylesheets (which its first render waits for) must not
-// queue behind five API answers.
-if (route) startRouteEarlyReads(route);
+// queue behind five API answers. Where the page has an early card, after it is painted.
+if (route) void earlyCardPainted().then(() => startRouteEarlyReads(route));

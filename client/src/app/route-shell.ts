@@ -33,13 +33,14 @@ export function paintRouteShell(route: RouteMatch, stylesheets: string[]): Promi
       }),
   );
   return Promise.all(applied).then(
-    () => {
+    async () => {
       // React has rendered the page meanwhile (a fast device): its DOM is not ours to touch.
       if (!main.isConnected) return;
       const page = template.content.cloneNode(true) as DocumentFragment;
       const avatar = page.querySelector('.profile-card__avatar');
+      let image: HTMLImageElement | undefined;
       if (avatar && user.avatarImage) {
-        const image = document.createElement('img');
+        image = document.createElement('img');
         image.className = 'avatar-image profile-card__avatar';
         image.width = image.height = 112;
         image.alt = '';
@@ -49,7 +50,18 @@ export function paintRouteShell(route: RouteMatch, stylesheets: string[]): Promi
       const name = page.querySelector('.profile-card__name');
       if (name) name.textContent = user.username;
       main.replaceChildren(page);
+      // Settles once the card, avatar included, is on the screen: what comes next (the route's code, its
+      // reads) would otherwise share the phone's bandwidth and main thread with decoding and painting it.
+      await image?.decode().catch(() => undefined);
+      await afterNextPaint();
     },
     () => undefined, // no stylesheet, no early card: React shows the page as usual
   );
+}
+
+/** Resolves just after the browser has painted the next frame (a timer set in a frame callback runs after its paint). */
+function afterNextPaint(): Promise<void> {
+  // A tab opened in the background paints nothing (and runs no frame callbacks) until it is shown: nothing to wait for.
+  if (document.visibilityState === 'hidden') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
