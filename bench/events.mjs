@@ -18,6 +18,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
 const SEARCH_P99_TARGET_MS = 50;
 const UNCACHED_SEARCH_RPS_TARGET = 500;
 const CONTRACT_LIST_MAX_EVENTS = 200_000;
+const BENCH_ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 
 const GENRES = ['Jazz', 'Rock', 'Tech', 'Food', 'Art', 'Film', 'Comedy', 'Yoga', 'Marathon', 'Startup', 'Gospel', 'Benga', 'Fashion', 'Poetry', 'Chess', 'Cycling', 'Wine', 'Coffee', 'Book', 'Dance', 'Reggae', 'Salsa', 'Photography', 'Gaming'];
 const KINDS = ['Night', 'Festival', 'Summit', 'Fair', 'Workshop', 'Meetup', 'Tour', 'Party', 'Expo', 'Brunch', 'Retreat', 'Showcase', 'Concert', 'Conference', 'Market', 'Walk'];
@@ -94,7 +95,16 @@ let uncached;
 let bare;
 try {
   // Starting the API once runs the migrations; the catalogue is then seeded with SQL in one pass.
-  api = await startApi({ PORT: String(port), DATABASE_URL: database.url, DATA_DIR: dataDir, RATE_LIMIT_MAX: '1000000' });
+  api = await startApi({
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    RATE_LIMIT_MAX: '1000000',
+    // Edits an event through the API to time the contract list's answer after a change.
+    ADMIN_USERNAME: BENCH_ADMIN.username,
+    ADMIN_EMAIL: 'bench-admin@example.com',
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+  });
   const seedStarted = performance.now();
   const eventIds = process.env.REUSE_DB ? await sampleIds(database.url) : await seed(database.url, EVENTS);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -161,7 +171,7 @@ try {
   }
 
   // The whole list in one body outgrows a JavaScript string past a few hundred thousand events; ONLY picks scenarios.
-  const lists = EVENTS <= CONTRACT_LIST_MAX_EVENTS && (!process.env.ONLY || 'contract list'.includes(process.env.ONLY)) ? await measureContractList(api.url) : undefined;
+  const lists = EVENTS <= CONTRACT_LIST_MAX_EVENTS && (!process.env.ONLY || 'contract list'.includes(process.env.ONLY)) ? await measureContractList(api.url, eventIds[0]) : undefined;
 
   const search = rows['search GET /api/events?q=…'];
   const page = rows['event page GET /api/events/:id'] ?? { 'req/s': NaN };
@@ -175,6 +185,7 @@ try {
   const checks = {
     ...(lists && {
       'contract list: fresh answer (after a change) < 1 s, gzip': lists.freshMs < 1000,
+      'contract list: first answer after start (cold) < 1 s, gzip': lists.coldMs < 1000,
       'contract list: repeat answered 304': lists.repeatStatus === 304,
     }),
     [`search p99 < ${SEARCH_P99_TARGET_MS} ms`]: search?.['p99 (ms)'] < SEARCH_P99_TARGET_MS,
@@ -201,29 +212,44 @@ try {
 }
 
 /**
- * The whole-list contract answer: built after a change (an approval through the API moves its version),
- * then served again from memory, then a repeat with its ETag. Sizes are what went over the wire.
+ * The whole-list contract answer: the first one after the server started (every event read and serialized),
+ * again from memory, a repeat with its ETag, then the first answers after one event was edited through the
+ * API (what a client gets while events change: the edited event is read again, its block recompressed).
+ * Sizes are what went over the wire.
  */
-async function measureContractList(url) {
+async function measureContractList(url, eventId) {
   const timed = async (headers) => {
     const started = performance.now();
     const response = await fetch(`${url}/api/events/admin/approved`, { headers });
     const bytes = (await response.arrayBuffer()).byteLength;
     return { ms: Math.round(performance.now() - started), status: response.status, etag: response.headers.get('etag'), encoding: response.headers.get('content-encoding'), length: Number(response.headers.get('content-length') ?? bytes) };
   };
-  // fetch decompresses; Content-Length says what travelled. Plain first (no compression asked for).
+  // fetch decompresses; Content-Length says what travelled.
+  const cold = await timed({ 'accept-encoding': 'gzip' });
   const plain = await timed({ 'accept-encoding': 'identity' });
-  const built = await timed({ 'accept-encoding': 'gzip' });
   const served = await timed({ 'accept-encoding': 'gzip' });
   // As a browser revalidates (fetch would otherwise add Cache-Control: no-cache to a conditional request).
   const repeat = await timed({ 'accept-encoding': 'gzip', 'if-none-match': served.etag ?? '', 'cache-control': 'max-age=0' });
+  const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_ADMIN) });
+  const { token } = await login.json();
+  const edit = await fetch(`${url}/api/events/${eventId}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ title: `Edited for the bench ${Date.now()}` }),
+  });
+  if (!edit.ok) throw new Error(`editing ${eventId} failed: ${edit.status}`);
+  const changed = await timed({ 'accept-encoding': 'gzip' });
+  const changedPlain = await timed({ 'accept-encoding': 'identity' });
   const rows = {
-    'first answer (build + serialize), identity': { ms: plain.ms, status: plain.status, 'bytes on the wire': plain.length },
-    'gzip (compressed once)': { ms: built.ms, status: built.status, 'bytes on the wire': built.length },
+    'first answer after start (read + serialize + compress), gzip': { ms: cold.ms, status: cold.status, 'bytes on the wire': cold.length },
+    'same, identity': { ms: plain.ms, status: plain.status, 'bytes on the wire': plain.length },
     'gzip again (from memory)': { ms: served.ms, status: served.status, 'bytes on the wire': served.length },
     'repeat with If-None-Match': { ms: repeat.ms, status: repeat.status, 'bytes on the wire': 0 },
+    'after one event was edited, gzip': { ms: changed.ms, status: changed.status, 'bytes on the wire': changed.length },
+    'after the edit, identity': { ms: changedPlain.ms, status: changedPlain.status, 'bytes on the wire': changedPlain.length },
   };
-  return { rows, freshMs: plain.ms + built.ms, repeatStatus: repeat.status };
+  if (changed.etag === served.etag) throw new Error('the list did not change after the edit');
+  return { rows, coldMs: cold.ms, freshMs: changed.ms, repeatStatus: repeat.status };
 }
 
 /**

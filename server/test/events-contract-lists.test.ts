@@ -47,17 +47,17 @@ describe('whole-list contract answers', () => {
     expect(events).toHaveLength(40);
     expect(events.some((event) => event.title === 'A pending gala')).toBe(false);
 
-    for (const [accept, decode] of [
-      ['gzip', zlib.gunzipSync],
-      ['br', zlib.brotliDecompressSync],
-      ['gzip, deflate, br', zlib.brotliDecompressSync],
-    ] as const) {
+    // gzip whenever it is accepted (the list is kept as gzip blocks; Brotli streams cannot be joined that way).
+    for (const accept of ['gzip', 'gzip, deflate, br', 'br;q=1, gzip;q=0.5']) {
       const packed = await raw(t, '/api/events/admin/approved', { 'accept-encoding': accept });
-      expect(packed.headers['content-encoding']).toBe(accept === 'gzip' ? 'gzip' : 'br');
+      expect(packed.headers['content-encoding']).toBe('gzip');
       expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
       expect(packed.body.length).toBeLessThan(plain.body.length / 4);
-      expect(decode(packed.body).equals(plain.body)).toBe(true);
+      expect(zlib.gunzipSync(packed.body).equals(plain.body)).toBe(true);
     }
+    const brotliOnly = await raw(t, '/api/events/admin/approved', { 'accept-encoding': 'br' });
+    expect(brotliOnly.headers['content-encoding']).toBeUndefined();
+    expect(brotliOnly.body.equals(plain.body)).toBe(true);
 
     const etag = String(plain.headers.etag);
     expect(etag).toMatch(/^"[\w-]{32}"$/);

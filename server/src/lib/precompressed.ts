@@ -33,6 +33,9 @@ function accepted(header: string | undefined): Set<string> {
   return names;
 }
 
+/** True when the request's Accept-Encoding takes `name`. */
+export const acceptsEncoding = (header: string | undefined, name: 'br' | 'gzip'): boolean => accepted(header).has(name);
+
 export function preferredEncoding(header: string | undefined) {
   const wanted = accepted(header);
   return ENCODINGS.find((candidate) => wanted.has(candidate.name));

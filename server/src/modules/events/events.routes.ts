@@ -56,7 +56,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'All events: approved ones for visitors, every event for an admin',
       access: 'optional',
-      description: 'Served from a body prepared once per change: compressed when the client accepts gzip or br, `ETag` with 304 on a repeat request; limited per client address.',
+      description: 'Served from memory, each event serialized and compressed once per change to it: gzip when the client accepts it, `ETag` with 304 on a repeat request; limited per client address.',
       use: [deps.listLimit],
       responses: { 200: list('Bare array of events.'), 304: 'Unchanged since the ETag sent in If-None-Match.', 429: 'Too many list requests from this address.' },
     },
@@ -69,7 +69,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'Approved events (public despite the path)',
       access: 'public',
-      description: 'Served from a body prepared once per change: compressed when the client accepts gzip or br, `ETag` with 304 on a repeat request; limited per client address.',
+      description: 'Served from memory, each event serialized and compressed once per change to it: gzip when the client accepts it, `ETag` with 304 on a repeat request; limited per client address.',
       use: [deps.listLimit],
       responses: { 200: list('Bare array of approved events.'), 304: 'Unchanged since the ETag sent in If-None-Match.', 429: 'Too many list requests from this address.' },
     },

@@ -14,7 +14,7 @@ import { createEventSearchRepository, type SearchedEventRow, type SearchFilters,
 import { encodeCursor, searchWords } from './search-query.js';
 import type { AdminEventsQuery, CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
-import { createPreparedBodies } from '../../lib/prepared-body.js';
+import { createPreparedLists } from '../../lib/prepared-list.js';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/index.js';
 import type { GeocodingService } from '../geocoding/index.js';
@@ -269,11 +269,16 @@ export function createEventsService(deps: EventsServiceDeps) {
   });
   /**
    * The contract's whole-list answers (GET /api/events/admin/approved and /getevnt), which section-7
-   * clients read for their home and list pages: built once per change, compressed once, 304 on repeat.
+   * clients read for their home and list pages: each event serialized once per change to it, compressed in
+   * blocks so a change recompresses one block (src/lib/prepared-list.ts), 304 on repeat.
    */
-  const contractLists = createPreparedBodies<'approved' | 'all'>(async (key) =>
-    toDtos(key === 'approved' ? await repo.listByStatus('approved') : await repo.list({ approvedOnly: false })),
-  );
+  const contractLists = createPreparedLists<'approved' | 'all'>({
+    ids: (key) => repo.listIds({ approvedOnly: key === 'approved' }),
+    items: async (key, ids) => {
+      const rows = ids !== 'all' ? await repo.findByIds(ids) : key === 'approved' ? await repo.listByStatus('approved') : await repo.list({ approvedOnly: false });
+      return (await toDtos(rows)).map((dto) => ({ id: dto._id, value: dto }));
+    },
+  });
   /** Bumped by every change, so a read that started before it never caches what it read. */
   let generation = 0;
   // Any change to an event may change search results; tickets change only the event's own body.
@@ -287,9 +292,9 @@ export function createEventsService(deps: EventsServiceDeps) {
     generation += 1;
     published.forget(id);
     // Bodies carry seats and registered users.
-    contractLists.invalidate();
+    contractLists.forget(id);
   });
-  deps.changes.subscribe('event', () => contractLists.invalidate());
+  deps.changes.subscribe('event', (id) => contractLists.forget(id));
   /** Announces a change to this and every other instance; returns `value` for chaining. */
   const changed = <T>(value: T, id: string | null): T => {
     deps.changes.publish('event', id);
