@@ -21,6 +21,7 @@ import { createRefundResults, type RefundResults } from './refunds/refund-result
 import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
+import { redisRateLimitStore, type RedisCommands } from '@tukio/shared/node/redis';
 
 export interface PaymentAppDeps {
   config: PaymentConfig;
@@ -35,6 +36,8 @@ export interface PaymentAppDeps {
   callbackUrl: () => string;
   /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
   passes?: PassRunner | undefined;
+  /** Commands on the Redis the instances share (REDIS_URL): the stkPush limits are counted there. */
+  redis?: RedisCommands | undefined;
 }
 
 /** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
@@ -97,6 +100,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
         confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
       }),
       rateLimit: config.stkRateLimit,
+      rateLimitStore: deps.redis && ((budget) => redisRateLimitStore(deps.redis!, `${config.redis?.keyPrefix ?? ''}rl:stk-push-${budget}:`)),
       simulatorUrl: simulator
         ? (req, res, checkoutRequestId) => {
             const promptPath = simulator.promptPath(checkoutRequestId);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
+import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisKeyPrefix, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
@@ -60,6 +60,9 @@ const envSchema = z.object({
   STK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
   STK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
   STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
+  /** Redis shared by the payment instances: one count of the stkPush limits for all of them (unset: each counts its own). */
+  REDIS_URL: optionalString,
+  REDIS_KEY_PREFIX: redisKeyPrefix,
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: metricsToken,
@@ -122,6 +125,8 @@ export interface PaymentConfig {
   passes: 'local' | 'jobs';
   confirmQueryAfterSeconds: number;
   stkRateLimit: { windowMs: number; perIp: number; perUser: number };
+  /** Where the stkPush limits are counted: Redis (every instance draws on one budget), or this process. */
+  redis: { url: string; keyPrefix: string } | undefined;
   trustProxy: boolean;
   logLevel: 'silent' | 'error' | 'info';
   /** GET /metrics needs `Authorization: Bearer <metricsToken>`; undefined = metrics disabled (404). */
@@ -244,6 +249,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     passes: env.PAYMENT_PASSES,
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
     stkRateLimit: { windowMs: env.STK_RATE_LIMIT_WINDOW_MS, perIp: env.STK_RATE_LIMIT_PER_IP, perUser: env.STK_RATE_LIMIT_PER_USER },
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,

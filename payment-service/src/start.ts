@@ -12,6 +12,8 @@ import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
+import { createRedisClient } from '@tukio/shared/node/redis';
+import type { Logger } from './logger.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -33,10 +35,15 @@ export async function startPaymentService(
   overrides: { api?: ApiServerClient; daraja?: DarajaClient; host?: string } = {},
 ): Promise<RunningPaymentService> {
   const logger = createLogger(config.logLevel);
+  // Before listening: a Redis that cannot be reached fails the start with nothing left open.
+  const redis = config.redis && (await connectRedis(config.redis.url, logger));
   const httpServer = createServer();
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
-  await listen(httpServer, { port: config.port, host: overrides.host });
+  await listen(httpServer, { port: config.port, host: overrides.host }).catch(async (error: unknown) => {
+    await redis?.quit().catch(() => undefined);
+    throw error;
+  });
   const port = (httpServer.address() as AddressInfo).port;
   const selfUrl = `http://127.0.0.1:${port}`;
   const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;
@@ -78,7 +85,7 @@ export async function startPaymentService(
   // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl, passes });
+  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl, passes, redis });
   httpServer.on('request', app);
 
   // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
@@ -148,6 +155,7 @@ export async function startPaymentService(
         await stopped;
         await reconcilerStopped;
         simulator?.close();
+        await redis?.quit().catch((error: unknown) => logger.error('shutdown: closing Redis failed', error));
         agents.destroy();
         settlementAgents.destroy();
         settlement.journal.close();
@@ -156,4 +164,17 @@ export async function startPaymentService(
       return closing;
     },
   };
+}
+
+/** The Redis the payment instances share (REDIS_URL); errors after the start are logged, and node-redis reconnects. */
+async function connectRedis(url: string, logger: Logger) {
+  const client = createRedisClient(url);
+  client.on('error', (error: unknown) => logger.error('redis error', error));
+  try {
+    await client.connect();
+  } catch (error) {
+    if (client.isOpen) client.destroy();
+    throw error;
+  }
+  return client;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, withoutTrailingSlash } from '@tukio/shared/node/env';
+import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisKeyPrefix, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 
@@ -36,7 +36,7 @@ const envSchema = z.object({
    */
   SOCKET_REDIS_ADAPTER: z.enum(['auto', 'sharded', 'classic']).default('auto'),
   /** Starts every rate-limit and chat-budget key this deployment keeps in Redis, so deployments can share one. */
-  REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).regex(/^[\w:.-]+$/, 'letters, digits and _ : . - only').default('tukio:'),
+  REDIS_KEY_PREFIX: redisKeyPrefix,
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.string().default('7d'),
   PUBLIC_URL: optionalString,

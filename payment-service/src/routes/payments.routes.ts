@@ -4,7 +4,7 @@ import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { bearerToken } from '@tukio/shared/node/bearer-token';
 import { normaliseKenyanPhone } from '@tukio/shared/phone';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { z } from 'zod';
 import { confirmFailed, initiateFailed, type CheckoutInput, type CheckoutService } from '../checkout/checkout.service.js';
 import { clientAddress } from '../forwarded.js';
@@ -75,6 +75,8 @@ function parseConfirm(body: unknown): string {
 export function createPaymentsRouter(deps: {
   checkout: CheckoutService;
   rateLimit: { windowMs: number; perIp: number; perUser: number };
+  /** Where each stkPush budget is counted (Redis, shared by every instance); undefined = this process's memory. */
+  rateLimitStore?: ((budget: 'address' | 'account') => Store) | undefined;
   /** With the Daraja simulator: the link to the prompt's own simulated phone page, for its buyer only. */
   simulatorUrl?: ((req: Request, res: Response, checkoutRequestId: string) => string | undefined) | undefined;
 }) {
@@ -82,6 +84,7 @@ export function createPaymentsRouter(deps: {
   const router = Router();
   const tooMany: RequestHandler = (_req, _res, next) => next(initiateFailed(429, 'too_many_payment_attempts', 'too many payment attempts. Please wait a few minutes and try again.'));
   const perIp: RequestHandler = rateLimit({
+    ...(deps.rateLimitStore && { store: deps.rateLimitStore('address') }),
     windowMs: deps.rateLimit.windowMs,
     limit: deps.rateLimit.perIp,
     standardHeaders: 'draft-8',
@@ -91,6 +94,7 @@ export function createPaymentsRouter(deps: {
     keyGenerator: (req, res) => ipKeyGenerator(clientAddress(req, res)),
   });
   const perUser: RequestHandler = rateLimit({
+    ...(deps.rateLimitStore && { store: deps.rateLimitStore('account') }),
     windowMs: deps.rateLimit.windowMs,
     limit: deps.rateLimit.perUser,
     standardHeaders: 'draft-8',

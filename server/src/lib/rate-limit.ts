@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { redisRateLimitStore, type RedisCommands } from '@tukio/shared/node/redis';
 import { ipKeyGenerator, rateLimit, type Options, type Store } from 'express-rate-limit';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import type { RedisCommands } from './redis.js';
 
 /**
  * Where budgets are counted, by limiter name. A name is used once: two limiters under one name would
@@ -30,9 +29,7 @@ export const localBudgets = (): Budgets => budgetsByName(() => undefined);
  * several). Keys: `<keyPrefix>rl:<name>:<key>`, expiring with their window.
  */
 export const sharedBudgets = (redis: RedisCommands, keyPrefix: string): Budgets =>
-  budgetsByName(
-    (name) => new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>, prefix: `${keyPrefix}rl:${name}:` }),
-  );
+  budgetsByName((name) => redisRateLimitStore(redis, `${keyPrefix}rl:${name}:`));
 
 export interface RateLimitOptions {
   windowMs: number;

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
+import { createRedisClient, type RedisCommands } from '@tukio/shared/node/redis';
 import type { Logger } from './logger.js';
 
-const REDIS_PING_INTERVAL_MS = 10_000;
-
-/** The one command a shared counter needs: node-redis's raw `sendCommand` (rate-limit-redis takes the same). */
-export interface RedisCommands {
-  sendCommand(args: string[]): Promise<unknown>;
-}
+export type { RedisCommands };
 
 /**
  * A Lua script run by its digest (EVALSHA). A Redis that restarted, or never saw it, has no cached script:
@@ -33,10 +28,7 @@ export function redisScript(source: string) {
 export type RedisConnection = Awaited<ReturnType<typeof connectRedis>>;
 
 export async function connectRedis(url: string, keyPrefix: string, logger: Logger) {
-  // No per-command timeout: node-redis arms a 5 s AbortSignal timer for every command by default, and at
-  // thousands of publishes a second those timers (each alive 5 s) filled the old generation and caused
-  // the long garbage-collection pauses of the chat bench. A periodic PING notices a dead connection instead.
-  const publisher = createClient({ url, commandOptions: { timeout: 0 }, pingInterval: REDIS_PING_INTERVAL_MS });
+  const publisher = createRedisClient(url);
   const subscriber = publisher.duplicate();
   publisher.on('error', (error) => logger.error('redis publisher error', error));
   subscriber.on('error', (error) => logger.error('redis subscriber error', error));

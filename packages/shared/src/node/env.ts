@@ -23,6 +23,9 @@ export const optionalString = z
 /** An http(s) URL; empty or unset = undefined. */
 export const optionalUrl = optionalString.pipe(z.url({ protocol: /^https?$/ }).optional());
 
+/** Starts every key a deployment keeps in Redis (REDIS_KEY_PREFIX), so deployments can share one Redis. */
+export const redisKeyPrefix = z.string().trim().min(1).max(100).regex(/^[\w:.-]+$/, 'letters, digits and _ : . - only').default('tukio:');
+
 /** A TCP port (0 = any free one). */
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
