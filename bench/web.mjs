@@ -3,7 +3,7 @@
 // with raw and gzip sizes (zlib, default level 6, measured here whatever the server sends) and the bytes the
 // server actually sent (brotli when the browser accepts it).
 // Target: at most 80 KB gzip in total.
-// Usage: node bench/web.mjs            (builds the client first; SKIP_BUILD=1 to reuse client/dist)
+// Usage: node bench/web.mjs            (builds the client first; SKIP_BUILD=1 to reuse client/dist; CLIENT_DIST=<dir> another build)
 // Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium). The real server runs from its sources with
 // an embedded PGlite database and the demo events, so the home route renders its cards.
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 import { freePort, root, startApi } from './lib.mjs';
 
 const TARGET_KB = 80;
-const clientDist = path.join(root, 'client/dist');
+const clientDist = process.env.CLIENT_DIST ?? path.join(root, 'client/dist');
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
 if (!process.env.SKIP_BUILD) {
