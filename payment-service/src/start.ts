@@ -12,7 +12,7 @@ import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
-import { createRedisClient } from '@tukio/shared/node/redis';
+import { connectAll, createRedisClient } from '@tukio/shared/node/redis';
 import type { Logger } from './logger.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
@@ -170,11 +170,6 @@ export async function startPaymentService(
 async function connectRedis(url: string, logger: Logger) {
   const client = createRedisClient(url);
   client.on('error', (error: unknown) => logger.error('redis error', error));
-  try {
-    await client.connect();
-  } catch (error) {
-    if (client.isOpen) client.destroy();
-    throw error;
-  }
+  await connectAll([client]);
   return client;
 }

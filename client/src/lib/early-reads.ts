@@ -12,18 +12,11 @@ import { env } from '../config/env';
 import { readAnswer, type RawAnswer } from './public-get';
 
 const reads = new Map<string, { authorization: string; answer: Promise<RawAnswer> }>();
-/** Paths the app has asked for itself (no early answer was there yet): an early read of one would be a second request. */
-const askedByApp = new Set<string>();
 let taken = 0;
 let generation = 0;
 
-/** Starts `GET /api${path}` with `authorization`; resolves with its answer (rejects when none came, or when the app already asked). */
+/** Starts `GET /api${path}` with `authorization`; resolves with its answer (rejects when none came). */
 export function startEarlyRead(path: string, authorization: string): Promise<RawAnswer> {
-  if (askedByApp.has(path)) {
-    const skipped = Promise.reject(new Error(`the app already asked for ${path}`));
-    skipped.catch(() => undefined);
-    return skipped;
-  }
   const answer = readAnswer(fetch(env.apiBaseUrl + path, { headers: { Accept: 'application/json', Authorization: authorization } }));
   // A failure is reported by whoever takes the answer; one nobody takes must not be an unhandled rejection.
   answer.catch(() => undefined);
@@ -34,8 +27,6 @@ export function startEarlyRead(path: string, authorization: string): Promise<Raw
 /** The early answer to `GET /api${path}` sent with `authorization`, handed out once; null when there is none. */
 export function takeEarlyRead(path: string, authorization: string | null): Promise<RawAnswer> | null {
   const read = reads.get(path);
-  // Only the page the tab opened with has early reads; after its first navigation nothing is recorded.
-  if (!read && generation === 0) askedByApp.add(path);
   if (!read || read.authorization !== authorization) return null;
   reads.delete(path);
   taken += 1;
@@ -54,6 +45,5 @@ export const earlyReadsGeneration = (): number => generation;
 /** The page the tab opened with has been left: its unused answers are not for the next one. */
 export function dropEarlyReads(): void {
   reads.clear();
-  askedByApp.clear();
   generation += 1;
 }

@@ -88,14 +88,10 @@ export function createPreparedLists<K extends string>(source: ListSource<K>, opt
     building.add(read);
     try {
       const fresh = new Map<string, Buffer>();
-      if (fragments.size === 0) {
-        const items = await source.items(key, 'all');
-        await keep(items, read, fresh);
-        return items.map(({ id }) => ({ id, fragment: fresh.get(id)! }));
-      }
-      const ids = await source.ids(key);
-      const missing = ids.filter((id) => !fragments.has(id));
-      if (missing.length > ids.length * READ_ALL_SHARE) {
+      // Nothing held yet (a first build): the whole list at once, without asking for its ids first.
+      const ids = fragments.size === 0 ? undefined : await source.ids(key);
+      const missing = ids?.filter((id) => !fragments.has(id)) ?? [];
+      if (!ids || missing.length > ids.length * READ_ALL_SHARE) {
         const items = await source.items(key, 'all');
         await keep(items, read, fresh);
         return items.map(({ id }) => ({ id, fragment: fresh.get(id)! }));
@@ -115,12 +111,7 @@ export function createPreparedLists<K extends string>(source: ListSource<K>, opt
   }
 
   function makeBlock(first: boolean, blockFragments: Buffer[]): Block {
-    const pieces: Buffer[] = [first ? OPEN : COMMA];
-    blockFragments.forEach((fragment, index) => {
-      if (index > 0) pieces.push(COMMA);
-      pieces.push(fragment);
-    });
-    const raw = Buffer.concat(pieces);
+    const raw = Buffer.concat(blockPieces(first, blockFragments));
     const deflated = deflateRaw(raw, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH });
     // Reported by the answer that awaits it; a block no answer awaits any more must not be an unhandled rejection.
     deflated.catch(() => undefined);
@@ -154,18 +145,7 @@ export function createPreparedLists<K extends string>(source: ListSource<K>, opt
       .update(blocks.map((block) => block.digest).join('.'))
       .digest('base64url')
       .slice(0, 32)}"`;
-    const pieces = () => {
-      const all: Buffer[] = [];
-      for (const block of blocks) {
-        all.push(block.first ? OPEN : COMMA);
-        block.fragments.forEach((fragment, index) => {
-          if (index > 0) all.push(COMMA);
-          all.push(fragment);
-        });
-      }
-      all.push(blocks.length === 0 ? Buffer.from('[]') : CLOSE);
-      return all;
-    };
+    const pieces = () => [...blocks.flatMap((block) => blockPieces(block.first, block.fragments)), blocks.length === 0 ? Buffer.from('[]') : CLOSE];
     let json: Buffer | undefined;
     const gzip = (async () => {
       if (blocks.length === 0) return zlib.gzipSync('[]');
@@ -228,6 +208,11 @@ export function createPreparedLists<K extends string>(source: ListSource<K>, opt
       res.send(body);
     },
   };
+}
+
+/** A block's bytes in order: `[` (the list's first block) or `,` (any other), then its items between commas. */
+function blockPieces(first: boolean, fragments: Buffer[]): Buffer[] {
+  return [first ? OPEN : COMMA, ...fragments.flatMap((fragment, index) => (index > 0 ? [COMMA, fragment] : [fragment]))];
 }
 
 /** FNV-1a of an id: spreads block boundaries over the ids whatever their alphabet. */

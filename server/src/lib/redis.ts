@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRedisClient, type RedisCommands } from '@tukio/shared/node/redis';
+import { connectAll, createRedisClient, type RedisCommands } from '@tukio/shared/node/redis';
 import type { Logger } from './logger.js';
 
 export type { RedisCommands };
@@ -32,12 +32,7 @@ export async function connectRedis(url: string, keyPrefix: string, logger: Logge
   const subscriber = publisher.duplicate();
   publisher.on('error', (error) => logger.error('redis publisher error', error));
   subscriber.on('error', (error) => logger.error('redis subscriber error', error));
-  const connected = await Promise.allSettled([publisher.connect(), subscriber.connect()]);
-  const failed = connected.find((result) => result.status === 'rejected');
-  if (failed) {
-    for (const client of [publisher, subscriber]) if (client.isOpen) client.destroy();
-    throw failed.reason;
-  }
+  await connectAll([publisher, subscriber]);
   return {
     publisher,
     subscriber,

@@ -39,3 +39,12 @@ export function createRedisClient(url: string) {
 export function redisRateLimitStore(redis: RedisCommands, prefix: string): RedisStore {
   return new RedisStore({ sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>, prefix });
 }
+
+/** Connects the clients together; when one cannot connect, the others are closed and its error is thrown. */
+export async function connectAll(clients: Array<{ connect(): Promise<unknown>; isOpen: boolean; destroy(): void }>): Promise<void> {
+  const connected = await Promise.allSettled(clients.map((client) => client.connect()));
+  const failed = connected.find((result) => result.status === 'rejected');
+  if (!failed) return;
+  for (const client of clients) if (client.isOpen) client.destroy();
+  throw failed.reason;
+}
