@@ -45,6 +45,21 @@ if (suites.some((suite) => suite.browser)) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
+/** What failed, one line each, repeated at the very end: CI keeps only the tail of a long log. */
+const failures = [];
+
+/** The failed tests of a vitest JSON report (and files that failed outside any test, such as a hook), as one line each. */
+function failuresOf(suiteName, result) {
+  const lines = [];
+  const firstLine = (text) => String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim()) ?? '';
+  for (const file of result.testResults ?? []) {
+    const where = path.relative(root, file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) lines.push(`${suiteName} · ${where} · ${test.fullName}: ${firstLine(test.failureMessages?.[0]).slice(0, 300)}`);
+    if (failed.length === 0 && file.status === 'failed') lines.push(`${suiteName} · ${where}: ${firstLine(file.message).slice(0, 300)}`);
+  }
+  return lines;
+}
 for (const [index, suite] of suites.entries()) {
   console.log(`\n[test] ${suite.name}`);
   const report = path.join(reportDir, `${index}.json`);
@@ -58,11 +73,13 @@ for (const [index, suite] of suites.entries()) {
     totals.failed += result.numFailedTests ?? 0;
     totals.skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
     counted = (result.numTotalTests ?? 0) > 0;
+    failures.push(...failuresOf(suite.name, result));
   }
   if (code !== 0 || !counted) failedSuites.push(suite.name);
 }
 
 console.log('');
+for (const line of failures) console.log(`[test] failed: ${line}`);
 if (failedSuites.length) console.log(`[test] failing suites: ${failedSuites.join(', ')}`);
 if (totals.skipped) console.log('[test] skipped tests count as failures: every test must run (see README, "Tests").');
 console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
