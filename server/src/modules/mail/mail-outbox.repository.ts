@@ -23,9 +23,13 @@ export function createMailOutboxRepository(db: Executor) {
   return {
     async enqueue(rows: NewMail[]): Promise<string[]> {
       if (rows.length === 0) return [];
+      const now = new Date();
       const inserted = await db
         .insert(mailOutbox)
-        .values(rows.map((row) => ({ id: newId(), purpose: row.purpose, recipient: row.recipient, kind: row.kind, body: row.body })))
+        // Due from the app's clock, which `claim` compares with: the column's default, the database's now(),
+        // carries microseconds, so a look in the same millisecond (now truncated to it) found the new mail
+        // not yet due, and with nothing else queued nobody looked again until the next period.
+        .values(rows.map((row) => ({ id: newId(), purpose: row.purpose, recipient: row.recipient, kind: row.kind, body: row.body, nextAttemptAt: now })))
         .returning({ id: mailOutbox.id });
       return inserted.map((row) => row.id);
     },

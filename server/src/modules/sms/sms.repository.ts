@@ -18,9 +18,13 @@ export function createSmsRepository(db: Executor) {
     /** Queues messages; a key already queued (or sent) is skipped. Answers how many were queued. */
     async enqueue(rows: NewSms[]): Promise<number> {
       if (rows.length === 0) return 0;
+      const now = new Date();
       const inserted = await db
         .insert(smsMessages)
-        .values(rows.map((row) => ({ id: newId(), ...row })))
+        // Due from the app's clock, which `claim` compares with: the column's default, the database's now(),
+        // carries microseconds, so a look in the same millisecond (now truncated to it) found the new row
+        // not yet due, and with nothing else queued nobody looked again until the next period.
+        .values(rows.map((row) => ({ id: newId(), ...row, nextAttemptAt: now })))
         .onConflictDoNothing()
         .returning({ id: smsMessages.id });
       return inserted.length;
