@@ -4,6 +4,7 @@
 // (scripts/test-services.mjs). Exits non-zero when anything fails or any test is skipped.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
 import { buildIfNeeded, root, run } from './lib.mjs';
 import { ensureChromium, ensureHaproxy, ensurePostgres, ensureRedis } from './test-services.mjs';
@@ -51,7 +52,7 @@ const failures = [];
 /** The failed tests of a vitest JSON report (and files that failed outside any test, such as a hook), as one line each. */
 function failuresOf(suiteName, result) {
   const lines = [];
-  const firstLine = (text) => String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim()) ?? '';
+  const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((line) => line.trim()) ?? '';
   for (const file of result.testResults ?? []) {
     const where = path.relative(root, file.name ?? '');
     const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
