@@ -62,18 +62,27 @@ async function settle(page: Page) {
     if (busy) return `still loading: ${busy.outerHTML.slice(0, 120)} (${(busy as HTMLElement).innerText.trim().slice(0, 80)})`;
     return document.querySelector('main h1') ? '' : 'no h1 in main';
   };
-  try {
-    await page
+  // Polled rather than one waitForFunction: a wait that fails at once (the page's context replaced in the middle,
+  // as happened once in CI 3 s into this test, with the event page still loading) is asked again until the
+  // deadline, and the failure says what the last look saw and which error the page gave meanwhile.
+  let lastError = '';
+  const deadline = Date.now() + 20_000;
+  let reason = 'not looked at yet';
+  while (reason && Date.now() < deadline) {
+    reason = await page
       .waitForFunction(() => !document.querySelector('.page-loader, .skeleton, [aria-busy="true"]') && document.querySelector('main h1') !== null, undefined, {
-        timeout: 20_000,
+        timeout: Math.max(1, deadline - Date.now()),
         polling: 100,
       })
-      .catch(() => undefined);
-    const reason = await page.evaluate(pending);
-    if (reason) throw new Error(reason);
-  } catch (error) {
-    throw new Error(`${page.url()} did not settle: ${(error as Error).message}`, { cause: error });
+      .then(
+        () => '',
+        (error: Error) => {
+          lastError = error.message.split('\n')[0]!;
+          return page.evaluate(pending).catch((failed: Error) => `no answer: ${failed.message.split('\n')[0]}`);
+        },
+      );
   }
+  if (reason) throw new Error(`${page.url()} did not settle: ${reason}${lastError ? ` (last error: ${lastError})` : ''}`);
 }
 
 /** All axe-core violations on the page; evaluated through DevTools because the CSP refuses inline scripts. */
