@@ -62,9 +62,9 @@ async function settle(page: Page) {
     if (busy) return `still loading: ${busy.outerHTML.slice(0, 120)} (${(busy as HTMLElement).innerText.trim().slice(0, 80)})`;
     return document.querySelector('main h1') ? '' : 'no h1 in main';
   };
-  // Polled rather than one waitForFunction: a wait that fails at once (the page's context replaced in the middle,
-  // as happened once in CI 3 s into this test, with the event page still loading) is asked again until the
-  // deadline, and the failure says what the last look saw and which error the page gave meanwhile.
+  // Polled rather than one waitForFunction: a wait that fails at once (one did in CI, 3 s into the keyboard journey
+  // with the event page still loading; its error was swallowed, so why is unknown) is asked again until the
+  // deadline, and the failure says what the last look saw and the last error the wait gave.
   let lastError = '';
   const deadline = Date.now() + 20_000;
   let reason = 'not looked at yet';

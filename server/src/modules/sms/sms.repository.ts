@@ -21,9 +21,7 @@ export function createSmsRepository(db: Executor) {
       const now = new Date();
       const inserted = await db
         .insert(smsMessages)
-        // Due from the app's clock, which `claim` compares with: the column's default, the database's now(),
-        // carries microseconds, so a look in the same millisecond (now truncated to it) found the new row
-        // not yet due, and with nothing else queued nobody looked again until the next period.
+        // Due from the app's clock, which `claim` compares with (why: the mail outbox's enqueue).
         .values(rows.map((row) => ({ id: newId(), ...row, nextAttemptAt: now })))
         .onConflictDoNothing()
         .returning({ id: smsMessages.id });
