@@ -436,7 +436,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
       name: 'Daraja simulator',
       entry: 'payment-service/src/daraja/simulator/standalone.ts',
       port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS), SIMULATOR_KEY },
+      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS), SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
       healthPath: '/simulator/phone.js',
     });
     // The payment service reaches the API server through a gate, which can hold or refuse its calls.
@@ -527,7 +527,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
       name: 'Daraja simulator',
       entry: 'payment-service/src/daraja/simulator/standalone.ts',
       port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: '3000', SIMULATOR_KEY },
+      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: '3000', SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
       healthPath: '/simulator/phone.js',
     });
     // Its key, as a Daraja portal gives the M-Pesa certificate: the initiator password is encrypted with it at start.
