@@ -71,6 +71,14 @@ const envSchema = z.object({
   STK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
   STK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
   STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
+  /**
+   * Prompts one phone may be sent per STK_RATE_LIMIT_PHONE_WINDOW_MS, whoever asks (guests and every account
+   * together): new accounts cannot keep prompting a stranger's phone.
+   */
+  STK_RATE_LIMIT_PER_PHONE: z.coerce.number().int().positive().default(30),
+  STK_RATE_LIMIT_PHONE_WINDOW_MS: z.coerce.number().int().positive().default(60 * 60 * 1000),
+  /** stkPush calls per account (a guest's: per phone) per day, beside the short window's STK_RATE_LIMIT_PER_USER. */
+  STK_RATE_LIMIT_PER_USER_DAY: z.coerce.number().int().positive().default(40),
   /** Redis shared by the payment instances: one count of the stkPush limits for all of them (unset: each counts its own). */
   REDIS_URL: optionalString,
   REDIS_KEY_PREFIX: redisKeyPrefix,
@@ -91,6 +99,15 @@ export interface DarajaConfig {
   timeoutMs: number;
   /** What refunds need; undefined = refunds are not configured (they stay due on the API server). */
   refunds: RefundCredentials | undefined;
+}
+
+export interface StkRateLimit {
+  windowMs: number;
+  perIp: number;
+  perUser: number;
+  perPhone: number;
+  phoneWindowMs: number;
+  perUserDay: number;
 }
 
 export interface RefundCredentials {
@@ -145,7 +162,11 @@ export interface PaymentConfig {
    */
   passes: 'local' | 'jobs';
   confirmQueryAfterSeconds: number;
-  stkRateLimit: { windowMs: number; perIp: number; perUser: number };
+  /**
+   * stkPush budgets: per address and per account in `windowMs`; per destination phone (anyone asking) in
+   * `phoneWindowMs`; per account in a day.
+   */
+  stkRateLimit: StkRateLimit;
   /** Where the stkPush limits are counted: Redis (every instance draws on one budget), or this process. */
   redis: { url: string; keyPrefix: string } | undefined;
   trustProxy: boolean;
@@ -286,7 +307,14 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     passes: env.PAYMENT_PASSES,
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
-    stkRateLimit: { windowMs: env.STK_RATE_LIMIT_WINDOW_MS, perIp: env.STK_RATE_LIMIT_PER_IP, perUser: env.STK_RATE_LIMIT_PER_USER },
+    stkRateLimit: {
+      windowMs: env.STK_RATE_LIMIT_WINDOW_MS,
+      perIp: env.STK_RATE_LIMIT_PER_IP,
+      perUser: env.STK_RATE_LIMIT_PER_USER,
+      perPhone: env.STK_RATE_LIMIT_PER_PHONE,
+      phoneWindowMs: env.STK_RATE_LIMIT_PHONE_WINDOW_MS,
+      perUserDay: env.STK_RATE_LIMIT_PER_USER_DAY,
+    },
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
