@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApprovedPaidEvent, kenyanDay, loginThroughUi, type Session } from './helpers/browser.js';
+import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -19,6 +19,9 @@ beforeAll(async () => {
   h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '1500' } });
   organiser = await h.server.createUser('akinyi');
   buyer = await h.server.createUser('kamau');
+  // Without an avatar a login lands on /setAvatar first.
+  await setAvatar(h, organiser);
+  await setAvatar(h, buyer);
   eventId = await createApprovedPaidEvent(h, organiser, {
     title,
     description: 'Benga all night long.',
