@@ -357,6 +357,8 @@ const paymentEnv = (apiPort: number, payPort: number, dataDir: string, extra: Re
   CONFIRM_QUERY_AFTER_SECONDS: '3600',
   STK_RATE_LIMIT_PER_IP: '1000000',
   STK_RATE_LIMIT_PER_USER: '1000000',
+  STK_RATE_LIMIT_PER_USER_DAY: '1000000',
+  STK_RATE_LIMIT_PER_PHONE: '1000000',
   SIMULATOR_KEY,
   ...extra,
 });

@@ -92,6 +92,8 @@ beforeAll(async () => {
       RECONCILE_INTERVAL_MS: '0',
       STK_RATE_LIMIT_PER_IP: '2',
       STK_RATE_LIMIT_PER_USER: '1000',
+      STK_RATE_LIMIT_PER_USER_DAY: '1000',
+      STK_RATE_LIMIT_PER_PHONE: '1000',
       LOG_LEVEL: 'silent',
     }),
     { host: '127.0.0.1' },
