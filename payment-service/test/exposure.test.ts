@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
   strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await s?.close();
   await new Promise<void>((resolve) => stranger?.close(() => resolve()));
@@ -52,7 +52,7 @@ const externalAddress = Object.values(os.networkInterfaces())
   .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
 
 describe('where the payment service listens', () => {
-  it('on loopback by default; PAYMENT_HOST opens it to every interface (containers)', async () => {
+  it('on loopback by default; PAYMENT_HOST opens it to every interface (containers)', { timeout: 120_000 }, async () => {
     expect(s.pay.address).toBe('127.0.0.1');
     expect(await connects('127.0.0.1', s.pay.port)).toBe(true);
     if (externalAddress) expect(await connects(externalAddress, s.pay.port)).toBe(false);
@@ -88,7 +88,7 @@ describe("the simulator's callbacks", () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
-  it('refuses a push whose CallBackURL is not the service\'s own, as Daraja refuses a bad request, and never calls it', async () => {
+  it('refuses a push whose CallBackURL is not the service\'s own, as Daraja refuses a bad request, and never calls it', { timeout: 120_000 }, async () => {
     const timestamp = darajaTimestamp();
     const push = (callbackUrl: string, phone: string) =>
       darajaPost('/mpesa/stkpush/v1/processrequest', {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   server = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, PAYMENT_URL: `http://127.0.0.1:${payPort}` });
   // The payment service reaches the API server through a gate, which holds its "record this push" calls.
   gate = await startGate(server.url);
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await pay?.kill();
   await gate?.close();

@@ -33,7 +33,7 @@ beforeAll(async () => {
   secondDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-second-'));
   second = await startPaymentService({ ...s.config, dataDir: secondDir });
   organiser = await s.quickUser('phonelimitsorganiser');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await second?.close();
   await s?.close();
@@ -58,7 +58,7 @@ async function pushAndSettle(instance: { url: string }, token: string | undefine
 }
 
 describe('stkPush budget per destination phone', () => {
-  it('counts guests and every account together, on every instance', async () => {
+  it('counts guests and every account together, on every instance', { timeout: 120_000 }, async () => {
     const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 20 });
     const phone = '254733200001';
     const [first, other, third] = [await s.quickUser('phoneone'), await s.quickUser('phonetwo'), await s.quickUser('phonethree')];
@@ -78,7 +78,7 @@ describe('stkPush budget per destination phone', () => {
 });
 
 describe('stkPush daily budget per account', () => {
-  it('refuses an account after its daily number of pushes, whichever phones and instances', async () => {
+  it('refuses an account after its daily number of pushes, whichever phones and instances', { timeout: 120_000 }, async () => {
     const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 20 });
     const buyer = await s.quickUser('dailybuyer');
     for (const [index, instance] of [s.pay, second, s.pay, second].entries()) await pushAndSettle(instance, buyer.token, eventId, `25473330000${index}`);
