@@ -91,6 +91,8 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       RECONCILE_INTERVAL_MS: '5000',
       STK_RATE_LIMIT_PER_IP: '1000000',
       STK_RATE_LIMIT_PER_USER: '1000000',
+      STK_RATE_LIMIT_PER_USER_DAY: '1000000',
+      STK_RATE_LIMIT_PER_PHONE: '1000000',
       ...paymentEnv,
     },
     async stop() {

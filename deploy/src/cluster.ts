@@ -212,7 +212,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       'daraja',
       simulator.command,
       simulator.args,
-      { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(options.simulatorDelayMs ?? 3000) },
+      // Callbacks and results only to the payment instances, through the balancer (DARAJA_CALLBACK_URL below).
+      { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(options.simulatorDelayMs ?? 3000), SIMULATOR_CALLBACK_ORIGINS: paymentUrl },
       darajaUrl,
       options.output,
     );

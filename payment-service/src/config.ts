@@ -12,6 +12,12 @@ const envSchema = z.object({
   NODE_ENV: nodeEnv,
   PORT: port(5000),
   PAYMENT_PORT: port(27684),
+  /**
+   * The interface the payment service listens on: loopback by default, as the browsers reach it through the API
+   * server (and, with the simulator, its Daraja protocol must not be reachable from elsewhere). Containers and
+   * balanced instances on other hosts set 0.0.0.0.
+   */
+  PAYMENT_HOST: z.string().trim().regex(/^[\w.:-]+$/, 'must be an address or a host name, e.g. 127.0.0.1 or 0.0.0.0').default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   /** Where the API server listens (internal calls). Default http://127.0.0.1:$PORT. */
   API_URL: optionalUrl,
@@ -44,6 +50,11 @@ const envSchema = z.object({
   SIMULATOR_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(3599),
   /** Opens the simulator's list of every prompt; unset = generated in DATA_DIR/simulator-key. */
   SIMULATOR_KEY: urlSafeSecret,
+  /**
+   * Origins (comma-separated) the simulator posts callbacks and results to; a push naming another CallBackURL is
+   * refused as Daraja refuses a bad one. Unset: the origin of this service's own callback URL.
+   */
+  SIMULATOR_CALLBACK_ORIGINS: optionalString,
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
@@ -60,6 +71,14 @@ const envSchema = z.object({
   STK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
   STK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
   STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
+  /**
+   * Prompts one phone may be sent per STK_RATE_LIMIT_PHONE_WINDOW_MS, whoever asks (guests and every account
+   * together): new accounts cannot keep prompting a stranger's phone.
+   */
+  STK_RATE_LIMIT_PER_PHONE: z.coerce.number().int().positive().default(30),
+  STK_RATE_LIMIT_PHONE_WINDOW_MS: z.coerce.number().int().positive().default(60 * 60 * 1000),
+  /** stkPush calls per account (a guest's: per phone) per day, beside the short window's STK_RATE_LIMIT_PER_USER. */
+  STK_RATE_LIMIT_PER_USER_DAY: z.coerce.number().int().positive().default(40),
   /** Redis shared by the payment instances: one count of the stkPush limits for all of them (unset: each counts its own). */
   REDIS_URL: optionalString,
   REDIS_KEY_PREFIX: redisKeyPrefix,
@@ -82,6 +101,15 @@ export interface DarajaConfig {
   refunds: RefundCredentials | undefined;
 }
 
+export interface StkRateLimit {
+  windowMs: number;
+  perIp: number;
+  perUser: number;
+  perPhone: number;
+  phoneWindowMs: number;
+  perUserDay: number;
+}
+
 export interface RefundCredentials {
   initiatorName: string;
   b2cShortcode: string;
@@ -96,6 +124,8 @@ export interface RefundCredentials {
 export interface PaymentConfig {
   env: 'development' | 'production' | 'test';
   port: number;
+  /** The interface it listens on (PAYMENT_HOST). */
+  host: string;
   dataDir: string;
   apiUrl: string;
   internalApiKey: string;
@@ -111,7 +141,15 @@ export interface PaymentConfig {
    * When true the Daraja simulator is mounted at /simulator/daraja and the client talks to it; never
    * with real Daraja credentials. `key` opens its list of every prompt (empty when disabled).
    */
-  simulator: { enabled: boolean; delayMs: number; promptTimeoutMs: number; tokenTtlSeconds: number; key: string };
+  simulator: {
+    enabled: boolean;
+    delayMs: number;
+    promptTimeoutMs: number;
+    tokenTtlSeconds: number;
+    key: string;
+    /** Where it may post callbacks and results (origins); undefined = the origin of this service's own callback URL. */
+    callbackOrigins: string[] | undefined;
+  };
   reconcile: { intervalMs: number; afterSeconds: number };
   /**
    * Refund worker and reconciler: every `pollMs` (0 = off) claim due refunds and send them; ask about requests
@@ -124,7 +162,11 @@ export interface PaymentConfig {
    */
   passes: 'local' | 'jobs';
   confirmQueryAfterSeconds: number;
-  stkRateLimit: { windowMs: number; perIp: number; perUser: number };
+  /**
+   * stkPush budgets: per address and per account in `windowMs`; per destination phone (anyone asking) in
+   * `phoneWindowMs`; per account in a day.
+   */
+  stkRateLimit: StkRateLimit;
   /** Where the stkPush limits are counted: Redis (every instance draws on one budget), or this process. */
   redis: { url: string; keyPrefix: string } | undefined;
   trustProxy: boolean;
@@ -165,6 +207,21 @@ function refundCredentials(env: Partial<Record<(typeof REFUND_VARIABLES)[number]
     throw invalid(`DARAJA_CERT_PATH: cannot use ${env.DARAJA_CERT_PATH} as the M-Pesa certificate (${error instanceof Error ? error.message : String(error)})`);
   }
   return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: credential, initiatorPassword: undefined };
+}
+
+/** A comma-separated list of http(s) origins (a URL's path is dropped); a ConfigError naming `variable` otherwise. */
+export function callbackOriginsOf(value: string, variable: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = URL.canParse(entry) ? new URL(entry) : undefined;
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        throw new ConfigError(`Invalid payment service configuration: ${variable}: ${entry} is not an http(s) origin such as http://127.0.0.1:27684`);
+      }
+      return url.origin;
+    });
 }
 
 export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): PaymentConfig {
@@ -228,6 +285,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
   return {
     env: env.NODE_ENV,
     port: env.PAYMENT_PORT,
+    host: env.PAYMENT_HOST,
     dataDir,
     apiUrl: withoutTrailingSlash(env.API_URL ?? `http://127.0.0.1:${env.PORT}`),
     internalApiKey: env.INTERNAL_API_KEY ?? readOrCreateSecret(dataDir, 'internal-api-key'),
@@ -243,12 +301,20 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
       promptTimeoutMs: env.SIMULATOR_PROMPT_TIMEOUT_MS,
       tokenTtlSeconds: env.SIMULATOR_TOKEN_TTL_SECONDS,
       key: simulator ? (env.SIMULATOR_KEY ?? readOrCreateSecret(dataDir, 'simulator-key')) : '',
+      callbackOrigins: env.SIMULATOR_CALLBACK_ORIGINS === undefined ? undefined : callbackOriginsOf(env.SIMULATOR_CALLBACK_ORIGINS, 'SIMULATOR_CALLBACK_ORIGINS'),
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
     refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     passes: env.PAYMENT_PASSES,
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
-    stkRateLimit: { windowMs: env.STK_RATE_LIMIT_WINDOW_MS, perIp: env.STK_RATE_LIMIT_PER_IP, perUser: env.STK_RATE_LIMIT_PER_USER },
+    stkRateLimit: {
+      windowMs: env.STK_RATE_LIMIT_WINDOW_MS,
+      perIp: env.STK_RATE_LIMIT_PER_IP,
+      perUser: env.STK_RATE_LIMIT_PER_USER,
+      perPhone: env.STK_RATE_LIMIT_PER_PHONE,
+      phoneWindowMs: env.STK_RATE_LIMIT_PHONE_WINDOW_MS,
+      perUserDay: env.STK_RATE_LIMIT_PER_USER_DAY,
+    },
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

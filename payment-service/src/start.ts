@@ -21,6 +21,8 @@ const DRAIN_TIMEOUT_MS = 5000;
 export interface RunningPaymentService {
   url: string;
   port: number;
+  /** The address it listens on (PAYMENT_HOST): 127.0.0.1 unless configured otherwise. */
+  address: string;
   callbackUrl: string;
   simulator: ReturnType<typeof createDarajaSimulator> | undefined;
   reconciler: ReturnType<typeof createReconciler>;
@@ -40,12 +42,13 @@ export async function startPaymentService(
   const httpServer = createServer();
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
-  await listen(httpServer, { port: config.port, host: overrides.host }).catch(async (error: unknown) => {
+  const host = overrides.host ?? config.host;
+  await listen(httpServer, { port: config.port, host }).catch(async (error: unknown) => {
     await redis?.quit().catch(() => undefined);
     throw error;
   });
-  const port = (httpServer.address() as AddressInfo).port;
-  const selfUrl = `http://127.0.0.1:${port}`;
+  const { port, address } = httpServer.address() as AddressInfo;
+  const selfUrl = `http://${reachableHost(host)}:${port}`;
   const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;
 
   const simulator = config.simulator.enabled
@@ -61,6 +64,8 @@ export async function startPaymentService(
         promptTimeoutMs: config.simulator.promptTimeoutMs,
         tokenTtlSeconds: config.simulator.tokenTtlSeconds,
         key: config.simulator.key,
+        // Only this service's own callbacks: a push naming another URL (a loopback service, say) is refused.
+        callbackOrigins: config.simulator.callbackOrigins ?? [new URL(callbackUrl).origin],
         logger: createLogger(config.logLevel, 'daraja-simulator'),
       })
     : undefined;
@@ -139,6 +144,7 @@ export async function startPaymentService(
   return {
     url: selfUrl,
     port,
+    address,
     callbackUrl,
     simulator,
     reconciler,
@@ -164,6 +170,12 @@ export async function startPaymentService(
       return closing;
     },
   };
+}
+
+/** Where this process reaches itself when it listens on `host`: loopback for every interface. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** The Redis the payment instances share (REDIS_URL); errors after the start are logged, and node-redis reconnects. */

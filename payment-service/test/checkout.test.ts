@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
 import { orders, payments, tickets } from '../../server/src/db/schema.js';
 import { INTERNAL_KEY, startStack, successCallback, type Stack } from './helpers/stack.js';
 
@@ -184,6 +185,22 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     const ok = await s.stkPush(buyer.token, paid, '0712 000 111');
     expect(ok.status).toBe(200);
     expect((await s.prompt(ok.body.CheckoutRequestID))?.phone).toBe('254712000111');
+  });
+
+  it('refuses an order above M-Pesa\'s per-transaction maximum with a 400 before holding any seat', async () => {
+    const buyer = await s.quickUser('bigspender');
+    const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 130_000, capacity: 2 });
+    const refused = await s.stkPush(buyer.token, eventId, freshPhone(), { quantity: 2 });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'order_amount_too_large', field: 'quantity', params: { amount: 260_000, max: MPESA_TRANSACTION_MAX } });
+    expect(refused.body.msg).toMatch(/^Failed to initiate payment: This order costs Ksh 260000, more than one M-Pesa payment can move \(Ksh 250000\)/);
+    // Nothing held, nothing pushed: both seats are still there for an order one payment can pay.
+    expect(await s.server.db.select().from(orders).where(eq(orders.eventId, eventId))).toEqual([]);
+    const one = await s.stkPush(buyer.token, eventId, freshPhone(), { quantity: 1 });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ amount: 130_000, quantity: 1 });
+    const other = await s.stkPush((await s.quickUser('secondbigspender')).token, eventId, freshPhone(), { quantity: 1 });
+    expect(other.status).toBe(200);
   });
 
   it('sells out: the seat held by one buyer is not sold to another', async () => {

@@ -357,6 +357,8 @@ const paymentEnv = (apiPort: number, payPort: number, dataDir: string, extra: Re
   CONFIRM_QUERY_AFTER_SECONDS: '3600',
   STK_RATE_LIMIT_PER_IP: '1000000',
   STK_RATE_LIMIT_PER_USER: '1000000',
+  STK_RATE_LIMIT_PER_USER_DAY: '1000000',
+  STK_RATE_LIMIT_PER_PHONE: '1000000',
   SIMULATOR_KEY,
   ...extra,
 });
@@ -436,7 +438,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
       name: 'Daraja simulator',
       entry: 'payment-service/src/daraja/simulator/standalone.ts',
       port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS), SIMULATOR_KEY },
+      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS), SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
       healthPath: '/simulator/phone.js',
     });
     // The payment service reaches the API server through a gate, which can hold or refuse its calls.
@@ -527,7 +529,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
       name: 'Daraja simulator',
       entry: 'payment-service/src/daraja/simulator/standalone.ts',
       port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: '3000', SIMULATOR_KEY },
+      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: '3000', SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
       healthPath: '/simulator/phone.js',
     });
     // Its key, as a Daraja portal gives the M-Pesa certificate: the initiator password is encrypted with it at start.

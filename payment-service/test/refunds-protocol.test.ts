@@ -28,7 +28,9 @@ let base: string;
 let oauthCalls = 0;
 const posted: Array<{ path: string; query: Record<string, unknown>; body: ResultBody & Record<string, any> }> = [];
 const stkCallbacks: any[] = [];
-const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 3599, key: KEY, logger: createLogger('silent') });
+/** The merchant below, once it listens: the only origin the simulator posts callbacks to. */
+const callbackOrigins: string[] = [];
+const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 3599, key: KEY, callbackOrigins, logger: createLogger('silent') });
 
 beforeAll(async () => {
   const app = express();
@@ -49,6 +51,7 @@ beforeAll(async () => {
   server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  callbackOrigins.push(base);
 });
 afterAll(async () => {
   simulator.close();

@@ -200,7 +200,7 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
     }
 
     // Even if a simulator is handed to the app by mistake.
-    const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 60, key: 'a-simulator-key-long-enough', logger: createLogger('silent') });
+    const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 60, key: 'a-simulator-key-long-enough', callbackOrigins: ['https://pay.example.com'], logger: createLogger('silent') });
     const { app, settlement } = createPaymentApp({
       config: real,
       logger: createLogger('silent'),

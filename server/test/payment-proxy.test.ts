@@ -92,6 +92,8 @@ beforeAll(async () => {
       RECONCILE_INTERVAL_MS: '0',
       STK_RATE_LIMIT_PER_IP: '2',
       STK_RATE_LIMIT_PER_USER: '1000',
+      STK_RATE_LIMIT_PER_USER_DAY: '1000',
+      STK_RATE_LIMIT_PER_PHONE: '1000',
       LOG_LEVEL: 'silent',
     }),
     { host: '127.0.0.1' },
@@ -245,6 +247,11 @@ describe('the payment service through the API server', () => {
       expect(timedOut.status).toBe(504);
       expect(timedOut.body.msg).toMatch(/did not answer in time/);
       expect(errorBodyProblems(timedOut)).toEqual([]);
+      // An stkPush it received and never answered may have sent the prompt: not "try again".
+      const hung = await rawRequest(slow.url, jsonRequest('POST', '/pay/stkPush', { body: { phone: '254712345678' } }));
+      expect(hung.status).toBe(504);
+      expect(hung.body).toMatchObject({ code: 'payment_outcome_unknown', msg: expect.stringMatching(/may have been sent: watch your phone/) });
+      expect(errorBodyProblems(hung)).toEqual([]);
 
       const unreachable = await rawRequest(down.url, jsonRequest('POST', '/pay/stkPush', { body: { phone: '254712345678' } }));
       expect(unreachable.status).toBe(503);

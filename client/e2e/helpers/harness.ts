@@ -51,6 +51,8 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       RECONCILE_INTERVAL_MS: '0',
       STK_RATE_LIMIT_PER_IP: '1000',
       STK_RATE_LIMIT_PER_USER: '1000',
+      STK_RATE_LIMIT_PER_USER_DAY: '1000',
+      STK_RATE_LIMIT_PER_PHONE: '1000',
       LOG_LEVEL: 'silent',
       ...(typeof options.payments === 'object' ? options.payments : {}),
     });

@@ -18,8 +18,13 @@ export const USER_SEARCH_MAX_PAGE = 10;
 export const EVENT_TITLE_MAX = 120;
 export const EVENT_DESCRIPTION_MAX = 5000;
 export const EVENT_LOCATION_MAX = 200;
-/** M-Pesa's per-transaction ceiling, in shillings; a single ticket cannot cost more than one payment can move. */
-export const TICKET_PRICE_MAX = 250_000;
+/**
+ * M-Pesa's per-transaction ceiling, in shillings: an order costing more is refused before its seats are held
+ * (Daraja would refuse the push with "Invalid Amount"). The hold's SQL function (server/drizzle) repeats it.
+ */
+export const MPESA_TRANSACTION_MAX = 250_000;
+/** A single ticket cannot cost more than one payment can move. */
+export const TICKET_PRICE_MAX = MPESA_TRANSACTION_MAX;
 /** Bytes of an uploaded event image. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 

@@ -7,6 +7,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { z } from 'zod';
 import { confirmFailed, initiateFailed, type CheckoutInput, type CheckoutService } from '../checkout/checkout.service.js';
+import type { StkRateLimit } from '../config.js';
 import { clientAddress } from '../forwarded.js';
 
 /**
@@ -14,6 +15,12 @@ import { clientAddress } from '../forwarded.js';
  * purchase (no token) counts against its phone, the account it buys through.
  */
 const verifiedAccountKey = (_req: Request, res: Response) => (res.locals.userId ? `user:${String(res.locals.userId)}` : `guest:${String(res.locals.guestPhone)}`);
+
+/** The phone a push would prompt (normalised), whoever asks; undefined for a number the route will refuse anyway. */
+const destinationPhone = (req: Request) => normaliseKenyanPhone((req.body as { phone?: unknown } | undefined)?.phone);
+
+/** A day, the per-account daily budget's window. */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const stkPushBody = z.object({
   phone: z.union([z.string(), z.number()]).optional(),
@@ -74,9 +81,9 @@ function parseConfirm(body: unknown): string {
  */
 export function createPaymentsRouter(deps: {
   checkout: CheckoutService;
-  rateLimit: { windowMs: number; perIp: number; perUser: number };
+  rateLimit: StkRateLimit;
   /** Where each stkPush budget is counted (Redis, shared by every instance); undefined = this process's memory. */
-  rateLimitStore?: ((budget: 'address' | 'account') => Store) | undefined;
+  rateLimitStore?: ((budget: 'address' | 'account' | 'phone' | 'account-day') => Store) | undefined;
   /** With the Daraja simulator: the link to the prompt's own simulated phone page, for its buyer only. */
   simulatorUrl?: ((req: Request, res: Response, checkoutRequestId: string) => string | undefined) | undefined;
 }) {
@@ -103,6 +110,37 @@ export function createPaymentsRouter(deps: {
     keyGenerator: verifiedAccountKey,
     validate: { keyGeneratorIpFallback: false },
   });
+  /** A further stkPush budget, counted like the two above; `code` and `reason` say which one ran out. */
+  const budget = (name: 'phone' | 'account-day', options: { windowMs: number; limit: number; code: 'too_many_prompts_to_phone' | 'daily_payment_attempts_used'; reason: string; key: (req: Request, res: Response) => string; skip?: (req: Request) => boolean }): RequestHandler =>
+    rateLimit({
+      ...(deps.rateLimitStore && { store: deps.rateLimitStore(name) }),
+      windowMs: options.windowMs,
+      limit: options.limit,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, _res, next) => next(initiateFailed(429, options.code, options.reason)),
+      keyGenerator: options.key,
+      ...(options.skip ? { skip: options.skip } : {}),
+      validate: { keyGeneratorIpFallback: false },
+    });
+  // Per destination phone, whoever asks (guests and every account together): a stranger's phone is prompted at
+  // most `perPhone` times per window however many accounts ask. A number refused as invalid later is not counted.
+  const perPhone = budget('phone', {
+    windowMs: deps.rateLimit.phoneWindowMs,
+    limit: deps.rateLimit.perPhone,
+    code: 'too_many_prompts_to_phone',
+    reason: 'this phone has been sent too many M-Pesa prompts. Please wait a while and try again.',
+    key: (req) => `phone:${destinationPhone(req) ?? ''}`,
+    skip: (req) => destinationPhone(req) === undefined,
+  });
+  // Per account (a guest's phone) per day, beside the short window's per-account budget.
+  const perUserDay = budget('account-day', {
+    windowMs: DAY_MS,
+    limit: deps.rateLimit.perUserDay,
+    code: 'daily_payment_attempts_used',
+    reason: 'you have started too many payments today. Please try again tomorrow.',
+    key: verifiedAccountKey,
+  });
   // The token is verified (by the API server) before the per-account limit counts it: keyed by the
   // unverified `sub`, a few forged tokens naming someone's public id would lock that buyer out.
   // No token at all is a guest purchase, counted per phone (its shadow account).
@@ -113,7 +151,7 @@ export function createPaymentsRouter(deps: {
     next();
   };
 
-  router.post('/stkPush', perIp, verifyBuyer, perUser, async (req, res) => {
+  router.post('/stkPush', perIp, verifyBuyer, perUser, perUserDay, perPhone, async (req, res) => {
     const token = bearerToken(req);
     const input = parseStkPush(req.body);
     // A member's email and language are their account's; only a guest's are taken from the request.

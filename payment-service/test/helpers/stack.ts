@@ -61,6 +61,8 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     CONFIRM_QUERY_AFTER_SECONDS: '3600',
     STK_RATE_LIMIT_PER_IP: '100000',
     STK_RATE_LIMIT_PER_USER: '100000',
+    STK_RATE_LIMIT_PER_USER_DAY: '100000',
+    STK_RATE_LIMIT_PER_PHONE: '100000',
     LOG_LEVEL: 'silent',
     ...options.paymentEnv,
   });

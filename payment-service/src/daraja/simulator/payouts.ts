@@ -76,6 +76,8 @@ export interface PayoutSimulatorDeps {
   bearerValid(req: Request): boolean;
   /** A fresh 10-character receipt, as STK receipts. */
   receipt(): string;
+  /** Whether a ResultURL or QueueTimeOutURL is one the simulator posts to (the merchant's own origins). */
+  isCallbackUrl(url: unknown): boolean;
   /** POSTs JSON to a merchant URL once (Daraja does not retry). */
   post(url: string, body: unknown): Promise<void>;
   paymentByReceipt(receipt: string): PaidPrompt | undefined;
@@ -108,7 +110,6 @@ const darajaOriginatorId = () => `${hex(2)}-${hex(2)}-${hex(2)}-${hex(8)}`;
 /** 2026-07-06 22:48:52 as Daraja's "06.07.2026 22:48:52" (EAT). */
 const dottedTime = (stamp: string) => `${stamp.slice(6, 8)}.${stamp.slice(4, 6)}.${stamp.slice(0, 4)} ${stamp.slice(8, 10)}:${stamp.slice(10, 12)}:${stamp.slice(12, 14)}`;
 
-const isUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/\S+$/.test(value);
 const remarksValid = (value: unknown) => typeof value === 'string' && value.length >= REMARKS_LENGTH.min && value.length <= REMARKS_LENGTH.max;
 /** A whole number of shillings, sent as a number or a numeric string (Daraja's samples send "10"). */
 const wholeAmount = (value: unknown) => {
@@ -368,8 +369,8 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
         ['PartyA', String(body.PartyA ?? '') === deps.b2cShortcode],
         ['PartyB', /^254[17]\d{8}$/.test(String(body.PartyB ?? ''))],
         ['Remarks', remarksValid(body.Remarks)],
-        ['QueueTimeOutURL', isUrl(body.QueueTimeOutURL)],
-        ['ResultURL', isUrl(body.ResultURL)],
+        ['QueueTimeOutURL', deps.isCallbackUrl(body.QueueTimeOutURL)],
+        ['ResultURL', deps.isCallbackUrl(body.ResultURL)],
         ['Occassion', body.Occassion === undefined || (typeof body.Occassion === 'string' && body.Occassion.length <= 100)],
       ]);
       if (field) return refuse(res, field);
@@ -399,8 +400,8 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
         ['ReceiverParty', String(body.ReceiverParty ?? '') === deps.shortcode],
         // Daraja's own spelling; "ReceiverIdentifierType" is refused as this very field.
         ['RecieverIdentifierType', String(body.RecieverIdentifierType ?? '') === '11'],
-        ['ResultURL', isUrl(body.ResultURL)],
-        ['QueueTimeOutURL', isUrl(body.QueueTimeOutURL)],
+        ['ResultURL', deps.isCallbackUrl(body.ResultURL)],
+        ['QueueTimeOutURL', deps.isCallbackUrl(body.QueueTimeOutURL)],
         ['Remarks', remarksValid(body.Remarks)],
       ]);
       if (field) return refuse(res, field);
@@ -429,8 +430,8 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
         ['TransactionID', Boolean(original || receipt)],
         ['PartyA', /^\d{5,9}$|^254\d{9}$/.test(String(body.PartyA ?? ''))],
         ['IdentifierType', ['1', '2', '4'].includes(String(body.IdentifierType ?? ''))],
-        ['ResultURL', isUrl(body.ResultURL)],
-        ['QueueTimeOutURL', isUrl(body.QueueTimeOutURL)],
+        ['ResultURL', deps.isCallbackUrl(body.ResultURL)],
+        ['QueueTimeOutURL', deps.isCallbackUrl(body.QueueTimeOutURL)],
         ['Remarks', typeof body.Remarks === 'string' && body.Remarks.length >= 1 && body.Remarks.length <= REMARKS_LENGTH.max],
       ]);
       if (field) return refuse(res, field);

@@ -73,6 +73,12 @@ export interface SimulatorOptions {
    * header or `?key=`. Loopback is not enough: in the offline setup the buyers' browsers are loopback too.
    */
   key: string;
+  /**
+   * The only origins callbacks and results are posted to (the merchant's own callback URLs). A request naming
+   * another CallBackURL, ResultURL or QueueTimeOutURL is refused as Daraja refuses a bad one: the simulator's
+   * credentials are public, and it must not post to whatever address a stranger names (a loopback service).
+   */
+  callbackOrigins: readonly string[];
 }
 
 const OUTCOMES: Record<Exclude<PromptMode, 'manual' | 'silent'>, { code: number; desc: string }> = {
@@ -174,7 +180,18 @@ export function createDarajaSimulator(options: SimulatorOptions) {
   }
 
   /** One POST of a result to a merchant URL; true when it was answered 2xx. */
+  /** An http(s) URL on one of the merchant's callback origins. */
+  function callbackAllowed(url: unknown): boolean {
+    if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) return false;
+    return options.callbackOrigins.includes(new URL(url).origin);
+  }
+
   async function post(url: string, body: unknown, what: string): Promise<boolean> {
+    // Checked when the request came in too; never posted elsewhere, whatever path led here.
+    if (!callbackAllowed(url)) {
+      options.logger.error(`simulator: ${what} not sent: ${url} is not one of the callback origins`);
+      return false;
+    }
     try {
       const response = await request(callbackAgents, url, {
         method: 'POST',
@@ -246,6 +263,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     fail,
     bearerValid,
     receipt: receiptNumber,
+    isCallbackUrl: callbackAllowed,
     post: async (url, body) => {
       await post(url, body, `result to ${new URL(url).pathname.replace(/\/[^/]*$/, '/…')}`);
     },
@@ -281,7 +299,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     if (!/^2547\d{8}$|^2541\d{8}$/.test(phone) || String(body.PartyA ?? '') !== phone) return fail(res, 400, '400.002.02', 'Bad Request - Invalid PhoneNumber');
     if (String(body.PartyB ?? '') !== options.shortcode) return fail(res, 400, '400.002.02', 'Bad Request - Invalid PartyB');
     const callbackUrl = String(body.CallBackURL ?? '');
-    if (!/^https?:\/\/\S+$/.test(callbackUrl)) return fail(res, 400, '400.002.02', 'Bad Request - Invalid CallBackURL');
+    if (!callbackAllowed(callbackUrl)) return fail(res, 400, '400.002.02', 'Bad Request - Invalid CallBackURL');
     const accountReference = String(body.AccountReference ?? '');
     if (accountReference.length < 1 || accountReference.length > 12) return fail(res, 400, '400.002.02', 'Bad Request - Invalid AccountReference');
     const transactionDesc = String(body.TransactionDesc ?? '');

@@ -43,6 +43,11 @@ function copyHeaders(source: IncomingHttpHeaders, drop: Set<string>): OutgoingHt
 
 const UNREACHABLE = 'The payment service is not reachable right now. Please try again in a moment.';
 const TOO_SLOW = 'The payment service did not answer in time. Please try again in a moment.';
+/**
+ * An stkPush the payment service received but never answered (it died, or hung): the prompt may be on the phone
+ * already, so "try again" would be wrong. The client keeps looking for the payment instead.
+ */
+const OUTCOME_UNKNOWN = 'Your M-Pesa prompt may have been sent: watch your phone. If you pay, your tickets will follow.';
 /** Its Daraja protocol (OAuth, STK push with any CallBackURL) is for the payment service itself, never the browser. */
 const PRIVATE_PATHS = /^\/daraja(\/|$)/i;
 /** Dot segments and encoded dots, slashes or backslashes: a path must mean the same here and there. */
@@ -62,7 +67,11 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
   const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
   const key = paymentProxyKey(deps.internalApiKey);
 
-  function forward(upstreamPrefix: string, req: Request, res: Response, next: NextFunction) {
+  /**
+   * `sendsPrompt`: the request may send an M-Pesa prompt (stkPush). Once it reached the payment service, a lost
+   * or late answer is `payment_outcome_unknown` (502/504), never "not reachable, try again".
+   */
+  function forward(upstreamPrefix: string, req: Request, res: Response, next: NextFunction, sendsPrompt = false) {
     if (AMBIGUOUS_PATH.test(req.path)) return next(AppError.notFound('not_found', 'Not found.'));
     const headers = copyHeaders(req.headers, SET_BY_PROXY);
     // req.ip and req.protocol follow TRUST_PROXY: the buyer's address, never a header the buyer wrote.
@@ -91,9 +100,16 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
       headers,
       agent,
     });
+    // Whether the request reached the payment service: a connection to it was open (a new one connected, or a kept-alive one).
+    let reached = false;
+    upstream.on('socket', (socket) => {
+      if (!socket.connecting) reached = true;
+      else socket.once('connect', () => (reached = true));
+    });
+    const outcomeUnknown = (status: 502 | 504) => (sendsPrompt && reached ? new AppError(status, 'payment_outcome_unknown', OUTCOME_UNKNOWN) : undefined);
     // Until the answer starts: covers a stalled connect as well as a slow payment service.
     const timer = setTimeout(() => {
-      fail(new AppError(504, 'payment_service_timeout', TOO_SLOW));
+      fail(outcomeUnknown(504) ?? new AppError(504, 'payment_service_timeout', TOO_SLOW));
       upstream.destroy();
     }, deps.timeoutMs);
     // Once the answer streams, a connection idle this long is dead.
@@ -109,8 +125,9 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      if (!answered) deps.logger.error(`payment service unreachable at ${target.origin} (${error.code ?? error.message})`);
-      fail(new AppError(503, 'payment_service_unreachable', UNREACHABLE));
+      const unknown = outcomeUnknown(502);
+      if (!answered) deps.logger.error(`${unknown ? 'payment service lost an stkPush it had received' : 'payment service unreachable'} at ${target.origin} (${error.code ?? error.message})`);
+      fail(unknown ?? new AppError(503, 'payment_service_unreachable', UNREACHABLE));
     });
     // The buyer went away: stop the forwarded request too.
     res.on('close', () => {
@@ -121,7 +138,7 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
   }
 
   return {
-    pay: (req, res, next) => forward('/api', req, res, next),
+    pay: (req, res, next) => forward('/api', req, res, next, req.method === 'POST' && /^\/stkPush\/?$/i.test(req.path)),
     simulator: (req, res, next) => {
       if (PRIVATE_PATHS.test(req.path)) return next(AppError.notFound('not_found', 'Not found.'));
       forward('/simulator', req, res, next);

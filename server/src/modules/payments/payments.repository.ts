@@ -26,7 +26,9 @@ export type HoldOutcome =
   | 'promo_unknown'
   | 'promo_not_valid_now'
   | 'promo_used_up'
-  | 'promo_not_for_types';
+  | 'promo_not_for_types'
+  /** The order would cost more than one M-Pesa payment can move (`amount` says how much); nothing is held. */
+  | 'amount_too_large';
 
 /** Orders (seat holds) and payments (one per STK push). */
 export function createPaymentsRepository(db: Executor) {

@@ -1,4 +1,5 @@
 import type { CreateOrderRequest, SettleRequest } from '@tukio/shared/internal-api';
+import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { createBatcher } from '@tukio/shared/node/batcher';
@@ -433,6 +434,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         return AppError.badRequest('promo_code_inactive', `The promo code ${named} cannot be used right now.`, { field: 'promoCode', params: { code: named } });
       case 'promo_used_up':
         return AppError.conflict('promo_code_used_up', `The promo code ${named} has been used up.`, { field: 'promoCode', params: { code: named } });
+      case 'amount_too_large':
+        return AppError.badRequest(
+          'order_amount_too_large',
+          `This order costs Ksh ${held.amount}, more than one M-Pesa payment can move (Ksh ${MPESA_TRANSACTION_MAX}). Buy fewer tickets per order.`,
+          { field: 'quantity', params: { amount: held.amount, max: MPESA_TRANSACTION_MAX } },
+        );
       case 'promo_not_for_types':
         return AppError.badRequest('promo_code_not_applicable', `The promo code ${named} does not apply to the tickets you chose.`, { field: 'promoCode', params: { code: named } });
       default:

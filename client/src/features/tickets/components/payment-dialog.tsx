@@ -3,6 +3,7 @@
  * Escape closes, labelled by its heading). Step 1 confirms the price, step 2 takes the phone number
  * and follows the payment; the status line is a polite live region, errors are alerts.
  */
+import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
 import { KENYAN_PHONE_PATTERN, normaliseKenyanPhone } from '@tukio/shared/phone';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
@@ -54,6 +55,8 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const { order } = state;
   // The server's figure once it has answered; before that, what the box showed.
   const total = state.amount ?? (order ? orderAmount(order) : 0);
+  // More than one M-Pesa payment can move: said before any seat is held (the server refuses it too).
+  const overMpesaMax = total > MPESA_TRANSACTION_MAX;
   const ticketsText = t('tickets.ticketCount', { count: state.quantity });
   const busy = phase === 'initiating' || phase === 'pending' || phase === 'registering' || phase === 'done';
 
@@ -130,13 +133,20 @@ export function PaymentDialog(props: PaymentDialogProps) {
           <p>
             <RichText id="tickets.youWillPay" values={{ tickets: ticketsText }} parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
           </p>
+          {overMpesaMax ? (
+            <p className="form-message form-message--error" role="alert">
+              {t('errors.order_amount_too_large', { amount: total, max: MPESA_TRANSACTION_MAX })}
+            </p>
+          ) : null}
           <div className="button-row payment-dialog__actions">
             <Button variant="secondary" onClick={onClose}>
               {t('tickets.cancel')}
             </Button>
-            <Button data-autofocus onClick={props.onAcceptPrice}>
-              {t('tickets.continueToPayment')}
-            </Button>
+            {overMpesaMax ? null : (
+              <Button data-autofocus onClick={props.onAcceptPrice}>
+                {t('tickets.continueToPayment')}
+              </Button>
+            )}
           </div>
         </div>
       ) : (
@@ -186,7 +196,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {phase === 'queued' && state.queue ? (
               <p className="payment-status__detail">{t('tickets.queuePlace', { position: state.queue.position, seconds: state.queue.etaSeconds })}</p>
             ) : null}
-            {phase === 'pending' && state.phone ? (
+            {phase === 'pending' && state.phone && !state.pushUnknown ? (
               <p className="payment-status__detail">
                 {state.amount !== null
                   ? t('tickets.promptSentFor', { phone: displayPhone(state.phone), amount: formatShillings(state.amount) })

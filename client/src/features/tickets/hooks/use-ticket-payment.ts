@@ -14,7 +14,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getErrorResponse, getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
-import { getQueuePlace, joinQueue, registerForEvent } from '../api/tickets-api';
+import { getQueuePlace, getTransactionPage, joinQueue, registerForEvent, type TransactionRecord } from '../api/tickets-api';
 import { confirmPayment, stkPush, type ConfirmResult } from '../api/payment-client';
 import { readJson, writeJson } from '../lib/storage';
 import { orderAmount, type TicketOrder } from '../lib/ticket-order';
@@ -74,6 +74,11 @@ export interface PaymentState {
   guestTicketPath: string | null;
   /** In a busy sale's line: the buyer's place and the wait left. */
   queue: { position: number; etaSeconds: number } | null;
+  /**
+   * The payment service took the push and never answered (`payment_outcome_unknown`): a prompt may be on the
+   * phone, and the dialog looks for the payment in the buyer's transactions until it can follow it.
+   */
+  pushUnknown: boolean;
 }
 
 interface SavedPush {
@@ -102,6 +107,7 @@ const initialState = (quantity = 1): PaymentState => ({
   confirming: false,
   guestTicketPath: null,
   queue: null,
+  pushUnknown: false,
 });
 
 /** An http(s) link, or null: anything else from the payment service is not shown as a link. */
@@ -134,6 +140,26 @@ function queuedPlace(error: unknown): { position: number; etaSeconds: number } |
   const position = Number(body.params?.position);
   const etaSeconds = Number(body.params?.seconds);
   return { position: Number.isFinite(position) ? position : 1, etaSeconds: Number.isFinite(etaSeconds) ? etaSeconds : 0 };
+}
+
+/**
+ * The push reached the payment service, which never answered (it died or hung): the prompt may have been sent,
+ * so this is not a failure to retry at once (docs/payments.md, "Outcome unknown").
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  const response = getErrorResponse(error);
+  return (response?.status === 502 || response?.status === 504) && (response.data as { code?: unknown } | null)?.code === 'payment_outcome_unknown';
+}
+
+/** How far the server's clock may be behind this browser's when a push's payment is looked for by time. */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The payment an unanswered push made, among the buyer's transactions (newest first): the newest for the event
+ * recorded since the push started (less the clock skew); undefined while none is there yet.
+ */
+export function paymentOfUnansweredPush(transactions: TransactionRecord[], eventId: string, pushedAt: number): TransactionRecord | undefined {
+  return transactions.find((item) => item.eventId === eventId && item.checkoutRequestId && item.createdAt !== undefined && Date.parse(item.createdAt) >= pushedAt - CLOCK_SKEW_MS);
 }
 
 function initiateError(error: unknown): PaymentState['error'] {
@@ -171,6 +197,8 @@ export function useTicketPayment(options: TicketPaymentOptions) {
   const timersRef = useRef<number[]>([]);
   const inflightRef = useRef<AbortController | null>(null);
   const settlingRef = useRef(false);
+  /** Looking for the payment of a push whose answer was lost (no CheckoutRequestID to follow yet). */
+  const lookingRef = useRef(false);
   /** Tickets in the order being bought or followed. */
   const quantityRef = useRef(1);
   /** The order Get Ticket was pressed for (what the push asks the server to sell). */
@@ -196,6 +224,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
 
   const stopFollowing = useCallback(() => {
     activeRef.current = null;
+    lookingRef.current = false;
     clearTimers();
     inflightRef.current?.abort();
     inflightRef.current = null;
@@ -324,9 +353,52 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         stoppedWaiting: false,
         confirmVisible: elapsed >= CONFIRM_BUTTON_AFTER_MS,
         confirming: false,
+        pushUnknown: false,
       }));
     },
     [later, poll, stopFollowing],
+  );
+
+  /**
+   * The push's answer was lost after it reached the payment service: say the prompt may be on the phone, and
+   * (signed in) look for its payment among the buyer's transactions every few seconds, then follow it as any
+   * push. A guest has no list to look in: their tickets come by SMS if they pay.
+   */
+  const lookForUnansweredPush = useCallback(
+    (message: string, phone: string, quantity: number) => {
+      stopFollowing();
+      const pushedAt = Date.now();
+      if (userId === null) {
+        setState((s) => ({ ...s, phase: 'failed', status: message, detail: t('tickets.outcomeUnknownGuest'), error: null, pushUnknown: true }));
+        return;
+      }
+      lookingRef.current = true;
+      const deadline = pushedAt + POLL_FOR_MS;
+      setState((s) => ({ ...s, phase: 'pending', status: message, detail: t('tickets.lookingForPayment'), error: null, checkoutRequestId: null, phone, startedAt: pushedAt, confirmVisible: false, stoppedWaiting: false, pushUnknown: true }));
+      const look = async () => {
+        if (!lookingRef.current) return;
+        try {
+          const found = paymentOfUnansweredPush((await getTransactionPage(userId, null)).items, eventId, pushedAt);
+          if (!lookingRef.current) return;
+          if (found) {
+            const push: SavedPush = { checkoutRequestId: found.checkoutRequestId, quantity: found.quantity ?? quantity, amount: found.amount, phone, startedAt: pushedAt };
+            writeJson(storageKey, push);
+            follow(push, true);
+            return;
+          }
+        } catch {
+          // A dropped connection or a busy server: keep looking until the deadline.
+        }
+        if (Date.now() + POLL_INTERVAL_MS > deadline) {
+          lookingRef.current = false;
+          setState((s) => ({ ...s, stoppedWaiting: true, detail: t('tickets.lookingGaveUp') }));
+          return;
+        }
+        later(() => void look(), POLL_INTERVAL_MS);
+      };
+      later(() => void look(), POLL_INTERVAL_MS);
+    },
+    [eventId, follow, later, stopFollowing, storageKey, userId],
   );
 
   // A push started before a reload (or in another tab) is picked up again.
@@ -342,7 +414,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
 
   /** Get Ticket: show the price for confirmation. */
   const begin = useCallback((order: TicketOrder) => {
-    if (activeRef.current) return; // a push is being followed: the dialog shows it instead
+    if (activeRef.current || lookingRef.current) return; // a push is being followed: the dialog shows it instead
     quantityRef.current = order.quantity;
     orderRef.current = order;
     setState((s) => (s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done' ? { ...initialState(order.quantity), phase: 'confirm', phone: s.phone, order } : s));
@@ -391,6 +463,10 @@ export function useTicketPayment(options: TicketPaymentOptions) {
         writeJson(storageKey, push);
         follow(push, false);
       } catch (error) {
+        if (isOutcomeUnknown(error)) {
+          lookForUnansweredPush(getServerMessage(error) ?? t('errors.payment_outcome_unknown'), phone, quantity);
+          return;
+        }
         const place = queuedPlace(error);
         if (place) {
           setState((s) => ({ ...s, phase: 'queued', status: STATUS.queued, detail: null, error: null, queue: place }));
@@ -402,7 +478,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
     },
     // waitForTurn is declared below and calls pay back: both read each other through a ref.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [eventId, follow, storageKey, userId],
+    [eventId, follow, lookForUnansweredPush, storageKey, userId],
   );
 
   /**

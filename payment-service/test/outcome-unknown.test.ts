@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { newId } from '../../server/src/db/ids.js';
+import { users } from '../../server/src/db/schema.js';
+import { insertEventRow } from '../../server/test/helpers/events.js';
+import { startTestServer, type TestServer } from '../../server/test/helpers/test-server.js';
+import { freePort, startGate, startService, type ServiceProcess } from './helpers/processes.js';
+
+/**
+ * The payment service dies mid-checkout: the buyer's stkPush reached it and the prompt went to Daraja (the
+ * simulator here), then the process was SIGKILLed before answering. The API server's /pay cannot know whether a
+ * prompt is on the phone, so it must not say "not reachable, try again": it answers `payment_outcome_unknown`,
+ * and the payment shows up in the buyer's transactions once the restarted service replays its journal (what the
+ * payment dialog keeps polling for). A push that never reached the service is still plainly "not reachable".
+ */
+
+const JWT_SECRET = 'outcome-test-secret-that-is-long-enough-for-hs256';
+const INTERNAL_KEY = 'outcome-test-internal-key-0123456789';
+const SIMULATOR_KEY = 'outcome-test-simulator-key-0123456789';
+
+let server: TestServer;
+let gate: Awaited<ReturnType<typeof startGate>>;
+let pay: ServiceProcess | undefined;
+let payPort: number;
+let dataDir: string;
+
+beforeAll(async () => {
+  payPort = await freePort();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-outcome-'));
+  server = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, PAYMENT_URL: `http://127.0.0.1:${payPort}` });
+  // The payment service reaches the API server through a gate, which holds its "record this push" calls.
+  gate = await startGate(server.url);
+}, 180_000);
+afterAll(async () => {
+  await pay?.kill();
+  await gate?.close();
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const startPayment = () =>
+  startService({
+    name: 'payment service',
+    entry: 'payment-service/src/index.ts',
+    port: payPort,
+    env: {
+      PAYMENT_PORT: String(payPort),
+      API_URL: gate.url,
+      DATA_DIR: dataDir,
+      INTERNAL_API_KEY: INTERNAL_KEY,
+      SIMULATOR_KEY,
+      // The simulated customer pays after a while; the reconciler replays the journal every half second.
+      SIMULATOR_DELAY_MS: '1000',
+      RECONCILE_INTERVAL_MS: '500',
+      RECONCILE_AFTER_SECONDS: '1',
+      REFUND_POLL_MS: '0',
+    },
+  });
+
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the payment service dies after sending the prompt', () => {
+  it('answers payment_outcome_unknown, and the payment is found later; a push that never reached it is "not reachable"', { timeout: 120_000 }, async () => {
+    onTestFailed(() => console.error(`--- payment service ---\n${pay?.output()}`));
+    const organiserId = newId();
+    const buyerId = newId();
+    await server.db.insert(users).values([
+      { id: organiserId, username: 'outcomeorganiser', email: 'outcomeorganiser@example.com', passwordHash: 'x', emailVerifiedAt: new Date() },
+      { id: buyerId, username: 'outcomebuyer', email: 'outcomebuyer@example.com', passwordHash: 'x', emailVerifiedAt: new Date() },
+    ]);
+    const token = jwt.sign({ tv: 0 }, JWT_SECRET, { subject: buyerId, expiresIn: '1h' });
+    const eventId = await insertEventRow(server.db, { ownerId: organiserId, price: 70, days: 7 });
+    const stkPush = (phone: string) =>
+      fetch(`${server.url}/pay/stkPush`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ phone, amount: 1, Order_ID: `${eventId}_${phone}` }),
+      });
+
+    pay = await startPayment();
+    gate.hold(/\/pushes/);
+    const answer = stkPush('254733400001');
+    // The prompt went out (the service is recording it): now the process dies before answering the buyer.
+    await until('the push to be recorded', () => (gate.held(/\/pushes/).length > 0 ? true : undefined));
+    await pay.kill();
+    const unknown = await answer;
+    expect(unknown.status).toBe(502);
+    expect(await unknown.json()).toMatchObject({
+      code: 'payment_outcome_unknown',
+      msg: 'Your M-Pesa prompt may have been sent: watch your phone. If you pay, your tickets will follow.',
+    });
+
+    // Nobody listening: the request never reached the service, so nothing can have been sent.
+    gate.dropHeld();
+    gate.hold(undefined);
+    const unreachable = await stkPush('254733400002');
+    expect(unreachable.status).toBe(503);
+    expect(await unreachable.json()).toMatchObject({ code: 'payment_service_unreachable' });
+
+    // Restarted, the service records the journaled push; the buyer's transactions show it (what the dialog polls).
+    pay = await startPayment();
+    const found = await until('the payment in the transactions', async () => {
+      const response = await fetch(`${server.url}/api/transactions/${buyerId}`, { headers: { authorization: `Bearer ${token}` } });
+      const items = (await response.json()) as Array<{ eventId: string; checkoutRequestId: string; paymentStatus: string }>;
+      return items.find((item) => item.eventId === eventId);
+    });
+    expect(found.checkoutRequestId).toMatch(/^ws_CO_/);
+  });
+});
