@@ -65,7 +65,7 @@ describe('an stkPush nobody waits for any more', () => {
 
     // The hold was made, then released: its order ends `failed`, never left pending for a prompt.
     const deadline = Date.now() + 15_000;
-    let rows: Array<{ status: string }> = [];
+    let rows: Array<{ status: string }>;
     for (;;) {
       rows = await s.server.db.select({ status: orders.status }).from(orders).where(eq(orders.userId, buyer.user._id));
       if (rows.length > 0 && rows.every((row) => row.status !== 'pending')) break;
