@@ -124,8 +124,14 @@ function watchResponsiveness(client: WatchedClient, timeoutMs: number, onUnrespo
 }
 
 /**
- * The client's commands, with every failure that is not a reply from Redis turned into a RedisUnavailableError,
- * so each caller can tell an outage apart from a bug and choose its fallback.
+ * Error replies that mean "not now" rather than "wrong command": still loading its data after a restart, busy
+ * with a script past its time limit, a replica or a cluster without its primary, refusing writes.
+ */
+const OUTAGE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|MISCONF|CLUSTERDOWN|TRYAGAIN|OOM)\b/;
+
+/**
+ * The client's commands, with every failure that is not a reply from Redis (and every "not now" reply) turned
+ * into a RedisUnavailableError, so each caller can tell an outage apart from a bug and choose its fallback.
  */
 export function redisCommands(client: RedisCommands): RedisCommands {
   return {
@@ -133,7 +139,7 @@ export function redisCommands(client: RedisCommands): RedisCommands {
       try {
         return await client.sendCommand(args);
       } catch (error) {
-        if (error instanceof ErrorReply) throw error;
+        if (error instanceof ErrorReply && !OUTAGE_REPLIES.test(error.message)) throw error;
         throw new RedisUnavailableError(error);
       }
     },
