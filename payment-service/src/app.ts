@@ -4,7 +4,7 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { ApiServerClient } from './api-server-client.js';
-import { createCheckoutService } from './checkout/checkout.service.js';
+import { checkoutUnavailable, createCheckoutService } from './checkout/checkout.service.js';
 import type { PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import type { DarajaSimulator } from './daraja/simulator/simulator.js';
@@ -36,7 +36,7 @@ export interface PaymentAppDeps {
   callbackUrl: () => string;
   /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
   passes?: PassRunner | undefined;
-  /** Commands on the Redis the instances share (REDIS_URL): the stkPush limits are counted there. */
+  /** Commands on the Redis the instances share (REDIS_URL, through `redisCommands`): the stkPush limits are counted there. */
   redis?: RedisCommands | undefined;
 }
 
@@ -100,7 +100,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
         confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
       }),
       rateLimit: config.stkRateLimit,
-      rateLimitStore: deps.redis && ((budget) => redisRateLimitStore(deps.redis!, `${config.redis?.keyPrefix ?? ''}rl:stk-push-${budget}:`)),
+      // Fail closed: while Redis is unavailable no prompt goes out uncounted; the buyer is told to try again (503).
+      rateLimitStore: deps.redis && ((budget) => redisRateLimitStore(deps.redis!, `${config.redis?.keyPrefix ?? ''}rl:stk-push-${budget}:`, checkoutUnavailable)),
       simulatorUrl: simulator
         ? (req, res, checkoutRequestId) => {
             const promptPath = simulator.promptPath(checkoutRequestId);

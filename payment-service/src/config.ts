@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisKeyPrefix, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
+import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
@@ -82,6 +82,8 @@ const envSchema = z.object({
   /** Redis shared by the payment instances: one count of the stkPush limits for all of them (unset: each counts its own). */
   REDIS_URL: optionalString,
   REDIS_KEY_PREFIX: redisKeyPrefix,
+  /** Redis unanswered this long counts as down: stkPush answers 503 instead of waiting (docs/decisions/scale-out.md). */
+  REDIS_COMMAND_TIMEOUT_MS: redisCommandTimeoutMs,
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: metricsToken,
@@ -168,7 +170,7 @@ export interface PaymentConfig {
    */
   stkRateLimit: StkRateLimit;
   /** Where the stkPush limits are counted: Redis (every instance draws on one budget), or this process. */
-  redis: { url: string; keyPrefix: string } | undefined;
+  redis: { url: string; keyPrefix: string; commandTimeoutMs: number } | undefined;
   trustProxy: boolean;
   logLevel: 'silent' | 'error' | 'info';
   /** GET /metrics needs `Authorization: Bearer <metricsToken>`; undefined = metrics disabled (404). */
@@ -315,7 +317,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
       phoneWindowMs: env.STK_RATE_LIMIT_PHONE_WINDOW_MS,
       perUserDay: env.STK_RATE_LIMIT_PER_USER_DAY,
     },
-    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS } : undefined,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,

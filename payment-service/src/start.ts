@@ -12,7 +12,7 @@ import { createAgents } from './http.js';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
-import { connectAll, createRedisClient } from '@tukio/shared/node/redis';
+import { connectAll, createRedisClient, redisCommands } from '@tukio/shared/node/redis';
 import type { Logger } from './logger.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
@@ -38,7 +38,7 @@ export async function startPaymentService(
 ): Promise<RunningPaymentService> {
   const logger = createLogger(config.logLevel);
   // Before listening: a Redis that cannot be reached fails the start with nothing left open.
-  const redis = config.redis && (await connectRedis(config.redis.url, logger));
+  const redis = config.redis && (await connectRedis(config.redis.url, config.redis.commandTimeoutMs, logger));
   const httpServer = createServer();
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
@@ -90,7 +90,7 @@ export async function startPaymentService(
   // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl, passes, redis });
+  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl, passes, redis: redis && redisCommands(redis) });
   httpServer.on('request', app);
 
   // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
@@ -179,8 +179,8 @@ function reachableHost(host: string): string {
 }
 
 /** The Redis the payment instances share (REDIS_URL); errors after the start are logged, and node-redis reconnects. */
-async function connectRedis(url: string, logger: Logger) {
-  const client = createRedisClient(url);
+async function connectRedis(url: string, commandTimeoutMs: number, logger: Logger) {
+  const client = createRedisClient(url, { commandTimeoutMs, onUnresponsive: (error) => logger.error('redis unresponsive', error) });
   client.on('error', (error: unknown) => logger.error('redis error', error));
   await connectAll([client]);
   return client;

@@ -178,7 +178,7 @@ export function createServices(deps: AppDeps) {
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const sendBudget = deps.redis
-    ? createSharedTokenBuckets(deps.redis.publisher, `${deps.redis.keyPrefix}chat-send:`, config.chatRateLimit)
+    ? createSharedTokenBuckets(deps.redis.commands, `${deps.redis.keyPrefix}chat-send:`, config.chatRateLimit)
     : createTokenBuckets(config.chatRateLimit);
   const chat = createChatService({ db, synchronousCommit: config.chatSynchronousCommit, sendBudget });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
@@ -245,7 +245,7 @@ export function createServices(deps: AppDeps) {
   // Its admission rate follows how fast seat holds go, shared by every instance with Redis.
   const admissionRate = createAdmissionControl(
     { adaptive: config.waitingRoom.adaptive, initial: config.waitingRoom.perSecond, min: config.waitingRoom.minPerSecond, max: config.waitingRoom.maxPerSecond, targetMs: config.waitingRoom.targetMs, pushTargetMs: config.waitingRoom.pushTargetMs },
-    deps.redis ? createRedisSharedRate(deps.redis.publisher, deps.redis.keyPrefix) : createMemorySharedRate(),
+    deps.redis ? createRedisSharedRate(deps.redis.commands, deps.redis.keyPrefix) : createMemorySharedRate(),
     logger,
     // Holds of the last minute older than the push target and still without a push, whichever instance holds them.
     (olderThanMs) => createPaymentsRepository(db).countHoldsWithoutPush(new Date(Date.now() - 60_000), new Date(Date.now() - olderThanMs)),
@@ -258,7 +258,7 @@ export function createServices(deps: AppDeps) {
   };
   metrics.gauge('waiting_room_admission_rate', 'Buyers admitted per second to each busy sale (the waiting room).', () => admissionRate.perSecond);
   const waitingRoom = createWaitingRoomService({
-    store: deps.redis ? createRedisWaitingRoomStore(deps.redis.publisher, deps.redis.keyPrefix, lineRate) : createMemoryWaitingRoomStore(lineRate),
+    store: deps.redis ? createRedisWaitingRoomStore(deps.redis.commands, deps.redis.keyPrefix, lineRate) : createMemoryWaitingRoomStore(lineRate),
     rate: admissionRate,
     turnSeconds: config.waitingRoom.turnSeconds,
     seats: {
@@ -352,7 +352,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   );
 
   // With Redis every instance counts the same budgets (a second instance gives an attacker nothing more).
-  const budgets = deps.redis ? sharedBudgets(deps.redis.publisher, deps.redis.keyPrefix) : localBudgets();
+  const budgets = deps.redis ? sharedBudgets(deps.redis.commands, deps.redis.keyPrefix) : localBudgets();
   const rateLimit = { ...config.rateLimit, budgets };
   const sendMessage = createSendMessage({
     chat: services.chat,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisKeyPrefix, withoutTrailingSlash } from '@tukio/shared/node/env';
+import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 
@@ -37,6 +37,8 @@ const envSchema = z.object({
   SOCKET_REDIS_ADAPTER: z.enum(['auto', 'sharded', 'classic']).default('auto'),
   /** Starts every rate-limit and chat-budget key this deployment keeps in Redis, so deployments can share one. */
   REDIS_KEY_PREFIX: redisKeyPrefix,
+  /** Redis unanswered this long counts as down: requests fail over or answer 503 instead of waiting (docs/decisions/scale-out.md). */
+  REDIS_COMMAND_TIMEOUT_MS: redisCommandTimeoutMs,
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.string().default('7d'),
   PUBLIC_URL: optionalString,
@@ -172,6 +174,7 @@ export interface AppConfig {
   redisUrl: string | undefined;
   socketRedisAdapter: Env['SOCKET_REDIS_ADAPTER'];
   redisKeyPrefix: string;
+  redisCommandTimeoutMs: number;
   jwtSecret: string;
   jwtExpiresIn: string;
   publicUrl: string;
@@ -301,6 +304,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: env.REDIS_URL,
     socketRedisAdapter: env.SOCKET_REDIS_ADAPTER,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     jwtSecret: env.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret'),
     jwtExpiresIn: env.JWT_EXPIRES_IN,
     publicUrl,

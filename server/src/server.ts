@@ -52,7 +52,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   const jobs = await startJobQueue({ executeSql: database.executeSql, logger, ...config.jobs });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   // Connected before the app is built: its rate limits and chat budget count in Redis from the first request.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisKeyPrefix, config.redisCommandTimeoutMs, logger) : undefined;
   // Known once listening (PORT may be 0): the offline SMS simulator is reached through it.
   let selfUrl = `http://127.0.0.1:${config.port}`;
   const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl, jobs });

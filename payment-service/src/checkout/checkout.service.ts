@@ -23,6 +23,9 @@ const RECORD_RETRIES = 4;
 export const initiateFailed = (status: number, code: ErrorCode, reason: string, fields: Record<string, unknown> = {}) =>
   new PaymentServiceError(status, code, `${INITIATE_FAILED}: ${reason}`, fields);
 
+/** Something the checkout depends on (the API server, the Redis counting the stkPush limits) cannot answer now: try again. */
+export const checkoutUnavailable = () => initiateFailed(503, 'service_unavailable', UNAVAILABLE);
+
 /** A confirmPayment failure: like every confirm answer it says `success: false`. */
 export const confirmFailed = (status: number, code: ErrorCode, message: string, fields: Record<string, unknown> = {}) =>
   new PaymentServiceError(status, code, message, { success: false, ...fields });
@@ -115,7 +118,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return initiateFailed(error.status, code, error.message, fields);
     }
     logger.error(what, error);
-    return initiateFailed(503, 'service_unavailable', UNAVAILABLE);
+    return checkoutUnavailable();
   }
 
   /** The prompt on the buyer's phone; when Daraja refuses, the order's seats are released at once. */
@@ -205,8 +208,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
      * Order, prompt, journal and record; then the push is open, and its buyer's polls are answered here.
      * Without a token it is a guest purchase: the API server's guest route buys for the phone's shadow account.
      */
-    async startCheckout(token: string | undefined, input: CheckoutInput): Promise<{ order: HeldOrder; push: StkPushResponse }> {
+    async startCheckout(token: string | undefined, input: CheckoutInput, abandoned?: AbortSignal): Promise<{ order: HeldOrder; push: StkPushResponse }> {
       const startedAt = performance.now();
+      // The buyer already has an answer (a timeout): nothing is held or sent for this request any more.
+      if (abandoned?.aborted) throw checkoutUnavailable();
       let order: HeldOrder;
       try {
         const { guestEmail, language, ...request } = input;
@@ -216,6 +221,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
             : await api.createOrder(token, request);
       } catch (error) {
         throw initiateFailedBy(error, 'create order failed');
+      }
+      if (abandoned?.aborted) {
+        // Held after the buyer had an answer: the seats go back, and no prompt reaches a phone whose owner was told to try again.
+        logger.info(`order ${order.orderId} released: its stkPush request was answered before the prompt could go out`);
+        await api.abandonOrder(order.orderId, 'the buyer had an answer before the prompt').catch((error: unknown) => logger.error(`could not release order ${order.orderId}`, error));
+        throw checkoutUnavailable();
       }
       const push = await sendPush(order, input.phone);
       await journalAndRecord(order, push, startedAt);

@@ -8,6 +8,7 @@ import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { z } from 'zod';
 import { confirmFailed, initiateFailed, type CheckoutInput, type CheckoutService } from '../checkout/checkout.service.js';
 import type { StkRateLimit } from '../config.js';
+import { abandonedSignal } from '../abandoned-request.js';
 import { clientAddress } from '../forwarded.js';
 
 /**
@@ -157,7 +158,7 @@ export function createPaymentsRouter(deps: {
     // A member's email and language are their account's; only a guest's are taken from the request.
     if (token) delete input.guestEmail;
     else input.language = languageFromAcceptLanguage(req.get('accept-language'));
-    const { order, push } = await checkout.startCheckout(token, input);
+    const { order, push } = await checkout.startCheckout(token, input, abandonedSignal(req, res));
     const simulatorUrl = deps.simulatorUrl?.(req, res, push.CheckoutRequestID);
     res.json({
       ResponseCode: '0',

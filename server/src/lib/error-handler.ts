@@ -1,4 +1,5 @@
 import { clientErrorAnswer, errorBody } from '@tukio/shared/error-body';
+import { isRedisUnavailable } from '@tukio/shared/node/redis';
 import { loggedRoute } from '@tukio/shared/node/request-context';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from './app-error.js';
@@ -55,8 +56,9 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       res.status(answer.status).json(answer.body);
       return;
     }
-    if (isDatabaseUnavailable(error)) {
-      logger.error(`database unavailable on ${req.method} ${loggedRoute(req)}`, error);
+    // Redis too, where a route fails closed without it (the waiting room: no seat hold is let past an uncounted line).
+    if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
+      logger.error(`${isRedisUnavailable(error) ? 'redis' : 'database'} unavailable on ${req.method} ${loggedRoute(req)}`, error);
       res.status(503).json(errorBody('Tukio is temporarily unavailable. Please try again in a moment.', 'service_unavailable'));
       return;
     }

@@ -26,10 +26,12 @@ export const localBudgets = (): Budgets => budgetsByName(() => undefined);
 
 /**
  * Counts in Redis, so every instance draws on one budget (an attacker gains nothing from reaching
- * several). Keys: `<keyPrefix>rl:<name>:<key>`, expiring with their window.
+ * several). Keys: `<keyPrefix>rl:<name>:<key>`, expiring with their window. While Redis is unavailable
+ * each instance counts in its own memory instead: logins, sign-ups and the other limited routes keep
+ * working (and limited), at worst with one budget per instance for the outage's length.
  */
 export const sharedBudgets = (redis: RedisCommands, keyPrefix: string): Budgets =>
-  budgetsByName((name) => redisRateLimitStore(redis, `${keyPrefix}rl:${name}:`));
+  budgetsByName((name) => redisRateLimitStore(redis, `${keyPrefix}rl:${name}:`, 'count-locally'));
 
 export interface RateLimitOptions {
   windowMs: number;

@@ -1,3 +1,4 @@
+import { isRedisUnavailable } from '@tukio/shared/node/redis';
 import { redisScript, type RedisCommands } from './redis.js';
 import { createTtlCache } from './ttl-cache.js';
 
@@ -49,7 +50,8 @@ export interface TokenBuckets {
 /**
  * The same buckets in Redis, one hash per key ({tokens, at}), so every instance draws on one budget.
  * Redis's own clock refills them (instances' clocks may differ), and a bucket expires once it would be
- * full again, like the memory version forgets it.
+ * full again, like the memory version forgets it. While Redis is unavailable the buckets of this process's
+ * memory answer instead (a budget per instance for the outage), so a chat message is sent, not held.
  */
 const TAKE_SCRIPT = `
 local burst = tonumber(ARGV[1])
@@ -72,11 +74,16 @@ const takeScript = redisScript(TAKE_SCRIPT);
 
 export function createSharedTokenBuckets(redis: RedisCommands, keyPrefix: string, options: Pick<TokenBucketOptions, 'burst' | 'perSecond'>): TokenBuckets {
   const args = [String(options.burst), String(1000 / options.perSecond)];
+  const local = createTokenBuckets(options);
   return {
     async take(key) {
       const redisKey = `${keyPrefix}${key}`;
-      const reply = await takeScript(redis, [redisKey], args);
-      return Number(reply);
+      try {
+        return Number(await takeScript(redis, [redisKey], args));
+      } catch (error) {
+        if (!isRedisUnavailable(error)) throw error;
+        return local.take(key);
+      }
     },
   };
 }

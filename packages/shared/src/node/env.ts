@@ -26,6 +26,12 @@ export const optionalUrl = optionalString.pipe(z.url({ protocol: /^https?$/ }).o
 /** Starts every key a deployment keeps in Redis (REDIS_KEY_PREFIX), so deployments can share one Redis. */
 export const redisKeyPrefix = z.string().trim().min(1).max(100).regex(/^[\w:.-]+$/, 'letters, digits and _ : . - only').default('tukio:');
 
+/**
+ * How long Redis may leave a command unanswered before the connection counts as down (REDIS_COMMAND_TIMEOUT_MS,
+ * node/redis.ts): requests depending on Redis answer within about twice this during an outage.
+ */
+export const redisCommandTimeoutMs = z.coerce.number().int().min(100).max(60_000).default(1000);
+
 /** A TCP port (0 = any free one). */
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
