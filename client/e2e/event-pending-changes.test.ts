@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
@@ -29,9 +29,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function shoot(page: Page, name: string) {
+/** The whole page, or only `part` of it (the admin page is long). */
+async function shoot(page: Page, name: string, part?: Locator) {
   if (!shots) return;
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  const file = path.join(shots, `${name}.png`);
+  await (part ? part.screenshot({ path: file }) : page.screenshot({ path: file, fullPage: true }));
 }
 
 /** A page of the app with nothing outside it (map tiles): the test machine has no internet. */
@@ -65,7 +67,7 @@ async function proposeNewDate(page: Page, eventId: string, texts: { warning: Reg
   // Published | proposed, side by side (on a phone each value is labelled instead of a column heading).
   expect(await notice.locator('.change-table__from').getAttribute('data-label')).toBe(texts.published);
   expect(await notice.locator('.change-table__to time').getAttribute('datetime')).toMatch(new RegExp(`^${kenyanDay(40)}`));
-  await shoot(page, `${shotName}-pending-notice`);
+  await shoot(page, `${shotName}-pending-notice`, notice);
 }
 
 describe('changes to a published event wait for review beside it', () => {
@@ -103,7 +105,7 @@ describe('changes to a published event wait for review beside it', () => {
       expect(proposed?.slice(0, 10)).toBe(kenyanDay(40));
       expect(await card.locator('.change-table__from time').getAttribute('datetime')).not.toBe(proposed);
       await card.scrollIntoViewIfNeeded();
-      await shoot(mod.page, `admin-${language}-${sw ? 1280 : 390}`);
+      await shoot(mod.page, `admin-${language}-${sw ? 1280 : 390}`, queue);
       await card.getByRole('button', { name: sw ? 'Idhinisha mabadiliko' : 'Approve changes' }).click();
       await expect.poll(async () => (await h.server.api('GET', `/api/events/${eventId}`)).body.date.slice(0, 10), { timeout: 20_000 }).toBe(kenyanDay(40));
       await expect.poll(() => card.count(), { timeout: 20_000 }).toBe(0);
