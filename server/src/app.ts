@@ -124,6 +124,7 @@ export const eventHoldings: EventHoldings = {
   registeredUserIdsColumn,
   seats: createTicketsRepository,
   orders: createPaymentsRepository,
+  holders: createTicketsRepository,
 };
 
 /** Payments sits below refunds: a settlement that flags an order refund_due writes the refund through this port. */
@@ -190,6 +191,8 @@ export function createServices(deps: AppDeps) {
     publicUrl: config.publicUrl,
     searchCacheMs: config.eventsSearchCacheMs,
     eventCacheMs: config.eventsCacheMs,
+    // Holders of an event whose approved change moves its date or place are told through the outbox.
+    mail,
     // Events sits below refunds: deleting an event with orders cancels it through this port (made below).
     cancellation: { cancel: (...args) => cancellation.cancel(...args) },
   });

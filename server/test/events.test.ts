@@ -223,10 +223,12 @@ describe('PUT and DELETE /api/events/:id', () => {
 
     const edited = await t.api('PUT', `/api/events/${event._id}`, { token: owner.token, body });
     expect(edited.status).toBe(200);
-    // A material edit by the organiser goes back to review (security-data-loss.test.ts covers the rule).
-    expect(edited.body).toMatchObject({ title: 'Renamed', description: 'New words', date: `${body.date}:00.000Z`, location: 'KICC, Nairobi', status: 'pending', reReview: true });
+    // The organiser's edit of a published event waits for review beside it (event-pending-changes.test.ts covers the rule).
+    expect(edited.body).toMatchObject({ title: event.title, status: 'approved', reReview: false, pendingChange: { status: 'pending' } });
+    const approved = await t.api('PUT', `/api/events/admin/changes/${event._id}/approve`, { token: admin.token, body: {} });
+    expect(approved.body).toMatchObject({ title: 'Renamed', description: 'New words', date: `${body.date}:00.000Z`, location: 'KICC, Nairobi', status: 'approved' });
     // A moved event without coordinates is geocoded again.
-    expect(edited.body.latitude).toBeCloseTo(-1.2887, 3);
+    expect(approved.body.latitude).toBeCloseTo(-1.2887, 3);
 
     const byAdmin = await t.api('PUT', `/api/events/${event._id}`, { token: admin.token, body: { capacity: 10, isPaid: true, ticketPrice: 700 } });
     expect(byAdmin.body).toMatchObject({ capacity: 10, isPaid: true, ticketPrice: 700, seatsLeft: 10, title: 'Renamed' });

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 /**
  * Security review, "data loss" (items 1-4) and "edits bypass moderation" (item 11): money rows
  * outlive whatever else is deleted, capacity never drops below the seats in use, and an
- * organiser's material edit of a published event goes back through review.
+ * organiser's material edit of a published event waits for review before the public sees it.
  */
 
 type Person = Awaited<ReturnType<TestServer['createUser']>>;
@@ -186,65 +186,60 @@ describe('money rows at the database level (review item 4)', () => {
 });
 
 describe('edits of a published event by its organiser (review item 11)', () => {
-  it('puts the event back in review on a material edit, tells the organiser, and hides it from the public but not from ticket holders', async () => {
+  it('never shows the public an unreviewed material edit: it waits beside the published version until an admin approves it', async () => {
     const organiser = await person('modorg');
     const holder = await person('modholder');
     const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 8, title: 'Harmless Picnic', capacity: 20 });
     expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { tickets: 1 } })).status).toBe(200);
-    // The published body is now cached: the edit must reach it too.
+    // The published body is now cached: the edit must not reach it, the approval must.
     expect((await t.api('GET', `/api/events/${eventId}`)).body.title).toBe('Harmless Picnic');
 
     const edited = await t.api('PUT', `/api/events/${eventId}`, { token: organiser.token, body: { title: 'visit evil.example' } });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ title: 'visit evil.example', status: 'pending', reReview: true });
-    expect(edited.body.msg).toMatch(/back in review/);
+    expect(edited.body).toMatchObject({ title: 'Harmless Picnic', status: 'approved', reReview: false, pendingChange: { status: 'pending' } });
+    expect(edited.body.msg).toMatch(/wait for review/);
 
-    expect((await t.api('GET', `/api/events/${eventId}`)).status).toBe(404);
-    const stranger = await person('modstranger');
-    expect((await t.api('GET', `/api/events/${eventId}`, { token: stranger.token })).status).toBe(404);
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ title: 'Harmless Picnic', status: 'approved' });
     const listed = await t.api('GET', '/api/events/getevnt');
-    expect((listed.body as Array<{ _id: string }>).some((event) => event._id === eventId)).toBe(false);
+    expect(JSON.stringify(listed.body)).not.toContain('evil.example');
     const found = await t.api('GET', '/api/events?q=evil');
     expect(JSON.stringify(found.body)).not.toContain('evil.example');
 
-    const forHolder = await t.api('GET', `/api/events/${eventId}`, { token: holder.token });
-    expect(forHolder.status).toBe(200);
-    expect(forHolder.body).toMatchObject({ status: 'pending', registeredUsers: [holder.user._id] });
-
+    // The old approve endpoint applies what waits, for admin clients that know no change sets.
     const approved = await t.api('PUT', `/api/events/admin/approve/${eventId}`, { token: admin.token, body: {} });
     expect(approved.status).toBe(200);
     expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ title: 'visit evil.example', status: 'approved' });
   });
 
-  it('treats description, image, date, location and price as material; capacity, unchanged values and admin edits are not', async () => {
+  it('treats title, description, image, date, location and price as reviewed; capacity, unchanged values and admin edits apply at once', async () => {
     const organiser = await person('matorg');
     const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 8, title: 'Quiet Reading', location: 'KICC, Nairobi', capacity: 20 });
     const current = (await t.api('GET', `/api/events/${eventId}`)).body;
-    const approve = () => t.api('PUT', `/api/events/admin/approve/${eventId}`, { token: admin.token, body: {} });
     const edit = (token: string, body: Record<string, unknown>) => t.api('PUT', `/api/events/${eventId}`, { token, body });
 
     const harmless = [{ capacity: 25 }, { title: current.title, location: current.location, description: current.description, date: current.date.slice(0, 16) }];
     for (const body of harmless) {
       const res = await edit(organiser.token, body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body, JSON.stringify(body)).toMatchObject({ status: 'approved', reReview: false });
+      expect(res.body, JSON.stringify(body)).toMatchObject({ status: 'approved', reReview: false, pendingChange: null });
     }
     const byAdmin = await edit(admin.token, { title: 'Quiet Reading Hour', ticketPrice: 200 });
     expect(byAdmin.body).toMatchObject({ title: 'Quiet Reading Hour', status: 'approved', reReview: false });
 
-    const material = [
-      { description: 'Bring your own book. Free drinks at evil.example' },
-      { image: 'https://img.example.com/poster.jpg' },
-      { date: '2099-01-01T10:00' },
-      { location: 'Somewhere else, Mombasa', latitude: -4.05, longitude: 39.66 },
-      { ticketPrice: 900 },
-      { isPaid: false },
+    const material: Array<[Record<string, unknown>, string]> = [
+      [{ description: 'Bring your own book. Free drinks at evil.example' }, 'description'],
+      [{ image: 'https://img.example.com/poster.jpg' }, 'image'],
+      [{ date: '2099-01-01T10:00' }, 'date'],
+      [{ location: 'Somewhere else, Mombasa', latitude: -4.05, longitude: 39.66 }, 'location'],
+      [{ ticketPrice: 900 }, 'price'],
+      [{ isPaid: false }, 'price'],
     ];
-    for (const body of material) {
+    for (const [body, field] of material) {
       const res = await edit(organiser.token, body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body, JSON.stringify(body)).toMatchObject({ status: 'pending', reReview: true });
-      expect((await approve()).status).toBe(200);
+      expect(res.body, JSON.stringify(body)).toMatchObject({ status: 'approved', reReview: false, pendingChange: { status: 'pending', changes: [{ field }] } });
+      expect((await t.api('PUT', `/api/events/admin/changes/${eventId}/approve`, { token: admin.token, body: {} })).status).toBe(200);
     }
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ location: 'Somewhere else, Mombasa', latitude: -4.05, isPaid: false, ticketPrice: 0 });
   });
 });

@@ -183,6 +183,37 @@ export const events = pgTable(
 );
 
 /**
+ * What an organiser proposed for an already published event (docs/decisions/events.md, "Edits of a published
+ * event"): the changed fields as JSON, waiting for an administrator, while the event row itself keeps the
+ * approved version, so its page, the lists and search stay as they were. One set per event: a new edit
+ * replaces it. A set that moves the date or the place, or raises the price, pauses sales until it is decided.
+ * A rejected set stays (with its reason, for the organiser) until the next edit or the organiser dismisses it.
+ */
+export const eventPendingChanges = pgTable(
+  'event_pending_changes',
+  {
+    eventId: id('event_id')
+      .primaryKey()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    /** The proposed values of the changed fields only (`startsAt` as an ISO string). */
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull(),
+    /** The set moves the date or the place, or raises the price: no new holds or registrations meanwhile. */
+    pausesSales: boolean('pauses_sales').notNull().default(false),
+    status: text('status', { enum: ['pending', 'rejected'] }).notNull().default('pending'),
+    proposedBy: id('proposed_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    proposedAt: timestamp('proposed_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    rejectReason: text('reject_reason'),
+  },
+  (t) => [
+    index('event_pending_changes_status_idx').on(t.status, t.proposedAt),
+    check('event_pending_changes_status_valid', sql`${t.status} in ('pending', 'rejected')`),
+  ],
+);
+
+/**
  * Every word of events (the lexemes of `search_vector`), kept by triggers on events (drizzle/0015). Search
  * turns a query word into the words it begins (prefix index), or, when it begins none, into the words most
  * like it (pg_trgm), so 'Naiorbi' finds Nairobi. Words are never removed: one whose events are gone matches nothing.

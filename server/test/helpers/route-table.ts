@@ -172,6 +172,14 @@ async function cancelledPaidEvent(tools: WorldTools): Promise<string> {
   return eventId;
 }
 
+/** A fresh published event of A's whose new description (A's edit) waits for review. */
+async function eventWithPendingChange(tools: WorldTools): Promise<string> {
+  const eventId = await tools.fresh.event();
+  const res = await tools.call(tools.w.a, 'PUT', `/api/events/${eventId}`, { description: `Proposed ${unique()}` });
+  if (res.status !== 200 || !res.body?.pendingChange) throw new Error(`proposing a change failed: ${res.status} ${res.text}`);
+  return eventId;
+}
+
 /** A failed refund of one shilling of A's payment, written straight to the ledger (as if M-Pesa refused it every time). */
 async function failedRefund(tools: WorldTools): Promise<string> {
   const [payment] = await tools.w.t.db.select().from(payments).where(eq(payments.checkoutRequestId, tools.w.checkoutRequestId));
@@ -1182,6 +1190,48 @@ export const routeTable: RouteEntry[] = [
     scenarios: [{ name: "A's approved event", request: async (tools) => json('PUT', `/api/events/admin/disapprove/${await tools.fresh.event()}`, {}), ok: 200 }],
     fuzz: { as: 'admin', params: (w) => ({ id: w.events.pending }) },
   },
+  {
+    method: 'GET',
+    path: '/api/events/admin/changes',
+    scenarios: [{ name: 'changes waiting for review', request: () => get('/api/events/admin/changes'), ok: 200 }],
+    fuzz: { as: 'admin' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/admin/changes/:id/approve',
+    scenarios: [
+      { name: "A's event with changes waiting", request: async (tools) => json('PUT', `/api/events/admin/changes/${await eventWithPendingChange(tools)}/approve`, {}), ok: 200 },
+      { name: "A's event with nothing waiting", request: async (tools) => json('PUT', `/api/events/admin/changes/${await tools.fresh.event()}/approve`, {}), expect: adminOnly(404) },
+    ],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/admin/changes/:id/reject',
+    scenarios: [
+      {
+        name: "A's event with changes waiting",
+        request: async (tools) => json('PUT', `/api/events/admin/changes/${await eventWithPendingChange(tools)}/reject`, { reason: 'Not this time.' }),
+        ok: 200,
+      },
+    ],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }), body: () => ({ reason: 'No.' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/pending-change',
+    scenarios: [
+      { name: "A's event with changes waiting", request: async (tools) => get(`/api/events/${await eventWithPendingChange(tools)}/pending-change`), ok: 200 },
+      { name: "A's pending event", request: (tools) => get(`/api/events/${tools.w.events.pending}/pending-change`), expect: pendingOwnerOrAdmin(200) },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/:id/pending-change',
+    scenarios: [{ name: "A's event with changes waiting", request: async (tools) => ({ method: 'DELETE', path: `/api/events/${await eventWithPendingChange(tools)}/pending-change` }), ok: 200 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
   { method: 'GET', path: '/api/events/popular', scenarios: [{ name: 'popular', request: () => get('/api/events/popular?limit=50'), ok: 200 }], fuzz: { as: 'visitor', query: () => ({ limit: '10' }) } },
   { method: 'GET', path: '/api/events/upcoming', scenarios: [{ name: 'upcoming', request: () => get('/api/events/upcoming?limit=50'), ok: 200 }], fuzz: { as: 'visitor', query: () => ({ limit: '20' }) } },
   {
@@ -1436,15 +1486,15 @@ export const routeTable: RouteEntry[] = [
     path: '/api/events/:id',
     scenarios: [
       {
-        // A fresh event each time: the organiser's edit sends it back to review (reReview), an admin's does not.
+        // A fresh event each time: the organiser's edit waits for review beside the live version, an admin's applies.
         name: "A's approved event",
         request: async (tools) => json('PUT', `/api/events/${await tools.fresh.event()}`, { description: `Updated ${unique()}` }),
         ok: 200,
         check: (res, _tools, actor) => {
-          const expected = actor === 'owner' ? { status: 'pending', reReview: true } : { status: 'approved', reReview: false };
-          return res.status !== 200 || (res.body?.status === expected.status && res.body?.reReview === expected.reReview)
+          const waits = Boolean(res.body?.pendingChange);
+          return res.status !== 200 || (res.body?.status === 'approved' && res.body?.reReview === false && waits === (actor === 'owner'))
             ? undefined
-            : `edit by ${actor} left status ${String(res.body?.status)}, reReview ${String(res.body?.reReview)}`;
+            : `edit by ${actor} left status ${String(res.body?.status)}, reReview ${String(res.body?.reReview)}, pendingChange ${waits}`;
         },
       },
       { name: "A's pending event", request: (tools) => json('PUT', `/api/events/${tools.w.events.pending}`, { description: `Updated ${unique()}` }), expect: pendingOwnerOrAdmin(200) },

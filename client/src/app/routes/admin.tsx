@@ -12,6 +12,7 @@ import type { ListedEvent } from '../../types/api';
 import {
   AdminEventList,
   AdminEventsView,
+  EventChangesSection,
   ModeratedEventCard,
   ModerationSection,
   RefundsSection,
@@ -20,6 +21,7 @@ import {
   useAdminGuard,
 } from '../../features/admin';
 import '../../features/admin/admin.css';
+import '../../components/event-review/change-table.css';
 
 const messages = {
   load: 'admin.loadFailed',
@@ -66,6 +68,7 @@ export default function AdminRoute() {
       </header>
       <AdminEventsView admin={admin} loadingLabel={t('admin.loadingEvents')}>
         <AdminEventList title={t('admin.pendingEvents')} list={pending} empty={t('admin.noPendingEvents')} renderCard={card} />
+        <EventChangesSection onDecided={approved.reload} />
         <ModerationSection />
         <RefundsSection />
         <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />

@@ -15,6 +15,8 @@ import { useSession } from '../../hooks/use-session';
 import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
 import { useStaffAccess } from '../../features/tickets';
+import { PendingChangeNotice } from '../../components/event-review/pending-change-notice';
+import { getPendingChange } from '../../lib/event-review-api';
 import '../../features/events/event-form.css';
 
 export default function EditEventRoute() {
@@ -27,6 +29,10 @@ export default function EditEventRoute() {
   // Asked once the event is known, so its organiser never waits for a role lookup.
   const access = useStaffAccess(event ? userId : null, event?.user);
   const [justCancelled, setJustCancelled] = useState(false);
+  // An organiser's edit of a published event waits for review beside it: what waits (or was rejected) is shown here.
+  // (An admin editing someone else's event changes it at once; the organiser is who proposes.)
+  const reviewed = event?.status === 'approved' && event.user === userId;
+  const proposal = useFetch(event && reviewed && access === 'allowed' ? `events:pending-change:${event._id}` : null, (signal) => getPendingChange(id, signal));
 
   if (!userId) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
   if (loading) return <PageLoader label={t('events.loadingEvent')} />;
@@ -78,7 +84,22 @@ export default function EditEventRoute() {
           <RichText id="events.editing" parts={{ title: <Link to={paths.event(event._id)}>{event.title}</Link> }} />
         </p>
       </header>
-      <EditEventForm key={event._id} event={event} />
+      {proposal.data ? <PendingChangeNotice change={proposal.data} onWithdrawn={() => proposal.setData(() => null)} /> : null}
+      {reviewed && proposal.loading ? (
+        <PageLoader label={t('events.loadingEvent')} />
+      ) : (
+        <EditEventForm
+          // A new proposal (or its withdrawal) starts the form again from the values now waiting.
+          key={`${event._id}:${proposal.data?.proposedAt ?? 'none'}:${proposal.data?.status ?? ''}`}
+          event={event}
+          reviewed={reviewed}
+          proposal={proposal.data}
+          onProposed={(change) => {
+            proposal.setData(() => change);
+            window.scrollTo({ top: 0, behavior: 'smooth' });
+          }}
+        />
+      )}
       <section className="card edit-event__danger" aria-labelledby="cancel-event-title">
         <h2 id="cancel-event-title">{t('events.cancelThisEvent')}</h2>
         <p className="muted">

@@ -9,3 +9,4 @@ export type { AdminAction, AdminMessages, PagedAdminEvents } from './hooks/use-a
 export { useAdminGuard } from './hooks/use-admin-guard';
 export type { AdminAccess } from './hooks/use-admin-guard';
 export { ModerationSection } from './components/moderation-section';
+export { EventChangesSection } from './components/event-changes-section';

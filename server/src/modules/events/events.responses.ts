@@ -5,6 +5,25 @@ import { dateTimeString as dateTime, idString as id } from '../../lib/response-s
 /** Response bodies of the events routes, for the API document (the service's DTOs say the same in TypeScript). */
 
 
+/** One changed field, as the organiser proposed it, beside the published value. */
+const fieldChange = z.object({
+  field: z.enum(['title', 'description', 'image', 'date', 'location', 'price']),
+  from: z.union([z.string(), z.number()]).nullable().meta({ description: 'The published value (a date as ISO, a price in shillings, 0 = free, an image as its URL).' }),
+  to: z.union([z.string(), z.number()]).nullable().meta({ description: 'The proposed value, in the same form.' }),
+});
+
+export const pendingChange = z
+  .object({
+    eventId: id,
+    status: z.enum(['pending', 'rejected']).meta({ description: 'Waiting for review, or rejected (kept for the organiser until the next edit or a withdrawal).' }),
+    pausesSales: z.boolean().meta({ description: 'The changes move the date or place or raise the price: new purchases and registrations are refused until they are decided.' }),
+    proposedAt: dateTime,
+    decidedAt: dateTime.nullable(),
+    rejectReason: z.string().nullable(),
+    changes: z.array(fieldChange),
+  })
+  .meta({ id: 'EventPendingChange' });
+
 export const eventResponse = z
   .object({
     _id: id,
@@ -33,9 +52,16 @@ export const eventResponse = z
     seatsLeft: z.int().nullable().optional(),
     createdAt: dateTime.optional(),
     reReview: z.boolean().optional().meta({ description: 'After an edit: true when the change sent the event back to review.' }),
-    msg: z.string().optional().meta({ description: 'After an edit that sent the event back to review: what to tell the organiser.' }),
+    msg: z.string().optional().meta({ description: "After an edit whose changes wait for review (or an approval): what to tell the organiser (or the admin)." }),
+    pendingChange: pendingChange
+      .nullable()
+      .optional()
+      .meta({ description: "After the organiser's edit of a published event: the changes waiting for review (or null), the published version staying live." }),
+    holdersNotified: z.int().optional().meta({ description: 'After approving changes: how many ticket holders are emailed because the date or place moved.' }),
   })
   .meta({ id: 'Event' });
+
+export const pendingChangeAnswer = z.object({ pendingChange: pendingChange.nullable(), msg: z.string().optional() });
 
 export const eventList = z.array(eventResponse);
 
@@ -61,7 +87,7 @@ export const deleted = z.object({
 });
 
 export const listedEvent = eventResponse
-  .omit({ registeredUsers: true, reReview: true, msg: true })
+  .omit({ registeredUsers: true, reReview: true, msg: true, pendingChange: true, holdersNotified: true })
   .meta({ id: 'ListedEvent', description: 'An event in a paged list: as `Event`, without `registeredUsers` (which grows with the attendees).' });
 
 export const listedEventPage = pageSchema(listedEvent);
@@ -70,4 +96,8 @@ export const adminEventPage = listedEventPage.extend({
   counts: z
     .object({ pending: z.int(), approved: z.int(), cancelled: z.int(), all: z.int() })
     .meta({ description: 'How many events of each status the same filter (`user`, `q`) holds, whatever `status` is.' }),
+});
+
+export const pendingChangeList = z.object({
+  items: z.array(pendingChange.extend({ proposedBy: id.meta({ description: "The organiser's user id." }), event: listedEvent.meta({ description: 'The published version.' }) })),
 });

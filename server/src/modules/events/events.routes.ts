@@ -3,13 +3,14 @@ import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
 import { sendMemoJson } from '../../lib/memo-json.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { adminEventPage, deleted, eventList, eventPage, eventResponse, listedEventPage, shareCounts } from './events.responses.js';
+import { adminEventPage, deleted, eventList, eventPage, eventResponse, listedEventPage, pendingChangeAnswer, pendingChangeList, shareCounts } from './events.responses.js';
 import {
   adminEventsQuery,
   createEventBody,
   eventIdParams,
   eventPageQuery,
   listLimitQuery,
+  rejectChangeBody,
   searchQuery,
   shareBody,
   updateEventBody,
@@ -92,6 +93,48 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     '/admin/disapprove/:id',
     { summary: 'Send an event back to pending', access: 'admin', params: eventIdParams, responses: { 200: event, 404: 'Event not found.' } },
     ({ params }) => events.setStatus(params.id, 'pending'),
+  );
+
+  routes.get(
+    '/admin/changes',
+    {
+      summary: "Organisers' changes to published events waiting for review, oldest first",
+      access: 'admin',
+      description: 'Each set lists its changed fields with the published and the proposed value side by side, and the published event. At most 100.',
+      responses: { 200: { description: '`{items}`: the sets waiting.', schema: pendingChangeList } },
+    },
+    () => events.listChanges(),
+  );
+
+  routes.put(
+    '/admin/changes/:id/approve',
+    {
+      summary: "Approve an event's waiting changes: they replace the published version",
+      access: 'admin',
+      description:
+        'Applied in one transaction. When the date or place moves, every holder of a valid ticket is emailed (in their language) through the mail outbox; ' +
+        '`holdersNotified` says how many. Sales paused by the changes resume.',
+      params: eventIdParams,
+      responses: {
+        200: event,
+        404: 'Event not found, or no changes waiting.',
+        409: 'The event was cancelled, the proposed date has passed, or the event sells several ticket types (a price change cannot apply).',
+      },
+    },
+    ({ params }) => events.approveChange(params.id),
+  );
+
+  routes.put(
+    '/admin/changes/:id/reject',
+    {
+      summary: "Reject an event's waiting changes: the published version stays",
+      access: 'admin',
+      description: 'The optional `reason` is shown to the organiser. Sales paused by the changes resume.',
+      params: eventIdParams,
+      body: rejectChangeBody,
+      responses: { 200: { description: '`{msg, pendingChange}`: the rejected set.', schema: pendingChangeAnswer }, 404: 'Event not found, or no changes waiting.' },
+    },
+    ({ params, body }) => events.rejectChange(params.id, body.reason),
   );
 
   routes.get(
@@ -198,6 +241,30 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
   );
 
   routes.get(
+    '/:id/pending-change',
+    {
+      summary: "The organiser's changes to a published event waiting for review (organiser or admin)",
+      access: 'owner',
+      description: 'The set waiting for review, or the last rejected one with its reason, or null.',
+      params: eventIdParams,
+      responses: { 200: { description: '`{pendingChange}`.', schema: pendingChangeAnswer }, 404: notFound },
+    },
+    ({ params, user }) => events.pendingChange(params.id, user),
+  );
+
+  routes.delete(
+    '/:id/pending-change',
+    {
+      summary: 'Withdraw the changes waiting for review, or dismiss a rejected set (organiser or admin)',
+      access: 'owner',
+      description: 'The published version stays as it is; sales paused by the changes resume.',
+      params: eventIdParams,
+      responses: { 200: { description: '`{msg, pendingChange: null}`.', schema: pendingChangeAnswer }, 404: 'Event not found, or no changes to withdraw.' },
+    },
+    ({ params, user }) => events.withdrawChange(params.id, user),
+  );
+
+  routes.get(
     '/:id',
     {
       summary: 'One event',
@@ -214,8 +281,10 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
       summary: 'Edit an event (organiser or admin)',
       access: 'owner',
       description:
-        'Only an admin may change `status`; the organiser cannot be changed. A change of title, description, image, date, location or price ' +
-        'by the organiser puts the event back to pending for review: the answer then has `reReview: true` and a `msg` to show (else `reReview: false`).',
+        'Only an admin may change `status`; the organiser cannot be changed. On a published event, the organiser\'s change of title, description, image, ' +
+        'date, location or price waits for review beside the published version, which stays live and on sale (a new date or place, or a higher price, ' +
+        'pauses sales until an admin decides): the answer has `pendingChange` and a `msg` to show. Capacity, refund policy and coordinates apply at once. ' +
+        'A never-approved event\'s edit simply applies. `reReview` stays false: no edit takes a published event off the public pages any more.',
       params: eventIdParams,
       body: updateEventBody,
       responses: { 200: event, 404: notFound, 409: 'Capacity below the seats sold plus the seats held by purchases in progress (`ticketsSold`, `seatsHeld`).' },

@@ -162,6 +162,9 @@ export const updateEventBody = z.object({
 export type UpdateEventInput = z.infer<typeof updateEventBody>;
 
 export const eventIdParams = z.object({ id: idParam('Event id') });
+
+/** PUT /api/events/admin/changes/:id/reject: an optional reason, shown to the organiser. */
+export const rejectChangeBody = z.object({ reason: text('Reason', 500).optional() });
 export const userIdParams = z.object({ userId: idParam('User id') });
 
 export const shareBody = z.object({

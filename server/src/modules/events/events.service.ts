@@ -9,6 +9,9 @@ import { utcDay } from './event-dates.js';
 import { canSeeEvent } from './event-visibility.js';
 import { chunk } from '../../db/chunk.js';
 import { toPage, type Page } from '../../lib/keyset-page.js';
+import { createEventChangesRepository, type PendingChangeRow } from './event-changes.repository.js';
+import { describeChanges, movesEvent, pausesSales, splitEdit, toEventChanges, type FieldChange, type ProposedChanges } from './event-changes.js';
+import { buildEventMovedMail } from './event-moved-mail.js';
 import { createEventsRepository, type EventChanges, type EventListFilter, type EventRow, type StatusCounts } from './events.repository.js';
 import { createEventSearchRepository, type SearchedEventRow, type SearchFilters, type SearchPage } from './event-search.repository.js';
 import { encodeCursor, searchWords } from './search-query.js';
@@ -18,6 +21,8 @@ import { createPreparedLists } from '../../lib/prepared-list.js';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/index.js';
 import type { GeocodingService } from '../geocoding/index.js';
+import type { MailOutbox } from '../mail/index.js';
+import type { Language } from '../../lib/i18n.js';
 
 /**
  * An event in a paged list: the contract's object without `registeredUsers`, which grows with the
@@ -77,10 +82,31 @@ export const eventMessages = {
   deletedByOrganiser: 'Deleted by the organiser',
   cancelled: 'This event has been cancelled, so it can no longer be changed.',
   hasTickets: 'This event already has ticket holders, so it cannot be deleted. Please contact an administrator.',
-  backInReview:
-    'Your changes were saved. Because the title, description, image, date, place or price changed, the event is back in review: ' +
-    'the public will see it again once an administrator approves it. Ticket holders can still open it.',
+  changesPending:
+    'Your changes were saved and wait for review. Until an administrator approves them, the public keeps seeing the published version, ' +
+    'and it stays on sale.',
+  changesPendingSalesPaused:
+    'Your changes were saved and wait for review. The published version stays visible, but because the date, the place or the price goes up, ' +
+    'sales are paused until an administrator decides.',
+  salesPaused: 'Sales are paused while changes to this event are reviewed. Please try again later.',
+  changeNotFound: 'This event has no changes waiting for review.',
+  changeDatePast: 'The proposed date has already passed: reject the change instead.',
+  changeApproved: 'Changes approved: the event page now shows them.',
+  changeRejected: 'Changes rejected: the event keeps its published version.',
+  changeWithdrawn: 'Your proposed changes were withdrawn.',
 } as const;
+
+/** What the organiser and the admin see of a proposed edit: the proposed values and each changed field, old | new. */
+export interface PendingChangeView {
+  eventId: string;
+  status: 'pending' | 'rejected';
+  /** The set moves the date or the place, or raises the price: new holds and registrations are refused meanwhile. */
+  pausesSales: boolean;
+  proposedAt: string;
+  decidedAt: string | null;
+  rejectReason: string | null;
+  changes: FieldChange[];
+}
 
 /** 409 for deleting an event with orders: the buyers' payment records must outlive it. */
 export function hasOrdersMessage(counts: Partial<Record<string, number>>): string {
@@ -198,6 +224,8 @@ export interface EventHoldings {
   };
   /** Orders per status: an event with orders keeps its buyers' payment records, so it is never deleted. */
   orders(executor: Executor): { orderCountsForEvent(eventId: string): Promise<Partial<Record<string, number>>> };
+  /** Whom to tell when an approved change moves the event: every holder of a valid ticket, once, with their language. */
+  holders(executor: Executor): { validHolderContacts(eventId: string): Promise<Array<{ email: string; username: string; language: Language }>> };
 }
 
 /**
@@ -225,6 +253,8 @@ export interface EventsServiceDeps {
    */
   eventCacheMs?: number;
   changes: ChangeFeed;
+  /** The mail outbox the holders' notices of a moved event go through (written in the approving transaction). */
+  mail?: Pick<MailOutbox, 'send' | 'soon'> | undefined;
   /** Without it, deleting an event that has orders is refused (409) as before cancellation existed. */
   cancellation?: EventCancellation | undefined;
   /** The real instant (tests inject one); compared with event times only through lib/event-clock.ts. */
@@ -399,21 +429,128 @@ export function createEventsService(deps: EventsServiceDeps) {
     const capacity = changes.capacity;
     if (capacity === undefined || capacity === null) return repo.update(id, changes);
     return deps.db.transaction(async (tx) => {
-      const seats = deps.holdings.seats(tx);
-      if (!(await seats.lockEvent(id))) return undefined;
-      // Seats offered to the waitlist are promised like held ones.
-      const counts = await seats.seatCounts(id, new Date());
-      const issued = counts.issued;
-      const held = counts.held + counts.offered;
-      if (issued + held > capacity) {
-        throw new AppError(409, 'capacity_below_sold', capacityTooLowMessage(issued, held), {
-          field: 'capacity',
-          params: { inUse: issued + held, sold: issued, held },
-          body: { ticketsSold: issued, seatsHeld: held },
-        });
-      }
+      if (!(await deps.holdings.seats(tx).lockEvent(id))) return undefined;
+      await assertCapacityFits(tx, id, capacity);
       return createEventsRepository(tx).update(id, changes);
     });
+  }
+
+  /** Refuses a capacity below the seats sold and held; the caller holds the event row lock. */
+  async function assertCapacityFits(tx: Executor, id: string, capacity: number | null | undefined) {
+    if (capacity === undefined || capacity === null) return;
+    // Seats offered to the waitlist are promised like held ones.
+    const counts = await deps.holdings.seats(tx).seatCounts(id, new Date());
+    const issued = counts.issued;
+    const held = counts.held + counts.offered;
+    if (issued + held > capacity) {
+      throw new AppError(409, 'capacity_below_sold', capacityTooLowMessage(issued, held), {
+        field: 'capacity',
+        params: { inUse: issued + held, sold: issued, held },
+        body: { ticketsSold: issued, seatsHeld: held },
+      });
+    }
+  }
+
+  function pendingChangeView(live: EventRow, row: PendingChangeRow): PendingChangeView {
+    return {
+      eventId: row.eventId,
+      status: row.status,
+      pausesSales: row.status === 'pending' && row.pausesSales,
+      proposedAt: row.proposedAt.toISOString(),
+      decidedAt: row.decidedAt?.toISOString() ?? null,
+      rejectReason: row.rejectReason,
+      changes: describeChanges(live, row.changes as ProposedChanges, (image) => publicImageUrl(image, deps.publicUrl)),
+    };
+  }
+
+  /**
+   * An organiser's edit of a published event: under the event row lock (which every hold and registration
+   * takes, so a pause starts between two purchases), what needs no review applies at once and the rest
+   * replaces the event's set waiting for review. The live row keeps the approved version.
+   */
+  async function proposeChanges(id: string, input: UpdateEventInput, changes: EventChanges, user: AuthUser) {
+    const outcome = await deps.db.transaction(async (tx) => {
+      if (!(await deps.holdings.seats(tx).lockEvent(id))) return undefined;
+      const events = createEventsRepository(tx);
+      const live = await events.findById(id);
+      if (!live || live.status === 'cancelled') return undefined;
+      const changeSets = createEventChangesRepository(tx);
+      const previous = await changeSets.find(id);
+      const before = previous?.status === 'pending' ? (previous.changes as ProposedChanges) : {};
+      const { immediate, proposed } = splitEdit(live, before, input, changes);
+      await assertCapacityFits(tx, id, immediate.capacity);
+      const updated = Object.keys(immediate).length > 0 ? await events.update(id, immediate) : live;
+      if (!updated) return undefined;
+      let set = previous;
+      if (Object.keys(proposed).length === 0) {
+        // Every proposed part was taken back: nothing waits any more.
+        if (previous?.status === 'pending') set = (await changeSets.remove(id)) ? undefined : previous;
+      } else if (previous?.status !== 'pending' || JSON.stringify(proposed) !== JSON.stringify(before)) {
+        set = await changeSets.propose(id, { changes: proposed, pausesSales: pausesSales(live, proposed), proposedBy: user.id }, new Date());
+      }
+      return { updated, set };
+    });
+    if (!outcome) return notUpdated(id);
+    changed(outcome.updated, id);
+    const dto = await toDto(outcome.updated);
+    const set = outcome.set && pendingChangeView(outcome.updated, outcome.set);
+    const waiting = set?.status === 'pending';
+    return {
+      ...dto,
+      reReview: false,
+      ...(waiting ? { msg: set.pausesSales ? eventMessages.changesPendingSalesPaused : eventMessages.changesPending } : {}),
+      pendingChange: set ?? null,
+    };
+  }
+
+  /**
+   * Applies the waiting set to the live row in one transaction, under the event row lock; when it moves the
+   * date or the place, every holder of a valid ticket is told in that same transaction (the mail outbox).
+   */
+  async function approveChange(id: string) {
+    const outcome = await deps.db.transaction(async (tx) => {
+      if (!(await deps.holdings.seats(tx).lockEvent(id))) throw AppError.notFound('event_not_found', eventMessages.notFound);
+      const changeSets = createEventChangesRepository(tx);
+      const set = await changeSets.lockPending(id);
+      if (!set) throw AppError.notFound('event_change_not_found', eventMessages.changeNotFound);
+      const events = createEventsRepository(tx);
+      const live = await events.findById(id);
+      if (!live) throw AppError.notFound('event_not_found', eventMessages.notFound);
+      if (live.status === 'cancelled') throw AppError.conflict('event_cancelled_locked', eventMessages.cancelled);
+      const apply = toEventChanges(set.changes as ProposedChanges);
+      if (apply.startsAt && apply.startsAt.getTime() !== live.startsAt.getTime() && hasStarted(apply.startsAt, now())) {
+        throw AppError.conflict('event_change_date_past', eventMessages.changeDatePast, 'date');
+      }
+      if (apply.ticketPrice !== undefined && apply.ticketPrice !== live.ticketPrice && (await events.ticketTypeCount(id)) > 1) {
+        throw AppError.conflict('event_several_ticket_types', eventMessages.severalTypes, 'ticketPrice');
+      }
+      const updated = await events.update(id, apply);
+      if (!updated) throw AppError.conflict('event_cancelled_locked', eventMessages.cancelled);
+      await changeSets.remove(id);
+      let told = 0;
+      if (deps.mail && movesEvent(live, updated)) {
+        const holders = await deps.holdings.holders(tx).validHolderContacts(id);
+        for (const holder of holders) {
+          const mail = buildEventMovedMail({
+            to: holder.email,
+            username: holder.username,
+            language: holder.language,
+            eventId: id,
+            title: updated.title,
+            before: { startsAt: live.startsAt, location: live.location },
+            after: { startsAt: updated.startsAt, location: updated.location },
+            publicUrl: deps.publicUrl,
+          });
+          await deps.mail.send(mail, `event ${id} moved`, tx);
+        }
+        told = holders.length;
+      }
+      return { updated, told };
+    });
+    if (outcome.told > 0) deps.mail?.soon();
+    // Seats and registered users are unchanged; the body, lists and search are not.
+    changed(outcome.updated, id);
+    return { event: await toDto(outcome.updated), holdersNotified: outcome.told };
   }
 
   /** A new or moved start must not have started already on the Nairobi wall clock. */
@@ -608,13 +745,56 @@ export function createEventsService(deps: EventsServiceDeps) {
         Object.assign(changes, await coordinates(input.location ?? row.location, input.latitude, input.longitude));
       }
       if (input.status !== undefined) changes.status = input.status;
-      // A material edit by the organiser always leaves the event pending (whatever its status is by the
-      // time the update runs), so an approved event never shows unreviewed text, images or prices.
-      const material = user.role !== 'admin' && isMaterialEdit(row, changes);
-      if (material) changes.status = 'pending';
+      // The organiser's edit of a published event waits for review beside it, the approved version staying live.
+      if (user.role !== 'admin' && row.status === 'approved') return proposeChanges(id, input, changes, user);
+      // A never-approved event's edit just applies, and a material one keeps it pending (whatever its status
+      // is by the time the update runs), so an approval racing the edit never publishes unreviewed text.
+      if (user.role !== 'admin' && isMaterialEdit(row, changes)) changes.status = 'pending';
       const updated = changed(await saveChanges(id, changes), id) ?? (await notUpdated(id));
-      const dto = await toDto(updated);
-      return material && row.status === 'approved' ? { ...dto, reReview: true, msg: eventMessages.backInReview } : { ...dto, reReview: false };
+      return { ...(await toDto(updated)), reReview: false };
+    },
+
+    /** GET /api/events/:id/pending-change: the organiser's (or an admin's) view of the set waiting for review, or the last rejected one. */
+    async pendingChange(id: string, user: AuthUser): Promise<{ pendingChange: PendingChangeView | null }> {
+      const row = await findEditable(id, user);
+      const set = await createEventChangesRepository(deps.db).find(id);
+      return { pendingChange: set ? pendingChangeView(row, set) : null };
+    },
+
+    /** DELETE /api/events/:id/pending-change: the organiser withdraws the set (or dismisses a rejected one); sales resume. */
+    async withdrawChange(id: string, user: AuthUser) {
+      await findEditable(id, user);
+      if (!(await createEventChangesRepository(deps.db).remove(id))) throw AppError.notFound('event_change_not_found', eventMessages.changeNotFound);
+      changed(true, id);
+      return { msg: eventMessages.changeWithdrawn, pendingChange: null };
+    },
+
+    /** GET /api/events/admin/changes: sets waiting for review, oldest first, each with its live event. */
+    async listChanges(limit = 100) {
+      const sets = await createEventChangesRepository(deps.db).listPending(limit);
+      const rows = new Map((await repo.findByIds(sets.map((set) => set.eventId))).map((row) => [row.id, row]));
+      const items = sets.flatMap((set) => {
+        const live = rows.get(set.eventId);
+        // A cancelled event's set can no longer be applied: it drops out of the queue.
+        if (!live || live.status === 'cancelled') return [];
+        return [{ ...pendingChangeView(live, set), proposedBy: set.proposedBy, event: toListedEvent(live, deps.publicUrl) }];
+      });
+      return { items };
+    },
+
+    /** PUT /api/events/admin/changes/:id/approve. */
+    async approveChange(id: string) {
+      const { event, holdersNotified } = await approveChange(id);
+      return { ...event, msg: eventMessages.changeApproved, holdersNotified };
+    },
+
+    /** PUT /api/events/admin/changes/:id/reject: the live version stays; the organiser sees the reason. */
+    async rejectChange(id: string, reason: string | undefined) {
+      const set = await createEventChangesRepository(deps.db).reject(id, reason?.trim() || null, new Date());
+      if (!set) throw AppError.notFound('event_change_not_found', eventMessages.changeNotFound);
+      changed(true, id);
+      const live = await repo.findById(id);
+      return { msg: eventMessages.changeRejected, pendingChange: live ? pendingChangeView(live, set) : null };
     },
 
     /**
@@ -646,8 +826,18 @@ export function createEventsService(deps: EventsServiceDeps) {
       return { msg: eventMessages.deleted };
     },
 
-    /** Admin moderation: approve publishes, disapprove returns the event to pending. */
+    /**
+     * Admin moderation: approve publishes, disapprove returns the event to pending. Approving an event whose
+     * organiser's changes wait for review applies them too (an admin client that knows no change sets approves
+     * what it is shown as waiting).
+     */
     async setStatus(id: string, status: 'approved' | 'pending') {
+      if (status === 'approved' && (await createEventChangesRepository(deps.db).find(id))?.status === 'pending') {
+        await approveChange(id).catch((error: unknown) => {
+          // Approved or withdrawn meanwhile: the status change below still applies.
+          if (!(error instanceof AppError && error.code === 'event_change_not_found')) throw error;
+        });
+      }
       const updated = changed(await repo.update(id, { status }), id) ?? (await notUpdated(id));
       return toDto(updated);
     },

@@ -7,3 +7,4 @@ export { createEventsRepository, recordActivity } from './events.repository.js';
 export { createAdminEventsRouter, createEventsRouter } from './events.routes.js';
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
 export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';
+export { refuseWhileSalesPaused } from './sales-pause.js';

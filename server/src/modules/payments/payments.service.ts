@@ -13,6 +13,7 @@ import { createTicketsRepository, soldOutError, ticketMessages, type SoldOutNote
 import { createGuestCheckoutRepository } from './guest-checkout.repository.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
+import { refuseWhileSalesPaused } from '../events/index.js';
 
 /**
  * Refunds belong to the refunds module, which sits above payments. A success that cannot get its seats
@@ -456,6 +457,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     async createOrder(userId: string, input: CreateOrderInput) {
       const repo = createPaymentsRepository(db);
       if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'server_busy', 'Tukio is busy right now. Please try again in a moment.');
+      // Changes to the date, place or price waiting for review pause new holds.
+      await refuseWhileSalesPaused(db, input.eventId);
       // Stale holds need no cleanup here: counting ignores them, and each reconciler pass marks them expired.
       const held = await repo.holdOrder({
         eventId: input.eventId,

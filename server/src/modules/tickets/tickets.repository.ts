@@ -253,6 +253,15 @@ export function createTicketsRepository(db: Executor) {
       return row ?? { total: 0, checkedIn: 0 };
     },
 
+    /** Every holder of a valid ticket to the event, once each, with where and in which language to write to them. */
+    async validHolderContacts(eventId: string) {
+      return db
+        .selectDistinct({ email: users.email, username: users.username, language: users.language })
+        .from(tickets)
+        .innerJoin(users, eq(users.id, tickets.userId))
+        .where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)));
+    },
+
     /** Where a user's ticket email goes. */
     async userContact(userId: string) {
       const [row] = await db.select({ username: users.username, email: users.email, language: users.language }).from(users).where(eq(users.id, userId)).limit(1);

@@ -11,7 +11,7 @@ import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { createUsersRepository, type AuthUser } from '../auth/index.js';
-import { recordActivity, refundPolicyOf } from '../events/index.js';
+import { recordActivity, refundPolicyOf, refuseWhileSalesPaused } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import { createCheckinScansRepository } from './checkin-scans.repository.js';
 import { createCheckinSync, type OfflineScan } from './checkin-sync.js';
@@ -300,6 +300,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
           return { message: ticketMessages.registered, issued: [] as TicketRow[] };
         }
         if ((await repo.countFor(eventId, userId)) > 0) return { message: ticketMessages.alreadyRegistered, issued: [] as TicketRow[] };
+        // Under the event row lock the organiser's proposal takes too: a pause starts between two registrations.
+        await refuseWhileSalesPaused(tx, eventId);
         if (event.capacity !== null) {
           const left = event.capacity - (await repo.seatsTaken(eventId, now, { userId }));
           // Refused after the transaction: saying why may read other modules' rows on another connection.

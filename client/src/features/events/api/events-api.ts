@@ -6,6 +6,7 @@
  * everything else goes through the shared client (lib/api-client, loads axios on first use).
  */
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
+import type { PendingChange } from '../../../lib/event-review-api';
 import { api } from '../../../lib/api-client';
 import type { RefundReason, RefundStatus } from '../../../lib/refund-labels';
 import { fetchJson } from '../../../lib/public-get';
@@ -79,8 +80,11 @@ export interface EventUpdateInput {
   status?: 'approved' | 'pending';
 }
 
-/** The saved event; `reReview` when the organiser's edit sent a published event back to moderation, with `msg` to show. */
-export type EventUpdateResult = EventItem & { reReview?: boolean; msg?: string };
+/**
+ * The saved event (the published version, for an organiser's edit of a published event); `pendingChange` when
+ * that edit waits for review beside it, with `msg` to show. `reReview` is always false now.
+ */
+export type EventUpdateResult = EventItem & { reReview?: boolean; msg?: string; pendingChange?: PendingChange | null };
 
 /** PUT /api/events/:id (owner or admin) -> the event. */
 export async function updateEvent(id: string, input: EventUpdateInput): Promise<EventUpdateResult> {

@@ -13,6 +13,7 @@ import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import { saveTicketTypes, updateEvent, type EventItem } from '../api/events-api';
+import type { PendingChange } from '../../../lib/event-review-api';
 import { useGeocode } from '../hooks/use-geocode';
 import {
   parseCapacity,
@@ -30,6 +31,7 @@ import { EventFields } from './event-fields';
 import { RefundPolicyFields } from './refund-policy-fields';
 import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
+import '../../../components/event-review/change-table.css';
 import { useT } from '../../../lib/i18n';
 
 function initialValues(event: EventItem): EventFormValues {
@@ -44,11 +46,36 @@ function initialValues(event: EventItem): EventFormValues {
   };
 }
 
-export function EditEventForm({ event }: { event: EventItem }) {
+/** The published values with the changes waiting for review laid over them, so saving again keeps what was proposed. */
+function withProposal(values: EventFormValues, proposal: PendingChange | null | undefined): EventFormValues {
+  if (proposal?.status !== 'pending') return values;
+  const next = { ...values };
+  for (const change of proposal.changes) {
+    if (typeof change.to !== 'string') continue;
+    if (change.field === 'title' || change.field === 'description' || change.field === 'location') next[change.field] = change.to;
+    if (change.field === 'date') Object.assign(next, splitEventDate(change.to));
+  }
+  return next;
+}
+
+interface EditEventFormProps {
+  event: EventItem;
+  /** The organiser's edit of this published event waits for review (an admin's applies at once). */
+  reviewed?: boolean;
+  /** The changes already waiting, shown in the form as the values being edited. */
+  proposal?: PendingChange | null;
+  /** Called instead of leaving the page when the save left changes waiting for review. */
+  onProposed?: (change: PendingChange) => void;
+}
+
+export function EditEventForm({ event, reviewed = false, proposal, onProposed }: EditEventFormProps) {
   const t = useT();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState(() => initialValues(event));
+  const [values, setValues] = useState(() => withProposal(initialValues(event), proposal));
+  const published = initialValues(event);
+  // A buyer must agree to another date or place: saving one pauses sales until the review, so say so before.
+  const pausesSales = reviewed && (values.date !== published.date || values.time !== published.time || values.location.trim() !== published.location);
   const [errors, setErrors] = useState<FormErrors<EventFormValues>>({});
   const [policy, setPolicy] = useState(() => refundPolicyValues(event.refundPolicy));
   const [policyErrors, setPolicyErrors] = useState<FormErrors<RefundPolicyValues>>({});
@@ -118,7 +145,13 @@ export function EditEventForm({ event }: { event: EventItem }) {
           return;
         }
       }
-      // A changed title, text, date, place or price sends a published event back to review: say so.
+      // The organiser's changes to a published event wait for review beside it: the notice shows them.
+      if (saved.pendingChange?.status === 'pending' && onProposed) {
+        notify.info(t(saved.pendingChange.pausesSales ? 'event-review.savedPendingPaused' : 'event-review.savedPending'));
+        onProposed(saved.pendingChange);
+        setPending(false);
+        return;
+      }
       if (saved.reReview) notify.info(saved.msg ?? t('events.updatedBackInReview'));
       else notify.success(t('events.updated'));
       void navigate(paths.event(event._id));
@@ -173,6 +206,12 @@ export function EditEventForm({ event }: { event: EventItem }) {
             </p>
           )}
         </fieldset>
+      ) : null}
+      {reviewed ? <p className="muted review-note">{t('event-review.formNoteLive')}</p> : null}
+      {pausesSales ? (
+        <p className="review-notice review-warning" role="alert" data-testid="sales-pause-warning">
+          <strong>{t('event-review.formWarnPause')}</strong>
+        </p>
       ) : null}
       {serverError ? <FormMessage tone="error">{serverError}</FormMessage> : null}
       <Button type="submit" block loading={pending} loadingText={t('events.updating')}>
