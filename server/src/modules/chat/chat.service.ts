@@ -79,6 +79,15 @@ export function createChatService(deps: {
     },
     { maxBatch: 200, inFlight: 4 },
   );
+  /** Whose presence each user may see: the lookups of a reconnect storm in one query. */
+  const contactsOfUser = createBatcher(
+    async (userIds: string[]) => {
+      const byUser = new Map<string, Set<string>>(userIds.map((userId) => [userId, new Set<string>()]));
+      for (const pair of await messages.contactPairs([...byUser.keys()])) byUser.get(pair.userId)?.add(pair.contactId);
+      return userIds.map((userId) => byUser.get(userId) ?? new Set<string>());
+    },
+    { maxBatch: 200, inFlight: 4 },
+  );
   const listeners = new Set<(message: DeliveredMessage, origin: string | undefined) => void>();
 
   return {
@@ -136,6 +145,13 @@ export function createChatService(deps: {
       const sent = countWithinBytes(contacts, page.limit);
       return { ...toPage(rows, sent, total, (row) => [row.lastMicros, row._id]), items: contacts.slice(0, sent) };
     },
+
+    /**
+     * Presence is for contacts only (people one has exchanged a message with, no block either way): a
+     * stranger learns nothing of who is online. `contactsOf` for one user, `contactPairs` for a batch of changes.
+     */
+    contactsOf: (userId: string): Promise<Set<string>> => contactsOfUser(userId),
+    contactPairs: (userIds: string[]) => messages.contactPairs(userIds),
 
     /** A conversation opened by its link (`/chat?with=<id>`) with someone beyond the loaded pages of contacts. */
     async contact(self: string, contactId: string) {
