@@ -202,7 +202,13 @@ describe('presence', () => {
   });
 
   it('tells only contacts: a stranger, or either side of a block, never sees a user online', async () => {
-    const [watching, friend, stranger, blocker, blocked] = await Promise.all(['zawadi', 'rehema', 'mgeni', 'kizuizi', 'zuiliwa'].map((name) => t.createUser(name)));
+    const [watching, friend, stranger, blocker, blocked] = [
+      await t.createUser('zawadi'),
+      await t.createUser('rehema'),
+      await t.createUser('mgeni'),
+      await t.createUser('kizuizi'),
+      await t.createUser('zuiliwa'),
+    ];
     await befriend(friend, watching);
     await befriend(blocker, watching);
     await befriend(watching, blocked);
