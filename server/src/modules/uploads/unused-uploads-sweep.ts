@@ -20,6 +20,8 @@ export function createUnusedUploadsSweep(deps: {
   logger: Logger;
   jobs?: JobQueue | undefined;
   everyMs?: number;
+  /** UNUSED_UPLOAD_AGE_MS unless told (a test of the S3 store, whose objects cannot be made to look old). */
+  unusedAfterMs?: number;
 }) {
   async function removeUnused(batch: StoredEntry[]): Promise<number> {
     const nameOf = (entry: StoredEntry) => entry.key.slice('events/'.length);
@@ -35,7 +37,7 @@ export function createUnusedUploadsSweep(deps: {
 
   /** Answers how many uploads it removed. */
   async function sweepNow(): Promise<number> {
-    const cutoff = Date.now() - UNUSED_UPLOAD_AGE_MS;
+    const cutoff = Date.now() - (deps.unusedAfterMs ?? UNUSED_UPLOAD_AGE_MS);
     let removed = 0;
     let batch: StoredEntry[] = [];
     for await (const entry of deps.store.list()) {
