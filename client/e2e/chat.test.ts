@@ -84,8 +84,8 @@ describe('chat in the browser', () => {
     const aLog = a.page.getByRole('log', { name: 'Messages with baraka' });
     await aLog.getByText('No messages yet. Say hello to baraka!').waitFor();
     expect(await a.page.getByRole('button', { name: /^baraka/ }).getAttribute('aria-current')).toBe('true');
-    // B is on /chat, so A sees B online.
-    await a.page.getByText('Online', { exact: true }).waitFor();
+    // Presence is for contacts: before a first message A is not told whether B is online.
+    expect(await a.page.getByText('Online', { exact: true }).count()).toBe(0);
 
     const aInput = a.page.getByLabel('Message to baraka');
     await expect.poll(() => aInput.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -97,6 +97,8 @@ describe('chat in the browser', () => {
     await aInput.press('Enter');
     expect(await aInput.inputValue()).toBe('');
     await aLog.locator('.chat-msg--self.chat-msg--sent').getByText('Habari Baraka! Tuonane Nairobi?').waitFor();
+    // Now they are contacts, and B is on /chat: A sees B online.
+    await a.page.getByText('Online', { exact: true }).waitFor();
     expect(await accessibilityProblems(a.page)).toEqual([]);
 
     // B, not in the conversation, gets an unread badge on A.
