@@ -12,6 +12,8 @@ import { createChatRepository, type ChatMessageRow } from './chat.repository.js'
 export const UNREAD_SENDERS_MAX = 1000;
 
 export const PAGE_SIZE = 50;
+/** Users whose contacts one presence query looks up. */
+const CONTACT_LOOKUP_CHUNK = 1000;
 
 export interface DeliveredMessage {
   _id: string;
@@ -151,7 +153,12 @@ export function createChatService(deps: {
      * stranger learns nothing of who is online. `contactsOf` for one user, `contactPairs` for a batch of changes.
      */
     contactsOf: (userId: string): Promise<Set<string>> => contactsOfUser(userId),
-    contactPairs: (userIds: string[]) => messages.contactPairs(userIds),
+    async contactPairs(userIds: string[]) {
+      // A reconnect storm's batch can hold thousands of users: a statement per thousand keeps well under the parameter limit.
+      const pairs: Array<{ userId: string; contactId: string }> = [];
+      for (let start = 0; start < userIds.length; start += CONTACT_LOOKUP_CHUNK) pairs.push(...(await messages.contactPairs(userIds.slice(start, start + CONTACT_LOOKUP_CHUNK))));
+      return pairs;
+    },
 
     /** A conversation opened by its link (`/chat?with=<id>`) with someone beyond the loaded pages of contacts. */
     async contact(self: string, contactId: string) {
