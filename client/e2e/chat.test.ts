@@ -36,12 +36,19 @@ describe('chat in the browser', () => {
     await page.getByRole('log', { name: 'Messages with juma' }).waitFor();
   });
 
-  it('opens a conversation by its link with someone never written to (beyond the contacts), and sends the first message', async () => {
-    const [zuri, wekesa] = [await h.server.createUser('zuri'), await h.server.createUser('wekesa')];
+  it('opens a conversation by its link with a contact, and not with a stranger', async () => {
+    const [zuri, wekesa, mgeni] = [await h.server.createUser('zuri'), await h.server.createUser('wekesa'), await h.server.createUser('mgeni')];
     await setAvatar(h, zuri, '#0a7d3e');
     await setAvatar(h, wekesa, '#c8102e');
+    await setAvatar(h, mgeni, '#1f4e99');
+    // Wekesa wrote once: a contact. Mgeni never did: an id is no way to a stranger's name (docs/decisions/chat.md).
+    const first = await h.server.api('POST', '/api/messages/addmsg', { token: wekesa.token, body: { from: wekesa.user._id, to: zuri.user._id, message: 'Habari Zuri' } });
+    expect(first.status).toBe(200);
     const { page, errors } = await h.newPage();
     await loginThroughUi(page, 'zuri');
+    await page.goto(`/chat?with=${mgeni.user._id}`);
+    await page.getByText('Please select a chat to Start Messaging').waitFor();
+    expect(await page.getByText('mgeni').count()).toBe(0);
     await page.goto(`/chat?with=${wekesa.user._id}`);
     const log = page.getByRole('log', { name: 'Messages with wekesa' });
     await log.waitFor();
@@ -84,8 +91,8 @@ describe('chat in the browser', () => {
     const aLog = a.page.getByRole('log', { name: 'Messages with baraka' });
     await aLog.getByText('No messages yet. Say hello to baraka!').waitFor();
     expect(await a.page.getByRole('button', { name: /^baraka/ }).getAttribute('aria-current')).toBe('true');
-    // B is on /chat, so A sees B online.
-    await a.page.getByText('Online', { exact: true }).waitFor();
+    // Presence is for contacts: before a first message A is not told whether B is online.
+    expect(await a.page.getByText('Online', { exact: true }).count()).toBe(0);
 
     const aInput = a.page.getByLabel('Message to baraka');
     await expect.poll(() => aInput.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -97,6 +104,8 @@ describe('chat in the browser', () => {
     await aInput.press('Enter');
     expect(await aInput.inputValue()).toBe('');
     await aLog.locator('.chat-msg--self.chat-msg--sent').getByText('Habari Baraka! Tuonane Nairobi?').waitFor();
+    // Now they are contacts, and B is on /chat: A sees B online.
+    await a.page.getByText('Online', { exact: true }).waitFor();
     expect(await accessibilityProblems(a.page)).toEqual([]);
 
     // B, not in the conversation, gets an unread badge on A.

@@ -77,7 +77,7 @@ import {
   registeredUserIdsColumn,
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
-import { createObjectStore, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
+import { createObjectStore, createUnusedUploadsSweep, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
 import { createTicketTypesRouter, createTicketTypesService } from './modules/ticket-types/index.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
 import {
@@ -197,6 +197,8 @@ export function createServices(deps: AppDeps) {
     cancellation: { cancel: (...args) => cancellation.cancel(...args) },
   });
   const uploads = createUploadsService({ store: createObjectStore(config.objectStorage, config.dataDir), publicUrl: config.publicUrl, logger });
+  // Images no event shows are removed after a day, as a job (one run per period across instances).
+  const uploadsSweep = createUnusedUploadsSweep({ store: uploads.store, imagesInUse: events.imagesInUse, logger, jobs: deps.jobs });
   // Spam brakes: limits scale with the deployment's rate limit (20 by default = the documented limits); holds go to moderation (made below).
   const brakes = createSpamBrakes({ db, scale: config.rateLimit.max / 20, queue: { hold: (...args) => moderation.holdForReview(...args) } });
   const comments = createCommentsService({ db, brakes });
@@ -288,7 +290,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;

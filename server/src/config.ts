@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
@@ -129,6 +130,12 @@ const envSchema = z.object({
   LOG_LEVEL: logLevel,
   GEOCODER_URL: optionalUrl,
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(3000),
+  /** IP addresses the events importer may fetch from although private or loopback (comma-separated; unset = public addresses only). */
+  IMPORT_ALLOWED_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every((entry) => isIP(entry) !== 0), 'must be a comma-separated list of IP addresses'),
   /** Milliseconds a search's ranked result ids are reused; 0 disables. Writes on this instance clear it at once. */
   EVENTS_SEARCH_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(15_000),
   EVENTS_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(30_000),
@@ -220,6 +227,8 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   /** Nominatim-style search endpoint; unset keeps geocoding on the built-in Kenyan gazetteer only. */
   geocoder: { url: string | undefined; timeoutMs: number };
+  /** Addresses `npm run import:events -- <URL>` may fetch from although private or loopback. */
+  importAllowedAddresses: string[];
   eventsSearchCacheMs: number;
   eventsCacheMs: number;
   authCacheMs: number;
@@ -352,6 +361,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
+    importAllowedAddresses: env.IMPORT_ALLOWED_ADDRESSES,
     eventsSearchCacheMs: env.EVENTS_SEARCH_CACHE_MS,
     eventsCacheMs: env.EVENTS_CACHE_MS,
     authCacheMs: env.AUTH_CACHE_MS,

@@ -86,6 +86,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
   // Every waitlist is looked at now and then (offers that ran out pass on); each instance may, the event lock keeps it once.
   services.waitlist.start();
   services.admissionRate.start();
+  services.uploadsSweep.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -113,6 +114,7 @@ export async function startServer(config: AppConfig, options: { databaseUrl?: st
         await stopped;
         services.admissionRate.stop();
         await services.waitlist.stop();
+        await services.uploadsSweep.stop();
         await services.reminders.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();

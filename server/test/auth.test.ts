@@ -241,6 +241,39 @@ describe('user profile and avatar', () => {
     const huge = await t.api('POST', `/api/auth/setavatar/${a.user._id}`, { token: a.token, body: { image: 'A'.repeat(200_000) } });
     expect(huge.status).toBe(400);
   });
+
+  it('refuses an avatar with anything outside the drawing allow-list: handlers, javascript: and data:text/html links, however spelled', async () => {
+    const a = await t.createUser('salama');
+    const open = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4">';
+    const payloads = [
+      `${open}<rect width="4" height="4"/onload="alert(1)"/></svg>`,
+      `${open}<rect width="4" height="4" onload="alert(1)"/></svg>`,
+      `${open}<a href="jav&#x61;script:alert(1)"><rect width="4" height="4"/></a></svg>`,
+      `${open}<a xlink:href="javascript:alert(1)" xmlns:xlink="http://www.w3.org/1999/xlink"><rect width="4" height="4"/></a></svg>`,
+      `${open}<rect width="4" height="4" fill="url(javascript:alert(1))"/></svg>`,
+      `${open}<image href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==" width="4" height="4"/></svg>`,
+      `${open}<rect width="4" height="4" mask="url(data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;)"/></svg>`,
+      `${open}<metadata><x:script xmlns:x="http://www.w3.org/2000/svg">alert(1)</x:script></metadata></svg>`,
+    ];
+    for (const markup of payloads) {
+      const res = await t.api('POST', `/api/auth/setavatar/${a.user._id}`, { token: a.token, body: { image: Buffer.from(markup).toString('base64') } });
+      expect(res.status, markup).toBe(400);
+      expect(res.body).toMatchObject({ code: 'avatar_unsafe', field: 'image' });
+    }
+    // Nothing was stored.
+    expect((await t.api('GET', `/api/auth/user/${a.user._id}`, { token: a.token })).body.user).toMatchObject({ avatarImage: '', isAvatarImageSet: false });
+
+    // What our avatar picker draws (DiceBear thumbs, licence metadata and an internal mask) is accepted.
+    const generated = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" fill="none" shape-rendering="auto" width="128" height="128">' +
+        '<metadata xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/">' +
+        '<rdf:RDF><rdf:Description><dc:title>Thumbs</dc:title><dcterms:license xsi:type="dcterms:URI">https://creativecommons.org/publicdomain/zero/1.0/</dcterms:license></rdf:Description></rdf:RDF></metadata>' +
+        '<mask id="viewboxMask"><rect width="100" height="100" rx="0" ry="0" x="0" y="0" fill="#fff" /></mask>' +
+        '<g mask="url(#viewboxMask)"><rect fill="#0a5b83" width="100" height="100" x="0" y="0" /><path d="M95 53.33C95 29.4 74.85 10 50 10S5 29.4 5 53.33V140h90V53.33Z" fill="#f1f4dc"/></g></svg>',
+    ).toString('base64');
+    const accepted = await t.api('POST', `/api/auth/setavatar/${a.user._id}`, { token: a.token, body: { image: generated } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  });
 });
 
 describe('contact form', () => {

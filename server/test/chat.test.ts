@@ -146,13 +146,19 @@ function presenceOf(socket: Socket, userId: string, online: boolean, timeoutMs =
  * `watcher` has every presence batch that could carry it: a user connecting afterwards is announced in
  * the same batch as anything queued before, or a later one.
  */
-async function batchesSettled(watcher: Socket, userId: string, openTabs: number) {
+async function batchesSettled(watcher: Socket, watching: Session, userId: string, openTabs: number) {
   await expect.poll(async () => (await t.io.in(`user:${userId}`).fetchSockets()).length, { timeout: 5000, interval: 20 }).toBe(openTabs);
   const marker = await t.createUser(`marker${userId.slice(-6)}`);
+  await befriend(marker, watching);
   const announced = presenceOf(watcher, marker.user._id, true);
   const markerSocket = await openSocket(t.url, marker.token);
   await announced;
   markerSocket.close();
+}
+/** Makes the two contacts: presence is shown only between people who have exchanged a message. */
+async function befriend(from: Session, to: Session) {
+  const sent = await t.api('POST', '/api/messages/addmsg', { token: from.token, body: { from: from.user._id, to: to.user._id, message: 'Habari' } });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
 }
 const onlineUsers = async (socket: Socket) => ((await socket.timeout(5000).emitWithAck('online-users')) as { users: string[] }).users;
 
@@ -160,6 +166,7 @@ describe('presence', () => {
   // Users of their own: the other tests leave sockets open.
   it('announces connects and the last tab closing in batches, and lists who is online', async () => {
     const [watching, leaving] = [await t.createUser('wanjala'), await t.createUser('kerubo')];
+    await befriend(leaving, watching);
     const watcher = await openSocket(t.url, watching.token);
     const cameOnline = presenceOf(watcher, leaving.user._id, true);
     const first = await openSocket(t.url, leaving.token);
@@ -170,7 +177,7 @@ describe('presence', () => {
     // One tab closing leaves the user online; the last one takes them offline.
     const batches = received(watcher, 'presence') as PresenceBatch[];
     first.close();
-    await batchesSettled(watcher, leaving.user._id, 1);
+    await batchesSettled(watcher, watching, leaving.user._id, 1);
     expect(batches.flatMap((batch) => batch.changes)).not.toContainEqual({ userId: leaving.user._id, online: false });
     const wentOffline = presenceOf(watcher, leaving.user._id, false);
     second.close();
@@ -182,6 +189,7 @@ describe('presence', () => {
   it('sends one batch for many connects, not one message per connect', async () => {
     const watching = await t.createUser('njeri');
     const crowd = await Promise.all(Array.from({ length: 20 }, (_, i) => t.createUser(`crowd${i}`)));
+    for (const user of crowd) await befriend(user, watching);
     const watcher = await openSocket(t.url, watching.token);
     await presenceOf(watcher, watching.user._id, true); // the watcher's own announcement goes by
     const batches = received(watcher, 'presence') as PresenceBatch[];
@@ -191,6 +199,37 @@ describe('presence', () => {
     expect(batches.length).toBeLessThanOrEqual(2);
     others.forEach((socket) => socket.close());
     watcher.close();
+  });
+
+  it('tells only contacts: a stranger, or either side of a block, never sees a user online', async () => {
+    const [watching, friend, stranger, blocker, blocked] = [
+      await t.createUser('zawadi'),
+      await t.createUser('rehema'),
+      await t.createUser('mgeni'),
+      await t.createUser('kizuizi'),
+      await t.createUser('zuiliwa'),
+    ];
+    await befriend(friend, watching);
+    await befriend(blocker, watching);
+    await befriend(watching, blocked);
+    await t.api('PUT', `/api/messages/blocks/${watching.user._id}`, { token: blocker.token });
+    await t.api('PUT', `/api/messages/blocks/${blocked.user._id}`, { token: watching.token });
+    const watcher = await openSocket(t.url, watching.token);
+    const batches = received(watcher, 'presence') as PresenceBatch[];
+    const hidden = [stranger, blocker, blocked];
+    const hiddenSockets = await Promise.all(hidden.map((user) => openSocket(t.url, user.token)));
+    // The friend connects last: once their arrival is heard, every batch that could carry the others has come.
+    const friendOnline = presenceOf(watcher, friend.user._id, true);
+    const friendSocket = await openSocket(t.url, friend.token);
+    await friendOnline;
+    const hiddenIds = hidden.map((user) => user.user._id);
+    expect(batches.flatMap((batch) => batch.changes).filter((change) => hiddenIds.includes(change.userId))).toEqual([]);
+    const listed = await onlineUsers(watcher);
+    expect(listed).toEqual(expect.arrayContaining([watching.user._id, friend.user._id]));
+    for (const id of hiddenIds) expect(listed).not.toContain(id);
+    // Nor do they see the watcher: the stranger asks, and the blocked sides ask.
+    for (const socket of hiddenSockets) expect(await onlineUsers(socket)).not.toContain(watching.user._id);
+    [...hiddenSockets, friendSocket, watcher].forEach((socket) => socket.close());
   });
 });
 

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_USER_ID } from '../src/db/ids.js';
 import { events } from '../src/db/schema.js';
 import { createEventsImportService } from '../src/modules/events/events-import.service.js';
+import { fetchImportSource, IMPORT_MAX_BYTES, isPublicAddress } from '../src/modules/events/import-source.js';
 import { parseIcsEvents, parseImportDate, parseJsonEvents } from '../src/modules/events/import-formats.js';
 import { createGeocodingService } from '../src/modules/geocoding/geocoding.service.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -136,6 +139,95 @@ describe('npm run import:events', () => {
         });
       expect((await run()).stdout).toContain('1 created, 0 skipped (already imported), 0 invalid');
       expect((await run()).stdout).toContain('0 created, 1 skipped (already imported), 0 invalid');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+/** A local HTTP server on `host` answering with `handler`; closed after the test. */
+const feedServers: Server[] = [];
+async function feedServer(host: string, handler: RequestListener): Promise<string> {
+  const server = createServer(handler);
+  feedServers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
+}
+afterAll(async () => {
+  for (const server of feedServers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+const FEED = JSON.stringify([{ title: 'Feed event', date: '2027-08-01T18:00', location: 'Kisumu' }]);
+
+describe('fetching a feed by URL', () => {
+  it('tells public addresses from loopback, private, link-local, CGNAT, unique-local and mapped ones', () => {
+    for (const address of ['8.8.8.8', '41.90.64.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPublicAddress(address), address).toBe(true);
+    const local = [
+      '127.0.0.1', '127.1.2.3', '0.0.0.0', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '100.127.255.254',
+      '169.254.169.254', '::1', '::', 'fc00::1', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254',
+      '64:ff9b::a00:1', '224.0.0.1', 'not-an-address',
+    ];
+    for (const address of local) expect(isPublicAddress(address), address).toBe(false);
+  });
+
+  it('refuses loopback addresses, by IP and by a name that resolves to one, unless allowed', async () => {
+    const url = await feedServer('127.0.0.1', (_req, res) => res.end(FEED));
+    const port = new URL(url).port;
+    await expect(fetchImportSource(url)).rejects.toThrow(/127\.0\.0\.1, a private or local address/);
+    await expect(fetchImportSource(`http://localhost:${port}/`)).rejects.toThrow(/private or local address/);
+    await expect(fetchImportSource(`http://[::ffff:127.0.0.1]:${port}/`)).rejects.toThrow(/private or local address/);
+    expect(await fetchImportSource(url, { allowedAddresses: ['127.0.0.1'] })).toBe(FEED);
+  });
+
+  it('checks every redirect: an allowed feed that redirects to 127.0.0.1 or localhost is refused', async () => {
+    const target = await feedServer('127.0.0.1', (_req, res) => res.end(FEED));
+    const targetPort = new URL(target).port;
+    const redirecting = await feedServer('127.0.0.2', (req, res) => {
+      res.writeHead(302, { location: req.url === '/by-name' ? `http://localhost:${targetPort}/` : `${target}/secret` }).end();
+    });
+    // 127.0.0.2 stands for an allowed feed host; the loopback address it points at is not allowed.
+    await expect(fetchImportSource(`${redirecting}/by-ip`, { allowedAddresses: ['127.0.0.2'] })).rejects.toThrow(/127\.0\.0\.1, a private or local address/);
+    await expect(fetchImportSource(`${redirecting}/by-name`, { allowedAddresses: ['127.0.0.2'] })).rejects.toThrow(/private or local address/);
+  });
+
+  it('stops reading a feed that never ends as soon as it passes 20 MB', async () => {
+    let sent = 0;
+    let onClose!: () => void;
+    const closed = new Promise<void>((resolve) => (onClose = resolve));
+    const forever = await feedServer('127.0.0.1', (_req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return;
+        }
+      };
+      res.on('drain', pump);
+      res.on('close', onClose);
+      pump();
+    });
+    const started = Date.now();
+    await expect(fetchImportSource(forever, { allowedAddresses: ['127.0.0.1'] })).rejects.toThrow(/larger than 20 MB/);
+    await closed;
+    // Refused once past the cap, not after the whole body: what was sent is the cap plus socket buffers.
+    expect(sent).toBeGreaterThan(IMPORT_MAX_BYTES);
+    expect(sent).toBeLessThan(IMPORT_MAX_BYTES + 32 * 1024 * 1024);
+    expect(Date.now() - started).toBeLessThan(25_000);
+  }, 60_000);
+
+  it('npm run import:events refuses a feed that redirects to a loopback address', async () => {
+    const target = await feedServer('127.0.0.1', (_req, res) => res.end(FEED));
+    const redirecting = await feedServer('127.0.0.2', (_req, res) => res.writeHead(302, { location: target }).end());
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-import-'));
+    try {
+      const run = promisify(execFile)(process.execPath, ['--conditions=@tukio/source', '--import', 'tsx', 'src/scripts/import-events.ts', redirecting], {
+        cwd: serverDir,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'error', PORT: '0', IMPORT_ALLOWED_ADDRESSES: '127.0.0.2' },
+        timeout: 60_000,
+      });
+      await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/import failed: .*127\.0\.0\.1, a private or local address/) });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

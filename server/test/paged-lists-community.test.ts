@@ -283,10 +283,18 @@ describe('chat: contacts and conversations', () => {
     expect(JSON.stringify(unread.body).length).toBeLessThan(100_000);
   });
 
-  it('gives the card of one person to write to (a link to a conversation), not of one who blocked the caller', async () => {
+  it('gives the card of a contact (a link to a conversation), not of a stranger nor of one who blocked the caller', async () => {
     const caller = await t.createUser('cardreader');
-    const [friend, blocker] = await insertUsers('cardholder', 2);
+    const [friend, blocker, stranger] = await insertUsers('cardholder', 3);
+    await t.db.insert(chatMessages).values(
+      [
+        { senderId: friend!, recipientId: caller.user._id, text: 'Habari' },
+        { senderId: caller.user._id, recipientId: blocker!, text: 'Habari' },
+      ].map((message) => ({ id: newId(), ...message })),
+    );
     await t.db.insert(chatBlocks).values({ blockerId: blocker!, blockedId: caller.user._id });
+    // An id is no way to a username: someone the caller never exchanged a message with is not found.
+    expect((await t.api('GET', `/api/messages/contacts/${stranger}`, { token: caller.token })).status).toBe(404);
     const card = await t.api('GET', `/api/messages/contacts/${friend}`, { token: caller.token });
     expect(card.status).toBe(200);
     expect(card.body).toEqual({ _id: friend, username: expect.stringMatching(/^cardholder/), avatarImage: '' });

@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { createLogger } from '../src/lib/logger.js';
+import { createUnusedUploadsSweep } from '../src/modules/uploads/index.js';
+import { createEvent } from './helpers/events.js';
 import { startS3Server, type S3TestServer } from './helpers/s3-server.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -73,6 +76,18 @@ describe('event images on S3, streamed by the API (no S3_PUBLIC_URL)', () => {
     expect(etag).toBeTruthy();
     const again = await fetch(res.body.secure_url, { headers: { 'if-none-match': etag! } });
     expect(again.status).toBe(304);
+  });
+
+  it('removes from the bucket the images no event shows, and keeps the ones in use', async () => {
+    const [used, unused] = [await upload(t, token, png(7), 'used.png'), await upload(t, token, png(8), 'unused.png')];
+    await createEvent(t, token, { image: used.body.path });
+    // The bucket's objects cannot be made to look a day old: this sweep takes any age.
+    const sweep = createUnusedUploadsSweep({ store: t.services.uploads.store, imagesInUse: t.services.events.imagesInUse, logger: createLogger('silent'), everyMs: 0, unusedAfterMs: 0 });
+    expect(await sweep.runOnce()).toBeGreaterThanOrEqual(1);
+    const keys = await s3.keys();
+    expect(keys).toContain(`events/${nameOf(used.body.path)}`);
+    expect(keys).not.toContain(`events/${nameOf(unused.body.path)}`);
+    expect((await fetch(`${t.url}${unused.body.path}`)).status).toBe(404);
   });
 
   it('refuses a non-image with 415 and stores nothing', async () => {

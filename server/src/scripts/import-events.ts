@@ -10,19 +10,12 @@ import { ensureSystemUser } from '../bootstrap/bootstrap.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase, pgliteDataDir } from '../db/database.js';
 import { createLogger } from '../lib/logger.js';
-import { createEventsImportService } from '../modules/events/index.js';
+import { createEventsImportService, fetchImportSource } from '../modules/events/index.js';
 import { createGeocodingService } from '../modules/geocoding/index.js';
 
-const MAX_BYTES = 20 * 1024 * 1024;
-
-async function readSource(source: string): Promise<string> {
-  if (/^https?:\/\//i.test(source)) {
-    const response = await fetch(source, { signal: AbortSignal.timeout(30_000), headers: { accept: 'application/json, text/calendar, */*' } });
-    if (!response.ok) throw new Error(`${source} answered HTTP ${response.status}`);
-    const text = await response.text();
-    if (text.length > MAX_BYTES) throw new Error(`${source} is larger than 20 MB`);
-    return text;
-  }
+async function readSource(source: string, allowedAddresses: readonly string[]): Promise<string> {
+  // Private and loopback addresses are refused, at every redirect, and the body is capped while it streams.
+  if (/^https?:\/\//i.test(source)) return fetchImportSource(source, { allowedAddresses });
   // npm runs workspace scripts inside server/; a relative path means the directory npm was started from.
   return readFile(path.resolve(process.env.INIT_CWD ?? process.cwd(), source), 'utf8');
 }
@@ -49,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const logger = createLogger(config.logLevel === 'info' ? 'error' : config.logLevel);
-  const text = await readSource(source);
+  const text = await readSource(source, config.importAllowedAddresses);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config.dataDir) });
   try {
     await ensureSystemUser(database.db);

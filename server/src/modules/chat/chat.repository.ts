@@ -46,7 +46,31 @@ export function createChatRepository(db: Executor) {
         .limit(page.limit);
     },
 
-    /** Someone the caller can write to, as a contact card: an account (not a guest's shadow one) that has not blocked the caller. */
+    /**
+     * Each of `userIds` with each person they have exchanged a message with, less the pairs with a block
+     * either way: who may see whose presence (a stranger, or someone on either side of a block, may not).
+     */
+    async contactPairs(userIds: string[]): Promise<Array<{ userId: string; contactId: string }>> {
+      if (userIds.length === 0) return [];
+      const ids = sql.join(userIds.map((id) => sql`${id}`), sql`, `);
+      const result = (await db.execute(sql`
+        select pairs.user_id, pairs.contact_id from (
+          select ${chatMessages.senderId} as user_id, ${chatMessages.recipientId} as contact_id from ${chatMessages} where ${chatMessages.senderId} in (${ids})
+          union
+          select ${chatMessages.recipientId}, ${chatMessages.senderId} from ${chatMessages} where ${chatMessages.recipientId} in (${ids})
+        ) pairs
+        where not exists (
+          select 1 from ${chatBlocks}
+          where (${chatBlocks.blockerId} = pairs.user_id and ${chatBlocks.blockedId} = pairs.contact_id)
+             or (${chatBlocks.blockerId} = pairs.contact_id and ${chatBlocks.blockedId} = pairs.user_id)
+        )`)) as unknown as { rows: Array<{ user_id: string; contact_id: string }> };
+      return result.rows.map((row) => ({ userId: row.user_id, contactId: row.contact_id }));
+    },
+
+    /**
+     * Someone the caller has exchanged messages with, as a contact card: an account (not a guest's shadow one)
+     * that has not blocked the caller. Anyone else is not the caller's to look up (an id is no way to a username).
+     */
     async contactCard(userId: string, contactId: string) {
       const [row] = await db
         .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')` })
@@ -56,6 +80,7 @@ export function createChatRepository(db: Executor) {
             eq(users.id, contactId),
             isNull(users.guestPhone),
             sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${users.id} and ${chatBlocks.blockedId} = ${userId})`,
+            sql`exists (select 1 from ${chatMessages} where ${between(userId, contactId)})`,
           ),
         )
         .limit(1);

@@ -111,7 +111,7 @@ export function createChatRouter(deps: { chat: ChatService; sendMessage: SendMes
     {
       summary: 'One person to write to, as a contact card',
       access: 'user',
-      description: 'For a conversation opened by its link with someone not on the loaded pages of contacts. 404 for no such account, or one that blocked the caller.',
+      description: 'For a conversation opened by its link with someone not on the loaded pages of contacts. 404 for no such account, someone the caller has never exchanged a message with, or one that blocked the caller.',
       params: contactIdParams,
       responses: { 200: { description: '`{_id, username, avatarImage}`.', schema: contact }, 404: 'No such user to write to.' },
     },

@@ -12,6 +12,8 @@ import { createChatRepository, type ChatMessageRow } from './chat.repository.js'
 export const UNREAD_SENDERS_MAX = 1000;
 
 export const PAGE_SIZE = 50;
+/** Users whose contacts one presence query looks up. */
+const CONTACT_LOOKUP_CHUNK = 1000;
 
 export interface DeliveredMessage {
   _id: string;
@@ -79,6 +81,15 @@ export function createChatService(deps: {
     },
     { maxBatch: 200, inFlight: 4 },
   );
+  /** Whose presence each user may see: the lookups of a reconnect storm in one query. */
+  const contactsOfUser = createBatcher(
+    async (userIds: string[]) => {
+      const byUser = new Map<string, Set<string>>(userIds.map((userId) => [userId, new Set<string>()]));
+      for (const pair of await messages.contactPairs([...byUser.keys()])) byUser.get(pair.userId)?.add(pair.contactId);
+      return userIds.map((userId) => byUser.get(userId) ?? new Set<string>());
+    },
+    { maxBatch: 200, inFlight: 4 },
+  );
   const listeners = new Set<(message: DeliveredMessage, origin: string | undefined) => void>();
 
   return {
@@ -135,6 +146,18 @@ export function createChatService(deps: {
       // Avatars (up to 100 KB each) weigh most: a page holds as many contacts as fit.
       const sent = countWithinBytes(contacts, page.limit);
       return { ...toPage(rows, sent, total, (row) => [row.lastMicros, row._id]), items: contacts.slice(0, sent) };
+    },
+
+    /**
+     * Presence is for contacts only (people one has exchanged a message with, no block either way): a
+     * stranger learns nothing of who is online. `contactsOf` for one user, `contactPairs` for a batch of changes.
+     */
+    contactsOf: (userId: string): Promise<Set<string>> => contactsOfUser(userId),
+    async contactPairs(userIds: string[]) {
+      // A reconnect storm's batch can hold thousands of users: a statement per thousand keeps well under the parameter limit.
+      const pairs: Array<{ userId: string; contactId: string }> = [];
+      for (let start = 0; start < userIds.length; start += CONTACT_LOOKUP_CHUNK) pairs.push(...(await messages.contactPairs(userIds.slice(start, start + CONTACT_LOOKUP_CHUNK))));
+      return pairs;
     },
 
     /** A conversation opened by its link (`/chat?with=<id>`) with someone beyond the loaded pages of contacts. */

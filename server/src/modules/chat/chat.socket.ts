@@ -38,13 +38,18 @@ const ONLINE_LIST_REUSE_MS = 1000;
 
 /**
  * Who is online. Each instance counts its own sockets per user; changes go out in batches
- * (`presence` `{changes: [{userId, online}]}`), one broadcast per batch: a connect per user
- * announced to every socket would cost sockets² messages when many connect at once (after a
- * deploy, every client reconnects). With several instances (`clustered`), the online list is the
- * union of every instance's users, and a user who went offline here but still has a tab on
- * another instance is announced online again by that instance.
+ * (`presence` `{changes: [{userId, online}]}`), at most one message per watching user per batch: a
+ * connect per user announced at once would cost sockets² messages when many connect at once (after a
+ * deploy, every client reconnects). A change reaches only the user themselves and their contacts
+ * (`contactPairs`, one query per batch): a stranger, or either side of a block, is never told. With
+ * several instances (`clustered`), the online list is the union of every instance's users, and a user
+ * who went offline here but still has a tab on another instance is announced online again by that instance.
  */
-function createPresence(io: Server, clustered: boolean, isShuttingDown: () => boolean) {
+function createPresence(
+  io: Server,
+  deps: { clustered: boolean; isShuttingDown: () => boolean; contactPairs: ChatService['contactPairs']; logger: Logger },
+) {
+  const { clustered, isShuttingDown } = deps;
   const local = new Map<string, number>();
   const pending = new Map<string, boolean>();
   let timer: NodeJS.Timeout | undefined;
@@ -52,17 +57,37 @@ function createPresence(io: Server, clustered: boolean, isShuttingDown: () => bo
 
   function queue(userId: string, online: boolean) {
     pending.set(userId, online);
-    timer ??= setTimeout(flush, PRESENCE_BATCH_MS);
+    timer ??= setTimeout(() => void flush(), PRESENCE_BATCH_MS);
   }
 
-  function flush() {
+  async function flush() {
     timer = undefined;
     if (isShuttingDown() || pending.size === 0) return;
     const changes = [...pending].map(([userId, online]) => ({ userId, online }));
     pending.clear();
-    io.emit('presence', { changes });
     const gone = changes.filter((change) => !change.online).map((change) => change.userId);
     if (clustered && gone.length > 0) io.serverSideEmit('presence:gone', gone);
+    let pairs: Array<{ userId: string; contactId: string }>;
+    try {
+      pairs = await deps.contactPairs(changes.map((change) => change.userId));
+    } catch (error) {
+      // The database away: these changes go again with the next batch, unless a newer one replaced them.
+      deps.logger.error('presence contacts lookup failed', error);
+      for (const change of changes) if (!pending.has(change.userId)) queue(change.userId, change.online);
+      return;
+    }
+    if (isShuttingDown()) return;
+    const byChange = new Map(changes.map((change) => [change.userId, change]));
+    // Each user hears of their own presence too (their other tabs), as before.
+    const audience = new Map<string, Array<{ userId: string; online: boolean }>>(changes.map((change) => [change.userId, [change]]));
+    for (const { userId, contactId } of pairs) {
+      const change = byChange.get(userId);
+      if (!change) continue;
+      const heard = audience.get(contactId);
+      if (heard) heard.push(change);
+      else audience.set(contactId, [change]);
+    }
+    for (const [watcher, heard] of audience) io.to(userRoom(watcher)).emit('presence', { changes: heard });
   }
 
   if (clustered) {
@@ -200,7 +225,7 @@ export function attachChatSocket(
 ) {
   // Once shutdown starts the Redis adapter may already be gone: broadcasting then would only reject.
   let shuttingDown = false;
-  const presence = createPresence(io, deps.clustered, () => shuttingDown);
+  const presence = createPresence(io, { clustered: deps.clustered, isShuttingDown: () => shuttingDown, contactPairs: deps.chat.contactPairs, logger: deps.logger });
   const sessions = createSessionGuard(io, { auth: deps.auth, changes: deps.changes, logger: deps.logger, checkEveryMs: deps.sessionCheckMs });
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -271,8 +296,15 @@ export function attachChatSocket(
       }
     });
 
+    // Only the caller's contacts (and the caller): the whole list would tell anyone signed in who is online.
     socket.on('online-users', async (ack: unknown) => {
-      ackOf(ack)({ ok: true, users: await presence.online() });
+      try {
+        const [online, contacts] = await Promise.all([presence.online(), deps.chat.contactsOf(user.id)]);
+        ackOf(ack)({ ok: true, users: online.filter((id) => id === user.id || contacts.has(id)) });
+      } catch (error) {
+        deps.logger.error('online-users failed', error);
+        ackOf(ack)({ ok: false, msg: 'Who is online could not be loaded. Please try again.' });
+      }
     });
 
     socket.on('disconnect', () => {

@@ -93,6 +93,20 @@ export function createEventsRepository(db: Executor) {
   }
 
   return {
+    /**
+     * Which of these upload names (`<id>.<ext>`) some event's image still points at, stored as our path
+     * (`/uploads/<name>`) or, from before paths were stored, as an absolute URL ending in it.
+     */
+    async imagesInUse(names: string[]): Promise<Set<string>> {
+      if (names.length === 0) return new Set();
+      const name = sql<string>`substring(${events.image} from '/uploads/([^/?#]+)$')`;
+      const rows = await db
+        .selectDistinct({ name })
+        .from(events)
+        .where(sql`${name} in (${sql.join(names.map((value) => sql`${value}`), sql`, `)})`);
+      return new Set(rows.map((row) => row.name));
+    },
+
     /** How many ticket types the event sells (its price follows ticketPrice only while it has one). */
     async ticketTypeCount(eventId: string): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketTypes).where(eq(ticketTypes.eventId, eventId));

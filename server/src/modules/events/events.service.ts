@@ -578,6 +578,9 @@ export function createEventsService(deps: EventsServiceDeps) {
   }
 
   return {
+    /** For the sweep of unused uploads (app.ts wires it to the uploads module): the names an event still shows. */
+    imagesInUse: (names: string[]) => repo.imagesInUse(names),
+
     /** GET /getevnt: approved events for visitors, every event for an admin. */
     /** GET /api/events/getevnt: every event for an admin, the approved ones for anyone else (the same body as listApproved). */
     sendList(req: Request, res: Response, viewer: AuthUser | undefined) {

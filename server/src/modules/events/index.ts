@@ -3,6 +3,7 @@ export { createEventPageHandler } from './event-page.js';
 export { eventListPageData } from './event-list-page.js';
 export { canSeeEvent } from './event-visibility.js';
 export { createEventsImportService } from './events-import.service.js';
+export { fetchImportSource, ImportSourceError } from './import-source.js';
 export { createEventsRepository, recordActivity } from './events.repository.js';
 export { createAdminEventsRouter, createEventsRouter } from './events.routes.js';
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';

@@ -7,9 +7,21 @@ import type { Readable } from 'node:stream';
  */
 export type ObjectStore = DiskStore | S3Store;
 
+/** One stored object as the sweep of unused uploads sees it. */
+export interface StoredEntry {
+  key: string;
+  lastModified: Date;
+  /** The disk store's file name when it is not the key's (a write left half-done). */
+  file?: string;
+}
+
 interface Writes {
   /** Stores an object under a key we made (`events/<id>.<ext>`); keys are never reused. */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Every event image stored, with when it was written. */
+  list(): AsyncIterable<StoredEntry>;
+  /** Removes one listed object (gone already is fine). */
+  remove(entry: StoredEntry): Promise<void>;
 }
 
 export interface DiskStore extends Writes {

@@ -31,6 +31,23 @@ export function createS3Store(settings: S3Settings): S3Store {
       );
     },
 
+    async *list() {
+      const { sdk, client } = await connect();
+      let token: string | undefined;
+      do {
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: settings.bucket, Prefix: 'events/', ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+
+    async remove(entry) {
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: settings.bucket, Key: entry.key }));
+    },
+
     async get(key, options = {}) {
       const { sdk, client } = await connect();
       try {

@@ -7,7 +7,7 @@
  * another tab), presence {changes: [{userId, online}]}, session:ended (just before the server disconnects a
  * socket whose token was revoked or expired). The legacy `msg-recieve` (bare text, no sender) is
  * deliberately ignored: it cannot tell which conversation a message belongs to.
- * Client events:       add-user (ack {ok}), online-users (ack {ok, users}), send-msg (ack {ok, message|msg}).
+ * Client events:       add-user (ack {ok}), online-users (ack {ok, users}: me and my contacts), send-msg (ack {ok, message|msg}).
  */
 import { io, type Socket } from 'socket.io-client';
 import { failureMessage } from '../../../lib/errors';
@@ -55,6 +55,10 @@ export class ChatClient {
   private readonly listeners = new Map<keyof ChatClientEvents, Set<Listener<never>>>();
   private connectedOnce = false;
   private closed = false;
+  /** Who the server last said is online (the list, then presence changes). */
+  private readonly online = new Set<string>();
+  /** People whose state was asked again after a first message with them, once each. */
+  private readonly askedAbout = new Set<string>();
   state: ConnectionState = 'connecting';
 
   constructor(
@@ -66,11 +70,7 @@ export class ChatClient {
     this.socket.on('connect', () => {
       this.setState('online');
       this.socket.timeout(ACK_TIMEOUT_MS).emit('add-user', userId, () => undefined);
-      this.socket.timeout(ACK_TIMEOUT_MS).emit('online-users', (error: unknown, reply: unknown) => {
-        if (error) return;
-        const users = (reply as { ok?: boolean; users?: unknown } | undefined)?.users;
-        if (Array.isArray(users)) this.emit('online', users.filter((id): id is string => typeof id === 'string'));
-      });
+      this.askOnline();
       if (this.connectedOnce) this.emit('resync', undefined);
       this.connectedOnce = true;
     });
@@ -89,7 +89,9 @@ export class ChatClient {
     });
 
     const onMessage = (payload: unknown) => {
-      if (isDelivered(payload) && (payload.to === userId || payload.from === userId)) this.emit('message', payload);
+      if (!isDelivered(payload) || (payload.to !== userId && payload.from !== userId)) return;
+      this.emit('message', payload);
+      this.learnPresenceOf(payload.from === userId ? payload.to : payload.from);
     };
     this.socket.on('chat:message', onMessage);
     this.socket.on('chat:sent', onMessage);
@@ -100,6 +102,8 @@ export class ChatClient {
       if (!Array.isArray(changes)) return;
       for (const change of changes as Array<{ userId?: unknown; online?: unknown } | null>) {
         if (change && typeof change.userId === 'string' && typeof change.online === 'boolean') {
+          if (change.online) this.online.add(change.userId);
+          else this.online.delete(change.userId);
           this.emit('presence', { userId: change.userId, online: change.online });
         }
       }
@@ -130,6 +134,29 @@ export class ChatClient {
     this.emit('state', state);
   }
 
+  /** The online list (the server answers with me and my contacts only). */
+  private askOnline(): void {
+    this.socket.timeout(ACK_TIMEOUT_MS).emit('online-users', (error: unknown, reply: unknown) => {
+      if (error) return;
+      const users = (reply as { ok?: boolean; users?: unknown } | undefined)?.users;
+      if (!Array.isArray(users)) return;
+      const ids = users.filter((id): id is string => typeof id === 'string');
+      this.online.clear();
+      for (const id of ids) this.online.add(id);
+      this.emit('online', ids);
+    });
+  }
+
+  /**
+   * Presence is shared between contacts only, and a first message makes two people contacts: the server told
+   * neither about the other before it, so the list is asked again (once per person, when not known online).
+   */
+  private learnPresenceOf(otherId: string): void {
+    if (this.online.has(otherId) || this.askedAbout.has(otherId) || !this.socket.connected) return;
+    this.askedAbout.add(otherId);
+    this.askOnline();
+  }
+
   /**
    * Sends over the socket when connected (the ack carries the stored message), otherwise over
    * HTTP. Rejects with a user-readable message when the server refuses or does not answer.
@@ -143,7 +170,10 @@ export class ChatClient {
       throw new SendError(t('chat.notConfirmed'));
     }
     const r = (reply ?? {}) as { ok?: unknown; message?: unknown };
-    if (r.ok === true && isDelivered(r.message)) return r.message;
+    if (r.ok === true && isDelivered(r.message)) {
+      this.learnPresenceOf(to);
+      return r.message;
+    }
     // A refusal says why as an HTTP failure body would ({msg, code}): in the reader's language when its code is known.
     throw new SendError(failureMessage(reply) ?? t('chat.couldNotSend'));
   }
