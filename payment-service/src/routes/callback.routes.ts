@@ -6,6 +6,24 @@ import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
 import type { Settlement } from '../settlement.js';
 
+/**
+ * What a known metadata item must look like when present (Daraja sends numbers, some libraries strings):
+ * a positive amount, a receipt of capitals and digits, a phone and a 14-digit date of digits. Anything else
+ * is not a callback Daraja sent, and is refused before it can change anything.
+ */
+const metadataRules: Record<string, (value: string | number) => boolean> = {
+  Amount: (value) => /^\d+(\.\d{1,2})?$/.test(String(value).trim()) && Number(value) > 0,
+  MpesaReceiptNumber: (value) => /^[A-Z0-9]{6,20}$/.test(String(value)),
+  PhoneNumber: (value) => /^\d{9,15}$/.test(String(value)),
+  TransactionDate: (value) => /^\d{14}$/.test(String(value)),
+};
+
+const metadataItem = z
+  .object({ Name: z.string().max(100), Value: z.union([z.string().max(100), z.number()]).optional() })
+  .refine((item) => item.Value === undefined || !Object.hasOwn(metadataRules, item.Name) || metadataRules[item.Name]!(item.Value), {
+    message: 'Callback metadata value is not valid.',
+  });
+
 const callbackSchema = z.object({
   Body: z.object({
     stkCallback: z.object({
@@ -13,11 +31,7 @@ const callbackSchema = z.object({
       CheckoutRequestID: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/),
       ResultCode: z.coerce.number().int(),
       ResultDesc: z.coerce.string().max(1000).default(''),
-      CallbackMetadata: z
-        .object({
-          Item: z.array(z.object({ Name: z.string().max(100), Value: z.union([z.string().max(100), z.number()]).optional() })).max(20),
-        })
-        .optional(),
+      CallbackMetadata: z.object({ Item: z.array(metadataItem).max(20) }).optional(),
     }),
   }),
 });
