@@ -1,8 +1,17 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { eq } from 'drizzle-orm';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, paymentContradictions, payments, tickets, users } from '../../server/src/db/schema.js';
 import { auditPayments } from '../src/audit.js';
-import { INTERNAL_KEY, startStack, successCallback, type Stack } from './helpers/stack.js';
+import { loadPaymentConfig } from '../src/config.js';
+import { SAFARICOM_CALLBACK_IPS } from '../src/daraja/protocol.js';
+import { createErrorHandler } from '../src/errors.js';
+import { createLogger } from '../src/logger.js';
+import { callbackSourceCheck } from '../src/routes/callback.routes.js';
+import { CALLBACK_SECRET, INTERNAL_KEY, startStack, successCallback, type Stack } from './helpers/stack.js';
 
 /**
  * A success callback is believed only when M-Pesa's own answer (STK query) agrees. The simulator's
@@ -194,4 +203,43 @@ describe('callback metadata', () => {
     expect((await paymentRow(checkoutRequestId)).status).toBe('pending');
     expect(await orderTickets(eventId)).toHaveLength(0);
   }, 60_000);
+});
+
+describe('the callback source allow-list (CALLBACK_ALLOWED_IPS)', () => {
+  /** An app with only the check in front of a route that answers 200, on a random loopback port. */
+  async function guarded(allowed: string[] | undefined) {
+    const app = express();
+    app.use('/api/mpesa', callbackSourceCheck(allowed, { logger: createLogger('silent') }));
+    app.post('/api/mpesa/callback/x', (_req, res) => {
+      res.json({ ResultCode: 0 });
+    });
+    app.use(createErrorHandler(createLogger('silent')));
+    const server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mpesa/callback/x`;
+    const post = () => fetch(url, { method: 'POST' }).then((response) => response.status);
+    return { post, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it('refuses a source outside the list with 403; allows listed addresses and ranges; off when unset', async () => {
+    const safaricomOnly = await guarded(loadPaymentConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), CALLBACK_ALLOWED_IPS: 'safaricom', CALLBACK_SECRET }).callbackAllowedIps);
+    const range = await guarded(['196.201.214.200', '127.0.0.0/8']);
+    const off = await guarded(undefined);
+    try {
+      expect(await safaricomOnly.post()).toBe(403);
+      expect(await range.post()).toBe(200);
+      expect(await off.post()).toBe(200);
+    } finally {
+      await Promise.all([safaricomOnly.close(), range.close(), off.close()]);
+    }
+  });
+
+  it('the configuration expands "safaricom" to the published addresses and refuses anything else', () => {
+    const env = { NODE_ENV: 'test', DATA_DIR: os.tmpdir(), CALLBACK_SECRET };
+    expect(loadPaymentConfig({ ...env, CALLBACK_ALLOWED_IPS: 'safaricom, 10.0.0.0/8' }).callbackAllowedIps).toEqual([...SAFARICOM_CALLBACK_IPS, '10.0.0.0/8']);
+    expect(loadPaymentConfig(env).callbackAllowedIps).toBeUndefined();
+    expect(() => loadPaymentConfig({ ...env, CALLBACK_ALLOWED_IPS: 'safaricom.co.ke' })).toThrow(/CALLBACK_ALLOWED_IPS/);
+    expect(() => loadPaymentConfig({ ...env, CALLBACK_ALLOWED_IPS: '10.0.0.0/33' })).toThrow(/CALLBACK_ALLOWED_IPS/);
+  });
 });

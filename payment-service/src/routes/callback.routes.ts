@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import express, { Router } from 'express';
+import { BlockList, isIP } from 'node:net';
+import express, { Router, type RequestHandler } from 'express';
+import { clientAddress } from '../forwarded.js';
 import { z } from 'zod';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -42,6 +44,30 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export function secretPathCheck(secret: string): (given: unknown) => boolean {
   const expected = digest(secret);
   return (given) => timingSafeEqual(digest(String(given)), expected);
+}
+
+/**
+ * Only the allowed sources may post M-Pesa callbacks (`CALLBACK_ALLOWED_IPS`): the address the API server
+ * forwarded with its proxy key, else the socket's (honouring TRUST_PROXY). Undefined allows any source.
+ */
+export function callbackSourceCheck(allowed: string[] | undefined, deps: { logger: Logger; metrics?: Pick<PaymentMetrics, 'stkCallbacks'> | undefined }): RequestHandler {
+  if (!allowed) return (_req, _res, next) => next();
+  const list = new BlockList();
+  for (const entry of allowed) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return (req, res, next) => {
+    // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d.
+    const address = clientAddress(req, res).replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+    const family = isIP(address);
+    if (family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4')) return next();
+    deps.logger.info(`M-Pesa callback from ${address || 'an unknown address'} refused: not in CALLBACK_ALLOWED_IPS`);
+    deps.metrics?.stkCallbacks.inc({ outcome: 'wrong-source' });
+    next(refused(403, 'Forbidden'));
+  };
 }
 
 /** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */
