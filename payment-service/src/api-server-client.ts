@@ -61,6 +61,8 @@ export interface ApiServerClient {
   recordPush(body: RecordPushRequest): Promise<void>;
   settle(body: SettleRequest): Promise<SettleResponse>;
   pendingPushes(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
+  /** Successes recorded from a callback alone that no STK query has confirmed (the reconciler's second look). */
+  unconfirmedSuccesses(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
   paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentView>;
   /** A guest checkout's status, for whoever holds its CheckoutRequestID (404 for a member's payment). */
   guestPaymentStatus(checkoutRequestId: string): Promise<PaymentView>;
@@ -151,6 +153,8 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     settle,
     pendingPushes: (olderThanSeconds, limit = 100) =>
       call<PendingPushes>('GET', `/payments/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
+    unconfirmedSuccesses: (olderThanSeconds, limit = 100) =>
+      call<PendingPushes>('GET', `/payments/unconfirmed?olderThan=${olderThanSeconds}&limit=${limit}`),
     paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/payments/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
     guestPaymentStatus: (checkoutRequestId) => call<PaymentView>('GET', `/payments/guest-status/${encodeURIComponent(checkoutRequestId)}`),
     claimRefunds: (limit) => call<ClaimedRefunds>('POST', '/refunds/claim', { body: { limit } }),

@@ -12,7 +12,7 @@ import { createErrorHandler, notFoundHandler } from './errors.js';
 import type { Logger } from './logger.js';
 import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
 import { forwardedBy, trustApiServerProxy } from './forwarded.js';
-import { createCallbackRouter } from './routes/callback.routes.js';
+import { callbackSourceCheck, createCallbackRouter } from './routes/callback.routes.js';
 import { createOpsRouter } from './routes/ops.routes.js';
 import { createPassesRouter, type PassRunner } from './routes/passes.routes.js';
 import { createProviderJournal, type ProviderJournal } from './provider-journal.js';
@@ -71,7 +71,9 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   // Browsers reach this service through the API server's /pay and /simulator: who they are and where they came from.
   app.use(trustApiServerProxy(config.internalApiKey));
 
-  // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path.
+  // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path, and
+  // (CALLBACK_ALLOWED_IPS) only from Safaricom's addresses.
+  app.use('/api/mpesa', callbackSourceCheck(config.callbackAllowedIps, { logger, metrics }));
   app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
   // The refunds' results and queue timeouts, the same way: /api/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>.
   app.use('/api/mpesa', createRefundCallbackRouter({ results: refundResults, secret: config.callbackSecret, logger, metrics }));

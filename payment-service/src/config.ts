@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
+import { SAFARICOM_CALLBACK_IPS } from './daraja/protocol.js';
 import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
@@ -7,6 +9,15 @@ import { mpesaPublicKey, securityCredential } from './daraja/security-credential
 import simulatorCredentials from './daraja/simulator/credentials.json' with { type: 'json' };
 
 export { ConfigError };
+
+/** `196.201.214.200` or `196.201.212.0/24` (IPv4 or IPv6, a prefix within the family's bits). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const envSchema = z.object({
   NODE_ENV: nodeEnv,
@@ -43,6 +54,19 @@ const envSchema = z.object({
   DARAJA_CERT_PATH: optionalString,
   DARAJA_B2C_SHORTCODE: optionalString.pipe(z.string().regex(/^\d{5,9}$/, 'must be 5 to 9 digits').optional()),
   CALLBACK_SECRET: urlSafeSecret,
+  /**
+   * Who may post M-Pesa callbacks: comma-separated addresses and CIDR ranges, `safaricom` for Safaricom's
+   * published callback addresses. Unset: any source (the secret path and the STK query still guard).
+   */
+  CALLBACK_ALLOWED_IPS: optionalString.pipe(
+    z
+      .string()
+      .max(4000)
+      .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.every((entry) => entry === 'safaricom' || isAddressOrRange(entry)), 'must be IP addresses, CIDR ranges or "safaricom", comma-separated')
+      .transform((entries) => entries.flatMap((entry) => (entry === 'safaricom' ? [...SAFARICOM_CALLBACK_IPS] : [entry])))
+      .optional(),
+  ),
   /** auto (default): the simulator runs when no Daraja credentials are set. */
   DARAJA_SIMULATOR: z.enum(['auto', 'true', 'false', '1', '0']).default('auto'),
   SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
@@ -138,6 +162,8 @@ export interface PaymentConfig {
   /** Base of the callback route; `/<callbackSecret>` is appended. Undefined = this service's own URL. */
   callbackBaseUrl: string | undefined;
   callbackSecret: string;
+  /** Addresses and CIDR ranges allowed to post M-Pesa callbacks; undefined = any. */
+  callbackAllowedIps: string[] | undefined;
   daraja: DarajaConfig;
   /**
    * When true the Daraja simulator is mounted at /simulator/daraja and the client talks to it; never
@@ -296,6 +322,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     paymentPublicUrl,
     callbackBaseUrl: env.DARAJA_CALLBACK_URL ? withoutTrailingSlash(env.DARAJA_CALLBACK_URL) : paymentPublicUrl && `${paymentPublicUrl}/api/mpesa/callback`,
     callbackSecret: env.CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'mpesa-callback-secret'),
+    callbackAllowedIps: env.CALLBACK_ALLOWED_IPS,
     daraja,
     simulator: {
       enabled: simulator,

@@ -1,5 +1,5 @@
 import type { ApiServerClient } from './api-server-client.js';
-import { DarajaError } from './daraja/daraja-client.js';
+import { isUnknownRequest } from './daraja/daraja-client.js';
 import type { Logger } from './logger.js';
 import type { Settlement } from './settlement.js';
 
@@ -8,9 +8,11 @@ const CONCURRENCY = 4;
 const UNKNOWN_GIVE_UP_MS = 10 * 60 * 1000;
 
 /**
- * Callbacks can be lost. Every `intervalMs` the reconciler first records the pushes the API server
- * missed (journaled on disk, see push-journal.ts), then asks the API server for pushes still
- * pending after `afterSeconds` and settles each from Daraja's STK query answer.
+ * Callbacks can be lost, and forged. Every `intervalMs` the reconciler first records the pushes the API
+ * server missed (journaled on disk, see push-journal.ts), then asks the API server for pushes still
+ * pending after `afterSeconds` and settles each from Daraja's STK query answer, then asks Daraja about
+ * the successes recorded from a callback alone (before callbacks were confirmed, or by an older payment
+ * service): one it confirms is marked so, one it contradicts has its tickets voided by the API server.
  */
 export function createReconciler(deps: { api: ApiServerClient; settlement: Settlement; logger: Logger; intervalMs: number; afterSeconds: number }) {
   let timer: NodeJS.Timeout | undefined;
@@ -19,6 +21,8 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
   async function pass(): Promise<{ checked: number; settled: number }> {
     await deps.settlement.recordUnrecorded();
     const pending = await deps.api.pendingPushes(deps.afterSeconds, 200);
+    const unconfirmed = await deps.api.unconfirmedSuccesses(deps.afterSeconds, 100);
+    const checked = pending.length + unconfirmed.length;
     let settled = 0;
     let next = 0;
     const worker = async () => {
@@ -30,7 +34,7 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
         } catch (error) {
           // Daraja does not know the request (e.g. the simulator restarted): give up after a while,
           // so the push stops being queried; a later real result can still upgrade it.
-          const unknown = error instanceof DarajaError && error.httpStatus === 400 && /CheckoutRequestID/i.test(error.errorMessage);
+          const unknown = isUnknownRequest(error);
           if (unknown && Date.now() - new Date(item.createdAt).getTime() > UNKNOWN_GIVE_UP_MS) {
             await deps.api
               .settle({ checkoutRequestId: item.checkoutRequestId, resultCode: -1, resultDesc: 'M-Pesa has no record of this payment request.', source: 'query' })
@@ -45,8 +49,13 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
-    if (settled > 0) deps.logger.info(`reconciler settled ${settled} of ${pending.length} pending payments`);
-    return { checked: pending.length, settled };
+    // Daraja rate-limits STK queries: these go one at a time after the pending ones; a failure waits for the next pass.
+    for (const item of unconfirmed) {
+      const result = await deps.settlement.reconcileOne(item.checkoutRequestId).catch((error: unknown) => deps.logger.error(`confirming ${item.checkoutRequestId} failed`, error));
+      if (result?.changed) settled += 1;
+    }
+    if (settled > 0) deps.logger.info(`reconciler settled ${settled} of ${checked} payments it asked M-Pesa about`);
+    return { checked, settled };
   }
 
   return {

@@ -1,6 +1,6 @@
 import type { PaymentView, SettleResponse } from '@tukio/shared/internal-api';
 import { ApiServerError, type ApiServerClient } from './api-server-client.js';
-import type { DarajaClient } from './daraja/daraja-client.js';
+import { isUnknownRequest, type DarajaClient, type StkQueryResult } from './daraja/daraja-client.js';
 import { callbackItem, type StkCallbackBody } from './daraja/protocol.js';
 import type { Logger } from './logger.js';
 import type { ProviderJournal } from './provider-journal.js';
@@ -22,12 +22,29 @@ const OPEN_PUSH_TTL_MS = 30 * 60 * 1000;
 /** The API server refuses to record a push for good: bad request, unknown order, or the id is another order's. */
 const isFinalRecordFailure = (error: unknown): error is ApiServerError => error instanceof ApiServerError && [400, 404, 409].includes(error.status);
 
-export type CallbackOutcome = 'settled' | 'duplicate' | 'unknown' | 'verified-by-query' | 'left-pending';
+export type CallbackOutcome = 'settled' | 'duplicate' | 'unknown' | 'verified-by-query' | 'left-pending' | 'contradicted';
+
+/** What one callback says about its push, as the API server's settle takes it. */
+interface CallbackClaim {
+  merchantRequestId?: string | undefined;
+  resultCode: number;
+  resultDesc: string;
+  amount?: number | undefined;
+  mpesaReceiptNumber?: string | undefined;
+  phone?: string | undefined;
+  transactionDate?: string | undefined;
+}
+
+/** Success claims still waiting for M-Pesa's word are forgotten after this long (the reconciler's query settles the push anyway). */
+const CLAIM_TTL_MS = 30 * 60 * 1000;
 
 /**
- * Turns Daraja results into settled payments on the API server. Callbacks are unsigned, so the
- * API server checks each against its push (known CheckoutRequestID, amount, phone); a callback it
- * doubts is never trusted but answered by asking Daraja itself (STK query).
+ * Turns Daraja results into settled payments on the API server. Callbacks are unsigned (anyone who
+ * knows the callback URL's secret can post one), so a success callback is confirmed with Daraja
+ * itself (STK query) before any ticket is issued: the push settles as paid only when the query says
+ * 0, by the query's answer when it says anything else (the claim is recorded as a contradiction), and
+ * stays pending while the query cannot answer yet (the reconciler asks again). The API server also
+ * checks each callback against its push (known CheckoutRequestID, amount, phone).
  */
 export function createSettlement(deps: {
   api: ApiServerClient;
@@ -46,6 +63,8 @@ export function createSettlement(deps: {
    * answered "pending" here without a round trip to the API server.
    */
   const open = new Map<string, OpenPush>();
+  /** Success callbacks M-Pesa has not confirmed yet (its query said "being processed", or failed), by CheckoutRequestID. */
+  const claims = new Map<string, CallbackClaim & { at: number }>();
   /** A result is on its way to the API server: polls ask the API server until it is recorded. */
   const markSettling = (checkoutRequestId: string) => {
     const push = open.get(checkoutRequestId);
@@ -67,6 +86,14 @@ export function createSettlement(deps: {
     const cutoff = Date.now() - OPEN_PUSH_TTL_MS;
     for (const [id, push] of open) if (push.createdAt < cutoff) open.delete(id);
   };
+  const pruneClaims = () => {
+    const cutoff = Date.now() - CLAIM_TTL_MS;
+    for (const [id, claim] of claims) if (claim.at < cutoff) claims.delete(id);
+  };
+
+  /** A callback's claim as the API server's settle takes it. */
+  const settleClaim = (checkoutRequestId: string, claim: CallbackClaim, providerConfirmed?: true) =>
+    api.settle({ checkoutRequestId, ...claim, source: 'callback', ...(providerConfirmed ? { providerConfirmed } : {}), ...orderHint(checkoutRequestId) });
 
   /**
    * Records a push on the API server (idempotent there; `via` picks the connections); once
@@ -95,23 +122,81 @@ export function createSettlement(deps: {
     );
   }
 
-  async function reconcileOne(checkoutRequestId: string): Promise<SettleResponse | undefined> {
-    const result = await daraja.stkQuery(checkoutRequestId);
-    if (result.state === 'pending') return undefined;
+  /**
+   * Settles a push from M-Pesa's final answer to an STK query. A success claim (a callback) it agrees with
+   * is settled with the callback's details, marked confirmed; any other answer settles by the answer
+   * itself, naming the claim it contradicts so the API server records it (and voids tickets issued on it).
+   */
+  async function settleFromAnswer(checkoutRequestId: string, answer: Extract<StkQueryResult, { state: 'final' }>, claim: CallbackClaim | undefined) {
     markSettling(checkoutRequestId);
-    const settled = await api.settle({
-      checkoutRequestId,
-      merchantRequestId: result.merchantRequestId || undefined,
-      resultCode: result.resultCode,
-      resultDesc: result.resultDesc,
-      source: 'query',
-      ...orderHint(checkoutRequestId),
-    });
+    claims.delete(checkoutRequestId);
+    let settled: SettleResponse | undefined;
+    if (claim && answer.resultCode === 0) {
+      settled = await settleClaim(checkoutRequestId, claim, true).catch((error: unknown) => {
+        // The callback does not match its push (amount, phone, receipt): M-Pesa's answer alone settles it.
+        if (error instanceof ApiServerError && (error.status === 409 || error.status === 400)) return undefined;
+        throw error;
+      });
+      // What M-Pesa said it took, confirmed by its query (the audit's provider side with real Daraja).
+      if (settled && claim.mpesaReceiptNumber !== undefined) {
+        deps.providerJournal?.payment({ receipt: claim.mpesaReceiptNumber, amount: claim.amount ?? 0, phone: claim.phone ?? '', checkoutRequestId });
+      }
+    }
+    if (!settled) {
+      const contradicted = claim !== undefined && answer.resultCode !== 0;
+      if (contradicted) logger.error(`M-Pesa contradicts a success callback for ${checkoutRequestId}: ${answer.resultCode} ${answer.resultDesc}`);
+      settled = await api.settle({
+        checkoutRequestId,
+        merchantRequestId: answer.merchantRequestId || undefined,
+        resultCode: answer.resultCode,
+        resultDesc: answer.resultDesc,
+        source: 'query',
+        ...(contradicted ? { contradicts: { mpesaReceiptNumber: claim.mpesaReceiptNumber, amount: claim.amount } } : {}),
+        ...orderHint(checkoutRequestId),
+      });
+    }
     remember(settled);
     return settled;
   }
 
-  return {
+  /** Asks M-Pesa about a push (STK query) and settles it from the answer; undefined while it cannot answer yet. */
+  async function reconcileOne(checkoutRequestId: string): Promise<SettleResponse | undefined> {
+    const answer = await daraja.stkQuery(checkoutRequestId);
+    if (answer.state === 'pending') return undefined;
+    return settleFromAnswer(checkoutRequestId, answer, claims.get(checkoutRequestId));
+  }
+
+  /**
+   * A success callback (or any callback while an unconfirmed success claim is held): settled only by what
+   * M-Pesa's STK query answers. While the query cannot answer ("being processed", rate limited, unreachable)
+   * the push stays pending with the success claim kept, and the reconciler or the buyer's polls ask again.
+   */
+  async function confirmWithQuery(checkoutRequestId: string, claim: CallbackClaim): Promise<CallbackOutcome> {
+    let unknown = false;
+    const answer = await daraja.stkQuery(checkoutRequestId).catch((error: unknown): StkQueryResult => {
+      unknown = isUnknownRequest(error);
+      if (!unknown) logger.info(`STK query for ${checkoutRequestId} failed (${error instanceof Error ? error.message : String(error)}); the reconciler asks again`);
+      return { state: 'pending' };
+    });
+    // Daraja never sent this push: nothing to settle, and nothing worth remembering.
+    if (unknown) return 'unknown';
+    if (answer.state === 'pending') {
+      if (claim.resultCode === 0) {
+        if (claims.size > 10_000) pruneClaims();
+        claims.set(checkoutRequestId, { ...claim, at: Date.now() });
+      }
+      return 'left-pending';
+    }
+    if (claim.resultCode === 0) claims.set(checkoutRequestId, { ...claim, at: Date.now() });
+    const success = claims.get(checkoutRequestId);
+    const settled = await settleFromAnswer(checkoutRequestId, answer, success);
+    if (success && answer.resultCode !== 0) return 'contradicted';
+    if (success && settled.status === 'success' && !settled.changed) return 'duplicate';
+    if (success && settled.status === 'success') return 'settled';
+    return settled.changed ? 'verified-by-query' : 'duplicate';
+  }
+
+  const settlement = {
     recording,
     journal,
     recordPush,
@@ -161,24 +246,20 @@ export function createSettlement(deps: {
       const receipt = callbackItem(items, 'MpesaReceiptNumber');
       const phone = callbackItem(items, 'PhoneNumber');
       const date = callbackItem(items, 'TransactionDate');
+      const claim: CallbackClaim = {
+        merchantRequestId: callback.MerchantRequestID ? String(callback.MerchantRequestID) : undefined,
+        resultCode: Number(callback.ResultCode),
+        resultDesc: String(callback.ResultDesc ?? ''),
+        amount: amount === undefined ? undefined : Number(amount),
+        mpesaReceiptNumber: receipt === undefined ? undefined : String(receipt),
+        phone: phone === undefined ? undefined : String(phone),
+        transactionDate: date === undefined ? undefined : String(date),
+      };
       try {
-        const settled = await api.settle({
-          checkoutRequestId,
-          merchantRequestId: callback.MerchantRequestID ? String(callback.MerchantRequestID) : undefined,
-          resultCode: Number(callback.ResultCode),
-          resultDesc: String(callback.ResultDesc ?? ''),
-          amount: amount === undefined ? undefined : Number(amount),
-          mpesaReceiptNumber: receipt === undefined ? undefined : String(receipt),
-          phone: phone === undefined ? undefined : String(phone),
-          transactionDate: date === undefined ? undefined : String(date),
-          source: 'callback',
-          ...orderHint(checkoutRequestId),
-        });
+        if (claim.resultCode === 0 || claims.has(checkoutRequestId)) return await confirmWithQuery(checkoutRequestId, claim);
+        // A failure or cancellation: believed as it comes (nothing is issued on it; a later query may still upgrade it).
+        const settled = await settleClaim(checkoutRequestId, claim);
         remember(settled);
-        // What M-Pesa said it took, once the API server matched it to a push (a stray callback is left out).
-        if (Number(callback.ResultCode) === 0 && receipt !== undefined) {
-          deps.providerJournal?.payment({ receipt: String(receipt), amount: Number(amount ?? 0), phone: String(phone ?? ''), checkoutRequestId });
-        }
         return settled.changed ? 'settled' : 'duplicate';
       } catch (error) {
         if (error instanceof ApiServerError && error.status === 404) {
@@ -186,6 +267,7 @@ export function createSettlement(deps: {
           return 'unknown';
         }
         if (error instanceof ApiServerError && (error.status === 409 || error.status === 400)) {
+          // Doubtful (e.g. a "cancelled" after a recorded success): M-Pesa's answer decides, and voids a success it contradicts.
           logger.info(`doubtful callback for ${checkoutRequestId} (${error.message}); asking Daraja`);
           const verified = await reconcileOne(checkoutRequestId);
           return verified ? 'verified-by-query' : 'left-pending';
@@ -194,6 +276,7 @@ export function createSettlement(deps: {
       }
     },
   };
+  return settlement;
 }
 
 export type Settlement = ReturnType<typeof createSettlement>;

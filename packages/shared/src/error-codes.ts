@@ -100,6 +100,7 @@ export const ERROR_CODES = [
   'ticket_void_event_cancelled',
   'ticket_void_self_cancelled',
   'ticket_void_transferred',
+  'ticket_void_payment_reversed',
   'ticket_used',
   'ticket_already_used',
   'unknown_recipient',

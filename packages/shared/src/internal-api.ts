@@ -124,6 +124,21 @@ export const settleRequest = z.object({
    */
   eventId: idParam('eventId').optional(),
   quantity: z.coerce.number().int().min(1).max(MAX_TICKETS_PER_ORDER).optional(),
+  /**
+   * A success callback M-Pesa agreed with: the payment service asked (STK query) before settling. Without
+   * it a success from a callback is recorded unconfirmed, and the reconciler asks M-Pesa about it later.
+   */
+  providerConfirmed: z.boolean().optional(),
+  /**
+   * With a result from M-Pesa's own answer (`source:'query'`): the success a callback claimed for this push,
+   * which that answer contradicts. Recorded as evidence (a leaked callback secret) for the admins and the audit.
+   */
+  contradicts: z
+    .object({
+      mpesaReceiptNumber: z.string().max(40).optional(),
+      amount: z.number().finite().optional(),
+    })
+    .optional(),
 });
 
 /**

@@ -85,6 +85,9 @@ export interface DarajaRefundCredentials {
   securityCredential: string | (() => string) | undefined;
 }
 
+/** Daraja's refusal of a query about a CheckoutRequestID it does not know (never sent, or long forgotten). */
+export const isUnknownRequest = (error: unknown): boolean => error instanceof DarajaError && error.httpStatus === 400 && /CheckoutRequestID/i.test(error.errorMessage);
+
 /** Gateway refusals that say the request was never taken in (rate and quota limits), although they are 5xx. */
 const REFUSED_5XX = new Set(['500.003.02', '500.003.03']);
 

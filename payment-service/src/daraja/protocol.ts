@@ -100,6 +100,25 @@ export function callbackItem(items: CallbackItem[] | undefined, name: string): s
   return items?.find((item) => item?.Name === name)?.Value;
 }
 
+/**
+ * The addresses Safaricom publishes as the sources of Daraja's callbacks (Daraja's Getting Started page);
+ * `CALLBACK_ALLOWED_IPS=safaricom` allows exactly these.
+ */
+export const SAFARICOM_CALLBACK_IPS = [
+  '196.201.214.200',
+  '196.201.214.206',
+  '196.201.213.114',
+  '196.201.214.207',
+  '196.201.214.208',
+  '196.201.213.44',
+  '196.201.212.127',
+  '196.201.212.138',
+  '196.201.212.129',
+  '196.201.212.136',
+  '196.201.212.74',
+  '196.201.212.69',
+] as const;
+
 /** Result codes the payment service and docs explain. */
 export const RESULT_CODES = {
   success: 0,

@@ -1,10 +1,30 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import express, { Router } from 'express';
+import { BlockList, isIP } from 'node:net';
+import express, { Router, type RequestHandler } from 'express';
+import { clientAddress } from '../forwarded.js';
 import { z } from 'zod';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
 import type { Settlement } from '../settlement.js';
+
+/**
+ * What a known metadata item must look like when present (Daraja sends numbers, some libraries strings):
+ * a positive amount, a receipt of capitals and digits, a phone and a 14-digit date of digits. Anything else
+ * is not a callback Daraja sent, and is refused before it can change anything.
+ */
+const metadataRules: Record<string, (value: string | number) => boolean> = {
+  Amount: (value) => /^\d+(\.\d{1,2})?$/.test(String(value).trim()) && Number(value) > 0,
+  MpesaReceiptNumber: (value) => /^[A-Z0-9]{6,20}$/.test(String(value)),
+  PhoneNumber: (value) => /^\d{9,15}$/.test(String(value)),
+  TransactionDate: (value) => /^\d{14}$/.test(String(value)),
+};
+
+const metadataItem = z
+  .object({ Name: z.string().max(100), Value: z.union([z.string().max(100), z.number()]).optional() })
+  .refine((item) => item.Value === undefined || !Object.hasOwn(metadataRules, item.Name) || metadataRules[item.Name]!(item.Value), {
+    message: 'Callback metadata value is not valid.',
+  });
 
 const callbackSchema = z.object({
   Body: z.object({
@@ -13,11 +33,7 @@ const callbackSchema = z.object({
       CheckoutRequestID: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/),
       ResultCode: z.coerce.number().int(),
       ResultDesc: z.coerce.string().max(1000).default(''),
-      CallbackMetadata: z
-        .object({
-          Item: z.array(z.object({ Name: z.string().max(100), Value: z.union([z.string().max(100), z.number()]).optional() })).max(20),
-        })
-        .optional(),
+      CallbackMetadata: z.object({ Item: z.array(metadataItem).max(20) }).optional(),
     }),
   }),
 });
@@ -28,6 +44,30 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export function secretPathCheck(secret: string): (given: unknown) => boolean {
   const expected = digest(secret);
   return (given) => timingSafeEqual(digest(String(given)), expected);
+}
+
+/**
+ * Only the allowed sources may post M-Pesa callbacks (`CALLBACK_ALLOWED_IPS`): the address the API server
+ * forwarded with its proxy key, else the socket's (honouring TRUST_PROXY). Undefined allows any source.
+ */
+export function callbackSourceCheck(allowed: string[] | undefined, deps: { logger: Logger; metrics?: Pick<PaymentMetrics, 'stkCallbacks'> | undefined }): RequestHandler {
+  if (!allowed) return (_req, _res, next) => next();
+  const list = new BlockList();
+  for (const entry of allowed) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return (req, res, next) => {
+    // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d.
+    const address = clientAddress(req, res).replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+    const family = isIP(address);
+    if (family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4')) return next();
+    deps.logger.info(`M-Pesa callback from ${address || 'an unknown address'} refused: not in CALLBACK_ALLOWED_IPS`);
+    deps.metrics?.stkCallbacks.inc({ outcome: 'wrong-source' });
+    next(refused(403, 'Forbidden'));
+  };
 }
 
 /** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */

@@ -408,6 +408,11 @@ export const payments = pgTable(
     resultDesc: text('result_desc'),
     mpesaReceiptNumber: text('mpesa_receipt_number'),
     transactionDate: text('transaction_date'),
+    /**
+     * When M-Pesa itself (an STK query) said this payment succeeded. A success recorded from a callback alone
+     * (callbacks are unsigned) stays null until the reconciler's query agrees, or is voided when it contradicts.
+     */
+    providerConfirmedAt: timestamp('provider_confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -422,7 +427,34 @@ export const payments = pgTable(
     index('payments_status_created_idx').on(t.status, t.createdAt),
     /** A user's transactions, a page at a time, newest first (0017). */
     index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // The reconciler's second look: successes no STK query has confirmed yet (few rows: partial index).
+    index('payments_unconfirmed_success_idx').on(t.createdAt).where(sql`${t.status} = 'success' and ${t.providerConfirmedAt} is null`),
   ],
+);
+
+/**
+ * A success callback that M-Pesa's own answer (an STK query) contradicted: someone who knew the callback
+ * URL's secret forged it, or M-Pesa reversed itself. Append-only; the payment keeps its row (its status
+ * follows M-Pesa's answer), its tickets are voided ('payment_reversed') and the buyer and admins are told.
+ */
+export const paymentContradictions = pgTable(
+  'payment_contradictions',
+  {
+    id: id().primaryKey(),
+    paymentId: id('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    /** What the callback claimed: its receipt number (the payment row keeps it too) and amount. */
+    claimedReceipt: text('claimed_receipt'),
+    claimedAmount: integer('claimed_amount'),
+    /** M-Pesa's answer to the STK query. */
+    providerResultCode: integer('provider_result_code').notNull(),
+    providerResultDesc: text('provider_result_desc').notNull(),
+    /** Tickets issued on the claim and voided now (0 when the claim was caught before any were issued). */
+    ticketsVoided: integer('tickets_voided').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payment_contradictions_created_idx').on(t.createdAt), uniqueIndex('payment_contradictions_payment_idx').on(t.paymentId)],
 );
 
 export const tickets = pgTable(
@@ -444,11 +476,11 @@ export const tickets = pgTable(
     checkedInDevice: text('checked_in_device'),
     /**
      * A void ticket is kept (its holder still sees it, and the audit counts it) but no longer admits anyone:
-     * its event was cancelled, its holder cancelled it, or it was transferred (replaced by another ticket).
+     * its event was cancelled, its holder cancelled it, it was transferred (replaced by another ticket), or the payment behind it was contradicted by M-Pesa.
      * Once void it stays void with its reason (a trigger refuses changing either).
      */
     voidedAt: timestamp('voided_at', { withTimezone: true }),
-    voidReason: text('void_reason', { enum: ['event_cancelled', 'self_cancel', 'transferred'] }),
+    voidReason: text('void_reason', { enum: ['event_cancelled', 'self_cancel', 'transferred', 'payment_reversed'] }),
     /** The ticket this one replaced when it was transferred to its holder (same order, new code); one replacement at most. */
     transferredFrom: id('transferred_from').references((): AnyPgColumn => tickets.id, { onDelete: 'set null' }),
     ticketTypeId: id('ticket_type_id').references(() => ticketTypes.id, { onDelete: 'no action' }),
@@ -459,7 +491,7 @@ export const tickets = pgTable(
   (t) => [
     uniqueIndex('tickets_code_idx').on(t.code),
     uniqueIndex('tickets_transferred_from_idx').on(t.transferredFrom),
-    check('tickets_void_reason_valid', sql`${t.voidReason} in ('event_cancelled', 'self_cancel', 'transferred')`),
+    check('tickets_void_reason_valid', sql`${t.voidReason} in ('event_cancelled', 'self_cancel', 'transferred', 'payment_reversed')`),
     check('tickets_void_together', sql`(${t.voidedAt} is null) = (${t.voidReason} is null)`),
     index('tickets_event_user_idx').on(t.eventId, t.userId),
     index('tickets_user_idx').on(t.userId),

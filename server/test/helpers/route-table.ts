@@ -912,6 +912,12 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/internal/payments/unconfirmed',
+    scenarios: [{ name: 'without the key', request: () => get('/api/internal/payments/unconfirmed?olderThan=0'), expect: all(401) }],
+    fuzz: { as: 'visitor', internal: true, query: () => ({ olderThan: '30', limit: '100' }) },
+  },
+  {
+    method: 'GET',
     path: '/api/internal/payments/status/:checkoutRequestId',
     scenarios: [
       { name: "A's payment without the key", request: (tools) => get(`/api/internal/payments/status/${tools.w.checkoutRequestId}`), expect: all(401) },

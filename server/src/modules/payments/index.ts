@@ -1,5 +1,6 @@
 /** The payments module's public face (docs/decisions/server-boundaries.md): orders and M-Pesa payments. */
 export { createPaymentsRepository } from './payments.repository.js';
+export { auditSuccessClaims } from './payments-audit.js';
 export { createGuestTicketsRouter, createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
 export { createGuestCheckout, type GuestCheckout } from './guest-checkout.service.js';
 export { createGuestTicketLinks } from './guest-ticket-links.js';

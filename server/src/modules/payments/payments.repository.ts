@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
-import { events, orders, payments, refunds, tickets, users } from '../../db/schema.js';
+import { events, orders, paymentContradictions, payments, refunds, tickets, users } from '../../db/schema.js';
 import { chunk } from '../../db/chunk.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 
@@ -231,6 +231,58 @@ export function createPaymentsRepository(db: Executor) {
         .limit(limit);
     },
 
+    /**
+     * Successes no STK query has confirmed (recorded from a callback alone), created after `createdAfter` and
+     * last changed before `updatedBefore`: the reconciler asks M-Pesa about each, oldest first.
+     */
+    async unconfirmedSuccesses(createdAfter: Date, updatedBefore: Date, limit: number) {
+      return db
+        .select({ checkoutRequestId: payments.checkoutRequestId, createdAt: payments.createdAt })
+        .from(payments)
+        .where(and(eq(payments.status, 'success'), isNull(payments.providerConfirmedAt), gte(payments.createdAt, createdAfter), lt(payments.updatedAt, updatedBefore)))
+        .orderBy(payments.createdAt)
+        .limit(limit);
+    },
+
+    /** The success callback M-Pesa contradicted, kept for the admins and the audit (one per payment). */
+    async recordContradiction(input: { paymentId: string; claimedReceipt: string | null; claimedAmount: number | null; providerResultCode: number; providerResultDesc: string; ticketsVoided: number }) {
+      const [row] = await db
+        .insert(paymentContradictions)
+        .values({ id: newId(), ...input })
+        .onConflictDoNothing()
+        .returning();
+      return row;
+    },
+
+    /** Every contradicted success claim with its payment, oldest first (the audit lists each). */
+    async contradictions() {
+      return db
+        .select({
+          contradiction: paymentContradictions,
+          checkoutRequestId: payments.checkoutRequestId,
+          paymentStatus: payments.status,
+          amount: payments.amount,
+          phone: payments.phone,
+        })
+        .from(paymentContradictions)
+        .innerJoin(payments, eq(payments.id, paymentContradictions.paymentId))
+        .orderBy(paymentContradictions.createdAt);
+    },
+
+    /** Successes recorded from a callback alone that no STK query has confirmed (the audit checks them against M-Pesa's books). */
+    async allUnconfirmedSuccesses() {
+      return db
+        .select({ id: payments.id, checkoutRequestId: payments.checkoutRequestId, receipt: payments.mpesaReceiptNumber, amount: payments.amount, phone: payments.phone })
+        .from(payments)
+        .where(and(eq(payments.status, 'success'), isNull(payments.providerConfirmedAt)))
+        .orderBy(payments.createdAt);
+    },
+
+    /** The administrators' addresses: they are told when M-Pesa contradicts a recorded success. */
+    async adminContacts() {
+      return db.select({ email: users.email, username: users.username, language: users.language }).from(users).where(eq(users.role, 'admin'));
+    },
+
     /** A user's payment attempts with the event title, newest first. */
     async listForUser(userId: string) {
       return transactionsOf(userId, undefined).orderBy(desc(payments.createdAt), desc(payments.id));
@@ -301,6 +353,8 @@ export function createPaymentsRepository(db: Executor) {
       tickets: Array<{ id: string; code: string }>;
       day: string;
       now: Date;
+      /** M-Pesa's own answer said success (an STK query): the payment is recorded as confirmed. */
+      providerConfirmed: boolean;
       expect?: { eventId: string; callback?: { amountCents: number; phone: string } | undefined } | undefined;
     }) {
       const ids = input.tickets.map((t) => t.id);
@@ -331,7 +385,8 @@ export function createPaymentsRepository(db: Executor) {
         paid as (
           update ${payments} set status = 'success', result_code = ${input.resultCode}, result_desc = ${input.resultDesc},
             merchant_request_id = coalesce(merchant_request_id, ${input.merchantRequestId}),
-            mpesa_receipt_number = ${input.mpesaReceiptNumber}, transaction_date = ${input.transactionDate}, updated_at = ${input.now}
+            mpesa_receipt_number = ${input.mpesaReceiptNumber}, transaction_date = ${input.transactionDate}, updated_at = ${input.now},
+            provider_confirmed_at = ${input.providerConfirmed ? input.now : null}
           where id = (select payment_id from target)
           returning id
         ),

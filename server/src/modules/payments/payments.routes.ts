@@ -209,6 +209,17 @@ export function createInternalPaymentsRouter(deps: {
   );
 
   routes.get(
+    '/unconfirmed',
+    {
+      summary: 'Successes recorded from a callback alone that no STK query has confirmed (the reconciler asks M-Pesa about these)',
+      access: 'internal',
+      query: pendingQuery,
+      responses: { 200: { description: 'Bare array `[{checkoutRequestId, createdAt}]`: unchanged for `olderThan` seconds, created in the last 24 hours.', schema: pendingPushes } },
+    },
+    ({ query }) => payments.unconfirmedSuccesses(query.olderThan, query.limit),
+  );
+
+  routes.get(
     '/status/:checkoutRequestId',
     {
       summary: "A payment's status for its owner (confirmPayment)",

@@ -10,6 +10,7 @@ import type { Metrics } from '../../lib/metrics.js';
 import { formatWallClock, nowAsWallClock } from '../../lib/event-clock.js';
 import type { SmsService } from '../sms/index.js';
 import { createTicketsRepository, soldOutError, ticketMessages, type SoldOutNotes, type TicketsService } from '../tickets/index.js';
+import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
 import { createGuestCheckoutRepository } from './guest-checkout.repository.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
@@ -74,6 +75,12 @@ function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** A success M-Pesa itself stands behind: its STK query answered it, or agreed with the callback before it was sent here. */
+const confirmedByProvider = (input: SettleRequest) => input.source === 'query' || input.providerConfirmed === true;
+
+/** How far back the reconciler asks M-Pesa about successes no query has confirmed. */
+const UNCONFIRMED_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
 /** A hold this far from expiry is certainly still counted by any concurrent checkout. */
 const HOLD_SAFETY_MS = 30_000;
@@ -194,6 +201,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         tickets: prepared,
         day: now.toISOString().slice(0, 10),
         now,
+        providerConfirmed: confirmedByProvider(input),
         expect,
       });
     } catch (error) {
@@ -291,6 +299,81 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return recordedSuccess(known.checkoutRequestId, inserted, described);
   }
 
+  type LockedPayment = NonNullable<Awaited<ReturnType<PaymentsRepository['lockPayment']>>>;
+
+  /** Writes the contradicted claim down (once per payment) and describes it for the notices. */
+  async function recordContradiction(payments: PaymentsRepository, payment: LockedPayment, input: SettleRequest, ticketsVoided: number): Promise<ContradictionNotice | undefined> {
+    const claimedReceipt = payment.mpesaReceiptNumber ?? input.contradicts?.mpesaReceiptNumber ?? null;
+    const recorded = await payments.recordContradiction({
+      paymentId: payment.id,
+      claimedReceipt,
+      claimedAmount: input.contradicts?.amount === undefined ? payment.amount : Math.round(input.contradicts.amount),
+      providerResultCode: input.resultCode,
+      providerResultDesc: input.resultDesc.slice(0, 500),
+      ticketsVoided,
+    });
+    if (!recorded) return undefined;
+    logger.error(`M-Pesa contradicts a success callback for ${payment.checkoutRequestId} (${input.resultCode} ${input.resultDesc}); ${ticketsVoided} tickets voided`);
+    return {
+      checkoutRequestId: payment.checkoutRequestId,
+      eventTitle: '',
+      amount: payment.amount,
+      phone: payment.phone,
+      receipt: claimedReceipt,
+      providerResultCode: input.resultCode,
+      providerResultDesc: input.resultDesc.slice(0, 500),
+      ticketsVoided,
+    };
+  }
+
+  /**
+   * A success recorded from a callback alone that M-Pesa's STK query now contradicts. Nothing is deleted:
+   * the payment takes M-Pesa's status (keeping the claimed receipt), its tickets are voided
+   * ('payment_reversed', freeing their seats), a paid order follows the payment, and the claim is recorded.
+   */
+  async function reverseContradictedSuccess(tx: Executor, payment: LockedPayment, order: OrderRow, newStatus: PaymentStatus, input: SettleRequest) {
+    const payments = createPaymentsRepository(tx);
+    await payments.updatePayment(payment.id, { status: newStatus, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 500) });
+    const voided = await createTicketsRepository(tx).voidForOrder(order.id, 'payment_reversed', new Date());
+    const orderStatus = newStatus === 'cancelled' ? 'cancelled' : 'failed';
+    const released = order.status === 'paid' ? await payments.setOrderStatus(order.id, orderStatus, ['paid']) : undefined;
+    // A refund_due order (paid after its hold ran out) keeps its refund row for the admins to stop: that money never came.
+    if (order.status === 'refund_due') logger.error(`order ${order.id} has a refund due for a payment M-Pesa contradicts: do not pay it out`);
+    const notice = await recordContradiction(payments, payment, input, voided.length);
+    const result: SettleResult = { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
+    return { notice, result };
+  }
+
+  /**
+   * After the commit: the buyer learns their tickets no longer admit anyone (by email; a guest by SMS and
+   * the email given at checkout), and every administrator gets the evidence. A claim caught before any
+   * ticket was issued is only the admins' business: the buyer's dialog already shows M-Pesa's answer.
+   */
+  function tellAboutContradiction(view: SettlementView, found: ContradictionNotice) {
+    const notice = { ...found, eventTitle: view.event.title };
+    const { contact } = view;
+    if (notice.ticketsVoided > 0) {
+      const buyerEmail = contact.guestPhone ? view.order.guestEmail : contact.email;
+      if (buyerEmail) {
+        tickets.queueMail(`payment reversal notice for ${notice.checkoutRequestId}`, async () =>
+          buildBuyerContradictionMail({ email: buyerEmail, username: contact.guestPhone ? null : contact.username, language: contact.language }, notice),
+        );
+      }
+      if (contact.guestPhone && deps.guests) {
+        const message = translate(contact.language, 'payments.reversedSms', { amount: notice.amount, title: notice.eventTitle, count: notice.ticketsVoided });
+        deps.guests.sms
+          .enqueue([{ purpose: 'payment-reversed', dedupeKey: `payment-reversed:${view.order.id}`, phone: contact.guestPhone, message }])
+          .catch((error: unknown) => logger.error(`payment reversal sms for order ${view.order.id} failed`, error));
+      }
+    }
+    tickets.queueMail(`payment contradiction notice to admins for ${notice.checkoutRequestId}`, async () => {
+      const admins = await createPaymentsRepository(db).adminContacts();
+      // queueMail sends one mail per call: the admins after the first get theirs queued from here.
+      for (const admin of admins.slice(1)) tickets.queueMail(`payment contradiction notice to ${admin.email}`, async () => buildAdminContradictionMail(admin, notice));
+      return admins[0] && buildAdminContradictionMail(admins[0], notice);
+    });
+  }
+
   /**
    * The full path, for everything else: failures and cancellations, duplicates, a query upgrading
    * a recorded failure, and a success whose hold ran out (seats recounted under the event lock,
@@ -299,6 +382,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   async function settleLocked(input: SettleRequest, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult> {
     const known = view.payment;
     let issued: Array<{ id: string; code: string }> = [];
+    let contradiction: ContradictionNotice | undefined;
     let result: SettleResult;
     try {
       result = await db.transaction(async (tx) => {
@@ -312,6 +396,21 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
         if (payment.status !== 'pending') {
           const same = payment.status === newStatus;
+          if (same && input.contradicts && input.source === 'query' && newStatus !== 'success') {
+            // The claim reached us after M-Pesa's real answer was recorded: still evidence worth keeping.
+            contradiction = await recordContradiction(payments, payment, input, 0);
+          }
+          if (payment.status === 'success' && !payment.providerConfirmedAt) {
+            // M-Pesa's own answer about a success recorded from a callback alone: it confirms it, or the
+            // callback was forged (or M-Pesa reversed itself) and the tickets issued on it go void.
+            if (same && confirmedByProvider(input)) {
+              await payments.updatePayment(payment.id, { providerConfirmedAt: new Date() });
+            } else if (!same && input.source === 'query') {
+              const reversed = await reverseContradictedSuccess(tx, payment, order, newStatus, input);
+              contradiction = reversed.notice;
+              return reversed.result;
+            }
+          }
           // Only Daraja's own answer may overturn a recorded failure (e.g. after a doubtful cancel).
           const upgrade = !same && newStatus === 'success' && input.source === 'query';
           if (!upgrade) {
@@ -326,10 +425,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
           resultDesc: input.resultDesc.slice(0, 500),
           merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
           ...(newStatus === 'success'
-            ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null }
+            ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null, providerConfirmedAt: confirmedByProvider(input) ? new Date() : null }
             : {}),
         });
 
+        if (input.contradicts && input.source === 'query' && newStatus !== 'success') {
+          // Caught before any ticket was issued: the claim is kept as evidence for the admins and the audit.
+          contradiction = await recordContradiction(payments, payment, input, 0);
+        }
         if (newStatus !== 'success') {
           const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
           return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
@@ -388,6 +491,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     if (issued.length > 0) {
       await announce(issuedTo(view, input), issued);
     }
+    if (contradiction) tellAboutContradiction(view, contradiction);
     const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
     return { ...result, view: after ? describe(after.payment, after.order, after.title) : undefined };
   }
@@ -525,6 +629,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const repo = createPaymentsRepository(db);
       await repo.expireHolds(now);
       const rows = await repo.pendingBefore(new Date(now.getTime() - olderThanSeconds * 1000), limit);
+      return rows.map((row) => ({ checkoutRequestId: row.checkoutRequestId, createdAt: row.createdAt.toISOString() }));
+    },
+
+    /**
+     * Successes recorded from a callback alone (no STK query agreed yet), unchanged for `olderThanSeconds`:
+     * the reconciler asks M-Pesa about each. Only the last day's: Daraja forgets requests after a while.
+     */
+    async unconfirmedSuccesses(olderThanSeconds: number, limit: number) {
+      const now = Date.now();
+      const rows = await createPaymentsRepository(db).unconfirmedSuccesses(new Date(now - UNCONFIRMED_LOOKBACK_MS), new Date(now - olderThanSeconds * 1000), limit);
       return rows.map((row) => ({ checkoutRequestId: row.checkoutRequestId, createdAt: row.createdAt.toISOString() }));
     },
 

@@ -1,6 +1,7 @@
 import type { auditRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database } from '../../db/database.js';
+import { auditSuccessClaims } from '../payments/index.js';
 import { createRefundsRepository } from './refunds.repository.js';
 
 type AuditInput = z.output<typeof auditRequest>;
@@ -104,5 +105,7 @@ export async function auditLedger(db: Database, input: AuditInput) {
       over.status === 'success' ? `payment ${over.paymentId} paid ${over.amount} but its refunds take ${over.refunded}` : `payment ${over.paymentId} is ${over.status} but has refunds of ${over.refunded}`,
     );
   }
+  // Success claims M-Pesa does not stand behind (the payments module's own check).
+  for (const found of await auditSuccessClaims(db, input.payments)) flag(found.kind, found.detail);
   return { discrepancies, checked: { payments: input.payments.length, refunds: input.refunds.length } };
 }

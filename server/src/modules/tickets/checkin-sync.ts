@@ -30,7 +30,7 @@ export type ScanAnswer = OfflineScan & ScanOutcome;
 interface Deps {
   db: Database;
   signer: TicketSigner;
-  voidedMessage: (reason: 'event_cancelled' | 'self_cancel' | 'transferred' | null) => string;
+  voidedMessage: (reason: 'event_cancelled' | 'self_cancel' | 'transferred' | 'payment_reversed' | null) => string;
 }
 
 const firstOf = (scans: ScanRow[]) => scans[0]!;

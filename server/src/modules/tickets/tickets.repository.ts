@@ -187,6 +187,15 @@ export function createTicketsRepository(db: Executor) {
         .returning({ id: tickets.id, orderId: tickets.orderId });
     },
 
+    /** Voids an order's valid tickets (M-Pesa contradicted the payment they were issued on); returns those voided. */
+    async voidForOrder(orderId: string, reason: 'payment_reversed', at: Date) {
+      return db
+        .update(tickets)
+        .set({ voidedAt: at, voidReason: reason })
+        .where(and(eq(tickets.orderId, orderId), isNull(tickets.voidedAt)))
+        .returning({ id: tickets.id, userId: tickets.userId, eventId: tickets.eventId });
+    },
+
     /** Voids every ticket of the event still valid; the rows stay (their holders and the audit still see them). */
     async voidForEvent(eventId: string, reason: NonNullable<TicketRow['voidReason']>, at: Date) {
       return db

@@ -36,6 +36,7 @@ export const ticketMessages = {
   voided: 'This ticket is no longer valid: the event was cancelled.',
   selfCancelled: 'This ticket is no longer valid: its holder cancelled it.',
   transferred: 'This ticket is no longer valid: it was transferred to another holder.',
+  paymentReversed: 'This ticket is no longer valid: M-Pesa says its payment was not completed.',
   ticketNotFound: 'Ticket not found.',
   used: 'This ticket was already used at the door.',
   unknownRecipient: 'No Tukio account has that username or email address.',
@@ -46,12 +47,14 @@ export const ticketMessages = {
 export function voidedMessage(reason: TicketRow['voidReason']): string {
   if (reason === 'self_cancel') return ticketMessages.selfCancelled;
   if (reason === 'transferred') return ticketMessages.transferred;
+  if (reason === 'payment_reversed') return ticketMessages.paymentReversed;
   return ticketMessages.voided;
 }
 
 /** The 409 for acting on a void ticket, with `voidedMessage`'s words. */
 export function voidedError(reason: TicketRow['voidReason'], body?: Record<string, unknown>): AppError {
-  const code = reason === 'self_cancel' ? 'ticket_void_self_cancelled' : reason === 'transferred' ? 'ticket_void_transferred' : 'ticket_void_event_cancelled';
+  const codes = { self_cancel: 'ticket_void_self_cancelled', transferred: 'ticket_void_transferred', payment_reversed: 'ticket_void_payment_reversed' } as const;
+  const code = (reason && reason !== 'event_cancelled' ? codes[reason] : undefined) ?? 'ticket_void_event_cancelled';
   return new AppError(409, code, voidedMessage(reason), body ? { body } : undefined);
 }
 

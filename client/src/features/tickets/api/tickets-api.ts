@@ -23,7 +23,7 @@ export interface MyTicket {
   orderId: string | null;
   /** Set when the ticket no longer admits anyone: its event was cancelled, the holder cancelled it, or it was transferred. */
   voidedAt?: string | null;
-  voidReason?: 'event_cancelled' | 'self_cancel' | 'transferred' | null;
+  voidReason?: 'event_cancelled' | 'self_cancel' | 'transferred' | 'payment_reversed' | null;
   /** The ticket this one replaced when it was transferred to this user. */
   transferredFrom?: string | null;
   /** Whole shillings paid for this ticket (0 when free). */
@@ -90,7 +90,7 @@ export async function checkInTicket(eventId: string, code: string, device?: stri
   return data;
 }
 
-export type VoidReason = 'event_cancelled' | 'self_cancel' | 'transferred';
+export type VoidReason = 'event_cancelled' | 'self_cancel' | 'transferred' | 'payment_reversed';
 
 /** One ticket of GET /api/events/:id/gate-list: void ones too, so a gate refuses them offline. */
 export interface GateTicket extends Attendee {

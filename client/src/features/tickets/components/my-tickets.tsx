@@ -36,6 +36,7 @@ function voidNotice(ticket: MyTicket): { badge: string; text: string } {
     return { badge: t('tickets.badgeCancelled'), text: (ticket.pricePaid ?? 0) > 0 ? t('tickets.youCancelledPaid') : t('tickets.youCancelled') };
   }
   if (ticket.voidReason === 'transferred') return { badge: t('tickets.badgeTransferred'), text: t('tickets.youTransferred') };
+  if (ticket.voidReason === 'payment_reversed') return { badge: t('tickets.badgePaymentReversed'), text: t('tickets.youPaymentReversed') };
   return { badge: t('tickets.badgeEventCancelled'), text: ticket.orderId ? t('tickets.voidRefunded') : t('tickets.void') };
 }
 

@@ -63,5 +63,6 @@ export const checkedInAtText = (first: { device: string | null; scannedAt: strin
 export function voidText(reason: GateTicket['voidReason']): string {
   if (reason === 'self_cancel') return t('tickets.voidSelfCancel');
   if (reason === 'transferred') return t('tickets.voidTransferred');
+  if (reason === 'payment_reversed') return t('tickets.voidPaymentReversed');
   return t('tickets.voidEventCancelled');
 }
