@@ -157,6 +157,8 @@ function toMyTicket(row: MineRow, now: Date) {
     voidReason: row.voidReason,
     transferredFrom: row.transferredFrom,
     pricePaid: paid,
+    // What the card says when the event is cancelled: "refunded" only to a holder who paid (the cancellation email says the same).
+    paidByHolder: paid > 0 && row.boughtByHolder,
     ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
     selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
     event: {
