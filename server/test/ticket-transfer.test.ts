@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, tickets } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
@@ -195,6 +196,26 @@ describe('POST /api/tickets/:id/transfer', () => {
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body.refundAmount).toBe(100);
     expect((await refundsOf(t, eventId)).map((refund) => ({ amount: refund.amount, orderId: refund.orderId, userId: refund.userId }))).toEqual([{ amount: 100, orderId: paid.orderId, userId: amani.user._id }]);
+  });
+
+  it('migration 0023 gives tickets transferred before the fix (once or along a chain) the type and price of the ticket their chain started from', async () => {
+    const eventId = await newEvent({ price: 650, name: 'Backfilled transfer' });
+    await payFor(t, amani.token, eventId, { quantity: 2 });
+    const [first, second] = await mine(amani, eventId);
+    expect((await transfer(amani, first!._id, baraka.user.username)).status).toBe(200);
+    const [atBaraka] = await mine(baraka, eventId);
+    expect((await transfer(baraka, atBaraka!._id, chebet.user.username)).status).toBe(200);
+    expect((await transfer(amani, second!._id, chebet.user.username)).status).toBe(200);
+    const original = (await ticketRows(eventId)).find((row) => row.id === first!._id)!;
+    expect(original).toMatchObject({ pricePaid: 650, ticketTypeId: expect.any(String) });
+    // As the old transfer left them: the replacements without type or price.
+    await t.db.update(tickets).set({ ticketTypeId: null, pricePaid: null }).where(and(eq(tickets.eventId, eventId), isNotNull(tickets.transferredFrom)));
+
+    await t.db.execute(sql.raw(readFileSync(new URL('../drizzle/0023_transferred-ticket-facts.sql', import.meta.url), 'utf8')));
+    const rows = await ticketRows(eventId);
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect({ id: row.id, type: row.ticketTypeId, price: row.pricePaid }).toEqual({ id: row.id, type: original.ticketTypeId, price: 650 });
+    expect((await mine(chebet, eventId)).map((ticket) => ticket.pricePaid)).toEqual([650, 650]);
   });
 
   it('many transfers racing a cancel of the same ticket: every answer is 200 or 409, never a 500, and exactly one of each pair wins', async () => {
