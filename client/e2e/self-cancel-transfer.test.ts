@@ -219,4 +219,19 @@ describe('cancelling and transferring my tickets in the browser', () => {
     await result.getByText('This ticket is no longer valid: it was transferred to another holder.').waitFor();
     expect(seriousErrors(door.errors)).toEqual([]);
   });
+
+  it('a paid ticket given away, then its event cancelled: the recipient\'s card says they paid nothing, as their email does', async () => {
+    const given = (await h.server.api('GET', '/api/tickets/mine', { token: buyer.token })).body.find((ticket: { event: { _id: string } }) => ticket.event._id === noRefunds);
+    expect((await h.server.api('POST', `/api/tickets/${given._id}/transfer`, { token: buyer.token, body: { to: 'wambui' } })).status).toBe(200);
+    const cancelled = await h.server.api('POST', `/api/events/${noRefunds}/cancel`, { token: organiser.token, body: { reason: 'The park is closed for the rhino census.' } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, 'wambui');
+    await page.goto('/profile');
+    const card = page.getByRole('region', { name: /My Tickets/ }).getByRole('listitem').filter({ hasText: 'Nakuru Rhino Run' });
+    await card.getByText('You received it from someone else and paid nothing for it, so there is nothing to refund', { exact: false }).waitFor();
+    expect(await card.getByText('Your money is refunded in full', { exact: false }).count()).toBe(0);
+    expect(seriousErrors(errors)).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, orders, payments, refundAttempts, refunds, tickets } from '../src/db/schema.js';
+import { events, orders, payments, refundAttempts, refunds, tickets, ticketTypes } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
 import { internalHeaders, payFor, receiptNo, refundsOf, settle } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -108,6 +108,27 @@ describe('POST /api/events/:id/cancel', () => {
     const kept = await payFor(t, amani.token, other);
     const keptRow = (await t.api('GET', `/api/transactions/${amani.user._id}`, { token: amani.token })).body.find((row: { checkoutRequestId: string }) => row.checkoutRequestId === kept.checkoutRequestId);
     expect(keptRow).toMatchObject({ orderStatus: 'paid', refundStatus: null, refundAmount: null, refundReceipt: null });
+  });
+
+  it('a ticket received by transfer: its holder is told, on the ticket and by email alike, that they paid nothing; the buyer is refunded', async () => {
+    const eventId = await paidEvent('Passed-on gala');
+    const paid = await payFor(t, amani.token, eventId, { quantity: 2, phone: '254711000041' });
+    const [given] = (await t.api('GET', '/api/tickets/mine', { token: amani.token })).body.filter((ticket: { event: { _id: string } }) => ticket.event._id === eventId);
+    expect((await t.api('POST', `/api/tickets/${given._id}/transfer`, { token: amani.token, body: { to: chebet.user.username } })).status).toBe(200);
+    expect((await cancel(eventId, organiser)).status).toBe(200);
+
+    type Held = { _id: string; voidReason: string; pricePaid: number; paidByHolder: boolean; transferredFrom: string | null; event: { _id: string } };
+    const heldBy = async (who: Session) => ((await t.api('GET', '/api/tickets/mine', { token: who.token })).body as Held[]).filter((ticket) => ticket.event._id === eventId);
+    // The recipient's ticket still carries what it cost, but they did not pay it: nothing comes back to them.
+    expect(await heldBy(chebet)).toEqual([expect.objectContaining({ voidReason: 'event_cancelled', transferredFrom: given._id, pricePaid: 500, paidByHolder: false })]);
+    const toChebet = await t.smtp.waitFor(chebet.user.email, /^Cancelled: Passed-on gala/);
+    expect(toChebet.text).toContain('You paid nothing for it, so there is nothing to refund.');
+    // The buyer paid: their kept ticket says so, and the whole payment comes back to their number.
+    const buyer = await heldBy(amani);
+    expect(buyer.find((ticket) => ticket.voidReason === 'event_cancelled')).toMatchObject({ pricePaid: 500, paidByHolder: true });
+    expect((await refundsOf(t, eventId)).map((row) => ({ orderId: row.orderId, userId: row.userId, amount: row.amount }))).toEqual([{ orderId: paid.orderId, userId: amani.user._id, amount: 1000 }]);
+    const toAmani = await t.smtp.waitFor(amani.user.email, /^Cancelled: Passed-on gala/);
+    expect(toAmani.text).toMatch(/refund of KES 1,000 is on its way back to M-Pesa 254711000041/);
   });
 
   it('by an admin, for any event; a stranger is refused (403), a visitor must log in, a pending event is hidden from strangers', async () => {
@@ -352,6 +373,56 @@ describe('POST /api/internal/audit', () => {
     await t.db.update(tickets).set({ voidedAt: new Date(), voidReason: 'event_cancelled' }).where(eq(tickets.orderId, kept.orderId));
     const voided = await audit(await providerView());
     expect(voided.body.discrepancies).toEqual([{ kind: 'payment-not-refunded', detail: expect.stringContaining(kept.receipt) }]);
+  });
+
+  it('finds a ticket type over its capacity, self-cancel refunds beyond what the cancelled tickets cost, and a transfer that changed its ticket', async () => {
+    const eventId = await paidEvent('Typed audit gala');
+    await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, eventId));
+    const [general] = (await t.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ _id: string }>;
+    const set = await t.api('PUT', `/api/events/${eventId}/ticket-types`, {
+      token: organiser.token,
+      body: { ticketTypes: [{ _id: general!._id, name: 'GA', price: 100 }, { name: 'VIP', price: 1000, capacity: 2 }] },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const [ga, vip] = set.body.ticketTypes as Array<{ _id: string }>;
+    const paid = await payFor(t, chebet.token, eventId, { items: [{ typeId: vip!._id, quantity: 2 }, { typeId: ga!._id, quantity: 1 }] });
+    // M-Pesa's side: this payment (a discrepancy planted above is about another); the checks below look at every ticket.
+    const thisPayment = async () => {
+      const view = await providerView();
+      return { ...view, payments: view.payments.filter((payment) => payment.receipt === paid.receipt) };
+    };
+    type Held = { _id: string; ticketType: { _id: string } | null; event: { _id: string } };
+    const bought = ((await t.api('GET', '/api/tickets/mine', { token: chebet.token })).body as Held[]).filter((ticket) => ticket.event._id === eventId);
+    const gaTicket = bought.find((ticket) => ticket.ticketType?._id === ga!._id)!;
+    const vipTicket = bought.find((ticket) => ticket.ticketType?._id === vip!._id)!;
+    // One VIP and the GA are given to Amani, who cancels the GA: 100 comes back to Chebet, what that ticket cost.
+    for (const ticket of [vipTicket, gaTicket]) expect((await t.api('POST', `/api/tickets/${ticket._id}/transfer`, { token: chebet.token, body: { to: amani.user.username } })).status).toBe(200);
+    const received = await t.db.select().from(tickets).where(and(eq(tickets.eventId, eventId), isNotNull(tickets.transferredFrom)));
+    const receivedGa = received.find((row) => row.transferredFrom === gaTicket._id)!;
+    const receivedVip = received.find((row) => row.transferredFrom === vipTicket._id)!;
+    const cancelled = await t.api('POST', '/api/tickets/cancel', { token: amani.token, body: { ticketIds: [receivedGa.id] } });
+    expect(cancelled.body.refundAmount).toBe(100);
+    const clean = await audit(await thisPayment());
+    expect(clean.body).toEqual({ discrepancies: [], checked: { payments: 1, refunds: expect.any(Number) } });
+
+    // Planted: the VIP type cut to one seat under its two valid tickets, the cancelled GA marked as costing 40
+    // (refunded 100), and the received VIP marked as costing less than the VIP it replaced.
+    const vipTypeRow = eq(ticketTypes.id, vip!._id);
+    await t.db.update(ticketTypes).set({ capacity: 1 }).where(vipTypeRow);
+    await t.db.update(tickets).set({ pricePaid: 40 }).where(eq(tickets.id, receivedGa.id));
+    await t.db.update(tickets).set({ pricePaid: 999 }).where(eq(tickets.id, receivedVip.id));
+    const planted = await audit(await thisPayment());
+    const found = planted.body.discrepancies as Array<{ kind: string; detail: string }>;
+    expect(found.map((item) => item.kind).sort()).toEqual(['refund-exceeds-tickets', 'transfer-changed-ticket', 'transfer-changed-ticket', 'type-over-capacity']);
+    expect(found.find((item) => item.kind === 'type-over-capacity')!.detail).toContain('has 2 valid tickets for 1 seats');
+    expect(found.find((item) => item.kind === 'refund-exceeds-tickets')!.detail).toContain('paid 40 but were refunded 100');
+    expect(found.filter((item) => item.kind === 'transfer-changed-ticket').map((item) => item.detail).join(' ')).toContain(receivedVip.id);
+
+    // Put back as it was: the books are clean again.
+    await t.db.update(ticketTypes).set({ capacity: 2 }).where(vipTypeRow);
+    await t.db.update(tickets).set({ pricePaid: 100 }).where(eq(tickets.id, receivedGa.id));
+    await t.db.update(tickets).set({ pricePaid: 1000 }).where(eq(tickets.id, receivedVip.id));
+    expect((await audit(await thisPayment())).body.discrepancies).toEqual([]);
   });
 });
 

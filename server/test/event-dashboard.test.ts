@@ -183,6 +183,36 @@ describe('GET /api/events/:id/dashboard', () => {
     expect(JSON.stringify(badTable.body)).toMatch(/table must be sales, types or promo-codes/);
   });
 
+  it('counts a transferred ticket once, under its type and at its price: the types table adds up to the totals', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 14, price: 400, capacity: 50, title: title('Passed-on dashboard gala') });
+    const [general] = (await t.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ _id: string }>;
+    const set = await t.api('PUT', `/api/events/${eventId}/ticket-types`, {
+      token: organiser.token,
+      body: { ticketTypes: [{ _id: general!._id, name: 'Regular', price: 400 }, { name: 'VIP', price: 1600, capacity: 3 }] },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const [regular, vip] = set.body.ticketTypes as Array<{ _id: string }>;
+    // Four tickets for 2,800: Amani 1 VIP + 2 Regular, Baraka 1 Regular. Amani gives a Regular to Stranger.
+    await payFor(t, amani.token, eventId, { items: [{ typeId: vip!._id, quantity: 1 }, { typeId: regular!._id, quantity: 2 }], phone: '254711000051' });
+    await payFor(t, baraka.token, eventId, { items: [{ typeId: regular!._id, quantity: 1 }], phone: '254711000052' });
+    const given = (await t.api('GET', '/api/tickets/mine', { token: amani.token })).body.find(
+      (ticket: { event: { _id: string }; ticketType: { _id: string } | null }) => ticket.event._id === eventId && ticket.ticketType?._id === regular!._id,
+    );
+    expect((await t.api('POST', `/api/tickets/${given._id}/transfer`, { token: amani.token, body: { to: stranger.user.username } })).status).toBe(200);
+
+    const res = await dashboard(eventId, organiser);
+    expect(res.status).toBe(200);
+    expect(res.body.totals).toMatchObject({ ticketsSold: 4, grossRevenue: 2800, revenue: 2800 });
+    expect(res.body.types).toEqual([
+      { name: 'Regular', price: 400, sold: 3, capacity: null, revenue: 1200 },
+      { name: 'VIP', price: 1600, sold: 1, capacity: 3, revenue: 1600 },
+    ]);
+    const sum = (key: 'sold' | 'revenue') => (res.body.types as Array<Record<typeof key, number>>).reduce((total, type) => total + type[key], 0);
+    expect({ sold: sum('sold'), revenue: sum('revenue') }).toEqual({ sold: res.body.totals.ticketsSold, revenue: res.body.totals.grossRevenue });
+    // The transfer is not a sale: the day still counts four tickets.
+    expect(res.body.salesByDay).toEqual([{ day: nairobiDay(Date.now()), tickets: 4, revenue: 2800 }]);
+  });
+
   it('counts registrations of a free event and pending refunds; a pending event is missing to strangers; bad input names the field', async () => {
     const freeId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 7, capacity: null, title: title('Free dashboard meetup') });
     expect((await t.api('POST', `/api/events/register/${freeId}`, { token: amani.token, body: { tickets: 2 } })).status).toBeLessThan(300);

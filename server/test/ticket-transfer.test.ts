@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, tickets } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
-import { payFor, refundsOf } from './helpers/refunds.js';
+import { internalHeaders, payFor, refundsOf } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -12,7 +13,16 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
  */
 
 type Session = { token: string; user: { _id: string; email: string; username: string } };
-type MyTicket = { _id: string; code: string; orderId: string | null; voidReason: string | null; transferredFrom: string | null; event: { _id: string } };
+type MyTicket = {
+  _id: string;
+  code: string;
+  orderId: string | null;
+  voidReason: string | null;
+  transferredFrom: string | null;
+  pricePaid: number;
+  ticketType: { _id: string; name: string } | null;
+  event: { _id: string };
+};
 
 let t: TestServer;
 let organiser: Session;
@@ -151,4 +161,93 @@ describe('POST /api/tickets/:id/transfer', () => {
     const rows = await ticketRows(eventId);
     expect(rows.filter((row) => row.transferredFrom === second!._id).length + rows.filter((row) => row.id === second!._id && row.voidReason === 'self_cancel').length).toBe(1);
   });
+
+  it('the new ticket keeps the type and price of the one it replaces: the type stays full, and a cancel refunds that ticket\'s price', async () => {
+    const eventId = await newEvent({ price: 100, name: 'Typed transfer' });
+    await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, eventId));
+    const [general] = (await t.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ _id: string }>;
+    const set = await t.api('PUT', `/api/events/${eventId}/ticket-types`, {
+      token: organiser.token,
+      body: { ticketTypes: [{ _id: general!._id, name: 'GA', price: 100 }, { name: 'VIP', price: 1000, capacity: 1 }] },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const [ga, vip] = set.body.ticketTypes as Array<{ _id: string }>;
+    const paid = await payFor(t, amani.token, eventId, { items: [{ typeId: vip!._id, quantity: 1 }, { typeId: ga!._id, quantity: 1 }] });
+    expect(paid.amount).toBe(1100);
+    const bought = await mine(amani, eventId);
+    const vipTicket = bought.find((ticket) => ticket.ticketType?.name === 'VIP')!;
+    const gaTicket = bought.find((ticket) => ticket.ticketType?.name === 'GA')!;
+
+    // The VIP goes to Baraka: still a VIP ticket worth 1,000, so the one VIP seat stays taken.
+    expect((await transfer(amani, vipTicket._id, baraka.user.username)).status).toBe(200);
+    const [received] = await mine(baraka, eventId);
+    expect(received).toMatchObject({ transferredFrom: vipTicket._id, pricePaid: 1000, ticketType: { _id: vip!._id, name: 'VIP' } });
+    const another = await t.api('POST', '/api/internal/payments/orders', { token: chebet.token, headers: internalHeaders(t), body: { eventId, phone: '254712000333', items: [{ typeId: vip!._id, quantity: 1 }] } });
+    expect(another.status, JSON.stringify(another.body)).toBe(409);
+    expect(another.body.msg).toBe('VIP tickets are sold out.');
+    const types = (await t.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ name: string; sold: number; seatsLeft: number | null }>;
+    expect(types.find((type) => type.name === 'VIP')).toMatchObject({ sold: 1, seatsLeft: 0 });
+
+    // The GA goes to Baraka too, who cancels it under the full-refund policy: 100 back (that ticket's price), not the order's average 550.
+    expect((await transfer(amani, gaTicket._id, baraka.user.username)).status).toBe(200);
+    const receivedGa = (await mine(baraka, eventId)).find((ticket) => ticket.transferredFrom === gaTicket._id)!;
+    expect(receivedGa).toMatchObject({ pricePaid: 100, ticketType: { _id: ga!._id, name: 'GA' } });
+    const cancelled = await t.api('POST', '/api/tickets/cancel', { token: baraka.token, body: { ticketIds: [receivedGa._id] } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.refundAmount).toBe(100);
+    expect((await refundsOf(t, eventId)).map((refund) => ({ amount: refund.amount, orderId: refund.orderId, userId: refund.userId }))).toEqual([{ amount: 100, orderId: paid.orderId, userId: amani.user._id }]);
+  });
+
+  it('migration 0023 gives tickets transferred before the fix (once or along a chain) the type and price of the ticket their chain started from', async () => {
+    const eventId = await newEvent({ price: 650, name: 'Backfilled transfer' });
+    await payFor(t, amani.token, eventId, { quantity: 2 });
+    const [first, second] = await mine(amani, eventId);
+    expect((await transfer(amani, first!._id, baraka.user.username)).status).toBe(200);
+    const [atBaraka] = await mine(baraka, eventId);
+    expect((await transfer(baraka, atBaraka!._id, chebet.user.username)).status).toBe(200);
+    expect((await transfer(amani, second!._id, chebet.user.username)).status).toBe(200);
+    const original = (await ticketRows(eventId)).find((row) => row.id === first!._id)!;
+    expect(original).toMatchObject({ pricePaid: 650, ticketTypeId: expect.any(String) });
+    // As the old transfer left them: the replacements without type or price.
+    await t.db.update(tickets).set({ ticketTypeId: null, pricePaid: null }).where(and(eq(tickets.eventId, eventId), isNotNull(tickets.transferredFrom)));
+
+    await t.db.execute(sql.raw(readFileSync(new URL('../drizzle/0026_transferred-ticket-facts.sql', import.meta.url), 'utf8')));
+    const rows = await ticketRows(eventId);
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect({ id: row.id, type: row.ticketTypeId, price: row.pricePaid }).toEqual({ id: row.id, type: original.ticketTypeId, price: 650 });
+    expect((await mine(chebet, eventId)).map((ticket) => ticket.pricePaid)).toEqual([650, 650]);
+  });
+
+  it('many transfers racing a cancel of the same ticket: every answer is 200 or 409, never a 500, and exactly one of each pair wins', async () => {
+    const rounds = 4;
+    const perRound = 5;
+    for (let round = 0; round < rounds; round++) {
+      const eventId = await newEvent({ price: 200, name: 'Raced transfer' });
+      await t.db.update(events).set({ refundPolicy: 'full' }).where(eq(events.id, eventId));
+      await payFor(t, amani.token, eventId, { quantity: perRound });
+      const held = await mine(amani, eventId);
+      expect(held).toHaveLength(perRound);
+      // Every pair at once: each ticket transferred and cancelled at the same moment.
+      const answers = await Promise.all(
+        held.map(async (ticket) => {
+          const [moved, cancelled] = await Promise.all([
+            transfer(amani, ticket._id, baraka.user.username),
+            t.api('POST', '/api/tickets/cancel', { token: amani.token, body: { ticketIds: [ticket._id] } }),
+          ]);
+          return { ticket, moved, cancelled };
+        }),
+      );
+      const rows = await ticketRows(eventId);
+      for (const { ticket, moved, cancelled } of answers) {
+        const statuses = [moved.status, cancelled.status];
+        expect(statuses.sort(), JSON.stringify([moved.body, cancelled.body])).toEqual([200, 409]);
+        const replaced = rows.filter((row) => row.transferredFrom === ticket._id).length;
+        const selfCancelled = rows.filter((row) => row.id === ticket._id && row.voidReason === 'self_cancel').length;
+        expect({ replaced, selfCancelled }).toEqual(moved.status === 200 ? { replaced: 1, selfCancelled: 0 } : { replaced: 0, selfCancelled: 1 });
+      }
+      // Each cancel that won refunded its ticket's price, once.
+      const refunded = (await refundsOf(t, eventId)).reduce((sum, refund) => sum + refund.amount, 0);
+      expect(refunded).toBe(200 * answers.filter(({ cancelled }) => cancelled.status === 200).length);
+    }
+  }, 180_000);
 });

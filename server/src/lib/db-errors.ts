@@ -13,3 +13,20 @@ export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '235
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
 /** Two transactions each waited for the other's row lock; PostgreSQL aborted this one, which may simply run again. */
 export const isDeadlock = (error: unknown) => pgErrorCode(error) === '40P01';
+/** A serializable (or repeatable read) transaction lost to a concurrent one; it too may simply run again. */
+export const isSerializationFailure = (error: unknown) => pgErrorCode(error) === '40001';
+
+/**
+ * Runs a transaction again when PostgreSQL aborted it as a deadlock victim or a serialization failure (a
+ * few times at most): the transaction that won has committed by then, so the next run reads its outcome
+ * under the same locks and answers accordingly (a 409, usually) instead of a 500.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !(isDeadlock(error) || isSerializationFailure(error))) throw error;
+    }
+  }
+}

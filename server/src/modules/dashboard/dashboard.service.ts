@@ -43,7 +43,8 @@ const hourLabel = (ms: number) => `${new Date(ms).toISOString().slice(0, 13)}:00
 /**
  * GET /api/events/:id/dashboard: an event's sales, money and door in figures for its organiser (or an
  * admin), per ticket type and per promo code too. Five aggregate statements whatever the number of
- * tickets; the answer is bounded (MAX_SALES_DAYS, MAX_CHECK_IN_HOURS, at most 10 types).
+ * tickets, read in one snapshot (the types table adds up to the totals); the answer is bounded
+ * (MAX_SALES_DAYS, MAX_CHECK_IN_HOURS, at most 10 types).
  */
 export function createEventDashboardService(deps: { db: Database }) {
   const { db } = deps;
@@ -54,14 +55,21 @@ export function createEventDashboardService(deps: { db: Database }) {
     if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', dashboardMessages.eventNotFound);
     requireOwner(user, event.userId, { code: 'dashboard_not_organiser', message: dashboardMessages.notOwner, allowAdmin: true });
 
-    const repo = createDashboardRepository(db);
-    const [totals, days, hours, types, promoCodes] = await Promise.all([
-      repo.totals(eventId),
-      repo.salesByDay(eventId, MAX_SALES_DAYS),
-      repo.checkInsByHour(eventId, MAX_CHECK_IN_HOURS),
-      repo.typeFigures(eventId),
-      repo.promoCodeFigures(eventId),
-    ]);
+    // One snapshot for every figure: a sale, cancel or transfer committing between two statements would
+    // otherwise make the types table disagree with the totals.
+    const [totals, days, hours, types, promoCodes] = await db.transaction(
+      (tx) => {
+        const repo = createDashboardRepository(tx);
+        return Promise.all([
+          repo.totals(eventId),
+          repo.salesByDay(eventId, MAX_SALES_DAYS),
+          repo.checkInsByHour(eventId, MAX_CHECK_IN_HOURS),
+          repo.typeFigures(eventId),
+          repo.promoCodeFigures(eventId),
+        ]);
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
     // What the organiser keeps so far: money received less money already returned (refunds still on their way are shown apart).
     const revenue = totals.payments.amount - totals.refunded.amount;
     return {

@@ -468,7 +468,7 @@ export function createPaymentsRepository(db: Executor) {
      */
     async lockForEvent(eventId: string) {
       const locked = await db.select({ id: payments.id, status: payments.status }).from(payments).where(eq(payments.eventId, eventId)).orderBy(payments.id).for('update');
-      const lockedOrders = await db.select({ id: orders.id, status: orders.status }).from(orders).where(eq(orders.eventId, eventId)).orderBy(orders.id).for('update');
+      const lockedOrders = await db.select({ id: orders.id, status: orders.status }).from(orders).where(eq(orders.eventId, eventId)).orderBy(orders.id).for('no key update');
       return { payments: locked, orders: lockedOrders };
     },
 
@@ -476,6 +476,10 @@ export function createPaymentsRepository(db: Executor) {
      * These orders' payments, then the orders, locked in settlement's order (payment → order) before the
      * caller takes the event lock: a holder cancelling tickets of them queues behind a cancellation of the
      * event instead of deadlocking with it. Each order with its successful payment (null when free or unpaid).
+     * The orders are locked NO KEY UPDATE, not UPDATE (here and in `lockForEvent`): the lockers still exclude
+     * each other, but a transfer inserting its replacement ticket under the event lock takes KEY SHARE on
+     * the order (the foreign-key check) and must not wait here while this holder waits for its event lock:
+     * that was a deadlock between a transfer and a cancel of the same ticket.
      */
     async lockOrdersWithPayments(orderIds: string[]) {
       if (orderIds.length === 0) return [];
@@ -485,7 +489,7 @@ export function createPaymentsRepository(db: Executor) {
         .where(inArray(payments.orderId, orderIds))
         .orderBy(payments.id)
         .for('update');
-      const locked = await db.select().from(orders).where(inArray(orders.id, orderIds)).orderBy(orders.id).for('update');
+      const locked = await db.select().from(orders).where(inArray(orders.id, orderIds)).orderBy(orders.id).for('no key update');
       return locked.map((order) => ({ order, paymentId: paid.find((payment) => payment.orderId === order.id && payment.status === 'success')?.id ?? null }));
     },
 

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
-import { isDeadlock } from '../../lib/db-errors.js';
+import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, createEventsRepository } from '../events/index.js';
 import { createPaymentsRepository } from '../payments/index.js';
@@ -22,17 +22,6 @@ export interface EventCancellationDeps {
   tickets: TicketsService;
   changes: ChangeFeed;
   publicUrl: string;
-}
-
-/** A deadlock aborts the whole transaction, which then simply runs again (a few times at most). */
-export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (error) {
-      if (attempt >= attempts || !isDeadlock(error)) throw error;
-    }
-  }
 }
 
 /**

@@ -23,6 +23,9 @@ const sameAmount = (provider: number, shillings: number) => Math.round(provider 
  * - Each succeeded refund matches one completed provider refund (same TransactionID, amount and kind),
  *   and each provider refund one succeeded refund; a second success for one refund is money paid twice.
  * - No payment is refunded more than it paid, nor refunded without having succeeded.
+ * - No order's self-cancel refunds exceed what its cancelled tickets were paid (each ticket's own price),
+ *   no ticket type holds more valid tickets than its capacity, and a transferred ticket's replacement has
+ *   the order, type and price of the ticket it replaced.
  */
 export async function auditLedger(db: Database, input: AuditInput) {
   const repo = createRefundsRepository(db);
@@ -107,5 +110,16 @@ export async function auditLedger(db: Database, input: AuditInput) {
   }
   // Success claims M-Pesa does not stand behind (the payments module's own check).
   for (const found of await auditSuccessClaims(db, input.payments)) flag(found.kind, found.detail);
+
+  // ---- tickets: what each one was paid and which type's seat it holds ----
+  for (const over of await repo.refundsBeyondTickets()) {
+    flag('refund-exceeds-tickets', `order ${over.orderId}: its holders cancelled tickets paid ${over.cancelled} but were refunded ${over.refunded}`);
+  }
+  for (const type of await repo.typesOverCapacity()) {
+    flag('type-over-capacity', `ticket type ${type.typeId} (${type.name}) of event ${type.eventId} has ${type.valid} valid tickets for ${type.capacity} seats`);
+  }
+  for (const changed of await repo.transfersChanged()) {
+    flag('transfer-changed-ticket', `ticket ${changed.id} replaced ticket ${changed.replaced} with another order, type or price`);
+  }
   return { discrepancies, checked: { payments: input.payments.length, refunds: input.refunds.length } };
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
-import { events, orders, payments, refundAttempts, refunds, refundTransitions, tickets, users } from '../../db/schema.js';
+import { events, orders, payments, refundAttempts, refunds, refundTransitions, tickets, ticketTypes, users } from '../../db/schema.js';
 import { chunk } from '../../db/chunk.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
@@ -19,6 +20,9 @@ export interface Transition {
   detail: string;
   at: Date;
 }
+
+/** Rows of `db.execute` (node-postgres and PGlite both answer `{rows}`). */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** Long id lists are read in slices (PostgreSQL caps bind parameters per statement). */
 async function inSlices<T>(ids: string[], read: (slice: string[]) => Promise<T[]>): Promise<T[]> {
@@ -307,6 +311,55 @@ export function createRefundsRepository(db: Executor) {
         .innerJoin(payments, eq(payments.id, refunds.paymentId))
         .groupBy(payments.id, payments.status, payments.amount)
         .having(sql`sum(${refunds.amount}) > ${payments.amount} or ${payments.status} <> 'success'`);
+    },
+
+    /** Ticket types with more valid tickets than their capacity (a void ticket holds no seat, a transferred one's replacement does). */
+    async typesOverCapacity() {
+      const result = await db.execute(sql`
+        select t.id, t.name, t.event_id, t.capacity, count(k.id)::int as valid
+          from ${ticketTypes} t join ${tickets} k on k.ticket_type_id = t.id and k.voided_at is null
+         where t.capacity is not null
+         group by t.id, t.name, t.event_id, t.capacity
+        having count(k.id) > t.capacity`);
+      return rowsOf<{ id: string; name: string; event_id: string; capacity: number; valid: number }>(result).map((row) => ({
+        typeId: row.id,
+        name: row.name,
+        eventId: row.event_id,
+        capacity: Number(row.capacity),
+        valid: Number(row.valid),
+      }));
+    },
+
+    /**
+     * Orders whose live self-cancel refunds (due, sent or succeeded) add up to more than the tickets their
+     * holders cancelled were paid: each ticket's own price (its order's average for one from before types).
+     */
+    async refundsBeyondTickets() {
+      const result = await db.execute(sql`
+        with refunded as (
+          select order_id, sum(amount) as amount from ${refunds}
+           where reason = 'self_cancel' and status in ('due', 'sent', 'succeeded') group by order_id
+        ), cancelled as (
+          select k.order_id, sum(coalesce(k.price_paid, o.amount / nullif(o.quantity, 0), 0)) as amount
+            from ${tickets} k join ${orders} o on o.id = k.order_id
+           where k.void_reason = 'self_cancel' and k.order_id in (select order_id from refunded) group by k.order_id
+        )
+        select refunded.order_id, refunded.amount::int as refunded, coalesce(cancelled.amount, 0)::int as cancelled
+          from refunded left join cancelled using (order_id)
+         where refunded.amount > coalesce(cancelled.amount, 0)`);
+      return rowsOf<{ order_id: string; refunded: number; cancelled: number }>(result).map((row) => ({ orderId: row.order_id, refunded: Number(row.refunded), cancelled: Number(row.cancelled) }));
+    },
+
+    /** Transferred tickets whose replacement is not on the same order, of the same type and price. */
+    async transfersChanged() {
+      const replacement = alias(tickets, 'replacement');
+      return db
+        .select({ id: replacement.id, replaced: tickets.id })
+        .from(replacement)
+        .innerJoin(tickets, eq(tickets.id, replacement.transferredFrom))
+        .where(
+          sql`(${replacement.orderId}, ${replacement.ticketTypeId}, ${replacement.pricePaid}) is distinct from (${tickets.orderId}, ${tickets.ticketTypeId}, ${tickets.pricePaid})`,
+        );
     },
   };
 }

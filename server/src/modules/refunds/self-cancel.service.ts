@@ -1,13 +1,13 @@
 import { selfCancelRefund, selfCancelTerms } from '@tukio/shared/refund-policy';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { msUntilStart } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { refundPolicyOf } from '../events/index.js';
 import { createPaymentsRepository } from '../payments/index.js';
 import { createTicketsRepository, ticketMessages, ticketPaid, voidedError, type TicketsService } from '../tickets/index.js';
-import { retryOnDeadlock } from './event-cancellation.service.js';
 import { createRefundLedger } from './refunds.service.js';
 import { buildSelfCancelMail } from './self-cancel-mail.js';
 

@@ -39,6 +39,8 @@ export function createTicketsRepository(db: Executor) {
         /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
         orderAmount: orders.amount,
         orderQuantity: orders.quantity,
+        /** Whether the holder is the buyer: a ticket received by transfer was paid by someone else (any refund goes to them). */
+        boughtByHolder: sql<boolean>`coalesce(${orders.userId} = ${tickets.userId}, false)`.mapWith(Boolean),
         event: {
           id: events.id,
           title: events.title,

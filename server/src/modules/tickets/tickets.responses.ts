@@ -15,6 +15,9 @@ const myTicket = z.object({
     voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred', 'payment_reversed']).nullable(),
     transferredFrom: id.nullable().meta({ description: 'The ticket this one replaced when it was transferred to the caller.' }),
     pricePaid: z.int().meta({ description: 'Whole shillings paid for this ticket (0 for a free one): its own share of the payment, after any promo code.' }),
+    paidByHolder: z
+      .boolean()
+      .meta({ description: 'Whether the caller paid for this ticket: false for a free one and for one received by transfer (its buyer paid, and gets any refund).' }),
     ticketType: z.object({ _id: id, name: z.string() }).nullable().meta({ description: 'The kind of ticket (e.g. VIP); null for tickets from before ticket types.' }),
     selfCancel: z
       .object({ allowed: z.boolean(), reason: z.string().nullable(), refundPercent: z.int() })

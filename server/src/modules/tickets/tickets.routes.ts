@@ -57,7 +57,7 @@ export function createTicketsRouter(deps: { tickets: TicketsService }) {
       responses: {
         200: {
           description:
-            'Bare array `[{_id, code, checkedInAt, createdAt, orderId, voidedAt, voidReason, transferredFrom, pricePaid, selfCancel:{allowed, reason, refundPercent}, ' +
+            'Bare array `[{_id, code, checkedInAt, createdAt, orderId, voidedAt, voidReason, transferredFrom, pricePaid, paidByHolder, ticketType, selfCancel:{allowed, reason, refundPercent}, ' +
             'event:{_id, title, date, location, image, isPaid, ticketPrice, status, refundPolicy}}]`.',
           schema: myTickets,
         },

@@ -2,6 +2,7 @@ import { selfCancelTerms } from '@tukio/shared/refund-policy';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { AppError, type ErrorCode, type ErrorParams } from '../../lib/app-error.js';
+import { retryOnDeadlock } from '../../lib/db-errors.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
@@ -19,6 +20,17 @@ import { qrPng } from './qr.js';
 import { buildTicketMail } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
 import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
+
+/**
+ * What a transferred ticket's replacement keeps of the ticket it replaces: the order that paid for it,
+ * its type (the type's capacity counts it, the dashboard lists it) and its price (a cancel refunds that,
+ * not the order's average). Only its holder, code and id are new.
+ */
+const carriedOver = (ticket: Pick<TicketRow, 'orderId' | 'ticketTypeId' | 'pricePaid'>) => ({
+  orderId: ticket.orderId,
+  ticketTypeId: ticket.ticketTypeId,
+  pricePaid: ticket.pricePaid,
+});
 
 /** Free events issue tickets at registration; paid ones only after a payment. */
 const isFreeEvent = (event: { isPaid: boolean; ticketPrice: number }) => !event.isPaid || event.ticketPrice <= 0;
@@ -148,6 +160,8 @@ function toMyTicket(row: MineRow, now: Date) {
     voidReason: row.voidReason,
     transferredFrom: row.transferredFrom,
     pricePaid: paid,
+    // What the card says when the event is cancelled: "refunded" only to a holder who paid (the cancellation email says the same).
+    paidByHolder: paid > 0 && row.boughtByHolder,
     ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
     selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
     event: {
@@ -341,8 +355,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     /**
      * POST /api/tickets/:id/transfer: before the event starts, the holder gives a ticket to another
      * account. Under the event row lock, the ticket is voided ('transferred') and the recipient gets a
-     * new ticket with a newly signed code on the same order (the money trail stays); the old code is
-     * refused at the door. The recipient is emailed the new ticket with its QR.
+     * new ticket with a newly signed code on the same order, of the same type and price (`carriedOver`:
+     * the money trail stays); the old code is refused at the door. The recipient is emailed the new ticket with its QR.
      */
     async transfer(user: AuthUser, ticketId: string, to: string) {
       const found = await createTicketsRepository(db).findById(ticketId);
@@ -352,7 +366,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       if (recipient.id === user.id) throw new AppError(400, 'transfer_to_self', ticketMessages.toSelf);
       const now = new Date();
       const eventId = found.eventId;
-      const result = await perEvent.run(eventId, () => db.transaction(async (tx) => {
+      // A deadlock with a cancel of the same ticket (or of its event) runs the transfer again, which then finds the ticket void: a 409.
+      const result = await perEvent.run(eventId, () => retryOnDeadlock(() => db.transaction(async (tx) => {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
         if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
@@ -366,13 +381,13 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         const voided = await repo.voidTickets([ticketId], 'transferred', now);
         if (voided.length !== 1) throw AppError.conflict('ticket_void_transferred', ticketMessages.transferred);
         const [replacement] = service.prepare(eventId, 1);
-        const [issued] = await repo.insert([{ ...replacement!, eventId, userId: recipient.id, orderId: ticket.orderId, transferredFrom: ticket.id }]);
+        const [issued] = await repo.insert([{ ...replacement!, eventId, userId: recipient.id, transferredFrom: ticket.id, ...carriedOver(ticket) }]);
         await service.mailTickets(tx, recipient.id, eventId, [issued!], {
           contact: { email: recipient.email, username: recipient.username, language: recipient.language },
           event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
         });
         return { event, issued: issued! };
-      }));
+      })));
       void service.afterIssue(recipient.id, eventId, [result.issued], undefined, { mailed: true });
       return {
         message: `Ticket transferred to ${recipient.username}. Your old ticket code no longer admits anyone.`,

@@ -28,6 +28,8 @@ export interface MyTicket {
   transferredFrom?: string | null;
   /** Whole shillings paid for this ticket (0 when free). */
   pricePaid?: number;
+  /** Whether this user paid for it: false when free or received by transfer (the buyer gets any refund); absent on old servers. */
+  paidByHolder?: boolean;
   /** The ticket type it was bought as (absent on old servers). */
   ticketType?: { _id: string; name: string } | null;
   /** Whether the holder may cancel it now (the event's refund policy), why not, and the percent refunded. */

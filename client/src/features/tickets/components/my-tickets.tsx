@@ -30,14 +30,21 @@ interface TicketView {
   of: number;
 }
 
-/** What a void ticket's card says, by why it is void. */
+/**
+ * Whether the holder paid for this ticket, so a refund is theirs: not when it is free, nor when someone
+ * gave it to them (the buyer is refunded). A copy saved before the server said so: bought, unless received.
+ */
+const holderPaid = (ticket: MyTicket) => ticket.paidByHolder ?? (ticket.orderId !== null && !ticket.transferredFrom);
+
+/** What a void ticket's card says, by why it is void (the cancellation email says the same about the money). */
 function voidNotice(ticket: MyTicket): { badge: string; text: string } {
   if (ticket.voidReason === 'self_cancel') {
-    return { badge: t('tickets.badgeCancelled'), text: (ticket.pricePaid ?? 0) > 0 ? t('tickets.youCancelledPaid') : t('tickets.youCancelled') };
+    return { badge: t('tickets.badgeCancelled'), text: holderPaid(ticket) && (ticket.pricePaid ?? 0) > 0 ? t('tickets.youCancelledPaid') : t('tickets.youCancelled') };
   }
   if (ticket.voidReason === 'transferred') return { badge: t('tickets.badgeTransferred'), text: t('tickets.youTransferred') };
   if (ticket.voidReason === 'payment_reversed') return { badge: t('tickets.badgePaymentReversed'), text: t('tickets.youPaymentReversed') };
-  return { badge: t('tickets.badgeEventCancelled'), text: ticket.orderId ? t('tickets.voidRefunded') : t('tickets.void') };
+  if (holderPaid(ticket)) return { badge: t('tickets.badgeEventCancelled'), text: t('tickets.voidRefunded') };
+  return { badge: t('tickets.badgeEventCancelled'), text: ticket.transferredFrom ? t('tickets.voidReceived') : t('tickets.void') };
 }
 
 /** Valid, unused tickets of an event that has not started: they can still be cancelled or transferred. */

@@ -19,12 +19,13 @@ export interface TicketCancelDialogProps {
   onDone: () => void;
 }
 
-/** What the chosen tickets bring back: per order, price x tickets x percent, rounded down (as the server counts). */
+/** What the chosen tickets bring back: per order, the sum of each ticket's own price x percent, rounded down (as the server counts). */
 function refundFor(tickets: MyTicket[]): number {
   const byOrder = new Map<string, MyTicket[]>();
   for (const ticket of tickets) byOrder.set(ticket.orderId ?? ticket._id, [...(byOrder.get(ticket.orderId ?? ticket._id) ?? []), ticket]);
   let total = 0;
-  for (const group of byOrder.values()) total += selfCancelRefund(group[0]!.pricePaid ?? 0, group.length, group[0]!.selfCancel?.refundPercent ?? 0);
+  // A mixed order's tickets cost different amounts (a VIP and a GA): each counts at its own price.
+  for (const group of byOrder.values()) total += selfCancelRefund(group.reduce((sum, ticket) => sum + (ticket.pricePaid ?? 0), 0), 1, group[0]!.selfCancel?.refundPercent ?? 0);
   return total;
 }
 
