@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'event_status_admin_only',
   'event_not_organiser',
   'event_cancel_not_organiser',
+  'event_cancel_started',
   'event_several_ticket_types',
   'event_has_orders',
   'event_has_tickets',

@@ -1,0 +1,147 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '../../server/src/db/schema.js';
+import { insertEventRow } from '../../server/test/helpers/events.js';
+import { internalHeaders, payFor, receiptNo } from '../../server/test/helpers/refunds.js';
+import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+
+/*
+ * Rough edges an organiser, a guest buyer and a visitor hit (issue 34), each in both languages:
+ * - an organiser cannot cancel an event that has started (the button is disabled and says why);
+ * - a guest's ticket page after a cancellation says so, with the reason and the refund's state and receipt,
+ *   and nothing that contradicts it (no QR code, no "Show the QR code at the door").
+ * With SCREENSHOT_DIR set, each screen is saved at phone (390×844) and desktop (1280×900) width.
+ */
+
+let h: Harness;
+let organiser: Session;
+
+const screenshotDir = process.env.SCREENSHOT_DIR;
+const WIDTHS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+] as const;
+
+async function screenshots(page: Page, name: string) {
+  if (!screenshotDir) return;
+  mkdirSync(screenshotDir, { recursive: true });
+  const original = page.viewportSize();
+  for (const size of WIDTHS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.screenshot({ path: path.join(screenshotDir, `${name}-${size.name}.png`), fullPage: true, animations: 'disabled' });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** Switches the page to Kiswahili the way the header's switch remembers it, and reloads. */
+async function inKiswahili(page: Page) {
+  await page.evaluate(() => localStorage.setItem('tukio-language', 'sw'));
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.lang === 'sw');
+}
+
+const internal = (method: string, pathname: string, body: unknown) => h.server.api(method, `/api/internal${pathname}`, { headers: internalHeaders(h.server), body });
+
+beforeAll(async () => {
+  h = await startHarness({ SMS_POLL_MS: '200' });
+  organiser = await h.server.createUser('roughorganiser');
+  await setAvatar(h, organiser);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('an organiser and a started event', () => {
+  it('shows Cancel disabled with the reason once the event has started, in English and Kiswahili', async () => {
+    const title = 'Kilimani Book Swap';
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 5, title, price: 300, capacity: 40 });
+    // It started an hour ago on the Nairobi wall clock.
+    await h.server.db.update(events).set({ startsAt: new Date(Date.now() + 2 * 3600_000) }).where(eq(events.id, eventId));
+
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, 'roughorganiser');
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const cancel = page.getByRole('button', { name: 'Cancel event' });
+    await cancel.waitFor();
+    expect(await cancel.isDisabled()).toBe(true);
+    const why = page.getByText(/This event has started, so you can no longer cancel it\. If it did not take place, ask an administrator/);
+    await why.waitFor();
+    expect(await cancel.getAttribute('aria-describedby')).toBe(await why.getAttribute('id'));
+    await screenshots(page, 'started-event-cancel-en');
+
+    await inKiswahili(page);
+    const ghairi = page.getByRole('button', { name: /Ghairi tukio/ });
+    await ghairi.waitFor();
+    expect(await ghairi.isDisabled()).toBe(true);
+    await page.getByText(/Tukio hili limeshaanza, kwa hiyo huwezi kulighairi tena/).waitFor();
+    await screenshots(page, 'started-event-cancel-sw');
+
+    // The profile's list says the same.
+    await page.goto('/profile');
+    await page.getByText('Limeshaanza: sasa ni msimamizi pekee anayeweza kulighairi.').waitFor();
+    expect(await page.getByRole('button', { name: /Ghairi/ }).first().isDisabled()).toBe(true);
+    await screenshots(page, 'started-event-profile-sw');
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+});
+
+describe("a guest's ticket page after a cancellation", () => {
+  it('says the event is cancelled, why, and where the refund stands (with the receipt once paid); no QR code, no door', async () => {
+    const title = 'Nairobi Street Food Fair';
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 9, title, price: 900, capacity: 60 });
+    const paid = await payFor(h.server, undefined, eventId, { phone: '254722333111', quantity: 2 });
+    const status = await internal('GET', `/payments/guest-status/${paid.checkoutRequestId}`, undefined);
+    const ticketToken = status.body.ticketToken as string;
+    expect(ticketToken).toBeTruthy();
+
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await page.goto(`/t/${ticketToken}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    await page.getByText('Show the QR code at the door', { exact: false }).waitFor();
+
+    const reason = 'The county closed the grounds for repairs.';
+    const cancelled = await h.server.api('POST', `/api/events/${eventId}/cancel`, { token: organiser.token, body: { reason } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'This event is cancelled' }).waitFor();
+    await page.getByText(reason).waitFor();
+    await page.getByText('Ksh.1,800: on its way back to the M-Pesa number you paid with.').waitFor();
+    expect(await page.getByText('Void: the event was cancelled').count()).toBe(2);
+    const body = await page.locator('main').innerText();
+    expect(body).not.toMatch(/Show the QR code at the door|Checked in|This ticket is void/);
+    expect(await page.getByRole('img', { name: /QR code/ }).count()).toBe(0);
+    await screenshots(page, 'guest-ticket-cancelled-due-en');
+
+    // M-Pesa pays the refund: the page shows its receipt.
+    const claimed = await internal('POST', '/refunds/claim', { limit: 50 });
+    const mine = (claimed.body as Array<{ originatorConversationId: string; amount: number }>).find((item) => item.amount === 1800)!;
+    const transactionId = receiptNo('R');
+    const result = await internal('POST', '/refunds/result', {
+      originatorConversationId: mine.originatorConversationId,
+      resultCode: 0,
+      resultDesc: 'The service request is processed successfully.',
+      transactionId,
+      amount: 1800,
+      source: 'callback',
+    });
+    expect(result.body).toMatchObject({ status: 'succeeded' });
+    await page.reload();
+    await page.getByText(`Ksh.1,800: refunded to your M-Pesa, receipt ${transactionId}.`).waitFor();
+    await screenshots(page, 'guest-ticket-cancelled-paid-en');
+
+    await inKiswahili(page);
+    await page.getByRole('heading', { name: 'Tukio hili limeghairiwa' }).waitFor();
+    await page.getByText(`Ksh.1,800: zimerudishwa kwenye M-Pesa yako, risiti ${transactionId}.`).waitFor();
+    expect(await page.getByText('Imebatilishwa: tukio lilighairiwa').count()).toBe(2);
+    expect(await page.locator('main').innerText()).not.toMatch(/Onyesha msimbo wa QR mlangoni|Ameingia/);
+    await screenshots(page, 'guest-ticket-cancelled-paid-sw');
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+});
