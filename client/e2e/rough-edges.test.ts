@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../../server/src/db/schema.js';
+import { giveTicket } from '../../server/test/helpers/community.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { internalHeaders, payFor, receiptNo } from '../../server/test/helpers/refunds.js';
 import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
@@ -14,6 +15,9 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
  * - an organiser cannot cancel an event that has started (the button is disabled and says why);
  * - a guest's ticket page after a cancellation says so, with the reason and the refund's state and receipt,
  *   and nothing that contradicts it (no QR code, no "Show the QR code at the door").
+ * - a visitor and a signed-in person without a ticket read why they cannot review instead of the review form;
+ * - a user whose session a suspension ended reads that the account is suspended, until when (Nairobi time)
+ *   and the moderators' reason, instead of "Your session has expired";
  * With SCREENSHOT_DIR set, each screen is saved at phone (390×844) and desktop (1280×900) width.
  */
 
@@ -50,7 +54,7 @@ beforeAll(async () => {
   h = await startHarness({ SMS_POLL_MS: '200' });
   organiser = await h.server.createUser('roughorganiser');
   await setAvatar(h, organiser);
-});
+}, 240_000);
 
 afterAll(async () => {
   await h?.close();
@@ -143,5 +147,71 @@ describe("a guest's ticket page after a cancellation", () => {
     expect(await page.locator('main').innerText()).not.toMatch(/Onyesha msimbo wa QR mlangoni|Ameingia/);
     await screenshots(page, 'guest-ticket-cancelled-paid-sw');
     expect(seriousErrors(errors)).toEqual([]);
+  });
+});
+
+describe('the review form', () => {
+  it('is replaced by the reason for a visitor (with Log in) and for someone without a ticket; an attendee gets the form', async () => {
+    const title = 'Karura Forest Night Walk';
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: -2, title });
+    const stranger = await h.server.createUser('roughstranger');
+    const attendee = await h.server.createUser('roughattendee');
+    await setAvatar(h, stranger);
+    await setAvatar(h, attendee);
+    await giveTicket(h.server, eventId, attendee.user._id);
+
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('heading', { name: 'Reviews' }).waitFor();
+    await page.getByText('Reviews are written by people who held a ticket to this event. If you did, log in to write yours.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Write a review' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Submit Review' }).count()).toBe(0);
+    await screenshots(page, 'reviews-visitor-en');
+    await inKiswahili(page);
+    await page.getByText('Tathmini huandikwa na watu waliokuwa na tiketi ya tukio hili. Kama ulikuwa nayo, ingia ili uandike yako.').waitFor();
+
+    const other = await h.newPage({ width: 1280, height: 900 });
+    await loginThroughUi(other.page, 'roughstranger');
+    await other.page.goto(`/events/${eventId}`);
+    await other.page.getByText('Only people who held a ticket to this event can review it.').waitFor();
+    expect(await other.page.getByRole('heading', { name: 'Write a review' }).count()).toBe(0);
+    await screenshots(other.page, 'reviews-no-ticket-en');
+    await inKiswahili(other.page);
+    await other.page.getByText('Ni watu waliokuwa na tiketi ya tukio hili pekee wanaoweza kulitathmini.').waitFor();
+
+    const going = await h.newPage({ width: 1280, height: 900 });
+    await loginThroughUi(going.page, 'roughattendee');
+    await going.page.goto(`/events/${eventId}`);
+    await going.page.getByRole('heading', { name: 'Write a review' }).waitFor();
+    expect(seriousErrors([...errors, ...other.errors, ...going.errors])).toEqual([]);
+  });
+});
+
+describe('a suspended user', () => {
+  it("is told the account is suspended, until when (Nairobi time) and why, not that the session expired", async () => {
+    const admin = await h.server.loginAdmin();
+    for (const [username, language] of [['roughsuspended', 'en'], ['roughsimamishwa', 'sw']] as const) {
+      const member = await h.server.createUser(username);
+      await setAvatar(h, member);
+      const { page, errors } = await h.newPage({ width: 390, height: 844 });
+      await loginThroughUi(page, username);
+      if (language === 'sw') await inKiswahili(page);
+      const res = await h.server.api('POST', `/api/moderation/items/user/${member.user._id}/actions`, {
+        token: admin.token,
+        body: { action: 'suspend', days: 3, reason: 'Repeated spam in the forums.' },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const until = new Date(new Date(res.body.action.suspendedUntil as string).getTime() + 3 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+
+      await page.goto('/profile');
+      const expected =
+        language === 'en'
+          ? `Your account is suspended until ${until} (Nairobi time), so you were signed out. You may log in again to read, but not to post, chat, buy tickets or publish events until then. The moderators' reason: Repeated spam in the forums.`
+          : `Akaunti yako imesimamishwa hadi ${until} (saa za Nairobi), kwa hiyo umetolewa. Unaweza kuingia tena ili kusoma, lakini si kuandika, kupiga gumzo, kununua tiketi wala kuchapisha matukio hadi wakati huo. Sababu ya wasimamizi: Repeated spam in the forums.`;
+      await page.getByRole('alert').filter({ hasText: expected }).waitFor();
+      expect(await page.getByText(/Your session has expired|Muda wa kuingia kwako umeisha|User not found/).count()).toBe(0);
+      await screenshots(page, `suspended-session-${language}`);
+      expect(seriousErrors(errors)).toEqual([]);
+    }
   });
 });

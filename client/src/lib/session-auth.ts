@@ -4,19 +4,26 @@
  * drift apart. ./public-get imports this module only when that happens (it is on the home route's
  * first load, this module and ./notify are not).
  */
+import { failureMessage } from './errors';
 import { t } from './i18n';
 import { notify } from './notify';
 import { clearSession, getBearer } from './session-store';
 
+/** The 401 codes of a session ended by a suspension or ban (their message says until when and why). */
+const RESTRICTION_CODES = new Set(['session_ended_suspended', 'session_ended_banned']);
+
 /**
- * A call that sent `sent` as its Authorization header answered 401 (callers skip this for
+ * A call that sent `sent` as its Authorization header answered 401 with `body` (callers skip this for
  * `skipSessionReset` calls). Only a call made with the *current* token ends the session, so a
- * stale request cannot log out a freshly signed-in user.
+ * stale request cannot log out a freshly signed-in user. A session a moderator's suspension or ban
+ * ended says so (until when, Nairobi time, and the reason) instead of "Your session has expired".
  */
-export function handleUnauthorized(sent: unknown): void {
+export function handleUnauthorized(sent: unknown, body?: unknown): void {
   const current = getBearer();
   if (typeof sent === 'string' && current && sent === current) {
     clearSession();
-    notify.error(t('ui.sessionExpired'), { toastId: 'session-expired' });
+    const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+    const restricted = typeof code === 'string' && RESTRICTION_CODES.has(code) ? failureMessage(body) : null;
+    notify.error(restricted ?? t('ui.sessionExpired'), { toastId: 'session-expired' });
   }
 }

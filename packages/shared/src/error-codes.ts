@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'metrics_token_required',
   'account_banned',
   'account_suspended',
+  'session_ended_suspended',
+  'session_ended_banned',
   'validation_failed',
   // Accounts.
   'username_taken',
