@@ -18,6 +18,8 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
  * - a visitor and a signed-in person without a ticket read why they cannot review instead of the review form;
  * - a user whose session a suspension ended reads that the account is suspended, until when (Nairobi time)
  *   and the moderators' reason, instead of "Your session has expired";
+ * - asking for more tickets than remain says the number was lowered, instead of changing it silently;
+ * - /admpst without imported events says how to import them;
  * With SCREENSHOT_DIR set, each screen is saved at phone (390×844) and desktop (1280×900) width.
  */
 
@@ -210,8 +212,50 @@ describe('a suspended user', () => {
           : `Akaunti yako imesimamishwa hadi ${until} (saa za Nairobi), kwa hiyo umetolewa. Unaweza kuingia tena ili kusoma, lakini si kuandika, kupiga gumzo, kununua tiketi wala kuchapisha matukio hadi wakati huo. Sababu ya wasimamizi: Repeated spam in the forums.`;
       await page.getByRole('alert').filter({ hasText: expected }).waitFor();
       expect(await page.getByText(/Your session has expired|Muda wa kuingia kwako umeisha|User not found/).count()).toBe(0);
+      // The login page goes on saying it after the toast is gone.
+      await page.goto('/login');
+      await page.getByRole('status').filter({ hasText: expected }).waitFor();
       await screenshots(page, `suspended-session-${language}`);
       expect(seriousErrors(errors)).toEqual([]);
     }
+  });
+});
+
+describe('the ticket quantity', () => {
+  it('says so when more tickets are asked for than remain, in English and Kiswahili', async () => {
+    const title = 'Lake Naivasha Boat Race';
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 6, title, price: 500, capacity: 2 });
+    const buyer = await h.server.createUser('roughbuyer');
+    await setAvatar(h, buyer);
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, 'roughbuyer');
+    await page.goto(`/events/${eventId}`);
+    const quantity = page.getByLabel('Number of tickets');
+    await quantity.fill('3');
+    await page.getByText('You asked for 3, but only 2 can be bought now: the number was lowered to 2.').waitFor();
+    expect(await quantity.inputValue()).toBe('2');
+    await screenshots(page, 'quantity-lowered-en');
+    await quantity.fill('1');
+    expect(await page.getByText(/You asked for/).count()).toBe(0);
+
+    await inKiswahili(page);
+    const idadi = page.getByRole('spinbutton').first();
+    await idadi.fill('5');
+    await page.getByText('Uliomba 5, lakini ni 2 tu zinazoweza kununuliwa sasa: idadi imepunguzwa hadi 2.').waitFor();
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+});
+
+describe('/admpst before any import', () => {
+  it('says how to import events, in English and Kiswahili', async () => {
+    await setAvatar(h, await h.server.loginAdmin(), '#c8102e');
+    const { page, errors } = await h.newPage({ width: 1280, height: 900 });
+    await loginThroughUi(page, 'admin', 'admin-password');
+    await page.goto('/admpst');
+    await page.getByText('npm run import:events -- path/to/calendar.ics', { exact: false }).first().waitFor();
+    await screenshots(page, 'admpst-empty-en');
+    await inKiswahili(page);
+    await page.getByText('Matukio hufika hapa kalenda inapoingizwa kwenye seva', { exact: false }).waitFor();
+    expect(seriousErrors(errors)).toEqual([]);
   });
 });

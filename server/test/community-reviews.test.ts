@@ -195,7 +195,7 @@ describe('who may review (eligibility on the list and the pages)', () => {
   };
 
   it('says why each caller may not review, the same reasons POST /add refuses for, and when they may', async () => {
-    const [attendee, stranger, early, suspended] = await Promise.all(['elig-attendee', 'elig-stranger', 'elig-early', 'elig-suspended'].map((name) => t.createUser(name)));
+    const [attendee, stranger, early, suspended] = await Promise.all([t.createUser('elig-attendee'), t.createUser('elig-stranger'), t.createUser('elig-early'), t.createUser('elig-suspended')]);
     const past = await insertEvent(t, { daysFromNow: -3 });
     const upcoming = await insertEvent(t, { daysFromNow: 4 });
     await giveTicket(t, past, attendee.user._id);

@@ -4,6 +4,7 @@
  * drift apart. ./public-get imports this module only when that happens (it is on the home route's
  * first load, this module and ./notify are not).
  */
+import { rememberEndedSession } from './ended-session';
 import { failureMessage } from './errors';
 import { t } from './i18n';
 import { notify } from './notify';
@@ -21,9 +22,11 @@ const RESTRICTION_CODES = new Set(['session_ended_suspended', 'session_ended_ban
 export function handleUnauthorized(sent: unknown, body?: unknown): void {
   const current = getBearer();
   if (typeof sent === 'string' && current && sent === current) {
-    clearSession();
     const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
     const restricted = typeof code === 'string' && RESTRICTION_CODES.has(code) ? failureMessage(body) : null;
+    // Kept before the session goes, so a page that reacts to the signed-out state already knows why.
+    if (restricted) rememberEndedSession(body);
+    clearSession();
     notify.error(restricted ?? t('ui.sessionExpired'), { toastId: 'session-expired' });
   }
 }
