@@ -4,11 +4,44 @@
  * drift apart. ./public-get imports this module only when that happens (it is on the home route's
  * first load, this module and ./notify are not).
  */
-import { rememberEndedSession } from './ended-session';
 import { failureMessage } from './errors';
 import { t } from './i18n';
 import { notify } from './notify';
 import { clearSession, getBearer } from './session-store';
+
+/*
+ * Why the last session ended, when a moderator's suspension or ban ended it: kept for the tab
+ * (sessionStorage) so the login page can go on saying it, until when and why, after the toast is gone.
+ * The server's failure body is kept as it came (code, params, msg), so the text follows the language.
+ * (Here rather than in a module of its own: one more chunk would weigh on the home page's first load.)
+ */
+const ENDED_SESSION_KEY = 'tukio-session-ended';
+
+export function rememberEndedSession(body: unknown): void {
+  try {
+    sessionStorage.setItem(ENDED_SESSION_KEY, JSON.stringify(body));
+  } catch {
+    // Storage refused (private mode, full): the toast alone says it.
+  }
+}
+
+/** The failure body that ended the session, or null. */
+export function readEndedSession(): unknown {
+  try {
+    const raw = sessionStorage.getItem(ENDED_SESSION_KEY);
+    return raw ? (JSON.parse(raw) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetEndedSession(): void {
+  try {
+    sessionStorage.removeItem(ENDED_SESSION_KEY);
+  } catch {
+    // nothing kept
+  }
+}
 
 /** The 401 codes of a session ended by a suspension or ban (their message says until when and why). */
 const RESTRICTION_CODES = new Set(['session_ended_suspended', 'session_ended_banned']);

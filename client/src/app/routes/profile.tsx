@@ -11,7 +11,7 @@ import { CancelEventButton } from '../../features/events';
 import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard } from '../../features/profile';
 import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
-import { readEndedSession } from '../../lib/ended-session';
+import { readEndedSession } from '../../lib/session-auth';
 
 export default function ProfileRoute() {
   const t = useT();

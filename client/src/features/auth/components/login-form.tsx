@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { forgetEndedSession, readEndedSession } from '../../../lib/ended-session';
+import { forgetEndedSession, readEndedSession } from '../../../lib/session-auth';
 import { failureMessage, getErrorMessage } from '../../../lib/errors';
 import { loginRequest, resendVerificationRequest } from '../api/auth-api';
 import { useSession } from '../../../hooks/use-session';
@@ -41,7 +41,7 @@ export function LoginForm() {
   // Set once this form logs the user in, so the "already logged in" redirect below
   // does not race the post-login navigation (to / or /setAvatar).
   const [loggedInHere, setLoggedInHere] = useState(false);
-  // A suspension or ban that ended the last session: said here until the next login (lib/ended-session).
+  // A suspension or ban that ended the last session: said here until the next login (lib/session-auth).
   const [endedBy] = useState(readEndedSession);
   const endedMessage = endedBy ? failureMessage(endedBy) : null;
 
