@@ -4,8 +4,7 @@
  * drift apart. ./public-get imports this module only when that happens (it is on the home route's
  * first load, this module and ./notify are not).
  */
-import { failureMessage } from './errors';
-import { t } from './i18n';
+import { getLanguage, t } from './i18n';
 import { notify } from './notify';
 import { clearSession, getBearer } from './session-store';
 
@@ -43,6 +42,18 @@ export function forgetEndedSession(): void {
   }
 }
 
+/**
+ * The server's words in English, the errors catalog's (filled with its params) in Kiswahili: what ./errors
+ * `failureMessage` does, written out here because importing ./errors into this lazily loaded module splits it
+ * out of the home page's first load into a chunk of its own (more bytes there).
+ */
+function restrictionText(code: string, body: { msg?: unknown; params?: Record<string, string> }): string {
+  const english = typeof body.msg === 'string' && body.msg !== '' ? body.msg : t('ui.sessionExpired');
+  if (getLanguage() === 'en') return english;
+  const translated = t(`errors.${code}`, body.params);
+  return translated === `errors.${code}` ? english : translated;
+}
+
 /** The 401 codes of a session ended by a suspension or ban (their message says until when and why). */
 const RESTRICTION_CODES = new Set(['session_ended_suspended', 'session_ended_banned']);
 
@@ -56,10 +67,14 @@ export function handleUnauthorized(sent: unknown, body?: unknown): void {
   const current = getBearer();
   if (typeof sent === 'string' && current && sent === current) {
     const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
-    const restricted = typeof code === 'string' && RESTRICTION_CODES.has(code) ? failureMessage(body) : null;
+    const restricted = typeof code === 'string' && RESTRICTION_CODES.has(code);
     // Kept before the session goes, so a page that reacts to the signed-out state already knows why.
     if (restricted) rememberEndedSession(body);
     clearSession();
-    notify.error(restricted ?? t('ui.sessionExpired'), { toastId: 'session-expired' });
+    if (!restricted) {
+      notify.error(t('ui.sessionExpired'), { toastId: 'session-expired' });
+      return;
+    }
+    notify.error(restrictionText(code, body as { msg?: unknown; params?: Record<string, string> }), { toastId: 'session-expired' });
   }
 }
