@@ -11,7 +11,7 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
  * simulator, refund worker on): two buyers pay for a ticket through the payment service → the organiser
  * cancels the event from its page (a confirmation dialog that insists on a reason) → the page says it is
  * cancelled → the refunds go back through M-Pesa (simulated reversals) → the first buyer sees the
- * cancelled event, the void ticket and "Refunded KES 1,500 — receipt …" on /profile (and in
+ * cancelled event, the void ticket and "Refunded Ksh.1,500 — receipt …" on /profile (and in
  * transactions.csv) → M-Pesa refuses the second buyer's refund (insufficient float; one attempt allowed
  * here), so it fails and they read "Refund failed — we are retrying" → the admin finds both under /admin ›
  * Refunds, filters the failed one, sends it again after confirming, and it is paid.
@@ -166,10 +166,10 @@ describe('event cancellation and refunds in the browser', () => {
     // each buyer's refund, by username only (no phone numbers).
     const refunds = page.getByRole('region', { name: 'Refunds' });
     await refunds.getByRole('button', { name: 'Show refunds' }).click();
-    await refunds.getByText('2 refunds, KES 3,000 in all').waitFor();
+    await refunds.getByText('2 refunds, Ksh.3,000 in all').waitFor();
     expect(await refunds.getByRole('term').filter({ hasText: 'Voided by the event’s cancellation' }).locator('xpath=following-sibling::dd').textContent()).toBe('2 tickets');
     for (const name of ['kamau', 'achieng']) {
-      await refunds.getByRole('listitem', { name: `Refund of KES 1,500 to ${name}` }).getByText('Event cancelled', { exact: false }).waitFor();
+      await refunds.getByRole('listitem', { name: `Refund of Ksh.1,500 to ${name}` }).getByText('Event cancelled', { exact: false }).waitFor();
     }
     expect(await refunds.textContent()).not.toMatch(/2547\d{8}/);
     await screenshots(page, 'organiser-refunds', { target: () => refunds.scrollIntoViewIfNeeded() });
@@ -220,7 +220,7 @@ describe('event cancellation and refunds in the browser', () => {
 
     await page.getByRole('button', { name: 'Transaction History' }).click();
     const overlay = page.getByRole('dialog', { name: 'Transaction History' });
-    const refunded = `Refunded KES 1,500 — receipt ${paid.refundReceipt}`;
+    const refunded = `Refunded Ksh.1,500 — receipt ${paid.refundReceipt}`;
     await overlay.getByText(refunded, { exact: true }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshots(page, 'profile-transactions');
@@ -250,7 +250,7 @@ describe('event cancellation and refunds in the browser', () => {
     await page.goto('/admin');
     const refunds = page.getByRole('region', { name: /^Refunds/ });
     await refunds.getByRole('heading', { name: 'Refunds (2)' }).waitFor();
-    const card = refunds.getByRole('article', { name: `Refund of KES 1,500 to kamau for ${title}` });
+    const card = refunds.getByRole('article', { name: `Refund of Ksh.1,500 to kamau for ${title}` });
     await card.getByText('Refunded', { exact: true }).waitFor();
     await card.getByText('Event cancelled', { exact: true }).waitFor();
     await card.getByText(BUYER_PHONE).waitFor();
@@ -261,7 +261,7 @@ describe('event cancellation and refunds in the browser', () => {
     await card.waitFor();
 
     await refunds.getByRole('radio', { name: 'Failed' }).check();
-    const failed = refunds.getByRole('article', { name: `Refund of KES 1,500 to achieng for ${title}` });
+    const failed = refunds.getByRole('article', { name: `Refund of Ksh.1,500 to achieng for ${title}` });
     await failed.getByText('Failed', { exact: true }).waitFor();
     await failed.getByText(UNLUCKY_PHONE).waitFor();
     expect(await card.count()).toBe(0);

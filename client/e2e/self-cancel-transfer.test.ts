@@ -153,7 +153,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
     await card.getByRole('button', { name: 'Cancel ticket' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel this ticket?' });
     await dialog.waitFor();
-    await dialog.getByText('Refund: KES 1,200 (100% of the price), sent back to the M-Pesa number you paid with.').waitFor();
+    await dialog.getByText('Refund: Ksh.1,200 (100% of the price), sent back to the M-Pesa number you paid with.').waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshots(page, 'self-cancel-dialog');
 
@@ -173,7 +173,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
     expect(refund.refundAmount).toBe(PRICE);
     await page.getByRole('button', { name: 'Transaction History' }).click();
     const overlay = page.getByRole('dialog', { name: 'Transaction History' });
-    await overlay.getByText(`Refunded KES 1,200 — receipt ${refund.refundReceipt}`, { exact: true }).waitFor();
+    await overlay.getByText(`Refunded Ksh.1,200 — receipt ${refund.refundReceipt}`, { exact: true }).waitFor();
     expect(seriousErrors(errors)).toEqual([]);
   });
 

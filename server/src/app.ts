@@ -340,7 +340,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     }),
   );
   app.use('/api', express.json({ limit: '1mb' }));
-  app.use('/api', authenticateRequests(services.auth));
+  app.use('/api', authenticateRequests(services.auth, { restrictionReason: (userId) => services.moderation.restrictionReason(userId) }));
 
 
   declareRoutes(app, 'Health').get(

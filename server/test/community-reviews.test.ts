@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '../src/db/schema.js';
 import { giveTicket, insertEvent } from './helpers/community.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -113,7 +115,7 @@ describe('GET /api/reviews/event/:eventId', () => {
     const event = await insertEvent(t, { daysFromNow: -3 });
     const empty = await t.api('GET', `/api/reviews/event/${event}`);
     expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ reviews: [], average: 0, count: 0 });
+    expect(empty.body).toEqual({ reviews: [], average: 0, count: 0, eligibility: { canReview: false, reason: 'sign_in' } });
 
     await giveTicket(t, event, wanjiru.user._id);
     await giveTicket(t, event, otieno.user._id);
@@ -180,5 +182,36 @@ describe('editing and deleting reviews', () => {
     const byAdmin = await t.api('DELETE', `/api/reviews/${theirs._id}`, { token: admin.token });
     expect(byAdmin.status).toBe(200);
     expect(byAdmin.body.msg).toBe('Review deleted.');
+  });
+});
+
+describe('who may review (eligibility on the list and the pages)', () => {
+  const eligibility = async (eventId: string, session?: Session) => {
+    const paged = await t.api('GET', `/api/reviews/event/${eventId}/paged`, { token: session?.token });
+    const listed = await t.api('GET', `/api/reviews/event/${eventId}`, { token: session?.token });
+    expect(paged.status).toBe(200);
+    expect(listed.body.eligibility).toEqual(paged.body.eligibility);
+    return paged.body.eligibility;
+  };
+
+  it('says why each caller may not review, the same reasons POST /add refuses for, and when they may', async () => {
+    const [attendee, stranger, early, suspended] = await Promise.all([t.createUser('elig-attendee'), t.createUser('elig-stranger'), t.createUser('elig-early'), t.createUser('elig-suspended')]);
+    const past = await insertEvent(t, { daysFromNow: -3 });
+    const upcoming = await insertEvent(t, { daysFromNow: 4 });
+    await giveTicket(t, past, attendee.user._id);
+    await giveTicket(t, upcoming, early.user._id);
+    await giveTicket(t, past, suspended.user._id);
+    await t.db.update(users).set({ suspendedUntil: new Date(Date.now() + 86_400_000) }).where(eq(users.id, suspended.user._id));
+
+    expect(await eligibility(past)).toEqual({ canReview: false, reason: 'sign_in' });
+    expect(await eligibility(past, stranger)).toEqual({ canReview: false, reason: 'no_ticket' });
+    expect((await add(stranger, { content: 'x', rating: 3, eventId: past })).status).toBe(403);
+    expect(await eligibility(upcoming, early)).toEqual({ canReview: false, reason: 'too_early' });
+    expect(await eligibility(past, suspended)).toEqual({ canReview: false, reason: 'restricted' });
+    expect((await add(suspended, { content: 'x', rating: 3, eventId: past })).status).toBe(403);
+
+    expect(await eligibility(past, attendee)).toEqual({ canReview: true, reason: null });
+    expect((await add(attendee, { content: 'Great run.', rating: 4, eventId: past })).status).toBe(201);
+    expect(await eligibility(past, attendee)).toEqual({ canReview: false, reason: 'already_reviewed' });
   });
 });

@@ -186,6 +186,39 @@ describe('POST /api/events/:id/cancel', () => {
   });
 });
 
+describe('an event that has started', () => {
+  /** Bought while upcoming, then the clock passes its start (an hour ago on the Nairobi wall clock). */
+  const startedEvent = async (what: string) => {
+    const eventId = await paidEvent(what);
+    await payFor(t, amani.token, eventId, { phone: '254711000009' });
+    const started = new Date(Date.now() + 3 * 60 * 60 * 1000 - 60 * 60 * 1000);
+    await t.db.update(events).set({ startsAt: started }).where(eq(events.id, eventId));
+    return eventId;
+  };
+
+  it('cannot be cancelled (or deleted) by its organiser: 409 saying why, and nothing changes', async () => {
+    const eventId = await startedEvent('Past gala');
+    const before = { refunds: await refundsOf(t, eventId), tickets: await ticketsOf(eventId) };
+    const res = await cancel(eventId, organiser);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'event_cancel_started', msg: expect.stringMatching(/already started.*ask an administrator/) });
+    const deleted = await t.api('DELETE', `/api/events/${eventId}`, { token: organiser.token });
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.code).toBe('event_cancel_started');
+    expect((await t.api('GET', `/api/events/${eventId}`)).body.status).toBe('approved');
+    expect(await refundsOf(t, eventId)).toEqual(before.refunds);
+    expect(await ticketsOf(eventId)).toEqual(before.tickets);
+  });
+
+  it('can still be cancelled by an admin, with the reason (the event never took place): buyers refunded', async () => {
+    const eventId = await startedEvent('Never-happened gala');
+    const res = await cancel(eventId, admin, 'The venue was closed on the day; the event never took place.');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ cancelled: true, refunds: 1, ticketsVoided: 1 });
+    expect((await t.api('GET', `/api/events/${eventId}`)).body).toMatchObject({ status: 'cancelled', cancelReason: 'The venue was closed on the day; the event never took place.' });
+  });
+});
+
 describe('DELETE /api/events/:id', () => {
   it('cancels an event that has orders instead of deleting it', async () => {
     const eventId = await paidEvent('Deleted gala');

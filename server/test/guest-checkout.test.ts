@@ -187,3 +187,38 @@ describe('claiming guest tickets at sign-in', () => {
     expect(await ownerOfOrder(stranger.orderId)).not.toBe(member.user._id);
   });
 });
+
+describe('a guest buyer as organisers see them', () => {
+  it('is "Guest 0722 ••• 111" with the email they gave on the attendee list and its CSV, and on the refunds panel; never the placeholder account', async () => {
+    const eventId = await paidEvent(700, 'Sondeka Festival');
+    const [withEmail, withoutEmail] = [freshPhone(), freshPhone()];
+    await payFor(t, undefined, eventId, { phone: withEmail, guestEmail: 'Akinyi@Example.com' });
+    await payFor(t, undefined, eventId, { phone: withoutEmail });
+    const masked = (phone: string) => `0${phone.slice(3, 6)} ••• ${phone.slice(-3)}`;
+
+    const list = await t.api('GET', `/api/events/${eventId}/attendees`, { token: organiser.token });
+    expect(list.status).toBe(200);
+    expect(list.body.map((row: { username: string; email: string; guest: unknown }) => ({ username: row.username, email: row.email, guest: row.guest })).sort((a: { email: string }, b: { email: string }) => b.email.localeCompare(a.email))).toEqual([
+      { username: `Guest ${masked(withEmail)}`, email: 'akinyi@example.com', guest: { phone: masked(withEmail), email: 'akinyi@example.com' } },
+      { username: `Guest ${masked(withoutEmail)}`, email: '', guest: { phone: masked(withoutEmail), email: null } },
+    ]);
+    const paged = await t.api('GET', `/api/events/${eventId}/attendees/paged`, { token: organiser.token });
+    expect(paged.body.items.map((row: { username: string }) => row.username).sort()).toEqual([`Guest ${masked(withEmail)}`, `Guest ${masked(withoutEmail)}`].sort());
+    const csv = await t.api('GET', `/api/events/${eventId}/attendees?format=csv`, { token: organiser.token });
+    expect(csv.body).toContain(`"Guest ${masked(withEmail)}","akinyi@example.com"`);
+
+    expect((await t.api('POST', `/api/events/${eventId}/cancel`, { token: organiser.token, body: { reason: 'The venue was double-booked.' } })).status).toBe(200);
+    const refunds = await t.api('GET', `/api/events/${eventId}/refunds`, { token: organiser.token });
+    expect(refunds.body.refunds.map((row: { username: string; guest: boolean }) => [row.username, row.guest]).sort()).toEqual(
+      [[`Guest ${masked(withEmail)}`, true], [`Guest ${masked(withoutEmail)}`, true]].sort(),
+    );
+    // Nowhere the whole number or the placeholder address.
+    for (const body of [JSON.stringify(list.body), JSON.stringify(paged.body), String(csv.body), JSON.stringify(refunds.body)]) {
+      for (const phone of [withEmail, withoutEmail]) {
+        expect(body).not.toContain(phone);
+        expect(body).not.toContain(`0${phone.slice(3)}`);
+      }
+      expect(body).not.toContain('guest.invalid');
+    }
+  });
+});

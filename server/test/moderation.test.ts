@@ -319,7 +319,26 @@ describe('warnings, suspensions and bans', () => {
     await ended;
     await disconnected;
     expect(socket.connected).toBe(false);
-    expect((await t.api('POST', '/api/comments/add', { token: author.token, body: { content: 'still here?', eventId } })).status).toBe(401);
+    // The old token's 401 says why the session ended: suspended until when (Nairobi time) and the reason.
+    const nairobiUntil = new Date(until + 3 * 3600 * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    for (const refused of [
+      await t.api('POST', '/api/comments/add', { token: author.token, body: { content: 'still here?', eventId } }),
+      await t.api('GET', '/api/tickets/mine', { token: author.token }),
+    ]) {
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({
+        code: 'session_ended_suspended',
+        params: { until: nairobiUntil, reason: 'Repeated spam.' },
+        restricted: true,
+        suspendedUntil: new Date(until).toISOString(),
+        reason: 'Repeated spam.',
+      });
+      expect(refused.body.msg).toBe(
+        `Your account is suspended until ${nairobiUntil} (Nairobi time), so you were signed out. You may log in again to read, but not to post, chat, buy tickets or publish events until then. The moderators' reason: Repeated spam.`,
+      );
+    }
+    // A token that is merely stale (logged out elsewhere, no measure) still just asks to log in.
+    expect((await t.api('GET', '/api/tickets/mine', { token: 'not-a-token' })).body.code).toBe('login_required');
     expect((await t.smtp.waitFor(author.user.email, /Your Tukio account is suspended/)).text).toContain('Repeated spam.');
 
     // A new login may read but not write.
@@ -336,7 +355,7 @@ describe('warnings, suspensions and bans', () => {
     ]);
     for (const refused of refusals) {
       expect(refused.status).toBe(403);
-      expect(refused.body.msg).toMatch(/^Your account is suspended until .* UTC/);
+      expect(refused.body.msg).toMatch(/^Your account is suspended until \d{4}-\d\d-\d\d \d\d:\d\d \(Nairobi time\)/);
     }
     const chatSocket = await sockets.open(t.url, again.token);
     const ack = await emitWithAck(chatSocket, 'send-msg', { from: again.user._id, to: friend.user._id, message: 'hello' });

@@ -60,7 +60,7 @@ export function lazyAxiosClient(options: { baseURL: string; timeout: number; end
     if (options.endSessionOn401) {
       client.interceptors.response.use(undefined, (error: unknown) => {
         if (axios.isAxiosError(error) && error.response?.status === 401 && !error.config?.skipSessionReset) {
-          handleUnauthorized(AxiosHeaders.from(error.config?.headers).get('Authorization'));
+          handleUnauthorized(AxiosHeaders.from(error.config?.headers).get('Authorization'), error.response.data);
         }
         return Promise.reject(error);
       });

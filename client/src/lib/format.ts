@@ -49,7 +49,7 @@ export function formatDateTime(value: string | null | undefined): string {
   return date ? dateTimeFormat(date) : '';
 }
 
-/** 'Ksh.1,500': how Kenyans write a price (thousands separated). */
+/** 'Ksh.1,500': how Kenyans write money (thousands separated): prices, payments and refunds alike, in both languages. */
 export function formatShillings(amount: number): string {
   return `Ksh.${englishWholeNumber(amount)}`;
 }
@@ -60,9 +60,4 @@ export function formatPrice(isPaid: boolean, price: number | null | undefined, m
   return typeof maxPrice === 'number' && maxPrice > price ? t('common.priceFrom', { price: formatShillings(price) }) : formatShillings(price);
 }
 
-/** 'KES 1,500': how money going back to a buyer (refunds) is written. */
-export function formatKes(amount: number): string {
-  // A no-break space: the currency never ends a line apart from its amount.
-  return `KES\u00a0${englishWholeNumber(amount)}`;
-}
 

@@ -76,7 +76,7 @@ export async function settleAnswer<T>(answer: Promise<RawAnswer>, { signal, auth
   }
   if (!raw.ok) {
     if (raw.status === 401 && authorization && !skipSessionReset) {
-      (await import('./session-auth')).handleUnauthorized(authorization);
+      (await import('./session-auth')).handleUnauthorized(authorization, data);
     }
     throw new HttpError(`Request failed with status code ${raw.status}`, { status: raw.status, data });
   }

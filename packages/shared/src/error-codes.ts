@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'metrics_token_required',
   'account_banned',
   'account_suspended',
+  'session_ended_suspended',
+  'session_ended_banned',
   'validation_failed',
   // Accounts.
   'username_taken',
@@ -55,6 +57,7 @@ export const ERROR_CODES = [
   'event_status_admin_only',
   'event_not_organiser',
   'event_cancel_not_organiser',
+  'event_cancel_started',
   'event_several_ticket_types',
   'event_has_orders',
   'event_has_tickets',

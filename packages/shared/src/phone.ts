@@ -14,3 +14,12 @@ export function normaliseKenyanPhone(value: unknown): string | undefined {
   const match = /^(?:254|0)?([17]\d{8})$/.exec(digits);
   return match ? `254${match[1]}` : undefined;
 }
+
+/**
+ * A Kenyan number as people read it with its middle hidden: `254722333111` → `0722 ••• 111`. How a guest
+ * buyer (no account) is shown to organisers: enough to recognise, never the whole number.
+ */
+export function maskKenyanPhone(msisdn: string): string {
+  const local = msisdn.startsWith('254') ? `0${msisdn.slice(3)}` : msisdn;
+  return `${local.slice(0, 4)} ••• ${local.slice(-3)}`;
+}

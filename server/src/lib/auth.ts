@@ -2,28 +2,82 @@ import { bearerToken } from '@tukio/shared/node/bearer-token';
 import type { Request, RequestHandler } from 'express';
 import type { AuthService, AuthUser } from '../modules/auth/index.js';
 import { AppError, type ErrorCode } from './app-error.js';
+import { toWallClock } from './event-clock.js';
+
+/** A session a suspension or ban ended (its token was revoked by the measure), with the moderator's reason. */
+export interface RestrictedSession {
+  suspendedUntil: Date | null;
+  bannedAt: Date | null;
+  reason: string | null;
+}
 
 declare module 'express-serve-static-core' {
   interface Request {
     user?: AuthUser;
+    /** Set when the bearer token was revoked by a suspension or ban still in force: a 401 then says so. */
+    restrictedSession?: RestrictedSession;
   }
 }
 
-/** Reads the bearer token on every request; routes then ask for what they need with the helpers below. */
-export function authenticateRequests(auth: AuthService): RequestHandler {
+/**
+ * Reads the bearer token on every request; routes then ask for what they need with the helpers below.
+ * `restrictionReason` (moderation's) names why an account was suspended or banned, for the 401 that
+ * tells a signed-out suspended user why instead of "Your session has expired".
+ */
+export function authenticateRequests(auth: AuthService, options: { restrictionReason?: (userId: string) => Promise<string | null> } = {}): RequestHandler {
   return async (req, _res, next) => {
-    const token = bearerToken(req);
-    if (token && token !== 'null' && token !== 'undefined') {
-      const user = await auth.authenticate(token);
-      if (user) req.user = user;
+    try {
+      const token = bearerToken(req);
+      if (token && token !== 'null' && token !== 'undefined') {
+        const user = await auth.authenticate(token);
+        if (user) req.user = user;
+        else {
+          const ended = await auth.restrictedSession(token);
+          if (ended) {
+            const reason = (await options.restrictionReason?.(ended.userId).catch(() => null)) ?? null;
+            req.restrictedSession = { suspendedUntil: ended.suspendedUntil, bannedAt: ended.bannedAt, reason };
+          }
+        }
+      }
+      next();
+    } catch (error) {
+      next(error);
     }
-    next();
   };
+}
+
+/** `until` as the Nairobi wall-clock time (`2026-12-05 14:30`), how every time is shown to Kenyan users. */
+function nairobiTime(until: Date): string {
+  return toWallClock(until).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * The 401 for a caller without a session: "log in" (`code`/`message`), unless their session was ended by a
+ * suspension or ban still in force, which it names with its end (Nairobi time) and the moderator's reason.
+ */
+export function loginRequired(req: Request, code?: ErrorCode, message?: string): AppError {
+  const ended = req.restrictedSession;
+  if (!ended) return AppError.unauthorized(code, message);
+  const reason = ended.reason ?? '';
+  const body = { restricted: true, suspendedUntil: ended.suspendedUntil?.toISOString() ?? null, banned: Boolean(ended.bannedAt), reason: ended.reason };
+  if (ended.bannedAt) {
+    return new AppError(401, 'session_ended_banned', `This account has been banned by the moderators, so you were signed out. Their reason: ${reason}`, {
+      params: { reason },
+      body,
+    });
+  }
+  const until = nairobiTime(ended.suspendedUntil!);
+  return new AppError(
+    401,
+    'session_ended_suspended',
+    `Your account is suspended until ${until} (Nairobi time), so you were signed out. You may log in again to read, but not to post, chat, buy tickets or publish events until then. The moderators' reason: ${reason}`,
+    { params: { until, reason }, body },
+  );
 }
 
 /** The caller, or a 401. */
 export function requireUser(req: Request): AuthUser {
-  if (!req.user) throw AppError.unauthorized();
+  if (!req.user) throw loginRequired(req);
   return req.user;
 }
 
@@ -72,10 +126,10 @@ export function restrictionError(user: { suspendedUntil?: Date | null; bannedAt?
   const restricted = { restricted: true };
   if (user.bannedAt) return AppError.forbidden('account_banned', 'This account has been banned for breaking the community rules.', { body: restricted });
   if (user.suspendedUntil && user.suspendedUntil.getTime() > now.getTime()) {
-    const until = `${user.suspendedUntil.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const until = nairobiTime(user.suspendedUntil);
     return AppError.forbidden(
       'account_suspended',
-      `Your account is suspended until ${until} for breaking the community rules: until then you cannot post, chat, buy tickets or publish events.`,
+      `Your account is suspended until ${until} (Nairobi time) for breaking the community rules: until then you cannot post, chat, buy tickets or publish events.`,
       { params: { until }, body: restricted },
     );
   }

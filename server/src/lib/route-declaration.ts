@@ -3,7 +3,7 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { AuthUser } from '../modules/auth/index.js';
 import { AppError, type ErrorCode } from './app-error.js';
-import { requireAdmin, requireSelf, requireSelfIfPresent, restrictionError } from './auth.js';
+import { loginRequired, requireAdmin, requireSelf, requireSelfIfPresent, restrictionError } from './auth.js';
 import { listRouteLayers } from './routes.js';
 import { parse } from './validate.js';
 
@@ -146,7 +146,7 @@ function checkInternalKey(req: Request, expected: Buffer) {
 /** The gate every declared route runs first: who may call it at all. */
 function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefined): void {
   const signedIn = () => {
-    if (!req.user) throw AppError.unauthorized(spec.login?.code, spec.login?.message);
+    if (!req.user) throw loginRequired(req, spec.login?.code, spec.login?.message);
   };
   switch (spec.access) {
     case 'public':

@@ -11,6 +11,7 @@ import { CancelEventButton } from '../../features/events';
 import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard } from '../../features/profile';
 import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
+import { readEndedSession } from '../../lib/session-auth';
 
 export default function ProfileRoute() {
   const t = useT();
@@ -28,7 +29,8 @@ export default function ProfileRoute() {
 
   useEffect(() => {
     if (!userId && arrivedWithoutUser) {
-      notify.error(translate('profile.userNotFound'), { toastId: 'user-not-found' });
+      // A session a suspension or ban just ended already said why (and the login page goes on saying it).
+      if (!readEndedSession()) notify.error(translate('profile.userNotFound'), { toastId: 'user-not-found' });
       void navigate(paths.login, { replace: true });
     }
   }, [userId, arrivedWithoutUser, navigate]);

@@ -330,6 +330,25 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /**
+     * A bearer token that `authenticate` refused because a suspension or ban still in force revoked it
+     * (a valid signature, an older token version): whose, and the measure; undefined for any other token.
+     */
+    async restrictedSession(token: string, now = new Date()): Promise<{ userId: string; suspendedUntil: Date | null; bannedAt: Date | null } | undefined> {
+      let payload: jwt.JwtPayload | string;
+      try {
+        payload = jwt.verify(token, verifyKey, { algorithms: ['HS256'] });
+      } catch {
+        return undefined;
+      }
+      if (typeof payload === 'string' || typeof payload.sub !== 'string' || !/^[0-9a-f]{24}$/.test(payload.sub)) return undefined;
+      const row = await loadSessionUser(payload.sub);
+      if (!row || row.tokenVersion === payload.tv) return undefined;
+      const suspended = row.suspendedUntil && row.suspendedUntil.getTime() > now.getTime() ? row.suspendedUntil : null;
+      if (!suspended && !row.bannedAt) return undefined;
+      return { userId: row.id, suspendedUntil: suspended, bannedAt: row.bannedAt ?? null };
+    },
+
+    /**
      * Moderation's account measures: a suspension (until a time, or lifted with null) or a ban. Either
      * revokes every session (the token version moves) and is announced, so each instance drops its cached
      * lookup and its chat sockets of the account at once.

@@ -43,13 +43,29 @@ export const reviewResponse = z
   })
   .meta({ id: 'Review' });
 
+/** Whether the caller may review the event now, and if not why (the reasons POST /api/reviews/add would refuse for). */
+const reviewEligibility = z
+  .object({
+    canReview: z.boolean(),
+    reason: z.enum(['sign_in', 'restricted', 'no_ticket', 'too_early', 'already_reviewed']).nullable(),
+  })
+  .meta({
+    id: 'ReviewEligibility',
+    description:
+      'Whether the caller may add a review: `reason` says why not (`sign_in`: a visitor; `restricted`: suspended or banned; `no_ticket`: holds no ticket to the event; `too_early`: it has not started; `already_reviewed`), null when they may.',
+  });
+
 export const reviewList = z.object({
   reviews: z.array(reviewResponse),
   average: z.number().meta({ description: 'One decimal; 0 when there are no reviews.' }),
   count: z.int(),
+  eligibility: reviewEligibility,
 });
 
-export const reviewPage = pageSchema(reviewResponse).extend({ average: z.number().meta({ description: 'Of all the reviews (one decimal; 0 when none is rated).' }) });
+export const reviewPage = pageSchema(reviewResponse).extend({
+  average: z.number().meta({ description: 'Of all the reviews (one decimal; 0 when none is rated).' }),
+  eligibility: reviewEligibility,
+});
 
 export const reviewAdded = z.object({ status: done, review: reviewResponse, msg: z.string() });
 

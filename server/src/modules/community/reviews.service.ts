@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { requireOwner } from '../../lib/auth.js';
+import { requireOwner, restrictionError } from '../../lib/auth.js';
 import { hasStarted } from '../../lib/event-clock.js';
 import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
 import { countWithinBytes } from '../../lib/page-budget.js';
@@ -41,6 +41,16 @@ export const toReview = (row: ReviewRow, viewer: AuthUser | undefined) => {
 
 export type ReviewView = ReturnType<typeof toReview>;
 
+/**
+ * Why the caller may not review the event (null when they may): the same checks, in the same order, as
+ * POST /api/reviews/add, so the client shows the reason instead of a form that would be refused.
+ */
+export type ReviewBlock = 'sign_in' | 'restricted' | 'no_ticket' | 'too_early' | 'already_reviewed';
+export interface ReviewEligibility {
+  canReview: boolean;
+  reason: ReviewBlock | null;
+}
+
 /** One decimal; 0 when nothing is rated. */
 const averageOf = (sum: number, rated: number) => (rated ? Math.round((sum / rated) * 10) / 10 : 0);
 
@@ -59,10 +69,20 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
     return review;
   }
 
+  async function eligibilityOf(event: { id: string; startsAt: Date }, viewer: AuthUser | undefined): Promise<ReviewEligibility> {
+    const blocked = (reason: ReviewBlock): ReviewEligibility => ({ canReview: false, reason });
+    if (!viewer) return blocked('sign_in');
+    if (restrictionError(viewer, now())) return blocked('restricted');
+    if (!(await registrations.isRegistered(event.id, viewer.id))) return blocked('no_ticket');
+    if (!hasStarted(event.startsAt, now())) return blocked('too_early');
+    if (await reviews.exists(event.id, viewer.id)) return blocked('already_reviewed');
+    return { canReview: true, reason: null };
+  }
+
   return {
     /** Reviews newest first, with the average (one decimal; 0 when there are none) and the count. */
     async listForEvent(eventId: string, viewer: AuthUser | undefined) {
-      await requireVisibleEvent(eventRefs, eventId, viewer);
+      const event = await requireVisibleEvent(eventRefs, eventId, viewer);
       const rows = await reviews.listForEvent(eventId);
       // A review a moderator hid (spam, abuse) keeps its place in the list but not its weight in the average.
       const rated = rows.filter((row) => !row.hiddenAt);
@@ -71,16 +91,30 @@ export function createReviewsService(deps: { db: Database; now?: () => Date; bra
         reviews: rows.map((row) => toReview(row, viewer)),
         average: averageOf(total, rated.length),
         count: rows.length,
+        eligibility: await eligibilityOf(event, viewer),
       };
     },
 
     /** One page of the reviews, newest first, with the average of the whole list. */
-    async pageForEvent(eventId: string, viewer: AuthUser | undefined, page: { limit: number; cursor?: CursorKey | undefined }): Promise<Page<ReviewView> & { average: number }> {
-      await requireVisibleEvent(eventRefs, eventId, viewer);
-      const [rows, stats] = await Promise.all([reviews.pageForEvent(eventId, { limit: page.limit + 1, after: page.cursor }), reviews.statsForEvent(eventId)]);
+    async pageForEvent(
+      eventId: string,
+      viewer: AuthUser | undefined,
+      page: { limit: number; cursor?: CursorKey | undefined },
+    ): Promise<Page<ReviewView> & { average: number; eligibility: ReviewEligibility }> {
+      const event = await requireVisibleEvent(eventRefs, eventId, viewer);
+      const [rows, stats, eligibility] = await Promise.all([
+        reviews.pageForEvent(eventId, { limit: page.limit + 1, after: page.cursor }),
+        reviews.statsForEvent(eventId),
+        eligibilityOf(event, viewer),
+      ]);
       const views = rows.map((row) => toReview(row, viewer));
       const sent = countWithinBytes(views, page.limit);
-      return { ...toPage(rows, sent, stats.total, (row) => [row.createdMicros, row.id]), items: views.slice(0, sent), average: averageOf(stats.ratingSum, stats.rated) };
+      return {
+        ...toPage(rows, sent, stats.total, (row) => [row.createdMicros, row.id]),
+        items: views.slice(0, sent),
+        average: averageOf(stats.ratingSum, stats.rated),
+        eligibility,
+      };
     },
 
     async add(user: AuthUser, input: { eventId: string; content: string; rating: number }): Promise<ReviewView> {

@@ -116,6 +116,17 @@ export function createModerationRepository(db: Executor) {
       await db.update(reports).set({ status: 'resolved', outcome, resolvedAt: new Date() }).where(and(inArray(reports.id, ids), eq(reports.status, 'open')));
     },
 
+    /** The reason of the latest suspension or ban of an account (what a signed-out suspended user is told). */
+    async latestRestrictionReason(userId: string): Promise<string | null> {
+      const [row] = await db
+        .select({ reason: moderationActions.reason })
+        .from(moderationActions)
+        .where(and(eq(moderationActions.targetUserId, userId), inArray(moderationActions.action, ['suspend', 'ban'])))
+        .orderBy(desc(moderationActions.createdAt), desc(moderationActions.id))
+        .limit(1);
+      return row?.reason ?? null;
+    },
+
     /** Earlier measures against an account (warnings, suspensions, bans), for the queue. */
     async priorMeasures(userIds: string[]) {
       if (userIds.length === 0) return [];

@@ -288,6 +288,11 @@ export function createModerationService(deps: ModerationDeps) {
   }
 
   return {
+    /** Why the account was suspended or banned (the latest such measure's reason), for its ended session's 401. */
+    restrictionReason(userId: string): Promise<string | null> {
+      return repo.latestRestrictionReason(userId);
+    },
+
     /** One report per user per item; the reported person never learns who reported them. */
     async report(user: AuthUser, input: { kind: ReportKind; id: string; reason: ReportReason; details: string }) {
       const { authorId } = await reportable(user, input.kind, input.id);

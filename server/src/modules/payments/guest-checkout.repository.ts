@@ -74,7 +74,15 @@ export function createGuestCheckoutRepository(db: Executor) {
           id: orders.id,
           status: orders.status,
           guestPhone: users.guestPhone,
-          event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location, status: events.status },
+          event: {
+            id: events.id,
+            title: events.title,
+            startsAt: events.startsAt,
+            location: events.location,
+            status: events.status,
+            cancelReason: events.cancelReason,
+            cancelledAt: events.cancelledAt,
+          },
         })
         .from(orders)
         .innerJoin(users, eq(users.id, orders.userId))
@@ -83,11 +91,17 @@ export function createGuestCheckoutRepository(db: Executor) {
         .limit(1);
       if (!order) return undefined;
       const rows = await db
-        .select({ id: tickets.id, code: tickets.code, checkedInAt: tickets.checkedInAt, voidedAt: tickets.voidedAt })
+        .select({ id: tickets.id, code: tickets.code, checkedInAt: tickets.checkedInAt, voidedAt: tickets.voidedAt, voidReason: tickets.voidReason })
         .from(tickets)
         .where(eq(tickets.orderId, orderId))
         .orderBy(asc(tickets.createdAt), asc(tickets.id));
-      return { ...order, tickets: rows };
+      // What is coming back to the guest (an event cancelled, tickets given back): oldest first.
+      const moneyBack = await db
+        .select({ amount: refunds.amount, reason: refunds.reason, status: refunds.status, receipt: refunds.receipt, createdAt: refunds.createdAt })
+        .from(refunds)
+        .where(eq(refunds.orderId, orderId))
+        .orderBy(asc(refunds.createdAt), asc(refunds.id));
+      return { ...order, tickets: rows, refunds: moneyBack };
     },
   };
 }

@@ -89,13 +89,29 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
       const holder = guestHolderName(order.guestPhone ?? '');
       return {
         orderStatus: order.status,
-        event: { _id: order.event.id, title: order.event.title, date: order.event.startsAt.toISOString(), location: order.event.location, status: order.event.status },
+        event: {
+          _id: order.event.id,
+          title: order.event.title,
+          date: order.event.startsAt.toISOString(),
+          location: order.event.location,
+          status: order.event.status,
+          cancelReason: order.event.cancelReason,
+          cancelledAt: order.event.cancelledAt?.toISOString() ?? null,
+        },
         tickets: order.tickets.map((ticket) => ({
           _id: ticket.id,
           code: ticket.code,
           holder,
           checkedInAt: ticket.checkedInAt?.toISOString() ?? null,
           voidedAt: ticket.voidedAt?.toISOString() ?? null,
+          voidReason: ticket.voidReason,
+        })),
+        refunds: order.refunds.map((refund) => ({
+          amount: refund.amount,
+          reason: refund.reason,
+          status: refund.status,
+          receipt: refund.receipt,
+          createdAt: refund.createdAt.toISOString(),
         })),
       };
     },

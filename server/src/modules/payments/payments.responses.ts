@@ -13,7 +13,7 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from '@tukio/shared/internal-api';
-import { refundStatusSchema } from '@tukio/shared/internal-refunds';
+import { refundReasonSchema, refundStatusSchema } from '@tukio/shared/internal-refunds';
 import { z } from 'zod';
 import type { orders, payments } from '../../db/schema.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
@@ -60,6 +60,26 @@ export const transaction = z
 /** GET /api/guest-tickets/:token. */
 export const guestTickets = z.object({
   orderStatus: orderStatus,
-  event: z.object({ _id: id, title: z.string(), date: dateTime, location: z.string(), status: z.string() }),
-  tickets: z.array(z.object({ _id: id, code: z.string(), holder: z.string(), checkedInAt: dateTime.nullable(), voidedAt: dateTime.nullable() })),
+  event: z.object({
+    _id: id,
+    title: z.string(),
+    date: dateTime,
+    location: z.string(),
+    status: z.string(),
+    cancelReason: z.string().nullable().meta({ description: "The organiser's (or admin's) reason, once the event is cancelled." }),
+    cancelledAt: dateTime.nullable(),
+  }),
+  tickets: z.array(
+    z.object({
+      _id: id,
+      code: z.string(),
+      holder: z.string(),
+      checkedInAt: dateTime.nullable(),
+      voidedAt: dateTime.nullable(),
+      voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred']).nullable(),
+    }),
+  ),
+  refunds: z
+    .array(z.object({ amount: shillings, reason: refundReasonSchema, status: refundStatusSchema, receipt: z.string().nullable(), createdAt: dateTime }))
+    .meta({ description: "The order's refunds, oldest first: what is coming back to the guest's M-Pesa and where it stands (`receipt` once paid)." }),
 });

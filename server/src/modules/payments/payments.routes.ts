@@ -309,7 +309,7 @@ export function createGuestTicketsRouter(deps: { guests: GuestCheckout }) {
       access: 'public',
       description: 'The token is the signed capability the SMS link carries (`/t/<token>`). Once the order is claimed by an account its tickets are under My Tickets and the link answers 404.',
       params: guestTicketParams,
-      responses: { 200: { description: '`{orderStatus, event, tickets}`; each ticket carries its signed code (for the QR).', schema: guestTickets }, 404: 'Unknown or forged link, or claimed.' },
+      responses: { 200: { description: '`{orderStatus, event, tickets, refunds}`; each ticket carries its signed code (for the QR); a cancelled event its reason, the refunds where they stand.', schema: guestTickets }, 404: 'Unknown or forged link, or claimed.' },
     },
     ({ params }) => deps.guests.ticketsFor(params.token),
   );

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
+import { hasStarted } from '../../lib/event-clock.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { AuthUser } from '../auth/index.js';
@@ -14,6 +15,7 @@ export const cancellationMessages = {
   notFound: 'Event not found.',
   notOwner: 'Only the organiser of this event or an administrator can cancel it.',
   alreadyCancelled: 'This event is already cancelled.',
+  started: 'This event has already started, so its organiser can no longer cancel it. If it did not take place, ask an administrator to cancel it.',
 } as const;
 
 export interface EventCancellationDeps {
@@ -87,6 +89,10 @@ export function createEventCancellation(deps: EventCancellationDeps) {
       if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
       requireOwner(user, event.userId, { code: 'event_cancel_not_organiser', message: cancellationMessages.notOwner });
       if (event.status === 'cancelled') throw AppError.conflict('event_already_cancelled', cancellationMessages.alreadyCancelled);
+      // Cancelling promises every buyer a full refund: once the event has started (it took place, or is
+      // taking place) that is no longer the organiser's call. An admin still can, with the reason, for an
+      // event that never happened.
+      if (user.role !== 'admin' && hasStarted(event.startsAt)) throw AppError.conflict('event_cancel_started', cancellationMessages.started);
       const outcome = await retryOnDeadlock(() => inTransaction(eventId, reason, new Date()));
       deps.changes.publish('event', eventId);
       deps.changes.publish('event-tickets', eventId);

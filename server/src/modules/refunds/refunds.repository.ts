@@ -206,6 +206,7 @@ export function createRefundsRepository(db: Executor) {
         .select({
           id: refunds.id,
           username: users.username,
+          guestPhone: users.guestPhone,
           amount: refunds.amount,
           reason: refunds.reason,
           status: refunds.status,

@@ -96,7 +96,8 @@ export const eventRefunds = z.object({
   refunds: z.array(
     z.object({
       refundId: id,
-      username: z.string().meta({ description: "The buyer's username (no phone or email)." }),
+      username: z.string().meta({ description: "The buyer's username (no phone or email); a guest buyer (no account) reads \"Guest 0722 ••• 111\"." }),
+      guest: z.boolean().meta({ description: 'Bought as a guest (without an account).' }),
       amount: shillings,
       reason: refundReasonSchema,
       status: refundStatusSchema,

@@ -151,14 +151,14 @@ export function createEventCancellationRouter(deps: { cancellation: EventCancell
       description:
         'Final: the event answers `status: "cancelled"` with `cancelReason` and `cancelledAt`, stays readable (comments, reviews, forums) and leaves the ' +
         'upcoming, popular and search lists. Every ticket is voided, every successful payment refunded in full (M-Pesa reversal or B2C), pending orders ' +
-        'release their seats, and every holder is emailed the reason.',
+        'release their seats, and every holder is emailed the reason. Once the event has started only an admin may cancel it (e.g. it never took place).',
       params: eventParams,
       body: cancelBody,
       responses: {
         200: { description: '`{msg, cancelled, cancelledAt, ticketsVoided, ordersReleased, refunds}`.', schema: cancelled },
         403: 'Not the organiser or an admin.',
         404: 'Event not found (or pending and not yours).',
-        409: 'Already cancelled: nothing changed.',
+        409: 'Already cancelled, or started and the caller is not an admin (`event_cancel_started`): nothing changed.',
       },
     },
     ({ params, body, user }) => deps.cancellation.cancel(params.id, user, body.reason),

@@ -1,3 +1,4 @@
+import { maskKenyanPhone } from '@tukio/shared/phone';
 import { REFUND_STATUSES, type auditRequest, type RefundAcceptedRequest, type RefundReason, type RefundResultRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database, Executor } from '../../db/database.js';
@@ -331,7 +332,9 @@ export function createRefundsService(deps: RefundsServiceDeps) {
         byStatus,
         refunds: rows.map((row) => ({
           refundId: row.id,
-          username: row.username,
+          // A guest buyer by the masked phone, never their placeholder account (which spells the whole number).
+          username: row.guestPhone ? `Guest ${maskKenyanPhone(row.guestPhone)}` : row.username,
+          guest: Boolean(row.guestPhone),
           amount: row.amount,
           reason: row.reason,
           status: row.status,

@@ -17,6 +17,9 @@ const attendeeColumns = {
   orderId: tickets.orderId,
   checkedInAt: tickets.checkedInAt,
   createdAt: tickets.createdAt,
+  /** A guest buyer's phone (their account is a placeholder) and the email they gave at checkout, if any. */
+  guestPhone: users.guestPhone,
+  guestEmail: sql<string | null>`(select ${orders.guestEmail} from ${orders} where ${orders.id} = ${tickets.orderId})`,
 };
 
 /** Tickets, seat counting and the event row lock that makes stock changes safe. */

@@ -65,11 +65,15 @@ export const checkedIn = z.object({ message: z.string(), ticket: z.object({ _id:
 const attendee = z.object({
   ticketId: id,
   userId: id,
-  username: z.string(),
-  email: z.string(),
+  username: z.string().meta({ description: 'A guest buyer (no account) reads "Guest 0722 ••• 111".' }),
+  email: z.string().meta({ description: "A guest's is the one given at checkout, or empty." }),
   orderId: id.nullable(),
   checkedInAt: dateTime.nullable(),
   issuedAt: dateTime,
+  guest: z
+    .object({ phone: z.string().meta({ description: 'Masked: `0722 ••• 111`.' }), email: z.string().nullable() })
+    .nullable()
+    .meta({ description: 'Set for a guest buyer (bought without an account): the masked phone and the email given, if any.' }),
 });
 
 export const attendees = z.array(attendee);

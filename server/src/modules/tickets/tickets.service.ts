@@ -8,6 +8,7 @@ import type { ChangeFeed } from '../../lib/change-feed.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Language } from '../../lib/i18n.js';
 import type { Mail } from '../../lib/mailer.js';
+import { maskKenyanPhone } from '@tukio/shared/phone';
 import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
@@ -469,11 +470,16 @@ export type TicketsService = ReturnType<typeof createTicketsService>;
 
 type AttendeeRow = Awaited<ReturnType<ReturnType<typeof createTicketsRepository>['listForEvent']>>[number];
 
+/**
+ * A guest buyer (docs/decisions/guest-checkout.md) is listed as "Guest 0722 ••• 111" with the email they gave
+ * (or none), never as their placeholder account (`guest-2547…`, `2547…@guest.invalid`).
+ */
 const toAttendee = (row: AttendeeRow) => ({
   ticketId: row.id,
   userId: row.userId,
-  username: row.username,
-  email: row.email,
+  username: row.guestPhone ? `Guest ${maskKenyanPhone(row.guestPhone)}` : row.username,
+  email: row.guestPhone ? (row.guestEmail ?? '') : row.email,
+  guest: row.guestPhone ? { phone: maskKenyanPhone(row.guestPhone), email: row.guestEmail } : null,
   orderId: row.orderId,
   checkedInAt: row.checkedInAt?.toISOString() ?? null,
   issuedAt: row.createdAt.toISOString(),

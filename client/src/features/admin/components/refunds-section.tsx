@@ -12,7 +12,7 @@ import { paths } from '../../../config/paths';
 import { LoadMore } from '../../../components/ui/load-more';
 import { usePagedList } from '../../../hooks/use-paged-list';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
-import { formatDateTime, formatKes } from '../../../lib/format';
+import { formatDateTime, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { REFUND_REASON, REFUND_STATUS } from '../../../lib/refund-labels';
@@ -66,7 +66,7 @@ export function RefundsSection() {
     setRetryError(null);
     try {
       await retryRefund(row.refundId);
-      notify.success(t('admin.refundQueued', { amount: formatKes(row.refundAmount), username: row.username }));
+      notify.success(t('admin.refundQueued', { amount: formatShillings(row.refundAmount), username: row.username }));
       setRetrying(null);
       refresh();
     } catch (error) {
@@ -133,7 +133,7 @@ export function RefundsSection() {
         description={
           retrying ? (
             <p>
-              <strong>{formatKes(retrying.refundAmount)}</strong>{' '}
+              <strong>{formatShillings(retrying.refundAmount)}</strong>{' '}
               {t('admin.retryRefundDescription', { username: retrying.username, phone: retrying.phoneNumber, title: retrying.eventTitle })}
             </p>
           ) : null
@@ -156,9 +156,9 @@ function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
   const t = useT();
   const status = REFUND_STATUS[row.status] ?? { tone: 'pending', label: row.status };
   return (
-    <article className="refund-card" aria-label={t('admin.refundLabel', { amount: formatKes(row.refundAmount), username: row.username, title: row.eventTitle })}>
+    <article className="refund-card" aria-label={t('admin.refundLabel', { amount: formatShillings(row.refundAmount), username: row.username, title: row.eventTitle })}>
       <div className="refund-card__top">
-        <p className="refund-card__amount">{formatKes(row.refundAmount)}</p>
+        <p className="refund-card__amount">{formatShillings(row.refundAmount)}</p>
         <span className={`badge badge--${status.tone}`}>{status.label}</span>
       </div>
       <h3 className="refund-card__title">
@@ -182,7 +182,7 @@ function RefundCard({ row, onRetry }: { row: RefundRow; onRetry: () => void }) {
         <div>
           <dt>{t('admin.order')}</dt>
           <dd>
-            {t('admin.orderPaid', { count: row.quantity, amount: formatKes(row.amount), date: formatDateTime(row.paidAt) })}
+            {t('admin.orderPaid', { count: row.quantity, amount: formatShillings(row.amount), date: formatDateTime(row.paidAt) })}
             {row.mpesaReceiptNumber ? (
               <>
                 {' '}

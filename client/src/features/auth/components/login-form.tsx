@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { forgetEndedSession, readEndedSession } from '../../../lib/session-auth';
 import { failureMessage, getErrorMessage } from '../../../lib/errors';
 import { loginRequest, resendVerificationRequest } from '../api/auth-api';
 import { useSession } from '../../../hooks/use-session';
@@ -40,6 +41,9 @@ export function LoginForm() {
   // Set once this form logs the user in, so the "already logged in" redirect below
   // does not race the post-login navigation (to / or /setAvatar).
   const [loggedInHere, setLoggedInHere] = useState(false);
+  // A suspension or ban that ended the last session: said here until the next login (lib/session-auth).
+  const [endedBy] = useState(readEndedSession);
+  const endedMessage = endedBy ? failureMessage(endedBy) : null;
 
   if (session.isLoggedIn && !loggedInHere) {
     return <Navigate to={paths.home} replace />;
@@ -66,6 +70,7 @@ export function LoginForm() {
       const data = await loginRequest({ username: username.trim(), password });
       if (data.status && data.token && data.user) {
         setLoggedInHere(true);
+        forgetEndedSession();
         session.login(data.token, data.user);
         reconcileAccountLanguage(data.user._id, (data.user as { language?: unknown }).language);
         void navigate(data.user.isAvatarImageSet ? returnPath(location.state) : paths.setAvatar, { replace: true });
@@ -99,6 +104,11 @@ export function LoginForm() {
 
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
+      {endedMessage ? (
+        <div className="notice notice--warning" role="status">
+          <p>{endedMessage}</p>
+        </div>
+      ) : null}
       <UsernameField
         ref={usernameRef}
         value={username}

@@ -7,8 +7,13 @@ import type { EventReview } from '../types';
 const seg = (value: string) => encodeURIComponent(value);
 
 /** One page of an event's reviews, with the average of them all (GET /api/reviews/event/:eventId/paged). */
+/** Why the caller may not review (GET …/paged `eligibility.reason`); null when they may. */
+export type ReviewBlock = 'sign_in' | 'restricted' | 'no_ticket' | 'too_early' | 'already_reviewed';
+
 export interface ReviewPage extends ListPage<EventReview> {
   average: number;
+  /** Whether the caller may add a review (absent from older servers: then the form is shown). */
+  eligibility?: { canReview: boolean; reason: ReviewBlock | null };
 }
 
 /** GET /api/reviews/event/:eventId/paged (public) -> one page of the reviews, newest first, and the average of all. */

@@ -1,7 +1,9 @@
 /*
  * EVENT PAGE › Reviews (docs/product.md /events/{id}, shown once the event has taken place). Average and
  * count, newest first a page at a time ("Load more"); registered attendees add one review (rating 1-5, default 1); the server's
- * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete.
+ * refusal message is shown as is. Only the author sees Edit (which becomes Save) and Delete. Whoever may not
+ * review (a visitor, someone without a ticket, a restricted account: the page's `eligibility`) reads why
+ * instead of the form.
  */
 import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
 import { createContext, use, useCallback, useState } from 'react';
@@ -14,7 +16,9 @@ import { LoadMore } from '../../../components/ui/load-more';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../hooks/use-session';
 import { getEventRef } from '../api/forums-api';
-import { addReview, deleteReview, getReviewPage, replyToReview, updateReview } from '../api/reviews-api';
+import { addReview, deleteReview, getReviewPage, replyToReview, updateReview, type ReviewBlock } from '../api/reviews-api';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
 import { useT } from '../../../lib/i18n';
 import { useEntryEditing, type EntryItemProps } from '../hooks/use-entry-editing';
@@ -32,8 +36,10 @@ const DEFAULT_RATING = 1;
 const OrganiserContext = createContext<string | undefined>(undefined);
 
 export function ReviewsSection({ eventId }: { eventId: string }) {
-  // Every page carries the average of the whole list; a change here asks the server for it again.
-  const list = usePagedList(`reviews:${eventId}`, (cursor, signal) => getReviewPage(eventId, cursor, { signal }));
+  const { user, isLoggedIn } = useSession();
+  // Every page carries the average of the whole list and whether the caller may review (so the key names them);
+  // a change here asks the server for the average again.
+  const list = usePagedList(`reviews:${eventId}:${isLoggedIn && user ? user._id : 'visitor'}`, (cursor, signal) => getReviewPage(eventId, cursor, { signal }));
   const { items: reviews, error, loading, reload, update } = list;
   const [refreshed, setRefreshed] = useState<{ eventId: string; average: number } | null>(null);
   const average = refreshed?.eventId === eventId ? refreshed.average : (list.lastPage?.average ?? 0);
@@ -41,7 +47,6 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
     getReviewPage(eventId, null, { limit: 1 }).then((page) => setRefreshed({ eventId, average: page.average }), () => undefined);
   }, [eventId]);
   const t = useT();
-  const { user, isLoggedIn } = useSession();
   // Only a signed-in viewer could be the organiser; visitors skip the lookup.
   const organiser = useFetch(isLoggedIn ? `reviews-organiser:${eventId}` : null, (signal) => getEventRef(eventId, signal));
   const mine = isLoggedIn && user ? reviews.find((review) => review.user?._id === user._id) : undefined;
@@ -79,8 +84,10 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
                 <LoadMore shown={reviews.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
               </>
             )}
-            {mine ? (
+            {mine || list.lastPage?.eligibility?.reason === 'already_reviewed' ? (
               <p className="muted">{t('community.thanksForReview')}</p>
+            ) : list.lastPage?.eligibility && !list.lastPage.eligibility.canReview ? (
+              <ReviewBlockedNotice reason={list.lastPage.eligibility.reason} />
             ) : (
               <ReviewForm eventId={eventId} onAdded={(review) => change((items) => [review, ...items], 1)} />
             )}
@@ -88,6 +95,32 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
         )}
       </section>
     </OrganiserContext>
+  );
+}
+
+/** What someone who may not review reads instead of the form. */
+function ReviewBlockedNotice({ reason }: { reason: ReviewBlock | null }) {
+  const t = useT();
+  if (reason === 'sign_in') {
+    return (
+      <div className="notice review-blocked" role="status">
+        <p>{t('community.reviewBlockedSignIn')}</p>
+        <Link className="btn btn--primary btn--sm" to={paths.login}>
+          {t('community.login')}
+        </Link>
+      </div>
+    );
+  }
+  const text =
+    reason === 'restricted'
+      ? t('community.reviewBlockedRestricted')
+      : reason === 'too_early'
+        ? t('community.reviewBlockedTooEarly')
+        : t('community.reviewBlockedNoTicket');
+  return (
+    <div className="notice review-blocked" role="status">
+      <p>{text}</p>
+    </div>
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import { LoadingOrFailure } from '../../../components/ui/disclosure-panel';
 import { useFetch } from '../../../hooks/use-fetch';
-import { formatDateTime, formatKes } from '../../../lib/format';
+import { formatDateTime, formatShillings } from '../../../lib/format';
 import { REFUND_REASON, REFUND_STATUS, type RefundStatus } from '../../../lib/refund-labels';
 import { getEventRefunds } from '../api/events-api';
 import { RichText, useT } from '../../../lib/i18n';
@@ -47,7 +47,7 @@ export default function EventRefundsSummary({ eventId, eventStatus }: { eventId:
         <>
           <table className="data-table event-refunds__totals">
             <caption>
-              {t('events.refundsTotal', { count: data.total.count, amount: formatKes(data.total.amount) })}
+              {t('events.refundsTotal', { count: data.total.count, amount: formatShillings(data.total.amount) })}
             </caption>
             <thead>
               <tr>
@@ -61,7 +61,7 @@ export default function EventRefundsSummary({ eventId, eventStatus }: { eventId:
                 <tr key={status}>
                   <th scope="row">{REFUND_STATUS[status].label}</th>
                   <td>{data.byStatus[status].count}</td>
-                  <td>{formatKes(data.byStatus[status].amount)}</td>
+                  <td>{formatShillings(data.byStatus[status].amount)}</td>
                 </tr>
               ))}
             </tbody>
@@ -71,10 +71,10 @@ export default function EventRefundsSummary({ eventId, eventStatus }: { eventId:
             {data.refunds.map((refund) => {
               const status = REFUND_STATUS[refund.status] ?? { tone: 'pending', label: refund.status };
               return (
-                <li key={refund.refundId} className="event-refunds__item" aria-label={t('events.refundOfTo', { amount: formatKes(refund.amount), username: refund.username })}>
+                <li key={refund.refundId} className="event-refunds__item" aria-label={t('events.refundOfTo', { amount: formatShillings(refund.amount), username: refund.username })}>
                   <div className="event-refunds__item-top">
                     <span>
-                      <RichText id="events.amountTo" values={{ username: refund.username }} parts={{ amount: <strong>{formatKes(refund.amount)}</strong> }} />
+                      <RichText id="events.amountTo" values={{ username: refund.username }} parts={{ amount: <strong>{formatShillings(refund.amount)}</strong> }} />
                     </span>
                     <span className={`badge badge--${status.tone}`}>{status.label}</span>
                   </div>

@@ -8,6 +8,7 @@ import { selfCancelRefund } from '@tukio/shared/refund-policy';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { getErrorMessage } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
+import { formatShillings } from '../../../lib/format';
 import { cancelTickets, type MyTicket } from '../api/tickets-api';
 import { RichText, useT } from '../../../lib/i18n';
 
@@ -68,7 +69,7 @@ export default function TicketCancelDialog({ tickets, open, onClose, onDone }: T
           <p className="ticket-cancel__refund">
             {paid
               ? refund > 0
-                ? t('tickets.refundAmount', { amount: refund.toLocaleString('en-KE'), percent })
+                ? t('tickets.refundAmount', { amount: formatShillings(refund), percent })
                 : t('tickets.refundNothing')
               : t('tickets.freeNothingRefunded')}
           </p>

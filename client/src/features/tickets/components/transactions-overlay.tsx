@@ -9,7 +9,7 @@ import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
 import { LoadMore } from '../../../components/ui/load-more';
 import { usePagedList } from '../../../hooks/use-paged-list';
-import { formatDateTime, formatKes, formatShillings } from '../../../lib/format';
+import { formatDateTime, formatShillings } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { getTransactionPage, type TransactionRecord } from '../api/tickets-api';
 import { saveCsv, toCsv } from '../lib/csv';
@@ -58,7 +58,7 @@ const STATUS_LABEL: Readonly<Record<string, string>> = translatedLabels({ succes
 
 interface RefundView {
   tone: 'pending' | 'success' | 'failed';
-  /** E.g. 'Refunded KES 1,500'. */
+  /** E.g. 'Refunded Ksh.1,500'. */
   label: string;
   /** The refund's M-Pesa receipt, once paid. */
   receipt: string | null;
@@ -66,7 +66,7 @@ interface RefundView {
 
 /** Where the money going back stands, in the buyer's words; null when nothing is refunded. */
 function describeRefund(tx: TransactionRecord): RefundView | null {
-  const amount = typeof tx.refundAmount === 'number' ? formatKes(tx.refundAmount) : null;
+  const amount = typeof tx.refundAmount === 'number' ? formatShillings(tx.refundAmount) : null;
   switch (tx.refundStatus) {
     case 'due':
     case 'sent':
@@ -84,7 +84,7 @@ function RefundCell({ tx }: { tx: TransactionRecord }) {
   const t = useT();
   const refund = describeRefund(tx);
   if (!refund) return null;
-  // Reads as one sentence ("Refunded KES 1,500 — receipt …"); it wraps between words, never inside the amount or the receipt.
+  // Reads as one sentence ("Refunded Ksh.1,500 — receipt …"); it wraps between words, never inside the amount or the receipt.
   return (
     <span className={`tx-refund tx-refund--${refund.tone}`}>
       <span className="tx-refund__part">{refund.label}</span>
