@@ -135,6 +135,8 @@ export const unresolvedRefundsResponse = z.array(
 
 export const auditResponse = z.object({
   discrepancies: z.array(z.object({ kind: z.string(), detail: z.string() })),
+  /** What agrees with the provider's books but a person should know (a forged success callback already voided). */
+  notices: z.array(z.object({ kind: z.string(), detail: z.string() })).default([]),
   checked: z.object({ payments: z.int(), refunds: z.int() }),
 });
 

@@ -31,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(`Checked ${result.checked.payments} payments and ${result.checked.refunds} refunds M-Pesa reports as completed.`);
   for (const discrepancy of result.discrepancies) console.log(`  ${discrepancy.kind}: ${discrepancy.detail}`);
   console.log(`${count} discrepancies`);
+  for (const notice of result.notices) console.log(`  notice, ${notice.kind}: ${notice.detail}`);
   return count > 0 ? 1 : 0;
 }
 

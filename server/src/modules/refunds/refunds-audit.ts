@@ -109,7 +109,8 @@ export async function auditLedger(db: Database, input: AuditInput) {
     );
   }
   // Success claims M-Pesa does not stand behind (the payments module's own check).
-  for (const found of await auditSuccessClaims(db, input.payments)) flag(found.kind, found.detail);
+  const claims = await auditSuccessClaims(db, input.payments);
+  discrepancies.push(...claims.discrepancies);
 
   // ---- tickets: what each one was paid and which type's seat it holds ----
   for (const over of await repo.refundsBeyondTickets()) {
@@ -121,5 +122,5 @@ export async function auditLedger(db: Database, input: AuditInput) {
   for (const changed of await repo.transfersChanged()) {
     flag('transfer-changed-ticket', `ticket ${changed.id} replaced ticket ${changed.replaced} with another order, type or price`);
   }
-  return { discrepancies, checked: { payments: input.payments.length, refunds: input.refunds.length } };
+  return { discrepancies, notices: claims.notices, checked: { payments: input.payments.length, refunds: input.refunds.length } };
 }

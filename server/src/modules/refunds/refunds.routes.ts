@@ -78,7 +78,7 @@ export function createInternalRefundsRouter(deps: { refunds: RefundsService; int
       access: 'internal',
       description: 'Answers the discrepancies found (docs/decisions/refunds.md, "Audit"); an empty list means the ledger agrees with the provider.',
       body: auditBody,
-      responses: { 200: { description: '`{discrepancies: [{kind, detail}], checked: {payments, refunds}}`.', schema: audited } },
+      responses: { 200: { description: '`{discrepancies: [{kind, detail}], notices: [{kind, detail}], checked: {payments, refunds}}`: notices agree with the provider but a person should know them (a forged success already voided).', schema: audited } },
     },
     ({ body }) => refunds.audit(body),
   );
