@@ -56,6 +56,14 @@ describe('guest checkout in the browser', () => {
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
 
+    // One action per way to buy, both usable at once: one ticket of the first type is already chosen.
+    const box = page.getByRole('region', { name: 'Tickets' });
+    await box.getByRole('button', { name: 'Buy as guest with M-Pesa', disabled: false }).waitFor();
+    await box.getByRole('button', { name: 'Log in to buy', disabled: false }).waitFor();
+    expect(await box.getByRole('button', { name: 'Get Ticket' }).count()).toBe(0);
+    expect(await box.getByLabel('Regular tickets').inputValue()).toBe('1');
+
+    await page.getByLabel('Regular tickets').fill('0');
     await page.getByLabel('VIP tickets').fill('1');
     await page.getByLabel(/Promo code/).fill('koroga20');
     await page.getByRole('button', { name: 'Apply' }).click();

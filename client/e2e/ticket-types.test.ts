@@ -113,8 +113,9 @@ describe('ticket types and promo codes', () => {
     await box.getByText('from Ksh.1,000').waitFor();
     const types = box.getByRole('list', { name: 'Ticket types' });
     await types.getByText('5 left').waitFor();
-    // Nothing chosen yet: nothing to pay for.
-    expect(await box.getByRole('button', { name: 'Get Ticket' }).isDisabled()).toBe(true);
+    // Untouched, one ticket of the first type on sale is chosen, so Get Ticket works at once.
+    expect(await box.getByLabel('Regular tickets').inputValue()).toBe('1');
+    expect(await box.getByRole('button', { name: 'Get Ticket' }).isDisabled()).toBe(false);
     await box.getByLabel('VIP tickets').fill('1');
     await box.getByLabel('Regular tickets').fill('2');
     await box.getByText('Ksh.5,000').waitFor();

@@ -119,7 +119,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
         {...props}
         order={order}
         disabled={soldOut || notReady}
-        disabledLabel={soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
+        disabledLabel={soldOut ? t('tickets.soldOut') : userId ? t('tickets.getTicket') : t('tickets.buyAsGuest')}
         onPurchased={() => {
           setBuyingMore(false);
           ordering.reloadTypes();
@@ -164,12 +164,17 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
       </Button>
     );
   } else if (!userId) {
-    action = (
+    // Two ways to buy, each its own button: as a guest by M-Pesa (the main one), or after logging in.
+    action = soldOut ? (
+      <Button block disabled>
+        {t('tickets.soldOut')}
+      </Button>
+    ) : (
       <>
-        <Button block disabled={soldOut} onClick={goToLogin}>
-          {soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
+        {onBuy ? null : purchase}
+        <Button block variant={onBuy ? 'primary' : 'secondary'} onClick={goToLogin}>
+          {t('tickets.logInToBuy')}
         </Button>
-        {soldOut || onBuy ? null : purchase}
       </>
     );
   } else if (onBuy) {
@@ -232,7 +237,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
       ) : null}
       {action}
       {props.waitlist}
-      {!userId && !closed && !isRegistered ? (
+      {!userId && !closed && !isRegistered && !paid ? (
         <p className="ticket-box__note">
           <RichText id="tickets.logInToGet" parts={{ login: <Link to={paths.login} state={{ from: location.pathname }}>{t('tickets.logIn')}</Link> }} />
         </p>

@@ -5,13 +5,13 @@
  * the quote is asked again, so the total shown is always the server's. A refused code is said at the field
  * and nothing chosen or typed is lost.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import type { EventItem, TicketTypeView } from '../../../types/api';
 import { quoteOrder, type OrderQuote } from '../api/order-api';
-import { multiTypeOrder, singleTypeOrder, type TicketOrder, type TypeSelection } from '../lib/ticket-order';
+import { defaultSelection, multiTypeOrder, singleTypeOrder, type TicketOrder, type TypeSelection } from '../lib/ticket-order';
 import { t } from '../../../lib/i18n';
 
 /** Catalog keys of the order's own messages. */
@@ -59,7 +59,10 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
   const multi = list.length > 1;
 
   const [quantity, setQuantity] = useState(1);
-  const [selection, setSelection] = useState<TypeSelection>({});
+  // Untouched (null), one ticket of the first type on sale is chosen; the buyer's own choice replaces it.
+  const [chosen, setChosen] = useState<TypeSelection | null>(null);
+  const initial = useMemo(() => defaultSelection(types.data?.ticketTypes ?? []), [types.data]);
+  const selection = chosen ?? initial;
   const [codeText, setCodeText] = useState('');
   const [appliedCode, setAppliedCode] = useState<string | null>(null);
   /** The last quote and the seats it was asked for. */
@@ -148,9 +151,9 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
   }, []);
 
   const setTypeQuantity = useCallback((typeId: string, value: number) => {
-    setSelection((current) => ({ ...current, [typeId]: value }));
+    setChosen((current) => ({ ...(current ?? initial), [typeId]: value }));
     setOrderError(null);
-  }, []);
+  }, [initial]);
 
   return {
     types: list,

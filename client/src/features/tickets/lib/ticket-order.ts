@@ -52,6 +52,15 @@ export function typeMaximum(type: TicketTypeView, others: number): number {
   return Math.max(0, Math.min(type.maxPerOrder, type.seatsLeft ?? MAX_TICKETS_PER_ORDER, MAX_TICKETS_PER_ORDER - others));
 }
 
+/**
+ * What an event with several types offers before the buyer touches anything: one ticket of the first type on
+ * sale, so the buy button works at once (a buyer changes it, or picks another type, in the list).
+ */
+export function defaultSelection(types: TicketTypeView[]): TypeSelection {
+  const first = types.find((type) => typeMaximum(type, 0) >= 1);
+  return first ? { [first._id]: 1 } : {};
+}
+
 /** A wall-clock time as the event page writes it: 'Dec 1, 2026, 9:00 AM'. */
 const wallClock = (value: string) => `${formatEventDate(value)}, ${formatEventTime(value)}`;
 
