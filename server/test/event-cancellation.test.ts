@@ -80,9 +80,9 @@ describe('POST /api/events/:id/cancel', () => {
     const toAmani = await t.smtp.waitFor(amani.user.email, /^Cancelled: Riverside gala/);
     expect(toAmani.text).toContain('Reason given: Heavy rain warning for the whole weekend.');
     expect(toAmani.text).toContain('Your 2 tickets are no longer valid.');
-    expect(toAmani.text).toMatch(/refund of KES 1,000 is on its way back to M-Pesa 254711000001/);
+    expect(toAmani.text).toMatch(/refund of Ksh.1,000 is on its way back to M-Pesa 254711000001/);
     const toBaraka = await t.smtp.waitFor(baraka.user.email, /^Cancelled: Riverside gala/);
-    expect(toBaraka.text).toMatch(/refund of KES 500 is on its way/);
+    expect(toBaraka.text).toMatch(/refund of Ksh.500 is on its way/);
     expect(t.smtp.inbox.filter((mail) => mail.to === chebet.user.email && /^Cancelled/.test(mail.subject))).toEqual([]);
 
     // The door refuses the void ticket, saying why.
@@ -128,7 +128,7 @@ describe('POST /api/events/:id/cancel', () => {
     expect(buyer.find((ticket) => ticket.voidReason === 'event_cancelled')).toMatchObject({ pricePaid: 500, paidByHolder: true });
     expect((await refundsOf(t, eventId)).map((row) => ({ orderId: row.orderId, userId: row.userId, amount: row.amount }))).toEqual([{ orderId: paid.orderId, userId: amani.user._id, amount: 1000 }]);
     const toAmani = await t.smtp.waitFor(amani.user.email, /^Cancelled: Passed-on gala/);
-    expect(toAmani.text).toMatch(/refund of KES 1,000 is on its way back to M-Pesa 254711000041/);
+    expect(toAmani.text).toMatch(/refund of Ksh.1,000 is on its way back to M-Pesa 254711000041/);
   });
 
   it('by an admin, for any event; a stranger is refused (403), a visitor must log in, a pending event is hidden from strangers', async () => {
@@ -369,7 +369,7 @@ describe('POST /api/internal/audit', () => {
 
     const view = await providerView();
     const found = await audit(view);
-    expect(found.body).toEqual({ discrepancies: [], checked: { payments: view.payments.length, refunds: view.refunds.length } });
+    expect(found.body).toEqual({ discrepancies: [], notices: [], checked: { payments: view.payments.length, refunds: view.refunds.length } });
   });
 
   it('finds nothing on a clean history, and each planted discrepancy', async () => {
@@ -387,7 +387,7 @@ describe('POST /api/internal/audit', () => {
     expect(clean.refunds.map((refund) => refund.transactionId)).toContain(transactionId);
     const fine = await audit(clean);
     expect(fine.status).toBe(200);
-    expect(fine.body).toEqual({ discrepancies: [], checked: { payments: clean.payments.length, refunds: clean.refunds.length } });
+    expect(fine.body).toEqual({ discrepancies: [], notices: [], checked: { payments: clean.payments.length, refunds: clean.refunds.length } });
 
     // Planted: M-Pesa paid one refund twice, took another amount for a payment, lost a refund we think succeeded,
     // and a payment we never recorded.
@@ -424,6 +424,12 @@ describe('POST /api/internal/audit', () => {
       const view = await providerView();
       return { ...view, payments: view.payments.filter((payment) => payment.receipt === paid.receipt) };
     };
+    // The other tests' payments, left out of M-Pesa's side above, are reported as not taken: not what this test checks.
+    const auditOfThisPayment = async () => {
+      const answer = await audit(await thisPayment());
+      const about = (answer.body.discrepancies as Array<{ kind: string; detail: string }>).filter((found) => found.kind !== 'payment-not-taken' || found.detail.includes(paid.receipt));
+      return { ...answer.body, discrepancies: about };
+    };
     type Held = { _id: string; ticketType: { _id: string } | null; event: { _id: string } };
     const bought = ((await t.api('GET', '/api/tickets/mine', { token: chebet.token })).body as Held[]).filter((ticket) => ticket.event._id === eventId);
     const gaTicket = bought.find((ticket) => ticket.ticketType?._id === ga!._id)!;
@@ -435,8 +441,7 @@ describe('POST /api/internal/audit', () => {
     const receivedVip = received.find((row) => row.transferredFrom === vipTicket._id)!;
     const cancelled = await t.api('POST', '/api/tickets/cancel', { token: amani.token, body: { ticketIds: [receivedGa.id] } });
     expect(cancelled.body.refundAmount).toBe(100);
-    const clean = await audit(await thisPayment());
-    expect(clean.body).toEqual({ discrepancies: [], checked: { payments: 1, refunds: expect.any(Number) } });
+    expect(await auditOfThisPayment()).toEqual({ discrepancies: [], notices: [], checked: { payments: 1, refunds: expect.any(Number) } });
 
     // Planted: the VIP type cut to one seat under its two valid tickets, the cancelled GA marked as costing 40
     // (refunded 100), and the received VIP marked as costing less than the VIP it replaced.
@@ -444,8 +449,7 @@ describe('POST /api/internal/audit', () => {
     await t.db.update(ticketTypes).set({ capacity: 1 }).where(vipTypeRow);
     await t.db.update(tickets).set({ pricePaid: 40 }).where(eq(tickets.id, receivedGa.id));
     await t.db.update(tickets).set({ pricePaid: 999 }).where(eq(tickets.id, receivedVip.id));
-    const planted = await audit(await thisPayment());
-    const found = planted.body.discrepancies as Array<{ kind: string; detail: string }>;
+    const found = (await auditOfThisPayment()).discrepancies;
     expect(found.map((item) => item.kind).sort()).toEqual(['refund-exceeds-tickets', 'transfer-changed-ticket', 'transfer-changed-ticket', 'type-over-capacity']);
     expect(found.find((item) => item.kind === 'type-over-capacity')!.detail).toContain('has 2 valid tickets for 1 seats');
     expect(found.find((item) => item.kind === 'refund-exceeds-tickets')!.detail).toContain('paid 40 but were refunded 100');
@@ -455,7 +459,7 @@ describe('POST /api/internal/audit', () => {
     await t.db.update(ticketTypes).set({ capacity: 2 }).where(vipTypeRow);
     await t.db.update(tickets).set({ pricePaid: 100 }).where(eq(tickets.id, receivedGa.id));
     await t.db.update(tickets).set({ pricePaid: 1000 }).where(eq(tickets.id, receivedVip.id));
-    expect((await audit(await thisPayment())).body.discrepancies).toEqual([]);
+    expect((await auditOfThisPayment()).discrepancies).toEqual([]);
   });
 });
 

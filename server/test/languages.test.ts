@@ -165,17 +165,17 @@ describe('mail and SMS in the recipient language', () => {
     const cancel = (language: 'en' | 'sw') => buildCancellationMail({ to: 'a@example.com', username: 'Amani', language, event, reason: 'Rain', tickets: 2, refunds, publicUrl });
     expect(cancel('en').text).toBe(
       'Hello Amani,\n\n"Sauti za Busara" (2026-12-05 18:30 Nairobi time, Uhuru Gardens, Nairobi) has been cancelled.\nReason given: Rain\n\n' +
-        'Your 2 tickets are no longer valid.\nYour refund of KES 2,000 is on its way back to M-Pesa 254712345678 and 254700000001: you need to do nothing, and we will keep trying until it arrives.\n\n' +
+        'Your 2 tickets are no longer valid.\nYour refund of Ksh.2,000 is on its way back to M-Pesa 254712345678 and 254700000001: you need to do nothing, and we will keep trying until it arrives.\n\n' +
         `Event page: ${publicUrl}/events/${event.id}\n`,
     );
     expect(cancel('en').subject).toBe('Cancelled: Sauti za Busara');
-    expect(cancel('sw').text).toContain('Tiketi zako 2 hazitumiki tena.\nPesa zako KES 2,000 zinarudishwa kwa M-Pesa 254712345678 na 254700000001');
+    expect(cancel('sw').text).toContain('Tiketi zako 2 hazitumiki tena.\nPesa zako Ksh.2,000 zinarudishwa kwa M-Pesa 254712345678 na 254700000001');
 
     const selfCancel = (language: 'en' | 'sw', tickets: number) =>
       buildSelfCancelMail({ to: 'a@example.com', username: 'Amani', language, event, tickets, refunds: tickets > 1 ? [] : [refunds[0]!], publicUrl });
     expect(selfCancel('en', 1).text).toBe(
       'Hello Amani,\n\nYou cancelled a ticket for "Sauti za Busara" (2026-12-05 18:30 Nairobi time, Uhuru Gardens, Nairobi): it no longer admits anyone, and the seat is free for someone else.\n' +
-        'Your refund of KES 1,500 is on its way back to M-Pesa 254712345678: you need to do nothing. Transaction History on your profile shows when it arrives.\n\n' +
+        'Your refund of Ksh.1,500 is on its way back to M-Pesa 254712345678: you need to do nothing. Transaction History on your profile shows when it arrives.\n\n' +
         `Event page: ${publicUrl}/events/${event.id}\n`,
     );
     expect(selfCancel('en', 3).text).toContain('You cancelled 3 tickets for "Sauti za Busara" (2026-12-05 18:30 Nairobi time, Uhuru Gardens, Nairobi): they no longer admit anyone, and the seats are free for someone else.\nNothing is refunded for these tickets.\n');

@@ -84,7 +84,7 @@ describe('POST /api/tickets/cancel', () => {
 
     const res = await cancelTickets(amani, [first!._id]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ msg: '1 ticket cancelled. KES 500 is on its way back to your M-Pesa.', cancelled: 1, refundAmount: 500 });
+    expect(res.body).toEqual({ msg: '1 ticket cancelled. Ksh.500 is on its way back to your M-Pesa.', cancelled: 1, refundAmount: 500 });
     expect(await seats(eventId)).toEqual({ ticketsSold: 1, seatsLeft: 2 });
     const [refund] = await refundsOf(t, eventId);
     // Part of the payment: a B2C payout to the number that paid.
@@ -94,7 +94,7 @@ describe('POST /api/tickets/cancel', () => {
     const { title } = (await t.api('GET', `/api/events/${eventId}`)).body;
     const mail = await t.smtp.waitFor(amani.user.email, new RegExp(`^Tickets cancelled: ${title}$`));
     expect(mail.text).toContain('You cancelled a ticket');
-    expect(mail.text).toMatch(/refund of KES 500 is on its way back to M-Pesa 254711000011/);
+    expect(mail.text).toMatch(/refund of Ksh.500 is on its way back to M-Pesa 254711000011/);
 
     // The freed seats sell again: two more fit now.
     await payFor(t, baraka.token, eventId, { quantity: 2 });

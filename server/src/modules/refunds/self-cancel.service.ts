@@ -99,7 +99,7 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       const refunded = outcome.refunds.reduce((sum, refund) => sum + refund.amount, 0);
       const tickets = `${outcome.voided} ticket${outcome.voided === 1 ? '' : 's'}`;
       return {
-        msg: refunded > 0 ? `${tickets} cancelled. KES ${refunded.toLocaleString('en-KE')} is on its way back to your M-Pesa.` : `${tickets} cancelled.`,
+        msg: refunded > 0 ? `${tickets} cancelled. Ksh.${refunded.toLocaleString('en-KE')} is on its way back to your M-Pesa.` : `${tickets} cancelled.`,
         cancelled: outcome.voided,
         refundAmount: refunded,
       };
