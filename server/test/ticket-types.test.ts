@@ -91,6 +91,10 @@ describe('ticket types', () => {
     const single = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 20, price: 900 });
     const edited = await t.api('PUT', `/api/events/${single}`, { token: organiser.token, body: { ticketPrice: 950 } });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    // On a published event the new price waits for review; approved, the one type follows it.
+    expect(await typesOf(single, organiser)).toMatchObject([{ price: 900 }]);
+    const admin = await t.loginAdmin();
+    expect((await t.api('PUT', `/api/events/admin/changes/${single}/approve`, { token: admin.token, body: {} })).status).toBe(200);
     expect(await typesOf(single, organiser)).toMatchObject([{ price: 950 }]);
   });
 
