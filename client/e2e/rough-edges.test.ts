@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +5,7 @@ import { events } from '../../server/src/db/schema.js';
 import { giveTicket } from '../../server/test/helpers/community.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { internalHeaders, payFor, receiptNo } from '../../server/test/helpers/refunds.js';
-import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { loginThroughUi, setAvatar, screenshotsAtWidths, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -26,22 +24,7 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
 let h: Harness;
 let organiser: Session;
 
-const screenshotDir = process.env.SCREENSHOT_DIR;
-const WIDTHS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 900 },
-] as const;
-
-async function screenshots(page: Page, name: string) {
-  if (!screenshotDir) return;
-  mkdirSync(screenshotDir, { recursive: true });
-  const original = page.viewportSize();
-  for (const size of WIDTHS) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: path.join(screenshotDir, `${name}-${size.name}.png`), fullPage: true, animations: 'disabled' });
-  }
-  if (original) await page.setViewportSize(original);
-}
+const screenshots = (page: Page, name: string) => screenshotsAtWidths(page, name, { fullPage: true });
 
 /** Switches the page to Kiswahili the way the header's switch remembers it, and reloads. */
 async function inKiswahili(page: Page) {

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, kenyanDay, loginThroughUi, setAvatar, screenshotsAtWidths, type Session } from './helpers/browser.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -26,22 +24,7 @@ const PRICE = 1200;
 const BUYER_PHONE = '254712300400';
 const SIMULATOR_KEY = 'e2e-simulator-key-0123456789';
 
-const screenshotDir = process.env.SCREENSHOT_DIR;
-const WIDTHS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 900 },
-] as const;
-
-async function screenshots(page: Page, name: string) {
-  if (!screenshotDir) return;
-  mkdirSync(screenshotDir, { recursive: true });
-  const original = page.viewportSize();
-  for (const size of WIDTHS) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: path.join(screenshotDir, `${name}-${size.name}.png`), animations: 'disabled' });
-  }
-  if (original) await page.setViewportSize(original);
-}
+const screenshots = (page: Page, name: string) => screenshotsAtWidths(page, name);
 
 async function approvedEvent(input: { title: string; price: number; refundPolicy: { kind: 'none' | 'full' | 'partial'; percent?: number; untilHours?: number } }) {
   const created = await h.server.api('POST', '/api/events/addevnt', {

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
@@ -78,4 +79,23 @@ export async function createApprovedPaidEvent(
   const approved = await h.server.api('PUT', `/api/events/admin/approve/${created.body._id}`, { token: admin.token, body: {} });
   expect(approved.body.status).toBe('approved');
   return created.body._id as string;
+}
+
+/**
+ * With SCREENSHOT_DIR set, saves the page at phone (390×844) and desktop (1280×900) width as
+ * `<name>-phone.png` and `<name>-desktop.png` (the whole page with `fullPage`), then restores its size.
+ */
+export async function screenshotsAtWidths(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const original = page.viewportSize();
+  for (const size of [
+    { name: 'phone', width: 390, height: 844 },
+    { name: 'desktop', width: 1280, height: 900 },
+  ]) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.screenshot({ path: path.join(dir, `${name}-${size.name}.png`), fullPage: options.fullPage ?? false, animations: 'disabled' });
+  }
+  if (original) await page.setViewportSize(original);
 }
