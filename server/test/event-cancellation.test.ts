@@ -428,7 +428,7 @@ describe('POST /api/internal/audit', () => {
     const auditOfThisPayment = async () => {
       const answer = await audit(await thisPayment());
       const about = (answer.body.discrepancies as Array<{ kind: string; detail: string }>).filter((found) => found.kind !== 'payment-not-taken' || found.detail.includes(paid.receipt));
-      return { ...answer.body, discrepancies: about };
+      return { ...(answer.body as { notices: unknown[]; checked: unknown }), discrepancies: about };
     };
     type Held = { _id: string; ticketType: { _id: string } | null; event: { _id: string } };
     const bought = ((await t.api('GET', '/api/tickets/mine', { token: chebet.token })).body as Held[]).filter((ticket) => ticket.event._id === eventId);

@@ -459,7 +459,13 @@ export const routeTable: RouteEntry[] = [
     method: 'GET',
     path: '/api/messages/contacts/:contactId',
     scenarios: [
-      { name: "B's card", request: (tools) => get(`/api/messages/contacts/${tools.w.b.user._id}`), expect: signedIn(200), check: (res) => noEmailInContacts({ ...res, body: [res.body] }) },
+      // Only someone who wrote with B gets B's card (A); to anyone else an id is no way to a username.
+      {
+        name: "B's card",
+        request: (tools) => get(`/api/messages/contacts/${tools.w.b.user._id}`),
+        expect: { visitor: 401, user: 404, owner: 200, other: 404, admin: 404 },
+        check: (res) => (res.status === 200 ? noEmailInContacts({ ...res, body: [res.body] }) : undefined),
+      },
     ],
     fuzz: { as: 'a', params: (w) => ({ contactId: w.b.user._id }) },
   },
