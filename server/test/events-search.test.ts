@@ -307,7 +307,8 @@ describe('search cache time to live', () => {
       await short.close();
       vi.useRealTimers();
     }
-  });
+    // A second server's start (its own database, migrations, users) is most of this: a scenario's budget.
+  }, 90_000);
 });
 
 describe('search totals past the exact count', () => {
