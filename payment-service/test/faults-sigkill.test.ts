@@ -176,6 +176,11 @@ function runSale(payUrl: () => string, eventId: string, buyers: Buyer[], spreadM
           await sleep(2000);
           continue;
         }
+        // Queued by the waiting room: the buyer's place is kept and the app asks again when told to.
+        if (answer.status === 429 && answer.body?.code === 'waiting_room_queued' && Date.now() < deadline) {
+          await sleep(1000 * Number(answer.body.params?.seconds ?? 1));
+          continue;
+        }
         answers.push({ buyer, ...answer });
         break;
       }
