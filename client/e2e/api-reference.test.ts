@@ -29,7 +29,14 @@ describe('API reference', () => {
 
     const document = (await (await fetch(`${h.server.url}/api/docs/openapi.json`)).json()) as { tags: Array<{ name: string }> };
     await page.getByRole('heading', { name: 'Tukio API' }).waitFor();
-    for (const { name } of document.tags) await page.locator('.opblock-tag', { hasText: name }).first().waitFor();
+    // Swagger UI renders operations as they scroll into view: scroll on until each tag has appeared.
+    for (const { name } of document.tags) {
+      const tag = page.locator('.opblock-tag', { hasText: name }).first();
+      await expect
+        .poll(async () => (await tag.isVisible()) || (await page.mouse.wheel(0, 1200), false), { timeout: 30_000, intervals: [200] })
+        .toBe(true);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
 
     const register = page.locator('.opblock-post', { hasText: '/api/auth/register' }).first();
     await register.locator('.opblock-summary').first().click();

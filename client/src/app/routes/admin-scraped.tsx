@@ -67,7 +67,7 @@ export default function AdminScrapedRoute() {
         </p>
       </header>
       <AdminEventsView admin={admin} loadingLabel={t('admin.loadingScraped')}>
-        <AdminEventList title={t('admin.pendingEvents')} list={pending} empty={t('admin.noPendingScraped')} renderCard={card} />
+        <AdminEventList title={t('admin.pendingEvents')} list={pending} empty={<RichText id="admin.noPendingScraped" parts={{ command: <code className="mono">npm run import:events -- path/to/calendar.ics</code> }} />} renderCard={card} />
         <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedScraped')} renderCard={card} />
       </AdminEventsView>
 

@@ -7,7 +7,7 @@ interface AdminEventListProps {
   title: string;
   /** The list, read a page at a time: its heading counts the whole list, its foot loads more. */
   list: PagedAdminEvents;
-  empty: string;
+  empty: ReactNode;
   renderCard: (event: ListedEvent) => ReactNode;
   /** Render as a disclosure (closed until opened), for long repeated lists such as 'All Events'. */
   collapsible?: boolean;
