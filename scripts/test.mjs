@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every suite — packages/shared, server API on PGlite and on PostgreSQL, the payment service, and
+// `npm test`: every suite — packages/shared, the client's unit tier, server API on PGlite and on PostgreSQL, the payment service, and
 // browser tests in headless Chromium. PostgreSQL, Redis and Chromium are found, started or installed first
 // (scripts/test-services.mjs). Exits non-zero when anything fails or any test is skipped.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ if (wanted('cluster')) ensureHaproxy();
 
 const suites = [
   { name: 'shared', args: ['--root', 'packages/shared'], env: {} },
+  { name: 'client', args: ['--config', 'client/vitest.config.ts'], env: {} },
   { name: 'server (PGlite)', args: ['--root', 'server'], env: { TEST_DB: 'pglite' } },
   { name: 'server (PostgreSQL)', args: ['--root', 'server'], env: { TEST_DB: 'postgres' } },
   ...(existsSync(path.join(root, 'payment-service/test'))

@@ -33,7 +33,7 @@ describe('API reference', () => {
     for (const { name } of document.tags) {
       const tag = page.locator('.opblock-tag', { hasText: name }).first();
       await expect
-        .poll(async () => (await tag.isVisible()) || (await page.mouse.wheel(0, 1200), false), { timeout: 30_000, intervals: [200] })
+        .poll(async () => (await tag.isVisible()) || (await page.mouse.wheel(0, 1200), false), { timeout: 30_000, interval: 200 })
         .toBe(true);
     }
     await page.evaluate(() => window.scrollTo(0, 0));
