@@ -44,8 +44,10 @@ describe('account journey in the browser', () => {
     // A new account has no avatar yet, so it is sent to choose one.
     await page.waitForURL('**/setAvatar');
     await page.getByRole('button', { name: 'Set as Profile Picture' }).click();
-    await page.getByText('Please select an avatar').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Please select an avatar' }).waitFor();
     await page.getByRole('radio', { name: 'Avatar 3' }).check();
+    // Choosing one answers the message, so it is gone before the save and never follows the user onto /profile.
+    await page.getByText('Please select an avatar').waitFor({ state: 'detached' });
     const picked = await page.getByRole('img', { name: 'Avatar 3' }).getAttribute('src');
     expect(picked).toMatch(/^data:image\/svg\+xml;base64,/);
     await page.getByRole('button', { name: 'Set as Profile Picture' }).click();

@@ -126,15 +126,35 @@ describe('reporting and moderating a forum post in the browser', () => {
   it('a user blocks someone in the chat header and unblocks them from the profile', async () => {
     const sent = await h.server.api('POST', '/api/messages/addmsg', { token: njeri.token, body: { from: njeri.user._id, to: otieno.user._id, message: 'Habari! Are you selling your ticket?' } });
     expect(sent.status).toBe(200);
+    // Njeri has her conversation with otieno open.
+    const blockedSide = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(blockedSide.page, 'njeri');
+    await blockedSide.page.goto(`/chat?with=${otieno.user._id}`);
+    const status = blockedSide.page.locator('.chat-conv__status');
+
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
     await loginThroughUi(page, 'otieno');
     await page.goto('/chat');
     await page.getByRole('button', { name: /^njeri/ }).click();
     await page.getByRole('log', { name: 'Messages with njeri' }).getByText('Habari! Are you selling your ticket?').waitFor();
     await page.getByRole('button', { name: 'Report njeri\'s message' }).waitFor();
+    await status.getByText('Online', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Block njeri' }).click();
     await page.getByRole('button', { name: 'Unblock njeri' }).waitFor();
     await screenshots(page, 'moderation-chat-blocked');
+
+    // The block reaches njeri's open chat at once: otieno no longer shows online, and a message to him is
+    // refused with the reason and no Retry that could never work (Delete stays).
+    await status.getByText('Offline', { exact: true }).waitFor();
+    await blockedSide.page.getByLabel('Message to otieno').fill('Are you there?');
+    await blockedSide.page.keyboard.press('Enter');
+    const failed = blockedSide.page.locator('.chat-msg--failed').filter({ hasText: 'Are you there?' });
+    await failed.getByText('You cannot message this user.').waitFor();
+    await failed.getByRole('button', { name: 'Delete' }).waitFor();
+    expect(await failed.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    await screenshots(blockedSide.page, 'moderation-chat-blocked-other-side');
+    expect(seriousErrors(blockedSide.errors)).toEqual([]);
+    await blockedSide.context.close();
     const refused = await h.server.api('POST', '/api/messages/addmsg', { token: njeri.token, body: { from: njeri.user._id, to: otieno.user._id, message: 'Hello?' } });
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toBe('You cannot message this user.');

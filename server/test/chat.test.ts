@@ -231,6 +231,29 @@ describe('presence', () => {
     for (const socket of hiddenSockets) expect(await onlineUsers(socket)).not.toContain(watching.user._id);
     [...hiddenSockets, friendSocket, watcher].forEach((socket) => socket.close());
   });
+
+  it('a block made while both are online tells each side the other went offline; lifting it tells the truth again', async () => {
+    const [blocker, blocked] = [await t.createUser('amani'), await t.createUser('juma')];
+    await befriend(blocked, blocker);
+    const blockerSocket = await openSocket(t.url, blocker.token);
+    const blockedSocket = await openSocket(t.url, blocked.token);
+    await expect.poll(() => onlineUsers(blockedSocket), { timeout: 5000 }).toContain(blocker.user._id);
+
+    const blockerGone = presenceOf(blockedSocket, blocker.user._id, false);
+    const blockedGone = presenceOf(blockerSocket, blocked.user._id, false);
+    expect((await t.api('PUT', `/api/messages/blocks/${blocked.user._id}`, { token: blocker.token })).status).toBe(200);
+    await Promise.all([blockerGone, blockedGone]);
+    expect(await onlineUsers(blockedSocket)).not.toContain(blocker.user._id);
+    // A refusal over the socket carries its code, as over HTTP: the client offers no Retry for a block.
+    const refused = await emitWithAck(blockedSocket, 'send-msg', { to: blocker.user._id, from: blocked.user._id, message: 'Are you there?' });
+    expect(refused).toMatchObject({ ok: false, code: 'chat_blocked_by_them', msg: 'You cannot message this user.' });
+
+    const blockerBack = presenceOf(blockedSocket, blocker.user._id, true);
+    const blockedBack = presenceOf(blockerSocket, blocked.user._id, true);
+    expect((await t.api('DELETE', `/api/messages/blocks/${blocked.user._id}`, { token: blocker.token })).status).toBe(200);
+    await Promise.all([blockerBack, blockedBack]);
+    [blockerSocket, blockedSocket].forEach((socket) => socket.close());
+  });
 });
 
 describe('durability and scale-out', () => {

@@ -148,6 +148,7 @@ describe('the moderation queue', () => {
       author: { _id: author.user._id, username: author.user.username, warnings: 0 },
     });
     expect(item!.reports.map((r: { reporter: { _id: string } }) => r.reporter._id).sort()).toEqual([r1.user._id, r2.user._id].sort());
+    expect(item!.reports.map((r: { automatic: boolean }) => r.automatic)).toEqual([false, false]);
     expect(item!.context.posts.map((p: { content: string }) => p.content)).toEqual(['Me, with friends', 'You are all idiots']);
     expect(item!.context.messages).toEqual([]);
   });

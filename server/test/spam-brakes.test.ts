@@ -67,7 +67,7 @@ describe('held for review', () => {
 
     const queue = await t.api('GET', '/api/moderation/queue', { token: admin.token });
     const item = queue.body.items.find((entry: { id: string }) => entry.id === id);
-    expect(item).toMatchObject({ kind: 'comment', item: { hidden: true }, reports: [{ reason: 'spam', details: NEW_ACCOUNT_LINK }] });
+    expect(item).toMatchObject({ kind: 'comment', item: { hidden: true }, reports: [{ reason: 'spam', details: NEW_ACCOUNT_LINK, automatic: true }] });
 
     expect((await t.api('POST', `/api/moderation/items/comment/${id}/actions`, { token: admin.token, body: { action: 'unhide', reason: 'A real ticket shop.' } })).status).toBe(200);
     expect(await seen(reader, id)).toMatchObject({ content: 'Cheap tickets at https://tickets.example.com/deal', hidden: false });

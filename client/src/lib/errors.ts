@@ -67,6 +67,16 @@ function failureOf(data: unknown): { text: string | null; code?: ErrorCode; para
   return { text, ...(typeof body.code === 'string' ? { code: body.code as ErrorCode } : {}), ...(params ? { params } : {}) };
 }
 
+/** The code of a failure body (`{msg, code}`), if it has one. */
+export function failureCode(body: unknown): string | undefined {
+  return failureOf(body)?.code;
+}
+
+/** The code of the server's answer to a failed request, if it answered with one. */
+export function getErrorCode(error: unknown): string | undefined {
+  return failureCode(getErrorResponse(error)?.data);
+}
+
 /** A validation failure in the current language: its kind's sentence, with the field's name when the catalog has one. */
 function validationText(params: ErrorParams): string | null {
   const field = String(params.field ?? '');

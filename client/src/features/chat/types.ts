@@ -48,4 +48,6 @@ export interface ChatMessage {
   status: MessageStatus;
   /** Why the last send failed. */
   error?: string;
+  /** The failure cannot pass by trying again (a block stands between the two): no Retry is offered. */
+  final?: boolean;
 }

@@ -33,6 +33,13 @@ export const toDelivered = (row: ChatMessageRow): DeliveredMessage => ({
 
 /** What the other side sees of a message a moderator hid (the same words as community content). */
 export const HIDDEN_MESSAGE = '[hidden by a moderator]';
+export interface BlockChange {
+  blockerId: string;
+  blockedId: string;
+  /** true: the block was made; false: lifted. */
+  blocked: boolean;
+}
+
 export const blockedMessages = {
   byThem: 'You cannot message this user.',
   byYou: 'You blocked this user. Unblock them to send a message.',
@@ -91,6 +98,10 @@ export function createChatService(deps: {
     { maxBatch: 200, inFlight: 4 },
   );
   const listeners = new Set<(message: DeliveredMessage, origin: string | undefined) => void>();
+  const blockListeners = new Set<(change: BlockChange) => void>();
+  const announceBlock = (change: BlockChange) => {
+    for (const listener of blockListeners) listener(change);
+  };
 
   return {
     /** The realtime layer subscribes here, so a message sent over HTTP is pushed too. */
@@ -98,6 +109,11 @@ export function createChatService(deps: {
     onMessage(listener: (message: DeliveredMessage, origin: string | undefined) => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    /** The realtime layer subscribes here to correct what each side of a new or lifted block sees of the other's presence. */
+    onBlockChange(listener: (change: BlockChange) => void) {
+      blockListeners.add(listener);
+      return () => blockListeners.delete(listener);
     },
 
     async send(from: string, to: string, text: string, origin?: string): Promise<DeliveredMessage> {
@@ -176,8 +192,12 @@ export function createChatService(deps: {
         if (isForeignKeyViolation(error)) throw AppError.notFound('unknown_user', 'That user does not exist.');
         throw error;
       }
+      announceBlock({ blockerId: self, blockedId: other, blocked: true });
     },
-    unblock: (self: string, other: string) => messages.unblock(self, other),
+    async unblock(self: string, other: string) {
+      await messages.unblock(self, other);
+      announceBlock({ blockerId: self, blockedId: other, blocked: false });
+    },
     async blocks(self: string) {
       const rows = await messages.blockedBy(self);
       return rows.map((row) => ({ _id: row._id, username: row.username, blockedAt: row.blockedAt.toISOString() }));

@@ -248,6 +248,19 @@ export function attachChatSocket(
     (origin ? io.to(userRoom(message.from)).except(origin) : io.to(userRoom(message.from))).emit('chat:sent', message);
   });
 
+  // A block ends presence both ways at once (the other side's chat would keep saying "Online"); lifting it shows the
+  // truth again to contacts. The rooms reach every instance through the adapter.
+  deps.chat.onBlockChange(({ blockerId, blockedId, blocked }) => {
+    void (async () => {
+      // Lifted between people who never wrote to each other: neither may learn the other's presence.
+      if (!blocked && !(await deps.chat.contactsOf(blockerId)).has(blockedId)) return;
+      const online = blocked ? new Set<string>() : new Set(await presence.online());
+      if (shuttingDown) return;
+      io.to(userRoom(blockedId)).emit('presence', { changes: [{ userId: blockerId, online: online.has(blockerId) }] });
+      io.to(userRoom(blockerId)).emit('presence', { changes: [{ userId: blockedId, online: online.has(blockedId) }] });
+    })().catch((error: unknown) => deps.logger.error('presence after a block change failed', error));
+  });
+
   io.on('connection', async (socket: Socket) => {
     const user = socket.data.user as ChatUser;
     await socket.join(userRoom(user.id));
@@ -287,9 +300,12 @@ export function attachChatSocket(
         const message = await deps.chat.send(user.id, parsed.data.to, parsed.data.message, socket.id);
         reply({ ok: true, message });
       } catch (error) {
-        // The error's extra fields too: a refusal for sending too fast says when to try again (`retryAfterMs`).
-        if (error instanceof AppError) reply({ ...error.details?.body, ok: false, msg: error.message });
-        else {
+        // The error's extra fields too: a refusal for sending too fast says when to try again (`retryAfterMs`); its
+        // code and params as an HTTP failure carries them, so the client can say it in the reader's language and
+        // tell a refusal that stands (a block) from one that passes.
+        if (error instanceof AppError) {
+          reply({ ...error.details?.body, ok: false, msg: error.message, code: error.code, ...(error.details?.params ? { params: error.details.params } : {}) });
+        } else {
           deps.logger.error('send-msg failed', error);
           reply({ ok: false, msg: 'Your message could not be sent. Please try again.' });
         }

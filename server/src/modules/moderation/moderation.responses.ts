@@ -55,7 +55,7 @@ const queueItem = z
         .array(z.object({ _id: id, from: person, message: z.string(), hidden: z.boolean(), reported: z.boolean(), createdAt: dateTime }))
         .meta({ description: 'The last messages of the conversation, for a reported chat message only.' }),
     }),
-    reports: z.array(z.object({ _id: id, reason: z.enum(REPORT_REASONS), details: z.string(), createdAt: dateTime, reporter: person })),
+    reports: z.array(z.object({ _id: id, reason: z.enum(REPORT_REASONS), details: z.string(), createdAt: dateTime, reporter: person, automatic: z.boolean() })),
   })
   .meta({ id: 'ModerationQueueItem' });
 

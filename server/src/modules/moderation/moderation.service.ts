@@ -281,6 +281,8 @@ export function createModerationService(deps: ModerationDeps) {
           details: report.details,
           createdAt: report.createdAt.toISOString(),
           reporter: { _id: report.reporterId, username: report.reporterName },
+          // Held by Tukio's own checks (links from a new account, a burst of posts), not by a person.
+          automatic: report.reporterId === SYSTEM_USER_ID,
         })),
       });
     }

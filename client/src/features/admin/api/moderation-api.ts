@@ -25,7 +25,7 @@ export interface QueueItem {
     posts: Array<{ _id: string; parent: string | null; user: Person; content: string; hidden: boolean; createdAt: string }>;
     messages: Array<{ _id: string; from: Person; message: string; hidden: boolean; reported: boolean; createdAt: string }>;
   };
-  reports: Array<{ _id: string; reason: ReportReason; details: string; createdAt: string; reporter: Person }>;
+  reports: Array<{ _id: string; reason: ReportReason; details: string; createdAt: string; reporter: Person; automatic: boolean }>;
 }
 
 export interface LogEntry {

@@ -262,7 +262,7 @@ function ReportedItem({ item, onAction }: { item: QueueItem; onAction: (action: 
       <ul className="moderation-card__reports">
         {item.reports.map((report) => (
           <li key={report._id}>
-            <strong>{reasonText(report.reason)}</strong> — {report.reporter.username}, {formatDateTime(report.createdAt)}
+            <strong>{reasonText(report.reason)}</strong> — {report.automatic ? t('admin.reportedAutomatically') : report.reporter.username}, {formatDateTime(report.createdAt)}
             {report.details ? <>: “{report.details}”</> : null}
           </li>
         ))}

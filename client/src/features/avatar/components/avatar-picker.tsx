@@ -18,6 +18,8 @@ export function AvatarPicker({ userId }: { userId: string }) {
   const [seeds, setSeeds] = useState(() => randomSeeds(AVATAR_COUNT));
   const [selected, setSelected] = useState<number | null>(null);
   const [pending, setPending] = useState(false);
+  // Said beside the choices, not in a toast: a toast outlives the page and would follow the user onto /profile.
+  const [noChoice, setNoChoice] = useState(false);
 
   const avatars = useMemo(() => seeds.map((seed) => toBase64(generateAvatarSvg(seed))), [seeds]);
 
@@ -31,7 +33,7 @@ export function AvatarPicker({ userId }: { userId: string }) {
     if (pending) return;
     const image = selected === null ? undefined : avatars[selected];
     if (!image) {
-      notify.error(t('avatar.selectOne'));
+      setNoChoice(true);
       return;
     }
     setPending(true);
@@ -64,12 +66,20 @@ export function AvatarPicker({ userId }: { userId: string }) {
                 name="avatar"
                 className="avatar-option__input"
                 checked={selected === index}
-                onChange={() => setSelected(index)}
+                onChange={() => {
+                  setSelected(index);
+                  setNoChoice(false);
+                }}
               />
               <img src={avatarSrc(image)} alt={t('avatar.numbered', { number: index + 1 })} width={112} height={112} />
             </label>
           ))}
         </div>
+        {noChoice && (
+          <p className="form-message form-message--error" role="alert">
+            {t('avatar.selectOne')}
+          </p>
+        )}
       </fieldset>
       <div className="avatar-picker__actions">
         <Button variant="secondary" onClick={regenerate} disabled={pending}>

@@ -72,9 +72,11 @@ function MessageBubble({
       {message.status === 'failed' ? (
         <div className="chat-msg__failure">
           <span className="chat-msg__error">{message.error ?? t('chat.messageNotSent')}</span>
-          <button type="button" className="chat-msg__action" onClick={() => onRetry(message.key)}>
-            {t('chat.retry')}
-          </button>
+          {message.final ? null : (
+            <button type="button" className="chat-msg__action" onClick={() => onRetry(message.key)}>
+              {t('chat.retry')}
+            </button>
+          )}
           <button type="button" className="chat-msg__action" onClick={() => onDiscard(message.key)}>
             {t('chat.delete')}
           </button>

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef } from 'react';
-import { getErrorMessage } from '../../../lib/errors';
+import { getErrorCode, getErrorMessage } from '../../../lib/errors';
 import { t } from '../../../lib/i18n';
 import { addMessage, getConversationPage } from '../api/chat-api';
 import { SendError, type ChatClient } from '../lib/chat-client';
 import { conversationReducer, initialConversationState } from '../lib/conversation-state';
+
+/** Refusals that stand until someone lifts a block: trying again cannot help. */
+const BLOCK_CODES = new Set(['chat_blocked_by_them', 'chat_blocked_by_you']);
 
 let localKeySeq = 0;
 const nextLocalKey = () => `local-${Date.now().toString(36)}-${(localKeySeq += 1)}`;
@@ -103,7 +106,8 @@ export function useConversation(selfId: string, contactId: string, client: ChatC
         (error: unknown) => {
           if (signal?.aborted) return;
           const reason = error instanceof SendError ? error.message : getErrorMessage(error, t('chat.messageNotSent'));
-          dispatch({ type: 'send-failed', key, error: reason });
+          const code = error instanceof SendError ? error.code : getErrorCode(error);
+          dispatch({ type: 'send-failed', key, error: reason, final: code !== undefined && BLOCK_CODES.has(code) });
         },
       );
     },

@@ -10,7 +10,7 @@
  * Client events:       add-user (ack {ok}), online-users (ack {ok, users}: me and my contacts), send-msg (ack {ok, message|msg}).
  */
 import { io, type Socket } from 'socket.io-client';
-import { failureMessage } from '../../../lib/errors';
+import { failureCode, failureMessage } from '../../../lib/errors';
 import { t } from '../../../lib/i18n';
 import { handleUnauthorized } from '../../../lib/session-auth';
 import { addMessage } from '../api/chat-api';
@@ -48,7 +48,15 @@ function isDelivered(value: unknown): value is DeliveredMessage {
   );
 }
 
-export class SendError extends Error {}
+export class SendError extends Error {
+  constructor(
+    message: string,
+    /** The refusal's code, when the server gave one. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 export class ChatClient {
   private readonly socket: Socket;
@@ -175,7 +183,7 @@ export class ChatClient {
       return r.message;
     }
     // A refusal says why as an HTTP failure body would ({msg, code}): in the reader's language when its code is known.
-    throw new SendError(failureMessage(reply) ?? t('chat.couldNotSend'));
+    throw new SendError(failureMessage(reply) ?? t('chat.couldNotSend'), failureCode(reply));
   }
 
   /** Tries again after the connection stopped. */

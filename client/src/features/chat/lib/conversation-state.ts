@@ -33,7 +33,7 @@ export type ConversationAction =
   | { type: 'received'; message: DeliveredMessage; selfId: string }
   | { type: 'send-started'; key: string; text: string; createdAt: string }
   | { type: 'send-confirmed'; key: string; message: DeliveredMessage }
-  | { type: 'send-failed'; key: string; error: string }
+  | { type: 'send-failed'; key: string; error: string; final: boolean }
   | { type: 'discard'; key: string };
 
 export const initialConversationState: ConversationState = {
@@ -168,7 +168,7 @@ export function conversationReducer(state: ConversationState, action: Conversati
       return {
         ...state,
         messages: state.messages.map((m) =>
-          m.key === action.key && m.status === 'sending' ? { ...m, status: 'failed', error: action.error } : m,
+          m.key === action.key && m.status === 'sending' ? { ...m, status: 'failed', error: action.error, final: action.final } : m,
         ),
       };
     case 'discard':
