@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { applyDatabaseFunctions } from './database-functions.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -52,6 +53,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     try {
       await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await migrateNodePg(drizzleNodePg({ client: connection }) as never, { migrationsFolder });
+      await applyDatabaseFunctions((script) => connection.query(script));
     } finally {
       await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       connection.release();
@@ -70,6 +72,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const client = new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
+  await applyDatabaseFunctions((script) => client.exec(script));
   const executeSql = async (text: string, values?: unknown[]) => {
     // query() takes one statement; exec() runs a script and answers each statement's result.
     if (values?.length) {
