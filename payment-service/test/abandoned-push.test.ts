@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orders } from '../../server/src/db/schema.js';
 import { createApiServerClient, type ApiServerClient } from '../src/api-server-client.js';
 import { startPaymentService, type RunningPaymentService } from '../src/start.js';
@@ -64,14 +64,14 @@ describe('an stkPush nobody waits for any more', () => {
     release();
 
     // The hold was made, then released: its order ends `failed`, never left pending for a prompt.
-    const deadline = Date.now() + 15_000;
-    let rows: Array<{ status: string }>;
-    for (;;) {
-      rows = await s.server.db.select({ status: orders.status }).from(orders).where(eq(orders.userId, buyer.user._id));
-      if (rows.length > 0 && rows.every((row) => row.status !== 'pending')) break;
-      if (Date.now() > deadline) throw new Error(`the abandoned checkout's order is still ${JSON.stringify(rows)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const rows = await vi.waitFor(
+      async () => {
+        const current = await s.server.db.select({ status: orders.status }).from(orders).where(eq(orders.userId, buyer.user._id));
+        if (current.length === 0 || current.some((row) => row.status === 'pending')) throw new Error(`the abandoned checkout's order is still ${JSON.stringify(current)}`);
+        return current;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
     expect(rows).toEqual([{ status: 'failed' }]);
     const prompts = (await (await fetch(`${slow.url}/simulator/prompts`, { headers: s.simulatorKey })).json()) as Array<{ phone: string }>;
     expect(prompts.filter((prompt) => prompt.phone === phone)).toEqual([]);

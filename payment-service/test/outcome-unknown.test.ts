@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import { newId } from '../../server/src/db/ids.js';
 import { users } from '../../server/src/db/schema.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
@@ -60,16 +60,6 @@ const startPayment = () =>
     },
   });
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('the payment service dies after sending the prompt', () => {
   it('answers payment_outcome_unknown, and the payment is found later; a push that never reached it is "not reachable"', { timeout: 120_000 }, async () => {
     onTestFailed(() => console.error(`--- payment service ---\n${pay?.output()}`));
@@ -92,7 +82,7 @@ describe('the payment service dies after sending the prompt', () => {
     gate.hold(/\/pushes/);
     const answer = stkPush('254733400001');
     // The prompt went out (the service is recording it): now the process dies before answering the buyer.
-    await until('the push to be recorded', () => (gate.held(/\/pushes/).length > 0 ? true : undefined));
+    await vi.waitFor(() => expect(gate.held(/\/pushes/).length).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
     await pay.kill();
     const unknown = await answer;
     expect(unknown.status).toBe(502);
@@ -110,11 +100,16 @@ describe('the payment service dies after sending the prompt', () => {
 
     // Restarted, the service records the journaled push; the buyer's transactions show it (what the dialog polls).
     pay = await startPayment();
-    const found = await until('the payment in the transactions', async () => {
-      const response = await fetch(`${server.url}/api/transactions/${buyerId}`, { headers: { authorization: `Bearer ${token}` } });
-      const items = (await response.json()) as Array<{ eventId: string; checkoutRequestId: string; paymentStatus: string }>;
-      return items.find((item) => item.eventId === eventId);
-    });
+    const found = await vi.waitFor(
+      async () => {
+        const response = await fetch(`${server.url}/api/transactions/${buyerId}`, { headers: { authorization: `Bearer ${token}` } });
+        const items = (await response.json()) as Array<{ eventId: string; checkoutRequestId: string; paymentStatus: string }>;
+        const item = items.find((entry) => entry.eventId === eventId);
+        if (!item) throw new Error('the payment is not in the transactions yet');
+        return item;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(found.checkoutRequestId).toMatch(/^ws_CO_/);
   });
 });

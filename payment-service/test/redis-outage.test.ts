@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { createClient } from 'redis';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orders } from '../../server/src/db/schema.js';
 import { emitWithAck, nextEvent, socketTracker } from '../../server/test/helpers/chat-sockets.js';
 import { freePort } from '../../server/test/helpers/test-server.js';
@@ -28,21 +28,21 @@ const sockets = socketTracker();
 async function startRedis(): Promise<void> {
   redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   // Ready once it answers a PING.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const probe = createClient({ url: `redis://127.0.0.1:${redisPort}`, socket: { reconnectStrategy: false } });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      await probe.ping();
-      await probe.quit();
-      return;
-    } catch (error) {
-      if (probe.isOpen) probe.destroy();
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await vi.waitFor(
+    async () => {
+      const probe = createClient({ url: `redis://127.0.0.1:${redisPort}`, socket: { reconnectStrategy: false } });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        await probe.ping();
+        await probe.quit();
+      } catch (error) {
+        if (probe.isOpen) probe.destroy();
+        throw error;
+      }
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 }
 
 async function killRedis(): Promise<void> {
@@ -123,14 +123,16 @@ async function sendOverHttp(from: { token: string; user: { _id: string } }, to: 
 /** Waits until a push goes through again (Redis back and the payment service reconnected): anything an outage left queued would have run by then. */
 async function waitUntilPushesWork(eventId: string, phone: string) {
   const buyer = await s.quickUser(`recovery${randomUUID().slice(0, 8)}`);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const push = await stkPush(buyer.token, eventId, phone);
-    if (push.status === 200) return push;
-    expect(push.status).toBe(503);
-    if (Date.now() > deadline) throw new Error('pushes still refused 30 s after Redis came back');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return vi.waitFor(
+    async () => {
+      const push = await stkPush(buyer.token, eventId, phone);
+      // Only "unavailable" may pass by waiting; any other answer fails at once.
+      if (push.status === 503) throw new Error('pushes still refused after Redis came back');
+      expect(push.status).toBe(200);
+      return push;
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 }
 
 /** Holds (orders) and simulator prompts for these buyers and phones, after everything queued has had its chance. */
