@@ -145,6 +145,21 @@ describe('attaching a guest order to the signed-in buyer', () => {
     expect((await t.api('GET', `/api/transactions/${buyer.user._id}`, { token: buyer.token })).body.map((row: { checkoutRequestId: string }) => row.checkoutRequestId)).toContain(paid.checkoutRequestId);
   });
 
+  it("moves only the tickets the guest still holds: one of the order held by someone else stays theirs", async () => {
+    const eventId = await paidEvent(500, 'Blankets and Wine');
+    const buyer = await t.createUser('guestmover');
+    const holder = await t.createUser('guestgiftee');
+    const paid = await payFor(t, undefined, eventId, { phone: freshPhone(), quantity: 2 });
+    // One seat of the order already belongs to someone else (as a transferred ticket keeps its order).
+    const [given] = await t.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.orderId, paid.orderId)).limit(1);
+    await t.db.update(tickets).set({ userId: holder.user._id }).where(eq(tickets.id, given!.id));
+
+    expect((await attach(buyer.token, buyer.user._id, paid.checkoutRequestId)).status).toBe(200);
+    const owners = await t.db.select({ id: tickets.id, userId: tickets.userId }).from(tickets).where(eq(tickets.orderId, paid.orderId));
+    expect(owners.find((row) => row.id === given!.id)?.userId).toBe(holder.user._id);
+    expect(owners.filter((row) => row.userId === buyer.user._id)).toHaveLength(1);
+  });
+
   it('attaches nothing for an unpaid guest checkout', async () => {
     const eventId = await paidEvent(300);
     const buyer = await t.createUser('guestimpatient');

@@ -38,7 +38,8 @@ export function createGuestCheckoutRepository(db: Executor) {
         .returning({ id: orders.id });
       if (moved.length === 0) return false;
       await db.update(payments).set({ userId: toUserId, updatedAt: now }).where(eq(payments.orderId, orderId));
-      await db.update(tickets).set({ userId: toUserId }).where(eq(tickets.orderId, orderId));
+      // Only the seats the guest still holds: a ticket of the order given to someone else stays theirs.
+      await db.update(tickets).set({ userId: toUserId }).where(and(eq(tickets.orderId, orderId), eq(tickets.userId, fromUserId)));
       await db.update(refunds).set({ userId: toUserId }).where(eq(refunds.orderId, orderId));
       return true;
     },
