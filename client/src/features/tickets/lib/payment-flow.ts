@@ -66,13 +66,7 @@ export interface SavedPush {
 }
 
 /** The next request the flow makes, `afterMs` from when it is set (each carries what the request needs). */
-export type PaymentTask =
-  | JoinTask
-  | PushTask
-  | QueueTask
-  | PollTask
-  | LookTask
-  | RegisterTask;
+export type PaymentTask = JoinTask | PushTask | QueueTask | PollTask | LookTask | RegisterTask;
 /** POST the sale's line. */
 export interface JoinTask { kind: 'join'; afterMs: number; guestPhone: string | null }
 /** The STK push (the event id is the hook's). */
