@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { catalogs } from './build/catalogs-plugin.js';
 
 /*
  * The client's unit tier: reducers, pure functions and hooks or components rendered with Testing Library
@@ -7,7 +8,8 @@ import { defineConfig } from 'vitest/config';
  * Browser journeys are the e2e tier (vitest.e2e.config.ts).
  */
 export default defineConfig({
-  plugins: [react()],
+  // The catalogs plugin registers each module's English texts, as the build does: tests read the real words.
+  plugins: [react(), catalogs()],
   resolve: { conditions: ['@tukio/source'] },
   test: {
     root: new URL('.', import.meta.url).pathname,

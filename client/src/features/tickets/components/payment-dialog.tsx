@@ -14,7 +14,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
-import { STATUS, type PaymentState } from '../hooks/use-ticket-payment';
+import { STATUS, type PaymentState } from '../lib/payment-flow';
 import { RichText, useT } from '../../../lib/i18n';
 import '../../../styles/overlay-dialog.css';
 

@@ -14,7 +14,9 @@ import '../tickets.css';
 import { useT } from '../../../lib/i18n';
 
 export function TicketPurchase(props: TicketPurchaseProps) {
-  return <Purchase {...props} />;
+  // A payment belongs to one buyer and one event: signing in or out, or another event, starts a fresh flow
+  // (which picks up that buyer's saved push, if any).
+  return <Purchase key={`${props.userId ?? 'guest'}:${props.event._id}`} {...props} />;
 }
 
 export default TicketPurchase;
