@@ -51,7 +51,6 @@ export const QUEUE_RETRY_MS = 3_000;
 /** How far the server's clock may be behind this browser's when a push's payment is looked for by time. */
 const CLOCK_SKEW_MS = 60_000;
 /** Said when the polling gives up. Not yet in the catalogs: shown in English in either language. */
-const NOT_CONFIRMED_YET = 'M-Pesa has not confirmed this payment yet. If you entered your PIN, press Confirm to check again.';
 
 export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'queued' | 'pending' | 'registering' | 'done' | 'failed';
 
@@ -266,7 +265,7 @@ function askAgain(s: PaymentState, task: PollTask | LookTask, now: number, gaveU
   return { ...s, task: { ...task, afterMs: POLL_INTERVAL_MS } };
 }
 
-const pollingGaveUp: Partial<PaymentState> = { confirmVisible: true, detail: NOT_CONFIRMED_YET };
+const pollingGaveUp = (): Partial<PaymentState> => ({ confirmVisible: true, detail: t('tickets.notConfirmedYet') });
 
 /** The prompt goes out: straight to the push once the line has admitted the buyer, else joining the line first. */
 function sendPrompt(s: PaymentState, admitted: boolean): PaymentState {
@@ -370,12 +369,12 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
     }
     case 'polled':
       if (action.result.status !== 'pending') return settle(s, action.result);
-      return askAgain({ ...s, detail: t('tickets.waitingForMpesa'), error: null }, action.task, action.now, pollingGaveUp);
+      return askAgain({ ...s, detail: t('tickets.waitingForMpesa'), error: null }, action.task, action.now, pollingGaveUp());
     case 'pollFailed': {
       const status = getErrorStatus(action.error);
       if (status === 404 || status === 400) return { ...s, phase: 'failed', error: general(getServerMessage(action.error) ?? ERRORS.nothingToConfirm), push: null, task: null };
       // A dropped connection or a busy server: say so, keep trying until the deadline.
-      return askAgain({ ...s, error: general(ERRORS.confirm) }, action.task, action.now, pollingGaveUp);
+      return askAgain({ ...s, error: general(ERRORS.confirm) }, action.task, action.now, pollingGaveUp());
     }
     case 'looked': {
       const { found } = action;
