@@ -164,4 +164,20 @@ describe('useTicketPayment', () => {
     // Still saved: the next visit picks it up.
     expect(localStorage.getItem(STORAGE_KEY)).not.toBeNull();
   });
+
+  it('keeps the answer of a push still on its way when the page goes away, so the next visit follows it', async () => {
+    let answer: (value: Awaited<ReturnType<typeof stkPush>>) => void = () => undefined;
+    vi.mocked(stkPush).mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const { result, unmount } = renderPayment();
+    await buy(result);
+    expect(stkPush).toHaveBeenCalledTimes(1);
+    unmount();
+    answer({ ResponseCode: '0', CheckoutRequestID: 'ws_CO_late', amount: 2000, quantity: 2 });
+    await wait();
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null')).toMatchObject({ checkoutRequestId: 'ws_CO_late', quantity: 2, phone: PHONE });
+
+    const again = renderPayment();
+    expect(again.result.current.state).toMatchObject({ phase: 'pending', push: { checkoutRequestId: 'ws_CO_late' } });
+    again.unmount();
+  });
 });

@@ -79,18 +79,39 @@ export function useTicketPayment(options: TicketPaymentOptions) {
     writeJson(storageKey, state.push);
   }, [storageKey, state.push]);
 
+  // The page may go away while a push is on its way (Back pressed within that second): its answer is still kept
+  // for the next visit, or a prompt the buyer pays would be followed by nobody until the tickets turn up.
+  const latest = useRef({ state, mounted: true });
+  useEffect(() => {
+    latest.current.state = state;
+  });
+  useEffect(() => {
+    const current = latest.current;
+    current.mounted = true;
+    return () => {
+      current.mounted = false;
+    };
+  }, []);
+
   // The next request, after its delay. A newer task (or leaving) clears the timer and aborts the request; an
   // answer that still comes is the old task's, which the flow ignores.
   const { task } = state;
   useEffect(() => {
     if (!task) return;
     const controller = new AbortController();
-    const timer = window.setTimeout(() => void run(task, eventId, userId, controller.signal).then(dispatch), task.afterMs);
+    const timer = window.setTimeout(
+      () =>
+        void run(task, eventId, userId, controller.signal).then((action) => {
+          if (latest.current.mounted) dispatch(action);
+          else if (task.kind === 'push' && latest.current.state.task === task) writeJson(storageKey, paymentFlow(latest.current.state, action).push);
+        }),
+      task.afterMs,
+    );
     return () => {
       window.clearTimeout(timer);
       controller.abort();
     };
-  }, [task, eventId, userId]);
+  }, [task, eventId, userId, storageKey]);
 
   // The manual Confirm appears 20 s after the push.
   const awaitingConfirmButton = state.phase === 'pending' && !state.confirmVisible ? state.push : null;
