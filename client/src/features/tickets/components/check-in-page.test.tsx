@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GateList } from '../api/tickets-api';
@@ -49,7 +49,11 @@ beforeEach(() => {
   vi.mocked(getGateList).mockImplementation(async () => (online ? gateList : Promise.reject(unreachable())));
 });
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  // No vitest globals: Testing Library's automatic unmount is not registered.
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 describe('CheckInPage', () => {
   it('offline, opens from the saved details and saves a typed scan; back online, shows fresh details without the notice', async () => {

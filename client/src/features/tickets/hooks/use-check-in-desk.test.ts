@@ -1,4 +1,4 @@
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GateList } from '../api/tickets-api';
 import { checkInTicket, getGateList, syncScans } from '../api/tickets-api';
@@ -47,6 +47,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // No vitest globals: Testing Library's automatic unmount is not registered.
+  cleanup();
   vi.restoreAllMocks();
   vi.mocked(syncScans).mockReset();
 });
