@@ -189,6 +189,49 @@ describe('offline', () => {
     expect(seriousErrors(b.errors).filter((error) => !noise(error))).toEqual([]);
   });
 
+  it('a gate reloaded offline works from the saved event details, and drops that notice with fresh details once back online', async () => {
+    const title = 'Naivasha Lakeside Jazz';
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 6, title });
+    expect((await h.server.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { tickets: 1 } })).status).toBe(200);
+    const [ticket] = await ticketsOf(holder, eventId);
+
+    const { context, page, errors } = await h.newPage({ width: 390, height: 900 });
+    await keepLocal(context);
+    await loginThroughUi(page, 'gatekeeper');
+    await page.goto(`/checkin/${eventId}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByText('0 of 1 checked in').waitFor();
+    await installed(page);
+    const notice = page.getByText('Using saved event details.');
+    expect(await notice.count()).toBe(0);
+
+    // Airplane mode and a reload: the door opens from what the device saved.
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await notice.waitFor();
+    await page.getByText('Offline', { exact: true }).waitFor();
+    await page.getByLabel('Ticket code').fill(ticket!.code);
+    await page.getByRole('button', { name: 'Check in', exact: true }).click();
+    const result = page.locator('.checkin__result-area');
+    await result.getByText('Saved offline', { exact: true }).waitFor();
+
+    // Back online, without a reload: the desk asks for the event again and drops the notice, and keeps
+    // its scans (the queued one is synced).
+    const eventRead = page.waitForResponse((response) => new URL(response.url()).pathname === `/api/events/${eventId}` && response.status() === 200);
+    await context.setOffline(false);
+    await eventRead;
+    await expect.poll(() => notice.count()).toBe(0);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await result.getByText('Synced: Checked in', { exact: true }).waitFor();
+    await page.getByText('1 of 1 checked in').waitFor();
+    expect(await page.getByText('Online', { exact: true }).count()).toBe(1);
+
+    // Offline, the worker answers the event's read with an error the browser logs as net::ERR_FAILED.
+    const noise = (error: string) => /ERR_INTERNET_DISCONNECTED|ERR_FAILED|Failed to fetch|Network Error/i.test(error);
+    expect(seriousErrors(errors).filter((error) => !noise(error))).toEqual([]);
+  });
+
   it('a new build deployed under an open page leaves it working, then updates it when the user agrees', async () => {
     const { context, page, errors } = await h.newPage({ width: 1280, height: 800 });
     await keepLocal(context);

@@ -1,35 +1,50 @@
 /*
  * Camera QR scanning for the door (lazy: loaded only when the camera is switched on, and jsqr only
- * once the camera runs). Frames are drawn onto a canvas a few times a second and decoded with jsqr.
+ * once the camera runs). Frames are drawn onto a canvas a few times a second and decoded with jsqr;
+ * every code read is reported, and the desk's state machine (lib/check-in-desk.ts) decides whether it
+ * is a new scan and holds the scanner's state (starting, scanning, failed and why).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
 import { t, useLanguage } from '../../../lib/i18n';
+import type { CameraProblem } from '../lib/check-in-desk';
 
 const FRAME_EVERY_MS = 120;
-const SAME_CODE_PAUSE_MS = 4_000;
-const ANY_CODE_PAUSE_MS = 1_200;
 
-function cameraProblem(error: unknown): string {
+function cameraProblem(error: unknown): CameraProblem {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return t('tickets.cameraRefused');
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return t('tickets.noCamera');
-  if (name === 'NotReadableError') return t('tickets.cameraInUse');
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'refused';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'no-camera';
+  if (name === 'NotReadableError') return 'in-use';
+  return 'failed';
+}
+
+function problemText(problem: CameraProblem): string {
+  if (problem === 'needs-https') return t('tickets.cameraNeedsHttps');
+  if (problem === 'refused') return t('tickets.cameraRefused');
+  if (problem === 'no-camera') return t('tickets.noCamera');
+  if (problem === 'in-use') return t('tickets.cameraInUse');
   return t('tickets.cameraFailed');
 }
 
-export default function QrScanner({ onCode }: { onCode: (code: string) => void }) {
+export interface QrScannerProps {
+  status: 'starting' | 'scanning' | 'failed';
+  problem: CameraProblem | null;
+  onStarted: () => void;
+  onFailed: (problem: CameraProblem) => void;
+  /** Every code read from a frame. */
+  onCode: (code: string) => void;
+}
+
+export default function QrScanner({ status, problem, onStarted, onFailed, onCode }: QrScannerProps) {
   useLanguage();
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const onCodeRef = useRef(onCode);
-  const lastRef = useRef<{ code: string; at: number }>({ code: '', at: 0 });
-  const [status, setStatus] = useState<'starting' | 'scanning' | 'error'>('starting');
-  const [problem, setProblem] = useState<string | null>(null);
-
+  // The camera starts once per mount; the latest callbacks are read through this.
+  const report = useRef({ onStarted, onFailed, onCode });
   useEffect(() => {
-    onCodeRef.current = onCode;
-  }, [onCode]);
+    report.current = { onStarted, onFailed, onCode };
+  }, [onStarted, onFailed, onCode]);
 
   useEffect(() => {
     let cancelled = false;
@@ -38,8 +53,7 @@ export default function QrScanner({ onCode }: { onCode: (code: string) => void }
 
     const start = async () => {
       if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) {
-        setProblem(t('tickets.cameraNeedsHttps'));
-        setStatus('error');
+        report.current.onFailed('needs-https');
         return;
       }
       try {
@@ -59,7 +73,7 @@ export default function QrScanner({ onCode }: { onCode: (code: string) => void }
         video.srcObject = media;
         await video.play();
         if (cancelled) return;
-        setStatus('scanning');
+        report.current.onStarted();
 
         const frame = () => {
           if (cancelled) return;
@@ -72,21 +86,14 @@ export default function QrScanner({ onCode }: { onCode: (code: string) => void }
             context.drawImage(video, 0, 0, width, height);
             const found = jsQR(context.getImageData(0, 0, width, height).data, width, height, { inversionAttempts: 'dontInvert' });
             const code = found?.data?.trim();
-            const now = Date.now();
-            const last = lastRef.current;
-            if (code && now - last.at > ANY_CODE_PAUSE_MS && (code !== last.code || now - last.at > SAME_CODE_PAUSE_MS)) {
-              lastRef.current = { code, at: now };
-              navigator.vibrate?.(60);
-              onCodeRef.current(code);
-            }
+            if (code) report.current.onCode(code);
           }
           timer = window.setTimeout(frame, FRAME_EVERY_MS);
         };
         frame();
       } catch (error) {
         if (cancelled) return;
-        setProblem(cameraProblem(error));
-        setStatus('error');
+        report.current.onFailed(cameraProblem(error));
       }
     };
     void start();
@@ -100,9 +107,9 @@ export default function QrScanner({ onCode }: { onCode: (code: string) => void }
 
   return (
     <div className="qr-scanner">
-      {status === 'error' ? (
+      {status === 'failed' ? (
         <p className="form-message form-message--error" role="alert">
-          {problem}
+          {problem ? problemText(problem) : null}
         </p>
       ) : (
         <>

@@ -32,3 +32,15 @@ export function removeFromQueue(eventId: string, code: string): void {
   const rest = readQueue(eventId).filter((item) => item.code !== code);
   writeJson(key(eventId), rest.length ? rest : null);
 }
+
+/**
+ * Writes what changed between two copies of the queue held in memory: scans added are queued and
+ * scans gone are removed, each against what storage holds now (another tab's scans stay).
+ */
+export function saveQueueChanges(eventId: string, before: QueuedScan[], after: QueuedScan[]): void {
+  if (before === after) return;
+  const kept = new Set(after.map((item) => item.code));
+  const had = new Set(before.map((item) => item.code));
+  for (const item of before) if (!kept.has(item.code)) removeFromQueue(eventId, item.code);
+  for (const item of after) if (!had.has(item.code)) enqueueScan(eventId, item);
+}
