@@ -15,5 +15,6 @@ export default defineConfig({
     root: new URL('.', import.meta.url).pathname,
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
+    setupFiles: ['src/test-setup.ts'],
   },
 });

@@ -5,10 +5,7 @@ import type { GateList } from '../api/tickets-api';
 import { getGateList } from '../api/tickets-api';
 import { CheckInPage } from './check-in-page';
 
-/*
- * The unit tier has no compiled catalogs, so t() answers with the key: the page is read by its keys
- * ('tickets.usingSavedEvent' is "Using saved event details.").
- */
+/* The unit tier registers the English catalogs as the build does: the page is read by its English words. */
 
 vi.mock('../api/tickets-api', () => ({
   getGateList: vi.fn(),
@@ -65,20 +62,20 @@ describe('CheckInPage', () => {
     );
 
     await screen.findByRole('heading', { level: 1, name: `${details.title} (saved)` });
-    expect(screen.getByText('tickets.usingSavedEvent')).toBeTruthy();
-    expect(screen.getByText('tickets.offline')).toBeTruthy();
+    expect(screen.getByText('Using saved event details.')).toBeTruthy();
+    expect(screen.getByText('Offline')).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('tickets.ticketCode'), { target: { value: 'TK1.amani' } });
-    fireEvent.click(screen.getByRole('button', { name: 'tickets.checkIn' }));
-    await screen.findByText('tickets.resultSavedOffline');
-    expect(screen.getByText('tickets.offlineGenuine')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Ticket code'), { target: { value: 'TK1.amani' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check in' }));
+    await screen.findByText('Saved offline');
+    expect(screen.getByText('Offline check: genuine ticket for this event.')).toBeTruthy();
 
     online = true;
     act(() => {
       window.dispatchEvent(new Event('online'));
     });
     await screen.findByRole('heading', { level: 1, name: details.title });
-    await waitFor(() => expect(screen.queryByText('tickets.usingSavedEvent')).toBeNull());
-    expect(screen.getByText('tickets.online')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Using saved event details.')).toBeNull());
+    expect(screen.getByText('Online')).toBeTruthy();
   });
 });
