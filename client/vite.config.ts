@@ -321,9 +321,9 @@ export default defineConfig(({ isSsrBuild }) => ({
               // The translation runtime, the formatters, the texts every page shows and the event image: all
               // on the first load anyway, one file instead of several small ones (docs/decisions/languages.md).
               name: 'i18n',
-              // (The renderer itself is @tukio/shared/messages, shared with the API server's mail, and English
-              // dates and amounts are @tukio/shared/english-format.)
-              test: /[\\/](?:src[\\/](?:lib[\\/](?:i18n[\\/](?:index|runtime|messages|react)\.tsx?|format\.ts)|locales[\\/]en[\\/]common\.json|components[\\/]event-image\.tsx)|packages[\\/]shared[\\/]src[\\/](?:messages|english-format)\.ts)$/,
+              // (The renderer itself is @tukio/shared/messages, shared with the API server's mail, and amounts
+              // are @tukio/shared/shillings, as the mails write them.)
+              test: /[\\/](?:src[\\/](?:lib[\\/](?:i18n[\\/](?:index|runtime|messages|react)\.tsx?|format\.ts)|locales[\\/]en[\\/]common\.json|components[\\/]event-image\.tsx)|packages[\\/]shared[\\/]src[\\/](?:messages|shillings)\.ts)$/,
               priority: 15,
               // Only these modules: their dependencies (language.ts, the session store) are shared with the
               // route preloader, which must not wait for this chunk (nor React).

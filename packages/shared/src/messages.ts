@@ -6,9 +6,8 @@
  * themselves. In a plural case the piece '#' stands for the number (plain digits, as the texts always wrote
  * it). Lingui's own runtime (@lingui/core) renders the same form but weighs ~2.5 KB gzip more on the client's
  * first load than this, which the page-weight budget cannot afford (docs/decisions/languages.md).
- * Browser-safe: imports only ./english-format.
+ * Browser-safe: imports nothing.
  */
-import { englishPlural } from './english-format.js';
 
 export type CompiledMessage = string | CompiledPiece[];
 type CompiledPiece = string | [string] | [string, string] | [string, string, unknown];
@@ -17,10 +16,9 @@ export type TranslationValues = Record<string, string | number | null | undefine
 
 type Cases = Record<string, CompiledMessage>;
 
+/** One Intl.PluralRules per language, made when its first plural is rendered (making one is the costly part). */
 const pluralRules = new Map<string, Intl.PluralRules>();
 function pluralCategory(locale: string, count: number): string {
-  // English without Intl: a tab's first Intl object loads locale data, a cost every page's first render paid.
-  if (locale === 'en') return englishPlural(count);
   let rules = pluralRules.get(locale);
   if (!rules) {
     rules = new Intl.PluralRules(locale);

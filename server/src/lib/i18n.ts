@@ -41,5 +41,3 @@ export function mailWallClock(date: Date, language: Language): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 16)}`;
 }
 
-/** Shillings as mails say them (`1,500`); the same digits in both languages. */
-export const mailAmount = (amount: number) => amount.toLocaleString('en-KE');

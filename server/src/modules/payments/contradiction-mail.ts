@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../lib/html.js';
-import { mailAmount, translator, type Language } from '../../lib/i18n.js';
+import { formatShillings } from '@tukio/shared/shillings';
+import { translator, type Language } from '../../lib/i18n.js';
 import type { Mail } from '../../lib/mailer.js';
 
 /** A success callback M-Pesa's own answer contradicted, as the buyer's and the admins' notices describe it. */
@@ -20,7 +21,7 @@ const asHtml = (text: string) => `<p>${escapeHtml(text)}</p>`;
 export function buildBuyerContradictionMail(to: { email: string; username: string | null; language: Language }, notice: ContradictionNotice): Mail {
   const t = translator(to.language);
   const hello = to.username ? t('mail.hello', { username: to.username }) : t('mail.helloGuest');
-  const body = t('payments.reversedText', { amount: mailAmount(notice.amount), title: notice.eventTitle, reason: notice.providerResultDesc, count: notice.ticketsVoided });
+  const body = t('payments.reversedText', { amount: formatShillings(notice.amount), title: notice.eventTitle, reason: notice.providerResultDesc, count: notice.ticketsVoided });
   return {
     to: to.email,
     subject: t('payments.reversedSubject', { title: notice.eventTitle }).slice(0, 200),
@@ -35,7 +36,7 @@ export function buildAdminContradictionMail(to: { email: string; username: strin
   const hello = t('mail.hello', { username: to.username });
   const body = t('payments.reversedAdminText', {
     checkoutRequestId: notice.checkoutRequestId,
-    amount: mailAmount(notice.amount),
+    amount: formatShillings(notice.amount),
     phone: notice.phone,
     receipt: notice.receipt ?? '-',
     resultCode: notice.providerResultCode,

@@ -1,6 +1,7 @@
 import type { Mail } from '../../lib/mailer.js';
 import { escapeHtml } from '../../lib/html.js';
-import { mailAmount, mailWallClock, translator, type Language } from '../../lib/i18n.js';
+import { formatShillings } from '@tukio/shared/shillings';
+import { mailWallClock, translator, type Language } from '../../lib/i18n.js';
 
 export interface CancellationMailInput {
   to: string;
@@ -23,7 +24,7 @@ export function buildCancellationMail(input: CancellationMailInput): Mail {
   const when = mailWallClock(event.startsAt, input.language);
   const total = input.refunds.reduce((sum, refund) => sum + refund.amount, 0);
   const ticketLine = input.tickets > 0 ? t('refunds.cancelTickets', { count: input.tickets }) : t('refunds.cancelOrder');
-  const refundLine = total > 0 ? t('refunds.cancelRefund', { amount: mailAmount(total), phones: refundPhones(input.refunds, input.language) }) : t('refunds.cancelNothing');
+  const refundLine = total > 0 ? t('refunds.cancelRefund', { amount: formatShillings(total), phones: refundPhones(input.refunds, input.language) }) : t('refunds.cancelNothing');
   const headline = { title: event.title, when, location: event.location };
   const text =
     `${t('mail.hello', { username: input.username })}\n\n` +

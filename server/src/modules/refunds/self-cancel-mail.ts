@@ -1,6 +1,7 @@
 import type { Mail } from '../../lib/mailer.js';
 import { escapeHtml } from '../../lib/html.js';
-import { mailAmount, mailWallClock, translator, type Language } from '../../lib/i18n.js';
+import { formatShillings } from '@tukio/shared/shillings';
+import { mailWallClock, translator, type Language } from '../../lib/i18n.js';
 import { refundPhones } from './cancellation-mail.js';
 
 export interface SelfCancelMailInput {
@@ -24,7 +25,7 @@ export function buildSelfCancelMail(input: SelfCancelMailInput): Mail {
   const total = input.refunds.reduce((sum, refund) => sum + refund.amount, 0);
   const ticketLine = t('refunds.selfCancelTickets', { count: input.tickets, title: event.title, when, location: event.location });
   const refundLine =
-    total > 0 ? t('refunds.selfCancelRefund', { amount: mailAmount(total), phones: refundPhones(input.refunds, input.language) }) : t('refunds.selfCancelNothing');
+    total > 0 ? t('refunds.selfCancelRefund', { amount: formatShillings(total), phones: refundPhones(input.refunds, input.language) }) : t('refunds.selfCancelNothing');
   const text = `${t('mail.hello', { username: input.username })}\n\n${ticketLine}\n${refundLine}\n\n${t('mail.eventPage')}: ${url}\n`;
   const html =
     `<p>${t('mail.hello', { username: escapeHtml(input.username) })}</p>` +

@@ -1,4 +1,5 @@
 import { selfCancelRefund, selfCancelTerms } from '@tukio/shared/refund-policy';
+import { formatShillings } from '@tukio/shared/shillings';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { retryOnDeadlock } from '../../lib/db-errors.js';
@@ -99,7 +100,7 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       const refunded = outcome.refunds.reduce((sum, refund) => sum + refund.amount, 0);
       const tickets = `${outcome.voided} ticket${outcome.voided === 1 ? '' : 's'}`;
       return {
-        msg: refunded > 0 ? `${tickets} cancelled. Ksh.${refunded.toLocaleString('en-KE')} is on its way back to your M-Pesa.` : `${tickets} cancelled.`,
+        msg: refunded > 0 ? `${tickets} cancelled. ${formatShillings(refunded)} is on its way back to your M-Pesa.` : `${tickets} cancelled.`,
         cancelled: outcome.voided,
         refundAmount: refunded,
       };

@@ -1,5 +1,6 @@
 import type { Mail, MailAttachment } from '../../lib/mailer.js';
 import { realInstant } from '../../lib/event-clock.js';
+import { formatShillings } from '@tukio/shared/shillings';
 import { escapeHtml } from '../../lib/html.js';
 import { mailWallClock, translator, type Language } from '../../lib/i18n.js';
 
@@ -90,8 +91,11 @@ export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
     attachments.push(...images);
   }
   const { payment } = input;
-  const amount = payment?.amount.toLocaleString('en-US');
-  const paidLine = payment ? (payment.receipt ? t('tickets.mailPaidReceipt', { amount: amount!, receipt: payment.receipt }) : t('tickets.mailPaid', { amount: amount! })) : '';
+  const paidLine = payment
+    ? payment.receipt
+      ? t('tickets.mailPaidReceipt', { amount: formatShillings(payment.amount), receipt: payment.receipt })
+      : t('tickets.mailPaid', { amount: formatShillings(payment.amount) })
+    : '';
   const hello = (name: string | null) => (name ? t('mail.hello', { username: name }) : t('mail.helloGuest'));
   const hint = input.ticketsUrl ? t('tickets.mailHintTicketPage', { url: input.ticketsUrl }) : t('tickets.mailHintProfile');
   const text =

@@ -1,25 +1,19 @@
 import { Fragment, useLayoutEffect, useRef } from 'react';
 import { ReportButton } from '../../../components/moderation/report-button';
 import { Spinner } from '../../../components/ui/spinner';
-import { getLanguage, t as translate, useT } from '../../../lib/i18n';
+import { perLocale } from '../../../lib/format';
+import { t as translate, useT } from '../../../lib/i18n';
 import type { ChatMessage } from '../types';
 
 const NEAR_BOTTOM_PX = 120;
 const NEAR_TOP_PX = 80;
 
-/**
- * Message times in the reader's clock (the device's zone), with Kiswahili day and month names for a
- * Kiswahili reader; English keeps the device's own locale, as it always had.
- */
-function formatsFor(locale: string | undefined) {
-  return {
-    time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
-    day: new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }),
-    full: new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }),
-  };
-}
-const FORMATS = { en: formatsFor(undefined), sw: formatsFor('sw-KE') };
-const formats = () => FORMATS[getLanguage()];
+/** Message times in the reader's clock (the device's zone) and language. */
+const formats = perLocale((locale) => ({
+  time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
+  day: new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }),
+  full: new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }),
+}));
 
 /** The server's placeholder for a message a moderator hid: the app's words, in the reader's language. */
 const HIDDEN_MESSAGE = '[hidden by a moderator]';

@@ -1,17 +1,11 @@
 /** Small text helpers for community timestamps and counts. */
-import { englishRelativeTime, type RelativeUnit } from '@tukio/shared/english-relative-time';
-import { getLanguage, t } from '../../../lib/i18n';
+import { perLocale } from '../../../lib/format';
+import { t } from '../../../lib/i18n';
 
-/**
- * "3 minutes ago"-style text in the reader's language (the full date goes in the tooltip): English without
- * Intl (a tab's first Intl formatter is a long task of the thread page's first render), Kiswahili with it.
- */
-let swahiliRelative: Intl.RelativeTimeFormat | undefined;
-function relativeTime(value: number, unit: RelativeUnit): string {
-  if (getLanguage() !== 'sw') return englishRelativeTime(value, unit);
-  swahiliRelative ??= new Intl.RelativeTimeFormat('sw', { numeric: 'auto' });
-  return swahiliRelative.format(value, unit);
-}
+type RelativeUnit = Intl.RelativeTimeFormatUnit;
+
+/** "3 minutes ago"-style text in the reader's language (the full date goes in the tooltip). */
+const relative = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 
 const STEPS: Array<[RelativeUnit, number]> = [
   ['second', 60],
@@ -30,7 +24,7 @@ export function timeAgo(value: string | undefined, now: number = Date.now()): st
   let amount = (time - now) / 1000;
   if (Math.abs(amount) < 45) return t('community.justNow');
   for (const [unit, size] of STEPS) {
-    if (Math.abs(amount) < size) return relativeTime(Math.round(amount), unit);
+    if (Math.abs(amount) < size) return relative().format(Math.round(amount), unit);
     amount /= size;
   }
   return '';

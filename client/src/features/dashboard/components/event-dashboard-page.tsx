@@ -12,7 +12,7 @@ import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
-import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
+import { formatCount, formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { t as translate, useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { getDashboardCsv, getEventDashboard, type DashboardTable, type EventDashboard } from '../api/dashboard-api';
@@ -40,7 +40,6 @@ const GREEN = '#0a7d3e';
 const RED = '#c8102e';
 const BLUE = '#1a56db';
 
-const count = (value: number) => value.toLocaleString('en-US');
 
 export function EventDashboardPage({ eventId }: { eventId: string }) {
   const t = useT();
@@ -81,7 +80,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
       step: DAY_SECONDS,
       formatX: formatDay,
       series: [
-        { label: t('dashboard.tickets'), values: data.salesByDay.map((row) => row.tickets), color: GREEN, kind: 'bars', scale: 'count', format: count },
+        { label: t('dashboard.tickets'), values: data.salesByDay.map((row) => row.tickets), color: GREEN, kind: 'bars', scale: 'count', format: formatCount },
         ...(isPaid
           ? [{ label: t('dashboard.revenue'), values: data.salesByDay.map((row) => row.revenue), color: RED, kind: 'line' as const, scale: 'kes', format: formatShillings, axisFormat: compactShillings }]
           : []),
@@ -95,7 +94,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
       step: HOUR_SECONDS,
       // A new day's first tick says which day.
       formatX: (seconds) => (seconds % DAY_SECONDS === 0 ? formatDay(seconds) : formatHour(seconds)),
-      series: [{ label: t('dashboard.checkIns'), values: data.checkInsByHour.map((row) => row.checkedIn), color: BLUE, kind: 'bars', scale: 'count', format: count }],
+      series: [{ label: t('dashboard.checkIns'), values: data.checkInsByHour.map((row) => row.checkedIn), color: BLUE, kind: 'bars', scale: 'count', format: formatCount }],
     }),
     [data.checkInsByHour, t],
   );
@@ -119,7 +118,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
   /** '3 / 40'. One type is the whole event, so the event's capacity is its limit; among several, only a type's own. */
   const soldOf = (type: { sold: number; capacity: number | null }) => {
     const capacity = type.capacity ?? (data.types.length === 1 ? totals.capacity : null);
-    return capacity === null ? count(type.sold) : `${count(type.sold)} / ${count(capacity)}`;
+    return capacity === null ? formatCount(type.sold) : `${formatCount(type.sold)} / ${formatCount(capacity)}`;
   };
 
   const soldShare = percent(totals.ticketsSold, totals.capacity);
@@ -151,7 +150,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
         <dl className="dashboard__cards">
           <div className="dashboard-card">
             <dt>{t('dashboard.ticketsSold')}</dt>
-            <dd className="dashboard-card__value">{count(totals.ticketsSold)}</dd>
+            <dd className="dashboard-card__value">{formatCount(totals.ticketsSold)}</dd>
             <dd className="dashboard-card__detail">
               {totals.capacity === null ? t('dashboard.noSeatLimit') : t('dashboard.ofSeats', { count: totals.capacity, share: soldShare })}
             </dd>
@@ -172,7 +171,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
           ) : null}
           <div className="dashboard-card">
             <dt>{t('dashboard.checkedIn')}</dt>
-            <dd className="dashboard-card__value">{count(totals.checkedIn)}</dd>
+            <dd className="dashboard-card__value">{formatCount(totals.checkedIn)}</dd>
             <dd className="dashboard-card__detail">{checkedInShare ? t('dashboard.ofTickets', { count: totals.ticketsSold, share: checkedInShare }) : t('dashboard.noTicketsYet')}</dd>
           </div>
           {totals.refundsPending.count > 0 ? (
@@ -197,7 +196,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
         rows={data.salesByDay.map((row) => ({
           key: row.day,
           label: formatDay(labelSeconds(row.day)),
-          cells: isPaid ? [count(row.tickets), formatShillings(row.revenue)] : [count(row.tickets)],
+          cells: isPaid ? [formatCount(row.tickets), formatShillings(row.revenue)] : [formatCount(row.tickets)],
         }))}
       />
 
@@ -211,7 +210,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
         caption={checkInSummary(data.checkInsByHour)}
         tableSummary={t('dashboard.checkInsTable')}
         columns={[t('dashboard.hour'), t('dashboard.checkIns')]}
-        rows={data.checkInsByHour.map((row) => ({ key: row.hour, label: formatDayHour(labelSeconds(row.hour)), cells: [count(row.checkedIn)] }))}
+        rows={data.checkInsByHour.map((row) => ({ key: row.hour, label: formatDayHour(labelSeconds(row.hour)), cells: [formatCount(row.checkedIn)] }))}
       />
 
       <section className="dashboard__panel" aria-labelledby="dashboard-types">
@@ -264,7 +263,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
                     <th scope="row" className="mono">
                       {promo.code}
                     </th>
-                    <td>{count(promo.uses)}</td>
+                    <td>{formatCount(promo.uses)}</td>
                     <td>{formatShillings(promo.discount)}</td>
                   </tr>
                 ))}

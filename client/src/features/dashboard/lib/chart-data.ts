@@ -3,8 +3,8 @@
  * wall-clock time ("2026-11-24", "2026-11-24T21:00"); read as UTC they step evenly (Kenya has no daylight
  * saving), and the charts draw them in UTC, so an axis shows the organiser's clock whatever the viewer's.
  */
-import { formatShillings } from '../../../lib/format';
-import { getLanguage, t } from '../../../lib/i18n';
+import { formatShillings, perLocale } from '../../../lib/format';
+import { t } from '../../../lib/i18n';
 import type { DailySales, HourlyCheckIns } from '../api/dashboard-api';
 
 export const DAY_SECONDS = 24 * 60 * 60;
@@ -16,31 +16,22 @@ export function labelSeconds(label: string): number {
 }
 
 /** Day-month order and a 24-hour clock as Kenyans write them; month names in the reader's language. */
-const FORMATS = {
-  en: {
-    day: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
-    hour: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
-  },
-  sw: {
-    day: new Intl.DateTimeFormat('sw-KE', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
-    hour: new Intl.DateTimeFormat('sw-KE', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
-  },
-};
+const day = perLocale((locale) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }));
+const hour = perLocale((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }));
 
 /** '24 Nov' */
-export const formatDay = (seconds: number) => FORMATS[getLanguage()].day.format(new Date(seconds * 1000));
+export const formatDay = (seconds: number) => day().format(new Date(seconds * 1000));
 /** '21:00' */
-export const formatHour = (seconds: number) => FORMATS[getLanguage()].hour.format(new Date(seconds * 1000));
+export const formatHour = (seconds: number) => hour().format(new Date(seconds * 1000));
 /** '24 Nov, 21:00' */
 export const formatDayHour = (seconds: number) => `${formatDay(seconds)}, ${formatHour(seconds)}`;
 
-/** Axis labels: 'Ksh.900', 'Ksh.1.5k', 'Ksh.2M'. */
+let compactDigits: Intl.NumberFormat | undefined;
+/** Axis labels: 'Ksh.900', 'Ksh.1.5K', 'Ksh.2M', the same in both languages (as every amount). */
 export function compactShillings(amount: number): string {
-  if (Math.abs(amount) >= 1_000_000) return `Ksh.${trim(amount / 1_000_000)}M`;
-  if (Math.abs(amount) >= 1_000) return `Ksh.${trim(amount / 1_000)}k`;
-  return formatShillings(amount);
+  compactDigits ??= new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
+  return `Ksh.${compactDigits.format(amount)}`;
 }
-const trim = (value: number) => String(Math.round(value * 10) / 10);
 
 /** What the sales chart shows, in one or two sentences (its text alternative). */
 export function salesSummary(days: DailySales[], isPaid: boolean): string {

@@ -6,6 +6,7 @@
 import { MAX_TICKETS_PER_ORDER, TICKET_PRICE_MAX } from '@tukio/shared/limits';
 import type { TicketTypeView } from '../../../types/api';
 import type { TicketTypeInput } from '../api/events-api';
+import { formatShillings } from '../../../lib/format';
 import { t } from '../../../lib/i18n';
 
 export const TICKET_TYPES_MAX = 10;
@@ -70,7 +71,7 @@ export function validateTypeRows(rows: TicketTypeRow[]): TicketTypeErrors {
     if (row.price.trim() === '') errors[`${index}.price`] = t('events.priceRequired');
     else if (!Number.isFinite(price) || price < 1) errors[`${index}.price`] = t('events.priceMin');
     else if (!Number.isInteger(price)) errors[`${index}.price`] = t('events.priceWhole');
-    else if (price > TICKET_PRICE_MAX) errors[`${index}.price`] = t('events.priceMax', { max: TICKET_PRICE_MAX });
+    else if (price > TICKET_PRICE_MAX) errors[`${index}.price`] = t('events.priceMax', { max: formatShillings(TICKET_PRICE_MAX) });
     if (row.capacity.trim() !== '' && (!wholeNumber(row.capacity) || Number(row.capacity) < 1)) errors[`${index}.capacity`] = t('events.capacityInvalid');
     if (row.maxPerOrder.trim() !== '' && (!wholeNumber(row.maxPerOrder) || Number(row.maxPerOrder) < 1 || Number(row.maxPerOrder) > MAX_TICKETS_PER_ORDER)) {
       errors[`${index}.maxPerOrder`] = t('events.maxPerOrderInvalid', { max: MAX_TICKETS_PER_ORDER });

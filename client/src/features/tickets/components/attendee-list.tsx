@@ -12,18 +12,19 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { getAttendeePage, getAttendeesCsv, type Attendee } from '../api/tickets-api';
 import { saveFile } from '../lib/csv';
-import { formatLocale, RichText, useT } from '../../../lib/i18n';
+import { perLocale } from '../../../lib/format';
+import { RichText, useT } from '../../../lib/i18n';
 import '../../../styles/data-table.css';
 
 
-/** "2:57 PM" today, "Nov 22, 2:57 PM" on another day (full date and time in the title). */
+const clock = perLocale((locale) => new Intl.DateTimeFormat(locale, { timeStyle: 'short' }));
+const dayAndClock = perLocale((locale) => new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }));
+
+/** "14:57" today, "22 Nov, 14:57" on another day (full date and time in the title). */
 function shortWhen(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  const locale = formatLocale();
-  return date.toDateString() === new Date().toDateString()
-    ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(date)
-    : new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date);
+  return (date.toDateString() === new Date().toDateString() ? clock() : dayAndClock()).format(date);
 }
 
 /** Rows shown from the gate list when no page could be fetched (offline). */

@@ -60,7 +60,7 @@ export default function TicketCancelDialog({ tickets, open, onClose, onDone }: T
   return (
     <ConfirmDialog
       open={open}
-      title={count === 1 ? t('tickets.cancelThisTicket') : t('tickets.cancelCountTickets', { count })}
+      title={t('tickets.cancelCountTickets', { count })}
       description={
         <>
           <p>

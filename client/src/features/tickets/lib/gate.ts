@@ -7,7 +7,8 @@
  */
 import type { GateList, GateTicket } from '../api/tickets-api';
 import { readJson, writeJson } from './storage';
-import { getLanguage, t } from '../../../lib/i18n';
+import { perLocale } from '../../../lib/format';
+import { t } from '../../../lib/i18n';
 
 const DEVICE_KEY = 'tukio-gate-device';
 const listKey = (eventId: string) => `tukio-offline:gate-list:${eventId}`;
@@ -41,16 +42,15 @@ export function readSavedGateList(eventId: string): GateList | null {
 export const heldTickets = (list: GateList | null | undefined): GateTicket[] =>
   (list?.tickets ?? []).filter((ticket) => ticket.voidReason === null || ticket.voidReason === 'event_cancelled');
 
-/** 24-hour clock as at a Kenyan gate ('en-GB' for English, Kiswahili month names otherwise). */
-const gateLocale = () => (getLanguage() === 'sw' ? 'sw-KE' : 'en-GB');
-const clock = (locale: string) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-const dayAndClock = (locale: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+/** The 24-hour clock of a Kenyan gate, month names in the reader's language. */
+const clock = perLocale((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }));
+const dayAndClock = perLocale((locale) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }));
 
 /** "19:42" today, "22 Nov, 19:42" another day: how a gate says when a ticket was scanned. */
 export function scanTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toDateString() === new Date().toDateString() ? clock(gateLocale()).format(date) : dayAndClock(gateLocale()).format(date);
+  return date.toDateString() === new Date().toDateString() ? clock().format(date) : dayAndClock().format(date);
 }
 
 /** " at Gate B, 19:42" (", 19:42" for a scan from before devices had names). */

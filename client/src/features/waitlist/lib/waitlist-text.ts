@@ -1,25 +1,21 @@
-import { getLanguage } from '../../../lib/i18n';
+import { perLocale } from '../../../lib/format';
 import type { WaitlistStatus } from '../api/waitlist-api';
 
 /*
  * Offers end at a real instant (unlike events' wall-clock start times, which the UI shows in UTC), so their
  * times are written as people in Kenya read a clock, as the offer email does.
  */
-function nairobiFormats(locale: string) {
-  return {
-    time: new Intl.DateTimeFormat(locale, { timeZone: 'Africa/Nairobi', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
-    day: new Intl.DateTimeFormat(locale, { timeZone: 'Africa/Nairobi', weekday: 'short', day: 'numeric', month: 'short' }),
-  };
-}
-/** Day and month names in the reader's language. */
-const FORMATS = { en: nairobiFormats('en-GB'), sw: nairobiFormats('sw-KE') };
+const nairobiFormats = perLocale((locale) => ({
+  time: new Intl.DateTimeFormat(locale, { timeZone: 'Africa/Nairobi', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+  day: new Intl.DateTimeFormat(locale, { timeZone: 'Africa/Nairobi', weekday: 'short', day: 'numeric', month: 'short' }),
+}));
 
-/** '15:47', or 'Tue 25 Nov, 15:47' when not today in Nairobi; '' for a missing or bad value. */
+/** '15:47', or 'Tue, 25 Nov, 15:47' when not today in Nairobi; '' for a missing or bad value. */
 export function formatNairobiTime(value: string | null | undefined, now = new Date()): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  const { time: timeFormat, day: dayFormat } = FORMATS[getLanguage()];
+  const { time: timeFormat, day: dayFormat } = nairobiFormats();
   const time = timeFormat.format(date);
   return dayFormat.format(date) === dayFormat.format(now) ? time : `${dayFormat.format(date)}, ${time}`;
 }
