@@ -388,7 +388,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
-  // The whole-list contract answers are cheap (prepared, compressed, 304) but still megabytes at scale: bounded per address.
+  // The whole-list contract answers are megabytes at scale, and the first after a change reads every event: bounded per address.
   const listLimit = limitPerIp({ name: 'event-lists', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 30 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit, listLimit }));
   app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ name: 'uploads', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 3 }) }));
