@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInFlightTracker } from '@tukio/shared/node/in-flight';
 import { requestContext } from '@tukio/shared/node/request-context';
+import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
@@ -17,7 +18,6 @@ import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
 import { createAppShellHandler, createAppShellSource } from './lib/app-shell.js';
-import { servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
 import { declareRoutes } from './lib/route-declaration.js';
 import { createRequestGate } from './lib/request-gate.js';
@@ -410,16 +410,14 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   const indexHtml = path.join(clientDist, 'index.html');
   if (existsSync(indexHtml)) {
     const appShell = createAppShellSource(indexHtml);
-    // Brotli / gzip twins written by the client build, when the browser accepts them.
-    app.use('/assets', servePrecompressed(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y' }));
-    app.use(
-      '/assets',
-      express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
-    );
+    // The client's files and pages go out Brotli- or gzip-compressed, as the browser accepts.
+    const compressed = compression();
+    app.use('/assets', compressed, express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
     // Shared event links get the event's Open Graph / JSON-LD tags in the shell. Before the static files: the
     // build has no file under /events/, and looking for one cost every page request a stat().
     app.get(
       '/events/:id',
+      compressed,
       createEventPageHandler({
         events: services.events,
         shell: appShell,
@@ -444,7 +442,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     });
     // History fallback: every client route answers with the app shell, its head naming the route's files;
     // the event list's page also carries its first search.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, createAppShellHandler(appShell, { data: { events: eventListPageData(services.events) }, logger }));
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, compressed, createAppShellHandler(appShell, { data: { events: eventListPageData(services.events) }, logger }));
   } else {
     logger.info(`client build not found at ${clientDist}; serving the API only`);
   }
