@@ -6,6 +6,7 @@ import { requestContext } from '@tukio/shared/node/request-context';
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import helmet from 'helmet';
 import { z } from 'zod';
 import type { AppConfig } from './config.js';
@@ -410,9 +411,18 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   const indexHtml = path.join(clientDist, 'index.html');
   if (existsSync(indexHtml)) {
     const appShell = createAppShellSource(indexHtml);
-    // The client's files and pages go out Brotli- or gzip-compressed, as the browser accepts.
+    // The build's Brotli / gzip twins of its files when the browser accepts them, else the file itself.
+    app.use(
+      '/assets',
+      expressStaticGzip(path.join(clientDist, 'assets'), {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        index: false,
+        serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
+      }),
+    );
+    // Pages built per request go out compressed too.
     const compressed = compression();
-    app.use('/assets', compressed, express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }));
     // Shared event links get the event's Open Graph / JSON-LD tags in the shell. Before the static files: the
     // build has no file under /events/, and looking for one cost every page request a stat().
     app.get(
