@@ -23,7 +23,7 @@ const brotli = promisify(zlib.brotliCompress);
 /**
  * Writes `<file>.br` and `<file>.gz` next to every text file of the build (JS, CSS, SVG, JSON, HTML),
  * compressed once at maximum level; the server sends them with Content-Encoding when the browser
- * accepts it (server/src/lib/precompressed.ts), so no compression runs per request.
+ * accepts it (express-static-gzip in server/src/app.ts), so no compression runs per request.
  */
 function precompress(): Plugin {
   let outDir = 'dist';

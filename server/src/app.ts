@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInFlightTracker } from '@tukio/shared/node/in-flight';
 import { requestContext } from '@tukio/shared/node/request-context';
+import compression from 'compression';
 import cors from 'cors';
 import express, { type Express } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import helmet from 'helmet';
 import { z } from 'zod';
 import type { AppConfig } from './config.js';
@@ -17,7 +19,6 @@ import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
 import { createAppShellHandler, createAppShellSource } from './lib/app-shell.js';
-import { servePrecompressed } from './lib/precompressed.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
 import { declareRoutes } from './lib/route-declaration.js';
 import { createRequestGate } from './lib/request-gate.js';
@@ -388,7 +389,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
-  // The whole-list contract answers are cheap (prepared, compressed, 304) but still megabytes at scale: bounded per address.
+  // The whole-list contract answers are megabytes at scale, and the first after a change reads every event: bounded per address.
   const listLimit = limitPerIp({ name: 'event-lists', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 30 });
   app.use('/api/events', createEventsRouter({ events: services.events, counterLimit, listLimit }));
   app.use('/api/uploads', createUploadsRouter({ uploads: services.uploads, uploadLimit: limitPerIp({ name: 'uploads', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 3 }) }));
@@ -410,16 +411,23 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   const indexHtml = path.join(clientDist, 'index.html');
   if (existsSync(indexHtml)) {
     const appShell = createAppShellSource(indexHtml);
-    // Brotli / gzip twins written by the client build, when the browser accepts them.
-    app.use('/assets', servePrecompressed(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y' }));
+    // The build's Brotli / gzip twins of its files when the browser accepts them, else the file itself.
     app.use(
       '/assets',
-      express.static(path.join(clientDist, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
+      expressStaticGzip(path.join(clientDist, 'assets'), {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        index: false,
+        serveStatic: { immutable: true, maxAge: '1y', fallthrough: false },
+      }),
     );
+    // Pages built per request go out compressed too.
+    const compressed = compression();
     // Shared event links get the event's Open Graph / JSON-LD tags in the shell. Before the static files: the
     // build has no file under /events/, and looking for one cost every page request a stat().
     app.get(
       '/events/:id',
+      compressed,
       createEventPageHandler({
         events: services.events,
         shell: appShell,
@@ -444,7 +452,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     });
     // History fallback: every client route answers with the app shell, its head naming the route's files;
     // the event list's page also carries its first search.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, createAppShellHandler(appShell, { data: { events: eventListPageData(services.events) }, logger }));
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, compressed, createAppShellHandler(appShell, { data: { events: eventListPageData(services.events) }, logger }));
   } else {
     logger.info(`client build not found at ${clientDist}; serving the API only`);
   }

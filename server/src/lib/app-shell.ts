@@ -3,7 +3,6 @@ import type { Request, RequestHandler } from 'express';
 import { matchClientRoute, ROUTE_SHELL_FILES } from '@tukio/shared/client-routes';
 import { isLanguage, pickLanguage, type Language } from '@tukio/shared/languages';
 import type { Logger } from './logger.js';
-import { prepareHtml, sendHtml, type PreparedHtml } from './precompressed.js';
 
 /** How often the app shell (index.html) is checked for a new client build. */
 const SHELL_RECHECK_MS = 1000;
@@ -130,21 +129,20 @@ export function kiswahiliHints(html: string, route: string): string {
 
 /**
  * Data a client route's page carries: `head` goes into the page's <head> (a
- * `<script type="application/json">` the route reads instead of asking the API). `key` is the answer it
- * was made from: pages are kept per key, so an answer served from the API's cache is rendered once.
+ * `<script type="application/json">` the route reads instead of asking the API).
  * Undefined: the page goes without (the route asks the API as usual).
  */
-export type RouteData = (req: Request) => Promise<{ key: object; head: string } | undefined>;
+export type RouteData = (req: Request) => Promise<{ head: string } | undefined>;
+
+/** `extra` put at the end of the page's <head>. */
+export const withinHead = (html: string, extra: string) => (extra ? html.replace(/<\/head>/i, () => `${extra}</head>`) : html);
 
 /**
  * The history fallback: every client route answers with the app shell in the reader's language
  * (shellLanguage), its head naming the route's files (routeHints), and for a route in `data` what it reads
- * first. One page per language and route module (and answer), compressed once per encoding and client build.
+ * first. Compressed by the compression middleware in front of it (app.ts).
  */
 export function createAppShellHandler(source: AppShellSource, options: { data?: Partial<Record<string, RouteData>>; logger?: Logger } = {}): RequestHandler {
-  let pages: { version: number; byRoute: Map<string, PreparedHtml> } = { version: -1, byRoute: new Map() };
-  let withData = new WeakMap<object, Map<string, PreparedHtml>>();
-
   async function dataFor(route: string, req: Request) {
     try {
       return await options.data?.[route]?.(req);
@@ -159,31 +157,14 @@ export function createAppShellHandler(source: AppShellSource, options: { data?: 
     const language = shellLanguage(req);
     source
       .current(language)
-      .then(async ({ html, version }) => {
-        if (pages.version !== version) {
-          pages = { version, byRoute: new Map() };
-          withData = new WeakMap();
-        }
+      .then(async ({ html }) => {
         const route = matchClientRoute(req.path)?.routeFile ?? 'home';
-        const key = `${language}:${route}`;
-        let page = pages.byRoute.get(key);
-        if (!page) {
-          const hints = routeHints(html, route) + (language === 'sw' ? kiswahiliHints(html, route) : '');
-          page = prepareHtml(hints ? html.replace(/<\/head>/i, () => `${hints}</head>`) : html);
-          pages.byRoute.set(key, page);
-        }
+        const hints = routeHints(html, route) + (language === 'sw' ? kiswahiliHints(html, route) : '');
         const data = await dataFor(route, req);
-        if (data) {
-          let known = withData.get(data.key);
-          if (!known) withData.set(data.key, (known = new Map()));
-          const shell = page.html;
-          page = known.get(key) ?? prepareHtml(shell.replace(/<\/head>/i, () => `${data.head}</head>`));
-          known.set(key, page);
-        }
         res.setHeader('Cache-Control', 'no-cache');
         res.vary('Cookie');
         res.vary('Accept-Language');
-        sendHtml(req, res, page);
+        res.type('html').send(withinHead(html, hints + (data?.head ?? '')));
       })
       .catch(next);
   };

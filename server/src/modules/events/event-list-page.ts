@@ -24,7 +24,6 @@ export function eventListPageData(events: EventsService): RouteData {
     if (!query.success) return undefined;
     const answer = await events.search(query.data);
     return {
-      key: answer,
       head: `<script type="application/json" id="${INITIAL_SEARCH_ELEMENT_ID}" data-path="${escapeHtml(path)}">${jsonForScript(answer)}</script>`,
     };
   };

@@ -3,8 +3,7 @@ import { isId } from '../../db/ids.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Language } from '@tukio/shared/languages';
-import { kiswahiliHints, routeHints, shellLanguage, type AppShellSource } from '../../lib/app-shell.js';
-import { prepareHtml, sendHtml, type PreparedHtml } from '../../lib/precompressed.js';
+import { kiswahiliHints, routeHints, shellLanguage, withinHead, type AppShellSource } from '../../lib/app-shell.js';
 import { injectEventShell, lazyAppShellRenderer } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 
@@ -127,18 +126,17 @@ export function createEventPageHandler(deps: {
   }
 
   /**
-   * The whole page per event body and shell, compressed once per encoding. Keyed by the events
-   * service's cached body: a shared link opened many times renders once, and an edit (a new body) or
-   * a new client build renders again.
+   * The whole page per event body and shell. Keyed by the events service's cached body: a shared link
+   * opened many times renders once, and an edit (a new body) or a new client build renders again.
    */
-  const pages: Record<Language, WeakMap<EventDto, { shell: object; page: PreparedHtml }>> = { en: new WeakMap(), sw: new WeakMap() };
-  async function page(event: EventDto, pageUrl: string, language: Language): Promise<PreparedHtml> {
+  const pages: Record<Language, WeakMap<EventDto, { shell: object; page: string }>> = { en: new WeakMap(), sw: new WeakMap() };
+  async function page(event: EventDto, pageUrl: string, language: Language): Promise<string> {
     const current = await shell(language);
     const known = pages[language].get(event);
     if (known?.shell === current) return known.page;
-    const prepared = prepareHtml(await render(current, event, pageUrl, language));
-    pages[language].set(event, { shell: current, page: prepared });
-    return prepared;
+    const rendered = await render(current, event, pageUrl, language);
+    pages[language].set(event, { shell: current, page: rendered });
+    return rendered;
   }
 
   async function render(
@@ -148,15 +146,14 @@ export function createEventPageHandler(deps: {
     language: Language,
   ): Promise<string> {
     const withHead = injectEventHead(html, event, pageUrl);
-    const withHints = (page: string, hints: string) => page.replace(/<\/head>/i, () => `${hints}</head>`);
     const shellRenderer = await renderer();
-    if (!shellRenderer) return withHints(withHead, generic);
+    if (!shellRenderer) return withinHead(withHead, generic);
     try {
       const withShell = injectEventShell(withHead, shellRenderer, shellRenderer.renderAppShell(event, language));
-      return withShell === withHead ? withHints(withHead, generic) : withHints(withShell, rendered);
+      return withShell === withHead ? withinHead(withHead, generic) : withinHead(withShell, rendered);
     } catch (error) {
       deps.logger.error(`event page ${event._id}: shell not rendered`, error);
-      return withHints(withHead, generic);
+      return withinHead(withHead, generic);
     }
   }
 
@@ -166,11 +163,11 @@ export function createEventPageHandler(deps: {
     try {
       const event = await deps.events.get(id, undefined);
       const language = shellLanguage(req);
-      const prepared = await page(event, `${deps.publicUrl}/events/${id}`, language);
+      const html = await page(event, `${deps.publicUrl}/events/${id}`, language);
       res.setHeader('Cache-Control', 'no-cache');
       res.vary('Cookie');
       res.vary('Accept-Language');
-      sendHtml(req, res, prepared);
+      res.type('html').send(html);
     } catch (error) {
       const status = (error as { status?: unknown }).status;
       if (status !== 404) deps.logger.error(`event page ${id}: share tags skipped`, error);

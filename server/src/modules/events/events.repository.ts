@@ -132,16 +132,6 @@ export function createEventsRepository(db: Executor) {
         .orderBy(asc(events.startsAt), asc(events.id));
     },
 
-    /** The ids of `list`, in its order. */
-    async listIds(options: { approvedOnly: boolean }): Promise<string[]> {
-      const rows = await db
-        .select({ id: events.id })
-        .from(events)
-        .where(options.approvedOnly ? approved : undefined)
-        .orderBy(asc(events.startsAt), asc(events.id));
-      return rows.map((row) => row.id);
-    },
-
     async listByStatus(status: 'approved' | 'pending'): Promise<EventRow[]> {
       return db.select(eventColumns).from(events).where(eq(events.status, status)).orderBy(asc(events.startsAt), asc(events.id));
     },

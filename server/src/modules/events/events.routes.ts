@@ -1,3 +1,4 @@
+import compression from 'compression';
 import { Router, type RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
 import { AppError } from '../../lib/app-error.js';
@@ -38,6 +39,10 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
   const event = { description: 'The event.', schema: eventResponse };
   const list = (description: string) => ({ description, schema: eventList });
   const notFound = 'Event not found (or pending and not yours).';
+  // The whole lists are megabytes of JSON at scale: compressed on the way out (Brotli or gzip, as accepted).
+  const compressWholeList = compression();
+  const wholeListDescription =
+    'Serialized once per change to the events, compressed when the client accepts it (Brotli or gzip), `ETag` with 304 on a repeat request; limited per client address.';
 
   routes.get(
     '/',
@@ -57,8 +62,8 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'All events: approved ones for visitors, every event for an admin',
       access: 'optional',
-      description: 'Served from memory, each event serialized and compressed once per change to it: gzip when the client accepts it, `ETag` with 304 on a repeat request; limited per client address.',
-      use: [deps.listLimit],
+      description: wholeListDescription,
+      use: [deps.listLimit, compressWholeList],
       responses: { 200: list('Bare array of events.'), 304: 'Unchanged since the ETag sent in If-None-Match.', 429: 'Too many list requests from this address.' },
     },
     ({ req, res, user }) => events.sendList(req, res, user),
@@ -70,8 +75,8 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'Approved events (public despite the path)',
       access: 'public',
-      description: 'Served from memory, each event serialized and compressed once per change to it: gzip when the client accepts it, `ETag` with 304 on a repeat request; limited per client address.',
-      use: [deps.listLimit],
+      description: wholeListDescription,
+      use: [deps.listLimit, compressWholeList],
       responses: { 200: list('Bare array of approved events.'), 304: 'Unchanged since the ETag sent in If-None-Match.', 429: 'Too many list requests from this address.' },
     },
     ({ req, res }) => events.sendApproved(req, res),

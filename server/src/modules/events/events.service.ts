@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { NO_REFUNDS, type RefundPolicy } from '@tukio/shared/refund-policy';
 import type { Column, SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/database.js';
@@ -17,7 +18,6 @@ import { createEventSearchRepository, type SearchedEventRow, type SearchFilters,
 import { encodeCursor, searchWords } from './search-query.js';
 import type { AdminEventsQuery, CreateEventInput, SearchInput, SharePlatform, UpdateEventInput } from './events.schemas.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
-import { createPreparedLists } from '../../lib/prepared-list.js';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/index.js';
 import type { GeocodingService } from '../geocoding/index.js';
@@ -263,6 +263,9 @@ export interface EventsServiceDeps {
 
 const MiB = 1024 * 1024;
 
+/** The contract's two whole lists: approved events (visitors), every event (an admin's /getevnt). */
+type WholeList = 'approved' | 'all';
+
 /** A page as the search repository found it, and the change generation its events were read at (for the bodies' cache). */
 type RankedSearch = SearchPage & { readAt?: number };
 
@@ -298,17 +301,38 @@ export function createEventsService(deps: EventsServiceDeps) {
     maxBytes: 16 * MiB,
   });
   /**
-   * The contract's whole-list answers (GET /api/events/admin/approved and /getevnt), which section-7
-   * clients read for their home and list pages: each event serialized once per change to it, compressed in
-   * blocks so a change recompresses one block (src/lib/prepared-list.ts), 304 on repeat.
+   * The contract's whole-list answers (GET /api/events/admin/approved and /getevnt), which clients written
+   * against the original contract read whole: serialized once per change counter value, with an ETag made of
+   * that counter (304 on repeat); the route's compression middleware gzips them. The ETag carries this
+   * process's id, so another instance's counter can never match it by chance (docs/decisions/whole-lists.md).
    */
-  const contractLists = createPreparedLists<'approved' | 'all'>({
-    ids: (key) => repo.listIds({ approvedOnly: key === 'approved' }),
-    items: async (key, ids) => {
-      const rows = ids !== 'all' ? await repo.findByIds(ids) : key === 'approved' ? await repo.listByStatus('approved') : await repo.list({ approvedOnly: false });
-      return (await toDtos(rows)).map((dto) => ({ id: dto._id, value: dto }));
-    },
-  });
+  const wholeLists = new Map<WholeList, { version: number; body: Promise<Buffer> }>();
+  const instance = randomUUID().slice(0, 8);
+  let listsVersion = 0;
+  function wholeListBody(key: WholeList, version: number): Promise<Buffer> {
+    const known = wholeLists.get(key);
+    if (known?.version === version) return known.body;
+    const body = (key === 'approved' ? repo.listByStatus('approved') : repo.list({ approvedOnly: false }))
+      .then(toDtos)
+      .then((dtos) => Buffer.from(JSON.stringify(dtos), 'utf8'));
+    wholeLists.set(key, { version, body });
+    // A failed read is not kept: the next reader tries again.
+    body.catch(() => {
+      if (wholeLists.get(key)?.body === body) wholeLists.delete(key);
+    });
+    return body;
+  }
+  async function sendWholeList(req: Request, res: Response, key: WholeList) {
+    // Taken before the read: a change during it gives the next request a new ETag and a new read.
+    const version = listsVersion;
+    res.setHeader('ETag', `"${key}-${instance}-${version}"`);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('json').send(await wholeListBody(key, version));
+  }
   /** Bumped by every change, so a read that started before it never caches what it read. */
   let generation = 0;
   // Any change to an event may change search results; tickets change only the event's own body.
@@ -317,14 +341,14 @@ export function createEventsService(deps: EventsServiceDeps) {
     searches.clear();
     inflight.clear();
     published.forget(id);
+    listsVersion += 1;
   });
   deps.changes.subscribe('event-tickets', (id) => {
     generation += 1;
     published.forget(id);
     // Bodies carry seats and registered users.
-    contractLists.forget(id);
+    listsVersion += 1;
   });
-  deps.changes.subscribe('event', (id) => contractLists.forget(id));
   /** Announces a change to this and every other instance; returns `value` for chaining. */
   const changed = <T>(value: T, id: string | null): T => {
     deps.changes.publish('event', id);
@@ -581,15 +605,14 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** For the sweep of unused uploads (app.ts wires it to the uploads module): the names an event still shows. */
     imagesInUse: (names: string[]) => repo.imagesInUse(names),
 
-    /** GET /getevnt: approved events for visitors, every event for an admin. */
-    /** GET /api/events/getevnt: every event for an admin, the approved ones for anyone else (the same body as listApproved). */
+    /** GET /api/events/getevnt: every event for an admin, the approved ones for anyone else (the same answer as sendApproved). */
     sendList(req: Request, res: Response, viewer: AuthUser | undefined) {
-      return contractLists.send(req, res, viewer?.role === 'admin' ? 'all' : 'approved');
+      return sendWholeList(req, res, viewer?.role === 'admin' ? 'all' : 'approved');
     },
 
     /** GET /api/events/admin/approved. */
     sendApproved(req: Request, res: Response) {
-      return contractLists.send(req, res, 'approved');
+      return sendWholeList(req, res, 'approved');
     },
     listPending: async () => toDtos(await repo.listByStatus('pending')),
     listByUser: async (userId: string) => toDtos(await repo.listByUser(userId)),
