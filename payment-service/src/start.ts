@@ -8,7 +8,7 @@ import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js
 import { securityCredential } from './daraja/security-credential.js';
 import { createDarajaSimulator } from './daraja/simulator/simulator.js';
 import { createLogger } from './logger.js';
-import { createAgents } from './http.js';
+import { createAgents } from '@tukio/shared/node/http-request';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';

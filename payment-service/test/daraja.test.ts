@@ -4,7 +4,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadPaymentConfig, SIMULATOR_CREDENTIALS } from '../src/config.js';
 import { createDarajaClient, DarajaError } from '../src/daraja/daraja-client.js';
-import { darajaPassword, darajaTimestamp, parseDarajaTimestamp } from '../src/daraja/protocol.js';
+import { darajaPassword, darajaTimestamp, parseDarajaTimestamp } from '@tukio/shared/daraja-protocol';
 import { createDarajaSimulator } from '../src/daraja/simulator/simulator.js';
 import { createLogger } from '../src/logger.js';
 

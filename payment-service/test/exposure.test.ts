@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIMULATOR_CREDENTIALS, loadPaymentConfig } from '../src/config.js';
-import { darajaPassword, darajaTimestamp } from '../src/daraja/protocol.js';
+import { darajaPassword, darajaTimestamp } from '@tukio/shared/daraja-protocol';
 import { startPaymentService } from '../src/start.js';
 import { startStack, type Stack } from './helpers/stack.js';
 

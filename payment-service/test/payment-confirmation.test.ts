@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, paymentContradictions, payments, tickets, users } from '../../server/src/db/schema.js';
 import { auditPayments } from '../src/audit.js';
 import { loadPaymentConfig } from '../src/config.js';
-import { SAFARICOM_CALLBACK_IPS } from '../src/daraja/protocol.js';
+import { SAFARICOM_CALLBACK_IPS } from '@tukio/shared/daraja-protocol';
 import { createErrorHandler } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { callbackSourceCheck } from '../src/routes/callback.routes.js';

@@ -9,7 +9,7 @@ import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadPaymentConfig, SIMULATOR_CREDENTIALS } from '../src/config.js';
 import { createDarajaClient, type AsyncRequestOutcome } from '../src/daraja/daraja-client.js';
-import { resultParameter, type ResultBody } from '../src/daraja/protocol.js';
+import { resultParameter, type ResultBody } from '@tukio/shared/daraja-protocol';
 import { mpesaPublicKey, securityCredential } from '../src/daraja/security-credential.js';
 import { createDarajaSimulator } from '../src/daraja/simulator/simulator.js';
 import { createLogger } from '../src/logger.js';

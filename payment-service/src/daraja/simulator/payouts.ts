@@ -2,7 +2,7 @@ import { constants, generateKeyPairSync, privateDecrypt, randomBytes, type KeyOb
 import { errorBody } from '@tukio/shared/error-body';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Logger } from '../../logger.js';
-import { darajaTimestamp, REFUND_RESULT_CODES, REMARKS_LENGTH, type ResultBody, type ResultParameter } from '../protocol.js';
+import { darajaTimestamp, REFUND_RESULT_CODES, REMARKS_LENGTH, type ResultBody, type ResultParameter } from '@tukio/shared/daraja-protocol';
 
 /**
  * The reverse path of the Daraja simulator: B2C payouts (v3), reversals of STK payments and Transaction

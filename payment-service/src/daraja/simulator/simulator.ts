@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { errorBody } from '@tukio/shared/error-body';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { createAgents, request } from '../../http.js';
+import { createAgents, request } from '@tukio/shared/node/http-request';
 import type { Logger } from '../../logger.js';
 import {
   darajaPassword,
@@ -9,7 +9,7 @@ import {
   parseDarajaTimestamp,
   type CallbackItem,
   type StkCallbackBody,
-} from '../protocol.js';
+} from '@tukio/shared/daraja-protocol';
 import { renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
 import { createPayoutSimulator, type PaidPrompt } from './payouts.js';
 

@@ -1,4 +1,4 @@
-/** Daraja (M-Pesa Express) wire types and the helpers both the client and the simulator use. */
+/** Daraja (M-Pesa Express) wire types and the helpers both the payment service and the Daraja simulator use. */
 
 export interface StkPushRequest {
   BusinessShortCode: string;
