@@ -7,6 +7,7 @@ import { loadPaymentConfig } from '../src/config.js';
 import { startPaymentService } from '../src/start.js';
 import { CALLBACK_SECRET, INTERNAL_KEY, startStack, type Stack } from './helpers/stack.js';
 import { freePort } from './helpers/processes.js';
+import { UNREACHABLE_DARAJA } from './helpers/daraja-simulator.js';
 
 /**
  * One purchase followed across both services by its request id (docs/decisions/logging.md): the
@@ -92,6 +93,7 @@ describe('5xx answers of the payment service', () => {
         CALLBACK_SECRET,
         RECONCILE_INTERVAL_MS: '0',
         LOG_LEVEL: 'info',
+        ...UNREACHABLE_DARAJA,
       }),
     );
     try {

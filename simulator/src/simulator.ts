@@ -2,7 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypt
 import { errorBody } from '@tukio/shared/error-body';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createAgents, request } from '@tukio/shared/node/http-request';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '@tukio/shared/node/logger';
 import {
   darajaPassword,
   darajaTimestamp,
@@ -333,6 +333,8 @@ export function createDarajaSimulator(options: SimulatorOptions) {
       ResponseCode: '0',
       ResponseDescription: 'Success. Request accepted for processing',
       CustomerMessage: 'Success. Request accepted for processing',
+      // The simulator's one addition to Daraja's answer: the prompt's secret page, for the payment service to hand its buyer.
+      SimulatorPromptPath: promptPath(prompt),
     });
   });
 
