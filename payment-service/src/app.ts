@@ -64,7 +64,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use(createOpsRouter({ metrics, metricsToken: config.metricsToken, apiUrl: config.apiUrl }));
   const { passes } = deps;
   if (passes) app.use(createPassesRouter({ internalApiKey: config.internalApiKey, run: passes, logger }));
-  // Browsers reach this service through the API server's /pay and /simulator: who they are and where they came from.
+  // Browsers reach this service through the API server's /pay: who they are and where they came from.
   app.use(trustApiServerProxy(config.internalApiKey));
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path, and

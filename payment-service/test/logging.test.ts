@@ -71,7 +71,6 @@ describe('one purchase in both logs', () => {
     const callback = callbackLine();
     expect(routes(linesOf(callback!.requestId!, 'tukio'))).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/api\/internal\/payments\/settle\/batch 200$/)]));
 
-    // (The simulator key is printed once at start on purpose, for the developer: not checked here.)
     const text = logs.text();
     for (const [name, secret] of Object.entries({ phone, token: buyer.token, INTERNAL_KEY, CALLBACK_SECRET })) {
       expect(text, name).not.toContain(secret);

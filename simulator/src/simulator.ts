@@ -124,8 +124,8 @@ function checkoutId(): string {
 
 /**
  * A stand-in for Daraja speaking its HTTP protocol: OAuth, STK push (validated like Daraja),
- * the callback to CallBackURL after a delay, and STK query. `api` is mounted at /simulator/daraja
- * (or any base URL); `phone` is the human page at /simulator.
+ * the callback to CallBackURL after a delay, and STK query. `api` is mounted at the root of its own
+ * server (server.ts), the base URL a payment service is given; `phone` is the human page at /simulator.
  */
 export function createDarajaSimulator(options: SimulatorOptions) {
   const prompts = new Map<string, SimulatedPrompt>();

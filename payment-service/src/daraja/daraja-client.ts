@@ -78,7 +78,7 @@ export interface DarajaClient {
   readonly refundsEnabled: boolean;
 }
 
-/** What the reverse path needs; `securityCredential` may be computed on first use (the simulator's key); none = refunds off. */
+/** What the reverse path needs; `securityCredential` may be computed on first use; none = refunds off. */
 export interface DarajaRefundCredentials {
   initiatorName: string;
   b2cShortcode: string;
