@@ -68,9 +68,10 @@ const envSchema = z.object({
   /**
    * true: DARAJA_BASE_URL is Tukio's Daraja simulator (the `simulator` workspace; `npm start` runs it and sets
    * this when no Daraja credentials are given). Buyers are then handed its phone-page links, DARAJA_CALLBACK_URL
-   * may be left to this service's own address, and the audit reads the simulator's ledger.
+   * may be left to this service's own address, and the audit reads the simulator's ledger. `auto`, the former
+   * default that older .env files still carry, reads as false here (`npm start` decides by the credentials).
    */
-  DARAJA_SIMULATOR: booleanFlag.default(false),
+  DARAJA_SIMULATOR: z.preprocess((value) => (value === undefined || value === 'auto' ? 'false' : value), booleanFlag),
   /** Opens the simulator's ledger for the audit; unset = DATA_DIR/simulator-key (the simulator's default too). */
   SIMULATOR_KEY: urlSafeSecret,
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),

@@ -94,6 +94,9 @@ describe('payment service configuration', () => {
     });
     expect(config.simulator.enabled).toBe(false);
     expect(config.daraja.baseUrl).toBe('https://sandbox.safaricom.co.ke');
+    // An older .env's DARAJA_SIMULATOR=auto next to real credentials still means real Daraja.
+    expect(loadPaymentConfig({ ...base, ...credentials, DARAJA_CALLBACK_URL: 'https://pay.example.com/api/mpesa/callback', DARAJA_SIMULATOR: 'auto' }).simulator.enabled).toBe(false);
+    expect(() => loadPaymentConfig({ ...base, ...credentials, DARAJA_CALLBACK_URL: 'https://pay.example.com/api/mpesa/callback', DARAJA_SIMULATOR: 'sometimes' })).toThrow(/DARAJA_SIMULATOR/);
     expect(config.callbackBaseUrl).toBe('https://pay.example.com/api/mpesa/callback');
   });
 });
