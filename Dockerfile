@@ -5,6 +5,7 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY packages/shared/package.json packages/shared/
 COPY server/package.json server/
 COPY payment-service/package.json payment-service/
+COPY simulator/package.json simulator/
 COPY client/package.json client/
 COPY deploy/package.json deploy/
 RUN npm ci --no-audit --no-fund

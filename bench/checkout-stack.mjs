@@ -10,7 +10,7 @@ import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 // The simulator's own credentials, given to the payment service as if they were a Daraja app's.
-import SIMULATOR_CREDENTIALS from '../payment-service/src/daraja/simulator/credentials.json' with { type: 'json' };
+import SIMULATOR_CREDENTIALS from '../simulator/src/credentials.json' with { type: 'json' };
 import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
 
 export const PRICE = 500;
@@ -116,7 +116,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       WAITING_ROOM_BURST: '100000',
     });
     stack.daraja = await startService(
-      'payment-service/src/daraja/simulator/standalone.ts',
+      'simulator/src/index.ts',
       { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(simulatorDelayMs) },
       darajaPort,
       { healthPath: '/simulator/certificate.pem' },

@@ -54,6 +54,7 @@ export const buildTargets = [
   ['packages/shared', 'dist/limits.js', ['src']],
   ['server', 'dist/index.js', ['src', 'drizzle']],
   ['payment-service', 'dist/index.js', ['src']],
+  ['simulator', 'dist/index.js', ['src']],
   ['client', 'dist/index.html', ['src', 'index.html', 'public']],
 ];
 
@@ -69,3 +70,16 @@ export async function buildIfNeeded() {
     if (code !== 0) throw new Error(`build of ${workspace} failed`);
   }
 }
+
+/**
+ * Whether `npm start` (and the audit) use the Daraja simulator: no Daraja app credentials are set, and
+ * DARAJA_SIMULATOR does not say otherwise.
+ */
+export function usesDarajaSimulator(env = process.env) {
+  const credentials = ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY'];
+  const refused = ['0', 'false', 'no', 'off'].includes(String(env.DARAJA_SIMULATOR ?? '').trim().toLowerCase());
+  return !refused && !credentials.some((name) => env[name]);
+}
+
+/** Where `npm start` runs the Daraja simulator (SIMULATOR_PORT, default 27685), always on this machine. */
+export const darajaSimulatorUrl = (env = process.env) => `http://127.0.0.1:${env.SIMULATOR_PORT || 27685}`;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every suite — packages/shared, the client's unit tier, server API on PGlite and on PostgreSQL, the payment service, and
-// browser tests in headless Chromium. PostgreSQL, Redis and Chromium are found, started or installed first
+// `npm test`: every suite — packages/shared, the client's unit tier, server API on PGlite and on PostgreSQL, the payment service, the
+// Daraja simulator, and browser tests in headless Chromium. PostgreSQL, Redis and Chromium are found, started or installed first
 // (scripts/test-services.mjs). Exits non-zero when anything fails or any test is skipped.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,6 +36,7 @@ const suites = [
   ...(existsSync(path.join(root, 'payment-service/test'))
     ? [{ name: 'payment-service', args: ['--root', 'payment-service'], env: { TEST_DB: 'postgres' } }]
     : []),
+  { name: 'simulator', args: ['--root', 'simulator'], env: {} },
   { name: 'cluster', args: ['--root', 'deploy'], env: {} },
   { name: 'browser', args: ['--config', 'client/vitest.e2e.config.ts'], env: {}, browser: true },
 ].filter((suite) => wanted(suite.name));

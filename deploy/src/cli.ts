@@ -55,7 +55,7 @@ const cluster = await startCluster({
 });
 console.log(`\nTukio on ${cluster.url} — ${cluster.apis.length} API instances (${cluster.apis.map((instance) => instance.url).join(', ')})`);
 console.log(`payment service: ${cluster.payments.length} instances behind ${cluster.paymentUrl}`);
-console.log(`M-Pesa prompts (Daraja simulator): ${cluster.darajaUrl}/simulator?key=${cluster.simulatorKey}`);
+console.log(`M-Pesa prompts (Daraja simulator): ${cluster.url}/simulator?key=${cluster.simulatorKey}`);
 console.log('Ctrl-C stops everything.');
 let stopping = false;
 const stop = () => {

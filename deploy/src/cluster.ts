@@ -10,21 +10,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import simulator from '../../payment-service/src/daraja/simulator/credentials.json' with { type: 'json' };
+import { paymentServiceEnv } from '../../simulator/src/payment-service-env.js';
 import { haproxyConfig } from './haproxy-config.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The Daraja simulator's own credentials, given to the payment instances as a Daraja app's. */
-const SIMULATOR_CREDENTIALS = {
-  DARAJA_CONSUMER_KEY: simulator.consumerKey,
-  DARAJA_CONSUMER_SECRET: simulator.consumerSecret,
-  DARAJA_SHORTCODE: simulator.shortcode,
-  DARAJA_PASSKEY: simulator.passkey,
-  DARAJA_INITIATOR_NAME: simulator.initiatorName,
-  DARAJA_INITIATOR_PASSWORD: simulator.initiatorPassword,
-  DARAJA_B2C_SHORTCODE: simulator.b2cShortcode,
-};
 export interface ClusterOptions {
   /** API instances (default 2). */
   apis?: number;
@@ -185,6 +175,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATA_DIR: path.join(options.dataDir, 'api'),
       PUBLIC_URL: url,
       PAYMENT_URL: paymentUrl,
+      // The simulated phone pages through the public port, as `npm start` serves them.
+      DARAJA_SIMULATOR_URL: darajaUrl,
       JWT_SECRET: secret(),
       INTERNAL_API_KEY: secret(),
       // Behind HAProxy: the client's address is the first of X-Forwarded-For (rate limits, logs).
@@ -207,7 +199,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const apis = [await startApi(0)];
     apis.push(...(await Promise.all(Array.from({ length: apiCount - 1 }, (_, index) => startApi(index + 1)))));
 
-    const simulator = nodeService(options, 'payment-service/src/daraja/simulator/standalone.ts', 'payment-service/dist/daraja/simulator/standalone.js');
+    const simulator = nodeService(options, 'simulator/src/index.ts', 'simulator/dist/index.js');
     const daraja = startProcess(
       'daraja',
       simulator.command,
@@ -219,8 +211,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     );
     started.push(daraja);
     await waitForOk(`${darajaUrl}/simulator/certificate.pem`, daraja.child, 60_000);
-    const certificate = path.join(options.dataDir, 'daraja-simulator.pem');
-    writeFileSync(certificate, await (await fetch(`${darajaUrl}/simulator/certificate.pem`)).text());
+    // The simulator's own app credentials and certificate, given to the payment instances as a Daraja app's.
+    const darajaEnv = paymentServiceEnv(darajaUrl, await (await fetch(`${darajaUrl}/simulator/certificate.pem`)).text(), path.join(options.dataDir, 'daraja-simulator.pem'));
 
     const paymentPorts = await Promise.all(Array.from({ length: paymentCount }, () => freePort()));
     const haproxyFile = path.join(options.dataDir, 'haproxy.cfg');
@@ -245,10 +237,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       INTERNAL_API_KEY: apiEnv.INTERNAL_API_KEY!,
       CORS_ORIGINS: url,
       CALLBACK_SECRET: secret(),
-      DARAJA_SIMULATOR: 'false',
-      DARAJA_BASE_URL: darajaUrl,
-      ...SIMULATOR_CREDENTIALS,
-      DARAJA_CERT_PATH: certificate,
+      ...darajaEnv,
+      SIMULATOR_KEY: simulatorKey,
       DARAJA_CALLBACK_URL: `${paymentUrl}/api/mpesa/callback`,
       TRUST_PROXY: 'true',
       PAYMENT_PASSES: 'jobs',

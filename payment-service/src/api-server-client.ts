@@ -22,7 +22,7 @@ import type {
 } from '@tukio/shared/internal-refunds';
 import { createBatcher } from '@tukio/shared/node/batcher';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
-import { createAgents, request, type Agents, type HttpResponse } from './http.js';
+import { createAgents, request, type Agents, type HttpResponse } from '@tukio/shared/node/http-request';
 
 /**
  * Calls to the API server's /api/internal/payments, /api/internal/refunds and /api/internal/audit endpoints

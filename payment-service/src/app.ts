@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SIMULATOR_PROMPT_PATH } from '@tukio/shared/daraja-protocol';
 import { requestContext } from '@tukio/shared/node/request-context';
 import cors from 'cors';
 import express, { type Express } from 'express';
@@ -7,7 +8,6 @@ import type { ApiServerClient } from './api-server-client.js';
 import { checkoutUnavailable, createCheckoutService } from './checkout/checkout.service.js';
 import type { PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
-import type { DarajaSimulator } from './daraja/simulator/simulator.js';
 import { createErrorHandler, notFoundHandler } from './errors.js';
 import type { Logger } from './logger.js';
 import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
@@ -30,8 +30,6 @@ export interface PaymentAppDeps {
   /** Settlement traffic (callbacks, reconciler) on its own connections, so results never queue behind buyers' polls. Default: `api`. */
   settlementApi?: ApiServerClient | undefined;
   daraja: DarajaClient;
-  /** Mounted at /simulator/daraja (protocol) and /simulator (phone page) when given and config.simulator.enabled. */
-  simulator?: DarajaSimulator | undefined;
   /** The full callback URL, secret segment included, sent with every push. */
   callbackUrl: () => string;
   /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
@@ -40,7 +38,7 @@ export interface PaymentAppDeps {
   redis?: RedisCommands | undefined;
 }
 
-/** The payment service's Express app; `startPaymentService` (start.ts) listens and wires the simulator. */
+/** The payment service's Express app; `startPaymentService` (start.ts) listens. */
 export function createPaymentApp(deps: PaymentAppDeps): {
   app: Express;
   settlement: Settlement;
@@ -49,8 +47,6 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   refunds: { results: RefundResults; journal: ProviderJournal };
 } {
   const { config, logger } = deps;
-  // Never next to real Daraja credentials (config.ts refuses that too): its pages would answer real buyers' prompts.
-  const simulator = config.simulator.enabled ? deps.simulator : undefined;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
   const providerJournal = createProviderJournal(path.join(config.dataDir, 'mpesa-journal'));
   const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal, providerJournal });
@@ -68,7 +64,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use(createOpsRouter({ metrics, metricsToken: config.metricsToken, apiUrl: config.apiUrl }));
   const { passes } = deps;
   if (passes) app.use(createPassesRouter({ internalApiKey: config.internalApiKey, run: passes, logger }));
-  // Browsers reach this service through the API server's /pay and /simulator: who they are and where they came from.
+  // Browsers reach this service through the API server's /pay: who they are and where they came from.
   app.use(trustApiServerProxy(config.internalApiKey));
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path, and
@@ -87,7 +83,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   );
   app.use('/api', express.json({ limit: '16kb' }));
   app.get('/api/health', (_req, res) => {
-    res.json({ status: 'ok', simulator: Boolean(simulator) });
+    res.json({ status: 'ok', simulator: config.simulator.enabled });
   });
   app.use(
     '/api',
@@ -104,22 +100,18 @@ export function createPaymentApp(deps: PaymentAppDeps): {
       rateLimit: config.stkRateLimit,
       // Fail closed: while Redis is unavailable no prompt goes out uncounted; the buyer is told to try again (503).
       rateLimitStore: deps.redis && ((budget) => redisRateLimitStore(deps.redis!, `${config.redis?.keyPrefix ?? ''}rl:stk-push-${budget}:`, checkoutUnavailable)),
-      simulatorUrl: simulator
-        ? (req, res, checkoutRequestId) => {
-            const promptPath = simulator.promptPath(checkoutRequestId);
-            // Through the API server the phone pages are at the same paths on the buyer's own origin.
-            const origin = forwardedBy(res)?.origin ?? config.paymentPublicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-            return promptPath && `${origin}${promptPath}`;
+      // Only when Daraja is the simulator (never Safaricom): the prompt's own phone page, which it names in its answer.
+      simulatorUrl: config.simulator.enabled
+        ? (res, push) => {
+            const promptPath = push.SimulatorPromptPath;
+            if (typeof promptPath !== 'string' || !SIMULATOR_PROMPT_PATH.test(promptPath)) return undefined;
+            // Through the API server (its /simulator forwards to the simulator) the page is on the buyer's own origin.
+            return `${forwardedBy(res)?.origin ?? config.daraja.baseUrl}${promptPath}`;
           }
         : undefined,
     }),
   );
   app.use('/api', notFoundHandler);
-
-  if (simulator) {
-    app.use('/simulator/daraja', simulator.api);
-    app.use('/simulator', simulator.phone);
-  }
 
   app.use(createErrorHandler(logger));
   return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal } };

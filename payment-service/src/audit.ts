@@ -13,12 +13,12 @@ interface LedgerAnswer {
 }
 
 /**
- * The default source: the built-in simulator's ledger (GET /simulator/ledger with SIMULATOR_KEY on this
- * service's port), or, with real Daraja, the journal the payment service keeps in DATA_DIR.
+ * The default source: with the Daraja simulator its ledger (GET /simulator/ledger with SIMULATOR_KEY on
+ * DARAJA_BASE_URL), or, with real Daraja, the journal the payment service keeps in DATA_DIR.
  */
 export function defaultProviderSource(config: PaymentConfig): ProviderSource {
   return config.simulator.enabled
-    ? { ledgerUrl: `http://127.0.0.1:${config.port}/simulator/ledger`, key: config.simulator.key }
+    ? { ledgerUrl: `${config.daraja.baseUrl}/simulator/ledger`, key: config.simulator.key }
     : { journalDir: path.join(config.dataDir, 'mpesa-journal') };
 }
 

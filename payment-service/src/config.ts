@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
-import { SAFARICOM_CALLBACK_IPS } from './daraja/protocol.js';
+import { SAFARICOM_CALLBACK_IPS } from '@tukio/shared/daraja-protocol';
 import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
-import simulatorCredentials from './daraja/simulator/credentials.json' with { type: 'json' };
 
 export { ConfigError };
 
@@ -25,8 +24,7 @@ const envSchema = z.object({
   PAYMENT_PORT: port(27684),
   /**
    * The interface the payment service listens on: loopback by default, as the browsers reach it through the API
-   * server (and, with the simulator, its Daraja protocol must not be reachable from elsewhere). Containers and
-   * balanced instances on other hosts set 0.0.0.0.
+   * server. Containers and balanced instances on other hosts set 0.0.0.0.
    */
   PAYMENT_HOST: z.string().trim().regex(/^[\w.:-]+$/, 'must be an address or a host name, e.g. 127.0.0.1 or 0.0.0.0').default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
@@ -67,18 +65,15 @@ const envSchema = z.object({
       .transform((entries) => entries.flatMap((entry) => (entry === 'safaricom' ? [...SAFARICOM_CALLBACK_IPS] : [entry])))
       .optional(),
   ),
-  /** auto (default): the simulator runs when no Daraja credentials are set. */
-  DARAJA_SIMULATOR: z.enum(['auto', 'true', 'false', '1', '0']).default('auto'),
-  SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
-  SIMULATOR_PROMPT_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).default(60_000),
-  SIMULATOR_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(3599),
-  /** Opens the simulator's list of every prompt; unset = generated in DATA_DIR/simulator-key. */
-  SIMULATOR_KEY: urlSafeSecret,
   /**
-   * Origins (comma-separated) the simulator posts callbacks and results to; a push naming another CallBackURL is
-   * refused as Daraja refuses a bad one. Unset: the origin of this service's own callback URL.
+   * true: DARAJA_BASE_URL is Tukio's Daraja simulator (the `simulator` workspace; `npm start` runs it and sets
+   * this when no Daraja credentials are given). Buyers are then handed its phone-page links, DARAJA_CALLBACK_URL
+   * may be left to this service's own address, and the audit reads the simulator's ledger. `auto`, the former
+   * default that older .env files still carry, reads as false here (`npm start` decides by the credentials).
    */
-  SIMULATOR_CALLBACK_ORIGINS: optionalString,
+  DARAJA_SIMULATOR: z.preprocess((value) => (value === undefined || value === 'auto' ? 'false' : value), booleanFlag),
+  /** Opens the simulator's ledger for the audit; unset = DATA_DIR/simulator-key (the simulator's default too). */
+  SIMULATOR_KEY: urlSafeSecret,
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
@@ -117,7 +112,7 @@ const envSchema = z.object({
 export const PAYMENT_ENV_VARIABLES = Object.keys(envSchema.shape);
 
 export interface DarajaConfig {
-  baseUrl: string | undefined;
+  baseUrl: string;
   consumerKey: string;
   consumerSecret: string;
   shortcode: string;
@@ -139,12 +134,8 @@ export interface StkRateLimit {
 export interface RefundCredentials {
   initiatorName: string;
   b2cShortcode: string;
-  /**
-   * Base64 SecurityCredential, given or encrypted at start; undefined with the built-in simulator, whose key
-   * exists only once it runs (start.ts encrypts `initiatorPassword` with it).
-   */
-  securityCredential: string | undefined;
-  initiatorPassword: string | undefined;
+  /** Base64 SecurityCredential, given or encrypted at start from the password and the certificate. */
+  securityCredential: string;
 }
 
 export interface PaymentConfig {
@@ -166,17 +157,12 @@ export interface PaymentConfig {
   callbackAllowedIps: string[] | undefined;
   daraja: DarajaConfig;
   /**
-   * When true the Daraja simulator is mounted at /simulator/daraja and the client talks to it; never
-   * with real Daraja credentials. `key` opens its list of every prompt (empty when disabled).
+   * `enabled`: Daraja (daraja.baseUrl) is Tukio's simulator, not Safaricom: its prompts' phone-page links go to
+   * the buyers. `key` opens its ledger for the audit (empty when disabled).
    */
   simulator: {
     enabled: boolean;
-    delayMs: number;
-    promptTimeoutMs: number;
-    tokenTtlSeconds: number;
     key: string;
-    /** Where it may post callbacks and results (origins); undefined = the origin of this service's own callback URL. */
-    callbackOrigins: string[] | undefined;
   };
   reconcile: { intervalMs: number; afterSeconds: number };
   /**
@@ -203,13 +189,6 @@ export interface PaymentConfig {
   metricsToken: string | undefined;
 }
 
-/**
- * The simulator's own credentials; harmless because it only ever talks to itself. A JSON file so that the
- * benches and `npm run cluster`, which run the simulator as its own process, hand the same ones to the payment
- * service as if they were a Daraja app's.
- */
-export const SIMULATOR_CREDENTIALS: Readonly<typeof simulatorCredentials> = simulatorCredentials;
-
 const REFUND_VARIABLES = ['DARAJA_INITIATOR_NAME', 'DARAJA_SECURITY_CREDENTIAL', 'DARAJA_INITIATOR_PASSWORD', 'DARAJA_CERT_PATH', 'DARAJA_B2C_SHORTCODE'] as const;
 
 /**
@@ -225,7 +204,7 @@ function refundCredentials(env: Partial<Record<(typeof REFUND_VARIABLES)[number]
   }
   if (env.DARAJA_SECURITY_CREDENTIAL) {
     if (env.DARAJA_INITIATOR_PASSWORD || env.DARAJA_CERT_PATH) throw invalid('set DARAJA_SECURITY_CREDENTIAL or DARAJA_INITIATOR_PASSWORD with DARAJA_CERT_PATH, not both');
-    return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: env.DARAJA_SECURITY_CREDENTIAL, initiatorPassword: undefined };
+    return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: env.DARAJA_SECURITY_CREDENTIAL };
   }
   if (!env.DARAJA_INITIATOR_PASSWORD || !env.DARAJA_CERT_PATH) throw invalid('refunds need DARAJA_SECURITY_CREDENTIAL, or DARAJA_INITIATOR_PASSWORD and DARAJA_CERT_PATH together');
   let credential: string;
@@ -234,77 +213,39 @@ function refundCredentials(env: Partial<Record<(typeof REFUND_VARIABLES)[number]
   } catch (error) {
     throw invalid(`DARAJA_CERT_PATH: cannot use ${env.DARAJA_CERT_PATH} as the M-Pesa certificate (${error instanceof Error ? error.message : String(error)})`);
   }
-  return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: credential, initiatorPassword: undefined };
-}
-
-/** A comma-separated list of http(s) origins (a URL's path is dropped); a ConfigError naming `variable` otherwise. */
-export function callbackOriginsOf(value: string, variable: string): string[] {
-  return value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const url = URL.canParse(entry) ? new URL(entry) : undefined;
-      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        throw new ConfigError(`Invalid payment service configuration: ${variable}: ${entry} is not an http(s) origin such as http://127.0.0.1:27684`);
-      }
-      return url.origin;
-    });
+  return { initiatorName: env.DARAJA_INITIATOR_NAME, b2cShortcode: env.DARAJA_B2C_SHORTCODE, securityCredential: credential };
 }
 
 export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): PaymentConfig {
   const env = parseEnv(envSchema, source, 'payment service configuration');
   const dataDir = path.resolve(env.DATA_DIR);
   const credentials = [env.DARAJA_CONSUMER_KEY, env.DARAJA_CONSUMER_SECRET, env.DARAJA_SHORTCODE, env.DARAJA_PASSKEY];
-  const hasCredentials = credentials.some(Boolean);
-  if (hasCredentials && !credentials.every(Boolean)) {
+  if (!credentials.every(Boolean)) {
     throw new ConfigError(
-      'Invalid payment service configuration: DARAJA_CONSUMER_KEY, DARAJA_CONSUMER_SECRET, DARAJA_SHORTCODE and DARAJA_PASSKEY must be set together',
+      'Invalid payment service configuration: DARAJA_CONSUMER_KEY, DARAJA_CONSUMER_SECRET, DARAJA_SHORTCODE and DARAJA_PASSKEY are required (`npm start` runs the Daraja simulator and sets them when none are given)',
     );
   }
-  const simulatorFlag = env.DARAJA_SIMULATOR;
-  const simulator = simulatorFlag === 'auto' ? !hasCredentials : simulatorFlag === 'true' || simulatorFlag === '1';
-  if (simulator && hasCredentials) {
-    throw new ConfigError('Invalid payment service configuration: DARAJA_SIMULATOR=true cannot be combined with the DARAJA_* credentials (the simulator is never mounted next to real M-Pesa); unset one of them');
-  }
-  if (!simulator && !hasCredentials) {
-    throw new ConfigError('Invalid payment service configuration: DARAJA_SIMULATOR=false needs the DARAJA_* credentials');
+  const simulator = env.DARAJA_SIMULATOR;
+  if (simulator && !env.DARAJA_BASE_URL) {
+    throw new ConfigError('Invalid payment service configuration: DARAJA_SIMULATOR=true needs DARAJA_BASE_URL, the address of the Daraja simulator');
   }
   if (!simulator && !env.DARAJA_CALLBACK_URL) {
     throw new ConfigError('Invalid payment service configuration: DARAJA_CALLBACK_URL is required with real Daraja credentials (a public https URL that reaches /api/mpesa/callback)');
   }
-  if (simulator && REFUND_VARIABLES.some((name) => env[name])) {
-    throw new ConfigError(`Invalid payment service configuration: ${REFUND_VARIABLES.filter((name) => env[name]).join(', ')} belong with the Daraja app credentials; the simulator uses its own`);
-  }
-  const refunds = simulator ? undefined : refundCredentials(env);
-  if (refunds && !/\/callback\/?$/.test(env.DARAJA_CALLBACK_URL!)) {
+  const refunds = refundCredentials(env);
+  if (refunds && env.DARAJA_CALLBACK_URL && !/\/callback\/?$/.test(env.DARAJA_CALLBACK_URL)) {
     // The refund results come to its siblings (…/b2c/result/<secret>, …/reversal/result/<secret>, …).
     throw new ConfigError('Invalid payment service configuration: DARAJA_CALLBACK_URL must end in /callback (the URL of /api/mpesa/callback) when refunds are configured');
   }
-  const daraja: DarajaConfig = hasCredentials && !simulator
-    ? {
-        baseUrl: withoutTrailingSlash(env.DARAJA_BASE_URL ?? 'https://sandbox.safaricom.co.ke'),
-        consumerKey: env.DARAJA_CONSUMER_KEY!,
-        consumerSecret: env.DARAJA_CONSUMER_SECRET!,
-        shortcode: env.DARAJA_SHORTCODE!,
-        passkey: env.DARAJA_PASSKEY!,
-        timeoutMs: env.DARAJA_TIMEOUT_MS,
-        refunds,
-      }
-    : {
-        baseUrl: env.DARAJA_BASE_URL && withoutTrailingSlash(env.DARAJA_BASE_URL),
-        consumerKey: SIMULATOR_CREDENTIALS.consumerKey,
-        consumerSecret: SIMULATOR_CREDENTIALS.consumerSecret,
-        shortcode: SIMULATOR_CREDENTIALS.shortcode,
-        passkey: SIMULATOR_CREDENTIALS.passkey,
-        timeoutMs: env.DARAJA_TIMEOUT_MS,
-        refunds: {
-          initiatorName: SIMULATOR_CREDENTIALS.initiatorName,
-          b2cShortcode: SIMULATOR_CREDENTIALS.b2cShortcode,
-          securityCredential: undefined,
-          initiatorPassword: SIMULATOR_CREDENTIALS.initiatorPassword,
-        },
-      };
+  const daraja: DarajaConfig = {
+    baseUrl: withoutTrailingSlash(env.DARAJA_BASE_URL ?? 'https://sandbox.safaricom.co.ke'),
+    consumerKey: env.DARAJA_CONSUMER_KEY!,
+    consumerSecret: env.DARAJA_CONSUMER_SECRET!,
+    shortcode: env.DARAJA_SHORTCODE!,
+    passkey: env.DARAJA_PASSKEY!,
+    timeoutMs: env.DARAJA_TIMEOUT_MS,
+    refunds,
+  };
 
   const publicUrl = publicUrlOf(env);
   const corsOrigins = corsOriginsOf(env.CORS_ORIGINS, publicUrl);
@@ -326,11 +267,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     daraja,
     simulator: {
       enabled: simulator,
-      delayMs: env.SIMULATOR_DELAY_MS,
-      promptTimeoutMs: env.SIMULATOR_PROMPT_TIMEOUT_MS,
-      tokenTtlSeconds: env.SIMULATOR_TOKEN_TTL_SECONDS,
       key: simulator ? (env.SIMULATOR_KEY ?? readOrCreateSecret(dataDir, 'simulator-key')) : '',
-      callbackOrigins: env.SIMULATOR_CALLBACK_ORIGINS === undefined ? undefined : callbackOriginsOf(env.SIMULATOR_CALLBACK_ORIGINS, 'SIMULATOR_CALLBACK_ORIGINS'),
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
     refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 
 /**
- * Requests the API server forwards from the browser (its /pay and /simulator, server/src/modules/
+ * Requests the API server forwards from the browser (its /pay, server/src/modules/
  * payment-proxy) carry PROXY_KEY_HEADER. Only with it are their X-Forwarded-* headers believed:
  * the buyer's address for the per-address limit (not the API server's one address for everyone)
  * and the origin the buyer sees, for the simulator link. Anyone else's X-Forwarded-* headers are

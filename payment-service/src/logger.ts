@@ -4,7 +4,6 @@ export type { Logger } from '@tukio/shared/node/logger';
 
 /**
  * The payment service's logger (pino with the services' redaction, @tukio/shared): its lines are named
- * `payments`, the simulator's `daraja-simulator`. Never request bodies, tokens or keys (except the
- * simulator key, printed at start for the developer).
+ * `payments`. Never request bodies, tokens or keys.
  */
 export const createLogger = (level: LogLevel, service = 'payments') => createServiceLogger({ service, level });

@@ -1,7 +1,7 @@
 import type { PaymentView, SettleResponse } from '@tukio/shared/internal-api';
 import { ApiServerError, type ApiServerClient } from './api-server-client.js';
 import { isUnknownRequest, type DarajaClient, type StkQueryResult } from './daraja/daraja-client.js';
-import { callbackItem, type StkCallbackBody } from './daraja/protocol.js';
+import { callbackItem, type StkCallbackBody } from '@tukio/shared/daraja-protocol';
 import type { Logger } from './logger.js';
 import type { ProviderJournal } from './provider-journal.js';
 import type { PushJournal, UnrecordedPush } from './push-journal.js';

@@ -5,10 +5,8 @@ import { createApiServerClient, type ApiServerClient } from './api-server-client
 import { createPaymentApp } from './app.js';
 import type { PaymentConfig } from './config.js';
 import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js';
-import { securityCredential } from './daraja/security-credential.js';
-import { createDarajaSimulator } from './daraja/simulator/simulator.js';
 import { createLogger } from './logger.js';
-import { createAgents } from './http.js';
+import { createAgents } from '@tukio/shared/node/http-request';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
@@ -24,14 +22,13 @@ export interface RunningPaymentService {
   /** The address it listens on (PAYMENT_HOST): 127.0.0.1 unless configured otherwise. */
   address: string;
   callbackUrl: string;
-  simulator: ReturnType<typeof createDarajaSimulator> | undefined;
   reconciler: ReturnType<typeof createReconciler>;
   /** Undefined when refunds are not configured (real Daraja without DARAJA_INITIATOR_NAME…). */
   refunds: ReturnType<typeof createRefundWorker> | undefined;
   close(): Promise<void>;
 }
 
-/** Listens (port 0 = random), mounts the simulator when configured, starts the reconciler. */
+/** Listens (port 0 = random), starts the reconciler and the refund worker. */
 export async function startPaymentService(
   config: PaymentConfig,
   overrides: { api?: ApiServerClient; daraja?: DarajaClient; host?: string } = {},
@@ -51,38 +48,12 @@ export async function startPaymentService(
   const selfUrl = `http://${reachableHost(host)}:${port}`;
   const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;
 
-  const simulator = config.simulator.enabled
-    ? createDarajaSimulator({
-        shortcode: config.daraja.shortcode,
-        passkey: config.daraja.passkey,
-        consumerKey: config.daraja.consumerKey,
-        consumerSecret: config.daraja.consumerSecret,
-        initiatorName: config.daraja.refunds?.initiatorName ?? '',
-        initiatorPassword: config.daraja.refunds?.initiatorPassword ?? '',
-        b2cShortcode: config.daraja.refunds?.b2cShortcode ?? '',
-        delayMs: config.simulator.delayMs,
-        promptTimeoutMs: config.simulator.promptTimeoutMs,
-        tokenTtlSeconds: config.simulator.tokenTtlSeconds,
-        key: config.simulator.key,
-        // Only this service's own callbacks: a push naming another URL (a loopback service, say) is refused.
-        callbackOrigins: config.simulator.callbackOrigins ?? [new URL(callbackUrl).origin],
-        logger: createLogger(config.logLevel, 'daraja-simulator'),
-      })
-    : undefined;
   const agents = createAgents(32);
-  const refundCredentials = config.daraja.refunds;
   const daraja =
     overrides.daraja ??
     createDarajaClient({
       ...config.daraja,
-      baseUrl: config.daraja.baseUrl ?? `${selfUrl}/simulator/daraja`,
       agents,
-      refunds: refundCredentials && {
-        initiatorName: refundCredentials.initiatorName,
-        b2cShortcode: refundCredentials.b2cShortcode,
-        // With the built-in simulator the password is encrypted with its key, on the first refund.
-        securityCredential: refundCredentials.securityCredential ?? (() => securityCredential(refundCredentials.initiatorPassword ?? '', simulator!.payouts.publicKey())),
-      },
     });
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const settlementAgents = createAgents(16);
@@ -90,7 +61,7 @@ export async function startPaymentService(
   // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, simulator, callbackUrl: () => callbackUrl, passes, redis: redis && redisCommands(redis) });
+  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, passes, redis: redis && redisCommands(redis) });
   httpServer.on('request', app);
 
   // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
@@ -124,21 +95,15 @@ export async function startPaymentService(
     logger.info('WARNING: refunds are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): refunds stay due on the API server until they are.');
   }
 
-  if (simulator && config.env === 'production') {
-    logger.info('WARNING: no Daraja credentials — payments go to the built-in simulator and are not real money. Set DARAJA_* to sell real tickets.');
+  if (config.simulator.enabled && config.env === 'production') {
+    logger.info('WARNING: no Daraja credentials — payments go to the Daraja simulator and are not real money. Set DARAJA_* to sell real tickets.');
   }
   const reconciler = createReconciler({ api: settlementApi, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
   reconciler.start(passesFromJobs ? 'journal' : 'passes');
   runPass = (pass) => (pass === 'reconcile' ? reconciler.runOnce() : refundWorker?.runOnce());
   logger.info(
-    `payment service on http://localhost:${port} (Daraja: ${simulator ? 'simulator' : config.daraja.baseUrl}; API server ${config.apiUrl})`,
+    `payment service on http://localhost:${port} (Daraja: ${config.daraja.baseUrl}${config.simulator.enabled ? ', the simulator' : ''}; API server ${config.apiUrl})`,
   );
-
-  if (simulator) {
-    // For the developer at the console: each buyer gets only their own prompt's link (payment dialog).
-    // Through the API server, like the buyers' own links (its /simulator forwards here).
-    logger.info(`simulated M-Pesa phone with every prompt: ${config.publicUrl}/simulator?key=${config.simulator.key} (SIMULATOR_KEY)`);
-  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -146,7 +111,6 @@ export async function startPaymentService(
     port,
     address,
     callbackUrl,
-    simulator,
     reconciler,
     refunds: refundWorker,
     close() {
@@ -160,7 +124,6 @@ export async function startPaymentService(
         httpServer.closeAllConnections();
         await stopped;
         await reconcilerStopped;
-        simulator?.close();
         await redis?.quit().catch((error: unknown) => logger.error('shutdown: closing Redis failed', error));
         agents.destroy();
         settlementAgents.destroy();

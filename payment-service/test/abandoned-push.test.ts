@@ -35,6 +35,7 @@ beforeAll(async () => {
   };
   slowDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-slow-'));
   slow = await startPaymentService({ ...s.config, dataDir: slowDir }, { api: heldBack });
+  s.sim.allowCallbacksTo(slow.callbackUrl);
 }, 60_000);
 afterAll(async () => {
   await slow?.close();
@@ -73,7 +74,7 @@ describe('an stkPush nobody waits for any more', () => {
       { timeout: 15_000, interval: 50 },
     );
     expect(rows).toEqual([{ status: 'failed' }]);
-    const prompts = (await (await fetch(`${slow.url}/simulator/prompts`, { headers: s.simulatorKey })).json()) as Array<{ phone: string }>;
+    const prompts = (await (await fetch(`${s.sim.url}/simulator/prompts`, { headers: s.simulatorKey })).json()) as Array<{ phone: string }>;
     expect(prompts.filter((prompt) => prompt.phone === phone)).toEqual([]);
   }, 60_000);
 });

@@ -125,7 +125,7 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     expect(again.body.message).toBe(again.body.msg);
 
     // The buyer's own link to the simulated phone, on this service.
-    expect(push.body.simulatorUrl).toMatch(new RegExp(`^${s.pay.url}/simulator/prompt/[\\w-]{32}$`));
+    expect(push.body.simulatorUrl).toMatch(new RegExp(`^${s.sim.url}/simulator/prompt/[\\w-]{32}$`));
     const page = await fetch(push.body.simulatorUrl, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
@@ -134,7 +134,7 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     expect(html).toContain('KSh 300');
     expect(html).not.toMatch(/<script>[^<]/);
     // Every prompt at once: the developer's page, behind the simulator key.
-    const list = await s.payApi('GET', '/simulator', { headers: s.simulatorKey });
+    const list = await s.simApi('GET', '/simulator', { headers: s.simulatorKey });
     expect(list.status).toBe(200);
     expect(list.body).toContain('KSh 300');
 
@@ -213,7 +213,7 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     expect(blocked.status).toBe(409);
     expect(blocked.body.msg).toBe('Failed to initiate payment: Sorry, this event is sold out.');
     const prompt = await s.prompt(push.body.CheckoutRequestID);
-    await s.payApi('POST', `${prompt!.promptPath}/cancel`, { body: {} });
+    await s.simApi('POST', `${prompt!.promptPath}/cancel`, { body: {} });
     await s.waitSettled(first.token, push.body.CheckoutRequestID);
     const now = await s.stkPush(second.token, eventId, freshPhone());
     expect(now.status).toBe(200);
@@ -343,7 +343,7 @@ describe('callbacks that cannot be trusted', () => {
     expect(unknown.status).toBe(404);
     expect((await s.confirm(buyer.token, push.body.CheckoutRequestID)).body.status).toBe('pending');
     expect(await ticketCount(eventId)).toBe(0);
-    await s.payApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
+    await s.simApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
   });
 
   it('a wrong amount or phone is checked with Daraja (STK query) and not believed', async () => {
@@ -361,7 +361,7 @@ describe('callbacks that cannot be trusted', () => {
     expect(await ticketCount(eventId)).toBe(0);
 
     // The real answer from the phone settles it.
-    await s.payApi('POST', `${prompt.promptPath}/pay`, { body: { pin: '0000' } });
+    await s.simApi('POST', `${prompt.promptPath}/pay`, { body: { pin: '0000' } });
     const settled = await s.waitSettled(buyer.token, push.body.CheckoutRequestID);
     expect(settled.body).toMatchObject({ success: true });
     expect(settled.body.mpesaReceiptNumber).not.toMatch(/^FORGED/);
@@ -405,6 +405,6 @@ describe('callbacks that cannot be trusted', () => {
     );
     expect(reused.body.outcome).toBe('left-pending');
     expect((await s.confirm(buyer.token, push.body.CheckoutRequestID)).body.status).toBe('pending');
-    await s.payApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
+    await s.simApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
   });
 });

@@ -4,14 +4,15 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMULATOR_CREDENTIALS, loadPaymentConfig } from '../src/config.js';
-import { darajaPassword, darajaTimestamp } from '../src/daraja/protocol.js';
+import { SIMULATOR_CREDENTIALS } from '../../simulator/src/config.js';
+import { loadPaymentConfig } from '../src/config.js';
+import { darajaPassword, darajaTimestamp } from '@tukio/shared/daraja-protocol';
 import { startPaymentService } from '../src/start.js';
 import { startStack, type Stack } from './helpers/stack.js';
 
 /**
  * The payment service listens on loopback unless told otherwise (browsers reach it through the API server), and
- * its Daraja simulator, whose credentials are in the repository, posts callbacks only to the service's own
+ * the Daraja simulator, whose credentials are in the repository, posts callbacks only to the service's own
  * callback origin: a push naming another URL (a loopback service, say) is refused and that URL never called.
  */
 
@@ -59,7 +60,7 @@ describe('where the payment service listens', () => {
 
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-host-'));
     const open = await startPaymentService(
-      loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', PAYMENT_HOST: '0.0.0.0', DATA_DIR: dataDir, API_URL: s.server.url, INTERNAL_API_KEY: 'x', RECONCILE_INTERVAL_MS: '0', REFUND_POLL_MS: '0', LOG_LEVEL: 'silent' }),
+      loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', PAYMENT_HOST: '0.0.0.0', DATA_DIR: dataDir, API_URL: s.server.url, INTERNAL_API_KEY: 'x', RECONCILE_INTERVAL_MS: '0', REFUND_POLL_MS: '0', LOG_LEVEL: 'silent', ...s.sim.paymentEnv }),
     );
     try {
       expect(open.address).toBe('0.0.0.0');
@@ -75,12 +76,12 @@ describe('where the payment service listens', () => {
 describe("the simulator's callbacks", () => {
   async function darajaToken(): Promise<string> {
     const basic = Buffer.from(`${SIMULATOR_CREDENTIALS.consumerKey}:${SIMULATOR_CREDENTIALS.consumerSecret}`).toString('base64');
-    const res = await fetch(`${s.pay.url}/simulator/daraja/oauth/v1/generate?grant_type=client_credentials`, { headers: { authorization: `Basic ${basic}` } });
+    const res = await fetch(`${s.sim.url}/oauth/v1/generate?grant_type=client_credentials`, { headers: { authorization: `Basic ${basic}` } });
     return ((await res.json()) as { access_token: string }).access_token;
   }
 
   async function darajaPost(route: string, body: Record<string, unknown>) {
-    const res = await fetch(`${s.pay.url}/simulator/daraja${route}`, {
+    const res = await fetch(`${s.sim.url}${route}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${await darajaToken()}` },
       body: JSON.stringify(body),

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { SIMULATOR_CREDENTIALS } from '../src/config.js';
+import { paymentServiceEnv } from '../../simulator/src/payment-service-env.js';
 import { readPushJournal } from '../src/push-journal.js';
 import { createPostgresDatabase, freePort, root, startGate, startService, type ServiceProcess } from './helpers/processes.js';
 
@@ -207,6 +207,27 @@ function runSale(payUrl: () => string, eventId: string, buyers: Buyer[], spreadM
 /** The standalone simulator's key to its list of every prompt. */
 const SIMULATOR_KEY = 'faults-test-simulator-key';
 
+/**
+ * Daraja is someone else's server: the simulator runs as its own process (as `npm start` runs it), so killing the
+ * payment service does not kill the customers' phones. Returns what the payment service on `payPort` is configured
+ * with to use it as Daraja, its certificate written into `dataDir`.
+ */
+async function startSimulatorProcess(processes: { sim?: ServiceProcess }, dataDir: string, payPort: number, delayMs: number) {
+  const simPort = await freePort();
+  processes.sim = await startService({
+    name: 'Daraja simulator',
+    entry: 'simulator/src/index.ts',
+    port: simPort,
+    env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(delayMs), SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
+    healthPath: '/simulator/phone.js',
+  });
+  const certificate = await (await fetch(`${processes.sim.url}/simulator/certificate.pem`)).text();
+  return {
+    simulatorUrl: processes.sim.url,
+    env: { ...paymentServiceEnv(processes.sim.url, certificate, path.join(dataDir, 'daraja-simulator.pem')), DARAJA_CALLBACK_URL: `http://127.0.0.1:${payPort}/api/mpesa/callback` },
+  };
+}
+
 async function prompts(simulatorUrl: string): Promise<Prompt[]> {
   const response = await fetch(`${simulatorUrl}/simulator/prompts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } });
   return (await response.json()) as Prompt[];
@@ -377,8 +398,9 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     // The payment service reaches the API server through a gate, which can hold or refuse its calls.
     const gate = await startGate(`http://127.0.0.1:${stack.apiPort}`);
     cleanups.push(() => gate.close());
-    // The built-in simulator (the default offline setup) lives in the payment service, which stays up here.
-    const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, { API_URL: gate.url, SIMULATOR_DELAY_MS: '1500' });
+    // The simulator and the payment service both stay up here.
+    const daraja = await startSimulatorProcess(processes, stack.dataDir, payPort, 1500);
+    const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, { API_URL: gate.url, ...daraja.env });
     const pay = await startService({ name: 'payment service', entry: 'payment-service/src/index.ts', port: payPort, env });
     processes.pay = pay;
 
@@ -410,11 +432,11 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const restartedAt = Date.now();
     await sale.done;
     // On a timeout the checks below say what is left unsettled.
-    await poll(() => settledNow(db, pay.url), 45_000, 250);
+    await poll(() => settledNow(db, daraja.simulatorUrl), 45_000, 250);
     const settleSeconds = (Date.now() - restartedAt) / 1000;
 
-    const figures = await checkInvariants(db, eventId, pay.url);
-    // The audit, as an operator runs it: the built-in simulator's ledger against the API server's books.
+    const figures = await checkInvariants(db, eventId, daraja.simulatorUrl);
+    // The audit, as an operator runs it: the simulator's ledger (its default with DARAJA_SIMULATOR) against the API server's books.
     const audited = await expectCleanAudit({ ...env, API_URL: `http://127.0.0.1:${stack.apiPort}` });
     const answers = summarise(sale.answers);
     console.log(
@@ -433,31 +455,17 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const stack = await startApi();
     const { db, processes } = stack;
     const { eventId, buyers } = await seedSale(db);
-    // Daraja is someone else's server: the simulator runs as its own process, so killing the
-    // payment service does not kill the customers' phones. Callbacks sent while the service is
-    // down are lost (Daraja does not retry them); the restarted service must query.
-    const simPort = await freePort();
+    // Callbacks sent while the payment service is down are lost (Daraja does not retry them); the restarted
+    // service must query.
     const payPort = await freePort();
     const DELAY_MS = 6000;
-    processes.sim = await startService({
-      name: 'Daraja simulator',
-      entry: 'payment-service/src/daraja/simulator/standalone.ts',
-      port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: String(DELAY_MS), SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
-      healthPath: '/simulator/phone.js',
-    });
+    const daraja = await startSimulatorProcess(processes, stack.dataDir, payPort, DELAY_MS);
     // The payment service reaches the API server through a gate, which can hold or refuse its calls.
     const gate = await startGate(`http://127.0.0.1:${stack.apiPort}`);
     cleanups.push(() => gate.close());
     const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, {
       API_URL: gate.url,
-      DARAJA_SIMULATOR: 'false',
-      DARAJA_BASE_URL: processes.sim.url,
-      DARAJA_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
-      DARAJA_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
-      DARAJA_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode,
-      DARAJA_PASSKEY: SIMULATOR_CREDENTIALS.passkey,
-      DARAJA_CALLBACK_URL: `http://127.0.0.1:${payPort}/api/mpesa/callback`,
+      ...daraja.env,
     });
     const launchPay = async () => {
       processes.pay = await startService({ name: 'payment service', entry: 'payment-service/src/index.ts', port: payPort, env });
@@ -496,20 +504,20 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const before = {
       confirmed: await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`),
       recorded: await count(db, `SELECT count(*)::int AS n FROM payments`),
-      pendingPrompts: (await prompts(processes.sim.url)).filter((prompt) => prompt.status === 'pending').length,
+      pendingPrompts: (await prompts(daraja.simulatorUrl)).filter((prompt) => prompt.status === 'pending').length,
     };
     // Down until every customer has answered: all those callbacks are lost.
-    await waitFor('the customers to answer', async () => (await prompts(processes.sim!.url)).every((prompt) => prompt.status === 'completed'), 60_000, 250);
+    await waitFor('the customers to answer', async () => (await prompts(daraja.simulatorUrl)).every((prompt) => prompt.status === 'completed'), 60_000, 250);
     await launchPay();
     const restartedAt = Date.now();
     await sale.done;
-    await poll(() => settledNow(db, processes.sim!.url), 45_000, 250);
+    await poll(() => settledNow(db, daraja.simulatorUrl), 45_000, 250);
     const settleSeconds = (Date.now() - restartedAt) / 1000;
 
-    const figures = await checkInvariants(db, eventId, processes.sim.url);
+    const figures = await checkInvariants(db, eventId, daraja.simulatorUrl);
     // The audit, as an operator runs it, from the simulator's ledger: the journal has no receipt for a payment
     // confirmed by STK query, and this run has some.
-    const audited = await expectCleanAudit({ ...env, API_URL: `http://127.0.0.1:${stack.apiPort}` }, '--ledger', `${processes.sim.url}/simulator/ledger?key=${SIMULATOR_KEY}`);
+    const audited = await expectCleanAudit({ ...env, API_URL: `http://127.0.0.1:${stack.apiPort}` }, '--ledger', `${daraja.simulatorUrl}/simulator/ledger?key=${SIMULATOR_KEY}`);
     const answers = summarise(sale.answers);
     console.log(
       `[faults B] ${BUYERS} buyers, ${SEATS} seats: payment service SIGKILLed ${((killedAt - started) / 1000).toFixed(1)} s into the sale ` +
@@ -528,30 +536,11 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const { eventId, buyers, organiserToken } = await seedSale(db);
     const refunded = buyers.slice(0, 12);
     // M-Pesa (the simulator) is its own process and keeps going; its results are posted 3 s after each request.
-    const simPort = await freePort();
     const payPort = await freePort();
-    processes.sim = await startService({
-      name: 'Daraja simulator',
-      entry: 'payment-service/src/daraja/simulator/standalone.ts',
-      port: simPort,
-      env: { SIMULATOR_PORT: String(simPort), SIMULATOR_DELAY_MS: '3000', SIMULATOR_KEY, SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
-      healthPath: '/simulator/phone.js',
-    });
     // Its key, as a Daraja portal gives the M-Pesa certificate: the initiator password is encrypted with it at start.
-    const certificate = path.join(stack.dataDir, 'mpesa-public-key.pem');
-    writeFileSync(certificate, await (await fetch(`${processes.sim.url}/simulator/certificate.pem`)).text());
+    const daraja = await startSimulatorProcess(processes, stack.dataDir, payPort, 3000);
     const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, {
-      DARAJA_SIMULATOR: 'false',
-      DARAJA_BASE_URL: processes.sim.url,
-      DARAJA_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
-      DARAJA_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
-      DARAJA_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode,
-      DARAJA_PASSKEY: SIMULATOR_CREDENTIALS.passkey,
-      DARAJA_CALLBACK_URL: `http://127.0.0.1:${payPort}/api/mpesa/callback`,
-      DARAJA_INITIATOR_NAME: SIMULATOR_CREDENTIALS.initiatorName,
-      DARAJA_INITIATOR_PASSWORD: SIMULATOR_CREDENTIALS.initiatorPassword,
-      DARAJA_CERT_PATH: certificate,
-      DARAJA_B2C_SHORTCODE: SIMULATOR_CREDENTIALS.b2cShortcode,
+      ...daraja.env,
       REFUND_POLL_MS: '200',
       REFUND_RESULT_WAIT_MS: '2000',
     });
@@ -584,7 +573,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     expect(await count(db, `SELECT count(*)::int AS n FROM refund_attempts WHERE status <> 'sent'`)).toBe(0);
     await processes.pay!.kill();
     // M-Pesa pays and posts its results to nobody (Daraja does not retry them).
-    const payouts = async () => (await (await fetch(`${processes.sim!.url}/simulator/payouts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } })).json()) as Array<{ status: string }>;
+    const payouts = async () => (await (await fetch(`${daraja.simulatorUrl}/simulator/payouts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } })).json()) as Array<{ status: string }>;
     await waitFor('M-Pesa to pay every refund', async () => (await payouts()).filter((payout) => payout.status === 'paid').length === refunded.length, 20_000, 100);
     expect(await count(db, `SELECT count(*)::int AS n FROM refunds WHERE status = 'sent'`)).toBe(refunded.length);
 
@@ -596,7 +585,7 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     expect(attempts).toEqual([{ status: 'succeeded', n: refunded.length }]);
 
     // The audit, as an operator runs it: the simulator's ledger, then the journal the payment service kept across the kill.
-    await expectCleanAudit(env, '--ledger', `${processes.sim.url}/simulator/ledger?key=${SIMULATOR_KEY}`);
+    await expectCleanAudit(env, '--ledger', `${daraja.simulatorUrl}/simulator/ledger?key=${SIMULATOR_KEY}`);
     const fromJournal = await expectCleanAudit(env);
     expect(fromJournal.stdout).toMatch(/Checked 12 payments and 12 refunds/);
     console.log(`[faults C] ${refunded.length} refunds sent, payment service SIGKILLed before any result, M-Pesa paid them all; settled by Transaction Status ${settleSeconds.toFixed(1)} s after the restart; audit: 0 discrepancies`);

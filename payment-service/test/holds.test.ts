@@ -24,7 +24,7 @@ const ticketCount = async (eventId: string) => (await s.server.db.select().from(
 
 async function payOnPhone(checkoutRequestId: string) {
   const prompt = await s.prompt(checkoutRequestId);
-  const res = await s.payApi('POST', `${prompt!.promptPath}/pay`, { body: { pin: '1234' } });
+  const res = await s.simApi('POST', `${prompt!.promptPath}/pay`, { body: { pin: '1234' } });
   expect(res.status).toBe(200);
 }
 

@@ -7,6 +7,7 @@ import { freePort } from '../../server/test/helpers/test-server.js';
 import { loadPaymentConfig } from '../src/config.js';
 import { startPaymentService } from '../src/start.js';
 import { startStack, type Stack } from './helpers/stack.js';
+import { UNREACHABLE_DARAJA } from './helpers/daraja-simulator.js';
 
 /**
  * The payment service's probes and metrics (docs/decisions/operations.md): a purchase through the
@@ -135,6 +136,7 @@ describe('payment service without METRICS_TOKEN and without its API server', () 
       INTERNAL_API_KEY: 'test-internal-key',
       RECONCILE_INTERVAL_MS: '0',
       LOG_LEVEL: 'silent',
+      ...UNREACHABLE_DARAJA,
     });
     const alone = await startPaymentService(config);
     try {

@@ -7,6 +7,7 @@ import { newId } from '../../server/src/db/ids.js';
 import { users } from '../../server/src/db/schema.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { startTestServer, type TestServer } from '../../server/test/helpers/test-server.js';
+import { startTestSimulator, type TestSimulator } from './helpers/daraja-simulator.js';
 import { freePort, startGate, startService, type ServiceProcess } from './helpers/processes.js';
 
 /**
@@ -19,17 +20,19 @@ import { freePort, startGate, startService, type ServiceProcess } from './helper
 
 const JWT_SECRET = 'outcome-test-secret-that-is-long-enough-for-hs256';
 const INTERNAL_KEY = 'outcome-test-internal-key-0123456789';
-const SIMULATOR_KEY = 'outcome-test-simulator-key-0123456789';
 
 let server: TestServer;
 let gate: Awaited<ReturnType<typeof startGate>>;
 let pay: ServiceProcess | undefined;
 let payPort: number;
 let dataDir: string;
+let sim: TestSimulator;
 
 beforeAll(async () => {
   payPort = await freePort();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-outcome-'));
+  // The simulated customer pays after a while; the simulator outlives the payment service, as Daraja would.
+  sim = await startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '1000', SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` });
   server = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, PAYMENT_URL: `http://127.0.0.1:${payPort}` });
   // The payment service reaches the API server through a gate, which holds its "record this push" calls.
   gate = await startGate(server.url);
@@ -37,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pay?.kill();
   await gate?.close();
+  await sim?.close();
   await server?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
@@ -51,9 +55,8 @@ const startPayment = () =>
       API_URL: gate.url,
       DATA_DIR: dataDir,
       INTERNAL_API_KEY: INTERNAL_KEY,
-      SIMULATOR_KEY,
-      // The simulated customer pays after a while; the reconciler replays the journal every half second.
-      SIMULATOR_DELAY_MS: '1000',
+      ...sim.paymentEnv,
+      // The reconciler replays the journal every half second.
       RECONCILE_INTERVAL_MS: '500',
       RECONCILE_AFTER_SECONDS: '1',
       REFUND_POLL_MS: '0',

@@ -16,6 +16,7 @@ import { freePort, startTestServer, type TestServer } from '../../server/test/he
 import { loadPaymentConfig } from '../src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../src/start.js';
 import { CALLBACK_SECRET, INTERNAL_KEY } from './helpers/stack.js';
+import { startTestSimulator, type TestSimulator } from './helpers/daraja-simulator.js';
 import { startRecordingProxy } from './helpers/recording-proxy.js';
 
 /** Retries `check` until it passes (vitest's waitFor: its last failure is the test's when time runs out). */
@@ -24,6 +25,18 @@ const eventually = <T>(check: () => Promise<T>, timeout = 60_000) => vi.waitFor(
 const PASS_ENV = { PAYMENT_PASSES: 'jobs', RECONCILE_INTERVAL_MS: '1000', REFUND_POLL_MS: '1000' };
 
 /** A payment instance taking its passes from the API server's jobs, calling the API server at `apiUrl`. */
+/** The Daraja simulator every payment instance here talks to (refunds on: their pass has work to ask for). */
+let simulator: TestSimulator;
+let simulatorDir: string;
+beforeAll(async () => {
+  simulatorDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-passes-daraja-'));
+  simulator = await startTestSimulator(simulatorDir);
+});
+afterAll(async () => {
+  await simulator?.close();
+  if (simulatorDir) rmSync(simulatorDir, { recursive: true, force: true });
+});
+
 async function startPaymentInstance(apiUrl: string, dirs: string[]): Promise<RunningPaymentService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-passes-'));
   dirs.push(dataDir);
@@ -37,6 +50,7 @@ async function startPaymentInstance(apiUrl: string, dirs: string[]): Promise<Run
       CALLBACK_SECRET,
       RECONCILE_AFTER_SECONDS: '0',
       LOG_LEVEL: 'silent',
+      ...simulator.paymentEnv,
       ...PASS_ENV,
     }),
   );

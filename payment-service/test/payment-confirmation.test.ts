@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, paymentContradictions, payments, tickets, users } from '../../server/src/db/schema.js';
 import { auditPayments } from '../src/audit.js';
 import { loadPaymentConfig } from '../src/config.js';
-import { SAFARICOM_CALLBACK_IPS } from '../src/daraja/protocol.js';
+import { SAFARICOM_CALLBACK_IPS } from '@tukio/shared/daraja-protocol';
 import { createErrorHandler } from '../src/errors.js';
 import { createLogger } from '../src/logger.js';
 import { callbackSourceCheck } from '../src/routes/callback.routes.js';
 import { CALLBACK_SECRET, INTERNAL_KEY, startStack, successCallback, type Stack } from './helpers/stack.js';
+import { UNREACHABLE_DARAJA } from './helpers/daraja-simulator.js';
 
 /**
  * A success callback is believed only when M-Pesa's own answer (STK query) agrees. The simulator's
@@ -38,7 +39,7 @@ const freshPhone = () => `2547${String(20_000_000 + phoneCounter++).slice(-8)}`;
 const orderTickets = (eventId: string) => s.server.db.select().from(tickets).where(eq(tickets.eventId, eventId));
 const paymentRow = async (checkoutRequestId: string) => (await s.server.db.select().from(payments).where(eq(payments.checkoutRequestId, checkoutRequestId)))[0]!;
 const contradictionOf = async (paymentId: string) => (await s.server.db.select().from(paymentContradictions).where(eq(paymentContradictions.paymentId, paymentId)))[0];
-const audit = () => auditPayments(s.config, { ledgerUrl: `${s.pay.url}/simulator/ledger`, key: s.config.simulator.key });
+const audit = () => auditPayments(s.config, { ledgerUrl: `${s.sim.url}/simulator/ledger`, key: s.config.simulator.key });
 
 /** A push the simulated customer cancels (254700000001: ResultCode 1032), answered on the simulator before returning. */
 async function cancelledPush(name: string, price = 500) {
@@ -143,7 +144,7 @@ describe('a success callback M-Pesa contradicts', () => {
     expect(await orderTickets(eventId)).toHaveLength(0);
 
     // The customer cancels; Daraja's own callback says so: M-Pesa confirms, the held claim is evidence.
-    await s.payApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
+    await s.simApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
     await s.waitPromptDone(checkoutRequestId);
     const genuine = await s.callback({ Body: { stkCallback: { MerchantRequestID: prompt.merchantRequestId, CheckoutRequestID: checkoutRequestId, ResultCode: 1032, ResultDesc: 'Request cancelled by user' } } });
     expect(genuine.status).toBe(200);
@@ -163,7 +164,7 @@ describe('a success callback M-Pesa contradicts', () => {
       body: { checkoutRequestId, merchantRequestId: prompt.merchantRequestId, resultCode: 0, resultDesc: 'ok', amount: 300, mpesaReceiptNumber: 'FORGEDLATE01', phone: '254700000005', source: 'callback' },
     });
     expect(settled.body.ticketsIssued).toBe(1);
-    await s.payApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
+    await s.simApi('POST', `${prompt.promptPath}/cancel`, { body: {} });
     await s.waitPromptDone(checkoutRequestId);
     const genuine = await s.callback({ Body: { stkCallback: { MerchantRequestID: prompt.merchantRequestId, CheckoutRequestID: checkoutRequestId, ResultCode: 1032, ResultDesc: 'Request cancelled by user' } } });
     expect(genuine.status).toBe(200);
@@ -227,7 +228,7 @@ describe('the callback source allow-list (CALLBACK_ALLOWED_IPS)', () => {
   }
 
   it('refuses a source outside the list with 403; allows listed addresses and ranges; off when unset', async () => {
-    const safaricomOnly = await guarded(loadPaymentConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), CALLBACK_ALLOWED_IPS: 'safaricom', CALLBACK_SECRET }).callbackAllowedIps);
+    const safaricomOnly = await guarded(loadPaymentConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), CALLBACK_ALLOWED_IPS: 'safaricom', CALLBACK_SECRET, ...UNREACHABLE_DARAJA }).callbackAllowedIps);
     const range = await guarded(['196.201.214.200', '127.0.0.0/8']);
     const off = await guarded(undefined);
     try {
@@ -240,7 +241,7 @@ describe('the callback source allow-list (CALLBACK_ALLOWED_IPS)', () => {
   });
 
   it('the configuration expands "safaricom" to the published addresses and refuses anything else', () => {
-    const env = { NODE_ENV: 'test', DATA_DIR: os.tmpdir(), CALLBACK_SECRET };
+    const env = { NODE_ENV: 'test', DATA_DIR: os.tmpdir(), CALLBACK_SECRET, ...UNREACHABLE_DARAJA };
     expect(loadPaymentConfig({ ...env, CALLBACK_ALLOWED_IPS: 'safaricom, 10.0.0.0/8' }).callbackAllowedIps).toEqual([...SAFARICOM_CALLBACK_IPS, '10.0.0.0/8']);
     expect(loadPaymentConfig(env).callbackAllowedIps).toBeUndefined();
     expect(() => loadPaymentConfig({ ...env, CALLBACK_ALLOWED_IPS: 'safaricom.co.ke' })).toThrow(/CALLBACK_ALLOWED_IPS/);

@@ -32,6 +32,7 @@ beforeAll(async () => {
   });
   secondDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-second-'));
   second = await startPaymentService({ ...s.config, dataDir: secondDir });
+  s.sim.allowCallbacksTo(second.callbackUrl);
   organiser = await s.quickUser('phonelimitsorganiser');
 }, 180_000);
 afterAll(async () => {

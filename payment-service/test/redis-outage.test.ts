@@ -138,7 +138,7 @@ async function waitUntilPushesWork(eventId: string, phone: string) {
 /** Holds (orders) and simulator prompts for these buyers and phones, after everything queued has had its chance. */
 async function holdsAndPrompts(userIds: string[], phones: string[]) {
   const held = await s.server.db.select({ id: orders.id }).from(orders).where(inArray(orders.userId, userIds));
-  const prompts = (await s.payApi('GET', '/simulator/prompts', { headers: s.simulatorKey })).body as Array<{ phone: string }>;
+  const prompts = (await s.simApi('GET', '/simulator/prompts', { headers: s.simulatorKey })).body as Array<{ phone: string }>;
   return { holds: held.length, prompts: prompts.filter((prompt) => phones.includes(prompt.phone)).length };
 }
 

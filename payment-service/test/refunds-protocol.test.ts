@@ -7,11 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, loadPaymentConfig, SIMULATOR_CREDENTIALS } from '../src/config.js';
+import { SIMULATOR_CREDENTIALS } from '../../simulator/src/config.js';
+import { createDarajaSimulator } from '../../simulator/src/simulator.js';
+import { ConfigError, loadPaymentConfig } from '../src/config.js';
 import { createDarajaClient, type AsyncRequestOutcome } from '../src/daraja/daraja-client.js';
-import { resultParameter, type ResultBody } from '../src/daraja/protocol.js';
+import { resultParameter, type ResultBody } from '@tukio/shared/daraja-protocol';
 import { mpesaPublicKey, securityCredential } from '../src/daraja/security-credential.js';
-import { createDarajaSimulator } from '../src/daraja/simulator/simulator.js';
 import { createLogger } from '../src/logger.js';
 import { parseResult } from '../src/refunds/refund-results.js';
 
@@ -275,7 +276,7 @@ describe('SecurityCredential', () => {
     expect(load).toThrow(message);
   });
 
-  it('leaves refunds off with real Daraja and no refund settings, and refuses them next to the simulator', () => {
+  it('leaves refunds off with no refund settings', () => {
     const real = loadPaymentConfig({
       DATA_DIR: '/tmp/tukio-refund-config',
       INTERNAL_API_KEY: 'k',
@@ -287,7 +288,6 @@ describe('SecurityCredential', () => {
     });
     expect(real.daraja.refunds).toBeUndefined();
     expect(real.refunds).toEqual({ pollMs: 15_000, resultWaitMs: 300_000 });
-    expect(() => loadPaymentConfig({ DATA_DIR: '/tmp/tukio-refund-config', INTERNAL_API_KEY: 'k', DARAJA_INITIATOR_NAME: 'x' })).toThrow(/the simulator uses its own/);
     expect(() => loadPaymentConfig({ DATA_DIR: '/tmp/tukio-refund-config', INTERNAL_API_KEY: 'k', REFUND_POLL_MS: '-1' })).toThrow(/REFUND_POLL_MS/);
   });
 });

@@ -39,12 +39,12 @@ const nextPhone = () => `2547110${String(++phoneCounter).padStart(5, '0')}`;
 
 /** Queues a failure mode on the simulator for the next payout (to `phone`, when given). */
 async function payoutMode(body: { mode: string; payout?: boolean; phone?: string; times?: number }) {
-  const res = await s.payApi('POST', '/simulator/payouts/modes', { headers: s.simulatorKey, body });
+  const res = await s.simApi('POST', '/simulator/payouts/modes', { headers: s.simulatorKey, body });
   expect(res.status).toBe(201);
 }
 
 async function ledger() {
-  return (await s.payApi('GET', '/simulator/ledger', { headers: s.simulatorKey })).body as {
+  return (await s.simApi('GET', '/simulator/ledger', { headers: s.simulatorKey })).body as {
     payments: Array<{ receipt: string; amount: number; checkoutRequestId: string }>;
     refunds: Array<{ transactionId: string; originatorConversationId: string; amount: number; kind: string; phone: string; originalReceipt: string | null }>;
   };
@@ -104,7 +104,7 @@ describe('refunds over Daraja', () => {
     const other = await paidOrder({ price: 800, eventId });
     expect(other.checkoutRequestId).toBeTruthy();
     const prompt = await s.prompt(push.body.CheckoutRequestID);
-    expect((await s.payApi('POST', `${prompt!.promptPath}/pay`, { body: { pin: '1234' } })).status).toBe(200);
+    expect((await s.simApi('POST', `${prompt!.promptPath}/pay`, { body: { pin: '1234' } })).status).toBe(200);
     expect((await s.waitSettled(buyer.token, push.body.CheckoutRequestID)).body).toMatchObject({ status: 'success', orderStatus: 'refund_due' });
 
     const refund = await refundReaches(push.body.CheckoutRequestID, 'succeeded');
@@ -206,7 +206,7 @@ describe('refunds over Daraja', () => {
   it('the audit finds 0 discrepancies after all that, from the simulator ledger and from the journal of callbacks', async () => {
     // Nothing still on its way.
     await expect.poll(async () => (await s.server.db.select().from(refunds)).filter((row) => row.status !== 'succeeded').length, { timeout: 20_000, interval: 100 }).toBe(0);
-    const fromLedger = await auditPayments(s.config, { ledgerUrl: `${s.pay.url}/simulator/ledger`, key: s.config.simulator.key });
+    const fromLedger = await auditPayments(s.config, { ledgerUrl: `${s.sim.url}/simulator/ledger`, key: s.config.simulator.key });
     expect(fromLedger.discrepancies).toEqual([]);
     expect(fromLedger.checked.refunds).toBe(7);
     expect(fromLedger.checked.payments).toBe(8);
@@ -225,7 +225,7 @@ describe('refunds over Daraja', () => {
             resolve({ status: error ? Number(error.code ?? 1) : 0, stdout });
           });
         });
-      const agreed = await audit('--ledger', `${s.pay.url}/simulator/ledger?key=${s.config.simulator.key}`);
+      const agreed = await audit('--ledger', `${s.sim.url}/simulator/ledger?key=${s.config.simulator.key}`);
       expect(agreed.stdout).toMatch(/^0 discrepancies$/m);
       expect(agreed.status).toBe(0);
       // A journal naming a payment nobody recorded (and none of the refunds above: each is missing at the provider).

@@ -1,24 +1,16 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { captureLogs } from '../../server/test/helpers/log-capture.js';
-import { createApiServerClient } from '../src/api-server-client.js';
-import { createPaymentApp } from '../src/app.js';
-import { ConfigError, loadPaymentConfig, SIMULATOR_CREDENTIALS } from '../src/config.js';
-import { createDarajaClient } from '../src/daraja/daraja-client.js';
-import { createDarajaSimulator } from '../src/daraja/simulator/simulator.js';
-import { createLogger } from '../src/logger.js';
+import { loadPaymentConfig } from '../src/config.js';
 import { startPaymentService } from '../src/start.js';
 import { startStack, type Stack } from './helpers/stack.js';
 
 /*
  * Review items 6 and 7. The offline M-Pesa simulator: each buyer reaches only their own prompt,
  * through an unguessable link in their stkPush answer; the list of every prompt and the id-based
- * actions need SIMULATOR_KEY; never mounted next to real Daraja credentials. And stkPush's
+ * actions need SIMULATOR_KEY; its links never handed out with real Daraja. And stkPush's
  * per-account limit counts only tokens the API server verified.
  */
 
@@ -55,7 +47,7 @@ const page = (url: string) => fetch(url, { headers: { accept: 'text/html' } });
 /** Frees the manual test number (254700000005) for the next test, however this one ended. */
 async function releaseManualPrompt(checkoutRequestId: string | undefined) {
   const prompt = checkoutRequestId ? await s.prompt(checkoutRequestId) : undefined;
-  if (prompt?.status === 'pending') await s.payApi('POST', `/simulator/prompts/${prompt.id}/cancel`, { body: {}, headers: s.simulatorKey });
+  if (prompt?.status === 'pending') await s.simApi('POST', `/simulator/prompts/${prompt.id}/cancel`, { body: {}, headers: s.simulatorKey });
 }
 
 describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_KEY', () => {
@@ -70,7 +62,7 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
     expect(otherPush.status).toBe(200);
 
     // A link per prompt, with at least 128 random bits (32 base64url characters = 192 bits).
-    const linkPattern = new RegExp(`^${s.pay.url}/simulator/prompt/([A-Za-z0-9_-]{32})$`);
+    const linkPattern = new RegExp(`^${s.sim.url}/simulator/prompt/([A-Za-z0-9_-]{32})$`);
     expect(victimPush.body.simulatorUrl).toMatch(linkPattern);
     expect(otherPush.body.simulatorUrl).toMatch(linkPattern);
     expect(otherPush.body.simulatorUrl).not.toBe(victimPush.body.simulatorUrl);
@@ -83,9 +75,9 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
     expect(otherPage).not.toContain(new URL(victimPush.body.simulatorUrl).pathname);
 
     // A made-up link finds nothing and answers nothing.
-    const guessed = `${s.pay.url}/simulator/prompt/${'A'.repeat(32)}`;
+    const guessed = `${s.sim.url}/simulator/prompt/${'A'.repeat(32)}`;
     expect((await page(guessed)).status).toBe(404);
-    const guessedCancel = await s.payApi('POST', `${new URL(guessed).pathname}/cancel`, { body: {} });
+    const guessedCancel = await s.simApi('POST', `${new URL(guessed).pathname}/cancel`, { body: {} });
     expect(guessedCancel.status).toBe(404);
     expect(guessedCancel.body).toMatchObject({ msg: expect.any(String), message: expect.any(String) });
 
@@ -116,19 +108,19 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
     // This test speaks from 127.0.0.1, as every buyer does in the default offline setup.
     for (const key of [undefined, 'wrong-simulator-key-guess', `${s.config.simulator.key}x`]) {
       const headers: Record<string, string> = key ? { 'x-simulator-key': key } : {};
-      const html = await fetch(`${s.pay.url}/simulator${key ? `?key=${key}` : ''}`, { headers: { accept: 'text/html' } });
+      const html = await fetch(`${s.sim.url}/simulator${key ? `?key=${key}` : ''}`, { headers: { accept: 'text/html' } });
       expect(html.status, `list page with ${key}`).toBe(401);
       const htmlText = await html.text();
       expect(htmlText).not.toContain('254700000005');
       expect(htmlText).not.toContain(push.body.CheckoutRequestID);
-      const json = await s.payApi('GET', '/simulator/prompts', { headers });
+      const json = await s.simApi('GET', '/simulator/prompts', { headers });
       expect(json.status, `list JSON with ${key}`).toBe(401);
       expect(json.body).toMatchObject({ msg: expect.stringMatching(/simulator key/), message: expect.stringMatching(/simulator key/) });
       expect(JSON.stringify(json.body)).not.toContain(push.body.CheckoutRequestID);
       // Cancelling someone else's payment by its id.
-      const cancel = await s.payApi('POST', `/simulator/prompts/${prompt!.id}/cancel`, { body: {}, headers });
+      const cancel = await s.simApi('POST', `/simulator/prompts/${prompt!.id}/cancel`, { body: {}, headers });
       expect(cancel.status, `cancel with ${key}`).toBe(401);
-      const formCancel = await fetch(`${s.pay.url}/simulator/prompts/${prompt!.id}/cancel`, {
+      const formCancel = await fetch(`${s.sim.url}/simulator/prompts/${prompt!.id}/cancel`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
         body: '',
@@ -140,84 +132,50 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
     expect((await s.confirm(victim.token, push.body.CheckoutRequestID)).body.status).toBe('pending');
 
     // With the key (header or ?key=) the developer sees and answers every prompt.
-    const withQuery = await page(`${s.pay.url}/simulator?key=${encodeURIComponent(s.config.simulator.key)}`);
+    const withQuery = await page(`${s.sim.url}/simulator?key=${encodeURIComponent(s.config.simulator.key)}`);
     expect(withQuery.status).toBe(200);
     expect(await withQuery.text()).toContain('KSh 610');
-    const listed = await s.payApi('GET', '/simulator/prompts', { headers: s.simulatorKey });
+    const listed = await s.simApi('GET', '/simulator/prompts', { headers: s.simulatorKey });
     expect(listed.status).toBe(200);
     expect(listed.body.find((p: { checkoutRequestId: string }) => p.checkoutRequestId === push.body.CheckoutRequestID)).toMatchObject({
       promptPath: new URL(push.body.simulatorUrl).pathname,
     });
-    const cancelled = await s.payApi('POST', `/simulator/prompts/${prompt!.id}/cancel`, { body: {}, headers: s.simulatorKey });
+    const cancelled = await s.simApi('POST', `/simulator/prompts/${prompt!.id}/cancel`, { body: {}, headers: s.simulatorKey });
     expect(cancelled.status).toBe(200);
     expect((await s.waitSettled(victim.token, push.body.CheckoutRequestID)).body.status).toBe('cancelled');
   });
 
-  it('generates SIMULATOR_KEY into DATA_DIR when unset and prints the list link at start', async () => {
-    const dataDir = tempDir();
-    const config = loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', DATA_DIR: dataDir, INTERNAL_API_KEY: 'k', CALLBACK_SECRET: 'a-callback-secret-long-enough', RECONCILE_INTERVAL_MS: '0' });
-    expect(config.simulator.key).toMatch(/^[A-Za-z0-9_-]{32,}$/);
-    expect(readFileSync(path.join(dataDir, 'simulator-key'), 'utf8').trim()).toBe(config.simulator.key);
-    expect(loadPaymentConfig({ DATA_DIR: dataDir, INTERNAL_API_KEY: 'k', CALLBACK_SECRET: 'a-callback-secret-long-enough' }).simulator.key).toBe(config.simulator.key);
-    expect(loadPaymentConfig({ DATA_DIR: dataDir, INTERNAL_API_KEY: 'k', CALLBACK_SECRET: 'a-callback-secret-long-enough', SIMULATOR_KEY: 'my-own-simulator-key' }).simulator.key).toBe('my-own-simulator-key');
-    expect(() => loadPaymentConfig({ DATA_DIR: dataDir, SIMULATOR_KEY: 'short' })).toThrow(/SIMULATOR_KEY/);
-
-    const printed = captureLogs();
-    try {
-      const pay = await startPaymentService(config);
-      await pay.close();
-    } finally {
-      printed.restore();
-    }
-    expect(printed.lines().some((line) => line.msg.includes(`/simulator?key=${config.simulator.key}`))).toBe(true);
-  });
-
-  it('is never mounted when real Daraja credentials are set', async () => {
+  it('hands out no phone-page link, and serves no phone page, with real Daraja', async () => {
     const dataDir = tempDir();
     const base = { NODE_ENV: 'test', PAYMENT_PORT: '0', DATA_DIR: dataDir, INTERNAL_API_KEY: 'k', CALLBACK_SECRET: 'a-callback-secret-long-enough', RECONCILE_INTERVAL_MS: '0', LOG_LEVEL: 'silent' };
-    // Forcing it next to real credentials is refused outright.
-    for (const flag of ['true', '1']) {
-      expect(() => loadPaymentConfig({ ...base, ...realCredentials, DARAJA_SIMULATOR: flag })).toThrow(ConfigError);
-      expect(() => loadPaymentConfig({ ...base, ...realCredentials, DARAJA_SIMULATOR: flag })).toThrow(/DARAJA_SIMULATOR/);
-    }
     const real = loadPaymentConfig({ ...base, ...realCredentials });
-    expect(real.simulator.enabled).toBe(false);
-    expect(real.simulator.key).toBe('');
+    expect(real.simulator).toEqual({ enabled: false, key: '' });
 
-    const probe = async (url: string) => {
+    // Even when the Daraja it talks to names a phone page in its answer (here the simulator does), the link is not passed on.
+    const payDir = tempDir();
+    const notSimulator = await startPaymentService({ ...s.config, dataDir: payDir, simulator: real.simulator });
+    s.sim.allowCallbacksTo(notSimulator.callbackUrl);
+    try {
       for (const route of ['/simulator', '/simulator/prompts', `/simulator/prompt/${'A'.repeat(32)}`, '/simulator/daraja/oauth/v1/generate?grant_type=client_credentials']) {
-        expect((await fetch(`${url}${route}`)).status, route).toBe(404);
+        expect((await fetch(`${notSimulator.url}${route}`)).status, route).toBe(404);
       }
-      expect((await (await fetch(`${url}/api/health`)).json()) as unknown).toMatchObject({ simulator: false });
-    };
-
-    // As started in production.
-    const pay = await startPaymentService(real);
-    try {
-      await probe(pay.url);
+      expect((await (await fetch(`${notSimulator.url}/api/health`)).json()) as unknown).toMatchObject({ simulator: false });
+      const buyer = await s.quickUser('reallinkbuyer');
+      const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 30 });
+      const push = await fetch(`${notSimulator.url}/api/stkPush`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
+        body: JSON.stringify({ phone: '254711222444', amount: 1, Order_ID: `${eventId}_254711222444` }),
+      });
+      const answer = (await push.json()) as Record<string, unknown>;
+      expect(push.status).toBe(200);
+      expect(answer.CheckoutRequestID).toEqual(expect.any(String));
+      expect(answer).not.toHaveProperty('simulatorUrl');
+      // The same push through the service configured for the simulator carries its link.
+      const buyer2 = await s.quickUser('simlinkbuyer');
+      expect((await s.stkPush(buyer2.token, eventId, '254711222555')).body.simulatorUrl).toMatch(/\/simulator\/prompt\/[A-Za-z0-9_-]{32}$/);
     } finally {
-      await pay.close();
-    }
-
-    // Even if a simulator is handed to the app by mistake.
-    const simulator = createDarajaSimulator({ ...SIMULATOR_CREDENTIALS, delayMs: 10, promptTimeoutMs: 60_000, tokenTtlSeconds: 60, key: 'a-simulator-key-long-enough', callbackOrigins: ['https://pay.example.com'], logger: createLogger('silent') });
-    const { app, settlement } = createPaymentApp({
-      config: real,
-      logger: createLogger('silent'),
-      api: createApiServerClient({ baseUrl: 'http://127.0.0.1:9', internalApiKey: 'k' }),
-      daraja: createDarajaClient({ ...real.daraja, baseUrl: real.daraja.baseUrl! }),
-      simulator,
-      callbackUrl: () => 'https://pay.example.com/api/mpesa/callback/secret',
-    });
-    const server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      await probe(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    } finally {
-      simulator.close();
-      settlement.journal.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await notSimulator.close();
     }
   });
 });

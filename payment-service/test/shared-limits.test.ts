@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPaymentConfig } from '../src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../src/start.js';
 import { startStack, type Stack } from './helpers/stack.js';
+import { UNREACHABLE_DARAJA } from './helpers/daraja-simulator.js';
 
 /**
  * Two payment instances behind one balancer share Redis (REDIS_URL): the stkPush budgets per account and per
@@ -26,6 +27,7 @@ beforeAll(async () => {
   });
   secondDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-second-'));
   second = await startPaymentService({ ...s.config, dataDir: secondDir });
+  s.sim.allowCallbacksTo(second.callbackUrl);
   organiser = await s.quickUser('sharedlimitsorganiser');
 }, 60_000);
 afterAll(async () => {
@@ -65,7 +67,7 @@ describe('stkPush limits across payment instances', () => {
   it('refuse to start when the configured Redis cannot be reached', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-noredis-'));
     try {
-      const config = loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', DATA_DIR: dataDir, API_URL: s.server.url, INTERNAL_API_KEY: 'x', LOG_LEVEL: 'silent', REDIS_URL: 'redis://127.0.0.1:1' });
+      const config = loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', DATA_DIR: dataDir, API_URL: s.server.url, INTERNAL_API_KEY: 'x', LOG_LEVEL: 'silent', REDIS_URL: 'redis://127.0.0.1:1', ...UNREACHABLE_DARAJA });
       await expect(startPaymentService(config)).rejects.toThrow(/ECONNREFUSED/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -403,9 +403,12 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   // The payment service, same-origin: the whole app on one port whatever PAYMENT_PORT is.
   const paymentProxy = createPaymentProxy({ targetUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs, logger });
   app.use('/pay', paymentProxy.pay);
-  // The offline SMS simulator (no Africa's Talking configured) answers here; the M-Pesa one in the payment service.
+  // The offline SMS simulator (no Africa's Talking configured) answers here; the M-Pesa one is the Daraja simulator's process.
   if (services.smsSimulator) app.use('/simulator/sms', services.smsSimulator.router);
-  app.use('/simulator', paymentProxy.simulator);
+  if (config.darajaSimulatorUrl) {
+    // Its phone pages only (never its Daraja protocol), and without the key that vouches for forwarded addresses.
+    app.use('/simulator', createPaymentProxy({ targetUrl: config.darajaSimulatorUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs, logger, vouch: false }).simulator);
+  }
 
   const clientDist = config.clientDist ?? defaultClientDist;
   const indexHtml = path.join(clientDist, 'index.html');

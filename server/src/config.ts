@@ -10,8 +10,10 @@ const envSchema = z.object({
   NODE_ENV: nodeEnv,
   PORT: port(5000),
   PAYMENT_PORT: port(27684),
-  /** Where this server reaches the payment service it serves at /pay and /simulator; default http://127.0.0.1:$PAYMENT_PORT. */
+  /** Where this server reaches the payment service it serves at /pay; default http://127.0.0.1:$PAYMENT_PORT. */
   PAYMENT_URL: optionalUrl,
+  /** Where this server reaches the Daraja simulator whose phone pages it serves at /simulator (`npm start` sets it); unset = none. */
+  DARAJA_SIMULATOR_URL: optionalUrl,
   /** Milliseconds /pay waits for the payment service to start answering (stkPush may wait on M-Pesa). */
   PAYMENT_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(45_000),
   /** Set when the client is built to call the payment service elsewhere: its origin joins the CSP's connect-src. */
@@ -100,7 +102,7 @@ const envSchema = z.object({
   SMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** Milliseconds between looks for events starting in about 24 hours, whose ticket holders get a reminder SMS (0: no reminders). */
   SMS_REMINDER_SWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
-  /** Opens the offline simulators' pages (SMS here, M-Pesa in the payment service); unset = DATA_DIR/simulator-key, shared by both. */
+  /** Opens the offline simulators' pages (SMS here, M-Pesa in the Daraja simulator); unset = DATA_DIR/simulator-key, shared by both. */
   SIMULATOR_KEY: optionalString,
   /** Minutes seats freed on a sold-out event are held for the person on the waitlist they were offered to. */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
@@ -169,8 +171,10 @@ export interface AppConfig {
   env: Env['NODE_ENV'];
   port: number;
   paymentPort: number;
-  /** The payment service as this server reaches it (the /pay and /simulator proxy). */
+  /** The payment service as this server reaches it (the /pay proxy). */
   paymentUrl: string;
+  /** The Daraja simulator as this server reaches it (the /simulator proxy to its phone pages); undefined = no simulator. */
+  darajaSimulatorUrl: string | undefined;
   paymentProxyTimeoutMs: number;
   /** The payment service's origin when the client calls it directly (VITE_PAYMENT_URL); else undefined (same-origin /pay). */
   paymentBrowserOrigin: string | undefined;
@@ -305,6 +309,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: env.PORT,
     paymentPort: env.PAYMENT_PORT,
     paymentUrl: withoutTrailingSlash(env.PAYMENT_URL ?? `http://127.0.0.1:${env.PAYMENT_PORT}`),
+    darajaSimulatorUrl: env.DARAJA_SIMULATOR_URL && withoutTrailingSlash(env.DARAJA_SIMULATOR_URL),
     paymentProxyTimeoutMs: env.PAYMENT_PROXY_TIMEOUT_MS,
     paymentBrowserOrigin: env.VITE_PAYMENT_URL ? new URL(env.VITE_PAYMENT_URL).origin : undefined,
     dataDir,

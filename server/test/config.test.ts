@@ -37,10 +37,11 @@ function deploymentVariables(): string[] {
 }
 
 describe('configuration', () => {
-  it('.env.example documents every variable the API server, the payment service, the client and the deployments read', async () => {
-    // The payment service is its own workspace (outside this tsconfig's rootDir): loaded at run time.
+  it('.env.example documents every variable the API server, the payment service, the Daraja simulator, the client and the deployments read', async () => {
+    // The payment service and the simulator are their own workspaces (outside this tsconfig's rootDir): loaded at run time.
     const payment = (await import(new URL('../../payment-service/src/config.ts', import.meta.url).href)) as { PAYMENT_ENV_VARIABLES: string[] };
-    const read = new Set([...SERVER_ENV_VARIABLES, ...payment.PAYMENT_ENV_VARIABLES, ...clientVariables(), ...deploymentVariables()]);
+    const simulator = (await import(new URL('../../simulator/src/config.ts', import.meta.url).href)) as { SIMULATOR_ENV_VARIABLES: string[] };
+    const read = new Set([...SERVER_ENV_VARIABLES, ...payment.PAYMENT_ENV_VARIABLES, ...simulator.SIMULATOR_ENV_VARIABLES, ...clientVariables(), ...deploymentVariables()]);
     expect(read.size).toBeGreaterThan(40);
     expect(read).toContain('SOCKET_REDIS_ADAPTER');
     expect(read).toContain('VITE_PAYMENT_URL');

@@ -11,7 +11,8 @@ import { freePort, startTestServer, type TestServer } from './helpers/test-serve
 
 /**
  * The browser reaches the payment service through the API server, same-origin, whatever
- * PAYMENT_PORT is: /pay/* → its /api/*, /simulator/* → its phone pages. Bodies stream, status and
+ * PAYMENT_PORT is: /pay/* → its /api/*, /simulator/* → the Daraja simulator's phone pages
+ * (DARAJA_SIMULATOR_URL). Bodies stream, status and
  * headers pass through, the API server (never the buyer) writes X-Forwarded-*, and the payment
  * service counts each buyer's own address.
  */
@@ -20,17 +21,29 @@ import { freePort, startTestServer, type TestServer } from './helpers/test-serve
 interface PaymentService {
   url: string;
   port: number;
+  callbackUrl: string;
+  close(): Promise<void>;
+}
+interface Simulator {
+  url: string;
+  paymentEnv: Record<string, string>;
+  allowCallbacksTo(url: string): void;
   close(): Promise<void>;
 }
 type PaymentModules = {
   start: { startPaymentService(config: unknown, overrides?: { host?: string }): Promise<PaymentService> };
   config: { loadPaymentConfig(env: Record<string, string>): unknown };
+  simulator: { startTestSimulator(dataDir: string, env?: Record<string, string>): Promise<Simulator> };
 };
 
 async function loadPaymentService(): Promise<PaymentModules> {
   const base = new URL('../../payment-service/src/', import.meta.url);
-  const [start, config] = await Promise.all([import(new URL('start.ts', base).href), import(new URL('config.ts', base).href)]);
-  return { start, config } as PaymentModules;
+  const [start, config, simulator] = await Promise.all([
+    import(new URL('start.ts', base).href),
+    import(new URL('config.ts', base).href),
+    import(new URL('../test/helpers/daraja-simulator.ts', base).href),
+  ]);
+  return { start, config, simulator } as PaymentModules;
 }
 
 /** A stand-in payment service that records what reaches it and answers as each test tells it. */
@@ -68,6 +81,7 @@ function startFakePaymentService(answer: (seen: Seen, res: http.ServerResponse) 
 
 let t: TestServer;
 let pay: PaymentService;
+let simulator: Simulator;
 let payDataDir: string;
 let ipCounter = 0;
 /** An address of its own for each buyer (the API server here trusts X-Forwarded-For, as behind a load balancer). */
@@ -76,9 +90,10 @@ const freshIp = () => `10.77.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}
 beforeAll(async () => {
   // Neither service on its default port: the API server must follow PAYMENT_PORT.
   const paymentPort = await freePort();
-  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), TRUST_PROXY: 'true' });
   payDataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-proxy-'));
   const modules = await loadPaymentService();
+  simulator = await modules.simulator.startTestSimulator(payDataDir, { SIMULATOR_DELAY_MS: '50' });
+  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), TRUST_PROXY: 'true', DARAJA_SIMULATOR_URL: simulator.url });
   pay = await modules.start.startPaymentService(
     modules.config.loadPaymentConfig({
       NODE_ENV: 'test',
@@ -87,8 +102,7 @@ beforeAll(async () => {
       API_URL: t.url,
       INTERNAL_API_KEY: t.config.internalApiKey,
       CALLBACK_SECRET: 'proxy-test-callback-secret-0123',
-      DARAJA_SIMULATOR: 'true',
-      SIMULATOR_DELAY_MS: '50',
+      ...simulator.paymentEnv,
       RECONCILE_INTERVAL_MS: '0',
       STK_RATE_LIMIT_PER_IP: '2',
       STK_RATE_LIMIT_PER_USER: '1000',
@@ -98,10 +112,12 @@ beforeAll(async () => {
     }),
     { host: '127.0.0.1' },
   );
+  simulator.allowCallbacksTo(pay.callbackUrl);
 }, 120_000);
 
 afterAll(async () => {
   await pay?.close();
+  await simulator?.close();
   if (t) {
     await quiesce(t);
     await t.close();
@@ -161,11 +177,13 @@ describe('the payment service through the API server', () => {
     const tickets = await t.api('GET', '/api/tickets/mine', { token: buyer.token });
     expect(tickets.body).toHaveLength(1);
 
-    // The simulator's Daraja protocol is for the payment service alone.
-    const protocol = await rawRequest(t.url, jsonRequest('GET', '/simulator/daraja/oauth/v1/generate?grant_type=client_credentials'));
-    expect(protocol.status).toBe(404);
-    expect(errorBodyProblems(protocol)).toEqual([]);
-    const sneaky = await rawRequest(t.url, jsonRequest('GET', '/simulator/%2e%2e/simulator/daraja/oauth/v1/generate'));
+    // The simulator's Daraja protocol is for the payment service alone: /simulator reaches its phone pages only.
+    for (const route of ['/simulator/daraja/oauth/v1/generate?grant_type=client_credentials', '/simulator/oauth/v1/generate?grant_type=client_credentials']) {
+      const protocol = await rawRequest(t.url, jsonRequest('GET', route));
+      expect(protocol.status, route).toBe(404);
+      expect(errorBodyProblems(protocol)).toEqual([]);
+    }
+    const sneaky = await rawRequest(t.url, jsonRequest('GET', '/simulator/%2e%2e/oauth/v1/generate?grant_type=client_credentials'));
     expect(sneaky.status).toBe(404);
   });
 
@@ -195,7 +213,11 @@ describe('the payment service through the API server', () => {
       res.writeHead(418, { 'content-type': 'application/json', 'x-upstream': 'yes' });
       res.end(JSON.stringify({ brewed: true }));
     });
-    const api = await startTestServer({ PAYMENT_URL: upstream.url });
+    const fakeSimulator = await startFakePaymentService((_seen, res) => {
+      res.writeHead(418, { 'content-type': 'application/javascript' });
+      res.end('');
+    });
+    const api = await startTestServer({ PAYMENT_URL: upstream.url, DARAJA_SIMULATOR_URL: fakeSimulator.url });
     try {
       const body = JSON.stringify({ phone: '254712345678', note: 'x'.repeat(20_000) });
       const res = await rawRequest(api.url, {
@@ -226,12 +248,16 @@ describe('the payment service through the API server', () => {
       expect(seen!.headers['x-tukio-proxy-key']).toBe(paymentProxyKey(api.config.internalApiKey));
       expect(seen!.headers['x-internal-key']).toBeUndefined();
 
+      // The simulator's pages go to the simulator, without the key the payment service believes forwarded addresses with.
       const script = await fetch(`${api.url}/simulator/phone.js`);
       expect(script.status).toBe(418);
-      expect(upstream.seen[1]).toMatchObject({ method: 'GET', url: '/simulator/phone.js' });
+      expect(fakeSimulator.seen[0]).toMatchObject({ method: 'GET', url: '/simulator/phone.js' });
+      expect(fakeSimulator.seen[0]!.headers['x-tukio-proxy-key']).toBeUndefined();
+      expect(upstream.seen).toHaveLength(1);
     } finally {
       await api.close();
       await upstream.close();
+      await fakeSimulator.close();
     }
   });
 

@@ -30,14 +30,24 @@ interface PaymentService {
   url: string;
   close(): Promise<void>;
 }
+interface Simulator {
+  paymentEnv: Record<string, string>;
+  allowCallbacksTo(url: string): void;
+  close(): Promise<void>;
+}
 type PaymentModules = {
-  start: { startPaymentService(config: unknown): Promise<PaymentService> };
+  start: { startPaymentService(config: unknown): Promise<PaymentService & { callbackUrl: string }> };
   config: { loadPaymentConfig(env: Record<string, string>): unknown };
+  simulator: { startTestSimulator(dataDir: string, env?: Record<string, string>): Promise<Simulator> };
 };
 async function loadPaymentService(): Promise<PaymentModules> {
   const base = new URL('../../payment-service/src/', import.meta.url);
-  const [start, config] = await Promise.all([import(new URL('start.ts', base).href), import(new URL('config.ts', base).href)]);
-  return { start, config } as PaymentModules;
+  const [start, config, simulator] = await Promise.all([
+    import(new URL('start.ts', base).href),
+    import(new URL('config.ts', base).href),
+    import(new URL('../test/helpers/daraja-simulator.ts', base).href),
+  ]);
+  return { start, config, simulator } as PaymentModules;
 }
 
 // Everything both services print during this file (their JSON log lines and any console output), for the "secrets never logged" check.
@@ -48,6 +58,7 @@ let main: TestServer;
 const AUTH_CACHE_MS = 1000;
 let limited: TestServer;
 let pay: PaymentService;
+let simulator: Simulator;
 const clientDist = mkdtempSync(path.join(os.tmpdir(), 'tukio-headers-client-'));
 const payDataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-headers-pay-'));
 /** Every secret value seen during the run: none may appear in the captured logs. */
@@ -74,7 +85,8 @@ beforeAll(async () => {
     CORS_ORIGINS: ALLOWED_ORIGIN,
   });
   const modules = await loadPaymentService();
-  pay = await modules.start.startPaymentService(
+  simulator = await modules.simulator.startTestSimulator(payDataDir);
+  const started = await modules.start.startPaymentService(
     modules.config.loadPaymentConfig({
       NODE_ENV: 'test',
       PAYMENT_PORT: '0',
@@ -83,7 +95,7 @@ beforeAll(async () => {
       INTERNAL_API_KEY: limited.config.internalApiKey,
       CALLBACK_SECRET,
       CORS_ORIGINS: ALLOWED_ORIGIN,
-      SIMULATOR_DELAY_MS: '40',
+      ...simulator.paymentEnv,
       RECONCILE_INTERVAL_MS: '0',
       STK_RATE_LIMIT_PER_IP: '5',
       STK_RATE_LIMIT_PER_USER: '2',
@@ -91,6 +103,8 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
     }),
   );
+  simulator.allowCallbacksTo(started.callbackUrl);
+  pay = started;
   for (const [name, value] of [
     ['main JWT secret', main.config.jwtSecret],
     ['main internal key', main.config.internalApiKey],
@@ -106,6 +120,7 @@ afterAll(async () => {
   logged?.restore();
   vi.restoreAllMocks();
   await pay?.close();
+  await simulator?.close();
   for (const server of [main, limited]) {
     if (!server) continue;
     await quiesce(server);

@@ -5,15 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadPaymentConfig } from '../../../payment-service/src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../../payment-service/src/start.js';
+import { startTestSimulator, type TestSimulator } from '../../../payment-service/test/helpers/daraja-simulator.js';
 import { freePort, startTestServer, type TestServer } from '../../../server/test/helpers/test-server.js';
 
 const clientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 
 export interface HarnessOptions {
   /**
-   * Also start the payment service (Daraja simulator, no reconciler) on a random port, wired to the
-   * server (PAYMENT_PORT), which the browser reaches through the server's /pay and /simulator;
-   * values override its configuration (e.g. SIMULATOR_DELAY_MS).
+   * Also start the Daraja simulator and the payment service (no reconciler) on random ports, wired to the
+   * server (PAYMENT_PORT, DARAJA_SIMULATOR_URL), which the browser reaches through the server's /pay and
+   * /simulator; values override their configuration (SIMULATOR_* the simulator's, e.g. SIMULATOR_DELAY_MS).
    */
   payments?: boolean | Record<string, string>;
 }
@@ -22,6 +23,8 @@ export interface Harness {
   server: TestServer;
   /** Present when started with `{ payments }`. */
   payments: RunningPaymentService | undefined;
+  /** The Daraja simulator, present with `payments`. */
+  simulator: TestSimulator | undefined;
   browser: Browser;
   /** A fresh browser context (its own localStorage) with a page that records console errors. */
   newPage(options?: { width?: number; height?: number; javaScriptEnabled?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
@@ -32,11 +35,18 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   // Random ports for both (the API server's comes from startTestServer): nothing may assume 5000 or 27684.
   const paymentPort = options.payments ? String(await freePort()) : undefined;
-  const server = await startTestServer({ CLIENT_DIST: clientDist, ...(paymentPort ? { PAYMENT_PORT: paymentPort } : {}), ...env });
+  const paymentEnv = typeof options.payments === 'object' ? options.payments : {};
+  const paymentsDir = options.payments ? mkdtempSync(path.join(os.tmpdir(), 'tukio-e2e-pay-')) : undefined;
+  const simulator = paymentsDir
+    ? await startTestSimulator(paymentsDir, {
+        SIMULATOR_DELAY_MS: '1000',
+        SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${paymentPort}`,
+        ...Object.fromEntries(Object.entries(paymentEnv).filter(([name]) => name.startsWith('SIMULATOR_'))),
+      })
+    : undefined;
+  const server = await startTestServer({ CLIENT_DIST: clientDist, ...(paymentPort ? { PAYMENT_PORT: paymentPort } : {}), ...(simulator ? { DARAJA_SIMULATOR_URL: simulator.url } : {}), ...env });
   let payments: RunningPaymentService | undefined;
-  let paymentsDir: string | undefined;
-  if (options.payments) {
-    paymentsDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-e2e-pay-'));
+  if (paymentsDir && simulator) {
     const config = loadPaymentConfig({
       NODE_ENV: 'test',
       PAYMENT_PORT: server.config.paymentPort.toString(),
@@ -46,19 +56,19 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       INTERNAL_API_KEY: server.config.internalApiKey,
       CORS_ORIGINS: server.url,
       CALLBACK_SECRET: 'e2e-callback-secret-0123456789',
-      DARAJA_SIMULATOR: 'true',
-      SIMULATOR_DELAY_MS: '1000',
+      ...simulator.paymentEnv,
       RECONCILE_INTERVAL_MS: '0',
       STK_RATE_LIMIT_PER_IP: '1000',
       STK_RATE_LIMIT_PER_USER: '1000',
       STK_RATE_LIMIT_PER_USER_DAY: '1000',
       STK_RATE_LIMIT_PER_PHONE: '1000',
       LOG_LEVEL: 'silent',
-      ...(typeof options.payments === 'object' ? options.payments : {}),
+      ...paymentEnv,
     });
     try {
       payments = await startPaymentService(config, { host: '127.0.0.1' });
     } catch (error) {
+      await simulator.close();
       await server.close();
       rmSync(paymentsDir, { recursive: true, force: true });
       throw error;
@@ -73,6 +83,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
   return {
     server,
     payments,
+    simulator,
     browser,
     async newPage(options = {}) {
       const context = await browser.newContext({
@@ -93,6 +104,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       for (const context of contexts) await context.close().catch(() => undefined);
       await browser.close();
       await payments?.close();
+      await simulator?.close();
       await server.close();
       if (paymentsDir) rmSync(paymentsDir, { recursive: true, force: true });
     },

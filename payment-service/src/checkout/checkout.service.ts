@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CreateOrderRequest, HeldOrder, PaymentView } from '@tukio/shared/internal-api';
 import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
 import { DarajaError, type DarajaClient } from '../daraja/daraja-client.js';
-import type { StkPushResponse } from '../daraja/protocol.js';
+import type { StkPushResponse } from '@tukio/shared/daraja-protocol';
 import { isErrorCode, type ErrorCode } from '@tukio/shared/error-codes';
 import type { Language } from '@tukio/shared/languages';
 import { PaymentServiceError } from '../errors.js';

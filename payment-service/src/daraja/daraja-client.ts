@@ -1,5 +1,5 @@
 import type { DarajaConfig } from '../config.js';
-import { createAgents, request as httpRequest, type Agents, type HttpResponse } from '../http.js';
+import { createAgents, request as httpRequest, type Agents, type HttpResponse } from '@tukio/shared/node/http-request';
 import {
   darajaPassword,
   darajaTimestamp,
@@ -12,7 +12,7 @@ import {
   type StkPushResponse,
   type StkQueryResponse,
   type TransactionStatusRequest,
-} from './protocol.js';
+} from '@tukio/shared/daraja-protocol';
 
 /** A Daraja failure: HTTP status plus Daraja's errorCode/errorMessage when it sent them. */
 export class DarajaError extends Error {
@@ -78,7 +78,7 @@ export interface DarajaClient {
   readonly refundsEnabled: boolean;
 }
 
-/** What the reverse path needs; `securityCredential` may be computed on first use (the simulator's key); none = refunds off. */
+/** What the reverse path needs; `securityCredential` may be computed on first use; none = refunds off. */
 export interface DarajaRefundCredentials {
   initiatorName: string;
   b2cShortcode: string;

@@ -1,7 +1,7 @@
 import type { RefundMethod, RefundResultRequest } from '@tukio/shared/internal-refunds';
 import { z } from 'zod';
 import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
-import { REFUND_RESULT_CODES, resultParameter, type ResultParameter } from '../daraja/protocol.js';
+import { REFUND_RESULT_CODES, resultParameter, type ResultParameter } from '@tukio/shared/daraja-protocol';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
 import type { ProviderJournal } from '../provider-journal.js';

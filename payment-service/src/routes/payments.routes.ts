@@ -7,6 +7,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { z } from 'zod';
 import { confirmFailed, initiateFailed, type CheckoutInput, type CheckoutService } from '../checkout/checkout.service.js';
+import type { StkPushResponse } from '@tukio/shared/daraja-protocol';
 import type { StkRateLimit } from '../config.js';
 import { abandonedSignal } from '../abandoned-request.js';
 import { clientAddress } from '../forwarded.js';
@@ -86,7 +87,7 @@ export function createPaymentsRouter(deps: {
   /** Where each stkPush budget is counted (Redis, shared by every instance); undefined = this process's memory. */
   rateLimitStore?: ((budget: 'address' | 'account' | 'phone' | 'account-day') => Store) | undefined;
   /** With the Daraja simulator: the link to the prompt's own simulated phone page, for its buyer only. */
-  simulatorUrl?: ((req: Request, res: Response, checkoutRequestId: string) => string | undefined) | undefined;
+  simulatorUrl?: ((res: Response, push: StkPushResponse) => string | undefined) | undefined;
 }) {
   const { checkout } = deps;
   const router = Router();
@@ -159,7 +160,7 @@ export function createPaymentsRouter(deps: {
     if (token) delete input.guestEmail;
     else input.language = languageFromAcceptLanguage(req.get('accept-language'));
     const { order, push } = await checkout.startCheckout(token, input, abandonedSignal(req, res));
-    const simulatorUrl = deps.simulatorUrl?.(req, res, push.CheckoutRequestID);
+    const simulatorUrl = deps.simulatorUrl?.(res, push);
     res.json({
       ResponseCode: '0',
       CheckoutRequestID: push.CheckoutRequestID,

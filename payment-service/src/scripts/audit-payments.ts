@@ -1,7 +1,7 @@
 /**
  * `npm run audit:payments [-- --ledger <url> | --journal <dir>]`: M-Pesa's side of the books against the API
- * server's ledger. Reads what the provider reports as completed — the simulator's ledger with the built-in
- * simulator, else the journal of callbacks in DATA_DIR/mpesa-journal — and posts it to the API server's
+ * server's ledger. Reads what the provider reports as completed — the Daraja simulator's ledger with
+ * DARAJA_SIMULATOR, else the journal of callbacks in DATA_DIR/mpesa-journal — and posts it to the API server's
  * POST /api/internal/audit. Prints `N discrepancies` and each one; exits 1 when there is any, 2 when the
  * audit could not run. Same configuration as the payment service (.env, DATA_DIR, INTERNAL_API_KEY, API_URL).
  */

@@ -8,6 +8,7 @@ import { insertEventRow } from '../../../server/test/helpers/events.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../../../server/test/helpers/test-server.js';
 import { loadPaymentConfig } from '../../src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../src/start.js';
+import { startTestSimulator } from './daraja-simulator.js';
 
 export const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256';
 export const INTERNAL_KEY = 'test-internal-key';
@@ -40,12 +41,14 @@ async function request<T = any>(
 }
 
 /**
- * The real API server (fresh database, real SMTP inbox) plus the payment service with the
- * Daraja simulator on random ports, wired together over HTTP exactly as in production.
+ * The real API server (fresh database, real SMTP inbox), the Daraja simulator and the payment service on random
+ * ports, wired together over HTTP exactly as in production. `paymentEnv`'s SIMULATOR_* variables go to the simulator.
  */
 export async function startStack(options: { serverEnv?: Record<string, string>; paymentEnv?: Record<string, string> } = {}) {
-  const server: TestServer = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, ...options.serverEnv });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-test-'));
+  const simulatorEnv = Object.fromEntries(Object.entries(options.paymentEnv ?? {}).filter(([name]) => name.startsWith('SIMULATOR_')));
+  const sim = await startTestSimulator(dataDir, simulatorEnv);
+  const server: TestServer = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, DARAJA_SIMULATOR_URL: sim.url, ...options.serverEnv });
   const config = loadPaymentConfig({
     NODE_ENV: 'test',
     PAYMENT_PORT: '0',
@@ -53,7 +56,7 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     API_URL: server.url,
     INTERNAL_API_KEY: INTERNAL_KEY,
     CALLBACK_SECRET,
-    SIMULATOR_DELAY_MS: '40',
+    ...sim.paymentEnv,
     RECONCILE_INTERVAL_MS: '0',
     RECONCILE_AFTER_SECONDS: '0',
     // No refund passes in the background unless a test asks for them (refunds.test.ts).
@@ -67,6 +70,7 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     ...options.paymentEnv,
   });
   const pay: RunningPaymentService = await startPaymentService(config);
+  sim.allowCallbacksTo(pay.callbackUrl);
 
   /** A verified user inserted directly, with a login token signed like the server's (fast for hundreds of buyers). */
   async function quickUser(name: string) {
@@ -84,6 +88,9 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
 
   const payApi = <T = any>(method: string, route: string, opts: { body?: unknown; token?: string | undefined; headers?: Record<string, string> } = {}) =>
     request<T>(pay.url, method, route, opts);
+  /** The Daraja simulator's own port: its protocol, and its phone pages, ledger and controls under /simulator. */
+  const simApi = <T = any>(method: string, route: string, opts: { body?: unknown; token?: string | undefined; headers?: Record<string, string> } = {}) =>
+    request<T>(sim.url, method, route, opts);
 
   async function stkPush(token: string, eventId: string, phone: string, extra: Record<string, unknown> = {}) {
     return payApi('POST', '/api/stkPush', { token, body: { phone, amount: 1, Order_ID: `${eventId}_${phone}`, ...extra } });
@@ -109,7 +116,7 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
 
   /** The simulator's view of a push (from the keyed list); `promptPath` is its buyer's own phone page. */
   async function prompt(checkoutRequestId: string) {
-    const res = await payApi('GET', '/simulator/prompts', { headers: simulatorKey });
+    const res = await simApi('GET', '/simulator/prompts', { headers: simulatorKey });
     return (res.body as Array<Record<string, any>>).find((p) => p.checkoutRequestId === checkoutRequestId);
   }
 
@@ -129,9 +136,11 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
   return {
     server,
     pay,
+    sim,
     config,
     api: server.api,
     payApi,
+    simApi,
     quickUser,
     createEvent,
     stkPush,
@@ -149,6 +158,7 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       await pay.close();
+      await sim.close();
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -9,8 +9,8 @@ import type { Logger } from '../../lib/logger.js';
 /**
  * The browser reaches the payment service through this server, same-origin, so the whole app is
  * one port and one CSP origin ('self') whatever PAYMENT_PORT is:
- *   /pay/*        → the payment service's /api/*   (stkPush, confirmPayment, health, the M-Pesa callback)
- *   /simulator/*  → its simulated phone pages      (the offline Daraja simulator, same paths)
+ *   /pay/*        → the payment service's /api/*             (stkPush, confirmPayment, health, the M-Pesa callback)
+ *   /simulator/*  → the Daraja simulator's phone pages      (its own process, DARAJA_SIMULATOR_URL; same paths)
  * Bodies stream both ways; status and headers pass through. The payment service believes the
  * X-Forwarded-* headers added here only with PROXY_KEY_HEADER (payment-service/src/forwarded.ts).
  */
@@ -60,7 +60,8 @@ export interface PaymentProxy {
   simulator: RequestHandler;
 }
 
-export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: string; timeoutMs: number; logger: Logger }): PaymentProxy {
+/** `vouch: false`: the target is not the payment service, and is not given the key its forwarded headers are believed with. */
+export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: string; timeoutMs: number; logger: Logger; vouch?: boolean }): PaymentProxy {
   const target = new URL(deps.targetUrl);
   const secure = target.protocol === 'https:';
   const basePath = target.pathname.replace(/\/+$/, '');
@@ -79,7 +80,7 @@ export function createPaymentProxy(deps: { targetUrl: string; internalApiKey: st
     headers['x-forwarded-host'] = req.host;
     headers['x-forwarded-proto'] = req.protocol;
     headers['x-forwarded-prefix'] = req.baseUrl;
-    headers[PROXY_KEY_HEADER] = key;
+    if (deps.vouch !== false) headers[PROXY_KEY_HEADER] = key;
     // This request's id (already checked), so the payment service's log lines for it read the same.
     const requestId = currentRequestId();
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;

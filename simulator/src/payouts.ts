@@ -1,8 +1,8 @@
 import { constants, generateKeyPairSync, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { errorBody } from '@tukio/shared/error-body';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { Logger } from '../../logger.js';
-import { darajaTimestamp, REFUND_RESULT_CODES, REMARKS_LENGTH, type ResultBody, type ResultParameter } from '../protocol.js';
+import type { Logger } from '@tukio/shared/node/logger';
+import { darajaTimestamp, REFUND_RESULT_CODES, REMARKS_LENGTH, type ResultBody, type ResultParameter } from '@tukio/shared/daraja-protocol';
 
 /**
  * The reverse path of the Daraja simulator: B2C payouts (v3), reversals of STK payments and Transaction

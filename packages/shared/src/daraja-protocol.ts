@@ -1,4 +1,4 @@
-/** Daraja (M-Pesa Express) wire types and the helpers both the client and the simulator use. */
+/** Daraja (M-Pesa Express) wire types and the helpers both the payment service and the Daraja simulator use. */
 
 export interface StkPushRequest {
   BusinessShortCode: string;
@@ -20,7 +20,15 @@ export interface StkPushResponse {
   ResponseCode: string;
   ResponseDescription: string;
   CustomerMessage: string;
+  /**
+   * Only from the Tukio Daraja simulator, never from Safaricom: the path of this prompt's own phone page
+   * (`/simulator/prompt/<secret>`), which the payment service hands to the buyer who made the push.
+   */
+  SimulatorPromptPath?: string;
 }
+
+/** The shape of `SimulatorPromptPath`: a prompt's page under /simulator, named by its 192-bit secret. */
+export const SIMULATOR_PROMPT_PATH = /^\/simulator\/prompt\/[A-Za-z0-9_-]{32}$/;
 
 export interface StkQueryRequest {
   BusinessShortCode: string;

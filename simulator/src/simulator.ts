@@ -1,15 +1,15 @@
 import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { errorBody } from '@tukio/shared/error-body';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { createAgents, request } from '../../http.js';
-import type { Logger } from '../../logger.js';
+import { createAgents, request } from '@tukio/shared/node/http-request';
+import type { Logger } from '@tukio/shared/node/logger';
 import {
   darajaPassword,
   darajaTimestamp,
   parseDarajaTimestamp,
   type CallbackItem,
   type StkCallbackBody,
-} from '../protocol.js';
+} from '@tukio/shared/daraja-protocol';
 import { renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
 import { createPayoutSimulator, type PaidPrompt } from './payouts.js';
 
@@ -124,8 +124,8 @@ function checkoutId(): string {
 
 /**
  * A stand-in for Daraja speaking its HTTP protocol: OAuth, STK push (validated like Daraja),
- * the callback to CallBackURL after a delay, and STK query. `api` is mounted at /simulator/daraja
- * (or any base URL); `phone` is the human page at /simulator.
+ * the callback to CallBackURL after a delay, and STK query. `api` is mounted at the root of its own
+ * server (server.ts), the base URL a payment service is given; `phone` is the human page at /simulator.
  */
 export function createDarajaSimulator(options: SimulatorOptions) {
   const prompts = new Map<string, SimulatedPrompt>();
@@ -333,6 +333,8 @@ export function createDarajaSimulator(options: SimulatorOptions) {
       ResponseCode: '0',
       ResponseDescription: 'Success. Request accepted for processing',
       CustomerMessage: 'Success. Request accepted for processing',
+      // The simulator's one addition to Daraja's answer: the prompt's secret page, for the payment service to hand its buyer.
+      SimulatorPromptPath: promptPath(prompt),
     });
   });
 

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../server/test/helpers/test-server.js';
+
+/**
+ * `npm start` (scripts/start.mjs) with no Daraja credentials: the simulator runs as its own process, the payment
+ * service talks to it, and its phone pages are on the API server's one port. (It builds what is stale first.)
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-npm-start-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('npm start without Daraja credentials', () => {
+  it('runs the Daraja simulator in its own process, the payment service on it, and its phone pages through the API server', { timeout: 600_000 }, async () => {
+    const [port, paymentPort, simulatorPort] = [await freePort(), await freePort(), await freePort()];
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PAYMENT_PORT: String(paymentPort), SIMULATOR_PORT: String(simulatorPort), DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'error' };
+    for (const name of ['DARAJA_CONSUMER_KEY', 'DARAJA_CONSUMER_SECRET', 'DARAJA_SHORTCODE', 'DARAJA_PASSKEY', 'DARAJA_SIMULATOR', 'DARAJA_BASE_URL', 'DATABASE_URL', 'REDIS_URL']) delete env[name];
+    const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const api = `http://127.0.0.1:${port}`;
+      const health = await until('the payment service through /pay', async () => {
+        const response = await fetch(`${api}/pay/health`);
+        return response.ok ? ((await response.json()) as unknown) : undefined;
+      }, 300_000);
+      expect(health).toEqual({ status: 'ok', simulator: true });
+      // The simulator answers Daraja's protocol on its own port; the payment service holds none of it.
+      expect((await fetch(`http://127.0.0.1:${simulatorPort}/oauth/v1/generate?grant_type=client_credentials`)).status).toBe(400);
+      expect((await fetch(`http://127.0.0.1:${paymentPort}/simulator/phone.js`)).status).toBe(404);
+      // The phone page with every prompt, through the API server's port, with the key it printed.
+      const key = readFileSync(path.join(dataDir, 'simulator-key'), 'utf8').trim();
+      expect(output).toContain(`/simulator?key=${key}`);
+      expect((await fetch(`${api}/simulator?key=${encodeURIComponent(key)}`, { headers: { accept: 'text/html' } })).status).toBe(200);
+      expect((await fetch(`${api}/simulator`, { headers: { accept: 'text/html' } })).status).toBe(401);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
