@@ -117,7 +117,8 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
     });
     stack.daraja = await startService(
       'simulator/src/index.ts',
-      { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(simulatorDelayMs) },
+      // Callbacks go to this stack's payment service, on its random port.
+      { SIMULATOR_PORT: String(darajaPort), SIMULATOR_KEY: simulatorKey, SIMULATOR_DELAY_MS: String(simulatorDelayMs), SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` },
       darajaPort,
       { healthPath: '/simulator/certificate.pem' },
     );

@@ -150,6 +150,20 @@ function createInitiatorKey() {
   };
 }
 
+/** M-Pesa's books as the simulator keeps them (GET /simulator/ledger: JSON for the audit, a page for a person). */
+export interface SimulatedLedger {
+  payments: Array<{ receipt: string; amount: number; phone: string; checkoutRequestId: string; completedAt: string }>;
+  refunds: Array<{
+    transactionId: string;
+    originatorConversationId: string;
+    amount: number;
+    kind: string;
+    phone: string;
+    originalReceipt: string | null;
+    completedAt: string;
+  }>;
+}
+
 export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
   const key = createInitiatorKey();
   /** Every payout request by its OriginatorConversationID (ours for B2C, made up here for reversals). */
@@ -472,7 +486,7 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
    * Key-protected control and ledger endpoints on the phone router (`requireKey` is the simulator's check of
    * SIMULATOR_KEY), and the public key initiators encrypt their password with.
    */
-  function mountControl(phone: Router, requireKey: RequestHandler, completedPayments: () => Array<PaidPrompt & { completedAt: Date }>) {
+  function mountControl(phone: Router, requireKey: RequestHandler) {
     phone.get('/certificate.pem', (_req, res) => {
       res.type('application/x-pem-file').send(key.publicKeyPem());
     });
@@ -499,14 +513,10 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
       rules = [];
       res.json(rules);
     });
-    phone.get('/ledger', requireKey, (_req, res) => {
-      res.setHeader('Cache-Control', 'no-store');
-      res.json(ledger(completedPayments()));
-    });
   }
 
   /** M-Pesa's side of the books: completed STK payments and the payouts that moved money. */
-  function ledger(payments: Array<PaidPrompt & { completedAt: Date }>) {
+  function ledger(payments: Array<PaidPrompt & { completedAt: Date }>): SimulatedLedger {
     return {
       payments: payments.map((payment) => ({
         receipt: payment.receipt,

@@ -1,3 +1,4 @@
+import type { SimulatedLedger } from './payouts.js';
 import type { SimulatedPrompt } from './simulator.js';
 
 const escapeHtml = (value: string | number) =>
@@ -23,6 +24,15 @@ button{font-size:15px;padding:7px 14px;margin:8px 6px 0 0;border-radius:8px;bord
 form{display:inline-block}
 .pay{background:#2e7d32;color:#fff}.cancel{background:#c62828;color:#fff}
 .error{color:#ffab91}
+.books{box-sizing:border-box;width:min(1100px,calc(100% - 24px));background:#fff;color:#111;margin:12px;padding:16px;border-radius:12px;box-shadow:0 8px 24px #0002}
+.books .note{color:#555}
+.totals{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}
+.totals div{background:#f1f4f6;border-radius:8px;padding:8px 14px}
+.totals strong{display:block;font-size:20px}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:14px;margin:6px 0 18px}
+th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #dde3e8;white-space:nowrap}
+td.amount,th.amount{text-align:right}
 `;
 
 const promptLink = (base: string, prompt: SimulatedPrompt) => `${base}/prompt/${escapeHtml(prompt.token)}`;
@@ -89,4 +99,39 @@ ${pending ? pendingCard(prompt, base) : finishedCard(prompt)}`,
 /** A page that only says why there is nothing to show (no key, unknown link). */
 export function renderMessagePage(message: string, basePath: string): string {
   return phoneFrame(escapeHtml(basePath), `<p class="note">${escapeHtml(message)}</p>`, false);
+}
+
+const shillings = new Intl.NumberFormat('en-KE');
+const amountCell = (amount: number) => `<td class="amount">KSh ${escapeHtml(shillings.format(amount))}</td>`;
+const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+const cells = (values: Array<string | number | null>) => values.map((value) => `<td>${escapeHtml(value ?? '')}</td>`).join('');
+
+function table(caption: string, head: string[], rows: string[], empty: string): string {
+  if (rows.length === 0) return `<h2>${escapeHtml(caption)}</h2><p class="note">${escapeHtml(empty)}</p>`;
+  const header = head.map((name) => `<th scope="col"${name === 'Amount' ? ' class="amount"' : ''}>${escapeHtml(name)}</th>`).join('');
+  return `<h2>${escapeHtml(caption)}</h2><div class="scroll"><table><thead><tr>${header}</tr></thead><tbody>${rows.map((row) => `<tr>${row}</tr>`).join('')}</tbody></table></div>`;
+}
+
+/** M-Pesa's side of the books as a person reads them: what came in, what went out, newest first. */
+export function renderLedgerPage(books: SimulatedLedger, basePath: string): string {
+  const paidIn = books.payments.reduce((sum, payment) => sum + payment.amount, 0);
+  const paidOut = books.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+  const newestFirst = <T extends { completedAt: string }>(rows: T[]) => [...rows].sort((a, b) => b.completedAt.localeCompare(a.completedAt));
+  const payments = newestFirst(books.payments).map(
+    (payment) => `${cells([payment.completedAt.replace('T', ' ').slice(0, 19), payment.receipt, payment.phone])}${amountCell(payment.amount)}${cells([payment.checkoutRequestId])}`,
+  );
+  const refunds = newestFirst(books.refunds).map(
+    (refund) => `${cells([refund.completedAt.replace('T', ' ').slice(0, 19), refund.transactionId, refund.kind, refund.phone])}${amountCell(refund.amount)}${cells([refund.originalReceipt])}`,
+  );
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>M-PESA simulator ledger</title><style>${STYLE}</style></head>
+<body><main class="books">
+<h1>M-PESA simulator: ledger</h1>
+<p class="note">What M-Pesa took and paid out in this simulator (times in UTC). <code>npm run audit:payments</code> compares it with Tukio's records; the same address answers JSON to a script. <a href="${escapeHtml(basePath)}">Back to the prompts</a> (needs the key).</p>
+<div class="totals"><div>Paid in<strong>KSh ${escapeHtml(shillings.format(paidIn))}</strong>${counted(books.payments.length, 'payment', 'payments')}</div><div>Paid out<strong>KSh ${escapeHtml(shillings.format(paidOut))}</strong>${counted(books.refunds.length, 'payout', 'payouts')} (refunds, reversals)</div><div>Balance<strong>KSh ${escapeHtml(shillings.format(paidIn - paidOut))}</strong>held at the shortcode</div></div>
+${table('Payments (STK push)', ['Completed', 'Receipt', 'Phone', 'Amount', 'CheckoutRequestID'], payments, 'No completed payments yet.')}
+${table('Refunds and reversals', ['Completed', 'Transaction', 'Kind', 'Phone', 'Amount', 'Original receipt'], refunds, 'Nothing paid out yet.')}
+</main></body></html>`;
 }

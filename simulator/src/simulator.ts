@@ -10,7 +10,7 @@ import {
   type CallbackItem,
   type StkCallbackBody,
 } from '@tukio/shared/daraja-protocol';
-import { renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
+import { renderLedgerPage, renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
 import { createPayoutSimulator, type PaidPrompt } from './payouts.js';
 
 /**
@@ -446,7 +446,15 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     answer(req, res, byToken(req.params.token), req.params.action);
   });
 
-  payouts.mountControl(phone, requireKey('json'), () => [...paid.values()]);
+  payouts.mountControl(phone, requireKey('json'));
+  // M-Pesa's side of the books: JSON for the audit (`npm run audit:payments`), a readable page in a browser.
+  phone.get('/ledger', requireKey('page'), (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const books = payouts.ledger([...paid.values()]);
+    // JSON unless HTML is asked for by name: a script's `*/*` (the audit's fetch) gets the books it parses.
+    if (req.accepts(['json', 'html']) === 'html') res.type('html').send(renderLedgerPage(books, phonePath));
+    else res.json(books);
+  });
 
   phone.get('/', requireKey('page'), (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');

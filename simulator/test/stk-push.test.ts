@@ -1,5 +1,5 @@
 import { darajaPassword, darajaTimestamp, parseDarajaTimestamp, SIMULATOR_PROMPT_PATH } from '@tukio/shared/daraja-protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SIMULATOR_CREDENTIALS } from '../src/config.js';
 import { startSimulatorWithMerchant } from './helpers/merchant.js';
 
@@ -16,6 +16,18 @@ beforeAll(async () => {
   ({ base, raw, accessToken, pushBody, callbacks } = merchant);
 });
 afterAll(() => merchant?.close());
+
+/** The callback the simulator posted for a push, once it has come. */
+function callbackFor(checkoutRequestId: string): Promise<any> {
+  return vi.waitFor(
+    () => {
+      const found = callbacks.find((body: any) => body.Body.stkCallback.CheckoutRequestID === checkoutRequestId);
+      if (!found) throw new Error(`no callback yet for ${checkoutRequestId}`);
+      return found;
+    },
+    { timeout: 10_000, interval: 10 },
+  );
+}
 
 describe('Daraja protocol helpers', () => {
   it('writes timestamps on the East Africa Time wall clock and reads them back', () => {
@@ -64,12 +76,7 @@ describe('Daraja simulator validates like Daraja', () => {
     const id = push.body.CheckoutRequestID as string;
     const timestamp = darajaTimestamp();
     const queryBody = { BusinessShortCode: SIMULATOR_CREDENTIALS.shortcode, Password: darajaPassword(SIMULATOR_CREDENTIALS.shortcode, SIMULATOR_CREDENTIALS.passkey, timestamp), Timestamp: timestamp, CheckoutRequestID: id };
-    const deadline = Date.now() + 10_000;
-    let found: any;
-    while (!found && Date.now() < deadline) {
-      found = callbacks.find((body: any) => body.Body.stkCallback.CheckoutRequestID === id);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const found = await callbackFor(id);
     expect(found.Body.stkCallback).toMatchObject({ ResultCode: 0, MerchantRequestID: push.body.MerchantRequestID });
     const items = found.Body.stkCallback.CallbackMetadata.Item as Array<{ Name: string; Value?: unknown }>;
     expect(items.find((i) => i.Name === 'Amount')?.Value).toBe(77);
@@ -82,3 +89,30 @@ describe('Daraja simulator validates like Daraja', () => {
   });
 });
 
+
+describe('the ledger (M-Pesa\'s side of the books)', () => {
+  it('answers a script JSON and a browser a readable page with the totals, both only with the simulator key', async () => {
+    const push = await raw('/mpesa/stkpush/v1/processrequest', pushBody({ PhoneNumber: '254733000098', PartyA: '254733000098', Amount: 1234 }), await accessToken());
+    const id = push.body.CheckoutRequestID as string;
+    const receipt = (await callbackFor(id)).Body.stkCallback.CallbackMetadata.Item.find((item: { Name: string }) => item.Name === 'MpesaReceiptNumber').Value as string;
+    const key = { 'x-simulator-key': 'daraja-test-simulator-key' };
+
+    const json = await fetch(`${base}/simulator/ledger`, { headers: key });
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    const books = (await json.json()) as { payments: Array<{ receipt: string; amount: number; checkoutRequestId: string }> };
+    expect(books.payments).toContainEqual(expect.objectContaining({ receipt, amount: 1234, checkoutRequestId: id }));
+
+    const page = await fetch(`${base}/simulator/ledger`, { headers: { ...key, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    const paidIn = books.payments.reduce((sum, payment) => sum + payment.amount, 0);
+    expect(html).toContain('<h1>M-PESA simulator: ledger</h1>');
+    expect(html).toContain(`Paid in<strong>KSh ${paidIn.toLocaleString('en-KE')}</strong>`);
+    expect(html).toContain(`<td>${receipt}</td><td>254733000098</td><td class="amount">KSh 1,234</td><td>${id}</td>`);
+
+    const noKey = await fetch(`${base}/simulator/ledger`, { headers: { accept: 'text/html' } });
+    expect(noKey.status).toBe(401);
+    expect(await noKey.text()).not.toContain(receipt);
+    expect((await fetch(`${base}/simulator/ledger`)).status).toBe(401);
+  });
+});

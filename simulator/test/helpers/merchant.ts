@@ -24,6 +24,7 @@ export async function startSimulatorWithMerchant() {
     callbacks.push(req.body);
     res.json({ ResultCode: 0 });
   });
+  app.use('/simulator', simulator.phone);
   app.use('/', simulator.api);
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
