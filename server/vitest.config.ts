@@ -12,6 +12,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file gets its own database; two workers suit the 2-core machines we run on.

@@ -40,12 +40,17 @@ export interface RunningServer {
 }
 
 /** Opens the database, builds the app and listens; used by index.ts and by tests and benches alike. */
-export async function startServer(config: AppConfig, options: { databaseUrl?: string | undefined; inMemory?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: AppConfig,
+  /** Tests: `inMemory` keeps PGlite in memory, started from `startFrom` (a dump of a migrated database) when given. */
+  options: { databaseUrl?: string | undefined; inMemory?: boolean; startFrom?: Blob | undefined } = {},
+): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const databaseUrl = options.databaseUrl ?? config.databaseUrl;
   const database = await openDatabase({
     url: databaseUrl,
     dataDir: options.inMemory ? undefined : pgliteDataDir(config.dataDir),
+    startFrom: options.inMemory ? options.startFrom : undefined,
   });
   const seededDemo = await bootstrapDatabase(database.db, config, logger);
   // pg-boss's tables (schema pgboss) are created here when missing, not by a migration: it versions its own.

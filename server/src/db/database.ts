@@ -39,6 +39,11 @@ export interface DatabaseOptions {
   /** PGlite data directory; undefined keeps the database in memory (tests). */
   dataDir?: string | undefined;
   poolSize?: number;
+  /**
+   * An in-memory PGlite starts from this dump of an already migrated database (PGlite's dumpDataDir) instead of
+   * an empty one; the migrations then find nothing left to do. The test servers use it (server/test/helpers/pglite-template.ts).
+   */
+  startFrom?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -69,7 +74,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // pg_trgm: search corrects typos against known words by trigram similarity (drizzle/0015).
-  const client = new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { pg_trgm } });
+  const client = new PGlite({
+    ...(options.dataDir ? { dataDir: options.dataDir } : options.startFrom ? { loadDataDir: options.startFrom } : {}),
+    extensions: { pg_trgm },
+  });
   const db = drizzlePglite({ client, schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
   await applyDatabaseFunctions((script) => client.exec(script));

@@ -5,6 +5,7 @@ import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../src/config.js';
+import { pgliteTemplate } from './pglite-template.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { linkIn, startSmtpServer } from './smtp.js';
 import { createPostgresDatabase, createTestDatabaseUrl } from './test-database.js';
@@ -80,7 +81,8 @@ export async function startTestServer(
     await database.drop();
     if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
-  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory: !database.url && !options.dataDir }).catch(async (error: unknown) => {
+  const inMemory = !database.url && !options.dataDir;
+  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory, startFrom: inMemory ? pgliteTemplate() : undefined }).catch(async (error: unknown) => {
     await cleanUp();
     throw error;
   });
