@@ -17,8 +17,10 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     pool: 'forks',
-    // Each file runs its own server and browser; one at a time keeps a 2-core machine responsive.
-    maxWorkers: 1,
-    fileParallelism: false,
+    // Each file runs its own server, payment service and browser. Two files at a time: most of a browser test is
+    // waiting (for a page, a poll, a socket), so the suite took 350 s instead of 497 s one file at a time on a quiet
+    // 2-core machine (docs/decisions/test-speed.md); tests wait for conditions, never for a fixed time.
+    maxWorkers: 2,
+    fileParallelism: true,
   },
 });
