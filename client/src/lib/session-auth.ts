@@ -4,7 +4,7 @@
  * drift apart. ./public-get imports this module only when that happens (it is on the home route's
  * first load, this module and ./notify are not).
  */
-import { getLanguage, t } from './i18n';
+import { getLanguage, t } from './i18n/runtime';
 import { notify } from './notify';
 import { clearSession, getBearer } from './session-store';
 

@@ -9,7 +9,7 @@ import { ToastContainer, toast } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import './toaster.css';
 import type { NotifyKind, NotifyOptions } from './notify';
-import { t } from './i18n';
+import { t } from './i18n/runtime';
 
 const host = document.createElement('div');
 host.className = 'toast-host';

@@ -4,7 +4,9 @@
  * (<script id="catalog-files">, data) and the service worker precaches for offline use.
  */
 import type { Messages } from './messages';
-import { addKiswahiliCatalog } from './runtime';
+
+/** Where a fetched catalog goes (./runtime's addKiswahiliCatalog: passed in, so this file does not import the runtime back). */
+type AddCatalog = (area: string, messages: Messages) => void;
 
 let files: Record<string, string | undefined> | undefined;
 
@@ -21,12 +23,12 @@ function catalogUrl(area: string): string | undefined {
 
 const loads = new Map<string, Promise<void>>();
 
-function loadCatalog(area: string): Promise<void> {
+function loadCatalog(area: string, add: AddCatalog): Promise<void> {
   let load = loads.get(area);
   if (load) return load;
   const url = catalogUrl(area);
   load = (url ? (import(/* @vite-ignore */ url) as Promise<{ default: Messages }>) : Promise.resolve({ default: {} }))
-    .then((module) => addKiswahiliCatalog(area, module.default))
+    .then((module) => add(area, module.default))
     .catch((error: unknown) => {
       loads.delete(area); // offline and not cached yet: a later page tries again
       console.warn(`Kiswahili texts for "${area}" could not be loaded`, error);
@@ -35,6 +37,6 @@ function loadCatalog(area: string): Promise<void> {
   return load;
 }
 
-export function loadKiswahiliCatalogs(areas: readonly string[]): Promise<void> {
-  return Promise.all(areas.map(loadCatalog)).then(() => undefined);
+export function loadKiswahiliCatalogs(areas: readonly string[], add: AddCatalog): Promise<void> {
+  return Promise.all(areas.map((area) => loadCatalog(area, add))).then(() => undefined);
 }

@@ -34,7 +34,7 @@ function changed(): void {
 function loadKiswahili(areas: Iterable<string>): Promise<void> {
   const missing = [...areas].filter((area) => !kiswahiliAreas.has(area));
   if (missing.length === 0) return Promise.resolve();
-  return import('./kiswahili').then(({ loadKiswahiliCatalogs }) => loadKiswahiliCatalogs(missing)).catch(() => undefined);
+  return import('./kiswahili').then(({ loadKiswahiliCatalogs }) => loadKiswahiliCatalogs(missing, addKiswahiliCatalog)).catch(() => undefined);
 }
 
 /** Called by ./kiswahili (and src/prerender.tsx, which has every catalog) with an area's Kiswahili texts. */
