@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../server/test/helpers/test-server.js';
 
 /**
@@ -14,15 +14,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-npm-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe('npm start without Daraja credentials', () => {
   it('runs the Daraja simulator in its own process, the payment service on it, and its phone pages through the API server', { timeout: 600_000 }, async () => {
@@ -36,10 +27,15 @@ describe('npm start without Daraja credentials', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       const api = `http://127.0.0.1:${port}`;
-      const health = await until('the payment service through /pay', async () => {
-        const response = await fetch(`${api}/pay/health`);
-        return response.ok ? ((await response.json()) as unknown) : undefined;
-      }, 300_000);
+      // npm start builds what is stale first: the payment service answers through /pay once everything runs.
+      const health = await vi.waitFor(
+        async () => {
+          const response = await fetch(`${api}/pay/health`);
+          if (!response.ok) throw new Error(`the payment service through /pay answered ${response.status}`);
+          return (await response.json()) as unknown;
+        },
+        { timeout: 300_000, interval: 250 },
+      );
       expect(health).toEqual({ status: 'ok', simulator: true });
       // The simulator answers Daraja's protocol on its own port; the payment service holds none of it.
       expect((await fetch(`http://127.0.0.1:${simulatorPort}/oauth/v1/generate?grant_type=client_credentials`)).status).toBe(400);
