@@ -31,8 +31,12 @@ export async function providerBooks(source: ProviderSource): Promise<AuditReques
       refunds: journal.payouts.map(({ transactionId, originatorConversationId, amount, kind }) => ({ transactionId, originatorConversationId, amount, kind })),
     };
   }
-  const response = await fetch(source.ledgerUrl, { headers: source.key ? { 'x-simulator-key': source.key } : {}, signal: AbortSignal.timeout(30_000) });
-  if (!response.ok) throw new Error(`${source.ledgerUrl.replace(/([?&]key=)[^&]*/, '$1…')} answered HTTP ${response.status}`);
+  const where = source.ledgerUrl.replace(/([?&]key=)[^&]*/, '$1…');
+  const response = await fetch(source.ledgerUrl, { headers: source.key ? { 'x-simulator-key': source.key } : {}, signal: AbortSignal.timeout(30_000) }).catch((error: unknown) => {
+    // Most often the simulator is not running, or runs on another port than this command was given (SIMULATOR_PORT).
+    throw new Error(`the Daraja simulator's ledger at ${where} could not be read (${error instanceof Error ? error.message : String(error)}): is npm start running, with the same SIMULATOR_PORT and DATA_DIR?`, { cause: error });
+  });
+  if (!response.ok) throw new Error(`${where} answered HTTP ${response.status}`);
   const ledger = (await response.json()) as LedgerAnswer;
   return {
     payments: ledger.payments.map(({ receipt, amount, phone, checkoutRequestId }) => ({ receipt, amount, phone, checkoutRequestId })),

@@ -220,9 +220,9 @@ describe('refunds over Daraja', () => {
       const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: dir, API_URL: s.server.url, INTERNAL_API_KEY: s.config.internalApiKey, LOG_LEVEL: 'silent' };
       // Asynchronously: the API server and the payment service answer from this very process.
       const audit = (...args: string[]) =>
-        new Promise<{ status: number; stdout: string }>((resolve) => {
-          execFile(process.execPath, ['scripts/audit-payments.mjs', ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 }, (error, stdout) => {
-            resolve({ status: error ? Number(error.code ?? 1) : 0, stdout });
+        new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+          execFile(process.execPath, ['scripts/audit-payments.mjs', ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+            resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr });
           });
         });
       const agreed = await audit('--ledger', `${s.sim.url}/simulator/ledger?key=${s.config.simulator.key}`);
@@ -238,6 +238,10 @@ describe('refunds over Daraja', () => {
       expect(disagreed.stdout).toMatch(new RegExp(`^${listed} discrepancies$`, 'm'));
       expect(listed).toBe(8);
       expect(disagreed.status).toBe(1);
+      // No simulator where it looks (not running, or another port): it says so and what to check, instead of "fetch failed".
+      const unreachable = await audit('--ledger', 'http://127.0.0.1:9/simulator/ledger?key=secret');
+      expect(unreachable.status).not.toBe(0);
+      expect(unreachable.stderr).toMatch(/the Daraja simulator's ledger at http:\/\/127\.0\.0\.1:9\/simulator\/ledger\?key=… could not be read \(.+\): is npm start running/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
