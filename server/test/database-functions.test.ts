@@ -40,7 +40,7 @@ describe('functions that run inside the database', () => {
     // A function a migration made without a source (or a source nothing applies) fails here.
     expect(inDatabase.map((row) => row.name).sort()).toEqual([...sources.keys()].sort());
     for (const row of inDatabase) expect(row.body, row.name).toBe(sources.get(row.name));
-    expect(inDatabase.map((row) => row.name)).toContain('tukio_hold_order');
+    expect(inDatabase.map((row) => row.name)).toContain('tukio_hold_priced_order');
   });
 
   it('applies the sources again at every start of a kept database without changing or breaking anything', async () => {

@@ -5,30 +5,40 @@ import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { events, orders, paymentContradictions, payments, refunds, tickets, users } from '../../db/schema.js';
 import { chunk } from '../../db/chunk.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
+import type { PricedOrder, PricingFacts } from './price-order.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
 export type OrderStatus = OrderRow['status'];
 export type PaymentStatus = PaymentRow['status'];
-export type HoldOutcome =
-  | 'held'
-  | 'sold_out'
-  | 'not_found'
-  | 'not_open'
-  | 'past'
-  | 'free'
-  | 'not_on_sale'
-  | 'type_not_found'
-  | 'type_not_started'
-  | 'type_ended'
-  | 'type_max'
-  | 'type_sold_out'
-  | 'promo_unknown'
-  | 'promo_not_valid_now'
-  | 'promo_used_up'
-  | 'promo_not_for_types'
-  /** The order would cost more than one M-Pesa payment can move (`amount` says how much); nothing is held. */
-  | 'amount_too_large';
+/** Why seats would not fit (`tukio_stock_refusal`); `detail` names the ticket type of a type_sold_out. */
+export interface StockRefusal {
+  outcome: 'type_sold_out' | 'sold_out' | 'promo_used_up';
+  seatsLeft: number;
+  detail: string | null;
+}
+
+/** A jsonb timestamp (an ISO string) or null, as a Date. */
+const dateOrNull = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);
+
+function toPricingFacts(raw: {
+  event: { status: string; startsAt: string; isPaid: boolean; title: string };
+  types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number }>;
+  promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: string | null; validUntil: string | null; ticketTypeIds: string[] | null } | null;
+}): PricingFacts {
+  return {
+    event: { ...raw.event, startsAt: new Date(raw.event.startsAt) },
+    types: raw.types.map((type) => ({ ...type, salesStart: dateOrNull(type.salesStart), salesEnd: dateOrNull(type.salesEnd) })),
+    promo: raw.promo && { ...raw.promo, validFrom: dateOrNull(raw.promo.validFrom), validUntil: dateOrNull(raw.promo.validUntil) },
+  };
+}
+
+const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
+
+function toStockRefusal(row: { outcome: string; seats_left: number | null; detail: string | null } | undefined): StockRefusal | undefined {
+  if (!row) return undefined;
+  return { outcome: row.outcome as StockRefusal['outcome'], seatsLeft: Number(row.seats_left ?? 0), detail: row.detail };
+}
 
 /** Orders (seat holds) and payments (one per STK push). */
 export function createPaymentsRepository(db: Executor) {
@@ -44,58 +54,63 @@ export function createPaymentsRepository(db: Executor) {
   }
 
   return {
+    /** What pricing an order reads (`tukio_pricing_facts`) and its version (md5) for the hold; undefined: no such event. */
+    async pricingFacts(eventId: string, promoCode: string | undefined): Promise<{ facts: PricingFacts; version: string } | undefined> {
+      const result = await db.execute(sql`select f as facts, md5(f::text) as version from tukio_pricing_facts(${eventId}, ${promoCode ?? null}) f`);
+      const row = rowsOf<{ facts: Parameters<typeof toPricingFacts>[0] | string | null; version: string }>(result)[0];
+      if (!row?.facts) return undefined;
+      // PGlite and node-postgres both parse jsonb; a driver handing back text is read the same way.
+      const raw = typeof row.facts === 'string' ? (JSON.parse(row.facts) as Parameters<typeof toPricingFacts>[0]) : row.facts;
+      return { facts: toPricingFacts(raw), version: row.version };
+    },
+
+    /** Why these lines would not fit now (`tukio_stock_refusal`), read without a lock: the quote's answer. */
+    async stockRefusal(input: { eventId: string; userId: string; lines: Array<{ typeId: string; quantity: number }>; promoId: string | null; now: Date }) {
+      const lines = JSON.stringify(input.lines.map(({ typeId, quantity }) => ({ typeId, quantity })));
+      const result = await db.execute(
+        sql`select * from tukio_stock_refusal(${input.eventId}, ${input.userId}, ${lines}::jsonb, ${input.promoId}, ${input.now.toISOString()}, null)`,
+      );
+      return toStockRefusal(rowsOf<{ outcome: string; seats_left: number | null; detail: string | null }>(result)[0]);
+    },
+
     /**
-     * Checks the event, its ticket types and the promo code and holds seats in one round trip through
-     * `tukio_hold_order` (drizzle/0012): locks the event row, checks it is approved, not started before
-     * `wallNow` (now on the events' wall clock) and paid, checks each chosen type (on sale, per-order
-     * maximum, capacity) and the event-wide capacity (issued tickets + live holds + seats offered to other
-     * people on the waitlist), applies the promo code and inserts the priced order with its items only if
-     * it all fits. The lock wait and the critical section happen inside PostgreSQL, so a burst of buyers
-     * for one event queues there rather than on the event loop. `items` undefined buys `quantity` of the
-     * default type (the cheapest on sale).
+     * Whether a pending order whose hold ran out still fits (its own hold not counted): the late settlement's
+     * recount, by the same stock rule as the hold, the promo code aside (the order already paid with it).
      */
-    async holdOrder(order: {
+    async lateOrderFits(order: Pick<OrderRow, 'id' | 'eventId' | 'userId'>, now: Date): Promise<boolean> {
+      const result = await db.execute(sql`
+        select * from tukio_stock_refusal(${order.eventId}, ${order.userId},
+          (select coalesce(jsonb_agg(jsonb_build_object('typeId', i.ticket_type_id, 'quantity', i.quantity) order by i.position), '[]'::jsonb)
+             from order_items i where i.order_id = ${order.id}),
+          null, ${now.toISOString()}, ${order.id})`);
+      return rowsOf(result).length === 0;
+    },
+
+    /**
+     * Holds an order priced by `priceOrder` (`tukio_hold_priced_order`): under the event's row lock, 'stale' when the
+     * facts it was priced from changed, a stock refusal, or 'held' with the order and its lines inserted.
+     */
+    async holdPricedOrder(input: {
       eventId: string;
       userId: string;
-      items?: Array<{ typeId: string; quantity: number }> | undefined;
-      quantity: number;
-      promoCode?: string | undefined;
+      factsVersion: string;
+      promoCode: string | undefined;
+      priced: PricedOrder;
       phone: string;
       guestEmail?: string | undefined;
       holdSeconds: number;
-      wallNow: Date;
-    }) {
-      const id = newId();
-      const items = order.items && order.items.length > 0 ? JSON.stringify(order.items) : null;
+    }): Promise<{ outcome: 'held'; orderId: string; holdExpiresAt: Date } | { outcome: 'stale' } | { outcome: 'refused'; refusal: StockRefusal }> {
+      const orderId = newId();
+      const { lines, quantity, amount, discount, promoId } = input.priced;
+      const order = JSON.stringify({ lines, quantity, amount, discount, promoId });
       const result = await db.execute(
-        sql`select * from tukio_hold_order(${id}, ${order.eventId}, ${order.userId}, ${items}::jsonb, ${order.quantity}, ${order.promoCode ?? null},
-              ${order.phone}, ${order.guestEmail ?? null}, ${order.holdSeconds}, ${order.wallNow.toISOString()})`,
+        sql`select * from tukio_hold_priced_order(${orderId}, ${input.eventId}, ${input.userId}, ${input.factsVersion}, ${input.promoCode ?? null},
+              ${order}::jsonb, ${input.phone}, ${input.guestEmail ?? null}, ${input.holdSeconds})`,
       );
-      const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
-      const outcome = String(row?.outcome ?? 'not_found') as HoldOutcome;
-      const int = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
-      return {
-        outcome,
-        orderId: id,
-        amount: int(row?.amount),
-        discount: int(row?.discount),
-        quantity: int(row?.quantity),
-        holdExpiresAt: row?.hold_expires_at ? new Date(row.hold_expires_at as string | Date) : undefined,
-        seatsLeft: int(row?.seats_left),
-        title: typeof row?.title === 'string' ? row.title : '',
-        detail: typeof row?.detail === 'string' ? row.detail : undefined,
-      };
-    },
-
-    /** Whether every ticket type of a pending order still has room for it (its own hold not counted): the late settlement's check. */
-    async typesFit(orderId: string, now: Date): Promise<boolean> {
-      const result = await db.execute(sql`
-        select not exists (
-          select 1 from order_items i join ticket_types t on t.id = i.ticket_type_id
-           where i.order_id = ${orderId} and t.capacity is not null
-             and tukio_type_seats_taken(t.id, ${now.toISOString()}, ${orderId}) + i.quantity > t.capacity
-        ) as fits`);
-      return Boolean((result as unknown as { rows: Array<{ fits: boolean }> }).rows[0]?.fits);
+      const row = rowsOf<{ outcome: string; hold_expires_at: string | Date | null; seats_left: number | null; detail: string | null }>(result)[0];
+      if (row?.outcome === 'held') return { outcome: 'held', orderId, holdExpiresAt: new Date(row.hold_expires_at!) };
+      if (row?.outcome === 'stale' || !row) return { outcome: 'stale' };
+      return { outcome: 'refused', refusal: toStockRefusal(row)! };
     },
 
     /** How many orders an event has, by status (statuses without orders are left out). */
@@ -331,108 +346,6 @@ export function createPaymentsRepository(db: Executor) {
         .where(eq(payments.checkoutRequestId, checkoutRequestId))
         .limit(1);
       return row;
-    },
-
-    /**
-     * The common success in ONE statement (atomic on its own): only while the payment and its
-     * order are still pending and the hold is live beyond `holdLiveAfter`, mark the payment
-     * successful, the order paid, insert the prepared tickets and count the registrations. The
-     * row locks taken by the CTE make a concurrent duplicate wait and then find nothing to do.
-     * `expect` adds conditions the row must meet (the order's event; a callback's amount, phone
-     * and MerchantRequestID), so a caller that has not read the payment can still use it.
-     * Returns what the caller needs afterwards, or undefined when nothing applied (use the full path).
-     */
-    async settleSuccessFast(input: {
-      checkoutRequestId: string;
-      holdLiveAfter: Date;
-      resultCode: number;
-      resultDesc: string;
-      merchantRequestId: string | null;
-      mpesaReceiptNumber: string | null;
-      transactionDate: string | null;
-      tickets: Array<{ id: string; code: string }>;
-      day: string;
-      now: Date;
-      /** M-Pesa's own answer said success (an STK query): the payment is recorded as confirmed. */
-      providerConfirmed: boolean;
-      expect?: { eventId: string; callback?: { amountCents: number; phone: string } | undefined } | undefined;
-    }) {
-      const ids = input.tickets.map((t) => t.id);
-      const codes = input.tickets.map((t) => t.code);
-      const expected = input.expect;
-      const conditions = sql.join(
-        [
-          sql`p.checkout_request_id = ${input.checkoutRequestId}`,
-          sql`p.status = 'pending' and o.status = 'pending' and o.hold_expires_at > ${input.holdLiveAfter}`,
-          sql`o.quantity = ${input.tickets.length}`,
-          ...(expected ? [sql`o.event_id = ${expected.eventId}`] : []),
-          ...(expected?.callback
-            ? [
-                sql`p.amount::bigint * 100 = ${expected.callback.amountCents}::bigint and p.phone = ${expected.callback.phone}`,
-                sql`(p.merchant_request_id is null or ${input.merchantRequestId}::varchar is null or p.merchant_request_id = ${input.merchantRequestId})`,
-              ]
-            : []),
-        ],
-        sql` and `,
-      );
-      const result = await db.execute(sql`
-        with target as (
-          select p.id as payment_id, o.id as order_id, o.event_id, o.user_id, o.quantity
-          from ${payments} p join ${orders} o on o.id = p.order_id
-          where ${conditions}
-          for update of p, o
-        ),
-        paid as (
-          update ${payments} set status = 'success', result_code = ${input.resultCode}, result_desc = ${input.resultDesc},
-            merchant_request_id = coalesce(merchant_request_id, ${input.merchantRequestId}),
-            mpesa_receipt_number = ${input.mpesaReceiptNumber}, transaction_date = ${input.transactionDate}, updated_at = ${input.now},
-            provider_confirmed_at = ${input.providerConfirmed ? input.now : null}
-          where id = (select payment_id from target)
-          returning id
-        ),
-        ordered as (
-          update ${orders} set status = 'paid', updated_at = ${input.now}
-          where id = (select order_id from target) and exists (select 1 from paid)
-          returning id, event_id, user_id, quantity
-        ),
-        counted as (
-          insert into event_daily_activity (event_id, day, opens, shares, registrations)
-          select event_id, ${input.day}, 0, 0, quantity from ordered
-          on conflict (event_id, day) do update set registrations = event_daily_activity.registrations + excluded.registrations
-        ),
-        issued as (
-          insert into ${tickets} (id, event_id, user_id, order_id, code, ticket_type_id, price_paid)
-          select t.id, ordered.event_id, ordered.user_id, ordered.id, t.code, slot.ticket_type_id, slot.price_paid
-          from ordered cross join unnest(${sql.raw('ARRAY[')}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw(']::varchar[]')},
-                                         ${sql.raw('ARRAY[')}${sql.join(codes.map((code) => sql`${code}`), sql`, `)}${sql.raw(']::text[]')}) with ordinality as t(id, code, n)
-          left join tukio_order_slots(ordered.id) slot on slot.n = t.n
-          returning id
-        )
-        select (select count(*) from issued)::int as issued, p.user_id, p.event_id, p.amount, p.created_at,
-               e.title, e.starts_at, e.location, u.email, u.username, u.guest_phone, u.language, o.guest_email, o.id as order_id
-        from target
-        join ${payments} p on p.id = target.payment_id
-        join ${orders} o on o.id = target.order_id
-        join ${events} e on e.id = target.event_id
-        join ${users} u on u.id = target.user_id`);
-      const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
-      if (!row || Number(row.issued) === 0) return undefined;
-      return {
-        issued: Number(row.issued),
-        userId: String(row.user_id),
-        eventId: String(row.event_id),
-        amount: Number(row.amount),
-        createdAt: new Date(row.created_at as string | Date),
-        event: { id: String(row.event_id), title: String(row.title), startsAt: new Date(row.starts_at as string | Date), location: String(row.location) },
-        contact: {
-          email: String(row.email),
-          username: String(row.username),
-          guestPhone: row.guest_phone === null ? null : String(row.guest_phone),
-          language: row.language === 'sw' ? ('sw' as const) : ('en' as const),
-        },
-        orderId: String(row.order_id),
-        guestEmail: row.guest_email === null ? null : String(row.guest_email),
-      };
     },
 
     /** A paid order of this user for this event: its tickets were issued with the payment. */

@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../../lib/change-feed.js';
 import { nowAsWallClock } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent } from '../events/index.js';
-import { createPaymentsRepository, type PaymentsService } from '../payments/index.js';
+import type { PaymentsService } from '../payments/index.js';
 import { createTicketsRepository, ticketMessages } from '../tickets/index.js';
 import { createTicketTypesRepository, type TicketTypeRow } from './ticket-types.repository.js';
 import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';
@@ -13,8 +13,8 @@ import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js'
 export interface TicketTypesDeps {
   db: Database;
   changes: ChangeFeed;
-  /** A refused hold in the buyer's words, as checkout says it. */
-  payments: Pick<PaymentsService, 'holdRefusal'>;
+  /** The checkout's quote: the price and stock rules the purchase itself is held to. */
+  payments: Pick<PaymentsService, 'quote'>;
 }
 
 /** Where a type's sale stands at a wall-clock moment. */
@@ -25,17 +25,10 @@ function saleState(type: TicketTypeRow, wallNow: Date, left: number | null): 'on
   return 'on_sale';
 }
 
-/** Thrown inside a quote's transaction so nothing it held is kept. */
-class QuoteDone extends Error {
-  constructor(readonly held: Awaited<ReturnType<ReturnType<typeof createPaymentsRepository>['holdOrder']>>) {
-    super('quote done');
-  }
-}
-
 /**
  * Ticket types (docs/decisions/ticket-types.md) and promo codes: the organiser sets them, buyers see what
- * is on sale and what it costs. Selling itself (holds, prices, uses) is the hold function's, so the rules
- * a purchase is held to are written once.
+ * is on sale and what it costs. Selling itself (prices, holds, uses) is the checkout's (payments/price-order.ts,
+ * payments/hold-order.handler.ts), so the rules a purchase is held to are written once.
  */
 export function createTicketTypesService(deps: TicketTypesDeps) {
   const { db } = deps;
@@ -138,27 +131,10 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
       return service.list(eventId, user);
     },
 
-    /**
-     * What the purchase would cost, worked out by the hold function itself in a transaction that is then
-     * rolled back: the same checks and the same price as the real purchase, and nothing kept.
-     */
+    /** What the purchase would cost (the checkout's quote: the same pricing and stock rules as the purchase, nothing held). */
     async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined }) {
       const event = await visibleEvent(eventId, user);
-      const buyer = user?.id ?? event.userId;
-      const held = await db
-        .transaction(async (tx) => {
-          throw new QuoteDone(await createPaymentsRepository(tx).holdOrder({ eventId, userId: buyer, ...input, phone: '254700000000', holdSeconds: 1, wallNow: nowAsWallClock() }));
-        })
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            if (error instanceof QuoteDone) return error.held;
-            throw error;
-          },
-        );
-      if (!held) throw new AppError(500, 'internal_error', 'quote transaction ended without a hold');
-      if (held.outcome !== 'held') throw await deps.payments.holdRefusal(held, buyer, eventId);
-      return { eventId, quantity: held.quantity, amount: held.amount, discount: held.discount, subtotal: held.amount + held.discount, promoCode: input.promoCode ?? null };
+      return deps.payments.quote(eventId, user?.id ?? event.userId, input);
     },
 
     async listPromoCodes(eventId: string, user: AuthUser) {

@@ -1,0 +1,70 @@
+import type { CreateOrderRequest } from '@tukio/shared/internal-api';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { nowAsWallClock } from '../../lib/event-clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { refuseWhileSalesPaused } from '../events/index.js';
+import { ticketMessages, type SoldOutNotes } from '../tickets/index.js';
+import { pricingRefusalError, stockRefusalError } from './order-refusal.js';
+import { createPaymentsRepository } from './payments.repository.js';
+import { priceOrder, type OrderRequest } from './price-order.js';
+
+/** A purchase to hold: the payment service's request, plus a guest buyer's email on the guest path. */
+export type HoldOrderInput = CreateOrderRequest & { guestEmail?: string | undefined };
+
+export interface HoldOrderDeps {
+  db: Database;
+  logger: Logger;
+  holdMinutes: number;
+  /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
+  waitlist?: SoldOutNotes | undefined;
+}
+
+/** Facts that change between the read and the lock are rare: a few tries, then the buyer is asked to try again. */
+const PRICING_TRIES = 3;
+
+/**
+ * Holds seats for a paid purchase before its M-Pesa prompt: prices the order from the event's facts
+ * (`priceOrder`), then `tukio_hold_priced_order` checks under the event's row lock that those facts still hold,
+ * counts the seats, type capacities and promo uses, and inserts the order, so concurrent buyers never oversell.
+ * Stale holds need no cleanup here: counting ignores them, and the reconciler's pass marks them expired.
+ */
+export function createHoldOrderHandler(deps: HoldOrderDeps) {
+  const { db } = deps;
+  const holdSeconds = deps.holdMinutes * 60;
+
+  async function handle(userId: string, input: HoldOrderInput) {
+    if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'server_busy', 'Tukio is busy right now. Please try again in a moment.');
+    // Changes to the date, place or price waiting for review pause new holds.
+    await refuseWhileSalesPaused(db, input.eventId);
+    const repo = createPaymentsRepository(db);
+    const request: OrderRequest = { items: input.items, quantity: input.quantity, promoCode: input.promoCode };
+    for (let attempt = 1; attempt <= PRICING_TRIES; attempt += 1) {
+      const read = await repo.pricingFacts(input.eventId, input.promoCode);
+      if (!read) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+      const { priced, refusal } = priceOrder(read.facts, request, nowAsWallClock());
+      if (refusal) throw pricingRefusalError(refusal);
+      const held = await repo.holdPricedOrder({ eventId: input.eventId, userId, factsVersion: read.version, promoCode: input.promoCode, priced, phone: input.phone, guestEmail: input.guestEmail, holdSeconds });
+      if (held.outcome === 'refused') throw await stockRefusalError(held.refusal, { facts: read.facts, promoCode: input.promoCode, userId, eventId: input.eventId, waitlist: deps.waitlist });
+      if (held.outcome === 'held') {
+        return {
+          orderId: held.orderId,
+          amount: priced.amount,
+          discount: priced.discount,
+          quantity: priced.quantity,
+          holdExpiresAt: held.holdExpiresAt.toISOString(),
+          // Daraja allows 12 characters; the order id's last 10 hex digits are unique enough to find it.
+          accountReference: `TK${held.orderId.slice(-10)}`.toUpperCase(),
+          transactionDesc: 'Tukio ticket',
+          eventTitle: read.facts.event.title,
+        };
+      }
+      deps.logger.info(`event ${input.eventId} changed while an order was priced (try ${attempt}): pricing it again`);
+    }
+    throw new AppError(503, 'server_busy', 'Tukio is busy right now. Please try again in a moment.');
+  }
+
+  return { handle };
+}
+
+export type HoldOrderHandler = ReturnType<typeof createHoldOrderHandler>;

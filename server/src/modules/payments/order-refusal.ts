@@ -1,0 +1,72 @@
+import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
+import { AppError } from '../../lib/app-error.js';
+import { formatWallClock } from '../../lib/event-clock.js';
+import { soldOutError, ticketMessages, type SoldOutNotes } from '../tickets/index.js';
+import type { StockRefusal } from './payments.repository.js';
+import type { PricingFacts, PricingRefusal } from './price-order.js';
+
+const plural = (count: number, word: string) => `${count} ${word} ticket${count === 1 ? '' : 's'}`;
+
+/** Why an order cannot be priced, in the buyer's words, with the field or type it is about (quote and hold alike). */
+export function pricingRefusalError(refusal: PricingRefusal): AppError {
+  switch (refusal.reason) {
+    case 'cancelled':
+      return AppError.conflict('event_cancelled', ticketMessages.cancelled);
+    case 'not_open':
+      return new AppError(400, 'event_not_open', ticketMessages.notOpen);
+    case 'past':
+      return new AppError(400, 'event_past', ticketMessages.past);
+    case 'free':
+      return new AppError(400, 'event_free', 'This event is free: register without paying.');
+    case 'not_on_sale':
+      return AppError.conflict('tickets_not_on_sale', 'No tickets are on sale for this event right now.');
+    case 'type_not_found':
+      return AppError.badRequest('ticket_type_not_sold', 'That ticket type is not sold for this event.', 'items');
+    case 'type_not_started': {
+      const at = formatWallClock(refusal.at);
+      return AppError.conflict('ticket_type_sales_not_started', `${refusal.typeName} tickets go on sale at ${at}.`, { params: { name: refusal.typeName, at } });
+    }
+    case 'type_ended': {
+      const at = formatWallClock(refusal.at);
+      return AppError.conflict('ticket_type_sales_ended', `${refusal.typeName} tickets are no longer on sale (sales ended ${at}).`, { params: { name: refusal.typeName, at } });
+    }
+    case 'type_max':
+      return AppError.badRequest('ticket_type_max_per_order', `You can buy at most ${plural(refusal.max, refusal.typeName)} per order.`, {
+        field: 'items',
+        params: { name: refusal.typeName, max: refusal.max },
+      });
+    case 'promo_unknown':
+      return AppError.badRequest('promo_code_invalid', `The promo code ${refusal.code} is not valid for this event.`, { field: 'promoCode', params: { code: refusal.code } });
+    case 'promo_not_valid_now':
+      return AppError.badRequest('promo_code_inactive', `The promo code ${refusal.code} cannot be used right now.`, { field: 'promoCode', params: { code: refusal.code } });
+    case 'promo_not_for_types':
+      return AppError.badRequest('promo_code_not_applicable', `The promo code ${refusal.code} does not apply to the tickets you chose.`, { field: 'promoCode', params: { code: refusal.code } });
+    case 'amount_too_large':
+      return AppError.badRequest(
+        'order_amount_too_large',
+        `This order costs Ksh ${refusal.amount}, more than one M-Pesa payment can move (Ksh ${MPESA_TRANSACTION_MAX}). Buy fewer tickets per order.`,
+        { field: 'quantity', params: { amount: refusal.amount, max: MPESA_TRANSACTION_MAX } },
+      );
+  }
+}
+
+/** Why the seats do not fit, in the buyer's words (a sold-out event may say where the buyer stands on its waitlist). */
+export async function stockRefusalError(
+  refusal: StockRefusal,
+  context: { facts: PricingFacts; promoCode: string | undefined; userId: string; eventId: string; waitlist: SoldOutNotes | undefined },
+): Promise<AppError> {
+  switch (refusal.outcome) {
+    case 'sold_out':
+      return soldOutError(context.waitlist, context.userId, context.eventId, refusal.seatsLeft);
+    case 'type_sold_out': {
+      const name = context.facts.types.find((type) => type.id === refusal.detail)?.name ?? '';
+      return refusal.seatsLeft > 0
+        ? AppError.conflict('ticket_type_seats_left', `Only ${plural(refusal.seatsLeft, name)} left.`, { params: { name, seatsLeft: refusal.seatsLeft } })
+        : AppError.conflict('ticket_type_sold_out', `${name} tickets are sold out.`, { params: { name } });
+    }
+    case 'promo_used_up': {
+      const code = (context.promoCode ?? '').toUpperCase();
+      return AppError.conflict('promo_code_used_up', `The promo code ${code} has been used up.`, { field: 'promoCode', params: { code } });
+    }
+  }
+}

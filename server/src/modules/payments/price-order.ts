@@ -1,0 +1,110 @@
+import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
+
+/**
+ * What pricing an order reads (`tukio_pricing_facts`, read in one statement): the event, its ticket types in
+ * their listed order, and the promo code the buyer typed (null when none was typed or no such code exists).
+ */
+export interface PricingFacts {
+  event: { status: string; startsAt: Date; isPaid: boolean; title: string };
+  types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number }>;
+  promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: Date | null; validUntil: Date | null; ticketTypeIds: string[] | null } | null;
+}
+
+/** What the buyer asks for: chosen types, or (no items) `quantity` of the cheapest type on sale. */
+export interface OrderRequest {
+  items?: Array<{ typeId: string; quantity: number }> | undefined;
+  quantity: number;
+  promoCode?: string | undefined;
+}
+
+export interface PricedLine {
+  typeId: string;
+  quantity: number;
+  unitPrice: number;
+  /** Whole shillings off this line (the promo code's share). */
+  discount: number;
+}
+
+export interface PricedOrder {
+  lines: PricedLine[];
+  quantity: number;
+  subtotal: number;
+  discount: number;
+  /** What M-Pesa is asked for: subtotal less discount, at least Ksh 1. */
+  amount: number;
+  promoId: string | null;
+}
+
+/** Why an order cannot be priced: each is said to the buyer by `orderRefusal` (order-refusal.ts). */
+export type PricingRefusal =
+  | { reason: 'cancelled' | 'not_open' | 'past' | 'free' | 'not_on_sale' }
+  | { reason: 'type_not_found'; typeId: string }
+  | { reason: 'type_not_started' | 'type_ended'; typeName: string; at: Date }
+  | { reason: 'type_max'; typeName: string; max: number }
+  | { reason: 'promo_unknown' | 'promo_not_valid_now' | 'promo_not_for_types'; code: string }
+  | { reason: 'amount_too_large'; amount: number };
+
+export type PricingResult = { priced: PricedOrder; refusal?: undefined } | { priced?: undefined; refusal: PricingRefusal };
+
+const refuse = (refusal: PricingRefusal): PricingResult => ({ refusal });
+
+const onSale = (type: PricingFacts['types'][number], wallNow: Date) =>
+  (type.salesStart === null || type.salesStart <= wallNow) && (type.salesEnd === null || type.salesEnd > wallNow);
+
+/** A line's discount under the code: a percentage of the line, or a fixed amount off each ticket (never below zero). */
+function lineDiscount(promo: NonNullable<PricingFacts['promo']>, line: PricedLine): number {
+  return promo.kind === 'percent' ? Math.floor((line.unitPrice * line.quantity * promo.value) / 100) : Math.min(promo.value, line.unitPrice) * line.quantity;
+}
+
+/**
+ * The price of an order, or why it cannot be bought, from the event's facts alone (no stock: seats, type
+ * capacities and a code's uses are counted by the hold under the event's lock, `tukio_stock_refusal`). The quote
+ * and the hold both call it, so a buyer is quoted exactly what the hold charges. `wallNow` is now on the events'
+ * wall clock (lib/event-clock.ts). The order of the checks is the order a buyer can act on them.
+ */
+export function priceOrder(facts: PricingFacts, request: OrderRequest, wallNow: Date): PricingResult {
+  const { event, promo } = facts;
+  if (event.status === 'cancelled') return refuse({ reason: 'cancelled' });
+  if (event.status !== 'approved') return refuse({ reason: 'not_open' });
+  if (event.startsAt < wallNow) return refuse({ reason: 'past' });
+  if (!event.isPaid) return refuse({ reason: 'free' });
+
+  let wanted = request.items ?? [];
+  if (wanted.length === 0) {
+    // The default type: the cheapest on sale, first listed among equals.
+    const cheapest = facts.types.filter((type) => onSale(type, wallNow)).reduce<PricingFacts['types'][number] | undefined>((best, type) => (!best || type.price < best.price ? type : best), undefined);
+    if (!cheapest) return refuse({ reason: 'not_on_sale' });
+    wanted = [{ typeId: cheapest.id, quantity: request.quantity }];
+  }
+
+  const lines: PricedLine[] = [];
+  for (const item of wanted) {
+    const type = facts.types.find((candidate) => candidate.id === item.typeId);
+    if (!type) return refuse({ reason: 'type_not_found', typeId: item.typeId });
+    if (type.salesStart !== null && type.salesStart > wallNow) return refuse({ reason: 'type_not_started', typeName: type.name, at: type.salesStart });
+    if (type.salesEnd !== null && type.salesEnd <= wallNow) return refuse({ reason: 'type_ended', typeName: type.name, at: type.salesEnd });
+    if (item.quantity > type.maxPerOrder) return refuse({ reason: 'type_max', typeName: type.name, max: type.maxPerOrder });
+    lines.push({ typeId: type.id, quantity: item.quantity, unitPrice: type.price, discount: 0 });
+  }
+  const quantity = lines.reduce((sum, line) => sum + line.quantity, 0);
+  const subtotal = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  // Nothing to pay (only free types chosen): free seats are registered, not bought.
+  if (subtotal < 1) return refuse({ reason: 'free' });
+
+  let discount = 0;
+  if (request.promoCode !== undefined) {
+    const code = request.promoCode.toUpperCase();
+    if (!promo) return refuse({ reason: 'promo_unknown', code });
+    if ((promo.validFrom !== null && promo.validFrom > wallNow) || (promo.validUntil !== null && promo.validUntil <= wallNow)) return refuse({ reason: 'promo_not_valid_now', code });
+    const eligible = lines.filter((line) => promo.ticketTypeIds === null || promo.ticketTypeIds.includes(line.typeId));
+    if (eligible.length === 0) return refuse({ reason: 'promo_not_for_types', code });
+    for (const line of eligible) {
+      // The order still costs at least Ksh 1: M-Pesa takes no zero.
+      line.discount = Math.max(Math.min(lineDiscount(promo, line), subtotal - 1 - discount), 0);
+      discount += line.discount;
+    }
+  }
+  const amount = subtotal - discount;
+  if (amount > MPESA_TRANSACTION_MAX) return refuse({ reason: 'amount_too_large', amount });
+  return { priced: { lines, quantity, subtotal, discount, amount, promoId: request.promoCode !== undefined ? (promo?.id ?? null) : null } };
+}

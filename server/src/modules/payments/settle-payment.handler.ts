@@ -1,0 +1,334 @@
+import type { SettleRequest } from '@tukio/shared/internal-api';
+import type { Database, Executor } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { translate, type Language } from '../../lib/i18n.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Metrics } from '../../lib/metrics.js';
+import type { SmsService } from '../sms/index.js';
+import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
+import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
+import type { GuestTicketLinks } from './guest-ticket-links.js';
+import { describePayment, type PaymentView } from './payment-view.js';
+import { createPaymentsRepository, type OrderRow, type PaymentStatus } from './payments.repository.js';
+
+/**
+ * Refunds belong to the refunds module, which sits above payments. A success that cannot get its seats
+ * (sold out, or the event was cancelled) must have its refund row written in the settling transaction:
+ * app.ts passes the refunds module's ledger, called with that transaction.
+ */
+export type RefundLedger = (executor: Executor) => { createRefund(input: { paymentId: string; reason: 'sold_out' | 'late_payment' }): Promise<unknown> };
+
+export interface SettlePaymentDeps {
+  db: Database;
+  tickets: TicketsService;
+  refunds: RefundLedger;
+  logger: Logger;
+  /** payment_settlements_total{status}: counted once per result actually recorded. */
+  metrics?: Pick<Metrics, 'settlements'> | undefined;
+  /** Guest orders' tickets go to the phone by SMS, as a link to their ticket page (docs/decisions/guest-checkout.md). */
+  guests?: { links: GuestTicketLinks; sms: Pick<SmsService, 'enqueue'> } | undefined;
+}
+
+export interface SettleResult {
+  checkoutRequestId: string;
+  status: PaymentStatus;
+  orderStatus: OrderRow['status'];
+  ticketsIssued: number;
+  /** False when the result was already recorded (a duplicate callback or a repeated query). */
+  changed: boolean;
+  /** The payment as its owner's status call would describe it now, so the payment service can answer polls itself. */
+  view?: PaymentView | undefined;
+}
+
+/** Daraja result codes as a payment status: 1032 is the user pressing Cancel, anything else non-zero is a failure. */
+export const statusForResult = (code: number): PaymentStatus => (code === 0 ? 'success' : code === 1032 ? 'cancelled' : 'failed');
+
+/** Thrown for a callback that does not match its push; the payment service then asks Daraja directly. */
+const doubtful = (reason: string) => new AppError(409, 'callback_doubtful', `Callback not accepted: ${reason}`, { params: { reason }, body: { doubtful: true, reason } });
+
+/** Drizzle wraps driver errors; the unique-violation code sits on the error or its cause. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/** A success M-Pesa itself stands behind: its STK query answered it, or agreed with the callback before it was sent here. */
+const confirmedByProvider = (input: SettleRequest) => input.source === 'query' || input.providerConfirmed === true;
+
+/** A hold this far from expiry is certainly still counted by any concurrent checkout. */
+const HOLD_SAFETY_MS = 30_000;
+
+type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
+type SettlementView = NonNullable<Awaited<ReturnType<PaymentsRepository['settlementView']>>>;
+
+/** Who tickets were issued to: a guest's shadow account has a phone, and maybe an email given at checkout. */
+interface IssuedTo {
+  userId: string;
+  eventId: string;
+  orderId: string;
+  contact: { email: string; username: string; guestPhone: string | null; language: Language };
+  guestEmail: string | null;
+  event: { id: string; title: string; startsAt: Date; location: string };
+  payment: { amount: number; receipt: string | null };
+}
+
+const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
+  userId: view.payment.userId,
+  eventId: view.payment.eventId,
+  orderId: view.order.id,
+  contact: view.contact,
+  guestEmail: view.order.guestEmail,
+  event: view.event,
+  payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null },
+});
+
+/** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
+function refuseMismatchedCallback(input: SettleRequest, newStatus: PaymentStatus, known: SettlementView['payment']) {
+  if (input.source !== 'callback') return;
+  if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
+    throw doubtful('MerchantRequestID does not match the push');
+  }
+  if (newStatus === 'success') {
+    if (input.amount === undefined || Math.round(input.amount * 100) !== known.amount * 100) throw doubtful('amount does not match the push');
+    if (!input.phone || input.phone !== known.phone) throw doubtful('phone number does not match the push');
+    if (!input.mpesaReceiptNumber) throw doubtful('no receipt number');
+  }
+}
+
+/**
+ * Records a Daraja result exactly once, in one transaction with the payment and its order locked: a success
+ * issues the tickets (each of the type and price it was bought as); one that arrives after its hold ran out gets
+ * tickets only if seats remain, else the order is refund_due with its refund row; a failure or cancellation
+ * releases the seats; a success M-Pesa's own query contradicts voids what it issued. Duplicates change nothing.
+ */
+export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
+  const { db, tickets, logger } = deps;
+
+  /**
+   * Tells the buyer their tickets are issued: a member by email; a guest by SMS (a link to the order's
+   * ticket page) and by email only to the address given at checkout, never to the shadow account's placeholder.
+   */
+  async function announce(to: IssuedTo, issued: Array<{ id: string; code: string }>): Promise<void> {
+    const guestPhone = to.contact.guestPhone;
+    if (!guestPhone) {
+      await tickets.afterIssue(to.userId, to.eventId, issued, { contact: to.contact, event: to.event, payment: to.payment });
+      return;
+    }
+    const language = to.contact.language;
+    const guestContact = to.guestEmail ? { email: to.guestEmail, username: null, language, ticketsUrl: deps.guests?.links.url(to.orderId) } : null;
+    const mailed = tickets.afterIssue(to.userId, to.eventId, issued, { contact: guestContact, event: to.event, payment: to.payment });
+    const guests = deps.guests;
+    if (!guests) return mailed;
+    const count = issued.length;
+    const message = translate(language, 'tickets.guestSms', { count, title: to.event.title, url: guests.links.url(to.orderId) });
+    // One SMS per order, however many settlement paths or instances get here.
+    const texted = guests.sms
+      .enqueue([{ purpose: 'guest-tickets', dedupeKey: `guest-tickets:${to.orderId}`, phone: guestPhone, message }])
+      .catch((error: unknown) => logger.error(`guest ticket sms for order ${to.orderId} failed`, error));
+    await Promise.all([mailed, texted]);
+  }
+
+  type LockedPayment = NonNullable<Awaited<ReturnType<PaymentsRepository['lockPayment']>>>;
+
+  /** Writes the contradicted claim down (once per payment) and describes it for the notices. */
+  async function recordContradiction(payments: PaymentsRepository, payment: LockedPayment, input: SettleRequest, ticketsVoided: number): Promise<ContradictionNotice | undefined> {
+    const claimedReceipt = payment.mpesaReceiptNumber ?? input.contradicts?.mpesaReceiptNumber ?? null;
+    const recorded = await payments.recordContradiction({
+      paymentId: payment.id,
+      claimedReceipt,
+      claimedAmount: input.contradicts?.amount === undefined ? payment.amount : Math.round(input.contradicts.amount),
+      providerResultCode: input.resultCode,
+      providerResultDesc: input.resultDesc.slice(0, 500),
+      ticketsVoided,
+    });
+    if (!recorded) return undefined;
+    logger.error(`M-Pesa contradicts a success callback for ${payment.checkoutRequestId} (${input.resultCode} ${input.resultDesc}); ${ticketsVoided} tickets voided`);
+    return {
+      checkoutRequestId: payment.checkoutRequestId,
+      eventTitle: '',
+      amount: payment.amount,
+      phone: payment.phone,
+      receipt: claimedReceipt,
+      providerResultCode: input.resultCode,
+      providerResultDesc: input.resultDesc.slice(0, 500),
+      ticketsVoided,
+    };
+  }
+
+  /**
+   * A success recorded from a callback alone that M-Pesa's STK query now contradicts. Nothing is deleted:
+   * the payment takes M-Pesa's status (keeping the claimed receipt), its tickets are voided
+   * ('payment_reversed', freeing their seats), a paid order follows the payment, and the claim is recorded.
+   */
+  async function reverseContradictedSuccess(tx: Executor, payment: LockedPayment, order: OrderRow, newStatus: PaymentStatus, input: SettleRequest) {
+    const payments = createPaymentsRepository(tx);
+    await payments.updatePayment(payment.id, { status: newStatus, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 500) });
+    const voided = await createTicketsRepository(tx).voidForOrder(order.id, 'payment_reversed', new Date());
+    const orderStatus = newStatus === 'cancelled' ? 'cancelled' : 'failed';
+    const released = order.status === 'paid' ? await payments.setOrderStatus(order.id, orderStatus, ['paid']) : undefined;
+    // A refund_due order (paid after its hold ran out) keeps its refund row for the admins to stop: that money never came.
+    if (order.status === 'refund_due') logger.error(`order ${order.id} has a refund due for a payment M-Pesa contradicts: do not pay it out`);
+    const notice = await recordContradiction(payments, payment, input, voided.length);
+    const result: SettleResult = { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
+    return { notice, result };
+  }
+
+  /**
+   * After the commit: the buyer learns their tickets no longer admit anyone (by email; a guest by SMS and
+   * the email given at checkout), and every administrator gets the evidence. A claim caught before any
+   * ticket was issued is only the admins' business: the buyer's dialog already shows M-Pesa's answer.
+   */
+  function tellAboutContradiction(view: SettlementView, found: ContradictionNotice) {
+    const notice = { ...found, eventTitle: view.event.title };
+    const { contact } = view;
+    if (notice.ticketsVoided > 0) {
+      const buyerEmail = contact.guestPhone ? view.order.guestEmail : contact.email;
+      if (buyerEmail) {
+        tickets.queueMail(`payment reversal notice for ${notice.checkoutRequestId}`, async () =>
+          buildBuyerContradictionMail({ email: buyerEmail, username: contact.guestPhone ? null : contact.username, language: contact.language }, notice),
+        );
+      }
+      if (contact.guestPhone && deps.guests) {
+        const message = translate(contact.language, 'payments.reversedSms', { amount: notice.amount, title: notice.eventTitle, count: notice.ticketsVoided });
+        deps.guests.sms
+          .enqueue([{ purpose: 'payment-reversed', dedupeKey: `payment-reversed:${view.order.id}`, phone: contact.guestPhone, message }])
+          .catch((error: unknown) => logger.error(`payment reversal sms for order ${view.order.id} failed`, error));
+      }
+    }
+    tickets.queueMail(`payment contradiction notice to admins for ${notice.checkoutRequestId}`, async () => {
+      const admins = await createPaymentsRepository(db).adminContacts();
+      // queueMail sends one mail per call: the admins after the first get theirs queued from here.
+      for (const admin of admins.slice(1)) tickets.queueMail(`payment contradiction notice to ${admin.email}`, async () => buildAdminContradictionMail(admin, notice));
+      return admins[0] && buildAdminContradictionMail(admins[0], notice);
+    });
+  }
+
+  /**
+   * Every result takes this one path, payment and order rows locked in one transaction: successes, failures and
+   * cancellations, duplicates, a query upgrading a recorded failure or contradicting a recorded success, and a
+   * success whose hold ran out (seats recounted under the event lock, or refund_due).
+   */
+  async function settleInTransaction(input: SettleRequest, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult> {
+    const known = view.payment;
+    let issued: Array<{ id: string; code: string }> = [];
+    let contradiction: ContradictionNotice | undefined;
+    let result: SettleResult;
+    try {
+      result = await db.transaction(async (tx) => {
+        const ticketsRepo = createTicketsRepository(tx);
+        const payments = createPaymentsRepository(tx);
+        // Lock order: payment, then order, then (only when seats must be recounted) the event.
+        // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
+        const payment = await payments.lockPayment(input.checkoutRequestId);
+        const order = await payments.lockOrder(known.orderId);
+        if (!payment || !order) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
+
+        if (payment.status !== 'pending') {
+          const same = payment.status === newStatus;
+          if (same && input.contradicts && input.source === 'query' && newStatus !== 'success') {
+            // The claim reached us after M-Pesa's real answer was recorded: still evidence worth keeping.
+            contradiction = await recordContradiction(payments, payment, input, 0);
+          }
+          if (payment.status === 'success' && !payment.providerConfirmedAt) {
+            // M-Pesa's own answer about a success recorded from a callback alone: it confirms it, or the
+            // callback was forged (or M-Pesa reversed itself) and the tickets issued on it go void.
+            if (same && confirmedByProvider(input)) {
+              await payments.updatePayment(payment.id, { providerConfirmedAt: new Date() });
+            } else if (!same && input.source === 'query') {
+              const reversed = await reverseContradictedSuccess(tx, payment, order, newStatus, input);
+              contradiction = reversed.notice;
+              return reversed.result;
+            }
+          }
+          // Only Daraja's own answer may overturn a recorded failure (e.g. after a doubtful cancel).
+          const upgrade = !same && newStatus === 'success' && input.source === 'query';
+          if (!upgrade) {
+            if (!same && input.source === 'callback') throw doubtful(`payment is already ${payment.status}`);
+            return { checkoutRequestId: payment.checkoutRequestId, status: payment.status, orderStatus: order.status, ticketsIssued: 0, changed: false };
+          }
+        }
+
+        await payments.updatePayment(payment.id, {
+          status: newStatus,
+          resultCode: input.resultCode,
+          resultDesc: input.resultDesc.slice(0, 500),
+          merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
+          ...(newStatus === 'success'
+            ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null, providerConfirmedAt: confirmedByProvider(input) ? new Date() : null }
+            : {}),
+        });
+
+        if (input.contradicts && input.source === 'query' && newStatus !== 'success') {
+          // Caught before any ticket was issued: the claim is kept as evidence for the admins and the audit.
+          contradiction = await recordContradiction(payments, payment, input, 0);
+        }
+        if (newStatus !== 'success') {
+          const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
+        }
+
+        if (order.status === 'paid' || order.status === 'refund_due') {
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: order.status, ticketsIssued: 0, changed: true };
+        }
+        // The hold is comfortably live, so its seats are reserved: no recount. A buyer counting
+        // right now sees either this hold or these tickets (one commit), never neither.
+        // (A cancellation releases every pending order under the event lock, so a safe hold means a live event.)
+        let now = new Date();
+        const holdSafe = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt.getTime() > now.getTime() + HOLD_SAFETY_MS;
+        let refundReason: 'sold_out' | 'late_payment' | undefined;
+        if (!holdSafe) {
+          // The hold ran out (or nearly), or was released: recount under the event lock, reading the clock after it.
+          const event = await ticketsRepo.lockEvent(order.eventId);
+          now = new Date();
+          const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
+          if (event?.status === 'cancelled') refundReason = 'late_payment';
+          else if (!holdLive && event && !(await payments.lateOrderFits(order, now))) refundReason = 'sold_out';
+        }
+        if (refundReason) {
+          await payments.setOrderStatus(order.id, 'refund_due');
+          await deps.refunds(tx).createRefund({ paymentId: payment.id, reason: refundReason });
+          logger.info(`order ${order.id} paid ${refundReason === 'late_payment' ? 'after its event was cancelled' : 'after its hold expired and the event is full'}: refund due`);
+          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
+        }
+        const rows = await tickets.issueInTransaction(tx, {
+          eventId: order.eventId,
+          userId: order.userId,
+          orderId: order.id,
+          quantity: order.quantity,
+          now,
+          beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
+        });
+        issued = rows.map((row) => ({ id: row.id, code: row.code }));
+        return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'paid' as const, ticketsIssued: rows.length, changed: true };
+      });
+    } catch (error) {
+      // The unique receipt index refuses a receipt number already used by another payment.
+      if (isUniqueViolation(error)) {
+        throw doubtful('receipt number already used');
+      }
+      throw error;
+    }
+    // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
+    if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
+    if (issued.length > 0) {
+      await announce(issuedTo(view, input), issued);
+    }
+    if (contradiction) tellAboutContradiction(view, contradiction);
+    const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
+    return { ...result, view: after ? describePayment(after.payment, after.order, after.title) : undefined };
+  }
+
+  async function handle(input: SettleRequest): Promise<SettleResult> {
+    const newStatus = statusForResult(input.resultCode);
+    const view = await createPaymentsRepository(db).settlementView(input.checkoutRequestId);
+    if (!view) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
+    refuseMismatchedCallback(input, newStatus, view.payment);
+    return settleInTransaction(input, newStatus, view);
+  }
+
+  return { handle };
+}
+
+export type SettlePaymentHandler = ReturnType<typeof createSettlePaymentHandler>;
