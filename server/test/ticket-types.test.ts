@@ -1,6 +1,9 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, tickets } from '../src/db/schema.js';
+import { nowAsWallClock } from '../src/lib/event-clock.js';
+import { createPaymentsRepository } from '../src/modules/payments/payments.repository.js';
+import { priceOrder } from '../src/modules/payments/price-order.js';
 import { dayFromNow, insertEventRow } from './helpers/events.js';
 import { internalHeaders, payFor, refundsOf, settle } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -253,5 +256,34 @@ describe('promo codes', () => {
     expect(quote.body).toMatchObject({ amount: 6000, discount: 0 });
     expect(await t.db.select().from(orders).where(eq(orders.eventId, id))).toHaveLength(0);
     expect((await t.api('POST', `/api/events/${id}/quote`, { body: { items: [{ typeId: vip._id, quantity: 3 }] } })).status).toBe(400);
+  });
+
+  it('a quote says what the hold would: seats left of a type, and a sold-out type', async () => {
+    const { id, vip } = await threeTypes();
+    expect((await hold(id, { items: [{ typeId: vip._id, quantity: 1 }], quantity: 1 })).status).toBe(201);
+    const quote = await t.api('POST', `/api/events/${id}/quote`, { body: { items: [{ typeId: vip._id, quantity: 2 }] } });
+    expect(quote.status).toBe(409);
+    expect(quote.body).toMatchObject({ code: 'ticket_type_seats_left', msg: 'Only 1 VIP ticket left.' });
+    expect((await hold(id, { items: [{ typeId: vip._id, quantity: 1 }], quantity: 1 }, stranger)).status).toBe(201);
+    const soldOut = await t.api('POST', `/api/events/${id}/quote`, { body: { items: [{ typeId: vip._id, quantity: 1 }] } });
+    expect(soldOut.body).toMatchObject({ code: 'ticket_type_sold_out', msg: 'VIP tickets are sold out.' });
+  });
+
+  it('an order priced before a price change is never held at the old price: the hold finds its facts stale', async () => {
+    const { id, regular } = await threeTypes();
+    const repo = createPaymentsRepository(t.db);
+    const read = await repo.pricingFacts(id, undefined);
+    const { priced } = priceOrder(read!.facts, { items: [{ typeId: regular._id, quantity: 2 }], quantity: 2 }, nowAsWallClock());
+    expect(priced?.amount).toBe(2000);
+    const types = await typesOf(id, organiser);
+    const changed = await setTypes(id, types.map((type) => ({ _id: type._id, name: type.name, price: type._id === regular._id ? 1200 : type.price, capacity: type.capacity })));
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const held = await repo.holdPricedOrder({ eventId: id, userId: buyer.user._id, factsVersion: read!.version, promoCode: undefined, priced: priced!, phone: '254712000222', holdSeconds: 60 });
+    expect(held.outcome).toBe('stale');
+    expect(await t.db.select().from(orders).where(eq(orders.eventId, id))).toHaveLength(0);
+    // Through the API the hold prices again from the new facts.
+    const res = await hold(id, { items: [{ typeId: regular._id, quantity: 2 }], quantity: 2 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.amount).toBe(2400);
   });
 });
