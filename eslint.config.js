@@ -105,6 +105,20 @@ const serverLibBoundaries = [
     message: 'server/src/lib and db may name only the types of the auth face (the identity on req.user), never import its code (docs/decisions/server-boundaries.md).',
   },
 ];
+/*
+ * A module's tables live in its own <module>.schema.ts. The file declares tables and nothing else: it imports
+ * drizzle-orm, src/db/columns.js and, for foreign keys only, other modules' schema files. Declarations are not
+ * code, so a foreign key may point at any module's table (tickets.order_id at payments' orders) without
+ * making tickets' code depend on payments'.
+ */
+const schemaFileBoundary = {
+  regex: String.raw`^\.(?!\./\.\./db/columns\.js$)(?!\./[^/]+/[^/]+\.schema\.js$)`,
+  message: "A module's schema file imports only drizzle-orm, '../../db/columns.js' and, for foreign keys, other modules' '../<name>/<name>.schema.js' (docs/decisions/server-boundaries.md, \"Tables\").",
+};
+const schemaAggregateBoundary = {
+  regex: String.raw`^(?!\.\./modules/[^/]+/[^/]+\.schema\.js$)`,
+  message: 'server/src/db/schema.ts only gathers the modules\' schema files (../modules/<name>/<name>.schema.js) for drizzle-kit and the typed database (docs/decisions/server-boundaries.md).',
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', '**/coverage/**', 'server/drizzle/**'] },
@@ -162,6 +176,11 @@ export default tseslint.config(
     rules: boundaryRules(serverModuleBoundaries(module), []),
   })),
   {
+    // A schema file declares tables; its only cross-module imports are other schema files, for foreign keys.
+    files: ['server/src/modules/*/*.schema.ts'],
+    rules: boundaryRules([schemaFileBoundary], []),
+  },
+  {
     files: ['server/src/*.ts', 'server/src/{bootstrap,scripts}/**/*.ts'],
     rules: boundaryRules([serverFaceBoundary], []),
   },
@@ -170,6 +189,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLibBoundaries }],
       'no-restricted-syntax': ['error', ...serverLibBoundaries.flatMap(dynamicImportSelectors)],
+    },
+  },
+  {
+    // The aggregate drizzle-kit and the typed database read: it re-exports every module's schema file, nothing else.
+    files: ['server/src/db/schema.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [schemaAggregateBoundary] }],
+      'no-restricted-syntax': ['error', ...dynamicImportSelectors(schemaAggregateBoundary)],
     },
   },
 );
