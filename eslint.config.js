@@ -56,14 +56,15 @@ const boundaryRules = (boundaries, paths = [toastifyPath]) => ({
  * Every folder under server/src/modules must be placed here, so a new module's layer is a decision.
  */
 const serverLayers = [
-  ['contact', 'docs', 'geocoding', 'mail', 'ops', 'payment-proxy', 'sms', 'uploads', 'waiting-room'],
+  ['contact', 'docs', 'geocoding', 'mail', 'payment-proxy', 'sms', 'uploads', 'waiting-room'],
   ['chat'],
   ['auth'],
   ['events'],
   ['tickets'],
   ['payments'],
-  ['community', 'dashboard', 'refunds', 'ticket-types', 'waitlist'],
-  ['moderation'],
+  ['community', 'refunds', 'ticket-types', 'waitlist'],
+  // dashboard reads refunds' and ticket types' tables, ops counts payments' orders for its metrics.
+  ['dashboard', 'moderation', 'ops'],
 ];
 const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -73,13 +74,32 @@ const unplacedModules = serverModules.filter((name) => !serverLayerOf.has(name))
 if (unplacedModules.length > 0) {
   throw new Error(`eslint.config.js: place ${unplacedModules.join(', ')} in serverLayers (docs/decisions/server-boundaries.md).`);
 }
+/*
+ * Tables (docs/decisions/server-boundaries.md, "Tables"): a module's repositories import its own tables from
+ * its <module>.schema.ts. Another module's tables are read only in a join, taken from the owner's face (which
+ * re-exports the tables it lets others read; the layering applies as to any face import), and written only
+ * through the owner's service. No module imports another's repository or schema file, nor the aggregate
+ * src/db/schema.ts. These two patterns come first and the layering patterns skip their paths, so a wrong
+ * import gets the one message that says what to do.
+ */
+const repositoryOrSchemaFile = String.raw`[^/]+\.(?:repository|schema)(?:\.js)?$`;
+const foreignRepository = (module) => ({
+  regex: String.raw`^(?:\.\./)+(?:modules/)?(?!${module}/)[^/]+/[^/]+\.repository(?:\.js)?$`,
+  message: `The ${module} module must not use another module's repository: call the service its face exports (docs/decisions/server-boundaries.md, "Tables").`,
+});
+const foreignTables = (module) => ({
+  regex: String.raw`^(?:\.\./)+(?:(?:modules/)?(?!${module}/)[^/]+/[^/]+\.schema|db/schema)(?:\.js)?$`,
+  message: `The ${module} module must not import another module's tables: its own come from './${module}.schema.js'; another module's are read in a join from that module's face and written through its service (docs/decisions/server-boundaries.md, "Tables").`,
+});
 /** An import of one of `names` from inside server/src/modules (from a sibling module, or through ../modules/). */
-const moduleImport = (names) => String.raw`^(?:\.\./)+(?:modules/)?(?:${names.join('|')})`;
-const serverModuleBoundaries = (module) => {
+const moduleImport = (names) => String.raw`^(?!.*/${repositoryOrSchemaFile})(?:\.\./)+(?:modules/)?(?:${names.join('|')})`;
+const serverModuleBoundaries = (module, { foreignSchemaFiles = false } = {}) => {
   const layer = serverLayerOf.get(module);
   const below = serverModules.filter((name) => serverLayerOf.get(name) < layer);
   const notBelow = serverModules.filter((name) => name !== module && serverLayerOf.get(name) >= layer);
   return [
+    foreignRepository(module),
+    !foreignSchemaFiles && foreignTables(module),
     notBelow.length > 0 && {
       regex: String.raw`${moduleImport(notBelow)}(?:/|$)`,
       message: `The ${module} module must not import ${notBelow.join(', ')}: they are not below it in the layering. Declare the small interface ${module} needs in its own types and let app.ts pass the implementation (docs/decisions/server-boundaries.md).`,
@@ -90,6 +110,39 @@ const serverModuleBoundaries = (module) => {
     },
   ].filter(Boolean);
 };
+/*
+ * A public face exports services, types, ports and the tables others may read, never a repository factory.
+ * TEMPORARY allowance, faces that still export one because callers outside the module use it:
+ * - payments, tickets (createPaymentsRepository, createTicketsRepository, createRegistrationsRepository,
+ *   registeredUserIdsColumn: called by ticket-types, waitlist, community, refunds and app.ts's ports). Both are
+ *   being rewritten into modules/checkout, whose face will offer services; remove them from this list then.
+ * - auth, events, ticket-types (createUsersRepository, createEventsRepository, recordActivity,
+ *   createTicketTypesRepository: called by bootstrap's seeding and demo data, community's spam brakes, and
+ *   payments, tickets, refunds and dashboard). Each needs small service functions on its face first.
+ * A new module's face gets the rule.
+ */
+const faceBoundary = {
+  regex: String.raw`^\./[^/]+\.repository(?:\.js)?$`,
+  message: 'A public face exports services, types, ports and the tables others may read in a join, never a repository (docs/decisions/server-boundaries.md, "Tables").',
+};
+const facesStillExportingRepositories = ['auth', 'events', 'payments', 'ticket-types', 'tickets'];
+/*
+ * TEMPORARY, for the checkout rewrite (payments, refunds and tickets become modules/checkout): these files
+ * read or write tables of a module not below them (payments' repositories: refunds; tickets' repository:
+ * payments' orders and ticket types; refunds' repository: ticket types), which no face can give them. They
+ * import those modules' schema files directly until the rewrite owns the tables it touches. Nothing else may.
+ */
+const checkoutRewriteSchemaReaders = [
+  'server/src/modules/payments/payments.repository.ts',
+  'server/src/modules/payments/guest-checkout.repository.ts',
+  'server/src/modules/tickets/tickets.repository.ts',
+  'server/src/modules/refunds/refunds.repository.ts',
+];
+/*
+ * Chat sits below auth (auth's router serves chat's sendMessage) but lists people by name: its repository joins
+ * auth's users table, read-only, from auth's schema file (a face import would be upward and a cycle).
+ */
+const usersTableReaders = ['server/src/modules/chat/chat.repository.ts'];
 const serverFaceBoundary = {
   regex: String.raw`^(?:\.\.?/)+modules/[^/]+/(?!index(?:\.js)?$)`,
   message: "Outside server/src/modules, import a module only through its public face, 'modules/<name>/index.js' (docs/decisions/server-boundaries.md).",
@@ -105,6 +158,20 @@ const serverLibBoundaries = [
     message: 'server/src/lib and db may name only the types of the auth face (the identity on req.user), never import its code (docs/decisions/server-boundaries.md).',
   },
 ];
+/*
+ * A module's tables live in its own <module>.schema.ts. The file declares tables and nothing else: it imports
+ * drizzle-orm, src/db/columns.js and, for foreign keys only, other modules' schema files. Declarations are not
+ * code, so a foreign key may point at any module's table (tickets.order_id at payments' orders) without
+ * making tickets' code depend on payments'.
+ */
+const schemaFileBoundary = {
+  regex: String.raw`^\.(?!\./\.\./db/columns\.js$)(?!\./[^/]+/[^/]+\.schema\.js$)`,
+  message: "A module's schema file imports only drizzle-orm, '../../db/columns.js' and, for foreign keys, other modules' '../<name>/<name>.schema.js' (docs/decisions/server-boundaries.md, \"Tables\").",
+};
+const schemaAggregateBoundary = {
+  regex: String.raw`^(?!\.\./modules/[^/]+/[^/]+\.schema\.js$)`,
+  message: 'server/src/db/schema.ts only gathers the modules\' schema files (../modules/<name>/<name>.schema.js) for drizzle-kit and the typed database (docs/decisions/server-boundaries.md).',
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', 'data/**', '**/coverage/**', 'server/drizzle/**'] },
@@ -161,6 +228,21 @@ export default tseslint.config(
     files: [`server/src/modules/${module}/**/*.ts`],
     rules: boundaryRules(serverModuleBoundaries(module), []),
   })),
+  ...serverModules
+    .filter((module) => !facesStillExportingRepositories.includes(module))
+    .map((module) => ({
+      files: [`server/src/modules/${module}/index.ts`],
+      rules: boundaryRules([faceBoundary, ...serverModuleBoundaries(module)], []),
+    })),
+  ...[...checkoutRewriteSchemaReaders, ...usersTableReaders].map((file) => {
+    const module = file.split('/')[3];
+    return { files: [file], rules: boundaryRules(serverModuleBoundaries(module, { foreignSchemaFiles: true }), []) };
+  }),
+  {
+    // A schema file declares tables; its only cross-module imports are other schema files, for foreign keys.
+    files: ['server/src/modules/*/*.schema.ts'],
+    rules: boundaryRules([schemaFileBoundary], []),
+  },
   {
     files: ['server/src/*.ts', 'server/src/{bootstrap,scripts}/**/*.ts'],
     rules: boundaryRules([serverFaceBoundary], []),
@@ -170,6 +252,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLibBoundaries }],
       'no-restricted-syntax': ['error', ...serverLibBoundaries.flatMap(dynamicImportSelectors)],
+    },
+  },
+  {
+    // The aggregate drizzle-kit and the typed database read: it re-exports every module's schema file, nothing else.
+    files: ['server/src/db/schema.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [schemaAggregateBoundary] }],
+      'no-restricted-syntax': ['error', ...dynamicImportSelectors(schemaAggregateBoundary)],
     },
   },
 );

@@ -79,7 +79,7 @@ import {
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUnusedUploadsSweep, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
-import { createTicketTypesRouter, createTicketTypesService } from './modules/ticket-types/index.js';
+import { createTicketTypesRouter, createTicketTypesService, ticketTypeCount } from './modules/ticket-types/index.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
 import {
   createAdmissionControl,
@@ -126,6 +126,7 @@ export const eventHoldings: EventHoldings = {
   seats: createTicketsRepository,
   orders: createPaymentsRepository,
   holders: createTicketsRepository,
+  ticketTypeCount,
 };
 
 /** Payments sits below refunds: a settlement that flags an order refund_due writes the refund through this port. */

@@ -2,7 +2,8 @@
  * The server's module boundaries (docs/decisions/server-boundaries.md) are enforced by the root
  * eslint.config.js: a module imports its own files, src/lib, src/db and the public face (index.ts) of a
  * module below it in the layering; the rest of src reaches modules only through their faces; lib/ and db/
- * name at most the auth face's types. This runs ESLint's Node API on deliberately wrong imports (each
+ * name at most the auth face's types. Tables: a module imports its own from its schema file, reads another's
+ * only from that module's face, never imports another's repository or schema file; faces export no repository. This runs ESLint's Node API on deliberately wrong imports (each
  * must be refused) and on right ones (each must pass), then on the real server sources. No database needed.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -19,7 +20,7 @@ const refused = [
     file: 'server/src/modules/tickets/boundary-probe.ts',
     code: "import { recordActivity as value } from '../events/events.repository.js';",
     rule: 'no-restricted-imports',
-    says: 'only through its public face',
+    says: "must not use another module's repository",
   },
   {
     why: "an upward import of a higher module's face (events → payments)",
@@ -33,7 +34,7 @@ const refused = [
     file: 'server/src/modules/events/boundary-probe.ts',
     code: "import { createPaymentsRepository as value } from '../payments/payments.repository.js';",
     rule: 'no-restricted-imports',
-    says: 'not below it in the layering',
+    says: "must not use another module's repository",
   },
   {
     why: 'a type-only upward import (tickets → payments)',
@@ -78,6 +79,69 @@ const refused = [
     says: 'not below it in the layering',
   },
   {
+    why: "a repository importing another module's schema file (community → tickets' tables)",
+    file: 'server/src/modules/community/boundary-probe.repository.ts',
+    code: "import { tickets as value } from '../tickets/tickets.schema.js';",
+    rule: 'no-restricted-imports',
+    says: "must not import another module's tables",
+  },
+  {
+    why: 'a module importing the aggregate src/db/schema.ts (every table)',
+    file: 'server/src/modules/waitlist/boundary-probe.repository.ts',
+    code: "import { users as value } from '../../db/schema.js';",
+    rule: 'no-restricted-imports',
+    says: "must not import another module's tables",
+  },
+  {
+    why: "a module using a lower module's repository (waitlist → tickets)",
+    file: 'server/src/modules/waitlist/boundary-probe.ts',
+    code: "import { createTicketsRepository as value } from '../tickets/tickets.repository.js';",
+    rule: 'no-restricted-imports',
+    says: "must not use another module's repository",
+  },
+  {
+    why: 'a lazy import() of another module\'s tables (waitlist → tickets)',
+    file: 'server/src/modules/waitlist/boundary-probe.ts',
+    code: "const value = () => import('../tickets/tickets.schema.js');",
+    rule: 'no-restricted-syntax',
+    says: "must not import another module's tables",
+  },
+  {
+    why: "payments' services reading refunds' tables (the allowance is for its two repository files only)",
+    file: 'server/src/modules/payments/payments.service.ts',
+    code: "import { refunds as value } from '../refunds/refunds.schema.js';",
+    rule: 'no-restricted-imports',
+    says: "must not import another module's tables",
+  },
+  {
+    why: "a higher module's table read through its face (events → ticket-types)",
+    file: 'server/src/modules/events/boundary-probe.repository.ts',
+    code: "import { ticketTypes as value } from '../ticket-types/index.js';",
+    rule: 'no-restricted-imports',
+    says: 'not below it in the layering',
+  },
+  {
+    why: 'a public face exporting a repository (waitlist)',
+    file: 'server/src/modules/waitlist/index.ts',
+    code: "export { createWaitlistRepository } from './waitlist.repository.js';\nconst value = 1;",
+    rule: 'no-restricted-imports',
+    says: 'never a repository',
+  },
+  {
+    why: "a schema file importing a module's code (waitlist schema → events face)",
+    file: 'server/src/modules/waitlist/waitlist.schema.ts',
+    code: "import { canSeeEvent as value } from '../events/index.js';",
+    rule: 'no-restricted-imports',
+    says: "schema file imports only drizzle-orm",
+  },
+  {
+    why: 'the aggregate src/db/schema.ts importing anything but a schema file',
+    file: 'server/src/db/schema.ts',
+    code: "export * from '../modules/auth/index.js';\nconst value = 1;",
+    rule: '@typescript-eslint/no-restricted-imports',
+    says: "only gathers the modules' schema files",
+  },
+  {
     why: "app.ts reaching past a module's face",
     file: 'server/src/boundary-probe.ts',
     code: "import { createTicketsService as value } from './modules/tickets/tickets.service.js';",
@@ -111,7 +175,27 @@ const allowed = [
   {
     why: 'a module importing its own files, lib and db',
     file: 'server/src/modules/events/boundary-probe.ts',
-    code: "import { createEventsRepository as value } from './events.repository.js';\nimport { AppError } from '../../lib/app-error.js';\nimport { events } from '../../db/schema.js';\nexport const probe = [AppError, events];",
+    code: "import { createEventsRepository as value } from './events.repository.js';\nimport { AppError } from '../../lib/app-error.js';\nimport { events } from './events.schema.js';\nimport type { Executor } from '../../db/database.js';\nexport const probe: [unknown, unknown, Executor | null] = [AppError, events, null];",
+  },
+  {
+    why: "a repository reading a lower module's tables from its face, for a join (community → auth's users, tickets' tickets)",
+    file: 'server/src/modules/community/boundary-probe.repository.ts',
+    code: "import { users as value } from '../auth/index.js';\nimport { tickets } from '../tickets/index.js';\nexport const probe = tickets;",
+  },
+  {
+    why: "a schema file importing other modules' schema files for foreign keys (tickets → payments' orders, ticket types)",
+    file: 'server/src/modules/tickets/tickets.schema.ts',
+    code: "import { orders as value } from '../payments/payments.schema.js';\nimport { ticketTypes } from '../ticket-types/ticket-types.schema.js';\nimport { id } from '../../db/columns.js';\nexport const probe = [ticketTypes, id];",
+  },
+  {
+    why: "the checkout rewrite's listed allowance (tickets' repository reading payments' orders)",
+    file: 'server/src/modules/tickets/tickets.repository.ts',
+    code: "import { orders as value } from '../payments/payments.schema.js';",
+  },
+  {
+    why: 'the aggregate src/db/schema.ts gathering a module schema file',
+    file: 'server/src/db/schema.ts',
+    code: "export * from '../modules/auth/auth.schema.js';\nconst value = 1;",
   },
   {
     why: "a module importing a lower module's face (community → tickets, events, auth)",

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { authTokens } from '../../db/schema.js';
+import { authTokens } from './auth.schema.js';
 
 export type TokenPurpose = (typeof authTokens.$inferSelect)['purpose'];
 

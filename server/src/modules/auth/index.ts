@@ -5,3 +5,5 @@
 export { createAuthRouter } from './auth.routes.js';
 export { createAuthService, hashPassword, toAuthUser, type AuthService, type AuthUser } from './auth.service.js';
 export { createUsersRepository } from './users.repository.js';
+/** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
+export { users } from './auth.schema.js';

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { chatBlocks, chatMessages, users } from '../../db/schema.js';
+import { chatBlocks, chatMessages } from '../chat/index.js';
+import { users } from './auth.schema.js';
 import { normaliseAccountName, usernameSkeleton } from './account-names.js';
 
 export type UserRow = typeof users.$inferSelect;

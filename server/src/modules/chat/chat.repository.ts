@@ -3,7 +3,8 @@ import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
-import { chatBlocks, chatMessages, users } from '../../db/schema.js';
+import { users } from '../auth/auth.schema.js';
+import { chatBlocks, chatMessages } from './chat.schema.js';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 

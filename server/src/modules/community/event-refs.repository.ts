@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { events } from '../../db/schema.js';
+import { events } from '../events/index.js';
 
 export interface EventRef {
   id: string;

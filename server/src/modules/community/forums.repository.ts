@@ -3,7 +3,8 @@ import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
-import { forumPosts, forumThreads, postVotes, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { forumPosts, forumThreads, postVotes } from './community.schema.js';
 
 export type ThreadRow = {
   id: string;

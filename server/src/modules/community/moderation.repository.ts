@@ -1,6 +1,8 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { comments, events, forumPosts, forumThreads, reviews, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { events } from '../events/index.js';
+import { comments, forumPosts, forumThreads, reviews } from './community.schema.js';
 
 export type ContentKind = 'comment' | 'review' | 'thread' | 'post';
 

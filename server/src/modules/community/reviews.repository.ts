@@ -3,7 +3,9 @@ import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
-import { reviews, tickets, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { tickets } from '../tickets/index.js';
+import { reviews } from './community.schema.js';
 
 const reviewColumns = {
   id: reviews.id,

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { comments, forumPosts, forumThreads, reviews } from '../../db/schema.js';
+import { comments, forumPosts, forumThreads, reviews } from './community.schema.js';
 import type { ContentKind } from './moderation.repository.js';
 
 /** The counts the spam brakes need: how much a user posted lately, and where the same words went. */

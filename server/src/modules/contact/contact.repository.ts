@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { contactMessages } from '../../db/schema.js';
+import { contactMessages } from './contact.schema.js';
 
 /** Messages from the contact form; kept even when the mail to the team fails. */
 export function createContactRepository(db: Executor) {

@@ -1,6 +1,9 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { orders, payments, promoCodes, refunds, tickets, ticketTypes } from '../../db/schema.js';
+import { orders, payments } from '../payments/index.js';
+import { refunds } from '../refunds/index.js';
+import { promoCodes, ticketTypes } from '../ticket-types/index.js';
+import { tickets } from '../tickets/index.js';
 
 /**
  * A stored instant (created_at, checked_in_at are real instants) as Nairobi wall-clock time, so a sale at

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { eventPendingChanges } from '../../db/schema.js';
+import { eventPendingChanges } from './events.schema.js';
 
 export type PendingChangeRow = typeof eventPendingChanges.$inferSelect;
 

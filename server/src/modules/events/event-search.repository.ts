@@ -1,6 +1,6 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { events } from '../../db/schema.js';
+import { events } from './events.schema.js';
 import { eventColumns, type EventRow } from './events.repository.js';
 import { likePattern, type Rank, type SearchCursor } from './search-query.js';
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
-import { eventDailyActivity, events, eventShares, ticketTypes } from '../../db/schema.js';
+import { eventDailyActivity, events, eventShares } from './events.schema.js';
 import { utcDay } from './event-dates.js';
 import { likePattern } from './search-query.js';
 import type { SharePlatform } from './events.schemas.js';
@@ -107,11 +107,6 @@ export function createEventsRepository(db: Executor) {
       return new Set(rows.map((row) => row.name));
     },
 
-    /** How many ticket types the event sells (its price follows ticketPrice only while it has one). */
-    async ticketTypeCount(eventId: string): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
-      return Number(row?.n ?? 0);
-    },
 
     async findById(id: string): Promise<EventRow | undefined> {
       const [row] = await (byIdQuery ??= prepareById()).execute({ id });

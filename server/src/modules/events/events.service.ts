@@ -208,8 +208,8 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
 }
 
 /**
- * What events must know about an event's tickets and orders, which the tickets and payments modules own
- * (both sit above events: they sell its seats). app.ts passes their repositories; each is made on the
+ * What events must know about an event's tickets, orders and ticket types, which the tickets, payments and
+ * ticket-types modules own (all sit above events: they sell its seats). app.ts passes their repositories; each is made on the
  * executor given here, the database or the transaction that holds the event row lock.
  */
 export interface EventHoldings {
@@ -226,6 +226,8 @@ export interface EventHoldings {
   orders(executor: Executor): { orderCountsForEvent(eventId: string): Promise<Partial<Record<string, number>>> };
   /** Whom to tell when an approved change moves the event: every holder of a valid ticket, once, with their language. */
   holders(executor: Executor): { validHolderContacts(eventId: string): Promise<Array<{ email: string; username: string; language: Language }>> };
+  /** How many ticket types the event sells (the ticket-types module's): its price follows ticketPrice only while it has one. */
+  ticketTypeCount(executor: Executor, eventId: string): Promise<number>;
 }
 
 /**
@@ -545,7 +547,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       if (apply.startsAt && apply.startsAt.getTime() !== live.startsAt.getTime() && hasStarted(apply.startsAt, now())) {
         throw AppError.conflict('event_change_date_past', eventMessages.changeDatePast, 'date');
       }
-      if (apply.ticketPrice !== undefined && apply.ticketPrice !== live.ticketPrice && (await events.ticketTypeCount(id)) > 1) {
+      if (apply.ticketPrice !== undefined && apply.ticketPrice !== live.ticketPrice && (await deps.holdings.ticketTypeCount(tx, id)) > 1) {
         throw AppError.conflict('event_several_ticket_types', eventMessages.severalTypes, 'ticketPrice');
       }
       const updated = await events.update(id, apply);
@@ -758,7 +760,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         const isPaid = input.isPaid ?? (input.ticketPrice != null ? input.ticketPrice > 0 : row.isPaid);
         Object.assign(changes, pricing(isPaid, isPaid ? (input.ticketPrice ?? row.ticketPrice) : 0));
         // One type follows ticketPrice (a trigger does it); with several, each type has its own price.
-        if (changes.ticketPrice !== row.ticketPrice && (await repo.ticketTypeCount(id)) > 1) {
+        if (changes.ticketPrice !== row.ticketPrice && (await deps.holdings.ticketTypeCount(deps.db, id)) > 1) {
           throw AppError.conflict('event_several_ticket_types', eventMessages.severalTypes, 'ticketPrice');
         }
       }

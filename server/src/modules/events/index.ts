@@ -9,3 +9,5 @@ export { createAdminEventsRouter, createEventsRouter } from './events.routes.js'
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
 export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';
 export { refuseWhileSalesPaused } from './sales-pause.js';
+/** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
+export { events } from './events.schema.js';

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { mailOutbox } from '../../db/schema.js';
+import { mailOutbox } from './mail.schema.js';
 
 export type MailRow = typeof mailOutbox.$inferSelect;
 export interface NewMail {

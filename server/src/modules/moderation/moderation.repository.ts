@@ -3,7 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
-import { moderationActions, reports, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { moderationActions, reports } from './moderation.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import type { ModerationAction, ReportKind, ReportReason } from './moderation.schemas.js';
 

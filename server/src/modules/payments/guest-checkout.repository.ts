@@ -1,7 +1,11 @@
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Language } from '@tukio/shared/languages';
 import type { Executor } from '../../db/database.js';
-import { events, orders, payments, refunds, tickets, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { events } from '../events/index.js';
+import { refunds } from '../refunds/refunds.schema.js';
+import { tickets } from '../tickets/index.js';
+import { orders, payments } from './payments.schema.js';
 
 /** Guest checkout's reads and writes (docs/decisions/guest-checkout.md): shadow accounts and moving their orders. */
 export function createGuestCheckoutRepository(db: Executor) {

@@ -2,7 +2,11 @@ import { and, desc, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from 'dri
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
-import { events, orders, paymentContradictions, payments, refunds, tickets, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { events } from '../events/index.js';
+import { refunds } from '../refunds/refunds.schema.js';
+import { tickets } from '../tickets/index.js';
+import { orders, paymentContradictions, payments } from './payments.schema.js';
 import { chunk } from '../../db/chunk.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import type { PricedOrder, PricingFacts } from './price-order.js';

@@ -15,7 +15,7 @@ import {
 } from '@tukio/shared/internal-api';
 import { refundReasonSchema, refundStatusSchema } from '@tukio/shared/internal-refunds';
 import { z } from 'zod';
-import type { orders, payments } from '../../db/schema.js';
+import type { orders, payments } from './payments.schema.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
 /** Response bodies of the payment routes, for the API document (the service's return values say the same in TypeScript). */

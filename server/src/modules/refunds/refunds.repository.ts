@@ -1,7 +1,12 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
-import { events, orders, payments, refundAttempts, refunds, refundTransitions, tickets, ticketTypes, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { events } from '../events/index.js';
+import { orders, payments } from '../payments/index.js';
+import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
+import { tickets } from '../tickets/index.js';
+import { refundAttempts, refunds, refundTransitions } from './refunds.schema.js';
 import { chunk } from '../../db/chunk.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';

@@ -14,7 +14,7 @@ import {
 import { shillingsSchema as shillings } from '@tukio/shared/internal-api';
 import { z } from 'zod';
 import { pageSchema } from '../../lib/keyset-page.js';
-import type { refunds } from '../../db/schema.js';
+import type { refunds } from './refunds.schema.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
 /** Response bodies of the refund routes, for the API document (the service's return values say the same in TypeScript). */

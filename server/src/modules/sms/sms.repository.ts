@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { smsMessages } from '../../db/schema.js';
+import { smsMessages } from './sms.schema.js';
 
 export type SmsRow = typeof smsMessages.$inferSelect;
 export interface NewSms {

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { orderItems, orders, promoCodes, tickets, ticketTypes } from '../../db/schema.js';
+import { orderItems, orders } from '../payments/index.js';
+import { tickets } from '../tickets/index.js';
+import { promoCodes, ticketTypes } from './ticket-types.schema.js';
 import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';
 
 export type TicketTypeRow = typeof ticketTypes.$inferSelect;
@@ -10,6 +12,11 @@ export type PromoCodeRow = typeof promoCodes.$inferSelect;
 /** Ticket types and promo codes of events; the hold function (drizzle/0012) reads the same rows. */
 export function createTicketTypesRepository(db: Executor) {
   return {
+    async countForEvent(eventId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
+      return Number(row?.n ?? 0);
+    },
+
     async listTypes(eventId: string): Promise<TicketTypeRow[]> {
       return db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId)).orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt));
     },

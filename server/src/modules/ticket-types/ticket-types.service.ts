@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
@@ -183,3 +183,8 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
 }
 
 export type TicketTypesService = ReturnType<typeof createTicketTypesService>;
+
+/** How many ticket types an event sells, on the database or inside the caller's transaction (events' EventHoldings port). */
+export function ticketTypeCount(executor: Executor, eventId: string): Promise<number> {
+  return createTicketTypesRepository(executor).countForEvent(eventId);
+}

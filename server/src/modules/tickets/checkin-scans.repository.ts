@@ -1,7 +1,8 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { checkinScans, tickets, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { checkinScans, tickets } from './tickets.schema.js';
 
 export type ScanRow = typeof checkinScans.$inferSelect;
 

@@ -4,3 +4,5 @@ export { createTicketSigner } from './ticket-signer.js';
 export { createTicketsRepository } from './tickets.repository.js';
 export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.js';
 export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedError, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';
+/** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
+export { tickets } from './tickets.schema.js';

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { tickets } from '../../db/schema.js';
+import { tickets } from './tickets.schema.js';
 
 /**
  * A ticket its holder gave up (cancelled it, or transferred it) no longer registers them; one voided

@@ -1,7 +1,11 @@
 import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
-import { events, orders, tickets, ticketTypes, users } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { events } from '../events/index.js';
+import { orders } from '../payments/payments.schema.js';
+import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
+import { tickets } from './tickets.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import { heldTicket } from './registrations.repository.js';
 

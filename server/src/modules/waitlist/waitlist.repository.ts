@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { users, waitlistEntries } from '../../db/schema.js';
+import { users } from '../auth/index.js';
+import { waitlistEntries } from './waitlist.schema.js';
 
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
 export type WaitlistStatus = WaitlistEntryRow['status'];

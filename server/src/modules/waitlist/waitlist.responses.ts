@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { waitlistEntries } from '../../db/schema.js';
+import { waitlistEntries } from './waitlist.schema.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
 
 /** Response bodies of the waitlist routes, for the API document. */

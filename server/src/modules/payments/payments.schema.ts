@@ -1,0 +1,150 @@
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, createdAt, updatedAt } from '../../db/columns.js';
+import { users } from '../auth/auth.schema.js';
+import { events } from '../events/events.schema.js';
+import { promoCodes, ticketTypes } from '../ticket-types/ticket-types.schema.js';
+
+/**
+ * The payments module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
+ */
+/**
+ * Money rows (orders, payments, and tickets bought through an order) are never deleted by deleting anything else:
+ * their foreign keys RESTRICT, so deleting an event or user that has them fails instead of erasing receipts.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'restrict' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    quantity: integer('quantity').notNull(),
+    amount: integer('amount').notNull(),
+    status: text('status', {
+      enum: ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due'],
+    })
+      .notNull()
+      .default('pending'),
+    phone: text('phone'),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    /** The promo code applied on the server when the seats were held, and what it took off `amount`. */
+    promoCodeId: id('promo_code_id').references((): AnyPgColumn => promoCodes.id, { onDelete: 'restrict' }),
+    discount: integer('discount').notNull().default(0),
+    /** A guest buyer's optional email, for the ticket mail (their shadow account has none). */
+    guestEmail: text('guest_email'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('orders_event_status_idx').on(t.eventId, t.status),
+    index('orders_user_idx').on(t.userId),
+    index('orders_promo_idx').on(t.promoCodeId, t.status),
+    // A signed-in account claims the guest orders made with its verified email (docs/decisions/guest-checkout.md).
+    index('orders_guest_email_idx').on(sql`lower(${t.guestEmail})`).where(sql`${t.guestEmail} is not null`),
+    // The waiting room's adaptive rate counts recent holds still without a push every second (few rows: pending only).
+    index('orders_pending_created_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** What an order holds, per ticket type: the unit price then, and the share of the order's discount. Money rows: never deleted. */
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    ticketTypeId: id('ticket_type_id')
+      .notNull()
+      // NO ACTION rather than RESTRICT: checked at the end of the statement, so deleting a free event
+      // (cascading to its types and tickets together) still works, while deleting a sold type alone fails.
+      .references(() => ticketTypes.id, { onDelete: 'no action' }),
+    position: integer('position').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPrice: integer('unit_price').notNull(),
+    discount: integer('discount').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('order_items_order_idx').on(t.orderId, t.position),
+    index('order_items_type_idx').on(t.ticketTypeId),
+    check('order_items_quantity_valid', sql`${t.quantity} >= 1`),
+    check('order_items_discount_valid', sql`${t.discount} >= 0 and ${t.discount} <= ${t.unitPrice} * ${t.quantity}`),
+  ],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'restrict' }),
+    checkoutRequestId: text('checkout_request_id').notNull(),
+    merchantRequestId: text('merchant_request_id'),
+    phone: text('phone').notNull(),
+    amount: integer('amount').notNull(),
+    status: text('status', { enum: ['pending', 'success', 'failed', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    resultCode: integer('result_code'),
+    resultDesc: text('result_desc'),
+    mpesaReceiptNumber: text('mpesa_receipt_number'),
+    transactionDate: text('transaction_date'),
+    /**
+     * When M-Pesa itself (an STK query) said this payment succeeded. A success recorded from a callback alone
+     * (callbacks are unsigned) stays null until the reconciler's query agrees, or is voided when it contradicts.
+     */
+    providerConfirmedAt: timestamp('provider_confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_checkout_request_idx').on(t.checkoutRequestId),
+    uniqueIndex('payments_receipt_idx').on(t.mpesaReceiptNumber),
+    index('payments_user_idx').on(t.userId),
+    index('payments_event_idx').on(t.eventId),
+    // An order's payments (0022): found by order when a guest's order is claimed, when cancelled orders are refunded, and
+    // when the waiting room counts holds still without a push.
+    index('payments_order_idx').on(t.orderId),
+    index('payments_status_created_idx').on(t.status, t.createdAt),
+    /** A user's transactions, a page at a time, newest first (0017). */
+    index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // The reconciler's second look: successes no STK query has confirmed yet (few rows: partial index).
+    index('payments_unconfirmed_success_idx').on(t.createdAt).where(sql`${t.status} = 'success' and ${t.providerConfirmedAt} is null`),
+  ],
+);
+
+/**
+ * A success callback that M-Pesa's own answer (an STK query) contradicted: someone who knew the callback
+ * URL's secret forged it, or M-Pesa reversed itself. Append-only; the payment keeps its row (its status
+ * follows M-Pesa's answer), its tickets are voided ('payment_reversed') and the buyer and admins are told.
+ */
+export const paymentContradictions = pgTable(
+  'payment_contradictions',
+  {
+    id: id().primaryKey(),
+    paymentId: id('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    /** What the callback claimed: its receipt number (the payment row keeps it too) and amount. */
+    claimedReceipt: text('claimed_receipt'),
+    claimedAmount: integer('claimed_amount'),
+    /** M-Pesa's answer to the STK query. */
+    providerResultCode: integer('provider_result_code').notNull(),
+    providerResultDesc: text('provider_result_desc').notNull(),
+    /** Tickets issued on the claim and voided now (0 when the claim was caught before any were issued). */
+    ticketsVoided: integer('tickets_voided').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payment_contradictions_created_idx').on(t.createdAt), uniqueIndex('payment_contradictions_payment_idx').on(t.paymentId)],
+);

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, createdAt } from '../../db/columns.js';
+import { users } from '../auth/auth.schema.js';
+import { events } from '../events/events.schema.js';
+import { orders } from '../payments/payments.schema.js';
+import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
+
+/**
+ * The tickets module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: id('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: id('order_id').references(() => orders.id, { onDelete: 'restrict' }),
+    /** Signed ticket code carried by the QR; verifiable offline with the public key. */
+    code: text('code').notNull(),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    checkedInBy: id('checked_in_by'),
+    /** The gate device whose scan admitted the ticket (its staff-given name, e.g. "Gate B"); see checkin_scans. */
+    checkedInDevice: text('checked_in_device'),
+    /**
+     * A void ticket is kept (its holder still sees it, and the audit counts it) but no longer admits anyone:
+     * its event was cancelled, its holder cancelled it, it was transferred (replaced by another ticket), or the payment behind it was contradicted by M-Pesa.
+     * Once void it stays void with its reason (a trigger refuses changing either).
+     */
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidReason: text('void_reason', { enum: ['event_cancelled', 'self_cancel', 'transferred', 'payment_reversed'] }),
+    /** The ticket this one replaced when it was transferred to its holder (same order, new code); one replacement at most. */
+    transferredFrom: id('transferred_from').references((): AnyPgColumn => tickets.id, { onDelete: 'set null' }),
+    ticketTypeId: id('ticket_type_id').references(() => ticketTypes.id, { onDelete: 'no action' }),
+    /** This ticket's share of its payment (whole shillings; an order's tickets add up to its amount). Null before ticket types. */
+    pricePaid: integer('price_paid'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('tickets_code_idx').on(t.code),
+    uniqueIndex('tickets_transferred_from_idx').on(t.transferredFrom),
+    check('tickets_void_reason_valid', sql`${t.voidReason} in ('event_cancelled', 'self_cancel', 'transferred', 'payment_reversed')`),
+    check('tickets_void_together', sql`(${t.voidedAt} is null) = (${t.voidReason} is null)`),
+    index('tickets_event_user_idx').on(t.eventId, t.userId),
+    index('tickets_user_idx').on(t.userId),
+    index('tickets_type_idx').on(t.ticketTypeId),
+  ],
+);
+
+/**
+ * Every door scan of a genuine ticket, from the live check-in and from gate devices syncing what they
+ * scanned offline (docs/decisions/offline.md). The earliest scan (`scanned_at`, corrected for the
+ * device's clock) admits the ticket and is copied to tickets.checked_in_at/_device; later ones are
+ * flagged duplicates. A retried sync finds its row by (ticket, device, the device's own time) and
+ * changes nothing.
+ */
+export const checkinScans = pgTable(
+  'checkin_scans',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    ticketId: id('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    /** The name staff gave the device ("Gate B"); null for scans from before devices had names. */
+    device: text('device'),
+    /** When the scan happened on the server's clock (the device's time corrected by its measured offset). */
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
+    /** The scan time as the device sent it: with the device and ticket, what makes a retry recognisable. */
+    deviceScannedAt: timestamp('device_scanned_at', { withTimezone: true }).notNull(),
+    scannedBy: id('scanned_by'),
+    /** Sent by a device syncing offline scans (false: the live check-in). */
+    offline: boolean('offline').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('checkin_scans_retry_idx').on(t.ticketId, t.device, t.deviceScannedAt),
+    index('checkin_scans_event_idx').on(t.eventId, t.scannedAt),
+  ],
+);
