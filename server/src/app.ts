@@ -53,21 +53,17 @@ import {
   createGuestTicketLinks,
   createGuestTicketsRouter,
   createInternalPaymentsRouter,
-  createPaymentsRepository,
+  orderQuestions,
   createPaymentsService,
   createTransactionsRouter,
-  type RefundLedger,
-} from './modules/payments/index.js';
-import {
   createAdminRefundsRouter,
   createEventCancellation,
   createEventCancellationRouter,
   createSelfCancel,
   createSelfCancelRouter,
   createInternalRefundsRouter,
-  createRefundLedger,
   createRefundsService,
-} from './modules/refunds/index.js';
+} from './modules/checkout/index.js';
 import {
   createEventTicketsRouter,
   createRegistrationsRepository,
@@ -124,13 +120,10 @@ export const eventHoldings: EventHoldings = {
   registrations: createRegistrationsRepository,
   registeredUserIdsColumn,
   seats: createTicketsRepository,
-  orders: createPaymentsRepository,
+  orders: orderQuestions,
   holders: createTicketsRepository,
   ticketTypeCount,
 };
-
-/** Payments sits below refunds: a settlement that flags an order refund_due writes the refund through this port. */
-export const refundLedger: RefundLedger = createRefundLedger;
 
 /**
  * SMS go to Africa's Talking, or offline to the simulator this server mounts at /simulator/sms, over the
@@ -219,7 +212,7 @@ export function createServices(deps: AppDeps) {
   // Tickets sits below payments: it sees orders only through the port it declares (PaidOrders).
   const tickets = createTicketsService({
     db,
-    orders: createPaymentsRepository,
+    orders: orderQuestions,
     signer,
     mail,
     logger,
@@ -255,7 +248,7 @@ export function createServices(deps: AppDeps) {
     deps.redis ? createRedisSharedRate(deps.redis.commands, deps.redis.keyPrefix) : createMemorySharedRate(),
     logger,
     // Holds of the last minute older than the push target and still without a push, whichever instance holds them.
-    (olderThanMs) => createPaymentsRepository(db).countHoldsWithoutPush(new Date(Date.now() - 60_000), new Date(Date.now() - olderThanMs)),
+    (olderThanMs) => orderQuestions(db).countHoldsWithoutPush(new Date(Date.now() - 60_000), new Date(Date.now() - olderThanMs)),
   );
   const lineRate = {
     get perSecond() {
@@ -277,7 +270,7 @@ export function createServices(deps: AppDeps) {
       },
     },
   });
-  const payments = createPaymentsService({ db, tickets, refunds: refundLedger, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceOrder, type PricingFacts } from '../src/modules/payments/price-order.js';
+import { priceOrder, type PricingFacts } from '../src/modules/checkout/price-order.js';
 
 // The pricing rule on its own (no database): the quote and the hold both call it.
 const wallNow = new Date('2026-12-01T12:00:00Z');

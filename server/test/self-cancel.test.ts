@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, tickets } from '../src/db/schema.js';
-import { createRefundLedger } from '../src/modules/refunds/index.js';
+import { createRefundLedger } from '../src/modules/checkout/refunds.service.js';
 import { createEvent, insertEventRow } from './helpers/events.js';
 import { payFor, refundsOf } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';

@@ -14,8 +14,8 @@ export const DATABASE_FUNCTION_SOURCES = [
   'ticket-types/sql/ticket-type-rules.sql',
   'waitlist/sql/offered-seats.sql',
   'tickets/sql/ticket-void-final.sql',
-  'refunds/sql/refund-rows-kept.sql',
-  'payments/sql/hold-order.sql',
+  'checkout/sql/refund-rows-kept.sql',
+  'checkout/sql/hold-order.sql',
   'events/sql/search.sql',
 ] as const;
 

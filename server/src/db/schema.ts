@@ -5,13 +5,13 @@
  */
 export * from '../modules/auth/auth.schema.js';
 export * from '../modules/chat/chat.schema.js';
+export * from '../modules/checkout/payments.schema.js';
+export * from '../modules/checkout/refunds.schema.js';
 export * from '../modules/community/community.schema.js';
 export * from '../modules/contact/contact.schema.js';
 export * from '../modules/events/events.schema.js';
 export * from '../modules/mail/mail.schema.js';
 export * from '../modules/moderation/moderation.schema.js';
-export * from '../modules/payments/payments.schema.js';
-export * from '../modules/refunds/refunds.schema.js';
 export * from '../modules/sms/sms.schema.js';
 export * from '../modules/ticket-types/ticket-types.schema.js';
 export * from '../modules/tickets/tickets.schema.js';

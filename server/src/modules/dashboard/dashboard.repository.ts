@@ -1,7 +1,7 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { orders, payments } from '../payments/index.js';
-import { refunds } from '../refunds/index.js';
+import { orders, payments } from '../checkout/index.js';
+import { refunds } from '../checkout/index.js';
 import { promoCodes, ticketTypes } from '../ticket-types/index.js';
 import { tickets } from '../tickets/index.js';
 

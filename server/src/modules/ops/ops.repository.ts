@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { orders } from '../payments/index.js';
+import { orders } from '../checkout/index.js';
 
 /** The queries readiness and the metrics need. */
 export function createOpsRepository(db: Executor) {

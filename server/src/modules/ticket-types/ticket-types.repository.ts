@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { orderItems, orders } from '../payments/index.js';
+import { orderItems, orders } from '../checkout/index.js';
 import { tickets } from '../tickets/index.js';
 import { promoCodes, ticketTypes } from './ticket-types.schema.js';
 import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';

@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../../lib/change-feed.js';
 import { nowAsWallClock } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent } from '../events/index.js';
-import type { PaymentsService } from '../payments/index.js';
+import type { PaymentsService } from '../checkout/index.js';
 import { createTicketsRepository, ticketMessages } from '../tickets/index.js';
 import { createTicketTypesRepository, type TicketTypeRow } from './ticket-types.repository.js';
 import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';

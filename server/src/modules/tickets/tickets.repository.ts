@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { orders } from '../payments/payments.schema.js';
+import { orders } from '../checkout/payments.schema.js';
 import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 import { tickets } from './tickets.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';

@@ -3,7 +3,7 @@ import { type AnyPgColumn, boolean, check, index, integer, pgTable, text, timest
 import { id, createdAt } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
 import { events } from '../events/events.schema.js';
-import { orders } from '../payments/payments.schema.js';
+import { orders } from '../checkout/payments.schema.js';
 import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 
 /**

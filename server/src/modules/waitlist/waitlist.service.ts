@@ -8,7 +8,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { JobQueue } from '../../lib/job-queue.js';
 import { createRepeatingTask } from '../../lib/repeating-task.js';
 import { canSeeEvent } from '../events/index.js';
-import { createPaymentsRepository } from '../payments/index.js';
+import { orderQuestions } from '../checkout/index.js';
 import type { SmsService } from '../sms/index.js';
 import { createTicketsRepository, ticketMessages, type TicketsService } from '../tickets/index.js';
 import type { Language } from '../../lib/i18n.js';
@@ -161,7 +161,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
   /** The offer by SMS too, to whoever has paid with M-Pesa before (their number is known); once per offer. */
   async function textOffers(event: { id: string; title: string }, offers: OfferMade[]) {
     if (!deps.sms || offers.length === 0) return;
-    const payments = createPaymentsRepository(db);
+    const payments = orderQuestions(db);
     const messages = [];
     for (const made of offers) {
       const phone = await payments.latestPhoneOf(made.entry.userId);

@@ -3,7 +3,7 @@ import type { Language } from '@tukio/shared/languages';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { refunds } from '../refunds/refunds.schema.js';
+import { refunds } from './refunds.schema.js';
 import { tickets } from '../tickets/index.js';
 import { orders, payments } from './payments.schema.js';
 

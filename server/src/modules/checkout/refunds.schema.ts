@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'dr
 import { id, createdAt, updatedAt } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
 import { events } from '../events/events.schema.js';
-import { orders, payments } from '../payments/payments.schema.js';
+import { orders, payments } from './payments.schema.js';
 
 /**
  * The refunds module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").

@@ -1,7 +1,7 @@
 import type { auditRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database } from '../../db/database.js';
-import { auditSuccessClaims } from '../payments/index.js';
+import { auditSuccessClaims } from './payments-audit.js';
 import { createRefundsRepository } from './refunds.repository.js';
 
 type AuditInput = z.output<typeof auditRequest>;

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { orders, payments } from '../payments/index.js';
+import { orders, payments } from './payments.schema.js';
 import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 import { tickets } from '../tickets/index.js';
 import { refundAttempts, refunds, refundTransitions } from './refunds.schema.js';

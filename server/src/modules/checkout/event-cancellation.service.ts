@@ -6,7 +6,7 @@ import type { ChangeFeed } from '../../lib/change-feed.js';
 import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, createEventsRepository } from '../events/index.js';
-import { createPaymentsRepository } from '../payments/index.js';
+import { createPaymentsRepository } from './payments.repository.js';
 import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
 import { buildCancellationMail } from './cancellation-mail.js';
 import { createRefundLedger } from './refunds.service.js';

@@ -7,7 +7,7 @@ import type { ChangeFeed } from '../../lib/change-feed.js';
 import { msUntilStart } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { refundPolicyOf } from '../events/index.js';
-import { createPaymentsRepository } from '../payments/index.js';
+import { createPaymentsRepository } from './payments.repository.js';
 import { createTicketsRepository, ticketMessages, ticketPaid, voidedError, type TicketsService } from '../tickets/index.js';
 import { createRefundLedger } from './refunds.service.js';
 import { buildSelfCancelMail } from './self-cancel-mail.js';

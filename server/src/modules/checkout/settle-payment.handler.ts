@@ -10,18 +10,11 @@ import { buildAdminContradictionMail, buildBuyerContradictionMail, type Contradi
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { describePayment, type PaymentView } from './payment-view.js';
 import { createPaymentsRepository, type OrderRow, type PaymentStatus } from './payments.repository.js';
-
-/**
- * Refunds belong to the refunds module, which sits above payments. A success that cannot get its seats
- * (sold out, or the event was cancelled) must have its refund row written in the settling transaction:
- * app.ts passes the refunds module's ledger, called with that transaction.
- */
-export type RefundLedger = (executor: Executor) => { createRefund(input: { paymentId: string; reason: 'sold_out' | 'late_payment' }): Promise<unknown> };
+import { createRefundLedger } from './refunds.service.js';
 
 export interface SettlePaymentDeps {
   db: Database;
   tickets: TicketsService;
-  refunds: RefundLedger;
   logger: Logger;
   /** payment_settlements_total{status}: counted once per result actually recorded. */
   metrics?: Pick<Metrics, 'settlements'> | undefined;
@@ -288,7 +281,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         }
         if (refundReason) {
           await payments.setOrderStatus(order.id, 'refund_due');
-          await deps.refunds(tx).createRefund({ paymentId: payment.id, reason: refundReason });
+          await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason: refundReason });
           logger.info(`order ${order.id} paid ${refundReason === 'late_payment' ? 'after its event was cancelled' : 'after its hold expired and the event is full'}: refund due`);
           return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
         }

@@ -4,7 +4,7 @@ import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { refunds } from '../refunds/refunds.schema.js';
+import { refunds } from './refunds.schema.js';
 import { tickets } from '../tickets/index.js';
 import { orders, paymentContradictions, payments } from './payments.schema.js';
 import { chunk } from '../../db/chunk.js';

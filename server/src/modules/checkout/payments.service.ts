@@ -10,15 +10,14 @@ import { createPaymentHistory } from './payment-history.service.js';
 import { createQuoteOrderHandler } from './quote-order.handler.js';
 import { createRecordPushHandler } from './record-push.handler.js';
 import { createReleaseOrderHandler } from './release-order.handler.js';
-import { createSettlePaymentHandler, type RefundLedger } from './settle-payment.handler.js';
+import { createSettlePaymentHandler } from './settle-payment.handler.js';
 
 export type { HoldOrderInput as CreateOrderInput } from './hold-order.handler.js';
-export type { RefundLedger, SettleResult } from './settle-payment.handler.js';
+export type { SettleResult } from './settle-payment.handler.js';
 
 export interface PaymentsServiceDeps {
   db: Database;
   tickets: TicketsService;
-  refunds: RefundLedger;
   logger: Logger;
   holdMinutes: number;
   metrics?: Pick<Metrics, 'settlements'> | undefined;

@@ -1,0 +1,20 @@
+/**
+ * The checkout module's public face (docs/decisions/server-boundaries.md): everything money does on the API
+ * server, one handler per use case: quote, hold seats, record the push, settle a result, expire holds, cancel
+ * (a ticket, an event) and refund; the payment history buyers read; guest checkout and ticket reminders.
+ */
+export { auditSuccessClaims } from './payments-audit.js';
+export { createGuestTicketsRouter, createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
+export { createGuestCheckout, type GuestCheckout } from './guest-checkout.service.js';
+export { createGuestTicketLinks } from './guest-ticket-links.js';
+export { createPaymentsService, type PaymentsService } from './payments.service.js';
+export { createEventReminders, reminderText, type EventReminders } from './event-reminders.js';
+export { createPaymentPasses, type PaymentPasses } from './payment-passes.js';
+export { createEventCancellation } from './event-cancellation.service.js';
+export { createAdminRefundsRouter, createEventCancellationRouter, createInternalRefundsRouter, createSelfCancelRouter } from './refunds.routes.js';
+export { createRefundsService } from './refunds.service.js';
+export { createSelfCancel } from './self-cancel.service.js';
+/** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
+export { orderItems, orders, payments } from './payments.schema.js';
+export { refunds } from './refunds.schema.js';
+export { orderQuestions } from './order-questions.js';
