@@ -6,7 +6,7 @@
  * only from that module's face, never imports another's repository or schema file; faces export no repository. This runs ESLint's Node API on deliberately wrong imports (each
  * must be refused) and on right ones (each must pass), then on the real server sources. No database needed.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createBoundaryProbe, isBoundaryRule } from './helpers/boundary-probe.js';
 
@@ -261,5 +261,19 @@ describe('server module boundaries (eslint.config.js)', () => {
         .map((message) => `${result.filePath}:${message.line} ${message.message}`),
     );
     expect(violations).toEqual([]);
+  });
+
+  it('the docs list every module: the layer table of server-boundaries.md and the layering in architecture.md', () => {
+    const modules = readdirSync(modulesDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    const boundaries = readFileSync(new URL('../../docs/decisions/server-boundaries.md', import.meta.url), 'utf8');
+    const tableRows = boundaries.split('\n').filter((line) => /^\s*\| \d+ \|/.test(line));
+    const inTable = tableRows.flatMap((row) => row.split('|')[2]!.split(',').map((name) => name.trim())).sort();
+    expect(inTable).toEqual(modules);
+    const architecture = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const layering = /Modules are layered, lowest first: (.*?)\. A module/.exec(architecture)?.[1] ?? '';
+    expect(layering.split(/←|,/).map((name) => name.trim()).sort()).toEqual(modules);
   });
 });

@@ -4,7 +4,7 @@
 
 -- Seats promised to the waitlist: each live offer of someone other than p_except_user, less what its
 -- holder already holds in a live pending order for the event (paying for the offer must not count it twice).
--- The one definition of the rule: the hold (payments/sql/hold-order.sql) and the API server's seat counts both call it.
+-- The one definition of the rule: the hold (checkout/sql/hold-order.sql) and the API server's seat counts both call it.
 CREATE OR REPLACE FUNCTION tukio_offered_seats(p_event_id varchar, p_except_user varchar, p_now timestamptz)
 RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT coalesce(sum(greatest(w.offered_quantity - coalesce((
