@@ -16,6 +16,7 @@ import { createDatabase, freePorts, root, startApi, startService } from './lib.m
 export const PRICE = 500;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const internalKey = 'bench-internal-key-bench-internal-key';
+const metricsToken = 'bench-metrics-token-bench-metrics-token';
 const simulatorKey = 'bench-simulator-key-bench-simulator-key';
 
 /** CPU seconds (user + system) a process has used, from /proc. */
@@ -110,6 +111,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       DATA_DIR: dataDir,
       JWT_SECRET: secret,
       INTERNAL_API_KEY: internalKey,
+      METRICS_TOKEN: metricsToken,
       RATE_LIMIT_MAX: '1000000',
       // Every buyer goes straight to the hold, as before the waiting room: these benches measure the checkout's
       // own throughput (the line in front of it is bench/flash-sale.mjs's subject).
@@ -297,4 +299,18 @@ export async function runBenchWithAudit(stackOptions, body) {
     await stack?.stop();
   }
   process.exit(failed ? 1 : 0);
+}
+
+/**
+ * Requests the API server has answered on its internal routes (`/api/internal/*`, the payment service's calls),
+ * read from its Prometheus counter: a sale's count divided by its tickets is the internal requests per ticket.
+ */
+export async function internalRequests(stack) {
+  const res = await fetch(`${stack.api.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
+  let total = 0;
+  for (const line of (await res.text()).split('\n')) {
+    if (line.startsWith('http_requests_total{') && line.includes('route="/api/internal')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
 }

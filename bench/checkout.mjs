@@ -11,7 +11,7 @@
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuSeconds, loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
+import { cpuSeconds, internalRequests, loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
 import { percentile } from './lib.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
@@ -27,6 +27,7 @@ await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: S
   const backendPids = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
   const cpuBefore = { api: cpuSeconds(api.pid), pay: cpuSeconds(pay.pid), daraja: cpuSeconds(stack.daraja.pid), bench: process.cpuUsage() };
   const pgBefore = new Map((await backendPids()).map((pid) => [pid, cpuSeconds(pid)]));
+  const internalBefore = await internalRequests(stack);
 
   const sale = await runSale(stack, { pollMs: POLL_MS });
   const { confirmed, pushLatency, confirmLatency, serverErrors } = sale;
@@ -72,5 +73,7 @@ await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: S
   console.log(
     `server-side CPU per confirmed ticket (API + payment service + PostgreSQL, ticket emails included): ${perTicketMs.toFixed(1)} ms (goal <= 9) -> about ${(2000 / perTicketMs).toFixed(0)} tickets/s if the services had the machine's 2 cores to themselves`,
   );
+  const internalPerTicket = ((await internalRequests(stack)) - internalBefore) / confirmed;
+  console.log(`internal requests (payment service -> API server) per confirmed ticket: ${internalPerTicket.toFixed(2)} (goal <= 2)`);
   if (rate < 50 || oversold > 0 || serverErrors > 0 || issued !== confirmed || confirmed !== Math.min(SEATS, BUYERS)) fail();
 });

@@ -10,10 +10,10 @@ export { createGuestTicketLinks } from './guest-ticket-links.js';
 export { createPaymentsService, type PaymentsService } from './payments.service.js';
 export { createEventReminders, reminderText, type EventReminders } from './event-reminders.js';
 export { createPaymentPasses, type PaymentPasses } from './payment-passes.js';
-export { createEventCancellation } from './event-cancellation.service.js';
+export { createEventCancellation } from './cancel-event.handler.js';
 export { createAdminRefundsRouter, createEventCancellationRouter, createInternalRefundsRouter, createSelfCancelRouter } from './refunds.routes.js';
 export { createRefundsService } from './refunds.service.js';
-export { createSelfCancel } from './self-cancel.service.js';
+export { createSelfCancel } from './cancel-tickets.handler.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { orderItems, orders, payments } from './payments.schema.js';
 export { refunds } from './refunds.schema.js';

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import type { EventCancellationService } from './event-cancellation.service.js';
+import type { EventCancellationService } from './cancel-event.handler.js';
 import { accepted, adminRefundPage, adminRefunds, audited, cancelled, claimed, eventRefunds, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
 import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundPageQuery, refundParams, resultBody, selfCancelBody, unresolvedQuery } from './refunds.schemas.js';
 import type { RefundsService } from './refunds.service.js';
-import type { SelfCancelService } from './self-cancel.service.js';
+import type { SelfCancelService } from './cancel-tickets.handler.js';
 
 /**
  * /api/internal — the refund ledger's calls, made by the payment service only (the declaration checks
