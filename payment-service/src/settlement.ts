@@ -77,11 +77,6 @@ export function createSettlement(deps: {
     push.state = 'final';
     push.final = settled.view;
   };
-  /** What this instance knows of the push's order: a hint that lets the API server settle in one statement. */
-  const orderHint = (checkoutRequestId: string) => {
-    const push = open.get(checkoutRequestId);
-    return push ? { eventId: push.eventId, quantity: push.quantity } : {};
-  };
   const prune = () => {
     const cutoff = Date.now() - OPEN_PUSH_TTL_MS;
     for (const [id, push] of open) if (push.createdAt < cutoff) open.delete(id);
@@ -93,7 +88,7 @@ export function createSettlement(deps: {
 
   /** A callback's claim as the API server's settle takes it. */
   const settleClaim = (checkoutRequestId: string, claim: CallbackClaim, providerConfirmed?: true) =>
-    api.settle({ checkoutRequestId, ...claim, source: 'callback', ...(providerConfirmed ? { providerConfirmed } : {}), ...orderHint(checkoutRequestId) });
+    api.settle({ checkoutRequestId, ...claim, source: 'callback', ...(providerConfirmed ? { providerConfirmed } : {}) });
 
   /**
    * Records a push on the API server (idempotent there; `via` picks the connections); once
@@ -152,7 +147,6 @@ export function createSettlement(deps: {
         resultDesc: answer.resultDesc,
         source: 'query',
         ...(contradicted ? { contradicts: { mpesaReceiptNumber: claim.mpesaReceiptNumber, amount: claim.amount } } : {}),
-        ...orderHint(checkoutRequestId),
       });
     }
     remember(settled);

@@ -119,12 +119,6 @@ export const settleRequest = z.object({
   /** `callback`: an unsigned message that must match the push; `query`: Daraja's own answer to an STK query. */
   source: z.enum(['callback', 'query']),
   /**
-   * What the payment service expects the order to be (it created it): lets a success be settled in
-   * one statement that checks them. A hint only: anything that does not match takes the full path.
-   */
-  eventId: idParam('eventId').optional(),
-  quantity: z.coerce.number().int().min(1).max(MAX_TICKETS_PER_ORDER).optional(),
-  /**
    * A success callback M-Pesa agreed with: the payment service asked (STK query) before settling. Without
    * it a success from a callback is recorded unconfirmed, and the reconciler asks M-Pesa about it later.
    */
