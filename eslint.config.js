@@ -137,11 +137,6 @@ const checkoutRewriteSchemaReaders = [
   'server/src/modules/tickets/tickets.repository.ts',
   'server/src/modules/refunds/refunds.repository.ts',
 ];
-/*
- * Chat sits below auth (auth's router serves chat's sendMessage) but lists people by name: its repository joins
- * auth's users table, read-only, from auth's schema file (a face import would be upward and a cycle).
- */
-const usersTableReaders = ['server/src/modules/chat/chat.repository.ts'];
 const serverFaceBoundary = {
   regex: String.raw`^(?:\.\.?/)+modules/[^/]+/(?!index(?:\.js)?$)`,
   message: "Outside server/src/modules, import a module only through its public face, 'modules/<name>/index.js' (docs/decisions/server-boundaries.md).",
@@ -233,7 +228,7 @@ export default tseslint.config(
       files: [`server/src/modules/${module}/index.ts`],
       rules: boundaryRules([faceBoundary, ...serverModuleBoundaries(module)], []),
     })),
-  ...[...checkoutRewriteSchemaReaders, ...usersTableReaders].map((file) => {
+  ...checkoutRewriteSchemaReaders.map((file) => {
     const module = file.split('/')[3];
     return { files: [file], rules: boundaryRules(serverModuleBoundaries(module, { foreignSchemaFiles: true }), []) };
   }),

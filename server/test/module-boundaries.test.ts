@@ -86,6 +86,13 @@ const refused = [
     says: "must not import another module's tables",
   },
   {
+    why: "chat's repository reading auth's users table (chat sits below auth: its ChatPeople port gives it names and avatars)",
+    file: 'server/src/modules/chat/chat.repository.ts',
+    code: "import { users as value } from '../auth/auth.schema.js';",
+    rule: 'no-restricted-imports',
+    says: "must not import another module's tables",
+  },
+  {
     why: 'a module importing the aggregate src/db/schema.ts (every table)',
     file: 'server/src/modules/waitlist/boundary-probe.repository.ts',
     code: "import { users as value } from '../../db/schema.js';",

@@ -8,9 +8,9 @@ import { createUsersRepository, type UserRow } from './users.repository.js';
 /*
  * Accounts as other modules and the composition code need them, one function per use case: the seeding at
  * start (bootstrap), guest checkout's shadow accounts, a ticket transfer's recipient, the spam brakes' account
- * age. They take an Executor (the database or the caller's transaction) and, like the repository they call,
- * announce nothing on the change feed: none of them changes what a session is (name, email, role, bans).
- * Sign-up, sign-in and profile edits stay in the auth service.
+ * age, chat's people. They take an Executor (the database or the caller's transaction) and, like the
+ * repository they call, announce nothing on the change feed: none of them changes what a session is (name,
+ * email, role, bans). Sign-up, sign-in and profile edits stay in the auth service.
  */
 
 /** The owner of imported (scraped) events; it has a random password nobody knows, so it cannot log in. */
@@ -93,4 +93,10 @@ export async function findAccountByLogin(
 export async function accountStanding(executor: Executor, userId: string): Promise<Pick<UserRow, 'createdAt' | 'emailVerifiedAt'> | undefined> {
   const row = await createUsersRepository(executor).findById(userId);
   return row && { createdAt: row.createdAt, emailVerifiedAt: row.emailVerifiedAt };
+}
+
+/** Chat's people (its ChatPeople port, filled in app.ts): each account's name, avatar and whether it is a guest's shadow account. */
+export async function chatProfiles(executor: Executor, ids: string[]): Promise<Array<{ id: string; username: string; avatarImage: string; guest: boolean }>> {
+  const rows = await createUsersRepository(executor).profiles(ids);
+  return rows.map((row) => ({ id: row.id, username: row.username, avatarImage: row.avatarImage, guest: row.guestPhone !== null }));
 }

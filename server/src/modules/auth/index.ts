@@ -7,6 +7,7 @@ export { createAuthService, hashPassword, toAuthUser, type AuthService, type Aut
 export {
   accountStanding,
   backfillUsernameSkeletons,
+  chatProfiles,
   createShadowAccount,
   createVerifiedAccount,
   ensureAdminAccount,
