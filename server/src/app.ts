@@ -25,7 +25,7 @@ import { createRequestGate } from './lib/request-gate.js';
 import type { RedisConnection } from './lib/redis.js';
 import { createSharedTokenBuckets, createTokenBuckets } from './lib/token-bucket.js';
 import './lib/validate.js';
-import { createAuthRouter, createAuthService } from './modules/auth/index.js';
+import { chatProfiles, createAuthRouter, createAuthService } from './modules/auth/index.js';
 import { createChatRouter, createChatService, createSendMessage } from './modules/chat/index.js';
 import {
   createCommentsRouter,
@@ -176,7 +176,7 @@ export function createServices(deps: AppDeps) {
   const sendBudget = deps.redis
     ? createSharedTokenBuckets(deps.redis.commands, `${deps.redis.keyPrefix}chat-send:`, config.chatRateLimit)
     : createTokenBuckets(config.chatRateLimit);
-  const chat = createChatService({ db, synchronousCommit: config.chatSynchronousCommit, sendBudget });
+  const chat = createChatService({ db, people: { profiles: (ids) => chatProfiles(db, ids) }, synchronousCommit: config.chatSynchronousCommit, sendBudget });
   const geocoding = createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger });
   const events = createEventsService({
     db,

@@ -6,10 +6,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureSystemUser } from '../bootstrap/bootstrap.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase, pgliteDataDir } from '../db/database.js';
 import { createLogger } from '../lib/logger.js';
+import { ensureSystemAccount } from '../modules/auth/index.js';
 import { createEventsImportService, fetchImportSource } from '../modules/events/index.js';
 import { createGeocodingService } from '../modules/geocoding/index.js';
 
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const text = await readSource(source, config.importAllowedAddresses);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config.dataDir) });
   try {
-    await ensureSystemUser(database.db);
+    await ensureSystemAccount(database.db);
     const importer = createEventsImportService({
       db: database.db,
       geocoding: createGeocodingService({ url: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs, logger }),

@@ -4,6 +4,17 @@
  */
 export { createAuthRouter } from './auth.routes.js';
 export { createAuthService, hashPassword, toAuthUser, type AuthService, type AuthUser } from './auth.service.js';
-export { createUsersRepository } from './users.repository.js';
+export {
+  accountStanding,
+  backfillUsernameSkeletons,
+  chatProfiles,
+  createShadowAccount,
+  createVerifiedAccount,
+  ensureAdminAccount,
+  ensureSystemAccount,
+  findAccountByLogin,
+  setAccountLanguage,
+  usernameTaken,
+} from './accounts.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { users } from './auth.schema.js';

@@ -117,6 +117,14 @@ export function createUsersRepository(db: Executor) {
       return clashes;
     },
 
+    /** Name, avatar ('' for none) and guest phone of these accounts, for chat's lists (ChatPeople). */
+    async profiles(ids: string[]) {
+      return db
+        .select({ id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')`, guestPhone: users.guestPhone })
+        .from(users)
+        .where(inArray(users.id, ids));
+    },
+
     async bumpTokenVersion(id: string): Promise<void> {
       await db
         .update(users)

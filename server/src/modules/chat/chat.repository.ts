@@ -3,7 +3,6 @@ import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
-import { users } from '../auth/auth.schema.js';
 import { chatBlocks, chatMessages } from './chat.schema.js';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
@@ -35,15 +34,14 @@ export function createChatRepository(db: Executor) {
   };
 
   return {
-    /** Most recent conversation first: `limit` contacts after the cursor, each with its last message time in microseconds. */
-    async contactPage(userId: string, page: { limit: number; after: CursorKey | undefined }) {
+    /** Most recent conversation first: `limit` contacts' ids after the cursor, each with its last message time in microseconds. */
+    async contactPage(userId: string, page: { limit: number; after: CursorKey | undefined }): Promise<Array<{ contactId: string; lastMicros: string }>> {
       const partners = partnersOf(userId);
       return db
-        .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')`, lastMicros: epochMicros(partners.lastAt) })
+        .select({ contactId: partners.other, lastMicros: epochMicros(partners.lastAt) })
         .from(partners)
-        .innerJoin(users, eq(users.id, partners.other))
-        .where(afterTimeKey('desc', partners.lastAt, users.id, page.after))
-        .orderBy(desc(partners.lastAt), desc(users.id))
+        .where(afterTimeKey('desc', partners.lastAt, partners.other, page.after))
+        .orderBy(desc(partners.lastAt), desc(partners.other))
         .limit(page.limit);
     },
 
@@ -68,24 +66,12 @@ export function createChatRepository(db: Executor) {
       return result.rows.map((row) => ({ userId: row.user_id, contactId: row.contact_id }));
     },
 
-    /**
-     * Someone the caller has exchanged messages with, as a contact card: an account (not a guest's shadow one)
-     * that has not blocked the caller. Anyone else is not the caller's to look up (an id is no way to a username).
-     */
-    async contactCard(userId: string, contactId: string) {
-      const [row] = await db
-        .select({ _id: users.id, username: users.username, avatarImage: sql<string>`coalesce(${users.avatarImage}, '')` })
-        .from(users)
-        .where(
-          and(
-            eq(users.id, contactId),
-            isNull(users.guestPhone),
-            sql`not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${users.id} and ${chatBlocks.blockedId} = ${userId})`,
-            sql`exists (select 1 from ${chatMessages} where ${between(userId, contactId)})`,
-          ),
-        )
-        .limit(1);
-      return row;
+    /** Whether `contactId` is one of `userId`'s contacts: they have exchanged a message and `contactId` has not blocked `userId`. */
+    async isContact(userId: string, contactId: string): Promise<boolean> {
+      const result = (await db.execute(sql`select
+        exists (select 1 from ${chatMessages} where ${between(userId, contactId)})
+        and not exists (select 1 from ${chatBlocks} where ${chatBlocks.blockerId} = ${contactId} and ${chatBlocks.blockedId} = ${userId}) as contact`)) as unknown as { rows: Array<{ contact: boolean }> };
+      return result.rows[0]?.contact === true;
     },
 
     async countContacts(userId: string): Promise<number> {
@@ -185,11 +171,11 @@ export function createChatRepository(db: Executor) {
       await db.delete(chatBlocks).where(and(eq(chatBlocks.blockerId, blockerId), eq(chatBlocks.blockedId, blockedId)));
     },
 
-    async blockedBy(blockerId: string) {
+    /** Whom `blockerId` blocked, most recent first. */
+    async blockedBy(blockerId: string): Promise<Array<{ blockedId: string; blockedAt: Date }>> {
       return db
-        .select({ _id: users.id, username: users.username, blockedAt: chatBlocks.createdAt })
+        .select({ blockedId: chatBlocks.blockedId, blockedAt: chatBlocks.createdAt })
         .from(chatBlocks)
-        .innerJoin(users, eq(users.id, chatBlocks.blockedId))
         .where(eq(chatBlocks.blockerId, blockerId))
         .orderBy(desc(chatBlocks.createdAt));
     },

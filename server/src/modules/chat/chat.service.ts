@@ -62,8 +62,18 @@ function toConversationMessage(row: ChatMessageRow, self: string) {
   };
 }
 
+/**
+ * Who people are, by id. Chat lists people by name and face but sits below auth (auth's router serves chat's
+ * sendMessage), so it reads no users table: app.ts fills this port with auth's `chatProfiles`.
+ */
+export interface ChatPeople {
+  /** The accounts among `ids`, in any order: username, avatar ('' for none), and whether it is a guest's shadow account. */
+  profiles(ids: string[]): Promise<Array<{ id: string; username: string; avatarImage: string; guest: boolean }>>;
+}
+
 export function createChatService(deps: {
   db: Database;
+  people: ChatPeople;
   synchronousCommit: boolean;
   /**
    * Per sender, whatever the way in (sockets, both HTTP paths), so extra tabs or connections buy no extra
@@ -72,6 +82,9 @@ export function createChatService(deps: {
   sendBudget: TokenBuckets;
 }) {
   const messages = createChatRepository(deps.db);
+  /** Accounts that no longer exist are left out, as the join on users left them out. */
+  const profilesById = async (ids: string[]) =>
+    new Map(ids.length === 0 ? [] : (await deps.people.profiles(ids)).map((person) => [person.id, person]));
   const { sendBudget } = deps;
   // Under load many messages share one INSERT and one commit (a busy chat would otherwise pay a
   // round trip and a WAL flush per message); an idle one writes each at once. Without
@@ -157,7 +170,12 @@ export function createChatService(deps: {
 
     /** One page of the people the caller has talked with, most recent conversation first. */
     async contactPage(self: string, page: { limit: number; cursor?: CursorKey | undefined }) {
-      const [rows, total] = await Promise.all([messages.contactPage(self, { limit: page.limit + 1, after: page.cursor }), messages.countContacts(self)]);
+      const [partners, total] = await Promise.all([messages.contactPage(self, { limit: page.limit + 1, after: page.cursor }), messages.countContacts(self)]);
+      const people = await profilesById(partners.map((partner) => partner.contactId));
+      const rows = partners.flatMap(({ contactId, lastMicros }) => {
+        const person = people.get(contactId);
+        return person ? [{ _id: contactId, username: person.username, avatarImage: person.avatarImage, lastMicros }] : [];
+      });
       const contacts = rows.map(({ lastMicros: _, ...contact }) => contact);
       // Avatars (up to 100 KB each) weigh most: a page holds as many contacts as fit.
       const sent = countWithinBytes(contacts, page.limit);
@@ -176,11 +194,15 @@ export function createChatService(deps: {
       return pairs;
     },
 
-    /** A conversation opened by its link (`/chat?with=<id>`) with someone beyond the loaded pages of contacts. */
+    /**
+     * A conversation opened by its link (`/chat?with=<id>`) with someone beyond the loaded pages of contacts: an
+     * account (not a guest's shadow one) the caller has exchanged messages with and that has not blocked the
+     * caller. Anyone else is not the caller's to look up (an id is no way to a username).
+     */
     async contact(self: string, contactId: string) {
-      const card = await messages.contactCard(self, contactId);
-      if (!card) throw AppError.notFound('user_not_found', 'That user does not exist.');
-      return card;
+      const person = (await messages.isContact(self, contactId)) ? (await profilesById([contactId])).get(contactId) : undefined;
+      if (!person || person.guest) throw AppError.notFound('user_not_found', 'That user does not exist.');
+      return { _id: contactId, username: person.username, avatarImage: person.avatarImage };
     },
 
     /** Blocking: the blocked user can no longer message the blocker (nor the blocker them) and no longer sees them in contacts. */
@@ -200,7 +222,11 @@ export function createChatService(deps: {
     },
     async blocks(self: string) {
       const rows = await messages.blockedBy(self);
-      return rows.map((row) => ({ _id: row._id, username: row.username, blockedAt: row.blockedAt.toISOString() }));
+      const people = await profilesById(rows.map((row) => row.blockedId));
+      return rows.flatMap((row) => {
+        const person = people.get(row.blockedId);
+        return person ? [{ _id: row.blockedId, username: person.username, blockedAt: row.blockedAt.toISOString() }] : [];
+      });
     },
 
     /** For moderation (above chat): a message, the conversation it sits in, hiding and deleting. */

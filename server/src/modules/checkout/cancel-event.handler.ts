@@ -5,7 +5,7 @@ import { hasStarted } from '../../lib/event-clock.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { AuthUser } from '../auth/index.js';
-import { canSeeEvent, createEventsRepository } from '../events/index.js';
+import { canSeeEvent, findEvent, markEventCancelled } from '../events/index.js';
 import { createPaymentsRepository } from './payments.repository.js';
 import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
 import { buildCancellationMail } from './cancellation-mail.js';
@@ -43,7 +43,7 @@ export function createEventCancellation(deps: EventCancellationDeps) {
       // flight finishes first (its tickets are then voided and refunded here) instead of deadlocking.
       await orders.lockForEvent(eventId);
       if (!(await tickets.lockEvent(eventId))) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
-      const event = await createEventsRepository(tx).cancel(eventId, reason, now);
+      const event = await markEventCancelled(tx, eventId, reason, now);
       if (!event) throw AppError.conflict('event_already_cancelled', cancellationMessages.alreadyCancelled);
       const released = await orders.cancelPendingOrders(eventId, now);
       const voided = await tickets.voidForEvent(eventId, 'event_cancelled', now);
@@ -84,7 +84,7 @@ export function createEventCancellation(deps: EventCancellationDeps) {
   return {
     /** POST /api/events/:id/cancel (and DELETE of an event with orders): the organiser or an admin. */
     async cancel(eventId: string, user: AuthUser, reason: string) {
-      const event = await createEventsRepository(db).findById(eventId);
+      const event = await findEvent(db, eventId);
       // A pending event is answered as missing to strangers, as everywhere else.
       if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
       requireOwner(user, event.userId, { code: 'event_cancel_not_organiser', message: cancellationMessages.notOwner });

@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
-import { createUsersRepository } from '../auth/index.js';
+import { createShadowAccount, setAccountLanguage } from '../auth/index.js';
 import { createGuestCheckoutRepository } from './guest-checkout.repository.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import type { PaymentsService } from './payments.service.js';
@@ -35,13 +35,13 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
     const existing = await repo.shadowAccount(phone);
     if (existing) {
       // The phone's latest purchase says which language its SMS (and ticket email) are written in.
-      if (language && existing.language !== language) await createUsersRepository(db).update(existing.id, { language });
+      if (language && existing.language !== language) await setAccountLanguage(db, existing.id, language);
       return existing.id;
     }
     // `guest-<phone>` normally; a real account that took that name (or address) first gets a suffix instead.
     for (const suffix of ['', `-${randomBytes(3).toString('hex')}`]) {
       try {
-        const row = await createUsersRepository(db).insert({
+        const row = await createShadowAccount(db, {
           username: `guest-${phone}${suffix}`,
           // `.invalid` is reserved (RFC 2606): this address can never receive mail or be anyone's.
           email: `${phone}${suffix}@guest.invalid`,

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
-import { canSeeEvent, createEventsRepository } from '../events/index.js';
+import { canSeeEvent, findEvent } from '../events/index.js';
 import { auditLedger } from './refunds-audit.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
@@ -313,7 +313,7 @@ export function createRefundsService(deps: RefundsServiceDeps) {
      * organiser or an admin; buyers appear by username only, as on the attendee list (no phone, no email).
      */
     async forEvent(eventId: string, user: AuthUser) {
-      const event = await createEventsRepository(db).findById(eventId);
+      const event = await findEvent(db, eventId);
       // A pending event is answered as missing to strangers, as everywhere else.
       if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', refundMessages.eventNotFound);
       requireOwner(user, event.userId, { code: 'refunds_not_organiser', message: refundMessages.notOwner });

@@ -2,7 +2,7 @@ import { SYSTEM_USER_ID } from '../../db/ids.js';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthUser } from '../auth/index.js';
-import { createUsersRepository } from '../auth/index.js';
+import { accountStanding } from '../auth/index.js';
 import { createContentModerationRepository, type ContentKind } from './moderation.repository.js';
 import { createSpamRepository } from './spam.repository.js';
 
@@ -48,7 +48,6 @@ export const heldMessages = {
  */
 export function createSpamBrakes(deps: { db: Database; queue: ReviewQueue; scale?: number; now?: () => Date }) {
   const spam = createSpamRepository(deps.db);
-  const users = createUsersRepository(deps.db);
   const content = createContentModerationRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const scale = deps.scale ?? 1;
@@ -70,7 +69,7 @@ export function createSpamBrakes(deps: { db: Database; queue: ReviewQueue; scale
     async holdReason(user: AuthUser, text: string, eventId: string): Promise<string | null> {
       if (user.role === 'admin') return null;
       if (containsLink(text)) {
-        const row = await users.findById(user.id);
+        const row = await accountStanding(deps.db, user.id);
         if (!row || !row.emailVerifiedAt || now().getTime() - row.createdAt.getTime() < NEW_ACCOUNT_MS) return heldMessages.newAccountLink;
       }
       const elsewhere = await spam.eventsWithSameText(user.id, text, eventId, new Date(now().getTime() - 24 * HOUR));

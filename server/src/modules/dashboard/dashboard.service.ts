@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/index.js';
-import { canSeeEvent, createEventsRepository } from '../events/index.js';
+import { canSeeEvent, findEvent } from '../events/index.js';
 import { createDashboardRepository } from './dashboard.repository.js';
 
 /** A year of daily sales and a week of hourly check-ins: enough for any event, and the answer stays small. */
@@ -50,7 +50,7 @@ export function createEventDashboardService(deps: { db: Database }) {
   const { db } = deps;
 
   async function forEvent(eventId: string, user: AuthUser) {
-    const event = await createEventsRepository(db).findById(eventId);
+    const event = await findEvent(db, eventId);
     // A pending event is answered as missing to strangers, as everywhere else.
     if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', dashboardMessages.eventNotFound);
     requireOwner(user, event.userId, { code: 'dashboard_not_organiser', message: dashboardMessages.notOwner, allowAdmin: true });

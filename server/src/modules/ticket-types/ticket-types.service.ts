@@ -188,3 +188,16 @@ export type TicketTypesService = ReturnType<typeof createTicketTypesService>;
 export function ticketTypeCount(executor: Executor, eventId: string): Promise<number> {
   return createTicketTypesRepository(executor).countForEvent(eventId);
 }
+
+/**
+ * Sets a new event's kinds of ticket, in order, for seeding (bootstrap's demo events): the first takes over
+ * the default type the event was created with. No ownership, stock or change-feed steps: nobody has bought
+ * or cached anything yet.
+ */
+export async function seedTicketTypes(executor: Executor, eventId: string, types: Array<Omit<TicketTypeInput, '_id'>>): Promise<void> {
+  const repo = createTicketTypesRepository(executor);
+  const [general] = await repo.listTypes(eventId);
+  for (const [position, type] of types.entries()) {
+    await repo.saveType(eventId, position, { ...(position === 0 && general ? { _id: general.id } : {}), ...type });
+  }
+}

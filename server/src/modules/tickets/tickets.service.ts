@@ -12,8 +12,8 @@ import { maskKenyanPhone } from '@tukio/shared/phone';
 import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
-import { createUsersRepository, type AuthUser } from '../auth/index.js';
-import { recordActivity, refundPolicyOf, refuseWhileSalesPaused } from '../events/index.js';
+import { findAccountByLogin, type AuthUser } from '../auth/index.js';
+import { countRegistrations, refundPolicyOf, refuseWhileSalesPaused } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import { createCheckinScansRepository } from './checkin-scans.repository.js';
 import { createCheckinSync, type OfflineScan } from './checkin-sync.js';
@@ -269,7 +269,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       const issued = await repo.insert(rows);
       await input.beforeActivity?.();
       // Last statement before commit: the shared daily counter row stays locked as briefly as possible.
-      await recordActivity(tx, input.eventId, 'registrations', input.quantity, input.now.toISOString().slice(0, 10));
+      await countRegistrations(tx, input.eventId, input.quantity, input.now.toISOString().slice(0, 10));
       return issued;
     },
 
@@ -362,7 +362,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     async transfer(user: AuthUser, ticketId: string, to: string) {
       const found = await createTicketsRepository(db).findById(ticketId);
       if (!found || found.userId !== user.id) throw AppError.notFound('ticket_not_found', ticketMessages.ticketNotFound);
-      const recipient = await createUsersRepository(db).findByLogin(to);
+      const recipient = await findAccountByLogin(db, to);
       if (!recipient) throw AppError.notFound('unknown_recipient', ticketMessages.unknownRecipient);
       if (recipient.id === user.id) throw new AppError(400, 'transfer_to_self', ticketMessages.toSelf);
       const now = new Date();
