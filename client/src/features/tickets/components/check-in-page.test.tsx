@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +13,7 @@ vi.mock('../api/tickets-api', () => ({
   checkInTicket: vi.fn(),
   syncScans: vi.fn(),
   getRoleOnce: vi.fn(async () => undefined),
-  getAttendeePage: vi.fn(() => Promise.reject(Object.assign(new Error('Network Error'), { isAxiosError: true }))),
+  getAttendeePage: vi.fn(() => Promise.reject(Object.assign(new Error('Network Error'), { isHttpError: true }))),
   getAttendeesCsv: vi.fn(),
 }));
 vi.mock('../lib/ticket-code', () => ({
@@ -31,7 +32,7 @@ const gateList: GateList = {
   tickets: [{ ticketId: 't-amani', username: 'amani', email: 'amani@example.com', checkedInAt: null, checkedInDevice: null, voidedAt: null, voidReason: null } as GateList['tickets'][number]],
   flagged: [],
 };
-const unreachable = () => Object.assign(new Error('Network Error'), { isAxiosError: true });
+const unreachable = () => Object.assign(new Error('Network Error'), { isHttpError: true });
 
 let online = false;
 
@@ -56,9 +57,11 @@ describe('CheckInPage', () => {
   it('offline, opens from the saved details and saves a typed scan; back online, shows fresh details without the notice', async () => {
     const loadEvent = vi.fn(async () => (online ? details : Promise.reject(unreachable())));
     render(
-      <MemoryRouter>
-        <CheckInPage eventId={EVENT_ID} userId={OWNER} loadEvent={loadEvent} />
-      </MemoryRouter>,
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <CheckInPage eventId={EVENT_ID} userId={OWNER} loadEvent={loadEvent} />
+        </MemoryRouter>
+      </QueryClientProvider>,
     );
 
     await screen.findByRole('heading', { level: 1, name: `${details.title} (saved)` });

@@ -30,7 +30,7 @@ const gateList: GateList = {
   tickets: [{ ticketId: 't-alice', username: 'alice', email: 'alice@example.com', checkedInAt: null, checkedInDevice: null, voidedAt: null, voidReason: null } as GateList['tickets'][number]],
   flagged: [],
 };
-const unreachable = () => Object.assign(new Error('Network Error'), { isAxiosError: true });
+const unreachable = () => Object.assign(new Error('Network Error'), { isHttpError: true });
 const queueKey = `tukio-checkin-queue:${EVENT_ID}`;
 
 let online = false;

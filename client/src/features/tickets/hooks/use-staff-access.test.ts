@@ -7,7 +7,7 @@ vi.mock('../api/tickets-api', () => ({ getRoleOnce: vi.fn() }));
 
 const ADMIN = 'a'.repeat(24);
 const OWNER = 'o'.repeat(24);
-const unreachable = () => Object.assign(new Error('Network Error'), { isAxiosError: true });
+const unreachable = () => Object.assign(new Error('Network Error'), { isHttpError: true });
 
 beforeEach(() => vi.mocked(getRoleOnce).mockReset());
 afterEach(() => {
