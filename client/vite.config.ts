@@ -1,60 +1,31 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defaultClientConditions, defaultServerConditions, defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { catalogs } from './build/catalogs-plugin.js';
-
-const gzip = promisify(zlib.gzip);
 
 /** The browser build, not `vite build --ssr` (src/prerender.tsx) nor the dev server. */
 const clientBuildOnly = (_config: UserConfig, env: ConfigEnv) => env.command === 'build' && !env.isSsrBuild;
 
 /** Where `npm run build` puts the server-side build of src/prerender.tsx (read by the API server too). */
 const PRERENDER_MODULE = 'dist-ssr/prerender.js';
-const brotli = promisify(zlib.brotliCompress);
 
 /**
- * Writes `<file>.br` and `<file>.gz` next to every text file of the build (JS, CSS, SVG, JSON, HTML),
- * compressed once at maximum level; the server sends them with Content-Encoding when the browser
- * accepts it (express-static-gzip in server/src/app.ts), so no compression runs per request.
+ * Writes `<file>.br` and `<file>.gz` next to every text file of the build (JS, CSS, SVG, JSON, HTML) of 1 KB or
+ * more, compressed once at maximum level; the server sends them with Content-Encoding when the browser accepts
+ * it (express-static-gzip in server/src/app.ts), so no compression runs per request.
  */
-function precompress(): Plugin {
-  let outDir = 'dist';
-  return {
-    name: 'tukio:precompress',
-    apply: clientBuildOnly,
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    async closeBundle() {
-      const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
-      const files = entries
-        .filter((entry) => entry.isFile() && /\.(js|css|svg|json|html)$/.test(entry.name))
-        .map((entry) => path.join(entry.parentPath, entry.name));
-      await Promise.all(
-        files.map(async (file) => {
-          const body = await readFile(file);
-          if (body.length < 1024) return; // not worth a second request path
-          const [gz, br] = await Promise.all([
-            gzip(body, { level: 9 }),
-            brotli(body, {
-              params: {
-                [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-              },
-            }),
-          ]);
-          await Promise.all([writeFile(`${file}.gz`, gz), writeFile(`${file}.br`, br)]);
-        }),
-      );
-    },
-  };
-}
+const precompress = () =>
+  compression({
+    include: /\.(?:js|css|svg|json|html)$/,
+    threshold: 1024,
+    algorithms: [defineAlgorithm('gzip', { level: 9 }), defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })],
+    logLevel: 'silent',
+  });
 
 /** What the server-side build of src/prerender.tsx exports. */
 interface PrerenderModule {
@@ -183,7 +154,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [catalogs(), react(), prerenderShell(), precompress(), buildId(), ...(isSsrBuild ? [] : offlineApp())],
+  plugins: [catalogs(), react(), prerenderShell(), buildId(), ...(isSsrBuild ? [] : [precompress(), ...offlineApp()])],
   resolve: {
     // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
     // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its

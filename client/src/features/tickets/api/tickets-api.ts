@@ -202,17 +202,10 @@ export async function getTransactionPage(userId: string, cursor: string | null, 
   return data;
 }
 
-const roleCache = new Map<string, Promise<string | undefined>>();
-
-/** The user's role (GET /api/auth/user/:id), asked once per page load; the stored user record has none. */
-export function getRoleOnce(userId: string): Promise<string | undefined> {
-  let pending = roleCache.get(userId);
-  if (!pending) {
-    pending = api.get<{ user?: { role?: string } }>(`/auth/user/${seg(userId)}`).then(({ data }) => data?.user?.role);
-    pending.catch(() => roleCache.delete(userId));
-    roleCache.set(userId, pending);
-  }
-  return pending;
+/** The user's role (GET /api/auth/user/:id); the stored user record has none. */
+export async function getRole(userId: string, signal?: AbortSignal): Promise<string | undefined> {
+  const { data } = await api.get<{ user?: { role?: string } }>(`/auth/user/${seg(userId)}`, { signal });
+  return data?.user?.role;
 }
 
 /** A buyer's place in the line of a busy sale (server/src/modules/waiting-room). */

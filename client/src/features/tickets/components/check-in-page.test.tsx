@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GateList } from '../api/tickets-api';
 import { getGateList } from '../api/tickets-api';
+import { queryWrapper } from '../../../test-query-client';
 import { CheckInPage } from './check-in-page';
 
 /* The unit tier registers the English catalogs as the build does: the page is read by its English words. */
@@ -12,7 +12,7 @@ vi.mock('../api/tickets-api', () => ({
   getGateList: vi.fn(),
   checkInTicket: vi.fn(),
   syncScans: vi.fn(),
-  getRoleOnce: vi.fn(async () => undefined),
+  getRole: vi.fn(async () => undefined),
   getAttendeePage: vi.fn(() => Promise.reject(Object.assign(new Error('Network Error'), { isHttpError: true }))),
   getAttendeesCsv: vi.fn(),
 }));
@@ -57,11 +57,10 @@ describe('CheckInPage', () => {
   it('offline, opens from the saved details and saves a typed scan; back online, shows fresh details without the notice', async () => {
     const loadEvent = vi.fn(async () => (online ? details : Promise.reject(unreachable())));
     render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <CheckInPage eventId={EVENT_ID} userId={OWNER} loadEvent={loadEvent} />
-        </MemoryRouter>
-      </QueryClientProvider>,
+      <MemoryRouter>
+        <CheckInPage eventId={EVENT_ID} userId={OWNER} loadEvent={loadEvent} />
+      </MemoryRouter>,
+      { wrapper: queryWrapper() },
     );
 
     await screen.findByRole('heading', { level: 1, name: `${details.title} (saved)` });
