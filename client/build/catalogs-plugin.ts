@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 // The config is bundled by Vite before @tukio/shared may be built: its source, by path.
@@ -12,8 +12,8 @@ import { compileCatalog as compileMessages } from '../../packages/shared/src/com
  *      gets that area's English catalog imported and registered (src/lib/i18n/runtime.ts) before its
  *      code runs: English travels with the code that shows it (a route chunk carries its own texts,
  *      the home page only the ones it uses), and no page can render a key whose catalog is missing.
- *   3. Each Kiswahili catalog becomes a file of its own (assets/sw-<area>-<hash>.js), fetched only by a
- *      Kiswahili reader; index.html lists them (vite.config.ts `routePreloader`) for the runtime.
+ *   3. Each Kiswahili catalog is a file of its own, fetched only by a Kiswahili reader (a lazy
+ *      import.meta.glob in src/lib/i18n/kiswahili.ts).
  */
 
 const CATALOG_FILE = /[\\/]src[\\/]locales[\\/](?:en|sw)[\\/][a-z][a-z0-9-]*\.json$/;
@@ -48,11 +48,6 @@ export function catalogs(): Plugin {
     },
     buildStart() {
       known.clear();
-      if (this.environment.config.consumer !== 'client' || this.environment.mode !== 'build') return;
-      const kiswahiliDir = path.join(localesDir, 'sw');
-      for (const file of readdirSync(kiswahiliDir).filter((name) => name.endsWith('.json'))) {
-        this.emitFile({ type: 'chunk', id: path.join(kiswahiliDir, file), name: `sw-${file.replace(/\.json$/, '')}`, preserveSignature: 'strict' });
-      }
     },
     transform(code, id) {
       const file = id.split('?')[0]!;

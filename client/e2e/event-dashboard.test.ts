@@ -27,7 +27,7 @@ const title = 'Kisumu Lakeside Food Festival';
 const PRICE = 1500;
 const SIMULATOR_KEY = 'e2e-simulator-key-0123456789';
 /** The home route's first load, JS + CSS, gzip (docs/decisions/page-weight.md). */
-const HOME_BUDGET_KB = 100;
+const HOME_BUDGET_KB = 110;
 
 const screenshotDir = process.env.SCREENSHOT_DIR;
 const WIDTHS = [

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
@@ -8,11 +7,9 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
 /*
  * A deep link to an approved event arrives with its header, image, title, date and venue already in
  * the HTML (server-rendered by client/src/prerender.tsx) and with the event's data, so the page
- * neither waits for the API nor downloads axios. Pages the server cannot render (a pending event)
- * read through `fetch` with the signed-in user's token, and a 401 to a call made with the current
- * token ends the session. A signed-in page opened directly (/profile, /forum/:id) has its first API
- * reads started before the app's code has loaded (src/lib/early-reads.ts) and renders once, with
- * its data: each read is made once, axios is not downloaded, no loading state shows.
+ * does not wait for the API. Pages the server cannot render (a pending event) are read with the
+ * signed-in user's token, and a 401 to a call made with the current token ends the session. A
+ * signed-in page opened directly (/profile, /forum/:id) asks for each of its reads once.
  */
 
 let h: Harness;
@@ -27,25 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-const isAxiosChunk = (url: string) => /\/assets\/axios-[^/]*\.js$/.test(url);
-
-/** Records the loading states a page shows ('Loading your tickets…', 'Loading discussion…'), from its first byte. */
-function recordLoadingTexts(page: Page): () => Promise<string[]> {
-  void page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { loadingTexts: string[] }).loadingTexts = seen;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of record.addedNodes) {
-          const shown = /Loading (your \w+|discussion)…/.exec(node.textContent ?? '');
-          if (shown) seen.push(shown[0]);
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { loadingTexts: string[] }).loadingTexts);
-}
 
 describe('event page first load and session', () => {
   it('sends the event page rendered: header and hero in the HTML, styled, for anyone', async () => {
@@ -71,7 +49,7 @@ describe('event page first load and session', () => {
     await page.getByRole('status').getByText('Loading…').waitFor();
   });
 
-  it('shows a visitor the event without asking the API for it or downloading axios', async () => {
+  it('shows a visitor the event without asking the API for it', async () => {
     const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 5, title: 'Ngong Hills Sunrise Walk' });
     const otherId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 7, title: 'Ngong Road Forest Cycle' });
     const { page, errors } = await h.newPage({ width: 412, height: 900 });
@@ -83,7 +61,6 @@ describe('event page first load and session', () => {
     await page.getByRole('heading', { name: 'Tickets' }).waitFor();
     await page.locator('a', { hasText: 'Login/Signup' }).waitFor({ state: 'attached' }); // in the closed phone menu
     await page.waitForLoadState('networkidle');
-    expect(requested.filter(isAxiosChunk)).toEqual([]);
     expect(requested.filter((url) => url.endsWith(`/api/events/${eventId}`))).toEqual([]);
     expect(requested.some((url) => url.endsWith(`/api/events/incrementOpenedCount/${eventId}`))).toBe(true);
 
@@ -128,7 +105,7 @@ describe('event page first load and session', () => {
     expect(seriousErrors(errors)).toEqual([]);
   });
 
-  it('shows a signed-in reader the event, checking their role for the door, without downloading axios', async () => {
+  it('shows a signed-in reader the event, checking their role for the door', async () => {
     const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 5, title: 'Karura Forest Night Walk' });
     const reader = await h.server.createUser('kiprotich');
     await setAvatar(h, reader);
@@ -140,9 +117,8 @@ describe('event page first load and session', () => {
     await page.getByRole('heading', { level: 1, name: 'Karura Forest Night Walk' }).waitFor();
     await page.getByRole('heading', { name: 'Tickets' }).waitFor();
     await page.waitForLoadState('networkidle');
-    // The role is asked (an admin may check tickets in), through fetch: axios is not needed for one read.
+    // The role is asked (an admin may check tickets in).
     expect(requested.some((url) => url.endsWith(`/api/auth/user/${reader.user._id}`))).toBe(true);
-    expect(requested.filter(isAxiosChunk)).toEqual([]);
     expect(await page.getByRole('link', { name: /check.?in/i }).count()).toBe(0);
     expect(seriousErrors(errors)).toEqual([]);
   });
@@ -150,11 +126,7 @@ describe('event page first load and session', () => {
   it('shows the organiser their pending event, and ends the session when the token is refused', async () => {
     const pendingId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 8, status: 'pending', title: 'Karen Blixen Garden Tea' });
     const { page } = await h.newPage();
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
     await loginThroughUi(page, organiser.user.username);
-    // The login form is an axios call: the library arrived when it was needed.
-    expect(requested.filter(isAxiosChunk)).toHaveLength(1);
 
     await page.goto(`/events/${pendingId}`);
     await page.getByRole('heading', { level: 1, name: 'Karen Blixen Garden Tea' }).waitFor();
@@ -162,7 +134,7 @@ describe('event page first load and session', () => {
 
     // Signed out everywhere (e.g. from another device): the stored token is no longer accepted. Public
     // reads treat it as no token (the pending event is then not found); the first call that needs the
-    // session (the profile, through the lazily loaded axios client) ends it with a clear message.
+    // session (the profile) ends it with a clear message.
     const token = await page.evaluate(() => window.localStorage.getItem('token'));
     expect((await h.server.api('POST', '/api/auth/logout', { token: token! })).status).toBe(200);
     await page.reload();
@@ -171,62 +143,7 @@ describe('event page first load and session', () => {
     await page.getByText('Your session has expired. Please log in again.').waitFor();
     expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
   });
-  it("shows the signed-in user's profile card from the stored session before the page's code has run", async () => {
-    const zawadi = await h.server.createUser('zawadi');
-    await setAvatar(h, zawadi);
-    const { page, errors } = await h.newPage({ width: 412, height: 900 });
-    await loginThroughUi(page, zawadi.user.username);
-    // The profile route's code is held back: what shows meanwhile is the page the server sent, filled in by
-    // the preloader from the session (src/app/route-shell.ts).
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/profile-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
-    // The code that paints it is named in the page the server sends, with the route's files, at low priority
-    // (fetched with the page, not after the preloader has run; not ahead of the page's stylesheet).
-    const served = await (await fetch(`${h.server.url}/profile`)).text();
-    // When the card's avatar has loaded (an image is painted once loaded), in the page's own clock.
-    await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        const avatar = document.querySelector<HTMLImageElement>('#main-content img.profile-card__avatar');
-        if (!avatar) return;
-        observer.disconnect();
-        const loaded = () => document.documentElement.setAttribute('data-avatar-loaded-at', String(performance.now()));
-        if (avatar.complete) loaded();
-        else avatar.addEventListener('load', loaded, { once: true });
-      }).observe(document, { childList: true, subtree: true });
-    });
-    expect(served).toMatch(/<link rel="modulepreload" fetchpriority="low" crossorigin href="\/assets\/route-shell-[\w-]+\.js">/);
-    expect(served).toMatch(/<link rel="preload" as="style" fetchpriority="low" crossorigin href="\/assets\/profile-[\w-]+\.css">/);
-    await page.goto('/profile', { waitUntil: 'commit' });
-    const card = page.locator('#main-content .profile-card');
-    await card.locator('.profile-card__name', { hasText: zawadi.user.username }).waitFor();
-    expect(await card.locator('img.profile-card__avatar').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
-    expect(await page.getByRole('heading', { name: 'My Profile', level: 1 }).count()).toBe(1);
-    // React has not rendered the page: its tickets are not there yet.
-    expect(await page.getByRole('heading', { name: 'My Tickets' }).count()).toBe(0);
-    release();
-    await page.getByRole('heading', { name: 'My Tickets' }).waitFor();
-    await card.locator('.profile-card__email', { hasText: `${zawadi.user.username}@example.com` }).waitFor();
-    expect(await card.locator('.profile-card__name').textContent()).toBe(zawadi.user.username);
-    // The card came first: the route's code and its first reads were asked for only once the avatar was there
-    // (src/app/route-code-gate.ts), so they never shared the network or the main thread with that first paint.
-    const order = await page.evaluate(() => ({
-      avatar: Number(document.documentElement.getAttribute('data-avatar-loaded-at')),
-      started: performance
-        .getEntriesByType('resource')
-        .filter((entry) => /\/assets\/profile-[^/]*\.js$|\/api\/tickets\/mine\/paged$/.test(entry.name))
-        .map((entry) => ({ name: new URL(entry.name).pathname, at: entry.startTime })),
-    }));
-    expect(order.avatar).toBeGreaterThan(0);
-    expect(order.started.map((entry) => entry.name.replace(/-[\w-]+\.js$/, '.js'))).toEqual(expect.arrayContaining(['/assets/profile.js', '/api/tickets/mine/paged']));
-    for (const entry of order.started) expect(entry.at, entry.name).toBeGreaterThan(order.avatar);
-    expect(seriousErrors(errors)).toEqual([]);
-  });
-
-  it("starts a signed-in page's first reads before its code and renders the page once, with its data", async () => {
+  it("renders a signed-in page opened directly with its data, asking for each read once", async () => {
     const amani = await h.server.createUser('amani');
     await setAvatar(h, amani);
     const eventId = await insertEvent(h.server, { daysFromNow: -3, title: 'Kilifi Beach Clean-up' });
@@ -239,53 +156,25 @@ describe('event page first load and session', () => {
     const threadId: string = created.body.thread._id;
 
     const { page, errors } = await h.newPage({ width: 412, height: 900 });
-    const loadingTexts = recordLoadingTexts(page);
     await loginThroughUi(page, amani.user.username);
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     const asked = (path: string) => requested.filter((url) => url === path).length;
-    // Which script asked for each API read (the innermost frame of the request's initiator stack), from DevTools.
-    const initiators = new Map<string, string>();
-    const devtools = await page.context().newCDPSession(page);
-    devtools.on('Network.requestWillBeSent', ({ request, initiator }) => {
-      const path = new URL(request.url).pathname;
-      const frame = initiator.stack?.callFrames[0] ?? initiator.stack?.parent?.callFrames[0];
-      if (path.startsWith('/api/') && !initiators.has(path)) initiators.set(path, frame ? new URL(frame.url).pathname : '(none)');
-    });
-    await devtools.send('Network.enable');
 
     await page.goto('/profile');
     await page.getByRole('heading', { name: 'Kilifi Beach Clean-up' }).waitFor();
     await page.waitForLoadState('networkidle');
     const profileReads = [`/api/auth/user/${amani.user._id}`, '/api/tickets/mine/paged', `/api/events/user/${amani.user._id}/paged`, '/api/messages/blocks', '/api/moderation/reports/mine'];
     for (const path of profileReads) expect(asked(path), path).toBe(1);
-    // The page names what paints the user's card before React (the route's code comes once it is painted: it
-    // would only slow that paint down), and the reads are asked for by the preloader's early-reads code before
-    // the route's code runs, not by the page once React renders it.
-    const named = new Set(
-      [...(await (await fetch(`${h.server.url}/profile`)).text()).matchAll(/<(?:link rel="modulepreload"|script type="module")[^>]*(?:href|src)="([^"]+)"/g)].map((match) => match[1]),
-    );
-    expect([...named].some((file) => /\/assets\/route-shell-[^/]*\.js$/.test(file ?? ''))).toBe(true);
-    expect(named.has(requested.find((url) => /\/assets\/profile-[^/]*\.js$/.test(url)) ?? 'missing')).toBe(false);
-    // The preloader's files: its script and the chunks it imports (named by the build).
-    const preloader = [...named].find((file) => /\/assets\/preload-route-[^/]*\.js$/.test(file ?? ''))!;
-    const preloaderSource = await (await fetch(`${h.server.url}${preloader}`)).text();
-    const preloaderFiles = new Set([preloader, ...[...preloaderSource.matchAll(/from"\.\/([^"]+\.js)"/g)].map((match) => `/assets/${match[1]}`)]);
-    for (const path of profileReads) expect(preloaderFiles, path).toContain(initiators.get(path));
-    expect(requested.filter(isAxiosChunk)).toEqual([]);
-    expect(await loadingTexts()).toEqual([]);
-
     requested.length = 0;
     await page.goto(`/forum/${threadId}`);
     await page.getByRole('heading', { level: 1, name: 'Who brought the gloves?' }).waitFor();
     await page.getByLabel('Join the discussion').waitFor();
     await page.waitForLoadState('networkidle');
     expect(asked(`/api/forums/thread/${threadId}/posts`)).toBe(1);
-    expect(asked(`/api/events/${eventId}`)).toBe(1); // who may post: asked as soon as the thread named its event
-    expect(requested.filter(isAxiosChunk)).toEqual([]);
-    expect(await loadingTexts()).toEqual([]);
+    expect(asked(`/api/events/${eventId}`)).toBe(1); // who may post: asked once the thread named its event
 
-    // The early answers served the first page only: back on it after a navigation, it is asked for again.
+    // Back on it after a navigation, it is asked for again.
     await page.getByRole('link', { name: '← All discussions for this event' }).click();
     await page.locator('.thread-card', { hasText: 'Who brought the gloves?' }).getByRole('link', { name: 'View Discussion' }).waitFor();
     await page.goBack();
@@ -293,7 +182,7 @@ describe('event page first load and session', () => {
     await page.waitForLoadState('networkidle');
     expect(asked(`/api/forums/thread/${threadId}/posts`)).toBe(2);
 
-    // A refused token on an early read ends the session as any other call would.
+    // A refused token on a page's first read ends the session.
     const token = await page.evaluate(() => window.localStorage.getItem('token'));
     expect((await h.server.api('POST', '/api/auth/logout', { token: token! })).status).toBe(200);
     await page.goto('/profile');

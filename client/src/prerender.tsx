@@ -14,7 +14,6 @@ import { PageLoader } from './components/ui/spinner';
 import { paths } from './config/paths';
 import { EventHero, type EventHeroProps } from './features/events';
 import { AppShell } from './features/layout';
-import { ProfilePageShell } from './features/profile';
 import { t, type Language } from './lib/i18n';
 import { addKiswahiliCatalog, setServerRenderLanguage } from './lib/i18n/runtime';
 
@@ -46,20 +45,7 @@ export function renderAppShell(event?: EventHeroProps['event'] & { _id: string }
       <AppShell footer={false}>{body}</AppShell>
     </StaticRouter>,
   );
-  return event ? shell : shell + routeShells();
-}
-
-/**
- * Signed-in pages' tops, inert (<template>) until the route preloader shows the one of the page opened,
- * filled from the stored session (src/app/route-shell.ts): `#route-shell-<route module's file name>`.
- */
-function routeShells(): string {
-  const profile = renderToStaticMarkup(
-    <StaticRouter location={paths.profile}>
-      <ProfilePageShell />
-    </StaticRouter>,
-  );
-  return `<template id="route-shell-profile">${profile}</template>`;
+  return shell;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -20,12 +20,19 @@ const GENERIC_SHELL = '<!--app-shell--><p>generic shell</p><!--/app-shell-->';
 beforeAll(async () => {
   mkdirSync(clientDist);
   mkdirSync(path.join(clientRoot, 'dist-ssr'));
-  const routeFiles = {
-    // The route's own chunk and stylesheet first, then what it imports (client/vite.config.ts).
-    'event-detail': ['assets/event-detail-abc.js', 'assets/event-detail-abc.css', 'assets/shared-s.js', 'assets/shared-s.css'], events: ['assets/events-x.js', 'assets/events-x.css'] };
+  // The client build's manifest (Vite's build.manifest): each module's chunk, stylesheets and imports.
+  const manifest = {
+    'index.html': { file: 'assets/index-e.js', css: ['assets/index-e.css'], imports: ['_vendor-v.js'], isEntry: true },
+    '_vendor-v.js': { file: 'assets/vendor-v.js' },
+    '_shared-s.js': { file: 'assets/shared-s.js', css: ['assets/shared-s.css'], imports: ['_vendor-v.js'] },
+    'src/app/routes/event-detail.tsx': { file: 'assets/event-detail-abc.js', css: ['assets/event-detail-abc.css'], imports: ['_shared-s.js', '_vendor-v.js'], isDynamicEntry: true },
+    'src/app/routes/events.tsx': { file: 'assets/events-x.js', css: ['assets/events-x.css'], imports: ['_vendor-v.js'], isDynamicEntry: true },
+  };
+  mkdirSync(path.join(clientDist, '.vite'));
+  writeFileSync(path.join(clientDist, '.vite', 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(
     path.join(clientDist, 'index.html'),
-    `<!doctype html><html><head><meta charset="utf-8" /><title>Tukio</title><meta name="description" content="Events in Kenya" /><script type="application/json" id="route-files">${JSON.stringify(routeFiles)}</script></head><body><div id="root">${GENERIC_SHELL}</div></body></html>`,
+    `<!doctype html><html><head><meta charset="utf-8" /><title>Tukio</title><meta name="description" content="Events in Kenya" /></head><body><div id="root">${GENERIC_SHELL}</div></body></html>`,
   );
   // Stands in for the client's server-side build (client/src/prerender.tsx).
   writeFileSync(
@@ -276,8 +283,8 @@ describe('GET /events/:id share page', () => {
     expect(rendered).not.toBeNull();
     expect(html).not.toContain('generic shell');
     // Only the stylesheet of the event page's own chunk, before </head>, applied, so the rendered hero is styled
-    // on its first paint; its code and its imports' stylesheets are left to the client's preloader (the page is
-    // painted without them, and they would compete with the hero's image for a slow phone's bandwidth).
+    // on its first paint; its code and its imports' stylesheets are left to the client (the page is painted
+    // without them, and they would compete with the hero's image for a slow phone's bandwidth).
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/event-detail-abc.css"></head>');
     expect(html).not.toContain('href="/assets/event-detail-abc.js"');
     expect(html).not.toContain('href="/assets/shared-s');
@@ -303,6 +310,9 @@ describe('GET /events/:id share page', () => {
     expect(fallback).not.toContain('rel="stylesheet"');
     expect(fallback).toContain('<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/event-detail-abc.css">');
     expect(fallback).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/event-detail-abc.js">');
+    // With what it imports beyond the entry's files (the entry's own imports are already asked for by the page).
+    expect(fallback).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/shared-s.js">');
+    expect(fallback).not.toContain('href="/assets/vendor-v.js"');
   });
 
   it("names each client route's own files in the shell it answers with, and no other route's", async () => {

@@ -1,6 +1,8 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
 import { RouteErrorBoundary } from '../components/route-error';
 import { AppStatus } from '../features/pwa';
+import { queryClient } from './query-client';
 import { AppRoutes } from './router';
 
 /* Toasts have no container here: src/lib/notify.ts loads and mounts it on the first toast. */
@@ -8,9 +10,11 @@ export function App() {
   return (
     <RouteErrorBoundary standalone>
       <AppStatus />
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </QueryClientProvider>
     </RouteErrorBoundary>
   );
 }

@@ -1,8 +1,6 @@
 /*
- * Error helpers shared by every page. No axios import here on purpose (importing even
- * `isAxiosError` pulls the whole library): the checks are structural, so they work for axios
- * errors and for the HttpError of ./public-get. App code uses `isRequestError` / `getErrorStatus`
- * instead of axios's `isAxiosError`.
+ * Error helpers shared by every page, for the HttpError of ./api-client (`isRequestError`,
+ * `getErrorStatus`, the server's message in the reader's language).
  *
  * Server failures carry a `code` (and `params`) beside their English `msg` (@tukio/shared/error-codes);
  * the text shown is the `errors` catalog's entry for the code in the current language, a validation
@@ -26,20 +24,18 @@ function catalogText(key: string, params: ErrorParams | undefined): string | nul
   return text === key ? null : text;
 }
 
-/** A failed HTTP request: an axios error or ./public-get's HttpError. */
+/** A failed HTTP request (./api-client's HttpError). */
 export interface RequestError extends Error {
   /** The server's answer; undefined when none arrived (network failure, timeout). */
   response?: { status: number; data: unknown };
 }
 
-/** True for an axios error or an HttpError (a request that failed, answered or not). */
+/** True for an HttpError (a request that failed, answered or not). */
 export function isRequestError(error: unknown): error is RequestError {
-  if (typeof error !== 'object' || error === null) return false;
-  const flags = error as { isAxiosError?: unknown; isHttpError?: unknown };
-  return flags.isAxiosError === true || flags.isHttpError === true;
+  return typeof error === 'object' && error !== null && (error as { isHttpError?: unknown }).isHttpError === true;
 }
 
-/** The answer attached to a failed request (axios error or HttpError), if the server answered. */
+/** The answer attached to a failed request, if the server answered. */
 export function getErrorResponse(error: unknown): { status: number; data: unknown } | null {
   if (typeof error !== 'object' || error === null) return null;
   const response = (error as { response?: unknown }).response;

@@ -1,8 +1,7 @@
 /*
- * What both HTTP paths (the lazily loaded axios client in ./api-client and `fetch` in ./public-get)
- * do when a call that carried a bearer token answers 401. One function, so the two paths cannot
- * drift apart. ./public-get imports this module only when that happens (it is on the home route's
- * first load, this module and ./notify are not).
+ * What the HTTP client (./api-client) does when a call that carried a bearer token answers 401. It
+ * imports this module only when that happens (the client is on the home route's first load, this
+ * module and ./notify are not).
  */
 import { getLanguage, t } from './i18n/runtime';
 import { notify } from './notify';

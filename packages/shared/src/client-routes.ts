@@ -1,17 +1,9 @@
 /**
- * The client's routes as the server and the browser's first script both need them: which route module
- * (a file in client/src/app/routes) renders a pathname. The client's preloader uses it to fetch that
- * module before React runs; the API server uses it to name the module's files in the page it sends, so the
- * browser asks for them with the page itself. Mirrors the route table of client/src/app/router.tsx;
- * '/' (Home) is part of the client's entry and has no row.
+ * Which route module (a file in client/src/app/routes) renders a pathname, for the API server: it names the
+ * module's files (from the client build's manifest) in the page it sends, so the browser asks for them with
+ * the page itself. Mirrors the route table of client/src/app/router.tsx; '/' (Home) is part of the client's
+ * entry and has no row.
  */
-/**
- * The key, in the build's list of route files (`<script type="application/json" id="route-files">`), of the
- * files that paint a signed-in page's top before React (client/src/app/route-shell.ts) for the routes whose
- * shell the page carries (`<template id="route-shell-<route>">`). Not a route module's name.
- */
-export const ROUTE_SHELL_FILES = '@route-shell';
-
 export const CLIENT_ROUTES: ReadonlyArray<readonly [pattern: string, routeFile: string]> = [
   ['/events', 'events'],
   ['/events/:id', 'event-detail'],

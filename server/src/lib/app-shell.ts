@@ -1,24 +1,37 @@
 import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Request, RequestHandler } from 'express';
-import { matchClientRoute, ROUTE_SHELL_FILES } from '@tukio/shared/client-routes';
+import { matchClientRoute } from '@tukio/shared/client-routes';
 import { isLanguage, pickLanguage, type Language } from '@tukio/shared/languages';
 import type { Logger } from './logger.js';
 
 /** How often the app shell (index.html) is checked for a new client build. */
 const SHELL_RECHECK_MS = 1000;
 
+/** What the client build's manifest says of a module: its chunk, that chunk's stylesheets and static imports. */
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+/** The client build's manifest (Vite's `build.manifest`, dist/.vite/manifest.json), by source module. */
+export type BuildManifest = Record<string, ManifestChunk | undefined>;
+
 /**
- * The client build's index.html, re-read when a new build replaces it (checked at most once a second).
- * `current('sw')` is the same page in Kiswahili (index.sw.html, written by the same build), so a
- * Kiswahili reader's first paint is already in Kiswahili; English when the build has none.
+ * The client build's index.html, re-read when a new build replaces it (checked at most once a second), with
+ * the build's manifest. `current('sw')` is the same page in Kiswahili (index.sw.html, written by the same
+ * build), so a Kiswahili reader's first paint is already in Kiswahili; English when the build has none.
  */
 export interface AppShellSource {
-  current(language?: Language): Promise<{ html: string; version: number }>;
+  current(language?: Language): Promise<{ html: string; manifest: BuildManifest; version: number }>;
 }
 
 export function createAppShellSource(indexHtml: string): AppShellSource {
   const kiswahiliHtml = indexHtml.replace(/index\.html$/, 'index.sw.html');
-  let cached: { html: string; kiswahili: string | null; version: number } | undefined;
+  const manifestFile = path.join(path.dirname(indexHtml), '.vite', 'manifest.json');
+  let cached: { html: string; kiswahili: string | null; manifest: BuildManifest; version: number } | undefined;
   let checkedAt = 0;
   return {
     async current(language: Language = 'en') {
@@ -27,11 +40,16 @@ export function createAppShellSource(indexHtml: string): AppShellSource {
         const { mtimeMs } = await stat(indexHtml);
         checkedAt = Date.now();
         if (cached?.version !== mtimeMs) {
-          const [html, kiswahili] = await Promise.all([readFile(indexHtml, 'utf8'), readFile(kiswahiliHtml, 'utf8').catch(() => null)]);
-          cached = { html, kiswahili, version: mtimeMs };
+          const [html, kiswahili, manifest] = await Promise.all([
+            readFile(indexHtml, 'utf8'),
+            readFile(kiswahiliHtml, 'utf8').catch(() => null),
+            readFile(manifestFile, 'utf8').then((text) => JSON.parse(text) as BuildManifest, () => ({})),
+          ]);
+          cached = { html, kiswahili, manifest, version: mtimeMs };
         }
       }
-      return { html: language === 'sw' && cached.kiswahili !== null ? cached.kiswahili : cached.html, version: cached.version };
+      const html = language === 'sw' && cached.kiswahili !== null ? cached.kiswahili : cached.html;
+      return { html, manifest: cached.manifest, version: cached.version };
     },
   };
 }
@@ -50,81 +68,46 @@ export function shellLanguage(req: Request): Language {
   return pickLanguage(accepted);
 }
 
-/** Each route module's files beyond the entry's, as the client build lists them in index.html (client/vite.config.ts). */
-function routeFiles(html: string, route: string): string[] {
-  const data = /<script type="application\/json" id="route-files">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  if (!data) return [];
-  try {
-    const files = (JSON.parse(data) as Record<string, unknown>)[route];
-    return Array.isArray(files) ? files.filter((file): file is string => typeof file === 'string' && /^[\w./-]+\.(?:js|css)$/.test(file)) : [];
-  } catch {
-    return [];
-  }
+/** A module's chunk, its stylesheets and, transitively, its static imports' files, as the manifest lists them. */
+function filesOf(manifest: BuildManifest, key: string, files: string[] = [], seen = new Set<string>()): string[] {
+  const chunk = manifest[key];
+  if (!chunk || seen.has(key)) return files;
+  seen.add(key);
+  files.push(chunk.file, ...(chunk.css ?? []));
+  for (const imported of chunk.imports ?? []) filesOf(manifest, imported, files, seen);
+  return files;
 }
 
-/** The stylesheets of the route's own chunk: those right after it in its list (client/vite.config.ts). */
-function ownStylesheets(files: string[]): string[] {
-  const own: string[] = [];
-  for (const file of files.slice(1)) {
-    if (!file.endsWith('.css')) break;
-    own.push(file);
-  }
-  return own;
-}
+const routeModule = (route: string) => `src/app/routes/${route}.tsx`;
+const safeFile = (file: string) => /^[\w./-]+\.(?:js|css)$/.test(file);
 
 /**
- * <link> tags for a route's own files, put in the page's head so the browser asks for them with the page
- * instead of after the client's preloader script arrives (one round trip less before the route renders).
- * At low priority: none of them is needed for the first paint (the shell in the page, styled by the entry's
- * stylesheet), and at the default high priority two dozen of them took the connections and the bandwidth of
- * a slow phone from that stylesheet (Lighthouse on /forum/:threadId: first paint 2.1 → 1.7 s at low).
- * Scripts as modulepreload (fetched and compiled, run when React asks for the route), stylesheets as
- * preload (applied by the client's route loader, or by the preloader before it paints a signed-in page's
- * top).
+ * <link> tags for a route's own files (client/src/app/routes/<route>.tsx and what it imports, beyond what the
+ * entry loads), put in the page's head so the browser asks for them with the page instead of after the entry
+ * has run (one round trip less before the route renders). At low priority: none of them is needed for the
+ * first paint (the shell in the page, styled by the entry's stylesheet), and at the default high priority two
+ * dozen of them took the connections and the bandwidth of a slow phone from that stylesheet (Lighthouse on
+ * /forum/:threadId: first paint 2.1 → 1.7 s at low). Scripts as modulepreload (fetched and compiled, run when
+ * React asks for the route), stylesheets as preload (applied when the route loads).
  *
  * `rendered`: the page carries the route's content rendered on the server, so it paints without the route's
- * code. Then only the stylesheets of the route's own chunk, which style that content (the client build lists
- * them right after the chunk), are named, and applied; the code is left to the client's preloader, so it does
- * not take a slow phone's bandwidth from the page's images (Lighthouse on /events/:id: largest paint 2.4 →
- * 1.8 s, the event's image).
+ * code. Then only the stylesheets of the route's own chunk, which style that content, are named, and applied;
+ * the code is left to the client, so it does not take a slow phone's bandwidth from the page's images
+ * (Lighthouse on /events/:id: largest paint 2.4 → 1.8 s, the event's image).
  */
-export function routeHints(html: string, route: string, options: { rendered?: boolean } = {}): string {
-  const files = routeFiles(html, route);
-  if (options.rendered) return ownStylesheets(files).map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
-  // A signed-in page whose top the client's preloader paints before React: what paints it (its code and the
-  // route's stylesheets) and nothing else, which would only slow that paint down; the preloader asks for the
-  // route's code once it has painted.
-  const named = html.includes(`<template id="route-shell-${route}">`)
-    ? [...routeFiles(html, ROUTE_SHELL_FILES), ...files.filter((file) => file.endsWith('.css'))]
-    : files;
-  return named
+export function routeHints(manifest: BuildManifest, route: string, options: { rendered?: boolean } = {}): string {
+  if (options.rendered) {
+    return (manifest[routeModule(route)]?.css ?? []).filter(safeFile).map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
+  }
+  const atStart = new Set(Object.keys(manifest).flatMap((key) => (manifest[key]?.isEntry ? filesOf(manifest, key) : [])));
+  return [...new Set(filesOf(manifest, routeModule(route)))]
+    .filter((file) => !atStart.has(file) && safeFile(file))
     .map((file) =>
       file.endsWith('.css')
         ? `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${file}">`
         : `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`,
     )
     .join('');
-}
-
-/**
- * For a Kiswahili reader, <link rel="modulepreload"> tags for the Kiswahili catalogs the first load and
- * the route show (listed by the client build in index.html, client/vite.config.ts `routePreloader`):
- * fetched with the page instead of after the client's preloader script.
- */
-export function kiswahiliHints(html: string, route: string): string {
-  const data = /<script type="application\/json" id="catalog-files">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  if (!data) return '';
-  try {
-    const { sw, areas } = JSON.parse(data) as { sw?: Record<string, unknown>; areas?: Record<string, unknown> };
-    const wanted = [areas?.[''], areas?.[route]].flatMap((list) => (Array.isArray(list) ? list : []));
-    return [...new Set(wanted)]
-      .map((area) => sw?.[String(area)])
-      .filter((file): file is string => typeof file === 'string' && /^[\w./-]+\.js$/.test(file))
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-      .join('');
-  } catch {
-    return '';
-  }
 }
 
 /**
@@ -157,9 +140,9 @@ export function createAppShellHandler(source: AppShellSource, options: { data?: 
     const language = shellLanguage(req);
     source
       .current(language)
-      .then(async ({ html }) => {
+      .then(async ({ html, manifest }) => {
         const route = matchClientRoute(req.path)?.routeFile ?? 'home';
-        const hints = routeHints(html, route) + (language === 'sw' ? kiswahiliHints(html, route) : '');
+        const hints = routeHints(manifest, route);
         const data = await dataFor(route, req);
         res.setHeader('Cache-Control', 'no-cache');
         res.vary('Cookie');

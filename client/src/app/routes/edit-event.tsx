@@ -3,6 +3,7 @@
  * Anyone else is told so as soon as the event loads, instead of getting a form the server would refuse.
  * Below the form, the event can be cancelled; a cancelled event is final, so it shows why instead of a form.
  */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { FormMessage } from '../../components/ui/form-message';
@@ -10,13 +11,12 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { RichText, useT } from '../../lib/i18n';
-import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
-import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent } from '../../features/events';
+import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent, type EventItem } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
 import { useStaffAccess } from '../../features/tickets';
 import { PendingChangeNotice } from '../../components/event-review/pending-change-notice';
-import { getPendingChange } from '../../lib/event-review-api';
+import { getPendingChange, type PendingChange } from '../../lib/event-review-api';
 import '../../features/events/event-form.css';
 
 export default function EditEventRoute() {
@@ -25,14 +25,18 @@ export default function EditEventRoute() {
   const { id = '' } = useParams();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
-  const { data: event, error, loading, reload, setData } = useFetch(userId ? `events:edit:${id}` : null, (signal) => getEvent(id, signal));
+  const queryClient = useQueryClient();
+  const { data: event, error, isLoading: loading, refetch } = useQuery({ queryKey: ['events', 'edit', id], queryFn: ({ signal }) => getEvent(id, signal), enabled: Boolean(userId) });
+  const reload = () => void refetch();
+  const setEvent = (change: Partial<EventItem>) => queryClient.setQueryData<EventItem>(['events', 'edit', id], (current) => (current ? { ...current, ...change } : current));
   // Asked once the event is known, so its organiser never waits for a role lookup.
   const access = useStaffAccess(event ? userId : null, event?.user);
   const [justCancelled, setJustCancelled] = useState(false);
   // An organiser's edit of a published event waits for review beside it: what waits (or was rejected) is shown here.
   // (An admin editing someone else's event changes it at once; the organiser is who proposes.)
   const reviewed = event?.status === 'approved' && event.user === userId;
-  const proposal = useFetch(event && reviewed && access === 'allowed' ? `events:pending-change:${event._id}` : null, (signal) => getPendingChange(id, signal));
+  const setProposal = (change: PendingChange | null) => queryClient.setQueryData(['events', 'pending-change', id], change);
+  const proposal = useQuery({ queryKey: ['events', 'pending-change', id], queryFn: ({ signal }) => getPendingChange(id, signal), enabled: Boolean(event && reviewed && access === 'allowed') });
 
   if (!userId) return <Navigate to={paths.login} replace state={{ from: paths.editEvent(id) }} />;
   if (loading) return <PageLoader label={t('events.loadingEvent')} />;
@@ -84,8 +88,8 @@ export default function EditEventRoute() {
           <RichText id="events.editing" parts={{ title: <Link to={paths.event(event._id)}>{event.title}</Link> }} />
         </p>
       </header>
-      {proposal.data ? <PendingChangeNotice change={proposal.data} onWithdrawn={() => proposal.setData(() => null)} /> : null}
-      {reviewed && proposal.loading ? (
+      {proposal.data ? <PendingChangeNotice change={proposal.data} onWithdrawn={() => setProposal(null)} /> : null}
+      {reviewed && proposal.isLoading ? (
         <PageLoader label={t('events.loadingEvent')} />
       ) : (
         <EditEventForm
@@ -95,7 +99,7 @@ export default function EditEventRoute() {
           reviewed={reviewed}
           proposal={proposal.data}
           onProposed={(change) => {
-            proposal.setData(() => change);
+            setProposal(change);
             window.scrollTo({ top: 0, behavior: 'smooth' });
           }}
         />
@@ -109,7 +113,7 @@ export default function EditEventRoute() {
           event={event}
           onCancelled={(cancelled) => {
             setJustCancelled(true);
-            setData((current) => (current ? { ...current, ...cancelled } : current));
+            setEvent(cancelled);
           }}
         />
       </section>

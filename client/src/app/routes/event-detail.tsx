@@ -15,7 +15,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
-import { EventDetailView, EventLoadFailure, useEventDetail, type EventItem } from '../../features/events';
+import { EventDetailView, EventLoadFailure, useEventDetail } from '../../features/events';
 import { PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
 import { useWaitlistPlace, WaitlistBox, WaitlistPanel } from '../../features/waitlist';
 import { hasStarted } from '../../lib/event-clock';
@@ -44,7 +44,7 @@ export default function EventDetailRoute() {
     userId,
     isRegistered,
     hasTakenPlace: hasStarted(event.date),
-    onEventChange: (update) => setData((current: EventItem | undefined) => (current ? update(current) : current)),
+    onEventChange: setData,
     // Only once read for this person; until then the event's own count.
     ...(waitlistOpen && userId && place.data ? { seatsAvailable: place.data.seatsAvailable } : {}),
     waitlist: waitlistOpen ? (
@@ -56,7 +56,7 @@ export default function EventDetailRoute() {
       event={event}
       hasTakenPlace={ticketProps.hasTakenPlace}
       canManage={access === 'allowed'}
-      onCancelled={(cancelled) => setData((current: EventItem | undefined) => (current ? { ...current, ...cancelled } : current))}
+      onCancelled={(cancelled) => setData((current) => ({ ...current, ...cancelled }))}
       ticketBox={<TicketBox {...ticketProps} />}
       organiserPanels={
         <>

@@ -3,13 +3,13 @@
  * QR codes or emoji. "Explore All Events" reuses the upcoming list (first 10 by date), so the page
  * makes two requests.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ComponentProps } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { FormMessage } from '../../components/ui/form-message';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useFetch } from '../../hooks/use-fetch';
 import { getErrorMessage } from '../../lib/errors';
 import { useT } from '../../lib/i18n';
 import { byDateAscending, EventSection, getPopularEvents, getUpcomingEvents, type EventItem } from '../../features/events';
@@ -19,19 +19,19 @@ const EXPLORE_COUNT = 10;
 
 type EventRowProps = Omit<ComponentProps<typeof EventSection>, 'events' | 'loading' | 'skeletons' | 'variant'> & {
   /** The request whose events the row shows. */
-  source: { data: EventItem[] | undefined; loading: boolean };
+  source: { data: EventItem[] | undefined; isLoading: boolean };
 };
 
 /** One of the home page's rows of event cards (four placeholders while its request loads). */
 function EventRow({ source, ...section }: EventRowProps) {
-  return <EventSection {...section} events={source.data} loading={source.loading} skeletons={4} variant="row" />;
+  return <EventSection {...section} events={source.data} loading={source.isLoading} skeletons={4} variant="row" />;
 }
 
 export default function HomeRoute() {
   useDocumentTitle(null);
   const t = useT();
-  const popular = useFetch('events:popular', getPopularEvents);
-  const upcoming = useFetch('events:upcoming', getUpcomingEvents);
+  const popular = useQuery({ queryKey: ['events', 'popular'], queryFn: ({ signal }) => getPopularEvents(signal) });
+  const upcoming = useQuery({ queryKey: ['events', 'upcoming'], queryFn: ({ signal }) => getUpcomingEvents(signal) });
 
   const explore = useMemo(
     () => (upcoming.data ? [...upcoming.data].sort(byDateAscending).slice(0, EXPLORE_COUNT) : undefined),
@@ -40,8 +40,8 @@ export default function HomeRoute() {
   const error = popular.error ?? upcoming.error;
 
   const retry = () => {
-    if (popular.error) popular.reload();
-    if (upcoming.error) upcoming.reload();
+    if (popular.error) void popular.refetch();
+    if (upcoming.error) void upcoming.refetch();
   };
 
   return (
@@ -109,7 +109,7 @@ export default function HomeRoute() {
             </Link>
           }
           events={explore}
-          loading={upcoming.loading}
+          loading={upcoming.isLoading}
           skeletons={6}
           empty={
             <>

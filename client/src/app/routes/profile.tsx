@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { notify } from '../../lib/notify';
@@ -5,7 +6,6 @@ import { PageLoader } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { t as translate, useT } from '../../lib/i18n';
-import { useFetch } from '../../hooks/use-fetch';
 import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
 import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard } from '../../features/profile';
@@ -23,9 +23,8 @@ export default function ProfileRoute() {
   const [arrivedWithoutUser] = useState(() => !isLoggedIn);
   const userId = isLoggedIn && user ? user._id : null;
 
-  const profile = useFetch(userId && isAvatarImageSet ? `user:${userId}` : null, (signal) =>
-    getUser(userId ?? '', signal),
-  );
+  const queryClient = useQueryClient();
+  const profile = useQuery({ queryKey: ['user', userId], queryFn: ({ signal }) => getUser(userId ?? '', signal), enabled: Boolean(userId && isAvatarImageSet) });
 
   useEffect(() => {
     if (!userId && arrivedWithoutUser) {
@@ -48,9 +47,9 @@ export default function ProfileRoute() {
         user={profile.data ?? null}
         fallbackUsername={user.username}
         fallbackAvatar={user.avatarImage}
-        loading={profile.loading}
+        loading={profile.isLoading}
         loadError={Boolean(profile.error)}
-        onUpdated={(updated) => profile.setData((current) => ({ ...current, ...updated }))}
+        onUpdated={(updated) => queryClient.setQueryData<typeof profile.data>(['user', userId], (current) => ({ ...current, ...updated }))}
         actions={
           <>
             <TransactionsOverlay userId={userId} />

@@ -2,6 +2,5 @@
 export { getUser } from './api/profile-api';
 export { MyEvents } from './components/my-events';
 export { ProfileCard } from './components/profile-card';
-export { ProfilePageShell } from './components/profile-page-shell';
 export { BlockedUsers } from './components/blocked-users';
 export { MyReports } from './components/my-reports';

@@ -1,13 +1,12 @@
 /*
  * The signed-in account keeps the reader's language too (its mail and SMS are written in it, and the
- * app opens in it on another device): PUT /api/auth/user/:id/language. Loaded only when needed, so
- * the API client stays off the first load.
+ * app opens in it on another device): PUT /api/auth/user/:id/language.
  */
+import { api } from '../api-client';
 import { isLanguage, readStored, type Language } from './language';
 import { changeLanguage, getLanguage } from './runtime';
 
 export async function saveAccountLanguage(userId: string, language: Language): Promise<void> {
-  const { api } = await import('../api-client');
   await api.put(`/auth/user/${encodeURIComponent(userId)}/language`, { language });
 }
 

@@ -1,7 +1,4 @@
-/*
- * Which language the app speaks, without any translation code: the route preloader
- * (src/preload-route.ts) imports this too, so it must stay tiny and free of React and Lingui.
- */
+/* Which language the app speaks, without any translation code. */
 import { isLanguage, pickLanguage, type Language } from '@tukio/shared/languages';
 
 export { isLanguage, LANGUAGES, type Language } from '@tukio/shared/languages';

@@ -3,7 +3,7 @@ import { isId } from '../../db/ids.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Language } from '@tukio/shared/languages';
-import { kiswahiliHints, routeHints, shellLanguage, withinHead, type AppShellSource } from '../../lib/app-shell.js';
+import { routeHints, shellLanguage, withinHead, type AppShellSource } from '../../lib/app-shell.js';
 import { injectEventShell, lazyAppShellRenderer } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 
@@ -109,18 +109,12 @@ export function createEventPageHandler(deps: {
   const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
   // The event route's files named in the head (lib/app-shell.ts): with the hero rendered on the server, only
   // the stylesheets that style it, applied at once; with the generic shell, all of them, fetched with the page.
-  // Per language: a Kiswahili reader gets the Kiswahili shell (lib/app-shell.ts) and its catalogs' hints.
+  // Per language: a Kiswahili reader gets the Kiswahili shell (lib/app-shell.ts).
   const hinted: Partial<Record<Language, { version: number; html: string; rendered: string; generic: string }>> = {};
   async function shell(language: Language) {
-    const { html, version } = await deps.shell.current(language);
+    const { html, manifest, version } = await deps.shell.current(language);
     if (hinted[language]?.version !== version) {
-      const catalogs = language === 'sw' ? kiswahiliHints(html, 'event-detail') : '';
-      hinted[language] = {
-        version,
-        html,
-        rendered: routeHints(html, 'event-detail', { rendered: true }) + catalogs,
-        generic: routeHints(html, 'event-detail') + catalogs,
-      };
+      hinted[language] = { version, html, rendered: routeHints(manifest, 'event-detail', { rendered: true }), generic: routeHints(manifest, 'event-detail') };
     }
     return hinted[language];
   }

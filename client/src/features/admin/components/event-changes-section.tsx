@@ -3,6 +3,7 @@
  * values side by side (GET /api/events/admin/changes). Approve applies it (holders are emailed when the date or
  * place moves); reject keeps the published version, with an optional reason the organiser sees.
  */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -10,7 +11,6 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { ChangeTable } from '../../../components/event-review/change-table';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage } from '../../../lib/errors';
 import { approveChange, getQueuedChanges, rejectChange, type QueuedChange } from '../../../lib/event-review-api';
 import { formatDateTime } from '../../../lib/format';
@@ -20,14 +20,16 @@ import { notify } from '../../../lib/notify';
 export function EventChangesSection({ onDecided }: { onDecided?: () => void }) {
   const t = useT();
   const headingId = useId();
-  const queue = useFetch('admin:event-changes', getQueuedChanges);
+  const queryClient = useQueryClient();
+  const queue = useQuery({ queryKey: ['admin', 'event-changes'], queryFn: ({ signal }) => getQueuedChanges(signal) });
   const [busy, setBusy] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState<QueuedChange | null>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const items = queue.data ?? [];
 
-  const drop = (eventId: string) => queue.setData((current) => current?.filter((item) => item.eventId !== eventId));
+  const drop = (eventId: string) =>
+    queryClient.setQueryData<QueuedChange[]>(['admin', 'event-changes'], (current) => current?.filter((item) => item.eventId !== eventId));
 
   const approve = async (item: QueuedChange) => {
     setBusy(item.eventId);
@@ -67,7 +69,7 @@ export function EventChangesSection({ onDecided }: { onDecided?: () => void }) {
         </h2>
       </div>
       <p className="muted">{t('event-review.adminIntro')}</p>
-      {queue.loading ? (
+      {queue.isLoading ? (
         <p className="muted" role="status">
           {t('event-review.adminLoading')}
         </p>

@@ -1,8 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
 import { useSession } from '../../../hooks/use-session';
 import { t } from '../../../lib/i18n';
 import { getUserRole } from '../api/admin-api';
@@ -17,9 +17,9 @@ export function useAdminGuard(): AdminAccess {
   const navigate = useNavigate();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
-  const check = useFetch(userId ? `admin-role:${userId}` : null, (signal) => getUserRole(userId ?? '', signal));
+  const check = useQuery({ queryKey: ['admin-role', userId], queryFn: ({ signal }) => getUserRole(userId ?? '', signal), enabled: userId !== null });
 
-  const access: AdminAccess = !userId ? 'denied' : check.loading ? 'checking' : check.data === 'admin' ? 'allowed' : 'denied';
+  const access: AdminAccess = !userId ? 'denied' : check.isLoading ? 'checking' : check.data === 'admin' ? 'allowed' : 'denied';
 
   useEffect(() => {
     if (check.error) notify.error(t('admin.checkFailed'), { toastId: 'admin-check' });

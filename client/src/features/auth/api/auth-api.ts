@@ -50,18 +50,7 @@ export async function resetPasswordRequest(token: string, password: string): Pro
   return data;
 }
 
-// Verification tokens are single-use: share one in-flight request per token so a
-// re-mounted page (React StrictMode, fast navigation) cannot burn the token twice.
-const verifications = new Map<string, Promise<void>>();
-
-/** Resolves when the server answers 2xx, rejects otherwise. */
-export function verifyEmailRequest(token: string): Promise<void> {
-  let pending = verifications.get(token);
-  if (!pending) {
-    pending = api
-      .get(`/auth/verify-email/${encodeURIComponent(token)}`, publicCall)
-      .then(() => undefined);
-    verifications.set(token, pending);
-  }
-  return pending;
+/** Resolves when the server answers 2xx, rejects otherwise (single-use: features/auth's hook asks once per token). */
+export async function verifyEmailRequest(token: string): Promise<void> {
+  await api.get(`/auth/verify-email/${encodeURIComponent(token)}`, publicCall);
 }

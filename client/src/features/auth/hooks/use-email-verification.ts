@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { getErrorResponse } from '../../../lib/errors';
 import { notify } from '../../../lib/notify';
 import { verifyEmailRequest } from '../api/auth-api';
@@ -10,37 +11,17 @@ const FAILED = 'auth.verificationFailed';
 
 /** Calls GET /api/auth/verify-email/:token once; the HTTP status decides the outcome. */
 export function useEmailVerification(token: string): { state: VerificationState; error: string | null } {
-  const [result, setResult] = useState<{ token: string; state: VerificationState; error: string | null }>({
-    token,
-    state: 'verifying',
-    error: null,
-  });
+  // Verification tokens are single-use: one request per token, its answer kept for the tab, so a re-mounted
+  // page (React StrictMode, fast navigation) cannot spend the token twice.
+  const query = useQuery({ queryKey: ['verify-email', token], queryFn: () => verifyEmailRequest(token).then(() => true), staleTime: Infinity, gcTime: Infinity });
+  const { error, isSuccess } = query;
+  // An HTTP answer other than 2xx is a plain failure; an exception (network, timeout) surfaces its own message.
+  const message = !error ? null : !getErrorResponse(error) && error.message ? error.message : t(FAILED);
 
   useEffect(() => {
-    let active = true;
-    verifyEmailRequest(token).then(
-      () => {
-        notify.success(t('auth.emailVerified'), { toastId: `verify-${token}` });
-        if (active) setResult({ token, state: 'verified', error: null });
-      },
-      (error: unknown) => {
-        // An HTTP answer other than 2xx is a plain failure; an exception (network, timeout)
-        // surfaces its own message.
-        const message =
-          getErrorResponse(error)
-            ? t(FAILED)
-            : error instanceof Error && error.message
-              ? error.message
-              : t(FAILED);
-        notify.error(message, { toastId: `verify-${token}` });
-        if (active) setResult({ token, state: 'failed', error: message });
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [token]);
+    if (isSuccess) notify.success(t('auth.emailVerified'), { toastId: `verify-${token}` });
+    else if (message) notify.error(message, { toastId: `verify-${token}` });
+  }, [isSuccess, message, token]);
 
-  // A new token in the URL starts over as "verifying" until its own answer arrives.
-  return result.token === token ? result : { state: 'verifying', error: null };
+  return { state: isSuccess ? 'verified' : message ? 'failed' : 'verifying', error: message };
 }

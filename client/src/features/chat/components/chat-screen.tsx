@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/ui/spinner';
@@ -11,7 +12,6 @@ import type { ChatContact } from '../types';
 import { logoutRequest } from '../../../lib/logout-request';
 import { useSession } from '../../../hooks/use-session';
 import { getContact, getContactPage } from '../api/chat-api';
-import { useFetch } from '../../../hooks/use-fetch';
 import { useChatClient } from '../hooks/use-chat-client';
 import { useOnlineUsers } from '../hooks/use-online-users';
 import { useUnreadCounts } from '../hooks/use-unread-counts';
@@ -43,8 +43,8 @@ export function ChatScreen({ user, token }: { user: StoredUser; token: string })
   }, [contactsFetch.items, started]);
   // A conversation opened by its link with someone beyond the loaded pages: their card is asked for.
   const listed = selectedId ? (contacts.find((c) => c._id === selectedId) ?? null) : null;
-  const unlisted = useFetch(selectedId && !listed && !contactsFetch.loading ? `chat-contact:${selectedId}` : null, (signal) => getContact(selectedId!, signal));
-  const contactsLoading = contactsFetch.loading || unlisted.loading;
+  const unlisted = useQuery({ queryKey: ['chat-contact', selectedId], queryFn: ({ signal }) => getContact(selectedId!, signal), enabled: Boolean(selectedId && !listed && !contactsFetch.loading) });
+  const contactsLoading = contactsFetch.loading || unlisted.isLoading;
   const selected = listed ?? (unlisted.data && unlisted.data._id === selectedId ? unlisted.data : null);
 
   const { client, state: connection } = useChatClient(token, user._id);

@@ -1,11 +1,6 @@
-/*
- * Comments on an event (server/src/modules/community/comments.routes.ts). The list is shown on
- * every event page, so it is read with `fetch` (lib/public-get) like the event itself: a visitor's
- * event page downloads no axios. Writes go through the shared client.
- */
+/* Comments on an event (server/src/modules/community/comments.routes.ts). */
 import { api } from '../../../lib/api-client';
 import { pagePath } from '../../../lib/page-path';
-import { fetchJson } from '../../../lib/public-get';
 import type { ListPage } from '../../../hooks/use-paged-list';
 import type { EventComment } from '../types';
 
@@ -13,7 +8,8 @@ const seg = (value: string) => encodeURIComponent(value);
 
 /** GET /api/comments/event/:eventId/paged (public) -> one page of the comments, newest first. */
 export async function getCommentPage(eventId: string, cursor: string | null, signal?: AbortSignal): Promise<ListPage<EventComment>> {
-  return fetchJson<ListPage<EventComment>>(pagePath(`/comments/event/${seg(eventId)}/paged`, cursor), { signal, auth: true });
+  const { data } = await api.get<ListPage<EventComment>>(pagePath(`/comments/event/${seg(eventId)}/paged`, cursor), { signal });
+  return data;
 }
 
 /** POST /api/comments/add (auth) {content, eventId, userId} -> 201 {status, comment}. */

@@ -2,10 +2,10 @@
  * EVENT PAGE › Forum summary (docs/product.md /events/{id}, shown once the event has taken place): at most
  * three threads, and 'View Available Forums' (to /forums/{id}) for registered users.
  */
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
 import { useSession } from '../../../hooks/use-session';
 import { RichText, useT } from '../../../lib/i18n';
 import { getForumSummary } from '../api/forums-api';
@@ -19,9 +19,7 @@ const SUMMARY_LIMIT = 3;
 export function ForumSummary({ eventId, isRegistered }: { eventId: string; isRegistered: boolean }) {
   const t = useT();
   const { isLoggedIn } = useSession();
-  const { data, error, loading, reload } = useFetch(`forum-summary:${eventId}`, (signal) =>
-    getForumSummary(eventId, signal),
-  );
+  const { data, error, isLoading: loading, refetch } = useQuery({ queryKey: ['forum-summary', eventId], queryFn: ({ signal }) => getForumSummary(eventId, signal) });
   const threads = (data ?? []).slice(0, SUMMARY_LIMIT);
 
   return (
@@ -36,7 +34,7 @@ export function ForumSummary({ eventId, isRegistered }: { eventId: string; isReg
       ) : error ? (
         <div className="community-error" role="alert">
           <p>{t('community.summaryLoadFailed')}</p>
-          <Button variant="ghost" className="btn--sm" onClick={reload}>
+          <Button variant="ghost" className="btn--sm" onClick={() => void refetch()}>
             {t('community.retry')}
           </Button>
         </div>

@@ -10,6 +10,7 @@
  *  - failures of post, vote and delete are toasted and nothing typed is lost
  *  - loading, logged-out, missing-thread and load-failure states all render
  */
+import { useQuery } from '@tanstack/react-query';
 import { POST_MAX_LENGTH } from '@tukio/shared/limits';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -20,7 +21,6 @@ import { TextAreaField } from '../../../components/ui/form-field';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
-import { useFetch } from '../../../hooks/use-fetch';
 import { usePagedList, type ListPage } from '../../../hooks/use-paged-list';
 import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
@@ -75,7 +75,7 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
   // Posts added or deleted here since that head was read (a local change keeps the head's thread object).
   const [countChange, setCountChange] = useState<{ head: object | undefined; n: number }>({ head: undefined, n: 0 });
   const eventId = thread?.event ?? null;
-  const event = useFetch(eventId ? `forum-event:${eventId}` : null, (signal) => getEventRef(eventId ?? '', signal));
+  const event = useQuery({ queryKey: ['event-ref', eventId], queryFn: ({ signal }) => getEventRef(eventId ?? '', signal), enabled: Boolean(eventId) });
   const status = getErrorStatus(posts.error);
   const missing = status === 404 || status === 400;
   useDocumentTitle(thread ? shownText(thread.title) : t(missing ? 'community.discussionNotFound' : 'community.discussion'));

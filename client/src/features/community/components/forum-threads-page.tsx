@@ -3,6 +3,7 @@
  * Reading needs a login; starting a thread needs a ticket for the event (the server decides,
  * the page only hides the form when it already knows the user is not registered).
  */
+import { useQuery } from '@tanstack/react-query';
 import { THREAD_TITLE_MAX_LENGTH } from '@tukio/shared/limits';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
@@ -12,7 +13,6 @@ import { TextField } from '../../../components/ui/form-field';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
-import { useFetch } from '../../../hooks/use-fetch';
 import { usePagedList } from '../../../hooks/use-paged-list';
 import { LoadMore } from '../../../components/ui/load-more';
 import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
@@ -31,7 +31,7 @@ export function ForumThreadsPage({ eventId }: { eventId: string }) {
   const t = useT();
   const { user, isLoggedIn } = useSession();
   const userId = isLoggedIn && user ? user._id : null;
-  const event = useFetch(`forum-event:${eventId}`, (signal) => getEventRef(eventId, signal));
+  const event = useQuery({ queryKey: ['event-ref', eventId], queryFn: ({ signal }) => getEventRef(eventId, signal) });
   const threads = usePagedList(userId ? `forum-threads:${eventId}:${userId}` : null, (cursor, signal) => getThreadPage(eventId, cursor, signal));
   useDocumentTitle(event.data?.title ? t('community.forumDocumentTitle', { title: event.data.title }) : t('community.eventForumTitle'));
 

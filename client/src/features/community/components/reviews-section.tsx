@@ -5,12 +5,12 @@
  * review (a visitor, someone without a ticket, a restricted account: the page's `eligibility`) reads why
  * instead of the form.
  */
+import { useQuery } from '@tanstack/react-query';
 import { REVIEW_MAX_LENGTH } from '@tukio/shared/limits';
 import { createContext, use, useCallback, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextAreaField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
-import { useFetch } from '../../../hooks/use-fetch';
 import { usePagedList } from '../../../hooks/use-paged-list';
 import { LoadMore } from '../../../components/ui/load-more';
 import { notify } from '../../../lib/notify';
@@ -48,7 +48,7 @@ export function ReviewsSection({ eventId }: { eventId: string }) {
   }, [eventId]);
   const t = useT();
   // Only a signed-in viewer could be the organiser; visitors skip the lookup.
-  const organiser = useFetch(isLoggedIn ? `reviews-organiser:${eventId}` : null, (signal) => getEventRef(eventId, signal));
+  const organiser = useQuery({ queryKey: ['event-ref', eventId], queryFn: ({ signal }) => getEventRef(eventId, signal), enabled: isLoggedIn });
   const mine = isLoggedIn && user ? reviews.find((review) => review.user?._id === user._id) : undefined;
 
   const change = (edit: (reviews: EventReview[]) => EventReview[], totalDelta = 0) => {

@@ -4,13 +4,13 @@
  * numbers as a table), figures per ticket type (and per promo code, once there are any), and each table
  * as a CSV file. The server decides who may see it; this page shows its refusal as it comes.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
 import { formatCount, formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { t as translate, useT } from '../../../lib/i18n';
@@ -43,12 +43,12 @@ const BLUE = '#1a56db';
 
 export function EventDashboardPage({ eventId }: { eventId: string }) {
   const t = useT();
-  const dashboard = useFetch(`event-dashboard:${eventId}`, (signal) => getEventDashboard(eventId, signal));
+  const dashboard = useQuery({ queryKey: ['event-dashboard', eventId], queryFn: ({ signal }) => getEventDashboard(eventId, signal) });
   const data = dashboard.data;
   useDocumentTitle(data ? t('dashboard.documentTitle', { title: data.event.title }) : t('dashboard.eventDashboard'));
 
   if (!data) {
-    if (dashboard.loading) return <PageLoader label={t('dashboard.loading')} />;
+    if (dashboard.isLoading) return <PageLoader label={t('dashboard.loading')} />;
     const status = getErrorStatus(dashboard.error);
     return (
       <section className="page page--narrow status-page">
@@ -57,7 +57,7 @@ export function EventDashboardPage({ eventId }: { eventId: string }) {
           {getServerMessage(dashboard.error) ?? t('dashboard.loadFailed')}
         </p>
         <div className="status-page__actions">
-          {status === 403 || status === 404 ? null : <Button onClick={dashboard.reload}>{t('dashboard.tryAgain')}</Button>}
+          {status === 403 || status === 404 ? null : <Button onClick={() => void dashboard.refetch()}>{t('dashboard.tryAgain')}</Button>}
           <Link className="btn btn--secondary" to={status === 404 ? paths.profile : paths.event(eventId)}>
             {t(status === 404 ? 'dashboard.myProfile' : 'dashboard.backToEvent')}
           </Link>

@@ -1,15 +1,12 @@
 /*
  * EVENTS API (see /api/docs and server/src/modules/events). Calls send the
  * bearer token when one is stored, so an organiser or admin also sees their own pending events on
- * the detail and edit pages. What the detail page needs for its first paint (the event, related
- * events, the opened count) goes through `fetch` (lib/public-get) so that page downloads no axios;
- * everything else goes through the shared client (lib/api-client, loads axios on first use).
+ * the detail and edit pages.
  */
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import type { PendingChange } from '../../../lib/event-review-api';
 import { api } from '../../../lib/api-client';
 import type { RefundReason, RefundStatus } from '../../../lib/refund-labels';
-import { fetchJson } from '../../../lib/public-get';
 import type { EventItem, TicketTypesView } from '../../../types/api';
 import { asArray } from './public-events-api';
 
@@ -18,24 +15,24 @@ const seg = (value: string) => encodeURIComponent(value);
 // Shared with the admin and tickets features, so it lives in src/types.
 export type { EventItem };
 
-// Public lists read anonymously without axios (see ./public-events-api).
+// Public lists read anonymously (see ./public-events-api).
 export { getPopularEvents, getUpcomingEvents } from './public-events-api';
 export { searchEvents } from './search-events-api';
 export type { EventPage, EventSearchParams } from './search-events-api';
 
 /** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
 export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {
-  return fetchJson<EventItem>(`/events/${seg(id)}`, { signal, auth: true });
+  return (await api.get<EventItem>(`/events/${seg(id)}`, { signal })).data;
 }
 
 /** GET /api/events/:id/related -> at most 3 other events. */
 export async function getRelatedEvents(id: string, signal?: AbortSignal): Promise<EventItem[]> {
-  return asArray<EventItem>(await fetchJson<unknown>(`/events/${seg(id)}/related`, { signal, auth: true }));
+  return asArray<EventItem>((await api.get(`/events/${seg(id)}/related`, { signal })).data);
 }
 
 /** POST /api/events/incrementOpenedCount/:id (no body). Failures are irrelevant to the visitor. */
 export async function countEventOpened(id: string): Promise<void> {
-  await fetchJson(`/events/incrementOpenedCount/${seg(id)}`, { method: 'POST', auth: true, skipSessionReset: true });
+  await api.post(`/events/incrementOpenedCount/${seg(id)}`, null, { skipSessionReset: true });
 }
 
 export type SharePlatform = 'whatsapp' | 'twitter' | 'instagram';

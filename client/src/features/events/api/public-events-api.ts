@@ -1,10 +1,9 @@
 /*
  * The public event lists of the home route's two rows (the /events search is in ./search-events-api, out
- * of the home page's first load). They are the same for every visitor, so they are read anonymously with
- * `fetch` (lib/public-get.ts) and the page downloads no axios before its first paint. Import them from here
- * in code that must stay light; ./events-api re-exports them for everyone else.
+ * of the home page's first load). They are the same for every visitor, so they are read anonymously.
+ * Import them from here in code that must stay light; ./events-api re-exports them for everyone else.
  */
-import { getPublicJson } from '../../../lib/public-get';
+import { api } from '../../../lib/api-client';
 import type { EventItem } from './events-api';
 
 /** A list answer as an array (anything else: empty). */
@@ -12,10 +11,10 @@ export const asArray = <T>(data: unknown): T[] => (Array.isArray(data) ? (data a
 
 /** GET /api/events/popular -> bare array ("What's Trending Now"). */
 export async function getPopularEvents(signal?: AbortSignal): Promise<EventItem[]> {
-  return asArray<EventItem>(await getPublicJson<unknown>('/events/popular', signal));
+  return asArray<EventItem>((await api.get('/events/popular', { signal, skipAuth: true })).data);
 }
 
 /** GET /api/events/upcoming -> bare array, soonest first. */
 export async function getUpcomingEvents(signal?: AbortSignal): Promise<EventItem[]> {
-  return asArray<EventItem>(await getPublicJson<unknown>('/events/upcoming', signal));
+  return asArray<EventItem>((await api.get('/events/upcoming', { signal, skipAuth: true })).data);
 }

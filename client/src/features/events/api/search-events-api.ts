@@ -1,9 +1,9 @@
 /*
- * The /events search, read anonymously with `fetch` like the home rows (./public-events-api) but in a module of
- * its own: a module travels whole in one chunk, and the home page's first load carries ./public-events-api.
+ * The /events search, read anonymously like the home rows (./public-events-api) but in a module of its own:
+ * a module travels whole in one chunk, and the home page's first load carries ./public-events-api.
  */
 import { eventSearchPath } from '@tukio/shared/event-search';
-import { getPublicJson } from '../../../lib/public-get';
+import { api } from '../../../lib/api-client';
 import type { EventItem } from './events-api';
 import { asArray } from './public-events-api';
 
@@ -37,5 +37,5 @@ export function toEventPage(data: Partial<EventPage> | undefined): EventPage {
 
 /** GET /api/events?q=&location=&free=&page=&limit= -> one page of approved events dated today or later. */
 export async function searchEvents(params: EventSearchParams, signal?: AbortSignal): Promise<EventPage> {
-  return toEventPage(await getPublicJson<Partial<EventPage> | undefined>(eventSearchPath(params), signal));
+  return toEventPage((await api.get<Partial<EventPage> | undefined>(eventSearchPath(params), { signal, skipAuth: true })).data);
 }

@@ -3,13 +3,13 @@
  * edited here too and, when changed, saved after the event with PUT /api/events/:id/ticket-types; a refusal
  * (at the row's field) keeps the form open, the event's own changes being saved already.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import { FormMessage } from '../../../components/ui/form-message';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import { saveTicketTypes, updateEvent, type EventItem } from '../api/events-api';
@@ -82,7 +82,8 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [focusToken, setFocusToken] = useState(0);
-  const types = useFetch(event.isPaid ? `ticket-types:${event._id}:edit` : null, (signal) => getTicketTypes(event._id, signal));
+  // Not kept once the form is gone: the rows start from the saved types each time the form opens.
+  const types = useQuery({ queryKey: ['ticket-types', event._id, 'edit'], queryFn: ({ signal }) => getTicketTypes(event._id, signal), enabled: event.isPaid, gcTime: 0 });
   /** The rows as loaded (to tell whether they changed) and as edited; null until loaded. */
   const [typeRows, setTypeRows] = useState<{ saved: string; rows: TicketTypeRow[] } | null>(null);
   const [typeErrors, setTypeErrors] = useState<TicketTypeErrors>({});
@@ -196,7 +197,7 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
           ) : types.error ? (
             <p className="form-message form-message--error" role="alert">
               {t('events.typesLoadFailed')}{' '}
-              <Button variant="ghost" className="btn--sm" onClick={types.reload}>
+              <Button variant="ghost" className="btn--sm" onClick={() => void types.refetch()}>
                 {t('events.tryAgain')}
               </Button>
             </p>

@@ -3,8 +3,8 @@
  * cancelled, the cancellation voided or were transferred; the refunds counted and totalled by state; and
  * each refund with its buyer's username (no phone or email), reason, state, receipt once paid, and dates.
  */
+import { useQuery } from '@tanstack/react-query';
 import { LoadingOrFailure } from '../../../components/ui/disclosure-panel';
-import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime, formatShillings } from '../../../lib/format';
 import { REFUND_REASON, REFUND_STATUS, type RefundStatus } from '../../../lib/refund-labels';
 import { getEventRefunds } from '../api/events-api';
@@ -15,11 +15,11 @@ const STATUSES: readonly RefundStatus[] = ['due', 'sent', 'succeeded', 'failed']
 
 export default function EventRefundsSummary({ eventId, eventStatus }: { eventId: string; eventStatus: string }) {
   const t = useT();
-  const summary = useFetch(`event-refunds:${eventId}:${eventStatus}`, (signal) => getEventRefunds(eventId, signal));
+  const summary = useQuery({ queryKey: ['event-refunds', eventId, eventStatus], queryFn: ({ signal }) => getEventRefunds(eventId, signal) });
   const data = summary.data;
 
   if (!data) {
-    return <LoadingOrFailure error={summary.error} reload={summary.reload} loadingText={t('events.loadingRefunds')} failureText={t('events.refundsLoadFailed')} className="event-refunds__error" />;
+    return <LoadingOrFailure error={summary.error} reload={() => void summary.refetch()} loadingText={t('events.loadingRefunds')} failureText={t('events.refundsLoadFailed')} className="event-refunds__error" />;
   }
 
 

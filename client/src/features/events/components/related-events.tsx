@@ -1,4 +1,4 @@
-import { useFetch } from '../../../hooks/use-fetch';
+import { useQuery } from '@tanstack/react-query';
 import { getRelatedEvents } from '../api/events-api';
 import { EventSection } from './event-section';
 import { FormMessage } from '../../../components/ui/form-message';
@@ -8,7 +8,7 @@ import { useT } from '../../../lib/i18n';
 /** 'Events You Might Also Like': the server's related events (same area, at most 3). */
 export function RelatedEvents({ eventId }: { eventId: string }) {
   const t = useT();
-  const related = useFetch(`events:related:${eventId}`, (signal) => getRelatedEvents(eventId, signal));
+  const related = useQuery({ queryKey: ['events', 'related', eventId], queryFn: ({ signal }) => getRelatedEvents(eventId, signal) });
   if (related.error) {
     const message =
       getServerMessage(related.error) ?? (related.error instanceof Error ? related.error.message : t('events.somethingWrong'));
@@ -23,7 +23,7 @@ export function RelatedEvents({ eventId }: { eventId: string }) {
     <EventSection
       title={t('events.relatedTitle')}
       events={related.data}
-      loading={related.loading}
+      loading={related.isLoading}
       skeletons={3}
       empty={t('events.relatedEmpty')}
     />

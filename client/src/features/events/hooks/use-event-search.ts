@@ -1,6 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useFetch } from '../../../hooks/use-fetch';
 import { EVENT_LIST_PAGE_SIZE, eventListQuery, eventSearchPath, readEventListFilters, type EventListFilters } from '@tukio/shared/event-search';
 import { takeInitialSearch } from '../api/initial-event';
 import { searchEvents } from '../api/search-events-api';
@@ -50,10 +50,18 @@ export function useEventSearch() {
     commit({ q: debounced.q, location: debounced.location, free: applied.free });
   }, [debounced, applied.free, commit]);
 
-  const key = `events:search:${applied.q}|${applied.location}|${applied.free}|${applied.page}`;
   const search = { q: applied.q, location: applied.location, free: applied.free, page: applied.page, limit: PAGE_SIZE };
   // The first page the server put into the page, when it is this one: no request before the list paints.
-  const result = useFetch(key, (signal) => searchEvents(search, signal), () => takeInitialSearch(eventSearchPath(search)));
+  // Served once: the same search later in the tab is asked for.
+  const [embedded] = useState(() => ({ path: eventSearchPath(search), page: takeInitialSearch(eventSearchPath(search)) }));
+  const initial = embedded.path === eventSearchPath(search) ? embedded.page : undefined;
+  const query = useQuery({
+    queryKey: ['events', 'search', search],
+    queryFn: ({ signal }) => searchEvents(search, signal),
+    initialData: initial,
+    refetchOnMount: initial === undefined,
+  });
+  const result = { data: query.data, error: query.error, loading: query.isLoading, reload: () => void query.refetch() };
 
   return {
     applied,

@@ -4,11 +4,11 @@
  * A cancelled event says so first, with its reason and where each refund stands (its M-Pesa receipt once
  * paid); a void ticket shows why instead of its QR code, and nothing invites the guest to the door.
  */
+import { useQuery } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import { PageLoader } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getServerMessage } from '../../../lib/errors';
 import { formatDateTime, formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { getGuestTickets, type GuestRefund, type GuestVoidReason } from '../api/guest-tickets-api';
@@ -38,9 +38,9 @@ function refundText(refund: GuestRefund): string {
 
 export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr: TicketQrComponent }) {
   const t = useT();
-  const { data, error, loading } = useFetch(`guest-tickets:${token}`, (signal) => getGuestTickets(token, signal));
+  const { data, error, isLoading } = useQuery({ queryKey: ['guest-tickets', token], queryFn: ({ signal }) => getGuestTickets(token, signal) });
 
-  if (loading && !data) return <PageLoader label={t('guest-tickets.loading')} />;
+  if (isLoading) return <PageLoader label={t('guest-tickets.loading')} />;
   if (!data) {
     return (
       <section className="guest-tickets card">

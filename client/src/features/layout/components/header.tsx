@@ -3,6 +3,7 @@ import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useIsServerRender } from '../../../hooks/use-is-server-render';
 import { useSession } from '../../../hooks/use-session';
+import { logoutRequest } from '../../../lib/logout-request';
 import { useT } from '../../../lib/i18n';
 import { BrandMark } from './brand-mark';
 import { LanguageSwitch } from './language-switch';
@@ -40,8 +41,7 @@ export function Header() {
   }, [menuOpen]);
 
   const handleLogout = () => {
-    // The API module (and axios) is loaded on demand: the header is on every first paint.
-    if (token) void import('../../../lib/logout-request').then(({ logoutRequest }) => logoutRequest(token), () => undefined);
+    if (token) logoutRequest(token);
     logout();
     setMenuOpen(false);
     void navigate(paths.login);

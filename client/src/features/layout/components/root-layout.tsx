@@ -1,7 +1,6 @@
-import { Suspense, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
+import { Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { RouteErrorBoundary } from '../../../components/route-error';
-import { dropEarlyReads } from '../../../lib/early-reads';
 import { PageLoader } from '../../../components/ui/spinner';
 import { useT } from '../../../lib/i18n';
 import { Header } from './header';
@@ -21,16 +20,6 @@ function ScrollOnNavigate() {
     else window.scrollTo(0, 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new path or hash scrolls
   }, [pathname, hash]);
-  return null;
-}
-
-/** Answers fetched early belong to the page the tab opened with (src/lib/early-reads.ts): leaving it drops the rest. */
-function DropEarlyReadsOnNavigate() {
-  const { pathname } = useLocation();
-  const [firstPathname] = useState(pathname);
-  useEffect(() => {
-    if (pathname !== firstPathname) dropEarlyReads();
-  }, [pathname, firstPathname]);
   return null;
 }
 
@@ -56,7 +45,6 @@ export function RootLayout() {
   return (
     <AppShell>
       <ScrollOnNavigate />
-      <DropEarlyReadsOnNavigate />
       {/* Errors thrown while rendering a page (e.g. a chunk that failed to load) keep the layout. */}
       <RouteErrorBoundary resetKey={pathname}>
         <Suspense fallback={<PageLoader />}>

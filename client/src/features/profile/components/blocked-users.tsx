@@ -2,9 +2,9 @@
  * PROFILE › "Blocked in chat": the people I blocked, each with Unblock (docs/product.md, community safety).
  * Shown only when there is someone to unblock.
  */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getBlockedUsers, unblockUser } from '../../../lib/blocks-api';
 import { getErrorMessage } from '../../../lib/errors';
 import { useT } from '../../../lib/i18n';
@@ -12,7 +12,8 @@ import { notify } from '../../../lib/notify';
 
 export function BlockedUsers({ userId }: { userId: string }) {
   const t = useT();
-  const { data, setData } = useFetch(`blocked-users:${userId}`, (signal) => getBlockedUsers(signal));
+  const queryClient = useQueryClient();
+  const { data } = useQuery({ queryKey: ['blocked-users', userId], queryFn: ({ signal }) => getBlockedUsers(signal) });
   const [busy, setBusy] = useState<string | null>(null);
   const blocked = data ?? [];
   if (blocked.length === 0) return null;
@@ -22,7 +23,7 @@ export function BlockedUsers({ userId }: { userId: string }) {
     try {
       await unblockUser(id);
       notify.success(t('profile.unblocked', { username }));
-      setData((list) => list?.filter((user) => user._id !== id));
+      queryClient.setQueryData<typeof data>(['blocked-users', userId], (list) => list?.filter((user) => user._id !== id));
     } catch (error) {
       notify.error(getErrorMessage(error, t('profile.unblockFailed')));
     } finally {

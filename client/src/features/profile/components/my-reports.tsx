@@ -2,7 +2,7 @@
  * PROFILE › "My reports": what I reported and what the moderators did (also emailed). Shown only when there
  * is a report.
  */
-import { useFetch } from '../../../hooks/use-fetch';
+import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { getMyReports, REPORT_REASONS, type MyReport, type ReportKind } from '../../../lib/report-api';
@@ -32,7 +32,7 @@ const OUTCOME: Record<NonNullable<MyReport['outcome']>, string> = {
 
 export function MyReports({ userId }: { userId: string }) {
   const t = useT();
-  const { data } = useFetch(`my-reports:${userId}`, (signal) => getMyReports(signal));
+  const { data } = useQuery({ queryKey: ['my-reports', userId], queryFn: ({ signal }) => getMyReports(signal) });
   const reports = data ?? [];
   if (reports.length === 0) return null;
   return (

@@ -1,15 +1,15 @@
 /*
  * The payment service (docs/payments.md, "Browser-facing API"): same-origin under /pay (the API
- * server forwards it) or its own host (VITE_PAYMENT_URL), so a second small axios instance, loaded with axios on its first call like the shared API client. It sends the same
- * bearer token as the shared API client. The browser never decides the price or the outcome: the
- * server prices the order and reports what M-Pesa answered.
+ * server forwards it) or its own host (VITE_PAYMENT_URL), so a second instance of the app's HTTP
+ * client (lib/api-client), with the same bearer token. The browser never decides the price or the
+ * outcome: the server prices the order and reports what M-Pesa answered.
  */
 import { env } from '../../../config/env';
-import { lazyAxiosClient } from '../../../lib/api-client';
+import { createHttpClient } from '../../../lib/api-client';
 import type { OrderItem } from './order-api';
 
 // confirmPayment may ask Daraja directly (STK query) before answering, hence the longer timeout.
-export const paymentApi = lazyAxiosClient({ baseURL: env.paymentApiUrl, timeout: 40_000, endSessionOn401: false });
+export const paymentApi = createHttpClient({ baseURL: env.paymentApiUrl, timeout: 40_000, endSessionOn401: false });
 
 export interface StkPushInput {
   eventId: string;

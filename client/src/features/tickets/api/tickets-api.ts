@@ -2,7 +2,6 @@
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import type { ListPage } from '../../../hooks/use-paged-list';
 import { api } from '../../../lib/api-client';
-import { fetchJson } from '../../../lib/public-get';
 import { pagePath } from '../../../lib/page-path';
 import { t } from '../../../lib/i18n';
 
@@ -203,21 +202,10 @@ export async function getTransactionPage(userId: string, cursor: string | null, 
   return data;
 }
 
-const roleCache = new Map<string, Promise<string | undefined>>();
-
-/**
- * The user's role (GET /api/auth/user/:id), asked once per page load; the stored user record has none.
- * Through fetch, not axios: the event page asks it of every signed-in reader, and axios (20 KB gzip, a long
- * task to evaluate on a phone) would otherwise load for that one read.
- */
-export function getRoleOnce(userId: string): Promise<string | undefined> {
-  let pending = roleCache.get(userId);
-  if (!pending) {
-    pending = fetchJson<{ user?: { role?: string } }>(`/auth/user/${seg(userId)}`, { auth: true }).then((data) => data?.user?.role);
-    pending.catch(() => roleCache.delete(userId));
-    roleCache.set(userId, pending);
-  }
-  return pending;
+/** The user's role (GET /api/auth/user/:id); the stored user record has none. */
+export async function getRole(userId: string, signal?: AbortSignal): Promise<string | undefined> {
+  const { data } = await api.get<{ user?: { role?: string } }>(`/auth/user/${seg(userId)}`, { signal });
+  return data?.user?.role;
 }
 
 /** A buyer's place in the line of a busy sale (server/src/modules/waiting-room). */

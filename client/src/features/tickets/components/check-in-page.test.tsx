@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GateList } from '../api/tickets-api';
 import { getGateList } from '../api/tickets-api';
+import { queryWrapper } from '../../../test-query-client';
 import { CheckInPage } from './check-in-page';
 
 /* The unit tier registers the English catalogs as the build does: the page is read by its English words. */
@@ -11,8 +12,8 @@ vi.mock('../api/tickets-api', () => ({
   getGateList: vi.fn(),
   checkInTicket: vi.fn(),
   syncScans: vi.fn(),
-  getRoleOnce: vi.fn(async () => undefined),
-  getAttendeePage: vi.fn(() => Promise.reject(Object.assign(new Error('Network Error'), { isAxiosError: true }))),
+  getRole: vi.fn(async () => undefined),
+  getAttendeePage: vi.fn(() => Promise.reject(Object.assign(new Error('Network Error'), { isHttpError: true }))),
   getAttendeesCsv: vi.fn(),
 }));
 vi.mock('../lib/ticket-code', () => ({
@@ -31,7 +32,7 @@ const gateList: GateList = {
   tickets: [{ ticketId: 't-amani', username: 'amani', email: 'amani@example.com', checkedInAt: null, checkedInDevice: null, voidedAt: null, voidReason: null } as GateList['tickets'][number]],
   flagged: [],
 };
-const unreachable = () => Object.assign(new Error('Network Error'), { isAxiosError: true });
+const unreachable = () => Object.assign(new Error('Network Error'), { isHttpError: true });
 
 let online = false;
 
@@ -59,6 +60,7 @@ describe('CheckInPage', () => {
       <MemoryRouter>
         <CheckInPage eventId={EVENT_ID} userId={OWNER} loadEvent={loadEvent} />
       </MemoryRouter>,
+      { wrapper: queryWrapper() },
     );
 
     await screen.findByRole('heading', { level: 1, name: `${details.title} (saved)` });

@@ -4,13 +4,13 @@
  * at the field it names, and what was typed stays); delete after a confirmation (a used code is ended
  * instead, so the orders that used it keep pointing at it).
  */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { LoadingOrFailure } from '../../../components/ui/disclosure-panel';
 import { TextField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
@@ -53,8 +53,10 @@ export const describeDiscount = (code: Pick<PromoCode, 'kind' | 'value'>) =>
 
 export default function PromoCodesManager({ eventId }: { eventId: string }) {
   const t = useT();
-  const codes = useFetch(`promo-codes:${eventId}`, (signal) => listPromoCodes(eventId, signal));
-  const types = useFetch(`ticket-types:${eventId}:manage`, (signal) => getTicketTypes(eventId, signal));
+  const queryClient = useQueryClient();
+  const codes = useQuery({ queryKey: ['promo-codes', eventId], queryFn: ({ signal }) => listPromoCodes(eventId, signal) });
+  const types = useQuery({ queryKey: ['ticket-types', eventId, 'manage'], queryFn: ({ signal }) => getTicketTypes(eventId, signal) });
+  const reloadCodes = () => void codes.refetch();
   const [values, setValues] = useState<CodeValues>(emptyCode);
   const [errors, setErrors] = useState<CodeErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -88,7 +90,7 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
         validUntil: values.validUntil || null,
         ticketTypeIds: values.ticketTypeIds.length > 0 ? values.ticketTypeIds : null,
       });
-      codes.setData((current) => [...(current ?? []), created]);
+      queryClient.setQueryData<typeof codes.data>(['promo-codes', eventId], (current) => [...(current ?? []), created]);
       setValues(emptyCode);
       notify.success(t('tickets.promoCreated', { code: created.code }));
     } catch (error) {
@@ -108,7 +110,7 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
       const result = await removePromoCode(eventId, removing._id);
       notify.success(result.msg);
       setRemoving(null);
-      codes.reload();
+      reloadCodes();
     } catch (error) {
       setRemoveError(getErrorMessage(error, t('tickets.promoRemoveFailed')));
     } finally {
@@ -117,7 +119,7 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
   };
 
   if (!codes.data) {
-    return <LoadingOrFailure error={codes.error} reload={codes.reload} loadingText={t('tickets.loadingPromoCodes')} failureText={t('tickets.promoLoadFailed')} />;
+    return <LoadingOrFailure error={codes.error} reload={reloadCodes} loadingText={t('tickets.loadingPromoCodes')} failureText={t('tickets.promoLoadFailed')} />;
   }
 
   return (

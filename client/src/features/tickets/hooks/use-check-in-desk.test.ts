@@ -3,13 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GateList } from '../api/tickets-api';
 import { checkInTicket, getGateList, syncScans } from '../api/tickets-api';
 import { eventDetails, pendingCount, usingSavedEvent } from '../lib/check-in-desk';
+import { queryWrapper } from '../../../test-query-client';
 import { useCheckInDesk } from './use-check-in-desk';
 
 vi.mock('../api/tickets-api', () => ({
   getGateList: vi.fn(),
   checkInTicket: vi.fn(),
   syncScans: vi.fn(),
-  getRoleOnce: vi.fn(async () => undefined),
+  getRole: vi.fn(async () => undefined),
 }));
 vi.mock('../lib/ticket-code', () => ({
   loadVerificationKey: vi.fn(async () => null),
@@ -30,7 +31,7 @@ const gateList: GateList = {
   tickets: [{ ticketId: 't-alice', username: 'alice', email: 'alice@example.com', checkedInAt: null, checkedInDevice: null, voidedAt: null, voidReason: null } as GateList['tickets'][number]],
   flagged: [],
 };
-const unreachable = () => Object.assign(new Error('Network Error'), { isAxiosError: true });
+const unreachable = () => Object.assign(new Error('Network Error'), { isHttpError: true });
 const queueKey = `tukio-checkin-queue:${EVENT_ID}`;
 
 let online = false;
@@ -56,7 +57,7 @@ afterEach(() => {
 describe('useCheckInDesk', () => {
   it('opens offline from the saved details, queues a scan in storage, and once back online shows fresh details and syncs the scan', async () => {
     const loadEvent = vi.fn(async () => (online ? freshDetails : Promise.reject(unreachable())));
-    const { result } = renderHook(() => useCheckInDesk(EVENT_ID, OWNER, loadEvent));
+    const { result } = renderHook(() => useCheckInDesk(EVENT_ID, OWNER, loadEvent), { wrapper: queryWrapper() });
 
     await waitFor(() => expect(usingSavedEvent(result.current.state)).toBe(true));
     expect(eventDetails(result.current.state)).toEqual(savedDetails);
@@ -93,7 +94,7 @@ describe('useCheckInDesk', () => {
   it('online, sends a scan to the server and shows who came in', async () => {
     online = true;
     vi.mocked(checkInTicket).mockResolvedValue({ message: 'ok', ticket: { _id: 't-alice', userId: 'x', checkedInAt: AT } });
-    const { result } = renderHook(() => useCheckInDesk(EVENT_ID, OWNER, async () => freshDetails));
+    const { result } = renderHook(() => useCheckInDesk(EVENT_ID, OWNER, async () => freshDetails), { wrapper: queryWrapper() });
     await waitFor(() => expect(result.current.state.gate.fresh).toBe(true));
 
     act(() => result.current.enterCode('TK1.alice'));

@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'react';
-import { getRoleOnce } from '../api/tickets-api';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { isRequestError } from '../../../lib/errors';
+import { getRole } from '../api/tickets-api';
 
 export type StaffAccess = 'checking' | 'allowed' | 'denied';
 
@@ -11,23 +13,21 @@ export type StaffAccess = 'checking' | 'allowed' | 'denied';
  */
 export function useStaffAccess(userId: string | null, ownerId: string | null | undefined, online?: boolean): StaffAccess {
   const isOwner = Boolean(userId && ownerId && userId === ownerId);
-  const [role, setRole] = useState<{ userId: string; role: string | undefined; failed?: boolean; offline?: boolean } | null>(null);
-  const retry = online === true && Boolean(role?.failed && role.offline);
-
+  const role = useQuery({
+    queryKey: ['role', userId],
+    queryFn: ({ signal }) => getRole(userId ?? '', signal),
+    enabled: Boolean(userId) && !isOwner,
+    staleTime: Infinity,
+  });
+  const unreachable = isRequestError(role.error) && !role.error.response;
+  const retry = online === true && unreachable;
+  const { refetch } = role;
   useEffect(() => {
-    if (!userId || isOwner) return;
-    let live = true;
-    getRoleOnce(userId).then(
-      (value) => live && setRole({ userId, role: value }),
-      () => live && setRole({ userId, role: undefined, failed: true, offline: !navigator.onLine }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [userId, isOwner, retry]);
+    if (retry) void refetch();
+  }, [retry, refetch]);
 
   if (!userId) return 'denied';
   if (isOwner) return 'allowed';
-  if (!role || role.userId !== userId || retry) return 'checking';
-  return role.role === 'admin' ? 'allowed' : 'denied';
+  if (role.isPending || retry) return 'checking';
+  return role.data === 'admin' ? 'allowed' : 'denied';
 }

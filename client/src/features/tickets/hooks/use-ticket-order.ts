@@ -5,8 +5,8 @@
  * the quote is asked again, so the total shown is always the server's. A refused code is said at the field
  * and nothing chosen or typed is lost.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useFetch } from '../../../hooks/use-fetch';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import type { EventItem, TicketTypeView } from '../../../types/api';
@@ -54,7 +54,7 @@ export interface TicketOrderState {
 
 export function useTicketOrder(event: EventItem, options: { userId: string | null; enabled: boolean }): TicketOrderState {
   const eventId = event._id;
-  const types = useFetch(options.enabled && event.isPaid ? `ticket-types:${eventId}:${options.userId ?? ''}` : null, (signal) => getTicketTypes(eventId, signal));
+  const types = useQuery({ queryKey: ['ticket-types', eventId, options.userId], queryFn: ({ signal }) => getTicketTypes(eventId, signal), enabled: options.enabled && event.isPaid });
   const list = types.data?.ticketTypes ?? [];
   const multi = list.length > 1;
 
@@ -157,7 +157,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
 
   return {
     types: list,
-    typesLoading: types.loading,
+    typesLoading: types.isLoading,
     multi,
     quantity,
     setQuantity,
@@ -177,6 +177,6 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
     codeError,
     orderError,
     ready: order.quantity > 0 && !quoting && (appliedCode === null || quote !== null),
-    reloadTypes: types.reload,
+    reloadTypes: () => void types.refetch(),
   };
 }

@@ -47,7 +47,7 @@ const genuine = (code: string, ticketId: string): CheckInDeskAction[] => [
 ];
 
 const requestError = (status: number | null, data: unknown = {}) =>
-  Object.assign(new Error('request failed'), { isAxiosError: true, response: status === null ? undefined : { status, data } });
+  Object.assign(new Error('request failed'), { isHttpError: true, response: status === null ? undefined : { status, data } });
 
 describe('the check-in desk reducer', () => {
   describe('a scan online', () => {

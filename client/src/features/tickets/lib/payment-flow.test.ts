@@ -35,7 +35,7 @@ function taskOf<K extends PaymentTask['kind']>(state: PaymentState, kind: K): Ex
   return state.task as Extract<PaymentTask, { kind: K }>;
 }
 /** A failed request as the API client reports it. */
-const httpError = (status: number, data: unknown) => ({ isAxiosError: true, message: `HTTP ${status}`, response: { status, data } });
+const httpError = (status: number, data: unknown) => ({ isHttpError: true, message: `HTTP ${status}`, response: { status, data } });
 const place = (fields: Partial<QueuePlace> = {}): QueuePlace => ({ inLine: true, admitted: false, position: 4, etaSeconds: 30, pollAfterMs: 2_000, soldOut: false, ...fields });
 const answer = (fields: Partial<ConfirmResult>): ConfirmResult => ({ success: false, status: 'pending', ...fields });
 

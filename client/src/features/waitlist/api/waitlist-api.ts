@@ -1,10 +1,5 @@
-/*
- * WAITLIST API (server/src/modules/waitlist, /api/docs "Waitlist"). The person's own place is read with
- * `fetch` (lib/public-get): the event page reads it on its first paint and downloads no axios for it; joining,
- * leaving and the organiser's list go through the shared client.
- */
+/* WAITLIST API (server/src/modules/waitlist, /api/docs "Waitlist"). */
 import { api } from '../../../lib/api-client';
-import { fetchJson } from '../../../lib/public-get';
 
 const seg = (value: string) => encodeURIComponent(value);
 
@@ -55,8 +50,8 @@ export interface OrganiserWaitlist {
 }
 
 /** GET /api/events/:id/waitlist/mine -> the signed-in person's place and the seats they can buy now. */
-export function getMyPlace(eventId: string, signal?: AbortSignal): Promise<WaitlistPlace> {
-  return fetchJson<WaitlistPlace>(`/events/${seg(eventId)}/waitlist/mine`, { signal, auth: true });
+export async function getMyPlace(eventId: string, signal?: AbortSignal): Promise<WaitlistPlace> {
+  return (await api.get<WaitlistPlace>(`/events/${seg(eventId)}/waitlist/mine`, { signal })).data;
 }
 
 /** POST /api/events/:id/waitlist {quantity} -> 201 the new place (409 while seats are available, or already on it). */

@@ -11,12 +11,12 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { QuantityField } from '../../../components/ui/quantity-field';
 import { paths } from '../../../config/paths';
-import type { FetchState } from '../../../hooks/use-fetch';
 import { getErrorMessage, getErrorStatus, getServerMessage } from '../../../lib/errors';
 import { RichText, t as translate, useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
 import { joinWaitlist, leaveWaitlist, type WaitlistEntry, type WaitlistPlace } from '../api/waitlist-api';
 import { formatNairobiTime } from '../lib/waitlist-text';
+import type { WaitlistPlaceState } from '../hooks/use-waitlist-place';
 import '../waitlist.css';
 
 export interface WaitlistBoxProps {
@@ -30,13 +30,13 @@ export interface WaitlistBoxProps {
   /** Paid (M-Pesa) or free (registration): how an offer is taken. */
   isPaid: boolean;
   /** The person's place (features/waitlist useWaitlistPlace), shared with the ticket box's seatsAvailable. */
-  place: FetchState<WaitlistPlace>;
+  place: WaitlistPlaceState;
 }
 
 export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, place }: WaitlistBoxProps) {
   const t = useT();
   const location = useLocation();
-  const { data, error, reload, setData } = place;
+  const { data, error, reload, setPlace: update } = place;
   const status = data?.entry?.status;
 
   // Someone watching the page while waiting is told when the seat comes (the 30 s re-check found it).
@@ -90,7 +90,6 @@ export function WaitlistBox({ eventId, signedIn, soldOut, isRegistered, isPaid, 
   }
 
   const entry = data.entry;
-  const update = (next: WaitlistPlace) => setData(() => next);
   if (entry && (entry.status === 'offered' || entry.status === 'waiting')) {
     return <OpenPlace eventId={eventId} entry={entry} isPaid={isPaid} onChange={update} onStale={reload} />;
   }

@@ -3,9 +3,9 @@
  * places ended (accepted, expired, left), and each place by username only: seats asked for, state, and until
  * when an offer is held. Read each time the panel opens; "Refresh" reads it again.
  */
+import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../../components/ui/button';
 import { LoadingOrFailure } from '../../../components/ui/disclosure-panel';
-import { useFetch } from '../../../hooks/use-fetch';
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { getEventWaitlist } from '../api/waitlist-api';
@@ -13,11 +13,12 @@ import { formatNairobiTime, WAITLIST_STATUS } from '../lib/waitlist-text';
 
 export default function WaitlistSummary({ eventId }: { eventId: string }) {
   const t = useT();
-  const list = useFetch(`event-waitlist:${eventId}`, (signal) => getEventWaitlist(eventId, signal));
+  const list = useQuery({ queryKey: ['event-waitlist', eventId], queryFn: ({ signal }) => getEventWaitlist(eventId, signal) });
+  const reload = () => void list.refetch();
   const data = list.data;
 
   if (!data) {
-    return <LoadingOrFailure error={list.error} reload={list.reload} loadingText={t('waitlist.loading')} failureText={t('waitlist.loadFailed')} className="waitlist-panel__body" />;
+    return <LoadingOrFailure error={list.error} reload={reload} loadingText={t('waitlist.loading')} failureText={t('waitlist.loadFailed')} className="waitlist-panel__body" />;
   }
 
 
@@ -64,7 +65,7 @@ export default function WaitlistSummary({ eventId }: { eventId: string }) {
           })}
         </ul>
       )}
-      <Button variant="secondary" className="btn--sm waitlist-panel__refresh" onClick={list.reload} loading={list.loading} loadingText={t('waitlist.refreshing')}>
+      <Button variant="secondary" className="btn--sm waitlist-panel__refresh" onClick={reload} loading={list.isFetching} loadingText={t('waitlist.refreshing')}>
         {t('waitlist.refresh')}
       </Button>
     </div>

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useFetch, type FetchState } from '../../../hooks/use-fetch';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import { getMyPlace, type WaitlistPlace } from '../api/waitlist-api';
 
 /** How often an open place is read again, so an offer (or its end) shows without a reload. */
@@ -15,18 +15,29 @@ export interface WaitlistPlaceOptions {
   version?: string;
 }
 
+/** The person's place as read, a way to read it again, and one to show a place a call answered. */
+export interface WaitlistPlaceState {
+  data: WaitlistPlace | undefined;
+  error: unknown;
+  reload: () => void;
+  setPlace: (place: WaitlistPlace) => void;
+}
+
 /**
  * The signed-in person's place on the event's waitlist and the seats they can buy now. While the place is
  * open (waiting, or an offer held) it is read again every 30 s, and once more just after an offer's time runs
  * out, so the page follows the server's sweep without a reload.
  */
-export function useWaitlistPlace({ eventId, userId, enabled, version = '' }: WaitlistPlaceOptions): FetchState<WaitlistPlace> {
-  const key = enabled && eventId && userId ? `waitlist:${eventId}:${userId}:${version}` : null;
-  const state = useFetch(key, (signal) => getMyPlace(eventId ?? '', signal));
-  const { reload } = state;
-  const status = state.data?.entry?.status;
-  const expiresAt = state.data?.entry?.offerExpiresAt ?? null;
-  const open = key !== null && (status === 'waiting' || status === 'offered');
+export function useWaitlistPlace({ eventId, userId, enabled, version = '' }: WaitlistPlaceOptions): WaitlistPlaceState {
+  const queryClient = useQueryClient();
+  const queryKey = ['waitlist', eventId, userId, version];
+  const active = Boolean(enabled && eventId && userId);
+  const query = useQuery({ queryKey, queryFn: ({ signal }) => getMyPlace(eventId ?? '', signal), enabled: active });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const status = query.data?.entry?.status;
+  const expiresAt = query.data?.entry?.offerExpiresAt ?? null;
+  const open = active && (status === 'waiting' || status === 'offered');
 
   useEffect(() => {
     if (!open) return;
@@ -46,5 +57,5 @@ export function useWaitlistPlace({ eventId, userId, enabled, version = '' }: Wai
     return () => window.clearTimeout(timer);
   }, [open, status, expiresAt, reload]);
 
-  return state;
+  return { data: query.data, error: query.error, reload, setPlace: (place) => queryClient.setQueryData(queryKey, place) };
 }
