@@ -223,11 +223,6 @@ export function createPaymentsRepository(db: Executor) {
       return row;
     },
 
-    async lockPayment(checkoutRequestId: string): Promise<PaymentRow | undefined> {
-      const [row] = await db.select().from(payments).where(eq(payments.checkoutRequestId, checkoutRequestId)).for('update');
-      return row;
-    },
-
     async updatePayment(id: string, changes: Partial<Omit<PaymentRow, 'id' | 'createdAt'>>): Promise<PaymentRow | undefined> {
       const [row] = await db
         .update(payments)
@@ -334,21 +329,22 @@ export function createPaymentsRepository(db: Executor) {
       return row;
     },
 
-    /** Everything settlement needs in one read: the payment, its order, the event and the buyer. */
-    async settlementView(checkoutRequestId: string) {
+    /**
+     * The payment row locked for settling (`FOR UPDATE` of the payment alone: the order is locked next, as every
+     * path locks payment → order → event), with what the settlement tells the buyer: the event and the buyer.
+     */
+    async lockPaymentForSettlement(checkoutRequestId: string) {
       const [row] = await db
         .select({
           payment: payments,
-          order: orders,
           event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location },
           contact: { email: users.email, username: users.username, guestPhone: users.guestPhone, language: users.language },
         })
         .from(payments)
-        .innerJoin(orders, eq(orders.id, payments.orderId))
         .innerJoin(events, eq(events.id, payments.eventId))
         .innerJoin(users, eq(users.id, payments.userId))
         .where(eq(payments.checkoutRequestId, checkoutRequestId))
-        .limit(1);
+        .for('update', { of: payments });
       return row;
     },
 

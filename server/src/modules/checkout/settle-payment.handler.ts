@@ -9,7 +9,7 @@ import { createTicketsRepository, type TicketsService } from '../tickets/index.j
 import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { describePayment, type PaymentView } from './payment-view.js';
-import { createPaymentsRepository, type OrderRow, type PaymentStatus } from './payments.repository.js';
+import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 import { createRefundLedger } from './refunds.service.js';
 
 export interface SettlePaymentDeps {
@@ -54,7 +54,8 @@ const confirmedByProvider = (input: SettleRequest) => input.source === 'query' |
 const HOLD_SAFETY_MS = 30_000;
 
 type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
-type SettlementView = NonNullable<Awaited<ReturnType<PaymentsRepository['settlementView']>>>;
+/** The locked payment with its event and buyer, and its locked order: all the settlement reads. */
+type SettlementView = NonNullable<Awaited<ReturnType<PaymentsRepository['lockPaymentForSettlement']>>> & { order: OrderRow };
 
 /** Who tickets were issued to: a guest's shadow account has a phone, and maybe an email given at checkout. */
 interface IssuedTo {
@@ -123,10 +124,9 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
     await Promise.all([mailed, texted]);
   }
 
-  type LockedPayment = NonNullable<Awaited<ReturnType<PaymentsRepository['lockPayment']>>>;
 
   /** Writes the contradicted claim down (once per payment) and describes it for the notices. */
-  async function recordContradiction(payments: PaymentsRepository, payment: LockedPayment, input: SettleRequest, ticketsVoided: number): Promise<ContradictionNotice | undefined> {
+  async function recordContradiction(payments: PaymentsRepository, payment: PaymentRow, input: SettleRequest, ticketsVoided: number): Promise<ContradictionNotice | undefined> {
     const claimedReceipt = payment.mpesaReceiptNumber ?? input.contradicts?.mpesaReceiptNumber ?? null;
     const recorded = await payments.recordContradiction({
       paymentId: payment.id,
@@ -155,9 +155,9 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
    * the payment takes M-Pesa's status (keeping the claimed receipt), its tickets are voided
    * ('payment_reversed', freeing their seats), a paid order follows the payment, and the claim is recorded.
    */
-  async function reverseContradictedSuccess(tx: Executor, payment: LockedPayment, order: OrderRow, newStatus: PaymentStatus, input: SettleRequest) {
+  async function reverseContradictedSuccess(tx: Executor, payment: PaymentRow, order: OrderRow, newStatus: PaymentStatus, input: SettleRequest) {
     const payments = createPaymentsRepository(tx);
-    await payments.updatePayment(payment.id, { status: newStatus, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 500) });
+    const updated = await payments.updatePayment(payment.id, { status: newStatus, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 500) });
     const voided = await createTicketsRepository(tx).voidForOrder(order.id, 'payment_reversed', new Date());
     const orderStatus = newStatus === 'cancelled' ? 'cancelled' : 'failed';
     const released = order.status === 'paid' ? await payments.setOrderStatus(order.id, orderStatus, ['paid']) : undefined;
@@ -165,7 +165,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
     if (order.status === 'refund_due') logger.error(`order ${order.id} has a refund due for a payment M-Pesa contradicts: do not pay it out`);
     const notice = await recordContradiction(payments, payment, input, voided.length);
     const result: SettleResult = { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
-    return { notice, result };
+    return { notice, result, payment: updated ?? payment };
   }
 
   /**
@@ -203,20 +203,25 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
    * cancellations, duplicates, a query upgrading a recorded failure or contradicting a recorded success, and a
    * success whose hold ran out (seats recounted under the event lock, or refund_due).
    */
-  async function settleInTransaction(input: SettleRequest, newStatus: PaymentStatus, view: SettlementView): Promise<SettleResult> {
-    const known = view.payment;
+  async function handle(input: SettleRequest): Promise<SettleResult> {
+    const newStatus = statusForResult(input.resultCode);
     let issued: Array<{ id: string; code: string }> = [];
     let contradiction: ContradictionNotice | undefined;
-    let result: SettleResult;
+    let settled: { result: SettleResult; view: SettlementView; payment: PaymentRow };
     try {
-      result = await db.transaction(async (tx) => {
+      settled = await db.transaction(async (tx) => {
         const ticketsRepo = createTicketsRepository(tx);
         const payments = createPaymentsRepository(tx);
         // Lock order: payment, then order, then (only when seats must be recounted) the event.
         // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
-        const payment = await payments.lockPayment(input.checkoutRequestId);
-        const order = await payments.lockOrder(known.orderId);
-        if (!payment || !order) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
+        const locked = await payments.lockPaymentForSettlement(input.checkoutRequestId);
+        if (!locked) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
+        refuseMismatchedCallback(input, newStatus, locked.payment);
+        const order = await payments.lockOrder(locked.payment.orderId);
+        if (!order) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
+        const view: SettlementView = { ...locked, order };
+        const { payment } = locked;
+        const outcome = (result: SettleResult, latest: PaymentRow = payment) => ({ result, view, payment: latest });
 
         if (payment.status !== 'pending') {
           const same = payment.status === newStatus;
@@ -232,26 +237,28 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
             } else if (!same && input.source === 'query') {
               const reversed = await reverseContradictedSuccess(tx, payment, order, newStatus, input);
               contradiction = reversed.notice;
-              return reversed.result;
+              return outcome(reversed.result, reversed.payment);
             }
           }
           // Only Daraja's own answer may overturn a recorded failure (e.g. after a doubtful cancel).
           const upgrade = !same && newStatus === 'success' && input.source === 'query';
           if (!upgrade) {
             if (!same && input.source === 'callback') throw doubtful(`payment is already ${payment.status}`);
-            return { checkoutRequestId: payment.checkoutRequestId, status: payment.status, orderStatus: order.status, ticketsIssued: 0, changed: false };
+            return outcome({ checkoutRequestId: payment.checkoutRequestId, status: payment.status, orderStatus: order.status, ticketsIssued: 0, changed: false });
           }
         }
 
-        await payments.updatePayment(payment.id, {
-          status: newStatus,
-          resultCode: input.resultCode,
-          resultDesc: input.resultDesc.slice(0, 500),
-          merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
-          ...(newStatus === 'success'
-            ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null, providerConfirmedAt: confirmedByProvider(input) ? new Date() : null }
-            : {}),
-        });
+        const recorded =
+          (await payments.updatePayment(payment.id, {
+            status: newStatus,
+            resultCode: input.resultCode,
+            resultDesc: input.resultDesc.slice(0, 500),
+            merchantRequestId: payment.merchantRequestId ?? input.merchantRequestId ?? null,
+            ...(newStatus === 'success'
+              ? { mpesaReceiptNumber: input.mpesaReceiptNumber ?? null, transactionDate: input.transactionDate ?? null, providerConfirmedAt: confirmedByProvider(input) ? new Date() : null }
+              : {}),
+          })) ?? payment;
+        const changed = (orderStatus: OrderRow['status'], ticketsIssued = 0) => outcome({ checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus, ticketsIssued, changed: true }, recorded);
 
         if (input.contradicts && input.source === 'query' && newStatus !== 'success') {
           // Caught before any ticket was issued: the claim is kept as evidence for the admins and the audit.
@@ -259,12 +266,10 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         }
         if (newStatus !== 'success') {
           const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
-          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
+          return changed(released?.status ?? order.status);
         }
+        if (order.status === 'paid' || order.status === 'refund_due') return changed(order.status);
 
-        if (order.status === 'paid' || order.status === 'refund_due') {
-          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: order.status, ticketsIssued: 0, changed: true };
-        }
         // The hold is comfortably live, so its seats are reserved: no recount. A buyer counting
         // right now sees either this hold or these tickets (one commit), never neither.
         // (A cancellation releases every pending order under the event lock, so a safe hold means a live event.)
@@ -283,7 +288,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           await payments.setOrderStatus(order.id, 'refund_due');
           await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason: refundReason });
           logger.info(`order ${order.id} paid ${refundReason === 'late_payment' ? 'after its event was cancelled' : 'after its hold expired and the event is full'}: refund due`);
-          return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'refund_due' as const, ticketsIssued: 0, changed: true };
+          return changed('refund_due');
         }
         const rows = await tickets.issueInTransaction(tx, {
           eventId: order.eventId,
@@ -294,31 +299,19 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
         });
         issued = rows.map((row) => ({ id: row.id, code: row.code }));
-        return { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: 'paid' as const, ticketsIssued: rows.length, changed: true };
+        return changed('paid', rows.length);
       });
     } catch (error) {
       // The unique receipt index refuses a receipt number already used by another payment.
-      if (isUniqueViolation(error)) {
-        throw doubtful('receipt number already used');
-      }
+      if (isUniqueViolation(error)) throw doubtful('receipt number already used');
       throw error;
     }
+    const { result, view, payment } = settled;
     // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
     if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
-    if (issued.length > 0) {
-      await announce(issuedTo(view, input), issued);
-    }
+    if (issued.length > 0) await announce(issuedTo(view, input), issued);
     if (contradiction) tellAboutContradiction(view, contradiction);
-    const after = await createPaymentsRepository(db).withOrder(input.checkoutRequestId);
-    return { ...result, view: after ? describePayment(after.payment, after.order, after.title) : undefined };
-  }
-
-  async function handle(input: SettleRequest): Promise<SettleResult> {
-    const newStatus = statusForResult(input.resultCode);
-    const view = await createPaymentsRepository(db).settlementView(input.checkoutRequestId);
-    if (!view) throw AppError.notFound('checkout_request_unknown', 'Unknown CheckoutRequestID.');
-    refuseMismatchedCallback(input, newStatus, view.payment);
-    return settleInTransaction(input, newStatus, view);
+    return { ...result, view: describePayment(payment, { status: result.orderStatus, quantity: view.order.quantity }, view.event.title) };
   }
 
   return { handle };
