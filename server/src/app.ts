@@ -169,7 +169,7 @@ export function createServices(deps: AppDeps) {
     jwtExpiresIn: config.jwtExpiresIn,
     changes,
     authCacheMs: config.authCacheMs,
-    // Auth sits below payments: a sign-in claims the account's guest orders through this port (made below).
+    // Auth sits below checkout: a sign-in claims the account's guest orders through this port (made below).
     onSignedIn: (user) => guests.claim(user),
   });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
@@ -209,7 +209,7 @@ export function createServices(deps: AppDeps) {
     accounts: auth,
   });
   const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
-  // Tickets sits below payments: it sees orders only through the port it declares (PaidOrders).
+  // Tickets sits below checkout: it sees orders only through the port it declares (PaidOrders).
   const tickets = createTicketsService({
     db,
     orders: orderQuestions,

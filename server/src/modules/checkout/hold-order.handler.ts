@@ -1,13 +1,12 @@
 import type { CreateOrderRequest } from '@tukio/shared/internal-api';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { nowAsWallClock } from '../../lib/event-clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { refuseWhileSalesPaused } from '../events/index.js';
-import { ticketMessages, type SoldOutNotes } from '../tickets/index.js';
-import { pricingRefusalError, stockRefusalError } from './order-refusal.js';
+import type { SoldOutNotes } from '../tickets/index.js';
+import { readAndPrice, stockRefusalError } from './order-refusal.js';
 import { createPaymentsRepository } from './payments.repository.js';
-import { priceOrder, type OrderRequest } from './price-order.js';
+import type { OrderRequest } from './price-order.js';
 
 /** A purchase to hold: the payment service's request, plus a guest buyer's email on the guest path. */
 export type HoldOrderInput = CreateOrderRequest & { guestEmail?: string | undefined };
@@ -40,10 +39,8 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
     const repo = createPaymentsRepository(db);
     const request: OrderRequest = { items: input.items, quantity: input.quantity, promoCode: input.promoCode };
     for (let attempt = 1; attempt <= PRICING_TRIES; attempt += 1) {
-      const read = await repo.pricingFacts(input.eventId, input.promoCode);
-      if (!read) throw AppError.notFound('event_not_found', ticketMessages.notFound);
-      const { priced, refusal } = priceOrder(read.facts, request, nowAsWallClock());
-      if (refusal) throw pricingRefusalError(refusal);
+      const read = await readAndPrice(db, input.eventId, request);
+      const { priced } = read;
       const held = await repo.holdPricedOrder({ eventId: input.eventId, userId, factsVersion: read.version, promoCode: input.promoCode, priced, phone: input.phone, guestEmail: input.guestEmail, holdSeconds });
       if (held.outcome === 'refused') throw await stockRefusalError(held.refusal, { facts: read.facts, promoCode: input.promoCode, userId, eventId: input.eventId, waitlist: deps.waitlist });
       if (held.outcome === 'held') {

@@ -1,9 +1,10 @@
 import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
+import type { Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { formatWallClock } from '../../lib/event-clock.js';
+import { formatWallClock, nowAsWallClock } from '../../lib/event-clock.js';
 import { soldOutError, ticketMessages, type SoldOutNotes } from '../tickets/index.js';
-import type { StockRefusal } from './payments.repository.js';
-import type { PricingFacts, PricingRefusal } from './price-order.js';
+import { createPaymentsRepository, type StockRefusal } from './payments.repository.js';
+import { priceOrder, type OrderRequest, type PricingFacts, type PricingRefusal } from './price-order.js';
 
 const plural = (count: number, word: string) => `${count} ${word} ticket${count === 1 ? '' : 's'}`;
 
@@ -69,4 +70,16 @@ export async function stockRefusalError(
       return AppError.conflict('promo_code_used_up', `The promo code ${code} has been used up.`, { field: 'promoCode', params: { code } });
     }
   }
+}
+
+/**
+ * The step the quote and the hold share: reads the event's pricing facts and prices the request, or throws the
+ * refusal in the buyer's words (404 for an event that does not exist).
+ */
+export async function readAndPrice(executor: Executor, eventId: string, request: OrderRequest) {
+  const read = await createPaymentsRepository(executor).pricingFacts(eventId, request.promoCode);
+  if (!read) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+  const { priced, refusal } = priceOrder(read.facts, request, nowAsWallClock());
+  if (refusal) throw pricingRefusalError(refusal);
+  return { ...read, priced };
 }

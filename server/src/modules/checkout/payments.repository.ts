@@ -61,11 +61,8 @@ export function createPaymentsRepository(db: Executor) {
     /** What pricing an order reads (`tukio_pricing_facts`) and its version (md5) for the hold; undefined: no such event. */
     async pricingFacts(eventId: string, promoCode: string | undefined): Promise<{ facts: PricingFacts; version: string } | undefined> {
       const result = await db.execute(sql`select f as facts, md5(f::text) as version from tukio_pricing_facts(${eventId}, ${promoCode ?? null}) f`);
-      const row = rowsOf<{ facts: Parameters<typeof toPricingFacts>[0] | string | null; version: string }>(result)[0];
-      if (!row?.facts) return undefined;
-      // PGlite and node-postgres both parse jsonb; a driver handing back text is read the same way.
-      const raw = typeof row.facts === 'string' ? (JSON.parse(row.facts) as Parameters<typeof toPricingFacts>[0]) : row.facts;
-      return { facts: toPricingFacts(raw), version: row.version };
+      const row = rowsOf<{ facts: Parameters<typeof toPricingFacts>[0] | null; version: string }>(result)[0];
+      return row?.facts ? { facts: toPricingFacts(row.facts), version: row.version } : undefined;
     },
 
     /** Why these lines would not fit now (`tukio_stock_refusal`), read without a lock: the quote's answer. */

@@ -6,7 +6,7 @@ import { events } from '../events/events.schema.js';
 import { promoCodes, ticketTypes } from '../ticket-types/ticket-types.schema.js';
 
 /**
- * The payments module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
+ * The checkout module's order and payment tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
  */
 /**
  * Money rows (orders, payments, and tickets bought through an order) are never deleted by deleting anything else:

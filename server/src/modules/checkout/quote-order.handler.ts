@@ -1,10 +1,8 @@
 import type { Database } from '../../db/database.js';
-import { AppError } from '../../lib/app-error.js';
-import { nowAsWallClock } from '../../lib/event-clock.js';
-import { ticketMessages, type SoldOutNotes } from '../tickets/index.js';
-import { pricingRefusalError, stockRefusalError } from './order-refusal.js';
+import type { SoldOutNotes } from '../tickets/index.js';
+import { readAndPrice, stockRefusalError } from './order-refusal.js';
 import { createPaymentsRepository } from './payments.repository.js';
-import { priceOrder, type OrderRequest } from './price-order.js';
+import type { OrderRequest } from './price-order.js';
 
 /**
  * What a purchase would cost now, and whether its seats are there: the same `priceOrder` and the same stock rule
@@ -12,13 +10,9 @@ import { priceOrder, type OrderRequest } from './price-order.js';
  */
 export function createQuoteOrderHandler(deps: { db: Database; waitlist?: SoldOutNotes | undefined }) {
   async function handle(eventId: string, buyerId: string, request: OrderRequest) {
-    const repo = createPaymentsRepository(deps.db);
-    const read = await repo.pricingFacts(eventId, request.promoCode);
-    if (!read) throw AppError.notFound('event_not_found', ticketMessages.notFound);
-    const { priced, refusal } = priceOrder(read.facts, request, nowAsWallClock());
-    if (refusal) throw pricingRefusalError(refusal);
-    const short = await repo.stockRefusal({ eventId, userId: buyerId, lines: priced.lines, promoId: priced.promoId, now: new Date() });
-    if (short) throw await stockRefusalError(short, { facts: read.facts, promoCode: request.promoCode, userId: buyerId, eventId, waitlist: deps.waitlist });
+    const { facts, priced } = await readAndPrice(deps.db, eventId, request);
+    const short = await createPaymentsRepository(deps.db).stockRefusal({ eventId, userId: buyerId, lines: priced.lines, promoId: priced.promoId, now: new Date() });
+    if (short) throw await stockRefusalError(short, { facts, promoCode: request.promoCode, userId: buyerId, eventId, waitlist: deps.waitlist });
     return { eventId, quantity: priced.quantity, amount: priced.amount, discount: priced.discount, subtotal: priced.subtotal, promoCode: request.promoCode ?? null };
   }
   return { handle };

@@ -108,7 +108,7 @@ export async function auditLedger(db: Database, input: AuditInput) {
       over.status === 'success' ? `payment ${over.paymentId} paid ${over.amount} but its refunds take ${over.refunded}` : `payment ${over.paymentId} is ${over.status} but has refunds of ${over.refunded}`,
     );
   }
-  // Success claims M-Pesa does not stand behind (the payments module's own check).
+  // Success claims M-Pesa does not stand behind (the checkout module's own check).
   const claims = await auditSuccessClaims(db, input.payments);
   discrepancies.push(...claims.discrepancies);
 

@@ -82,7 +82,7 @@ export const seatsLeftMessage = (left: number) =>
   left <= 0 ? ticketMessages.soldOut : `Only ${left} ticket${left === 1 ? '' : 's'} left for this event.`;
 
 /**
- * Orders belong to the payments module, which sits above tickets (a successful payment issues tickets).
+ * Orders belong to the checkout module, which sits above tickets (a successful payment issues tickets).
  * Registration for a paid event only asks whether the user has paid: app.ts passes payments' repository,
  * called with the caller's transaction.
  */

@@ -1,4 +1,4 @@
--- Database functions of the payments module: the source of truth, applied on every start after the migrations
+-- Database functions of the checkout module: the source of truth, applied on every start after the migrations
 -- (server/src/db/database-functions.ts), so a change here is a change of this file only. Copies in old migrations
 -- are history.
 
