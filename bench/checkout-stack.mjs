@@ -90,10 +90,6 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       DARAJA_CERT_PATH: path.join(dataDir, 'daraja-simulator.pem'),
       DARAJA_CALLBACK_URL: `http://127.0.0.1:${payPort}/api/mpesa/callback`,
       RECONCILE_INTERVAL_MS: '5000',
-      STK_RATE_LIMIT_PER_IP: '1000000',
-      STK_RATE_LIMIT_PER_USER: '1000000',
-      STK_RATE_LIMIT_PER_USER_DAY: '1000000',
-      STK_RATE_LIMIT_PER_PHONE: '1000000',
       ...paymentEnv,
     },
     async stop() {
@@ -112,7 +108,12 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       JWT_SECRET: secret,
       INTERNAL_API_KEY: internalKey,
       METRICS_TOKEN: metricsToken,
+      PAYMENT_PORT: String(payPort),
       RATE_LIMIT_MAX: '1000000',
+      STK_RATE_LIMIT_PER_IP: '1000000',
+      STK_RATE_LIMIT_PER_USER: '1000000',
+      STK_RATE_LIMIT_PER_USER_DAY: '1000000',
+      STK_RATE_LIMIT_PER_PHONE: '1000000',
       // Every buyer goes straight to the hold, as before the waiting room: these benches measure the checkout's
       // own throughput (the line in front of it is bench/flash-sale.mjs's subject).
       WAITING_ROOM_BURST: '100000',

@@ -242,9 +242,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DARAJA_CALLBACK_URL: `${paymentUrl}/api/mpesa/callback`,
       TRUST_PROXY: 'true',
       PAYMENT_PASSES: 'jobs',
-      // One count of the stkPush limits across the payment instances, beside the API's own (same key prefix).
-      REDIS_URL: options.redisUrl,
-      ...(apiEnv.REDIS_KEY_PREFIX ? { REDIS_KEY_PREFIX: apiEnv.REDIS_KEY_PREFIX } : {}),
       ...options.paymentEnv,
     };
     const paymentEnvOf = (index: number) => ({

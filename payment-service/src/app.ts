@@ -1,17 +1,15 @@
 import path from 'node:path';
-import { SIMULATOR_PROMPT_PATH } from '@tukio/shared/daraja-protocol';
 import { requestContext } from '@tukio/shared/node/request-context';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { ApiServerClient } from './api-server-client.js';
-import { checkoutUnavailable, createCheckoutService } from './checkout/checkout.service.js';
+import { createPushService } from './checkout/push.service.js';
 import type { PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { createErrorHandler, notFoundHandler } from './errors.js';
 import type { Logger } from './logger.js';
 import { createPaymentMetrics, type PaymentMetrics } from './metrics.js';
-import { forwardedBy, trustApiServerProxy } from './forwarded.js';
 import { callbackSourceCheck, createCallbackRouter } from './routes/callback.routes.js';
 import { createOpsRouter } from './routes/ops.routes.js';
 import { createPassesRouter, type PassRunner } from './routes/passes.routes.js';
@@ -20,8 +18,8 @@ import { createPushJournal } from './push-journal.js';
 import { createRefundResults, type RefundResults } from './refunds/refund-results.js';
 import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
+import { createInternalRouter } from './routes/internal.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
-import { redisRateLimitStore, type RedisCommands } from '@tukio/shared/node/redis';
 
 export interface PaymentAppDeps {
   config: PaymentConfig;
@@ -34,8 +32,6 @@ export interface PaymentAppDeps {
   callbackUrl: () => string;
   /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
   passes?: PassRunner | undefined;
-  /** Commands on the Redis the instances share (REDIS_URL, through `redisCommands`): the stkPush limits are counted there. */
-  redis?: RedisCommands | undefined;
 }
 
 /** The payment service's Express app; `startPaymentService` (start.ts) listens. */
@@ -64,8 +60,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use(createOpsRouter({ metrics, metricsToken: config.metricsToken, apiUrl: config.apiUrl }));
   const { passes } = deps;
   if (passes) app.use(createPassesRouter({ internalApiKey: config.internalApiKey, run: passes, logger }));
-  // Browsers reach this service through the API server's /pay: who they are and where they came from.
-  app.use(trustApiServerProxy(config.internalApiKey));
+  // What the API server's checkout asks of M-Pesa: a prompt for an order it holds, and where a push stands.
+  app.use(createInternalRouter({ internalApiKey: config.internalApiKey, pushes: createPushService({ daraja: deps.daraja, settlement, logger, metrics, callbackUrl: deps.callbackUrl, simulator: config.simulator.enabled }) }));
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path, and
   // (CALLBACK_ALLOWED_IPS) only from Safaricom's addresses.
@@ -85,32 +81,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.get('/api/health', (_req, res) => {
     res.json({ status: 'ok', simulator: config.simulator.enabled });
   });
-  app.use(
-    '/api',
-    createPaymentsRouter({
-      checkout: createCheckoutService({
-        api: deps.api,
-        daraja: deps.daraja,
-        settlement,
-        logger,
-        metrics,
-        callbackUrl: deps.callbackUrl,
-        confirmQueryAfterSeconds: config.confirmQueryAfterSeconds,
-      }),
-      rateLimit: config.stkRateLimit,
-      // Fail closed: while Redis is unavailable no prompt goes out uncounted; the buyer is told to try again (503).
-      rateLimitStore: deps.redis && ((budget) => redisRateLimitStore(deps.redis!, `${config.redis?.keyPrefix ?? ''}rl:stk-push-${budget}:`, checkoutUnavailable)),
-      // Only when Daraja is the simulator (never Safaricom): the prompt's own phone page, which it names in its answer.
-      simulatorUrl: config.simulator.enabled
-        ? (res, push) => {
-            const promptPath = push.SimulatorPromptPath;
-            if (typeof promptPath !== 'string' || !SIMULATOR_PROMPT_PATH.test(promptPath)) return undefined;
-            // Through the API server (its /simulator forwards to the simulator) the page is on the buyer's own origin.
-            return `${forwardedBy(res)?.origin ?? config.daraja.baseUrl}${promptPath}`;
-          }
-        : undefined,
-    }),
-  );
+  // The original contract's /api/stkPush and /api/confirmPayment: forwarded to the API server's checkout.
+  app.use('/api', createPaymentsRouter({ apiUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: deps.api.timeoutMs, logger }));
   app.use('/api', notFoundHandler);
 
   app.use(createErrorHandler(logger));

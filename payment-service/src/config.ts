@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { SAFARICOM_CALLBACK_IPS } from '@tukio/shared/daraja-protocol';
-import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
+import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
 import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
@@ -76,7 +76,6 @@ const envSchema = z.object({
   SIMULATOR_KEY: urlSafeSecret,
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
-  CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
   /**
    * Who runs the reconciler's and the refund worker's passes: `local` (this instance's own timers, every
    * RECONCILE_INTERVAL_MS / REFUND_POLL_MS) or `jobs` (the API server's job queue asks one payment instance
@@ -87,22 +86,6 @@ const envSchema = z.object({
   REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   /** A refund request without a result this long after it was sent is asked about (Transaction Status), and again after as long. */
   REFUND_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
-  STK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
-  STK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
-  STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
-  /**
-   * Prompts one phone may be sent per STK_RATE_LIMIT_PHONE_WINDOW_MS, whoever asks (guests and every account
-   * together): new accounts cannot keep prompting a stranger's phone.
-   */
-  STK_RATE_LIMIT_PER_PHONE: z.coerce.number().int().positive().default(30),
-  STK_RATE_LIMIT_PHONE_WINDOW_MS: z.coerce.number().int().positive().default(60 * 60 * 1000),
-  /** stkPush calls per account (a guest's: per phone) per day, beside the short window's STK_RATE_LIMIT_PER_USER. */
-  STK_RATE_LIMIT_PER_USER_DAY: z.coerce.number().int().positive().default(40),
-  /** Redis shared by the payment instances: one count of the stkPush limits for all of them (unset: each counts its own). */
-  REDIS_URL: optionalString,
-  REDIS_KEY_PREFIX: redisKeyPrefix,
-  /** Redis unanswered this long counts as down: stkPush answers 503 instead of waiting (docs/decisions/scale-out.md). */
-  REDIS_COMMAND_TIMEOUT_MS: redisCommandTimeoutMs,
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: metricsToken,
@@ -120,15 +103,6 @@ export interface DarajaConfig {
   timeoutMs: number;
   /** What refunds need; undefined = refunds are not configured (they stay due on the API server). */
   refunds: RefundCredentials | undefined;
-}
-
-export interface StkRateLimit {
-  windowMs: number;
-  perIp: number;
-  perUser: number;
-  perPhone: number;
-  phoneWindowMs: number;
-  perUserDay: number;
 }
 
 export interface RefundCredentials {
@@ -175,14 +149,6 @@ export interface PaymentConfig {
    * each (once per period across instances); only the journal replay stays on this instance's timer.
    */
   passes: 'local' | 'jobs';
-  confirmQueryAfterSeconds: number;
-  /**
-   * stkPush budgets: per address and per account in `windowMs`; per destination phone (anyone asking) in
-   * `phoneWindowMs`; per account in a day.
-   */
-  stkRateLimit: StkRateLimit;
-  /** Where the stkPush limits are counted: Redis (every instance draws on one budget), or this process. */
-  redis: { url: string; keyPrefix: string; commandTimeoutMs: number } | undefined;
   trustProxy: boolean;
   logLevel: 'silent' | 'error' | 'info';
   /** GET /metrics needs `Authorization: Bearer <metricsToken>`; undefined = metrics disabled (404). */
@@ -272,16 +238,6 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
     refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     passes: env.PAYMENT_PASSES,
-    confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
-    stkRateLimit: {
-      windowMs: env.STK_RATE_LIMIT_WINDOW_MS,
-      perIp: env.STK_RATE_LIMIT_PER_IP,
-      perUser: env.STK_RATE_LIMIT_PER_USER,
-      perPhone: env.STK_RATE_LIMIT_PER_PHONE,
-      phoneWindowMs: env.STK_RATE_LIMIT_PHONE_WINDOW_MS,
-      perUserDay: env.STK_RATE_LIMIT_PER_USER_DAY,
-    },
-    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS } : undefined,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,

@@ -19,7 +19,7 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
   let running: Promise<{ checked: number; settled: number }> | undefined;
 
   async function pass(): Promise<{ checked: number; settled: number }> {
-    await deps.settlement.recordUnrecorded();
+    await deps.settlement.recordUnrecorded(deps.afterSeconds);
     const pending = await deps.api.pendingPushes(deps.afterSeconds, 200);
     const unconfirmed = await deps.api.unconfirmedSuccesses(deps.afterSeconds, 100);
     const checked = pending.length + unconfirmed.length;
@@ -74,7 +74,7 @@ export function createReconciler(deps: { api: ApiServerClient; settlement: Settl
       if (deps.intervalMs <= 0 || timer) return;
       // Pushes journaled by an earlier run (killed before recording them) are recorded at once.
       deps.settlement.recordUnrecorded().catch((error: unknown) => deps.logger.error('recording journaled pushes failed', error));
-      const tick = what === 'passes' ? () => this.runOnce() : () => deps.settlement.recordUnrecorded();
+      const tick = what === 'passes' ? () => this.runOnce() : () => deps.settlement.recordUnrecorded(deps.afterSeconds);
       timer = setInterval(() => {
         tick().catch((error: unknown) => deps.logger.error(what === 'passes' ? 'reconciler pass failed' : 'recording journaled pushes failed', error));
       }, deps.intervalMs);

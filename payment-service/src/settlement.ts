@@ -1,4 +1,4 @@
-import type { PaymentView, SettleResponse } from '@tukio/shared/internal-api';
+import type { SettleResponse } from '@tukio/shared/internal-api';
 import { ApiServerError, type ApiServerClient } from './api-server-client.js';
 import { isUnknownRequest, type DarajaClient, type StkQueryResult } from './daraja/daraja-client.js';
 import { callbackItem, type StkCallbackBody } from '@tukio/shared/daraja-protocol';
@@ -6,18 +6,6 @@ import type { Logger } from './logger.js';
 import type { ProviderJournal } from './provider-journal.js';
 import type { PushJournal, UnrecordedPush } from './push-journal.js';
 
-export interface OpenPush {
-  tokenHash: string;
-  createdAt: number;
-  eventId: string;
-  amount: number;
-  quantity: number;
-  /** open: no result yet; settling: a result is being recorded; final: `final` is the API server's view. */
-  state: 'open' | 'settling' | 'final';
-  final?: PaymentView;
-}
-
-const OPEN_PUSH_TTL_MS = 30 * 60 * 1000;
 
 /** The API server refuses to record a push for good: bad request, unknown order, or the id is another order's. */
 const isFinalRecordFailure = (error: unknown): error is ApiServerError => error instanceof ApiServerError && [400, 404, 409].includes(error.status);
@@ -55,32 +43,8 @@ export function createSettlement(deps: {
   providerJournal?: ProviderJournal | undefined;
 }) {
   const { api, daraja, logger, journal } = deps;
-  /** Pushes whose recording on the API server is still in flight, so an early callback waits for it. */
-  const recording = new Map<string, Promise<unknown>>();
-  /**
-   * Pushes this instance sent and has not seen settled, keyed by CheckoutRequestID, with a hash of
-   * the token the API server accepted for the push. While one is open, the owner's polls are
-   * answered "pending" here without a round trip to the API server.
-   */
-  const open = new Map<string, OpenPush>();
   /** Success callbacks M-Pesa has not confirmed yet (its query said "being processed", or failed), by CheckoutRequestID. */
   const claims = new Map<string, CallbackClaim & { at: number }>();
-  /** A result is on its way to the API server: polls ask the API server until it is recorded. */
-  const markSettling = (checkoutRequestId: string) => {
-    const push = open.get(checkoutRequestId);
-    if (push && push.state === 'open') push.state = 'settling';
-  };
-  /** The API server recorded a final result: keep its view to answer the owner's polls. */
-  const remember = (settled: SettleResponse | undefined) => {
-    const push = settled ? open.get(settled.checkoutRequestId) : undefined;
-    if (!push || !settled?.view || settled.view.status === 'pending') return;
-    push.state = 'final';
-    push.final = settled.view;
-  };
-  const prune = () => {
-    const cutoff = Date.now() - OPEN_PUSH_TTL_MS;
-    for (const [id, push] of open) if (push.createdAt < cutoff) open.delete(id);
-  };
   const pruneClaims = () => {
     const cutoff = Date.now() - CLAIM_TTL_MS;
     for (const [id, claim] of claims) if (claim.at < cutoff) claims.delete(id);
@@ -88,7 +52,22 @@ export function createSettlement(deps: {
 
   /** A callback's claim as the API server's settle takes it. */
   const settleClaim = (checkoutRequestId: string, claim: CallbackClaim, providerConfirmed?: true) =>
-    api.settle({ checkoutRequestId, ...claim, source: 'callback', ...(providerConfirmed ? { providerConfirmed } : {}) });
+    settle({ checkoutRequestId, ...claim, source: 'callback', ...(providerConfirmed ? { providerConfirmed } : {}) });
+  /**
+   * Settles on the API server. A push it does not know yet (it died between Daraja's answer and recording the
+   * push) is recorded from the journal first; once a result is recorded the push leaves the journal.
+   */
+  async function settle(body: Parameters<ApiServerClient['settle']>[0]): Promise<SettleResponse> {
+    let settled: SettleResponse;
+    try {
+      settled = await api.settle(body);
+    } catch (error) {
+      if (!(error instanceof ApiServerError && error.status === 404) || !(await recordIfJournaled(body.checkoutRequestId))) throw error;
+      settled = await api.settle(body);
+    }
+    if (journal.has(body.checkoutRequestId)) journal.remove(body.checkoutRequestId);
+    return settled;
+  }
 
   /**
    * Records a push on the API server (idempotent there; `via` picks the connections); once
@@ -107,10 +86,10 @@ export function createSettlement(deps: {
     journal.remove(entry.checkoutRequestId);
   }
 
-  /** Records a journaled push now, if there is one; false when it is still unrecorded. */
+  /** Records a journaled push now; false when there is none or it could not be recorded. */
   async function recordIfJournaled(checkoutRequestId: string): Promise<boolean> {
     const entry = journal.get(checkoutRequestId);
-    if (!entry) return true;
+    if (!entry) return false;
     return recordPush(entry).then(
       () => true,
       () => false,
@@ -123,7 +102,6 @@ export function createSettlement(deps: {
    * itself, naming the claim it contradicts so the API server records it (and voids tickets issued on it).
    */
   async function settleFromAnswer(checkoutRequestId: string, answer: Extract<StkQueryResult, { state: 'final' }>, claim: CallbackClaim | undefined) {
-    markSettling(checkoutRequestId);
     claims.delete(checkoutRequestId);
     let settled: SettleResponse | undefined;
     if (claim && answer.resultCode === 0) {
@@ -140,7 +118,7 @@ export function createSettlement(deps: {
     if (!settled) {
       const contradicted = claim !== undefined && answer.resultCode !== 0;
       if (contradicted) logger.error(`M-Pesa contradicts a success callback for ${checkoutRequestId}: ${answer.resultCode} ${answer.resultDesc}`);
-      settled = await api.settle({
+      settled = await settle({
         checkoutRequestId,
         merchantRequestId: answer.merchantRequestId || undefined,
         resultCode: answer.resultCode,
@@ -149,7 +127,6 @@ export function createSettlement(deps: {
         ...(contradicted ? { contradicts: { mpesaReceiptNumber: claim.mpesaReceiptNumber, amount: claim.amount } } : {}),
       });
     }
-    remember(settled);
     return settled;
   }
 
@@ -191,17 +168,18 @@ export function createSettlement(deps: {
   }
 
   const settlement = {
-    recording,
     journal,
     recordPush,
     reconcileOne,
     /**
-     * Records the journaled pushes the API server has not seen (it was down, or this service was
-     * killed before recording them), oldest first; stops at the first failure that is not final.
-     * They are then pending like any other push and the reconciler settles them.
+     * Records the journaled pushes sent at least `olderThanSeconds` ago that no result has come for yet (the API
+     * server records a push from the answer it gets; this covers one that died before it could), oldest first;
+     * idempotent on the API server. Stops at the first failure that is not final. They are then pending like
+     * any other push and the reconciler settles them.
      */
-    async recordUnrecorded(): Promise<{ recorded: number; left: number }> {
-      const entries = journal.list().filter((entry) => !recording.has(entry.checkoutRequestId));
+    async recordUnrecorded(olderThanSeconds = 0): Promise<{ recorded: number; left: number }> {
+      const cutoff = Date.now() - olderThanSeconds * 1000;
+      const entries = journal.list().filter((entry) => entry.sentAt <= cutoff);
       let recorded = 0;
       for (const [index, entry] of entries.entries()) {
         try {
@@ -216,25 +194,10 @@ export function createSettlement(deps: {
       if (recorded > 0) logger.info(`recorded ${recorded} pushes the API server had missed`);
       return { recorded, left: 0 };
     },
-    /** Sent to Daraja but not yet recorded on the API server. */
-    unrecorded: (checkoutRequestId: string) => journal.has(checkoutRequestId),
-    recordIfJournaled,
-    open: {
-      add(checkoutRequestId: string, push: Omit<OpenPush, 'createdAt' | 'state'>) {
-        if (open.size > 10_000) prune();
-        open.set(checkoutRequestId, { ...push, createdAt: Date.now(), state: 'open' });
-      },
-      get: (checkoutRequestId: string) => open.get(checkoutRequestId),
-      remember: (view: PaymentView) => remember({ checkoutRequestId: view.checkoutRequestId, status: view.status, orderStatus: view.orderStatus, ticketsIssued: 0, changed: false, view }),
-    },
 
     async handleCallback(body: StkCallbackBody): Promise<CallbackOutcome> {
       const callback = body.Body.stkCallback;
       const checkoutRequestId = String(callback.CheckoutRequestID);
-      await recording.get(checkoutRequestId)?.catch(() => undefined);
-      // A push the API server missed is recorded first, else the result would be refused as unknown.
-      if (!(await recordIfJournaled(checkoutRequestId))) throw new ApiServerError(503, 'The push is not recorded yet.');
-      markSettling(checkoutRequestId);
       const items = callback.CallbackMetadata?.Item;
       const amount = callbackItem(items, 'Amount');
       const receipt = callbackItem(items, 'MpesaReceiptNumber');
@@ -253,7 +216,6 @@ export function createSettlement(deps: {
         if (claim.resultCode === 0 || claims.has(checkoutRequestId)) return await confirmWithQuery(checkoutRequestId, claim);
         // A failure or cancellation: believed as it comes (nothing is issued on it; a later query may still upgrade it).
         const settled = await settleClaim(checkoutRequestId, claim);
-        remember(settled);
         return settled.changed ? 'settled' : 'duplicate';
       } catch (error) {
         if (error instanceof ApiServerError && error.status === 404) {

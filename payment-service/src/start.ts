@@ -10,8 +10,6 @@ import { createAgents } from '@tukio/shared/node/http-request';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
-import { connectAll, createRedisClient, redisCommands } from '@tukio/shared/node/redis';
-import type { Logger } from './logger.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -34,16 +32,11 @@ export async function startPaymentService(
   overrides: { api?: ApiServerClient; daraja?: DarajaClient; host?: string } = {},
 ): Promise<RunningPaymentService> {
   const logger = createLogger(config.logLevel);
-  // Before listening: a Redis that cannot be reached fails the start with nothing left open.
-  const redis = config.redis && (await connectRedis(config.redis.url, config.redis.commandTimeoutMs, logger));
   const httpServer = createServer();
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
   const host = overrides.host ?? config.host;
-  await listen(httpServer, { port: config.port, host }).catch(async (error: unknown) => {
-    await redis?.quit().catch(() => undefined);
-    throw error;
-  });
+  await listen(httpServer, { port: config.port, host });
   const { port, address } = httpServer.address() as AddressInfo;
   const selfUrl = `http://${reachableHost(host)}:${port}`;
   const callbackUrl = `${config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`}/${config.callbackSecret}`;
@@ -61,7 +54,7 @@ export async function startPaymentService(
   // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, passes, redis: redis && redisCommands(redis) });
+  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, passes });
   httpServer.on('request', app);
 
   // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
@@ -124,7 +117,6 @@ export async function startPaymentService(
         httpServer.closeAllConnections();
         await stopped;
         await reconcilerStopped;
-        await redis?.quit().catch((error: unknown) => logger.error('shutdown: closing Redis failed', error));
         agents.destroy();
         settlementAgents.destroy();
         settlement.journal.close();
@@ -139,12 +131,4 @@ export async function startPaymentService(
 function reachableHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/** The Redis the payment instances share (REDIS_URL); errors after the start are logged, and node-redis reconnects. */
-async function connectRedis(url: string, commandTimeoutMs: number, logger: Logger) {
-  const client = createRedisClient(url, { commandTimeoutMs, onUnresponsive: (error) => logger.error('redis unresponsive', error) });
-  client.on('error', (error: unknown) => logger.error('redis error', error));
-  await connectAll([client]);
-  return client;
 }

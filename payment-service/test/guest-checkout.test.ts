@@ -13,7 +13,7 @@ let s: Stack;
 let organiser: Awaited<ReturnType<Stack['quickUser']>>;
 beforeAll(async () => {
   // A small per-account budget, to see that guests are counted per phone.
-  s = await startStack({ paymentEnv: { STK_RATE_LIMIT_PER_USER: '3' } });
+  s = await startStack({ serverEnv: { STK_RATE_LIMIT_PER_USER: '3' } });
   organiser = await s.quickUser('guestorganiser');
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { startStack, type Stack } from './helpers/stack.js';
 let s: Stack;
 let organiser: Awaited<ReturnType<Stack['quickUser']>>;
 beforeAll(async () => {
-  s = await startStack({ serverEnv: { HOLD_MINUTES: '0.01' }, paymentEnv: { STK_RATE_LIMIT_PER_USER: '3' } });
+  s = await startStack({ serverEnv: { HOLD_MINUTES: '0.01', STK_RATE_LIMIT_PER_USER: '3' } });
   organiser = await s.quickUser('organiser');
 });
 afterAll(async () => {

@@ -91,7 +91,7 @@ describe('payment service probes and metrics', () => {
 
     // A second instance of the service: its confirmPayment asks the API server (it never saw the push).
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-drain-'));
-    const second = await startPaymentService({ ...s.config, dataDir });
+    const second = await startPaymentService({ ...s.config, port: 0, dataDir });
     let closing: Promise<void> | undefined;
     const confirm = slowPost(second.port, '/api/confirmPayment', { CheckoutRequestID: push.body.CheckoutRequestID }, { authorization: `Bearer ${buyer.token}` });
     try {

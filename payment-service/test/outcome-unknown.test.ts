@@ -11,11 +11,12 @@ import { startTestSimulator, type TestSimulator } from './helpers/daraja-simulat
 import { freePort, startGate, startService, type ServiceProcess } from './helpers/processes.js';
 
 /**
- * The payment service dies mid-checkout: the buyer's stkPush reached it and the prompt went to Daraja (the
- * simulator here), then the process was SIGKILLed before answering. The API server's /pay cannot know whether a
- * prompt is on the phone, so it must not say "not reachable, try again": it answers `payment_outcome_unknown`,
- * and the payment shows up in the buyer's transactions once the restarted service replays its journal (what the
- * payment dialog keeps polling for). A push that never reached the service is still plainly "not reachable".
+ * The payment service dies mid-checkout: the API server asked it for the prompt and the prompt went to Daraja (the
+ * simulator here), then the process was SIGKILLed before its answer reached the API server. The API server cannot
+ * know whether a prompt is on the phone, so it must not say "not reachable, try again": it answers
+ * `payment_outcome_unknown` and keeps the seats held, and the payment shows up in the buyer's transactions once the
+ * restarted service replays its push journal (what the payment dialog keeps polling for). A push that never reached
+ * the service is still plainly "not reachable".
  */
 
 const JWT_SECRET = 'outcome-test-secret-that-is-long-enough-for-hs256';
@@ -25,6 +26,7 @@ let server: TestServer;
 let gate: Awaited<ReturnType<typeof startGate>>;
 let pay: ServiceProcess | undefined;
 let payPort: number;
+let gatePort: number;
 let dataDir: string;
 let sim: TestSimulator;
 
@@ -33,9 +35,10 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-outcome-'));
   // The simulated customer pays after a while; the simulator outlives the payment service, as Daraja would.
   sim = await startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '1000', SIMULATOR_CALLBACK_ORIGINS: `http://127.0.0.1:${payPort}` });
-  server = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, PAYMENT_URL: `http://127.0.0.1:${payPort}` });
-  // The payment service reaches the API server through a gate, which holds its "record this push" calls.
-  gate = await startGate(server.url);
+  // The API server reaches the payment service through a gate, which can keep the payment service's answers from it.
+  gatePort = await freePort();
+  gate = await startGate(`http://127.0.0.1:${payPort}`, gatePort);
+  server = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, PAYMENT_URL: gate.url });
 }, 180_000);
 afterAll(async () => {
   await pay?.kill();
@@ -52,7 +55,7 @@ const startPayment = () =>
     port: payPort,
     env: {
       PAYMENT_PORT: String(payPort),
-      API_URL: gate.url,
+      API_URL: server.url,
       DATA_DIR: dataDir,
       INTERNAL_API_KEY: INTERNAL_KEY,
       ...sim.paymentEnv,
@@ -82,11 +85,12 @@ describe('the payment service dies after sending the prompt', () => {
       });
 
     pay = await startPayment();
-    gate.hold(/\/pushes/);
+    gate.holdAnswers(/stk-push/);
     const answer = stkPush('254733400001');
-    // The prompt went out (the service is recording it): now the process dies before answering the buyer.
-    await vi.waitFor(() => expect(gate.held(/\/pushes/).length).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
+    // The prompt went out (the payment service answered, and the gate keeps the answer): now the process dies, and the API server's call with it.
+    await vi.waitFor(() => expect(gate.held(/stk-push/).length).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
     await pay.kill();
+    gate.dropHeld();
     const unknown = await answer;
     expect(unknown.status).toBe(502);
     expect(await unknown.json()).toMatchObject({
@@ -94,12 +98,12 @@ describe('the payment service dies after sending the prompt', () => {
       msg: 'Your M-Pesa prompt may have been sent: watch your phone. If you pay, your tickets will follow.',
     });
 
-    // Nobody listening: the request never reached the service, so nothing can have been sent.
-    gate.dropHeld();
-    gate.hold(undefined);
+    // Nobody listening: the request never reaches the service, so nothing can have been sent.
+    await gate.close();
     const unreachable = await stkPush('254733400002');
     expect(unreachable.status).toBe(503);
     expect(await unreachable.json()).toMatchObject({ code: 'payment_service_unreachable' });
+    gate = await startGate(`http://127.0.0.1:${payPort}`, gatePort);
 
     // Restarted, the service records the journaled push; the buyer's transactions show it (what the dialog polls).
     pay = await startPayment();

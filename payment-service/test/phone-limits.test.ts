@@ -20,7 +20,8 @@ let organiser: Awaited<ReturnType<Stack['quickUser']>>;
 
 beforeAll(async () => {
   s = await startStack({
-    paymentEnv: {
+    // The budgets are the API server's: counted in its Redis, whichever payment instance a section-7 client calls.
+    serverEnv: {
       REDIS_URL,
       // Its own key prefix: counts of other runs sharing this Redis stay apart.
       REDIS_KEY_PREFIX: `tukio-test-${randomUUID()}:`,
@@ -31,7 +32,7 @@ beforeAll(async () => {
     },
   });
   secondDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-second-'));
-  second = await startPaymentService({ ...s.config, dataDir: secondDir });
+  second = await startPaymentService({ ...s.config, port: 0, dataDir: secondDir });
   s.sim.allowCallbacksTo(second.callbackUrl);
   organiser = await s.quickUser('phonelimitsorganiser');
 }, 180_000);

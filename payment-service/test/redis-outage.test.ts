@@ -10,8 +10,8 @@ import { freePort } from '../../server/test/helpers/test-server.js';
 import { startStack, type Stack } from './helpers/stack.js';
 
 /**
- * Redis goes away under a running API server and payment service, both on a Redis of this test's own (never the
- * shared one): killed with SIGKILL, then alive but answering nothing (CLIENT PAUSE). Every request depending on it
+ * Redis goes away under a running API server (its stkPush budgets, logins and chat count there), on a Redis of this
+ * test's own (never the shared one): killed with SIGKILL, then alive but answering nothing (CLIENT PAUSE). Every request depending on it
  * answers within a few seconds: login and chat (over HTTP and over a socket) by counting in the instance's memory,
  * stkPush with a 503 "try again". Once Redis is back, nothing happens for the buyers who were told to try again:
  * no seat hold, no M-Pesa prompt on their phone (commands sent during the outage are never replayed).
@@ -69,7 +69,6 @@ beforeAll(async () => {
   const REDIS_KEY_PREFIX = `tukio-outage-${randomUUID()}:`;
   s = await startStack({
     serverEnv: { REDIS_URL, REDIS_KEY_PREFIX, REDIS_COMMAND_TIMEOUT_MS: '1000' },
-    paymentEnv: { REDIS_URL, REDIS_KEY_PREFIX, REDIS_COMMAND_TIMEOUT_MS: '1000' },
   });
 }, 90_000);
 afterAll(async () => {

@@ -5,7 +5,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadPaymentConfig } from '../src/config.js';
 import { startPaymentService } from '../src/start.js';
-import { startStack, type Stack } from './helpers/stack.js';
+import { INTERNAL_KEY, startStack, type Stack } from './helpers/stack.js';
 
 /*
  * Review items 6 and 7. The offline M-Pesa simulator: each buyer reaches only their own prompt,
@@ -25,7 +25,7 @@ const tempDir = () => {
 
 beforeAll(async () => {
   // The real per-account budget (10), so forged calls would exhaust it if they counted.
-  s = await startStack({ paymentEnv: { STK_RATE_LIMIT_PER_USER: '10' } });
+  s = await startStack({ serverEnv: { STK_RATE_LIMIT_PER_USER: '10' } });
   organiser = await s.quickUser('organiser');
 });
 afterAll(async () => {
@@ -153,27 +153,27 @@ describe('the simulated phone: one prompt per buyer, the list behind SIMULATOR_K
 
     // Even when the Daraja it talks to names a phone page in its answer (here the simulator does), the link is not passed on.
     const payDir = tempDir();
-    const notSimulator = await startPaymentService({ ...s.config, dataDir: payDir, simulator: real.simulator });
+    const notSimulator = await startPaymentService({ ...s.config, port: 0, dataDir: payDir, simulator: real.simulator });
     s.sim.allowCallbacksTo(notSimulator.callbackUrl);
     try {
       for (const route of ['/simulator', '/simulator/prompts', `/simulator/prompt/${'A'.repeat(32)}`, '/simulator/daraja/oauth/v1/generate?grant_type=client_credentials']) {
         expect((await fetch(`${notSimulator.url}${route}`)).status, route).toBe(404);
       }
       expect((await (await fetch(`${notSimulator.url}/api/health`)).json()) as unknown).toMatchObject({ simulator: false });
-      const buyer = await s.quickUser('reallinkbuyer');
-      const eventId = await s.createEvent({ ownerId: organiser.user._id, price: 30 });
-      const push = await fetch(`${notSimulator.url}/api/stkPush`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
-        body: JSON.stringify({ phone: '254711222444', amount: 1, Order_ID: `${eventId}_254711222444` }),
-      });
+      // The prompt as the API server's checkout asks for it.
+      const askPush = (url: string, phone: string) =>
+        fetch(`${url}/internal/stk-push`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-internal-key': INTERNAL_KEY },
+          body: JSON.stringify({ orderId: 'a'.repeat(24), amount: 30, phone, accountReference: 'Tukio', transactionDesc: 'Tickets' }),
+        });
+      const push = await askPush(notSimulator.url, '254711222444');
       const answer = (await push.json()) as Record<string, unknown>;
       expect(push.status).toBe(200);
-      expect(answer.CheckoutRequestID).toEqual(expect.any(String));
-      expect(answer).not.toHaveProperty('simulatorUrl');
-      // The same push through the service configured for the simulator carries its link.
-      const buyer2 = await s.quickUser('simlinkbuyer');
-      expect((await s.stkPush(buyer2.token, eventId, '254711222555')).body.simulatorUrl).toMatch(/\/simulator\/prompt\/[A-Za-z0-9_-]{32}$/);
+      expect(answer.checkoutRequestId).toEqual(expect.any(String));
+      expect(answer).not.toHaveProperty('simulatorPromptPath');
+      // The same push through the service configured for the simulator names its phone page.
+      expect(((await (await askPush(s.pay.url, '254711222555')).json()) as Record<string, unknown>).simulatorPromptPath).toMatch(/^\/simulator\/prompt\/[A-Za-z0-9_-]{32}$/);
     } finally {
       await notSimulator.close();
     }

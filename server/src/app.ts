@@ -45,7 +45,7 @@ import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, cr
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
-import { createPaymentProxy } from './modules/payment-proxy/index.js';
+import { createSimulatorProxy } from './modules/payment-proxy/index.js';
 import {
   createEventReminders,
   createPaymentPasses,
@@ -55,6 +55,10 @@ import {
   createInternalPaymentsRouter,
   orderQuestions,
   createPaymentsService,
+  createPaymentGateway,
+  createStartCheckoutHandler,
+  createConfirmPaymentHandler,
+  createPayRouter,
   createTransactionsRouter,
   createAdminRefundsRouter,
   createEventCancellation,
@@ -272,6 +276,10 @@ export function createServices(deps: AppDeps) {
   });
   const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
+  // The checkout the browser drives (/pay): this server holds and records; the payment service only speaks to M-Pesa.
+  const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });
+  const startCheckout = createStartCheckoutHandler({ payments, guests, line: waitingRoom, gateway: paymentGateway, logger, pushSeconds: metrics.pushSeconds });
+  const confirmPayment = createConfirmPaymentHandler({ payments, gateway: paymentGateway, logger, queryAfterSeconds: config.confirmQueryAfterSeconds });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
@@ -285,7 +293,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -394,14 +402,25 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
 
   app.use('/api', notFoundHandler);
   app.use('/uploads', ...serveUploads(services.uploads.store, logger));
-  // The payment service, same-origin: the whole app on one port whatever PAYMENT_PORT is.
-  const paymentProxy = createPaymentProxy({ targetUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs, logger });
-  app.use('/pay', paymentProxy.pay);
+  // The checkout, same-origin: /pay/stkPush and /pay/confirmPayment (the payment service's section-7 endpoints forward here).
+  app.use(
+    '/pay',
+    authenticateRequests(services.auth, { restrictionReason: (userId) => services.moderation.restrictionReason(userId) }),
+    createPayRouter({
+      startCheckout: services.startCheckout,
+      confirmPayment: services.confirmPayment,
+      rateLimit: config.stkRateLimit,
+      internalApiKey: config.internalApiKey,
+      redis: deps.redis && { commands: deps.redis.commands, keyPrefix: deps.redis.keyPrefix },
+      simulatorUrl: config.darajaSimulatorUrl,
+    }),
+  );
+  app.use('/pay', notFoundHandler);
   // The offline SMS simulator (no Africa's Talking configured) answers here; the M-Pesa one is the Daraja simulator's process.
   if (services.smsSimulator) app.use('/simulator/sms', services.smsSimulator.router);
   if (config.darajaSimulatorUrl) {
     // Its phone pages only (never its Daraja protocol), and without the key that vouches for forwarded addresses.
-    app.use('/simulator', createPaymentProxy({ targetUrl: config.darajaSimulatorUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs, logger, vouch: false }).simulator);
+    app.use('/simulator', createSimulatorProxy({ targetUrl: config.darajaSimulatorUrl, timeoutMs: config.paymentProxyTimeoutMs, logger }));
   }
 
   const clientDist = config.clientDist ?? defaultClientDist;

@@ -14,8 +14,19 @@ const envSchema = z.object({
   PAYMENT_URL: optionalUrl,
   /** Where this server reaches the Daraja simulator whose phone pages it serves at /simulator (`npm start` sets it); unset = none. */
   DARAJA_SIMULATOR_URL: optionalUrl,
-  /** Milliseconds /pay waits for the payment service to start answering (stkPush may wait on M-Pesa). */
+  /** Milliseconds the checkout waits for the payment service's answer (an STK push waits on M-Pesa). */
   PAYMENT_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(45_000),
+  /** A buyer's poll this many seconds after the push, still pending, asks M-Pesa (STK query) too: the callback may be late or lost. */
+  CONFIRM_QUERY_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(15),
+  /** stkPush budgets: per address and per account in STK_RATE_LIMIT_WINDOW_MS. */
+  STK_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+  STK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  STK_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
+  /** Prompts one phone may be sent per STK_RATE_LIMIT_PHONE_WINDOW_MS, whoever asks: new accounts cannot keep prompting a stranger's phone. */
+  STK_RATE_LIMIT_PER_PHONE: z.coerce.number().int().positive().default(30),
+  STK_RATE_LIMIT_PHONE_WINDOW_MS: z.coerce.number().int().positive().default(60 * 60 * 1000),
+  /** stkPush calls per account (a guest's: per phone) per day, beside the short window's STK_RATE_LIMIT_PER_USER. */
+  STK_RATE_LIMIT_PER_USER_DAY: z.coerce.number().int().positive().default(40),
   /** Set when the client is built to call the payment service elsewhere: its origin joins the CSP's connect-src. */
   VITE_PAYMENT_URL: optionalUrl,
   DATA_DIR: z.string().default('./data'),
@@ -167,6 +178,16 @@ export type Env = z.infer<typeof envSchema>;
 /** Every variable the API server reads (documented in .env.example: checked by a test). */
 export const SERVER_ENV_VARIABLES = Object.keys(envSchema.shape);
 
+/** stkPush budgets: per address and per account in `windowMs`; per destination phone (anyone asking) in `phoneWindowMs`; per account in a day. */
+export interface StkRateLimit {
+  windowMs: number;
+  perIp: number;
+  perUser: number;
+  perPhone: number;
+  phoneWindowMs: number;
+  perUserDay: number;
+}
+
 export interface AppConfig {
   env: Env['NODE_ENV'];
   port: number;
@@ -176,6 +197,8 @@ export interface AppConfig {
   /** The Daraja simulator as this server reaches it (the /simulator proxy to its phone pages); undefined = no simulator. */
   darajaSimulatorUrl: string | undefined;
   paymentProxyTimeoutMs: number;
+  confirmQueryAfterSeconds: number;
+  stkRateLimit: StkRateLimit;
   /** The payment service's origin when the client calls it directly (VITE_PAYMENT_URL); else undefined (same-origin /pay). */
   paymentBrowserOrigin: string | undefined;
   dataDir: string;
@@ -311,6 +334,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     paymentUrl: withoutTrailingSlash(env.PAYMENT_URL ?? `http://127.0.0.1:${env.PAYMENT_PORT}`),
     darajaSimulatorUrl: env.DARAJA_SIMULATOR_URL && withoutTrailingSlash(env.DARAJA_SIMULATOR_URL),
     paymentProxyTimeoutMs: env.PAYMENT_PROXY_TIMEOUT_MS,
+    confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
+    stkRateLimit: {
+      windowMs: env.STK_RATE_LIMIT_WINDOW_MS,
+      perIp: env.STK_RATE_LIMIT_PER_IP,
+      perUser: env.STK_RATE_LIMIT_PER_USER,
+      perPhone: env.STK_RATE_LIMIT_PER_PHONE,
+      phoneWindowMs: env.STK_RATE_LIMIT_PHONE_WINDOW_MS,
+      perUserDay: env.STK_RATE_LIMIT_PER_USER_DAY,
+    },
     paymentBrowserOrigin: env.VITE_PAYMENT_URL ? new URL(env.VITE_PAYMENT_URL).origin : undefined,
     dataDir,
     objectStorage,

@@ -44,7 +44,16 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
         ...Object.fromEntries(Object.entries(paymentEnv).filter(([name]) => name.startsWith('SIMULATOR_'))),
       })
     : undefined;
-  const server = await startTestServer({ CLIENT_DIST: clientDist, ...(paymentPort ? { PAYMENT_PORT: paymentPort } : {}), ...(simulator ? { DARAJA_SIMULATOR_URL: simulator.url } : {}), ...env });
+  const server = await startTestServer({
+    CLIENT_DIST: clientDist,
+    ...(paymentPort ? { PAYMENT_PORT: paymentPort } : {}),
+    ...(simulator ? { DARAJA_SIMULATOR_URL: simulator.url } : {}),
+    STK_RATE_LIMIT_PER_IP: '1000',
+    STK_RATE_LIMIT_PER_USER: '1000',
+    STK_RATE_LIMIT_PER_USER_DAY: '1000',
+    STK_RATE_LIMIT_PER_PHONE: '1000',
+    ...env,
+  });
   let payments: RunningPaymentService | undefined;
   if (paymentsDir && simulator) {
     const config = loadPaymentConfig({
@@ -58,10 +67,6 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       CALLBACK_SECRET: 'e2e-callback-secret-0123456789',
       ...simulator.paymentEnv,
       RECONCILE_INTERVAL_MS: '0',
-      STK_RATE_LIMIT_PER_IP: '1000',
-      STK_RATE_LIMIT_PER_USER: '1000',
-      STK_RATE_LIMIT_PER_USER_DAY: '1000',
-      STK_RATE_LIMIT_PER_PHONE: '1000',
       LOG_LEVEL: 'silent',
       ...paymentEnv,
     });

@@ -221,6 +221,33 @@ export const settleResponse = z.object({
   view: paymentView.optional(),
 });
 
+// --- The payment service's own internal calls (the API server asks, the payment service speaks Daraja) ---
+
+/** POST /internal/stk-push on the payment service: send the M-Pesa prompt for an order the API server holds. */
+export const stkPushRequest = z.object({
+  orderId: idParam('orderId'),
+  amount: z.int().positive(),
+  phone: phoneSchema,
+  accountReference: z.string().min(1).max(40),
+  transactionDesc: z.string().min(1).max(200),
+});
+
+/** Its answer: Daraja accepted the push (a refusal is an error body with the reason and M-Pesa's `errorCode`). */
+export const stkPushResponse = z.object({
+  checkoutRequestId: checkoutRequestIdSchema,
+  merchantRequestId: z.string(),
+  customerMessage: z.string(),
+  /** With the Daraja simulator only: the path of the prompt's own phone page. */
+  simulatorPromptPath: z.string().optional(),
+});
+
+/** POST /internal/stk-query on the payment service: ask M-Pesa where a push stands and settle it from the answer. */
+export const stkQueryRequest = z.object({ checkoutRequestId: checkoutRequestIdSchema });
+export const stkQueryResponse = z.object({ settled: z.boolean().meta({ description: 'M-Pesa gave a final answer and it was settled.' }) });
+
+export type StkPushCall = z.infer<typeof stkPushRequest>;
+export type StkPushAnswer = z.infer<typeof stkPushResponse>;
+
 /** GET /pending. */
 export const pendingPushesResponse = z.array(z.object({ checkoutRequestId: z.string(), createdAt: dateTimeSchema }));
 

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import express, { Router, type RequestHandler } from 'express';
-import { clientAddress } from '../forwarded.js';
 import { z } from 'zod';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -47,8 +46,8 @@ export function secretPathCheck(secret: string): (given: unknown) => boolean {
 }
 
 /**
- * Only the allowed sources may post M-Pesa callbacks (`CALLBACK_ALLOWED_IPS`): the address the API server
- * forwarded with its proxy key, else the socket's (honouring TRUST_PROXY). Undefined allows any source.
+ * Only the allowed sources may post M-Pesa callbacks (`CALLBACK_ALLOWED_IPS`): the request's address
+ * (honouring TRUST_PROXY). Undefined allows any source.
  */
 export function callbackSourceCheck(allowed: string[] | undefined, deps: { logger: Logger; metrics?: Pick<PaymentMetrics, 'stkCallbacks'> | undefined }): RequestHandler {
   if (!allowed) return (_req, _res, next) => next();
@@ -59,9 +58,9 @@ export function callbackSourceCheck(allowed: string[] | undefined, deps: { logge
     if (prefix === undefined) list.addAddress(address, family);
     else list.addSubnet(address, Number(prefix), family);
   }
-  return (req, res, next) => {
+  return (req, _res, next) => {
     // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d.
-    const address = clientAddress(req, res).replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+    const address = (req.ip ?? req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
     const family = isIP(address);
     if (family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4')) return next();
     deps.logger.info(`M-Pesa callback from ${address || 'an unknown address'} refused: not in CALLBACK_ALLOWED_IPS`);

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { requireInternalKey } from './internal-key.js';
 
 /** The background passes the API server's job queue may ask for (PAYMENT_PASSES=jobs). */
 export const PAYMENT_PASSES = ['reconcile', 'refunds'] as const;
@@ -9,8 +9,6 @@ export type PaymentPass = (typeof PAYMENT_PASSES)[number];
 
 /** Runs one pass now (joining one in progress); undefined: this instance does not do that pass (refunds not configured). */
 export type PassRunner = (pass: PaymentPass) => Promise<object> | undefined;
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * POST /internal/passes/:pass: one reconciler or refund pass on this instance, answered when it is done
@@ -20,10 +18,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export function createPassesRouter(deps: { internalApiKey: string; run: PassRunner; logger: Logger }) {
   const router = Router();
-  const expected = digest(deps.internalApiKey);
-  router.post('/internal/passes/:pass', async (req, res) => {
-    const given = req.get('x-internal-key');
-    if (!given || !timingSafeEqual(digest(given), expected)) throw new PaymentServiceError(401, 'internal_only', 'This endpoint is for Tukio services only.');
+  router.post('/internal/passes/:pass', requireInternalKey(deps.internalApiKey), async (req, res) => {
     const pass = PAYMENT_PASSES.find((name) => name === req.params.pass);
     if (!pass) throw new PaymentServiceError(404, 'route_not_found', 'No such pass.');
     const running = deps.run(pass);

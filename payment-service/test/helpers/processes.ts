@@ -100,11 +100,14 @@ export async function startService(options: {
  * (as a dying server would); requests matching `refuse` are answered 503 at once, as by an
  * overloaded server, and their bodies kept.
  */
-export async function startGate(target: string) {
+export async function startGate(target: string, listenPort = 0) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const held: Array<{ path: string; body: string; socket: Socket }> = [];
   const refused: Array<{ path: string; body: string }> = [];
   let holding: RegExp | undefined;
+  let holdingAnswers: RegExp | undefined;
+  /** Paths of the requests forwarded to the target and not answered by it yet. */
+  const forwarding: string[] = [];
   let refusing: RegExp | undefined;
   const server = http.createServer((req, res) => {
     const requestPath = req.url ?? '/';
@@ -123,15 +126,30 @@ export async function startGate(target: string) {
       });
       return;
     }
+    forwarding.push(requestPath);
+    const answered = () => {
+      const index = forwarding.indexOf(requestPath);
+      if (index >= 0) forwarding.splice(index, 1);
+    };
     const upstream = http.request(`${target}${requestPath}`, { method: req.method, headers: req.headers, agent }, (answer) => {
+      answered();
+      if (holdingAnswers?.test(requestPath)) {
+        // Done upstream; its caller never hears about it.
+        answer.resume();
+        held.push({ path: requestPath, body: '', socket: req.socket });
+        return;
+      }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
-    upstream.on('error', () => res.destroy());
+    upstream.on('error', () => {
+      answered();
+      res.destroy();
+    });
     req.pipe(upstream);
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -139,10 +157,16 @@ export async function startGate(target: string) {
     hold(pattern: RegExp | undefined) {
       holding = pattern;
     },
+    /** Requests whose path matches from now on reach the target, but their answers wait here (listed with the held ones); undefined = none. */
+    holdAnswers(pattern: RegExp | undefined) {
+      holdingAnswers = pattern;
+    },
     /** Requests whose path matches from now on are answered 503; undefined = none. */
     refuse(pattern: RegExp | undefined) {
       refusing = pattern;
     },
+    /** Requests forwarded to the target that it has not answered yet. */
+    forwarding: (pattern?: RegExp) => forwarding.filter((path) => !pattern || pattern.test(path)),
     held: (pattern?: RegExp) => held.filter((request) => !pattern || pattern.test(request.path)),
     refused: (pattern?: RegExp) => refused.filter((request) => !pattern || pattern.test(request.path)),
     /** Cuts the connections of the held requests: the service never saw them. */

@@ -5,7 +5,7 @@ import jwt from 'jsonwebtoken';
 import { newId } from '../../../server/src/db/ids.js';
 import { users } from '../../../server/src/db/schema.js';
 import { insertEventRow } from '../../../server/test/helpers/events.js';
-import { startTestServer, type ApiResponse, type TestServer } from '../../../server/test/helpers/test-server.js';
+import { freePort, startTestServer, type ApiResponse, type TestServer } from '../../../server/test/helpers/test-server.js';
 import { loadPaymentConfig } from '../../src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../src/start.js';
 import { startTestSimulator } from './daraja-simulator.js';
@@ -48,10 +48,23 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-test-'));
   const simulatorEnv = Object.fromEntries(Object.entries(options.paymentEnv ?? {}).filter(([name]) => name.startsWith('SIMULATOR_')));
   const sim = await startTestSimulator(dataDir, simulatorEnv);
-  const server: TestServer = await startTestServer({ JWT_SECRET, INTERNAL_API_KEY: INTERNAL_KEY, DARAJA_SIMULATOR_URL: sim.url, ...options.serverEnv });
+  // The API server asks the payment service for prompts: it must know its port before either starts.
+  const paymentPort = String(await freePort());
+  const server: TestServer = await startTestServer({
+    PAYMENT_PORT: paymentPort,
+    JWT_SECRET,
+    INTERNAL_API_KEY: INTERNAL_KEY,
+    DARAJA_SIMULATOR_URL: sim.url,
+    CONFIRM_QUERY_AFTER_SECONDS: '3600',
+    STK_RATE_LIMIT_PER_IP: '100000',
+    STK_RATE_LIMIT_PER_USER: '100000',
+    STK_RATE_LIMIT_PER_USER_DAY: '100000',
+    STK_RATE_LIMIT_PER_PHONE: '100000',
+    ...options.serverEnv,
+  });
   const config = loadPaymentConfig({
     NODE_ENV: 'test',
-    PAYMENT_PORT: '0',
+    PAYMENT_PORT: paymentPort,
     DATA_DIR: dataDir,
     API_URL: server.url,
     INTERNAL_API_KEY: INTERNAL_KEY,
@@ -61,11 +74,6 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     RECONCILE_AFTER_SECONDS: '0',
     // No refund passes in the background unless a test asks for them (refunds.test.ts).
     REFUND_POLL_MS: '0',
-    CONFIRM_QUERY_AFTER_SECONDS: '3600',
-    STK_RATE_LIMIT_PER_IP: '100000',
-    STK_RATE_LIMIT_PER_USER: '100000',
-    STK_RATE_LIMIT_PER_USER_DAY: '100000',
-    STK_RATE_LIMIT_PER_PHONE: '100000',
     LOG_LEVEL: 'silent',
     ...options.paymentEnv,
   });

@@ -23,15 +23,8 @@ import {
 } from './payments.schemas.js';
 import type { GuestCheckout } from './guest-checkout.service.js';
 import type { PaymentsService } from './payments.service.js';
+import type { SaleLine } from './start-checkout.handler.js';
 
-/** The line in front of a busy sale (the waiting-room module, above payments): a hold waits for the buyer's turn. */
-export interface SaleLine {
-  admit(eventId: string, member: { userId: string } | { phone: string }): Promise<void>;
-  /** Runs an admitted buyer's seat hold, timed: the line's admission rate follows how long holds take. */
-  timeHold<T>(hold: () => Promise<T>): Promise<T>;
-  /** A whole push, as the payment service timed it: the admission rate follows that too. */
-  observePush(ms: number): void;
-}
 
 /**
  * /api/internal/payments — called by the payment service only (the declaration checks the shared

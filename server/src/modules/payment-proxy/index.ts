@@ -1,2 +1,1 @@
-/** The payment-proxy module's public face (docs/decisions/server-boundaries.md). */
-export { createPaymentProxy } from './payment-proxy.js';
+export { createSimulatorProxy } from './simulator-proxy.js';

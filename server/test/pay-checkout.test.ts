@@ -4,17 +4,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentProxyKey } from '../src/modules/payment-proxy/payment-proxy.js';
+import { eq } from 'drizzle-orm';
+import { orders } from '../src/db/schema.js';
 import { createEvent } from './helpers/events.js';
 import { errorBodyProblems, jsonRequest, quiesce, rawRequest } from './helpers/security.js';
 import { freePort, startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
- * The browser reaches the payment service through the API server, same-origin, whatever
- * PAYMENT_PORT is: /pay/* → its /api/*, /simulator/* → the Daraja simulator's phone pages
- * (DARAJA_SIMULATOR_URL). Bodies stream, status and
- * headers pass through, the API server (never the buyer) writes X-Forwarded-*, and the payment
- * service counts each buyer's own address.
+ * The browser's checkout is the API server's own /pay/stkPush and /pay/confirmPayment, same-origin, whatever
+ * PAYMENT_PORT is; it asks the payment service (POST /internal/stk-push) only to send the prompt.
+ * /simulator/* reaches the Daraja simulator's phone pages (DARAJA_SIMULATOR_URL). The budgets count each
+ * buyer's own address, also for clients of the payment service's section-7 adapter.
  */
 
 /** The payment service lives in its own workspace (outside this tsconfig's rootDir): loaded at run time. */
@@ -93,7 +93,15 @@ beforeAll(async () => {
   payDataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-proxy-'));
   const modules = await loadPaymentService();
   simulator = await modules.simulator.startTestSimulator(payDataDir, { SIMULATOR_DELAY_MS: '50' });
-  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), TRUST_PROXY: 'true', DARAJA_SIMULATOR_URL: simulator.url });
+  t = await startTestServer({
+    PAYMENT_PORT: String(paymentPort),
+    TRUST_PROXY: 'true',
+    DARAJA_SIMULATOR_URL: simulator.url,
+    STK_RATE_LIMIT_PER_IP: '2',
+    STK_RATE_LIMIT_PER_USER: '1000',
+    STK_RATE_LIMIT_PER_USER_DAY: '1000',
+    STK_RATE_LIMIT_PER_PHONE: '1000',
+  });
   pay = await modules.start.startPaymentService(
     modules.config.loadPaymentConfig({
       NODE_ENV: 'test',
@@ -104,10 +112,6 @@ beforeAll(async () => {
       CALLBACK_SECRET: 'proxy-test-callback-secret-0123',
       ...simulator.paymentEnv,
       RECONCILE_INTERVAL_MS: '0',
-      STK_RATE_LIMIT_PER_IP: '2',
-      STK_RATE_LIMIT_PER_USER: '1000',
-      STK_RATE_LIMIT_PER_USER_DAY: '1000',
-      STK_RATE_LIMIT_PER_PHONE: '1000',
       LOG_LEVEL: 'silent',
     }),
     { host: '127.0.0.1' },
@@ -125,14 +129,19 @@ afterAll(async () => {
   if (payDataDir) rmSync(payDataDir, { recursive: true, force: true });
 });
 
-async function paidEvent(price: number) {
-  const organiser = await t.createUser(`org${++ipCounter}`);
-  const admin = await t.loginAdmin();
-  const event = await createEvent(t, organiser.token, { isPaid: true, ticketPrice: price, capacity: 50 }, { approveWith: admin.token });
+async function paidEvent(price: number, on: TestServer = t) {
+  const organiser = await on.createUser(`org${++ipCounter}`);
+  const admin = await on.loginAdmin();
+  const event = await createEvent(on, organiser.token, { isPaid: true, ticketPrice: price, capacity: 50 }, { approveWith: admin.token });
   return event._id as string;
 }
 
-describe('the payment service through the API server', () => {
+/** The statuses of an event's orders: a held order is `pending`. */
+async function orderStatuses(on: TestServer, eventId: string) {
+  return (await on.db.select({ status: orders.status }).from(orders).where(eq(orders.eventId, eventId))).map((row) => row.status);
+}
+
+describe('the checkout on the API server', () => {
   it('a buyer pays through /pay and the simulated phone at /simulator, all on the API server\'s port', async () => {
     expect(pay.port).not.toBe(27684);
     const eventId = await paidEvent(200);
@@ -200,7 +209,7 @@ describe('the payment service through the API server', () => {
     // Somebody else, through the very same API server, is not locked out.
     expect((await attempt({ 'x-forwarded-for': freshIp() })).status).toBe(400);
 
-    // Straight to the payment service, a made-up proxy key does not let a caller pick its address.
+    // Through the payment service's own /api/stkPush (the original contract), a made-up proxy key does not let a caller pick its address.
     const direct = (ip: string) =>
       rawRequest(pay.url, jsonRequest('POST', '/api/stkPush', { token: buyer.token, body: { phone: 'not-a-phone' }, headers: { 'x-forwarded-for': ip, 'x-tukio-proxy-key': 'guessed' } }));
     const statuses = [];
@@ -208,10 +217,10 @@ describe('the payment service through the API server', () => {
     expect(statuses).toEqual([400, 400, 429]);
   });
 
-  it('forwards path, query, body, status and headers; X-Forwarded-* come from the API server, never the caller', async () => {
+  it("asks the payment service for the prompt with the internal key; the caller's forwarding headers reach nobody", async () => {
     const upstream = await startFakePaymentService((_seen, res) => {
-      res.writeHead(418, { 'content-type': 'application/json', 'x-upstream': 'yes' });
-      res.end(JSON.stringify({ brewed: true }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ checkoutRequestId: 'ws_CO_fake_1', merchantRequestId: 'mr-1', customerMessage: 'Success. Request accepted for processing' }));
     });
     const fakeSimulator = await startFakePaymentService((_seen, res) => {
       res.writeHead(418, { 'content-type': 'application/javascript' });
@@ -219,39 +228,31 @@ describe('the payment service through the API server', () => {
     });
     const api = await startTestServer({ PAYMENT_URL: upstream.url, DARAJA_SIMULATOR_URL: fakeSimulator.url });
     try {
-      const body = JSON.stringify({ phone: '254712345678', note: 'x'.repeat(20_000) });
+      const eventId = await paidEvent(300, api);
+      const buyer = await api.createUser('gatewaybuyer');
       const res = await rawRequest(api.url, {
-        method: 'POST',
-        path: '/pay/stkPush?source=dialog',
-        headers: {
-          'content-type': 'application/json',
-          authorization: 'Bearer abc',
-          'x-forwarded-for': '6.6.6.6',
-          'x-forwarded-host': 'evil.example',
-          'x-forwarded-proto': 'https',
-          'x-tukio-proxy-key': 'guessed',
-          'x-internal-key': 'guessed-too',
-        },
-        body,
+        ...jsonRequest('POST', '/pay/stkPush', { token: buyer.token, body: { phone: '254712345678', amount: 1, Order_ID: `${eventId}_254712345678`, quantity: 2 } }),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}`, 'x-forwarded-for': '6.6.6.6', 'x-tukio-proxy-key': 'guessed', 'x-internal-key': 'guessed-too' },
       });
-      expect(res.status).toBe(418);
-      expect(res.headers['x-upstream']).toBe('yes');
-      expect(res.body).toEqual({ brewed: true });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ResponseCode: '0', CheckoutRequestID: 'ws_CO_fake_1', MerchantRequestID: 'mr-1', amount: 600, quantity: 2 });
+      expect(res.body.simulatorUrl).toBeUndefined();
 
       const [seen] = upstream.seen;
-      expect(seen).toMatchObject({ method: 'POST', url: '/api/stkPush?source=dialog', body });
-      expect(seen!.headers.authorization).toBe('Bearer abc');
-      expect(seen!.headers['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
-      expect(seen!.headers['x-forwarded-host']).toBe(new URL(api.url).host);
-      expect(seen!.headers['x-forwarded-proto']).toBe('http');
-      expect(seen!.headers['x-forwarded-prefix']).toBe('/pay');
-      expect(seen!.headers['x-tukio-proxy-key']).toBe(paymentProxyKey(api.config.internalApiKey));
-      expect(seen!.headers['x-internal-key']).toBeUndefined();
+      expect(seen).toMatchObject({ method: 'POST', url: '/internal/stk-push' });
+      expect(seen!.headers['x-internal-key']).toBe(api.config.internalApiKey);
+      expect(seen!.headers.authorization).toBeUndefined();
+      expect(seen!.headers['x-forwarded-for']).toBeUndefined();
+      expect(JSON.parse(seen!.body)).toMatchObject({ amount: 600, phone: '254712345678', orderId: expect.stringMatching(/^[0-9a-f]{24}$/) });
+      // The push is recorded here: its buyer polls it as pending.
+      const confirm = await api.api('POST', '/pay/confirmPayment', { token: buyer.token, body: { CheckoutRequestID: 'ws_CO_fake_1' } });
+      expect(confirm.body).toMatchObject({ success: false, status: 'pending', CheckoutRequestID: 'ws_CO_fake_1', amount: 600, quantity: 2 });
 
-      // The simulator's pages go to the simulator, without the key the payment service believes forwarded addresses with.
-      const script = await fetch(`${api.url}/simulator/phone.js`);
+      // The simulator's pages go to the simulator, with the visitor's address written by the API server.
+      const script = await rawRequest(api.url, { method: 'GET', path: '/simulator/phone.js', headers: { 'x-forwarded-for': '6.6.6.6', 'x-tukio-proxy-key': 'guessed' } });
       expect(script.status).toBe(418);
       expect(fakeSimulator.seen[0]).toMatchObject({ method: 'GET', url: '/simulator/phone.js' });
+      expect(fakeSimulator.seen[0]!.headers['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
       expect(fakeSimulator.seen[0]!.headers['x-tukio-proxy-key']).toBeUndefined();
       expect(upstream.seen).toHaveLength(1);
     } finally {
@@ -262,27 +263,32 @@ describe('the payment service through the API server', () => {
   });
 
   // Two server starts (a database and migrations each): more than a test's default budget on a busy host.
-  it('a payment service that is down or too slow gets a clear 503 / 504 with {msg, message}', async () => {
+  it('a payment service that is down gets a clear 503 and the seats back; one that goes silent keeps them held and says so', async () => {
     const silent = await startFakePaymentService(() => {
       // Never answers.
     });
     const slow = await startTestServer({ PAYMENT_URL: silent.url, PAYMENT_PROXY_TIMEOUT_MS: '300' });
     const down = await startTestServer({ PAYMENT_PORT: String(await freePort()) });
     try {
-      const timedOut = await rawRequest(slow.url, jsonRequest('POST', '/pay/confirmPayment', { body: { CheckoutRequestID: 'ws_CO_1' } }));
-      expect(timedOut.status).toBe(504);
-      expect(timedOut.body.msg).toMatch(/did not answer in time/);
-      expect(errorBodyProblems(timedOut)).toEqual([]);
-      // An stkPush it received and never answered may have sent the prompt: not "try again".
-      const hung = await rawRequest(slow.url, jsonRequest('POST', '/pay/stkPush', { body: { phone: '254712345678' } }));
-      expect(hung.status).toBe(504);
-      expect(hung.body).toMatchObject({ code: 'payment_outcome_unknown', msg: expect.stringMatching(/may have been sent: watch your phone/) });
-      expect(errorBodyProblems(hung)).toEqual([]);
+      const buy = async (on: TestServer) => {
+        const eventId = await paidEvent(100, on);
+        const buyer = await on.createUser('downbuyer');
+        const answer = await rawRequest(on.url, jsonRequest('POST', '/pay/stkPush', { token: buyer.token, body: { phone: '254712345678', Order_ID: `${eventId}_254712345678` } }));
+        return { answer, orders: await orderStatuses(on, eventId) };
+      };
+      // An stkPush the payment service received and never answered may have sent the prompt: not "try again", and the seat stays held.
+      const hung = await buy(slow);
+      expect(hung.answer.status).toBe(504);
+      expect(hung.answer.body).toMatchObject({ code: 'payment_outcome_unknown', msg: expect.stringMatching(/may have been sent: watch your phone/) });
+      expect(errorBodyProblems(hung.answer)).toEqual([]);
+      expect(hung.orders).toEqual(['pending']);
 
-      const unreachable = await rawRequest(down.url, jsonRequest('POST', '/pay/stkPush', { body: { phone: '254712345678' } }));
-      expect(unreachable.status).toBe(503);
-      expect(unreachable.body.msg).toMatch(/payment service is not reachable/);
-      expect(errorBodyProblems(unreachable)).toEqual([]);
+      const unreachable = await buy(down);
+      expect(unreachable.answer.status).toBe(503);
+      expect(unreachable.answer.body.msg).toMatch(/payment service is not reachable/);
+      expect(errorBodyProblems(unreachable.answer)).toEqual([]);
+      expect(unreachable.orders).toHaveLength(1);
+      expect(unreachable.orders).not.toContain('pending');
     } finally {
       await Promise.all([slow.close(), down.close()]);
       await silent.close();
