@@ -50,6 +50,16 @@ async function postings(reference: { paymentId?: string; refundId?: string }) {
   }));
 }
 
+/** Why the database refused (Drizzle wraps the driver's error on PostgreSQL: its message is then the cause's). */
+async function refusal(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (error) {
+    return [error, (error as { cause?: unknown }).cause].map((one) => (one instanceof Error ? one.message : '')).join(' ');
+  }
+  return 'accepted';
+}
+
 const statement = (eventId: string, token: string) => t.api('GET', `/api/events/${eventId}/ledger`, { token });
 
 /** What M-Pesa would report: every successful payment and succeeded refund as the database has them. */
@@ -132,32 +142,36 @@ describe('what the database refuses', () => {
     const eventId = await newEvent(200);
     const payment = await paymentOf(await payFor(t, buyer.token, eventId, { phone: '254711000004' }));
     const [posted] = await t.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.paymentId, payment.id));
-    await expect(t.db.update(ledgerEntries).set({ amount: 1 }).where(eq(ledgerEntries.transactionId, posted!.id))).rejects.toThrow();
-    await expect(t.db.delete(ledgerEntries).where(eq(ledgerEntries.transactionId, posted!.id))).rejects.toThrow();
-    await expect(t.db.update(ledgerTransactions).set({ memo: 'edited' }).where(eq(ledgerTransactions.id, posted!.id))).rejects.toThrow();
-    await expect(t.db.delete(ledgerTransactions).where(eq(ledgerTransactions.id, posted!.id))).rejects.toThrow();
-    await expect(t.db.execute(sql`truncate ledger_entries, ledger_transactions`)).rejects.toThrow();
+    expect(await refusal(t.db.update(ledgerEntries).set({ amount: 1 }).where(eq(ledgerEntries.transactionId, posted!.id)))).toMatch(/ledger rows are never/);
+    expect(await refusal(t.db.delete(ledgerEntries).where(eq(ledgerEntries.transactionId, posted!.id)))).toMatch(/ledger rows are never/);
+    expect(await refusal(t.db.update(ledgerTransactions).set({ memo: 'edited' }).where(eq(ledgerTransactions.id, posted!.id)))).toMatch(/ledger rows are never/);
+    expect(await refusal(t.db.delete(ledgerTransactions).where(eq(ledgerTransactions.id, posted!.id)))).toMatch(/ledger rows are never/);
+    expect(await refusal(t.db.execute(sql`truncate ledger_entries, ledger_transactions`))).toMatch(/ledger rows are never/);
     expect(await postings({ paymentId: payment.id })).toEqual([{ kind: 'payment', entries: ['mpesa_clearing:200', 'organiser_payable:-200'], organisers: [organiser.user._id] }]);
   });
 
   it('refuses, at commit, a transaction whose entries do not sum to zero or that has one entry', async () => {
     const eventId = await newEvent(200);
     const unbalanced = newId();
-    await expect(
-      t.db.transaction(async (tx) => {
-        await tx.insert(ledgerTransactions).values({ id: unbalanced, kind: 'adjustment', memo: 'test', createdBy: admin.user._id });
-        await tx.insert(ledgerEntries).values([
-          { id: newId(), transactionId: unbalanced, account: 'mpesa_clearing', eventId, amount: 100 },
-          { id: newId(), transactionId: unbalanced, account: 'organiser_payable', eventId, amount: -90 },
-        ]);
-      }),
-    ).rejects.toThrow(/does not balance/);
+    expect(
+      await refusal(
+        t.db.transaction(async (tx) => {
+          await tx.insert(ledgerTransactions).values({ id: unbalanced, kind: 'adjustment', memo: 'test', createdBy: admin.user._id });
+          await tx.insert(ledgerEntries).values([
+            { id: newId(), transactionId: unbalanced, account: 'mpesa_clearing', eventId, amount: 100 },
+            { id: newId(), transactionId: unbalanced, account: 'organiser_payable', eventId, amount: -90 },
+          ]);
+        }),
+      ),
+    ).toMatch(/does not balance: 2 entries summing to 10/);
     const single = newId();
-    await expect(
-      t.db.transaction(async (tx) => {
-        await tx.insert(ledgerTransactions).values({ id: single, kind: 'adjustment', memo: 'test', createdBy: admin.user._id });
-      }),
-    ).rejects.toThrow(/does not balance/);
+    expect(
+      await refusal(
+        t.db.transaction(async (tx) => {
+          await tx.insert(ledgerTransactions).values({ id: single, kind: 'adjustment', memo: 'test', createdBy: admin.user._id });
+        }),
+      ),
+    ).toMatch(/does not balance: 0 entries/);
     expect(await t.db.select().from(ledgerTransactions).where(inArray(ledgerTransactions.id, [unbalanced, single]))).toEqual([]);
   });
 });
