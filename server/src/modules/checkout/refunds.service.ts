@@ -9,8 +9,8 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
-import { createLedger } from '../ledger/index.js';
 import { canSeeEvent, findEvent } from '../events/index.js';
+import { createLedger } from '../ledger/index.js';
 import { auditLedger } from './refunds-audit.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
