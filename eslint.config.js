@@ -60,7 +60,8 @@ const serverLayers = [
   ['chat'],
   ['auth'],
   ['events'],
-  ['tickets'],
+  // ledger: checkout posts every payment and refund into it, inside its own transactions.
+  ['ledger', 'tickets'],
   ['checkout'],
   ['community', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.

@@ -43,6 +43,7 @@ import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
+import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService } from './modules/ledger/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createSimulatorProxy } from './modules/payment-proxy/index.js';
@@ -284,6 +285,7 @@ export function createServices(deps: AppDeps) {
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
+  const ledger = createLedgerService({ db });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   const { redis } = deps;
   const ops = createOpsService({
@@ -293,7 +295,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -379,6 +381,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
+  app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
   app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
@@ -388,6 +391,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createWaitingRoomRouter({ waitingRoom: services.waitingRoom }));
   app.use('/api/events', createTicketTypesRouter({ ticketTypes: services.ticketTypes }));
   app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
+  app.use('/api/events', createEventLedgerRouter({ ledger: services.ledger }));
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });

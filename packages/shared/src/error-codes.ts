@@ -160,6 +160,9 @@ export const ERROR_CODES = [
   'refund_result_doubtful',
   'refunds_not_organiser',
   'dashboard_not_organiser',
+  'ledger_not_organiser',
+  'ledger_same_account',
+  'ledger_event_required',
   // Community.
   'content_not_found',
   'comment_not_found',

@@ -15,6 +15,7 @@ export const DATABASE_FUNCTION_SOURCES = [
   'waitlist/sql/offered-seats.sql',
   'tickets/sql/ticket-void-final.sql',
   'checkout/sql/refund-rows-kept.sql',
+  'ledger/sql/ledger-rules.sql',
   'checkout/sql/hold-order.sql',
   'events/sql/search.sql',
 ] as const;

@@ -1066,6 +1066,29 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', query: () => ({ status: 'due' }) },
   },
   {
+    method: 'POST',
+    path: '/api/admin/ledger/adjustments',
+    scenarios: [
+      {
+        name: "a correction to the paid event's payable",
+        request: (tools) =>
+          json('POST', '/api/admin/ledger/adjustments', { debitAccount: 'platform_fees', creditAccount: 'organiser_payable', eventId: tools.w.events.paid, amount: 1, reason: 'Authorization matrix check.' }),
+        ok: 201,
+      },
+      { name: 'no reason', request: (tools) => json('POST', '/api/admin/ledger/adjustments', { debitAccount: 'platform_fees', creditAccount: 'organiser_payable', eventId: tools.w.events.paid, amount: 1 }), ok: 400 },
+    ],
+    fuzz: { as: 'admin', body: (w) => ({ debitAccount: 'platform_fees', creditAccount: 'organiser_payable', eventId: w.events.paid, amount: 1, reason: 'Fuzz run.' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/ledger/balances',
+    scenarios: [
+      { name: 'every account', request: () => get('/api/admin/ledger/balances'), ok: 200 },
+      { name: 'the paid event', request: (tools) => get(`/api/admin/ledger/balances?eventId=${tools.w.events.paid}`), ok: 200 },
+    ],
+    fuzz: { as: 'admin', query: (w) => ({ eventId: w.events.paid }) },
+  },
+  {
     method: 'GET',
     path: '/api/admin/refunds/paged',
     scenarios: [{ name: 'refunds, a page', request: () => get('/api/admin/refunds/paged?status=due&limit=5'), ok: 200 }],
@@ -1369,6 +1392,15 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
   },
   {
+    method: 'GET',
+    path: '/api/events/:id/ledger',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/events/${tools.w.events.approved}/ledger`), ok: 200 },
+      { name: "A's cancelled event with an order", request: async (tools) => get(`/api/events/${await cancelledPaidEvent(tools)}/ledger`), ok: 200 },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
     method: 'POST',
     path: '/api/sms/delivery-reports/:secret',
     scenarios: [
@@ -1414,7 +1446,7 @@ export const routeTable: RouteEntry[] = [
     method: 'GET',
     path: '/api/events/:id/promo-codes',
     scenarios: [{ name: "A's paid event", request: async (tools) => get(`/api/events/${await tools.fresh.paidEventWithOrder()}/promo-codes`), ok: 200 }],
-    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }) },
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
   },
   {
     method: 'POST',

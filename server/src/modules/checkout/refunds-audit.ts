@@ -1,6 +1,7 @@
 import type { auditRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database } from '../../db/database.js';
+import { auditLedgerBooks } from './ledger-audit.js';
 import { auditSuccessClaims } from './payments-audit.js';
 import { createRefundsRepository } from './refunds.repository.js';
 
@@ -23,6 +24,8 @@ const sameAmount = (provider: number, shillings: number) => Math.round(provider 
  * - Each succeeded refund matches one completed provider refund (same TransactionID, amount and kind),
  *   and each provider refund one succeeded refund; a second success for one refund is money paid twice.
  * - No payment is refunded more than it paid, nor refunded without having succeeded.
+ * - The ledger balances, its clearing account holds what M-Pesa's books say, and every payment and refund is
+ *   posted as its row says (ledger-audit.ts).
  * - No order's self-cancel refunds exceed what its cancelled tickets were paid (each ticket's own price),
  *   no ticket type holds more valid tickets than its capacity, and a transferred ticket's replacement has
  *   the order, type and price of the ticket it replaced.
@@ -122,5 +125,7 @@ export async function auditLedger(db: Database, input: AuditInput) {
   for (const changed of await repo.transfersChanged()) {
     flag('transfer-changed-ticket', `ticket ${changed.id} replaced ticket ${changed.replaced} with another order, type or price`);
   }
+  // ---- the double-entry ledger against the rows it records and against M-Pesa's books ----
+  discrepancies.push(...(await auditLedgerBooks(db, input)));
   return { discrepancies, notices: claims.notices, checked: { payments: input.payments.length, refunds: input.refunds.length } };
 }

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
+import { ledgerEntries, ledgerTransactions } from '../ledger/index.js';
 import { orders, payments } from './payments.schema.js';
 import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 import { tickets } from '../tickets/index.js';
@@ -317,6 +318,65 @@ export function createRefundsRepository(db: Executor) {
         .innerJoin(payments, eq(payments.id, refunds.paymentId))
         .groupBy(payments.id, payments.status, payments.amount)
         .having(sql`sum(${refunds.amount}) > ${payments.amount} or ${payments.status} <> 'success'`);
+    },
+
+    /**
+     * The ledger's side of each payment, against the payment row (docs/decisions/ledger.md, "Audit"): what its
+     * transactions put into the clearing account must be its amount when it succeeded, and nothing otherwise
+     * (never posted, or posted and reversed after M-Pesa contradicted it). Answers the payments that differ.
+     */
+    async paymentsOffLedger(limit: number) {
+      const result = await db.execute(sql`
+        select p.id, p.checkout_request_id, p.mpesa_receipt_number as receipt, p.status, p.amount,
+               coalesce(sum(e.amount) filter (where e.account = 'mpesa_clearing'), 0)::bigint as posted
+          from ${payments} p
+          left join ${ledgerTransactions} t on t.payment_id = p.id
+          left join ${ledgerEntries} e on e.transaction_id = t.id
+         where p.status = 'success' or t.id is not null
+         group by p.id
+        having coalesce(sum(e.amount) filter (where e.account = 'mpesa_clearing'), 0) <> case when p.status = 'success' then p.amount else 0 end
+         limit ${limit}`);
+      return rowsOf<{ id: string; checkout_request_id: string; receipt: string | null; status: string; amount: number; posted: string }>(result).map((row) => ({
+        paymentId: row.id,
+        name: row.receipt ?? row.checkout_request_id,
+        status: row.status,
+        amount: Number(row.amount),
+        posted: Number(row.posted),
+      }));
+    },
+
+    /**
+     * The ledger's side of each refund: its transactions charge the organiser's payable its amount, and leave it
+     * in refunds payable until it succeeded. Answers the refunds that differ.
+     */
+    async refundsOffLedger(limit: number) {
+      const result = await db.execute(sql`
+        select r.id, r.status, r.amount,
+               coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0)::bigint as charged,
+               coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0)::bigint as owed
+          from ${refunds} r
+          left join ${ledgerTransactions} t on t.refund_id = r.id
+          left join ${ledgerEntries} e on e.transaction_id = t.id
+         group by r.id
+        having coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0) <> r.amount
+            or coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0) <> case when r.status = 'succeeded' then 0 else -r.amount end
+         limit ${limit}`);
+      return rowsOf<{ id: string; status: string; amount: number; charged: string; owed: string }>(result).map((row) => ({
+        refundId: row.id,
+        status: row.status,
+        amount: Number(row.amount),
+        charged: Number(row.charged),
+        stillOwed: -Number(row.owed),
+      }));
+    },
+
+    /** Money in (successful payments) and refunds paid (succeeded refunds), from the payment and refund rows themselves. */
+    async moneyTotals() {
+      const result = await db.execute(sql`
+        select (select coalesce(sum(amount), 0) from ${payments} where status = 'success')::bigint as money_in,
+               (select coalesce(sum(amount), 0) from ${refunds} where status = 'succeeded')::bigint as refunds_paid`);
+      const [row] = rowsOf<{ money_in: string; refunds_paid: string }>(result);
+      return { moneyIn: Number(row?.money_in ?? 0), refundsPaid: Number(row?.refunds_paid ?? 0) };
     },
 
     /** Ticket types with more valid tickets than their capacity (a void ticket holds no seat, a transferred one's replacement does). */

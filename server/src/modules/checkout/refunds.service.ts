@@ -10,6 +10,7 @@ import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, findEvent } from '../events/index.js';
+import { createLedger } from '../ledger/index.js';
 import { auditLedger } from './refunds-audit.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
@@ -76,6 +77,7 @@ export function createRefundLedger(executor: Executor) {
       })),
     );
     await repo.recordTransitions(inserted.map((refund) => ({ refundId: refund.id, from: null, to: 'due' as const, detail: detail ?? reason, at: now })));
+    await createLedger(executor).refundsOwed(inserted);
     return inserted;
   }
 
@@ -266,6 +268,7 @@ export function createRefundsService(deps: RefundsServiceDeps) {
             }
             await repo.updateRefund(refund.id, { status: 'succeeded', receipt: input.transactionId!, updatedAt: now });
             await repo.recordTransitions([{ refundId: refund.id, from: refund.status, to: 'succeeded', detail: `${input.transactionId} (${input.source})`, at: now }]);
+            await createLedger(tx).refundPaid(refund);
             return { refundId: refund.id, status: 'succeeded' as const, changed: true };
           }
           await repo.updateAttempt(attempt.id, { ...finished, status: 'failed' });

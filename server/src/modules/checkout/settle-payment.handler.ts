@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { translate, type Language } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
+import { createLedger } from '../ledger/index.js';
 import type { SmsService } from '../sms/index.js';
 import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
 import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
@@ -163,6 +164,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
     const released = order.status === 'paid' ? await payments.setOrderStatus(order.id, orderStatus, ['paid']) : undefined;
     // A refund_due order (paid after its hold ran out) keeps its refund row for the admins to stop: that money never came.
     if (order.status === 'refund_due') logger.error(`order ${order.id} has a refund due for a payment M-Pesa contradicts: do not pay it out`);
+    await createLedger(tx).paymentContradicted(payment);
     const notice = await recordContradiction(payments, payment, input, voided.length);
     const result: SettleResult = { checkoutRequestId: payment.checkoutRequestId, status: newStatus, orderStatus: released?.status ?? order.status, ticketsIssued: 0, changed: true };
     return { notice, result, payment: updated ?? payment };
@@ -268,6 +270,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
           return changed(released?.status ?? order.status);
         }
+        await createLedger(tx).paymentReceived(recorded);
         if (order.status === 'paid' || order.status === 'refund_due') return changed(order.status);
 
         // The hold is comfortably live, so its seats are reserved: no recount. A buyer counting

@@ -1,0 +1,71 @@
+import type { Database } from '../../db/database.js';
+import { createLedger } from '../ledger/index.js';
+import { createRefundsRepository } from './refunds.repository.js';
+
+interface Finding {
+  kind: string;
+  detail: string;
+}
+
+/** What the provider reports as completed, in the audit's input. */
+interface ProviderBooks {
+  payments: Array<{ amount: number }>;
+  refunds: Array<{ amount: number }>;
+}
+
+/** Findings listed per check at most; the count of the rest is said in one more line. */
+const LIMIT = 100;
+
+/** Provider amounts may carry decimals ("10.00"): compared in cents. */
+const cents = (amount: number) => Math.round(amount * 100);
+
+/**
+ * The audit's ledger checks (docs/decisions/ledger.md, "Audit"):
+ * - `ledger-unbalanced`: a transaction whose entries do not sum to zero, or has fewer than two (the triggers refuse
+ *   them: this proves nothing got past them);
+ * - `ledger-clearing`: the clearing account is not what M-Pesa's books say the shortcode holds: payments it reports
+ *   completed minus refunds it reports paid;
+ * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts + fees + M-Pesa charges +
+ *   balances still owed (to organisers and to buyers); payouts and charges post nothing yet, so they are 0;
+ * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row.
+ */
+export async function auditLedgerBooks(db: Database, provider: ProviderBooks): Promise<Finding[]> {
+  const ledger = createLedger(db);
+  const repo = createRefundsRepository(db);
+  const found: Finding[] = [];
+  const flag = (kind: string, detail: string) => found.push({ kind, detail });
+
+  for (const row of await ledger.unbalanced(LIMIT)) flag('ledger-unbalanced', `ledger transaction ${row.id} (${row.kind}) has ${row.legs} entries summing to ${row.total}`);
+
+  const balances = await ledger.balances();
+  const providerIn = provider.payments.reduce((sum, payment) => sum + cents(payment.amount), 0);
+  const providerOut = provider.refunds.reduce((sum, refund) => sum + cents(refund.amount), 0);
+  if (providerIn - providerOut !== balances.mpesa_clearing * 100) {
+    flag(
+      'ledger-clearing',
+      `the clearing account holds ${balances.mpesa_clearing}, but M-Pesa reports ${providerIn / 100} in payments and ${providerOut / 100} in refunds paid (${(providerIn - providerOut) / 100})`,
+    );
+  }
+
+  const { moneyIn, refundsPaid } = await repo.moneyTotals();
+  const payouts = 0;
+  const charges = 0;
+  const fees = -balances.platform_fees;
+  const owedToOrganisers = -balances.organiser_payable - balances.payouts_in_flight;
+  const owedToBuyers = -balances.refunds_payable;
+  const accounted = refundsPaid + payouts + fees + charges + owedToOrganisers + owedToBuyers;
+  if (moneyIn !== accounted) {
+    flag(
+      'ledger-money-in',
+      `money in is ${moneyIn}, but refunds paid ${refundsPaid} + payouts ${payouts} + fees ${fees} + charges ${charges} + owed to organisers ${owedToOrganisers} + owed to buyers ${owedToBuyers} = ${accounted}`,
+    );
+  }
+
+  for (const payment of await repo.paymentsOffLedger(LIMIT)) {
+    flag('ledger-payment', `payment ${payment.name} (${payment.status}, ${payment.amount}) put ${payment.posted} into the clearing account, not ${payment.status === 'success' ? payment.amount : 0}`);
+  }
+  for (const refund of await repo.refundsOffLedger(LIMIT)) {
+    flag('ledger-refund', `refund ${refund.refundId} (${refund.status}, ${refund.amount}) charged the organiser ${refund.charged} and leaves ${refund.stillOwed} owed to the buyer`);
+  }
+  return found;
+}

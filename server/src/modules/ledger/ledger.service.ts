@@ -1,0 +1,170 @@
+import type { Database, Executor } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { requireOwner } from '../../lib/auth.js';
+import type { AuthUser } from '../auth/index.js';
+import { canSeeEvent, findEvent } from '../events/index.js';
+import { createLedgerRepository, type LedgerAccount, type LedgerPosting } from './ledger.repository.js';
+import { LEDGER_ACCOUNTS } from './ledger.schema.js';
+
+/** What a posting needs of a payment or a refund: its id, the event it belongs to and its whole shillings. */
+export interface LedgerMoney {
+  id: string;
+  eventId: string;
+  amount: number;
+}
+
+export const ledgerMessages = {
+  eventNotFound: 'Event not found.',
+  notOwner: "Only the organiser of this event or an administrator can see its ledger.",
+  sameAccount: 'An adjustment moves money between two different accounts.',
+  payableNeedsEvent: "An adjustment of an organiser's payable names the event (eventId).",
+} as const;
+
+/**
+ * The postings (docs/decisions/ledger.md), each one balanced transaction, written inside the caller's database
+ * transaction (the one that settles the payment or creates or pays the refund), so money rows and their ledger
+ * entries commit together or not at all. A repeated post of the same payment or refund adds nothing.
+ * Debit positive, credit negative:
+ * - paymentReceived: the shortcode's clearing account up, the event's organiser payable (what we owe them) up;
+ * - paymentContradicted: the exact reverse, for a success M-Pesa's own answer contradicted;
+ * - refundsOwed: the organiser owes the buyer: organiser payable down, refunds payable up;
+ * - refundPaid: M-Pesa paid it: refunds payable down, clearing down.
+ * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
+ */
+export function createLedger(executor: Executor) {
+  const repo = createLedgerRepository(executor);
+  const owed = (refund: LedgerMoney): LedgerPosting => ({
+    kind: 'refund',
+    refundId: refund.id,
+    legs: [
+      { account: 'organiser_payable', amount: refund.amount, eventId: refund.eventId },
+      { account: 'refunds_payable', amount: -refund.amount, eventId: refund.eventId },
+    ],
+  });
+
+  return {
+    async paymentReceived(payment: LedgerMoney): Promise<void> {
+      await repo.post([
+        {
+          kind: 'payment',
+          paymentId: payment.id,
+          legs: [
+            { account: 'mpesa_clearing', amount: payment.amount, eventId: payment.eventId },
+            { account: 'organiser_payable', amount: -payment.amount, eventId: payment.eventId },
+          ],
+        },
+      ]);
+    },
+
+    async paymentContradicted(payment: LedgerMoney): Promise<void> {
+      await repo.post([
+        {
+          kind: 'contradiction',
+          paymentId: payment.id,
+          legs: [
+            { account: 'mpesa_clearing', amount: -payment.amount, eventId: payment.eventId },
+            { account: 'organiser_payable', amount: payment.amount, eventId: payment.eventId },
+          ],
+        },
+      ]);
+    },
+
+    /** Refunds just created (one, or an event cancellation's every one): one statement whatever their number. */
+    async refundsOwed(refunds: LedgerMoney[]): Promise<void> {
+      // Chunked so a very large cancellation stays well under PostgreSQL's 65,535 parameters per statement.
+      for (let at = 0; at < refunds.length; at += 2000) await repo.post(refunds.slice(at, at + 2000).map(owed));
+    },
+
+    async refundPaid(refund: LedgerMoney): Promise<void> {
+      await repo.post([
+        {
+          kind: 'refund_paid',
+          refundId: refund.id,
+          legs: [
+            { account: 'refunds_payable', amount: refund.amount, eventId: refund.eventId },
+            { account: 'mpesa_clearing', amount: -refund.amount, eventId: refund.eventId },
+          ],
+        },
+      ]);
+    },
+
+    /** Each account's balance (debit positive), over everything or one event's entries; every account named. */
+    async balances(eventId?: string): Promise<Record<LedgerAccount, number>> {
+      const rows = await repo.balances(eventId);
+      return Object.fromEntries(LEDGER_ACCOUNTS.map((account) => [account, rows.find((row) => row.account === account)?.balance ?? 0])) as Record<LedgerAccount, number>;
+    },
+
+    /** Transactions that do not balance (the audit's check that nothing got past the triggers). */
+    unbalanced: (limit = 100) => repo.unbalanced(limit),
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;
+
+export interface AdjustmentInput {
+  debitAccount: LedgerAccount;
+  creditAccount: LedgerAccount;
+  eventId?: string | undefined;
+  amount: number;
+  reason: string;
+}
+
+/** What the ledger answers over HTTP: an administrator's adjustments and balances, an organiser's event statement. */
+export function createLedgerService(deps: { db: Database }) {
+  const { db } = deps;
+
+  return {
+    /**
+     * POST /api/admin/ledger/adjustments: moves `amount` from one account to another (debit one, credit the
+     * other) with the administrator's reason, for the event when one is named. Corrections are made this way,
+     * never by editing entries.
+     */
+    async adjust(input: AdjustmentInput, admin: AuthUser) {
+      if (input.debitAccount === input.creditAccount) throw AppError.badRequest('ledger_same_account', ledgerMessages.sameAccount);
+      const needsEvent = input.debitAccount === 'organiser_payable' || input.creditAccount === 'organiser_payable';
+      if (needsEvent && !input.eventId) throw AppError.badRequest('ledger_event_required', ledgerMessages.payableNeedsEvent);
+      if (input.eventId && !(await findEvent(db, input.eventId))) throw AppError.notFound('event_not_found', ledgerMessages.eventNotFound);
+      const transactionId = await db.transaction(async (tx) => {
+        const [id] = await createLedgerRepository(tx).post([
+          {
+            kind: 'adjustment',
+            memo: input.reason,
+            createdBy: admin.id,
+            legs: [
+              { account: input.debitAccount, amount: input.amount, eventId: input.eventId },
+              { account: input.creditAccount, amount: -input.amount, eventId: input.eventId },
+            ],
+          },
+        ]);
+        return id!;
+      });
+      return { transactionId, balances: await createLedger(db).balances(input.eventId) };
+    },
+
+    /** GET /api/admin/ledger/balances: every account's balance, or one event's entries'. */
+    async balances(eventId?: string) {
+      return { eventId: eventId ?? null, balances: await createLedger(db).balances(eventId) };
+    },
+
+    /**
+     * GET /api/events/:id/ledger: what the event's organiser is owed, from its organiser-payable entries: gross
+     * sales, minus sales M-Pesa reversed, minus refunds, plus or minus adjustments. For its organiser or an admin.
+     */
+    async forEvent(eventId: string, user: AuthUser) {
+      const event = await findEvent(db, eventId);
+      if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', ledgerMessages.eventNotFound);
+      requireOwner(user, event.userId, { code: 'ledger_not_organiser', message: ledgerMessages.notOwner });
+      const byKind = await createLedgerRepository(db).payableByKind(eventId);
+      // Credit-normal for the organiser: a credit (negative) is money owed to them.
+      const owedBy = (kind: string) => -(byKind.find((row) => row.kind === kind)?.amount ?? 0);
+      const grossSales = owedBy('payment');
+      const reversed = -owedBy('contradiction');
+      const refunds = -owedBy('refund');
+      const adjustments = owedBy('adjustment');
+      const balance = -byKind.reduce((sum, row) => sum + row.amount, 0);
+      return { eventId, currency: 'KES' as const, grossSales, reversed, refunds, adjustments, balance };
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;
