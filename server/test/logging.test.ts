@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/lib/logger.js';
+import { createEvent } from './helpers/events.js';
 import { captureLogs } from './helpers/log-capture.js';
 import { freePort, startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -53,11 +54,14 @@ describe('request ids', () => {
 
   it('are on every log line of a failed request and in its 5xx body', async () => {
     const buyer = await t.createUser('logbuyer');
+    const organiser = await t.createUser('logorganiser');
+    const event = await createEvent(t, organiser.token, { isPaid: true, ticketPrice: 100, capacity: 5 }, { approveWith: (await t.loginAdmin()).token });
     const requestId = 'logging-test-5xx-0002';
     const phone = '254712345678';
+    // The seats are held, then the payment service (nothing listens at PAYMENT_URL) cannot be asked for the prompt.
     const res = await t.api('POST', '/pay/stkPush', {
       token: buyer.token,
-      body: { phone, amount: 1, Order_ID: `ffffffffffffffffffffffff_${phone}` },
+      body: { phone, amount: 1, Order_ID: `${event._id as string}_${phone}` },
       headers: { 'x-request-id': requestId },
     });
     expect(res.status).toBe(503);
@@ -66,9 +70,10 @@ describe('request ids', () => {
     expect(res.body).toEqual({ msg: expect.any(String), message: res.body.msg, code: 'payment_service_unreachable', requestId });
 
     const lines = linesOf(requestId);
-    // The proxy's own error line (logged deep in the request) and the request's line, both at error level.
+    // The checkout's own error line (logged deep in the request), the seats given back, and the request's line.
     expect(lines.map((line) => [line.level, line.msg])).toEqual([
-      ['error', expect.stringMatching(/^payment service unreachable at /)],
+      ['error', expect.stringMatching(/^payment service unreachable/)],
+      ['info', expect.stringMatching(/^order [0-9a-f]{24} released: /)],
       ['error', 'POST /pay/stkPush 503'],
     ]);
     expect(lines.every((line) => line.name === 'tukio')).toBe(true);

@@ -83,6 +83,9 @@ beforeAll(async () => {
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'info',
     CORS_ORIGINS: ALLOWED_ORIGIN,
+    // The stkPush budgets are the API server's (the payment service's section-7 /api/stkPush forwards to its /pay).
+    STK_RATE_LIMIT_PER_IP: '5',
+    STK_RATE_LIMIT_PER_USER: '2',
   });
   const modules = await loadPaymentService();
   simulator = await modules.simulator.startTestSimulator(payDataDir);
@@ -97,8 +100,6 @@ beforeAll(async () => {
       CORS_ORIGINS: ALLOWED_ORIGIN,
       ...simulator.paymentEnv,
       RECONCILE_INTERVAL_MS: '0',
-      STK_RATE_LIMIT_PER_IP: '5',
-      STK_RATE_LIMIT_PER_USER: '2',
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'info',
     }),

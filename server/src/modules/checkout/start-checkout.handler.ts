@@ -87,13 +87,13 @@ export function createStartCheckoutHandler(deps: {
         logger.error(`order ${order.orderId}: ${error.message}; its seats stay held until the push is found or the hold expires`);
         throw new AppError(error.timedOut ? 504 : 502, 'payment_outcome_unknown', OUTCOME_UNKNOWN);
       }
+      if (error instanceof GatewayUnreachable) logger.error('payment service unreachable', error.cause);
+      else if (!(error instanceof PushRefused)) logger.error('STK push failed', error);
       await release(order.orderId, error instanceof Error ? error.message : 'push failed');
       if (error instanceof PushRefused) {
         const { params, ...rest } = error.fields;
         throw initiateFailed(error.status, error.code, error.message, { params: params as Record<string, unknown> | undefined, body: rest });
       }
-      if (error instanceof GatewayUnreachable) logger.error('payment service unreachable', error.cause);
-      else logger.error('STK push failed', error);
       throw new AppError(503, 'payment_service_unreachable', 'The payment service is not reachable right now. Please try again in a moment.');
     }
   }
