@@ -76,6 +76,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       API_URL: `http://127.0.0.1:${apiPort}`,
       DATA_DIR: dataDir,
       INTERNAL_API_KEY: internalKey,
+      METRICS_TOKEN: metricsToken,
       // Real Daraja mode against the simulator's standalone process: its own credentials, its certificate
       // for the B2C SecurityCredential (written below once it runs), callbacks to this payment service.
       DARAJA_SIMULATOR: 'false',
@@ -190,12 +191,14 @@ export async function seedSale(db, { buyers: buyerCount, seats, secret: jwtSecre
  * whose payment was confirmed.
  */
 export async function runSale(stack, { pollMs, client = createClient() }) {
+  // The browser's path (the API server's /pay), or CHECKOUT_VIA=adapter: the original contract's /api on the payment service.
+  const checkout = process.env.CHECKOUT_VIA === 'adapter' ? `${stack.pay.url}/api` : `${stack.api.url}/pay`;
   const sale = { pushLatency: [], confirmLatency: [], confirmed: 0, soldOut: 0, serverErrors: 0, otherFailures: 0, lastConfirmedAt: 0, paid: [], client };
   sale.startedAt = performance.now();
   await Promise.all(
     stack.buyers.map(async (buyer, index) => {
       const t0 = performance.now();
-      const push = await client.post(`${stack.pay.url}/api/stkPush`, buyer.token, {
+      const push = await client.post(`${checkout}/stkPush`, buyer.token, {
         phone: buyer.phone,
         amount: 1,
         Order_ID: `${stack.eventId}_${buyer.phone}`,
@@ -212,7 +215,7 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
       }
       for (let attempt = 0; attempt < 240; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, pollMs));
-        const res = await client.post(`${stack.pay.url}/api/confirmPayment`, buyer.token, { CheckoutRequestID: push.body.CheckoutRequestID });
+        const res = await client.post(`${checkout}/confirmPayment`, buyer.token, { CheckoutRequestID: push.body.CheckoutRequestID });
         if (res.status >= 500) sale.serverErrors += 1;
         if (res.status !== 200 || res.body.status === 'pending') continue;
         if (res.body.success) {
@@ -303,15 +306,21 @@ export async function runBenchWithAudit(stackOptions, body) {
 }
 
 /**
- * Requests the API server has answered on its internal routes (`/api/internal/*`, the payment service's calls),
- * read from its Prometheus counter: a sale's count divided by its tickets is the internal requests per ticket.
+ * Requests one service made to the other, read from their Prometheus counters: the API server's internal routes
+ * (`/api/internal/*`, the payment service's calls), the payment service's (`/internal/*`, the API server's calls),
+ * and the payment service's `/api/stkPush` and `/api/confirmPayment`, each forwarded to the API server (through
+ * the original contract's adapter; in builds before it, forwarded there by the API server's /pay). A sale's count
+ * divided by its tickets is the internal requests per ticket.
  */
 export async function internalRequests(stack) {
-  const res = await fetch(`${stack.api.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
-  let total = 0;
-  for (const line of (await res.text()).split('\n')) {
-    if (line.startsWith('http_requests_total{') && line.includes('route="/api/internal')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return total;
+  const count = async (url, routes) => {
+    const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    if (!res.ok) throw new Error(`GET ${url}/metrics answered ${res.status}`);
+    let total = 0;
+    for (const line of (await res.text()).split('\n')) {
+      if (line.startsWith('http_requests_total{') && routes.test(line)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return total;
+  };
+  return (await count(stack.api.url, /route="\/api\/internal/)) + (await count(stack.pay.url, /route="(\/internal\/stk-|\/api\/(stkPush|confirmPayment)")/));
 }

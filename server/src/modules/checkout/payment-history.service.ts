@@ -44,7 +44,8 @@ export function createPaymentHistory(deps: { db: Database; guestLinks?: GuestTic
     async statusFor(userId: string | undefined, checkoutRequestId: string) {
       const row = await createPaymentsRepository(db).withOrder(checkoutRequestId);
       if (!row) throw AppError.notFound('no_payment_to_confirm', 'No payment to confirm.');
-      const guest = Boolean((await createGuestCheckoutRepository(db).paymentOwner(checkoutRequestId))?.guestPhone);
+      // Bought by a phone's shadow account (a guest checkout): answered to whoever holds its CheckoutRequestID.
+      const guest = Boolean(row.buyerGuestPhone);
       if (row.payment.userId !== userId && !guest) throw AppError.notFound('no_payment_to_confirm', 'No payment to confirm.');
       const view = describePayment(row.payment, row.order, row.title);
       // The guest has no account to find the tickets in: the answer links to their page, as the SMS does.

@@ -317,10 +317,11 @@ export function createPaymentsRepository(db: Executor) {
 
     async withOrder(checkoutRequestId: string) {
       const [row] = await db
-        .select({ payment: payments, order: orders, title: events.title })
+        .select({ payment: payments, order: orders, title: events.title, buyerGuestPhone: users.guestPhone })
         .from(payments)
         .innerJoin(orders, eq(orders.id, payments.orderId))
         .innerJoin(events, eq(events.id, payments.eventId))
+        .innerJoin(users, eq(users.id, payments.userId))
         .where(eq(payments.checkoutRequestId, checkoutRequestId))
         .limit(1);
       return row;
