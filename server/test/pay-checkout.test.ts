@@ -9,6 +9,7 @@ import { orders } from '../src/db/schema.js';
 import { createEvent } from './helpers/events.js';
 import { errorBodyProblems, jsonRequest, quiesce, rawRequest } from './helpers/security.js';
 import { freePort, startTestServer, type TestServer } from './helpers/test-server.js';
+import { loadPaymentService, type PaymentService, type Simulator } from './helpers/payment-service.js';
 
 /**
  * The browser's checkout is the API server's own /pay/stkPush and /pay/confirmPayment, same-origin, whatever
@@ -17,34 +18,6 @@ import { freePort, startTestServer, type TestServer } from './helpers/test-serve
  * buyer's own address, also for clients of the payment service's section-7 adapter.
  */
 
-/** The payment service lives in its own workspace (outside this tsconfig's rootDir): loaded at run time. */
-interface PaymentService {
-  url: string;
-  port: number;
-  callbackUrl: string;
-  close(): Promise<void>;
-}
-interface Simulator {
-  url: string;
-  paymentEnv: Record<string, string>;
-  allowCallbacksTo(url: string): void;
-  close(): Promise<void>;
-}
-type PaymentModules = {
-  start: { startPaymentService(config: unknown, overrides?: { host?: string }): Promise<PaymentService> };
-  config: { loadPaymentConfig(env: Record<string, string>): unknown };
-  simulator: { startTestSimulator(dataDir: string, env?: Record<string, string>): Promise<Simulator> };
-};
-
-async function loadPaymentService(): Promise<PaymentModules> {
-  const base = new URL('../../payment-service/src/', import.meta.url);
-  const [start, config, simulator] = await Promise.all([
-    import(new URL('start.ts', base).href),
-    import(new URL('config.ts', base).href),
-    import(new URL('../test/helpers/daraja-simulator.ts', base).href),
-  ]);
-  return { start, config, simulator } as PaymentModules;
-}
 
 /** A stand-in payment service that records what reaches it and answers as each test tells it. */
 interface Seen {

@@ -15,6 +15,7 @@ import { captureLogs } from './helpers/log-capture.js';
 import { errorBodyProblems, jsonRequest, multipart, quiesce, rawRequest, tinyGif, type RawResponse } from './helpers/security.js';
 import { linkIn } from './helpers/smtp.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
+import { loadPaymentService, type PaymentService, type Simulator } from './helpers/payment-service.js';
 
 /**
  * Headers and hygiene: helmet headers, CORS only for configured origins, JWT expiry and tokens of
@@ -25,30 +26,6 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 const ALLOWED_ORIGIN = 'https://tukio.example';
 const CALLBACK_SECRET = 'headers-test-callback-secret-01';
 
-/** The payment service lives in its own workspace (outside this tsconfig's rootDir): loaded at run time. */
-interface PaymentService {
-  url: string;
-  close(): Promise<void>;
-}
-interface Simulator {
-  paymentEnv: Record<string, string>;
-  allowCallbacksTo(url: string): void;
-  close(): Promise<void>;
-}
-type PaymentModules = {
-  start: { startPaymentService(config: unknown): Promise<PaymentService & { callbackUrl: string }> };
-  config: { loadPaymentConfig(env: Record<string, string>): unknown };
-  simulator: { startTestSimulator(dataDir: string, env?: Record<string, string>): Promise<Simulator> };
-};
-async function loadPaymentService(): Promise<PaymentModules> {
-  const base = new URL('../../payment-service/src/', import.meta.url);
-  const [start, config, simulator] = await Promise.all([
-    import(new URL('start.ts', base).href),
-    import(new URL('config.ts', base).href),
-    import(new URL('../test/helpers/daraja-simulator.ts', base).href),
-  ]);
-  return { start, config, simulator } as PaymentModules;
-}
 
 // Everything both services print during this file (their JSON log lines and any console output), for the "secrets never logged" check.
 let logged: ReturnType<typeof captureLogs>;
