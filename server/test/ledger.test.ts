@@ -220,6 +220,20 @@ describe('adjustments and balances', () => {
     expect((await t.api('GET', '/api/admin/ledger/balances', { token: organiser.token })).status).toBe(403);
   });
 
+  it('keeps an event a ledger adjustment names: deleting it answers 409 and changes nothing', async () => {
+    const eventId = await newEvent(300);
+    const adjusted = await t.api('POST', '/api/admin/ledger/adjustments', {
+      token: admin.token,
+      body: { debitAccount: 'organiser_payable', creditAccount: 'platform_fees', eventId, amount: 50, reason: 'Stand fee agreed with the organiser.' },
+    });
+    expect(adjusted.status).toBe(201);
+    const refused = await t.api('DELETE', `/api/events/${eventId}`, { token: organiser.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'event_has_money_records', msg: expect.stringMatching(/cannot be deleted/) });
+    expect((await t.api('GET', `/api/events/${eventId}`)).status).toBe(200);
+    expect((await statement(eventId, organiser.token)).body).toMatchObject({ adjustments: -50, balance: -50 });
+  });
+
   it("shows an event's ledger to its organiser and admins only", async () => {
     const eventId = await newEvent(250);
     await payFor(t, buyer.token, eventId, { phone: '254711000006' });

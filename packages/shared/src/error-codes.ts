@@ -61,6 +61,7 @@ export const ERROR_CODES = [
   'event_several_ticket_types',
   'event_has_orders',
   'event_has_tickets',
+  'event_has_money_records',
   'event_change_not_found',
   'event_change_date_past',
   'event_sales_paused',

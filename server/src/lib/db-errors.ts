@@ -11,6 +11,8 @@ export function pgErrorCode(error: unknown): string | undefined {
 
 export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
+/** A delete of a row other rows still name: a foreign key (23503 for NO ACTION, 23001 for ON DELETE RESTRICT). */
+export const isStillReferenced = (error: unknown) => ['23503', '23001'].includes(pgErrorCode(error) ?? '');
 /** Two transactions each waited for the other's row lock; PostgreSQL aborted this one, which may simply run again. */
 export const isDeadlock = (error: unknown) => pgErrorCode(error) === '40P01';
 /** A serializable (or repeatable read) transaction lost to a concurrent one; it too may simply run again. */

@@ -3,6 +3,7 @@ import { NO_REFUNDS, type RefundPolicy } from '@tukio/shared/refund-policy';
 import type { Column, SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { isStillReferenced } from '../../lib/db-errors.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { hasStarted, nowAsWallClock, startOfTodayWallClock } from '../../lib/event-clock.js';
@@ -70,6 +71,7 @@ export interface EventDto {
 const UPLOAD_NAME = /^\/uploads\/[0-9a-f]{24}\.(?:jpg|png|webp|gif|svg)$/;
 
 export const eventMessages = {
+  hasMoneyRecords: 'This event has money records in the ledger, so it cannot be deleted. Cancel it instead.',
   severalTypes: 'This event sells several ticket types: change their prices under Ticket types (or remove all but one).',
   notFound: 'Event not found.',
   pastDate: 'The event date cannot be in the past.',
@@ -844,7 +846,14 @@ export function createEventsService(deps: EventsServiceDeps) {
           });
         }
         if (user.role !== 'admin' && row.ticketsSold > 0) throw AppError.conflict('event_has_tickets', eventMessages.hasTickets);
-        return (await createEventsRepository(tx).remove(id)) ? ('deleted' as const) : ('gone' as const);
+        // A money record naming the event (an administrator's ledger adjustment) keeps it: the database refuses.
+        const removed = await createEventsRepository(tx)
+          .remove(id)
+          .catch((error: unknown) => {
+            if (isStillReferenced(error)) throw AppError.conflict('event_has_money_records', eventMessages.hasMoneyRecords);
+            throw error;
+          });
+        return removed ? ('deleted' as const) : ('gone' as const);
       });
       if (outcome === 'has-orders') {
         const cancelled = await deps.cancellation!.cancel(id, user, eventMessages.deletedByOrganiser);
