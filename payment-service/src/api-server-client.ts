@@ -1,15 +1,10 @@
 import {
   INTERNAL_BATCH_MAX,
   type BatchResponse,
-  type CreateGuestOrderRequest,
-  type CreateOrderRequest,
-  type HeldOrder,
-  type PaymentView,
   type PendingPushes,
   type RecordPushRequest,
   type SettleRequest,
   type SettleResponse,
-  type WhoamiResponse,
 } from '@tukio/shared/internal-api';
 import type {
   AuditRequest,
@@ -28,9 +23,8 @@ import { createAgents, request, type Agents, type HttpResponse } from '@tukio/sh
  * Calls to the API server's /api/internal/payments, /api/internal/refunds and /api/internal/audit endpoints
  * (the database lives there), typed by the schemas the API server validates them with
  * (@tukio/shared/internal-api, @tukio/shared/internal-refunds).
- * Every call carries X-Internal-Key; calls made for a user forward that user's bearer token,
- * so the API server decides who the user is. A call made for a request carries its X-Request-Id:
- * the API server's log lines for it read the same.
+ * Every call carries X-Internal-Key. A call made for a request carries its X-Request-Id: the API
+ * server's log lines for it read the same.
  *
  * Recording pushes and settling payments go in batches (POST …/batch): such a call is sent at once while
  * none of its kind is on the way, and the calls made meanwhile go together in the next request, each
@@ -49,23 +43,13 @@ export class ApiServerError extends Error {
 }
 
 export interface ApiServerClient {
-  /** The account a user's token belongs to, as the API server verifies it (401 = not a valid token). */
-  whoami(userToken: string): Promise<WhoamiResponse>;
-  /** The deadline is added here: the API server holds no seats once this client would have stopped waiting. */
-  createOrder(userToken: string, body: Omit<CreateOrderRequest, 'deadline'>): Promise<HeldOrder>;
-  /** A purchase by phone without an account (the phone's shadow account buys); the deadline is added here too. */
-  createGuestOrder(body: Omit<CreateGuestOrderRequest, 'deadline'>): Promise<HeldOrder>;
   /** How long one call may take, queueing included. */
   readonly timeoutMs: number;
-  abandonOrder(orderId: string, reason: string): Promise<void>;
   recordPush(body: RecordPushRequest): Promise<void>;
   settle(body: SettleRequest): Promise<SettleResponse>;
   pendingPushes(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
   /** Successes recorded from a callback alone that no STK query has confirmed (the reconciler's second look). */
   unconfirmedSuccesses(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
-  paymentStatus(userToken: string, checkoutRequestId: string): Promise<PaymentView>;
-  /** A guest checkout's status, for whoever holds its CheckoutRequestID (404 for a member's payment). */
-  guestPaymentStatus(checkoutRequestId: string): Promise<PaymentView>;
   /** Due refunds, each with a new attempt (status sent) to send now. */
   claimRefunds(limit: number): Promise<ClaimedRefunds>;
   refundAccepted(body: RefundAcceptedRequest): Promise<{ changed: boolean }>;
@@ -87,9 +71,8 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
   }
 
   /** `requestId`: the request the call is made for (default: the current one; null: none). */
-  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; userToken?: string; requestId?: string | null | undefined } = {}): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST', path: string, init: { body?: unknown; requestId?: string | null | undefined } = {}): Promise<T> {
     const headers: Record<string, string> = { 'x-internal-key': options.internalApiKey, accept: 'application/json' };
-    if (init.userToken) headers.authorization = `Bearer ${init.userToken}`;
     const requestId = init.requestId === undefined ? currentRequestId() : (init.requestId ?? undefined);
     if (requestId) headers[REQUEST_ID_HEADER] = requestId;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -140,13 +123,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
 
   return {
     timeoutMs,
-    whoami: (userToken) => call<WhoamiResponse>('GET', '/payments/whoami', { userToken }),
     // The API server holds no seats once we would have stopped waiting (5 s margin for the answer).
-    createOrder: (userToken, body) => call<HeldOrder>('POST', '/payments/orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateOrderRequest, userToken }),
-    createGuestOrder: (body) => call<HeldOrder>('POST', '/payments/guest-orders', { body: { ...body, deadline: Date.now() + timeoutMs - 5000 } satisfies CreateGuestOrderRequest }),
-    abandonOrder: async (orderId, reason) => {
-      await call('POST', `/payments/orders/${encodeURIComponent(orderId)}/abandon`, { body: { reason: reason.slice(0, 500) } });
-    },
     recordPush: async (body) => {
       await recordPush(body);
     },
@@ -155,8 +132,6 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
       call<PendingPushes>('GET', `/payments/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
     unconfirmedSuccesses: (olderThanSeconds, limit = 100) =>
       call<PendingPushes>('GET', `/payments/unconfirmed?olderThan=${olderThanSeconds}&limit=${limit}`),
-    paymentStatus: (userToken, checkoutRequestId) => call<PaymentView>('GET', `/payments/status/${encodeURIComponent(checkoutRequestId)}`, { userToken }),
-    guestPaymentStatus: (checkoutRequestId) => call<PaymentView>('GET', `/payments/guest-status/${encodeURIComponent(checkoutRequestId)}`),
     claimRefunds: (limit) => call<ClaimedRefunds>('POST', '/refunds/claim', { body: { limit } }),
     refundAccepted: (body) => call<{ changed: boolean }>('POST', '/refunds/accepted', { body }),
     refundResult: (body) => call<RefundResultResponse>('POST', '/refunds/result', { body }),
