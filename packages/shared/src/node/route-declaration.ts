@@ -144,19 +144,22 @@ export function declareRoute<S extends RouteSpec>(
   (router as Routable)[method](path, gate, ...(spec.use ?? []), ...(rules.beforeInput?.(spec) ?? []), run);
 }
 
-type Register<A extends string> = <P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
+type Register<A extends string, X extends object> = <P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
   path: string,
-  spec: RouteSpec<A, P, Q, B>,
+  spec: RouteSpec<A, P, Q, B> & X,
   handler: (context: RouteContext<P, Q, B>) => unknown,
 ) => void;
 
-/** A service's `declareRoutes(router, tag)`: `routes.post(path, spec, handler)` and the other methods, with the service's rules. */
-export function routeDeclarations<A extends string>(rules: RouteRules<RouteSpec<A>>) {
-  return (router: object, tag: string): Record<Method, Register<A>> => {
+/**
+ * A service's `declareRoutes(router, tag)`: `routes.post(path, spec, handler)` and the other methods, with
+ * the service's rules. `X` is what the service's declarations say beyond `RouteSpec` (its rules read it).
+ */
+export function routeDeclarations<A extends string, X extends object = object>(rules: RouteRules<RouteSpec<A> & X>) {
+  return (router: object, tag: string): Record<Method, Register<A, X>> => {
     const declare =
-      (method: Method): Register<A> =>
+      (method: Method): Register<A, X> =>
       (path, spec, handler) =>
-        declareRoute(router, tag, method, path, spec as RouteSpec<A>, handler as (context: RouteContext<Schema, Schema, Schema>) => unknown, rules);
+        declareRoute(router, tag, method, path, spec as RouteSpec<A> & X, handler as (context: RouteContext<Schema, Schema, Schema>) => unknown, rules);
     return { get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
   };
 }
