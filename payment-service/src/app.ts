@@ -3,6 +3,7 @@ import { requestContext } from '@tukio/shared/node/request-context';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { z } from 'zod';
 import type { ApiServerClient } from './api-server-client.js';
 import { createPushService } from './checkout/push.service.js';
 import type { PaymentConfig } from './config.js';
@@ -14,6 +15,8 @@ import { callbackSourceCheck, createCallbackRouter } from './routes/callback.rou
 import { createOpsRouter } from './routes/ops.routes.js';
 import { createPassesRouter, type PassRunner } from './routes/passes.routes.js';
 import { createProviderJournal, type ProviderJournal } from './provider-journal.js';
+import { declareRoutes } from './route-declaration.js';
+import { createDocsRouter } from './routes/docs.routes.js';
 import { createPushJournal } from './push-journal.js';
 import { createRefundResults, type RefundResults } from './refunds/refund-results.js';
 import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
@@ -78,9 +81,17 @@ export function createPaymentApp(deps: PaymentAppDeps): {
     }),
   );
   app.use('/api', express.json({ limit: '16kb' }));
-  app.get('/api/health', (_req, res) => {
-    res.json({ status: 'ok', simulator: config.simulator.enabled });
-  });
+  declareRoutes(app, 'Health').get(
+    '/api/health',
+    {
+      summary: 'Liveness: the service answers (and whether it talks to the Daraja simulator)',
+      access: 'public',
+      responses: { 200: { description: 'Up.', schema: z.object({ status: z.literal('ok'), simulator: z.boolean() }) } },
+    },
+    () => ({ status: 'ok', simulator: config.simulator.enabled }),
+  );
+  // This service's OpenAPI document, from its route declarations: /api/docs/openapi.json.
+  app.use('/api/docs', createDocsRouter({ app }));
   // The original contract's /api/stkPush and /api/confirmPayment: forwarded to the API server's checkout.
   app.use('/api', createPaymentsRouter({ apiUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: deps.api.timeoutMs, logger }));
   app.use('/api', notFoundHandler);

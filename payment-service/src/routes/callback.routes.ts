@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
+import { declareRoutes } from '../route-declaration.js';
 import type { Settlement } from '../settlement.js';
 
 /**
@@ -72,6 +73,18 @@ export function callbackSourceCheck(allowed: string[] | undefined, deps: { logge
 /** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */
 export const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, 'callback_refused', resultDesc, {}, 'daraja');
 
+/** For the document: Daraja's callbacks are answered in Daraja's words. */
+export const darajaAccepted = z.object({ ResultCode: z.literal(0), ResultDesc: z.string(), outcome: z.string().optional() }).meta({ id: 'DarajaAccepted' });
+const darajaRefused = z.object({ ResultCode: z.literal(1), ResultDesc: z.string() }).meta({ id: 'DarajaRefused' });
+export const darajaAnswer = (description: string, schema: z.ZodType = darajaRefused) => ({ description, schema });
+
+/** The answers every Daraja callback route can give besides its own. */
+export const darajaRefusals = {
+  403: darajaAnswer('The sender is not in CALLBACK_ALLOWED_IPS.'),
+  404: darajaAnswer('Wrong secret path segment, or a request this service does not know.'),
+  503: darajaAnswer('Cannot be settled now: the reconciler settles it later.'),
+};
+
 /**
  * POST /api/mpesa/callback/:secret — Daraja's result. The secret path segment keeps strangers
  * out; everything else about the message is checked against the push by the API server.
@@ -82,27 +95,43 @@ export function createCallbackRouter(deps: { settlement: Settlement; secret: str
   const router = Router();
   const secretValid = secretPathCheck(deps.secret);
 
-  router.post('/:secret', express.json({ limit: '32kb' }), async (req, res) => {
-    if (!secretValid(req.params.secret)) {
-      deps.logger.info('callback with a wrong secret path refused');
-      count('wrong-secret');
-      throw refused(404, 'Not found');
-    }
-    const parsed = callbackSchema.safeParse(req.body);
-    if (!parsed.success) {
-      count('malformed');
-      throw refused(400, 'Malformed callback');
-    }
-    const outcome = await deps.settlement.handleCallback(parsed.data as never).catch((error: unknown) => {
-      // The reconciler will settle it from an STK query.
-      deps.logger.error('callback could not be settled now', error);
-      count('unavailable');
-      throw refused(503, 'Temporarily unavailable');
-    });
-    count(outcome);
-    if (outcome === 'unknown') throw refused(404, 'Unknown CheckoutRequestID');
-    res.json({ ResultCode: 0, ResultDesc: 'Accepted', outcome });
-  });
+  const routes = declareRoutes(router, 'M-Pesa callbacks');
+  routes.post(
+    '/:secret',
+    {
+      summary: "Daraja's result of an STK push",
+      description: 'Passed to the API server, which checks it against the push and settles the payment. Duplicates are harmless.',
+      access: 'daraja',
+      use: [express.json({ limit: '32kb' })],
+      documentedBody: callbackSchema,
+      responses: {
+        200: darajaAnswer('Accepted (`outcome` says what it settled).', darajaAccepted),
+        400: darajaAnswer('Not a callback Daraja sent (malformed).'),
+        ...darajaRefusals,
+      },
+    },
+    async ({ req, res }) => {
+      if (!secretValid(req.params.secret)) {
+        deps.logger.info('callback with a wrong secret path refused');
+        count('wrong-secret');
+        throw refused(404, 'Not found');
+      }
+      const parsed = callbackSchema.safeParse(req.body);
+      if (!parsed.success) {
+        count('malformed');
+        throw refused(400, 'Malformed callback');
+      }
+      const outcome = await deps.settlement.handleCallback(parsed.data as never).catch((error: unknown) => {
+        // The reconciler will settle it from an STK query.
+        deps.logger.error('callback could not be settled now', error);
+        count('unavailable');
+        throw refused(503, 'Temporarily unavailable');
+      });
+      count(outcome);
+      if (outcome === 'unknown') throw refused(404, 'Unknown CheckoutRequestID');
+      res.json({ ResultCode: 0, ResultDesc: 'Accepted', outcome });
+    },
+  );
 
   return router;
 }

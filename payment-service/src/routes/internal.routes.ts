@@ -1,15 +1,7 @@
-import { stkPushRequest, stkQueryRequest } from '@tukio/shared/internal-api';
+import { stkPushRequest, stkPushResponse, stkQueryRequest, stkQueryResponse } from '@tukio/shared/internal-api';
 import express, { Router } from 'express';
-import type { z } from 'zod';
 import type { PushService } from '../checkout/push.service.js';
-import { PaymentServiceError } from '../errors.js';
-import { requireInternalKey } from './internal-key.js';
-
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw new PaymentServiceError(400, 'validation_failed', parsed.error.issues[0]?.message ?? 'The request is not valid.');
-  return parsed.data;
-}
+import { declareRoutes } from '../route-declaration.js';
 
 /**
  * /internal/stk-push and /internal/stk-query: what the API server's checkout asks of M-Pesa (X-Internal-Key).
@@ -17,12 +9,38 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
  */
 export function createInternalRouter(deps: { internalApiKey: string; pushes: PushService }) {
   const router = Router();
-  router.use(['/internal/stk-push', '/internal/stk-query'], requireInternalKey(deps.internalApiKey), express.json({ limit: '4kb' }));
-  router.post('/internal/stk-push', async (req, res) => {
-    res.json(await deps.pushes.sendPush(parse(stkPushRequest, req.body)));
-  });
-  router.post('/internal/stk-query', async (req, res) => {
-    res.json(await deps.pushes.queryPush(parse(stkQueryRequest, req.body).checkoutRequestId));
-  });
+  const routes = declareRoutes(router, 'Internal', { internalKey: deps.internalApiKey });
+  // The body is read only once the key has passed.
+  const json = express.json({ limit: '4kb' });
+
+  routes.post(
+    '/internal/stk-push',
+    {
+      summary: 'Send the M-Pesa prompt for an order the API server holds',
+      access: 'internal',
+      use: [json],
+      body: stkPushRequest,
+      responses: {
+        200: { description: 'Daraja accepted the push.', schema: stkPushResponse },
+        400: "Invalid input (`msg` names the field), or M-Pesa refused the phone (`mpesa_phone_refused`, with M-Pesa's `errorCode`).",
+        409: "A prompt is already pending on this phone (`mpesa_prompt_pending`, with M-Pesa's `errorCode`).",
+        502: 'M-Pesa refused the request (`mpesa_refused`, with its `errorCode`) or is unreachable (`mpesa_unreachable`).',
+      },
+    },
+    ({ body }) => deps.pushes.sendPush(body),
+  );
+
+  routes.post(
+    '/internal/stk-query',
+    {
+      summary: 'Ask M-Pesa where a push stands, and settle it when it has a final answer',
+      access: 'internal',
+      use: [json],
+      body: stkQueryRequest,
+      responses: { 200: { description: 'Whether M-Pesa gave a final answer (and it was settled).', schema: stkQueryResponse } },
+    },
+    ({ body }) => deps.pushes.queryPush(body.checkoutRequestId),
+  );
+
   return router;
 }

@@ -3,7 +3,9 @@ import { bearerToken } from '@tukio/shared/node/bearer-token';
 import { errorBody } from '@tukio/shared/error-body';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { Logger } from '../logger.js';
+import { declareRoutes } from '../route-declaration.js';
 
 /** What proves a forwarded request came from this adapter; the API server derives the same value from INTERNAL_API_KEY. */
 const ADAPTER_KEY_HEADER = 'x-tukio-proxy-key';
@@ -13,6 +15,35 @@ const adapterKey = (internalApiKey: string) => createHmac('sha256', internalApiK
 const ANSWER_HEADERS = ['content-type', 'ratelimit', 'ratelimit-policy', 'retry-after'];
 /** Connection errors that mean the request never reached the API server. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The bodies as the API server's checkout takes them, for the document only: the adapter forwards a body
+ * as it came and the API server validates it, so nothing here may refuse what the API server would take.
+ */
+const stkPushBody = z
+  .object({
+    phone: z.union([z.string(), z.number()]).optional().meta({ description: 'The paying phone, 254 followed by 9 digits.' }),
+    amount: z.unknown().optional().meta({ description: 'Ignored: the API server prices the order.' }),
+    Order_ID: z.string().optional().meta({ description: '`<eventId>_<phone>`.' }),
+    quantity: z.union([z.string(), z.number()]).optional(),
+    items: z.unknown().optional().meta({ description: 'Seats per ticket type (`[{typeId, quantity}]`); absent buys `quantity` of the default type.' }),
+    promoCode: z.unknown().optional(),
+    email: z.unknown().optional().meta({ description: "A guest buyer's email (no token)." }),
+  })
+  .loose()
+  .meta({ description: "Forwarded as is to the API server's POST /pay/stkPush, which validates it (see its /api/docs)." });
+
+const confirmPaymentBody = z
+  .object({ CheckoutRequestID: z.string().optional(), checkoutRequestId: z.string().optional() })
+  .loose()
+  .meta({ description: "Forwarded as is to the API server's POST /pay/confirmPayment, which validates it." });
+
+/** What the API server may answer besides its own refusals: this adapter's, when it cannot reach the API server. */
+const forwardedAnswers = {
+  200: "The API server's answer as it sent it: status, body and budget headers (its refusals too, as its /pay route documents them).",
+  502: '`payment_outcome_unknown`: the API server had the request but did not answer; the prompt may be on the phone.',
+  503: 'The API server is unreachable (`service_unavailable`; confirmPayment: `payment_not_confirmed`, `success: false`).',
+};
 
 /**
  * POST /api/stkPush and /api/confirmPayment on this service's own port, for clients written against the
@@ -57,7 +88,27 @@ export function createPaymentsRouter(deps: { apiUrl: string; internalApiKey: str
     res.send(Buffer.from(await answer.arrayBuffer()));
   };
 
-  router.post('/stkPush', forward('/stkPush'));
-  router.post('/confirmPayment', forward('/confirmPayment'));
+  const routes = declareRoutes(router, 'Payments (adapter)');
+  routes.post(
+    '/stkPush',
+    {
+      summary: "Buy tickets by M-Pesa prompt: forwarded to the API server's checkout (POST /pay/stkPush)",
+      description: "The buyer's bearer token (optional: without one the phone buys as a guest), body and language go to the API server, which answers as its /pay/stkPush does.",
+      access: 'public',
+      documentedBody: stkPushBody,
+      responses: forwardedAnswers,
+    },
+    ({ req, res }) => forward('/stkPush')(req, res),
+  );
+  routes.post(
+    '/confirmPayment',
+    {
+      summary: "Where a purchase by M-Pesa prompt stands: forwarded to the API server's POST /pay/confirmPayment",
+      access: 'public',
+      documentedBody: confirmPaymentBody,
+      responses: forwardedAnswers,
+    },
+    ({ req, res }) => forward('/confirmPayment')(req, res),
+  );
   return router;
 }

@@ -1,14 +1,17 @@
-import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { ERROR_CODES } from '@tukio/shared/error-codes';
+import { buildOpenApiDocument, packageVersion, type OpenApiDocument } from '@tukio/shared/node/openapi';
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { listDeclaredRoutes, type Access, type DeclaredRoute, type ResponseSpec } from './route-declaration.js';
+import { listDeclaredRoutes, type Access, type DeclaredRoute, type ResponseSpec, type RouteSpec } from './route-declaration.js';
+
+export { toOpenApiPath, type OpenApiDocument } from '@tukio/shared/node/openapi';
 
 /**
- * OpenAPI 3.1 for the API server, rendered by zod-openapi from the route declarations
- * (route-declaration.ts): the request schemas are the ones each route validates with, the responses
- * the zod schemas declared next to them. Shared bodies carry `.meta({ id })` and become components.
+ * OpenAPI 3.1 for the API server, rendered from the route declarations (route-declaration.ts) by
+ * @tukio/shared's builder: the request schemas are the ones each route validates with, the responses
+ * the zod schemas declared next to them. This file says what the server's accesses mean in the
+ * document (text, security scheme, the 401/403 they answer) and what the server adds (uploads,
+ * account calls answering 200, restricted accounts). Shared bodies carry `.meta({ id })` and become components.
  *
  * test/openapi.test.ts compares the document with every mounted route and fails on a route that was
  * mounted without a declaration.
@@ -49,12 +52,6 @@ export const accountResult = z
     description: 'Account calls answer 200 either way: `status:true`, or `status:false` with `msg`, `code` (and `field`) saying what to fix.',
   });
 
-export type OpenApiDocument = ReturnType<typeof createDocument>;
-
-/** Express `:id` -> OpenAPI `{id}`. */
-export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
-
 const accessText: Record<Access, string> = {
   public: 'Public: no token needed.',
   optional: 'Public; a bearer token, when sent, changes the answer.',
@@ -78,11 +75,8 @@ function securityFor(route: DeclaredRoute): Array<Record<string, string[]>> {
   }
 }
 
-/** The declared responses plus the 400/401/403 every route of its kind can answer. */
-function responsesOf(route: DeclaredRoute): ZodOpenApiResponsesObject {
-  const declared = new Map<number, ResponseSpec>(
-    Object.entries(route.responses).map(([status, value]) => [Number(status), typeof value === 'string' ? { description: value } : value]),
-  );
+/** The 400/401/403 every route of its kind can answer, added to the declared responses when missing. */
+function completeResponses(route: DeclaredRoute, declared: Map<number, ResponseSpec>): void {
   const add = (status: number, description: string) => {
     if (!declared.has(status)) declared.set(status, { description });
   };
@@ -95,85 +89,43 @@ function responsesOf(route: DeclaredRoute): ZodOpenApiResponsesObject {
     const known = declared.get(403);
     declared.set(403, known ? { ...known, description: `${known.description} Or: ${restricted}` } : { description: restricted });
   }
-
-  const responses: ZodOpenApiResponsesObject = {};
-  for (const [status, response] of [...declared].sort(([a], [b]) => a - b)) {
-    const schema = response.schema ?? (status >= 400 ? errorResponse : undefined);
-    responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
-      description: response.description,
-      ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}),
-    };
-  }
-  return responses;
 }
 
-function operationOf(route: DeclaredRoute): ZodOpenApiOperationObject {
-  // Every path parameter is declared; one the route does not validate is a plain string.
-  const declaredParams = route.params instanceof z.ZodObject ? (route.params.shape as Record<string, z.ZodType>) : {};
-  const path = z.object(Object.fromEntries(pathParamsOf(route.fullPath).map((name) => [name, declaredParams[name] ?? z.string()])));
-  const operation: ZodOpenApiOperationObject = {
-    operationId: `${route.method}${route.fullPath.replace(/^\/api/, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, next: string | undefined) => (next ?? '').toUpperCase())}`,
-    summary: route.summary,
-    description: [route.description, accessText[route.access]].filter(Boolean).join('\n\n'),
-    tags: [route.tag],
-    security: securityFor(route),
-    requestParams: { path, ...(route.query instanceof z.ZodObject ? { query: route.query } : {}) },
-    responses: responsesOf(route),
-    'x-access': route.access,
+/** An upload's body: the one file field. */
+function uploadBody(route: DeclaredRoute) {
+  if (!route.upload) return undefined;
+  return {
+    required: true,
+    content: { 'multipart/form-data': { schema: z.object({ [route.upload]: z.string().meta({ contentMediaType: 'application/octet-stream', description: 'The file.' }) }) } },
   };
-  if (route.body) operation.requestBody = { content: { 'application/json': { schema: route.body } } };
-  else if (route.upload) {
-    operation.requestBody = {
-      required: true,
-      content: { 'multipart/form-data': { schema: z.object({ [route.upload]: z.string().meta({ contentMediaType: 'application/octet-stream', description: 'The file.' }) }) } },
-    };
-  }
-  return operation;
-}
-
-function packageVersion(): string {
-  try {
-    // src/lib and dist/lib both sit two levels below server/package.json.
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** The OpenAPI document of every declared route the app mounts under /api. */
 export function buildOpenApi(app: Express): OpenApiDocument {
-  const paths: ZodOpenApiPathsObject = {};
-  const tags: string[] = [];
-  for (const route of listDeclaredRoutes(app)) {
-    if (!route.fullPath.startsWith('/api')) continue;
-    const key = toOpenApiPath(route.fullPath);
-    paths[key] = { ...paths[key], [route.method]: operationOf(route) };
-    if (!tags.includes(route.tag)) tags.push(route.tag);
-  }
-  return createDocument(
-    {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tukio API',
-        version: packageVersion(),
-        description: [
-          'The API server of Tukio: accounts, events, tickets, payment records, comments, reviews, forums and chat.',
-          'Generated from the route declarations: request bodies, query strings and path parameters are the zod schemas the server validates with (input side).',
-          'Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login. Real-time chat runs over Socket.IO on this server. M-Pesa payments (stkPush, confirmPayment) are served by the payment service, reached through this server under /pay; its calls into this server are the Internal operations.',
-        ].join('\n\n'),
-      },
-      servers: [{ url: '/', description: 'This server' }],
-      tags: tags.map((name) => ({ name })),
-      paths,
-      components: {
-        schemas: { Error: errorResponse },
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /api/auth/login.' },
-          internalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'INTERNAL_API_KEY, shared with the payment service.' },
-        },
+  return buildOpenApiDocument<RouteSpec>(listDeclaredRoutes(app), {
+    include: (route) => route.fullPath.startsWith('/api'),
+    describeAccess: (route) => accessText[route.access],
+    securityOf: securityFor,
+    completeResponses,
+    requestBodyOf: uploadBody,
+    errorSchema: errorResponse,
+    info: {
+      title: 'Tukio API',
+      // src/lib and dist/lib both sit two levels below server/package.json.
+      version: packageVersion(new URL('../../package.json', import.meta.url)),
+      description: [
+        'The API server of Tukio: accounts, events, tickets, payment records, comments, reviews, forums and chat.',
+        'Generated from the route declarations: request bodies, query strings and path parameters are the zod schemas the server validates with (input side).',
+        'Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login. Real-time chat runs over Socket.IO on this server. M-Pesa payments (stkPush, confirmPayment) are served by the payment service, reached through this server under /pay; its calls into this server are the Internal operations.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    components: {
+      schemas: { Error: errorResponse },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /api/auth/login.' },
+        internalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'INTERNAL_API_KEY, shared with the payment service.' },
       },
     },
-    // Refinements and transforms cannot be written as JSON Schema: the input side is documented without them.
-    { allowEmptySchema: { custom: true, transform: true, pipe: true } as never },
-  );
+  });
 }

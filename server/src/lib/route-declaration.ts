@@ -1,11 +1,22 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  declareRoute,
+  internalKeyCheck,
+  listDeclaredRoutes as listDeclared,
+  type Method,
+  type ResponseSpec,
+  type RouteContext as CoreContext,
+  type RouteInput,
+  type RouteRules,
+  type RouteSpec as CoreSpec,
+  type Schema,
+} from '@tukio/shared/node/route-declaration';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import type { z } from 'zod';
 import type { AuthUser } from '../modules/auth/index.js';
 import { AppError, type ErrorCode } from './app-error.js';
 import { loginRequired, requireAdmin, requireSelf, requireSelfIfPresent, restrictionError } from './auth.js';
-import { listRouteLayers } from './routes.js';
-import { parse } from './validate.js';
+import { invalidInput } from './validate.js';
+
+export type { Method, ResponseSpec, RouteInput };
 
 /**
  * One declaration per route. A route is written once, as
@@ -31,6 +42,10 @@ import { parse } from './validate.js';
  *
  * Ownership of a stored resource (an event, a comment) is known only once the row is loaded, so
  * `access: 'owner'` routes pass signed-in callers here and the service decides with `requireOwner`.
+ *
+ * The mechanism (registry, parsing, the route walk, the OpenAPI builder) is @tukio/shared's, which the
+ * payment service declares its routes with too; this file supplies the API server's access rules (who
+ * is signed in, roles, `self`, restricted accounts, the internal key) and hands handlers the caller.
  */
 
 /** Who may call an operation. */
@@ -39,40 +54,15 @@ export type Access = 'public' | 'optional' | 'user' | 'self' | 'owner' | 'admin'
 /** Accesses that need a signed-in caller: the handler's `user` is always set. */
 type SignedIn = 'user' | 'self' | 'owner' | 'admin';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export interface ResponseSpec {
-  description: string;
-  /** The body's zod schema (responses are documented, not validated). */
-  schema?: z.ZodType;
-  /** `application/json` unless said otherwise (e.g. `text/csv`). */
-  contentType?: string;
-}
-
-type Schema = z.ZodType | undefined;
-type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : Record<string, never>;
-
-export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema> {
-  params: Parsed<P>;
-  query: Parsed<Q>;
-  body: Parsed<B>;
-}
-
 /** The caller as the handler sees it: always set when the access needs one (or an internal call forwards a token). */
 type CallerOf<A extends Access, T> = A extends SignedIn ? AuthUser : T extends true ? AuthUser : AuthUser | undefined;
 
-export interface RouteContext<A extends Access, P extends Schema, Q extends Schema, B extends Schema, T = undefined> extends RouteInput<P, Q, B> {
+export interface RouteContext<A extends Access, P extends Schema, Q extends Schema, B extends Schema, T = undefined> extends CoreContext<P, Q, B> {
   user: CallerOf<A, T>;
-  req: Request;
-  res: Response;
 }
 
-export interface RouteSpec<A extends Access = Access, P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema, T extends boolean | undefined = boolean | undefined> {
-  summary: string;
-  description?: string;
-  /** Overrides the group's tag. */
-  tag?: string;
-  access: A;
+export interface RouteSpec<A extends Access = Access, P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema, T extends boolean | undefined = boolean | undefined>
+  extends CoreSpec<A, P, Q, B> {
   /** The 401 answer (code and message) when a signed-in caller is needed and none came (a default otherwise). */
   login?: { code: ErrorCode; message: string };
   /**
@@ -84,9 +74,6 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
   allowAdmin?: boolean;
   /** Internal calls made for a user also forward that user's bearer token (required). */
   userToken?: T;
-  params?: P;
-  query?: Q;
-  body?: B;
   /** A multipart/form-data upload: the file field's name (the parser comes in `use`). */
   upload?: string;
   /**
@@ -99,10 +86,6 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
    * caller gets 403 with the reason right after the access gate (docs/decisions/moderation.md).
    */
   refuseRestricted?: boolean;
-  /** Middleware run after authorization and before validation: rate limits, upload parsers. */
-  use?: RequestHandler[];
-  /** Status -> description, or description and body. 400/401/403 are documented from the inputs and `access` when missing. */
-  responses: Record<number, string | ResponseSpec>;
 }
 
 /**
@@ -126,25 +109,8 @@ export interface DeclaredRoute extends Declared {
   fullPath: string;
 }
 
-/** Declarations per router (the Express `Router()` function, or `app.router` for routes on the app). */
-const registry = new WeakMap<object, Declared[]>();
-
-/** What `app.router` is for an app, the router itself otherwise. */
-function ownerOf(target: object): object {
-  const router = (target as { router?: unknown }).router;
-  return router && typeof router === 'function' && typeof (target as { set?: unknown }).set === 'function' ? router : target;
-}
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** Internal calls carry the shared key in `X-Internal-Key`; both sides are hashed so the comparison takes the same time whatever the guess. */
-function checkInternalKey(req: Request, expected: Buffer) {
-  const given = req.get('x-internal-key');
-  if (!given || !timingSafeEqual(digest(given), expected)) throw new AppError(401, 'internal_only', 'This endpoint is for Tukio services only.');
-}
-
 /** The gate every declared route runs first: who may call it at all. */
-function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefined): void {
+function authorize(spec: RouteSpec, req: Request, internalKey: ((req: Request) => boolean) | undefined): void {
   const signedIn = () => {
     if (!req.user) throw loginRequired(req, spec.login?.code, spec.login?.message);
   };
@@ -157,7 +123,8 @@ function authorize(spec: RouteSpec, req: Request, internalKey: Buffer | undefine
       requireAdmin(req);
       return;
     case 'internal':
-      checkInternalKey(req, internalKey!);
+      // Internal calls carry the shared key in `X-Internal-Key` (compared in constant time).
+      if (!internalKey?.(req)) throw new AppError(401, 'internal_only', 'This endpoint is for Tukio services only.');
       if (spec.userToken) signedIn();
       return;
     default:
@@ -190,56 +157,41 @@ const markFailuresAs200: RequestHandler = (_req, res, next) => {
   next();
 };
 
-function successStatus(spec: RouteSpec): number {
-  const statuses = Object.keys(spec.responses).map(Number).filter((status) => status >= 200 && status < 300);
-  return statuses.length ? Math.min(...statuses) : 200;
-}
-
 type Register = <A extends Access, P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined, T extends boolean | undefined = undefined>(
   path: string,
   spec: RouteSpec<A, P, Q, B, T>,
   handler: RouteHandler<A, P, Q, B, T>,
 ) => void;
 
-/** Anything routes can be added to: an Express Router or app. */
-type Routable = Record<Method, (path: string, ...handlers: RequestHandler[]) => unknown>;
-
 /**
  * Declares the routes of `router` (or of an app's own routes) under `tag`. `internalKey` is the shared
  * key of the `internal` routes (required when the group has any).
  */
 export function declareRoutes(router: object, tag: string, options: { internalKey?: string } = {}): Record<Method, Register> {
-  const owner = ownerOf(router);
-  const internalKey = options.internalKey === undefined ? undefined : digest(options.internalKey);
-  const declare =
-    (method: Method): Register =>
-    (path, spec, handler) => {
-      const where = `${method.toUpperCase()} ${path} (${tag})`;
+  const internalKey = options.internalKey === undefined ? undefined : internalKeyCheck(options.internalKey);
+  const rules: RouteRules<RouteSpec> = {
+    checkDeclaration: (spec, where) => {
       if (spec.access === 'internal' && !internalKey) throw new Error(`${where} is internal: declareRoutes needs the internal key`);
       if (spec.access === 'self' && !spec.self) throw new Error(`${where} has access 'self' but does not say which input is the caller's id`);
       if (spec.self && !['self', 'user', 'owner'].includes(spec.access)) throw new Error(`${where}: 'self' applies to access 'self', 'user' or 'owner'`);
-      const list = registry.get(owner) ?? [];
-      if (list.some((entry) => entry.method === method && entry.path === path)) throw new Error(`${where} is declared twice`);
-      list.push({ tag, ...(spec as RouteSpec), method, path });
-      registry.set(owner, list);
-
-      const gate: RequestHandler = (req, _res, next) => {
-        authorize(spec as RouteSpec, req, internalKey);
-        refuseRestrictedCaller(spec as RouteSpec, req);
-        next();
-      };
-      const run: RequestHandler = async (req, res) => {
-        const input = {
-          params: spec.params ? parse(spec.params, req.params) : {},
-          query: spec.query ? parse(spec.query, req.query) : {},
-          body: spec.body ? parse(spec.body, req.body) : {},
-        } as RouteInput<Schema, Schema, Schema>;
-        checkSelf(spec as RouteSpec, req, input);
-        const user = (spec.access === 'internal' && !spec.userToken ? undefined : req.user) as AuthUser;
-        const result = await handler({ ...input, user, req, res } as RouteContext<typeof spec.access, typeof spec.params, typeof spec.query, typeof spec.body, typeof spec.userToken>);
-        if (result !== undefined && !res.headersSent) res.status(successStatus(spec as RouteSpec)).json(result);
-      };
-      (router as Routable)[method](path, gate, ...(spec.use ?? []), ...(spec.failuresAs200 ? [markFailuresAs200] : []), run);
+    },
+    authorize: (spec, req) => {
+      authorize(spec, req, internalKey);
+      refuseRestrictedCaller(spec, req);
+    },
+    beforeInput: (spec) => (spec.failuresAs200 ? [markFailuresAs200] : []),
+    invalidInput,
+  };
+  const declare =
+    (method: Method): Register =>
+    (path, spec, handler) => {
+      const declared = spec as RouteSpec;
+      declareRoute(router, tag, method, path, declared, (context) => {
+        // The id check of `self` needs the parsed input; the caller is the handler's only on routes that have one.
+        checkSelf(declared, context.req, context);
+        const user = (declared.access === 'internal' && !declared.userToken ? undefined : context.req.user) as AuthUser;
+        return (handler as RouteHandler<Access, Schema, Schema, Schema, boolean | undefined>)({ ...context, user } as RouteContext<Access, Schema, Schema, Schema, boolean | undefined>);
+      }, rules);
     };
   return { get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
 }
@@ -249,16 +201,5 @@ export function declareRoutes(router: object, tag: string, options: { internalKe
  * the routers the walk meets (each router once per mount path).
  */
 export function listDeclaredRoutes(app: Express): DeclaredRoute[] {
-  const out: DeclaredRoute[] = [];
-  const read = new Map<object, Set<string>>();
-  for (const layer of listRouteLayers(app)) {
-    const bases = read.get(layer.owner) ?? new Set<string>();
-    if (bases.has(layer.base)) continue;
-    bases.add(layer.base);
-    read.set(layer.owner, bases);
-    for (const declared of registry.get(layer.owner) ?? []) {
-      out.push({ ...declared, fullPath: `${layer.base.replace(/\/+$/, '')}${declared.path === '/' ? '' : declared.path}` || '/' });
-    }
-  }
-  return out;
+  return listDeclared<RouteSpec>(app);
 }
