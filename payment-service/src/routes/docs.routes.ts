@@ -1,5 +1,5 @@
 import { Router, type Express } from 'express';
-import { z } from 'zod';
+import { openApiJsonResponses, serveOpenApiJson } from '@tukio/shared/node/openapi';
 import { buildPaymentOpenApi } from '../openapi.js';
 import { declareRoutes } from '../route-declaration.js';
 
@@ -11,7 +11,6 @@ import { declareRoutes } from '../route-declaration.js';
 export function createDocsRouter(deps: { app: Express }) {
   const router = Router();
   const routes = declareRoutes(router, 'Documentation');
-  let json: string | undefined;
 
   routes.get(
     '/',
@@ -21,16 +20,8 @@ export function createDocsRouter(deps: { app: Express }) {
 
   routes.get(
     '/openapi.json',
-    {
-      summary: 'The OpenAPI 3.1 document of this service',
-      access: 'public',
-      responses: { 200: { description: 'The document.', schema: z.object({ openapi: z.string(), info: z.object({}).loose(), paths: z.object({}).loose() }) } },
-    },
-    ({ res }) => {
-      json ??= JSON.stringify(buildPaymentOpenApi(deps.app));
-      res.setHeader('Cache-Control', 'public, max-age=300');
-      res.type('application/json').send(json);
-    },
+    { summary: 'The OpenAPI 3.1 document of this service', access: 'public', responses: openApiJsonResponses },
+    serveOpenApiJson(() => buildPaymentOpenApi(deps.app)),
   );
 
   return router;

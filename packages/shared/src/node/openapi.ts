@@ -109,3 +109,21 @@ export function packageVersion(packageJson: URL): string {
     return '0.0.0';
   }
 }
+
+/** What GET …/openapi.json answers, as each service's docs route declares it. */
+export const openApiJsonResponses = {
+  200: { description: 'The document.', schema: z.object({ openapi: z.string(), info: z.object({}).loose(), paths: z.object({}).loose() }) },
+};
+
+/**
+ * The handler of GET …/openapi.json: the document built on the first request (once every router is mounted)
+ * and then served from memory.
+ */
+export function serveOpenApiJson(build: () => object) {
+  let json: string | undefined;
+  return ({ res }: { res: { setHeader(name: string, value: string): unknown; type(type: string): { send(body: string): unknown } } }) => {
+    json ??= JSON.stringify(build());
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('application/json').send(json);
+  };
+}

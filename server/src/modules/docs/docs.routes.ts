@@ -1,5 +1,6 @@
 import { Router, type Express } from 'express';
 import { z } from 'zod';
+import { openApiJsonResponses, serveOpenApiJson } from '@tukio/shared/node/openapi';
 import { buildOpenApi } from '../../lib/openapi.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { docsPageHtml, serveDocsAssets } from './docs.page.js';
@@ -11,7 +12,6 @@ import { docsPageHtml, serveDocsAssets } from './docs.page.js';
 export function createDocsRouter(deps: { app: Express }) {
   const router = Router();
   const routes = declareRoutes(router, 'Documentation');
-  let json: string | undefined;
 
   routes.get(
     '/',
@@ -28,16 +28,8 @@ export function createDocsRouter(deps: { app: Express }) {
 
   routes.get(
     '/openapi.json',
-    {
-      summary: 'The OpenAPI 3.1 document of this API',
-      access: 'public',
-      responses: { 200: { description: 'The document.', schema: z.object({ openapi: z.string(), info: z.object({}).loose(), paths: z.object({}).loose() }) } },
-    },
-    ({ res }) => {
-      json ??= JSON.stringify(buildOpenApi(deps.app));
-      res.setHeader('Cache-Control', 'public, max-age=300');
-      res.type('application/json').send(json);
-    },
+    { summary: 'The OpenAPI 3.1 document of this API', access: 'public', responses: openApiJsonResponses },
+    serveOpenApiJson(() => buildOpenApi(deps.app)),
   );
 
   router.use('/assets', serveDocsAssets());
