@@ -27,16 +27,20 @@ describe('npm start without Daraja credentials', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       const api = `http://127.0.0.1:${port}`;
-      // npm start builds what is stale first: the payment service answers through /pay once everything runs.
+      // npm start builds what is stale first: the API server and the payment service answer once everything runs.
       const health = await vi.waitFor(
         async () => {
-          const response = await fetch(`${api}/pay/health`);
-          if (!response.ok) throw new Error(`the payment service through /pay answered ${response.status}`);
-          return (await response.json()) as unknown;
+          const [apiReady, payment] = await Promise.all([fetch(`${api}/api/health`), fetch(`http://127.0.0.1:${paymentPort}/api/health`)]);
+          if (!apiReady.ok || !payment.ok) throw new Error(`the API server answered ${apiReady.status}, the payment service ${payment.status}`);
+          return (await payment.json()) as unknown;
         },
         { timeout: 300_000, interval: 250 },
       );
       expect(health).toEqual({ status: 'ok', simulator: true });
+      // The checkout is the API server's: a purchase that is not valid is refused there, in the contract's words.
+      const refused = await fetch(`${api}/pay/stkPush`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone: '254712345678' }) });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { code: string }).code).toBe('order_id_invalid');
       // The simulator answers Daraja's protocol on its own port; the payment service holds none of it.
       expect((await fetch(`http://127.0.0.1:${simulatorPort}/oauth/v1/generate?grant_type=client_credentials`)).status).toBe(400);
       expect((await fetch(`http://127.0.0.1:${paymentPort}/simulator/phone.js`)).status).toBe(404);
