@@ -82,8 +82,12 @@ describe('GET /api/docs/openapi.json', () => {
     // The adapter's body is documented as the API server takes it, and nothing requires a field here.
     const adapter = doc.paths['/api/stkPush']!.post!;
     expect(adapter.security).toEqual([]);
-    expect(adapter.requestBody!.content['application/json']!.schema).toMatchObject({ properties: expect.objectContaining({ phone: expect.anything(), Order_ID: expect.anything() }) });
-    expect(adapter.requestBody!.content['application/json']!.schema).not.toHaveProperty('required');
+    // The same schema as the API server's /pay/stkPush, a shared component.
+    const ref = (adapter.requestBody!.content['application/json']!.schema as { $ref?: string }).$ref;
+    expect(ref).toBe('#/components/schemas/StkPushRequest');
+    const body = (doc as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas.StkPushRequest;
+    expect(body).toMatchObject({ properties: expect.objectContaining({ phone: expect.anything(), Order_ID: expect.anything() }) });
+    expect(body).not.toHaveProperty('required');
   });
 
   it('is served from memory, and /api/docs points to it', async () => {

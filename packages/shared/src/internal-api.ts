@@ -221,6 +221,26 @@ export const settleResponse = z.object({
   view: paymentView.optional(),
 });
 
+// --- The checkout's browser-facing bodies (the API server's /pay, and the payment service's /api that forwards there) ---
+
+/** POST …/stkPush: parsed field by field by the API server's checkout (its refusals name the field). */
+export const stkPushBody = z
+  .object({
+    phone: z.union([z.string(), z.number()]).optional().meta({ description: 'The paying phone, 254 followed by 9 digits.' }),
+    amount: z.unknown().optional().meta({ description: 'Ignored: the server prices the order.' }),
+    Order_ID: z.string().max(100).optional().meta({ description: '`<eventId>_<phone>`.' }),
+    quantity: z.union([z.string(), z.number()]).optional(),
+    items: z.unknown().optional().meta({ description: 'Seats per ticket type (`[{typeId, quantity}]`); absent buys `quantity` of the default type.' }),
+    promoCode: z.unknown().optional(),
+    email: z.unknown().optional().meta({ description: "A guest buyer's email (no token): the tickets are mailed there as well as sent by SMS." }),
+  })
+  .meta({ id: 'StkPushRequest' });
+
+/** POST …/confirmPayment: the CheckoutRequestID, in either spelling. */
+export const confirmPaymentBody = z
+  .object({ CheckoutRequestID: z.string().max(100).optional(), checkoutRequestId: z.string().max(100).optional() })
+  .meta({ id: 'ConfirmPaymentRequest' });
+
 // --- The payment service's own internal calls (the API server asks, the payment service speaks Daraja) ---
 
 /** POST /internal/stk-push on the payment service: send the M-Pesa prompt for an order the API server holds. */

@@ -1,42 +1,16 @@
-import { createHmac } from 'node:crypto';
+import { confirmPaymentBody, stkPushBody } from '@tukio/shared/internal-api';
+import { ADAPTER_KEY_HEADER, adapterKey } from '@tukio/shared/node/adapter-key';
 import { bearerToken } from '@tukio/shared/node/bearer-token';
+import { neverSent } from '@tukio/shared/node/http-request';
 import { errorBody } from '@tukio/shared/error-body';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { declareRoutes } from '../route-declaration.js';
 
-/** What proves a forwarded request came from this adapter; the API server derives the same value from INTERNAL_API_KEY. */
-const ADAPTER_KEY_HEADER = 'x-tukio-proxy-key';
-const adapterKey = (internalApiKey: string) => createHmac('sha256', internalApiKey).update('tukio payment proxy').digest('base64url');
 
 /** Headers of the API server's answer the client may read: its body's type and the budgets' state. */
 const ANSWER_HEADERS = ['content-type', 'ratelimit', 'ratelimit-policy', 'retry-after'];
-/** Connection errors that mean the request never reached the API server. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/**
- * The bodies as the API server's checkout takes them, for the document only: the adapter forwards a body
- * as it came and the API server validates it, so nothing here may refuse what the API server would take.
- */
-const stkPushBody = z
-  .object({
-    phone: z.union([z.string(), z.number()]).optional().meta({ description: 'The paying phone, 254 followed by 9 digits.' }),
-    amount: z.unknown().optional().meta({ description: 'Ignored: the API server prices the order.' }),
-    Order_ID: z.string().optional().meta({ description: '`<eventId>_<phone>`.' }),
-    quantity: z.union([z.string(), z.number()]).optional(),
-    items: z.unknown().optional().meta({ description: 'Seats per ticket type (`[{typeId, quantity}]`); absent buys `quantity` of the default type.' }),
-    promoCode: z.unknown().optional(),
-    email: z.unknown().optional().meta({ description: "A guest buyer's email (no token)." }),
-  })
-  .loose()
-  .meta({ description: "Forwarded as is to the API server's POST /pay/stkPush, which validates it (see its /api/docs)." });
-
-const confirmPaymentBody = z
-  .object({ CheckoutRequestID: z.string().optional(), checkoutRequestId: z.string().optional() })
-  .loose()
-  .meta({ description: "Forwarded as is to the API server's POST /pay/confirmPayment, which validates it." });
 
 /** What the API server may answer besides its own refusals: this adapter's, when it cannot reach the API server. */
 const forwardedAnswers = {
@@ -72,8 +46,7 @@ export function createPaymentsRouter(deps: { apiUrl: string; internalApiKey: str
     try {
       answer = await fetch(`${base}/pay${path}`, { method: 'POST', headers, body: JSON.stringify(req.body ?? {}), signal: AbortSignal.timeout(deps.timeoutMs) });
     } catch (error) {
-      const code = ((error as { cause?: { code?: string } }).cause?.code ?? '') as string;
-      const sent = !NOT_SENT.has(code);
+      const sent = !neverSent(error);
       deps.logger.error(`the API server's checkout ${sent ? 'did not answer' : 'is unreachable'} (${path})`, error);
       if (path === '/confirmPayment') return void res.status(503).json(errorBody('An error occurred during payment confirmation', 'payment_not_confirmed', { success: false }));
       // Once the API server had the request, the prompt may be on the phone: never "try again" then.

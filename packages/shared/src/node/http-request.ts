@@ -7,6 +7,14 @@ export interface HttpResponse {
   text: string;
 }
 
+/** Connection errors that mean a request never reached its server (so nothing it would have done happened). */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** `error`: what a request (node:http or fetch, whose cause carries the code) failed with. */
+export const neverSent = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && NOT_SENT.has(code);
+};
+
 export class HttpError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,6 +1,7 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { checkoutRequestIdSchema, guestEmailSchema, OBJECT_ID_PATTERN, orderItemsSchema, promoCodeSchema } from '@tukio/shared/internal-api';
+import { checkoutRequestIdSchema, confirmPaymentBody, guestEmailSchema, OBJECT_ID_PATTERN, orderItemsSchema, promoCodeSchema, stkPushBody } from '@tukio/shared/internal-api';
+import { ADAPTER_KEY_HEADER, adapterKey } from '@tukio/shared/node/adapter-key';
 import { languageFromAcceptLanguage } from '@tukio/shared/languages';
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { bearerToken } from '@tukio/shared/node/bearer-token';
@@ -18,32 +19,10 @@ import { confirmFailed, type ConfirmPaymentHandler } from './confirm-payment.han
 import { checkoutUnavailable, initiateFailed, type CheckoutRequest, type StartCheckoutHandler } from './start-checkout.handler.js';
 
 
-/**
- * What proves a request came from the payment service's section-7 adapter (its /api/stkPush and
- * /api/confirmPayment): a key derived from INTERNAL_API_KEY, never the key itself on the wire. Only with it
- * is the buyer's address it forwards believed (for the per-address limit).
- */
-export const ADAPTER_KEY_HEADER = 'x-tukio-proxy-key';
-export const adapterKey = (internalApiKey: string) => createHmac('sha256', internalApiKey).update('tukio payment proxy').digest('base64url');
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const stkPushBody = z
-  .object({
-    phone: z.union([z.string(), z.number()]).optional(),
-    amount: z.unknown().optional(),
-    Order_ID: z.string().max(100).optional(),
-    quantity: z.union([z.string(), z.number()]).optional(),
-    /** Seats per ticket type ([{typeId, quantity}]); absent buys `quantity` of the default type. */
-    items: z.unknown().optional(),
-    promoCode: z.unknown().optional(),
-    /** A guest buyer's email (no token): the tickets are mailed there as well as sent by SMS. */
-    email: z.unknown().optional(),
-  })
-  .meta({ id: 'StkPushRequest' });
-
-const confirmBody = z.object({ CheckoutRequestID: z.string().max(100).optional(), checkoutRequestId: z.string().max(100).optional() }).meta({ id: 'ConfirmPaymentRequest' });
 
 /** A zod failure's first message, lower-cased to follow "Failed to initiate payment: ". */
 function firstIssue(error: z.ZodError): string {
@@ -211,7 +190,7 @@ export function createPayRouter(deps: {
     {
       summary: 'Where a purchase by M-Pesa prompt stands (its buyer, or anyone holding a guest checkout’s CheckoutRequestID)',
       access: 'optional',
-      body: confirmBody,
+      body: confirmPaymentBody,
       responses: {
         200: '`{success, resultDesc, resultdDesc, status, orderStatus, CheckoutRequestID, eventId, amount, quantity, mpesaReceiptNumber, ticketToken?}`.',
         400: 'No CheckoutRequestID.',

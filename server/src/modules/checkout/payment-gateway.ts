@@ -1,6 +1,6 @@
 import { isErrorCode, type ErrorCode } from '@tukio/shared/error-codes';
 import { stkPushResponse, stkQueryResponse, type StkPushAnswer, type StkPushCall } from '@tukio/shared/internal-api';
-import { createAgents, request } from '@tukio/shared/node/http-request';
+import { createAgents, neverSent, request } from '@tukio/shared/node/http-request';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 
 /** The payment service answered a refusal: M-Pesa's, in words for the buyer (`code`, `message`, its `errorCode`). */
@@ -42,9 +42,6 @@ export interface PaymentGateway {
   stkQuery(checkoutRequestId: string): Promise<{ settled: boolean }>;
 }
 
-/** Connection errors that mean the request never reached the payment service. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 /** POST /internal/stk-push and /internal/stk-query on the payment service (X-Internal-Key). */
 export function createPaymentGateway(options: { paymentUrl: string; internalApiKey: string; timeoutMs: number }): PaymentGateway {
   const base = options.paymentUrl.replace(/\/+$/, '');
@@ -60,7 +57,7 @@ export function createPaymentGateway(options: { paymentUrl: string; internalApiK
         timeoutMs: options.timeoutMs,
       });
     } catch (error) {
-      if (NOT_SENT.has((error as NodeJS.ErrnoException).code ?? '')) throw new GatewayUnreachable(error);
+      if (neverSent(error)) throw new GatewayUnreachable(error);
       throw new PushOutcomeUnknown(/timed out/.test(error instanceof Error ? error.message : ''));
     }
   }
