@@ -63,7 +63,8 @@ const serverLayers = [
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
   ['ledger', 'tickets'],
   ['checkout'],
-  ['community', 'ticket-types', 'waitlist'],
+  // payouts: reads checkout's refunds and the ledger's entries, posts payouts into the ledger.
+  ['community', 'payouts', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.
   ['dashboard', 'moderation', 'ops'],
 ];

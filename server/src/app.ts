@@ -46,6 +46,7 @@ import { createGeocodingRouter, createGeocodingService } from './modules/geocodi
 import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService } from './modules/ledger/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
+import { createAdminPayoutsRouter, createInternalPayoutsRouter, createPayoutGateway, createPayouts, createPayoutsRouter, type PayoutDestinations } from './modules/payouts/index.js';
 import { createSimulatorProxy } from './modules/payment-proxy/index.js';
 import {
   createEventReminders,
@@ -103,7 +104,12 @@ export interface AppDeps {
   selfUrl?: (() => string) | undefined;
   /** Background sweeps (SMS sender, waitlist, reminders) run as jobs here; unset = each instance runs them itself. */
   jobs?: JobQueue | undefined;
+  /** Where organisers' payouts go; unset = nobody has a confirmed destination yet (nothing is paid out). */
+  payoutDestinations?: PayoutDestinations | undefined;
 }
+
+/** No confirmed payout destinations: the payouts job makes no payout until a destinations source is given. */
+const noPayoutDestinations: PayoutDestinations = { payoutDestination: async () => null };
 
 /**
  * Work per event-loop turn before waiting connections get their accept (see lib/request-gate.ts). A turn
@@ -286,6 +292,19 @@ export function createServices(deps: AppDeps) {
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
   const ledger = createLedgerService({ db });
+  // Organisers get paid: a job makes each due payout once and sends it through the payment service (docs/decisions/payouts.md).
+  const payouts = createPayouts({
+    db,
+    logger,
+    gateway: createPayoutGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs }),
+    destinations: deps.payoutDestinations ?? noPayoutDestinations,
+    rules: { delayDays: config.payouts.delayDays, earlySharePercent: config.payouts.earlySharePercent, minAmount: config.payouts.minAmount },
+    resultWaitSeconds: config.payouts.resultWaitSeconds,
+    maxAttempts: config.payouts.maxAttempts,
+    retryBaseMs: config.payouts.retryBaseMs,
+    jobMs: config.payouts.jobMs,
+    jobs: deps.jobs,
+  });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   const { redis } = deps;
   const ops = createOpsService({
@@ -295,7 +314,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -382,6 +401,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
+  app.use('/api/admin', createAdminPayoutsRouter({ payouts: services.payouts.service }));
+  app.use('/api/internal/payouts', createInternalPayoutsRouter({ recordResult: services.payouts.recordResult, internalApiKey: config.internalApiKey }));
+  app.use('/api/payouts', createPayoutsRouter({ payouts: services.payouts.service }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
   app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.

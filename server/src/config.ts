@@ -74,6 +74,19 @@ const envSchema = z.object({
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60 * 60 * 1000).default(60_000),
   /** Attempts a refund gets before it is left `failed` for an administrator. */
   REFUND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** Days after an event ends (the end of the Nairobi day it starts) before its net is paid to its organiser. */
+  PAYOUT_DELAY_DAYS: z.coerce.number().int().min(0).max(90).default(3),
+  /** Percent of an event's net sales an organiser an administrator trusts may be paid before then. */
+  EARLY_PAYOUT_SHARE: z.coerce.number().int().min(0).max(100).default(50),
+  /** Whole shillings: less than this payable is not sent (it waits for more). At least M-Pesa's own minimum. */
+  PAYOUT_MIN_AMOUNT: z.coerce.number().int().min(10).max(250_000).default(100),
+  /** Seconds a payout attempt waits for M-Pesa's result before its status is asked. */
+  PAYOUT_RESULT_WAIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Attempts a payout gets (each failed one waits PAYOUT_RETRY_BASE_MS, doubling) before it is left failed for an administrator. */
+  PAYOUT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  PAYOUT_RETRY_BASE_MS: z.coerce.number().int().min(1).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
+  /** Milliseconds between runs of the payouts job (once per period across instances); 0: only when asked. */
+  PAYOUT_JOB_MS: z.coerce.number().int().min(0).max(24 * 60 * 60 * 1000).default(5 * 60 * 1000),
   /** Seconds a background job may run before it counts as lost (its instance died) and is retried elsewhere. */
   JOBS_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   /** Retries of a failed background job, and the first retry's delay in seconds (doubling after). */
@@ -224,6 +237,8 @@ export interface AppConfig {
   ticketSigningKey: string | undefined;
   /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
   refunds: { retryBaseMs: number; maxAttempts: number };
+  /** Organiser payouts (docs/decisions/payouts.md): the schedule, the smallest payout, results and retries, the job's period. */
+  payouts: { delayDays: number; earlySharePercent: number; minAmount: number; resultWaitSeconds: number; maxAttempts: number; retryBaseMs: number; jobMs: number };
   /** Background jobs (pg-boss): when a running one counts as lost, and the retries of a failed one. */
   jobs: { expireSeconds: number; retryLimit: number; retryDelaySeconds: number };
   /** The SMS channel: Africa's Talking or the offline simulator, the delivery-report secret, the sender's pace. */
@@ -368,6 +383,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     holdMinutes: env.HOLD_MINUTES,
     ticketSigningKey: env.TICKET_SIGNING_KEY,
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
+    payouts: {
+      delayDays: env.PAYOUT_DELAY_DAYS,
+      earlySharePercent: env.EARLY_PAYOUT_SHARE,
+      minAmount: env.PAYOUT_MIN_AMOUNT,
+      resultWaitSeconds: env.PAYOUT_RESULT_WAIT_SECONDS,
+      maxAttempts: env.PAYOUT_MAX_ATTEMPTS,
+      retryBaseMs: env.PAYOUT_RETRY_BASE_MS,
+      jobMs: env.PAYOUT_JOB_MS,
+    },
     jobs: { expireSeconds: env.JOBS_EXPIRE_SECONDS, retryLimit: env.JOBS_RETRY_LIMIT, retryDelaySeconds: env.JOBS_RETRY_DELAY_SECONDS },
     waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
     waitingRoom: {

@@ -11,6 +11,7 @@ import { startJobQueue, type JobQueue } from './lib/job-queue.js';
 import { createLogger } from './lib/logger.js';
 import { createMailer } from './lib/mailer.js';
 import { connectRedis } from './lib/redis.js';
+import type { PayoutDestinations } from './modules/payouts/index.js';
 import { createRealtime } from './realtime.js';
 
 const MAIL_FLUSH_TIMEOUT_MS = 5000;
@@ -43,7 +44,7 @@ export interface RunningServer {
 export async function startServer(
   config: AppConfig,
   /** Tests: `inMemory` keeps PGlite in memory, started from `startFrom` (a dump of a migrated database) when given. */
-  options: { databaseUrl?: string | undefined; inMemory?: boolean; startFrom?: Blob | undefined } = {},
+  options: { databaseUrl?: string | undefined; inMemory?: boolean; startFrom?: Blob | undefined; payoutDestinations?: PayoutDestinations | undefined } = {},
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const databaseUrl = options.databaseUrl ?? config.databaseUrl;
@@ -60,7 +61,7 @@ export async function startServer(
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisKeyPrefix, config.redisCommandTimeoutMs, logger) : undefined;
   // Known once listening (PORT may be 0): the offline SMS simulator is reached through it.
   let selfUrl = `http://127.0.0.1:${config.port}`;
-  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl, jobs });
+  const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl, jobs, payoutDestinations: options.payoutDestinations });
   if (seededDemo) await seedDemoActivity(services, database.db, seededDemo);
   const httpServer = createServer(app);
   const realtime = await createRealtime(httpServer, config, services, logger, redis).catch(async (error: unknown) => {
@@ -92,6 +93,7 @@ export async function startServer(
   services.waitlist.start();
   services.admissionRate.start();
   services.uploadsSweep.start();
+  services.payouts.job.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -121,6 +123,7 @@ export async function startServer(
         await services.waitlist.stop();
         await services.uploadsSweep.stop();
         await services.reminders.stop();
+        await services.payouts.job.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();
         // Mail still being built or looked up in memory reaches the outbox (index.ts gives the whole shutdown

@@ -5,6 +5,7 @@ import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../../src/config.js';
+import type { PayoutDestinations } from '../../src/modules/payouts/index.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { linkIn, startSmtpServer } from './smtp.js';
@@ -49,7 +50,7 @@ export async function startTestServer(
    * Share a database between servers (`databaseUrl`) or keep PGlite on disk across restarts (`dataDir`).
    * Servers sharing a database share `smtp` too: any of them may send a mail another one queued (the outbox).
    */
-  options: { databaseUrl?: string | undefined; dataDir?: string; smtp?: Awaited<ReturnType<typeof startSmtpServer>> } = {},
+  options: { databaseUrl?: string | undefined; dataDir?: string; smtp?: Awaited<ReturnType<typeof startSmtpServer>>; payoutDestinations?: PayoutDestinations } = {},
 ) {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tukio-test-'));
   const smtp = options.smtp ?? (await startSmtpServer());
@@ -82,7 +83,7 @@ export async function startTestServer(
     if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   const inMemory = !database.url && !options.dataDir;
-  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory, startFrom: inMemory ? pgliteTemplate() : undefined }).catch(async (error: unknown) => {
+  const server: RunningServer = await startServer(config, { databaseUrl: database.url, inMemory, startFrom: inMemory ? pgliteTemplate() : undefined, payoutDestinations: options.payoutDestinations }).catch(async (error: unknown) => {
     await cleanUp();
     throw error;
   });

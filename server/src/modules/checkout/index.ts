@@ -18,7 +18,7 @@ export { createSelfCancel } from './cancel-tickets.handler.js';
 export { orderItems, orders, payments } from './payments.schema.js';
 export { refunds } from './refunds.schema.js';
 export { orderQuestions } from './order-questions.js';
-export { createPaymentGateway } from './payment-gateway.js';
+export { createInternalCaller, createPaymentGateway, GatewayUnreachable, parsedBody, PushOutcomeUnknown } from './payment-gateway.js';
 export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
 export { createPayRouter } from './pay.routes.js';

@@ -24,9 +24,11 @@ const cents = (amount: number) => Math.round(amount * 100);
  * - `ledger-unbalanced`: a transaction whose entries do not sum to zero, or has fewer than two (the triggers refuse
  *   them: this proves nothing got past them);
  * - `ledger-clearing`: the clearing account is not what M-Pesa's books say the shortcode holds: payments it reports
- *   completed minus refunds it reports paid;
- * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts + fees + M-Pesa charges +
- *   balances still owed (to organisers and to buyers); payouts and charges post nothing yet, so they are 0;
+ *   completed minus refunds it reports paid, minus payouts paid and their charges (the audit's books do not list
+ *   payouts yet, so those two come from the ledger's `payout_paid` transactions);
+ * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts paid + fees Tukio keeps (its fee
+ *   account less the M-Pesa charges it bore) + M-Pesa charges + balances still owed (to organisers, in flight to
+ *   them, and to buyers);
  * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row.
  */
 export async function auditLedgerBooks(db: Database, provider: ProviderBooks): Promise<Finding[]> {
@@ -38,19 +40,22 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   for (const row of await ledger.unbalanced(LIMIT)) flag('ledger-unbalanced', `ledger transaction ${row.id} (${row.kind}) has ${row.legs} entries summing to ${row.total}`);
 
   const balances = await ledger.balances();
+  const payoutTotals = await ledger.payoutTotals();
   const providerIn = provider.payments.reduce((sum, payment) => sum + cents(payment.amount), 0);
   const providerOut = provider.refunds.reduce((sum, refund) => sum + cents(refund.amount), 0);
-  if (providerIn - providerOut !== balances.mpesa_clearing * 100) {
+  const paidOut = (payoutTotals.paid + payoutTotals.charges) * 100;
+  if (providerIn - providerOut - paidOut !== balances.mpesa_clearing * 100) {
     flag(
       'ledger-clearing',
-      `the clearing account holds ${balances.mpesa_clearing}, but M-Pesa reports ${providerIn / 100} in payments and ${providerOut / 100} in refunds paid (${(providerIn - providerOut) / 100})`,
+      `the clearing account holds ${balances.mpesa_clearing}, but M-Pesa reports ${providerIn / 100} in payments and ${providerOut / 100} in refunds paid, ` +
+        `and ${paidOut / 100} went out in payouts and their charges (${(providerIn - providerOut - paidOut) / 100})`,
     );
   }
 
   const { moneyIn, refundsPaid } = await repo.moneyTotals();
-  const payouts = 0;
-  const charges = 0;
-  const fees = -balances.platform_fees;
+  const payouts = payoutTotals.paid;
+  const charges = balances.mpesa_charges;
+  const fees = -balances.platform_fees - charges;
   const owedToOrganisers = -balances.organiser_payable - balances.payouts_in_flight;
   const owedToBuyers = -balances.refunds_payable;
   const accounted = refundsPaid + payouts + fees + charges + owedToOrganisers + owedToBuyers;

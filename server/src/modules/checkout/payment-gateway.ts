@@ -42,12 +42,24 @@ export interface PaymentGateway {
   stkQuery(checkoutRequestId: string): Promise<{ settled: boolean }>;
 }
 
-/** POST /internal/stk-push and /internal/stk-query on the payment service (X-Internal-Key). */
-export function createPaymentGateway(options: { paymentUrl: string; internalApiKey: string; timeoutMs: number }): PaymentGateway {
+/** A JSON body as an object (anything else, or no JSON at all, is an empty one). */
+export const parsedBody = (text: string): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * POSTs JSON to the payment service's internal routes (X-Internal-Key, this request's id). A request that was never
+ * sent throws GatewayUnreachable; one sent and then lost or timed out throws PushOutcomeUnknown (it may have acted).
+ */
+export function createInternalCaller(options: { paymentUrl: string; internalApiKey: string; timeoutMs: number }) {
   const base = options.paymentUrl.replace(/\/+$/, '');
   const agents = createAgents(64);
-
-  async function call(path: string, body: unknown) {
+  return async function call(path: string, body: unknown) {
     const requestId = currentRequestId();
     try {
       return await request(agents, `${base}${path}`, {
@@ -60,16 +72,13 @@ export function createPaymentGateway(options: { paymentUrl: string; internalApiK
       if (neverSent(error)) throw new GatewayUnreachable(error);
       throw new PushOutcomeUnknown(/timed out/.test(error instanceof Error ? error.message : ''));
     }
-  }
-
-  const parsed = (text: string): Record<string, unknown> => {
-    try {
-      const value: unknown = JSON.parse(text);
-      return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-    } catch {
-      return {};
-    }
   };
+}
+
+/** POST /internal/stk-push and /internal/stk-query on the payment service (X-Internal-Key). */
+export function createPaymentGateway(options: { paymentUrl: string; internalApiKey: string; timeoutMs: number }): PaymentGateway {
+  const call = createInternalCaller(options);
+  const parsed = parsedBody;
 
   return {
     async stkPush(push) {

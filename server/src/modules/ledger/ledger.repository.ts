@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { events } from '../events/index.js';
@@ -18,6 +18,7 @@ export interface LedgerPosting {
   kind: LedgerTransactionKind;
   paymentId?: string | undefined;
   refundId?: string | undefined;
+  payoutId?: string | undefined;
   memo?: string | undefined;
   createdBy?: string | undefined;
   legs: LedgerLeg[];
@@ -40,7 +41,7 @@ export function createLedgerRepository(db: Executor) {
       const transactions = sql.join(
         written.map(
           ({ id, posting }) =>
-            sql`(${id}::varchar, ${posting.kind}::text, ${posting.paymentId ?? null}::varchar, ${posting.refundId ?? null}::varchar, ${posting.memo ?? null}::text, ${posting.createdBy ?? null}::varchar)`,
+            sql`(${id}::varchar, ${posting.kind}::text, ${posting.paymentId ?? null}::varchar, ${posting.refundId ?? null}::varchar, ${posting.payoutId ?? null}::varchar, ${posting.memo ?? null}::text, ${posting.createdBy ?? null}::varchar)`,
         ),
         sql`, `,
       );
@@ -50,8 +51,8 @@ export function createLedgerRepository(db: Executor) {
       );
       const result = await db.execute(sql`
         with posted as (
-          insert into ${ledgerTransactions} (id, kind, payment_id, refund_id, memo, created_by)
-          select * from (values ${transactions}) as tx (id, kind, payment_id, refund_id, memo, created_by)
+          insert into ${ledgerTransactions} (id, kind, payment_id, refund_id, payout_id, memo, created_by)
+          select * from (values ${transactions}) as tx (id, kind, payment_id, refund_id, payout_id, memo, created_by)
           on conflict do nothing
           returning id
         ), entries as (
@@ -85,6 +86,17 @@ export function createLedgerRepository(db: Executor) {
         .where(and(eq(ledgerEntries.account, 'organiser_payable'), eq(ledgerEntries.eventId, eventId)))
         .groupBy(ledgerTransactions.kind);
       return rows.map((row) => ({ kind: row.kind, amount: Number(row.amount) }));
+    },
+
+    /** Every account's balance over the entries of transactions of these kinds (debit positive). */
+    async balancesOfKinds(kinds: LedgerTransactionKind[]): Promise<Array<{ account: LedgerAccount; balance: number }>> {
+      const rows = await db
+        .select({ account: ledgerEntries.account, balance: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)` })
+        .from(ledgerEntries)
+        .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+        .where(inArray(ledgerTransactions.kind, kinds))
+        .groupBy(ledgerEntries.account);
+      return rows.map((row) => ({ account: row.account, balance: Number(row.balance) }));
     },
 
     /** Transactions whose entries do not sum to zero or that have fewer than two (the triggers forbid them: this is the audit's proof). */

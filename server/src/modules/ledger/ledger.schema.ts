@@ -5,6 +5,7 @@ import { users } from '../auth/auth.schema.js';
 import { payments } from '../checkout/payments.schema.js';
 import { refunds } from '../checkout/refunds.schema.js';
 import { events } from '../events/events.schema.js';
+import { payouts } from '../payouts/payouts.schema.js';
 
 /**
  * The ledger module's tables (docs/decisions/ledger.md): every movement of money as a balanced double-entry
@@ -12,13 +13,14 @@ import { events } from '../events/events.schema.js';
  * refuses, at commit, a transaction whose entries do not sum to zero. Balances are sums of entries, never stored.
  */
 
-/** What a transaction records. Fees and payouts add their kinds (and their reference column) when they post. */
-export const LEDGER_TRANSACTION_KINDS = ['payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment'] as const;
+/** What a transaction records (docs/decisions/ledger.md; the payout kinds in docs/decisions/payouts.md). */
+export const LEDGER_TRANSACTION_KINDS = ['payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment', 'payout', 'payout_paid', 'payout_failed'] as const;
 
 /**
  * The accounts. `mpesa_clearing` is the shortcode's money; `organiser_payable` is what an event's organiser is
- * owed (one sub-account per event); `refunds_payable` what buyers are owed back. `platform_fees`, `mpesa_charges`
- * and `payouts_in_flight` are valid already so fees and payouts post without a schema change.
+ * owed (one sub-account per event); `refunds_payable` what buyers are owed back; `payouts_in_flight` what is owed
+ * to organisers and on its way to them (a payout made and not yet paid); `platform_fees` Tukio's fees and
+ * `mpesa_charges` what M-Pesa charged Tukio (a payout's charge).
  */
 export const LEDGER_ACCOUNTS = ['mpesa_clearing', 'organiser_payable', 'platform_fees', 'mpesa_charges', 'refunds_payable', 'payouts_in_flight'] as const;
 
@@ -31,6 +33,8 @@ export const ledgerTransactions = pgTable(
     paymentId: id('payment_id').references(() => payments.id, { onDelete: 'restrict' }),
     /** The refund a `refund`, `refund_paid` or `refund_failed` transaction records. */
     refundId: id('refund_id').references(() => refunds.id, { onDelete: 'restrict' }),
+    /** The payout a `payout`, `payout_paid` or `payout_failed` transaction records. */
+    payoutId: id('payout_id').references(() => payouts.id, { onDelete: 'restrict' }),
     /** Why: an adjustment's reason (required), or a note from the code that posted it. */
     memo: text('memo'),
     /** The administrator who made an adjustment. */
@@ -42,10 +46,12 @@ export const ledgerTransactions = pgTable(
     // (NULLs are distinct, so the other kinds' empty reference never collides.)
     uniqueIndex('ledger_transactions_kind_payment_idx').on(t.kind, t.paymentId),
     uniqueIndex('ledger_transactions_kind_refund_idx').on(t.kind, t.refundId),
+    uniqueIndex('ledger_transactions_kind_payout_idx').on(t.kind, t.payoutId),
     index('ledger_transactions_created_idx').on(t.createdAt),
-    check('ledger_transactions_kind_valid', sql`${t.kind} in ('payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment')`),
+    check('ledger_transactions_kind_valid', sql`${t.kind} in ('payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment', 'payout', 'payout_paid', 'payout_failed')`),
     check('ledger_transactions_payment_reference', sql`(${t.kind} in ('payment', 'contradiction')) = (${t.paymentId} is not null)`),
     check('ledger_transactions_refund_reference', sql`(${t.kind} in ('refund', 'refund_paid', 'refund_failed')) = (${t.refundId} is not null)`),
+    check('ledger_transactions_payout_reference', sql`(${t.kind} in ('payout', 'payout_paid', 'payout_failed')) = (${t.payoutId} is not null)`),
     check('ledger_transactions_adjustment_reason', sql`${t.kind} <> 'adjustment' or (${t.createdBy} is not null and length(${t.memo}) > 0)`),
   ],
 );

@@ -6,6 +6,19 @@ import { canSeeEvent, findEvent } from '../events/index.js';
 import { createLedgerRepository, type LedgerAccount, type LedgerPosting } from './ledger.repository.js';
 import { LEDGER_ACCOUNTS } from './ledger.schema.js';
 
+/** A payout's share of one event's organiser payable: positive pays what the event earned, negative recovers what it owes. */
+export interface PayoutLeg {
+  eventId: string;
+  amount: number;
+}
+
+/** What a payout posting needs: its id, amount (the legs' sum) and legs. */
+export interface LedgerPayout {
+  id: string;
+  amount: number;
+  legs: PayoutLeg[];
+}
+
 /** What a posting needs of a payment or a refund: its id, the event it belongs to and its whole shillings. */
 export interface LedgerMoney {
   id: string;
@@ -30,6 +43,12 @@ export const ledgerMessages = {
  * - refundsOwed: the organiser owes the buyer: organiser payable down, refunds payable up;
  * - refundPaid: M-Pesa paid it: refunds payable down, clearing down.
  * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
+ * Payouts (docs/decisions/payouts.md), `payouts_in_flight` being what is owed to organisers and on its way:
+ * - payoutMade: each event's organiser payable debited by its leg (credited for a leg recovering a negative
+ *   balance), payouts in flight credited by the payout's amount;
+ * - payoutPaid: payouts in flight debited, clearing credited; M-Pesa's charge for it, when named, is Tukio's
+ *   expense: mpesa_charges debited, clearing credited (it left the shortcode too);
+ * - payoutFailed: the exact reverse of payoutMade (the money is the organiser's payable again).
  */
 export function createLedger(executor: Executor) {
   const repo = createLedgerRepository(executor);
@@ -86,6 +105,53 @@ export function createLedger(executor: Executor) {
           ],
         },
       ]);
+    },
+
+    async payoutMade(payout: LedgerPayout): Promise<void> {
+      await repo.post([
+        {
+          kind: 'payout',
+          payoutId: payout.id,
+          legs: [
+            ...payout.legs.filter((leg) => leg.amount !== 0).map((leg) => ({ account: 'organiser_payable' as const, amount: leg.amount, eventId: leg.eventId })),
+            { account: 'payouts_in_flight', amount: -payout.amount },
+          ],
+        },
+      ]);
+    },
+
+    async payoutPaid(payout: { id: string; amount: number }, charge: number): Promise<void> {
+      await repo.post([
+        {
+          kind: 'payout_paid',
+          payoutId: payout.id,
+          legs: [
+            { account: 'payouts_in_flight', amount: payout.amount },
+            { account: 'mpesa_clearing', amount: -payout.amount - charge },
+            ...(charge > 0 ? [{ account: 'mpesa_charges' as const, amount: charge }] : []),
+          ],
+        },
+      ]);
+    },
+
+    async payoutFailed(payout: LedgerPayout): Promise<void> {
+      await repo.post([
+        {
+          kind: 'payout_failed',
+          payoutId: payout.id,
+          legs: [
+            ...payout.legs.filter((leg) => leg.amount !== 0).map((leg) => ({ account: 'organiser_payable' as const, amount: -leg.amount, eventId: leg.eventId })),
+            { account: 'payouts_in_flight', amount: payout.amount },
+          ],
+        },
+      ]);
+    },
+
+    /** What payouts paid to organisers (in-flight debits of `payout_paid`) and the M-Pesa charges they cost. */
+    async payoutTotals(): Promise<{ paid: number; charges: number }> {
+      const rows = await repo.balancesOfKinds(['payout_paid']);
+      const of = (account: LedgerAccount) => rows.find((row) => row.account === account)?.balance ?? 0;
+      return { paid: of('payouts_in_flight'), charges: of('mpesa_charges') };
     },
 
     /** Each account's balance (debit positive), over everything or one event's entries; every account named. */
