@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, findEvent } from '../events/index.js';
-import { createLedgerRepository, type LedgerAccount, type LedgerPosting } from './ledger.repository.js';
+import { createLedgerRepository, type LedgerAccount, type LedgerLeg, type LedgerPosting } from './ledger.repository.js';
 import { LEDGER_ACCOUNTS } from './ledger.schema.js';
 
 /** A payout's share of one event's organiser payable: positive pays what the event earned, negative recovers what it owes. */
@@ -12,10 +12,9 @@ export interface PayoutLeg {
   amount: number;
 }
 
-/** What a payout posting needs: its id, amount (the legs' sum) and legs. */
+/** What a payout posting needs: its id and its legs (their sum is the payout's amount). */
 export interface LedgerPayout {
   id: string;
-  amount: number;
   legs: PayoutLeg[];
 }
 
@@ -44,14 +43,22 @@ export const ledgerMessages = {
  * - refundPaid: M-Pesa paid it: refunds payable down, clearing down.
  * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
  * Payouts (docs/decisions/payouts.md), `payouts_in_flight` being what is owed to organisers and on its way:
- * - payoutMade: each event's organiser payable debited by its leg (credited for a leg recovering a negative
- *   balance), payouts in flight credited by the payout's amount;
- * - payoutPaid: payouts in flight debited, clearing credited; M-Pesa's charge for it, when named, is Tukio's
- *   expense: mpesa_charges debited, clearing credited (it left the shortcode too);
+ * - payoutMade: per event of the payout, its organiser payable debited by its share (credited for a share
+ *   recovering a negative balance) and payouts in flight credited as much (for that event);
+ * - payoutPaid: per event, payouts in flight debited and clearing credited; M-Pesa's charge for it, when named,
+ *   is Tukio's expense: mpesa_charges debited, clearing credited (it left the shortcode too), with no event;
  * - payoutFailed: the exact reverse of payoutMade (the money is the organiser's payable again).
  */
 export function createLedger(executor: Executor) {
   const repo = createLedgerRepository(executor);
+  /** A payout's legs, each event's share debited to one account and credited to the other (so every event's entries balance). */
+  const perEvent = (payout: LedgerPayout, debit: LedgerAccount, credit: LedgerAccount): LedgerLeg[] =>
+    payout.legs
+      .filter((leg) => leg.amount !== 0)
+      .flatMap((leg) => [
+        { account: debit, amount: leg.amount, eventId: leg.eventId },
+        { account: credit, amount: -leg.amount, eventId: leg.eventId },
+      ]);
   const owed = (refund: LedgerMoney): LedgerPosting => ({
     kind: 'refund',
     refundId: refund.id,
@@ -108,43 +115,16 @@ export function createLedger(executor: Executor) {
     },
 
     async payoutMade(payout: LedgerPayout): Promise<void> {
-      await repo.post([
-        {
-          kind: 'payout',
-          payoutId: payout.id,
-          legs: [
-            ...payout.legs.filter((leg) => leg.amount !== 0).map((leg) => ({ account: 'organiser_payable' as const, amount: leg.amount, eventId: leg.eventId })),
-            { account: 'payouts_in_flight', amount: -payout.amount },
-          ],
-        },
-      ]);
+      await repo.post([{ kind: 'payout', payoutId: payout.id, legs: perEvent(payout, 'organiser_payable', 'payouts_in_flight') }]);
     },
 
-    async payoutPaid(payout: { id: string; amount: number }, charge: number): Promise<void> {
-      await repo.post([
-        {
-          kind: 'payout_paid',
-          payoutId: payout.id,
-          legs: [
-            { account: 'payouts_in_flight', amount: payout.amount },
-            { account: 'mpesa_clearing', amount: -payout.amount - charge },
-            ...(charge > 0 ? [{ account: 'mpesa_charges' as const, amount: charge }] : []),
-          ],
-        },
-      ]);
+    async payoutPaid(payout: LedgerPayout, charge: number): Promise<void> {
+      const chargeLegs: LedgerLeg[] = charge > 0 ? [{ account: 'mpesa_charges', amount: charge }, { account: 'mpesa_clearing', amount: -charge }] : [];
+      await repo.post([{ kind: 'payout_paid', payoutId: payout.id, legs: [...perEvent(payout, 'payouts_in_flight', 'mpesa_clearing'), ...chargeLegs] }]);
     },
 
     async payoutFailed(payout: LedgerPayout): Promise<void> {
-      await repo.post([
-        {
-          kind: 'payout_failed',
-          payoutId: payout.id,
-          legs: [
-            ...payout.legs.filter((leg) => leg.amount !== 0).map((leg) => ({ account: 'organiser_payable' as const, amount: -leg.amount, eventId: leg.eventId })),
-            { account: 'payouts_in_flight', amount: payout.amount },
-          ],
-        },
-      ]);
+      await repo.post([{ kind: 'payout_failed', payoutId: payout.id, legs: perEvent(payout, 'payouts_in_flight', 'organiser_payable') }]);
     },
 
     /** What payouts paid to organisers (in-flight debits of `payout_paid`) and the M-Pesa charges they cost. */

@@ -59,7 +59,7 @@ export function createMakePayouts(deps: MakePayoutsDeps) {
           const payoutId = newId();
           await repo.insertPayout({ id: payoutId, organiserId, amount: plan.send.amount, destination: found.destination, status: 'sending', attempts: 1, createdAt: now, updatedAt: now });
           await repo.insertAttempt({ id: newId(), payoutId, number: 1, originatorConversationId: payoutAttemptId(payoutId, 1), status: 'pending', createdAt: now });
-          await createLedger(tx).payoutMade({ id: payoutId, amount: plan.send.amount, legs: plan.send.legs });
+          await createLedger(tx).payoutMade({ id: payoutId, legs: plan.send.legs });
           return { payoutId, plan };
         });
       } catch (error) {

@@ -43,7 +43,7 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
       return;
     }
     await repo.updatePayout(payout.id, { status: 'failed', nextAttemptAt: null, failure: why, updatedAt: now });
-    await ledger.payoutFailed({ id: payout.id, amount: payout.amount, legs: await repo.legsOf(payout.id) });
+    await ledger.payoutFailed({ id: payout.id, legs: await repo.legsOf(payout.id) });
   }
 
   return async function recordPayoutResult(input: RecordedResult): Promise<{ recorded: boolean }> {
@@ -82,7 +82,7 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
         }
         const charge = Math.round(input.charge ?? 0);
         await repo.updatePayout(payout.id, { status: 'paid', receipt: input.transactionId!, charge, paidAt: now, nextAttemptAt: null, updatedAt: now });
-        await ledger.payoutPaid(payout, charge);
+        await ledger.payoutPaid({ id: payout.id, legs: await repo.legsOf(payout.id) }, charge);
         return { recorded: true };
       });
     } catch (error) {
