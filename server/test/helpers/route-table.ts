@@ -1088,6 +1088,63 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'admin', query: (w) => ({ eventId: w.events.paid }) },
   },
+  // ---- payouts ----
+  { method: 'GET', path: '/api/payouts', scenarios: [{ name: 'own payouts', request: () => get('/api/payouts'), ok: 200 }], fuzz: { as: 'a' } },
+  {
+    method: 'GET',
+    path: '/api/payouts/events/:id/statement',
+    scenarios: [
+      { name: "A's event", request: (tools) => get(`/api/payouts/events/${tools.w.events.approved}/statement`), ok: 200 },
+      { name: "A's cancelled event with an order, as CSV", request: async (tools) => get(`/api/payouts/events/${await cancelledPaidEvent(tools)}/statement?format=csv`), ok: 200 },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), query: () => ({ format: 'json' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/payouts',
+    scenarios: [{ name: 'failed payouts', request: () => get('/api/admin/payouts?status=failed'), ok: 200 }],
+    fuzz: { as: 'admin', query: () => ({ status: 'failed' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/payouts/:id/retry',
+    scenarios: [{ name: 'an unknown payout', request: () => json('POST', '/api/admin/payouts/0123456789abcdef01234567/retry'), ok: 404 }],
+    fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/events/:id/payout-hold',
+    scenarios: [{ name: 'a fresh event', request: async (tools) => json('POST', `/api/admin/events/${await tools.fresh.event()}/payout-hold`, { reason: 'Authorization matrix check.' }), ok: 201 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }), body: () => ({ reason: 'Fuzz run.' }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/events/:id/payout-hold',
+    scenarios: [{ name: 'a fresh event, not held', request: async (tools) => ({ method: 'DELETE', path: `/api/admin/events/${await tools.fresh.event()}/payout-hold` }), ok: 409 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/users/:id/early-payouts',
+    scenarios: [{ name: "C's early payouts off", request: (tools) => json('PUT', `/api/admin/users/${tools.w.c.user._id}/early-payouts`, { allowed: false }), ok: 200 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.c.user._id }), body: () => ({ allowed: false }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/payouts/results',
+    scenarios: [
+      {
+        name: 'forged success without the key',
+        request: () => json('POST', '/api/internal/payouts/results', { originatorConversationId: 'tukio-payout-0123456789abcdef01234567-1', resultCode: '0', transactionId: 'FORGED1234', source: 'callback' }),
+        expect: all(401),
+      },
+    ],
+    fuzz: {
+      as: 'visitor',
+      internal: true,
+      body: () => ({ originatorConversationId: 'tukio-payout-0123456789abcdef01234567-1', resultCode: '0', resultDesc: 'ok', transactionId: 'SG632NMUAB', amount: 100, source: 'callback' }),
+    },
+  },
   {
     method: 'GET',
     path: '/api/admin/refunds/paged',
