@@ -32,6 +32,11 @@ async function main(argv: string[]): Promise<number> {
   for (const discrepancy of result.discrepancies) console.log(`  ${discrepancy.kind}: ${discrepancy.detail}`);
   console.log(`${count} discrepancies`);
   for (const notice of result.notices) console.log(`  notice, ${notice.kind}: ${notice.detail}`);
+  if (result.payouts.length > 0) {
+    const total = result.payouts.reduce((sum, payout) => sum + payout.amount, 0);
+    console.log(`M-Pesa also reports ${result.payouts.length} organiser payouts (KSh ${total}), not compared by the API server's audit:`);
+    for (const payout of result.payouts) console.log(`  ${payout.kind} ${payout.transactionId} ${payout.attempt ?? payout.originatorConversationId} KSh ${payout.amount}`);
+  }
   return count > 0 ? 1 : 0;
 }
 
