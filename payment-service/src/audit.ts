@@ -77,11 +77,15 @@ export async function providerBooks(source: ProviderSource): Promise<ProviderBoo
 
 /**
  * Sends the provider's payments and refunds to the API server (POST /api/internal/audit), which compares them
- * with the ledger. The organiser payouts M-Pesa reports come back as `payouts` with the answer: the API server's
- * audit does not take them (yet), so they are listed for a person to compare with the payouts it shows.
+ * with the ledger. Its audit does not take organiser payouts: `books.payouts` are for a person to compare with
+ * the payouts the API server shows (the audit script lists them).
  */
-export async function auditPayments(config: PaymentConfig, source: ProviderSource = defaultProviderSource(config)): Promise<AuditResponse & { payouts: ProviderPayout[] }> {
-  const { payouts, ...books } = await providerBooks(source);
-  const answer = await createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: 120_000 }).audit(books);
-  return { ...answer, payouts };
+export async function auditBooks(config: PaymentConfig, books: ProviderBooks): Promise<AuditResponse> {
+  const { payments, refunds } = books;
+  return createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: 120_000 }).audit({ payments, refunds });
+}
+
+/** The audit of M-Pesa's payments and refunds against the ledger (see auditBooks). */
+export async function auditPayments(config: PaymentConfig, source: ProviderSource = defaultProviderSource(config)): Promise<AuditResponse> {
+  return auditBooks(config, await providerBooks(source));
 }
