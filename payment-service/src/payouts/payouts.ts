@@ -161,7 +161,8 @@ export function createPayouts(deps: {
         logger.error(`payout success for ${originatorConversationId} without a TransactionID; its status must be asked`);
         return 'pending';
       }
-      const amount = amountOf(resultParameter(result.parameters, kind === 'b2c' ? 'TransactionAmount' : 'Amount'));
+      // B2C names it TransactionAmount, B2B Amount (a string, "190.00").
+      const amount = amountOf(resultParameter(result.parameters, 'TransactionAmount') ?? resultParameter(result.parameters, 'Amount'));
       const charge = chargeOf(result.parameters);
       return queue(
         {
