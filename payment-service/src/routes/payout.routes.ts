@@ -89,7 +89,9 @@ export function createPayoutCallbackRouter(deps: { payouts: Payouts; secret: str
         responses: {
           200: darajaAnswer(timeout ? 'Logged: the API server asks for the status later.' : 'Journaled for the API server (`outcome` says what it came to).', darajaAccepted),
           400: darajaAnswer('Not a result Daraja sent (malformed).'),
-          ...darajaRefusals,
+          // Never 503: a result is journaled here whether or not the API server is up.
+          403: darajaRefusals[403],
+          404: darajaRefusals[404],
         },
       },
       ({ req, res }) => {
