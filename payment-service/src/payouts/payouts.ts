@@ -49,11 +49,11 @@ export function createPayouts(deps: {
 
   function request(body: SendPayoutBody): Promise<AsyncRequestOutcome> {
     const attempt = body.originatorConversationId;
-    const urls = { resultUrl: deps.urls().result(attempt), timeoutUrl: deps.urls().timeout(attempt), amount: body.amount, remarks: body.remarks };
+    const common = { amount: body.amount, remarks: body.remarks, resultUrl: deps.urls().result(attempt), timeoutUrl: deps.urls().timeout(attempt) };
     const { destination } = body;
-    if (destination.method === 'mpesa') return daraja.b2cPayment({ originatorConversationId: attempt, phone: destination.phone, ...urls });
-    if (destination.method === 'paybill') return daraja.b2bPayment({ commandId: 'BusinessPayBill', shortcode: destination.shortcode, accountReference: destination.accountReference, ...urls });
-    return daraja.b2bPayment({ commandId: 'BusinessBuyGoods', shortcode: destination.shortcode, ...urls });
+    if (destination.method === 'mpesa') return daraja.b2cPayment({ originatorConversationId: attempt, phone: destination.phone, ...common });
+    if (destination.method === 'paybill') return daraja.b2bPayment({ commandId: 'BusinessPayBill', shortcode: destination.shortcode, accountReference: destination.accountReference, ...common });
+    return daraja.b2bPayment({ commandId: 'BusinessBuyGoods', shortcode: destination.shortcode, ...common });
   }
 
   /** What the journal already knows of an attempt: Daraja's answer, or that it went without one. */
