@@ -15,12 +15,13 @@ import type {
   RefundResultResponse,
   UnresolvedRefunds,
 } from '@tukio/shared/internal-refunds';
+import type { PayoutResultBody } from '@tukio/shared/internal-payouts';
 import { createBatcher } from '@tukio/shared/node/batcher';
 import { currentRequestId, REQUEST_ID_HEADER } from '@tukio/shared/node/request-context';
 import { createAgents, request, type Agents, type HttpResponse } from '@tukio/shared/node/http-request';
 
 /**
- * Calls to the API server's /api/internal/payments, /api/internal/refunds and /api/internal/audit endpoints
+ * Calls to the API server's /api/internal/payments, /api/internal/refunds, /api/internal/payouts and /api/internal/audit endpoints
  * (the database lives there), typed by the schemas the API server validates them with
  * (@tukio/shared/internal-api, @tukio/shared/internal-refunds).
  * Every call carries X-Internal-Key. A call made for a request carries its X-Request-Id: the API
@@ -56,6 +57,8 @@ export interface ApiServerClient {
   refundResult(body: RefundResultRequest): Promise<RefundResultResponse>;
   unresolvedRefunds(olderThanSeconds: number, limit?: number): Promise<UnresolvedRefunds>;
   audit(body: AuditRequest): Promise<AuditResponse>;
+  /** One result of an organiser payout attempt (the outbox retries it until acknowledged). */
+  payoutResult(body: PayoutResultBody): Promise<{ recorded: boolean }>;
 }
 
 export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number; agents?: Agents }): ApiServerClient {
@@ -137,5 +140,6 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     refundResult: (body) => call<RefundResultResponse>('POST', '/refunds/result', { body }),
     unresolvedRefunds: (olderThanSeconds, limit = 100) => call<UnresolvedRefunds>('GET', `/refunds/unresolved?olderThan=${olderThanSeconds}&limit=${limit}`),
     audit: (body) => call<AuditResponse>('POST', '/audit', { body }),
+    payoutResult: (body) => call<{ recorded: boolean }>('POST', '/payouts/results', { body, requestId: null }),
   };
 }

@@ -23,6 +23,9 @@ import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createInternalRouter } from './routes/internal.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
+import { createPayoutOutbox, type PayoutOutbox } from './payouts/payout-outbox.js';
+import { createPayouts, type PayoutUrls } from './payouts/payouts.js';
+import { createPayoutCallbackRouter, createPayoutRouter } from './routes/payout.routes.js';
 
 export interface PaymentAppDeps {
   config: PaymentConfig;
@@ -33,6 +36,8 @@ export interface PaymentAppDeps {
   daraja: DarajaClient;
   /** The full callback URL, secret segment included, sent with every push. */
   callbackUrl: () => string;
+  /** Where Daraja posts the results of organiser payouts and of status queries about them. */
+  payoutUrls: () => PayoutUrls;
   /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
   passes?: PassRunner | undefined;
 }
@@ -44,6 +49,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   metrics: PaymentMetrics;
   /** What the refund worker (start.ts) shares with the refund callbacks. */
   refunds: { results: RefundResults; journal: ProviderJournal };
+  /** The organiser payouts' results on their way to the API server: start.ts starts delivering them. */
+  payoutOutbox: PayoutOutbox;
 } {
   const { config, logger } = deps;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
@@ -51,6 +58,14 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal, providerJournal });
   const metrics = createPaymentMetrics();
   const refundResults = createRefundResults({ api: deps.settlementApi ?? deps.api, journal: providerJournal, logger, metrics });
+  const payoutOutbox = createPayoutOutbox({
+    dir: path.join(config.dataDir, 'payout-outbox'),
+    deliver: (result) => (deps.settlementApi ?? deps.api).payoutResult(result),
+    logger,
+    retryMs: config.payouts.resultRetryMs,
+    onDelivered: () => metrics.payoutDeliveries.inc(),
+  });
+  const payouts = createPayouts({ daraja: deps.daraja, journal: providerJournal, outbox: payoutOutbox, urls: deps.payoutUrls, logger, metrics });
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
@@ -65,6 +80,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   if (passes) app.use(createPassesRouter({ internalApiKey: config.internalApiKey, run: passes, logger }));
   // What the API server's checkout asks of M-Pesa: a prompt for an order it holds, and where a push stands.
   app.use(createInternalRouter({ internalApiKey: config.internalApiKey, pushes: createPushService({ daraja: deps.daraja, settlement, logger, metrics, callbackUrl: deps.callbackUrl, simulator: config.simulator.enabled }) }));
+  // Organiser payouts the API server decides on: one Daraja request per attempt, and status queries.
+  app.use(createPayoutRouter({ internalApiKey: config.internalApiKey, payouts }));
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path, and
   // (CALLBACK_ALLOWED_IPS) only from Safaricom's addresses.
@@ -72,6 +89,8 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
   // The refunds' results and queue timeouts, the same way: /api/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>.
   app.use('/api/mpesa', createRefundCallbackRouter({ results: refundResults, secret: config.callbackSecret, logger, metrics }));
+  // The organiser payouts' results: /api/mpesa/payout/{result,timeout,status-result,status-timeout}/<secret>.
+  app.use('/api/mpesa', createPayoutCallbackRouter({ payouts, secret: config.callbackSecret, logger, metrics }));
 
   app.use(
     '/api',
@@ -97,5 +116,5 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api', notFoundHandler);
 
   app.use(createErrorHandler(logger));
-  return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal } };
+  return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal }, payoutOutbox };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PAYOUT_ATTEMPT_ID } from '@tukio/shared/internal-payouts';
 import type { AuditRequest, AuditResponse } from '@tukio/shared/internal-refunds';
 import { createApiServerClient } from './api-server-client.js';
 import type { PaymentConfig } from './config.js';
@@ -10,7 +11,29 @@ export type ProviderSource = { ledgerUrl: string; key?: string | undefined } | {
 interface LedgerAnswer {
   payments: Array<{ receipt: string; amount: number; phone: string; checkoutRequestId?: string }>;
   refunds: Array<{ transactionId: string; originatorConversationId: string; amount: number; kind: 'b2c' | 'reversal' }>;
+  /** Absent from simulators before B2B. */
+  b2b?: Array<{ transactionId: string; originatorConversationId: string; conversationId: string; amount: number }>;
 }
+
+/**
+ * An organiser payout M-Pesa reports as completed: B2C to a phone (named by our OriginatorConversationID) or B2B to a
+ * Paybill or Till (named by Daraja's own ids; the journal also knows our attempt).
+ */
+export interface ProviderPayout {
+  transactionId: string;
+  originatorConversationId: string;
+  conversationId?: string | undefined;
+  /** Ours (tukio-payout-…), when known. */
+  attempt?: string | undefined;
+  amount: number;
+  kind: 'b2c' | 'b2b';
+}
+
+/** M-Pesa's books: what the API server's audit compares (payments, refunds), and the organiser payouts. */
+export type ProviderBooks = Required<AuditRequest> & { payouts: ProviderPayout[] };
+
+/** M-Pesa does not know why a B2C payout was made: ours say so in their OriginatorConversationID. */
+const isOrganiserPayout = (payout: { originatorConversationId: string; attempt?: string | undefined }) => PAYOUT_ATTEMPT_ID.test(payout.attempt ?? payout.originatorConversationId);
 
 /**
  * The default source: with the Daraja simulator its ledger (GET /simulator/ledger with SIMULATOR_KEY on
@@ -22,13 +45,17 @@ export function defaultProviderSource(config: PaymentConfig): ProviderSource {
     : { journalDir: path.join(config.dataDir, 'mpesa-journal') };
 }
 
-/** What the provider reports as completed: STK payments, and payouts and reversals. */
-export async function providerBooks(source: ProviderSource): Promise<AuditRequest> {
+/** What the provider reports as completed: STK payments, refund payouts and reversals, and organiser payouts. */
+export async function providerBooks(source: ProviderSource): Promise<ProviderBooks> {
   if ('journalDir' in source) {
     const journal = readProviderJournal(source.journalDir);
+    const refunds = journal.payouts.filter((payout) => !isOrganiserPayout(payout) && payout.kind !== 'b2b');
     return {
       payments: journal.payments.map(({ receipt, amount, phone, checkoutRequestId }) => ({ receipt, amount, phone, checkoutRequestId })),
-      refunds: journal.payouts.map(({ transactionId, originatorConversationId, amount, kind }) => ({ transactionId, originatorConversationId, amount, kind })),
+      refunds: refunds.map(({ transactionId, originatorConversationId, amount, kind }) => ({ transactionId, originatorConversationId, amount, kind: kind as 'b2c' | 'reversal' })),
+      payouts: journal.payouts
+        .filter((payout) => !refunds.includes(payout))
+        .map(({ transactionId, originatorConversationId, attempt, amount, kind }) => ({ transactionId, originatorConversationId, attempt, amount, kind: kind === 'b2b' ? 'b2b' : 'b2c' })),
     };
   }
   const where = source.ledgerUrl.replace(/([?&]key=)[^&]*/, '$1…');
@@ -40,12 +67,25 @@ export async function providerBooks(source: ProviderSource): Promise<AuditReques
   const ledger = (await response.json()) as LedgerAnswer;
   return {
     payments: ledger.payments.map(({ receipt, amount, phone, checkoutRequestId }) => ({ receipt, amount, phone, checkoutRequestId })),
-    refunds: ledger.refunds.map(({ transactionId, originatorConversationId, amount, kind }) => ({ transactionId, originatorConversationId, amount, kind })),
+    refunds: ledger.refunds.filter((refund) => !isOrganiserPayout(refund)).map(({ transactionId, originatorConversationId, amount, kind }) => ({ transactionId, originatorConversationId, amount, kind })),
+    payouts: [
+      ...ledger.refunds.filter(isOrganiserPayout).map(({ transactionId, originatorConversationId, amount }) => ({ transactionId, originatorConversationId, attempt: originatorConversationId, amount, kind: 'b2c' as const })),
+      ...(ledger.b2b ?? []).map(({ transactionId, originatorConversationId, conversationId, amount }) => ({ transactionId, originatorConversationId, conversationId, amount, kind: 'b2b' as const })),
+    ],
   };
 }
 
-/** Sends the provider's books to the API server (POST /api/internal/audit), which compares them with the ledger. */
+/**
+ * Sends the provider's payments and refunds to the API server (POST /api/internal/audit), which compares them
+ * with the ledger. Its audit does not take organiser payouts: `books.payouts` are for a person to compare with
+ * the payouts the API server shows (the audit script lists them).
+ */
+export async function auditBooks(config: PaymentConfig, books: ProviderBooks): Promise<AuditResponse> {
+  const { payments, refunds } = books;
+  return createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: 120_000 }).audit({ payments, refunds });
+}
+
+/** The audit of M-Pesa's payments and refunds against the ledger (see auditBooks). */
 export async function auditPayments(config: PaymentConfig, source: ProviderSource = defaultProviderSource(config)): Promise<AuditResponse> {
-  const books = await providerBooks(source);
-  return createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: 120_000 }).audit(books);
+  return auditBooks(config, await providerBooks(source));
 }

@@ -86,6 +86,8 @@ const envSchema = z.object({
   REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   /** A refund request without a result this long after it was sent is asked about (Transaction Status), and again after as long. */
   REFUND_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+  /** The first wait before an organiser payout's result is delivered to the API server again; it doubles up to 5 min. */
+  PAYOUT_RESULT_RETRY_MS: z.coerce.number().int().min(10).max(300_000).default(1000),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: metricsToken,
@@ -144,6 +146,8 @@ export interface PaymentConfig {
    * without a result after `resultWaitMs`. Off too when Daraja has no refund credentials.
    */
   refunds: { pollMs: number; resultWaitMs: number };
+  /** Organiser payouts: the first wait before a result the API server did not acknowledge is delivered again. */
+  payouts: { resultRetryMs: number };
   /**
    * `local`: the passes above run on this instance's timers. `jobs`: the API server's job queue asks for
    * each (once per period across instances); only the journal replay stays on this instance's timer.
@@ -237,6 +241,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
     refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
+    payouts: { resultRetryMs: env.PAYOUT_RESULT_RETRY_MS },
     passes: env.PAYMENT_PASSES,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

@@ -35,6 +35,23 @@ export function createPaymentMetrics() {
     labelNames: ['route', 'outcome'] as const,
     registers,
   });
+  const payouts = new Counter({
+    name: 'payouts_total',
+    help: 'Organiser payout requests and results by method (mpesa, paybill, till; b2c, b2b for results) and outcome: sent (Daraja accepted it), rejected (refused: nothing paid), unknown (no usable answer), not-sent, repeat (answered from the journal), status-query, paid, failed (a result queued for the API server).',
+    labelNames: ['method', 'outcome'] as const,
+    registers,
+  });
+  const payoutCallbacks = new Counter({
+    name: 'payout_callbacks_total',
+    help: 'Daraja results and queue timeouts for organiser payouts, by route (result, timeout, status-result, status-timeout) and outcome (queued, duplicate, pending, unknown, timeout, wrong-secret, malformed).',
+    labelNames: ['route', 'outcome'] as const,
+    registers,
+  });
+  const payoutDeliveries = new Counter({
+    name: 'payout_results_delivered_total',
+    help: 'Organiser payout results the API server acknowledged.',
+    registers,
+  });
   const inFlight = createInFlightTracker();
   metrics.gauge('http_requests_in_flight', 'Requests Express is answering right now.', () => inFlight.active);
 
@@ -43,6 +60,9 @@ export function createPaymentMetrics() {
     stkCallbacks,
     refunds,
     refundCallbacks,
+    payouts,
+    payoutCallbacks,
+    payoutDeliveries,
     /** Tracks, counts and times every request (mounted first); once draining, responses say Connection: close. */
     middleware: [inFlight.middleware, metrics.httpMiddleware()],
     /** Stops keep-alive on responses not yet sent; true once no request is in flight, false after `timeoutMs`. */

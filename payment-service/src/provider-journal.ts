@@ -10,11 +10,14 @@ export interface JournaledPayment {
   at: number;
 }
 
-/** A refund request Daraja accepted: how Daraja names it (a reversal's OriginatorConversationID is Daraja's own). */
+/**
+ * A refund or organiser payout request Daraja accepted: how Daraja names it (the OriginatorConversationID of a
+ * reversal or a B2B payment is Daraja's own).
+ */
 export interface JournaledRequest {
-  /** Ours: tukio-<refundId>-<n>. */
+  /** Ours: tukio-<refundId>-<n>, or tukio-payout-<payoutId>-<n>. */
   originatorConversationId: string;
-  kind: 'b2c' | 'reversal';
+  kind: 'b2c' | 'reversal' | 'b2b';
   darajaOriginatorConversationId: string;
   conversationId: string;
   at: number;
@@ -28,7 +31,7 @@ export interface JournaledPayout {
   /** Ours, when known. */
   attempt: string | undefined;
   amount: number;
-  kind: 'b2c' | 'reversal';
+  kind: 'b2c' | 'reversal' | 'b2b';
   at: number;
 }
 
@@ -40,7 +43,22 @@ export interface JournaledRejection {
   at: number;
 }
 
-type Line = { payment: JournaledPayment } | { sent: JournaledRequest } | { payout: JournaledPayout } | { rejected: JournaledRejection };
+/**
+ * An organiser payout request about to go to Daraja (`sending`), and one that never reached it (`unsent`): an
+ * attempt sent with no answer journaled may have been paid, and is never sent again.
+ */
+interface JournaledSending {
+  originatorConversationId: string;
+  at: number;
+}
+
+type Line =
+  | { payment: JournaledPayment }
+  | { sent: JournaledRequest }
+  | { payout: JournaledPayout }
+  | { rejected: JournaledRejection }
+  | { sending: JournaledSending }
+  | { unsent: JournaledSending };
 
 const LOG = 'journal.log';
 
@@ -76,13 +94,16 @@ export function readProviderJournal(dir: string) {
   const payouts = new Map<string, JournaledPayout>();
   const requests = new Map<string, JournaledRequest>();
   const rejections = new Map<string, JournaledRejection>();
+  const sending = new Set<string>();
   for (const line of readLines(dir)) {
     if ('payment' in line && line.payment?.receipt) payments.set(line.payment.receipt, line.payment);
     else if ('payout' in line && line.payout?.transactionId) payouts.set(line.payout.transactionId, line.payout);
     else if ('sent' in line && line.sent?.originatorConversationId) requests.set(line.sent.originatorConversationId, line.sent);
     else if ('rejected' in line && line.rejected?.originatorConversationId) rejections.set(line.rejected.originatorConversationId, line.rejected);
+    else if ('sending' in line && line.sending?.originatorConversationId) sending.add(line.sending.originatorConversationId);
+    else if ('unsent' in line && line.unsent?.originatorConversationId) sending.delete(line.unsent.originatorConversationId);
   }
-  return { payments: [...payments.values()], payouts: [...payouts.values()], requests, rejections };
+  return { payments: [...payments.values()], payouts: [...payouts.values()], requests, rejections, sending };
 }
 
 /**
@@ -94,7 +115,7 @@ export function readProviderJournal(dir: string) {
  */
 export function createProviderJournal(dir: string) {
   mkdirSync(dir, { recursive: true });
-  const { requests, rejections } = readProviderJournal(dir);
+  const { requests, rejections, sending } = readProviderJournal(dir);
   let fd = openSync(path.join(dir, LOG), 'a');
 
   function append(line: Line) {
@@ -120,6 +141,18 @@ export function createProviderJournal(dir: string) {
       append({ rejected: record });
       rejections.set(entry.originatorConversationId, record);
     },
+    /** Before an organiser payout request goes to Daraja. */
+    sending(originatorConversationId: string) {
+      append({ sending: { originatorConversationId, at: Date.now() } });
+      sending.add(originatorConversationId);
+    },
+    /** The request never reached Daraja: it may be sent again. */
+    unsent(originatorConversationId: string) {
+      append({ unsent: { originatorConversationId, at: Date.now() } });
+      sending.delete(originatorConversationId);
+    },
+    /** Whether a request was sent for this attempt (whatever Daraja answered, if it answered). */
+    wasSent: (originatorConversationId: string) => sending.has(originatorConversationId),
     /** The accepted request of one of our attempts, if this journal saw it. */
     request: (originatorConversationId: string) => requests.get(originatorConversationId),
     /** Daraja's refusal of one of our attempts, if this journal saw it. */

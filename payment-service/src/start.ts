@@ -10,6 +10,7 @@ import { createAgents } from '@tukio/shared/node/http-request';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
+import type { PayoutOutbox } from './payouts/payout-outbox.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -23,6 +24,8 @@ export interface RunningPaymentService {
   reconciler: ReturnType<typeof createReconciler>;
   /** Undefined when refunds are not configured (real Daraja without DARAJA_INITIATOR_NAME…). */
   refunds: ReturnType<typeof createRefundWorker> | undefined;
+  /** Organiser payout results not yet acknowledged by the API server. */
+  payoutOutbox: PayoutOutbox;
   close(): Promise<void>;
 }
 
@@ -51,17 +54,25 @@ export async function startPaymentService(
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const settlementAgents = createAgents(16);
   const settlementApi = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents: settlementAgents });
-  // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
-  let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
-  const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, passes });
-  httpServer.on('request', app);
-
-  // The refunds' results come to the STK callback's siblings: …/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>,
-  // naming our attempt in the query (Daraja names a reversal and a status query with its own ids).
+  // The results of refunds and payouts come to the STK callback's siblings: …/mpesa/{b2c,reversal,status,payout}/…/<secret>,
+  // naming our attempt in the query (Daraja names a reversal, a B2B payment and a status query with its own ids).
   const mpesaBase = (config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`).replace(/\/callback\/?$/, '');
   const resultUrl = (kind: string, which: string, attempt: string, method?: string) =>
     `${mpesaBase}/${kind}/${which}/${config.callbackSecret}?ocid=${encodeURIComponent(attempt)}${method ? `&method=${method}` : ''}`;
+  const payoutUrls = {
+    result: (attempt: string) => resultUrl('payout', 'result', attempt),
+    timeout: (attempt: string) => resultUrl('payout', 'timeout', attempt),
+    statusResult: (attempt: string) => resultUrl('payout', 'status-result', attempt),
+    statusTimeout: (attempt: string) => resultUrl('payout', 'status-timeout', attempt),
+  };
+
+  // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
+  let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
+  const passes: PassRunner = (pass) => runPass(pass);
+  const { app, settlement, metrics, refunds, payoutOutbox } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, payoutUrls: () => payoutUrls, passes });
+  httpServer.on('request', app);
+  // Results left by a previous run go out now, new ones as they come.
+  payoutOutbox.start();
   const refundUrls: RefundUrls = {
     result: (kind, attempt) => resultUrl(kind, 'result', attempt),
     timeout: (kind, attempt) => resultUrl(kind, 'timeout', attempt),
@@ -106,13 +117,14 @@ export async function startPaymentService(
     callbackUrl,
     reconciler,
     refunds: refundWorker,
+    payoutOutbox,
     close() {
       closing ??= (async () => {
         // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
         // flight finish, their calls to Daraja and the API server included (so the agents stay open
         // until then); their responses say Connection: close. A push already on a phone is journaled.
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        const reconcilerStopped = Promise.all([reconciler.stop(), refundWorker?.stop()]);
+        const reconcilerStopped = Promise.all([reconciler.stop(), refundWorker?.stop(), payoutOutbox.stop()]);
         if (!(await metrics.drain(DRAIN_TIMEOUT_MS))) logger.error('shutdown: requests still in flight were cut off');
         httpServer.closeAllConnections();
         await stopped;
@@ -121,6 +133,7 @@ export async function startPaymentService(
         settlementAgents.destroy();
         settlement.journal.close();
         refunds.journal.close();
+        payoutOutbox.close();
       })();
       return closing;
     },

@@ -14,7 +14,7 @@ import { createDarajaClient, type AsyncRequestOutcome } from '../src/daraja/dara
 import { resultParameter, type ResultBody } from '@tukio/shared/daraja-protocol';
 import { mpesaPublicKey, securityCredential } from '../src/daraja/security-credential.js';
 import { createLogger } from '../src/logger.js';
-import { parseResult } from '../src/refunds/refund-results.js';
+import { parseResult } from '../src/daraja/daraja-results.js';
 
 /**
  * The reverse path over Daraja's HTTP protocol, client against simulator: field validation with Daraja's

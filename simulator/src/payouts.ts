@@ -5,20 +5,21 @@ import type { Logger } from '@tukio/shared/node/logger';
 import { darajaTimestamp, REFUND_RESULT_CODES, REMARKS_LENGTH, type ResultBody, type ResultParameter } from '@tukio/shared/daraja-protocol';
 
 /**
- * The reverse path of the Daraja simulator: B2C payouts (v3), reversals of STK payments and Transaction
- * Status queries, over Daraja's HTTP protocol. Each request is validated as Daraja does (400.002.02 naming
+ * The reverse path of the Daraja simulator: B2C payouts (v3), B2B payments to a Paybill or a Till, reversals of
+ * STK payments and Transaction Status queries, over Daraja's HTTP protocol. Each request is validated as Daraja does (400.002.02 naming
  * the field; 500.002.1001 for a B2C OriginatorConversationID already used), accepted at once, and its
  * result posted to ResultURL after the delay. What happens is chosen per test through modes queued on a
  * key-protected control endpoint; the payouts that moved money, with the STK payments, make the ledger
  * an audit compares with the database.
  */
 
-export const PAYOUT_MODES = ['success', 'insufficient-float', 'invalid-initiator', 'queue-timeout', 'no-result', 'already-reversed'] as const;
+export const PAYOUT_MODES = ['success', 'insufficient-float', 'invalid-initiator', 'invalid-account', 'queue-timeout', 'no-result', 'already-reversed'] as const;
 export type PayoutMode = (typeof PAYOUT_MODES)[number];
 
 /**
- * The next `times` payouts (B2C or reversal; to `phone` only, when given) go this way:
+ * The next `times` payouts (B2C, B2B or reversal; to `phone` only, when given: a phone, or a B2B Paybill or Till) go this way:
  * - success: paid, result 0;  insufficient-float: result 1;  invalid-initiator: 2001;  already-reversed: R000001;
+ * - invalid-account: 2040, the receiving customer, Paybill or Till (or the Paybill's account) is not registered;
  * - queue-timeout: a post to QueueTimeOutURL and no result; the money moves when `payout` is true;
  * - no-result: the money moves and nothing is posted at all.
  */
@@ -30,12 +31,15 @@ export interface PayoutModeRule {
 }
 
 export interface SimulatedPayout {
-  kind: 'b2c' | 'reversal';
+  kind: 'b2c' | 'reversal' | 'b2b';
   originatorConversationId: string;
   conversationId: string;
   amount: number;
-  /** Who gets the money: PartyB, or the payer of the reversed payment. */
+  /** Who gets the money: PartyB (a phone, or a B2B Paybill or Till), or the payer of the reversed payment. */
   phone: string;
+  /** B2B: BusinessPayBill or BusinessBuyGoods, and the Paybill's account number. */
+  commandId?: string;
+  accountReference?: string;
   /** Reversal: the STK receipt reversed. */
   originalReceipt?: string;
   resultUrl: string;
@@ -89,6 +93,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   [REFUND_RESULT_CODES.belowMinimum]: 'Declined due to limit rule: less than the minimum transaction amount.',
   [REFUND_RESULT_CODES.aboveMaximum]: 'Declined due to limit rule: greater than the maximum transaction amount.',
   [REFUND_RESULT_CODES.invalidInitiator]: 'The initiator information is invalid.',
+  [REFUND_RESULT_CODES.receiverNotRegistered]: 'The receiver party is not registered or the account is invalid.',
   [REFUND_RESULT_CODES.alreadyReversed]: 'The transaction has already been reversed.',
   [REFUND_RESULT_CODES.invalidOriginalTransaction]: 'The OriginalTransactionID is invalid.',
   [REFUND_RESULT_CODES.noSuchTransaction]: 'The transaction could not be found.',
@@ -98,7 +103,15 @@ const OUTCOME_TEXT: Record<string, string> = {
 const MODE_CODES: Partial<Record<PayoutMode, string>> = {
   'insufficient-float': REFUND_RESULT_CODES.insufficientFloat,
   'invalid-initiator': REFUND_RESULT_CODES.invalidInitiator,
+  'invalid-account': REFUND_RESULT_CODES.receiverNotRegistered,
   'already-reversed': REFUND_RESULT_CODES.alreadyReversed,
+};
+
+/** Transaction Status's ReasonType of each kind of request. */
+const REASON_TYPES: Record<string, string> = {
+  b2c: 'Business Payment to Customer via API',
+  BusinessPayBill: 'Business Pay Bill',
+  BusinessBuyGoods: 'Business Buy Goods',
 };
 
 /** Numeric codes go out as numbers, the R… and SFC… ones as strings, as Daraja sends them. */
@@ -153,6 +166,7 @@ function createInitiatorKey() {
 /** M-Pesa's books as the simulator keeps them (GET /simulator/ledger: JSON for the audit, a page for a person). */
 export interface SimulatedLedger {
   payments: Array<{ receipt: string; amount: number; phone: string; checkoutRequestId: string; completedAt: string }>;
+  /** B2C payouts (refunds and organiser payouts alike: M-Pesa does not know why) and reversals. */
   refunds: Array<{
     transactionId: string;
     originatorConversationId: string;
@@ -160,6 +174,17 @@ export interface SimulatedLedger {
     kind: string;
     phone: string;
     originalReceipt: string | null;
+    completedAt: string;
+  }>;
+  /** B2B payments to a Paybill (with its account number) or a Till. */
+  b2b: Array<{
+    transactionId: string;
+    originatorConversationId: string;
+    conversationId: string;
+    amount: number;
+    commandId: string;
+    partyB: string;
+    accountReference: string | null;
     completedAt: string;
   }>;
 }
@@ -208,8 +233,9 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
     });
   }
 
-  function resultBody(payout: SimulatedPayout, parameters: ResultParameter[] | undefined): ResultBody {
+  function resultBody(payout: SimulatedPayout, parameters: ResultParameter[] | undefined, stamp: string): ResultBody {
     const code = payout.resultCode!;
+    if (payout.kind === 'b2b') return b2bResultBody(payout, parameters, stamp);
     return {
       Result: {
         ResultType: 0,
@@ -230,7 +256,52 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
     };
   }
 
+  /**
+   * B2B results as Daraja's samples send them: a success's ResultCode and ResultType are strings, its parameters and
+   * reference items arrays; a failure's are numbers, with single objects and a placeholder TransactionID.
+   */
+  function b2bResultBody(payout: SimulatedPayout, parameters: ResultParameter[] | undefined, stamp: string): ResultBody {
+    const ids = { OriginatorConversationID: payout.originatorConversationId, ConversationID: payout.conversationId };
+    const timeoutItem = { Key: 'QueueTimeoutURL', Value: 'https://internalsandbox.safaricom.co.ke/mpesa/b2bresults/v1/submit' };
+    if (parameters) {
+      return {
+        Result: {
+          ResultType: '0',
+          ResultCode: '0',
+          ResultDesc: payout.resultDesc!,
+          ...ids,
+          TransactionID: payout.transactionId!,
+          ResultParameters: { ResultParameter: parameters },
+          ReferenceData: { ReferenceItem: [{ Key: 'BillReferenceNumber', Value: payout.accountReference ?? '' }, timeoutItem] },
+        },
+      };
+    }
+    return {
+      Result: {
+        ResultType: 0,
+        ResultCode: wireCode(payout.resultCode!),
+        ResultDesc: payout.resultDesc!,
+        ...ids,
+        TransactionID: `${deps.receipt().slice(0, 3)}0000000`,
+        ResultParameters: { ResultParameter: { Key: 'BOCompletedTime', Value: Number(stamp) } },
+        ReferenceData: { ReferenceItem: timeoutItem },
+      },
+    };
+  }
+
   function successParameters(payout: SimulatedPayout, stamp: string): ResultParameter[] {
+    if (payout.kind === 'b2b') {
+      return [
+        { Key: 'DebitAccountBalance', Value: '{Amount={CurrencyCode=KES, MinimumAmount=618683, BasicAmount=6186.83}}' },
+        { Key: 'Amount', Value: payout.amount.toFixed(2) },
+        { Key: 'DebitPartyAffectedAccountBalance', Value: 'Working Account|KES|346131.83|6186.83|340000.00|0.00' },
+        { Key: 'TransCompletedTime', Value: Number(stamp) },
+        { Key: 'DebitPartyCharges', Value: '' },
+        { Key: 'ReceiverPartyPublicName', Value: `${payout.phone} - Simulated Business` },
+        { Key: 'Currency', Value: 'KES' },
+        { Key: 'InitiatorAccountCurrentBalance', Value: '{Amount={CurrencyCode=KES, MinimumAmount=618683, BasicAmount=6186.83}}' },
+      ];
+    }
     if (payout.kind === 'b2c') {
       return [
         { Key: 'TransactionAmount', Value: payout.amount },
@@ -257,7 +328,7 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
   /** Why the payout cannot be paid whatever the mode says, or undefined. */
   function refusal(payout: SimulatedPayout): string | undefined {
     if (!payout.credentialValid) return REFUND_RESULT_CODES.invalidInitiator;
-    if (payout.kind === 'b2c') {
+    if (payout.kind === 'b2c' || payout.kind === 'b2b') {
       if (payout.amount < 10) return REFUND_RESULT_CODES.belowMinimum;
       if (payout.amount > 250_000) return REFUND_RESULT_CODES.aboveMaximum;
       return undefined;
@@ -309,7 +380,7 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
       return;
     }
     payout.posted = 'result';
-    void deps.post(payout.resultUrl, resultBody(payout, code ? undefined : successParameters(payout, stamp)));
+    void deps.post(payout.resultUrl, resultBody(payout, code ? undefined : successParameters(payout, stamp), stamp));
   }
 
   function queue(payout: SimulatedPayout) {
@@ -339,14 +410,14 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
     const status = found.status === 'paid' ? 'Completed' : found.status === 'failed' ? 'Failed' : 'Pending';
     const stamp = (date: Date | undefined) => (date ? Number(darajaTimestamp(date)) : undefined);
     const parameters: ResultParameter[] = [
-      { Key: 'DebitPartyName', Value: found.kind === 'b2c' ? `${deps.b2cShortcode} - Tukio Simulator` : `${deps.shortcode} - Tukio Simulator` },
-      { Key: 'CreditPartyName', Value: `${found.phone} - Simulated Customer` },
+      { Key: 'DebitPartyName', Value: found.kind === 'reversal' ? `${deps.shortcode} - Tukio Simulator` : `${deps.b2cShortcode} - Tukio Simulator` },
+      { Key: 'CreditPartyName', Value: `${found.phone} - Simulated ${found.kind === 'b2b' ? 'Business' : 'Customer'}` },
       { Key: 'OriginatorConversationID', Value: found.originatorConversationId },
       { Key: 'InitiatedTime', Value: stamp(found.createdAt)! },
       { Key: 'DebitAccountType', Value: 'Utility Account' },
       { Key: 'DebitPartyCharges', Value: found.kind === 'b2c' ? 'Fee For B2C Payment|KES|22.40' : '' },
       { Key: 'TransactionReason' },
-      { Key: 'ReasonType', Value: found.kind === 'b2c' ? 'Business Payment to Customer via API' : 'Reversal' },
+      { Key: 'ReasonType', Value: REASON_TYPES[found.commandId ?? found.kind] ?? 'Reversal' },
       { Key: 'TransactionStatus', Value: status },
       ...(found.completedAt ? [{ Key: 'FinalisedTime', Value: stamp(found.completedAt)! }] : []),
       { Key: 'Amount', Value: found.amount },
@@ -397,6 +468,44 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
         resultUrl: String(body.ResultURL),
         timeoutUrl: String(body.QueueTimeOutURL),
         credentialValid: credentialValid(body.InitiatorName, body.SecurityCredential),
+      });
+      queue(payout);
+      accepted(res, payout);
+    });
+
+    api.post('/mpesa/b2b/v1/paymentrequest', authorized, (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const amount = wholeAmount(body.Amount);
+      const payBill = body.CommandID === 'BusinessPayBill';
+      const reference = body.AccountReference;
+      const field = invalidField([
+        ['Initiator', nonEmpty(body.Initiator)],
+        ['SecurityCredential', nonEmpty(body.SecurityCredential)],
+        ['CommandID', payBill || body.CommandID === 'BusinessBuyGoods'],
+        ['SenderIdentifierType', String(body.SenderIdentifierType ?? '') === '4'],
+        // Misspelled as on reversals; both identifier types are "4" on the current Daraja pages.
+        ['RecieverIdentifierType', String(body.RecieverIdentifierType ?? '') === '4'],
+        ['Amount', amount !== undefined],
+        ['PartyA', String(body.PartyA ?? '') === deps.b2cShortcode],
+        ['PartyB', /^\d{5,7}$/.test(String(body.PartyB ?? ''))],
+        // A Paybill needs the account to credit; a Till has none, but one sent is still checked.
+        ['AccountReference', reference === undefined && !payBill ? true : typeof reference === 'string' && reference.trim().length > 0 && reference.length <= 13],
+        ['Requester', body.Requester === undefined || /^254\d{9}$/.test(String(body.Requester))],
+        ['Remarks', remarksValid(body.Remarks)],
+        ['QueueTimeOutURL', deps.isCallbackUrl(body.QueueTimeOutURL)],
+        ['ResultURL', deps.isCallbackUrl(body.ResultURL)],
+        ['Occassion', body.Occassion === undefined || (typeof body.Occassion === 'string' && body.Occassion.length <= 100)],
+      ]);
+      if (field) return refuse(res, field);
+      const payout = newPayout('b2b', {
+        originatorConversationId: darajaOriginatorId(),
+        amount: amount!,
+        phone: String(body.PartyB),
+        commandId: String(body.CommandID),
+        ...(typeof reference === 'string' ? { accountReference: reference } : {}),
+        resultUrl: String(body.ResultURL),
+        timeoutUrl: String(body.QueueTimeOutURL),
+        credentialValid: credentialValid(body.Initiator, body.SecurityCredential),
       });
       queue(payout);
       accepted(res, payout);
@@ -474,6 +583,8 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
     amount: payout.amount,
     phone: payout.phone,
     originalReceipt: payout.originalReceipt ?? null,
+    commandId: payout.commandId ?? null,
+    accountReference: payout.accountReference ?? null,
     mode: payout.mode,
     status: payout.status,
     resultCode: payout.resultCode ?? null,
@@ -502,8 +613,8 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const times = body.times === undefined ? 1 : Number(body.times);
       const phoneNumber = body.phone === undefined ? undefined : String(body.phone);
-      if (!PAYOUT_MODES.includes(body.mode as PayoutMode) || !Number.isInteger(times) || times < 1 || times > 1000 || (phoneNumber !== undefined && !/^254\d{9}$/.test(phoneNumber))) {
-        res.status(400).json(errorBody(`Send {mode: ${PAYOUT_MODES.join(' | ')}, times?: 1-1000, payout?: boolean (queue-timeout), phone?: 254XXXXXXXXX}.`, 'simulator_refused'));
+      if (!PAYOUT_MODES.includes(body.mode as PayoutMode) || !Number.isInteger(times) || times < 1 || times > 1000 || (phoneNumber !== undefined && !/^254\d{9}$|^\d{5,7}$/.test(phoneNumber))) {
+        res.status(400).json(errorBody(`Send {mode: ${PAYOUT_MODES.join(' | ')}, times?: 1-1000, payout?: boolean (queue-timeout), phone?: 254XXXXXXXXX or a Paybill/Till}.`, 'simulator_refused'));
         return;
       }
       rules.push({ mode: body.mode as PayoutMode, times, payout: body.payout === true, phone: phoneNumber });
@@ -515,6 +626,8 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
     });
   }
 
+  const paidOut = (kind: (kind: SimulatedPayout['kind']) => boolean) => [...payouts.values()].filter((payout) => payout.status === 'paid' && kind(payout.kind));
+
   /** M-Pesa's side of the books: completed STK payments and the payouts that moved money. */
   function ledger(payments: Array<PaidPrompt & { completedAt: Date }>): SimulatedLedger {
     return {
@@ -525,17 +638,25 @@ export function createPayoutSimulator(deps: PayoutSimulatorDeps) {
         checkoutRequestId: payment.checkoutRequestId,
         completedAt: payment.completedAt.toISOString(),
       })),
-      refunds: [...payouts.values()]
-        .filter((payout) => payout.status === 'paid')
-        .map((payout) => ({
-          transactionId: payout.transactionId!,
-          originatorConversationId: payout.originatorConversationId,
-          amount: payout.amount,
-          kind: payout.kind,
-          phone: payout.phone,
-          originalReceipt: payout.originalReceipt ?? null,
-          completedAt: (payout.completedAt ?? payout.createdAt).toISOString(),
-        })),
+      refunds: paidOut((kind) => kind !== 'b2b').map((payout) => ({
+        transactionId: payout.transactionId!,
+        originatorConversationId: payout.originatorConversationId,
+        amount: payout.amount,
+        kind: payout.kind,
+        phone: payout.phone,
+        originalReceipt: payout.originalReceipt ?? null,
+        completedAt: (payout.completedAt ?? payout.createdAt).toISOString(),
+      })),
+      b2b: paidOut((kind) => kind === 'b2b').map((payout) => ({
+        transactionId: payout.transactionId!,
+        originatorConversationId: payout.originatorConversationId,
+        conversationId: payout.conversationId,
+        amount: payout.amount,
+        commandId: payout.commandId!,
+        partyB: payout.phone,
+        accountReference: payout.accountReference ?? null,
+        completedAt: (payout.completedAt ?? payout.createdAt).toISOString(),
+      })),
     };
   }
 

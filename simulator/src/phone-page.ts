@@ -115,13 +115,16 @@ function table(caption: string, head: string[], rows: string[], empty: string): 
 /** M-Pesa's side of the books as a person reads them: what came in, what went out, newest first. */
 export function renderLedgerPage(books: SimulatedLedger, basePath: string): string {
   const paidIn = books.payments.reduce((sum, payment) => sum + payment.amount, 0);
-  const paidOut = books.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+  const paidOut = [...books.refunds, ...books.b2b].reduce((sum, payout) => sum + payout.amount, 0);
   const newestFirst = <T extends { completedAt: string }>(rows: T[]) => [...rows].sort((a, b) => b.completedAt.localeCompare(a.completedAt));
   const payments = newestFirst(books.payments).map(
     (payment) => `${cells([payment.completedAt.replace('T', ' ').slice(0, 19), payment.receipt, payment.phone])}${amountCell(payment.amount)}${cells([payment.checkoutRequestId])}`,
   );
   const refunds = newestFirst(books.refunds).map(
     (refund) => `${cells([refund.completedAt.replace('T', ' ').slice(0, 19), refund.transactionId, refund.kind, refund.phone])}${amountCell(refund.amount)}${cells([refund.originalReceipt])}`,
+  );
+  const b2b = newestFirst(books.b2b).map(
+    (payment) => `${cells([payment.completedAt.replace('T', ' ').slice(0, 19), payment.transactionId, payment.commandId, payment.partyB, payment.accountReference])}${amountCell(payment.amount)}`,
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -130,8 +133,9 @@ export function renderLedgerPage(books: SimulatedLedger, basePath: string): stri
 <body><main class="books">
 <h1>M-PESA simulator: ledger</h1>
 <p class="note">What M-Pesa took and paid out in this simulator (times in UTC). <code>npm run audit:payments</code> compares it with Tukio's records; the same address answers JSON to a script. <a href="${escapeHtml(basePath)}">Back to the prompts</a> (needs the key).</p>
-<div class="totals"><div>Paid in<strong>KSh ${escapeHtml(shillings.format(paidIn))}</strong>${counted(books.payments.length, 'payment', 'payments')}</div><div>Paid out<strong>KSh ${escapeHtml(shillings.format(paidOut))}</strong>${counted(books.refunds.length, 'payout', 'payouts')} (refunds, reversals)</div><div>Balance<strong>KSh ${escapeHtml(shillings.format(paidIn - paidOut))}</strong>held at the shortcode</div></div>
+<div class="totals"><div>Paid in<strong>KSh ${escapeHtml(shillings.format(paidIn))}</strong>${counted(books.payments.length, 'payment', 'payments')}</div><div>Paid out<strong>KSh ${escapeHtml(shillings.format(paidOut))}</strong>${counted(books.refunds.length + books.b2b.length, 'payout', 'payouts')} (B2C, B2B, reversals)</div><div>Balance<strong>KSh ${escapeHtml(shillings.format(paidIn - paidOut))}</strong>held at the shortcode</div></div>
 ${table('Payments (STK push)', ['Completed', 'Receipt', 'Phone', 'Amount', 'CheckoutRequestID'], payments, 'No completed payments yet.')}
 ${table('Refunds and reversals', ['Completed', 'Transaction', 'Kind', 'Phone', 'Amount', 'Original receipt'], refunds, 'Nothing paid out yet.')}
+${table('Payments to businesses (B2B)', ['Completed', 'Transaction', 'Command', 'Paybill / Till', 'Account', 'Amount'], b2b, 'No B2B payments yet.')}
 </main></body></html>`;
 }

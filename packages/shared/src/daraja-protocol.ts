@@ -172,6 +172,29 @@ export interface ReversalRequest {
   Occasion?: string;
 }
 
+/**
+ * `POST /mpesa/b2b/v1/paymentrequest`: BusinessPayBill (to a Paybill's account) or BusinessBuyGoods (to a Till).
+ * No OriginatorConversationID goes in: Daraja makes one up (sync answer), so only the sender can keep it unique.
+ */
+export interface B2BPaymentRequest {
+  Initiator: string;
+  SecurityCredential: string;
+  CommandID: 'BusinessPayBill' | 'BusinessBuyGoods';
+  /** Both "4" (shortcode) on the current Daraja pages; the receiver's key is misspelled as on reversals. */
+  SenderIdentifierType: '4';
+  RecieverIdentifierType: '4';
+  Amount: number;
+  PartyA: string;
+  PartyB: string;
+  /** The Paybill account number (at most 13 characters). */
+  AccountReference?: string;
+  Requester?: string;
+  Remarks: string;
+  QueueTimeOutURL: string;
+  ResultURL: string;
+  Occassion?: string;
+}
+
 /** `POST /mpesa/transactionstatus/v1/query`: by the original request's OriginatorConversationID, or by receipt. */
 export interface TransactionStatusRequest {
   Initiator: string;
@@ -237,6 +260,8 @@ export const REFUND_RESULT_CODES = {
   belowMinimum: '2',
   aboveMaximum: '3',
   invalidInitiator: '2001',
+  /** The receiving customer, Paybill or Till is not registered (B2C, and B2B per third-party docs; UNCONFIRMED for B2B). */
+  receiverNotRegistered: '2040',
   alreadyReversed: 'R000001',
   invalidOriginalTransaction: 'R000002',
   /** A Transaction Status query for a transaction M-Pesa does not have (the simulator's answer; UNCONFIRMED on Daraja). */

@@ -1,10 +1,11 @@
 import type { DarajaConfig } from '../config.js';
-import { createAgents, request as httpRequest, type Agents, type HttpResponse } from '@tukio/shared/node/http-request';
+import { createAgents, neverSent, request as httpRequest, type Agents, type HttpResponse } from '@tukio/shared/node/http-request';
 import {
   darajaPassword,
   darajaTimestamp,
   REMARKS_LENGTH,
   type AcceptedResponse,
+  type B2BPaymentRequest,
   type B2CPaymentRequest,
   type DarajaErrorBody,
   type ReversalRequest,
@@ -20,6 +21,8 @@ export class DarajaError extends Error {
     readonly httpStatus: number,
     readonly errorCode: string,
     readonly errorMessage: string,
+    /** A connection error that says the request never reached Daraja (refused, no such host). */
+    readonly neverSent = false,
   ) {
     super(`Daraja ${httpStatus} ${errorCode}: ${errorMessage}`);
     this.name = 'DarajaError';
@@ -50,12 +53,13 @@ export type StkQueryResult =
  * - accepted: queued (ResponseCode "0"); Daraja's ConversationID and OriginatorConversationID (ours for B2C v3);
  * - rejected: Daraja refused the request (an error body, or a ResponseCode other than "0"): nothing was done;
  * - unknown: no usable answer (network error, timeout, an internal error, a duplicate OriginatorConversationID
- *   — the first request with it is the one that counts): it may or may not have been queued.
+ *   — the first request with it is the one that counts): it may or may not have been queued; `neverSent` when the
+ *   connection error says it never reached Daraja (nothing was queued).
  */
 export type AsyncRequestOutcome =
   | { outcome: 'accepted'; conversationId: string; originatorConversationId: string }
   | { outcome: 'rejected'; errorCode: string; errorMessage: string }
-  | { outcome: 'unknown'; reason: string };
+  | { outcome: 'unknown'; reason: string; neverSent?: boolean };
 
 export interface AsyncRequestUrls {
   resultUrl: string;
@@ -67,6 +71,11 @@ export interface DarajaClient {
   stkQuery(checkoutRequestId: string): Promise<StkQueryResult>;
   /** B2C v3 BusinessPayment of whole shillings to `phone` (2547XXXXXXXX), unique by our OriginatorConversationID. */
   b2cPayment(input: { originatorConversationId: string; amount: number; phone: string; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
+  /**
+   * B2B from the B2C shortcode (payouts leave from it): BusinessPayBill to a Paybill's account, or BusinessBuyGoods
+   * to a Till. Daraja names the request itself (its OriginatorConversationID is in the accepted answer).
+   */
+  b2bPayment(input: { commandId: B2BPaymentRequest['CommandID']; amount: number; shortcode: string; accountReference?: string | undefined; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
   /** Reverses an STK payment (its receipt) to the payer; Daraja names the request itself. */
   reversal(input: { transactionId: string; amount: number; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
   /**
@@ -94,6 +103,7 @@ const REFUSED_5XX = new Set(['500.003.02', '500.003.03']);
 /** A failed asynchronous request as an outcome: Daraja's refusal (nothing done) or no usable answer. */
 export function asyncFailureOutcome(error: unknown): AsyncRequestOutcome {
   if (!(error instanceof DarajaError)) return { outcome: 'unknown', reason: error instanceof Error ? error.message : String(error) };
+  if (error.neverSent) return { outcome: 'unknown', reason: `not sent: ${error.errorMessage}`, neverSent: true };
   const refused = (error.httpStatus >= 400 && error.httpStatus < 500) || REFUSED_5XX.has(error.errorCode);
   return refused
     ? { outcome: 'rejected', errorCode: error.errorCode, errorMessage: error.errorMessage }
@@ -127,7 +137,7 @@ export function createDarajaClient(
         timeoutMs: config.timeoutMs,
       });
     } catch (error) {
-      throw new DarajaError(0, 'network', error instanceof Error ? error.message : 'Daraja is not reachable');
+      throw new DarajaError(0, 'network', error instanceof Error ? error.message : 'Daraja is not reachable', neverSent(error));
     }
     const text = response.text;
     let parsed: unknown;
@@ -190,7 +200,7 @@ export function createDarajaClient(
   }
 
   /** Sends a request whose result comes later to ResultURL; never throws for what Daraja answers. */
-  async function asyncRequest(path: string, body: B2CPaymentRequest | ReversalRequest | TransactionStatusRequest): Promise<AsyncRequestOutcome> {
+  async function asyncRequest(path: string, body: B2CPaymentRequest | B2BPaymentRequest | ReversalRequest | TransactionStatusRequest): Promise<AsyncRequestOutcome> {
     let response: Partial<AcceptedResponse>;
     try {
       response = (await authorized(path, body)) as Partial<AcceptedResponse>;
@@ -217,6 +227,24 @@ export function createDarajaClient(
         Amount: input.amount,
         PartyA: b2cShortcode,
         PartyB: input.phone,
+        Remarks: remarksOf(input.remarks),
+        QueueTimeOutURL: input.timeoutUrl,
+        ResultURL: input.resultUrl,
+      });
+    },
+
+    b2bPayment(input) {
+      const { name, credential: securityCredential, b2cShortcode } = initiator();
+      return asyncRequest('/mpesa/b2b/v1/paymentrequest', {
+        Initiator: name,
+        SecurityCredential: securityCredential,
+        CommandID: input.commandId,
+        SenderIdentifierType: '4',
+        RecieverIdentifierType: '4',
+        Amount: input.amount,
+        PartyA: b2cShortcode,
+        PartyB: input.shortcode,
+        ...(input.accountReference ? { AccountReference: input.accountReference } : {}),
         Remarks: remarksOf(input.remarks),
         QueueTimeOutURL: input.timeoutUrl,
         ResultURL: input.resultUrl,

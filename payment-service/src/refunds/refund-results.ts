@@ -1,71 +1,13 @@
 import type { RefundMethod, RefundResultRequest } from '@tukio/shared/internal-refunds';
-import { z } from 'zod';
 import { ApiServerError, type ApiServerClient } from '../api-server-client.js';
-import { REFUND_RESULT_CODES, resultParameter, type ResultParameter } from '@tukio/shared/daraja-protocol';
+import { REFUND_RESULT_CODES, resultParameter } from '@tukio/shared/daraja-protocol';
+import { amountOf, providerId, transactionStatusVerdict, type ParsedResult } from '../daraja/daraja-results.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
 import type { ProviderJournal } from '../provider-journal.js';
 
 /** Our OriginatorConversationIDs: tukio-<refund id>-<attempt number>. */
 export const ATTEMPT_ID = /^tukio-[0-9a-f]{24}-\d{1,6}$/;
-
-const text = (max: number) => z.union([z.string(), z.number()]).transform((value) => String(value).trim().slice(0, max));
-const parameter = z.object({ Key: z.string().max(100), Value: z.union([z.string().max(1000), z.number()]).optional().catch(undefined) });
-const parameters = z.union([parameter, z.array(parameter).max(50)]).optional().catch(undefined);
-
-/**
- * A Daraja result (or queue timeout) body, read loosely: ResultCode a number or a string, ResultParameter
- * and ReferenceItem an object or an array, parameters with or without Value, unknown fields ignored.
- */
-const resultSchema = z.object({
-  Result: z.object({
-    ResultType: z.unknown().optional(),
-    ResultCode: text(40).pipe(z.string().min(1)),
-    ResultDesc: text(1000).optional().catch(undefined),
-    OriginatorConversationID: text(100).optional().catch(undefined),
-    ConversationID: text(100).optional().catch(undefined),
-    TransactionID: text(100).optional().catch(undefined),
-    ResultParameters: z.object({ ResultParameter: parameters }).optional().catch(undefined),
-    ReferenceData: z.unknown().optional(),
-  }),
-});
-
-export interface ParsedResult {
-  resultCode: string;
-  resultDesc: string;
-  originatorConversationId: string | undefined;
-  conversationId: string | undefined;
-  transactionId: string | undefined;
-  parameters: ResultParameter[] | ResultParameter | undefined;
-}
-
-export function parseResult(body: unknown): ParsedResult | undefined {
-  const parsed = resultSchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  const result = parsed.data.Result;
-  return {
-    resultCode: result.ResultCode,
-    resultDesc: result.ResultDesc ?? '',
-    originatorConversationId: result.OriginatorConversationID || undefined,
-    conversationId: result.ConversationID || undefined,
-    transactionId: result.TransactionID || undefined,
-    parameters: result.ResultParameters?.ResultParameter,
-  };
-}
-
-/** A receipt-like id (M-Pesa receipts are 10 uppercase alphanumerics; ids the API server accepts). */
-const PROVIDER_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
-const providerId = (value: unknown) => {
-  const id = value === undefined ? undefined : String(value).trim();
-  return id && PROVIDER_ID.test(id) ? id : undefined;
-};
-const amountOf = (value: unknown) => {
-  const amount = Number(value);
-  return value === undefined || value === '' || !Number.isFinite(amount) ? undefined : amount;
-};
-
-/** Transaction Status words that say the queried request did not pay (anything else unknown is left alone). */
-const NOT_PAID = new Set(['failed', 'declined', 'cancelled', 'canceled', 'expired', 'rejected']);
 
 export type ResultOutcome = 'recorded' | 'duplicate' | 'unknown' | 'doubtful' | 'pending' | 'malformed' | 'unavailable';
 
@@ -146,25 +88,25 @@ export function createRefundResults(deps: { api: ApiServerClient; journal: Provi
      * else (still pending, or our query itself refused) says nothing and the attempt stays sent.
      */
     async status(method: RefundMethod, attempt: string, result: ParsedResult): Promise<ResultOutcome> {
-      const status = String(resultParameter(result.parameters, 'TransactionStatus') ?? '').trim();
-      const conversationId = providerId(resultParameter(result.parameters, 'ConversationID'));
-      const base = { originatorConversationId: attempt, conversationId, source: 'status-query' as const };
-      if (result.resultCode === REFUND_RESULT_CODES.success && /^completed$/i.test(status)) {
-        const transactionId = providerId(resultParameter(result.parameters, 'ReceiptNo'));
-        if (!transactionId) return 'pending';
-        const amount = amountOf(resultParameter(result.parameters, 'Amount'));
-        const named = providerId(resultParameter(result.parameters, 'OriginatorConversationID'));
-        const outcome = await report(method, { ...base, resultCode: REFUND_RESULT_CODES.success, resultDesc: `Transaction Status: ${status}`, transactionId, amount });
-        journalPayout(outcome, { transactionId, originatorConversationId: named ?? attempt, attempt, amount: amount ?? 0, kind: method });
+      const verdict = transactionStatusVerdict(result);
+      if (verdict.state === 'paid') {
+        const { transactionId, amount } = verdict;
+        const outcome = await report(method, {
+          originatorConversationId: attempt,
+          conversationId: verdict.conversationId,
+          source: 'status-query',
+          resultCode: REFUND_RESULT_CODES.success,
+          resultDesc: `Transaction Status: ${verdict.status}`,
+          transactionId,
+          amount,
+        });
+        journalPayout(outcome, { transactionId, originatorConversationId: verdict.namedOriginatorConversationId ?? attempt, attempt, amount: amount ?? 0, kind: method });
         return outcome;
       }
-      if (result.resultCode === REFUND_RESULT_CODES.success && NOT_PAID.has(status.toLowerCase())) {
-        return report(method, { ...base, resultCode: `status:${status}`.slice(0, 40), resultDesc: `Transaction Status: ${status}. ${result.resultDesc}`.trim() });
+      if (verdict.state === 'failed') {
+        return report(method, { originatorConversationId: attempt, conversationId: verdict.conversationId, source: 'status-query', resultCode: verdict.resultCode, resultDesc: verdict.resultDesc });
       }
-      if (result.resultCode === REFUND_RESULT_CODES.noSuchTransaction) {
-        return report(method, { ...base, resultCode: result.resultCode, resultDesc: `Transaction Status: no such request. ${result.resultDesc}`.trim() });
-      }
-      logger.info(`Transaction Status for ${attempt} says nothing definite (${result.resultCode} ${status || result.resultDesc}); it stays sent`);
+      if (verdict.indefinite) logger.info(`Transaction Status for ${attempt} says nothing definite (${result.resultCode} ${verdict.status || result.resultDesc}); it stays sent`);
       return 'pending';
     },
   };

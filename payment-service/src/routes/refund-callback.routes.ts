@@ -2,7 +2,8 @@ import type { RefundMethod } from '@tukio/shared/internal-refunds';
 import express, { Router, type Request } from 'express';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
-import { ATTEMPT_ID, parseResult, type RefundResults } from '../refunds/refund-results.js';
+import { parseResult } from '../daraja/daraja-results.js';
+import { ATTEMPT_ID, type RefundResults } from '../refunds/refund-results.js';
 import { declareRoutes } from '../route-declaration.js';
 import { darajaAccepted, darajaAnswer, darajaRefusals, refused, secretPathCheck } from './callback.routes.js';
 

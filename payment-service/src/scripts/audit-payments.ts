@@ -5,7 +5,7 @@
  * POST /api/internal/audit. Prints `N discrepancies` and each one; exits 1 when there is any, 2 when the
  * audit could not run. Same configuration as the payment service (.env, DATA_DIR, INTERNAL_API_KEY, API_URL).
  */
-import { auditPayments, defaultProviderSource, type ProviderSource } from '../audit.js';
+import { auditBooks, defaultProviderSource, providerBooks, type ProviderSource } from '../audit.js';
 import { ConfigError, loadPaymentConfig } from '../config.js';
 
 function sourceOf(argv: string[], fallback: () => ProviderSource): ProviderSource {
@@ -26,12 +26,18 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadPaymentConfig();
-  const result = await auditPayments(config, sourceOf(argv, () => defaultProviderSource(config)));
+  const books = await providerBooks(sourceOf(argv, () => defaultProviderSource(config)));
+  const result = await auditBooks(config, books);
   const count = result.discrepancies.length;
   console.log(`Checked ${result.checked.payments} payments and ${result.checked.refunds} refunds M-Pesa reports as completed.`);
   for (const discrepancy of result.discrepancies) console.log(`  ${discrepancy.kind}: ${discrepancy.detail}`);
   console.log(`${count} discrepancies`);
   for (const notice of result.notices) console.log(`  notice, ${notice.kind}: ${notice.detail}`);
+  if (books.payouts.length > 0) {
+    const total = books.payouts.reduce((sum, payout) => sum + payout.amount, 0);
+    console.log(`M-Pesa also reports ${books.payouts.length} organiser payouts (KSh ${total}), not compared by the API server's audit:`);
+    for (const payout of books.payouts) console.log(`  ${payout.kind} ${payout.transactionId} ${payout.attempt ?? payout.originatorConversationId} KSh ${payout.amount}`);
+  }
   return count > 0 ? 1 : 0;
 }
 

@@ -1,0 +1,185 @@
+import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { payoutResultBody, type PayoutResultBody } from '@tukio/shared/internal-payouts';
+import type { Logger } from '../logger.js';
+
+/** The log in the outbox's directory: one JSON line per event, `{"add":{key,result}}` or `{"done":key}`. */
+const LOG = 'outbox.log';
+/** Rewritten with only the undelivered results once this much was appended since the last rewrite. */
+const COMPACT_AFTER_BYTES = 1024 * 1024;
+/** Keys of delivered results remembered, so a callback Daraja sends twice is delivered once. */
+const REMEMBERED = 10_000;
+
+/** One result of an attempt: the same callback twice has the same key. */
+export const resultKey = (result: PayoutResultBody) => [result.originatorConversationId, result.source, result.resultCode, result.transactionId ?? ''].join('|');
+
+interface Queued {
+  key: string;
+  result: PayoutResultBody;
+  failures: number;
+  dueAt: number;
+}
+
+function load(file: string): Map<string, Queued> {
+  const queued = new Map<string, Queued>();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return queued;
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const record = JSON.parse(line) as { add?: { key?: unknown; result?: unknown }; done?: unknown };
+      const result = payoutResultBody.safeParse(record.add?.result);
+      if (typeof record.add?.key === 'string' && result.success) queued.set(record.add.key, { key: record.add.key, result: result.data, failures: 0, dueAt: 0 });
+      else if (typeof record.done === 'string') queued.delete(record.done);
+    } catch {
+      // a line cut short by a kill mid-write: nothing after it was written either
+    }
+  }
+  return queued;
+}
+
+/**
+ * The organiser payouts' results on their way to the API server (POST /api/internal/payouts/results), under `dir`
+ * ($DATA_DIR/payout-outbox). A result is appended to the log and flushed to disk before Daraja's callback is
+ * answered, and marked done only once the API server acknowledged it (2xx), so a kill -9 of either process loses
+ * nothing: whatever is left is delivered again on start. Each result is one call, retried with a doubling wait
+ * (`retryMs` up to `maxRetryMs`) until acknowledged; the API server records a result once, so a redelivery after a
+ * lost acknowledgement is harmless. This process is the log's only writer (one per DATA_DIR).
+ */
+export function createPayoutOutbox(deps: {
+  dir: string;
+  deliver: (result: PayoutResultBody) => Promise<unknown>;
+  logger: Logger;
+  retryMs: number;
+  maxRetryMs?: number;
+  onDelivered?: (result: PayoutResultBody) => void;
+}) {
+  const { logger } = deps;
+  const maxRetryMs = deps.maxRetryMs ?? 5 * 60 * 1000;
+  mkdirSync(deps.dir, { recursive: true });
+  const file = path.join(deps.dir, LOG);
+  const queued = load(file);
+  const delivered = new Set<string>();
+  let fd = -1;
+  let appended = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let pumping: Promise<void> | undefined;
+  let started = false;
+  let stopped = false;
+
+  /** Writes the undelivered results to a new file and renames it over the log: a kill at any point leaves one whole log. */
+  function rewrite() {
+    if (fd >= 0) closeSync(fd);
+    writeFileSync(`${file}.tmp`, [...queued.values()].map(({ key, result }) => `${JSON.stringify({ add: { key, result } })}\n`).join(''), { flush: true });
+    renameSync(`${file}.tmp`, file);
+    fd = openSync(file, 'a');
+    appended = 0;
+  }
+  rewrite();
+
+  function append(record: object) {
+    const line = `${JSON.stringify(record)}\n`;
+    const written = writeSync(fd, line);
+    if (written !== Buffer.byteLength(line)) {
+      // A line cut short (disk full) would spoil the next one.
+      rewrite();
+      throw new Error('payout outbox: write cut short');
+    }
+    fdatasyncSync(fd);
+    appended += written;
+  }
+
+  function done(entry: Queued) {
+    queued.delete(entry.key);
+    delivered.add(entry.key);
+    if (delivered.size > REMEMBERED) delivered.delete(delivered.values().next().value!);
+    if (queued.size === 0) {
+      // Nothing left: start the log again from empty (O_APPEND writes go to the new end).
+      ftruncateSync(fd, 0);
+      appended = 0;
+    } else {
+      append({ done: entry.key });
+      if (appended > COMPACT_AFTER_BYTES) rewrite();
+    }
+  }
+
+  async function deliverOne(entry: Queued) {
+    try {
+      await deps.deliver(entry.result);
+    } catch (error) {
+      entry.failures += 1;
+      entry.dueAt = Date.now() + Math.min(deps.retryMs * 2 ** Math.min(entry.failures - 1, 20), maxRetryMs);
+      // The first failure and every tenth: a long outage does not flood the log.
+      if (entry.failures % 10 === 1) logger.error(`payout result for ${entry.result.originatorConversationId} not delivered to the API server (try ${entry.failures}); retrying`, error);
+      return;
+    }
+    done(entry);
+    deps.onDelivered?.(entry.result);
+  }
+
+  async function pump() {
+    for (;;) {
+      const due = [...queued.values()].filter((entry) => entry.dueAt <= Date.now());
+      if (due.length === 0) return;
+      for (const entry of due) {
+        if (stopped) return;
+        await deliverOne(entry);
+      }
+    }
+  }
+
+  function schedule() {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!started || stopped || queued.size === 0) return;
+    const next = Math.min(...[...queued.values()].map((entry) => entry.dueAt));
+    timer = setTimeout(kick, Math.max(0, next - Date.now()));
+  }
+
+  function kick() {
+    if (!started || stopped) return;
+    pumping ??= pump().finally(() => {
+      pumping = undefined;
+      schedule();
+    });
+  }
+
+  return {
+    /**
+     * Journals a result (flushed to disk before this returns) and delivers it soon. False when the same result is
+     * already on its way or was delivered (a callback sent twice).
+     */
+    add(result: PayoutResultBody): boolean {
+      const key = resultKey(result);
+      if (queued.has(key) || delivered.has(key)) return false;
+      append({ add: { key, result } });
+      queued.set(key, { key, result, failures: 0, dueAt: 0 });
+      kick();
+      return true;
+    },
+    /** Results not acknowledged yet (tests, tools). */
+    pending: () => [...queued.values()].map((entry) => entry.result),
+    /** Delivers what the log holds (left by a previous run) and everything added from now on. */
+    start() {
+      started = true;
+      kick();
+    },
+    /** No new delivery starts; the one in progress finishes. */
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await pumping;
+    },
+    close() {
+      if (fd >= 0) closeSync(fd);
+      fd = -1;
+    },
+  };
+}
+
+export type PayoutOutbox = ReturnType<typeof createPayoutOutbox>;

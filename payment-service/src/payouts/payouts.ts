@@ -1,0 +1,209 @@
+import { REFUND_RESULT_CODES, resultParameter } from '@tukio/shared/daraja-protocol';
+import { PAYOUT_ATTEMPT_ID, type PayoutDestination, type PayoutResultBody, type PayoutStatusBody, type SendPayoutAnswer, type SendPayoutBody } from '@tukio/shared/internal-payouts';
+import type { AsyncRequestOutcome, DarajaClient } from '../daraja/daraja-client.js';
+import { amountOf, chargeOf, providerId, transactionStatusVerdict, type ParsedResult } from '../daraja/daraja-results.js';
+import { PaymentServiceError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { PaymentMetrics } from '../metrics.js';
+import type { ProviderJournal } from '../provider-journal.js';
+import type { PayoutOutbox } from './payout-outbox.js';
+
+/** Where Daraja posts the result and the queue timeout of a payout request, and of a status query about one. */
+export interface PayoutUrls {
+  result(attempt: string): string;
+  timeout(attempt: string): string;
+  statusResult(attempt: string): string;
+  statusTimeout(attempt: string): string;
+}
+
+/** What a callback came to: queued for the API server, already known, nothing definite yet, or not ours. */
+export type PayoutCallbackOutcome = 'queued' | 'duplicate' | 'pending' | 'unknown';
+
+/** Our attempt, when `value` names one. */
+export const payoutAttemptOf = (value: unknown) => (typeof value === 'string' && PAYOUT_ATTEMPT_ID.test(value) ? value : undefined);
+
+const kindOf = (destination: PayoutDestination) => (destination.method === 'mpesa' ? 'b2c' : 'b2b');
+
+const outcomeUnknown = (attempt: string) =>
+  new PaymentServiceError(502, 'payment_outcome_unknown', `Payout ${attempt} was sent to M-Pesa and its answer was lost: ask for its status.`);
+
+/**
+ * Organiser payouts over Daraja, for the API server which owns every rule about them: one request per attempt (B2C
+ * BusinessPayment to a phone, B2B BusinessPayBill to a Paybill's account, BusinessBuyGoods to a Till), Transaction
+ * Status queries about attempts without a result, and the results of both turned into `payoutResultBody`s in the
+ * outbox. An attempt is sent at most once: the provider journal notes it before it goes, with Daraja's answer
+ * after, and a repeat gets the same answer (or "outcome unknown") without a second request — B2B has no
+ * OriginatorConversationID of ours for Daraja to refuse a duplicate by.
+ */
+export function createPayouts(deps: {
+  daraja: DarajaClient;
+  journal: ProviderJournal;
+  outbox: PayoutOutbox;
+  urls: () => PayoutUrls;
+  logger: Logger;
+  metrics: Pick<PaymentMetrics, 'payouts'>;
+}) {
+  const { daraja, journal, outbox, logger, metrics } = deps;
+  /** Attempts being sent now: a concurrent repeat shares the first one's answer. */
+  const sending = new Map<string, Promise<SendPayoutAnswer>>();
+
+  function request(body: SendPayoutBody): Promise<AsyncRequestOutcome> {
+    const attempt = body.originatorConversationId;
+    const common = { amount: body.amount, remarks: body.remarks, resultUrl: deps.urls().result(attempt), timeoutUrl: deps.urls().timeout(attempt) };
+    const { destination } = body;
+    if (destination.method === 'mpesa') return daraja.b2cPayment({ originatorConversationId: attempt, phone: destination.phone, ...common });
+    if (destination.method === 'paybill') return daraja.b2bPayment({ commandId: 'BusinessPayBill', shortcode: destination.shortcode, accountReference: destination.accountReference, ...common });
+    return daraja.b2bPayment({ commandId: 'BusinessBuyGoods', shortcode: destination.shortcode, ...common });
+  }
+
+  /** What the journal already knows of an attempt: Daraja's answer, or that it went without one. */
+  function known(attempt: string): SendPayoutAnswer | undefined {
+    const accepted = journal.request(attempt);
+    if (accepted) return { outcome: 'accepted', conversationId: accepted.conversationId };
+    const rejected = journal.rejection(attempt);
+    if (rejected) return { outcome: 'rejected', resultCode: rejected.errorCode, resultDesc: rejected.errorMessage };
+    if (journal.wasSent(attempt)) throw outcomeUnknown(attempt);
+    return undefined;
+  }
+
+  async function send(body: SendPayoutBody): Promise<SendPayoutAnswer> {
+    const attempt = body.originatorConversationId;
+    const method = body.destination.method;
+    const repeated = known(attempt);
+    if (repeated) {
+      metrics.payouts.inc({ method, outcome: 'repeat' });
+      return repeated;
+    }
+    if (!daraja.refundsEnabled) throw new PaymentServiceError(503, 'mpesa_unreachable', 'Payouts are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE).');
+    journal.sending(attempt);
+    const outcome = await request(body);
+    if (outcome.outcome === 'accepted') {
+      metrics.payouts.inc({ method, outcome: 'sent' });
+      journal.sent({ originatorConversationId: attempt, kind: kindOf(body.destination), darajaOriginatorConversationId: outcome.originatorConversationId || attempt, conversationId: outcome.conversationId });
+      return { outcome: 'accepted', conversationId: outcome.conversationId };
+    }
+    if (outcome.outcome === 'rejected') {
+      metrics.payouts.inc({ method, outcome: 'rejected' });
+      logger.info(`Daraja refused payout ${attempt} (${method}): ${outcome.errorCode} ${outcome.errorMessage}`);
+      const rejection = { originatorConversationId: attempt, errorCode: outcome.errorCode.slice(0, 40), errorMessage: outcome.errorMessage.slice(0, 1000) };
+      journal.rejected(rejection);
+      return { outcome: 'rejected', resultCode: rejection.errorCode, resultDesc: rejection.errorMessage };
+    }
+    if (outcome.neverSent) {
+      metrics.payouts.inc({ method, outcome: 'not-sent' });
+      journal.unsent(attempt);
+      throw new PaymentServiceError(503, 'mpesa_unreachable', `M-Pesa is not reachable: payout ${attempt} was not sent.`);
+    }
+    metrics.payouts.inc({ method, outcome: 'unknown' });
+    logger.error(`payout ${attempt} (${method}): no answer from Daraja (${outcome.reason}); its status must be asked`);
+    throw outcomeUnknown(attempt);
+  }
+
+  /** Delivers a result through the outbox; the paid ones are also M-Pesa's books with real Daraja (the audit). */
+  function queue(result: PayoutResultBody, kind: 'b2c' | 'b2b', namedOriginatorConversationId?: string): PayoutCallbackOutcome {
+    if (!outbox.add(result)) return 'duplicate';
+    metrics.payouts.inc({ method: kind, outcome: result.resultCode === REFUND_RESULT_CODES.success ? 'paid' : 'failed' });
+    if (result.resultCode === REFUND_RESULT_CODES.success) {
+      const attempt = result.originatorConversationId;
+      journal.payout({ transactionId: result.transactionId!, originatorConversationId: namedOriginatorConversationId ?? attempt, attempt, amount: result.amount ?? 0, kind });
+    }
+    return 'queued';
+  }
+
+  const kindOfAttempt = (attempt: string) => journal.request(attempt)?.kind === 'b2b' ? 'b2b' : 'b2c';
+
+  return {
+    /** POST /internal/payouts: one attempt sent once; a repeat (even a concurrent one) gets the first one's answer. */
+    send(body: SendPayoutBody): Promise<SendPayoutAnswer> {
+      const attempt = body.originatorConversationId;
+      const inFlight = sending.get(attempt);
+      if (inFlight) return inFlight;
+      const answer = send(body).finally(() => sending.delete(attempt));
+      sending.set(attempt, answer);
+      return answer;
+    },
+
+    /**
+     * POST /internal/payouts/status: a Transaction Status query about an attempt. B2C v3 requests carry our
+     * OriginatorConversationID; a B2B one is named by Daraja's (journaled from its answer), else by the
+     * ConversationID or TransactionID the API server knows.
+     */
+    async status(body: PayoutStatusBody): Promise<void> {
+      const attempt = body.originatorConversationId;
+      const given = body.conversationId?.trim();
+      const receipt = given && /^[A-Z0-9]{10}$/.test(given) ? given : undefined;
+      const original = body.destination.method === 'mpesa' ? attempt : (journal.request(attempt)?.darajaOriginatorConversationId ?? (receipt ? undefined : given));
+      if (!original && !receipt) {
+        throw new PaymentServiceError(409, 'payment_outcome_unknown', `Nothing names payout ${attempt} to M-Pesa (no answer of Daraja was journaled): check the M-Pesa statement.`);
+      }
+      if (!daraja.refundsEnabled) throw new PaymentServiceError(503, 'mpesa_unreachable', 'Payouts are not configured.');
+      const outcome = await daraja.transactionStatus({
+        ...(receipt ? { transactionId: receipt } : { originalConversationId: original }),
+        party: 'b2c',
+        remarks: 'Tukio payout status',
+        resultUrl: deps.urls().statusResult(attempt),
+        timeoutUrl: deps.urls().statusTimeout(attempt),
+      });
+      metrics.payouts.inc({ method: body.destination.method, outcome: 'status-query' });
+      if (outcome.outcome === 'accepted') return;
+      if (outcome.outcome === 'rejected') throw new PaymentServiceError(502, 'mpesa_refused', `M-Pesa refused the status query: ${outcome.errorCode} ${outcome.errorMessage}`, { errorCode: outcome.errorCode });
+      throw new PaymentServiceError(outcome.neverSent ? 503 : 502, 'mpesa_unreachable', `M-Pesa did not answer the status query (${outcome.reason}).`);
+    },
+
+    /** Daraja's result of a payout request; `attempt` from its ResultURL, else the OriginatorConversationID B2C v3 echoes. */
+    result(attempt: string | undefined, result: ParsedResult): PayoutCallbackOutcome {
+      const originatorConversationId = attempt ?? payoutAttemptOf(result.originatorConversationId);
+      if (!originatorConversationId) return 'unknown';
+      const kind = kindOfAttempt(originatorConversationId);
+      const paid = result.resultCode === REFUND_RESULT_CODES.success;
+      const transactionId = providerId(result.transactionId ?? resultParameter(result.parameters, 'TransactionReceipt'));
+      if (paid && !transactionId) {
+        logger.error(`payout success for ${originatorConversationId} without a TransactionID; its status must be asked`);
+        return 'pending';
+      }
+      // B2C names it TransactionAmount, B2B Amount (a string, "190.00").
+      const amount = amountOf(resultParameter(result.parameters, 'TransactionAmount') ?? resultParameter(result.parameters, 'Amount'));
+      const charge = chargeOf(result.parameters);
+      return queue(
+        {
+          originatorConversationId,
+          conversationId: providerId(result.conversationId),
+          resultCode: result.resultCode,
+          resultDesc: result.resultDesc,
+          // A failure still carries a TransactionID (a placeholder): not a receipt of anything paid.
+          ...(paid ? { transactionId, ...(amount === undefined ? {} : { amount }), ...(charge === undefined ? {} : { charge }) } : {}),
+          source: 'callback',
+        },
+        kind,
+        result.originatorConversationId,
+      );
+    },
+
+    /** Daraja's answer to a Transaction Status query about `attempt`: a result when it says something definite. */
+    statusResult(attempt: string, result: ParsedResult): PayoutCallbackOutcome {
+      const verdict = transactionStatusVerdict(result);
+      const kind = kindOfAttempt(attempt);
+      if (verdict.state === 'paid') {
+        const { transactionId, amount, charge } = verdict;
+        const body: PayoutResultBody = {
+          originatorConversationId: attempt,
+          conversationId: verdict.conversationId,
+          resultCode: REFUND_RESULT_CODES.success,
+          resultDesc: `Transaction Status: ${verdict.status}`,
+          transactionId,
+          ...(amount === undefined ? {} : { amount }),
+          ...(charge === undefined ? {} : { charge }),
+          source: 'status-query',
+        };
+        return queue(body, kind, verdict.namedOriginatorConversationId);
+      }
+      if (verdict.state === 'failed') {
+        return queue({ originatorConversationId: attempt, conversationId: verdict.conversationId, resultCode: verdict.resultCode, resultDesc: verdict.resultDesc, source: 'status-query' }, kind);
+      }
+      logger.info(`Transaction Status for payout ${attempt} says nothing definite (${result.resultCode} ${verdict.status || result.resultDesc})`);
+      return 'pending';
+    },
+  };
+}
+
+export type Payouts = ReturnType<typeof createPayouts>;
