@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { PayoutDestinations } from '../src/modules/payouts/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, payouts } from '../src/db/schema.js';
+import { insertEventRow } from './helpers/events.js';
+import { loadPaymentService, type PaymentService, type Simulator } from './helpers/payment-service.js';
+import { payFor } from './helpers/refunds.js';
+import { freePort, startTestServer, type TestServer } from './helpers/test-server.js';
+
+/**
+ * One payout through the real payment service and the Daraja simulator: the API server's job sends it
+ * (POST /internal/payouts), the simulator pays the B2C and calls back, and the payment service's outbox delivers the
+ * result to POST /api/internal/payouts/results, which posts payout_paid and keeps the receipt.
+ */
+
+let t: TestServer;
+let pay: PaymentService;
+let simulator: Simulator;
+let dataDir: string;
+const destinations = new Map<string, { destination: { method: 'mpesa'; phone: string }; heldUntil: Date | null }>();
+const port: PayoutDestinations = { payoutDestination: async (organiserId) => destinations.get(organiserId) ?? null };
+
+beforeAll(async () => {
+  const paymentPort = await freePort();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-payouts-e2e-'));
+  const modules = await loadPaymentService();
+  simulator = await modules.simulator.startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '20' });
+  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0' }, { payoutDestinations: port });
+  pay = await modules.start.startPaymentService(
+    modules.config.loadPaymentConfig({
+      NODE_ENV: 'test',
+      PAYMENT_PORT: String(paymentPort),
+      DATA_DIR: path.join(dataDir, 'payments'),
+      API_URL: t.url,
+      INTERNAL_API_KEY: t.config.internalApiKey,
+      CALLBACK_SECRET: 'payouts-e2e-callback-secret-0123',
+      ...simulator.paymentEnv,
+      RECONCILE_INTERVAL_MS: '0',
+      REFUND_POLL_MS: '0',
+      PAYOUT_RESULT_RETRY_MS: '20',
+      LOG_LEVEL: 'silent',
+    }),
+    { host: '127.0.0.1' },
+  );
+  simulator.allowCallbacksTo(pay.callbackUrl);
+}, 120_000);
+
+afterAll(async () => {
+  await pay?.close();
+  await simulator?.close();
+  await t?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Polls until `check` answers something (a result travels through the simulator and the outbox). */
+async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a payout through the payment service and the simulator', () => {
+  it('is sent once, paid by B2C, and its result (delivered by the outbox) posts payout_paid with the receipt', async () => {
+    const organiser = await t.createUser('e2eorganiser');
+    const buyer = await t.createUser('e2ebuyer');
+    const admin = await t.loginAdmin();
+    destinations.set(organiser.user._id, { destination: { method: 'mpesa', phone: '254722000999' }, heldUntil: null });
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 20, price: 750 });
+    await payFor(t, buyer.token, eventId, { quantity: 2, phone: '254711000777' });
+    await t.db.update(events).set({ startsAt: new Date(Date.now() - 10 * 24 * 60 * 60 * 1000) }).where(eq(events.id, eventId));
+
+    await t.services.payouts.job.runOnce();
+    const paid = await waitFor(async () => {
+      const [row] = await t.db.select().from(payouts).where(eq(payouts.organiserId, organiser.user._id));
+      return row?.status === 'paid' ? row : undefined;
+    }, 'the payout to be paid');
+    expect(paid).toMatchObject({ amount: 1500, attempts: 1 });
+    expect(paid.receipt).toMatch(/^[A-Z0-9]{10}$/);
+    // The simulator's B2C result callback names no charge (its Transaction Status answer does): 0, and nothing to mpesa_charges.
+    expect(paid.charge).toBe(0);
+    const balances = (await t.api('GET', `/api/admin/ledger/balances?eventId=${eventId}`, { token: admin.token })).body.balances;
+    expect(balances).toMatchObject({ mpesa_clearing: 0, organiser_payable: 0, payouts_in_flight: 0 });
+    const statement = await t.api('GET', `/api/payouts/events/${eventId}/statement`, { token: organiser.token });
+    expect(statement.body).toMatchObject({ grossSales: 1500, net: 1500, paidOut: 1500, balance: 0, payouts: [{ receipt: paid.receipt, status: 'paid' }] });
+    // Nothing more is sent on later runs.
+    await t.services.payouts.job.runOnce();
+    expect(await t.db.select().from(payouts).where(eq(payouts.organiserId, organiser.user._id))).toHaveLength(1);
+  });
+});
