@@ -20,8 +20,8 @@ export interface MakePayoutsDeps {
   rules: PayoutRules;
 }
 
-/** Organisers looked at per run of the job (the rest wait for the next). */
-const ORGANISERS_PER_RUN = 500;
+/** Organisers read per page of the job's work list (every page is gone through each run). */
+const ORGANISERS_PER_PAGE = 500;
 
 /**
  * Makes payouts: for one organiser, in ONE database transaction, the payout row, its first attempt and its
@@ -71,11 +71,17 @@ export function createMakePayouts(deps: MakePayoutsDeps) {
 
     /** Every organiser with unsettled money gets their payout when one is due; answers how many were made. */
     async makeDue(now: Date): Promise<number> {
+      const repo = createPayoutsRepository(db);
       let made = 0;
-      for (const organiserId of await createPayoutsRepository(db).organisersWithMoney(ORGANISERS_PER_RUN)) {
-        if ((await this.makeFor(organiserId, now)).payoutId) made += 1;
+      let after: string | null = null;
+      for (;;) {
+        const page = await repo.organisersWithMoney(after, ORGANISERS_PER_PAGE);
+        for (const organiserId of page) {
+          if ((await this.makeFor(organiserId, now)).payoutId) made += 1;
+        }
+        if (page.length < ORGANISERS_PER_PAGE) return made;
+        after = page.at(-1)!;
       }
-      return made;
     },
   };
 }

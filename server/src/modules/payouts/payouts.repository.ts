@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
 import { refunds } from '../checkout/index.js';
@@ -48,13 +48,13 @@ export function createPayoutsRepository(db: Executor) {
       }));
     },
 
-    /** Organisers with an event whose organiser payable is not settled (the job's work list), and those never looked at first. */
-    async organisersWithMoney(limit: number): Promise<string[]> {
+    /** Organisers with an event whose organiser payable is not settled (the job's work list), a page after `afterId`, by id. */
+    async organisersWithMoney(afterId: string | null, limit: number): Promise<string[]> {
       const owing = db
         .select({ organiserId: events.userId })
         .from(ledgerEntries)
         .innerJoin(events, eq(events.id, ledgerEntries.eventId))
-        .where(eq(ledgerEntries.account, 'organiser_payable'))
+        .where(and(eq(ledgerEntries.account, 'organiser_payable'), afterId ? gt(events.userId, afterId) : undefined))
         .groupBy(events.userId, events.id)
         .having(sql`sum(${ledgerEntries.amount}) <> 0`)
         .as('owing');

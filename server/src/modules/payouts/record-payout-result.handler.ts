@@ -80,6 +80,7 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
           logger.error(`payout ${payout.id}: attempt ${attempt.originatorConversationId} paid (${input.transactionId}) although the payout is ${payout.status}`);
           return { recorded: true };
         }
+        // The ledger keeps whole shillings (as every money row): a charge with cents is rounded to the nearest one.
         const charge = Math.round(input.charge ?? 0);
         await repo.updatePayout(payout.id, { status: 'paid', receipt: input.transactionId!, charge, paidAt: now, nextAttemptAt: null, updatedAt: now });
         await ledger.payoutPaid({ id: payout.id, legs: await repo.legsOf(payout.id) }, charge);
