@@ -101,7 +101,7 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
       const [entries, payouts] = await Promise.all([repo.eventEntriesByKind(eventId), repo.payoutsOfEvent(eventId)]);
       const sum = (account: string, kinds?: string[]) => entries.filter((row) => row.account === account && (!kinds || kinds.includes(row.kind))).reduce((total, row) => total + row.amount, 0);
       const grossSales = sum('mpesa_clearing', ['payment', 'contradiction']);
-      const fees = -sum('platform_fees', ['payment', 'contradiction']);
+      const fees = -sum('platform_fees');
       const mpesaCharges = sum('mpesa_charges');
       const refunds = sum('organiser_payable', ['refund']);
       const adjustments = -sum('organiser_payable', ['adjustment']);
