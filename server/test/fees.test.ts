@@ -19,7 +19,7 @@ let t: TestServer;
 type Session = { token: string; user: { _id: string } };
 let admin: Session;
 let organiser: Session;
-let buyer: Session;
+let buyer: Session & { user: { email: string } };
 
 beforeAll(async () => {
   t = await startTestServer({ MPESA_TARIFF: JSON.stringify(TARIFF) });
@@ -115,7 +115,7 @@ describe('buying with a fee (5 %, at least Ksh 10 a ticket)', () => {
   });
 
   it('on top: the buyer pays the ticket and the fee, and the organiser gets the whole ticket price', async () => {
-    const eventId = await newEvent(400);
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 20, price: 400, title: 'Fee on top night' });
     const mode = await setFeeMode(eventId, 'on_top');
     expect(mode.status, JSON.stringify(mode.body)).toBe(200);
     expect(mode.body.feeMode).toBe('on_top');
@@ -124,6 +124,11 @@ describe('buying with a fee (5 %, at least Ksh 10 a ticket)', () => {
     const paid = await payFor(t, buyer.token, eventId, { quantity: 2, phone: '254711200002' });
     expect(paid.amount).toBe(840);
     expect(await balances(eventId)).toMatchObject({ mpesa_clearing: 840, organiser_payable: -800, platform_fees: -30, mpesa_charges: -10 });
+    // The buyer sees the breakdown in the ticket email and in their payment history.
+    const mail = await t.smtp.waitFor(buyer.user.email, /^Your Tukio tickets?: Fee on top night$/);
+    expect(mail.text).toContain('Tickets Ksh.800 + Tukio service fee Ksh.40.');
+    const history = await t.api('GET', `/api/transactions/${buyer.user._id}`, { token: buyer.token });
+    expect(history.body.find((row: { checkoutRequestId: string }) => row.checkoutRequestId === paid.checkoutRequestId)).toMatchObject({ amount: 840, fee: 40, feeMode: 'on_top' });
     // The minimum per ticket: 5 % of 100 is 5, so 10.
     const cheap = await newEvent(100);
     await setFeeMode(cheap, 'on_top');

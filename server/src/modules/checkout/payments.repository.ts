@@ -51,7 +51,7 @@ export function createPaymentsRepository(db: Executor) {
   /** A user's payment attempts with their event's title and their order, after `after` in newest-first order. */
   function transactionsOf<Extra extends Record<string, SQL>>(userId: string, after: CursorKey | undefined, extra?: Extra) {
     return db
-      .select({ payment: payments, title: events.title, orderStatus: orders.status, quantity: orders.quantity, ...(extra ?? ({} as Extra)) })
+      .select({ payment: payments, title: events.title, orderStatus: orders.status, quantity: orders.quantity, feeAmount: orders.feeAmount, feeMode: orders.feeMode, ...(extra ?? ({} as Extra)) })
       .from(payments)
       .innerJoin(events, eq(events.id, payments.eventId))
       .innerJoin(orders, eq(orders.id, payments.orderId))

@@ -69,7 +69,7 @@ interface IssuedTo {
   contact: { email: string; username: string; guestPhone: string | null; language: Language };
   guestEmail: string | null;
   event: { id: string; title: string; startsAt: Date; location: string };
-  payment: { amount: number; receipt: string | null };
+  payment: { amount: number; receipt: string | null; fee: { amount: number; mode: 'absorbed' | 'on_top' } };
 }
 
 const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
@@ -79,7 +79,7 @@ const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
   contact: view.contact,
   guestEmail: view.order.guestEmail,
   event: view.event,
-  payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null },
+  payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null, fee: { amount: view.order.feeAmount, mode: view.order.feeMode } },
 });
 
 /** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
