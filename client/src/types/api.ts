@@ -8,6 +8,9 @@ import type { RefundPolicy } from '@tukio/shared/refund-policy';
 export type UserRole = 'admin' | 'user' | (string & {});
 
 /** User as returned by the API. */
+/** Who pays the platform fee (docs/decisions/fees.md). */
+export type FeeMode = 'absorbed' | 'on_top';
+
 export interface ApiUser {
   _id: string;
   username: string;
@@ -83,6 +86,8 @@ export interface TukioEvent {
   cancelledAt?: string | null;
   /** What a holder gets back when cancelling their own tickets (absent on old servers: no refunds). */
   refundPolicy?: RefundPolicy;
+  /** Who pays the platform fee: out of the ticket price (`absorbed`, the default; absent on old servers) or buyers on top. */
+  feeMode?: FeeMode;
   /** Valid tickets issued (void ones hold no seat). */
   ticketsSold?: number;
 }
