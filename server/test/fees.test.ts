@@ -175,6 +175,23 @@ describe('refunds and contradictions', () => {
     expect(await audit()).toEqual([]);
   });
 
+  it('a holder cancelling one of two tickets gets back its price and its share of a fee paid on top', async () => {
+    const eventId = await newEvent(400);
+    await setFeeMode(eventId, 'on_top');
+    const policy = await t.api('PUT', `/api/events/${eventId}`, { token: organiser.token, body: { refundPolicy: { kind: 'full', untilHours: 0 } } });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    const paid = await payFor(t, buyer.token, eventId, { quantity: 2, phone: '254711200006' });
+    expect(paid.amount).toBe(840);
+    const mine = (await t.api('GET', '/api/tickets/mine', { token: buyer.token })).body.filter((ticket: { event: { _id: string } }) => ticket.event._id === eventId);
+    expect(mine).toHaveLength(2);
+    const cancelled = await t.api('POST', '/api/tickets/cancel', { token: buyer.token, body: { ticketIds: [mine[0]._id] } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(await t.db.select().from(refunds).where(eq(refunds.eventId, eventId))).toMatchObject([{ amount: 420, feeAmount: 20 }]);
+    // The organiser gives back the ticket's price, the fee account its fee; the other ticket's money stays.
+    expect(await balances(eventId)).toMatchObject({ organiser_payable: -400, platform_fees: -10, mpesa_charges: -10, refunds_payable: -420 });
+    expect(await audit()).toEqual([]);
+  });
+
   it('a success M-Pesa contradicts reverses every leg of its posting, the fee and the charge too', async () => {
     const eventId = await newEvent(700);
     const paid = await payFor(t, buyer.token, eventId, { phone: '254711200005' });

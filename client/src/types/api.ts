@@ -86,7 +86,7 @@ export interface TukioEvent {
   cancelledAt?: string | null;
   /** What a holder gets back when cancelling their own tickets (absent on old servers: no refunds). */
   refundPolicy?: RefundPolicy;
-  /** Who pays the platform fee: out of the ticket price (`absorbed`, the default; absent on old servers) or buyers on top. */
+  /** `on_top` when buyers pay the platform fee on top of the price; absent, it comes out of the price (the default). */
   feeMode?: FeeMode;
   /** Valid tickets issued (void ones hold no seat). */
   ticketsSold?: number;

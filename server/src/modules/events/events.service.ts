@@ -56,8 +56,11 @@ export interface EventDto {
   capacity: number | null;
   /** What a holder gets back when cancelling their own tickets (none for events made before policies). */
   refundPolicy: RefundPolicy;
-  /** Who pays the platform fee: `absorbed` (out of the ticket price, the default) or `on_top` (docs/decisions/fees.md). */
-  feeMode: 'absorbed' | 'on_top';
+  /**
+   * Present only when buyers pay the platform fee on top of the price (docs/decisions/fees.md); absent means it
+   * comes out of the price (the default), so the answers of events that never chose keep their exact shape.
+   */
+  feeMode?: 'on_top';
   registeredUsers: string[];
   user: string;
   latitude: number | null;
@@ -200,7 +203,7 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     ticketPriceMax: row.ticketPriceMax,
     capacity: row.capacity,
     refundPolicy: refundPolicyOf(row),
-    feeMode: row.feeMode,
+    ...(row.feeMode === 'on_top' ? { feeMode: 'on_top' as const } : {}),
     registeredUsers: extra.registeredUsers,
     user: row.userId,
     latitude: row.latitude,
