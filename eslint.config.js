@@ -61,7 +61,8 @@ const serverLayers = [
   ['auth'],
   ['events'],
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
-  ['ledger', 'tickets'],
+  // fees: an override names an event; checkout prices with its rule and records M-Pesa's charges.
+  ['fees', 'ledger', 'tickets'],
   ['checkout'],
   ['community', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.

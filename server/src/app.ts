@@ -43,6 +43,7 @@ import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
+import { createAdminFeesRouter, createFeesService } from './modules/fees/index.js';
 import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService } from './modules/ledger/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
@@ -275,7 +276,7 @@ export function createServices(deps: AppDeps) {
       },
     },
   });
-  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, mpesaTariff: config.fees.mpesaTariff, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   // The checkout the browser drives (/pay): this server holds and records; the payment service only speaks to M-Pesa.
   const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });
@@ -286,6 +287,7 @@ export function createServices(deps: AppDeps) {
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
   const ledger = createLedgerService({ db });
+  const fees = createFeesService({ db });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   const { redis } = deps;
   const ops = createOpsService({
@@ -295,7 +297,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -382,6 +384,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
+  app.use('/api/admin', createAdminFeesRouter({ fees: services.fees }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
   app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.

@@ -26,8 +26,12 @@ const cents = (amount: number) => Math.round(amount * 100);
  * - `ledger-clearing`: the clearing account is not what M-Pesa's books say the shortcode holds: payments it reports
  *   completed minus refunds it reports paid;
  * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts + fees + M-Pesa charges +
- *   balances still owed (to organisers and to buyers); payouts and charges post nothing yet, so they are 0;
- * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row.
+ *   balances still owed (to organisers and to buyers): every shilling received is somewhere. Fees are the fee
+ *   account's credit (net of the charges Tukio bears), charges the charges account's credit (docs/decisions/fees.md);
+ *   payouts post nothing yet, so they are 0 — organiser payouts fill that term in;
+ * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row (a refund
+ *   charges the organiser its amount less its fee share, and takes that share back from the fee account);
+ * - `ledger-fee`: a payment whose posting credited the fee account with anything but its order's fee.
  */
 export async function auditLedgerBooks(db: Database, provider: ProviderBooks): Promise<Finding[]> {
   const ledger = createLedger(db);
@@ -48,8 +52,9 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   }
 
   const { moneyIn, refundsPaid } = await repo.moneyTotals();
+  // Payouts: organiser payouts (a later change) put their paid-out total here, from their own rows.
   const payouts = 0;
-  const charges = 0;
+  const charges = -balances.mpesa_charges;
   const fees = -balances.platform_fees;
   const owedToOrganisers = -balances.organiser_payable - balances.payouts_in_flight;
   const owedToBuyers = -balances.refunds_payable;
@@ -65,7 +70,11 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
     flag('ledger-payment', `payment ${payment.name} (${payment.status}, ${payment.amount}) put ${payment.posted} into the clearing account, not ${payment.status === 'success' ? payment.amount : 0}`);
   }
   for (const refund of await repo.refundsOffLedger(LIMIT)) {
-    flag('ledger-refund', `refund ${refund.refundId} (${refund.status}, ${refund.amount}) charged the organiser ${refund.charged} and leaves ${refund.stillOwed} owed to the buyer`);
+    flag(
+      'ledger-refund',
+      `refund ${refund.refundId} (${refund.status}, ${refund.amount}, fee share ${refund.feeAmount}) charged the organiser ${refund.charged} and the fees ${refund.feeReturned} and leaves ${refund.stillOwed} owed to the buyer`,
+    );
   }
+  for (const payment of await repo.feesOffLedger(LIMIT)) flag('ledger-fee', `payment ${payment.name} posted a fee of ${payment.posted}, but its order's fee is ${payment.fee}`);
   return found;
 }
