@@ -61,7 +61,8 @@ const serverLayers = [
   ['auth'],
   ['events'],
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
-  ['ledger', 'tickets'],
+  // fees: an override names an event; checkout prices with its rule and records M-Pesa's charges.
+  ['fees', 'ledger', 'tickets'],
   ['checkout'],
   // payouts: reads checkout's refunds and the ledger's entries, posts payouts into the ledger.
   ['community', 'payouts', 'ticket-types', 'waitlist'],

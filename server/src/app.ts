@@ -43,6 +43,7 @@ import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
 import { createGeocodingRouter, createGeocodingService } from './modules/geocoding/index.js';
+import { createAdminFeesRouter, createFeesService } from './modules/fees/index.js';
 import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService } from './modules/ledger/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
@@ -281,7 +282,7 @@ export function createServices(deps: AppDeps) {
       },
     },
   });
-  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, mpesaTariff: config.fees.mpesaTariff, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   // The checkout the browser drives (/pay): this server holds and records; the payment service only speaks to M-Pesa.
   const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });
@@ -292,6 +293,7 @@ export function createServices(deps: AppDeps) {
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
   const ledger = createLedgerService({ db });
+  const fees = createFeesService({ db });
   // Organisers get paid: a job makes each due payout once and sends it through the payment service (docs/decisions/payouts.md).
   const payouts = createPayouts({
     db,
@@ -314,7 +316,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -401,6 +403,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
+  app.use('/api/admin', createAdminFeesRouter({ fees: services.fees }));
   app.use('/api/admin', createAdminPayoutsRouter({ payouts: services.payouts.service }));
   app.use('/api/internal/payouts', createInternalPayoutsRouter({ recordResult: services.payouts.recordResult, internalApiKey: config.internalApiKey }));
   app.use('/api/payouts', createPayoutsRouter({ payouts: services.payouts.service }));

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, redisCommandTimeoutMs, redisKeyPrefix, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
 import { z } from 'zod';
+import { parseMpesaTariff, type FeeRule, type MpesaTariff } from './modules/fees/index.js';
 
 export { ConfigError };
 
@@ -73,6 +74,16 @@ const envSchema = z.object({
   /** Milliseconds before a refund whose attempt failed is sent again; doubles with each attempt, at most one hour. */
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60 * 60 * 1000).default(60_000),
   /** Attempts a refund gets before it is left `failed` for an administrator. */
+  /**
+   * The platform fee a fresh install starts with (docs/decisions/fees.md), per paid ticket: a percent of its price
+   * (up to two decimals), plus fixed shillings, at least a minimum. Written once, when no fee was ever set; after
+   * that an administrator sets it (PUT /api/admin/fees). Default 0 % + 0, minimum 0: no fee.
+   */
+  PLATFORM_FEE_PERCENT: z.coerce.number().min(0).max(100).refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, 'at most two decimals').default(0),
+  PLATFORM_FEE_FIXED: z.coerce.number().int().min(0).max(100_000).default(0),
+  PLATFORM_FEE_MINIMUM: z.coerce.number().int().min(0).max(100_000).default(0),
+  /** M-Pesa's charges to the business per band (fees/mpesa-tariff.ts): unset for the documented example, `none`, or JSON. */
+  MPESA_TARIFF: optionalString,
   REFUND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   /** Days after an event ends (the end of the Nairobi day it starts) before its net is paid to its organiser. */
   PAYOUT_DELAY_DAYS: z.coerce.number().int().min(0).max(90).default(3),
@@ -234,6 +245,8 @@ export interface AppConfig {
   clientDist: string | undefined;
   internalApiKey: string;
   holdMinutes: number;
+  /** The platform fee a fresh install starts with, and M-Pesa's charges (docs/decisions/fees.md). */
+  fees: { initial: FeeRule; mpesaTariff: MpesaTariff };
   ticketSigningKey: string | undefined;
   /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
   refunds: { retryBaseMs: number; maxAttempts: number };
@@ -328,6 +341,14 @@ function smsGatewayOf(env: Env, dataDir: string): AppConfig['sms']['gateway'] {
   return { kind: 'africastalking', baseUrl: withoutTrailingSlash(env.AT_BASE_URL ?? host), username: env.AT_USERNAME, apiKey: env.AT_API_KEY, senderId: env.AT_SENDER_ID };
 }
 
+function mpesaTariffOf(value: string | undefined): MpesaTariff {
+  try {
+    return parseMpesaTariff(value);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parseEnv(envSchema, source, 'configuration');
   const dataDir = path.resolve(env.DATA_DIR);
@@ -381,6 +402,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     clientDist: env.CLIENT_DIST,
     internalApiKey: env.INTERNAL_API_KEY ?? readOrCreateSecret(dataDir, 'internal-api-key'),
     holdMinutes: env.HOLD_MINUTES,
+    fees: {
+      initial: { percentBp: Math.round(env.PLATFORM_FEE_PERCENT * 100), fixed: env.PLATFORM_FEE_FIXED, minimum: env.PLATFORM_FEE_MINIMUM },
+      mpesaTariff: mpesaTariffOf(env.MPESA_TARIFF),
+    },
     ticketSigningKey: env.TICKET_SIGNING_KEY,
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
     payouts: {

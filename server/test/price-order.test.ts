@@ -14,6 +14,7 @@ function facts(overrides: Partial<PricingFacts> = {}): PricingFacts {
       { id: 'early', name: 'Early bird', price: 80, salesStart: null, salesEnd: new Date('2026-11-30T00:00:00Z'), maxPerOrder: 10 },
     ],
     promo: null,
+    fee: null,
     ...overrides,
   };
 }
@@ -41,6 +42,8 @@ describe('priceOrder', () => {
       subtotal: 1200,
       discount: 0,
       amount: 1200,
+      fee: 0,
+      feeMode: 'absorbed',
       promoId: null,
     });
   });
@@ -107,5 +110,49 @@ describe('priceOrder', () => {
     const types = [{ id: 'table', name: 'Table', price: 150_000, salesStart: null, salesEnd: null, maxPerOrder: 5 }];
     expect(priceOrder(facts({ types }), { items: [{ typeId: 'table', quantity: 2 }], quantity: 2 }, wallNow).refusal).toEqual({ reason: 'amount_too_large', amount: 300_000 });
     expect(priceOrder(facts({ types: [{ ...types[0]!, price: 125_000 }] }), { items: [{ typeId: 'table', quantity: 2 }], quantity: 2 }, wallNow).priced?.amount).toBe(250_000);
+  });
+});
+
+describe('priceOrder: the platform fee (docs/decisions/fees.md)', () => {
+  const fee = (percentBp: number, fixed: number, minimum: number, mode: 'absorbed' | 'on_top') => ({ fee: { percentBp, fixed, minimum, mode } });
+  const two = { items: [{ typeId: 'ga', quantity: 2 }], quantity: 2 };
+
+  it('absorbed: the fee comes out of the price, so the buyer pays the ticket price', () => {
+    expect(priceOrder(facts(fee(500, 0, 0, 'absorbed')), two, wallNow).priced).toMatchObject({ subtotal: 200, amount: 200, fee: 10, feeMode: 'absorbed' });
+  });
+
+  it('on top: the buyer pays the fee beside the price, and M-Pesa is asked for both', () => {
+    expect(priceOrder(facts(fee(500, 0, 0, 'on_top')), two, wallNow).priced).toMatchObject({ subtotal: 200, amount: 210, fee: 10, feeMode: 'on_top' });
+  });
+
+  it('fixed shillings and the minimum count per paid ticket', () => {
+    expect(priceOrder(facts(fee(0, 7, 0, 'on_top')), two, wallNow).priced).toMatchObject({ fee: 14, amount: 214 });
+    // 5 % of 200 is 10, less than 2 × 15.
+    expect(priceOrder(facts(fee(500, 0, 15, 'on_top')), two, wallNow).priced).toMatchObject({ fee: 30, amount: 230 });
+  });
+
+  it('rounds the percentage of each line to the nearest shilling, halves up', () => {
+    const types = [{ id: 'x', name: 'X', price: 105, salesStart: null, salesEnd: null, maxPerOrder: 10 }];
+    // 2.5 % of 1,050 is 26.25 → 26; of 1,260 (12 × 105) would be 31.5 → 32.
+    expect(priceOrder(facts({ types, ...fee(250, 0, 0, 'on_top') }), { items: [{ typeId: 'x', quantity: 10 }], quantity: 10 }, wallNow).priced?.fee).toBe(26);
+    const twelve = [{ ...types[0]!, maxPerOrder: 12 }];
+    expect(priceOrder(facts({ types: twelve, ...fee(250, 0, 0, 'on_top') }), { items: [{ typeId: 'x', quantity: 12 }], quantity: 12 }, wallNow).priced?.fee).toBe(32);
+  });
+
+  it('charges no fee on free tickets in an order with paid ones, and takes it of the discounted price', () => {
+    const types = [...facts().types, { id: 'free', name: 'Free', price: 0, salesStart: null, salesEnd: null, maxPerOrder: 5 }];
+    const order = { items: [{ typeId: 'ga', quantity: 1 }, { typeId: 'free', quantity: 3 }], quantity: 4 };
+    expect(priceOrder(facts({ types, ...fee(1000, 5, 0, 'on_top') }), order, wallNow).priced).toMatchObject({ fee: 15, amount: 115 });
+    // 10 % off a Ksh 100 ticket: the fee is 10 % of 90.
+    const promoted = priceOrder(facts({ types, promo: promo('percent', 10), ...fee(1000, 0, 0, 'on_top') }), { ...order, promoCode: 'KARIBU' }, wallNow).priced;
+    expect(promoted).toMatchObject({ discount: 10, fee: 9, amount: 99 });
+  });
+
+  it('an absorbed fee never takes more than the tickets cost; a fee on top counts toward the M-Pesa limit', () => {
+    expect(priceOrder(facts(fee(0, 500, 0, 'absorbed')), two, wallNow).priced).toMatchObject({ amount: 200, fee: 200 });
+    const types = [{ id: 'table', name: 'Table', price: 125_000, salesStart: null, salesEnd: null, maxPerOrder: 5 }];
+    const tables = { items: [{ typeId: 'table', quantity: 2 }], quantity: 2 };
+    expect(priceOrder(facts({ types, ...fee(100, 0, 0, 'absorbed') }), tables, wallNow).priced).toMatchObject({ amount: 250_000, fee: 2500 });
+    expect(priceOrder(facts({ types, ...fee(100, 0, 0, 'on_top') }), tables, wallNow).refusal).toEqual({ reason: 'amount_too_large', amount: 252_500 });
   });
 });

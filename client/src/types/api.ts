@@ -8,6 +8,9 @@ import type { RefundPolicy } from '@tukio/shared/refund-policy';
 export type UserRole = 'admin' | 'user' | (string & {});
 
 /** User as returned by the API. */
+/** Who pays the platform fee (docs/decisions/fees.md). */
+export type FeeMode = 'absorbed' | 'on_top';
+
 export interface ApiUser {
   _id: string;
   username: string;
@@ -83,6 +86,8 @@ export interface TukioEvent {
   cancelledAt?: string | null;
   /** What a holder gets back when cancelling their own tickets (absent on old servers: no refunds). */
   refundPolicy?: RefundPolicy;
+  /** `on_top` when buyers pay the platform fee on top of the price; absent, it comes out of the price (the default). */
+  feeMode?: FeeMode;
   /** Valid tickets issued (void ones hold no seat). */
   ticketsSold?: number;
 }

@@ -12,6 +12,7 @@ import {
   type AuthUser,
 } from '../modules/auth/index.js';
 import { seedEvent } from '../modules/events/index.js';
+import { createFeesService } from '../modules/fees/index.js';
 import { seedTicketTypes } from '../modules/ticket-types/index.js';
 import { createObjectStore, type ObjectStore } from '../modules/uploads/index.js';
 import { demoAvatar } from './demo-avatars.js';
@@ -117,5 +118,7 @@ export async function bootstrapDatabase(db: Database, config: AppConfig, logger:
   const lookAlikes = await backfillUsernameSkeletons(db);
   if (lookAlikes.length > 0) logger.error(`usernames that look like an older account's (left as they are): ${lookAlikes.join(', ')}`);
   if (config.admin) await ensureAdmin(db, config.admin, logger);
+  // A fresh install starts with the configured platform fee (docs/decisions/fees.md); later starts keep the admins' settings.
+  await createFeesService({ db }).ensureInitialFee(config.fees.initial);
   return config.seedDemo ? seedDemo(db, logger, !config.admin, createObjectStore(config.objectStorage, config.dataDir)) : null;
 }

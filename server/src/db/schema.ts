@@ -10,6 +10,7 @@ export * from '../modules/checkout/refunds.schema.js';
 export * from '../modules/community/community.schema.js';
 export * from '../modules/contact/contact.schema.js';
 export * from '../modules/events/events.schema.js';
+export * from '../modules/fees/fees.schema.js';
 export * from '../modules/ledger/ledger.schema.js';
 export * from '../modules/mail/mail.schema.js';
 export * from '../modules/moderation/moderation.schema.js';

@@ -74,6 +74,8 @@ export async function startTestServer(
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'admin-password',
     CLIENT_DIST: path.join(dataDir, 'no-client'),
+    // No M-Pesa charges unless a test sets a tariff (fees.test.ts): the ledger tests assert exact postings.
+    MPESA_TARIFF: 'none',
     ...env,
   });
   // A server that fails to start (a port in use) leaves nothing behind: its database, inbox and files go.

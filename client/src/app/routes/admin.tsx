@@ -13,6 +13,7 @@ import {
   AdminEventList,
   AdminEventsView,
   EventChangesSection,
+  FeesSection,
   ModeratedEventCard,
   ModerationSection,
   RefundsSection,
@@ -71,6 +72,7 @@ export default function AdminRoute() {
         <EventChangesSection onDecided={approved.reload} />
         <ModerationSection />
         <RefundsSection />
+        <FeesSection />
         <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />
         <AdminEventList title={t('admin.cancelledEvents')} list={cancelled} empty={t('admin.noCancelledEvents')} renderCard={card} collapsible />
         <AdminEventList title={t('admin.allEvents')} list={all} empty={t('admin.noEvents')} renderCard={card} collapsible />

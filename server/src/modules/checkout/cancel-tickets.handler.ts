@@ -31,6 +31,16 @@ export interface SelfCancelDeps {
  * transaction, the tickets are voided ('self_cancel'), their seats freed, and each paid order's payment
  * gets a refund of price × tickets × percent, never more than what is left of it.
  */
+/**
+ * What the buyer paid for tickets that cost `ticketsPaid`: with the platform fee paid on top of the order, their
+ * share of it too (in proportion to their price, rounded down; all of an order's tickets give all of it), so a
+ * refund gives back the fee with the tickets (docs/decisions/fees.md). An absorbed fee is inside the price already.
+ */
+function withFeeOnTop(order: { amount: number; feeAmount: number; feeMode: 'absorbed' | 'on_top' }, ticketsPaid: number): number {
+  if (order.feeMode !== 'on_top' || order.feeAmount <= 0 || order.amount <= order.feeAmount) return ticketsPaid;
+  return Math.floor((ticketsPaid * order.amount) / (order.amount - order.feeAmount));
+}
+
 export function createSelfCancel(deps: SelfCancelDeps) {
   const { db } = deps;
 
@@ -63,8 +73,8 @@ export function createSelfCancel(deps: SelfCancelDeps) {
         const row = byOrder.get(orderId);
         const ofOrder = locked.filter((ticket) => ticket.orderId === orderId);
         const count = ofOrder.length;
-        // Each ticket's own price (a VIP ticket refunds what it cost, not the order's average).
-        const amount = row ? selfCancelRefund(ofOrder.reduce((sum, ticket) => sum + paidFor(ticket), 0), 1, terms.percent) : 0;
+        // Each ticket's own price (a VIP ticket refunds what it cost, not the order's average), with its share of a fee paid on top.
+        const amount = row ? selfCancelRefund(withFeeOnTop(row.order, ofOrder.reduce((sum, ticket) => sum + paidFor(ticket), 0)), 1, terms.percent) : 0;
         if (!row?.paymentId || amount <= 0) continue;
         const refund = await ledger.createRefund({
           paymentId: row.paymentId,

@@ -24,12 +24,15 @@ const cents = (amount: number) => Math.round(amount * 100);
  * - `ledger-unbalanced`: a transaction whose entries do not sum to zero, or has fewer than two (the triggers refuse
  *   them: this proves nothing got past them);
  * - `ledger-clearing`: the clearing account is not what M-Pesa's books say the shortcode holds: payments it reports
- *   completed minus refunds it reports paid, minus payouts paid and their charges (the audit's books do not list
- *   payouts yet, so those two come from the ledger's `payout_paid` transactions);
- * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts paid + fees Tukio keeps (its fee
- *   account less the M-Pesa charges it bore) + M-Pesa charges + balances still owed (to organisers, in flight to
- *   them, and to buyers);
- * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row.
+ *   completed minus refunds it reports paid, minus payouts paid (the audit's books do not list payouts yet, so they
+ *   come from the ledger's `payout_paid` transactions; M-Pesa's charges leave clearing untouched, docs/decisions/fees.md);
+ * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts paid + fees + M-Pesa charges +
+ *   balances still owed (to organisers, in flight to them, and to buyers): every shilling received is somewhere. Fees
+ *   are the fee account's credit (net of the charges Tukio bears, payouts' too), charges the charges account's credit
+ *   (docs/decisions/fees.md);
+ * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row (a refund
+ *   charges the organiser its amount less its fee share, and takes that share back from the fee account);
+ * - `ledger-fee`: a payment whose posting credited the fee account with anything but its order's fee.
  */
 export async function auditLedgerBooks(db: Database, provider: ProviderBooks): Promise<Finding[]> {
   const ledger = createLedger(db);
@@ -40,22 +43,21 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   for (const row of await ledger.unbalanced(LIMIT)) flag('ledger-unbalanced', `ledger transaction ${row.id} (${row.kind}) has ${row.legs} entries summing to ${row.total}`);
 
   const balances = await ledger.balances();
-  const payoutTotals = await ledger.payoutTotals();
+  const payouts = await ledger.payoutsPaid();
   const providerIn = provider.payments.reduce((sum, payment) => sum + cents(payment.amount), 0);
   const providerOut = provider.refunds.reduce((sum, refund) => sum + cents(refund.amount), 0);
-  const paidOut = (payoutTotals.paid + payoutTotals.charges) * 100;
+  const paidOut = payouts * 100;
   if (providerIn - providerOut - paidOut !== balances.mpesa_clearing * 100) {
     flag(
       'ledger-clearing',
       `the clearing account holds ${balances.mpesa_clearing}, but M-Pesa reports ${providerIn / 100} in payments and ${providerOut / 100} in refunds paid, ` +
-        `and ${paidOut / 100} went out in payouts and their charges (${(providerIn - providerOut - paidOut) / 100})`,
+        `and ${payouts} went out in payouts (${(providerIn - providerOut - paidOut) / 100})`,
     );
   }
 
   const { moneyIn, refundsPaid } = await repo.moneyTotals();
-  const payouts = payoutTotals.paid;
-  const charges = balances.mpesa_charges;
-  const fees = -balances.platform_fees - charges;
+  const charges = -balances.mpesa_charges;
+  const fees = -balances.platform_fees;
   const owedToOrganisers = -balances.organiser_payable - balances.payouts_in_flight;
   const owedToBuyers = -balances.refunds_payable;
   const accounted = refundsPaid + payouts + fees + charges + owedToOrganisers + owedToBuyers;
@@ -70,7 +72,11 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
     flag('ledger-payment', `payment ${payment.name} (${payment.status}, ${payment.amount}) put ${payment.posted} into the clearing account, not ${payment.status === 'success' ? payment.amount : 0}`);
   }
   for (const refund of await repo.refundsOffLedger(LIMIT)) {
-    flag('ledger-refund', `refund ${refund.refundId} (${refund.status}, ${refund.amount}) charged the organiser ${refund.charged} and leaves ${refund.stillOwed} owed to the buyer`);
+    flag(
+      'ledger-refund',
+      `refund ${refund.refundId} (${refund.status}, ${refund.amount}, fee share ${refund.feeAmount}) charged the organiser ${refund.charged} and the fees ${refund.feeReturned} and leaves ${refund.stillOwed} owed to the buyer`,
+    );
   }
+  for (const payment of await repo.feesOffLedger(LIMIT)) flag('ledger-fee', `payment ${payment.name} posted a fee of ${payment.posted}, but its order's fee is ${payment.fee}`);
   return found;
 }

@@ -11,7 +11,7 @@ type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
 /** Payment attempts as GET /api/transactions/:userId answers them, each with its latest refund. */
 async function toTransactions(repo: PaymentsRepository, rows: Awaited<ReturnType<PaymentsRepository['listForUser']>>) {
   const refunds = await repo.latestRefunds(rows.map((row) => row.payment.id));
-  return rows.map(({ payment, title, orderStatus, quantity }) => ({
+  return rows.map(({ payment, title, orderStatus, quantity, feeAmount, feeMode }) => ({
     _id: payment.id,
     name: title,
     eventId: payment.eventId,
@@ -29,6 +29,9 @@ async function toTransactions(repo: PaymentsRepository, rows: Awaited<ReturnType
     refundStatus: refunds.get(payment.id)?.status ?? null,
     refundAmount: refunds.get(payment.id)?.amount ?? null,
     refundReceipt: refunds.get(payment.id)?.receipt ?? null,
+    // The platform fee inside `amount` (docs/decisions/fees.md) and who bore it.
+    fee: feeAmount,
+    feeMode,
   }));
 }
 

@@ -29,8 +29,10 @@ function toPricingFacts(raw: {
   event: { status: string; startsAt: string; isPaid: boolean; title: string };
   types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number }>;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: string | null; validUntil: string | null; ticketTypeIds: string[] | null } | null;
+  fee: PricingFacts['fee'];
 }): PricingFacts {
   return {
+    fee: raw.fee,
     event: { ...raw.event, startsAt: new Date(raw.event.startsAt) },
     types: raw.types.map((type) => ({ ...type, salesStart: dateOrNull(type.salesStart), salesEnd: dateOrNull(type.salesEnd) })),
     promo: raw.promo && { ...raw.promo, validFrom: dateOrNull(raw.promo.validFrom), validUntil: dateOrNull(raw.promo.validUntil) },
@@ -49,7 +51,7 @@ export function createPaymentsRepository(db: Executor) {
   /** A user's payment attempts with their event's title and their order, after `after` in newest-first order. */
   function transactionsOf<Extra extends Record<string, SQL>>(userId: string, after: CursorKey | undefined, extra?: Extra) {
     return db
-      .select({ payment: payments, title: events.title, orderStatus: orders.status, quantity: orders.quantity, ...(extra ?? ({} as Extra)) })
+      .select({ payment: payments, title: events.title, orderStatus: orders.status, quantity: orders.quantity, feeAmount: orders.feeAmount, feeMode: orders.feeMode, ...(extra ?? ({} as Extra)) })
       .from(payments)
       .innerJoin(events, eq(events.id, payments.eventId))
       .innerJoin(orders, eq(orders.id, payments.orderId))
@@ -102,8 +104,8 @@ export function createPaymentsRepository(db: Executor) {
       holdSeconds: number;
     }): Promise<{ outcome: 'held'; orderId: string; holdExpiresAt: Date } | { outcome: 'stale' } | { outcome: 'refused'; refusal: StockRefusal }> {
       const orderId = newId();
-      const { lines, quantity, amount, discount, promoId } = input.priced;
-      const order = JSON.stringify({ lines, quantity, amount, discount, promoId });
+      const { lines, quantity, amount, discount, fee, feeMode, promoId } = input.priced;
+      const order = JSON.stringify({ lines, quantity, amount, discount, fee, feeMode, promoId });
       const result = await db.execute(
         sql`select * from tukio_hold_priced_order(${orderId}, ${input.eventId}, ${input.userId}, ${input.factsVersion}, ${input.promoCode ?? null},
               ${order}::jsonb, ${input.phone}, ${input.guestEmail ?? null}, ${input.holdSeconds})`,

@@ -54,6 +54,8 @@ export const transaction = z
     refundStatus: refundStatusSchema.nullable().meta({ description: "The payment's latest refund: due, sent (to M-Pesa), succeeded or failed; null when none." }),
     refundAmount: shillings.nullable(),
     refundReceipt: z.string().nullable().meta({ description: 'The M-Pesa TransactionID of the refund once it succeeded.' }),
+    fee: z.int().meta({ description: 'The platform fee inside `amount` (0 without one).' }),
+    feeMode: z.enum(['absorbed', 'on_top']).meta({ description: '`on_top`: the buyer paid the fee beside the tickets; `absorbed`: it came out of their price.' }),
   })
   .meta({ id: 'Transaction' });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
-import { events } from '../events/events.schema.js';
+import { events, FEE_MODES } from '../events/events.schema.js';
 import { promoCodes, ticketTypes } from '../ticket-types/ticket-types.schema.js';
 
 /**
@@ -34,6 +34,12 @@ export const orders = pgTable(
     /** The promo code applied on the server when the seats were held, and what it took off `amount`. */
     promoCodeId: id('promo_code_id').references((): AnyPgColumn => promoCodes.id, { onDelete: 'restrict' }),
     discount: integer('discount').notNull().default(0),
+    /**
+     * The platform fee of this order, snapshotted when its seats were held (docs/decisions/fees.md): whole shillings,
+     * and whether the buyer paid it on top (inside `amount`) or it came out of the ticket prices (also inside `amount`).
+     */
+    feeAmount: integer('fee_amount').notNull().default(0),
+    feeMode: text('fee_mode', { enum: FEE_MODES }).notNull().default('absorbed'),
     /** A guest buyer's optional email, for the ticket mail (their shadow account has none). */
     guestEmail: text('guest_email'),
     createdAt: createdAt(),

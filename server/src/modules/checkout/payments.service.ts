@@ -10,6 +10,7 @@ import { createPaymentHistory } from './payment-history.service.js';
 import { createQuoteOrderHandler } from './quote-order.handler.js';
 import { createRecordPushHandler } from './record-push.handler.js';
 import { createReleaseOrderHandler } from './release-order.handler.js';
+import type { MpesaTariff } from '../fees/index.js';
 import { createSettlePaymentHandler } from './settle-payment.handler.js';
 
 export type { HoldOrderInput as CreateOrderInput } from './hold-order.handler.js';
@@ -20,6 +21,8 @@ export interface PaymentsServiceDeps {
   tickets: TicketsService;
   logger: Logger;
   holdMinutes: number;
+  /** M-Pesa's charges (docs/decisions/fees.md): settlement records the receiving charge of each payment. */
+  mpesaTariff?: MpesaTariff | undefined;
   metrics?: Pick<Metrics, 'settlements'> | undefined;
   /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
   waitlist?: SoldOutNotes | undefined;

@@ -1,4 +1,5 @@
 import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
+import { lineFee, NO_FEE, type FeeMode, type FeeRule } from '../fees/index.js';
 
 /**
  * What pricing an order reads (`tukio_pricing_facts`, read in one statement): the event, its ticket types in
@@ -8,6 +9,8 @@ export interface PricingFacts {
   event: { status: string; startsAt: Date; isPaid: boolean; title: string };
   types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number }>;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: Date | null; validUntil: Date | null; ticketTypeIds: string[] | null } | null;
+  /** The platform fee in force for the event (its override, else the platform's) and the organiser's fee mode; null before any fee was ever set. */
+  fee: (FeeRule & { mode: FeeMode }) | null;
 }
 
 /** What the buyer asks for: chosen types, or (no items) `quantity` of the cheapest type on sale. */
@@ -30,8 +33,11 @@ export interface PricedOrder {
   quantity: number;
   subtotal: number;
   discount: number;
-  /** What M-Pesa is asked for: subtotal less discount, at least Ksh 1. */
+  /** What M-Pesa is asked for: subtotal less discount (at least Ksh 1), plus the fee when the buyer pays it on top. */
   amount: number;
+  /** The platform fee inside `amount` (docs/decisions/fees.md): on top of the tickets, or out of their price. */
+  fee: number;
+  feeMode: FeeMode;
   promoId: string | null;
 }
 
@@ -104,7 +110,20 @@ export function priceOrder(facts: PricingFacts, request: OrderRequest, wallNow: 
       discount += line.discount;
     }
   }
-  const amount = subtotal - discount;
+  const tickets = subtotal - discount;
+  const { fee, feeMode } = orderFee(facts.fee, lines, tickets);
+  const amount = feeMode === 'on_top' ? tickets + fee : tickets;
   if (amount > MPESA_TRANSACTION_MAX) return refuse({ reason: 'amount_too_large', amount });
-  return { priced: { lines, quantity, subtotal, discount, amount, promoId: request.promoCode !== undefined ? (promo?.id ?? null) : null } };
+  return { priced: { lines, quantity, subtotal, discount, amount, fee, feeMode, promoId: request.promoCode !== undefined ? (promo?.id ?? null) : null } };
+}
+
+/**
+ * The order's platform fee: each line's (`lineFee`: free lines pay none) summed. Absorbed, it comes out of what the
+ * tickets cost, so it never takes more than that (the organiser's share is never negative).
+ */
+function orderFee(fee: PricingFacts['fee'], lines: PricedLine[], tickets: number): { fee: number; feeMode: FeeMode } {
+  const rule = fee ?? NO_FEE;
+  const feeMode = fee?.mode ?? 'absorbed';
+  const total = lines.reduce((sum, line) => sum + lineFee(rule, line.unitPrice * line.quantity - line.discount, line.unitPrice > 0 ? line.quantity : 0), 0);
+  return { fee: feeMode === 'absorbed' ? Math.min(total, tickets) : total, feeMode };
 }

@@ -13,7 +13,16 @@ export function createQuoteOrderHandler(deps: { db: Database; waitlist?: SoldOut
     const { facts, priced } = await readAndPrice(deps.db, eventId, request);
     const short = await createPaymentsRepository(deps.db).stockRefusal({ eventId, userId: buyerId, lines: priced.lines, promoId: priced.promoId, now: new Date() });
     if (short) throw await stockRefusalError(short, { facts, promoCode: request.promoCode, userId: buyerId, eventId, waitlist: deps.waitlist });
-    return { eventId, quantity: priced.quantity, amount: priced.amount, discount: priced.discount, subtotal: priced.subtotal, promoCode: request.promoCode ?? null };
+    return {
+      eventId,
+      quantity: priced.quantity,
+      amount: priced.amount,
+      discount: priced.discount,
+      subtotal: priced.subtotal,
+      promoCode: request.promoCode ?? null,
+      fee: priced.fee,
+      feeMode: priced.feeMode,
+    };
   }
   return { handle };
 }

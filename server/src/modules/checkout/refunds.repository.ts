@@ -98,6 +98,22 @@ export function createRefundsRepository(db: Executor) {
     /** `takenFrom` for many payments at once: payment id -> shillings taken (absent: nothing). */
     takenFromEach,
 
+    /** Each payment's platform fee (its order's) and the part of it earlier refunds already gave back (docs/decisions/fees.md). */
+    async feesOfEach(paymentIds: string[]): Promise<Map<string, { fee: number; refunded: number }>> {
+      const rows = await inSlices(paymentIds, (slice) =>
+        db
+          .select({
+            paymentId: payments.id,
+            fee: orders.feeAmount,
+            refunded: sql<number>`(select coalesce(sum(r.fee_amount), 0) from ${refunds} r where r.payment_id = ${payments.id})::int`,
+          })
+          .from(payments)
+          .innerJoin(orders, eq(orders.id, payments.orderId))
+          .where(inArray(payments.id, slice)),
+      );
+      return new Map(rows.map((row) => [row.paymentId, { fee: Number(row.fee), refunded: Number(row.refunded) }]));
+    },
+
     /** These payments, locked (refunds of one payment are created one at a time). */
     async lockPayments(paymentIds: string[]) {
       return inSlices(paymentIds, (slice) => db.select().from(payments).where(inArray(payments.id, slice)).orderBy(payments.id).for('update'));
@@ -346,26 +362,52 @@ export function createRefundsRepository(db: Executor) {
     },
 
     /**
+     * Payments whose `payment` posting credited the fee account with anything but their order's platform fee
+     * (the fee leg is the posting's only credit there; M-Pesa's charge is a debit).
+     */
+    async feesOffLedger(limit: number) {
+      const result = await db.execute(sql`
+        select p.id, p.checkout_request_id, p.mpesa_receipt_number as receipt, o.fee_amount,
+               coalesce(-sum(e.amount) filter (where e.account = 'platform_fees' and e.amount < 0), 0)::bigint as posted
+          from ${payments} p
+          join ${orders} o on o.id = p.order_id
+          join ${ledgerTransactions} t on t.payment_id = p.id and t.kind = 'payment'
+          left join ${ledgerEntries} e on e.transaction_id = t.id
+         group by p.id, o.fee_amount
+        having coalesce(-sum(e.amount) filter (where e.account = 'platform_fees' and e.amount < 0), 0) <> o.fee_amount
+         limit ${limit}`);
+      return rowsOf<{ id: string; checkout_request_id: string; receipt: string | null; fee_amount: number; posted: string }>(result).map((row) => ({
+        name: row.receipt ?? row.checkout_request_id,
+        fee: Number(row.fee_amount),
+        posted: Number(row.posted),
+      }));
+    },
+
+    /**
      * The ledger's side of each refund: its transactions charge the organiser's payable its amount, and leave it
      * in refunds payable until it succeeded. Answers the refunds that differ.
      */
     async refundsOffLedger(limit: number) {
       const result = await db.execute(sql`
-        select r.id, r.status, r.amount,
+        select r.id, r.status, r.amount, r.fee_amount,
                coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0)::bigint as charged,
+               coalesce(sum(e.amount) filter (where e.account = 'platform_fees'), 0)::bigint as fee_returned,
                coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0)::bigint as owed
           from ${refunds} r
           left join ${ledgerTransactions} t on t.refund_id = r.id
           left join ${ledgerEntries} e on e.transaction_id = t.id
          group by r.id
-        having coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0) <> r.amount
+        having coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0) <> r.amount - r.fee_amount
+            or coalesce(sum(e.amount) filter (where e.account = 'platform_fees'), 0) <> r.fee_amount
             or coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0) <> case when r.status = 'succeeded' then 0 else -r.amount end
          limit ${limit}`);
-      return rowsOf<{ id: string; status: string; amount: number; charged: string; owed: string }>(result).map((row) => ({
+      return rowsOf<{ id: string; status: string; amount: number; fee_amount: number; charged: string; fee_returned: string; owed: string }>(result).map((row) => ({
         refundId: row.id,
         status: row.status,
         amount: Number(row.amount),
+        feeAmount: Number(row.fee_amount),
         charged: Number(row.charged),
+        feeReturned: Number(row.fee_returned),
         stillOwed: -Number(row.owed),
       }));
     },

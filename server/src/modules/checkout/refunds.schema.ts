@@ -36,6 +36,8 @@ export const refunds = pgTable(
       .references(() => events.id, { onDelete: 'restrict' }),
     /** Whole shillings. */
     amount: integer('amount').notNull(),
+    /** The platform fee's share of `amount` (docs/decisions/fees.md): given back out of the fee account, the rest charged to the organiser. */
+    feeAmount: integer('fee_amount').notNull().default(0),
     /** The payer's MSISDN (2547XXXXXXXX), copied from the payment. */
     phone: text('phone').notNull(),
     reason: text('reason', { enum: REFUND_REASONS }).notNull(),
@@ -50,6 +52,7 @@ export const refunds = pgTable(
   },
   (t) => [
     check('refunds_amount_positive', sql`${t.amount} > 0`),
+    check('refunds_fee_within_amount', sql`${t.feeAmount} >= 0 and ${t.feeAmount} <= ${t.amount}`),
     uniqueIndex('refunds_receipt_idx').on(t.receipt),
     index('refunds_status_next_idx').on(t.status, t.nextAttemptAt),
     index('refunds_payment_idx').on(t.paymentId),

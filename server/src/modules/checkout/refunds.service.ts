@@ -55,11 +55,23 @@ export function createRefundLedger(executor: Executor) {
   const repo = createRefundsRepository(executor);
   type PaymentRow = NonNullable<Awaited<ReturnType<typeof repo.lockPayment>>>;
 
-  /** Due refunds and their first transition. A refund of the whole payment reverses its STK receipt; a partial one is a B2C payout. */
-  async function insertDue(entries: Array<{ payment: PaymentRow; amount: number }>, reason: RefundReason, detail: string | undefined, now: Date) {
+  /**
+   * Due refunds and their first transition. A refund of the whole payment reverses its STK receipt; a partial one is a B2C payout.
+   * Each carries its share of the platform fee (docs/decisions/fees.md): the buyer gets back what they paid, fee
+   * included, so a refund of all that is left of a payment gives back all that is left of its fee, and a smaller one
+   * the fee's share of it in proportion, rounded down (the last refund takes the remainder).
+   */
+  async function insertDue(entries: Array<{ payment: PaymentRow; amount: number; left: number }>, reason: RefundReason, detail: string | undefined, now: Date) {
     if (entries.length === 0) return [];
+    const fees = await repo.feesOfEach(entries.map((entry) => entry.payment.id));
+    const feeShare = (payment: PaymentRow, amount: number, left: number) => {
+      const { fee, refunded } = fees.get(payment.id) ?? { fee: 0, refunded: 0 };
+      const feeLeft = Math.max(fee - refunded, 0);
+      return Math.min(amount >= left ? feeLeft : Math.floor((amount * fee) / payment.amount), feeLeft, amount);
+    };
     const inserted = await repo.insertRefunds(
-      entries.map(({ payment, amount }) => ({
+      entries.map(({ payment, amount, left }) => ({
+        feeAmount: feeShare(payment, amount, left),
         id: newId(),
         orderId: payment.orderId,
         paymentId: payment.id,
@@ -103,7 +115,7 @@ export function createRefundLedger(executor: Executor) {
           body: { left: Math.max(0, left) },
         });
       }
-      const [refund] = await insertDue([{ payment, amount }], input.reason, input.detail, input.now ?? new Date());
+      const [refund] = await insertDue([{ payment, amount, left }], input.reason, input.detail, input.now ?? new Date());
       return refund;
     },
 
@@ -116,7 +128,12 @@ export function createRefundLedger(executor: Executor) {
       const locked = await repo.lockPayments(paymentIds);
       if (locked.some((payment) => payment.status !== 'success')) throw AppError.conflict('payment_not_refundable', refundMessages.notRefundable);
       const taken = await repo.takenFromEach(locked.map((payment) => payment.id));
-      const due = locked.map((payment) => ({ payment, amount: payment.amount - (taken.get(payment.id) ?? 0) })).filter((entry) => entry.amount > 0);
+      const due = locked
+        .map((payment) => {
+          const left = payment.amount - (taken.get(payment.id) ?? 0);
+          return { payment, amount: left, left };
+        })
+        .filter((entry) => entry.amount > 0);
       return insertDue(due, reason, detail, now);
     },
   };

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { translate, type Language } from '../../lib/i18n.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Metrics } from '../../lib/metrics.js';
+import { mpesaCharge, type MpesaTariff } from '../fees/index.js';
 import { createLedger } from '../ledger/index.js';
 import type { SmsService } from '../sms/index.js';
 import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
@@ -19,6 +20,8 @@ export interface SettlePaymentDeps {
   logger: Logger;
   /** payment_settlements_total{status}: counted once per result actually recorded. */
   metrics?: Pick<Metrics, 'settlements'> | undefined;
+  /** M-Pesa's charges (docs/decisions/fees.md): the receiving charge of each payment is recorded as Tukio's cost. None when absent. */
+  mpesaTariff?: MpesaTariff | undefined;
   /** Guest orders' tickets go to the phone by SMS, as a link to their ticket page (docs/decisions/guest-checkout.md). */
   guests?: { links: GuestTicketLinks; sms: Pick<SmsService, 'enqueue'> } | undefined;
 }
@@ -66,7 +69,7 @@ interface IssuedTo {
   contact: { email: string; username: string; guestPhone: string | null; language: Language };
   guestEmail: string | null;
   event: { id: string; title: string; startsAt: Date; location: string };
-  payment: { amount: number; receipt: string | null };
+  payment: { amount: number; receipt: string | null; fee: { amount: number; mode: 'absorbed' | 'on_top' } };
 }
 
 const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
@@ -76,7 +79,7 @@ const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
   contact: view.contact,
   guestEmail: view.order.guestEmail,
   event: view.event,
-  payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null },
+  payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null, fee: { amount: view.order.feeAmount, mode: view.order.feeMode } },
 });
 
 /** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
@@ -270,7 +273,9 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
           return changed(released?.status ?? order.status);
         }
-        await createLedger(tx).paymentReceived(recorded);
+        // The order's fee as it was priced, and what M-Pesa charges to receive the payment, in the same posting.
+        const receivingCharge = deps.mpesaTariff ? mpesaCharge('receive', recorded.amount, deps.mpesaTariff) : 0;
+        await createLedger(tx).paymentReceived({ ...recorded, feeAmount: order.feeAmount, mpesaCharge: receivingCharge });
         if (order.status === 'paid' || order.status === 'refund_due') return changed(order.status);
 
         // The hold is comfortably live, so its seats are reserved: no recount. A buyer counting

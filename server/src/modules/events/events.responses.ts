@@ -48,6 +48,10 @@ export const eventResponse = z
     refundPolicy: z
       .object({ kind: z.enum(['none', 'full', 'partial']), percent: z.int().nullable(), untilHours: z.int() })
       .meta({ description: 'What a holder gets back when cancelling their own tickets: none, full, or partial (`percent`), until `untilHours` before the start.' }),
+    feeMode: z
+      .literal('on_top')
+      .optional()
+      .meta({ description: 'Present when buyers pay the platform fee on top of the ticket price; absent, it comes out of the price (the default).' }),
     ticketsSold: z.int().optional().meta({ description: 'Valid tickets issued (void ones hold no seat).' }),
     seatsLeft: z.int().nullable().optional(),
     createdAt: dateTime.optional(),

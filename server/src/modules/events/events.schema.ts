@@ -3,6 +3,9 @@ import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, 
 import { id, createdAt, updatedAt, tsvector } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
 
+/** Who pays the platform fee (docs/decisions/fees.md): the organiser out of the ticket price, or the buyer on top of it. */
+export const FEE_MODES = ['absorbed', 'on_top'] as const;
+
 /**
  * The events module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
  */
@@ -32,6 +35,11 @@ export const events = pgTable(
     ticketPriceMax: integer('ticket_price_max').notNull().default(0),
     /** Null means unlimited seats. */
     capacity: integer('capacity'),
+    /**
+     * Who pays the platform fee (docs/decisions/fees.md), the organiser's choice: `absorbed` (the default: it comes
+     * out of the ticket price, so prices buyers see never change) or `on_top` (buyers pay it beside the price).
+     */
+    feeMode: text('fee_mode', { enum: FEE_MODES }).notNull().default('absorbed'),
     /**
      * What a holder gets back when they cancel their own tickets (@tukio/shared/refund-policy): none (the
      * default, also for events made before policies), full, or partial (`refund_percent` 1-99), until

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, text } from '../../lib/validate.js';
 import { DAY_MS, parseDayOrWallClock, parseWallClock } from './event-dates.js';
+import { FEE_MODES } from './events.schema.js';
 import { decodeCursor } from './search-query.js';
 
 export const IMAGE_URL_MAX = 2048;
@@ -128,6 +129,11 @@ export const refundPolicyBody = z
   })
   .meta({ description: 'Self-cancel refund policy: `{kind: none|full|partial, percent (1-99, partial only), untilHours (0-720, before the start)}`.' });
 
+/** Who pays the platform fee (docs/decisions/fees.md): optional; a new event absorbs it unless the organiser says `on_top`. */
+const feeMode = z
+  .enum(FEE_MODES, { error: 'Fee mode must be absorbed or on_top.' })
+  .meta({ description: '`absorbed` (default): the platform fee comes out of the ticket price; `on_top`: buyers pay it beside the price.' });
+
 export const createEventBody = z.object({
   title: text('Title', EVENT_TITLE_MAX),
   description: text('Description', EVENT_DESCRIPTION_MAX),
@@ -140,6 +146,7 @@ export const createEventBody = z.object({
   ticketPrice: optionalNull(ticketPrice),
   capacity: optionalNull(capacity),
   refundPolicy: refundPolicyBody.optional(),
+  feeMode: feeMode.optional(),
 });
 
 export type CreateEventInput = z.infer<typeof createEventBody>;
@@ -156,6 +163,7 @@ export const updateEventBody = z.object({
   ticketPrice: optionalNull(ticketPrice),
   capacity: optionalNull(capacity),
   refundPolicy: refundPolicyBody.optional(),
+  feeMode: feeMode.optional(),
   status: z.enum(['approved', 'pending'], { error: 'Status must be approved or pending.' }).optional(),
 });
 

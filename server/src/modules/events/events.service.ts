@@ -56,6 +56,11 @@ export interface EventDto {
   capacity: number | null;
   /** What a holder gets back when cancelling their own tickets (none for events made before policies). */
   refundPolicy: RefundPolicy;
+  /**
+   * Present only when buyers pay the platform fee on top of the price (docs/decisions/fees.md); absent means it
+   * comes out of the price (the default), so the answers of events that never chose keep their exact shape.
+   */
+  feeMode?: 'on_top';
   registeredUsers: string[];
   user: string;
   latitude: number | null;
@@ -198,6 +203,7 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     ticketPriceMax: row.ticketPriceMax,
     capacity: row.capacity,
     refundPolicy: refundPolicyOf(row),
+    ...(row.feeMode === 'on_top' ? { feeMode: 'on_top' as const } : {}),
     registeredUsers: extra.registeredUsers,
     user: row.userId,
     latitude: row.latitude,
@@ -738,6 +744,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         ...price,
         capacity: input.capacity ?? null,
         ...refundPolicyColumns(input.refundPolicy ?? NO_REFUNDS),
+        feeMode: input.feeMode ?? 'absorbed',
         ...coords,
         status: 'pending',
         userId: user.id,
@@ -768,6 +775,8 @@ export function createEventsService(deps: EventsServiceDeps) {
       }
       if (input.capacity !== undefined) changes.capacity = input.capacity;
       if (input.refundPolicy !== undefined) Object.assign(changes, refundPolicyColumns(input.refundPolicy));
+      // Applies at once, like capacity: a checkout priced under the other mode is priced again by its hold (the fee is in the pricing facts).
+      if (input.feeMode !== undefined) changes.feeMode = input.feeMode;
       const locationChanged = input.location !== undefined && input.location !== row.location;
       if (input.location !== undefined) changes.location = input.location;
       if (input.latitude !== undefined || input.longitude !== undefined || locationChanged) {

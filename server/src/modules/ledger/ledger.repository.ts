@@ -67,6 +67,28 @@ export function createLedgerRepository(db: Executor) {
       return rowsOf<{ id: string }>(result).map((row) => row.id);
     },
 
+    /**
+     * A `contradiction` transaction of the payment: its `payment` transaction's every entry with the opposite sign
+     * (the organiser of a payable leg read from the event now, as `post` does). Nothing when the payment posted
+     * nothing or its contradiction is there already.
+     */
+    async reversePayment(paymentId: string): Promise<void> {
+      await db.execute(sql`
+        with original as (
+          select t.id from ${ledgerTransactions} t where t.kind = 'payment' and t.payment_id = ${paymentId}
+        ), posted as (
+          insert into ${ledgerTransactions} (id, kind, payment_id)
+          select ${newId()}, 'contradiction', ${paymentId} where exists (select 1 from original)
+          on conflict do nothing
+          returning id
+        )
+        insert into ${ledgerEntries} (id, transaction_id, account, event_id, organiser_id, amount)
+        select substr(md5(posted.id || ':' || e.id), 1, 24), posted.id, e.account, e.event_id,
+               case when e.account = 'organiser_payable' then (select ev.user_id from ${events} ev where ev.id = e.event_id) end,
+               -e.amount
+          from posted cross join original join ${ledgerEntries} e on e.transaction_id = original.id`);
+    },
+
     /** Each account's balance (debit positive), over everything or one event's entries. */
     async balances(eventId?: string): Promise<Array<{ account: LedgerAccount; balance: number }>> {
       const rows = await db

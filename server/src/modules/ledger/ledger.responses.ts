@@ -17,7 +17,7 @@ export const adjusted = z.object({ transactionId: id, balances: accountBalances 
 export const eventLedger = z.object({
   eventId: id,
   currency: z.literal('KES'),
-  grossSales: shillings.meta({ description: 'Every successful payment for the event.' }),
+  grossSales: shillings.meta({ description: "The organiser's share of every successful payment for the event (the payments less the platform fee)." }),
   reversed: shillings.meta({ description: 'Successes M-Pesa later contradicted (the money never came).' }),
   refunds: shillings.meta({ description: 'Refunds owed or paid to buyers of the event.' }),
   adjustments: shillings.meta({ description: "Administrators' corrections in the organiser's favour (negative: against)." }),

@@ -18,12 +18,19 @@ export interface LedgerPayout {
   legs: PayoutLeg[];
 }
 
-/** What a posting needs of a payment or a refund: its id, the event it belongs to and its whole shillings. */
+/**
+ * What a posting needs of a payment or a refund: its id, the event it belongs to and its whole shillings, with the
+ * platform fee's part of them (docs/decisions/fees.md; none when absent).
+ */
 export interface LedgerMoney {
   id: string;
   eventId: string;
   amount: number;
+  feeAmount?: number | undefined;
 }
+
+/** Drops the legs of nothing (an entry is never 0: a fee of 0, or an absorbed fee that took the whole price). */
+const nonZero = (legs: LedgerLeg[]) => legs.filter((leg) => leg.amount !== 0);
 
 export const ledgerMessages = {
   eventNotFound: 'Event not found.',
@@ -37,16 +44,19 @@ export const ledgerMessages = {
  * transaction (the one that settles the payment or creates or pays the refund), so money rows and their ledger
  * entries commit together or not at all. A repeated post of the same payment or refund adds nothing.
  * Debit positive, credit negative:
- * - paymentReceived: the shortcode's clearing account up, the event's organiser payable (what we owe them) up;
- * - paymentContradicted: the exact reverse, for a success M-Pesa's own answer contradicted;
- * - refundsOwed: the organiser owes the buyer: organiser payable down, refunds payable up;
+ * - paymentReceived: the shortcode's clearing account up; the platform fee to the fee account and the rest to the
+ *   event's organiser payable (what we owe them); and M-Pesa's receiving charge, which Tukio bears out of its fee
+ *   revenue: the fee account debited, the charges account credited (charges M-Pesa takes, docs/decisions/fees.md);
+ * - paymentContradicted: the exact reverse of what the payment posted, for a success M-Pesa's own answer contradicted;
+ * - refundsOwed: the buyer is owed: the fee's share out of the fee account, the rest out of the organiser payable,
+ *   refunds payable up;
  * - refundPaid: M-Pesa paid it: refunds payable down, clearing down.
  * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
  * Payouts (docs/decisions/payouts.md), `payouts_in_flight` being what is owed to organisers and on its way:
  * - payoutMade: per event of the payout, its organiser payable debited by its share (credited for a share
  *   recovering a negative balance) and payouts in flight credited as much (for that event);
- * - payoutPaid: per event, payouts in flight debited and clearing credited; M-Pesa's charge for it, when named,
- *   is Tukio's expense: mpesa_charges debited, clearing credited (it left the shortcode too), with no event;
+ * - payoutPaid: per event, payouts in flight debited and clearing credited; M-Pesa's charge for it is borne by
+ *   Tukio as the receiving charges are: the fee account debited, the charges account credited (no event);
  * - payoutFailed: the exact reverse of payoutMade (the money is the organiser's payable again).
  */
 export function createLedger(executor: Executor) {
@@ -62,37 +72,36 @@ export function createLedger(executor: Executor) {
   const owed = (refund: LedgerMoney): LedgerPosting => ({
     kind: 'refund',
     refundId: refund.id,
-    legs: [
-      { account: 'organiser_payable', amount: refund.amount, eventId: refund.eventId },
+    legs: nonZero([
+      { account: 'organiser_payable', amount: refund.amount - (refund.feeAmount ?? 0), eventId: refund.eventId },
+      { account: 'platform_fees', amount: refund.feeAmount ?? 0, eventId: refund.eventId },
       { account: 'refunds_payable', amount: -refund.amount, eventId: refund.eventId },
-    ],
+    ]),
   });
 
   return {
-    async paymentReceived(payment: LedgerMoney): Promise<void> {
+    /** `mpesaCharge`: what M-Pesa charges the business to receive it (fees/mpesa-tariff.ts). */
+    async paymentReceived(payment: LedgerMoney & { mpesaCharge?: number | undefined }): Promise<void> {
+      const fee = payment.feeAmount ?? 0;
+      const charge = payment.mpesaCharge ?? 0;
       await repo.post([
         {
           kind: 'payment',
           paymentId: payment.id,
-          legs: [
+          legs: nonZero([
             { account: 'mpesa_clearing', amount: payment.amount, eventId: payment.eventId },
-            { account: 'organiser_payable', amount: -payment.amount, eventId: payment.eventId },
-          ],
+            { account: 'platform_fees', amount: -fee, eventId: payment.eventId },
+            { account: 'organiser_payable', amount: -(payment.amount - fee), eventId: payment.eventId },
+            { account: 'platform_fees', amount: charge, eventId: payment.eventId },
+            { account: 'mpesa_charges', amount: -charge, eventId: payment.eventId },
+          ]),
         },
       ]);
     },
 
-    async paymentContradicted(payment: LedgerMoney): Promise<void> {
-      await repo.post([
-        {
-          kind: 'contradiction',
-          paymentId: payment.id,
-          legs: [
-            { account: 'mpesa_clearing', amount: -payment.amount, eventId: payment.eventId },
-            { account: 'organiser_payable', amount: payment.amount, eventId: payment.eventId },
-          ],
-        },
-      ]);
+    /** Every leg the payment's posting wrote, reversed (read from the ledger, so a fee or tariff changed since cannot skew it). */
+    async paymentContradicted(payment: Pick<LedgerMoney, 'id'>): Promise<void> {
+      await repo.reversePayment(payment.id);
     },
 
     /** Refunds just created (one, or an event cancellation's every one): one statement whatever their number. */
@@ -119,7 +128,7 @@ export function createLedger(executor: Executor) {
     },
 
     async payoutPaid(payout: LedgerPayout, charge: number): Promise<void> {
-      const chargeLegs: LedgerLeg[] = charge > 0 ? [{ account: 'mpesa_charges', amount: charge }, { account: 'mpesa_clearing', amount: -charge }] : [];
+      const chargeLegs: LedgerLeg[] = charge > 0 ? [{ account: 'platform_fees', amount: charge }, { account: 'mpesa_charges', amount: -charge }] : [];
       await repo.post([{ kind: 'payout_paid', payoutId: payout.id, legs: [...perEvent(payout, 'payouts_in_flight', 'mpesa_clearing'), ...chargeLegs] }]);
     },
 
@@ -127,11 +136,10 @@ export function createLedger(executor: Executor) {
       await repo.post([{ kind: 'payout_failed', payoutId: payout.id, legs: perEvent(payout, 'payouts_in_flight', 'organiser_payable') }]);
     },
 
-    /** What payouts paid to organisers (in-flight debits of `payout_paid`) and the M-Pesa charges they cost. */
-    async payoutTotals(): Promise<{ paid: number; charges: number }> {
+    /** What payouts paid to organisers: the in-flight debits of `payout_paid`. */
+    async payoutsPaid(): Promise<number> {
       const rows = await repo.balancesOfKinds(['payout_paid']);
-      const of = (account: LedgerAccount) => rows.find((row) => row.account === account)?.balance ?? 0;
-      return { paid: of('payouts_in_flight'), charges: of('mpesa_charges') };
+      return rows.find((row) => row.account === 'payouts_in_flight')?.balance ?? 0;
     },
 
     /** Each account's balance (debit positive), over everything or one event's entries; every account named. */

@@ -101,8 +101,10 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
       const [entries, payouts] = await Promise.all([repo.eventEntriesByKind(eventId), repo.payoutsOfEvent(eventId)]);
       const sum = (account: string, kinds?: string[]) => entries.filter((row) => row.account === account && (!kinds || kinds.includes(row.kind))).reduce((total, row) => total + row.amount, 0);
       const grossSales = sum('mpesa_clearing', ['payment', 'contradiction']);
-      const fees = -sum('platform_fees');
-      const mpesaCharges = sum('mpesa_charges');
+      // The platform fee on its sales: what the payments took before the organiser's payable (refunds give their share back through `refunds`).
+      const fees = grossSales + sum('organiser_payable', ['payment', 'contradiction']);
+      // M-Pesa's charges for receiving its payments: Tukio bears them out of its fees (credit-normal), not deducted from the net.
+      const mpesaCharges = -sum('mpesa_charges');
       const refunds = sum('organiser_payable', ['refund']);
       const adjustments = -sum('organiser_payable', ['adjustment']);
       const net = -sum('organiser_payable', ['payment', 'contradiction', 'refund', 'adjustment']);

@@ -28,8 +28,10 @@ export const quoteView = z.object({
   quantity: z.int(),
   subtotal: z.int().meta({ description: 'Before the promo code.' }),
   discount: z.int(),
-  amount: z.int().meta({ description: 'What the M-Pesa prompt will ask for.' }),
+  amount: z.int().meta({ description: 'What the M-Pesa prompt will ask for (the tickets, plus the fee when the buyer pays it on top).' }),
   promoCode: z.string().nullable(),
+  fee: z.int().meta({ description: 'The platform fee inside `amount` (docs/decisions/fees.md); 0 without one.' }),
+  feeMode: z.enum(['absorbed', 'on_top']).meta({ description: '`on_top`: the buyer pays the fee beside the tickets; `absorbed`: it comes out of their price.' }),
 });
 
 export const promoCodeView = z.object({

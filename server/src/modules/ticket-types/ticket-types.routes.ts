@@ -51,7 +51,7 @@ export function createTicketTypesRouter(deps: { ticketTypes: TicketTypesService 
       description: 'Worked out by the same rules as the purchase itself; a refusal is the one the purchase would get (e.g. `promoCode` used up, a type sold out).',
       params: eventParams,
       body: quoteBody,
-      responses: { 200: { description: '`{eventId, quantity, subtotal, discount, amount, promoCode}`.', schema: quoteView }, 400: 'Invalid choice or promo code (field named).', 404: notFound, 409: 'Sold out, not on sale, or code used up.' },
+      responses: { 200: { description: '`{eventId, quantity, subtotal, discount, amount, promoCode, fee, feeMode}`.', schema: quoteView }, 400: 'Invalid choice or promo code (field named).', 404: notFound, 409: 'Sold out, not on sale, or code used up.' },
     },
     ({ params, user, body }) => ticketTypes.quote(params.id, user, body),
   );

@@ -15,7 +15,7 @@ export interface TicketMailInput {
   event: { id: string; title: string; startsAt: Date; location: string };
   tickets: Array<{ id: string; code: string }>;
   /** What was paid for them by M-Pesa (none for free tickets or a transfer): the buyer's proof of payment. */
-  payment?: { amount: number; receipt: string | null } | undefined;
+  payment?: { amount: number; receipt: string | null; fee?: { amount: number; mode: 'absorbed' | 'on_top' } | undefined } | undefined;
   publicUrl: string;
   /** Optional PNG renderer for the QR of a code; without it the mail carries the code as text only. */
   qrPng?: ((code: string) => Promise<Buffer>) | undefined;
@@ -96,12 +96,20 @@ export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
       ? t('tickets.mailPaidReceipt', { amount: formatShillings(payment.amount), receipt: payment.receipt })
       : t('tickets.mailPaid', { amount: formatShillings(payment.amount) })
     : '';
+  // The platform fee (docs/decisions/fees.md): what of the payment it was, and who bore it.
+  const fee = payment?.fee && payment.fee.amount > 0 ? payment.fee : undefined;
+  const feeLine = fee
+    ? fee.mode === 'on_top'
+      ? t('tickets.mailFeeOnTop', { tickets: formatShillings(payment!.amount - fee.amount), fee: formatShillings(fee.amount) })
+      : t('tickets.mailFeeAbsorbed', { fee: formatShillings(fee.amount) })
+    : '';
   const hello = (name: string | null) => (name ? t('mail.hello', { username: name }) : t('mail.helloGuest'));
   const hint = input.ticketsUrl ? t('tickets.mailHintTicketPage', { url: input.ticketsUrl }) : t('tickets.mailHintProfile');
   const text =
     `${hello(input.username)}\n\n` +
     `${t('tickets.mailCount', { count, title: event.title })}\n` +
     (paidLine ? `${paidLine}\n` : '') +
+    (feeLine ? `${feeLine}\n` : '') +
     `${t('tickets.mailWhen', { when })}\n${t('tickets.mailWhere', { location: event.location })}\n${t('mail.eventPage')}: ${url}\n\n` +
     `${t('tickets.mailShowQr', { hint })}\n${codes}\n\n` +
     `${t('tickets.mailCalendar')}\n`;
@@ -109,6 +117,7 @@ export async function buildTicketMail(input: TicketMailInput): Promise<Mail> {
     `<p>${hello(input.username === null ? null : escapeHtml(input.username))}</p>` +
     `<p>${t('tickets.mailCountHtml', { count, title: escapeHtml(event.title) })}</p>` +
     (paidLine ? `<p>${escapeHtml(paidLine)}</p>` : '') +
+    (feeLine ? `<p>${escapeHtml(feeLine)}</p>` : '') +
     `<p>${t('tickets.mailWhen', { when: escapeHtml(when) })}<br>${t('tickets.mailWhere', { location: escapeHtml(event.location) })}<br><a href="${escapeHtml(url)}">${t('mail.eventPage')}</a>` +
     (input.ticketsUrl ? `<br><a href="${escapeHtml(input.ticketsUrl)}">${t('tickets.mailTicketPageLink')}</a>` : '') +
     `</p>` +

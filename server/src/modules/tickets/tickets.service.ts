@@ -18,7 +18,7 @@ import type { MailOutbox } from '../mail/index.js';
 import { createCheckinScansRepository } from './checkin-scans.repository.js';
 import { createCheckinSync, type OfflineScan } from './checkin-sync.js';
 import { qrPng } from './qr.js';
-import { buildTicketMail } from './ticket-mail.js';
+import { buildTicketMail, type TicketMailInput } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
 import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
 
@@ -110,7 +110,7 @@ type TicketContact = { email: string; username: string | null; language: Languag
 export interface KnownIssue {
   contact: TicketContact;
   event: { id: string; title: string; startsAt: Date; location: string };
-  payment?: { amount: number; receipt: string | null } | undefined;
+  payment?: TicketMailInput['payment'];
 }
 
 /** A ticket email as its outbox row keeps it (kind 'tickets'): drawn when sent, QR images included; what is missing is looked up then. */
@@ -120,7 +120,7 @@ interface TicketMailBody {
   tickets: Array<{ id: string; code: string }>;
   contact?: TicketContact;
   event?: { id: string; title: string; startsAt: string; location: string };
-  payment?: { amount: number; receipt: string | null } | undefined;
+  payment?: TicketMailInput['payment'];
 }
 
 export interface TicketsServiceDeps {

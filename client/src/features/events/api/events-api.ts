@@ -7,7 +7,7 @@ import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import type { PendingChange } from '../../../lib/event-review-api';
 import { api } from '../../../lib/api-client';
 import type { RefundReason, RefundStatus } from '../../../lib/refund-labels';
-import type { EventItem, TicketTypesView } from '../../../types/api';
+import type { EventItem, FeeMode, TicketTypesView } from '../../../types/api';
 import { asArray } from './public-events-api';
 
 const seg = (value: string) => encodeURIComponent(value);
@@ -56,6 +56,7 @@ export interface NewEventInput {
   ticketPrice: number;
   capacity: number | null;
   refundPolicy?: RefundPolicy;
+  feeMode?: FeeMode;
 }
 
 /** POST /api/events/addevnt (auth) -> the created event, status pending. */
@@ -73,6 +74,7 @@ export interface EventUpdateInput {
   longitude?: number | null;
   capacity?: number | null;
   refundPolicy?: RefundPolicy;
+  feeMode?: FeeMode;
   /** Admin only. */
   status?: 'approved' | 'pending';
 }

@@ -28,6 +28,8 @@ import {
 import { joinEventDate, splitEventDate } from '../lib/event-time';
 import { errorsAfterEdit, typeErrorKey, typeInputs, typeRowsOf, validateTypeRows, type TicketTypeErrors, type TicketTypeRow } from '../lib/ticket-type-rows';
 import { EventFields } from './event-fields';
+import type { FeeMode } from '../../../types/api';
+import { FeeModeField } from './fee-mode-field';
 import { RefundPolicyFields } from './refund-policy-fields';
 import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
@@ -79,6 +81,7 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
   const [errors, setErrors] = useState<FormErrors<EventFormValues>>({});
   const [policy, setPolicy] = useState(() => refundPolicyValues(event.refundPolicy));
   const [policyErrors, setPolicyErrors] = useState<FormErrors<RefundPolicyValues>>({});
+  const [feeMode, setFeeMode] = useState<FeeMode>(event.feeMode ?? 'absorbed');
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [focusToken, setFocusToken] = useState(0);
@@ -125,6 +128,7 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
         location: values.location.trim(),
         capacity: parseCapacity(values.capacity),
         refundPolicy: refundPolicyInput(policy),
+        ...(event.isPaid && feeMode !== (event.feeMode ?? 'absorbed') ? { feeMode } : {}),
         // Without a map match the server keeps the stored point, or places a moved event itself.
         ...(geo.coords ? { latitude: geo.coords.lat, longitude: geo.coords.lon } : {}),
       });
@@ -206,6 +210,7 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
               {t('events.loadingTypes')}
             </p>
           )}
+          <FeeModeField value={feeMode} onChange={setFeeMode} disabled={pending} />
         </fieldset>
       ) : null}
       {reviewed ? <p className="muted review-note">{t('event-review.formNoteLive')}</p> : null}

@@ -20,6 +20,8 @@ import { cheapestPrice, defaultTypeRows, errorsAfterEdit, isPlainPrice, newTypeR
 import { todayInKenya } from '../../../lib/event-clock';
 import { joinEventDate } from '../lib/event-time';
 import { EventFields } from './event-fields';
+import type { FeeMode } from '../../../types/api';
+import { FeeModeField } from './fee-mode-field';
 import { RefundPolicyFields } from './refund-policy-fields';
 import { TicketTypesFields } from './ticket-types-fields';
 import '../forms.css';
@@ -95,6 +97,7 @@ export function PlanEventForm() {
   const [errors, setErrors] = useState<FormErrors<PlanFormValues>>({});
   const [typeRows, setTypeRows] = useState<TicketTypeRow[]>(readTypesDraft);
   const [typeErrors, setTypeErrors] = useState<TicketTypeErrors>({});
+  const [feeMode, setFeeMode] = useState<FeeMode>('absorbed');
   /** Created, but its ticket types were refused: the button saves only them. */
   const [createdPendingTypes, setCreatedPendingTypes] = useState<EventItem | null>(null);
   const [image, setImage] = useState<File | null>(null);
@@ -192,6 +195,7 @@ export function PlanEventForm() {
         ticketPrice: values.isPaid ? cheapestPrice(typeRows) : 0,
         capacity: parseCapacity(values.capacity),
         refundPolicy: refundPolicyInput(values),
+        ...(values.isPaid ? { feeMode } : {}),
       });
       saveDraft(null);
       if (values.isPaid && !isPlainPrice(typeRows)) await saveTypes(event);
@@ -280,15 +284,18 @@ export function PlanEventForm() {
           <span>{t('events.paidEvent')}</span>
         </label>
         {values.isPaid ? (
-          <TicketTypesFields
-            rows={typeRows}
-            errors={typeErrors}
-            onChange={(rows, touched) => {
-              setTypeRows(rows);
-              setTypeErrors((current) => errorsAfterEdit(current, touched));
-            }}
-            disabled={pending}
-          />
+          <>
+            <TicketTypesFields
+              rows={typeRows}
+              errors={typeErrors}
+              onChange={(rows, touched) => {
+                setTypeRows(rows);
+                setTypeErrors((current) => errorsAfterEdit(current, touched));
+              }}
+              disabled={pending}
+            />
+            <FeeModeField value={feeMode} onChange={setFeeMode} disabled={pending} />
+          </>
         ) : (
           <p className="muted event-form__free-note">{t('events.freeNote')}</p>
         )}

@@ -3,6 +3,7 @@
  * cost, and the organiser's promo codes. The server prices everything; the browser only shows its figures.
  */
 import { api } from '../../../lib/api-client';
+import type { FeeMode } from '../../../types/api';
 
 const seg = (value: string) => encodeURIComponent(value);
 
@@ -21,6 +22,9 @@ export interface OrderQuote {
   amount: number;
   /** The code as the server applied it (upper-case), or null. */
   promoCode: string | null;
+  /** The platform fee inside `amount` (absent on old servers), and whether the buyer pays it on top. */
+  fee?: number;
+  feeMode?: FeeMode;
 }
 
 /**

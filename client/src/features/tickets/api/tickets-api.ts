@@ -1,6 +1,7 @@
 /* Tickets, check-in and transactions on the API server (docs/payments.md, "API server endpoints"). */
 import type { RefundPolicy } from '@tukio/shared/refund-policy';
 import type { ListPage } from '../../../hooks/use-paged-list';
+import type { FeeMode } from '../../../types/api';
 import { api } from '../../../lib/api-client';
 import { pagePath } from '../../../lib/page-path';
 import { t } from '../../../lib/i18n';
@@ -191,6 +192,9 @@ export interface TransactionRecord {
   refundAmount?: number | null;
   /** The M-Pesa receipt of the refund, once it arrived. */
   refundReceipt?: string | null;
+  /** The platform fee inside `amount` (absent on old servers) and who bore it. */
+  fee?: number;
+  feeMode?: FeeMode;
 }
 
 /** due → sent → succeeded, or failed (after every automatic attempt; an admin sends it again). */

@@ -1,6 +1,7 @@
 /*
- * Subtotal, discount and total of the order in the ticket box, once it is more than one price times a
- * number (several types, or a promo code). The figures are the server's quote when a code is applied.
+ * Subtotal, discount, platform fee and total of the order in the ticket box, once it is more than one price
+ * times a number (several types, a promo code, or a fee paid on top). The figures are the server's quote when
+ * a code is applied or a fee is added.
  */
 import { formatShillings } from '../../../lib/format';
 import type { OrderQuote } from '../api/order-api';
@@ -13,20 +14,27 @@ export function OrderSummary({ order, quote }: { order: TicketOrder; quote: Orde
   if (order.quantity === 0) return null;
   const subtotal = quote?.subtotal ?? orderSubtotal(order);
   const discount = quote?.discount ?? 0;
+  const fee = order.feeOnTop ?? 0;
   const total = quote?.amount ?? orderAmount(order);
   return (
     <dl className="order-summary" aria-live="polite">
+      {discount > 0 || fee > 0 ? (
+        <div>
+          <dt>{t('tickets.subtotal')}</dt>
+          <dd>{formatShillings(subtotal)}</dd>
+        </div>
+      ) : null}
       {discount > 0 ? (
-        <>
-          <div>
-            <dt>{t('tickets.subtotal')}</dt>
-            <dd>{formatShillings(subtotal)}</dd>
-          </div>
-          <div className="order-summary__discount">
-            <dt>{t('tickets.discount')}{quote?.promoCode ? ` (${quote.promoCode})` : ''}</dt>
-            <dd>−{formatShillings(discount)}</dd>
-          </div>
-        </>
+        <div className="order-summary__discount">
+          <dt>{t('tickets.discount')}{quote?.promoCode ? ` (${quote.promoCode})` : ''}</dt>
+          <dd>−{formatShillings(discount)}</dd>
+        </div>
+      ) : null}
+      {fee > 0 ? (
+        <div>
+          <dt>{t('tickets.serviceFee')}</dt>
+          <dd>{formatShillings(fee)}</dd>
+        </div>
       ) : null}
       <div className="order-summary__total">
         <dt>

@@ -123,6 +123,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {t('tickets.subtotalDiscount', { subtotal: formatShillings(orderSubtotal(order)), code: order.promoCode ? ` (${order.promoCode})` : '', discount: formatShillings(order.discount) })}
           </p>
         ) : null}
+        {order?.feeOnTop ? <p className="payment-summary__line">{t('tickets.serviceFeeLine', { fee: formatShillings(order.feeOnTop) })}</p> : null}
         <p className="payment-summary__total">
           <RichText id="tickets.totalAmount" parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
         </p>

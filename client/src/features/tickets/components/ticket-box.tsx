@@ -232,7 +232,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
               {ordering.orderError}
             </p>
           ) : null}
-          {ordering.multi || ordering.appliedCode ? <OrderSummary order={order} quote={ordering.quote} /> : null}
+          {ordering.multi || ordering.appliedCode || (order.feeOnTop ?? 0) > 0 ? <OrderSummary order={order} quote={ordering.quote} /> : null}
         </>
       ) : null}
       {action}

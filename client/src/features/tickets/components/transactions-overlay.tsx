@@ -204,7 +204,10 @@ export function TransactionsOverlay({ userId }: { userId: string }) {
                         {tx.checkoutRequestId}
                       </td>
                       <td data-label={t('tickets.colPhone')}>{tx.phoneNumber}</td>
-                      <td data-label={t('tickets.colAmount')}>{formatShillings(tx.amount)}</td>
+                      <td data-label={t('tickets.colAmount')}>
+                        {formatShillings(tx.amount)}
+                        {tx.fee ? <span className="tx-reason">{t(tx.feeMode === 'on_top' ? 'tickets.feeIncluded' : 'tickets.feeAbsorbed', { fee: formatShillings(tx.fee) })}</span> : null}
+                      </td>
                       <td data-label={t('tickets.colMpesaReceipt')} className="mono">
                         {tx.mpesaReceiptNumber ?? '—'}
                       </td>

@@ -33,7 +33,7 @@ export interface TicketOrderState {
   setTypeQuantity: (typeId: string, quantity: number) => void;
   /** The order as it stands (with the quote's discount when it is current). */
   order: TicketOrder;
-  /** The server's figures for the current seats and applied code; null without a code. */
+  /** The server's figures for the current seats and applied code; null without a code (and without an on-top fee). */
   quote: OrderQuote | null;
   codeText: string;
   setCodeText: (text: string) => void;
@@ -83,7 +83,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
   });
 
   const askQuote = useCallback(
-    async (code: string) => {
+    async (code: string | null) => {
       const { draft: current, seatsKey: key } = draftRef.current;
       controllerRef.current?.abort();
       setCodeError(null);
@@ -97,6 +97,12 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
       setQuoting(true);
       try {
         const result = await quoteOrder(eventId, { items: current.items, quantity: current.quantity, promoCode: code }, controller.signal);
+        if (controller.signal.aborted) return;
+        if (code === null) {
+          // The fee's quote (no code): only its figures.
+          setQuoted({ key, quote: result });
+          return;
+        }
         if (controller.signal.aborted) return;
         setAppliedCode(result.promoCode);
         setQuoted({ key, quote: result });
@@ -120,10 +126,13 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
     [eventId],
   );
 
-  // New seats under an applied code: ask for their price (after a short pause, so typing 1-2-3 asks once).
-  const stale = appliedCode !== null && quoted?.key !== seatsKey;
+  // Buyers of an event whose platform fee is paid on top see the server's total (only the server knows the fee).
+  const feeOnTop = event.feeMode === 'on_top';
+  const needsQuote = appliedCode !== null || (feeOnTop && draft.quantity > 0);
+  // New seats under an applied code (or an on-top fee): ask for their price (after a short pause, so typing 1-2-3 asks once).
+  const stale = needsQuote && quoted?.key !== seatsKey;
   useEffect(() => {
-    if (!stale || !appliedCode) return;
+    if (!stale) return;
     const timer = window.setTimeout(() => void askQuote(appliedCode), 250);
     return () => window.clearTimeout(timer);
   }, [stale, appliedCode, seatsKey, askQuote]);
@@ -176,7 +185,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
     quoting,
     codeError,
     orderError,
-    ready: order.quantity > 0 && !quoting && (appliedCode === null || quote !== null),
+    ready: order.quantity > 0 && !quoting && (!needsQuote || quote !== null),
     reloadTypes: () => void types.refetch(),
   };
 }

@@ -18,14 +18,19 @@ export interface TicketOrder {
   lines: Array<{ name: string | null; quantity: number; price: number }>;
   /** The promo code's discount, as the server quoted it (0 without one). */
   discount: number;
+  /** The platform fee the buyer pays on top of the tickets, as the server quoted it (0 when none or absorbed). */
+  feeOnTop?: number;
 }
+
+/** What the quote adds on top of the tickets' price: its fee when the buyer pays it (docs/decisions/fees.md). */
+const feeOnTopOf = (quote?: OrderQuote | null) => (quote?.feeMode === 'on_top' ? (quote.fee ?? 0) : 0);
 
 /** Seats chosen per type id. */
 export type TypeSelection = Record<string, number>;
 
 /** The order for `quantity` tickets of a one-type event at `price`. */
 export function singleTypeOrder(quantity: number, price: number, quote?: OrderQuote | null): TicketOrder {
-  return { quantity, lines: [{ name: null, quantity, price }], discount: quote?.discount ?? 0, ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}) };
+  return { quantity, lines: [{ name: null, quantity, price }], discount: quote?.discount ?? 0, feeOnTop: feeOnTopOf(quote), ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}) };
 }
 
 /** The order for the seats chosen of each type (types with none left out). */
@@ -37,6 +42,7 @@ export function multiTypeOrder(types: TicketTypeView[], selection: TypeSelection
     items: chosen.map((type) => ({ typeId: type._id, quantity: selection[type._id]! })),
     lines,
     discount: quote?.discount ?? 0,
+    feeOnTop: feeOnTopOf(quote),
     ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}),
   };
 }
@@ -44,7 +50,7 @@ export function multiTypeOrder(types: TicketTypeView[], selection: TypeSelection
 export const orderSubtotal = (order: Pick<TicketOrder, 'lines'>) => order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
 
 /** What the order should cost (the server's own figure, once it answers, is what is shown and charged). */
-export const orderAmount = (order: Pick<TicketOrder, 'lines' | 'discount'>) => Math.max(0, orderSubtotal(order) - order.discount);
+export const orderAmount = (order: Pick<TicketOrder, 'lines' | 'discount' | 'feeOnTop'>) => Math.max(0, orderSubtotal(order) - order.discount) + (order.feeOnTop ?? 0);
 
 /** The most of `type` that can be added to an order already holding `others` tickets of other types. */
 export function typeMaximum(type: TicketTypeView, others: number): number {

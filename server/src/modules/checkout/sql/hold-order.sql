@@ -14,13 +14,22 @@ RETURNS TABLE (n bigint, ticket_type_id varchar, price_paid integer) LANGUAGE sq
    WHERE i.order_id = p_order_id
 $$;
 
--- What pricing an order reads, in one value: the event, its ticket types in their listed order and the promo code
--- typed (null when none matches). price-order.ts prices from it; the hold compares its md5 under the event's lock, so
--- an order priced from facts that changed meanwhile (a new price, a cancelled event) is priced again, never held.
+-- What pricing an order reads, in one value: the event, its ticket types in their listed order, the promo code
+-- typed (null when none matches) and the platform fee (docs/decisions/fees.md: the event's override when it has one,
+-- else the newest platform setting, null before any; with the event's fee mode). price-order.ts prices from it; the
+-- hold compares its md5 under the event's lock, so an order priced from facts that changed meanwhile (a new price,
+-- a new fee, a cancelled event) is priced again, never held.
 CREATE OR REPLACE FUNCTION tukio_pricing_facts(p_event_id varchar, p_promo_code text)
 RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
            'event', jsonb_build_object('status', e.status, 'startsAt', e.starts_at, 'isPaid', e.is_paid, 'title', e.title),
+           'fee', (SELECT jsonb_build_object('percentBp', f.percent_bp, 'fixed', f.fixed, 'minimum', f.minimum, 'mode', e.fee_mode)
+                     FROM (SELECT o.percent_bp, o.fixed, o.minimum, 0 AS rank
+                             FROM (SELECT * FROM event_fee_overrides x WHERE x.event_id = e.id ORDER BY x.created_at DESC, x.id DESC LIMIT 1) o
+                            WHERE o.percent_bp IS NOT NULL
+                           UNION ALL
+                           (SELECT s.percent_bp, s.fixed, s.minimum, 1 FROM platform_fee_settings s ORDER BY s.created_at DESC, s.id DESC LIMIT 1)) f
+                    ORDER BY f.rank LIMIT 1),
            'types', coalesce((SELECT jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'price', t.price, 'salesStart', t.sales_start,
                                                                 'salesEnd', t.sales_end, 'maxPerOrder', t.max_per_order) ORDER BY t.position, t.id)
                                 FROM ticket_types t WHERE t.event_id = e.id), '[]'::jsonb),
@@ -81,7 +90,7 @@ $$;
 -- Holds the seats of an order priced by price-order.ts, or says why not, in one statement under the event's row
 -- lock: 'stale' when the pricing facts changed since they were read (`p_facts_version`, their md5), a stock refusal
 -- (above), or 'held' after inserting the order and its lines. `p_order` is the priced order:
--- {lines: [{typeId, quantity, unitPrice, discount}], quantity, amount, discount, promoId}. The lock wait and the
+-- {lines: [{typeId, quantity, unitPrice, discount}], quantity, amount, discount, fee, feeMode, promoId}. The lock wait and the
 -- count happen inside PostgreSQL, so a burst of buyers for one event queues there, not on the event loop.
 CREATE OR REPLACE FUNCTION tukio_hold_priced_order(
   p_order_id varchar,
@@ -112,9 +121,10 @@ BEGIN
     RETURN QUERY SELECT v_refusal.outcome, NULL::timestamptz, v_refusal.seats_left, v_refusal.detail;
     RETURN;
   END IF;
-  INSERT INTO orders (id, event_id, user_id, quantity, amount, status, phone, hold_expires_at, promo_code_id, discount, guest_email, created_at, updated_at)
+  INSERT INTO orders (id, event_id, user_id, quantity, amount, status, phone, hold_expires_at, promo_code_id, discount, fee_amount, fee_mode, guest_email, created_at, updated_at)
   VALUES (p_order_id, p_event_id, p_user_id, (p_order ->> 'quantity')::integer, (p_order ->> 'amount')::integer, 'pending', p_phone,
-          v_now + make_interval(secs => p_hold_seconds), p_order ->> 'promoId', (p_order ->> 'discount')::integer, p_guest_email, v_now, v_now);
+          v_now + make_interval(secs => p_hold_seconds), p_order ->> 'promoId', (p_order ->> 'discount')::integer,
+          coalesce((p_order ->> 'fee')::integer, 0), coalesce(p_order ->> 'feeMode', 'absorbed'), p_guest_email, v_now, v_now);
   INSERT INTO order_items (id, order_id, ticket_type_id, position, quantity, unit_price, discount)
   SELECT substr(md5(p_order_id || ':item-' || (l.n - 1)), 1, 24), p_order_id, l.value ->> 'typeId', l.n - 1, (l.value ->> 'quantity')::integer,
          (l.value ->> 'unitPrice')::integer, (l.value ->> 'discount')::integer
