@@ -11,3 +11,4 @@ export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';
 export { refuseWhileSalesPaused } from './sales-pause.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { events } from './events.schema.js';
+export { eventsPersonalData } from './personal-data.js';
