@@ -46,10 +46,11 @@ async function requestAndReceive(session: Session) {
   expect(requested.status).toBe(202);
   expect(requested.body).toMatchObject({ state: 'requested', nextRequestAt: expect.any(String) });
   const mail = await t.smtp.waitFor(session.user.email, /Tukio data is ready/, 20_000);
-  return { requested, mail, token: linkIn(mail, 'data-export') };
+  return { requested, mail, token: linkIn(mail, 'my-data') };
 }
 
-const download = (token: string) => fetch(`${t.url}/api/me/data-export/${token}`);
+/** The download the /my-data/<token> page makes: signed in as `session`. */
+const download = (token: string, session: Session) => fetch(`${t.url}/api/me/data-export/${token}`, { headers: { authorization: `Bearer ${session.token}` } });
 
 function unzip(bytes: ArrayBuffer) {
   const files = unzipSync(new Uint8Array(bytes));
@@ -64,7 +65,13 @@ describe('Download my data', () => {
     const status = await t.api('GET', '/api/me/data-export', { token: wanjiku.token });
     expect(status.body).toMatchObject({ state: 'ready', expiresAt: expect.any(String) });
 
-    const res = await download(token);
+    // Another account holding the link is refused, and the link stays usable by its owner.
+    const stranger = await download(token, otieno);
+    expect(stranger.status).toBe(404);
+    expect(await stranger.json()).toMatchObject({ code: 'data_export_other_account' });
+    expect((await fetch(`${t.url}/api/me/data-export/${token}`)).status).toBe(401);
+
+    const res = await download(token, wanjiku);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="tukio-data-\d{4}-\d{2}-\d{2}\.zip"$/);
@@ -93,21 +100,21 @@ describe('Download my data', () => {
     const again = await t.api('POST', '/api/me/data-export', { token: wanjiku.token });
     expect(again.status).toBe(429);
     expect(again.body).toMatchObject({ code: 'data_export_too_soon', nextRequestAt: expect.any(String) });
-    expect(again.body.msg ?? again.body.message).toMatch(/once a day/);
+    expect(again.body.msg).toMatch(/once a day/);
     expect(new Date(again.body.nextRequestAt as string).getTime()).toBeGreaterThan(Date.now() + 23 * 60 * 60 * 1000);
   });
 
   it('answers 410 to a used link, a made-up one, and one that expired (whose ZIP the sweep removed)', async () => {
     const { token } = await requestAndReceive(otieno);
-    const first = await download(token);
+    const first = await download(token, otieno);
     expect(first.status).toBe(200);
     const otienoFiles = unzip(await first.arrayBuffer());
     expect(Object.values(otienoFiles).join('\n')).not.toContain(wanjiku.user.email);
 
-    const reused = await download(token);
+    const reused = await download(token, otieno);
     expect(reused.status).toBe(410);
     expect(await reused.json()).toMatchObject({ code: 'data_export_link_gone' });
-    expect((await download('A'.repeat(43))).status).toBe(410);
+    expect((await download('A'.repeat(43), otieno)).status).toBe(410);
 
     // An export nobody downloaded in 24 hours: the sweep takes its ZIP and the link answers 410.
     const kamau = await t.createUser('kamau');
@@ -116,11 +123,11 @@ describe('Download my data', () => {
     expect(await t.services.dataExports.sweep()).toBe(1);
     const [row] = await t.db.select({ status: dataExports.status, archive: dataExports.archive }).from(dataExports).where(eq(dataExports.userId, kamau.user._id));
     expect(row).toEqual({ status: 'expired', archive: null });
-    expect((await download(late)).status).toBe(410);
+    expect((await download(late, kamau)).status).toBe(410);
     expect((await t.api('GET', '/api/me/data-export', { token: kamau.token })).body).toMatchObject({ state: 'expired' });
   });
 
-  it('needs a signed-in user to ask', async () => {
+  it('needs a signed-in user to ask and to download', async () => {
     expect((await t.api('POST', '/api/me/data-export')).status).toBe(401);
     expect((await t.api('GET', '/api/me/data-export')).status).toBe(401);
   });

@@ -198,6 +198,7 @@ export const ERROR_CODES = [
   // Data rights.
   'data_export_too_soon',
   'data_export_link_gone',
+  'data_export_other_account',
   // Moderation.
   'report_own_item',
   'report_self',

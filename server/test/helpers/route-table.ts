@@ -460,8 +460,8 @@ export const routeTable: RouteEntry[] = [
   {
     method: 'GET',
     path: '/api/me/data-export/:token',
-    scenarios: [{ name: 'a made-up link', request: () => get(`/api/me/data-export/${'A'.repeat(43)}`), expect: all(410) }],
-    fuzz: { as: 'visitor', params: () => ({ token: 'B'.repeat(43) }) },
+    scenarios: [{ name: 'a made-up link', request: () => get(`/api/me/data-export/${'A'.repeat(43)}`), expect: signedIn(410) }],
+    fuzz: { as: 'a', params: () => ({ token: 'B'.repeat(43) }) },
   },
   {
     method: 'GET',

@@ -5,3 +5,4 @@ export { ProfileCard } from './components/profile-card';
 export { BlockedUsers } from './components/blocked-users';
 export { MyReports } from './components/my-reports';
 export { YourData } from './components/your-data';
+export { DataExportDownload } from './components/data-export-download';

@@ -39,13 +39,19 @@ export function createDataExportRouter(deps: { dataExports: DataExportService })
     '/data-export/:token',
     {
       summary: 'Download your data (the emailed link; works once, for 24 hours)',
-      access: 'public',
-      description: 'The token is the credential (the link is opened from the email, outside the app). Answers the ZIP as an attachment.',
+      access: 'user',
+      description:
+        'The emailed link opens /my-data/<token> in the app, which calls this signed in: the token alone is not enough, the account that asked must be the caller. ' +
+        'Answers the ZIP as an attachment.',
       params: tokenParams,
-      responses: { 200: 'The ZIP (application/zip).', 410: 'The link was used already, has expired, or does not exist.' },
+      responses: {
+        200: 'The ZIP (application/zip).',
+        404: 'The link belongs to another account (it stays usable by its owner).',
+        410: 'The link was used already, has expired, or does not exist.',
+      },
     },
-    async ({ params, res }) => {
-      const { archive, createdAt } = await dataExports.download(params.token);
+    async ({ params, user, res }) => {
+      const { archive, createdAt } = await dataExports.download(user.id, params.token);
       res.setHeader('Content-Type', 'application/zip');
       res.setHeader('Content-Disposition', `attachment; filename="tukio-data-${createdAt.toISOString().slice(0, 10)}.zip"`);
       res.setHeader('Cache-Control', 'no-store');

@@ -122,7 +122,7 @@ export function createDataExportService(deps: DataExportDeps) {
     const archive = buildExportArchive({ username: account.username, generatedAt: now, tables: await collect(request.userId) });
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + DATA_EXPORT_LINK_MS);
-    const mail = buildDataExportMail({ to: account.email, username: account.username, language: account.language, url: `${deps.publicUrl}/api/me/data-export/${token}`, expiresAt });
+    const mail = buildDataExportMail({ to: account.email, username: account.username, language: account.language, url: `${deps.publicUrl}/my-data/${token}`, expiresAt });
     // The ZIP and its mail in one transaction: a link is never mailed for an export that was not kept, nor kept unmailed.
     const stored = await db.transaction(async (tx) => {
       if (!(await createDataExportsRepository(tx).markReady(exportId, archive, hashToken(token), now, expiresAt))) return false;
@@ -164,18 +164,23 @@ export function createDataExportService(deps: DataExportDeps) {
     },
 
     /**
-     * The ZIP behind an emailed token, once: the download takes it out of the database. Used, expired or
-     * unknown tokens get the same 410, so a guess learns nothing.
+     * The ZIP behind an emailed token, once, for the account that asked: the download takes it out of the
+     * database. Used, expired or unknown tokens get the same 410, so a guess learns nothing; another account's
+     * token is refused (404) and left unused, so its owner can still download.
      */
-    async download(token: string): Promise<{ archive: Buffer; createdAt: Date }> {
+    async download(userId: string, token: string): Promise<{ archive: Buffer; createdAt: Date }> {
       const now = new Date();
       const taken = await db.transaction(async (tx) => {
         const exports = createDataExportsRepository(tx);
         const row = await exports.lockByToken(hashToken(token));
         if (row?.status !== 'ready' || !row.archive || !row.expiresAt || row.expiresAt <= now) return undefined;
+        if (row.userId !== userId) return 'other-account' as const;
         await exports.markDownloaded(row.id, now);
         return { archive: row.archive, createdAt: row.createdAt };
       });
+      if (taken === 'other-account') {
+        throw AppError.notFound('data_export_other_account', 'This download link belongs to another account. Log in with the account that asked for the data.');
+      }
       if (!taken) {
         throw new AppError(410, 'data_export_link_gone', 'This download link has already been used or has expired (links work once, for 24 hours). Ask for a new copy on your profile page.');
       }

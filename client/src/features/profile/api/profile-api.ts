@@ -62,3 +62,9 @@ export async function requestDataExport(): Promise<DataExportStatus> {
   const { data } = await api.post<DataExportStatus>('/me/data-export');
   return data;
 }
+
+/** GET /api/me/data-export/:token (auth, the account that asked) -> the ZIP; 410 used or expired, 404 another account's link. */
+export async function downloadDataExport(token: string): Promise<Blob> {
+  const { data } = await api.get<Blob>(`/me/data-export/${id(token)}`, { responseType: 'blob' });
+  return data;
+}
