@@ -92,6 +92,7 @@ export async function startServer(
   services.waitlist.start();
   services.admissionRate.start();
   services.uploadsSweep.start();
+  await services.dataExports.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -120,6 +121,7 @@ export async function startServer(
         services.admissionRate.stop();
         await services.waitlist.stop();
         await services.uploadsSweep.stop();
+        await services.dataExports.stop();
         await services.reminders.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();
