@@ -7,6 +7,7 @@ import { contactPersonalData } from './modules/contact/index.js';
 import { dataRightsPersonalData } from './modules/data-rights/index.js';
 import { eventsPersonalData } from './modules/events/index.js';
 import { ledgerPersonalData } from './modules/ledger/index.js';
+import { feesPersonalData } from './modules/fees/index.js';
 import { mailPersonalData } from './modules/mail/index.js';
 import { moderationPersonalData } from './modules/moderation/index.js';
 import { smsPersonalData } from './modules/sms/index.js';
@@ -27,6 +28,7 @@ export const personalDataMap = composePersonalDataMap([
   dataRightsPersonalData,
   eventsPersonalData,
   ledgerPersonalData,
+  feesPersonalData,
   mailPersonalData,
   moderationPersonalData,
   smsPersonalData,
