@@ -68,6 +68,8 @@ const serverLayers = [
   ['community', 'payouts', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.
   ['dashboard', 'moderation', 'ops'],
+  // data-rights reads every module's personal tables through the personal-data map (docs/decisions/data-rights.md).
+  ['data-rights'],
 ];
 const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

@@ -39,6 +39,7 @@ import {
 } from './modules/community/index.js';
 import { createContactService } from './modules/contact/index.js';
 import { createEventDashboardRouter, createEventDashboardService } from './modules/dashboard/index.js';
+import { createDataExportRouter, createDataExportService } from './modules/data-rights/index.js';
 import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
@@ -83,6 +84,7 @@ import {
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUnusedUploadsSweep, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
 import { createTicketTypesRouter, createTicketTypesService, ticketTypeCount } from './modules/ticket-types/index.js';
+import { personalDataMap } from './personal-data-map.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
 import {
   createAdmissionControl,
@@ -308,6 +310,8 @@ export function createServices(deps: AppDeps) {
     jobs: deps.jobs,
   });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
+  // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
+  const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -316,7 +320,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -391,6 +395,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     contactLimit: limitPerIp({ ...rateLimit, name: 'contact' }),
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit, sendMessage }));
+  app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));

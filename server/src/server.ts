@@ -94,6 +94,7 @@ export async function startServer(
   services.admissionRate.start();
   services.uploadsSweep.start();
   services.payouts.job.start();
+  await services.dataExports.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -122,6 +123,7 @@ export async function startServer(
         services.admissionRate.stop();
         await services.waitlist.stop();
         await services.uploadsSweep.stop();
+        await services.dataExports.stop();
         await services.reminders.stop();
         await services.payouts.job.stop();
         await services.sms.stop();

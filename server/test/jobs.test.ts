@@ -168,4 +168,19 @@ describe('jobs on the embedded PGlite', () => {
     await eventually(async () => expect((await jobsOf(t.db, 'jobs test sweep')).filter((row) => row.state === 'completed').length).toBe(runs));
     await eventually(async () => expect((await jobsOf(t.db, 'sms sender')).some((row) => row.state === 'completed')).toBe(true));
   });
+
+  it('runs one-off jobs with the data they were sent with (a user’s data export)', async () => {
+    const received: unknown[] = [];
+    await t.jobs.work('jobs test one-off', async (data) => {
+      received.push(data);
+    });
+    try {
+      await t.jobs.send('jobs test one-off', { exportId: 'first' });
+      await t.jobs.send('jobs test one-off', { exportId: 'second' });
+      await eventually(async () => expect(received).toHaveLength(2));
+      expect(received).toEqual(expect.arrayContaining([{ exportId: 'first' }, { exportId: 'second' }]));
+    } finally {
+      await t.jobs.offWork('jobs test one-off');
+    }
+  });
 });

@@ -61,6 +61,7 @@ export const visitorRoutes = ({ demoEventId, pastEventId }: RouteWalkData) => [
   '/verify/not-a-real-token',
   `/forums/${pastEventId}`,
   '/t/not-a-real-token',
+  '/my-data/not-a-real-token',
   '/no/such/page',
 ];
 
@@ -77,6 +78,7 @@ export const userRoutes = ({ kiprono, freeEventId, pastEventId, threadId }: Rout
   `/forum/${threadId}`,
   `/checkin/${freeEventId}`,
   `/events/${pastEventId}/dashboard`,
+  '/my-data/not-a-real-token',
 ];
 
 export const ADMIN_ROUTES = ['/admin', '/admpst'];

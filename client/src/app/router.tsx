@@ -47,6 +47,7 @@ const routes: RouteObject[] = [
       page(() => import('./routes/admin-scraped'), paths.adminScraped),
       page(() => import('./routes/checkin'), routePatterns.checkin),
       page(() => import('./routes/guest-tickets'), routePatterns.guestTickets),
+      page(() => import('./routes/data-export'), routePatterns.dataExport),
       page(() => import('./routes/not-found'), '*'),
     ],
   },

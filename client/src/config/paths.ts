@@ -28,6 +28,8 @@ export const paths = {
   checkin: (eventId: string) => `/checkin/${seg(eventId)}`,
   /** A guest order's tickets: the link its SMS carries (the token is its capability). */
   guestTickets: (token: string) => `/t/${seg(token)}`,
+  /** A "Download my data" link from its email (the download needs the account that asked). */
+  dataExport: (token: string) => `/my-data/${seg(token)}`,
 } as const;
 
 export const routePatterns = {
@@ -40,4 +42,5 @@ export const routePatterns = {
   editEvent: '/edit-event/:id',
   checkin: '/checkin/:eventId',
   guestTickets: '/t/:token',
+  dataExport: '/my-data/:token',
 } as const;

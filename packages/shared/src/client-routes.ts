@@ -26,6 +26,7 @@ export const CLIENT_ROUTES: ReadonlyArray<readonly [pattern: string, routeFile: 
   ['/admpst', 'admin-scraped'],
   ['/checkin/:eventId', 'checkin'],
   ['/t/:token', 'guest-tickets'],
+  ['/my-data/:token', 'data-export'],
 ];
 
 export interface ClientRouteMatch {

@@ -203,6 +203,10 @@ export const ERROR_CODES = [
   'chat_blocked_by_them',
   'chat_too_fast',
   'block_self',
+  // Data rights.
+  'data_export_too_soon',
+  'data_export_link_gone',
+  'data_export_other_account',
   // Moderation.
   'report_own_item',
   'report_self',

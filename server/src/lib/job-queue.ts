@@ -21,8 +21,8 @@ export interface JobQueueOptions {
  * instance when the one running it dies (expiry). The embedded PGlite runs the same queue in-process.
  */
 export interface JobQueue {
-  /** Runs `handler` for each job of `name` this instance takes; a throw fails the job (retried later). */
-  work(name: string, handler: () => Promise<unknown>): Promise<void>;
+  /** Runs `handler` for each job of `name` this instance takes, with the job's data; a throw fails the job (retried later). */
+  work(name: string, handler: (data: unknown) => Promise<unknown>): Promise<void>;
   /** Stops taking jobs of `name` (a job in hand still finishes). */
   offWork(name: string): Promise<void>;
   /**
@@ -30,6 +30,8 @@ export interface JobQueue {
    * instance may call this on its own timer, and the period gets one job. Answers whether it queued it.
    */
   sendForPeriod(name: string, periodMs: number): Promise<boolean>;
+  /** Queues one job of `name` carrying `data` (a piece of work that just came up, e.g. one user's data export). */
+  send(name: string, data: object): Promise<void>;
   /** Lets jobs in hand finish (up to `timeoutMs`), failing the rest so another instance retries them. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -80,9 +82,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     async work(name, handler) {
       const queueName = jobName(name);
       await queue(queueName);
-      const id = await boss.work(queueName, { pollingIntervalSeconds: 2 }, async () => {
+      const id = await boss.work(queueName, { pollingIntervalSeconds: 2 }, async ([job]) => {
         try {
-          return await handler();
+          return await handler(job?.data);
         } catch (error) {
           logger.error(`job ${queueName} failed (retried later)`, error);
           throw error;
@@ -102,6 +104,13 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       const worker = workers.get(queueName);
       if (id && worker) boss.notifyWorker(worker);
       return id !== null;
+    },
+    async send(name, data) {
+      const queueName = jobName(name);
+      await queue(queueName);
+      const id = await boss.send(queueName, data, jobOptions);
+      const worker = workers.get(queueName);
+      if (id && worker) boss.notifyWorker(worker);
     },
     async stop(timeoutMs) {
       workers.clear();

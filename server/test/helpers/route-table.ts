@@ -443,6 +443,26 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'a', body: (w) => ({ from: w.a.user._id, to: w.b.user._id }) },
   },
+  // ---- your data (docs/decisions/data-rights.md) ----
+  {
+    method: 'GET',
+    path: '/api/me/data-export',
+    scenarios: [{ name: "one's own export status", request: () => get('/api/me/data-export'), expect: signedIn(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/me/data-export',
+    // Once a day per account: an actor asking again (another scenario, the fuzz run) gets 429.
+    scenarios: [{ name: 'ask for a copy of one’s data', request: () => json('POST', '/api/me/data-export', {}), expect: signedIn([202, 429]) }],
+    fuzz: { as: 'b' },
+  },
+  {
+    method: 'GET',
+    path: '/api/me/data-export/:token',
+    scenarios: [{ name: 'a made-up link', request: () => get(`/api/me/data-export/${'A'.repeat(43)}`), expect: signedIn(410) }],
+    fuzz: { as: 'a', params: () => ({ token: 'B'.repeat(43) }) },
+  },
   {
     method: 'GET',
     path: '/api/messages/conversation/:contactId',

@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { t as translate, useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
-import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard } from '../../features/profile';
+import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard, YourData } from '../../features/profile';
 import { MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
 import { readEndedSession } from '../../lib/session-auth';
@@ -75,6 +75,7 @@ export default function ProfileRoute() {
       />
       <BlockedUsers userId={userId} />
       <MyReports userId={userId} />
+      <YourData userId={userId} />
     </div>
   );
 }

@@ -4,3 +4,5 @@ export { MyEvents } from './components/my-events';
 export { ProfileCard } from './components/profile-card';
 export { BlockedUsers } from './components/blocked-users';
 export { MyReports } from './components/my-reports';
+export { YourData } from './components/your-data';
+export { DataExportDownload } from './components/data-export-download';

@@ -18,3 +18,4 @@ export {
 } from './accounts.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { users } from './auth.schema.js';
+export { authPersonalData } from './personal-data.js';

@@ -5,3 +5,4 @@ export { createChatService, HIDDEN_MESSAGE, type ChatPeople, type ChatService } 
 export { attachChatSocket } from './chat.socket.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { chatBlocks, chatMessages } from './chat.schema.js';
+export { chatPersonalData } from './personal-data.js';

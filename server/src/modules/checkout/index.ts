@@ -22,3 +22,4 @@ export { createInternalCaller, createPaymentGateway, GatewayUnreachable, parsedB
 export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
 export { createPayRouter } from './pay.routes.js';
+export { checkoutPersonalData } from './personal-data.js';

@@ -8,3 +8,4 @@ export { createReviewsService } from './reviews.service.js';
 export { createContentModeration, type ContentKind, type ContentModeration, type ContentRow } from './content-moderation.js';
 export { HIDDEN_CONTENT } from './community.shared.js';
 export { createSpamBrakes, type ReviewQueue, type SpamBrakes } from './spam-brakes.js';
+export { communityPersonalData } from './personal-data.js';

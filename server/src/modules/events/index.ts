@@ -12,3 +12,4 @@ export { refuseWhileSalesPaused } from './sales-pause.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { events } from './events.schema.js';
 export { FEE_MODES } from './events.schema.js';
+export { eventsPersonalData } from './personal-data.js';

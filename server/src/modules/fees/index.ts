@@ -9,3 +9,4 @@ export { createFeesService, feeView, type FeesService } from './fees.service.js'
 export { DEFAULT_MPESA_TARIFF, MPESA_CHARGE_KINDS, mpesaCharge, NO_MPESA_CHARGES, parseMpesaTariff, type MpesaChargeKind, type MpesaTariff } from './mpesa-tariff.js';
 /** Tables other modules may read in a join (pricing reads the fee in force), never write. */
 export { eventFeeOverrides, platformFeeSettings } from './fees.schema.js';
+export { feesPersonalData } from './personal-data.js';

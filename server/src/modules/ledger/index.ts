@@ -6,3 +6,4 @@ export { createAdminLedgerRouter, createEventLedgerRouter } from './ledger.route
 export { createLedger, createLedgerService, type Ledger, type LedgerMoney, type LedgerPayout, type LedgerService, type PayoutLeg } from './ledger.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { ledgerEntries, ledgerTransactions } from './ledger.schema.js';
+export { ledgerPersonalData } from './personal-data.js';

@@ -17,6 +17,7 @@ import { createSendPayouts } from './send-payouts.handler.js';
 export { createPayoutGateway, type PayoutGateway, type SendOutcome } from './payout-gateway.js';
 export { createAdminPayoutsRouter, createInternalPayoutsRouter, createPayoutsRouter } from './payouts.routes.js';
 export { payableNow, type PayoutRules } from './payable-now.js';
+export { payoutsPersonalData } from './personal-data.js';
 export type { PayoutDestinations } from './make-payouts.handler.js';
 export type { PayoutsService } from './payouts.service.js';
 

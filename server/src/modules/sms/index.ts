@@ -3,3 +3,4 @@ export { createAfricasTalkingGateway, type SmsGateway } from './africas-talking.
 export { createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './sms-simulator.js';
 export { createSmsRouter } from './sms.routes.js';
 export { createSmsService, type SmsService, type SmsToSend } from './sms.service.js';
+export { smsPersonalData } from './personal-data.js';

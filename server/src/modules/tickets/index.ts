@@ -6,3 +6,4 @@ export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.
 export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedError, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { tickets } from './tickets.schema.js';
+export { ticketsPersonalData } from './personal-data.js';

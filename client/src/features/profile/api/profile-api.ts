@@ -40,3 +40,31 @@ export async function deleteEvent(eventId: string): Promise<DeleteEventResult> {
   const { data } = await api.delete<DeleteEventResult | undefined>(`/events/${id(eventId)}`);
   return data ?? {};
 }
+
+/** "Download my data" (docs/decisions/data-rights.md): the latest request's state and when the next is possible. */
+export interface DataExportStatus {
+  state: 'none' | 'requested' | 'ready' | 'downloaded' | 'expired';
+  requestedAt: string | null;
+  /** When the emailed link stops working (ready). */
+  expiresAt: string | null;
+  /** From when a new request is accepted; null: now. */
+  nextRequestAt: string | null;
+}
+
+/** GET /api/me/data-export (auth) -> the latest request's status. */
+export async function getDataExportStatus(signal?: AbortSignal): Promise<DataExportStatus> {
+  const { data } = await api.get<DataExportStatus>('/me/data-export', { signal });
+  return data;
+}
+
+/** POST /api/me/data-export (auth) -> 202 the new request; 429 when asked less than a day ago. */
+export async function requestDataExport(): Promise<DataExportStatus> {
+  const { data } = await api.post<DataExportStatus>('/me/data-export');
+  return data;
+}
+
+/** GET /api/me/data-export/:token (auth, the account that asked) -> the ZIP; 410 used or expired, 404 another account's link. */
+export async function downloadDataExport(token: string): Promise<Blob> {
+  const { data } = await api.get<Blob>(`/me/data-export/${id(token)}`, { responseType: 'blob' });
+  return data;
+}

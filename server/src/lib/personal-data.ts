@@ -1,0 +1,83 @@
+/**
+ * The personal-data map (docs/decisions/data-rights.md): each module declares, in `modules/<m>/personal-data.ts`
+ * beside its schema, which of its tables hold data about a user, how a user's rows are found and which columns
+ * are personal. "Download my data" exports from it; erasure and retention will work from the same map.
+ * server/test/personal-data-map.test.ts checks it against the migrated database, so a new table or column that
+ * refers to a user or looks personal fails the tests until it is declared here.
+ */
+
+/** What a personal column holds: erasure anonymises by kind (an email to a placeholder, free text to ''...). */
+export type PersonalKind = 'name' | 'email' | 'phone' | 'image' | 'free-text' | 'device' | 'network' | 'answer';
+
+/**
+ * How a user's rows of the table are found. `id`: the column holds their user id. `email` / `phone`: the column
+ * holds an address or number the user gave (one of the values of an `email` / `phone` personal column in their
+ * rows found by id), for tables that were written before or without an account (contact form, SMS, mail).
+ */
+export type SubjectMatch = 'id' | 'email' | 'phone';
+
+export interface PersonalDataTable {
+  /** The table's SQL name. */
+  table: string;
+  /** One line for the export's README: what a row of this table is. */
+  about: string;
+  /** Columns whose value is the user the row is about; a row is theirs when any of them matches. */
+  subject: Record<string, SubjectMatch>;
+  /**
+   * Columns holding another user's id, who is not the one the row is about (the moderator who hid it, the
+   * organiser who scanned a ticket, the other side of a conversation): never used to find rows. Listed with
+   * whether the export shows the id (an opaque id names a conversation but says nothing of that person).
+   */
+  otherUsers?: Record<string, 'exported' | 'withheld'>;
+  /** Columns holding personal data, by kind: what erasure will clear or anonymise. */
+  personal: Record<string, PersonalKind>;
+  /** Personal data of someone else on the subject's row (an organiser's reply, the scanner's device name): never exported. */
+  othersPersonal?: Record<string, PersonalKind>;
+  /** Columns never exported: hashes of passwords and tokens, mail bodies that carry sign-in links. */
+  secret?: string[];
+}
+
+/** One module's declaration. */
+export interface PersonalDataDeclaration {
+  tables: PersonalDataTable[];
+  /**
+   * Columns of this module's tables whose names look personal but are not (`table.column` → why), so the
+   * map test knows they were looked at: a ticket type's `name`, an event's `location`.
+   */
+  notPersonal?: Record<string, string>;
+}
+
+/** The map every module's declaration composes into (db/personal-data-map.ts). */
+export interface PersonalDataMap {
+  tables: PersonalDataTable[];
+  notPersonal: Record<string, string>;
+}
+
+export function composePersonalDataMap(declarations: PersonalDataDeclaration[]): PersonalDataMap {
+  const tables = declarations.flatMap((declaration) => declaration.tables);
+  const seen = new Set<string>();
+  for (const { table } of tables) {
+    if (seen.has(table)) throw new Error(`personal-data map: table ${table} is declared twice`);
+    seen.add(table);
+  }
+  return { tables, notPersonal: Object.assign({}, ...declarations.map((declaration) => declaration.notPersonal ?? {})) as Record<string, string> };
+}
+
+/** Every column a table's declaration names (the map test compares them with the database). */
+export function declaredColumns(table: PersonalDataTable): string[] {
+  return [
+    ...new Set([
+      ...Object.keys(table.subject),
+      ...Object.keys(table.otherUsers ?? {}),
+      ...Object.keys(table.personal),
+      ...Object.keys(table.othersPersonal ?? {}),
+      ...(table.secret ?? []),
+    ]),
+  ];
+}
+
+/** Columns an export leaves out of a table's rows. */
+export function withheldColumns(table: PersonalDataTable): Set<string> {
+  const withheld = Object.entries(table.otherUsers ?? {}).filter(([, shown]) => shown === 'withheld').map(([column]) => column);
+  return new Set([...(table.secret ?? []), ...Object.keys(table.othersPersonal ?? {}), ...withheld]);
+}

@@ -1,0 +1,25 @@
+import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
+
+/** The checkout module's tables in the personal-data map: orders, M-Pesa payments and refunds name their buyer. */
+export const checkoutPersonalData: PersonalDataDeclaration = {
+  tables: [
+    {
+      table: 'orders',
+      about: 'Your orders: event, quantity, amount, status, the phone that paid and a guest checkout email.',
+      subject: { user_id: 'id' },
+      personal: { phone: 'phone', guest_email: 'email' },
+    },
+    {
+      table: 'payments',
+      about: 'Your M-Pesa payments: amount, phone, status and receipt number.',
+      subject: { user_id: 'id' },
+      personal: { phone: 'phone' },
+    },
+    {
+      table: 'refunds',
+      about: 'Refunds owed or paid to you: amount, phone, reason, status and receipt.',
+      subject: { user_id: 'id' },
+      personal: { phone: 'phone' },
+    },
+  ],
+};

@@ -1,0 +1,15 @@
+import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
+
+/** SMS are found by phone number; their text carries ticket links that work without signing in, never exported. */
+export const smsPersonalData: PersonalDataDeclaration = {
+  tables: [
+    {
+      table: 'sms_messages',
+      about: 'SMS we sent to your phone numbers: purpose, status and when (not their text, which holds ticket links).',
+      subject: { phone: 'phone' },
+      personal: { phone: 'phone' },
+      secret: ['message'],
+    },
+  ],
+  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message" },
+};

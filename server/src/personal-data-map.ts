@@ -1,0 +1,40 @@
+import { composePersonalDataMap } from './lib/personal-data.js';
+import { authPersonalData } from './modules/auth/index.js';
+import { chatPersonalData } from './modules/chat/index.js';
+import { checkoutPersonalData } from './modules/checkout/index.js';
+import { communityPersonalData } from './modules/community/index.js';
+import { contactPersonalData } from './modules/contact/index.js';
+import { dataRightsPersonalData } from './modules/data-rights/index.js';
+import { eventsPersonalData } from './modules/events/index.js';
+import { ledgerPersonalData } from './modules/ledger/index.js';
+import { feesPersonalData } from './modules/fees/index.js';
+import { mailPersonalData } from './modules/mail/index.js';
+import { payoutsPersonalData } from './modules/payouts/index.js';
+import { moderationPersonalData } from './modules/moderation/index.js';
+import { smsPersonalData } from './modules/sms/index.js';
+import { ticketTypesPersonalData } from './modules/ticket-types/index.js';
+import { ticketsPersonalData } from './modules/tickets/index.js';
+import { waitlistPersonalData } from './modules/waitlist/index.js';
+
+/**
+ * Every module's personal tables (lib/personal-data.ts, docs/decisions/data-rights.md): a module with a table about
+ * users adds its `personal-data.ts` declaration here. test/personal-data-map.test.ts fails until it does.
+ */
+export const personalDataMap = composePersonalDataMap([
+  authPersonalData,
+  chatPersonalData,
+  checkoutPersonalData,
+  communityPersonalData,
+  contactPersonalData,
+  dataRightsPersonalData,
+  eventsPersonalData,
+  ledgerPersonalData,
+  feesPersonalData,
+  mailPersonalData,
+  payoutsPersonalData,
+  moderationPersonalData,
+  smsPersonalData,
+  ticketTypesPersonalData,
+  ticketsPersonalData,
+  waitlistPersonalData,
+]);
