@@ -286,10 +286,10 @@ describe('the payouts job', () => {
     expect((await payoutsOf(organiser.user._id))[1]).toMatchObject({ amount: 500 });
   });
 
-  it('two job runners at once make and send one payout', async () => {
+  it('two job runners at once make and send one payout (on PostgreSQL, a second API instance on the same database too)', async () => {
     const organiser = await payableOrganiser();
     await eventWithSales(organiser.user._id, 800, 1);
-    // Two more runners over the same database, as other API instances would be.
+    // More runners over the same database, as other API instances would be.
     const runner = () =>
       createPayouts({
         db: t.db,
@@ -302,7 +302,12 @@ describe('the payouts job', () => {
         retryBaseMs: 1,
         jobMs: 0,
       }).job;
-    await Promise.all([runner().runOnce(), runner().runOnce(), runJob()]);
+    const second = t.databaseUrl ? await startTestServer({ PAYMENT_URL: fake.url, PAYOUT_JOB_MS: '0' }, { databaseUrl: t.databaseUrl, payoutDestinations: destinations.port }) : undefined;
+    try {
+      await Promise.all([runner().runOnce(), runner().runOnce(), runJob(), second?.services.payouts.job.runOnce()]);
+    } finally {
+      await second?.close();
+    }
     const made = await payoutsOf(organiser.user._id);
     expect(made).toHaveLength(1);
     expect(sendsFor(made[0]!.id)).toHaveLength(1);

@@ -134,6 +134,8 @@ export async function startTestServer(
     smtp,
     /** The server's own database handle, for setting up rows other modules' APIs would create. */
     db: server.db,
+    /** The PostgreSQL database it runs on (TEST_DB=postgres, or one given), for a second instance on the same data; undefined on PGlite. */
+    databaseUrl: database.url,
     io: server.io,
     services: server.services,
     jobs: server.jobs,
