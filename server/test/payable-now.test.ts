@@ -22,7 +22,7 @@ const event = (overrides: Partial<EventMoney> = {}): EventMoney => ({
   held: false,
   ...overrides,
 });
-const organiser = (overrides: Partial<OrganiserPayoutState> = {}): OrganiserPayoutState => ({ earlyPayouts: false, destination: { heldUntil: null }, blocked: false, ...overrides });
+const organiser = (overrides: Partial<OrganiserPayoutState> = {}): OrganiserPayoutState => ({ earlyPayouts: false, destination: { heldUntil: null }, blockedBy: null, ...overrides });
 
 describe('payableNow', () => {
   it('an event ends at the end of the Nairobi day it starts', () => {
@@ -67,7 +67,8 @@ describe('payableNow', () => {
     expect(payableNow([event()], organiser({ destination: null }), rules, after)).toMatchObject({ send: null, wait: 'no_destination' });
     expect(payableNow([event()], organiser({ destination: { heldUntil: new Date(after.getTime() + HOUR) } }), rules, after)).toMatchObject({ send: null, wait: 'destination_held' });
     expect(payableNow([event()], organiser({ destination: { heldUntil: new Date(after.getTime() - HOUR) } }), rules, after).send).toMatchObject({ amount: 1000 });
-    expect(payableNow([event()], organiser({ blocked: true }), rules, after)).toMatchObject({ send: null, wait: 'payout_open' });
+    expect(payableNow([event()], organiser({ blockedBy: 'open' }), rules, after)).toMatchObject({ send: null, wait: 'payout_open' });
+    expect(payableNow([event()], organiser({ blockedBy: 'failed' }), rules, after)).toMatchObject({ send: null, wait: 'payout_failed' });
   });
 
   it("never sends more than M-Pesa's limit per transaction: the rest follows, the oldest event first", () => {

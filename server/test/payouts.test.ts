@@ -186,6 +186,7 @@ describe('the payouts job', () => {
     expect(await balances(eventId)).toMatchObject({ organiser_payable: -400, payouts_in_flight: 0 });
     await runJob();
     expect(await payoutsOf(organiser.user._id)).toHaveLength(1);
+    expect(await summary(organiser.token)).toMatchObject({ available: 400, waitingFor: 'payout_failed' });
     const failedList = await t.api('GET', '/api/admin/payouts?status=failed', { token: admin.token });
     expect(failedList.body.find((row: { payoutId: string }) => row.payoutId === payout!.id)).toMatchObject({ amount: 400, status: 'failed', attempts: 2, lastResultCode: '2001' });
     expect((await t.api('GET', '/api/admin/payouts?status=failed', { token: organiser.token })).status).toBe(403);

@@ -34,8 +34,8 @@ export function createMakePayouts(deps: MakePayoutsDeps) {
 
   /** What payableNow() says for the organiser, read with `repo` (inside the claim when making a payout). */
   async function planFor(repo: ReturnType<typeof createPayoutsRepository>, organiserId: string, earlyPayouts: boolean, destination: { heldUntil: Date | null } | null, now: Date) {
-    const [money, blocked] = await Promise.all([repo.eventMoney(organiserId), repo.blocksNewPayout(organiserId)]);
-    const plan = payableNow(money, { earlyPayouts, destination, blocked }, deps.rules, now);
+    const [money, blockedBy] = await Promise.all([repo.eventMoney(organiserId), repo.blocksNewPayout(organiserId)]);
+    const plan = payableNow(money, { earlyPayouts, destination, blockedBy }, deps.rules, now);
     return { money, plan };
   }
 

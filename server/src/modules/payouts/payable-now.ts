@@ -37,8 +37,8 @@ export interface OrganiserPayoutState {
   earlyPayouts: boolean;
   /** The confirmed destination's hold (24 h after a change), or null when there is no destination at all. */
   destination: { heldUntil: Date | null } | null;
-  /** A payout is on its way, or one failed and waits for an administrator: nothing new is made until then. */
-  blocked: boolean;
+  /** A payout of theirs is on its way (`open`), or one failed and waits for an administrator (`failed`): nothing new is made until then. */
+  blockedBy: 'open' | 'failed' | null;
 }
 
 /**
@@ -59,7 +59,7 @@ export interface EventPayable {
 }
 
 /** Why nothing is sent now although something may be owed. */
-export type PayoutWait = 'nothing_payable' | 'below_minimum' | 'no_destination' | 'destination_held' | 'payout_open';
+export type PayoutWait = 'nothing_payable' | 'below_minimum' | 'no_destination' | 'destination_held' | 'payout_open' | 'payout_failed';
 
 export interface PayablePlan {
   events: EventPayable[];
@@ -102,7 +102,7 @@ export function payableNow(events: EventMoney[], organiser: OrganiserPayoutState
   const rows = events.map((event) => eventPayable(event, organiser, rules, wallNow));
   const total = rows.reduce((sum, row) => sum + row.payable, 0);
   const plan = (wait: PayoutWait | null, send: PayablePlan['send'] = null): PayablePlan => ({ events: rows, total, send, wait });
-  if (organiser.blocked) return plan('payout_open');
+  if (organiser.blockedBy) return plan(organiser.blockedBy === 'open' ? 'payout_open' : 'payout_failed');
   if (total <= 0) return plan('nothing_payable');
   if (total < rules.minAmount) return plan('below_minimum');
   if (!organiser.destination) return plan('no_destination');

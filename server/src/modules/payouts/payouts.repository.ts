@@ -84,14 +84,14 @@ export function createPayoutsRepository(db: Executor) {
         .onConflictDoUpdate({ target: payoutOrganisers.organiserId, set: { earlyPayouts: allowed, earlyPayoutsSetBy: adminId, updatedAt: now } });
     },
 
-    /** A payout on its way, or one failed that no administrator has retried yet: no new payout until it is settled. */
-    async blocksNewPayout(organiserId: string): Promise<boolean> {
+    /** A payout on its way (`open`), or one failed that no administrator has retried yet (`failed`): no new payout until it is settled. */
+    async blocksNewPayout(organiserId: string): Promise<'open' | 'failed' | null> {
       const [row] = await db
-        .select({ id: payouts.id })
+        .select({ status: payouts.status })
         .from(payouts)
         .where(and(eq(payouts.organiserId, organiserId), or(inArray(payouts.status, ['sending', 'retrying']), and(eq(payouts.status, 'failed'), isNull(payouts.retriedAt)))))
         .limit(1);
-      return Boolean(row);
+      return row ? (row.status === 'failed' ? 'failed' : 'open') : null;
     },
 
     async insertPayout(row: typeof payouts.$inferInsert) {

@@ -10,7 +10,7 @@ export { payoutResultAnswer as resultRecorded };
 const shillings = z.int();
 const payoutStatus = z.enum(PAYOUT_STATUSES);
 const waitingFor = z
-  .enum(['nothing_payable', 'below_minimum', 'no_destination', 'destination_held', 'payout_open'])
+  .enum(['nothing_payable', 'below_minimum', 'no_destination', 'destination_held', 'payout_open', 'payout_failed'])
   .nullable()
   .meta({ description: 'Why no payout is made now (null: one is due).' });
 
