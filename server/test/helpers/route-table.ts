@@ -1101,6 +1101,36 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/admin/fees',
+    scenarios: [{ name: 'the platform fee and its history', request: () => get('/api/admin/fees'), ok: 200 }],
+    fuzz: { as: 'admin' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/fees',
+    scenarios: [
+      { name: 'no fee (as it is)', request: () => json('PUT', '/api/admin/fees', { percent: 0, fixed: 0, minimum: 0 }), ok: 200 },
+      { name: 'a percent over 100', request: () => json('PUT', '/api/admin/fees', { percent: 101, fixed: 0, minimum: 0 }), ok: 400 },
+    ],
+    fuzz: { as: 'admin', body: () => ({ percent: 0, fixed: 0, minimum: 0 }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/events/:id/fee',
+    scenarios: [{ name: "the paid event's fee", request: (tools) => get(`/api/admin/events/${tools.w.events.paid}/fee`), ok: 200 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/events/:id/fee',
+    scenarios: [
+      { name: "back to the platform's fee", request: (tools) => json('PUT', `/api/admin/events/${tools.w.events.paid}/fee`, { override: null }), ok: 200 },
+      { name: 'a negative fixed fee', request: (tools) => json('PUT', `/api/admin/events/${tools.w.events.paid}/fee`, { override: { percent: 0, fixed: -1, minimum: 0 } }), ok: 400 },
+    ],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.paid }), body: () => ({ override: null }) },
+  },
+  {
+    method: 'GET',
     path: '/api/admin/ledger/balances',
     scenarios: [
       { name: 'every account', request: () => get('/api/admin/ledger/balances'), ok: 200 },
