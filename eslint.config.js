@@ -61,7 +61,8 @@ const serverLayers = [
   ['auth'],
   ['events'],
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
-  ['ledger', 'tickets'],
+  // payout-accounts: checks the password (auth) and that the caller organises events (events).
+  ['ledger', 'payout-accounts', 'tickets'],
   ['checkout'],
   ['community', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.
