@@ -76,6 +76,30 @@ const signedIn = (status: number | readonly number[]): Expectation => ({ ...all(
 const selfOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 403, owner: status, other: 403, admin: status });
 const selfOnly = (status: number): Expectation => ({ visitor: 401, user: 403, owner: status, other: 403, admin: 403 });
 const adminOnly = (status: number): Expectation => ({ visitor: 401, user: 403, owner: 403, other: 403, admin: status });
+/**
+ * Payout destinations: organisers and admins. A owns events; whether B and C do depends on the cells run before
+ * (some create events as them), so they may pass or be refused as non-organisers (payout-accounts.test.ts pins that).
+ */
+const payoutOrganisers = (status: number): Expectation => ({ visitor: 401, user: [status, 403], owner: status, other: [status, 403], admin: status });
+let payoutPhones = 0;
+const payoutPhone = () => `2547${String(40_000_000 + payoutPhones++).slice(-8)}`;
+/** The confirmation code the offline SMS simulator received for `phone` (its latest message). */
+async function payoutCodeSentTo(tools: WorldTools, phone: string): Promise<string> {
+  const { t } = tools.w;
+  const gateway = t.config.sms.gateway;
+  if (gateway.kind !== 'simulator') throw new Error('the payout-account scenarios need the SMS simulator');
+  let code: string | undefined;
+  await vi.waitFor(
+    async () => {
+      await t.services.sms.sendDue();
+      const res = await t.api('GET', `/simulator/sms/messages?phone=${phone}`, { headers: { 'x-simulator-key': gateway.key } });
+      code = /Tukio: (\d{6})/.exec(res.body?.[0]?.message ?? '')?.[1];
+      expect(code).toBeDefined();
+    },
+    { timeout: 15_000, interval: 50 },
+  );
+  return code!;
+}
 /** A's pending event: strangers are told it does not exist. */
 const pendingOwnerOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 404, owner: status, other: 404, admin: status });
 
@@ -1413,6 +1437,42 @@ export const routeTable: RouteEntry[] = [
       { name: 'a wrong secret', request: () => json('POST', '/api/sms/delivery-reports/not-the-secret-at-all', { id: 'ATXid_x', status: 'Success' }), ok: 404 },
     ],
     fuzz: { as: 'visitor', params: (w) => ({ secret: w.t.config.sms.callbackSecret }), body: () => ({ id: 'ATXid_fuzz', status: 'Success' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/payout-account',
+    scenarios: [{ name: "one's own payout destination (organisers and admins)", request: () => get('/api/payout-account'), expect: payoutOrganisers(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/payout-account',
+    scenarios: [
+      {
+        name: "a new M-Pesa destination, with the actor's own password",
+        request: (tools, actor) => json('POST', '/api/payout-account', { password: tools.w.personOf(actor)?.password ?? 'x', destination: { method: 'mpesa', phone: payoutPhone() } }),
+        expect: payoutOrganisers(202),
+      },
+    ],
+    fuzz: { as: 'a', body: (_w, as) => ({ password: as!.password, destination: { method: 'mpesa', phone: payoutPhone() } }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/payout-account/confirm',
+    scenarios: [
+      {
+        name: 'the code the SMS brought (organisers ask for one first)',
+        request: async (tools, actor) => {
+          const person = tools.w.personOf(actor);
+          const phone = payoutPhone();
+          const asked = await tools.call(person, 'POST', '/api/payout-account', { password: person?.password ?? 'x', destination: { method: 'mpesa', phone } });
+          if (asked.status !== 202) return json('POST', '/api/payout-account/confirm', { code: '123456' });
+          return json('POST', '/api/payout-account/confirm', { code: await payoutCodeSentTo(tools, phone) });
+        },
+        expect: payoutOrganisers(200),
+      },
+    ],
+    fuzz: { as: 'a', body: () => ({ code: '123456' }) },
   },
   {
     method: 'GET',

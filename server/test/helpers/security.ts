@@ -165,10 +165,10 @@ export interface DbSnapshot {
 
 /**
  * Tables a background job changes on its own while requests run: only which rows exist counts there. The mail
- * sender marks queued mails sent (and drops their bodies) whenever it runs; a request that queued a mail still
- * shows as a new row.
+ * sender marks queued mails sent (and drops their bodies) whenever it runs, the SMS sender and its delivery
+ * reports mark messages sent and delivered; a request that queued a mail or an SMS still shows as a new row.
  */
-const ROWS_BY_ID: Record<string, string> = { mail_outbox: 'x.id' };
+const ROWS_BY_ID: Record<string, string> = { mail_outbox: 'x.id', sms_messages: 'x.id' };
 
 /** Row count and a hash of every row of every table, in one statement. */
 export async function snapshotDatabase(t: TestServer): Promise<DbSnapshot> {
