@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, screenshotsAtWidths, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -82,6 +82,7 @@ describe('payout destination in the browser', () => {
     // Nothing sticks out sideways on a phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshotsAtWidths(page, 'payouts', { fullPage: true });
     expect(seriousErrors(errors)).toEqual([]);
   });
 });

@@ -77,6 +77,7 @@ export const userRoutes = ({ kiprono, freeEventId, pastEventId, threadId }: Rout
   `/forum/${threadId}`,
   `/checkin/${freeEventId}`,
   `/events/${pastEventId}/dashboard`,
+  '/payouts',
 ];
 
 export const ADMIN_ROUTES = ['/admin', '/admpst'];
