@@ -23,4 +23,16 @@ CREATE TABLE "payout_accounts" (
 ALTER TABLE "payout_accounts" ADD CONSTRAINT "payout_accounts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "payout_accounts_one_pending_idx" ON "payout_accounts" USING btree ("user_id") WHERE "payout_accounts"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "payout_accounts_user_idx" ON "payout_accounts" USING btree ("user_id","created_at");--> statement-breakpoint
-CREATE INDEX "payout_accounts_confirmed_idx" ON "payout_accounts" USING btree ("user_id","confirmed_at") WHERE "payout_accounts"."status" = 'confirmed';
+CREATE INDEX "payout_accounts_confirmed_idx" ON "payout_accounts" USING btree ("user_id","confirmed_at") WHERE "payout_accounts"."status" = 'confirmed';--> statement-breakpoint
+-- First version of the module's function (today's is in src/modules/payout-accounts/sql/confirmed-rows-kept.sql, applied at every start).
+CREATE OR REPLACE FUNCTION tukio_payout_account_kept() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.status = 'confirmed' THEN
+    RAISE EXCEPTION 'a confirmed payout destination is never changed (%): add a new one instead', OLD.id USING ERRCODE = 'restrict_violation';
+  END IF;
+  RETURN NEW;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER payout_accounts_confirmed_kept BEFORE UPDATE ON payout_accounts FOR EACH ROW EXECUTE FUNCTION tukio_payout_account_kept();

@@ -149,6 +149,10 @@ describe('changing the destination', () => {
     const rows = await rowsOf(chebet);
     expect(rows.filter((row) => row.status === 'confirmed').map((row) => row.method).sort()).toEqual(['mpesa', 'till']);
     expect((await account(chebet)).body.heldUntil).toBe(confirmed.body.heldUntil);
+    // The database itself refuses to change a confirmed destination.
+    const firstRow = rows.find((row) => row.method === 'mpesa')!;
+    await expect(t.db.update(payoutAccounts).set({ phone: freshPhone() }).where(eq(payoutAccounts.id, firstRow.id))).rejects.toThrow();
+    expect((await rowsOf(chebet)).find((row) => row.id === firstRow.id)).toEqual(firstRow);
   });
 
   it('does not mail or hold when the first destination is confirmed', async () => {
