@@ -26,7 +26,7 @@ export function CodeEntry({ pending, onStartAgain }: { pending: NonNullable<Payo
     onError: (error) => {
       // A request that can no longer be confirmed (locked, expired, gone) shows the form again after a reload.
       const code = getErrorCode(error);
-      if (code === 'payout_code_attempts_used' || code === 'payout_no_pending') void queryClient.invalidateQueries({ queryKey: payoutAccountKey });
+      if (code === 'payout_code_attempts_used' || code === 'payout_code_expired' || code === 'payout_no_pending') void queryClient.invalidateQueries({ queryKey: payoutAccountKey });
     },
   });
 
