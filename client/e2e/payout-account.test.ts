@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payoutCodeSentTo } from '../../server/test/helpers/sms.js';
 import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, screenshotsAtWidths, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -30,22 +31,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The code in the latest SMS the simulator received for `to`. */
-async function smsCode(to: string): Promise<string> {
-  const gateway = h.server.config.sms.gateway;
-  if (gateway.kind !== 'simulator') throw new Error('this test runs on the SMS simulator');
-  let code: string | undefined;
-  await vi.waitFor(
-    async () => {
-      const res = await h.server.api('GET', `/simulator/sms/messages?phone=${to}`, { headers: { 'x-simulator-key': gateway.key } });
-      code = /Tukio: (\d{6})/.exec(res.body?.[0]?.message ?? '')?.[1];
-      expect(code).toBeDefined();
-    },
-    { timeout: 15_000, interval: 100 },
-  );
-  return code!;
-}
-
 describe('payout destination in the browser', () => {
   it('an organiser adds an M-Pesa number and confirms it with the SMS code, at phone width', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
@@ -72,7 +57,7 @@ describe('payout destination in the browser', () => {
     await section.getByRole('heading', { name: 'Enter the code' }).waitFor();
     await section.getByText(/We sent a 6-digit code by SMS to 0712 ••• 678/).waitFor();
 
-    await section.getByLabel('6-digit code').fill(await smsCode(phone));
+    await section.getByLabel('6-digit code').fill(await payoutCodeSentTo(h.server, phone));
     await section.getByRole('button', { name: 'Confirm' }).click();
     await section.getByText('M-Pesa 0712 ••• 678', { exact: true }).waitFor();
     expect(await section.getByText(/payouts are on hold/).count()).toBe(0);

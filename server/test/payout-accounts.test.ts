@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutAccounts } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
+import { payoutCodeSentTo, smsReceivedBy } from './helpers/sms.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -18,25 +19,8 @@ const PASSWORD = 'payout-secret-1';
 const freshPhone = () => `2547${String(30_000_000 + serial++).slice(-8)}`;
 const HOUR = 60 * 60 * 1000;
 
-function simulatorKey(): string {
-  const gateway = t.config.sms.gateway;
-  if (gateway.kind !== 'simulator') throw new Error('these tests run on the SMS simulator');
-  return gateway.key;
-}
-
-async function smsTo(phone: string): Promise<Array<{ message: string }>> {
-  const res = await t.api('GET', `/simulator/sms/messages?phone=${phone}`, { headers: { 'x-simulator-key': simulatorKey() } });
-  return res.body;
-}
-
-/** The code of the `nth` SMS (1-based) sent to `phone`, once it has arrived. */
-async function codeSentTo(phone: string, nth = 1): Promise<string> {
-  await vi.waitFor(async () => expect((await smsTo(phone)).length).toBeGreaterThanOrEqual(nth), { timeout: 15_000, interval: 50 });
-  // The simulator lists a phone's messages newest first.
-  const messages = await smsTo(phone);
-  const message = messages[messages.length - nth]!.message;
-  return /Tukio: (\d{6})/.exec(message)![1]!;
-}
+const smsTo = (phone: string) => smsReceivedBy(t, phone);
+const codeSentTo = (phone: string, nth = 1) => payoutCodeSentTo(t, phone, nth);
 
 /** A verified account that has created an event: an organiser. */
 async function organiser(): Promise<Person> {

@@ -5,6 +5,7 @@ import { payments, refunds, users } from '../../src/db/schema.js';
 import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, Person } from './security.js';
 import { jsonRequest, multipart, tinyGif } from './security.js';
 import { dayFromNow } from './events.js';
+import { payoutCodeSentTo } from './sms.js';
 import type { DeclaredRoute } from '../../src/lib/route-declaration.js';
 
 /**
@@ -83,23 +84,6 @@ const adminOnly = (status: number): Expectation => ({ visitor: 401, user: 403, o
 const payoutOrganisers = (status: number): Expectation => ({ visitor: 401, user: [status, 403], owner: status, other: [status, 403], admin: status });
 let payoutPhones = 0;
 const payoutPhone = () => `2547${String(40_000_000 + payoutPhones++).slice(-8)}`;
-/** The confirmation code the offline SMS simulator received for `phone` (its latest message). */
-async function payoutCodeSentTo(tools: WorldTools, phone: string): Promise<string> {
-  const { t } = tools.w;
-  const gateway = t.config.sms.gateway;
-  if (gateway.kind !== 'simulator') throw new Error('the payout-account scenarios need the SMS simulator');
-  let code: string | undefined;
-  await vi.waitFor(
-    async () => {
-      await t.services.sms.sendDue();
-      const res = await t.api('GET', `/simulator/sms/messages?phone=${phone}`, { headers: { 'x-simulator-key': gateway.key } });
-      code = /Tukio: (\d{6})/.exec(res.body?.[0]?.message ?? '')?.[1];
-      expect(code).toBeDefined();
-    },
-    { timeout: 15_000, interval: 50 },
-  );
-  return code!;
-}
 /** A's pending event: strangers are told it does not exist. */
 const pendingOwnerOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 404, owner: status, other: 404, admin: status });
 
@@ -1467,7 +1451,7 @@ export const routeTable: RouteEntry[] = [
           const phone = payoutPhone();
           const asked = await tools.call(person, 'POST', '/api/payout-account', { password: person?.password ?? 'x', destination: { method: 'mpesa', phone } });
           if (asked.status !== 202) return json('POST', '/api/payout-account/confirm', { code: '123456' });
-          return json('POST', '/api/payout-account/confirm', { code: await payoutCodeSentTo(tools, phone) });
+          return json('POST', '/api/payout-account/confirm', { code: await payoutCodeSentTo(tools.w.t, phone) });
         },
         expect: payoutOrganisers(200),
       },
