@@ -48,6 +48,7 @@ import { createAdminFeesRouter, createFeesService } from './modules/fees/index.j
 import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService } from './modules/ledger/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
+import { createPayoutAccountsRouter, createPayoutAccountsService } from './modules/payout-accounts/index.js';
 import { createSimulatorProxy } from './modules/payment-proxy/index.js';
 import {
   createEventReminders,
@@ -287,6 +288,8 @@ export function createServices(deps: AppDeps) {
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
+  // Where organisers are paid: the SMS code proves the number, the outbox mails a change (the payouts job reads payoutDestination).
+  const payoutAccounts = createPayoutAccountsService({ db, sms: sms.service, mail, logger, codeSecret: config.jwtSecret, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
   const ledger = createLedgerService({ db });
   const fees = createFeesService({ db });
@@ -301,7 +304,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -401,6 +404,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
   app.use('/api/events', createEventLedgerRouter({ ledger: services.ledger }));
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));
+  // Password checks and code sends: bounded per address on top of the service's per-account code budget.
+  app.use('/api/payout-account', createPayoutAccountsRouter({ payoutAccounts: services.payoutAccounts, limit: limitPerIp({ ...rateLimit, name: 'payout-account' }) }));
+
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
   // The whole-list contract answers are megabytes at scale, and the first after a change reads every event: bounded per address.

@@ -164,6 +164,15 @@ export const ERROR_CODES = [
   'ledger_not_organiser',
   'ledger_same_account',
   'ledger_event_required',
+  // Payout destinations.
+  'payout_not_organiser',
+  'payout_password_wrong',
+  'payout_codes_too_many',
+  'payout_same_destination',
+  'payout_no_pending',
+  'payout_code_expired',
+  'payout_code_wrong',
+  'payout_code_attempts_used',
   // Community.
   'content_not_found',
   'comment_not_found',
