@@ -4,3 +4,4 @@
  */
 export { createPayoutAccountsRouter } from './payout-accounts.routes.js';
 export { createPayoutAccountsService, type PayoutAccountsService } from './payout-accounts.service.js';
+export { payoutAccountsPersonalData } from './personal-data.js';
