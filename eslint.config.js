@@ -62,7 +62,8 @@ const serverLayers = [
   ['events'],
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
   // fees: an override names an event; checkout prices with its rule and records M-Pesa's charges.
-  ['fees', 'ledger', 'tickets'],
+  // payout-accounts: checks the password (auth) and that the caller organises events (events).
+  ['fees', 'ledger', 'payout-accounts', 'tickets'],
   ['checkout'],
   // payouts: reads checkout's refunds and the ledger's entries, posts payouts into the ledger.
   ['community', 'payouts', 'ticket-types', 'waitlist'],

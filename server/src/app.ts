@@ -48,6 +48,7 @@ import { createAdminFeesRouter, createFeesService } from './modules/fees/index.j
 import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService } from './modules/ledger/index.js';
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
+import { createPayoutAccountsRouter, createPayoutAccountsService } from './modules/payout-accounts/index.js';
 import { createAdminPayoutsRouter, createInternalPayoutsRouter, createPayoutGateway, createPayouts, createPayoutsRouter, type PayoutDestinations } from './modules/payouts/index.js';
 import { createSimulatorProxy } from './modules/payment-proxy/index.js';
 import {
@@ -107,12 +108,9 @@ export interface AppDeps {
   selfUrl?: (() => string) | undefined;
   /** Background sweeps (SMS sender, waitlist, reminders) run as jobs here; unset = each instance runs them itself. */
   jobs?: JobQueue | undefined;
-  /** Where organisers' payouts go; unset = nobody has a confirmed destination yet (nothing is paid out). */
+  /** Where organisers' payouts go (tests: a stand-in); unset = the payout-accounts module's confirmed destinations. */
   payoutDestinations?: PayoutDestinations | undefined;
 }
-
-/** No confirmed payout destinations: the payouts job makes no payout until a destinations source is given. */
-const noPayoutDestinations: PayoutDestinations = { payoutDestination: async () => null };
 
 /**
  * Work per event-loop turn before waiting connections get their accept (see lib/request-gate.ts). A turn
@@ -293,6 +291,8 @@ export function createServices(deps: AppDeps) {
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
+  // Where organisers are paid: the SMS code proves the number, the outbox mails a change (the payouts job reads payoutDestination).
+  const payoutAccounts = createPayoutAccountsService({ db, sms: sms.service, mail, logger, codeSecret: config.jwtSecret, publicUrl: config.publicUrl });
   const dashboard = createEventDashboardService({ db });
   const ledger = createLedgerService({ db });
   const fees = createFeesService({ db });
@@ -301,7 +301,7 @@ export function createServices(deps: AppDeps) {
     db,
     logger,
     gateway: createPayoutGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs }),
-    destinations: deps.payoutDestinations ?? noPayoutDestinations,
+    destinations: deps.payoutDestinations ?? payoutAccounts,
     rules: { delayDays: config.payouts.delayDays, earlySharePercent: config.payouts.earlySharePercent, minAmount: config.payouts.minAmount },
     resultWaitSeconds: config.payouts.resultWaitSeconds,
     maxAttempts: config.payouts.maxAttempts,
@@ -320,7 +320,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -423,6 +423,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
   app.use('/api/events', createEventLedgerRouter({ ledger: services.ledger }));
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));
+  // Password checks and code sends: bounded per address on top of the service's per-account code budget.
+  app.use('/api/payout-account', createPayoutAccountsRouter({ payoutAccounts: services.payoutAccounts, limit: limitPerIp({ ...rateLimit, name: 'payout-account' }) }));
+
   // Public counters (opens, shares) are generous per IP but bounded, so trending cannot be flooded from one address.
   const counterLimit = limitPerIp({ name: 'event-counters', windowMs: rateLimit.windowMs, budgets: rateLimit.budgets, max: rateLimit.max * 10 });
   // The whole-list contract answers are megabytes at scale, and the first after a change reads every event: bounded per address.

@@ -9,6 +9,7 @@ import { eventsPersonalData } from './modules/events/index.js';
 import { ledgerPersonalData } from './modules/ledger/index.js';
 import { feesPersonalData } from './modules/fees/index.js';
 import { mailPersonalData } from './modules/mail/index.js';
+import { payoutAccountsPersonalData } from './modules/payout-accounts/index.js';
 import { payoutsPersonalData } from './modules/payouts/index.js';
 import { moderationPersonalData } from './modules/moderation/index.js';
 import { smsPersonalData } from './modules/sms/index.js';
@@ -31,6 +32,7 @@ export const personalDataMap = composePersonalDataMap([
   ledgerPersonalData,
   feesPersonalData,
   mailPersonalData,
+  payoutAccountsPersonalData,
   payoutsPersonalData,
   moderationPersonalData,
   smsPersonalData,

@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { PayoutDestinations } from '../src/modules/payouts/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, payouts } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
 import { loadPaymentService, type PaymentService, type Simulator } from './helpers/payment-service.js';
 import { payFor } from './helpers/refunds.js';
+import { payoutCodeSentTo } from './helpers/sms.js';
 import { freePort, startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
- * One payout through the real payment service and the Daraja simulator: the API server's job sends it
+ * One payout through the real modules and services: the organiser confirms an M-Pesa number (payout-accounts, SMS
+ * code), the API server's job sends the payout
  * (POST /internal/payouts), the simulator pays the B2C and calls back, and the payment service's outbox delivers the
  * result to POST /api/internal/payouts/results, which posts payout_paid and keeps the receipt.
  */
@@ -20,15 +21,13 @@ let t: TestServer;
 let pay: PaymentService;
 let simulator: Simulator;
 let dataDir: string;
-const destinations = new Map<string, { destination: { method: 'mpesa'; phone: string }; heldUntil: Date | null }>();
-const port: PayoutDestinations = { payoutDestination: async (organiserId) => destinations.get(organiserId) ?? null };
 
 beforeAll(async () => {
   const paymentPort = await freePort();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-payouts-e2e-'));
   const modules = await loadPaymentService();
   simulator = await modules.simulator.startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '20' });
-  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0' }, { payoutDestinations: port });
+  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0', SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0' });
   pay = await modules.start.startPaymentService(
     modules.config.loadPaymentConfig({
       NODE_ENV: 'test',
@@ -68,11 +67,15 @@ async function waitFor<T>(check: () => Promise<T | undefined>, what: string, tim
 
 describe('a payout through the payment service and the simulator', () => {
   it('is sent once, paid by B2C, and its result (delivered by the outbox) posts payout_paid with the receipt', async () => {
-    const organiser = await t.createUser('e2eorganiser');
+    const organiser = await t.createUser('e2eorganiser', 'organiser-secret-1');
     const buyer = await t.createUser('e2ebuyer');
     const admin = await t.loginAdmin();
-    destinations.set(organiser.user._id, { destination: { method: 'mpesa', phone: '254722000999' }, heldUntil: null });
     const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 20, price: 750 });
+    // The organiser's first destination: confirmed with the code sent to it, no hold.
+    const phone = '254722000999';
+    const asked = await t.api('POST', '/api/payout-account', { token: organiser.token, body: { password: 'organiser-secret-1', destination: { method: 'mpesa', phone } } });
+    expect(asked.status).toBe(202);
+    expect((await t.api('POST', '/api/payout-account/confirm', { token: organiser.token, body: { code: await payoutCodeSentTo(t, phone) } })).status).toBe(200);
     await payFor(t, buyer.token, eventId, { quantity: 2, phone: '254711000777' });
     await t.db.update(events).set({ startsAt: new Date(Date.now() - 10 * 24 * 60 * 60 * 1000) }).where(eq(events.id, eventId));
 
@@ -81,7 +84,7 @@ describe('a payout through the payment service and the simulator', () => {
       const [row] = await t.db.select().from(payouts).where(eq(payouts.organiserId, organiser.user._id));
       return row?.status === 'paid' ? row : undefined;
     }, 'the payout to be paid');
-    expect(paid).toMatchObject({ amount: 1500, attempts: 1 });
+    expect(paid).toMatchObject({ amount: 1500, attempts: 1, destination: { method: 'mpesa', phone } });
     expect(paid.receipt).toMatch(/^[A-Z0-9]{10}$/);
     // The simulator's B2C result callback names no charge (its Transaction Status answer does): 0, and nothing to mpesa_charges.
     expect(paid.charge).toBe(0);

@@ -79,6 +79,7 @@ export const userRoutes = ({ kiprono, freeEventId, pastEventId, threadId }: Rout
   `/checkin/${freeEventId}`,
   `/events/${pastEventId}/dashboard`,
   '/my-data/not-a-real-token',
+  '/payouts',
 ];
 
 export const ADMIN_ROUTES = ['/admin', '/admpst'];

@@ -30,6 +30,7 @@ const routes: RouteObject[] = [
       page(() => import('./routes/event-detail'), routePatterns.event),
       page(() => import('./routes/event-dashboard'), routePatterns.eventDashboard),
       page(() => import('./routes/plan'), paths.plan),
+      page(() => import('./routes/payouts'), paths.payouts),
       page(() => import('./routes/login'), paths.login),
       page(() => import('./routes/register'), paths.register),
       page(() => import('./routes/set-avatar'), paths.setAvatar),

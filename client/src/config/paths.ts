@@ -10,6 +10,8 @@ export const paths = {
   event: (id: string) => `/events/${seg(id)}`,
   eventDashboard: (id: string) => `/events/${seg(id)}/dashboard`,
   plan: '/plan',
+  /** An organiser's payouts: where to be paid. */
+  payouts: '/payouts',
   login: '/login',
   register: '/register',
   setAvatar: '/setAvatar',

@@ -16,6 +16,7 @@ export const DATABASE_FUNCTION_SOURCES = [
   'tickets/sql/ticket-void-final.sql',
   'checkout/sql/refund-rows-kept.sql',
   'ledger/sql/ledger-rules.sql',
+  'payout-accounts/sql/confirmed-rows-kept.sql',
   'payouts/sql/payout-rows-kept.sql',
   'checkout/sql/hold-order.sql',
   'events/sql/search.sql',

@@ -14,6 +14,7 @@ export * from '../modules/fees/fees.schema.js';
 export * from '../modules/ledger/ledger.schema.js';
 export * from '../modules/mail/mail.schema.js';
 export * from '../modules/moderation/moderation.schema.js';
+export * from '../modules/payout-accounts/payout-accounts.schema.js';
 export * from '../modules/payouts/payouts.schema.js';
 export * from '../modules/sms/sms.schema.js';
 export * from '../modules/ticket-types/ticket-types.schema.js';

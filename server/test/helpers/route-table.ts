@@ -5,6 +5,7 @@ import { payments, refunds, users } from '../../src/db/schema.js';
 import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, Person } from './security.js';
 import { jsonRequest, multipart, tinyGif } from './security.js';
 import { dayFromNow } from './events.js';
+import { payoutCodeSentTo } from './sms.js';
 import type { DeclaredRoute } from '../../src/lib/route-declaration.js';
 
 /**
@@ -76,6 +77,13 @@ const signedIn = (status: number | readonly number[]): Expectation => ({ ...all(
 const selfOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 403, owner: status, other: 403, admin: status });
 const selfOnly = (status: number): Expectation => ({ visitor: 401, user: 403, owner: status, other: 403, admin: 403 });
 const adminOnly = (status: number): Expectation => ({ visitor: 401, user: 403, owner: 403, other: 403, admin: status });
+/**
+ * Payout destinations: organisers and admins. A owns events; whether B and C do depends on the cells run before
+ * (some create events as them), so they may pass or be refused as non-organisers (payout-accounts.test.ts pins that).
+ */
+const payoutOrganisers = (status: number): Expectation => ({ visitor: 401, user: [status, 403], owner: status, other: [status, 403], admin: status });
+let payoutPhones = 0;
+const payoutPhone = () => `2547${String(40_000_000 + payoutPhones++).slice(-8)}`;
 /** A's pending event: strangers are told it does not exist. */
 const pendingOwnerOrAdmin = (status: number): Expectation => ({ visitor: 401, user: 404, owner: status, other: 404, admin: status });
 
@@ -1101,6 +1109,36 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/admin/fees',
+    scenarios: [{ name: 'the platform fee and its history', request: () => get('/api/admin/fees'), ok: 200 }],
+    fuzz: { as: 'admin' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/fees',
+    scenarios: [
+      { name: 'no fee (as it is)', request: () => json('PUT', '/api/admin/fees', { percent: 0, fixed: 0, minimum: 0 }), ok: 200 },
+      { name: 'a percent over 100', request: () => json('PUT', '/api/admin/fees', { percent: 101, fixed: 0, minimum: 0 }), ok: 400 },
+    ],
+    fuzz: { as: 'admin', body: () => ({ percent: 0, fixed: 0, minimum: 0 }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/events/:id/fee',
+    scenarios: [{ name: "the paid event's fee", request: (tools) => get(`/api/admin/events/${tools.w.events.paid}/fee`), ok: 200 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/events/:id/fee',
+    scenarios: [
+      { name: "back to the platform's fee", request: (tools) => json('PUT', `/api/admin/events/${tools.w.events.paid}/fee`, { override: null }), ok: 200 },
+      { name: 'a negative fixed fee', request: (tools) => json('PUT', `/api/admin/events/${tools.w.events.paid}/fee`, { override: { percent: 0, fixed: -1, minimum: 0 } }), ok: 400 },
+    ],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.paid }), body: () => ({ override: null }) },
+  },
+  {
+    method: 'GET',
     path: '/api/admin/ledger/balances',
     scenarios: [
       { name: 'every account', request: () => get('/api/admin/ledger/balances'), ok: 200 },
@@ -1490,6 +1528,42 @@ export const routeTable: RouteEntry[] = [
       { name: 'a wrong secret', request: () => json('POST', '/api/sms/delivery-reports/not-the-secret-at-all', { id: 'ATXid_x', status: 'Success' }), ok: 404 },
     ],
     fuzz: { as: 'visitor', params: (w) => ({ secret: w.t.config.sms.callbackSecret }), body: () => ({ id: 'ATXid_fuzz', status: 'Success' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/payout-account',
+    scenarios: [{ name: "one's own payout destination (organisers and admins)", request: () => get('/api/payout-account'), expect: payoutOrganisers(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/payout-account',
+    scenarios: [
+      {
+        name: "a new M-Pesa destination, with the actor's own password",
+        request: (tools, actor) => json('POST', '/api/payout-account', { password: tools.w.personOf(actor)?.password ?? 'x', destination: { method: 'mpesa', phone: payoutPhone() } }),
+        expect: payoutOrganisers(202),
+      },
+    ],
+    fuzz: { as: 'a', body: (_w, as) => ({ password: as!.password, destination: { method: 'mpesa', phone: payoutPhone() } }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/payout-account/confirm',
+    scenarios: [
+      {
+        name: 'the code the SMS brought (organisers ask for one first)',
+        request: async (tools, actor) => {
+          const person = tools.w.personOf(actor);
+          const phone = payoutPhone();
+          const asked = await tools.call(person, 'POST', '/api/payout-account', { password: person?.password ?? 'x', destination: { method: 'mpesa', phone } });
+          if (asked.status !== 202) return json('POST', '/api/payout-account/confirm', { code: '123456' });
+          return json('POST', '/api/payout-account/confirm', { code: await payoutCodeSentTo(tools.w.t, phone) });
+        },
+        expect: payoutOrganisers(200),
+      },
+    ],
+    fuzz: { as: 'a', body: () => ({ code: '123456' }) },
   },
   {
     method: 'GET',

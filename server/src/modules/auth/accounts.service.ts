@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Language } from '@tukio/shared/languages';
+import bcrypt from 'bcryptjs';
 import type { Executor } from '../../db/database.js';
 import { SYSTEM_USER_ID } from '../../db/ids.js';
 import { hashPassword, toAuthUser, type AuthUser } from './auth.service.js';
@@ -87,6 +88,22 @@ export async function findAccountByLogin(
 ): Promise<Pick<UserRow, 'id' | 'username' | 'email' | 'language'> | undefined> {
   const row = await createUsersRepository(executor).findByLogin(login);
   return row && { id: row.id, username: row.username, email: row.email, language: row.language };
+}
+
+/**
+ * Whether `password` is the account's own, checked as login checks it (bcrypt): the re-confirmation a
+ * sensitive change asks for (where an organiser is paid). A guest's shadow account never matches.
+ */
+export async function passwordMatches(executor: Executor, userId: string, password: string): Promise<boolean> {
+  const row = await createUsersRepository(executor).findById(userId);
+  if (!row || row.guestPhone) return false;
+  return bcrypt.compare(password, row.passwordHash);
+}
+
+/** Who an account's mail goes to and in which language. */
+export async function accountContact(executor: Executor, userId: string): Promise<Pick<UserRow, 'username' | 'email' | 'language'> | undefined> {
+  const row = await createUsersRepository(executor).findById(userId);
+  return row && { username: row.username, email: row.email, language: row.language };
 }
 
 /** How far an account is trusted yet: when it was made and whether (since when) its email is verified. */

@@ -5,6 +5,7 @@
 export { createAuthRouter } from './auth.routes.js';
 export { createAuthService, hashPassword, toAuthUser, type AuthService, type AuthUser } from './auth.service.js';
 export {
+  accountContact,
   accountStanding,
   backfillUsernameSkeletons,
   chatProfiles,
@@ -13,6 +14,7 @@ export {
   ensureAdminAccount,
   ensureSystemAccount,
   findAccountByLogin,
+  passwordMatches,
   setAccountLanguage,
   usernameTaken,
 } from './accounts.service.js';

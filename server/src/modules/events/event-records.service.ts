@@ -35,3 +35,8 @@ export function countRegistrations(executor: Executor, eventId: string, quantity
 export function seedEvent(executor: Executor, event: NewEvent): Promise<EventRow> {
   return createEventsRepository(executor).insert(event);
 }
+
+/** Whether the account organises events (has created one, of any status): who may set where their takings are paid. */
+export function organisesEvents(executor: Executor, userId: string): Promise<boolean> {
+  return createEventsRepository(executor).hasAnyByUser(userId);
+}

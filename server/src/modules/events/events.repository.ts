@@ -131,6 +131,12 @@ export function createEventsRepository(db: Executor) {
       return db.select(eventColumns).from(events).where(eq(events.status, status)).orderBy(asc(events.startsAt), asc(events.id));
     },
 
+    /** Whether the account has created any event (any status): what makes it an organiser. */
+    async hasAnyByUser(userId: string): Promise<boolean> {
+      const [row] = await db.select({ id: events.id }).from(events).where(eq(events.userId, userId)).limit(1);
+      return row !== undefined;
+    },
+
     async listByUser(userId: string): Promise<EventRow[]> {
       return db.select(eventColumns).from(events).where(eq(events.userId, userId)).orderBy(asc(events.startsAt), asc(events.id));
     },

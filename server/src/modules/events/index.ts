@@ -4,7 +4,7 @@ export { eventListPageData } from './event-list-page.js';
 export { canSeeEvent } from './event-visibility.js';
 export { createEventsImportService } from './events-import.service.js';
 export { fetchImportSource, ImportSourceError } from './import-source.js';
-export { countRegistrations, findEvent, markEventCancelled, seedEvent } from './event-records.service.js';
+export { countRegistrations, findEvent, markEventCancelled, organisesEvents, seedEvent } from './event-records.service.js';
 export { createAdminEventsRouter, createEventsRouter } from './events.routes.js';
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
 export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';

@@ -76,9 +76,16 @@ export function MyEvents({ userId, eventActions }: MyEventsProps) {
     <section className="profile-section" aria-labelledby="my-events-heading">
       <div className="profile-section__header">
         <h2 id="my-events-heading">{t('profile.myEvents')}</h2>
-        <Link className="btn btn--secondary btn--sm" to={paths.plan}>
-          {t('profile.postEvent')}
-        </Link>
+        <div className="profile-section__actions">
+          {events.length > 0 ? (
+            <Link className="btn btn--ghost btn--sm" to={paths.payouts}>
+              {t('profile.payouts')}
+            </Link>
+          ) : null}
+          <Link className="btn btn--secondary btn--sm" to={paths.plan}>
+            {t('profile.postEvent')}
+          </Link>
+        </div>
       </div>
       {loading ? (
         <p className="muted" role="status">

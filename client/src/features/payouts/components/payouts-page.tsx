@@ -1,0 +1,22 @@
+import { useDocumentTitle } from '../../../hooks/use-document-title';
+import { useT } from '../../../lib/i18n';
+import { PayoutDestinationSection } from './payout-destination-section';
+import '../payouts.css';
+
+/**
+ * /payouts: an organiser's payouts, one section per concern (where to be paid now; balances and statements
+ * join as their own sections).
+ */
+export function PayoutsPage() {
+  const t = useT();
+  useDocumentTitle(t('payouts.pageTitle'));
+  return (
+    <div className="page page--narrow payouts-page">
+      <header className="page-hero">
+        <h1>{t('payouts.pageTitle')}</h1>
+        <p className="lead">{t('payouts.pageLead')}</p>
+      </header>
+      <PayoutDestinationSection />
+    </div>
+  );
+}
