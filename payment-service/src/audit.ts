@@ -29,8 +29,8 @@ export interface ProviderPayout {
   kind: 'b2c' | 'b2b';
 }
 
-/** M-Pesa's books: what the API server's audit compares (payments, refunds), and the organiser payouts. */
-export type ProviderBooks = Required<AuditRequest> & { payouts: ProviderPayout[] };
+/** M-Pesa's books: what the API server's audit compares (payments, refunds and organiser payouts). */
+export type ProviderBooks = Required<Omit<AuditRequest, 'payouts'>> & { payouts: ProviderPayout[] };
 
 /** M-Pesa does not know why a B2C payout was made: ours say so in their OriginatorConversationID. */
 const isOrganiserPayout = (payout: { originatorConversationId: string; attempt?: string | undefined }) => PAYOUT_ATTEMPT_ID.test(payout.attempt ?? payout.originatorConversationId);
@@ -55,7 +55,15 @@ export async function providerBooks(source: ProviderSource): Promise<ProviderBoo
       refunds: refunds.map(({ transactionId, originatorConversationId, amount, kind }) => ({ transactionId, originatorConversationId, amount, kind: kind as 'b2c' | 'reversal' })),
       payouts: journal.payouts
         .filter((payout) => !refunds.includes(payout))
-        .map(({ transactionId, originatorConversationId, attempt, amount, kind }) => ({ transactionId, originatorConversationId, attempt, amount, kind: kind === 'b2b' ? 'b2b' : 'b2c' })),
+        // A B2B payout is named by Daraja's ConversationID: the accepted request of our attempt says which.
+        .map(({ transactionId, originatorConversationId, attempt, amount, kind }) => ({
+          transactionId,
+          originatorConversationId,
+          conversationId: attempt ? journal.requests.get(attempt)?.conversationId : undefined,
+          attempt,
+          amount,
+          kind: kind === 'b2b' ? 'b2b' : 'b2c',
+        })),
     };
   }
   const where = source.ledgerUrl.replace(/([?&]key=)[^&]*/, '$1…');
@@ -76,16 +84,23 @@ export async function providerBooks(source: ProviderSource): Promise<ProviderBoo
 }
 
 /**
- * Sends the provider's payments and refunds to the API server (POST /api/internal/audit), which compares them
- * with the ledger. Its audit does not take organiser payouts: `books.payouts` are for a person to compare with
- * the payouts the API server shows (the audit script lists them).
+ * Sends the provider's payments, refunds and organiser payouts to the API server (POST /api/internal/audit),
+ * which compares them with its payments, refunds, paid payout attempts and ledger.
  */
 export async function auditBooks(config: PaymentConfig, books: ProviderBooks): Promise<AuditResponse> {
   const { payments, refunds } = books;
-  return createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: 120_000 }).audit({ payments, refunds });
+  const payouts = books.payouts.map(({ transactionId, originatorConversationId, conversationId, attempt, amount, kind }) => ({
+    transactionId,
+    // The API server names a B2C payout by our attempt's id (the journal knows it when Daraja answers with its own).
+    originatorConversationId: kind === 'b2c' ? (attempt ?? originatorConversationId) : originatorConversationId,
+    ...(conversationId ? { conversationId } : {}),
+    amount,
+    kind,
+  }));
+  return createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, timeoutMs: 120_000 }).audit({ payments, refunds, payouts });
 }
 
-/** The audit of M-Pesa's payments and refunds against the ledger (see auditBooks). */
+/** The audit of M-Pesa's payments, refunds and organiser payouts against the API server's books (see auditBooks). */
 export async function auditPayments(config: PaymentConfig, source: ProviderSource = defaultProviderSource(config)): Promise<AuditResponse> {
   return auditBooks(config, await providerBooks(source));
 }

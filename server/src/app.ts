@@ -288,7 +288,6 @@ export function createServices(deps: AppDeps) {
   const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });
   const startCheckout = createStartCheckoutHandler({ payments, guests, line: waitingRoom, gateway: paymentGateway, logger, pushSeconds: metrics.pushSeconds });
   const confirmPayment = createConfirmPaymentHandler({ payments, gateway: paymentGateway, logger, queryAfterSeconds: config.confirmQueryAfterSeconds });
-  const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   // Where organisers are paid: the SMS code proves the number, the outbox mails a change (the payouts job reads payoutDestination).
@@ -309,6 +308,7 @@ export function createServices(deps: AppDeps) {
     jobMs: config.payouts.jobMs,
     jobs: deps.jobs,
   });
+  const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts, auditPayouts: payouts.audit });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
   const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, payouts } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
-import { loadPaymentService, type PaymentService, type Simulator } from './helpers/payment-service.js';
+import { loadPaymentService, type PaymentModules, type PaymentService, type Simulator } from './helpers/payment-service.js';
 import { payFor } from './helpers/refunds.js';
 import { payoutCodeSentTo } from './helpers/sms.js';
 import { freePort, startTestServer, type TestServer } from './helpers/test-server.js';
@@ -18,6 +18,8 @@ import { freePort, startTestServer, type TestServer } from './helpers/test-serve
  */
 
 let t: TestServer;
+let modules: PaymentModules;
+let paymentConfig: unknown;
 let pay: PaymentService;
 let simulator: Simulator;
 let dataDir: string;
@@ -25,11 +27,10 @@ let dataDir: string;
 beforeAll(async () => {
   const paymentPort = await freePort();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-payouts-e2e-'));
-  const modules = await loadPaymentService();
+  modules = await loadPaymentService();
   simulator = await modules.simulator.startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '20' });
   t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0', SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0' });
-  pay = await modules.start.startPaymentService(
-    modules.config.loadPaymentConfig({
+  paymentConfig = modules.config.loadPaymentConfig({
       NODE_ENV: 'test',
       PAYMENT_PORT: String(paymentPort),
       DATA_DIR: path.join(dataDir, 'payments'),
@@ -41,9 +42,8 @@ beforeAll(async () => {
       REFUND_POLL_MS: '0',
       PAYOUT_RESULT_RETRY_MS: '20',
       LOG_LEVEL: 'silent',
-    }),
-    { host: '127.0.0.1' },
-  );
+  });
+  pay = await modules.start.startPaymentService(paymentConfig, { host: '127.0.0.1' });
   simulator.allowCallbacksTo(pay.callbackUrl);
 }, 120_000);
 
@@ -76,7 +76,7 @@ describe('a payout through the payment service and the simulator', () => {
     const asked = await t.api('POST', '/api/payout-account', { token: organiser.token, body: { password: 'organiser-secret-1', destination: { method: 'mpesa', phone } } });
     expect(asked.status).toBe(202);
     expect((await t.api('POST', '/api/payout-account/confirm', { token: organiser.token, body: { code: await payoutCodeSentTo(t, phone) } })).status).toBe(200);
-    await payFor(t, buyer.token, eventId, { quantity: 2, phone: '254711000777' });
+    const bought = await payFor(t, buyer.token, eventId, { quantity: 2, phone: '254711000777' });
     await t.db.update(events).set({ startsAt: new Date(Date.now() - 10 * 24 * 60 * 60 * 1000) }).where(eq(events.id, eventId));
 
     await t.services.payouts.job.runOnce();
@@ -95,5 +95,15 @@ describe('a payout through the payment service and the simulator', () => {
     // Nothing more is sent on later runs.
     await t.services.payouts.job.runOnce();
     expect(await t.db.select().from(payouts).where(eq(payouts.organiserId, organiser.user._id))).toHaveLength(1);
+
+    // The payments audit as `npm run audit:payments` runs it: the simulator's ledger reports the B2C payout, which
+    // matches the paid attempt. The buyer's payment was settled through the internal calls (not the simulator's STK),
+    // so it is added to M-Pesa's books as M-Pesa would report it.
+    const books = await modules.audit.providerBooks({ ledgerUrl: `${simulator.url}/simulator/ledger`, key: simulator.paymentEnv.SIMULATOR_KEY });
+    expect(books.payouts).toMatchObject([{ transactionId: paid.receipt, amount: 1500, kind: 'b2c' }]);
+    books.payments.push({ receipt: bought.receipt, amount: bought.amount, phone: bought.phone, checkoutRequestId: bought.checkoutRequestId });
+    const audit = await modules.audit.auditBooks(paymentConfig, books);
+    expect(audit.checked).toMatchObject({ payments: 1, payouts: 1 });
+    expect(audit.discrepancies).toEqual([]);
   });
 });

@@ -352,17 +352,40 @@ describe('who sees what', () => {
     expect((await payoutsOf(organiser.user._id))[0]).toMatchObject({ status: 'sending' });
   });
 
-  it('the audit accounts for payouts: money in = refunds + payouts + fees + charges + balances owed', async () => {
+  /** M-Pesa's books as this database says they are: its payments, refunds and the payout attempts paid. */
+  async function providerBooks() {
     const paid = await t.db.select().from(payments).where(eq(payments.status, 'success'));
     const refunded = await t.db.select().from(refunds).where(eq(refunds.status, 'succeeded'));
-    const audit = await t.api('POST', '/api/internal/audit', {
-      headers: internalHeaders(t),
-      body: {
-        payments: paid.map((row) => ({ receipt: row.mpesaReceiptNumber!, amount: row.amount, phone: row.phone, checkoutRequestId: row.checkoutRequestId })),
-        refunds: refunded.map((row) => ({ transactionId: row.receipt!, originatorConversationId: `tukio-${row.id}-1`, amount: row.amount, kind: row.method })),
-      },
-    });
+    const paidAttempts = await t.db.select({ attempt: payoutAttempts, amount: payouts.amount }).from(payoutAttempts).innerJoin(payouts, eq(payouts.id, payoutAttempts.payoutId)).where(eq(payoutAttempts.status, 'paid'));
+    return {
+      payments: paid.map((row) => ({ receipt: row.mpesaReceiptNumber!, amount: row.amount, phone: row.phone, checkoutRequestId: row.checkoutRequestId })),
+      refunds: refunded.map((row) => ({ transactionId: row.receipt!, originatorConversationId: `tukio-${row.id}-1`, amount: row.amount, kind: row.method })),
+      payouts: paidAttempts.map(({ attempt, amount }) => ({ transactionId: attempt.transactionId!, originatorConversationId: attempt.originatorConversationId, amount, kind: 'b2c' })),
+    };
+  }
+  const moneyFindings = (body: { discrepancies: Array<{ kind: string; detail: string }> }) => body.discrepancies.filter((found) => /^(ledger|payout)-/.test(found.kind));
+
+  it('the audit accounts for payouts: money in = refunds + payouts + fees + charges + balances owed, and M-Pesa paid each paid payout', async () => {
+    const books = await providerBooks();
+    expect(books.payouts.length).toBeGreaterThan(0);
+    const audit = await t.api('POST', '/api/internal/audit', { headers: internalHeaders(t), body: books });
     expect(audit.status).toBe(200);
-    expect(audit.body.discrepancies.filter((found: { kind: string }) => found.kind.startsWith('ledger-'))).toEqual([]);
+    expect(audit.body.checked.payouts).toBe(books.payouts.length);
+    expect(moneyFindings(audit.body)).toEqual([]);
+  });
+
+  it('the audit names a payout M-Pesa made that no payout records, and a paid payout M-Pesa never made', async () => {
+    const books = await providerBooks();
+    const [recorded, ...others] = books.payouts;
+    const stranger = { transactionId: receiptNo('X'), originatorConversationId: 'tukio-payout-bbbbbbbbbbbbbbbbbbbbbbbb-1', amount: 703, kind: 'b2c' };
+    const b2bStranger = { transactionId: receiptNo('X'), originatorConversationId: 'AG_20261129_unknown', conversationId: 'AG_20261129_nobody', amount: 300, kind: 'b2b' };
+    const audit = await t.api('POST', '/api/internal/audit', { headers: internalHeaders(t), body: { ...books, payouts: [...others, stranger, b2bStranger] } });
+    expect(audit.status).toBe(200);
+    const kinds = moneyFindings(audit.body).map((found) => found.kind);
+    expect(kinds.filter((kind) => kind === 'payout-unknown')).toHaveLength(2);
+    expect(kinds).toContain('payout-missing-at-provider');
+    // The clearing check takes M-Pesa's payouts: 1003 more than the ledger paid out, less the missing one.
+    expect(kinds).toContain('ledger-clearing');
+    expect(moneyFindings(audit.body).find((found) => found.kind === 'payout-missing-at-provider')!.detail).toContain(recorded!.transactionId);
   });
 });

@@ -102,6 +102,22 @@ export const auditRequest = z.object({
     )
     .max(20_000)
     .default([]),
+  /**
+   * Organiser payouts M-Pesa completed: B2C named by our OriginatorConversationID (tukio-payout-…), B2B by
+   * Daraja's ConversationID (its OriginatorConversationID is Daraja's own).
+   */
+  payouts: z
+    .array(
+      z.object({
+        transactionId: providerId('transactionId'),
+        originatorConversationId: originatorConversationIdSchema,
+        conversationId: providerId('conversationId').optional(),
+        amount: providerAmount,
+        kind: z.enum(['b2c', 'b2b']),
+      }),
+    )
+    .max(20_000)
+    .default([]),
 });
 
 // --- Responses -----------------------------------------------------------------------------------------
@@ -137,7 +153,7 @@ export const auditResponse = z.object({
   discrepancies: z.array(z.object({ kind: z.string(), detail: z.string() })),
   /** What agrees with the provider's books but a person should know (a forged success callback already voided). */
   notices: z.array(z.object({ kind: z.string(), detail: z.string() })).default([]),
-  checked: z.object({ payments: z.int(), refunds: z.int() }),
+  checked: z.object({ payments: z.int(), refunds: z.int(), payouts: z.int().default(0) }),
 });
 
 export type ClaimRefundsRequest = z.input<typeof claimRefundsRequest>;

@@ -2,7 +2,7 @@
  * `npm run audit:payments [-- --ledger <url> | --journal <dir>]`: M-Pesa's side of the books against the API
  * server's ledger. Reads what the provider reports as completed — the Daraja simulator's ledger with
  * DARAJA_SIMULATOR, else the journal of callbacks in DATA_DIR/mpesa-journal — and posts it to the API server's
- * POST /api/internal/audit. Prints `N discrepancies` and each one; exits 1 when there is any, 2 when the
+ * POST /api/internal/audit, organiser payouts included. Prints `N discrepancies` and each one; exits 1 when there is any, 2 when the
  * audit could not run. Same configuration as the payment service (.env, DATA_DIR, INTERNAL_API_KEY, API_URL).
  */
 import { auditBooks, defaultProviderSource, providerBooks, type ProviderSource } from '../audit.js';
@@ -29,15 +29,14 @@ async function main(argv: string[]): Promise<number> {
   const books = await providerBooks(sourceOf(argv, () => defaultProviderSource(config)));
   const result = await auditBooks(config, books);
   const count = result.discrepancies.length;
-  console.log(`Checked ${result.checked.payments} payments and ${result.checked.refunds} refunds M-Pesa reports as completed.`);
+  const paidOut = books.payouts.reduce((sum, payout) => sum + payout.amount, 0);
+  console.log(
+    `Checked ${result.checked.payments} payments, ${result.checked.refunds} refunds and ${result.checked.payouts} organiser payouts (KSh ${paidOut}) M-Pesa reports as completed.`,
+  );
+  for (const payout of books.payouts) console.log(`  payout ${payout.kind} ${payout.transactionId} ${payout.attempt ?? payout.conversationId ?? payout.originatorConversationId} KSh ${payout.amount}`);
   for (const discrepancy of result.discrepancies) console.log(`  ${discrepancy.kind}: ${discrepancy.detail}`);
   console.log(`${count} discrepancies`);
   for (const notice of result.notices) console.log(`  notice, ${notice.kind}: ${notice.detail}`);
-  if (books.payouts.length > 0) {
-    const total = books.payouts.reduce((sum, payout) => sum + payout.amount, 0);
-    console.log(`M-Pesa also reports ${books.payouts.length} organiser payouts (KSh ${total}), not compared by the API server's audit:`);
-    for (const payout of books.payouts) console.log(`  ${payout.kind} ${payout.transactionId} ${payout.attempt ?? payout.originatorConversationId} KSh ${payout.amount}`);
-  }
   return count > 0 ? 1 : 0;
 }
 

@@ -11,6 +11,7 @@ interface Finding {
 interface ProviderBooks {
   payments: Array<{ amount: number }>;
   refunds: Array<{ amount: number }>;
+  payouts: Array<{ amount: number }>;
 }
 
 /** Findings listed per check at most; the count of the rest is said in one more line. */
@@ -24,8 +25,8 @@ const cents = (amount: number) => Math.round(amount * 100);
  * - `ledger-unbalanced`: a transaction whose entries do not sum to zero, or has fewer than two (the triggers refuse
  *   them: this proves nothing got past them);
  * - `ledger-clearing`: the clearing account is not what M-Pesa's books say the shortcode holds: payments it reports
- *   completed minus refunds it reports paid, minus payouts paid (the audit's books do not list payouts yet, so they
- *   come from the ledger's `payout_paid` transactions; M-Pesa's charges leave clearing untouched, docs/decisions/fees.md);
+ *   completed minus refunds and organiser payouts it reports paid (M-Pesa's charges leave clearing untouched,
+ *   docs/decisions/fees.md);
  * - `ledger-money-in`: money in (successful payments) is not refunds paid + payouts paid + fees + M-Pesa charges +
  *   balances still owed (to organisers, in flight to them, and to buyers): every shilling received is somewhere. Fees
  *   are the fee account's credit (net of the charges Tukio bears, payouts' too), charges the charges account's credit
@@ -46,12 +47,12 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   const payouts = await ledger.payoutsPaid();
   const providerIn = provider.payments.reduce((sum, payment) => sum + cents(payment.amount), 0);
   const providerOut = provider.refunds.reduce((sum, refund) => sum + cents(refund.amount), 0);
-  const paidOut = payouts * 100;
+  const paidOut = provider.payouts.reduce((sum, payout) => sum + cents(payout.amount), 0);
   if (providerIn - providerOut - paidOut !== balances.mpesa_clearing * 100) {
     flag(
       'ledger-clearing',
-      `the clearing account holds ${balances.mpesa_clearing}, but M-Pesa reports ${providerIn / 100} in payments and ${providerOut / 100} in refunds paid, ` +
-        `and ${payouts} went out in payouts (${(providerIn - providerOut - paidOut) / 100})`,
+      `the clearing account holds ${balances.mpesa_clearing}, but M-Pesa reports ${providerIn / 100} in payments, ${providerOut / 100} in refunds paid ` +
+        `and ${paidOut / 100} in organiser payouts (${(providerIn - providerOut - paidOut) / 100})`,
     );
   }
 

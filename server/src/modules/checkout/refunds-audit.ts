@@ -7,6 +7,9 @@ import { createRefundsRepository } from './refunds.repository.js';
 
 type AuditInput = z.output<typeof auditRequest>;
 
+/** The payouts module's check of M-Pesa's organiser payouts (given by the composition: payouts depends on checkout). */
+export type PayoutsAudit = (reported: AuditInput['payouts']) => Promise<Discrepancy[]>;
+
 export interface Discrepancy {
   kind: string;
   detail: string;
@@ -24,13 +27,15 @@ const sameAmount = (provider: number, shillings: number) => Math.round(provider 
  * - Each succeeded refund matches one completed provider refund (same TransactionID, amount and kind),
  *   and each provider refund one succeeded refund; a second success for one refund is money paid twice.
  * - No payment is refunded more than it paid, nor refunded without having succeeded.
+ * - Each organiser payout M-Pesa made is one paid payout attempt here, and each paid attempt one of M-Pesa's
+ *   (the payouts module's audit, docs/decisions/payouts.md).
  * - The ledger balances, its clearing account holds what M-Pesa's books say, and every payment and refund is
  *   posted as its row says (ledger-audit.ts).
  * - No order's self-cancel refunds exceed what its cancelled tickets were paid (each ticket's own price),
  *   no ticket type holds more valid tickets than its capacity, and a transferred ticket's replacement has
  *   the order, type and price of the ticket it replaced.
  */
-export async function auditLedger(db: Database, input: AuditInput) {
+export async function auditLedger(db: Database, input: AuditInput, auditPayouts: PayoutsAudit) {
   const repo = createRefundsRepository(db);
   const discrepancies: Discrepancy[] = [];
   const flag = (kind: string, detail: string) => discrepancies.push({ kind, detail });
@@ -125,7 +130,9 @@ export async function auditLedger(db: Database, input: AuditInput) {
   for (const changed of await repo.transfersChanged()) {
     flag('transfer-changed-ticket', `ticket ${changed.id} replaced ticket ${changed.replaced} with another order, type or price`);
   }
+  // ---- organiser payouts ----
+  discrepancies.push(...(await auditPayouts(input.payouts)));
   // ---- the double-entry ledger against the rows it records and against M-Pesa's books ----
   discrepancies.push(...(await auditLedgerBooks(db, input)));
-  return { discrepancies, notices: claims.notices, checked: { payments: input.payments.length, refunds: input.refunds.length } };
+  return { discrepancies, notices: claims.notices, checked: { payments: input.payments.length, refunds: input.refunds.length, payouts: input.payouts.length } };
 }

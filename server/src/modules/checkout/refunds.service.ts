@@ -11,7 +11,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, findEvent } from '../events/index.js';
 import { createLedger } from '../ledger/index.js';
-import { auditLedger } from './refunds-audit.js';
+import { auditLedger, type PayoutsAudit } from './refunds-audit.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
 /** The longest a failed refund waits before its next attempt, however many attempts failed. */
@@ -147,6 +147,8 @@ export interface RefundsServiceDeps {
   retryBaseMs: number;
   /** REFUND_MAX_ATTEMPTS: attempts before a refund is left `failed` for an administrator. */
   maxAttempts: number;
+  /** The payouts module's part of the audit (it owns the payouts' tables): M-Pesa's organiser payouts against ours. */
+  auditPayouts: PayoutsAudit;
 }
 
 
@@ -305,7 +307,7 @@ export function createRefundsService(deps: RefundsServiceDeps) {
     },
 
     /** POST /api/internal/audit: what M-Pesa reports as completed, against the ledger (refunds-audit.ts). */
-    audit: (input: z.output<typeof auditRequest>) => auditLedger(db, input),
+    audit: (input: z.output<typeof auditRequest>) => auditLedger(db, input, deps.auditPayouts),
 
     /** GET /api/internal/refunds/unresolved: attempts still `sent` after `olderThanSeconds`. */
     async unresolved(olderThanSeconds: number, limit: number) {

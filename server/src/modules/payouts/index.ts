@@ -9,6 +9,7 @@ import type { Logger } from '../../lib/logger.js';
 import { createMakePayouts, type PayoutDestinations } from './make-payouts.handler.js';
 import type { PayoutRules } from './payable-now.js';
 import type { PayoutGateway } from './payout-gateway.js';
+import { auditPayouts, type ProviderPayout } from './payouts-audit.js';
 import { createPayoutsJob } from './payouts-job.js';
 import { createPayoutsService } from './payouts.service.js';
 import { createRecordPayoutResult } from './record-payout-result.handler.js';
@@ -20,6 +21,7 @@ export { payableNow, type PayoutRules } from './payable-now.js';
 export { payoutsPersonalData } from './personal-data.js';
 export type { PayoutDestinations } from './make-payouts.handler.js';
 export type { PayoutsService } from './payouts.service.js';
+export type { PayoutFinding, ProviderPayout } from './payouts-audit.js';
 
 export interface PayoutsDeps {
   db: Database;
@@ -35,7 +37,7 @@ export interface PayoutsDeps {
   jobs?: JobQueue | undefined;
 }
 
-/** The module composed: its service (routes), the results it records and its job. */
+/** The module composed: its service (routes), the results it records, its job and its part of the payments audit. */
 export function createPayouts(deps: PayoutsDeps) {
   const make = createMakePayouts({ db: deps.db, destinations: deps.destinations, rules: deps.rules });
   const recordResult = createRecordPayoutResult({ db: deps.db, logger: deps.logger, maxAttempts: deps.maxAttempts, retryBaseMs: deps.retryBaseMs });
@@ -44,6 +46,8 @@ export function createPayouts(deps: PayoutsDeps) {
     service: createPayoutsService({ db: deps.db, make }),
     recordResult,
     job: createPayoutsJob({ make, send, everyMs: deps.jobMs, logger: deps.logger, jobs: deps.jobs }),
+    /** M-Pesa's organiser payouts against the attempts paid here (POST /api/internal/audit, payouts-audit.ts). */
+    audit: (reported: ProviderPayout[]) => auditPayouts(deps.db, reported),
   };
 }
 

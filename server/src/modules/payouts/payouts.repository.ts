@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { chunk } from '../../db/chunk.js';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
 import { refunds } from '../checkout/index.js';
@@ -236,6 +237,23 @@ export function createPayoutsRepository(db: Executor) {
 
     async releaseHold(id: string, adminId: string, now: Date) {
       await db.update(payoutHolds).set({ releasedAt: now, releasedBy: adminId }).where(eq(payoutHolds.id, id));
+    },
+
+    /** Attempts M-Pesa paid (by their result), each with its payout's amount, status and receipt (the audit's side). */
+    async paidAttempts() {
+      return db
+        .select({ attempt: payoutAttempts, amount: payouts.amount, payoutStatus: payouts.status, payoutReceipt: payouts.receipt })
+        .from(payoutAttempts)
+        .innerJoin(payouts, eq(payouts.id, payoutAttempts.payoutId))
+        .where(eq(payoutAttempts.status, 'paid'));
+    },
+
+    /** Attempts named by our OriginatorConversationIDs or Daraja's ConversationIDs, whatever their status. */
+    async attemptsNamed(originatorConversationIds: string[], conversationIds: string[]): Promise<PayoutAttemptRow[]> {
+      const found: PayoutAttemptRow[] = [];
+      for (const slice of chunk(originatorConversationIds)) found.push(...(await db.select().from(payoutAttempts).where(inArray(payoutAttempts.originatorConversationId, slice))));
+      for (const slice of chunk(conversationIds)) found.push(...(await db.select().from(payoutAttempts).where(inArray(payoutAttempts.conversationId, slice))));
+      return found;
     },
 
     async userExists(userId: string): Promise<boolean> {
