@@ -306,6 +306,7 @@ export function createServices(deps: AppDeps) {
     maxAttempts: config.payouts.maxAttempts,
     retryBaseMs: config.payouts.retryBaseMs,
     jobMs: config.payouts.jobMs,
+    mpesaTariff: config.fees.mpesaTariff,
     jobs: deps.jobs,
   });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts, auditPayouts: payouts.audit });

@@ -17,6 +17,9 @@ import { freePort, startTestServer, type TestServer } from './helpers/test-serve
  * result to POST /api/internal/payouts/results, which posts payout_paid and keeps the receipt.
  */
 
+/** MPESA_TARIFF: a B2C payout of 1500 costs 17. */
+const PAYOUT_TARIFF = { receive: [[250_000, 0]], b2c: [[250_000, 17]], b2b: [[250_000, 29]] };
+
 let t: TestServer;
 let modules: PaymentModules;
 let paymentConfig: unknown;
@@ -29,7 +32,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-payouts-e2e-'));
   modules = await loadPaymentService();
   simulator = await modules.simulator.startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '20' });
-  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0', SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0' });
+  // A tariff with charges for payouts only (receiving free): the B2C result names no charge, the tariff's is recorded.
+  t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0', SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0', MPESA_TARIFF: JSON.stringify(PAYOUT_TARIFF) });
   paymentConfig = modules.config.loadPaymentConfig({
       NODE_ENV: 'test',
       PAYMENT_PORT: String(paymentPort),
@@ -86,8 +90,9 @@ describe('a payout through the payment service and the simulator', () => {
     }, 'the payout to be paid');
     expect(paid).toMatchObject({ amount: 1500, attempts: 1, destination: { method: 'mpesa', phone } });
     expect(paid.receipt).toMatch(/^[A-Z0-9]{10}$/);
-    // The simulator's B2C result callback names no charge (its Transaction Status answer does): 0, and nothing to mpesa_charges.
-    expect(paid.charge).toBe(0);
+    // The simulator's B2C result callback names no charge (its Transaction Status answer does): MPESA_TARIFF's, Tukio's cost.
+    expect(paid.charge).toBe(17);
+    expect((await t.api('GET', '/api/admin/ledger/balances', { token: admin.token })).body.balances).toMatchObject({ mpesa_charges: -17, platform_fees: 17 });
     const balances = (await t.api('GET', `/api/admin/ledger/balances?eventId=${eventId}`, { token: admin.token })).body.balances;
     expect(balances).toMatchObject({ mpesa_clearing: 0, organiser_payable: 0, payouts_in_flight: 0 });
     const statement = await t.api('GET', `/api/payouts/events/${eventId}/statement`, { token: organiser.token });

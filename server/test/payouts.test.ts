@@ -5,6 +5,7 @@ import type { PayoutDestination, SendPayoutBody } from '@tukio/shared/internal-p
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, payments, payoutAttempts, payouts, refunds } from '../src/db/schema.js';
 import { createLogger } from '../src/lib/logger.js';
+import type { MpesaTariff } from '../src/modules/fees/index.js';
 import { createPayoutGateway, createPayouts, type PayoutDestinations } from '../src/modules/payouts/index.js';
 import { insertEventRow } from './helpers/events.js';
 import { internalHeaders, payFor, receiptNo } from './helpers/refunds.js';
@@ -61,8 +62,22 @@ async function startFakePaymentService(key: string) {
 function testDestinations() {
   const byOrganiser = new Map<string, { destination: PayoutDestination; heldUntil: Date | null }>();
   const port: PayoutDestinations = { payoutDestination: async (organiserId) => byOrganiser.get(organiserId) ?? null };
-  return { port, set: (organiserId: string, heldUntil: Date | null = null) => byOrganiser.set(organiserId, { destination: { method: 'mpesa', phone: '254722000111' }, heldUntil }) };
+  return {
+    port,
+    set: (organiserId: string, heldUntil: Date | null = null, destination: PayoutDestination = { method: 'mpesa', phone: '254722000111' }) =>
+      byOrganiser.set(organiserId, { destination, heldUntil }),
+  };
 }
+
+/** MPESA_TARIFF of these tests: receiving is free (the sales' ledger stays as without charges), payouts cost by band. */
+const PAYOUT_TARIFF = {
+  receive: [[250_000, 0]],
+  b2c: [
+    [1000, 7],
+    [250_000, 13],
+  ],
+  b2b: [[250_000, 21]],
+} as const satisfies MpesaTariff;
 
 const KEY = 'test-internal-key';
 let fake: Awaited<ReturnType<typeof startFakePaymentService>>;
@@ -76,7 +91,7 @@ beforeAll(async () => {
   fake = await startFakePaymentService(KEY);
   t = await startTestServer(
     // The job runs when a test says (no timer); failed attempts are retried at once, twice at most; a result is awaited 1 s.
-    { PAYMENT_URL: fake.url, PAYOUT_JOB_MS: '0', PAYOUT_RETRY_BASE_MS: '1', PAYOUT_MAX_ATTEMPTS: '2', PAYOUT_RESULT_WAIT_SECONDS: '1' },
+    { PAYMENT_URL: fake.url, PAYOUT_JOB_MS: '0', PAYOUT_RETRY_BASE_MS: '1', PAYOUT_MAX_ATTEMPTS: '2', PAYOUT_RESULT_WAIT_SECONDS: '1', MPESA_TARIFF: JSON.stringify(PAYOUT_TARIFF) },
     { payoutDestinations: destinations.port },
   );
   admin = await t.loginAdmin();
@@ -109,6 +124,7 @@ async function startedDaysAgo(eventId: string, days: number) {
 const payoutsOf = (organiserId: string) => t.db.select().from(payouts).where(eq(payouts.organiserId, organiserId)).orderBy(payouts.createdAt);
 const sendsFor = (payoutId: string) => fake.sends.filter((send) => send.originatorConversationId.startsWith(`tukio-payout-${payoutId}-`));
 const balances = async (eventId: string) => (await t.api('GET', `/api/admin/ledger/balances?eventId=${eventId}`, { token: admin.token })).body.balances;
+const allBalances = async () => (await t.api('GET', '/api/admin/ledger/balances', { token: admin.token })).body.balances;
 const summary = async (token: string) => (await t.api('GET', '/api/payouts', { token })).body;
 const result = (body: Record<string, unknown>) => t.api('POST', '/api/internal/payouts/results', { headers: internalHeaders(t), body });
 const paidResult = (originatorConversationId: string, amount: number, extra: Record<string, unknown> = {}) =>
@@ -149,6 +165,23 @@ describe('the payouts job', () => {
     expect(await summary(organiser.token)).toMatchObject({ paid: 1000, available: 0, inFlight: 0, events: [{ eventId, status: 'settled' }] });
     const statement = await t.api('GET', `/api/payouts/events/${eventId}/statement`, { token: organiser.token });
     expect(statement.body).toMatchObject({ grossSales: 1000, fees: 0, refunds: 0, net: 1000, paidOut: 1000, balance: 0, payouts: [{ payoutId: payout!.id, forEvent: 1000, amount: 1000, status: 'paid', receipt: done!.receipt }] });
+  });
+
+  it("records MPESA_TARIFF's charge when the result names none: B2C to a phone, B2B to a Paybill, borne by the fee account", async () => {
+    const toPhone = await payableOrganiser();
+    await eventWithSales(toPhone.user._id, 1200, 1);
+    const toPaybill = await organiserNamed();
+    destinations.set(toPaybill.user._id, null, { method: 'paybill', shortcode: '400200', accountReference: 'TUKIO1' });
+    await eventWithSales(toPaybill.user._id, 800, 1);
+    await runJob();
+    const [phonePayout] = await payoutsOf(toPhone.user._id);
+    const [paybillPayout] = await payoutsOf(toPaybill.user._id);
+    const chargesBefore = (await allBalances()).mpesa_charges as number;
+    expect((await paidResult(`tukio-payout-${phonePayout!.id}-1`, 1200)).body).toEqual({ recorded: true });
+    expect((await paidResult(`tukio-payout-${paybillPayout!.id}-1`, 800)).body).toEqual({ recorded: true });
+    expect((await payoutsOf(toPhone.user._id))[0]).toMatchObject({ status: 'paid', charge: 13 });
+    expect((await payoutsOf(toPaybill.user._id))[0]).toMatchObject({ status: 'paid', charge: 21 });
+    expect((await allBalances()).mpesa_charges).toBe(chargesBefore - 34);
   });
 
   it('sends nothing below PAYOUT_MIN_AMOUNT, without a destination, or while the destination is held', async () => {
@@ -302,6 +335,7 @@ describe('the payouts job', () => {
         maxAttempts: 2,
         retryBaseMs: 1,
         jobMs: 0,
+        mpesaTariff: PAYOUT_TARIFF,
       }).job;
     const second = t.databaseUrl ? await startTestServer({ PAYMENT_URL: fake.url, PAYOUT_JOB_MS: '0' }, { databaseUrl: t.databaseUrl, payoutDestinations: destinations.port }) : undefined;
     try {

@@ -6,6 +6,7 @@
 import type { Database } from '../../db/database.js';
 import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
+import type { MpesaTariff } from '../fees/index.js';
 import { createMakePayouts, type PayoutDestinations } from './make-payouts.handler.js';
 import type { PayoutRules } from './payable-now.js';
 import type { PayoutGateway } from './payout-gateway.js';
@@ -34,13 +35,15 @@ export interface PayoutsDeps {
   maxAttempts: number;
   retryBaseMs: number;
   jobMs: number;
+  /** MPESA_TARIFF: a paid payout's charge when Daraja's result names none. */
+  mpesaTariff: MpesaTariff;
   jobs?: JobQueue | undefined;
 }
 
 /** The module composed: its service (routes), the results it records, its job and its part of the payments audit. */
 export function createPayouts(deps: PayoutsDeps) {
   const make = createMakePayouts({ db: deps.db, destinations: deps.destinations, rules: deps.rules });
-  const recordResult = createRecordPayoutResult({ db: deps.db, logger: deps.logger, maxAttempts: deps.maxAttempts, retryBaseMs: deps.retryBaseMs });
+  const recordResult = createRecordPayoutResult({ db: deps.db, logger: deps.logger, maxAttempts: deps.maxAttempts, retryBaseMs: deps.retryBaseMs, mpesaTariff: deps.mpesaTariff });
   const send = createSendPayouts({ db: deps.db, gateway: deps.gateway, recordResult, logger: deps.logger, resultWaitSeconds: deps.resultWaitSeconds });
   return {
     service: createPayoutsService({ db: deps.db, make }),

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
+import { mpesaCharge, type MpesaTariff } from '../fees/index.js';
 import { createLedger } from '../ledger/index.js';
 import { payoutMessages } from './payout-messages.js';
 import { createPayoutsRepository, type PayoutRow } from './payouts.repository.js';
@@ -24,12 +25,14 @@ export interface RecordPayoutResultDeps {
   /** PAYOUT_MAX_ATTEMPTS and PAYOUT_RETRY_BASE_MS. */
   maxAttempts: number;
   retryBaseMs: number;
+  /** MPESA_TARIFF: the charge of a paid payout whose result names none. */
+  mpesaTariff: MpesaTariff;
 }
 
 /**
  * Records one definite result of a payout attempt, once (POST /api/internal/payouts/results, and a synchronous
  * rejection from the send). Paid ("0"): the attempt and payout are paid, the receipt kept, `payout_paid` posted
- * (with M-Pesa's charge, Tukio's expense). Failed: the payout is tried again after a back-off with a new attempt,
+ * (with M-Pesa's charge, Tukio's expense: the result's, else MPESA_TARIFF's). Failed: the payout is tried again after a back-off with a new attempt,
  * or after PAYOUT_MAX_ATTEMPTS is failed for an administrator and `payout_failed` puts its money back on the
  * organiser's payables. A repeated result changes nothing (`recorded: false`).
  */
@@ -81,7 +84,10 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
           return { recorded: true };
         }
         // The ledger keeps whole shillings (as every money row): a charge with cents is rounded to the nearest one.
-        const charge = Math.round(input.charge ?? 0);
+        // Daraja's result callback seldom names the charge: then the configured tariff says what it was (B2C to a
+        // phone, B2B to a Paybill or Till), so every paid payout's charge is recorded.
+        const kind = payout.destination.method === 'mpesa' ? 'b2c' : 'b2b';
+        const charge = Math.round(input.charge ?? mpesaCharge(kind, payout.amount, deps.mpesaTariff));
         await repo.updatePayout(payout.id, { status: 'paid', receipt: input.transactionId!, charge, paidAt: now, nextAttemptAt: null, updatedAt: now });
         await ledger.payoutPaid({ id: payout.id, legs: await repo.legsOf(payout.id) }, charge);
         return { recorded: true };
