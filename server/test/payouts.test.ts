@@ -384,6 +384,10 @@ describe('who sees what', () => {
     expect(wrong.status).toBe(409);
     expect(wrong.body).toMatchObject({ code: 'payout_result_doubtful', doubtful: true });
     expect((await payoutsOf(organiser.user._id))[0]).toMatchObject({ status: 'sending' });
+    // Refused for good (the payment service parks it): administrators see the payout needs a person, and why.
+    const listed = await t.api('GET', '/api/admin/payouts?status=needs_attention', { token: admin.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([expect.objectContaining({ payoutId: payout!.id, status: 'sending', needsAttention: expect.stringMatching(/amount 999 is not the payout's 450/) })]);
   });
 
   /** M-Pesa's books as this database says they are: its payments, refunds and the payout attempts paid. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { chunk } from '../../db/chunk.js';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
@@ -159,6 +159,12 @@ export function createPayoutsRepository(db: Executor) {
       await db.update(payoutAttempts).set(changes).where(eq(payoutAttempts.id, id));
     },
 
+    /** The payout of this attempt needs a person (a result refused for good), and why. */
+    async noteAttention(originatorConversationId: string, why: string, now: Date) {
+      const attempt = db.select({ payoutId: payoutAttempts.payoutId }).from(payoutAttempts).where(eq(payoutAttempts.originatorConversationId, originatorConversationId));
+      await db.update(payouts).set({ attention: why, updatedAt: now }).where(inArray(payouts.id, attempt));
+    },
+
     /** Sets a conversation id only where none is known (a repeated acceptance changes nothing). */
     async acceptedAs(attemptId: string, conversationId: string) {
       await db.update(payoutAttempts).set({ conversationId }).where(and(eq(payoutAttempts.id, attemptId), isNull(payoutAttempts.conversationId)));
@@ -178,13 +184,13 @@ export function createPayoutsRepository(db: Executor) {
       return rows.map((row) => ({ eventId: row.eventId!, amount: row.amount }));
     },
 
-    /** Payouts, newest first, all or one status, with the organiser's name (the administrators' list). */
-    async list(status: PayoutStatus | undefined, limit: number) {
+    /** Payouts, newest first, all, one status or those needing attention, with the organiser's name (the administrators' list). */
+    async list(status: PayoutStatus | 'needs_attention' | undefined, limit: number) {
       return db
         .select({ payout: payouts, username: users.username })
         .from(payouts)
         .innerJoin(users, eq(users.id, payouts.organiserId))
-        .where(status ? eq(payouts.status, status) : undefined)
+        .where(status === 'needs_attention' ? isNotNull(payouts.attention) : status ? eq(payouts.status, status) : undefined)
         .orderBy(desc(payouts.createdAt), desc(payouts.id))
         .limit(limit);
     },

@@ -78,6 +78,7 @@ export const adminPayouts = z.array(
     nextAttemptAt: dateTime.nullable(),
     receipt: z.string().nullable(),
     failure: z.string().nullable(),
+    needsAttention: z.string().nullable().meta({ description: 'A result refused for good (the payment service parked it): a person must compare it with M-Pesa.' }),
     lastResultCode: z.string().nullable(),
     retriedAt: dateTime.nullable(),
     createdAt: dateTime,

@@ -37,6 +37,11 @@ export const payouts = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** The last failure's words, for the administrators' list. */
     failure: text('failure'),
+    /**
+     * Why a person must look at it: a result this server refused for good (a success for another amount, or a
+     * TransactionID of another payout), which the payment service parks instead of redelivering.
+     */
+    attention: text('attention'),
     /** A failed payout's money is payable again once an administrator retried it (until then no new payout is made). */
     retriedAt: timestamp('retried_at', { withTimezone: true }),
     retriedBy: id('retried_by').references(() => users.id, { onDelete: 'restrict' }),

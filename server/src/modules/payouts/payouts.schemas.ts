@@ -11,7 +11,8 @@ export const payoutParams = z.object({ id: idParam('Payout id') });
 export const userParams = z.object({ id: idParam('User id') });
 
 export const statementQuery = z.object({ format: z.enum(['json', 'csv'], { error: 'format must be json or csv.' }).default('json') });
-export const payoutListQuery = z.object({ status: z.enum(PAYOUT_STATUSES, { error: 'status must be sending, retrying, paid or failed.' }).optional() });
+/** A payout status, or `needs_attention`: those with a result refused for good. */
+export const payoutListQuery = z.object({ status: z.enum([...PAYOUT_STATUSES, 'needs_attention'], { error: 'status must be sending, retrying, paid, failed or needs_attention.' }).optional() });
 
 /** Kept with the hold and shown to administrators: it must say something. */
 export const holdBody = z.object({ reason: text('reason', 500, 3) });

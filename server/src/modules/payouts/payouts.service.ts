@@ -25,6 +25,7 @@ function toAdminPayout(payout: PayoutRow, username: string, attempts: PayoutAtte
     nextAttemptAt: iso(payout.nextAttemptAt),
     receipt: payout.receipt,
     failure: payout.failure,
+    needsAttention: payout.attention,
     lastResultCode: last?.resultCode ?? null,
     retriedAt: iso(payout.retriedAt),
     createdAt: payout.createdAt.toISOString(),
@@ -133,8 +134,8 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
       };
     },
 
-    /** GET /api/admin/payouts: newest first, all or one status (`failed`: those waiting for an administrator). */
-    async list(status: PayoutStatus | undefined) {
+    /** GET /api/admin/payouts: newest first, all or one status (`failed`: those waiting for an administrator; `needs_attention`: a result refused for good). */
+    async list(status: PayoutStatus | 'needs_attention' | undefined) {
       const repo = createPayoutsRepository(db);
       const rows = await repo.list(status, 200);
       const attempts = await repo.attemptsOf(rows.map((row) => row.payout.id));

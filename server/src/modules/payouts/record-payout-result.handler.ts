@@ -49,6 +49,13 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
     await ledger.payoutFailed({ id: payout.id, legs: await repo.legsOf(payout.id) });
   }
 
+  /** Outside the refused result's (rolled back) transaction: the payout needs a person, and why. */
+  async function noteRefused(input: RecordedResult, reason: string) {
+    const why = `${input.source} result ${input.resultCode}${input.transactionId ? ` (${input.transactionId})` : ''} of ${input.originatorConversationId} refused: ${reason}`;
+    logger.error(`payout result refused: ${why}`);
+    await createPayoutsRepository(db).noteAttention(input.originatorConversationId, why.slice(0, 1000), new Date());
+  }
+
   return async function recordPayoutResult(input: RecordedResult): Promise<{ recorded: boolean }> {
     const paid = input.resultCode === '0' && input.source !== 'rejected';
     try {
@@ -93,8 +100,10 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
         return { recorded: true };
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw doubtful('its TransactionID belongs to another payout');
-      throw error;
+      const refused = isUniqueViolation(error) ? doubtful('its TransactionID belongs to another payout') : error;
+      // Refused for good (the payment service parks such a result): the payout says so to administrators.
+      if (refused instanceof AppError && refused.code === 'payout_result_doubtful') await noteRefused(input, String(refused.details?.params?.reason ?? refused.message));
+      throw refused;
     }
   };
 }
