@@ -43,6 +43,13 @@ export class ApiServerError extends Error {
   }
 }
 
+/**
+ * The API server refused the call for good: the same request gets the same 4xx (a result it doubts, an unknown
+ * attempt, a body it rejects). Not 408/429 (try later), nor 401/403: a wrong INTERNAL_API_KEY is this service's
+ * configuration to fix, after which the call succeeds.
+ */
+export const refusedForGood = (error: unknown) => error instanceof ApiServerError && error.status >= 400 && error.status < 500 && ![401, 403, 408, 429].includes(error.status);
+
 export interface ApiServerClient {
   /** How long one call may take, queueing included. */
   readonly timeoutMs: number;

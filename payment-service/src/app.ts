@@ -4,7 +4,7 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { z } from 'zod';
-import type { ApiServerClient } from './api-server-client.js';
+import { refusedForGood, type ApiServerClient } from './api-server-client.js';
 import { createPushService } from './checkout/push.service.js';
 import type { PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
@@ -64,7 +64,11 @@ export function createPaymentApp(deps: PaymentAppDeps): {
     logger,
     retryMs: config.payouts.resultRetryMs,
     onDelivered: () => metrics.payoutDeliveries.inc(),
+    // A 4xx the API server would answer again (409 for a success of another amount…) is parked, not retried forever.
+    refusedForGood,
+    onParked: () => metrics.payoutParked.inc(),
   });
+  metrics.watchParkedPayoutResults(() => payoutOutbox.parked().length);
   const payouts = createPayouts({ daraja: deps.daraja, journal: providerJournal, outbox: payoutOutbox, urls: deps.payoutUrls, logger, metrics });
   const app = express();
   app.disable('x-powered-by');

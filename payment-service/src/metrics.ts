@@ -52,6 +52,11 @@ export function createPaymentMetrics() {
     help: 'Organiser payout results the API server acknowledged.',
     registers,
   });
+  const payoutParked = new Counter({
+    name: 'payout_results_parked_total',
+    help: 'Organiser payout results the API server refused for good (a 4xx it would answer again): parked in payout-outbox/parked.log, not delivered again. Any is for a person to look at.',
+    registers,
+  });
   const inFlight = createInFlightTracker();
   metrics.gauge('http_requests_in_flight', 'Requests Express is answering right now.', () => inFlight.active);
 
@@ -63,6 +68,9 @@ export function createPaymentMetrics() {
     payouts,
     payoutCallbacks,
     payoutDeliveries,
+    payoutParked,
+    /** `payout_results_parked`: the results parked now (read from the outbox when scraped; survives restarts). */
+    watchParkedPayoutResults: (count: () => number) => metrics.gauge('payout_results_parked', 'Organiser payout results parked now (payout-outbox/parked.log): each needs a person.', count),
     /** Tracks, counts and times every request (mounted first); once draining, responses say Connection: close. */
     middleware: [inFlight.middleware, metrics.httpMiddleware()],
     /** Stops keep-alive on responses not yet sent; true once no request is in flight, false after `timeoutMs`. */

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { PayoutResultBody } from '@tukio/shared/internal-payouts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { createPayoutOutbox, resultKey } from '../src/payouts/payout-outbox.js';
+import { ApiServerError, refusedForGood } from '../src/api-server-client.js';
+import { createPayoutOutbox, PARKED_LOG, readParkedPayoutResults, resultKey, type ParkedResult } from '../src/payouts/payout-outbox.js';
 
 /** The payout outbox alone: one delivery per result, retried until acknowledged, and its log read back after a kill. */
 const root = mkdtempSync(path.join(os.tmpdir(), 'tukio-payout-outbox-'));
@@ -65,5 +66,72 @@ describe('the payout outbox', () => {
     expect(delivered[0]).toMatchObject({ resultCode: '1', originatorConversationId: result(2).originatorConversationId });
     await second.stop();
     second.close();
+  });
+
+  it('parks a result the API server refuses for good (409) and keeps retrying 5xx, 429 and network errors', async () => {
+    const dir = path.join(root, 'parked');
+    const answers = new Map<string, unknown[]>([
+      [result(1).originatorConversationId, [new ApiServerError(409, 'amount 999 is not the payout\'s 450', { code: 'payout_result_doubtful' })]],
+      [result(2).originatorConversationId, [new ApiServerError(503, 'down'), new ApiServerError(429, 'slow down'), new TypeError('fetch failed')]],
+    ]);
+    const calls = new Map<string, number>();
+    const delivered: PayoutResultBody[] = [];
+    const parkedSeen: ParkedResult[] = [];
+    const outbox = createPayoutOutbox({
+      dir,
+      logger,
+      retryMs: 5,
+      refusedForGood,
+      onParked: (entry) => parkedSeen.push(entry),
+      deliver: async (body) => {
+        calls.set(body.originatorConversationId, (calls.get(body.originatorConversationId) ?? 0) + 1);
+        const error = answers.get(body.originatorConversationId)?.shift();
+        if (error) throw error;
+        delivered.push(body);
+      },
+    });
+    outbox.start();
+    outbox.add(result(1));
+    outbox.add(result(2));
+    await vi.waitFor(() => expect(delivered).toEqual([result(2)]));
+    expect(calls.get(result(2).originatorConversationId)).toBe(4);
+    // The refused one: tried once, parked (on disk, for a person), never again.
+    expect(calls.get(result(1).originatorConversationId)).toBe(1);
+    expect(parkedSeen).toMatchObject([{ result: result(1), status: 409, reason: expect.stringMatching(/amount 999/) }]);
+    expect(outbox.pending()).toEqual([]);
+    expect(outbox.parked()).toHaveLength(1);
+    expect(outbox.add(result(1))).toBe(false);
+    expect(readParkedPayoutResults(dir)).toMatchObject([{ key: resultKey(result(1)), status: 409 }]);
+    await outbox.stop();
+    outbox.close();
+
+    // A restart keeps it parked and does not deliver it again.
+    const again: PayoutResultBody[] = [];
+    const restarted = createPayoutOutbox({ dir, logger, retryMs: 5, refusedForGood, deliver: async (body) => void again.push(body) });
+    restarted.start();
+    expect(restarted.parked()).toMatchObject([{ key: resultKey(result(1)) }]);
+    expect(restarted.pending()).toEqual([]);
+    expect(restarted.add(result(1))).toBe(false);
+    await restarted.stop();
+    restarted.close();
+    expect(again).toEqual([]);
+    expect(readFileSync(path.join(dir, PARKED_LOG), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a kill between parking and the log\'s done line parks it once, not delivering it again', async () => {
+    const dir = path.join(root, 'parked-killed');
+    const first = createPayoutOutbox({ dir, logger, retryMs: 5, deliver: () => Promise.reject(new Error('down')) });
+    first.add(result(3));
+    first.close();
+    // As if parked and then killed before `done` was written.
+    appendFileSync(path.join(dir, PARKED_LOG), `${JSON.stringify({ key: resultKey(result(3)), result: result(3), status: 409, reason: 'doubtful', at: new Date().toISOString() })}\n`);
+    const delivered: PayoutResultBody[] = [];
+    const second = createPayoutOutbox({ dir, logger, retryMs: 5, refusedForGood, deliver: async (body) => void delivered.push(body) });
+    second.start();
+    expect(second.pending()).toEqual([]);
+    expect(second.parked()).toHaveLength(1);
+    await second.stop();
+    second.close();
+    expect(delivered).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import type { Logger } from '../logger.js';
 
 /** The log in the outbox's directory: one JSON line per event, `{"add":{key,result}}` or `{"done":key}`. */
 const LOG = 'outbox.log';
+/** Results the API server refused for good, kept for a person: one JSON line each (ParkedResult), never rewritten. */
+export const PARKED_LOG = 'parked.log';
 /** Rewritten with only the undelivered results once this much was appended since the last rewrite. */
 const COMPACT_AFTER_BYTES = 1024 * 1024;
 /** Keys of delivered results remembered, so a callback Daraja sends twice is delivered once. */
@@ -12,6 +14,37 @@ const REMEMBERED = 10_000;
 
 /** One result of an attempt: the same callback twice has the same key. */
 export const resultKey = (result: PayoutResultBody) => [result.originatorConversationId, result.source, result.resultCode, result.transactionId ?? ''].join('|');
+
+/** A result the API server refused for good (a 4xx it will answer again), kept in PARKED_LOG and not delivered again. */
+export interface ParkedResult {
+  key: string;
+  result: PayoutResultBody;
+  /** The API server's answer: its HTTP status and message. */
+  status: number | undefined;
+  reason: string;
+  at: string;
+}
+
+/** The parked results under an outbox's `dir` (the audit script lists them), by key; a line cut short is skipped. */
+export function readParkedPayoutResults(dir: string): ParkedResult[] {
+  const parked = new Map<string, ParkedResult>();
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, PARKED_LOG), 'utf8');
+  } catch {
+    return [];
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const record = JSON.parse(line) as ParkedResult;
+      if (typeof record.key === 'string' && payoutResultBody.safeParse(record.result).success) parked.set(record.key, record);
+    } catch {
+      // a line cut short by a kill mid-write: its result is still in the outbox log, and is parked again
+    }
+  }
+  return [...parked.values()];
+}
 
 interface Queued {
   key: string;
@@ -48,7 +81,11 @@ function load(file: string): Map<string, Queued> {
  * answered, and marked done only once the API server acknowledged it (2xx), so a kill -9 of either process loses
  * nothing: whatever is left is delivered again on start. Each result is one call, retried with a doubling wait
  * (`retryMs` up to `maxRetryMs`) until acknowledged; the API server records a result once, so a redelivery after a
- * lost acknowledgement is harmless. This process is the log's only writer (one per DATA_DIR).
+ * lost acknowledgement is harmless. An answer the API server would give again (`refusedForGood`: a 4xx such as 409
+ * for a success of another amount) is not retried: the result is parked — appended to PARKED_LOG (flushed) before it
+ * leaves the log, logged at error, counted (`onParked`) — for a person to compare with M-Pesa (the API server marks
+ * the payout needs_attention, `npm run audit:payments` lists parked results). This process is the logs' only writer
+ * (one per DATA_DIR).
  */
 export function createPayoutOutbox(deps: {
   dir: string;
@@ -57,12 +94,19 @@ export function createPayoutOutbox(deps: {
   retryMs: number;
   maxRetryMs?: number;
   onDelivered?: (result: PayoutResultBody) => void;
+  /** Whether a delivery's error is the API server refusing the result for good (not worth sending again). */
+  refusedForGood?: (error: unknown) => boolean;
+  onParked?: (parked: ParkedResult) => void;
 }) {
   const { logger } = deps;
   const maxRetryMs = deps.maxRetryMs ?? 5 * 60 * 1000;
   mkdirSync(deps.dir, { recursive: true });
   const file = path.join(deps.dir, LOG);
   const queued = load(file);
+  const parked = new Map(readParkedPayoutResults(deps.dir).map((entry) => [entry.key, entry]));
+  // Parked before a kill that came before its `done` line: parked already, not delivered again.
+  for (const key of parked.keys()) queued.delete(key);
+  if (parked.size > 0) logger.error(`payout outbox: ${parked.size} result(s) the API server refused are parked in ${path.join(deps.dir, PARKED_LOG)}: compare them with M-Pesa`);
   const delivered = new Set<string>();
   let fd = -1;
   let appended = 0;
@@ -94,9 +138,14 @@ export function createPayoutOutbox(deps: {
   }
 
   function done(entry: Queued) {
-    queued.delete(entry.key);
     delivered.add(entry.key);
     if (delivered.size > REMEMBERED) delivered.delete(delivered.values().next().value!);
+    leave(entry);
+  }
+
+  /** Out of the log: delivered, or parked. */
+  function leave(entry: Queued) {
+    queued.delete(entry.key);
     if (queued.size === 0) {
       // Nothing left: start the log again from empty (O_APPEND writes go to the new end).
       ftruncateSync(fd, 0);
@@ -107,10 +156,33 @@ export function createPayoutOutbox(deps: {
     }
   }
 
+  /** Kept in the parked log (flushed) before it leaves the outbox log: a kill in between parks it again on start. */
+  function park(entry: Queued, error: unknown) {
+    const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : undefined;
+    const record: ParkedResult = { key: entry.key, result: entry.result, status, reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
+    const parkedFd = openSync(path.join(deps.dir, PARKED_LOG), 'a');
+    try {
+      writeSync(parkedFd, `${JSON.stringify(record)}\n`);
+      fdatasyncSync(parkedFd);
+    } finally {
+      closeSync(parkedFd);
+    }
+    parked.set(entry.key, record);
+    leave(entry);
+    logger.error(
+      `payout result for ${entry.result.originatorConversationId} (${entry.result.source} ${entry.result.resultCode}${entry.result.transactionId ? ` ${entry.result.transactionId}` : ''}) refused by the API server for good (${status ?? '?'}: ${record.reason}); parked, not delivered again`,
+    );
+    deps.onParked?.(record);
+  }
+
   async function deliverOne(entry: Queued) {
     try {
       await deps.deliver(entry.result);
     } catch (error) {
+      if (deps.refusedForGood?.(error)) {
+        park(entry, error);
+        return;
+      }
       entry.failures += 1;
       entry.dueAt = Date.now() + Math.min(deps.retryMs * 2 ** Math.min(entry.failures - 1, 20), maxRetryMs);
       // The first failure and every tenth: a long outage does not flood the log.
@@ -155,7 +227,7 @@ export function createPayoutOutbox(deps: {
      */
     add(result: PayoutResultBody): boolean {
       const key = resultKey(result);
-      if (queued.has(key) || delivered.has(key)) return false;
+      if (queued.has(key) || delivered.has(key) || parked.has(key)) return false;
       append({ add: { key, result } });
       queued.set(key, { key, result, failures: 0, dueAt: 0 });
       kick();
@@ -163,6 +235,8 @@ export function createPayoutOutbox(deps: {
     },
     /** Results not acknowledged yet (tests, tools). */
     pending: () => [...queued.values()].map((entry) => entry.result),
+    /** Results the API server refused for good, kept for a person (metrics, tests). */
+    parked: () => [...parked.values()],
     /** Delivers what the log holds (left by a previous run) and everything added from now on. */
     start() {
       started = true;
