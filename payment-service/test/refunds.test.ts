@@ -211,7 +211,7 @@ describe('refunds over Daraja', () => {
     expect(fromLedger.checked.refunds).toBe(7);
     expect(fromLedger.checked.payments).toBe(8);
     const fromJournal = await auditPayments(s.config, { journalDir: path.join(s.config.dataDir, 'mpesa-journal') });
-    expect(fromJournal).toEqual({ discrepancies: [], notices: [], checked: { payments: 8, refunds: 7 } });
+    expect(fromJournal).toEqual({ discrepancies: [], notices: [], checked: { payments: 8, refunds: 7, payouts: 0 } });
   });
 
   it('npm run audit:payments prints the count and exits 1 when the books disagree', async () => {
