@@ -6,6 +6,7 @@ import { payoutAttemptId, type PayoutDestination } from '@tukio/shared/internal-
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerBooks } from '../src/audit.js';
 import { loadPaymentConfig } from '../src/config.js';
+import { readParkedPayoutResults } from '../src/payouts/payout-outbox.js';
 import { startPaymentService, type RunningPaymentService } from '../src/start.js';
 import { startTestSimulator, type TestSimulator } from './helpers/daraja-simulator.js';
 import { freePort, startService } from './helpers/processes.js';
@@ -226,6 +227,21 @@ describe('organiser payouts', () => {
     expect(noAttempt.status).toBe(404);
   });
 
+  it('parks a result the API server refuses for good (409): tried once, kept on disk, never redelivered', async () => {
+    const attempt = newAttempt();
+    receiver.refuse(attempt, 409);
+    expect((await sendPayout(attempt, { method: 'mpesa', phone: nextPhone() })).body).toMatchObject({ outcome: 'accepted' });
+    await vi.waitFor(() => expect(pay.payoutOutbox.parked().map((entry) => entry.result.originatorConversationId)).toEqual([attempt]), { timeout: 10_000, interval: 20 });
+    expect(pay.payoutOutbox.parked()[0]).toMatchObject({ status: 409, result: { resultCode: '0' } });
+    expect(readParkedPayoutResults(path.join(dataDir, 'payments', 'payout-outbox')).map((entry) => entry.result.originatorConversationId)).toEqual([attempt]);
+    expect(pay.payoutOutbox.pending()).toEqual([]);
+    // Later deliveries of other results go on; this one is not tried again.
+    const other = newAttempt();
+    await sendPayout(other, { method: 'mpesa', phone: nextPhone() }, 1600);
+    await resultOf(other);
+    expect(receiver.callsFor(attempt).map((call) => call.status)).toEqual([409]);
+  });
+
   it('lists the organiser payouts apart from refunds in the provider books (ledger and journal)', async () => {
     const fromLedger = await providerBooks({ ledgerUrl: `${sim.url}/simulator/ledger`, key: sim.key });
     const fromJournal = await providerBooks({ journalDir: path.join(dataDir, 'payments', 'mpesa-journal') });
@@ -235,6 +251,10 @@ describe('organiser payouts', () => {
     const byTransaction = (books: typeof fromLedger) => books.payouts.map((payout) => `${payout.kind} ${payout.transactionId} ${payout.amount}`).sort();
     expect(byTransaction(fromLedger)).toEqual(paid.map((payout) => `${payout.kind} ${payout.transactionId} ${payout.amount}`).sort());
     expect(byTransaction(fromJournal)).toEqual(byTransaction(fromLedger));
+    // A B2B payout is named by Daraja's ConversationID in both (the journal's from our accepted request).
+    const b2bNames = (books: typeof fromLedger) => books.payouts.filter((payout) => payout.kind === 'b2b').map((payout) => `${payout.transactionId} ${payout.conversationId}`).sort();
+    expect(b2bNames(fromLedger).length).toBeGreaterThan(0);
+    expect(b2bNames(fromJournal)).toEqual(b2bNames(fromLedger));
   });
 });
 

@@ -5,7 +5,8 @@ import type { PayoutResultBody } from '@tukio/shared/internal-payouts';
 
 /**
  * Stands in for the API server's POST /api/internal/payouts/results: records every call, answers 500 to the first
- * `failFirst` ones (and to all while `down`), then 200 `{recorded}` — true the first time a result is seen.
+ * `failFirst` ones (and to all while `down`), then 200 `{recorded}` — true the first time a result is seen; an
+ * attempt given to `refuse` is answered that status every time (as the API server refuses a doubtful result).
  * Anything else (the reconciler's and refund worker's calls) is answered 404.
  */
 export async function startResultsReceiver(options: { internalKey: string; failFirst: number }) {
@@ -13,11 +14,12 @@ export async function startResultsReceiver(options: { internalKey: string; failF
   const recorded = new Map<string, PayoutResultBody>();
   let failuresLeft = options.failFirst;
   let down = false;
+  const refused = new Map<string, number>();
   const app = express();
   app.post('/api/internal/payouts/results', express.json(), (req, res) => {
     const body = req.body as PayoutResultBody;
-    const status = req.get('x-internal-key') !== options.internalKey ? 401 : down || failuresLeft > 0 ? 500 : 200;
-    if (status === 500 && !down) failuresLeft -= 1;
+    const status = req.get('x-internal-key') !== options.internalKey ? 401 : (refused.get(body.originatorConversationId) ?? (down || failuresLeft > 0 ? 500 : 200));
+    if (status === 500 && !down && !refused.has(body.originatorConversationId)) failuresLeft -= 1;
     calls.push({ body, status });
     if (status !== 200) return void res.status(status).json({ message: 'Not now (test receiver).' });
     const key = `${body.originatorConversationId}|${body.source}|${body.resultCode}`;
@@ -35,6 +37,8 @@ export async function startResultsReceiver(options: { internalKey: string; failF
     resultsOf: (attempt: string) => [...recorded.values()].filter((result) => result.originatorConversationId === attempt),
     /** Calls made for `attempt`, answered or refused. */
     callsFor: (attempt: string) => calls.filter((call) => call.body.originatorConversationId === attempt),
+    /** Every result of `attempt` is answered `status` from now on. */
+    refuse: (attempt: string, status: number) => void refused.set(attempt, status),
     setDown(value: boolean) {
       down = value;
     },
