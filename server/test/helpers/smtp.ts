@@ -38,8 +38,8 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     inbox,
-    /** Waits for a mail to `to` whose subject matches, and returns it. */
-    async waitFor(to: string, subject: RegExp, timeoutMs = 10_000): Promise<ReceivedMail> {
+    /** Waits for a mail to `to` whose subject matches, and returns it (30 s: on a busy 2-core machine a crowd of sign-ups queues its mails). */
+    async waitFor(to: string, subject: RegExp, timeoutMs = 30_000): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = [...inbox].reverse().find((mail) => mail.to.toLowerCase() === to.toLowerCase() && subject.test(mail.subject));
