@@ -82,6 +82,34 @@ export async function createApprovedPaidEvent(
 }
 
 /**
+ * A paid ticket bought the way the browser buys it (POST /pay/stkPush through the payment service), paid on the
+ * simulated phone by itself; resolves once the server confirms the payment. Needs a harness with `payments`.
+ */
+export async function buyPaidTicket(h: Harness, buyer: Session, order: { eventId: string; phone: string; amount: number }) {
+  const push = await h.server.api('POST', '/pay/stkPush', {
+    token: buyer.token,
+    body: { phone: order.phone, amount: order.amount, Order_ID: `${order.eventId}_${order.phone}`, quantity: 1 },
+  });
+  expect(push.status, JSON.stringify(push.body)).toBe(200);
+  const checkoutRequestId = push.body.CheckoutRequestID as string;
+  await waitForValue(async () => {
+    const confirmed = await h.server.api('POST', '/pay/confirmPayment', { token: buyer.token, body: { CheckoutRequestID: checkoutRequestId } });
+    return confirmed.body?.success === true ? true : undefined;
+  }, `the payment of ${order.phone} to be confirmed`);
+}
+
+/** Polls `check` until it answers something other than undefined (usable in beforeAll, unlike expect.poll). */
+export async function waitForValue<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
  * With SCREENSHOT_DIR set, saves the page at phone (390×844) and desktop (1280×900) width as
  * `<name>-phone.png` and `<name>-desktop.png` (the whole page with `fullPage`), then restores its size.
  */
