@@ -97,7 +97,9 @@ describe('payouts in the browser', () => {
     await page.evaluate(() => {
       document.documentElement.dataset.printing = 'statement';
       document.querySelector('.payout-statement')?.classList.add('payout-statement--printing');
+      window.scrollTo(0, 0);
     });
+    expect(await page.locator('.payout-statement--printing').isVisible()).toBe(true);
     await screenshotsAtWidths(page, 'payouts-statement-print', { fullPage: false });
     expect(seriousErrors(errors)).toEqual([]);
   });

@@ -43,6 +43,9 @@ const STATUS: Record<AdminPayoutStatus, { label: string; badge: string }> = {
   failed: { label: 'admin.payoutStatusFailed', badge: 'badge--failed' },
 };
 
+/* Brand names, the same in both languages (catalog keys of the payouts feature). */
+const METHOD: Record<string, string> = { mpesa: 'payouts.methodMpesa', paybill: 'payouts.methodPaybill', till: 'payouts.methodTill' };
+
 /** The question waiting for its confirmation, and what it does. */
 type Pending =
   | { kind: 'retry'; row: AdminPayoutRow }
@@ -207,7 +210,7 @@ export function FinanceSection() {
                     <div>
                       <dt>{t('admin.payoutMade')}</dt>
                       <dd>
-                        {formatDateTime(row.createdAt)} · {row.method} · {t('admin.attempts', { count: row.attempts })}
+                        {formatDateTime(row.createdAt)} · {METHOD[row.method] ? t(METHOD[row.method]!) : row.method} · {t('admin.attempts', { count: row.attempts })}
                         {row.status === 'retrying' && row.nextAttemptAt ? ` · ${t('admin.nextTry', { date: formatDateTime(row.nextAttemptAt) })}` : null}
                       </dd>
                     </div>

@@ -104,5 +104,6 @@ describe('signedShillings', () => {
     const format = (amount: number) => `Ksh.${amount}`;
     expect(signedShillings(-300, format)).toBe('−Ksh.300');
     expect(signedShillings(300, format)).toBe('Ksh.300');
+    expect(signedShillings(-0, format)).toBe('Ksh.0');
   });
 });

@@ -133,6 +133,8 @@ export function statementLines(statement: EventStatement): { figures: StatementL
 
 /** Shillings with a real minus sign in front (−Ksh.300), so an amount owed back reads as one. */
 export function signedShillings(amount: number, format: (amount: number) => string): string {
+  // A zero (−0 included, from subtracting nothing) has no sign.
+  if (amount === 0) return format(0);
   return amount < 0 ? `−${format(-amount)}` : format(amount);
 }
 
