@@ -120,8 +120,7 @@ describe('payouts in the browser', () => {
     await dialog.getByRole('button', { name: 'Allow early payouts' }).click();
     await payout.getByRole('button', { name: 'Stop early payouts for otieno' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await finance.scrollIntoViewIfNeeded();
-    await screenshotsAtWidths(page, 'admin-finance');
+    await screenshotsAtWidths(page, 'admin-finance', { element: finance });
     expect(seriousErrors(errors)).toEqual([]);
   });
 });

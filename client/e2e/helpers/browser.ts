@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
 
@@ -111,9 +111,9 @@ export async function waitForValue<T>(check: () => Promise<T | undefined>, what:
 
 /**
  * With SCREENSHOT_DIR set, saves the page at phone (390×844) and desktop (1280×900) width as
- * `<name>-phone.png` and `<name>-desktop.png` (the whole page with `fullPage`), then restores its size.
+ * `<name>-phone.png` and `<name>-desktop.png` (the whole page with `fullPage`, one part with `element`), then restores its size.
  */
-export async function screenshotsAtWidths(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+export async function screenshotsAtWidths(page: Page, name: string, options: { fullPage?: boolean; element?: Locator } = {}) {
   const dir = process.env.SCREENSHOT_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
@@ -123,7 +123,10 @@ export async function screenshotsAtWidths(page: Page, name: string, options: { f
     { name: 'desktop', width: 1280, height: 900 },
   ]) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: path.join(dir, `${name}-${size.name}.png`), fullPage: options.fullPage ?? false, animations: 'disabled' });
+    const file = path.join(dir, `${name}-${size.name}.png`);
+    // `element`: just that part of the page (one section of a long one), whatever the scroll position.
+    if (options.element) await options.element.screenshot({ path: file, animations: 'disabled' });
+    else await page.screenshot({ path: file, fullPage: options.fullPage ?? false, animations: 'disabled' });
   }
   if (original) await page.setViewportSize(original);
 }
