@@ -114,11 +114,12 @@ describe('payouts in the browser', () => {
     await finance.getByRole('radio', { name: 'Paid' }).check();
     const payout = finance.getByRole('article', { name: /^Payout of Ksh\.[\d,]+ to otieno$/ });
     await payout.getByText(receipt).waitFor();
-    // Trusted already: the toggle asks first, and the server's answer is shown.
-    await payout.getByRole('button', { name: 'Trust otieno with early payouts' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Trust with early payouts?' });
-    await dialog.getByRole('button', { name: 'Allow early payouts' }).click();
-    await payout.getByRole('button', { name: 'Stop early payouts for otieno' }).waitFor();
+    // The list says the organiser is trusted; the toggle asks first, and the list follows the server's answer.
+    await payout.getByRole('button', { name: 'Stop early payouts for otieno' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Stop early payouts?' });
+    await dialog.getByRole('button', { name: 'Stop early payouts' }).click();
+    await payout.getByRole('button', { name: 'Trust otieno with early payouts' }).waitFor();
+    expect((await h.server.api('GET', '/api/admin/payouts', { token: admin.token })).body[0]).toMatchObject({ username: 'otieno', earlyPayouts: false });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshotsAtWidths(page, 'admin-finance', { element: finance });
     expect(seriousErrors(errors)).toEqual([]);

@@ -15,6 +15,8 @@ export interface AdminPayoutRow {
   payoutId: string;
   organiserId: string;
   username: string;
+  /** Whether the organiser is trusted with early payouts. */
+  earlyPayouts: boolean;
   amount: number;
   method: string;
   status: AdminPayoutStatus;

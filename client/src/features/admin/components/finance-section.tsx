@@ -65,8 +65,6 @@ export function FinanceSection() {
   const [actionError, setActionError] = useState<string | null>(null);
   const [holdEventId, setHoldEventId] = useState('');
   const [holdReason, setHoldReason] = useState('');
-  // What each organiser was last set to here (the list does not say; the server answers it after a change).
-  const [earlyTrust, setEarlyTrust] = useState<Record<string, boolean>>({});
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin'] });
 
@@ -94,7 +92,6 @@ export function FinanceSection() {
         setHoldEventId('');
       } else {
         const answer = await setEarlyPayouts(action.organiserId, action.allowed);
-        setEarlyTrust((current) => ({ ...current, [answer.userId]: answer.earlyPayouts }));
         notify.success(t(answer.earlyPayouts ? 'admin.earlyPayoutsOn' : 'admin.earlyPayoutsOff', { username: action.username }));
       }
       setPending(null);
@@ -194,7 +191,7 @@ export function FinanceSection() {
         <ul className="refunds__list">
           {rows.map((row) => {
             const status = STATUS[row.status] ?? { label: row.status, badge: 'badge--pending' };
-            const trusted = earlyTrust[row.organiserId];
+            const trusted = row.earlyPayouts;
             return (
               <li key={row.payoutId}>
                 <article className="refund-card" aria-label={t('admin.payoutLabel', { amount: formatShillings(row.amount), username: row.username })}>
@@ -210,7 +207,7 @@ export function FinanceSection() {
                     <div>
                       <dt>{t('admin.payoutMade')}</dt>
                       <dd>
-                        {formatDateTime(row.createdAt)} · {METHOD[row.method] ? t(METHOD[row.method]!) : row.method} · {t('admin.attempts', { count: row.attempts })}
+                        {formatDateTime(row.createdAt)} · <span className="nowrap">{METHOD[row.method] ? t(METHOD[row.method]!) : row.method}</span> · {t('admin.attempts', { count: row.attempts })}
                         {row.status === 'retrying' && row.nextAttemptAt ? ` · ${t('admin.nextTry', { date: formatDateTime(row.nextAttemptAt) })}` : null}
                       </dd>
                     </div>
@@ -243,10 +240,9 @@ export function FinanceSection() {
                     <Button
                       variant="secondary"
                       className="btn--sm"
-                      aria-pressed={trusted ?? undefined}
-                      onClick={() => setPending({ kind: 'early', organiserId: row.organiserId, username: row.username, allowed: trusted !== true })}
+                      onClick={() => setPending({ kind: 'early', organiserId: row.organiserId, username: row.username, allowed: !trusted })}
                     >
-                      {trusted === true ? t('admin.stopEarlyPayoutsFor', { username: row.username }) : t('admin.allowEarlyPayoutsFor', { username: row.username })}
+                      {trusted ? t('admin.stopEarlyPayoutsFor', { username: row.username }) : t('admin.allowEarlyPayoutsFor', { username: row.username })}
                     </Button>
                   </div>
                 </article>
