@@ -221,7 +221,7 @@ describe('the payouts job', () => {
     expect(await payoutsOf(organiser.user._id)).toHaveLength(1);
     expect(await summary(organiser.token)).toMatchObject({ available: 400, waitingFor: 'payout_failed' });
     const failedList = await t.api('GET', '/api/admin/payouts?status=failed', { token: admin.token });
-    expect(failedList.body.find((row: { payoutId: string }) => row.payoutId === payout!.id)).toMatchObject({ amount: 400, status: 'failed', attempts: 2, lastResultCode: '2001' });
+    expect(failedList.body.find((row: { payoutId: string }) => row.payoutId === payout!.id)).toMatchObject({ amount: 400, status: 'failed', attempts: 2, lastResultCode: '2001', earlyPayouts: false });
     expect((await t.api('GET', '/api/admin/payouts?status=failed', { token: organiser.token })).status).toBe(403);
 
     const retried = await t.api('POST', `/api/admin/payouts/${payout!.id}/retry`, { token: admin.token });
@@ -311,6 +311,9 @@ describe('the payouts job', () => {
     await runJob();
     const [early] = await payoutsOf(organiser.user._id);
     expect(early).toMatchObject({ amount: 500 });
+    // The administrators' list says where the trust stands (the toggle is there).
+    const listed = (await t.api('GET', '/api/admin/payouts', { token: admin.token })).body.find((row: { payoutId: string }) => row.payoutId === early!.id);
+    expect(listed).toMatchObject({ username: organiser.user.username, earlyPayouts: true });
     await paidResult(`tukio-payout-${early!.id}-1`, 500);
     expect(await summary(organiser.token)).toMatchObject({ pending: 500, paid: 500, events: [{ eventId, status: 'pending', owed: 500, paidOut: 500 }] });
     await runJob();

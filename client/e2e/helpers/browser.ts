@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
 
@@ -82,10 +82,38 @@ export async function createApprovedPaidEvent(
 }
 
 /**
- * With SCREENSHOT_DIR set, saves the page at phone (390×844) and desktop (1280×900) width as
- * `<name>-phone.png` and `<name>-desktop.png` (the whole page with `fullPage`), then restores its size.
+ * A paid ticket bought the way the browser buys it (POST /pay/stkPush through the payment service), paid on the
+ * simulated phone by itself; resolves once the server confirms the payment. Needs a harness with `payments`.
  */
-export async function screenshotsAtWidths(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+export async function buyPaidTicket(h: Harness, buyer: Session, order: { eventId: string; phone: string; amount: number }) {
+  const push = await h.server.api('POST', '/pay/stkPush', {
+    token: buyer.token,
+    body: { phone: order.phone, amount: order.amount, Order_ID: `${order.eventId}_${order.phone}`, quantity: 1 },
+  });
+  expect(push.status, JSON.stringify(push.body)).toBe(200);
+  const checkoutRequestId = push.body.CheckoutRequestID as string;
+  await waitForValue(async () => {
+    const confirmed = await h.server.api('POST', '/pay/confirmPayment', { token: buyer.token, body: { CheckoutRequestID: checkoutRequestId } });
+    return confirmed.body?.success === true ? true : undefined;
+  }, `the payment of ${order.phone} to be confirmed`);
+}
+
+/** Polls `check` until it answers something other than undefined (usable in beforeAll, unlike expect.poll). */
+export async function waitForValue<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * With SCREENSHOT_DIR set, saves the page at phone (390×844) and desktop (1280×900) width as
+ * `<name>-phone.png` and `<name>-desktop.png` (the whole page with `fullPage`, one part with `element`), then restores its size.
+ */
+export async function screenshotsAtWidths(page: Page, name: string, options: { fullPage?: boolean; element?: Locator } = {}) {
   const dir = process.env.SCREENSHOT_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
@@ -95,7 +123,10 @@ export async function screenshotsAtWidths(page: Page, name: string, options: { f
     { name: 'desktop', width: 1280, height: 900 },
   ]) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: path.join(dir, `${name}-${size.name}.png`), fullPage: options.fullPage ?? false, animations: 'disabled' });
+    const file = path.join(dir, `${name}-${size.name}.png`);
+    // `element`: just that part of the page (one section of a long one), whatever the scroll position.
+    if (options.element) await options.element.screenshot({ path: file, animations: 'disabled' });
+    else await page.screenshot({ path: file, fullPage: options.fullPage ?? false, animations: 'disabled' });
   }
   if (original) await page.setViewportSize(original);
 }

@@ -14,6 +14,7 @@ import {
   AdminEventsView,
   EventChangesSection,
   FeesSection,
+  FinanceSection,
   ModeratedEventCard,
   ModerationSection,
   RefundsSection,
@@ -72,6 +73,7 @@ export default function AdminRoute() {
         <EventChangesSection onDecided={approved.reload} />
         <ModerationSection />
         <RefundsSection />
+        <FinanceSection />
         <FeesSection />
         <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />
         <AdminEventList title={t('admin.cancelledEvents')} list={cancelled} empty={t('admin.noCancelledEvents')} renderCard={card} collapsible />

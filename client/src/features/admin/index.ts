@@ -5,6 +5,7 @@ export { AdminEventList } from './components/admin-event-list';
 export { AdminEventsView, ModeratedEventCard } from './components/admin-events-view';
 export { RefundsSection } from './components/refunds-section';
 export { FeesSection } from './components/fees-section';
+export { FinanceSection } from './components/finance-section';
 export { useAdminEventList, useAdminEvents } from './hooks/use-admin-events';
 export type { AdminAction, AdminMessages, PagedAdminEvents } from './hooks/use-admin-events';
 export { useAdminGuard } from './hooks/use-admin-guard';

@@ -1,5 +1,5 @@
 /*
- * Payouts feature: an organiser's /payouts page. Today its "Where to be paid" section (server module
- * payout-accounts); more sections (balances, statements) are added beside it.
+ * Payouts feature: an organiser's /payouts page: balances and each event's statement (server module payouts),
+ * and "Where to be paid" (server module payout-accounts).
  */
 export { PayoutsPage } from './components/payouts-page';

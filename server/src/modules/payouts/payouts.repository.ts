@@ -184,12 +184,13 @@ export function createPayoutsRepository(db: Executor) {
       return rows.map((row) => ({ eventId: row.eventId!, amount: row.amount }));
     },
 
-    /** Payouts, newest first, all, one status or those needing attention, with the organiser's name (the administrators' list). */
+    /** Payouts, newest first, all, one status or those needing attention, with the organiser's name and early-payout trust (the administrators' list). */
     async list(status: PayoutStatus | 'needs_attention' | undefined, limit: number) {
       return db
-        .select({ payout: payouts, username: users.username })
+        .select({ payout: payouts, username: users.username, earlyPayouts: payoutOrganisers.earlyPayouts })
         .from(payouts)
         .innerJoin(users, eq(users.id, payouts.organiserId))
+        .leftJoin(payoutOrganisers, eq(payoutOrganisers.organiserId, payouts.organiserId))
         .where(status === 'needs_attention' ? isNotNull(payouts.attention) : status ? eq(payouts.status, status) : undefined)
         .orderBy(desc(payouts.createdAt), desc(payouts.id))
         .limit(limit);

@@ -71,6 +71,7 @@ export const adminPayouts = z.array(
     payoutId: id,
     organiserId: id,
     username: z.string(),
+    earlyPayouts: z.boolean().meta({ description: 'Whether the organiser is trusted with early payouts.' }),
     amount: shillings,
     method: z.string(),
     status: payoutStatus,

@@ -73,7 +73,7 @@ export function createAdminPayoutsRouter(deps: { payouts: PayoutsService }) {
       summary: 'Payouts, newest first (`?status=failed`: those waiting for an administrator; `?status=needs_attention`: a result refused for good)',
       access: 'admin',
       query: payoutListQuery,
-      responses: { 200: { description: 'Bare array `[{payoutId, organiserId, username, amount, method, status, attempts, nextAttemptAt, receipt, failure, needsAttention, lastResultCode, retriedAt, createdAt, paidAt}]`.', schema: adminPayouts } },
+      responses: { 200: { description: 'Bare array `[{payoutId, organiserId, username, earlyPayouts, amount, method, status, attempts, nextAttemptAt, receipt, failure, needsAttention, lastResultCode, retriedAt, createdAt, paidAt}]`.', schema: adminPayouts } },
     },
     ({ query }) => deps.payouts.list(query.status),
   );

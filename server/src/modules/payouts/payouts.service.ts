@@ -12,12 +12,14 @@ import { createPayoutsRepository, type PayoutAttemptRow, type PayoutRow, type Pa
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /** A payout as the administrators' list shows it. */
-function toAdminPayout(payout: PayoutRow, username: string, attempts: PayoutAttemptRow[]) {
+function toAdminPayout(payout: PayoutRow, organiser: { username: string; earlyPayouts: boolean | null }, attempts: PayoutAttemptRow[]) {
   const last = attempts.filter((attempt) => attempt.payoutId === payout.id).at(-1);
   return {
     payoutId: payout.id,
     organiserId: payout.organiserId,
-    username,
+    username: organiser.username,
+    // The list is where an administrator toggles the trust: it says where it stands (no row yet: not trusted).
+    earlyPayouts: organiser.earlyPayouts ?? false,
     amount: payout.amount,
     method: payout.destination.method ?? 'mpesa',
     status: payout.status,
@@ -139,7 +141,7 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
       const repo = createPayoutsRepository(db);
       const rows = await repo.list(status, 200);
       const attempts = await repo.attemptsOf(rows.map((row) => row.payout.id));
-      return rows.map((row) => toAdminPayout(row.payout, row.username, attempts));
+      return rows.map((row) => toAdminPayout(row.payout, row, attempts));
     },
 
     /**

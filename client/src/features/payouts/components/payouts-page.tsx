@@ -1,11 +1,12 @@
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useT } from '../../../lib/i18n';
+import { PayoutBalancesSection } from './payout-balances-section';
 import { PayoutDestinationSection } from './payout-destination-section';
 import '../payouts.css';
 
 /**
- * /payouts: an organiser's payouts, one section per concern (where to be paid now; balances and statements
- * join as their own sections).
+ * /payouts: an organiser's payouts, one section per concern: the balances (with each event's statement), then
+ * where to be paid.
  */
 export function PayoutsPage() {
   const t = useT();
@@ -16,6 +17,7 @@ export function PayoutsPage() {
         <h1>{t('payouts.pageTitle')}</h1>
         <p className="lead">{t('payouts.pageLead')}</p>
       </header>
+      <PayoutBalancesSection />
       <PayoutDestinationSection />
     </div>
   );

@@ -1,0 +1,68 @@
+/*
+ * The administrators' money view (server modules ledger and payouts, docs/decisions/payouts.md): every ledger
+ * account's balance, the payouts list with its retry, an event's payout hold, an organiser's early-payout trust.
+ */
+import { api } from '../../../lib/api-client';
+
+export const LEDGER_ACCOUNTS = ['mpesa_clearing', 'organiser_payable', 'platform_fees', 'mpesa_charges', 'refunds_payable', 'payouts_in_flight'] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+/** Whole shillings, debit positive and credit negative (what Tukio owes is negative). */
+export type LedgerBalances = Record<LedgerAccount, number>;
+
+export type AdminPayoutStatus = 'sending' | 'retrying' | 'paid' | 'failed';
+
+export interface AdminPayoutRow {
+  payoutId: string;
+  organiserId: string;
+  username: string;
+  /** Whether the organiser is trusted with early payouts. */
+  earlyPayouts: boolean;
+  amount: number;
+  method: string;
+  status: AdminPayoutStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  receipt: string | null;
+  failure: string | null;
+  lastResultCode: string | null;
+  retriedAt: string | null;
+  createdAt: string;
+  paidAt: string | null;
+}
+
+export interface PayoutRetried {
+  payoutId: string;
+  retriedAt: string;
+  newPayoutId: string | null;
+  waitingFor: string | null;
+}
+
+/** GET /api/admin/ledger/balances (admin). */
+export async function getLedgerBalances(signal?: AbortSignal): Promise<LedgerBalances> {
+  return (await api.get<{ eventId: string | null; balances: LedgerBalances }>('/admin/ledger/balances', { signal })).data.balances;
+}
+
+/** GET /api/admin/payouts?status= (admin): newest first. */
+export async function getAdminPayouts(status: AdminPayoutStatus | '', signal?: AbortSignal): Promise<AdminPayoutRow[]> {
+  return (await api.get<AdminPayoutRow[]>('/admin/payouts', { params: { status: status || undefined }, signal })).data;
+}
+
+/** POST /api/admin/payouts/:id/retry (admin): 409 when it is no longer failed or was retried already. */
+export async function retryPayout(payoutId: string): Promise<PayoutRetried> {
+  return (await api.post<PayoutRetried>(`/admin/payouts/${encodeURIComponent(payoutId)}/retry`)).data;
+}
+
+/** POST /api/admin/events/:id/payout-hold (admin): 404 unknown event, 409 already held. */
+export async function holdEventPayouts(eventId: string, reason: string): Promise<void> {
+  await api.post(`/admin/events/${encodeURIComponent(eventId)}/payout-hold`, { reason });
+}
+
+/** DELETE /api/admin/events/:id/payout-hold (admin): 409 when not held. */
+export async function releaseEventPayouts(eventId: string): Promise<void> {
+  await api.delete(`/admin/events/${encodeURIComponent(eventId)}/payout-hold`);
+}
+
+/** PUT /api/admin/users/:id/early-payouts (admin). */
+export async function setEarlyPayouts(userId: string, allowed: boolean): Promise<{ userId: string; earlyPayouts: boolean }> {
+  return (await api.put<{ userId: string; earlyPayouts: boolean }>(`/admin/users/${encodeURIComponent(userId)}/early-payouts`, { allowed })).data;
+}
