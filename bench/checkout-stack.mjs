@@ -4,8 +4,7 @@
 // sale itself (every buyer at once through stkPush, then polling confirmPayment as the client does), and the
 // payments audit run as an operator runs it (`npm run audit:payments` with the payment service's settings).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
@@ -13,23 +12,14 @@ import pg from 'pg';
 import SIMULATOR_CREDENTIALS from '../simulator/src/credentials.json' with { type: 'json' };
 import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
 
+// Measuring helpers the benches on this stack import from here too.
+export { cpuSeconds, loadAverage } from './lib.mjs';
+
 export const PRICE = 500;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const internalKey = 'bench-internal-key-bench-internal-key';
 const metricsToken = 'bench-metrics-token-bench-metrics-token';
 const simulatorKey = 'bench-simulator-key-bench-simulator-key';
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-export function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-export const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ');
 
 /** Sends a JSON request with a bearer token; network errors are counted, answered as status 0. */
 export function createClient() {
@@ -55,10 +45,13 @@ export function createClient() {
 
 /**
  * Starts the stack and seeds `buyers` verified buyers and a paid event of `seats` seats. `paymentEnv` adds
- * settings to the payment service's (and so to the audit's). Call `stop()` in a finally.
+ * settings to the payment service's (and so to the audit's), `apiEnv` to the API server's. `seed(db, {secret})`
+ * replaces that seeding (what it returns is merged into the stack: `buyers`, each with its `eventId` or the
+ * stack's `eventId`). `DATABASE_URL` set: the stack runs on that database as it is (not dropped afterwards)
+ * instead of a fresh one. Call `stop()` in a finally.
  */
-export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {}, typed = false }) {
-  const database = await createDatabase(name);
+export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {}, apiEnv = {}, seed, typed = false }) {
+  const database = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, drop: async () => {} } : await createDatabase(name);
   const [apiPort, payPort, darajaPort] = await freePorts(3);
   const dataDir = `/tmp/${name.replaceAll('_', '-')}-${apiPort}`;
   const stack = {
@@ -118,6 +111,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       // Every buyer goes straight to the hold, as before the waiting room: these benches measure the checkout's
       // own throughput (the line in front of it is bench/flash-sale.mjs's subject).
       WAITING_ROOM_BURST: '100000',
+      ...apiEnv,
     });
     stack.daraja = await startService(
       'simulator/src/index.ts',
@@ -133,7 +127,7 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
     const db = new pg.Client({ connectionString: database.url });
     stack.db = db;
     await db.connect();
-    Object.assign(stack, await seedSale(db, { buyers: buyerCount, seats, secret, typed }));
+    Object.assign(stack, await (seed ? seed(db, { secret }) : seedSale(db, { buyers: buyerCount, seats, secret, typed })));
     return stack;
   } catch (error) {
     await stack.stop();
@@ -201,7 +195,7 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
       const push = await client.post(`${checkout}/stkPush`, buyer.token, {
         phone: buyer.phone,
         amount: 1,
-        Order_ID: `${stack.eventId}_${buyer.phone}`,
+        Order_ID: `${buyer.eventId ?? stack.eventId}_${buyer.phone}`,
         quantity: 1,
         ...stack.purchase?.(index),
       });
