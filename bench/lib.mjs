@@ -123,10 +123,11 @@ export const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ')
 /**
  * Starts counting the CPU of a stack's processes (`api`, `pay`, `daraja`: each `{pid}`) and of the PostgreSQL
  * backends on `db`'s database (this bench's own connection excluded; a backend that has closed meanwhile is
- * missed, so PostgreSQL is "~"). `read()` answers the seconds used since, and the bench process's own.
+ * missed, so PostgreSQL is "~"; no `db`: PGlite, inside the API server). `read()` answers the seconds used since, and
+ * the bench process's own.
  */
 export async function startCpuMeter({ api, pay, daraja, db }) {
-  const backendPids = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  const backendPids = async () => (db ? (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid) : []);
   const before = { api: cpuSeconds(api.pid), pay: cpuSeconds(pay.pid), daraja: cpuSeconds(daraja.pid), bench: process.cpuUsage() };
   const pgBefore = new Map((await backendPids()).map((pid) => [pid, cpuSeconds(pid)]));
   return {

@@ -4,11 +4,13 @@
 // B2B_EVERY-th a Paybill or a Till, B2B), one buyer per event through the real checkout and the simulator; then an
 // administrator trusts every organiser with early payouts (PUT /api/admin/users/:id/early-payouts, with
 // EARLY_PAYOUT_SHARE=100 so the whole net is payable before the event), which is the moment the payouts become due.
-// Measured from there until every payout is final: payouts/s, server CPU per payout (API + payment service +
+// Measured from there until every payout is final (paid in the simulator's ledger, or failed for good, and none
+// open in GET /api/admin/payouts): payouts/s, server CPU per payout (API + payment service +
 // PostgreSQL; the simulator is not counted), payouts failed or left, then `npm run audit:payments` (goal 0
 // discrepancies). Exits 1 when a payout is not paid or the audit finds anything.
-// Usage: node bench/payouts.mjs   (needs PostgreSQL on 127.0.0.1:5432, or BENCH_DATABASE_URL; DATABASE_URL=postgres://…
-//   runs on that database as it is, migrated by the API server, instead of a fresh one)
+// Usage: node bench/payouts.mjs   (the API server on embedded PGlite, as `npm start` runs it by default; PAYOUTS_DB=postgres:
+//   a fresh database on PostgreSQL at 127.0.0.1:5432 or BENCH_DATABASE_URL, its backends' CPU counted; DATABASE_URL=postgres://…
+//   runs on that database as it is, migrated by the API server)
 // Knobs: PAYOUTS_N=1000 (organisers) PAYOUT_JOB_MS=500 B2B_EVERY=10 SIMULATOR_DELAY_MS=50 POLL_MS=1000 (the sale)
 //        DRAIN_TIMEOUT_S=600
 // The destinations are written as confirmed rows: confirming each by SMS code (bcrypt on the password, one SMS
@@ -88,25 +90,40 @@ async function seedOrganisers(db, { secret }) {
   };
 }
 
+const benchStarted = performance.now();
 await runBenchWithAudit(
   {
     name: 'tukio_bench_payouts',
+    // PGlite in DATA_DIR (as `npm start` runs) unless PAYOUTS_DB=postgres (a fresh database) or DATABASE_URL is set.
+    embedded: process.env.PAYOUTS_DB !== 'postgres',
     simulatorDelayMs: SIMULATOR_DELAY_MS,
     seed: seedOrganisers,
     apiEnv: { PAYOUT_JOB_MS: String(PAYOUT_JOB_MS), EARLY_PAYOUT_SHARE: '100' },
     paymentEnv: { PAYOUT_RESULT_RETRY_MS: '200' },
   },
   async (stack, fail) => {
-    const { db } = stack;
-    const setupStarted = performance.now();
-    console.log(`${N} organisers (${B2B_EVERY > 0 ? `every ${B2B_EVERY}th paid by B2B` : 'all by B2C'}), one KES ${PRICE} ticket each; payouts job every ${PAYOUT_JOB_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`);
+    console.log(
+      `${N} organisers (${B2B_EVERY > 0 ? `every ${B2B_EVERY}th paid by B2B` : 'all by B2C'}), one KES ${PRICE} ticket each; payouts job every ${PAYOUT_JOB_MS} ms; ${stack.db ? 'PostgreSQL' : 'PGlite'}; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
+    );
     const sale = await runSale(stack, { pollMs: POLL_MS });
     console.log(`sale: ${sale.confirmed} of ${N} paid in ${((sale.lastConfirmedAt - sale.startedAt) / 1000).toFixed(1)} s, ${sale.serverErrors} 5xx, ${sale.otherFailures} other failures`);
     if (sale.confirmed !== N) fail();
-    const { rows: early } = await db.query('SELECT count(*)::int AS n FROM payouts');
-    if (early[0].n > 0) throw new Error(`${early[0].n} payouts were made before any was due`);
 
-    // Due now: the administrator trusts every organiser (50 requests at a time, as a busy admin console would not).
+    // Read through the API (on PGlite the database is the API server's alone): at most 200 payouts of a status, so
+    // the count of paid ones comes from M-Pesa's side, the simulator's ledger (organiser payouts: B2C or B2B).
+    const adminPayouts = async (status) => {
+      const answer = await sale.client.request('GET', `${stack.api.url}/api/admin/payouts${status ? `?status=${status}` : ''}`, stack.adminToken);
+      if (answer.status !== 200) throw new Error(`GET /api/admin/payouts answered ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    };
+    const paidByMpesa = async () => {
+      const books = await (await fetch(stack.ledgerUrl)).json();
+      return [...books.refunds.filter((entry) => entry.kind === 'b2c' && entry.originatorConversationId.startsWith('tukio-payout-')), ...books.b2b];
+    };
+    const madeEarly = await adminPayouts();
+    if (madeEarly.length > 0) throw new Error(`${madeEarly.length} payouts were made before any was due`);
+
+    // Due now: the administrator trusts every organiser (50 requests at a time).
     const cpuMeter = await startCpuMeter(stack);
     const dueAt = performance.now();
     for (let i = 0; i < N; i += 50) {
@@ -116,32 +133,34 @@ await runBenchWithAudit(
     }
     const trustSeconds = (performance.now() - dueAt) / 1000;
 
-    // Final when every organiser's payout is paid or failed for good (an administrator's retry awaited).
-    const byStatus = async () => Object.fromEntries((await db.query('SELECT status, count(*)::int AS n FROM payouts GROUP BY status')).rows.map((row) => [row.status, row.n]));
-    let statuses = await byStatus();
+    // Final when M-Pesa paid or we gave up on every organiser's payout, and none is open in our books.
     const deadline = Date.now() + DRAIN_TIMEOUT_S * 1000;
-    while ((statuses.paid ?? 0) + (statuses.failed ?? 0) < sale.confirmed && Date.now() < deadline) {
+    let paidOut = await paidByMpesa();
+    let failed = [];
+    const openPayouts = async () => [...(await adminPayouts('sending')), ...(await adminPayouts('retrying'))];
+    for (;;) {
+      if (paidOut.length + failed.length >= sale.confirmed && (await openPayouts()).length === 0) break;
+      if (Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
-      statuses = await byStatus();
+      paidOut = await paidByMpesa();
+      failed = (await adminPayouts('failed')).filter((payout) => !payout.retriedAt);
     }
     const seconds = (performance.now() - dueAt) / 1000;
     const cpu = await cpuMeter.read();
+    const open = await openPayouts();
 
-    const { rows: kinds } = await db.query(
-      `SELECT p.destination->>'method' AS method, count(*)::int AS n, sum(p.amount)::int AS shillings, sum(p.attempts)::int AS attempts
-         FROM payouts p WHERE p.status = 'paid' GROUP BY 1 ORDER BY 1`,
-    );
-    const paid = statuses.paid ?? 0;
-    const left = sale.confirmed - paid - (statuses.failed ?? 0);
+    const paid = paidOut.length;
+    const b2b = paidOut.filter((entry) => entry.commandId);
+    const shillings = (entries) => entries.reduce((sum, entry) => sum + entry.amount, 0);
     const serverCpu = cpu.api + cpu.pay + cpu.pg;
     console.log(`load average after: ${loadAverage()}`);
-    console.log(`due: ${N} organisers trusted with early payouts in ${trustSeconds.toFixed(1)} s (setup before that: ${((dueAt - setupStarted) / 1000).toFixed(1)} s)`);
-    console.log(`payouts: ${paid} paid (${kinds.map((k) => `${k.n} ${k.method} KES ${k.shillings}, ${k.attempts} attempts`).join('; ')}); failed: ${statuses.failed ?? 0}; left open: ${left}; by status ${JSON.stringify(statuses)}`);
+    console.log(`due: ${N} organisers trusted with early payouts in ${trustSeconds.toFixed(1)} s (setup before that, stack and sale: ${((dueAt - benchStarted) / 1000).toFixed(1)} s)`);
+    console.log(`payouts paid (M-Pesa's ledger): ${paid}, KES ${shillings(paidOut)} (${paid - b2b.length} B2C, ${b2b.length} B2B); failed: ${failed.length}; left open: ${open.length}`);
     console.log(`${paid} paid in ${seconds.toFixed(1)} s from due to the last paid = ${(paid / seconds).toFixed(1)} payouts/s (job every ${PAYOUT_JOB_MS} ms)`);
     console.log(
       `CPU used: API ${cpu.api.toFixed(1)} s, payment service ${cpu.pay.toFixed(1)} s, PostgreSQL ~${cpu.pg.toFixed(1)} s; not counted: Daraja simulator ${cpu.daraja.toFixed(1)} s, bench client ${cpu.bench.toFixed(1)} s`,
     );
     console.log(`server-side CPU per paid payout (API + payment service + PostgreSQL, the trust requests included): ${((serverCpu / Math.max(paid, 1)) * 1000).toFixed(1)} ms`);
-    if (paid !== sale.confirmed) fail();
+    if (paid !== sale.confirmed || failed.length > 0 || open.length > 0) fail();
   },
 );
