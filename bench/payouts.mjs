@@ -137,13 +137,15 @@ await runBenchWithAudit(
     const deadline = Date.now() + DRAIN_TIMEOUT_S * 1000;
     let paidOut = await paidByMpesa();
     let failed = [];
+    let polls = 0;
     const openPayouts = async () => [...(await adminPayouts('sending')), ...(await adminPayouts('retrying'))];
     for (;;) {
       if (paidOut.length + failed.length >= sale.confirmed && (await openPayouts()).length === 0) break;
       if (Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
       paidOut = await paidByMpesa();
-      failed = (await adminPayouts('failed')).filter((payout) => !payout.retriedAt);
+      // The ledger costs the simulator only; the API server's list (its CPU is measured) is read every 2 s.
+      if (++polls % 20 === 0) failed = (await adminPayouts('failed')).filter((payout) => !payout.retriedAt);
     }
     const seconds = (performance.now() - dueAt) / 1000;
     const cpu = await cpuMeter.read();
