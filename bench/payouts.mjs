@@ -1,5 +1,5 @@
-// bench/payouts.mjs — organiser payouts at scale. The checkout bench's stack (API server and payment service on a
-// throwaway PostgreSQL database, the Daraja simulator in its own process) with a short PAYOUT_JOB_MS; N organisers
+// bench/payouts.mjs — organiser payouts at scale. The checkout bench's stack (API server on embedded PGlite by
+// default, payment service, the Daraja simulator in its own process) with a short PAYOUT_JOB_MS; N organisers
 // seeded with SQL, each with a paid event and one confirmed payout destination (an M-Pesa number, B2C; every
 // B2B_EVERY-th a Paybill or a Till, B2B), one buyer per event through the real checkout and the simulator; then an
 // administrator trusts every organiser with early payouts (PUT /api/admin/users/:id/early-payouts, with
@@ -11,7 +11,7 @@
 // Usage: node bench/payouts.mjs   (the API server on embedded PGlite, as `npm start` runs it by default; PAYOUTS_DB=postgres:
 //   a fresh database on PostgreSQL at 127.0.0.1:5432 or BENCH_DATABASE_URL, its backends' CPU counted; DATABASE_URL=postgres://…
 //   runs on that database as it is, migrated by the API server)
-// Knobs: PAYOUTS_N=1000 (organisers) PAYOUT_JOB_MS=500 B2B_EVERY=10 SIMULATOR_DELAY_MS=50 POLL_MS=1000 (the sale)
+// Knobs: PAYOUTS_N=1000 (organisers) PAYOUT_JOB_MS=500 B2B_EVERY=10 SIMULATOR_DELAY_MS=50 POLL_MS=3000 (the sale; buyers poll as the client does)
 //        DRAIN_TIMEOUT_S=600
 // The destinations are written as confirmed rows: confirming each by SMS code (bcrypt on the password, one SMS
 // each) is payout-accounts' subject (server/test/payouts-end-to-end.test.ts), not the payouts' cost measured here.
@@ -24,7 +24,7 @@ const N = Number(process.env.PAYOUTS_N ?? 1000);
 const PAYOUT_JOB_MS = Number(process.env.PAYOUT_JOB_MS ?? 500);
 const B2B_EVERY = Number(process.env.B2B_EVERY ?? 10);
 const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 50);
-const POLL_MS = Number(process.env.POLL_MS ?? 1000);
+const POLL_MS = Number(process.env.POLL_MS ?? 3000);
 const DRAIN_TIMEOUT_S = Number(process.env.DRAIN_TIMEOUT_S ?? 600);
 
 /** Inserts `rows` (arrays of values) into `table (columns)` in chunks of 500, `literals` appended to each row as written. */
