@@ -11,13 +11,14 @@
 // Usage: node bench/payouts.mjs   (the API server on embedded PGlite, as `npm start` runs it by default; PAYOUTS_DB=postgres:
 //   a fresh database on PostgreSQL at 127.0.0.1:5432 or BENCH_DATABASE_URL, its backends' CPU counted; DATABASE_URL=postgres://…
 //   runs on that database as it is, migrated by the API server)
-// Knobs: PAYOUTS_N=1000 (organisers) PAYOUT_JOB_MS=500 B2B_EVERY=10 SIMULATOR_DELAY_MS=50 POLL_MS=3000 (the sale; buyers poll as the client does)
+// Knobs: PAYOUTS_N=1000 (organisers) PAYOUT_JOB_MS=500 B2B_EVERY=10 SIMULATOR_DELAY_MS=50 POLL_MS=3000 SALE_WAVE=200 (the sale, in waves;
+//        buyers poll as the client does)
 //        DRAIN_TIMEOUT_S=600
 // The destinations are written as confirmed rows: confirming each by SMS code (bcrypt on the password, one SMS
 // each) is payout-accounts' subject (server/test/payouts-end-to-end.test.ts), not the payouts' cost measured here.
 import os from 'node:os';
 import jwt from 'jsonwebtoken';
-import { PRICE, runBenchWithAudit, runSale } from './checkout-stack.mjs';
+import { createClient, PRICE, runBenchWithAudit, runSale } from './checkout-stack.mjs';
 import { loadAverage, startCpuMeter } from './lib.mjs';
 
 const N = Number(process.env.PAYOUTS_N ?? 1000);
@@ -25,6 +26,7 @@ const PAYOUT_JOB_MS = Number(process.env.PAYOUT_JOB_MS ?? 500);
 const B2B_EVERY = Number(process.env.B2B_EVERY ?? 10);
 const SIMULATOR_DELAY_MS = Number(process.env.SIMULATOR_DELAY_MS ?? 50);
 const POLL_MS = Number(process.env.POLL_MS ?? 3000);
+const SALE_WAVE = Number(process.env.SALE_WAVE ?? 200);
 const DRAIN_TIMEOUT_S = Number(process.env.DRAIN_TIMEOUT_S ?? 600);
 
 /** Inserts `rows` (arrays of values) into `table (columns)` in chunks of 500, `literals` appended to each row as written. */
@@ -105,7 +107,13 @@ await runBenchWithAudit(
     console.log(
       `${N} organisers (${B2B_EVERY > 0 ? `every ${B2B_EVERY}th paid by B2B` : 'all by B2C'}), one KES ${PRICE} ticket each; payouts job every ${PAYOUT_JOB_MS} ms; ${stack.db ? 'PostgreSQL' : 'PGlite'}; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
     );
-    const sale = await runSale(stack, { pollMs: POLL_MS });
+    // In waves of SALE_WAVE buyers: the sale is setup here, and 1,000 buyers at once stall the API server on PGlite.
+    const sale = { confirmed: 0, serverErrors: 0, otherFailures: 0, client: createClient(), startedAt: performance.now(), lastConfirmedAt: 0 };
+    for (let i = 0; i < N; i += SALE_WAVE) {
+      const wave = await runSale({ ...stack, buyers: stack.buyers.slice(i, i + SALE_WAVE) }, { pollMs: POLL_MS, client: sale.client });
+      for (const count of ['confirmed', 'serverErrors', 'otherFailures']) sale[count] += wave[count];
+      sale.lastConfirmedAt = Math.max(sale.lastConfirmedAt, wave.lastConfirmedAt);
+    }
     console.log(`sale: ${sale.confirmed} of ${N} paid in ${((sale.lastConfirmedAt - sale.startedAt) / 1000).toFixed(1)} s, ${sale.serverErrors} 5xx, ${sale.otherFailures} other failures`);
     if (sale.confirmed !== N) fail();
 
