@@ -4,7 +4,7 @@
 // sale itself (every buyer at once through stkPush, then polling confirmPayment as the client does), and the
 // payments audit run as an operator runs it (`npm run audit:payments` with the payment service's settings).
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -247,6 +247,24 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
   sale.pushLatency.sort((a, b) => a - b);
   sale.confirmLatency.sort((a, b) => a - b);
   return sale;
+}
+
+/**
+ * Waits until `count` ticket emails (QR codes rendered, written to the outbox without SMTP) are written after a
+ * sale, or `timeoutMs` passed, and answers how many there are: their CPU is part of a sale's cost, not what follows.
+ */
+export async function waitForTicketEmails(stack, count, timeoutMs = 120_000) {
+  const outbox = path.join(stack.dataDir, 'outbox');
+  const written = () => {
+    try {
+      return readdirSync(outbox).length;
+    } catch {
+      return 0;
+    }
+  };
+  const deadline = performance.now() + timeoutMs;
+  while (written() < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return written();
 }
 
 /**

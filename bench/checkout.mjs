@@ -8,10 +8,8 @@
 //        TYPES=3: three ticket types (Regular, Early Bird, VIP with its own capacity) bought in turn, every
 //        other buyer with a 10% promo code (goal: within 10% of the single-type run's tickets/s)
 //        AUDIT_SETTLE_S=180: how long the audit may wait for payments still being recorded (an overloaded host)
-import { readdirSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { internalRequests, runSale, runBenchWithAudit } from './checkout-stack.mjs';
+import { internalRequests, runSale, runBenchWithAudit, waitForTicketEmails } from './checkout-stack.mjs';
 import { loadAverage, percentile, startCpuMeter } from './lib.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
@@ -34,15 +32,7 @@ await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: S
   // Each confirmed order's ticket email (QR codes rendered, written to the outbox without SMTP) is part of a
   // sale's cost: the CPU is read once they are all written (or after 120 s).
   const mailsStarted = performance.now();
-  const outbox = path.join(stack.dataDir, 'outbox');
-  const mailsWritten = () => {
-    try {
-      return readdirSync(outbox).length;
-    } catch {
-      return 0;
-    }
-  };
-  while (mailsWritten() < confirmed && performance.now() - mailsStarted < 120_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  const mailsWritten = await waitForTicketEmails(stack, confirmed);
   const mailSeconds = (performance.now() - mailsStarted) / 1000;
   const cpu = await cpuMeter.read();
   const { rows } = await db.query('SELECT count(*)::int AS n FROM tickets WHERE event_id = $1', [eventId]);
@@ -60,7 +50,7 @@ await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: S
   const serverCpu = cpu.api + cpu.pay + cpu.pg;
   const perTicketMs = (serverCpu / Math.max(confirmed, 1)) * 1000;
   console.log(
-    `ticket emails: ${mailsWritten()} written, the last ${mailSeconds.toFixed(1)} s after the last confirmation`,
+    `ticket emails: ${mailsWritten} written, the last ${mailSeconds.toFixed(1)} s after the last confirmation`,
   );
   console.log(
     `CPU used: API ${cpu.api.toFixed(1)} s, payment service ${cpu.pay.toFixed(1)} s, PostgreSQL ~${cpu.pg.toFixed(1)} s (backends still open); not counted: Daraja simulator ${cpu.daraja.toFixed(1)} s, bench client ${cpu.bench.toFixed(1)} s`,

@@ -17,7 +17,7 @@
 // each) is payout-accounts' subject (server/test/payouts-end-to-end.test.ts), not the payouts' cost measured here.
 import os from 'node:os';
 import jwt from 'jsonwebtoken';
-import { createClient, PRICE, runBenchWithAudit, runSale } from './checkout-stack.mjs';
+import { createClient, PRICE, runBenchWithAudit, runSale, waitForTicketEmails } from './checkout-stack.mjs';
 import { loadAverage, startCpuMeter } from './lib.mjs';
 
 const N = Number(process.env.PAYOUTS_N ?? 1000);
@@ -113,7 +113,9 @@ await runBenchWithAudit(
       for (const count of ['confirmed', 'serverErrors', 'otherFailures']) sale[count] += wave[count];
       sale.lastConfirmedAt = Math.max(sale.lastConfirmedAt, wave.lastConfirmedAt);
     }
-    console.log(`sale: ${sale.confirmed} of ${N} paid in ${((sale.lastConfirmedAt - sale.startedAt) / 1000).toFixed(1)} s, ${sale.serverErrors} 5xx, ${sale.otherFailures} other failures`);
+    // The sale's ticket emails are its cost, not the payouts': the CPU is counted once they are written.
+    const emails = await waitForTicketEmails(stack, sale.confirmed);
+    console.log(`sale: ${sale.confirmed} of ${N} paid in ${((sale.lastConfirmedAt - sale.startedAt) / 1000).toFixed(1)} s, ${sale.serverErrors} 5xx, ${sale.otherFailures} other failures; ${emails} ticket emails written`);
     if (sale.confirmed !== N) fail();
 
     // Read through the API (on PGlite the database is the API server's alone): at most 200 payouts of a status, so
