@@ -4,32 +4,24 @@
 // sale itself (every buyer at once through stkPush, then polling confirmPayment as the client does), and the
 // payments audit run as an operator runs it (`npm run audit:payments` with the payment service's settings).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 // The simulator's own credentials, given to the payment service as if they were a Daraja app's.
 import SIMULATOR_CREDENTIALS from '../simulator/src/credentials.json' with { type: 'json' };
 import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
 
+// Measuring helpers the benches on this stack import from here too.
+export { cpuSeconds, loadAverage } from './lib.mjs';
+
 export const PRICE = 500;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const internalKey = 'bench-internal-key-bench-internal-key';
 const metricsToken = 'bench-metrics-token-bench-metrics-token';
 const simulatorKey = 'bench-simulator-key-bench-simulator-key';
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-export function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-export const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ');
 
 /** Sends a JSON request with a bearer token; network errors are counted, answered as status 0. */
 export function createClient() {
@@ -55,10 +47,18 @@ export function createClient() {
 
 /**
  * Starts the stack and seeds `buyers` verified buyers and a paid event of `seats` seats. `paymentEnv` adds
- * settings to the payment service's (and so to the audit's). Call `stop()` in a finally.
+ * settings to the payment service's (and so to the audit's), `apiEnv` to the API server's. `seed(db, {secret})`
+ * replaces that seeding (what it returns is merged into the stack: `buyers`, each with its `eventId` or the
+ * stack's `eventId`). `embedded`: the API server on PGlite in DATA_DIR (as `npm start` runs by default; `stack.db`
+ * is then unset during the run, the database being the API server's alone). `DATABASE_URL` set: the stack runs on that database as it is (not dropped afterwards)
+ * instead of a fresh one. Call `stop()` in a finally.
  */
-export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {}, typed = false }) {
-  const database = await createDatabase(name);
+export async function startCheckoutStack({ name, buyers: buyerCount, seats, simulatorDelayMs, paymentEnv = {}, apiEnv = {}, seed, typed = false, embedded = false }) {
+  const database = process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL, drop: async () => {} }
+    : embedded
+      ? { url: '', drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
+      : await createDatabase(name);
   const [apiPort, payPort, darajaPort] = await freePorts(3);
   const dataDir = `/tmp/${name.replaceAll('_', '-')}-${apiPort}`;
   const stack = {
@@ -101,8 +101,9 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       await database.drop();
     },
   };
+  const seedWith = (db) => (seed ? seed(db, { secret }) : seedSale(db, { buyers: buyerCount, seats, secret, typed }));
   try {
-    stack.api = await startApi({
+    const apiSettings = {
       PORT: String(apiPort),
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
@@ -118,7 +119,19 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
       // Every buyer goes straight to the hold, as before the waiting room: these benches measure the checkout's
       // own throughput (the line in front of it is bench/flash-sale.mjs's subject).
       WAITING_ROOM_BURST: '100000',
-    });
+      ...apiEnv,
+    };
+    if (database.url === '') {
+      // PGlite opens in one process: the API server makes the schema, the bench seeds it, then the API server runs on it.
+      await (await startApi(apiSettings)).stop();
+      const db = new PGlite({ dataDir: path.join(dataDir, 'pglite'), extensions: { pg_trgm } });
+      try {
+        Object.assign(stack, await seedWith(db));
+      } finally {
+        await db.close();
+      }
+    }
+    stack.api = await startApi(apiSettings);
     stack.daraja = await startService(
       'simulator/src/index.ts',
       // Callbacks go to this stack's payment service, on its random port.
@@ -130,10 +143,12 @@ export async function startCheckoutStack({ name, buyers: buyerCount, seats, simu
     writeFileSync(stack.paymentEnv.DARAJA_CERT_PATH, await (await fetch(`${stack.daraja.url}/simulator/certificate.pem`)).text());
     stack.pay = await startService('payment-service/src/index.ts', stack.paymentEnv, payPort);
 
-    const db = new pg.Client({ connectionString: database.url });
-    stack.db = db;
-    await db.connect();
-    Object.assign(stack, await seedSale(db, { buyers: buyerCount, seats, secret, typed }));
+    if (database.url !== '') {
+      const db = new pg.Client({ connectionString: database.url });
+      stack.db = db;
+      await db.connect();
+      Object.assign(stack, await seedWith(db));
+    }
     return stack;
   } catch (error) {
     await stack.stop();
@@ -201,7 +216,7 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
       const push = await client.post(`${checkout}/stkPush`, buyer.token, {
         phone: buyer.phone,
         amount: 1,
-        Order_ID: `${stack.eventId}_${buyer.phone}`,
+        Order_ID: `${buyer.eventId ?? stack.eventId}_${buyer.phone}`,
         quantity: 1,
         ...stack.purchase?.(index),
       });
@@ -235,6 +250,24 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
 }
 
 /**
+ * Waits until `count` ticket emails (QR codes rendered, written to the outbox without SMTP) are written after a
+ * sale, or `timeoutMs` passed, and answers how many there are: their CPU is part of a sale's cost, not what follows.
+ */
+export async function waitForTicketEmails(stack, count, timeoutMs = 120_000) {
+  const outbox = path.join(stack.dataDir, 'outbox');
+  const written = () => {
+    try {
+      return readdirSync(outbox).length;
+    } catch {
+      return 0;
+    }
+  };
+  const deadline = performance.now() + timeoutMs;
+  while (written() < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return written();
+}
+
+/**
  * `npm run audit:payments` against the stack (the simulator's ledger against the API server's books),
  * its output printed as it comes. Returns the number of discrepancies it printed (NaN if none was) and its exit code.
  */
@@ -246,13 +279,24 @@ export function auditPayments(stack) {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
+    let printed = 0;
+    // Lists of transactions (indented lines, one per payout at a payouts bench's scale) print their first 5 only.
+    let listed = 0;
+    const printLines = (upTo) => {
+      for (const line of output.slice(printed, upTo).split('\n').filter(Boolean)) {
+        listed = line.startsWith('  ') ? listed + 1 : 0;
+        if (listed <= 5) process.stdout.write(`audit: ${listed === 5 ? '  …' : line}\n`);
+      }
+      printed = upTo;
+    };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      process.stdout.write(chunk.replace(/^(?=.)/gm, 'audit: '));
+      printLines(output.lastIndexOf('\n') + 1);
     });
     child.on('error', () => resolve({ discrepancies: NaN, code: 127 }));
     child.on('close', (code) => {
+      printLines(output.length);
       const match = /^(\d+) discrepancies$/m.exec(output);
       resolve({ discrepancies: match ? Number(match[1]) : NaN, code: code ?? 1 });
     });

@@ -8,11 +8,9 @@
 //        TYPES=3: three ticket types (Regular, Early Bird, VIP with its own capacity) bought in turn, every
 //        other buyer with a 10% promo code (goal: within 10% of the single-type run's tickets/s)
 //        AUDIT_SETTLE_S=180: how long the audit may wait for payments still being recorded (an overloaded host)
-import { readdirSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { cpuSeconds, internalRequests, loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
-import { percentile } from './lib.mjs';
+import { internalRequests, runSale, runBenchWithAudit, waitForTicketEmails } from './checkout-stack.mjs';
+import { loadAverage, percentile, startCpuMeter } from './lib.mjs';
 
 const BUYERS = Number(process.env.BUYERS ?? 1000);
 const SEATS = Number(process.env.SEATS ?? 900);
@@ -21,12 +19,10 @@ const POLL_MS = Number(process.env.POLL_MS ?? 3000);
 const TYPED = process.env.TYPES === '3';
 
 await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: SEATS, simulatorDelayMs: SIMULATOR_DELAY_MS, typed: TYPED }, async (stack, fail) => {
-  const { api, pay, db, eventId } = stack;
+  const { db, eventId } = stack;
 
   console.log(`${BUYERS} buyers, ${SEATS} seats${TYPED ? ', three ticket types and a promo code' : ''}, simulator delay ${SIMULATOR_DELAY_MS} ms, polling every ${POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`);
-  const backendPids = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
-  const cpuBefore = { api: cpuSeconds(api.pid), pay: cpuSeconds(pay.pid), daraja: cpuSeconds(stack.daraja.pid), bench: process.cpuUsage() };
-  const pgBefore = new Map((await backendPids()).map((pid) => [pid, cpuSeconds(pid)]));
+  const cpuMeter = await startCpuMeter(stack);
   const internalBefore = await internalRequests(stack);
 
   const sale = await runSale(stack, { pollMs: POLL_MS });
@@ -36,20 +32,9 @@ await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: S
   // Each confirmed order's ticket email (QR codes rendered, written to the outbox without SMTP) is part of a
   // sale's cost: the CPU is read once they are all written (or after 120 s).
   const mailsStarted = performance.now();
-  const outbox = path.join(stack.dataDir, 'outbox');
-  const mailsWritten = () => {
-    try {
-      return readdirSync(outbox).length;
-    } catch {
-      return 0;
-    }
-  };
-  while (mailsWritten() < confirmed && performance.now() - mailsStarted < 120_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  const mailsWritten = await waitForTicketEmails(stack, confirmed);
   const mailSeconds = (performance.now() - mailsStarted) / 1000;
-  const benchCpu = process.cpuUsage(cpuBefore.bench);
-  let pgCpu = 0;
-  for (const pid of await backendPids()) pgCpu += cpuSeconds(pid) - (pgBefore.get(pid) ?? 0);
-  const cpu = { api: cpuSeconds(api.pid) - cpuBefore.api, pay: cpuSeconds(pay.pid) - cpuBefore.pay, daraja: cpuSeconds(stack.daraja.pid) - cpuBefore.daraja, pg: pgCpu, bench: (benchCpu.user + benchCpu.system) / 1e6 };
+  const cpu = await cpuMeter.read();
   const { rows } = await db.query('SELECT count(*)::int AS n FROM tickets WHERE event_id = $1', [eventId]);
   const issued = rows[0].n;
   const oversold = Math.max(0, issued - SEATS);
@@ -65,7 +50,7 @@ await runBenchWithAudit({ name: 'tukio_bench_checkout', buyers: BUYERS, seats: S
   const serverCpu = cpu.api + cpu.pay + cpu.pg;
   const perTicketMs = (serverCpu / Math.max(confirmed, 1)) * 1000;
   console.log(
-    `ticket emails: ${mailsWritten()} written, the last ${mailSeconds.toFixed(1)} s after the last confirmation`,
+    `ticket emails: ${mailsWritten} written, the last ${mailSeconds.toFixed(1)} s after the last confirmation`,
   );
   console.log(
     `CPU used: API ${cpu.api.toFixed(1)} s, payment service ${cpu.pay.toFixed(1)} s, PostgreSQL ~${cpu.pg.toFixed(1)} s (backends still open); not counted: Daraja simulator ${cpu.daraja.toFixed(1)} s, bench client ${cpu.bench.toFixed(1)} s`,

@@ -1,7 +1,9 @@
 // Shared bench helpers: throwaway PostgreSQL databases, server processes, percentiles.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -105,3 +107,35 @@ export async function freePorts(count) {
 }
 
 export const freePort = async () => (await freePorts(1))[0];
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+export function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export const loadAverage = () => os.loadavg().map((n) => n.toFixed(1)).join(' ');
+
+/**
+ * Starts counting the CPU of a stack's processes (`api`, `pay`, `daraja`: each `{pid}`) and of the PostgreSQL
+ * backends on `db`'s database (this bench's own connection excluded; a backend that has closed meanwhile is
+ * missed, so PostgreSQL is "~"; no `db`: PGlite, inside the API server). `read()` answers the seconds used since, and
+ * the bench process's own.
+ */
+export async function startCpuMeter({ api, pay, daraja, db }) {
+  const backendPids = async () => (db ? (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid) : []);
+  const before = { api: cpuSeconds(api.pid), pay: cpuSeconds(pay.pid), daraja: cpuSeconds(daraja.pid), bench: process.cpuUsage() };
+  const pgBefore = new Map((await backendPids()).map((pid) => [pid, cpuSeconds(pid)]));
+  return {
+    async read() {
+      const bench = process.cpuUsage(before.bench);
+      let pg = 0;
+      for (const pid of await backendPids()) pg += cpuSeconds(pid) - (pgBefore.get(pid) ?? 0);
+      return { api: cpuSeconds(api.pid) - before.api, pay: cpuSeconds(pay.pid) - before.pay, daraja: cpuSeconds(daraja.pid) - before.daraja, pg, bench: (bench.user + bench.system) / 1e6 };
+    },
+  };
+}
