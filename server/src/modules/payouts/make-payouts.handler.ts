@@ -72,11 +72,14 @@ export function createMakePayouts(deps: MakePayoutsDeps) {
     /** Every organiser with unsettled money gets their payout when one is due; answers how many were made. */
     async makeDue(now: Date): Promise<number> {
       const repo = createPayoutsRepository(db);
+      const startedBefore = new Date(now.getTime() - deps.rules.delayDays * 86_400_000);
       let made = 0;
       let after: string | null = null;
       for (;;) {
-        const page = await repo.organisersWithMoney(after, ORGANISERS_PER_PAGE);
+        const page = await repo.organisersWithMoney(after, ORGANISERS_PER_PAGE, startedBefore);
         for (const organiserId of page) {
+          // A read first: only an organiser with something to send now takes the lock and a write transaction.
+          if (!(await this.preview(organiserId, now)).plan.send) continue;
           if ((await this.makeFor(organiserId, now)).payoutId) made += 1;
         }
         if (page.length < ORGANISERS_PER_PAGE) return made;

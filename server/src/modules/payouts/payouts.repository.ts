@@ -49,13 +49,26 @@ export function createPayoutsRepository(db: Executor) {
       }));
     },
 
-    /** Organisers with an event whose organiser payable is not settled (the job's work list), a page after `afterId`, by id. */
-    async organisersWithMoney(afterId: string | null, limit: number): Promise<string[]> {
+    /**
+     * The job's work list, a page after `afterId`, by id: organisers with an event whose organiser payable is not
+     * settled and that could be payable now — it started before `startedBefore` (an event is payable a delay
+     * after it ends, and it ends after it starts), or its organiser is trusted with early payouts. A superset:
+     * payableNow() decides. Without it every run would visit every organiser with unsettled money, one
+     * transaction each, including the many whose events are still to come (bench/payouts.mjs).
+     */
+    async organisersWithMoney(afterId: string | null, limit: number, startedBefore: Date): Promise<string[]> {
       const owing = db
         .select({ organiserId: events.userId })
         .from(ledgerEntries)
         .innerJoin(events, eq(events.id, ledgerEntries.eventId))
-        .where(and(eq(ledgerEntries.account, 'organiser_payable'), afterId ? gt(events.userId, afterId) : undefined))
+        .leftJoin(payoutOrganisers, eq(payoutOrganisers.organiserId, events.userId))
+        .where(
+          and(
+            eq(ledgerEntries.account, 'organiser_payable'),
+            afterId ? gt(events.userId, afterId) : undefined,
+            or(lte(events.startsAt, startedBefore), eq(payoutOrganisers.earlyPayouts, true)),
+          ),
+        )
         .groupBy(events.userId, events.id)
         .having(sql`sum(${ledgerEntries.amount}) <> 0`)
         .as('owing');
