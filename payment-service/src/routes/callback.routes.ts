@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
+import { parseResult, type ParsedResult } from '../daraja/daraja-results.js';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
@@ -72,6 +73,27 @@ export function callbackSourceCheck(allowed: string[] | undefined, deps: { logge
 
 /** Daraja reads only the status; the body says why in its own words (`{ResultCode: 1, ResultDesc}`). */
 export const refused = (status: number, resultDesc: string) => new PaymentServiceError(status, 'callback_refused', resultDesc, {}, 'daraja');
+
+/**
+ * A Daraja result callback's first checks, the same for refunds and payouts: the secret path (404, as if there
+ * were no such route) and a readable Result body (400), each counted; answers the parsed result.
+ */
+export function resultCallbackReader(deps: { secret: string; logger: Logger }) {
+  const secretValid = secretPathCheck(deps.secret);
+  return (req: Request, label: string, count: (outcome: string) => void): ParsedResult => {
+    if (!secretValid(req.params.secret)) {
+      deps.logger.info(`${label} callback with a wrong secret path refused`);
+      count('wrong-secret');
+      throw refused(404, 'Not found');
+    }
+    const result = parseResult(req.body);
+    if (!result) {
+      count('malformed');
+      throw refused(400, 'Malformed result');
+    }
+    return result;
+  };
+}
 
 /** For the document: Daraja's callbacks are answered in Daraja's words. */
 export const darajaAccepted = z.object({ ResultCode: z.literal(0), ResultDesc: z.string(), outcome: z.string().optional() }).meta({ id: 'DarajaAccepted' });

@@ -1,12 +1,11 @@
 import { payoutStatusBody, sendPayoutAnswer, sendPayoutBody } from '@tukio/shared/internal-payouts';
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
-import { parseResult } from '../daraja/daraja-results.js';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
 import { payoutAttemptOf, type Payouts } from '../payouts/payouts.js';
 import { declareRoutes } from '../route-declaration.js';
-import { darajaAccepted, darajaAnswer, darajaRefusals, refused, secretPathCheck } from './callback.routes.js';
+import { darajaAccepted, darajaAnswer, darajaRefusals, refused, resultCallbackReader } from './callback.routes.js';
 
 /**
  * /internal/payouts and /internal/payouts/status: what the API server asks of M-Pesa for organiser payouts
@@ -71,7 +70,7 @@ const attemptOf = (req: Request) => payoutAttemptOf(req.query.ocid);
  */
 export function createPayoutCallbackRouter(deps: { payouts: Payouts; secret: string; logger: Logger; metrics: Pick<PaymentMetrics, 'payoutCallbacks'> }) {
   const router = Router();
-  const secretValid = secretPathCheck(deps.secret);
+  const readResult = resultCallbackReader(deps);
   const json = express.json({ limit: '32kb' });
   const routes = declareRoutes(router, 'M-Pesa callbacks');
 
@@ -95,16 +94,7 @@ export function createPayoutCallbackRouter(deps: { payouts: Payouts; secret: str
         },
       },
       ({ req, res }) => {
-        if (!secretValid(req.params.secret)) {
-          deps.logger.info(`payout ${route} callback with a wrong secret path refused`);
-          count('wrong-secret');
-          throw refused(404, 'Not found');
-        }
-        const result = parseResult(req.body);
-        if (!result) {
-          count('malformed');
-          throw refused(400, 'Malformed result');
-        }
+        const result = readResult(req, `payout ${route}`, count);
         const attempt = attemptOf(req);
         if (timeout) {
           deps.logger.info(`payout ${route === 'timeout' ? 'request' : 'status query'} ${attempt ?? result.originatorConversationId ?? '?'} timed out in the M-Pesa queue; the API server asks for its status`);

@@ -2,10 +2,9 @@ import type { RefundMethod } from '@tukio/shared/internal-refunds';
 import express, { Router, type Request } from 'express';
 import type { Logger } from '../logger.js';
 import type { PaymentMetrics } from '../metrics.js';
-import { parseResult } from '../daraja/daraja-results.js';
 import { ATTEMPT_ID, type RefundResults } from '../refunds/refund-results.js';
 import { declareRoutes } from '../route-declaration.js';
-import { darajaAccepted, darajaAnswer, darajaRefusals, refused, secretPathCheck } from './callback.routes.js';
+import { darajaAccepted, darajaAnswer, darajaRefusals, refused, resultCallbackReader } from './callback.routes.js';
 
 /** Our attempt as the request's URL names it (`?ocid=`): Daraja names a reversal or a status query with its own ids. */
 const attemptOf = (req: Request) => (typeof req.query.ocid === 'string' && ATTEMPT_ID.test(req.query.ocid) ? req.query.ocid : undefined);
@@ -21,7 +20,7 @@ const methodOf = (req: Request): RefundMethod | undefined => (req.query.method =
  */
 export function createRefundCallbackRouter(deps: { results: RefundResults; secret: string; logger: Logger; metrics: Pick<PaymentMetrics, 'refundCallbacks'> }) {
   const router = Router();
-  const secretValid = secretPathCheck(deps.secret);
+  const readResult = resultCallbackReader(deps);
   const json = express.json({ limit: '32kb' });
   const routes = declareRoutes(router, 'M-Pesa callbacks');
   const named = { b2c: 'a B2C refund payout', reversal: 'a reversal', status: 'a Transaction Status query' };
@@ -44,16 +43,7 @@ export function createRefundCallbackRouter(deps: { results: RefundResults; secre
           },
         },
         async ({ req, res }) => {
-          if (!secretValid(req.params.secret)) {
-            deps.logger.info(`${route} callback with a wrong secret path refused`);
-            count('wrong-secret');
-            throw refused(404, 'Not found');
-          }
-          const result = parseResult(req.body);
-          if (!result) {
-            count('malformed');
-            throw refused(400, 'Malformed result');
-          }
+          const result = readResult(req, route, count);
           const attempt = attemptOf(req);
           if (which === 'timeout') {
             deps.logger.info(`${kind} request ${attempt ?? result.originatorConversationId ?? '?'} timed out in the M-Pesa queue; the reconciler will ask what became of it`);

@@ -7,6 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
+import { StatusFilter } from './status-filter';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/errors';
@@ -162,15 +163,7 @@ export function FinanceSection() {
 
       <div className="refunds__header">
         <h3>{t('admin.payouts')}</h3>
-        <fieldset className="refunds__filter">
-          <legend className="visually-hidden">{t('admin.showPayouts')}</legend>
-          {FILTERS.map((option) => (
-            <label key={option.value || 'all'} className="refunds__chip">
-              <input type="radio" name={`${headingId}-filter`} value={option.value} checked={filter === option.value} onChange={() => setFilter(option.value)} />
-              <span>{t(option.label)}</span>
-            </label>
-          ))}
-        </fieldset>
+        <StatusFilter legend={t('admin.showPayouts')} name={`${headingId}-filter`} options={FILTERS} value={filter} onChange={setFilter} />
       </div>
       {payouts.isLoading ? (
         <p className="muted" role="status">

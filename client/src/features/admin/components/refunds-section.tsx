@@ -7,6 +7,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
+import { StatusFilter } from './status-filter';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { paths } from '../../../config/paths';
 import { LoadMore } from '../../../components/ui/load-more';
@@ -90,15 +91,7 @@ export function RefundsSection() {
           {t('admin.refunds')}
           {list.loading || list.error ? '' : ` (${list.total})`}
         </h2>
-        <fieldset className="refunds__filter">
-          <legend className="visually-hidden">{t('admin.showRefunds')}</legend>
-          {FILTERS.map((option) => (
-            <label key={option.value || 'all'} className="refunds__chip">
-              <input type="radio" name={`${headingId}-filter`} value={option.value} checked={filter === option.value} onChange={() => setFilter(option.value)} />
-              <span>{t(option.label)}</span>
-            </label>
-          ))}
-        </fieldset>
+        <StatusFilter legend={t('admin.showRefunds')} name={`${headingId}-filter`} options={FILTERS} value={filter} onChange={setFilter} />
       </div>
 
       {list.loading ? (
