@@ -51,8 +51,12 @@ async function main(argv: string[]): Promise<number> {
   return count > 0 || parked.length > 0 ? 1 : 0;
 }
 
+// stdout to a pipe is written asynchronously: exit only once it has taken everything (a thousand payout lines
+// printed just before process.exit() were cut short, last line "N discrepancies" included).
+const exitAfterOutput = (code: number) => process.stdout.write('', () => process.exit(code));
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     console.error(`[payments] audit failed: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}`);
     process.exit(2);
