@@ -21,12 +21,14 @@ export interface PayoutServices {
   close(): Promise<void>;
 }
 
-export async function startPayoutServices(options: { serverEnv?: Record<string, string>; paymentEnv?: Record<string, string> } = {}): Promise<PayoutServices> {
+export async function startPayoutServices(
+  options: { serverEnv?: Record<string, string>; paymentEnv?: Record<string, string>; simulatorEnv?: Record<string, string>; databaseUrl?: string } = {},
+): Promise<PayoutServices> {
   const paymentPort = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-payouts-e2e-'));
   const modules = await loadPaymentService();
-  const simulator = await modules.simulator.startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '20' });
-  const t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0', SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0', DARAJA_SIMULATOR_URL: simulator.url, ...options.serverEnv });
+  const simulator = await modules.simulator.startTestSimulator(dataDir, { SIMULATOR_DELAY_MS: '20', ...options.simulatorEnv });
+  const t = await startTestServer({ PAYMENT_PORT: String(paymentPort), PAYOUT_JOB_MS: '0', SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0', DARAJA_SIMULATOR_URL: simulator.url, ...options.serverEnv }, { databaseUrl: options.databaseUrl });
   const paymentConfig = modules.config.loadPaymentConfig({
     NODE_ENV: 'test',
     PAYMENT_PORT: String(paymentPort),
