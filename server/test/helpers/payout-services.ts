@@ -68,7 +68,7 @@ export async function startPayoutServices(
 }
 
 /** Polls until `check` answers something (a result travels through the simulator and the outbox). */
-export async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
