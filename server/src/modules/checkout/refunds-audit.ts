@@ -31,7 +31,7 @@ const sameAmount = (provider: number, shillings: number) => Math.round(provider 
  *   (the payouts module's audit, docs/decisions/payouts.md).
  * - The ledger balances, its clearing account holds what M-Pesa's books say, and every payment and refund is
  *   posted as its row says (ledger-audit.ts).
- * - No order's self-cancel refunds exceed what its cancelled tickets were paid (each ticket's own price),
+ * - No order's self-cancel refunds (less an on-top order's fee share) exceed what its cancelled tickets were paid (each ticket's own price),
  *   no ticket type holds more valid tickets than its capacity, and a transferred ticket's replacement has
  *   the order, type and price of the ticket it replaced.
  */

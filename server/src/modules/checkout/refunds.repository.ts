@@ -445,8 +445,11 @@ export function createRefundsRepository(db: Executor) {
     async refundsBeyondTickets() {
       const result = await db.execute(sql`
         with refunded as (
-          select order_id, sum(amount) as amount from ${refunds}
-           where reason = 'self_cancel' and status in ('due', 'sent', 'succeeded') group by order_id
+          -- An on-top order's refund also gives back the fee its buyer paid beside the price (docs/decisions/fees.md):
+          -- only the rest is the tickets' price.
+          select r.order_id, sum(r.amount - case when o.fee_mode = 'on_top' then r.fee_amount else 0 end) as amount
+            from ${refunds} r join ${orders} o on o.id = r.order_id
+           where r.reason = 'self_cancel' and r.status in ('due', 'sent', 'succeeded') group by r.order_id
         ), cancelled as (
           select k.order_id, sum(coalesce(k.price_paid, o.amount / nullif(o.quantity, 0), 0)) as amount
             from ${tickets} k join ${orders} o on o.id = k.order_id
