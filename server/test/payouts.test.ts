@@ -296,8 +296,12 @@ describe('the payouts job', () => {
     await runJob();
     expect(await payoutsOf(organiser.user._id)).toHaveLength(0);
     expect(await summary(organiser.token)).toMatchObject({ onHold: 700, available: 0, events: [{ status: 'on_hold' }] });
+    const holds = await t.api('GET', '/api/admin/payout-holds', { token: admin.token });
+    expect(holds.body).toEqual(expect.arrayContaining([expect.objectContaining({ eventId, organiser: organiser.user.username, reason: 'Complaints about the event.' })]));
+    expect((await t.api('GET', '/api/admin/payout-holds', { token: organiser.token })).status).toBe(403);
     expect((await t.api('DELETE', `/api/admin/events/${eventId}/payout-hold`, { token: admin.token })).body).toMatchObject({ held: false });
     expect((await t.api('DELETE', `/api/admin/events/${eventId}/payout-hold`, { token: admin.token })).status).toBe(409);
+    expect(((await t.api('GET', '/api/admin/payout-holds', { token: admin.token })).body as Array<{ eventId: string }>).map((row) => row.eventId)).not.toContain(eventId);
     await runJob();
     expect(await payoutsOf(organiser.user._id)).toMatchObject([{ amount: 700 }]);
   });

@@ -1170,6 +1170,12 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }) },
   },
   {
+    method: 'GET',
+    path: '/api/admin/payout-holds',
+    scenarios: [{ name: 'held events', request: () => get('/api/admin/payout-holds'), ok: 200 }],
+    fuzz: { as: 'admin' },
+  },
+  {
     method: 'POST',
     path: '/api/admin/events/:id/payout-hold',
     scenarios: [{ name: 'a fresh event', request: async (tools) => json('POST', `/api/admin/events/${await tools.fresh.event()}/payout-hold`, { reason: 'Authorization matrix check.' }), ok: 201 }],

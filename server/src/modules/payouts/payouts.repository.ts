@@ -251,6 +251,18 @@ export function createPayoutsRepository(db: Executor) {
       return row;
     },
 
+    /** Holds not released, newest first, with the event's title and organiser (the administrators' list). */
+    async activeHolds(limit: number) {
+      return db
+        .select({ eventId: payoutHolds.eventId, title: events.title, organiser: users.username, reason: payoutHolds.reason, heldAt: payoutHolds.createdAt })
+        .from(payoutHolds)
+        .innerJoin(events, eq(events.id, payoutHolds.eventId))
+        .innerJoin(users, eq(users.id, events.userId))
+        .where(isNull(payoutHolds.releasedAt))
+        .orderBy(desc(payoutHolds.createdAt), desc(payoutHolds.id))
+        .limit(limit);
+    },
+
     async insertHold(row: typeof payoutHolds.$inferInsert) {
       await db.insert(payoutHolds).values(row);
     },

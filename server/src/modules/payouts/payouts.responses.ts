@@ -89,4 +89,5 @@ export const adminPayouts = z.array(
 
 export const retried = z.object({ payoutId: id, retriedAt: dateTime, newPayoutId: id.nullable(), waitingFor });
 export const held = z.object({ eventId: id, held: z.boolean(), reason: z.string(), heldAt: dateTime });
+export const activeHolds = z.array(z.object({ eventId: id, title: z.string(), organiser: z.string(), reason: z.string(), heldAt: dateTime }));
 export const earlyPayouts = z.object({ userId: id, earlyPayouts: z.boolean() });

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { toCsv } from '../tickets/index.js';
-import { adminPayouts, earlyPayouts, eventStatement, held, payoutSummary, resultRecorded, retried } from './payouts.responses.js';
+import { activeHolds, adminPayouts, earlyPayouts, eventStatement, held, payoutSummary, resultRecorded, retried } from './payouts.responses.js';
 import { earlyPayoutsBody, eventParams, holdBody, payoutListQuery, payoutParams, resultBody, statementQuery, userParams } from './payouts.schemas.js';
 import type { PayoutsService } from './payouts.service.js';
 import type { RecordPayoutResult } from './record-payout-result.handler.js';
@@ -91,6 +91,16 @@ export function createAdminPayoutsRouter(deps: { payouts: PayoutsService }) {
       },
     },
     ({ params, user }) => deps.payouts.retry(params.id, user),
+  );
+
+  routes.get(
+    '/payout-holds',
+    {
+      summary: 'Events whose payouts an administrator holds now, newest first',
+      access: 'admin',
+      responses: { 200: { description: 'Bare array `[{eventId, title, organiser, reason, heldAt}]`.', schema: activeHolds } },
+    },
+    () => deps.payouts.holds(),
   );
 
   routes.post(

@@ -35,6 +35,9 @@ function toAdminPayout(payout: PayoutRow, organiser: { username: string; earlyPa
   };
 }
 
+/** The administrators' lists (payouts, holds) show this many, newest first. */
+const ADMIN_LIST_LIMIT = 200;
+
 /**
  * The payouts as people see and steer them: an organiser's summary and an event's statement (its organiser or an
  * administrator), and the administrators' list, retry, holds and early-payout trust.
@@ -139,7 +142,7 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
     /** GET /api/admin/payouts: newest first, all or one status (`failed`: those waiting for an administrator; `needs_attention`: a result refused for good). */
     async list(status: PayoutStatus | 'needs_attention' | undefined) {
       const repo = createPayoutsRepository(db);
-      const rows = await repo.list(status, 200);
+      const rows = await repo.list(status, ADMIN_LIST_LIMIT);
       const attempts = await repo.attemptsOf(rows.map((row) => row.payout.id));
       return rows.map((row) => toAdminPayout(row.payout, row, attempts));
     },
@@ -174,6 +177,12 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
         throw error;
       }
       return { eventId, held: true, reason, heldAt: now.toISOString() };
+    },
+
+    /** GET /api/admin/payout-holds: the events whose payouts an administrator holds now, newest first. */
+    async holds() {
+      const rows = await createPayoutsRepository(db).activeHolds(ADMIN_LIST_LIMIT);
+      return rows.map((row) => ({ ...row, heldAt: row.heldAt.toISOString() }));
     },
 
     /** DELETE /api/admin/events/:id/payout-hold: released (the hold stays as history). */
