@@ -120,6 +120,20 @@ describe('payouts in the browser', () => {
     await dialog.getByRole('button', { name: 'Stop early payouts' }).click();
     await payout.getByRole('button', { name: 'Trust otieno with early payouts' }).waitFor();
     expect((await h.server.api('GET', '/api/admin/payouts', { token: admin.token })).body[0]).toMatchObject({ username: 'otieno', earlyPayouts: false });
+
+    // Hold the event's payouts with a reason: it is listed under "Held now", then released from there.
+    await finance.getByRole('textbox', { name: 'Event id' }).fill(eventId);
+    await finance.getByRole('textbox', { name: 'Reason' }).fill('Buyers say the venue changed.');
+    await finance.getByRole('button', { name: 'Hold payouts' }).click();
+    await page.getByRole('dialog', { name: "Hold this event's payouts?" }).getByRole('button', { name: 'Hold payouts' }).click();
+    const held = finance.getByRole('listitem').filter({ hasText: title });
+    await held.getByText(/Buyers say the venue changed\./).waitFor();
+    expect((await h.server.api('GET', `/api/payouts`, { token: organiser.token })).body.onHold).toBeGreaterThan(0);
+    await held.getByRole('button', { name: 'Release hold' }).click();
+    await page.getByRole('dialog', { name: "Release this event's payouts?" }).getByRole('button', { name: 'Release hold' }).click();
+    await finance.getByText("No event's payouts are held.").waitFor();
+    expect((await h.server.api('GET', '/api/admin/payout-holds', { token: admin.token })).body).toEqual([]);
+
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshotsAtWidths(page, 'admin-finance', { element: finance });
     expect(seriousErrors(errors)).toEqual([]);

@@ -47,6 +47,20 @@ export async function getAdminPayouts(status: AdminPayoutStatus | '', signal?: A
   return (await api.get<AdminPayoutRow[]>('/admin/payouts', { params: { status: status || undefined }, signal })).data;
 }
 
+/** An event whose payouts an administrator holds now. */
+export interface PayoutHold {
+  eventId: string;
+  title: string;
+  organiser: string;
+  reason: string;
+  heldAt: string;
+}
+
+/** GET /api/admin/payout-holds (admin): newest first. */
+export async function getPayoutHolds(signal?: AbortSignal): Promise<PayoutHold[]> {
+  return (await api.get<PayoutHold[]>('/admin/payout-holds', { signal })).data;
+}
+
 /** POST /api/admin/payouts/:id/retry (admin): 409 when it is no longer failed or was retried already. */
 export async function retryPayout(payoutId: string): Promise<PayoutRetried> {
   return (await api.post<PayoutRetried>(`/admin/payouts/${encodeURIComponent(payoutId)}/retry`)).data;

@@ -17,6 +17,7 @@ import { notify } from '../../../lib/notify';
 import {
   getAdminPayouts,
   getLedgerBalances,
+  getPayoutHolds,
   holdEventPayouts,
   releaseEventPayouts,
   retryPayout,
@@ -61,6 +62,7 @@ export function FinanceSection() {
   const [filter, setFilter] = useState<Filter>('failed');
   const balances = useQuery({ queryKey: ['admin', 'ledger-balances'], queryFn: ({ signal }) => getLedgerBalances(signal) });
   const payouts = useQuery({ queryKey: ['admin', 'payouts', filter], queryFn: ({ signal }) => getAdminPayouts(filter, signal) });
+  const holds = useQuery({ queryKey: ['admin', 'payout-holds'], queryFn: ({ signal }) => getPayoutHolds(signal) });
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -242,6 +244,33 @@ export function FinanceSection() {
               </li>
             );
           })}
+        </ul>
+      )}
+
+      <h3 className="finance__subhead">{t('admin.heldNow')}</h3>
+      {holds.isLoading ? (
+        <p className="muted" role="status">
+          {t('admin.loadingHolds')}
+        </p>
+      ) : holds.error ? (
+        <p className="form-message form-message--error" role="alert">
+          {getErrorMessage(holds.error, t('admin.holdsLoadFailed'))}
+        </p>
+      ) : !holds.data?.length ? (
+        <p className="empty-state">{t('admin.noHolds')}</p>
+      ) : (
+        <ul className="finance__holds">
+          {holds.data.map((hold) => (
+            <li key={hold.eventId} className="finance__held">
+              <div>
+                <strong>{hold.title}</strong>
+                <p className="muted">{t('admin.heldBecause', { organiser: hold.organiser, reason: hold.reason, when: formatDateTime(hold.heldAt) })}</p>
+              </div>
+              <Button variant="secondary" className="btn--sm" onClick={() => setPending({ kind: 'release', eventId: hold.eventId })}>
+                {t('admin.releasePayouts')}
+              </Button>
+            </li>
+          ))}
         </ul>
       )}
 
