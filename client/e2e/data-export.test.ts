@@ -30,13 +30,14 @@ describe('Download my data on the profile', () => {
     const section = page.getByRole('region', { name: 'Your data' });
     await section.getByText('Download a copy of everything Tukio holds about you', { exact: false }).waitFor();
     const button = section.getByRole('button', { name: 'Download my data' });
-    expect(await button.isEnabled()).toBe(true);
+    // Enabled once the state of earlier requests has loaded (none yet): wait for it, the page may still be asking.
+    await expect.poll(() => button.isEnabled(), { timeout: 15_000 }).toBe(true);
 
     await button.click();
     // The request is confirmed at once (requested) or, when the job was quicker, already ready.
     await section.getByText(/^(Requested: we are preparing your data|Ready: the download link was sent to your email)/).waitFor();
     await section.getByText('You can ask again from', { exact: false }).waitFor();
-    expect(await section.getByRole('button', { name: 'Download my data' }).isDisabled()).toBe(true);
+    await expect.poll(() => section.getByRole('button', { name: 'Download my data' }).isDisabled(), { timeout: 15_000 }).toBe(true);
 
     const mail = await h.server.smtp.waitFor(wanjiru.user.email, /Tukio data is ready/, 20_000);
     await section.getByText('Ready: the download link was sent to your email', { exact: false }).waitFor({ timeout: 15_000 });
