@@ -186,6 +186,15 @@ export async function snapshotDatabase(t: TestServer): Promise<DbSnapshot> {
     },
     { timeout: 15_000, interval: 10 },
   );
+  // A "download my data" request asked earlier is built by a job (its archive and its mail in one transaction):
+  // let it finish, or it lands in whichever request is being measured.
+  await vi.waitFor(
+    async () => {
+      const pending = (await t.db.execute(sql.raw(`select count(*)::int as n from data_exports where status = 'requested'`))) as unknown as { rows: Array<{ n: number }> };
+      if (Number(pending.rows[0]?.n ?? 0) > 0) throw new Error('a data export is still being built');
+    },
+    { timeout: 30_000, interval: 50 },
+  );
   const names = await tableNames(t);
   const parts = names.map((name) => {
     const row = ROWS_BY_ID[name] ?? 'x::text';
