@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { PayoutDestination, SendPayoutBody } from '@tukio/shared/internal-payouts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { events, payments, payoutAttempts, payouts, refunds } from '../src/db/schema.js';
 import { createLogger } from '../src/lib/logger.js';
 import type { MpesaTariff } from '../src/modules/fees/index.js';
@@ -243,10 +243,14 @@ describe('the payouts job', () => {
     const first = `tukio-payout-${payout!.id}-1`;
     await runJob();
     expect(sendsFor(payout!.id).map((send) => send.originatorConversationId)).toEqual([first, first]);
-    for (let run = 0; run < 50 && !fake.statusAsks.some((ask) => ask.originatorConversationId === first); run++) {
-      await runJob();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // Each run of the job asks for the status once the attempt has waited PAYOUT_RESULT_WAIT_SECONDS.
+    await vi.waitFor(
+      async () => {
+        await runJob();
+        if (!fake.statusAsks.some((ask) => ask.originatorConversationId === first)) throw new Error('no status asked yet');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(fake.statusAsks.find((ask) => ask.originatorConversationId === first)).toMatchObject({ destination: { method: 'mpesa' } });
     expect(sendsFor(payout!.id)).toHaveLength(2);
     // The status query's answer arrives as a result.
