@@ -99,13 +99,13 @@ const foreignTables = (module) => ({
 });
 /** An import of one of `names` from inside server/src/modules (from a sibling module, or through ../modules/). */
 const moduleImport = (names) => String.raw`^(?!.*/${repositoryOrSchemaFile})(?:\.\./)+(?:modules/)?(?:${names.join('|')})`;
-const serverModuleBoundaries = (module, { foreignSchemaFiles = false } = {}) => {
+const serverModuleBoundaries = (module) => {
   const layer = serverLayerOf.get(module);
   const below = serverModules.filter((name) => serverLayerOf.get(name) < layer);
   const notBelow = serverModules.filter((name) => name !== module && serverLayerOf.get(name) >= layer);
   return [
     foreignRepository(module),
-    !foreignSchemaFiles && foreignTables(module),
+    foreignTables(module),
     notBelow.length > 0 && {
       regex: String.raw`${moduleImport(notBelow)}(?:/|$)`,
       message: `The ${module} module must not import ${notBelow.join(', ')}: they are not below it in the layering. Declare the small interface ${module} needs in its own types and let app.ts pass the implementation (docs/decisions/server-boundaries.md).`,
@@ -116,32 +116,11 @@ const serverModuleBoundaries = (module, { foreignSchemaFiles = false } = {}) => 
     },
   ].filter(Boolean);
 };
-/*
- * A public face exports services, types, ports and the tables others may read, never a repository factory.
- * TEMPORARY allowance, faces that still export one because callers outside the module use it: tickets
- * (createTicketsRepository, createRegistrationsRepository, registeredUserIdsColumn: called by ticket-types,
- * waitlist, community, checkout and app.ts's ports): its face needs service functions first. auth, events,
- * ticket-types and checkout have the rule: their callers use service functions named for the use case
- * (auth/accounts.service.ts, events/event-records.service.ts, ticket-types' seedTicketTypes, checkout's
- * orderQuestions).
- * A new module's face gets the rule.
- */
+/* A public face exports services, types, ports and the tables others may read, never a repository factory. */
 const faceBoundary = {
   regex: String.raw`^\./[^/]+\.repository(?:\.js)?$`,
   message: 'A public face exports services, types, ports and the tables others may read in a join, never a repository (docs/decisions/server-boundaries.md, "Tables").',
 };
-const facesStillExportingRepositories = ['tickets'];
-/*
- * TEMPORARY: these files read tables of a module not below them (tickets' repository: checkout's orders and
- * ticket types; checkout's refunds and guest-checkout repositories: ticket types and tickets), which no face can
- * give them. They import those schema files directly until tickets and ticket types move under checkout's
- * ownership or answer through a port. Nothing else may.
- */
-const checkoutRewriteSchemaReaders = [
-  'server/src/modules/tickets/tickets.repository.ts',
-  'server/src/modules/checkout/refunds.repository.ts',
-  'server/src/modules/checkout/guest-checkout.repository.ts',
-];
 const serverFaceBoundary = {
   regex: String.raw`^(?:\.\.?/)+modules/[^/]+/(?!index(?:\.js)?$)`,
   message: "Outside server/src/modules, import a module only through its public face, 'modules/<name>/index.js' (docs/decisions/server-boundaries.md).",
@@ -227,16 +206,10 @@ export default tseslint.config(
     files: [`server/src/modules/${module}/**/*.ts`],
     rules: boundaryRules(serverModuleBoundaries(module), []),
   })),
-  ...serverModules
-    .filter((module) => !facesStillExportingRepositories.includes(module))
-    .map((module) => ({
-      files: [`server/src/modules/${module}/index.ts`],
-      rules: boundaryRules([faceBoundary, ...serverModuleBoundaries(module)], []),
-    })),
-  ...checkoutRewriteSchemaReaders.map((file) => {
-    const module = file.split('/')[3];
-    return { files: [file], rules: boundaryRules(serverModuleBoundaries(module, { foreignSchemaFiles: true }), []) };
-  }),
+  ...serverModules.map((module) => ({
+    files: [`server/src/modules/${module}/index.ts`],
+    rules: boundaryRules([faceBoundary, ...serverModuleBoundaries(module)], []),
+  })),
   {
     // A schema file declares tables; its only cross-module imports are other schema files, for foreign keys.
     files: ['server/src/modules/*/*.schema.ts'],

@@ -75,12 +75,12 @@ import {
 } from './modules/checkout/index.js';
 import {
   createEventTicketsRouter,
-  createRegistrationsRepository,
   createTicketSigner,
-  createTicketsRepository,
   createTicketsRouter,
   createTicketsService,
+  eventSeats,
   registeredUserIdsColumn,
+  ticketRegistrations,
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUnusedUploadsSweep, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
@@ -126,14 +126,14 @@ const defaultClientDist = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 
 /**
  * Events sits below tickets and payments but must respect what they hold for an event (registered
- * users, the seat lock and counts, orders): it declares the port, and their repositories fill it here.
+ * users, the seat lock and counts, orders): it declares the port, and their services fill it here.
  */
 export const eventHoldings: EventHoldings = {
-  registrations: createRegistrationsRepository,
+  registrations: ticketRegistrations,
   registeredUserIdsColumn,
-  seats: createTicketsRepository,
+  seats: eventSeats,
   orders: orderQuestions,
-  holders: createTicketsRepository,
+  holders: ticketRegistrations,
   ticketTypeCount,
 };
 
@@ -275,10 +275,10 @@ export function createServices(deps: AppDeps) {
     turnSeconds: config.waitingRoom.turnSeconds,
     seats: {
       async seatsLeft(eventId) {
-        const repo = createTicketsRepository(db);
-        const event = await repo.findEvent(eventId);
+        const seats = eventSeats(db);
+        const event = await seats.findEvent(eventId);
         if (!event || event.capacity === null) return null;
-        return Math.max(0, event.capacity - (await repo.seatsTaken(eventId, new Date())));
+        return Math.max(0, event.capacity - (await seats.seatsTaken(eventId, new Date())));
       },
     },
   });

@@ -7,7 +7,7 @@ import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, findEvent, markEventCancelled } from '../events/index.js';
 import { createPaymentsRepository } from './payments.repository.js';
-import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
+import { eventSeats, ticketRecords, type TicketsService } from '../tickets/index.js';
 import { buildCancellationMail } from './cancellation-mail.js';
 import { createRefundLedger } from './refunds.service.js';
 
@@ -38,11 +38,11 @@ export function createEventCancellation(deps: EventCancellationDeps) {
   function inTransaction(eventId: string, reason: string, now: Date) {
     return db.transaction(async (tx) => {
       const orders = createPaymentsRepository(tx);
-      const tickets = createTicketsRepository(tx);
+      const tickets = ticketRecords(tx);
       // Lock order: payments, orders, then the event, as settlement takes them, so a settlement in
       // flight finishes first (its tickets are then voided and refunded here) instead of deadlocking.
       await orders.lockForEvent(eventId);
-      if (!(await tickets.lockEvent(eventId))) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
+      if (!(await eventSeats(tx).lockEvent(eventId))) throw AppError.notFound('event_not_found', cancellationMessages.notFound);
       const event = await markEventCancelled(tx, eventId, reason, now);
       if (!event) throw AppError.conflict('event_already_cancelled', cancellationMessages.alreadyCancelled);
       const released = await orders.cancelPendingOrders(eventId, now);
@@ -74,7 +74,7 @@ export function createEventCancellation(deps: EventCancellationDeps) {
     const event = { id: outcome.event.id, title: outcome.event.title, startsAt: outcome.event.startsAt, location: outcome.event.location };
     for (const [userId, held] of holders) {
       deps.tickets.queueMail(`cancellation notice for event ${event.id}`, async () => {
-        const contact = await createTicketsRepository(db).userContact(userId);
+        const contact = await ticketRecords(db).userContact(userId);
         return contact && buildCancellationMail({ to: contact.email, username: contact.username, language: contact.language, event, reason, ...held, publicUrl: deps.publicUrl });
       });
     }

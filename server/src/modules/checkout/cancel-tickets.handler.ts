@@ -8,7 +8,7 @@ import { msUntilStart } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { refundPolicyOf } from '../events/index.js';
 import { createPaymentsRepository } from './payments.repository.js';
-import { createTicketsRepository, ticketMessages, ticketPaid, voidedError, type TicketsService } from '../tickets/index.js';
+import { eventSeats, ticketMessages, ticketRecords, ticketPaid, voidedError, type TicketsService } from '../tickets/index.js';
 import { createRefundLedger } from './refunds.service.js';
 import { buildSelfCancelMail } from './self-cancel-mail.js';
 
@@ -46,10 +46,10 @@ export function createSelfCancel(deps: SelfCancelDeps) {
 
   function inTransaction(userId: string, eventId: string, ticketIds: string[], orderIds: string[], now: Date) {
     return db.transaction(async (tx) => {
-      const tickets = createTicketsRepository(tx);
+      const tickets = ticketRecords(tx);
       // Lock order: payments, orders, then the event, as settlement and event cancellation take them.
       const orders = await createPaymentsRepository(tx).lockOrdersWithPayments(orderIds);
-      const event = await tickets.lockEvent(eventId);
+      const event = await eventSeats(tx).lockEvent(eventId);
       if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
       // Read again under the locks: a cancel or transfer of the same tickets that ran first wins.
       const locked = await tickets.lockTickets(ticketIds);
@@ -93,7 +93,7 @@ export function createSelfCancel(deps: SelfCancelDeps) {
     /** POST /api/tickets/cancel: the caller's own tickets of one event. */
     async cancel(user: AuthUser, ticketIds: string[]) {
       const ids = [...new Set(ticketIds)];
-      const owned = await createTicketsRepository(db).findByIds(ids);
+      const owned = await ticketRecords(db).findByIds(ids);
       // Someone else's ticket is answered as missing: its existence is not the caller's business.
       if (owned.length !== ids.length || owned.some((row) => row.userId !== user.id)) throw AppError.notFound('ticket_not_found', ticketMessages.ticketNotFound);
       const eventId = owned[0]!.eventId;
@@ -104,7 +104,7 @@ export function createSelfCancel(deps: SelfCancelDeps) {
       deps.changes.publish('event-tickets', eventId);
       const event = { id: outcome.event.id, title: outcome.event.title, startsAt: outcome.event.startsAt, location: outcome.event.location };
       deps.tickets.queueMail(`self-cancel confirmation for event ${eventId}`, async () => {
-        const contact = await createTicketsRepository(db).userContact(user.id);
+        const contact = await ticketRecords(db).userContact(user.id);
         return contact && buildSelfCancelMail({ to: contact.email, username: contact.username, language: contact.language, event, tickets: outcome.voided, refunds: outcome.refunds, publicUrl: deps.publicUrl });
       });
       const refunded = outcome.refunds.reduce((sum, refund) => sum + refund.amount, 0);

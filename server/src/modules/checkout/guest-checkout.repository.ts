@@ -29,9 +29,9 @@ export function createGuestCheckoutRepository(db: Executor) {
     },
 
     /**
-     * Moves an order and everything hanging off it (its payments, tickets and refunds) from `fromUserId`
-     * to `toUserId`. The order's own update is the guard: a second mover finds it no longer `fromUserId`'s
-     * and moves nothing. Call inside a transaction.
+     * Moves an order and its payments and refunds from `fromUserId` to `toUserId` (its tickets are the
+     * tickets module's to move: the caller does, in the same transaction). The order's own update is the
+     * guard: a second mover finds it no longer `fromUserId`'s and moves nothing. Call inside a transaction.
      */
     async moveOrder(orderId: string, fromUserId: string, toUserId: string): Promise<boolean> {
       const now = new Date();
@@ -42,8 +42,6 @@ export function createGuestCheckoutRepository(db: Executor) {
         .returning({ id: orders.id });
       if (moved.length === 0) return false;
       await db.update(payments).set({ userId: toUserId, updatedAt: now }).where(eq(payments.orderId, orderId));
-      // Only the seats the guest still holds: a ticket of the order given to someone else stays theirs.
-      await db.update(tickets).set({ userId: toUserId }).where(and(eq(tickets.orderId, orderId), eq(tickets.userId, fromUserId)));
       await db.update(refunds).set({ userId: toUserId }).where(eq(refunds.orderId, orderId));
       return true;
     },

@@ -5,7 +5,6 @@ import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
 import { ledgerEntries, ledgerTransactions } from '../ledger/index.js';
 import { orders, payments } from './payments.schema.js';
-import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 import { tickets } from '../tickets/index.js';
 import { refundAttempts, refunds, refundTransitions } from './refunds.schema.js';
 import { chunk } from '../../db/chunk.js';
@@ -421,14 +420,10 @@ export function createRefundsRepository(db: Executor) {
       return { moneyIn: Number(row?.money_in ?? 0), refundsPaid: Number(row?.refunds_paid ?? 0) };
     },
 
-    /** Ticket types with more valid tickets than their capacity (a void ticket holds no seat, a transferred one's replacement does). */
+    /** Ticket types with more valid tickets than their capacity, as ticket types' database function counts them (checkout sits below that module). */
     async typesOverCapacity() {
       const result = await db.execute(sql`
-        select t.id, t.name, t.event_id, t.capacity, count(k.id)::int as valid
-          from ${ticketTypes} t join ${tickets} k on k.ticket_type_id = t.id and k.voided_at is null
-         where t.capacity is not null
-         group by t.id, t.name, t.event_id, t.capacity
-        having count(k.id) > t.capacity`);
+        select id, name, event_id, capacity, valid from tukio_types_over_capacity()`);
       return rowsOf<{ id: string; name: string; event_id: string; capacity: number; valid: number }>(result).map((row) => ({
         typeId: row.id,
         name: row.name,

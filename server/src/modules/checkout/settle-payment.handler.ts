@@ -7,7 +7,7 @@ import type { Metrics } from '../../lib/metrics.js';
 import { mpesaCharge, type MpesaTariff } from '../fees/index.js';
 import { createLedger } from '../ledger/index.js';
 import type { SmsService } from '../sms/index.js';
-import { createTicketsRepository, type TicketsService } from '../tickets/index.js';
+import { eventSeats, ticketRecords, type TicketsService } from '../tickets/index.js';
 import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { describePayment, type PaymentView } from './payment-view.js';
@@ -162,7 +162,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
   async function reverseContradictedSuccess(tx: Executor, payment: PaymentRow, order: OrderRow, newStatus: PaymentStatus, input: SettleRequest) {
     const payments = createPaymentsRepository(tx);
     const updated = await payments.updatePayment(payment.id, { status: newStatus, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 500) });
-    const voided = await createTicketsRepository(tx).voidForOrder(order.id, 'payment_reversed', new Date());
+    const voided = await ticketRecords(tx).voidForOrder(order.id, 'payment_reversed', new Date());
     const orderStatus = newStatus === 'cancelled' ? 'cancelled' : 'failed';
     const released = order.status === 'paid' ? await payments.setOrderStatus(order.id, orderStatus, ['paid']) : undefined;
     // A refund_due order (paid after its hold ran out) keeps its refund row for the admins to stop: that money never came.
@@ -215,7 +215,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
     let settled: { result: SettleResult; view: SettlementView; payment: PaymentRow };
     try {
       settled = await db.transaction(async (tx) => {
-        const ticketsRepo = createTicketsRepository(tx);
+        const seats = eventSeats(tx);
         const payments = createPaymentsRepository(tx);
         // Lock order: payment, then order, then (only when seats must be recounted) the event.
         // Nothing holds an event lock while waiting for a payment or order row, so no deadlock.
@@ -286,7 +286,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         let refundReason: 'sold_out' | 'late_payment' | undefined;
         if (!holdSafe) {
           // The hold ran out (or nearly), or was released: recount under the event lock, reading the clock after it.
-          const event = await ticketsRepo.lockEvent(order.eventId);
+          const event = await seats.lockEvent(order.eventId);
           now = new Date();
           const holdLive = order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
           if (event?.status === 'cancelled') refundReason = 'late_payment';

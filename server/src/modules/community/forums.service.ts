@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
 import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
 import type { AuthUser } from '../auth/index.js';
-import { createRegistrationsRepository } from '../tickets/index.js';
+import { ticketRegistrations } from '../tickets/index.js';
 import { moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createForumsRepository, type PostRow, type ThreadRow } from './forums.repository.js';
@@ -41,7 +41,7 @@ const threadHead = (row: ThreadRow, viewer: AuthUser | undefined) => {
 export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | undefined }) {
   const forums = createForumsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
-  const registrations = createRegistrationsRepository(deps.db);
+  const registrations = ticketRegistrations(deps.db);
 
   async function requireRegistered(eventId: string, userId: string) {
     if (!(await registrations.isRegistered(eventId, userId))) throw AppError.forbidden('forum_not_registered', forumMessages.notRegistered);
@@ -154,7 +154,7 @@ export function createForumsService(deps: { db: Database; brakes?: SpamBrakes | 
       const view = await deps.db.transaction(async (tx) => {
         const repo = createForumsRepository(tx);
         const thread = await requireVisibleThread(tx, input.threadId, user, threadNotFound);
-        if (!(await createRegistrationsRepository(tx).isRegistered(thread.eventId, user.id))) {
+        if (!(await ticketRegistrations(tx).isRegistered(thread.eventId, user.id))) {
           throw AppError.forbidden('forum_not_registered', forumMessages.notRegistered);
         }
         if (input.parentId) {

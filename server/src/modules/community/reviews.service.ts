@@ -5,7 +5,7 @@ import { hasStarted } from '../../lib/event-clock.js';
 import { toPage, type CursorKey, type Page } from '../../lib/keyset-page.js';
 import { countWithinBytes } from '../../lib/page-budget.js';
 import type { AuthUser } from '../auth/index.js';
-import { createRegistrationsRepository } from '../tickets/index.js';
+import { ticketRegistrations } from '../tickets/index.js';
 import { isUniqueViolation, moderatedText, requireVisibleEvent, userRef } from './community.shared.js';
 import { createEventRefsRepository } from './event-refs.repository.js';
 import { createReviewsRepository, type ReviewRow } from './reviews.repository.js';
@@ -57,7 +57,7 @@ const averageOf = (sum: number, rated: number) => (rated ? Math.round((sum / rat
 export function createReviewsService(deps: { db: Database; now?: () => Date; brakes?: SpamBrakes | undefined }) {
   const reviews = createReviewsRepository(deps.db);
   const eventRefs = createEventRefsRepository(deps.db);
-  const registrations = createRegistrationsRepository(deps.db);
+  const registrations = ticketRegistrations(deps.db);
   const now = deps.now ?? (() => new Date());
 
   /** A review of an event the viewer cannot see is answered like one that does not exist. */

@@ -6,7 +6,7 @@ import { nowAsWallClock } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent } from '../events/index.js';
 import type { PaymentsService } from '../checkout/index.js';
-import { createTicketsRepository, ticketMessages } from '../tickets/index.js';
+import { eventSeats, ticketMessages } from '../tickets/index.js';
 import { createTicketTypesRepository, type TicketTypeRow } from './ticket-types.repository.js';
 import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';
 
@@ -34,7 +34,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
   const { db } = deps;
 
   async function visibleEvent(eventId: string, user: AuthUser | undefined) {
-    const event = await createTicketsRepository(db).findEvent(eventId);
+    const event = await eventSeats(db).findEvent(eventId);
     if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', ticketMessages.notFound);
     return event;
   }
@@ -52,7 +52,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
       const now = new Date();
       const repo = createTicketTypesRepository(db);
       const [types, counts] = await Promise.all([repo.listTypes(eventId), repo.typeCounts(eventId, now)]);
-      const eventLeft = event.capacity === null ? null : Math.max(0, event.capacity - (await createTicketsRepository(db).seatsTaken(eventId, now, user ? { userId: user.id } : {})));
+      const eventLeft = event.capacity === null ? null : Math.max(0, event.capacity - (await eventSeats(db).seatsTaken(eventId, now, user ? { userId: user.id } : {})));
       const wallNow = nowAsWallClock(now);
       return {
         eventId,
@@ -98,7 +98,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
         if (index >= 0) throw AppError.badRequest('ticket_type_price_too_low', 'Every ticket type of a paid event costs at least Ksh.1.', `ticketTypes.${index}.price`);
       }
       await db.transaction(async (tx) => {
-        if (!(await createTicketsRepository(tx).lockEvent(eventId))) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+        if (!(await eventSeats(tx).lockEvent(eventId))) throw AppError.notFound('event_not_found', ticketMessages.notFound);
         const repo = createTicketTypesRepository(tx);
         const existing = await repo.listTypes(eventId);
         const known = new Set(existing.map((type) => type.id));

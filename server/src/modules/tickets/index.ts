@@ -1,7 +1,6 @@
 /** The tickets module's public face (docs/decisions/server-boundaries.md): seats, registrations, signed tickets. */
-export { createRegistrationsRepository, registeredUserIdsColumn } from './registrations.repository.js';
 export { createTicketSigner } from './ticket-signer.js';
-export { createTicketsRepository } from './tickets.repository.js';
+export { eventSeats, registeredUserIdsColumn, ticketRecords, ticketRegistrations } from './ticket-records.service.js';
 export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.js';
 export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedError, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */

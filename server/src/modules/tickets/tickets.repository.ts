@@ -1,10 +1,8 @@
-import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { orders } from '../checkout/payments.schema.js';
-import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 import { tickets } from './tickets.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import { heldTicket } from './registrations.repository.js';
@@ -23,8 +21,15 @@ const attendeeColumns = {
   createdAt: tickets.createdAt,
   /** A guest buyer's phone (their account is a placeholder) and the email they gave at checkout, if any. */
   guestPhone: users.guestPhone,
-  guestEmail: sql<string | null>`(select ${orders.guestEmail} from ${orders} where ${orders.id} = ${tickets.orderId})`,
+  guestEmail: sql<string | null>`(select guest_email from tukio_ticket_order(${tickets.orderId}))`,
 };
+
+/*
+ * Orders and ticket types belong to modules above tickets (checkout, ticket types), so this file reads them
+ * through the database functions those modules define (checkout/sql/hold-order.sql,
+ * ticket-types/sql/ticket-type-rules.sql), never their tables (docs/decisions/server-boundaries.md, "Tables").
+ */
+const ticketOrder = (column: 'amount' | 'quantity' | 'user_id') => sql`(select ${sql.raw(column)} from tukio_ticket_order(${tickets.orderId}))`;
 
 /** Tickets, seat counting and the event row lock that makes stock changes safe. */
 export function createTicketsRepository(db: Executor) {
@@ -42,12 +47,12 @@ export function createTicketsRepository(db: Executor) {
         transferredFrom: tickets.transferredFrom,
         pricePaid: tickets.pricePaid,
         ticketTypeId: tickets.ticketTypeId,
-        ticketTypeName: ticketTypes.name,
+        ticketTypeName: sql<string | null>`tukio_ticket_type_name(${tickets.ticketTypeId})`,
         /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
-        orderAmount: orders.amount,
-        orderQuantity: orders.quantity,
+        orderAmount: sql<number | null>`${ticketOrder('amount')}`.mapWith(Number),
+        orderQuantity: sql<number | null>`${ticketOrder('quantity')}`.mapWith(Number),
         /** Whether the holder is the buyer: a ticket received by transfer was paid by someone else (any refund goes to them). */
-        boughtByHolder: sql<boolean>`coalesce(${orders.userId} = ${tickets.userId}, false)`.mapWith(Boolean),
+        boughtByHolder: sql<boolean>`coalesce(${ticketOrder('user_id')} = ${tickets.userId}, false)`.mapWith(Boolean),
         event: {
           id: events.id,
           title: events.title,
@@ -65,8 +70,6 @@ export function createTicketsRepository(db: Executor) {
       })
       .from(tickets)
       .innerJoin(events, eq(events.id, tickets.eventId))
-      .leftJoin(orders, eq(orders.id, tickets.orderId))
-      .leftJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
       .$dynamic();
   }
 
@@ -79,21 +82,12 @@ export function createTicketsRepository(db: Executor) {
   async function seatCounts(eventId: string, now: Date, except: { orderId?: string; userId?: string } = {}): Promise<{ issued: number; held: number; offered: number }> {
     // A void ticket (cancelled, transferred: its replacement counts instead) holds no seat.
     const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)));
-    const [held] = await db
-      .select({
-        n: sql<number>`coalesce(sum(${orders.quantity}), 0)::int`,
-        offered: sql<number>`tukio_offered_seats(${eventId}, ${except.userId ?? null}, ${now.toISOString()})`,
-      })
-      .from(orders)
-      .where(
-        and(
-          eq(orders.eventId, eventId),
-          eq(orders.status, 'pending'),
-          gt(orders.holdExpiresAt, now),
-          except.orderId ? sql`${orders.id} <> ${except.orderId}` : undefined,
-        ),
-      );
-    return { issued: Number(issued?.n ?? 0), held: Number(held?.n ?? 0), offered: Number(held?.offered ?? 0) };
+    const at = now.toISOString();
+    const result = await db.execute(
+      sql`select tukio_seats_held(${eventId}, ${at}, ${except.orderId ?? null}) as held, tukio_offered_seats(${eventId}, ${except.userId ?? null}, ${at}) as offered`,
+    );
+    const [held] = (result as unknown as { rows: Array<{ held: number; offered: number }> }).rows;
+    return { issued: Number(issued?.n ?? 0), held: Number(held?.held ?? 0), offered: Number(held?.offered ?? 0) };
   }
 
   return {
@@ -139,13 +133,8 @@ export function createTicketsRepository(db: Executor) {
 
     /** The type a purchase naming none buys: the cheapest, first listed among equals. */
     async defaultTypeId(eventId: string): Promise<string | undefined> {
-      const [row] = await db
-        .select({ id: ticketTypes.id })
-        .from(ticketTypes)
-        .where(eq(ticketTypes.eventId, eventId))
-        .orderBy(asc(ticketTypes.price), asc(ticketTypes.position))
-        .limit(1);
-      return row?.id;
+      const result = await db.execute(sql`select tukio_default_ticket_type(${eventId}) as id`);
+      return (result as unknown as { rows: Array<{ id: string | null }> }).rows[0]?.id ?? undefined;
     },
 
     /** Valid tickets of this user for this event (one who released theirs may register again). */
@@ -278,6 +267,11 @@ export function createTicketsRepository(db: Executor) {
         .from(tickets)
         .innerJoin(users, eq(users.id, tickets.userId))
         .where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)));
+    },
+
+    /** Gives the order's tickets `fromUserId` still holds to `toUserId`; a ticket of the order given to someone else stays theirs. */
+    async moveOrderTickets(orderId: string, fromUserId: string, toUserId: string): Promise<void> {
+      await db.update(tickets).set({ userId: toUserId }).where(and(eq(tickets.orderId, orderId), eq(tickets.userId, fromUserId)));
     },
 
     /** Where a user's ticket email goes. */

@@ -10,7 +10,7 @@ import { createRepeatingTask } from '../../lib/repeating-task.js';
 import { canSeeEvent } from '../events/index.js';
 import { orderQuestions } from '../checkout/index.js';
 import type { SmsService } from '../sms/index.js';
-import { createTicketsRepository, ticketMessages, type TicketsService } from '../tickets/index.js';
+import { eventSeats, ticketMessages, type TicketsService } from '../tickets/index.js';
 import type { Language } from '../../lib/i18n.js';
 import { buildWaitlistOfferMail, waitlistOfferText } from './waitlist-mail.js';
 import { createWaitlistRepository, type WaitlistEntryRow } from './waitlist.repository.js';
@@ -65,7 +65,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
   const offerMs = deps.offerMinutes * 60 * 1000;
 
   async function visibleEvent(eventId: string, user: AuthUser) {
-    const event = await createTicketsRepository(db).findEvent(eventId);
+    const event = await eventSeats(db).findEvent(eventId);
     if (!event || !canSeeEvent(event, user)) throw AppError.notFound('event_not_found', ticketMessages.notFound);
     return event;
   }
@@ -73,7 +73,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
   /** Seats this person could buy now: their own offer counts as theirs. */
   async function seatsAvailableFor(eventId: string, capacity: number | null, userId: string, now: Date): Promise<number | null> {
     if (capacity === null) return null;
-    return Math.max(0, capacity - (await createTicketsRepository(db).seatsTaken(eventId, now, { userId })));
+    return Math.max(0, capacity - (await eventSeats(db).seatsTaken(eventId, now, { userId })));
   }
 
   /** What the person sees of their place: open, or the latest one that ended (an offer that expired, say). */
@@ -107,7 +107,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
    */
   async function offerFreedSeatsNow(eventId: string) {
     const outcome = await db.transaction(async (tx) => {
-      const seats = createTicketsRepository(tx);
+      const seats = eventSeats(tx);
       const repo = createWaitlistRepository(tx);
       const event = await seats.lockEvent(eventId);
       if (!event) return { event, offers: [] as OfferMade[], expired: 0 };
@@ -233,7 +233,7 @@ export function createWaitlistService(deps: WaitlistDeps) {
       const now = new Date();
       const event = await visibleEvent(eventId, user);
       await db.transaction(async (tx) => {
-        const seats = createTicketsRepository(tx);
+        const seats = eventSeats(tx);
         const locked = await seats.lockEvent(eventId);
         if (!locked) throw AppError.notFound('event_not_found', ticketMessages.notFound);
         if (locked.status === 'cancelled') throw AppError.conflict('event_cancelled', ticketMessages.cancelled);

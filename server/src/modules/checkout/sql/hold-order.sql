@@ -14,6 +14,24 @@ RETURNS TABLE (n bigint, ticket_type_id varchar, price_paid integer) LANGUAGE sq
    WHERE i.order_id = p_order_id
 $$;
 
+-- Seats held for an event by live pending orders (their hold has not run out), except one order (the one being
+-- settled). The one definition: the stock refusal below and the tickets module's seat counts both call it, so
+-- tickets counts holds without reading checkout's orders itself (docs/decisions/server-boundaries.md, "Tables").
+CREATE OR REPLACE FUNCTION tukio_seats_held(p_event_id varchar, p_now timestamptz, p_except_order varchar)
+RETURNS integer LANGUAGE sql STABLE AS $$
+  SELECT coalesce(sum(o.quantity), 0)::integer FROM orders o
+   WHERE o.event_id = p_event_id AND o.status = 'pending' AND o.hold_expires_at > p_now
+     AND o.id IS DISTINCT FROM p_except_order
+$$;
+
+-- What a ticket shows of the order it was issued on: what the order paid, for how many seats, who bought it and
+-- the email a guest buyer gave. The tickets module reads it for My Tickets and the attendee list (it sits below
+-- checkout, so it reads no orders table); no row when there is no such order (a free registration).
+CREATE OR REPLACE FUNCTION tukio_ticket_order(p_order_id varchar)
+RETURNS TABLE (amount integer, quantity integer, user_id varchar, guest_email text) LANGUAGE sql STABLE AS $$
+  SELECT o.amount, o.quantity, o.user_id, o.guest_email FROM orders o WHERE o.id = p_order_id
+$$;
+
 -- What pricing an order reads, in one value: the event, its ticket types in their listed order, the promo code
 -- typed (null when none matches) and the platform fee (docs/decisions/fees.md: the event's override when it has one,
 -- else the newest platform setting, null before any; with the event's fee mode). price-order.ts prices from it; the
@@ -67,9 +85,7 @@ BEGIN
   SELECT e.capacity INTO v_capacity FROM events e WHERE e.id = p_event_id;
   IF v_capacity IS NOT NULL THEN
     SELECT (SELECT count(*) FROM tickets t WHERE t.event_id = p_event_id AND t.voided_at IS NULL)::integer
-         + (SELECT coalesce(sum(o.quantity), 0) FROM orders o
-             WHERE o.event_id = p_event_id AND o.status = 'pending' AND o.hold_expires_at > p_now
-               AND o.id IS DISTINCT FROM p_except_order)::integer
+         + tukio_seats_held(p_event_id, p_now, p_except_order)
          + tukio_offered_seats(p_event_id, p_user_id, p_now)
       INTO v_taken;
     IF v_taken + v_total > v_capacity THEN

@@ -56,3 +56,27 @@ RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT count(*)::integer FROM orders o
    WHERE o.promo_code_id = p_promo_id AND (o.status = 'paid' OR (o.status = 'pending' AND o.hold_expires_at > p_now))
 $$;
+
+-- The type a purchase naming none buys (a free registration): the cheapest, first listed among equals. The
+-- tickets module asks it when it issues such a ticket (it sits below ticket types, so it reads no ticket_types).
+CREATE OR REPLACE FUNCTION tukio_default_ticket_type(p_event_id varchar)
+RETURNS varchar LANGUAGE sql STABLE AS $$
+  SELECT t.id FROM ticket_types t WHERE t.event_id = p_event_id ORDER BY t.price, t.position LIMIT 1
+$$;
+
+-- A ticket type's name, for the tickets My Tickets lists (null for no type).
+CREATE OR REPLACE FUNCTION tukio_ticket_type_name(p_type_id varchar)
+RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT t.name FROM ticket_types t WHERE t.id = p_type_id
+$$;
+
+-- Ticket types with more valid tickets than their capacity (a void ticket holds no seat, a transferred one's
+-- replacement does): the payments audit's check, asked by checkout, which sits below ticket types.
+CREATE OR REPLACE FUNCTION tukio_types_over_capacity()
+RETURNS TABLE (id varchar, name text, event_id varchar, capacity integer, valid integer) LANGUAGE sql STABLE AS $$
+  SELECT t.id, t.name, t.event_id, t.capacity, count(k.id)::integer
+    FROM ticket_types t JOIN tickets k ON k.ticket_type_id = t.id AND k.voided_at IS NULL
+   WHERE t.capacity IS NOT NULL
+   GROUP BY t.id, t.name, t.event_id, t.capacity
+  HAVING count(k.id) > t.capacity
+$$;
