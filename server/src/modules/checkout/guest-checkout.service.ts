@@ -6,9 +6,9 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import { createShadowAccount, setAccountLanguage } from '../auth/index.js';
-import { ticketRecords } from '../tickets/index.js';
 import { createGuestCheckoutRepository } from './guest-checkout.repository.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
+import { moveGuestOrder } from './move-guest-order.js';
 import type { PaymentsService } from './payments.service.js';
 
 /** A password hash bcrypt can never match (and login refuses shadow accounts before comparing anyway). */
@@ -72,12 +72,7 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
         const claimable = await createGuestCheckoutRepository(db).claimable(user.id, user.emailVerified ? user.email : null);
         let moved = 0;
         for (const order of claimable) {
-          const claimed = await db.transaction(async (tx) => {
-            if (!(await createGuestCheckoutRepository(tx).moveOrder(order.orderId, order.fromUserId, user.id))) return false;
-            await ticketRecords(tx).moveOrderTickets(order.orderId, order.fromUserId, user.id);
-            return true;
-          });
-          if (claimed) moved += 1;
+          if (await moveGuestOrder(db, order.orderId, order.fromUserId, user.id)) moved += 1;
         }
         if (moved > 0) deps.logger.info(`account ${user.id} claimed ${moved} guest order${moved === 1 ? '' : 's'}`);
         return moved;

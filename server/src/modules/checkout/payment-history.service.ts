@@ -3,6 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { createGuestCheckoutRepository } from './guest-checkout.repository.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
+import { moveGuestOrder } from './move-guest-order.js';
 import { describePayment } from './payment-view.js';
 import { createPaymentsRepository } from './payments.repository.js';
 
@@ -78,7 +79,7 @@ export function createPaymentHistory(deps: { db: Database; guestLinks?: GuestTic
       // A guest checkout paid by this signed-in buyer (a client that paid without its token): the order
       // is theirs now. The move itself refuses a second taker; anything unpaid stays where it is.
       if (other?.guestPhone && other.paymentStatus === 'success' && other.orderStatus === 'paid') {
-        const moved = await db.transaction((tx) => createGuestCheckoutRepository(tx).moveOrder(other.orderId, other.userId, userId));
+        const moved = await moveGuestOrder(db, other.orderId, other.userId, userId);
         const attached = moved ? (await service.transactions(userId)).find((row) => row.checkoutRequestId === checkoutRequestId) : undefined;
         if (attached) return attached;
       }
