@@ -84,7 +84,8 @@ if (unplacedModules.length > 0) {
  * Tables (docs/decisions/server-boundaries.md, "Tables"): a module's repositories import its own tables from
  * its <module>.schema.ts. Another module's tables are read only in a join, taken from the owner's face (which
  * re-exports the tables it lets others read; the layering applies as to any face import), and written only
- * through the owner's service. No module imports another's repository or schema file, nor the aggregate
+ * through the owner's service. A statement that needs a higher module's rows calls a database function that
+ * module defines in its sql/ (tickets counts checkout's holds with tukio_seats_held), never its table. No module imports another's repository or schema file, nor the aggregate
  * src/db/schema.ts. These two patterns come first and the layering patterns skip their paths, so a wrong
  * import gets the one message that says what to do.
  */
