@@ -20,7 +20,7 @@ export const cancellationMessages = {
 
 export interface EventCancellationDeps {
   db: Database;
-  /** Its mail queue sends the holders' notices; its repository voids the tickets. */
+  /** Its mail queue sends the holders' notices (the tickets face's ticketRecords voids the tickets). */
   tickets: TicketsService;
   changes: ChangeFeed;
   publicUrl: string;
