@@ -125,6 +125,11 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
       const deletions = createAccountDeletionsRepository(tx);
       const row = await deletions.lock(deletionId);
       if (row?.status !== 'scheduled' || !row.eraseAt || row.eraseAt > now) return undefined;
+      // A refund still being paid needs the phone: the erasure waits for it (the hourly sweep tries again).
+      if ((await deletions.refundsInFlight(row.userId)) > 0) {
+        logger.info(`account ${row.userId}: erasure waits for refunds on their way`);
+        return undefined;
+      }
       const voided = row.forfeitTickets ? await deletions.voidFutureTickets(row.userId, now) : 0;
       const report = await eraseAccount(tx, deps.map, row.userId);
       await deletions.update(row.id, { status: 'erased', erasedAt: now, undoTokenHash: null });

@@ -130,6 +130,11 @@ export function createAccountDeletionsRepository(db: Executor) {
       return rows.map((row) => ({ eventId: row.id, title: row.title, startsAt: new Date(row.starts_at) }));
     },
 
+    /** Refunds to the user still on their way (M-Pesa needs their phone until they are paid). */
+    async refundsInFlight(userId: string): Promise<number> {
+      return rowsOf<unknown>(await db.execute(sql`select 1 from refunds where user_id = ${userId} and status in ('due', 'sent')`)).length;
+    },
+
     /** Voids the user's tickets to events still to come, without refund (they chose to keep them void rather than cancel). */
     async voidFutureTickets(userId: string, now: Date): Promise<number> {
       return rowsOf<unknown>(
