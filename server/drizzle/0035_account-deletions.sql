@@ -24,21 +24,4 @@ ALTER TABLE "account_deletions" ADD CONSTRAINT "account_deletions_cancelled_by_u
 CREATE UNIQUE INDEX "account_deletions_confirm_token_idx" ON "account_deletions" USING btree ("confirm_token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "account_deletions_undo_token_idx" ON "account_deletions" USING btree ("undo_token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "account_deletions_open_idx" ON "account_deletions" USING btree ("user_id") WHERE "account_deletions"."status" in ('requested', 'scheduled');--> statement-breakpoint
-CREATE INDEX "account_deletions_due_idx" ON "account_deletions" USING btree ("status","erase_at");--> statement-breakpoint
--- A confirmed payout destination is never changed (0032), with one narrow exception: erasing its organiser's
--- account (docs/decisions/data-rights.md, "Deleting an account"). The erasure sets `tukio.erasing_user` to that
--- user's id for its transaction, and may then replace only the personal columns (phone, code_phone,
--- account_reference, code_hash); the method, shortcode, status and times stay as they were.
-CREATE OR REPLACE FUNCTION tukio_payout_account_kept() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF OLD.status = 'confirmed' THEN
-    IF current_setting('tukio.erasing_user', true) = OLD.user_id
-       AND (to_jsonb(NEW) - ARRAY['phone', 'code_phone', 'account_reference', 'code_hash']) = (to_jsonb(OLD) - ARRAY['phone', 'code_phone', 'account_reference', 'code_hash']) THEN
-      RETURN NEW;
-    END IF;
-    RAISE EXCEPTION 'a confirmed payout destination is never changed (%): add a new one instead', OLD.id USING ERRCODE = 'restrict_violation';
-  END IF;
-  RETURN NEW;
-END;
-$$;
+CREATE INDEX "account_deletions_due_idx" ON "account_deletions" USING btree ("status","erase_at");

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accountDeletions, events, payments, refundAttempts, refunds, tickets, users } from '../src/db/schema.js';
+import { newId } from '../src/db/ids.js';
+import { accountDeletions, events, payments, payoutAccounts, refundAttempts, refunds, tickets, users } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
 import { internalHeaders, payFor } from './helpers/refunds.js';
 import { linkIn } from './helpers/smtp.js';
@@ -220,5 +221,19 @@ describe('Delete my account: confirm, undo, erase', () => {
     expect((await t.api('DELETE', path, { token: admin.token })).status).toBe(404);
     expect(await loginStatus(wanjiru.user.username)).toMatchObject({ status: true });
     expect((await t.api('GET', '/api/admin/account-deletions', { token: admin.token })).body.deletions[0]).toMatchObject({ status: 'cancelled', cancelledBy: admin.user._id });
+  });
+
+  it('anonymises a confirmed payout destination, which nothing else may change (the trigger allows it only inside an erasure)', async () => {
+    const kamau = await t.createUser('KamauPayee8', PASSWORD);
+    const phone = '254722998877';
+    const id = newId();
+    await t.db.insert(payoutAccounts).values({ id, userId: kamau.user._id, method: 'mpesa', phone, codePhone: phone, codeHash: 'h', codeExpiresAt: new Date(), status: 'confirmed', confirmedAt: new Date() });
+    await expect(t.db.update(payoutAccounts).set({ phone: '254700000000' }).where(eq(payoutAccounts.id, id))).rejects.toThrow();
+    expect((await t.api('POST', `/api/admin/users/${kamau.user._id}/deletion`, { token: admin.token, body: { reason: 'Asked by email from the registered address, ref DP-18' } })).status).toBe(200);
+    expect(await t.services.accountDeletions.sweep(new Date(Date.now() + 15 * DAY))).toBe(1);
+    const [row] = await t.db.select().from(payoutAccounts).where(eq(payoutAccounts.id, id));
+    expect(row).toMatchObject({ method: 'mpesa', status: 'confirmed', phone: `deleted-${id}`, codePhone: `deleted-${id}`, codeHash: '' });
+    expect(await everywhere(phone)).toEqual([]);
+    expect(await everywhere(kamau.user.email)).toEqual([]);
   });
 });
