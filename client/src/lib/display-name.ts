@@ -1,4 +1,4 @@
-import type { useT } from './i18n';
+import type { Translate } from './i18n/react';
 
 /**
  * An erased account's username is the placeholder `deleted-<id>` (server/src/lib/personal-data.ts, `erasedValue`;
@@ -7,7 +7,7 @@ import type { useT } from './i18n';
  */
 const DELETED_USERNAME = /^deleted-[0-9a-f]{24}$/;
 
-export function displayName(t: ReturnType<typeof useT>, username: string | null | undefined): string | undefined {
+export function displayName(t: Translate, username: string | null | undefined): string | undefined {
   if (username === null || username === undefined) return undefined;
   return DELETED_USERNAME.test(username) ? t('common.deletedUser') : username;
 }
