@@ -72,7 +72,7 @@ export function DeleteAccount() {
               <li key={ticket.ticketId}>
                 <Link to={paths.event(ticket.eventId)}>{ticket.title}</Link> · {formatDateTime(ticket.startsAt)}
                 {ticket.ticketType ? ` · ${ticket.ticketType}` : ''} ·{' '}
-                {ticket.cancellable ? t('profile.deleteAccountRefund', { amount: formatShillings(ticket.refund) }) : t('profile.deleteAccountNoCancel')}
+                {ticket.pricePaid === 0 ? t('profile.deleteAccountFree') : ticket.cancellable ? t('profile.deleteAccountRefund', { amount: formatShillings(ticket.refund) }) : t('profile.deleteAccountNoCancel')}
               </li>
             ))}
           </ul>
