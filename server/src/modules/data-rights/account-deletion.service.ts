@@ -109,10 +109,13 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
     const undo = newToken();
     const eraseAt = new Date(now.getTime() + graceMs);
     const mail = buildDeletionScheduledMail({ to: account.email, username: account.username, language: account.language }, `${deps.publicUrl}/delete-account/undo/${undo}`, eraseAt, !!byAdmin);
-    await db.transaction(async (tx) => {
-      await createAccountDeletionsRepository(tx).update(row.id, { status: 'scheduled', confirmTokenHash: null, confirmedAt: now, eraseAt, undoTokenHash: hashToken(undo) });
+    const scheduled = await db.transaction(async (tx) => {
+      if (!(await createAccountDeletionsRepository(tx).markScheduled(row.id, { confirmedAt: now, eraseAt, undoTokenHash: hashToken(undo) }))) return false;
       await deps.mail.send(mail, 'account deletion', tx);
+      return true;
     });
+    // Confirmed twice at once (two tabs, a double click): the first one scheduled it and mailed the undo link.
+    if (!scheduled) throw new AppError(410, 'account_deletion_link_gone', deletionMessages.linkGone);
     deps.mail.soon();
     await deps.accounts.setDeactivated(row.userId, true);
     if (deps.jobs) await deps.jobs.send(JOB_NAME, { deletionId: row.id }, { startAfter: eraseAt });

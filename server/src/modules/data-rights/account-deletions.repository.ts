@@ -47,6 +47,16 @@ export function createAccountDeletionsRepository(db: Executor) {
       await db.update(accountDeletions).set(changes).where(eq(accountDeletions.id, id));
     },
 
+    /** Schedules a request still `requested` (two tabs confirming at once: the second finds it done); answers whether it did. */
+    async markScheduled(id: string, changes: { confirmedAt: Date; eraseAt: Date; undoTokenHash: string }): Promise<boolean> {
+      const updated = await db
+        .update(accountDeletions)
+        .set({ ...changes, status: 'scheduled', confirmTokenHash: null })
+        .where(and(eq(accountDeletions.id, id), eq(accountDeletions.status, 'requested')))
+        .returning({ id: accountDeletions.id });
+      return updated.length > 0;
+    },
+
     async lockByConfirmToken(tokenHash: string): Promise<AccountDeletionRow | undefined> {
       const [row] = await db.select().from(accountDeletions).where(eq(accountDeletions.confirmTokenHash, tokenHash)).for('update');
       return row;
