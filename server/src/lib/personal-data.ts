@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 /**
  * The personal-data map (docs/decisions/data-rights.md): each module declares, in `modules/<m>/personal-data.ts`
  * beside its schema, which of its tables hold data about a user, how a user's rows are found and which columns
- * are personal. "Download my data" exports from it; erasure and retention will work from the same map.
+ * are personal. "Download my data" exports from it, "Delete my account" erases from it (onErase).
  * server/test/personal-data-map.test.ts checks it against the migrated database, so a new table or column that
  * refers to a user or looks personal fails the tests until it is declared here.
  */
