@@ -25,7 +25,7 @@ import { createRequestGate } from './lib/request-gate.js';
 import type { RedisConnection } from './lib/redis.js';
 import { createSharedTokenBuckets, createTokenBuckets } from './lib/token-bucket.js';
 import './lib/validate.js';
-import { chatProfiles, createAuthRouter, createAuthService } from './modules/auth/index.js';
+import { chatProfiles, createAuthRouter, createAuthService, passwordMatches } from './modules/auth/index.js';
 import { createChatRouter, createChatService, createSendMessage } from './modules/chat/index.js';
 import {
   createCommentsRouter,
@@ -39,7 +39,14 @@ import {
 } from './modules/community/index.js';
 import { createContactService } from './modules/contact/index.js';
 import { createEventDashboardRouter, createEventDashboardService } from './modules/dashboard/index.js';
-import { createDataExportRouter, createDataExportService } from './modules/data-rights/index.js';
+import {
+  createAccountDeletionLinksRouter,
+  createAccountDeletionRequestRouter,
+  createAccountDeletionService,
+  createAdminAccountDeletionRouter,
+  createDataExportRouter,
+  createDataExportService,
+} from './modules/data-rights/index.js';
 import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
@@ -313,6 +320,23 @@ export function createServices(deps: AppDeps) {
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
   const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });
+  // "Delete my account": confirmed by mail, deactivated at once, erased from the personal-data map after the grace period.
+  const accountDeletions = createAccountDeletionService({
+    db,
+    map: personalDataMap,
+    accounts: { getUser: (id) => auth.getUser(id), passwordMatches, setDeactivated: (id, deactivated) => auth.setDeactivated(id, deactivated), forget: (id) => auth.forget(id) },
+    // What an organiser is still owed or being sent: any event whose balance is not zero, and payouts in flight.
+    moneyOwed: async (userId) => {
+      const summary = await payouts.service.summary({ id: userId, username: '', email: '', role: 'user' });
+      const owed = summary.events.filter((event) => event.owed !== 0).map((event) => ({ eventId: event.eventId, title: event.title, owed: event.owed }));
+      return summary.inFlight > 0 ? [...owed, { eventId: '', title: 'payouts being sent', owed: summary.inFlight }] : owed;
+    },
+    mail,
+    logger,
+    publicUrl: config.publicUrl,
+    graceDays: config.accountDeletionGraceDays,
+    jobs: deps.jobs,
+  });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -321,7 +345,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, accountDeletions, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -397,6 +421,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit, sendMessage }));
   app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
+  app.use('/api/me', createAccountDeletionRequestRouter({ deletions: services.accountDeletions }));
+  app.use('/api/account-deletion', createAccountDeletionLinksRouter({ deletions: services.accountDeletions }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));
@@ -411,6 +437,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
   app.use('/api/admin', createAdminFeesRouter({ fees: services.fees }));
   app.use('/api/admin', createAdminPayoutsRouter({ payouts: services.payouts.service }));
+  app.use('/api/admin', createAdminAccountDeletionRouter({ deletions: services.accountDeletions }));
   app.use('/api/internal/payouts', createInternalPayoutsRouter({ recordResult: services.payouts.recordResult, internalApiKey: config.internalApiKey }));
   app.use('/api/payouts', createPayoutsRouter({ payouts: services.payouts.service }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));

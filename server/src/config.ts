@@ -98,6 +98,8 @@ const envSchema = z.object({
   PAYOUT_RETRY_BASE_MS: z.coerce.number().int().min(1).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
   /** Milliseconds between runs of the payouts job (once per period across instances); 0: only when asked. */
   PAYOUT_JOB_MS: z.coerce.number().int().min(0).max(24 * 60 * 60 * 1000).default(5 * 60 * 1000),
+  /** Days between a confirmed "Delete my account" and its erasure: the undo link works until then (docs/decisions/data-rights.md). */
+  ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Seconds a background job may run before it counts as lost (its instance died) and is retried elsewhere. */
   JOBS_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   /** Retries of a failed background job, and the first retry's delay in seconds (doubling after). */
@@ -253,6 +255,8 @@ export interface AppConfig {
   /** Organiser payouts (docs/decisions/payouts.md): the schedule, the smallest payout, results and retries, the job's period. */
   payouts: { delayDays: number; earlySharePercent: number; minAmount: number; resultWaitSeconds: number; maxAttempts: number; retryBaseMs: number; jobMs: number };
   /** Background jobs (pg-boss): when a running one counts as lost, and the retries of a failed one. */
+  /** ACCOUNT_DELETION_GRACE_DAYS: a confirmed account deletion can be undone this long, then it is erased. */
+  accountDeletionGraceDays: number;
   jobs: { expireSeconds: number; retryLimit: number; retryDelaySeconds: number };
   /** The SMS channel: Africa's Talking or the offline simulator, the delivery-report secret, the sender's pace. */
   sms: {
@@ -417,6 +421,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: env.PAYOUT_RETRY_BASE_MS,
       jobMs: env.PAYOUT_JOB_MS,
     },
+    accountDeletionGraceDays: env.ACCOUNT_DELETION_GRACE_DAYS,
     jobs: { expireSeconds: env.JOBS_EXPIRE_SECONDS, retryLimit: env.JOBS_RETRY_LIMIT, retryDelaySeconds: env.JOBS_RETRY_DELAY_SECONDS },
     waitlist: { offerMinutes: env.WAITLIST_OFFER_MINUTES, sweepMs: env.WAITLIST_SWEEP_MS },
     waitingRoom: {

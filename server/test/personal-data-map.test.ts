@@ -100,6 +100,28 @@ describe('personal-data map', () => {
     expect(stale, stale.map((name) => `${name} is in the personal-data map but not in the database`).join('\n')).toEqual([]);
   });
 
+  it('says what erasure does to every table with a user reference or a personal column, and keeps only personal columns', () => {
+    const referring = new Set(
+      columns
+        .filter((c) => userForeignKeys.some((fk) => key(fk) === key(c)) || USER_REFERENCE.test(c.column) || (LOOKS_PERSONAL.test(c.column) && !c.column.endsWith('_at') && !personalDataMap.notPersonal[key(c)]))
+        .map((c) => c.table),
+    );
+    const problems = [
+      ...[...referring]
+        .filter((table) => !['delete', 'anonymise'].includes(mapped.get(table)?.onErase as string))
+        .map((table) => `${table} refers to a user or holds personal data but has no erasure rule: set onErase ('delete' or 'anonymise') in its module's personal-data.ts`),
+      ...personalDataMap.tables.flatMap((table) =>
+        Object.keys(table.keptOnErase ?? {})
+          .filter((column) => !(column in table.personal))
+          .map((column) => `${table.table}.${column} is kept on erasure but is not one of its personal columns`),
+      ),
+      ...personalDataMap.tables
+        .filter((table) => table.onErase === 'delete' && Object.keys(table.subject).length === 0)
+        .map((table) => `${table.table} is deleted on erasure but has no subject column to find the user's rows by`),
+    ];
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
   it('finds a user’s rows in every table it exports through a declared column', () => {
     const unreachable = personalDataMap.tables
       .filter((table) => Object.keys(table.subject).length === 0 && Object.keys(table.personal).length > 0)

@@ -32,6 +32,9 @@ export const paths = {
   guestTickets: (token: string) => `/t/${seg(token)}`,
   /** A "Download my data" link from its email (the download needs the account that asked). */
   dataExport: (token: string) => `/my-data/${seg(token)}`,
+  /** The "Delete my account" confirmation and undo links from their emails. */
+  deleteAccount: (token: string) => `/delete-account/${seg(token)}`,
+  deleteAccountUndo: (token: string) => `/delete-account/undo/${seg(token)}`,
 } as const;
 
 export const routePatterns = {
@@ -45,4 +48,6 @@ export const routePatterns = {
   checkin: '/checkin/:eventId',
   guestTickets: '/t/:token',
   dataExport: '/my-data/:token',
+  deleteAccountUndo: '/delete-account/undo/:token',
+  deleteAccount: '/delete-account/:token',
 } as const;

@@ -27,6 +27,8 @@ export const CLIENT_ROUTES: ReadonlyArray<readonly [pattern: string, routeFile: 
   ['/checkin/:eventId', 'checkin'],
   ['/t/:token', 'guest-tickets'],
   ['/my-data/:token', 'data-export'],
+  ['/delete-account/undo/:token', 'delete-account-undo'],
+  ['/delete-account/:token', 'delete-account'],
 ];
 
 export interface ClientRouteMatch {

@@ -31,7 +31,7 @@ export interface JobQueue {
    */
   sendForPeriod(name: string, periodMs: number): Promise<boolean>;
   /** Queues one job of `name` carrying `data` (a piece of work that just came up, e.g. one user's data export). */
-  send(name: string, data: object): Promise<void>;
+  send(name: string, data: object, options?: { startAfter?: Date }): Promise<void>;
   /** Lets jobs in hand finish (up to `timeoutMs`), failing the rest so another instance retries them. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -105,10 +105,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       if (id && worker) boss.notifyWorker(worker);
       return id !== null;
     },
-    async send(name, data) {
+    async send(name, data, options) {
       const queueName = jobName(name);
       await queue(queueName);
-      const id = await boss.send(queueName, data, jobOptions);
+      // `startAfter`: work due later (an account's erasure at the end of its grace period) waits in the queue.
+      const id = await boss.send(queueName, data, options?.startAfter ? { ...jobOptions, startAfter: options.startAfter } : jobOptions);
       const worker = workers.get(queueName);
       if (id && worker) boss.notifyWorker(worker);
     },

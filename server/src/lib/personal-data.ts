@@ -1,7 +1,9 @@
+import { sql, type SQL } from 'drizzle-orm';
+
 /**
  * The personal-data map (docs/decisions/data-rights.md): each module declares, in `modules/<m>/personal-data.ts`
  * beside its schema, which of its tables hold data about a user, how a user's rows are found and which columns
- * are personal. "Download my data" exports from it; erasure and retention will work from the same map.
+ * are personal. "Download my data" exports from it, "Delete my account" erases from it (onErase).
  * server/test/personal-data-map.test.ts checks it against the migrated database, so a new table or column that
  * refers to a user or looks personal fails the tests until it is declared here.
  */
@@ -35,6 +37,18 @@ export interface PersonalDataTable {
   othersPersonal?: Record<string, PersonalKind>;
   /** Columns never exported: hashes of passwords and tokens, mail bodies that carry sign-in links. */
   secret?: string[];
+  /**
+   * What erasing a user does to their rows of this table (docs/decisions/data-rights.md, "Deleting an account"):
+   * `delete` them, or `anonymise` them (the row keeps its place for others or for the money: its `personal`
+   * columns become placeholders by kind, `erasedValue`, its `secret` columns are cleared). Every table states it,
+   * so a new table cannot be left out of erasure (test/personal-data-map.test.ts).
+   */
+  onErase: 'delete' | 'anonymise';
+  /**
+   * Personal columns an anonymised row keeps, with why: the words of a forum post or chat message stay where
+   * others answered them, under "Deleted user" (the author's name, email, phone and avatar go).
+   */
+  keptOnErase?: Record<string, string>;
 }
 
 /** One module's declaration. */
@@ -74,6 +88,32 @@ export function declaredColumns(table: PersonalDataTable): string[] {
       ...(table.secret ?? []),
     ]),
   ];
+}
+
+/** How a column to erase is stored (information_schema): what placeholder it can take. */
+export interface ErasedColumn {
+  column: string;
+  nullable: boolean;
+  /** information_schema's data_type: `text`, `character varying`, `jsonb`... */
+  dataType: string;
+}
+
+/**
+ * The value an anonymised personal column takes, by kind, as SQL over the row (`rowId`: an expression unique per
+ * row, its id). Names, emails and phones become unique placeholders (`deleted-<id>`, `deleted-<id>@invalid`), so
+ * NOT NULL and unique constraints hold and no two erased rows collide; other kinds are emptied (null, or '' where
+ * the column is NOT NULL). An empty value stays empty. JSON keeps only its `method` (a payout's destination
+ * still says M-Pesa, Paybill or Till) and says it was erased.
+ */
+export function erasedValue(kind: PersonalKind | 'secret', column: ErasedColumn, rowId: SQL): SQL {
+  const name = sql.identifier(column.column);
+  if (column.dataType === 'jsonb' || column.dataType === 'json') {
+    const emptied = sql`jsonb_strip_nulls(jsonb_build_object('method', ${name}::jsonb -> 'method', 'erased', true))`;
+    return column.nullable ? sql`null` : column.dataType === 'json' ? sql`${emptied}::json` : emptied;
+  }
+  const placeholder = kind === 'name' || kind === 'phone' ? sql`'deleted-' || ${rowId}` : kind === 'email' ? sql`'deleted-' || ${rowId} || '@invalid'` : undefined;
+  if (placeholder) return sql`case when ${name} is null then null else ${placeholder} end`;
+  return column.nullable ? sql`null` : sql`''`;
 }
 
 /** Columns an export leaves out of a table's rows. */

@@ -472,6 +472,25 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', params: () => ({ token: 'B'.repeat(43) }) },
   },
   {
+    method: 'POST',
+    path: '/api/me/account-deletion',
+    // A wrong password: nobody's account is deleted by the matrix (the flow is in account-deletion.test.ts).
+    scenarios: [{ name: 'a wrong password', request: () => json('POST', '/api/me/account-deletion', { password: 'not-the-password' }), expect: signedIn(403), readOnlyFor: ['user', 'owner', 'other', 'admin'] }],
+    fuzz: { as: 'b', body: () => ({ password: 'not-the-password' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/account-deletion/confirm',
+    scenarios: [{ name: 'a made-up link', request: () => json('POST', '/api/account-deletion/confirm', { token: 'A'.repeat(43) }), expect: all(410), readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'] }],
+    fuzz: { as: 'visitor', body: () => ({ token: 'B'.repeat(43) }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/account-deletion/undo',
+    scenarios: [{ name: 'a made-up link', request: () => json('POST', '/api/account-deletion/undo', { token: 'A'.repeat(43) }), expect: all(410), readOnlyFor: ['visitor', 'user', 'owner', 'other', 'admin'] }],
+    fuzz: { as: 'visitor', body: () => ({ token: 'B'.repeat(43) }) },
+  },
+  {
     method: 'GET',
     path: '/api/messages/conversation/:contactId',
     scenarios: [{ name: "one's own conversation with A", request: (tools) => get(`/api/messages/conversation/${tools.w.a.user._id}`), expect: signedIn(200) }],
@@ -1192,6 +1211,25 @@ export const routeTable: RouteEntry[] = [
     path: '/api/admin/users/:id/early-payouts',
     scenarios: [{ name: "C's early payouts off", request: (tools) => json('PUT', `/api/admin/users/${tools.w.c.user._id}/early-payouts`, { allowed: false }), ok: 200 }],
     fuzz: { as: 'admin', params: (w) => ({ id: w.c.user._id }), body: () => ({ allowed: false }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/users/:id/deletion',
+    // An unknown account: the matrix deletes nobody (account-deletion.test.ts deletes and restores one).
+    scenarios: [{ name: 'an unknown account', request: () => json('POST', '/api/admin/users/0123456789abcdef01234567/deletion', { reason: 'Authorization matrix check.' }), ok: 404 }],
+    fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }), body: () => ({ reason: 'Fuzz run of the deletion.' }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/users/:id/deletion',
+    scenarios: [{ name: "C's account, not scheduled", request: (tools) => ({ method: 'DELETE', path: `/api/admin/users/${tools.w.c.user._id}/deletion` }), ok: 404 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.c.user._id }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/account-deletions',
+    scenarios: [{ name: 'the deletion log', request: () => get('/api/admin/account-deletions'), ok: 200 }],
+    fuzz: { as: 'admin' },
   },
   {
     method: 'POST',

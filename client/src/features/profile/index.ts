@@ -6,3 +6,5 @@ export { BlockedUsers } from './components/blocked-users';
 export { MyReports } from './components/my-reports';
 export { YourData } from './components/your-data';
 export { DataExportDownload } from './components/data-export-download';
+export { DeleteAccount } from './components/delete-account';
+export { AccountDeletionLink } from './components/account-deletion-link';

@@ -33,6 +33,12 @@ export const users = pgTable(
      * to a real account when that account claims them.
      */
     guestPhone: text('guest_phone'),
+    /**
+     * The account's deletion was confirmed (docs/decisions/data-rights.md, "Deleting an account"): it cannot log
+     * in, and is erased when its grace period ends unless the emailed undo link (or an admin) restores it first.
+     * Stays set once erased.
+     */
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     /** The language mail and SMS to this account are written in (docs/decisions/languages.md). */
     language: text('language', { enum: ['en', 'sw'] }).notNull().default('en'),
     createdAt: createdAt(),

@@ -80,6 +80,7 @@ export const messages = {
     'Please verify your email before logging in. We have sent a new verification link to your email address.',
   loggedIn: 'Login successful',
   banned: 'This account has been banned for breaking the community rules.',
+  deactivated: 'This account is being deleted. To keep it, follow the undo link in the email we sent when the deletion was confirmed.',
   badLink: 'This link is invalid or has expired.',
 } as const;
 
@@ -262,6 +263,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const ok = await bcrypt.compare(input.password, hash);
       if (!account || !ok) throw new AppError(401, 'bad_login', messages.badLogin);
       if (account.bannedAt) throw new AppError(403, 'account_banned', messages.banned, { body: { banned: true } });
+      if (account.deactivatedAt) throw new AppError(403, 'account_deactivated', messages.deactivated, { body: { deactivated: true } });
       if (!account.emailVerifiedAt) {
         await this.resendVerification(account.username);
         throw new AppError(403, 'email_unverified', messages.unverified, { body: { unverified: true } });
@@ -359,6 +361,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       await users.update(userId, { ...change, tokenVersion: user.tokenVersion + 1 });
       changed(userId);
     },
+
+    /**
+     * "Delete my account" (docs/decisions/data-rights.md): a confirmed deletion deactivates the account (no login;
+     * every session revoked through the token version) until it is erased or restored; `false` restores it.
+     */
+    async setDeactivated(userId: string, deactivated: boolean) {
+      const user = await users.findById(userId);
+      if (!user) throw AppError.notFound('user_not_found', 'User not found.');
+      await users.update(userId, deactivated ? { deactivatedAt: new Date(), tokenVersion: user.tokenVersion + 1 } : { deactivatedAt: null });
+      changed(userId);
+    },
+
+    /** The account's row changed outside this service (erasure): every instance drops its cached lookup. */
+    forget: changed,
 
     async getUser(id: string) {
       const user = await users.findById(id);

@@ -4,14 +4,14 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const authPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'users',
+      table: 'users', onErase: 'anonymise',
       about: 'Your account: username, email, avatar, language, when it was verified, any suspension or ban.',
       subject: { id: 'id' },
       personal: { username: 'name', username_skeleton: 'name', email: 'email', avatar_image: 'image', guest_phone: 'phone' },
       secret: ['password_hash'],
     },
     {
-      table: 'auth_tokens',
+      table: 'auth_tokens', onErase: 'delete',
       about: 'Email-verification and password-reset links sent to you: when, and whether used (the link itself is never kept).',
       subject: { user_id: 'id' },
       personal: {},

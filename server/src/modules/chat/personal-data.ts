@@ -7,14 +7,14 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const chatPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'chat_messages',
+      table: 'chat_messages', onErase: 'anonymise', keptOnErase: {text: "the other side of the conversation keeps what was said to them; the sender shows as \"Deleted user\""},
       about: 'Chat messages you sent; recipient_id names the conversation (messages others sent you are theirs).',
       subject: { sender_id: 'id' },
       otherUsers: { recipient_id: 'exported', hidden_by: 'withheld' },
       personal: { text: 'free-text' },
     },
     {
-      table: 'chat_blocks',
+      table: 'chat_blocks', onErase: 'delete',
       about: 'People you blocked in chat, by user id.',
       subject: { blocker_id: 'id' },
       otherUsers: { blocked_id: 'exported' },

@@ -4,19 +4,19 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const checkoutPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'orders',
+      table: 'orders', onErase: 'anonymise',
       about: 'Your orders: event, quantity, amount, status, the phone that paid and a guest checkout email.',
       subject: { user_id: 'id' },
       personal: { phone: 'phone', guest_email: 'email' },
     },
     {
-      table: 'payments',
+      table: 'payments', onErase: 'anonymise',
       about: 'Your M-Pesa payments: amount, phone, status and receipt number.',
       subject: { user_id: 'id' },
       personal: { phone: 'phone' },
     },
     {
-      table: 'refunds',
+      table: 'refunds', onErase: 'anonymise',
       about: 'Refunds owed or paid to you: amount, phone, reason, status and receipt.',
       subject: { user_id: 'id' },
       personal: { phone: 'phone' },

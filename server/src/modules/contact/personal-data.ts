@@ -4,7 +4,7 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const contactPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'contact_messages',
+      table: 'contact_messages', onErase: 'delete',
       about: 'Messages sent through the contact form from your email address.',
       subject: { email: 'email' },
       personal: { name: 'name', email: 'email', subject: 'free-text', message: 'free-text' },

@@ -9,6 +9,17 @@ export const dataRightsPersonalData: PersonalDataDeclaration = {
       subject: { user_id: 'id' },
       personal: {},
       secret: ['token_hash', 'archive'],
+      onErase: 'delete',
+    },
+    {
+      table: 'account_deletions',
+      about: 'Your "Delete my account" requests: when asked, confirmed, undone or done (the links themselves are never kept).',
+      subject: { user_id: 'id' },
+      otherUsers: { requested_by: 'withheld', cancelled_by: 'withheld' },
+      personal: {},
+      secret: ['confirm_token_hash', 'undo_token_hash'],
+      // The record that the account was erased (and, after an admin's deletion, by whom and why) stays.
+      onErase: 'anonymise',
     },
   ],
 };

@@ -4,13 +4,13 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const eventsPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'events',
+      table: 'events', onErase: 'anonymise', keptOnErase: {title: "a past event is the public record its ticket holders and orders point to", description: "the public page of a past event", image: "the event's poster, not a picture of the organiser"},
       about: 'Events you organise.',
       subject: { user_id: 'id' },
       personal: { title: 'free-text', description: 'free-text', image: 'image' },
     },
     {
-      table: 'event_pending_changes',
+      table: 'event_pending_changes', onErase: 'delete',
       about: 'Changes you proposed to your events, waiting for approval or rejected.',
       subject: { proposed_by: 'id' },
       personal: { changes: 'free-text' },

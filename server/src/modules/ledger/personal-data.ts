@@ -4,12 +4,12 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const ledgerPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'ledger_transactions',
+      table: 'ledger_transactions', onErase: 'anonymise',
       about: 'Money movements; only the admin who recorded a manual one is named, so none is exported.',
       subject: {},
       otherUsers: { created_by: 'withheld' },
       personal: {},
     },
-    { table: 'ledger_entries', about: 'Ledger lines of money held for you as an organiser.', subject: { organiser_id: 'id' }, personal: {} },
+    { table: 'ledger_entries', onErase: 'anonymise', about: 'Ledger lines of money held for you as an organiser.', subject: { organiser_id: 'id' }, personal: {} },
   ],
 };

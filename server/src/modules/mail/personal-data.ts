@@ -4,7 +4,7 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const mailPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'mail_outbox',
+      table: 'mail_outbox', onErase: 'delete',
       about: 'Emails we sent you in the last days: purpose, status and when (not their text, which holds one-time links).',
       subject: { recipient: 'email' },
       personal: { recipient: 'email' },

@@ -4,7 +4,7 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const smsPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'sms_messages',
+      table: 'sms_messages', onErase: 'delete',
       about: 'SMS we sent to your phone numbers: purpose, status and when (not their text, which holds ticket links).',
       subject: { phone: 'phone' },
       personal: { phone: 'phone' },

@@ -4,7 +4,7 @@ import type { PersonalDataDeclaration } from '../../lib/personal-data.js';
 export const ticketsPersonalData: PersonalDataDeclaration = {
   tables: [
     {
-      table: 'tickets',
+      table: 'tickets', onErase: 'anonymise',
       about: 'Your tickets: event, code, type, price paid, check-in and whether voided (who scanned it is left out).',
       subject: { user_id: 'id' },
       otherUsers: { checked_in_by: 'withheld' },
@@ -12,7 +12,7 @@ export const ticketsPersonalData: PersonalDataDeclaration = {
       othersPersonal: { checked_in_device: 'device' },
     },
     {
-      table: 'checkin_scans',
+      table: 'checkin_scans', onErase: 'anonymise',
       about: 'Tickets you scanned at the door of your events, with the device name you gave.',
       subject: { scanned_by: 'id' },
       personal: { device: 'device' },

@@ -8,6 +8,7 @@ import type { StoredUser } from '../../../types/api';
 import { AvatarImage } from '../../../components/avatar-image';
 import { useT } from '../../../lib/i18n';
 import type { ChatContact, UnreadCounts } from '../types';
+import { displayName } from '../../../lib/display-name';
 
 export function ContactList({
   me,
@@ -97,9 +98,9 @@ export function ContactList({
                   {isOnline ? <span className="chat-presence" /> : null}
                 </span>
                 <span className="chat-contact__name" aria-hidden="true">
-                  {contact.username}
+                  {displayName(t, contact.username)}
                 </span>
-                <span className="visually-hidden">{`${contact.username}${extra}`}</span>
+                <span className="visually-hidden">{`${displayName(t, contact.username)}${extra}`}</span>
                 {count > 0 ? (
                   <span className="chat-unread" aria-hidden="true">
                     {count > 99 ? '99+' : count}

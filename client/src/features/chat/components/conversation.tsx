@@ -14,6 +14,7 @@ import type { ChatContact } from '../types';
 import { Composer } from './composer';
 import { BackIcon, LogoutIcon } from './icons';
 import { MessageList } from './message-list';
+import { displayName } from '../../../lib/display-name';
 
 const wideScreen = () => typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 720px)').matches;
 
@@ -87,7 +88,7 @@ export function Conversation({
         </span>
         <div className="chat-conv__who">
           <h2 id={headingId} ref={headingRef} className="chat-conv__name" tabIndex={-1}>
-            {contact.username}
+            {displayName(t, contact.username)}
           </h2>
           {online === undefined ? null : (
             <p className={`chat-conv__status${online ? ' chat-conv__status--online' : ''}`}>

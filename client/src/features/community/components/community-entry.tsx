@@ -6,6 +6,7 @@ import { useT } from '../../../lib/i18n';
 import type { EntryEditing, EntryItemProps, EntryShape } from '../hooks/use-entry-editing';
 import { isEdited } from '../lib/time';
 import { TimeAgo } from './time-ago';
+import { displayName } from '../../../lib/display-name';
 
 /** The list of comments or reviews; each one learns whether the signed-in user wrote it. */
 export function EntryList<Entry extends EntryShape>({
@@ -54,12 +55,12 @@ export function CommunityEntry<Entry extends EntryShape, Draft>({
   const t = useT();
   const { noun, item } = editing;
   const { entry } = item;
-  const username = entry.user?.username ?? t('community.unknownAuthorLower');
+  const username = displayName(t, entry.user?.username) ?? t('community.unknownAuthorLower');
   return (
     <li className="entry">
       <article aria-label={t(noun === 'comment' ? 'community.commentBy' : 'community.reviewBy', { username })}>
         <header className="entry__meta">
-          <span className="entry__author">{entry.user?.username ?? t('community.unknownAuthor')}</span>
+          <span className="entry__author">{displayName(t, entry.user?.username) ?? t('community.unknownAuthor')}</span>
           <TimeAgo value={entry.createdAt} />
           {isEdited(entry.createdAt, entry.updatedAt) ? <span className="muted">{t('community.edited')}</span> : null}
           {item.userId && !item.isAuthor ? <ReportButton kind={noun} id={entry._id} authorName={entry.user?.username} className="entry__report" /> : null}

@@ -13,6 +13,7 @@ import { shownText } from '../lib/placeholders';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
+import { displayName } from '../../../lib/display-name';
 
 const SUMMARY_LIMIT = 3;
 
@@ -48,7 +49,7 @@ export function ForumSummary({ eventId, isRegistered }: { eventId: string; isReg
                 {shownText(thread.title)}
               </Link>
               <span className="muted forum-summary__meta">
-                {t('community.startedBy', { author: thread.user?.username ?? t('community.unknownAuthor') })} · <TimeAgo value={thread.createdAt} /> ·{' '}
+                {t('community.startedBy', { author: displayName(t, thread.user?.username) ?? t('community.unknownAuthor') })} · <TimeAgo value={thread.createdAt} /> ·{' '}
                 {repliesLabel(thread.replies ?? 0)}
               </span>
             </li>

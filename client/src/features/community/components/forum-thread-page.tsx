@@ -35,6 +35,7 @@ import { ForumLoginNotice, ForumRegisterNotice } from './forum-login-notice';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
+import { displayName } from '../../../lib/display-name';
 
 /** Lists are indented up to this depth (top level = 0); deeper replies, loaded on request, line up with their parent. */
 export const VISIBLE_DEPTH = 3;
@@ -126,7 +127,7 @@ export function ForumThreadPage({ threadId }: { threadId: string }) {
         threadId={thread._id}
         title={thread.title}
         eventId={thread.event}
-        author={thread.user?.username}
+        author={displayName(t, thread.user?.username)}
         authorId={thread.user?._id}
         hidden={thread.hidden}
         hiddenReason={thread.hiddenReason}
@@ -308,7 +309,7 @@ function PostItem({ post, depth, focusOnMount }: { post: ForumPost; depth: numbe
     if (focusOnMount) articleRef.current?.focus();
   }, [focusOnMount]);
 
-  const username = post.user?.username ?? t('community.unknownAuthor');
+  const username = displayName(t, post.user?.username) ?? t('community.unknownAuthor');
   const isAuthor = !post.deleted && post.user?._id === userId && userId !== '';
   const canReply = depth < REPLY_DEPTH && canPost && !post.deleted;
   const replying = replyTo === post._id;
@@ -423,7 +424,7 @@ function VoteControls({ post }: { post: ForumPost }) {
   const downLabel = t(post.myVote === -1 ? 'community.downvoted' : 'community.downvote');
 
   return (
-    <div className="vote" role="group" aria-label={t('community.votesFor', { username: post.user?.username ?? t('community.unknownAuthorLower') })} aria-busy={pending || undefined}>
+    <div className="vote" role="group" aria-label={t('community.votesFor', { username: displayName(t, post.user?.username) ?? t('community.unknownAuthorLower') })} aria-busy={pending || undefined}>
       <button
         type="button"
         className="vote__button vote__button--up"

@@ -26,6 +26,7 @@ import { shownText } from '../lib/placeholders';
 import { repliesLabel } from '../lib/time';
 import { TimeAgo } from './time-ago';
 import '../community.css';
+import { displayName } from '../../../lib/display-name';
 
 export function ForumThreadsPage({ eventId }: { eventId: string }) {
   const t = useT();
@@ -129,7 +130,7 @@ function ThreadCard({ thread }: { thread: ForumThreadListItem }) {
         <span>
           <RichText
             id="community.startedBy"
-            parts={{ author: <span className="thread-card__author">{thread.user?.username ?? t('community.unknownAuthor')}</span> }}
+            parts={{ author: <span className="thread-card__author">{displayName(t, thread.user?.username) ?? t('community.unknownAuthor')}</span> }}
           />
         </span>
         <span aria-hidden="true"> · </span>

@@ -29,6 +29,7 @@ import { CommunityEntry, EntryList } from './community-entry';
 import { CommunityForm, SectionLoadState } from './community-section-parts';
 import { StarRatingDisplay, StarRatingInput } from './star-rating';
 import '../community.css';
+import { displayName } from '../../../lib/display-name';
 
 const DEFAULT_RATING = 1;
 
@@ -237,7 +238,7 @@ function OrganiserReply({ review, userId, onUpdated }: { review: EventReview; us
     return (
       <Button variant="ghost" className="btn--sm" onClick={() => setOpen(true)}>
         {t('community.answerPublicly')}
-        <span className="visually-hidden">{` ${t('community.answerTarget', { username: review.user?.username ?? t('community.unknownAuthorLower') })}`}</span>
+        <span className="visually-hidden">{` ${t('community.answerTarget', { username: displayName(t, review.user?.username) ?? t('community.unknownAuthorLower') })}`}</span>
       </Button>
     );
   }

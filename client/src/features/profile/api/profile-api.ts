@@ -68,3 +68,28 @@ export async function downloadDataExport(token: string): Promise<Blob> {
   const { data } = await api.get<Blob>(`/me/data-export/${id(token)}`, { responseType: 'blob' });
   return data;
 }
+
+/** What a deletion must settle first (409): tickets to events still to come, or an organiser's events and balances. */
+export interface DeletionBlockers {
+  tickets?: Array<{ ticketId: string; eventId: string; title: string; startsAt: string; ticketType: string | null; pricePaid: number; cancellable: boolean; refund: number }>;
+  futureEvents?: Array<{ eventId: string; title: string; startsAt: string }>;
+  moneyOwed?: Array<{ eventId: string; title: string; owed: number }>;
+}
+
+/** POST /api/me/account-deletion (auth) -> 202 the confirmation link was emailed; 403 wrong password; 409 with what to settle first. */
+export async function requestAccountDeletion(password: string, forfeitTickets: boolean): Promise<{ state: 'requested'; email: string }> {
+  const { data } = await api.post<{ state: 'requested'; email: string }>('/me/account-deletion', { password, ...(forfeitTickets ? { forfeitTickets } : {}) });
+  return data;
+}
+
+/** POST /api/account-deletion/confirm -> the account is closed, erased at `eraseAt`; 410 used or expired. */
+export async function confirmAccountDeletion(token: string): Promise<{ state: 'scheduled'; eraseAt: string }> {
+  const { data } = await api.post<{ state: 'scheduled'; eraseAt: string }>('/account-deletion/confirm', { token });
+  return data;
+}
+
+/** POST /api/account-deletion/undo -> the account is restored; 410 used or already erased. */
+export async function undoAccountDeletion(token: string): Promise<{ state: 'cancelled' }> {
+  const { data } = await api.post<{ state: 'cancelled' }>('/account-deletion/undo', { token });
+  return data;
+}

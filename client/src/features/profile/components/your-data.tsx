@@ -9,6 +9,7 @@ import { getErrorResponse, getErrorStatus, getServerMessage } from '../../../lib
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { getDataExportStatus, requestDataExport, type DataExportStatus } from '../api/profile-api';
+import { DeleteAccount } from './delete-account';
 
 /** While the ZIP is being made, the state is looked at again this often (it flips to "ready" when mailed). */
 const REQUESTED_POLL_MS = 5000;
@@ -90,6 +91,7 @@ export function YourData({ userId }: { userId: string }) {
         <Button variant="secondary" loading={asking} loadingText={t('profile.dataExportAsking')} disabled={status.isLoading || Boolean(data?.nextRequestAt)} onClick={() => void ask()}>
           {t('profile.dataExportButton')}
         </Button>
+        <DeleteAccount />
       </div>
     </section>
   );
