@@ -82,7 +82,11 @@ export function createPaymentApp(deps: PaymentAppDeps): {
     deliver: (result) => resultsApi.refundResult(result),
     logger,
     retryMs: config.payouts.resultRetryMs,
-    onDelivered: () => metrics.refundDeliveries.inc(),
+    onDelivered: (result) => {
+      metrics.refundDeliveries.inc();
+      // The API server has this attempt's result: a later callback about it is a duplicate, not delivered again.
+      refunds.delivered(result);
+    },
     refusedForGood,
     onParked: () => metrics.refundParked.inc(),
   });

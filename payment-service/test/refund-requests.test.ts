@@ -128,6 +128,9 @@ describe('refund requests', () => {
 
   it('delivers each result once, normalized: callbacks and Transaction Status answers; nothing for an indefinite one', async () => {
     const { refunds, calls } = setup();
+    // Attempts this service sent (a result about any other is not ours).
+    for (const n of [1, 2, 3, 4]) journal.sending(attempt(n));
+    expect(refunds.result('b2c', attempt(9), parsed())).toBe('unknown');
     expect(refunds.result('b2c', attempt(1), parsed())).toBe('queued');
     // Daraja sends the same callback twice.
     expect(refunds.result('b2c', attempt(1), parsed())).toBe('duplicate');
@@ -143,6 +146,9 @@ describe('refund requests', () => {
       { originatorConversationId: attempt(2), conversationId: 'AG_20260101_00000000000000000001', resultCode: 'R000002', resultDesc: 'The service request is processed successfully.', source: 'callback' },
       expect.objectContaining({ originatorConversationId: attempt(4), resultCode: '0', transactionId: 'SDU91HIVIY', amount: 500, source: 'status-query' }),
     ]);
+    // Once the API server has an attempt's result, any later one about it is a duplicate (not delivered).
+    refunds.delivered(calls.delivered[0]!);
+    expect(refunds.result('b2c', attempt(1), parsed({ resultCode: 'R000002', transactionId: undefined }))).toBe('duplicate');
     // Completed refunds are M-Pesa's books with real Daraja (the audit's provider side).
     expect(readProviderJournal(path.join(dir, 'journal')).payouts.map((paid) => paid.transactionId).sort()).toEqual(['SDU91HIVIT', 'SDU91HIVIY']);
   });

@@ -17,7 +17,10 @@ export interface RefundUrls {
   statusTimeout(method: RefundMethod, attempt: string): string;
 }
 
-/** What a callback came to: queued for the API server, already known, nothing definite yet, or not ours. */
+/**
+ * What a callback came to: queued for the API server; a duplicate (the same result again, or any result for an
+ * attempt the API server already has a result for); nothing definite yet; or not ours (no attempt this service sent).
+ */
 export type RefundCallbackOutcome = 'queued' | 'duplicate' | 'pending' | 'unknown';
 
 /** Our attempt, when `value` names one. */
@@ -41,6 +44,14 @@ export function createRefunds(deps: {
   metrics: Pick<PaymentMetrics, 'refunds'>;
 }) {
   const { daraja, journal, outbox, logger, metrics } = deps;
+  /** Attempts the API server acknowledged a result of (it ignores any other result of them), the latest few thousand. */
+  const settled = new Set<string>();
+
+  /** An attempt this service sent (journaled), and not one the API server has its result of already. */
+  function callbackFor(attempt: string): RefundCallbackOutcome | undefined {
+    if (!journal.wasSent(attempt) && !journal.request(attempt) && !journal.rejection(attempt)) return 'unknown';
+    return settled.has(attempt) ? 'duplicate' : undefined;
+  }
 
   function request(body: SendRefundBody): Promise<AsyncRequestOutcome> {
     const attempt = body.originatorConversationId;
@@ -104,10 +115,18 @@ export function createRefunds(deps: {
       statusQueryTaken(outcome);
     },
 
+    /** The outbox delivered a result of `attempt` (2xx): the API server has its result, and ignores any other. */
+    delivered(result: RefundResultRequest) {
+      settled.add(result.originatorConversationId);
+      if (settled.size > 5000) settled.delete(settled.values().next().value!);
+    },
+
     /** The result callback of a B2C payout or a reversal. `attempt` is ours (from the ResultURL), else the one B2C v3 echoes. */
     result(method: RefundMethod, attempt: string | undefined, result: ParsedResult): RefundCallbackOutcome {
       const originatorConversationId = attempt ?? refundAttemptOf(result.originatorConversationId);
       if (!originatorConversationId) return 'unknown';
+      const known = callbackFor(originatorConversationId);
+      if (known) return known;
       const success = result.resultCode === REFUND_RESULT_CODES.success;
       const transactionId = providerId(result.transactionId ?? resultParameter(result.parameters, 'TransactionReceipt'));
       const amount = amountOf(resultParameter(result.parameters, method === 'b2c' ? 'TransactionAmount' : 'Amount'));
@@ -136,6 +155,8 @@ export function createRefunds(deps: {
      * pending, or our query itself refused) says nothing and the attempt stays sent.
      */
     statusResult(method: RefundMethod, attempt: string, result: ParsedResult): RefundCallbackOutcome {
+      const known = callbackFor(attempt);
+      if (known) return known;
       const verdict = transactionStatusVerdict(result);
       if (verdict.state === 'paid') {
         const { transactionId, amount } = verdict;
