@@ -1,12 +1,12 @@
 // bench/refunds.mjs — the checkout bench's sale (the event refunds in full until its start), then 10% of the
 // buyers who paid cancel their ticket (POST /api/tickets/cancel, all at once) and the organiser cancels the event
-// (POST /api/events/:id/cancel): every paid order gets a refund, which the payment service's refund worker
-// sends to the Daraja simulator (reversals of the STK receipts) until each is `succeeded`.
+// (POST /api/events/:id/cancel): every paid order gets a refund, which the API server's refunds job sends through
+// the payment service to the Daraja simulator (reversals of the STK receipts) until each is `succeeded`.
 // Prints refunds, refunds per second through the simulator, time to drain, then runs `npm run audit:payments`
 // against the stack. Exits 1 on any discrepancy or any refund not succeeded.
 // Usage: node bench/refunds.mjs   (needs PostgreSQL on 127.0.0.1:5432)
 // Knobs: BUYERS=1000 SEATS=900 SIMULATOR_DELAY_MS=200 POLL_MS=3000 (the sale, as in checkout.mjs); SELF_CANCEL=0.1;
-// REFUND_POLL_MS=100 REFUND_RESULT_WAIT_MS=10000 (the refund worker's pass interval and the wait before it asks
+// REFUND_POLL_MS=100 REFUND_RESULT_WAIT_MS=10000 (the refunds job's period and the wait before it asks
 // Transaction Status; defaults 15 s and 5 min) DRAIN_TIMEOUT_S=300
 import os from 'node:os';
 import { loadAverage, runSale, runBenchWithAudit } from './checkout-stack.mjs';
@@ -25,11 +25,11 @@ await runBenchWithAudit({
     buyers: BUYERS,
     seats: SEATS,
     simulatorDelayMs: SIMULATOR_DELAY_MS,
-    paymentEnv: { REFUND_POLL_MS: String(REFUND_POLL_MS), REFUND_RESULT_WAIT_MS: String(REFUND_RESULT_WAIT_MS) },
+    apiEnv: { REFUND_POLL_MS: String(REFUND_POLL_MS), REFUND_RESULT_WAIT_MS: String(REFUND_RESULT_WAIT_MS) },
   }, async (stack, fail) => {
   const { db, eventId } = stack;
   console.log(
-    `${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms; refund worker every ${REFUND_POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
+    `${BUYERS} buyers, ${SEATS} seats, simulator delay ${SIMULATOR_DELAY_MS} ms; refunds job every ${REFUND_POLL_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
   );
 
   // Holders may cancel with a full refund until the start (the default policy refunds nothing).

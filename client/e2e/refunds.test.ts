@@ -8,7 +8,7 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
 
 /*
  * Cancelling an event in a real browser against the real API server and the payment service (Daraja
- * simulator, refund worker on): two buyers pay for a ticket through the payment service → the organiser
+ * simulator, the refunds job on): two buyers pay for a ticket through the payment service → the organiser
  * cancels the event from its page (a confirmation dialog that insists on a reason) → the page says it is
  * cancelled → the refunds go back through M-Pesa (simulated reversals) → the first buyer sees the
  * cancelled event, the void ticket and "Refunded Ksh.1,500 — receipt …" on /profile (and in
@@ -84,7 +84,7 @@ async function refundStatus(session: Session) {
 
 beforeAll(async () => {
   // One attempt per refund: a refusal leaves it failed at once, for an admin to send again.
-  h = await startHarness({ REFUND_MAX_ATTEMPTS: '1' }, { payments: { SIMULATOR_DELAY_MS: '300', REFUND_POLL_MS: '300', SIMULATOR_KEY } });
+  h = await startHarness({ REFUND_MAX_ATTEMPTS: '1', REFUND_POLL_MS: '300' }, { payments: { SIMULATOR_DELAY_MS: '300', SIMULATOR_KEY } });
   organiser = await h.server.createUser('wanjiru');
   buyer = await h.server.createUser('kamau');
   unlucky = await h.server.createUser('achieng');
@@ -196,7 +196,7 @@ describe('event cancellation and refunds in the browser', () => {
   });
 
   it('the ticket holder sees the event cancelled, the void ticket and the refund with its receipt on /profile', async () => {
-    // The refund worker sends the reversal; the simulator answers on the result URL.
+    // The refunds job sends the reversal through the payment service; the simulator answers on the result URL.
     await expect.poll(() => refundStatus(buyer), { timeout: 30_000, interval: 300 }).toBe('succeeded');
     const paid = (await transactionsOf(buyer)).find((tx) => tx.eventId === eventId)!;
     expect(paid.refundAmount).toBe(PRICE);

@@ -6,7 +6,7 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
 
 /*
  * A holder's own tickets in a real browser against the real API server and the payment service (Daraja
- * simulator, refund worker on): a buyer cancels a paid ticket from /profile within the event's full-refund
+ * simulator, the refunds job on): a buyer cancels a paid ticket from /profile within the event's full-refund
  * policy (the dialog shows the refund first) and sees the refund paid in Transaction History; on an event
  * without refunds the button is disabled and says why. A holder transfers a ticket by username: the
  * recipient sees it on their profile, and the old code is refused at the door.
@@ -67,7 +67,7 @@ async function refundOf(session: Session, eventId: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '300', REFUND_POLL_MS: '300', SIMULATOR_KEY } });
+  h = await startHarness({ REFUND_POLL_MS: '300' }, { payments: { SIMULATOR_DELAY_MS: '300', SIMULATOR_KEY } });
   organiser = await h.server.createUser('njeri');
   buyer = await h.server.createUser('otieno');
   friend = await h.server.createUser('wambui');
@@ -150,7 +150,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
     await card.getByText('You cancelled this ticket.', { exact: false }).waitFor();
     expect(await card.getByRole('img', { name: /^QR code for/ }).count()).toBe(0);
 
-    // The refund worker pays it back through the simulator (the whole payment: a reversal).
+    // The refunds job pays it back through the payment service and the simulator (the whole payment: a reversal).
     await expect.poll(async () => (await refundOf(buyer, refundable))?.refundStatus, { timeout: 30_000, interval: 300 }).toBe('succeeded');
     const refund = (await refundOf(buyer, refundable))!;
     expect(refund.refundAmount).toBe(PRICE);

@@ -162,10 +162,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await Promise.all([...started].reverse().map((instance) => instance.stop()));
   };
   try {
-    // The payment instances' reconciler and refund passes are the API instances' jobs, once per period
-    // across them all (docs/decisions/scale-out.md): the periods given for the payment side apply there.
+    // The payment instances' reconciler passes are the API instances' jobs, once per period across them all
+    // (docs/decisions/scale-out.md): the period given for the payment side applies there.
     const passPeriods = Object.fromEntries(
-      ['RECONCILE_INTERVAL_MS', 'REFUND_POLL_MS'].flatMap((name) => (options.paymentEnv?.[name] ? [[name, options.paymentEnv[name]]] : [])),
+      ['RECONCILE_INTERVAL_MS'].flatMap((name) => (options.paymentEnv?.[name] ? [[name, options.paymentEnv[name]]] : [])),
     );
     const apiEnv: Record<string, string> = {
       NODE_ENV: 'production',

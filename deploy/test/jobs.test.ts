@@ -165,7 +165,7 @@ beforeAll(async () => {
     },
     // Each instance signs its messages with its own Africa's Talking username: the gateway sees who sends.
     apiEnvOf: (index) => ({ AT_USERNAME: `api${index + 1}` }),
-    paymentEnv: { PAYMENT_PASSES: 'jobs', RECONCILE_INTERVAL_MS: '2000', REFUND_POLL_MS: '0' },
+    paymentEnv: { PAYMENT_PASSES: 'jobs', RECONCILE_INTERVAL_MS: '2000' },
     // Each payment instance calls the API through the gate under its own name.
     paymentEnvOf: (index) => ({ API_URL: `${gateUrl}/pay${index + 1}` }),
   });

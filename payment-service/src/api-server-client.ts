@@ -9,11 +9,8 @@ import {
 import type {
   AuditRequest,
   AuditResponse,
-  ClaimedRefunds,
-  RefundAcceptedRequest,
   RefundResultRequest,
   RefundResultResponse,
-  UnresolvedRefunds,
 } from '@tukio/shared/internal-refunds';
 import type { PayoutResultBody } from '@tukio/shared/internal-payouts';
 import { createBatcher } from '@tukio/shared/node/batcher';
@@ -58,11 +55,7 @@ export interface ApiServerClient {
   pendingPushes(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
   /** Successes recorded from a callback alone that no STK query has confirmed (the reconciler's second look). */
   unconfirmedSuccesses(olderThanSeconds: number, limit?: number): Promise<PendingPushes>;
-  /** Due refunds, each with a new attempt (status sent) to send now. */
-  claimRefunds(limit: number): Promise<ClaimedRefunds>;
-  refundAccepted(body: RefundAcceptedRequest): Promise<{ changed: boolean }>;
   refundResult(body: RefundResultRequest): Promise<RefundResultResponse>;
-  unresolvedRefunds(olderThanSeconds: number, limit?: number): Promise<UnresolvedRefunds>;
   audit(body: AuditRequest): Promise<AuditResponse>;
   /** One result of an organiser payout attempt (the outbox retries it until acknowledged). */
   payoutResult(body: PayoutResultBody): Promise<{ recorded: boolean }>;
@@ -142,10 +135,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
       call<PendingPushes>('GET', `/payments/pending?olderThan=${olderThanSeconds}&limit=${limit}`),
     unconfirmedSuccesses: (olderThanSeconds, limit = 100) =>
       call<PendingPushes>('GET', `/payments/unconfirmed?olderThan=${olderThanSeconds}&limit=${limit}`),
-    claimRefunds: (limit) => call<ClaimedRefunds>('POST', '/refunds/claim', { body: { limit } }),
-    refundAccepted: (body) => call<{ changed: boolean }>('POST', '/refunds/accepted', { body }),
     refundResult: (body) => call<RefundResultResponse>('POST', '/refunds/result', { body }),
-    unresolvedRefunds: (olderThanSeconds, limit = 100) => call<UnresolvedRefunds>('GET', `/refunds/unresolved?olderThan=${olderThanSeconds}&limit=${limit}`),
     audit: (body) => call<AuditResponse>('POST', '/audit', { body }),
     payoutResult: (body) => call<{ recorded: boolean }>('POST', '/payouts/results', { body, requestId: null }),
   };

@@ -18,8 +18,11 @@ import { createProviderJournal, type ProviderJournal } from './provider-journal.
 import { declareRoutes } from './route-declaration.js';
 import { createDocsRouter } from './routes/docs.routes.js';
 import { createPushJournal } from './push-journal.js';
-import { createRefundResults, type RefundResults } from './refunds/refund-results.js';
-import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
+import { createRefunds, type RefundOutbox, type RefundUrls } from './refunds/refunds.js';
+import { createRefundCallbackRouter, createRefundRouter } from './routes/refund.routes.js';
+import { refundResultRequest } from '@tukio/shared/internal-refunds';
+import { createResultOutbox } from './result-outbox.js';
+import { createSendOnce } from './daraja/send-once.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createInternalRouter } from './routes/internal.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
@@ -36,9 +39,10 @@ export interface PaymentAppDeps {
   daraja: DarajaClient;
   /** The full callback URL, secret segment included, sent with every push. */
   callbackUrl: () => string;
-  /** Where Daraja posts the results of organiser payouts and of status queries about them. */
+  /** Where Daraja posts the results of organiser payouts and refunds, and of status queries about them (callback-urls.ts). */
   payoutUrls: () => PayoutUrls;
-  /** Runs the reconciler's and the refund worker's passes when the API server's jobs ask (start.ts makes them after the app). */
+  refundUrls: () => RefundUrls;
+  /** Runs the reconciler's passes when the API server's jobs ask (start.ts makes it after the app). */
   passes?: PassRunner | undefined;
 }
 
@@ -47,20 +51,21 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app: Express;
   settlement: Settlement;
   metrics: PaymentMetrics;
-  /** What the refund worker (start.ts) shares with the refund callbacks. */
-  refunds: { results: RefundResults; journal: ProviderJournal };
-  /** The organiser payouts' results on their way to the API server: start.ts starts delivering them. */
+  /** Daraja's journal of what it said (start.ts closes it). */
+  providerJournal: ProviderJournal;
+  /** The organiser payouts' and the refunds' results on their way to the API server: start.ts starts delivering them. */
   payoutOutbox: PayoutOutbox;
+  refundOutbox: RefundOutbox;
 } {
   const { config, logger } = deps;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
   const providerJournal = createProviderJournal(path.join(config.dataDir, 'mpesa-journal'));
   const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal, providerJournal });
   const metrics = createPaymentMetrics();
-  const refundResults = createRefundResults({ api: deps.settlementApi ?? deps.api, journal: providerJournal, logger, metrics });
+  const resultsApi = deps.settlementApi ?? deps.api;
   const payoutOutbox = createPayoutOutbox({
     dir: path.join(config.dataDir, 'payout-outbox'),
-    deliver: (result) => (deps.settlementApi ?? deps.api).payoutResult(result),
+    deliver: (result) => resultsApi.payoutResult(result),
     logger,
     retryMs: config.payouts.resultRetryMs,
     onDelivered: () => metrics.payoutDeliveries.inc(),
@@ -69,7 +74,27 @@ export function createPaymentApp(deps: PaymentAppDeps): {
     onParked: () => metrics.payoutParked.inc(),
   });
   metrics.watchParkedPayoutResults(() => payoutOutbox.parked().length);
-  const payouts = createPayouts({ daraja: deps.daraja, journal: providerJournal, outbox: payoutOutbox, urls: deps.payoutUrls, logger, metrics });
+  // The refunds' results the same way, in their own directory, to POST /api/internal/refunds/result.
+  const refundOutbox: RefundOutbox = createResultOutbox({
+    what: 'refund',
+    dir: path.join(config.dataDir, 'refund-outbox'),
+    schema: refundResultRequest,
+    deliver: (result) => resultsApi.refundResult(result),
+    logger,
+    retryMs: config.payouts.resultRetryMs,
+    onDelivered: (result) => {
+      metrics.refundDeliveries.inc();
+      // The API server has this attempt's result: a later callback about it is a duplicate, not delivered again.
+      refunds.delivered(result);
+    },
+    refusedForGood,
+    onParked: () => metrics.refundParked.inc(),
+  });
+  metrics.watchParkedRefundResults(() => refundOutbox.parked().length);
+  // Payouts and refunds: each attempt goes to Daraja at most once (daraja/send-once.ts).
+  const sendOnce = createSendOnce({ journal: providerJournal, logger, enabled: () => deps.daraja.refundsEnabled });
+  const payouts = createPayouts({ daraja: deps.daraja, journal: providerJournal, outbox: payoutOutbox, sendOnce, urls: deps.payoutUrls, logger, metrics });
+  const refunds = createRefunds({ daraja: deps.daraja, journal: providerJournal, outbox: refundOutbox, sendOnce, urls: deps.refundUrls, logger, metrics });
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
@@ -86,13 +111,15 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use(createInternalRouter({ internalApiKey: config.internalApiKey, pushes: createPushService({ daraja: deps.daraja, settlement, logger, metrics, callbackUrl: deps.callbackUrl, simulator: config.simulator.enabled }) }));
   // Organiser payouts the API server decides on: one Daraja request per attempt, and status queries.
   app.use(createPayoutRouter({ internalApiKey: config.internalApiKey, payouts }));
+  // Refunds the API server's refunds job sends: one Daraja request per attempt, and status queries.
+  app.use(createRefundRouter({ internalApiKey: config.internalApiKey, refunds }));
 
   // Daraja posts here from its own servers: no CORS, its own small JSON parser, a secret path, and
   // (CALLBACK_ALLOWED_IPS) only from Safaricom's addresses.
   app.use('/api/mpesa', callbackSourceCheck(config.callbackAllowedIps, { logger, metrics }));
   app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
   // The refunds' results and queue timeouts, the same way: /api/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>.
-  app.use('/api/mpesa', createRefundCallbackRouter({ results: refundResults, secret: config.callbackSecret, logger, metrics }));
+  app.use('/api/mpesa', createRefundCallbackRouter({ refunds, secret: config.callbackSecret, logger, metrics }));
   // The organiser payouts' results: /api/mpesa/payout/{result,timeout,status-result,status-timeout}/<secret>.
   app.use('/api/mpesa', createPayoutCallbackRouter({ payouts, secret: config.callbackSecret, logger, metrics }));
 
@@ -120,5 +147,5 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api', notFoundHandler);
 
   app.use(createErrorHandler(logger));
-  return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal }, payoutOutbox };
+  return { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox };
 }

@@ -77,16 +77,12 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   /**
-   * Who runs the reconciler's and the refund worker's passes: `local` (this instance's own timers, every
-   * RECONCILE_INTERVAL_MS / REFUND_POLL_MS) or `jobs` (the API server's job queue asks one payment instance
-   * per period, POST /internal/passes/<pass>; set PAYMENT_PASSES=jobs on the API server too).
+   * Who runs the reconciler's passes: `local` (this instance's own timer, every RECONCILE_INTERVAL_MS) or `jobs`
+   * (the API server's job queue asks one payment instance per period, POST /internal/passes/reconcile; set
+   * PAYMENT_PASSES=jobs on the API server too).
    */
   PAYMENT_PASSES: z.enum(['local', 'jobs']).default('local'),
-  /** How often the refund worker claims due refunds and the refund reconciler looks for missing results (0 = off). */
-  REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
-  /** A refund request without a result this long after it was sent is asked about (Transaction Status), and again after as long. */
-  REFUND_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
-  /** The first wait before an organiser payout's result is delivered to the API server again; it doubles up to 5 min. */
+  /** The first wait before an organiser payout's or a refund's result is delivered to the API server again; it doubles up to 5 min. */
   PAYOUT_RESULT_RETRY_MS: z.coerce.number().int().min(10).max(300_000).default(1000),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
@@ -141,12 +137,7 @@ export interface PaymentConfig {
     key: string;
   };
   reconcile: { intervalMs: number; afterSeconds: number };
-  /**
-   * Refund worker and reconciler: every `pollMs` (0 = off) claim due refunds and send them; ask about requests
-   * without a result after `resultWaitMs`. Off too when Daraja has no refund credentials.
-   */
-  refunds: { pollMs: number; resultWaitMs: number };
-  /** Organiser payouts: the first wait before a result the API server did not acknowledge is delivered again. */
+  /** Organiser payouts and refunds: the first wait before a result the API server did not acknowledge is delivered again. */
   payouts: { resultRetryMs: number };
   /**
    * `local`: the passes above run on this instance's timers. `jobs`: the API server's job queue asks for
@@ -240,7 +231,6 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
       key: simulator ? (env.SIMULATOR_KEY ?? readOrCreateSecret(dataDir, 'simulator-key')) : '',
     },
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, afterSeconds: env.RECONCILE_AFTER_SECONDS },
-    refunds: { pollMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     payouts: { resultRetryMs: env.PAYOUT_RESULT_RETRY_MS },
     passes: env.PAYMENT_PASSES,
     trustProxy: env.TRUST_PROXY,

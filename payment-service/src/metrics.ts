@@ -25,13 +25,13 @@ export function createPaymentMetrics() {
   });
   const refunds = new Counter({
     name: 'refunds_total',
-    help: 'Refund attempts by method and outcome: sent (Daraja accepted it), rejected (Daraja refused it: nothing paid), unknown (no usable answer; the reconciler asks), succeeded, failed (a definite result), status-query (Transaction Status asked).',
+    help: 'Refund requests and results by method (reversal, b2c) and outcome: sent (Daraja accepted it), rejected (Daraja refused it: nothing paid), unknown (no usable answer; the API server asks its status), not-sent, repeat (answered from the journal), status-query (Transaction Status asked), succeeded, failed (a result queued for the API server).',
     labelNames: ['method', 'outcome'] as const,
     registers,
   });
   const refundCallbacks = new Counter({
     name: 'refund_callbacks_total',
-    help: 'Daraja results and queue timeouts for refunds, by route (b2c-result, reversal-timeout, status-result, …) and outcome (recorded, duplicate, unknown, doubtful, pending, timeout, wrong-secret, malformed, unavailable).',
+    help: 'Daraja results and queue timeouts for refunds, by route (b2c-result, reversal-timeout, status-result, …) and outcome (queued, duplicate, pending, unknown, timeout, wrong-secret, malformed).',
     labelNames: ['route', 'outcome'] as const,
     registers,
   });
@@ -57,6 +57,16 @@ export function createPaymentMetrics() {
     help: 'Organiser payout results the API server refused for good (a 4xx it would answer again): parked in payout-outbox/parked.log, not delivered again. Any is for a person to look at.',
     registers,
   });
+  const refundDeliveries = new Counter({
+    name: 'refund_results_delivered_total',
+    help: 'Refund results the API server acknowledged.',
+    registers,
+  });
+  const refundParked = new Counter({
+    name: 'refund_results_parked_total',
+    help: 'Refund results the API server refused for good (a 4xx it would answer again, such as a success of another amount): parked in refund-outbox/parked.log, not delivered again. Any is for a person to look at.',
+    registers,
+  });
   const inFlight = createInFlightTracker();
   metrics.gauge('http_requests_in_flight', 'Requests Express is answering right now.', () => inFlight.active);
 
@@ -69,8 +79,12 @@ export function createPaymentMetrics() {
     payoutCallbacks,
     payoutDeliveries,
     payoutParked,
+    refundDeliveries,
+    refundParked,
     /** `payout_results_parked`: the results parked now (read from the outbox when scraped; survives restarts). */
     watchParkedPayoutResults: (count: () => number) => metrics.gauge('payout_results_parked', 'Organiser payout results parked now (payout-outbox/parked.log): each needs a person.', count),
+    /** `refund_results_parked`: the same for refunds (refund-outbox/parked.log). */
+    watchParkedRefundResults: (count: () => number) => metrics.gauge('refund_results_parked', 'Refund results parked now (refund-outbox/parked.log): each needs a person.', count),
     /** Tracks, counts and times every request (mounted first); once draining, responses say Connection: close. */
     middleware: [inFlight.middleware, metrics.httpMiddleware()],
     /** Stops keep-alive on responses not yet sent; true once no request is in flight, false after `timeoutMs`. */

@@ -141,7 +141,7 @@ export function createProviderJournal(dir: string) {
       append({ rejected: record });
       rejections.set(entry.originatorConversationId, record);
     },
-    /** Before an organiser payout request goes to Daraja. */
+    /** Before a payout or refund request goes to Daraja (daraja/send-once.ts). */
     sending(originatorConversationId: string) {
       append({ sending: { originatorConversationId, at: Date.now() } });
       sending.add(originatorConversationId);

@@ -8,9 +8,10 @@ import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js
 import { createLogger } from './logger.js';
 import { createAgents } from '@tukio/shared/node/http-request';
 import { createReconciler } from './reconciler.js';
-import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
 import type { PayoutOutbox } from './payouts/payout-outbox.js';
+import type { RefundOutbox } from './refunds/refunds.js';
+import { callbackUrls } from './callback-urls.js';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -22,14 +23,13 @@ export interface RunningPaymentService {
   address: string;
   callbackUrl: string;
   reconciler: ReturnType<typeof createReconciler>;
-  /** Undefined when refunds are not configured (real Daraja without DARAJA_INITIATOR_NAME…). */
-  refunds: ReturnType<typeof createRefundWorker> | undefined;
-  /** Organiser payout results not yet acknowledged by the API server. */
+  /** Organiser payout and refund results not yet acknowledged by the API server. */
   payoutOutbox: PayoutOutbox;
+  refundOutbox: RefundOutbox;
   close(): Promise<void>;
 }
 
-/** Listens (port 0 = random), starts the reconciler and the refund worker. */
+/** Listens (port 0 = random), starts the reconciler and the result outboxes. */
 export async function startPaymentService(
   config: PaymentConfig,
   overrides: { api?: ApiServerClient; daraja?: DarajaClient; host?: string } = {},
@@ -54,49 +54,30 @@ export async function startPaymentService(
   const api = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents });
   const settlementAgents = createAgents(16);
   const settlementApi = overrides.api ?? createApiServerClient({ baseUrl: config.apiUrl, internalApiKey: config.internalApiKey, agents: settlementAgents });
-  // The results of refunds and payouts come to the STK callback's siblings: …/mpesa/{b2c,reversal,status,payout}/…/<secret>,
-  // naming our attempt in the query (Daraja names a reversal, a B2B payment and a status query with its own ids).
-  const mpesaBase = (config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`).replace(/\/callback\/?$/, '');
-  const resultUrl = (kind: string, which: string, attempt: string, method?: string) =>
-    `${mpesaBase}/${kind}/${which}/${config.callbackSecret}?ocid=${encodeURIComponent(attempt)}${method ? `&method=${method}` : ''}`;
-  const payoutUrls = {
-    result: (attempt: string) => resultUrl('payout', 'result', attempt),
-    timeout: (attempt: string) => resultUrl('payout', 'timeout', attempt),
-    statusResult: (attempt: string) => resultUrl('payout', 'status-result', attempt),
-    statusTimeout: (attempt: string) => resultUrl('payout', 'status-timeout', attempt),
-  };
+  // The results of refunds and payouts come to the STK callback's siblings, behind the same secret (callback-urls.ts).
+  const urls = callbackUrls(config.callbackBaseUrl ?? `${selfUrl}/api/mpesa/callback`, config.callbackSecret);
 
-  // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
+  // Made below, once the reconciler exists; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds, payoutOutbox } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, payoutUrls: () => payoutUrls, passes });
+  const { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox } = createPaymentApp({
+    config,
+    logger,
+    api,
+    settlementApi,
+    daraja,
+    callbackUrl: () => callbackUrl,
+    payoutUrls: () => urls.payouts,
+    refundUrls: () => urls.refunds,
+    passes,
+  });
   httpServer.on('request', app);
   // Results left by a previous run go out now, new ones as they come.
   payoutOutbox.start();
-  const refundUrls: RefundUrls = {
-    result: (kind, attempt) => resultUrl(kind, 'result', attempt),
-    timeout: (kind, attempt) => resultUrl(kind, 'timeout', attempt),
-    statusResult: (method, attempt) => resultUrl('status', 'result', attempt, method),
-    statusTimeout: (method, attempt) => resultUrl('status', 'timeout', attempt, method),
-  };
-  const refundWorker = daraja.refundsEnabled
-    ? createRefundWorker({
-        api: settlementApi,
-        daraja,
-        results: refunds.results,
-        journal: refunds.journal,
-        urls: refundUrls,
-        logger,
-        metrics,
-        pollMs: config.refunds.pollMs,
-        resultWaitMs: config.refunds.resultWaitMs,
-      })
-    : undefined;
-  // PAYMENT_PASSES=jobs: the API server's job queue asks for each pass (POST /internal/passes/…), once per period across instances.
+  refundOutbox.start();
   const passesFromJobs = config.passes === 'jobs';
-  if (!passesFromJobs) refundWorker?.start();
-  if (!refundWorker && config.env === 'production') {
-    logger.info('WARNING: refunds are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): refunds stay due on the API server until they are.');
+  if (!daraja.refundsEnabled && config.env === 'production') {
+    logger.info('WARNING: refunds and payouts are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): the API server’s refunds wait until they are.');
   }
 
   if (config.simulator.enabled && config.env === 'production') {
@@ -104,7 +85,7 @@ export async function startPaymentService(
   }
   const reconciler = createReconciler({ api: settlementApi, settlement, logger, intervalMs: config.reconcile.intervalMs, afterSeconds: config.reconcile.afterSeconds });
   reconciler.start(passesFromJobs ? 'journal' : 'passes');
-  runPass = (pass) => (pass === 'reconcile' ? reconciler.runOnce() : refundWorker?.runOnce());
+  runPass = () => reconciler.runOnce();
   logger.info(
     `payment service on http://localhost:${port} (Daraja: ${config.daraja.baseUrl}${config.simulator.enabled ? ', the simulator' : ''}; API server ${config.apiUrl})`,
   );
@@ -116,15 +97,15 @@ export async function startPaymentService(
     address,
     callbackUrl,
     reconciler,
-    refunds: refundWorker,
     payoutOutbox,
+    refundOutbox,
     close() {
       closing ??= (async () => {
         // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
         // flight finish, their calls to Daraja and the API server included (so the agents stay open
         // until then); their responses say Connection: close. A push already on a phone is journaled.
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        const reconcilerStopped = Promise.all([reconciler.stop(), refundWorker?.stop(), payoutOutbox.stop()]);
+        const reconcilerStopped = Promise.all([reconciler.stop(), payoutOutbox.stop(), refundOutbox.stop()]);
         if (!(await metrics.drain(DRAIN_TIMEOUT_MS))) logger.error('shutdown: requests still in flight were cut off');
         httpServer.closeAllConnections();
         await stopped;
@@ -132,8 +113,9 @@ export async function startPaymentService(
         agents.destroy();
         settlementAgents.destroy();
         settlement.journal.close();
-        refunds.journal.close();
+        providerJournal.close();
         payoutOutbox.close();
+        refundOutbox.close();
       })();
       return closing;
     },

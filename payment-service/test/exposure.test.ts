@@ -60,7 +60,7 @@ describe('where the payment service listens', () => {
 
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-pay-host-'));
     const open = await startPaymentService(
-      loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', PAYMENT_HOST: '0.0.0.0', DATA_DIR: dataDir, API_URL: s.server.url, INTERNAL_API_KEY: 'x', RECONCILE_INTERVAL_MS: '0', REFUND_POLL_MS: '0', LOG_LEVEL: 'silent', ...s.sim.paymentEnv }),
+      loadPaymentConfig({ NODE_ENV: 'test', PAYMENT_PORT: '0', PAYMENT_HOST: '0.0.0.0', DATA_DIR: dataDir, API_URL: s.server.url, INTERNAL_API_KEY: 'x', RECONCILE_INTERVAL_MS: '0', LOG_LEVEL: 'silent', ...s.sim.paymentEnv }),
     );
     try {
       expect(open.address).toBe('0.0.0.0');

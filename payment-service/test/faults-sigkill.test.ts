@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -16,7 +16,9 @@ import { createPostgresDatabase, freePort, root, startGate, startService, type S
  *  B. the payment service is SIGKILLed after pushes were sent and before their callbacks arrive
  *     — some of them never answered to the API server — and restarted.
  *  C. the payment service is SIGKILLed after refunds were sent to M-Pesa and before their results
- *     arrive (a cancelled event: reversals of every payment), and restarted.
+ *     arrive (a cancelled event: reversals of every payment), and restarted;
+ *  D. the payment service is SIGKILLed after the refunds' results arrived and were journaled in its outbox,
+ *     before the API server took them, and restarted: each result reaches the API server once.
  * Then the reconciler settles what was left, and the books must balance: M-Pesa's side (the
  * simulator's ledger of prompts and payouts) against the database (payments, orders, tickets, refunds).
  *
@@ -406,6 +408,43 @@ const paymentEnv = (apiPort: number, payPort: number, dataDir: string, extra: Re
   ...extra,
 });
 
+/**
+ * The API server (its refunds job every 200 ms, `apiEnv` added), M-Pesa (the simulator, its results posted 3 s after
+ * each request) and the payment service (`payEnv` added, given the API server's port); 12 buyers pay (one of them for
+ * two seats), then the organiser cancels the event: every payment is to be reversed.
+ */
+async function cancelledSale(apiEnv: Record<string, string>, payEnv: (apiPort: number) => Promise<Record<string, string>> = async () => ({})) {
+  const payPort = await freePort();
+  const stack = await startApi({ PAYMENT_PORT: String(payPort), REFUND_POLL_MS: '200', ...apiEnv });
+  const { db, processes } = stack;
+  const { eventId, buyers, organiserToken } = await seedSale(db);
+  const refunded = buyers.slice(0, 12);
+  // M-Pesa (the simulator) is its own process and keeps going.
+  // Its key, as a Daraja portal gives the M-Pesa certificate: the initiator password is encrypted with it at start.
+  const daraja = await startSimulatorProcess(processes, stack.dataDir, payPort, 3000);
+  const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, { ...daraja.env, ...(await payEnv(stack.apiPort)) });
+  const launchPay = async () => {
+    processes.pay = await startService({ name: 'payment service', entry: 'payment-service/src/index.ts', port: payPort, env });
+    return processes.pay;
+  };
+  await launchPay();
+
+  const answers = await Promise.all(
+    refunded.map((buyer) => post(`${processes.pay!.url}/api/stkPush`, buyer.token, { phone: buyer.phone, amount: 1, Order_ID: `${eventId}_${buyer.phone}`, quantity: buyer.quantity })),
+  );
+  expect(answers.map((answer) => answer.status)).toEqual(refunded.map(() => 200));
+  await waitFor('12 confirmed payments', async () => (await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`)) === refunded.length, 30_000);
+  const cancel = await fetch(`${stack.processes.api!.url}/api/events/${eventId}/cancel`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${organiserToken}` },
+    body: JSON.stringify({ reason: 'The fault test cancels it.' }),
+  });
+  expect(cancel.status).toBe(200);
+  /** M-Pesa's own list of what it paid out (the simulator's). */
+  const payouts = async () => (await (await fetch(`${daraja.simulatorUrl}/simulator/payouts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } })).json()) as Array<{ status: string }>;
+  return { db, processes, daraja, env, launchPay, refunded, payouts, dataDir: stack.dataDir };
+}
+
 describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
   it('A: the API server killed mid-sale and restarted; the reconciler settles; the books balance', { timeout: 110_000 }, async () => {
     // The API server reaches the payment service through a gate, which can keep the payment service's answers from it.
@@ -536,37 +575,8 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
   });
 
   it('C: the payment service killed between refunds sent and their results, restarted; Transaction Status settles them; the audit finds 0 discrepancies', { timeout: 110_000 }, async () => {
-    const payPort = await freePort();
-    const stack = await startApi({ PAYMENT_PORT: String(payPort) });
-    const { db, processes } = stack;
-    const { eventId, buyers, organiserToken } = await seedSale(db);
-    const refunded = buyers.slice(0, 12);
-    // M-Pesa (the simulator) is its own process and keeps going; its results are posted 3 s after each request.
-    // Its key, as a Daraja portal gives the M-Pesa certificate: the initiator password is encrypted with it at start.
-    const daraja = await startSimulatorProcess(processes, stack.dataDir, payPort, 3000);
-    const env = paymentEnv(stack.apiPort, payPort, stack.dataDir, {
-      ...daraja.env,
-      REFUND_POLL_MS: '200',
-      REFUND_RESULT_WAIT_MS: '2000',
-    });
-    const launchPay = async () => {
-      processes.pay = await startService({ name: 'payment service', entry: 'payment-service/src/index.ts', port: payPort, env });
-      return processes.pay;
-    };
-    await launchPay();
-
-    // 12 buyers pay (one of them for two seats); then the organiser cancels: every payment is reversed.
-    const answers = await Promise.all(
-      refunded.map((buyer) => post(`${processes.pay!.url}/api/stkPush`, buyer.token, { phone: buyer.phone, amount: 1, Order_ID: `${eventId}_${buyer.phone}`, quantity: buyer.quantity })),
-    );
-    expect(answers.map((answer) => answer.status)).toEqual(refunded.map(() => 200));
-    await waitFor('12 confirmed payments', async () => (await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`)) === refunded.length, 30_000);
-    const cancel = await fetch(`${stack.processes.api!.url}/api/events/${eventId}/cancel`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${organiserToken}` },
-      body: JSON.stringify({ reason: 'The fault test cancels it.' }),
-    });
-    expect(cancel.status).toBe(200);
+    // The API server asks about an attempt without a result 2 s after it was sent.
+    const { db, processes, daraja, env, launchPay, refunded, payouts } = await cancelledSale({ REFUND_RESULT_WAIT_MS: '2000' });
 
     // Every refund sent and accepted by M-Pesa, none answered yet: the payment service dies now.
     await waitFor(
@@ -578,7 +588,6 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     expect(await count(db, `SELECT count(*)::int AS n FROM refund_attempts WHERE status <> 'sent'`)).toBe(0);
     await processes.pay!.kill();
     // M-Pesa pays and posts its results to nobody (Daraja does not retry them).
-    const payouts = async () => (await (await fetch(`${daraja.simulatorUrl}/simulator/payouts`, { headers: { 'x-simulator-key': SIMULATOR_KEY } })).json()) as Array<{ status: string }>;
     await waitFor('M-Pesa to pay every refund', async () => (await payouts()).filter((payout) => payout.status === 'paid').length === refunded.length, 20_000, 100);
     expect(await count(db, `SELECT count(*)::int AS n FROM refunds WHERE status = 'sent'`)).toBe(refunded.length);
 
@@ -594,5 +603,44 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
     const fromJournal = await expectCleanAudit(env);
     expect(fromJournal.stdout).toMatch(/Checked 12 payments, 12 refunds and 0 organiser payouts/);
     console.log(`[faults C] ${refunded.length} refunds sent, payment service SIGKILLed before any result, M-Pesa paid them all; settled by Transaction Status ${settleSeconds.toFixed(1)} s after the restart; audit: 0 discrepancies`);
+  });
+
+  it("D: the payment service killed after M-Pesa's refund results came in and before the API server took them, restarted; each result reaches it once", { timeout: 110_000 }, async () => {
+    // The payment service reaches the API server through a gate that refuses the refund results for now (as if the
+    // API server were down); the API server asks about a late result only after an hour: only the outbox settles them.
+    const RESULTS = /^\/api\/internal\/refunds\/result/;
+    let gate!: Awaited<ReturnType<typeof startGate>>;
+    const { db, processes, daraja, env, launchPay, refunded, dataDir } = await cancelledSale({ REFUND_RESULT_WAIT_MS: '3600000' }, async (apiPort) => {
+      gate = await startGate(`http://127.0.0.1:${apiPort}`);
+      cleanups.push(() => gate.close());
+      gate.refuse(RESULTS);
+      return { API_URL: gate.url };
+    });
+
+    // M-Pesa pays every refund and posts its results: each is journaled in the outbox, and refused by the API server.
+    const refusedAttempts = () => new Set(gate.refused(RESULTS).map((request) => (JSON.parse(request.body) as { originatorConversationId: string }).originatorConversationId));
+    await waitFor('every refund result in the outbox and refused', async () => refusedAttempts().size === refunded.length, 30_000, 50);
+    expect(await count(db, `SELECT count(*)::int AS n FROM refunds WHERE status = 'sent'`)).toBe(refunded.length);
+    await processes.pay!.kill();
+
+    // The API server answers again; the payment service restarts and delivers what its outbox kept.
+    gate.refuse(undefined);
+    const restartedAt = Date.now();
+    await launchPay();
+    await waitFor('every refund settled', async () => (await count(db, `SELECT count(*)::int AS n FROM refunds WHERE status = 'succeeded'`)) === refunded.length, 30_000, 100);
+    const settleSeconds = (Date.now() - restartedAt) / 1000;
+    // Once each: one success per attempt, one transition to succeeded and one refund_paid posting per refund.
+    const { rows: attempts } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM refund_attempts GROUP BY status`);
+    expect(attempts).toEqual([{ status: 'succeeded', n: refunded.length }]);
+    expect(await count(db, `SELECT count(*)::int AS n FROM refund_transitions WHERE to_status = 'succeeded'`)).toBe(refunded.length);
+    expect(await count(db, `SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'refund_paid'`)).toBe(refunded.length);
+    // Delivered and acknowledged: the outbox is empty, and nothing is parked.
+    await waitFor('the refund outbox emptied', async () => readFileSync(path.join(dataDir, 'payments', 'refund-outbox', 'outbox.log'), 'utf8') === '', 10_000, 50);
+    expect(existsSync(path.join(dataDir, 'payments', 'refund-outbox', 'parked.log'))).toBe(false);
+
+    await expectCleanAudit(env, '--ledger', `${daraja.simulatorUrl}/simulator/ledger?key=${SIMULATOR_KEY}`);
+    const fromJournal = await expectCleanAudit(env);
+    expect(fromJournal.stdout).toMatch(/Checked 12 payments, 12 refunds and 0 organiser payouts/);
+    console.log(`[faults D] ${refunded.length} refund results in the outbox, payment service SIGKILLed before the API server took any; delivered once each ${settleSeconds.toFixed(1)} s after the restart; audit: 0 discrepancies`);
   });
 });

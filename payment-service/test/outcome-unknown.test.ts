@@ -62,7 +62,6 @@ const startPayment = () =>
       // The reconciler replays the journal every half second.
       RECONCILE_INTERVAL_MS: '500',
       RECONCILE_AFTER_SECONDS: '1',
-      REFUND_POLL_MS: '0',
     },
   });
 

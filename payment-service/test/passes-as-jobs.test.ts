@@ -1,6 +1,6 @@
 /**
- * PAYMENT_PASSES=jobs (docs/decisions/scale-out.md, "Payment passes"): the reconciler's and the refund
- * worker's passes are jobs of the API server's queue. Two API instances schedule them; each period's pass
+ * PAYMENT_PASSES=jobs (docs/decisions/scale-out.md, "Payment passes"): the reconciler's passes are jobs of
+ * the API server's queue (refunds are the API server's own refunds job). Two API instances schedule them; each period's pass
  * reaches one of two payment instances (through a round-robin stand-in for the balancer) once, and the
  * payment instances' own timers run none. A pass that fails fails its job, which is retried and lands on
  * the other instance. The kill -9 of a payment instance mid-pass is in deploy/test/jobs.test.ts.
@@ -22,7 +22,7 @@ import { startRecordingProxy } from './helpers/recording-proxy.js';
 /** Retries `check` until it passes (vitest's waitFor: its last failure is the test's when time runs out). */
 const eventually = <T>(check: () => Promise<T>, timeout = 60_000) => vi.waitFor(check, { timeout, interval: 100 });
 
-const PASS_ENV = { PAYMENT_PASSES: 'jobs', RECONCILE_INTERVAL_MS: '1000', REFUND_POLL_MS: '1000' };
+const PASS_ENV = { PAYMENT_PASSES: 'jobs', RECONCILE_INTERVAL_MS: '1000' };
 
 /** A payment instance taking its passes from the API server's jobs, calling the API server at `apiUrl`. */
 /** The Daraja simulator every payment instance here talks to (refunds on: their pass has work to ask for). */
@@ -103,7 +103,6 @@ describe('two API instances, two payment instances', () => {
       await eventually(async () => {
         const completed = (await passJobs((text) => client.query<JobRow>(text))).filter((row) => row.state === 'completed');
         expect(completed.filter((row) => row.name === 'payment-reconcile').length).toBeGreaterThanOrEqual(3);
-        expect(completed.filter((row) => row.name === 'payment-refunds').length).toBeGreaterThanOrEqual(3);
       });
       // Stopped gracefully, the API instances schedule nothing more and finish the passes in hand.
       await Promise.all(apis.map((api) => api.close()));
@@ -111,7 +110,6 @@ describe('two API instances, two payment instances', () => {
       const jobs = await passJobs((text) => client.query<JobRow>(text));
       for (const [job, pass, firstCall] of [
         ['payment-reconcile', 'reconcile', '/api/internal/payments/pending'],
-        ['payment-refunds', 'refunds', '/api/internal/refunds/claim'],
       ] as const) {
         const completed = jobs.filter((row) => row.name === job && row.state === 'completed');
         const asked = balancer.seen.filter((request) => request.path === `/internal/passes/${pass}`);

@@ -33,7 +33,6 @@ const serviceEnv = (dir: string) => ({
   CALLBACK_SECRET,
   ...sim.paymentEnv,
   RECONCILE_INTERVAL_MS: '0',
-  REFUND_POLL_MS: '0',
   PAYOUT_RESULT_RETRY_MS: '20',
   LOG_LEVEL: 'silent',
 });

@@ -287,8 +287,9 @@ describe('SecurityCredential', () => {
       DARAJA_CALLBACK_URL: 'https://pay.example.com/api/mpesa/callback',
     });
     expect(real.daraja.refunds).toBeUndefined();
-    expect(real.refunds).toEqual({ pollMs: 15_000, resultWaitMs: 300_000 });
-    expect(() => loadPaymentConfig({ DATA_DIR: '/tmp/tukio-refund-config', INTERNAL_API_KEY: 'k', REFUND_POLL_MS: '-1' })).toThrow(/REFUND_POLL_MS/);
+    // The refund results' outbox retries as the payouts' does (the API server's refunds job decides when to send).
+    expect(real.payouts).toEqual({ resultRetryMs: 1000 });
+    expect(() => loadPaymentConfig({ DATA_DIR: '/tmp/tukio-refund-config', INTERNAL_API_KEY: 'k', PAYOUT_RESULT_RETRY_MS: '-1' })).toThrow(/PAYOUT_RESULT_RETRY_MS/);
   });
 });
 

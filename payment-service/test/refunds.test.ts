@@ -23,9 +23,10 @@ let phoneCounter = 0;
 
 beforeAll(async () => {
   s = await startStack({
-    // Holds last 0.6 s, so a payment can arrive after its seat went to someone else; failed attempts wait 100 ms.
-    serverEnv: { HOLD_MINUTES: '0.01', REFUND_RETRY_BASE_MS: '100' },
-    paymentEnv: { REFUND_POLL_MS: '50', REFUND_RESULT_WAIT_MS: '1000', METRICS_TOKEN },
+    // Holds last 0.6 s, so a payment can arrive after its seat went to someone else; failed attempts wait 100 ms; the
+    // refunds job runs every 50 ms and looks at a result still missing after a second.
+    serverEnv: { HOLD_MINUTES: '0.01', REFUND_RETRY_BASE_MS: '100', REFUND_POLL_MS: '50', REFUND_RESULT_WAIT_MS: '1000' },
+    paymentEnv: { METRICS_TOKEN },
   });
   organiser = await s.quickUser('refundorganiser');
 });

@@ -79,6 +79,9 @@ import {
   createSelfCancelRouter,
   createInternalRefundsRouter,
   createRefundsService,
+  createRefundGateway,
+  createRefundsJob,
+  type RefundGateway,
 } from './modules/checkout/index.js';
 import {
   createEventTicketsRouter,
@@ -117,6 +120,8 @@ export interface AppDeps {
   jobs?: JobQueue | undefined;
   /** Where organisers' payouts go (tests: a stand-in); unset = the payout-accounts module's confirmed destinations. */
   payoutDestinations?: PayoutDestinations | undefined;
+  /** Where the refunds job sends attempts (tests record them); default: the payment service at PAYMENT_URL. */
+  refundGateway?: RefundGateway | undefined;
 }
 
 /**
@@ -244,7 +249,7 @@ export function createServices(deps: AppDeps) {
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
   const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service, jobs: deps.jobs });
-  // PAYMENT_PASSES=jobs: the payment service's reconciler and refund passes are this server's jobs (local: its own timers).
+  // PAYMENT_PASSES=jobs: the payment service's reconciler passes are this server's jobs (local: its own timer).
   const paymentPasses =
     config.paymentPasses.mode === 'jobs'
       ? createPaymentPasses({
@@ -252,7 +257,6 @@ export function createServices(deps: AppDeps) {
           internalApiKey: config.internalApiKey,
           logger,
           reconcileMs: config.paymentPasses.reconcileMs,
-          refundsMs: config.paymentPasses.refundsMs,
           jobs: deps.jobs,
           timeoutMs: Math.max(1000, Math.floor(config.jobs.expireSeconds * 900)),
         })
@@ -317,6 +321,16 @@ export function createServices(deps: AppDeps) {
     jobs: deps.jobs,
   });
   const refunds = createRefundsService({ db, logger, retryBaseMs: config.refunds.retryBaseMs, maxAttempts: config.refunds.maxAttempts, auditPayouts: payouts.audit });
+  // Refunds go back the same way: a job claims each due one and sends its attempt through the payment service (docs/decisions/refunds.md).
+  const refundsJob = createRefundsJob({
+    db,
+    refunds,
+    gateway: deps.refundGateway ?? createRefundGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs }),
+    logger,
+    resultWaitMs: config.refunds.resultWaitMs,
+    everyMs: config.refunds.jobMs,
+    jobs: deps.jobs,
+  });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
   const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });
@@ -345,7 +359,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, accountDeletions, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, accountDeletions, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;

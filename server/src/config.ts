@@ -125,14 +125,17 @@ const envSchema = z.object({
   /** Days sent and failed emails stay in the outbox (without their body once sent) before they are pruned. */
   MAIL_KEEP_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   /**
-   * Who runs the payment service's reconciler and refund passes: `local` (its own timers, one loop per
-   * payment instance) or `jobs` (this server's job queue asks a payment instance for each pass through
-   * PAYMENT_URL, once per period across instances; set the same on the payment service). Their periods:
-   * RECONCILE_INTERVAL_MS and REFUND_POLL_MS, as the payment service reads them.
+   * Who runs the payment service's reconciler passes: `local` (its own timer, one loop per payment instance) or
+   * `jobs` (this server's job queue asks a payment instance for each pass through PAYMENT_URL, once per period
+   * across instances; set the same on the payment service). Its period: RECONCILE_INTERVAL_MS, as the payment
+   * service reads it.
    */
   PAYMENT_PASSES: z.enum(['local', 'jobs']).default('local'),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  /** Milliseconds between runs of the refunds job (once per period across instances): due refunds are sent, late results looked at; 0: only when asked. */
   REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  /** A refund attempt without a result this long after it was sent is looked at (sent again, or its Transaction Status asked), and again after as long. */
+  REFUND_RESULT_WAIT_MS: z.coerce.number().int().min(1).max(86_400_000).default(300_000),
   /** Milliseconds between each instance's looks for SMS to send (0: only right after one is queued). */
   SMS_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   /** Attempts an SMS gets before it is left `failed`. */
@@ -251,7 +254,8 @@ export interface AppConfig {
   fees: { initial: FeeRule; mpesaTariff: MpesaTariff };
   ticketSigningKey: string | undefined;
   /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
-  refunds: { retryBaseMs: number; maxAttempts: number };
+  /** Refunds (docs/decisions/refunds.md): retries, the refunds job's period, and how long a result may take before it is looked at. */
+  refunds: { retryBaseMs: number; maxAttempts: number; jobMs: number; resultWaitMs: number };
   /** Organiser payouts (docs/decisions/payouts.md): the schedule, the smallest payout, results and retries, the job's period. */
   payouts: { delayDays: number; earlySharePercent: number; minAmount: number; resultWaitSeconds: number; maxAttempts: number; retryBaseMs: number; jobMs: number };
   /** Background jobs (pg-boss): when a running one counts as lost, and the retries of a failed one. */
@@ -272,7 +276,7 @@ export interface AppConfig {
    * The payment service's passes as jobs here (`jobs`: each period's pass is asked of one payment instance
    * through paymentUrl), or left to its own timers (`local`); a period of 0 = that pass is not scheduled.
    */
-  paymentPasses: { mode: 'local' | 'jobs'; reconcileMs: number; refundsMs: number };
+  paymentPasses: { mode: 'local' | 'jobs'; reconcileMs: number };
   /** How long a waitlist offer holds its seats, and how often every waitlist is looked at. */
   waitlist: { offerMinutes: number; sweepMs: number };
   /** The line in front of a busy sale's seat holds: admissions per second and at once, and how long a turn lasts. */
@@ -411,7 +415,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       mpesaTariff: mpesaTariffOf(env.MPESA_TARIFF),
     },
     ticketSigningKey: env.TICKET_SIGNING_KEY,
-    refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS },
+    refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS, jobMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     payouts: {
       delayDays: env.PAYOUT_DELAY_DAYS,
       earlySharePercent: env.EARLY_PAYOUT_SHARE,
@@ -435,7 +439,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       pushTargetMs: env.WAITING_ROOM_PUSH_TARGET_MS,
     },
     mail: { pollMs: env.MAIL_POLL_MS, maxAttempts: env.MAIL_MAX_ATTEMPTS, retryBaseMs: env.MAIL_RETRY_BASE_MS, keepDays: env.MAIL_KEEP_DAYS },
-    paymentPasses: { mode: env.PAYMENT_PASSES, reconcileMs: env.RECONCILE_INTERVAL_MS, refundsMs: env.REFUND_POLL_MS },
+    paymentPasses: { mode: env.PAYMENT_PASSES, reconcileMs: env.RECONCILE_INTERVAL_MS },
     sms: {
       gateway: smsGatewayOf(env, dataDir),
       callbackSecret: env.SMS_CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'sms-callback-secret'),

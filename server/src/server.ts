@@ -94,6 +94,7 @@ export async function startServer(
   services.admissionRate.start();
   services.uploadsSweep.start();
   services.payouts.job.start();
+  services.refundsJob.start();
   await services.dataExports.start();
   await services.accountDeletions.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
@@ -128,6 +129,7 @@ export async function startServer(
         await services.accountDeletions.stop();
         await services.reminders.stop();
         await services.payouts.job.stop();
+        await services.refundsJob.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();
         // Mail still being built or looked up in memory reaches the outbox (index.ts gives the whole shutdown

@@ -361,7 +361,7 @@ describe('POST /api/internal/audit', () => {
     expect((await t.api('POST', `/api/tickets/${two}/transfer`, { token: chebet.token, body: { to: amani.user.username } })).status).toBe(200);
     // Partial: both tickets cancelled, 30% back, the rest kept by the organiser.
     expect((await t.api('POST', '/api/tickets/cancel', { token: chebet.token, body: { ticketIds: of(partial) } })).body.refundAmount).toBe(300);
-    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string; amount: number }>;
+    const claimed = await t.services.refunds.claim(50);
     const [selfRefund] = await refundsOf(t, full);
     const attempt = claimed.find((item) => item.refundId === selfRefund!.id)!;
     const result = { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId: receiptNo('S'), amount: 500, source: 'callback' };
@@ -377,7 +377,7 @@ describe('POST /api/internal/audit', () => {
     const eventId = await paidEvent('Audited gala');
     await payFor(t, amani.token, eventId);
     expect((await cancel(eventId, organiser)).status).toBe(200);
-    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string; amount: number }>;
+    const claimed = await t.services.refunds.claim(50);
     const [ours] = await refundsOf(t, eventId);
     const attempt = claimed.find((item) => item.refundId === ours!.id)!;
     const transactionId = receiptNo('A');
@@ -489,7 +489,7 @@ describe('GET /api/events/:id/refunds', () => {
     const [chebetTicket] = await mine(chebet);
     expect((await t.api('POST', `/api/tickets/${chebetTicket!._id}/transfer`, { token: chebet.token, body: { to: baraka.user.username } })).status).toBe(200);
     const [selfRefund] = await refundsOf(t, eventId);
-    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string }>;
+    const claimed = await t.services.refunds.claim(50);
     const attempt = claimed.find((item) => item.refundId === selfRefund!.id)!;
     const transactionId = receiptNo('S');
     const result = { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId, amount: 500, source: 'callback' };

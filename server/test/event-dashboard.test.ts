@@ -70,7 +70,7 @@ describe('GET /api/events/:id/dashboard', () => {
     const [cancelled, kept] = await mine(amani, eventId);
     expect((await t.api('POST', '/api/tickets/cancel', { token: amani.token, body: { ticketIds: [cancelled!._id] } })).body.refundAmount).toBe(500);
     const [refund] = await refundsOf(t, eventId);
-    const claimed = (await t.api('POST', '/api/internal/refunds/claim', { headers: internalHeaders(t), body: { limit: 50 } })).body as Array<{ refundId: string; originatorConversationId: string }>;
+    const claimed = await t.services.refunds.claim(50);
     const attempt = claimed.find((item) => item.refundId === refund!.id)!;
     const paidOut = { originatorConversationId: attempt.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId: receiptNo('D'), amount: 500, source: 'callback' };
     expect((await t.api('POST', '/api/internal/refunds/result', { headers: internalHeaders(t), body: paidOut })).body).toMatchObject({ status: 'succeeded' });

@@ -102,9 +102,9 @@ describe('postings', () => {
       refunds_payable: -300,
     });
 
-    // Claimed until ours comes out, then M-Pesa's success.
+    // Claimed by the refunds job until ours comes out, then M-Pesa's success.
     let attempt: { originatorConversationId: string } | undefined;
-    for (let round = 0; round < 10 && !attempt; round++) attempt = (await internal<Array<{ refundId: string; originatorConversationId: string }>>('POST', '/refunds/claim', { limit: 50 })).body.find((one) => one.refundId === refund!.id);
+    for (let round = 0; round < 10 && !attempt; round++) attempt = (await t.services.refunds.claim(50)).find((one) => one.refundId === refund!.id);
     const transactionId = receiptNo('R');
     const result = await internal('POST', '/refunds/result', { originatorConversationId: attempt!.originatorConversationId, resultCode: '0', resultDesc: 'ok', transactionId, amount: 300, source: 'callback' });
     expect(result.body).toMatchObject({ status: 'succeeded', changed: true });

@@ -18,9 +18,8 @@ let t: TestServer;
 beforeAll(async () => {
   services = await startPayoutServices({
     // Trusted organisers get all of an event's net before it ends: the loop need not wait for events to end.
-    serverEnv: { EARLY_PAYOUT_SHARE: '100', STK_RATE_LIMIT_PER_IP: '1000', STK_RATE_LIMIT_PER_USER: '1000', STK_RATE_LIMIT_PER_PHONE: '1000' },
+    serverEnv: { EARLY_PAYOUT_SHARE: '100', STK_RATE_LIMIT_PER_IP: '1000', STK_RATE_LIMIT_PER_USER: '1000', STK_RATE_LIMIT_PER_PHONE: '1000', REFUND_POLL_MS: '100' },
     // Refunds go to M-Pesa (the simulator) as they would in production.
-    paymentEnv: { REFUND_POLL_MS: '100' },
   });
   t = services.t;
 }, 120_000);
@@ -35,7 +34,7 @@ async function expectAuditClean() {
   return audit;
 }
 
-/** Waits until every refund of the event is paid by M-Pesa (the payment service's refund poller). */
+/** Waits until every refund of the event is paid by M-Pesa (the API server's refunds job, through the payment service). */
 const refundsPaid = (eventId: string, count: number) =>
   waitFor(async () => {
     const rows = await t.db.select().from(refunds).where(eq(refunds.eventId, eventId));

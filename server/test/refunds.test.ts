@@ -1,14 +1,16 @@
-import { eq } from 'drizzle-orm';
+import type { SendRefundBody } from '@tukio/shared/internal-refunds';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, refundAttempts, refunds, refundTransitions } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
-import { internalHeaders, payFor, receiptNo, settle } from './helpers/refunds.js';
+import { internalHeaders, payFor, receiptNo, sendRefunds, settle, startRefundDesk, type DeskAnswer, type RefundDesk } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
- * The refund ledger through the internal routes the payment service calls (X-Internal-Key): claim,
- * accepted, result, unresolved, and the admin's list and retry. Refunds are made the way production
- * makes them, by cancelling an event that has paid orders.
+ * The refund ledger: the refunds job claiming due refunds and sending each attempt to the payment service (a
+ * stand-in over HTTP that records what it is asked), the results the payment service delivers
+ * (POST /api/internal/refunds/result, X-Internal-Key), late results looked at, and the admin's list and retry.
+ * Refunds are made the way production makes them, by cancelling an event that has paid orders.
  */
 
 /** Long enough that the check "not due yet" right after a failure holds on a loaded machine. */
@@ -16,31 +18,25 @@ const RETRY_BASE_MS = 2000;
 const MAX_ATTEMPTS = 3;
 
 let t: TestServer;
+let desk: RefundDesk;
 let admin: { token: string };
 let organiser: { token: string; user: { _id: string } };
 let buyer: { token: string; user: { _id: string } };
 
 beforeAll(async () => {
-  t = await startTestServer({ REFUND_RETRY_BASE_MS: String(RETRY_BASE_MS), REFUND_MAX_ATTEMPTS: String(MAX_ATTEMPTS) });
+  desk = await startRefundDesk();
+  // Results are looked at after an hour: the test moves an attempt's sent time back when it wants one late.
+  t = await startTestServer({ REFUND_RETRY_BASE_MS: String(RETRY_BASE_MS), REFUND_MAX_ATTEMPTS: String(MAX_ATTEMPTS), PAYMENT_PORT: String(desk.port), REFUND_RESULT_WAIT_MS: '3600000' });
   admin = await t.loginAdmin();
   organiser = await t.createUser('refundorganiser');
   buyer = await t.createUser('refundbuyer');
 }, 60_000);
 afterAll(async () => {
   await t?.close();
+  await desk?.close();
 });
 
 const internal = <T = any>(method: string, path: string, body?: unknown) => t.api<T>(method, `/api/internal${path}`, { headers: internalHeaders(t), body });
-
-interface Claimed {
-  refundId: string;
-  originatorConversationId: string;
-  method: 'reversal' | 'b2c';
-  amount: number;
-  phone: string;
-  receipt: string | null;
-  remarks: string;
-}
 
 /** `count` paid orders (`price` each) for a new event, which the admin then cancels: one due refund per order. */
 async function dueRefunds(count: number, price = 250) {
@@ -54,18 +50,14 @@ async function dueRefunds(count: number, price = 250) {
   return { eventId, paid, ids: rows.map((row) => row.id) };
 }
 
-/** Claims until every refund in `ids` came out (others due meanwhile are claimed too, and ignored). */
-async function claimOwn(ids: string[]): Promise<Claimed[]> {
-  const mine: Claimed[] = [];
-  for (let round = 0; round < 10 && mine.length < ids.length; round++) {
-    const res = await internal<Claimed[]>('POST', '/refunds/claim', { limit: 50 });
-    expect(res.status).toBe(200);
-    mine.push(...res.body.filter((item) => ids.includes(item.refundId)));
-  }
+/** Runs the refunds job until each refund in `ids` was sent (with one attempt more); what the payment service was sent for them. */
+async function claimOwn(ids: string[]) {
+  const mine = await sendRefunds(t, desk, ids);
   expect(mine.map((item) => item.refundId).sort()).toEqual([...ids].sort());
   return mine;
 }
 
+const defaultAnswer = (body: SendRefundBody): DeskAnswer => ({ status: 200, body: { outcome: 'accepted', conversationId: `AG_${body.originatorConversationId}` } });
 const refundRow = async (id: string) => (await t.db.select().from(refunds).where(eq(refunds.id, id)))[0]!;
 const historyOf = async (id: string) =>
   (await t.db.select().from(refundTransitions).where(eq(refundTransitions.refundId, id)).orderBy(refundTransitions.at, refundTransitions.id)).map((row) => `${row.fromStatus ?? '-'}>${row.toStatus}`);
@@ -92,9 +84,9 @@ describe('refunds made by settlement', () => {
 describe('claim', () => {
   it('hands each due refund to one claim only, even when claims run at once', async () => {
     const { ids, paid } = await dueRefunds(6);
-    const claims = await Promise.all([0, 1, 2].map(() => internal<Claimed[]>('POST', '/refunds/claim', { limit: 3 })));
-    for (const claim of claims) expect(claim.status).toBe(200);
-    const all = claims.flatMap((claim) => claim.body).filter((item) => ids.includes(item.refundId));
+    // The job's claim, three runs at once (as pg-boss may run a retried job beside a late one).
+    const claims = await Promise.all([0, 1, 2].map(() => t.services.refunds.claim(3)));
+    const all = claims.flat().filter((item) => ids.includes(item.refundId));
     expect(all).toHaveLength(6);
     expect(new Set(all.map((item) => item.refundId)).size).toBe(6);
     // Each is now sent with one attempt, and the claim said what to send.
@@ -108,27 +100,43 @@ describe('claim', () => {
     for (const id of ids) expect(await refundRow(id)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(await historyOf(ids[0]!)).toEqual(['->due', 'due>sent']);
     // Nothing left to claim of these.
-    const again = await internal<Claimed[]>('POST', '/refunds/claim', {});
-    expect(again.body.filter((item) => ids.includes(item.refundId))).toEqual([]);
+    const again = await t.services.refunds.claim(50);
+    expect(again.filter((item) => ids.includes(item.refundId))).toEqual([]);
   });
 
-  it('refuses a limit outside 1..50 and a call without the internal key', async () => {
-    expect((await internal('POST', '/refunds/claim', { limit: 51 })).status).toBe(400);
-    expect((await internal('POST', '/refunds/claim', { limit: 0 })).status).toBe(400);
-    expect((await t.api('POST', '/api/internal/refunds/claim', { body: {} })).status).toBe(401);
+  it('the job sends each claimed attempt to the payment service once and keeps the ConversationID Daraja gave it', async () => {
+    const { ids, paid } = await dueRefunds(2, 350);
+    const sent = await claimOwn(ids);
+    expect(sent).toHaveLength(2);
+    for (const item of sent) {
+      const payment = paid.find((one) => one.receipt === item.receipt)!;
+      expect(item).toMatchObject({ originatorConversationId: `tukio-${item.refundId}-1`, method: 'reversal', amount: 350, phone: payment.phone });
+      const [attempt] = await t.db.select().from(refundAttempts).where(eq(refundAttempts.refundId, item.refundId));
+      expect(attempt).toMatchObject({ status: 'sent', conversationId: `AG_${item.originatorConversationId}` });
+    }
+    // Another run sends nothing more of them.
+    await t.services.refundsJob.runOnce();
+    expect(desk.sent.filter((item) => ids.includes(item.refundId))).toHaveLength(2);
+  });
+
+  it('no longer answers the claim loop\'s routes', async () => {
+    expect((await internal('POST', '/refunds/claim', { limit: 10 })).status).toBe(404);
+    expect((await internal('POST', '/refunds/accepted', { originatorConversationId: 'tukio-000000000000000000000000-1', conversationId: 'AG_x' })).status).toBe(404);
+    expect((await internal('GET', '/refunds/unresolved?olderThan=0')).status).toBe(404);
+    expect((await t.api('POST', '/api/internal/refunds/result', { body: {} })).status).toBe(401);
   });
 });
 
 describe('accepted and result', () => {
   it('records the ConversationID once, a success once, and ignores duplicates and late results', async () => {
     const { ids, paid } = await dueRefunds(1, 400);
-    const [claimed] = await claimOwn(ids);
+    desk.answer = () => ({ status: 200, body: { outcome: 'accepted', conversationId: 'AG_20240706_2010364430d9bbdaf872' } });
+    const [claimed] = await claimOwn(ids).finally(() => (desk.answer = defaultAnswer));
     const ocid = claimed!.originatorConversationId;
 
-    const accepted = await internal('POST', '/refunds/accepted', { originatorConversationId: ocid, conversationId: 'AG_20240706_2010364430d9bbdaf872' });
-    expect(accepted).toMatchObject({ status: 200, body: { changed: true } });
-    expect((await internal('POST', '/refunds/accepted', { originatorConversationId: ocid, conversationId: 'AG_20240706_2010364430d9bbdaf872' })).body).toEqual({ changed: false });
-    expect((await internal('POST', '/refunds/accepted', { originatorConversationId: ocid, conversationId: 'AG_other' })).status).toBe(409);
+    // The job recorded Daraja's ConversationID from the payment service's answer; again changes nothing, another is refused.
+    expect(await t.services.refunds.accepted({ originatorConversationId: ocid, conversationId: 'AG_20240706_2010364430d9bbdaf872' })).toEqual({ changed: false });
+    await expect(t.services.refunds.accepted({ originatorConversationId: ocid, conversationId: 'AG_other' })).rejects.toMatchObject({ status: 409 });
 
     const transactionId = receiptNo('R');
     const success = { originatorConversationId: ocid, resultCode: 0, resultDesc: 'The service request is processed successfully.', transactionId, amount: 400, source: 'callback' };
@@ -193,7 +201,6 @@ describe('accepted and result', () => {
   it('answers 404 for an OriginatorConversationID it never issued', async () => {
     const unknown = { originatorConversationId: 'tukio-000000000000000000000000-1', resultCode: '0', resultDesc: 'ok', transactionId: receiptNo('U'), source: 'callback' };
     expect((await internal('POST', '/refunds/result', unknown)).status).toBe(404);
-    expect((await internal('POST', '/refunds/accepted', { originatorConversationId: unknown.originatorConversationId, conversationId: 'AG_x' })).status).toBe(404);
   });
 });
 
@@ -214,20 +221,20 @@ describe('failures, back-off and retries', () => {
     // (however long a loaded machine took to answer).
     expect(afterFirst.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(failedAt + RETRY_BASE_MS);
     expect(afterFirst.nextAttemptAt.getTime()).toBeLessThanOrEqual(answeredAt + RETRY_BASE_MS);
-    // Not due yet: the claim leaves it.
-    expect((await internal<Claimed[]>('POST', '/refunds/claim', { limit: 50 })).body.map((item) => item.refundId)).not.toContain(id);
+    // Not due yet: the job leaves it.
+    await t.services.refundsJob.runOnce();
+    expect(desk.sent.map((item) => item.originatorConversationId)).not.toContain(`tukio-${id}-2`);
 
     await passed(afterFirst.nextAttemptAt);
-    const [second] = await claimOwn(ids);
-    expect(second).toMatchObject({ method: 'b2c', originatorConversationId: `tukio-${id}-2` });
+    // Daraja refuses the request itself (an error body, in the payment service's answer): nothing was paid, the attempt failed.
+    desk.answer = () => ({ status: 200, body: { outcome: 'rejected', resultCode: '400.002.02', resultDesc: 'Bad Request - Invalid Amount' } });
     const rejectedAt = Date.now();
-    // Daraja refused the request itself (an error body): nothing was paid, the attempt failed.
-    expect((await internal('POST', '/refunds/result', { originatorConversationId: second!.originatorConversationId, resultCode: '400.002.02', resultDesc: 'Bad Request - Invalid Amount', source: 'rejected' })).body).toEqual({
-      refundId: id,
-      status: 'due',
-      changed: true,
-    });
+    const [second] = await claimOwn(ids).finally(() => (desk.answer = defaultAnswer));
+    expect(second).toMatchObject({ method: 'b2c', originatorConversationId: `tukio-${id}-2` });
+    const [secondAttempt] = await t.db.select().from(refundAttempts).where(eq(refundAttempts.originatorConversationId, second!.originatorConversationId));
+    expect(secondAttempt).toMatchObject({ status: 'failed', resultCode: '400.002.02', resultDesc: 'Bad Request - Invalid Amount' });
     const afterSecond = await refundRow(id);
+    expect(afterSecond).toMatchObject({ status: 'due', attempts: 2 });
     const secondWait = afterSecond.nextAttemptAt.getTime() - rejectedAt;
     expect(secondWait).toBeGreaterThan(2 * RETRY_BASE_MS - 100);
     expect(afterSecond.nextAttemptAt.getTime()).toBeGreaterThan(afterFirst.nextAttemptAt.getTime());
@@ -275,23 +282,56 @@ describe('failures, back-off and retries', () => {
   });
 });
 
-describe('unresolved', () => {
-  it('lists attempts still sent after olderThan seconds, for Transaction Status queries', async () => {
-    const { ids } = await dueRefunds(2);
-    const claimed = await claimOwn(ids);
-    await internal('POST', '/refunds/accepted', { originatorConversationId: claimed[0]!.originatorConversationId, conversationId: `AG_${ids[0]}` });
-    const res = await internal<Array<{ originatorConversationId: string; conversationId: string | null; method: string; sentAt: string }>>('GET', '/refunds/unresolved?olderThan=0&limit=500');
-    expect(res.status).toBe(200);
-    const mine = res.body.filter((row) => claimed.some((item) => item.originatorConversationId === row.originatorConversationId));
-    expect(mine).toHaveLength(2);
-    expect(mine.find((row) => row.originatorConversationId === claimed[0]!.originatorConversationId)).toMatchObject({ conversationId: `AG_${ids[0]}`, method: 'reversal' });
-    expect(Date.parse(mine[0]!.sentAt)).toBeGreaterThan(Date.now() - 60_000);
-    // Not old enough yet for a one-hour threshold; a finished attempt is never listed.
-    const later = await internal<Array<{ originatorConversationId: string }>>('GET', '/refunds/unresolved?olderThan=3600');
-    expect(later.body.filter((row) => claimed.some((item) => item.originatorConversationId === row.originatorConversationId))).toEqual([]);
-    await internal('POST', '/refunds/result', { originatorConversationId: claimed[1]!.originatorConversationId, resultCode: 0, resultDesc: 'ok', transactionId: receiptNo('Q'), source: 'status-query' });
-    const after = await internal<Array<{ originatorConversationId: string }>>('GET', '/refunds/unresolved?olderThan=0&limit=500');
-    expect(after.body.map((row) => row.originatorConversationId)).toContain(claimed[0]!.originatorConversationId);
-    expect(after.body.map((row) => row.originatorConversationId)).not.toContain(claimed[1]!.originatorConversationId);
+describe('late results', () => {
+  it('asks the Transaction Status of an accepted attempt without a result, sends one never answered for again, once per wait', async () => {
+    const { ids } = await dueRefunds(3);
+    // The first is accepted by Daraja; the payment service never sent the second (503) and lost the third's answer (502).
+    const answers: DeskAnswer[] = [
+      { status: 200, body: { outcome: 'accepted', conversationId: `AG_late_${ids[0]}` } },
+      { status: 503, body: { code: 'mpesa_unreachable' } },
+      { status: 502, body: { code: 'payment_outcome_unknown' } },
+    ];
+    desk.answer = (body) => answers[ids.indexOf(/^tukio-([0-9a-f]{24})-/.exec(body.originatorConversationId)![1]!)] ?? defaultAnswer(body);
+    const sent = await claimOwn(ids).finally(() => (desk.answer = defaultAnswer));
+    const ocid = (n: number) => sent.find((item) => item.refundId === ids[n])!.originatorConversationId;
+    for (const id of ids) expect(await refundRow(id)).toMatchObject({ status: 'sent', attempts: 1 });
+
+    // Within the wait, nothing is asked.
+    const askedBefore = desk.asked.length;
+    await t.services.refundsJob.runOnce();
+    expect(desk.asked.length).toBe(askedBefore);
+
+    // An hour later (the attempts' sent time moved back): looked at once each.
+    await t.db.update(refundAttempts).set({ sentAt: new Date(Date.now() - 2 * 3600_000) }).where(inArray(refundAttempts.refundId, ids));
+    const sentBefore = desk.sent.length;
+    // The payment service answers a repeat from its journal: still outcome unknown for the third.
+    desk.answer = (body) => (body.originatorConversationId === ocid(2) ? answers[2]! : defaultAnswer(body));
+    await t.services.refundsJob.runOnce().finally(() => (desk.answer = defaultAnswer));
+    const byId = (a: { originatorConversationId: string }, b: { originatorConversationId: string }) => a.originatorConversationId.localeCompare(b.originatorConversationId);
+    const asked = desk.asked.slice(askedBefore).filter((item) => sent.some((one) => one.originatorConversationId === item.originatorConversationId));
+    // Accepted: its status. Outcome unknown: sent again, still unknown, then its status (B2C and reversals alike: the payment service knows what names it).
+    expect(asked.sort(byId)).toEqual(
+      [
+        { originatorConversationId: ocid(0), method: 'reversal', conversationId: `AG_late_${ids[0]}` },
+        { originatorConversationId: ocid(2), method: 'reversal' },
+      ].sort(byId),
+    );
+    // Never sent, and the third: the same attempt again (never a new one); the second is accepted now.
+    expect(desk.sent.slice(sentBefore).map((item) => item.originatorConversationId).sort()).toEqual([ocid(1), ocid(2)].sort());
+    const [second] = await t.db.select().from(refundAttempts).where(eq(refundAttempts.originatorConversationId, ocid(1)));
+    expect(second).toMatchObject({ status: 'sent', conversationId: `AG_${ocid(1)}` });
+
+    // Asked already: not again before the wait is over.
+    const askedNow = desk.asked.length;
+    await t.services.refundsJob.runOnce();
+    expect(desk.asked.length).toBe(askedNow);
+
+    // A result settles it: never looked at again, however old.
+    await internal('POST', '/refunds/result', { originatorConversationId: ocid(0), resultCode: 0, resultDesc: 'ok', transactionId: receiptNo('Q'), source: 'status-query' });
+    await t.db.update(refundAttempts).set({ sentAt: new Date(Date.now() - 4 * 3600_000), statusAskedAt: null }).where(inArray(refundAttempts.refundId, ids));
+    await t.services.refundsJob.runOnce();
+    const later = desk.asked.slice(askedNow).map((item) => item.originatorConversationId);
+    expect(later).not.toContain(ocid(0));
+    expect(later).toContain(ocid(1));
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { originatorConversationIdSchema } from './internal-refunds.js';
+import { originatorConversationIdSchema, sendRequestAnswer } from './internal-refunds.js';
 
 /**
  * Organiser payouts between the two services, each request and answer once:
@@ -54,10 +54,7 @@ export type SendPayoutBody = z.infer<typeof sendPayoutBody>;
  * refused it synchronously (`rejected`: nothing was paid; the attempt failed). A 502 means it was sent and
  * Daraja's answer was lost (outcome unknown: ask for its status later); a 503 means it was never sent.
  */
-export const sendPayoutAnswer = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('accepted'), conversationId: z.string() }),
-  z.object({ outcome: z.literal('rejected'), resultCode: z.string(), resultDesc: z.string() }),
-]);
+export const sendPayoutAnswer = sendRequestAnswer;
 export type SendPayoutAnswer = z.infer<typeof sendPayoutAnswer>;
 
 /** POST /internal/payouts/status (payment service): ask Daraja (Transaction Status) about an attempt; 202, the answer comes as a result. */

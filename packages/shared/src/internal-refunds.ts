@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { checkoutRequestIdSchema, dateTimeSchema, OBJECT_ID_PATTERN, shillingsSchema } from './internal-api.js';
+import { checkoutRequestIdSchema, OBJECT_ID_PATTERN } from './internal-api.js';
 
 /**
- * The API server's refund ledger routes, which only the payment service calls (X-Internal-Key):
- * /api/internal/refunds/* and /api/internal/audit. As with ./internal-api.ts, the API server validates
- * and documents with these schemas and the payment service types its client with the inferred types.
+ * Refunds between the two services, as organiser payouts (./internal-payouts.ts), each request and answer once:
+ * - the API server's refunds job asks the payment service to send one refund attempt (POST /internal/refunds) and,
+ *   when its result is late, to ask Daraja about it (POST /internal/refunds/status);
+ * - the payment service delivers each normalized result of an attempt to the API server in one call
+ *   (POST /api/internal/refunds/result) through its on-disk result outbox, until acknowledged. The API server
+ *   records a result once (a repeat answers `changed: false`).
+ * And the payments audit (POST /api/internal/audit). All carry X-Internal-Key. The API server owns every rule
+ * (what is due, by which method, retries); the payment service only speaks Daraja.
  */
 
 export const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin'] as const;
@@ -42,21 +47,50 @@ const resultCodeSchema = z
 
 // --- Requests ------------------------------------------------------------------------------------------
 
-/** POST /refunds/claim: due refunds for the worker to send. */
-export const claimRefundsRequest = z.object({
-  limit: z.coerce.number().int('limit must be a whole number.').min(1, 'limit must be at least 1.').max(50, 'limit must be at most 50.').default(10),
-});
-
-/** POST /refunds/accepted: Daraja accepted the request (synchronous ResponseCode "0"). */
-export const refundAcceptedRequest = z.object({
-  originatorConversationId: originatorConversationIdSchema,
-  conversationId: providerId('conversationId'),
-});
+/** Our OriginatorConversationID of one refund attempt: tukio-<refundId>-<attempt number>. */
+export const REFUND_ATTEMPT_ID = /^tukio-[0-9a-f]{24}-\d{1,6}$/;
+export const refundAttemptId = (refundId: string, attempt: number) => `tukio-${refundId}-${attempt}`;
+const refundAttemptIdSchema = originatorConversationIdSchema.regex(REFUND_ATTEMPT_ID, 'originatorConversationId is not a refund attempt.');
 
 /**
- * POST /refunds/result: Daraja's definite answer for an attempt. `callback` is its result callback,
- * `status-query` its Transaction Status answer, `rejected` a synchronous refusal (nothing was paid). A
- * queue timeout or a network error is not a result and is never posted here.
+ * POST /internal/refunds (payment service): send one attempt to Daraja, once — a reversal of the STK `receipt`, or a
+ * B2C BusinessPayment to `phone`. The same attempt again gets the first answer without a second request.
+ */
+export const sendRefundBody = z.object({
+  originatorConversationId: refundAttemptIdSchema,
+  method: refundMethodSchema,
+  amount: z.number().int('amount is whole shillings.').positive(),
+  phone: z.string().regex(/^254[17]\d{8}$/, 'phone must be 254 followed by 9 digits.').meta({ description: "The payer's MSISDN, 2547XXXXXXXX." }),
+  receipt: z.string().max(100).nullable().meta({ description: 'The STK receipt a reversal reverses (null when unknown: the reversal is refused, nothing sent).' }),
+  remarks: z.string().trim().min(1).max(100),
+});
+export type SendRefundBody = z.infer<typeof sendRefundBody>;
+
+/**
+ * Daraja's synchronous answer to one request, as the payment service gives it (200): queued (`accepted`, its result
+ * follows through the outbox) or refused (`rejected`: nothing was paid). A 502 means it was sent and the answer was
+ * lost (outcome unknown: ask for its status later); a 503 that it was never sent. Payouts answer the same.
+ */
+export const sendRequestAnswer = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('accepted'), conversationId: z.string() }),
+  z.object({ outcome: z.literal('rejected'), resultCode: z.string(), resultDesc: z.string() }),
+]);
+export type SendRequestAnswer = z.infer<typeof sendRequestAnswer>;
+
+/** POST /internal/refunds/status (payment service): ask Daraja (Transaction Status) about an attempt; 202, the answer comes as a result. */
+export const refundStatusBody = z.object({
+  originatorConversationId: refundAttemptIdSchema,
+  method: refundMethodSchema,
+  /** Daraja's ConversationID, when the API server recorded it. */
+  conversationId: z.string().max(100).optional(),
+});
+export type RefundStatusBody = z.infer<typeof refundStatusBody>;
+
+/**
+ * POST /api/internal/refunds/result: Daraja's definite answer for an attempt. `callback` is its result callback,
+ * `status-query` its Transaction Status answer (both delivered by the payment service's outbox), `rejected` a
+ * synchronous refusal (nothing was paid: the API server records it from the send's answer). A queue timeout or a
+ * network error is not a result and is never posted here.
  */
 export const refundResultRequest = z.object({
   originatorConversationId: originatorConversationIdSchema,
@@ -68,12 +102,6 @@ export const refundResultRequest = z.object({
   /** Whole shillings the provider says it paid back, when it says. */
   amount: z.coerce.number().nonnegative().max(1_000_000_000).optional(),
   source: z.enum(['callback', 'status-query', 'rejected']),
-});
-
-/** GET /refunds/unresolved: attempts still waiting for a result, for the reconciler's Transaction Status queries. */
-export const unresolvedRefundsQuery = z.object({
-  olderThan: z.coerce.number().int().min(0).max(7 * 86_400).default(60),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
 const providerAmount = z.coerce.number().nonnegative().max(1_000_000_000);
@@ -124,30 +152,11 @@ export const auditRequest = z.object({
 
 const id = z.string().regex(OBJECT_ID_PATTERN);
 
-/** POST /refunds/claim: each claimed refund with its new attempt. */
-export const claimedRefundsResponse = z.array(
-  z.object({
-    refundId: id,
-    originatorConversationId: z.string(),
-    method: refundMethodSchema,
-    amount: shillingsSchema,
-    phone: z.string().meta({ description: "The payer's MSISDN, 2547XXXXXXXX." }),
-    receipt: z.string().nullable().meta({ description: 'The STK receipt a reversal reverses (null when unknown).' }),
-    remarks: z.string().max(100),
-  }),
-);
-
-export const refundAcceptedResponse = z.object({ changed: z.boolean() });
-
 export const refundResultResponse = z.object({
   refundId: id,
   status: refundStatusSchema,
   changed: z.boolean().meta({ description: 'False for a duplicate or late result: nothing changed.' }),
 });
-
-export const unresolvedRefundsResponse = z.array(
-  z.object({ originatorConversationId: z.string(), conversationId: z.string().nullable(), method: refundMethodSchema, sentAt: dateTimeSchema }),
-);
 
 export const auditResponse = z.object({
   discrepancies: z.array(z.object({ kind: z.string(), detail: z.string() })),
@@ -156,12 +165,7 @@ export const auditResponse = z.object({
   checked: z.object({ payments: z.int(), refunds: z.int(), payouts: z.int().default(0) }),
 });
 
-export type ClaimRefundsRequest = z.input<typeof claimRefundsRequest>;
-export type RefundAcceptedRequest = z.infer<typeof refundAcceptedRequest>;
 export type RefundResultRequest = z.infer<typeof refundResultRequest>;
-export type UnresolvedRefundsQuery = z.input<typeof unresolvedRefundsQuery>;
 export type AuditRequest = z.input<typeof auditRequest>;
-export type ClaimedRefunds = z.infer<typeof claimedRefundsResponse>;
 export type RefundResultResponse = z.infer<typeof refundResultResponse>;
-export type UnresolvedRefunds = z.infer<typeof unresolvedRefundsResponse>;
 export type AuditResponse = z.infer<typeof auditResponse>;

@@ -1,6 +1,7 @@
 import { REFUND_RESULT_CODES, resultParameter } from '@tukio/shared/daraja-protocol';
 import { PAYOUT_ATTEMPT_ID, type PayoutDestination, type PayoutResultBody, type PayoutStatusBody, type SendPayoutAnswer, type SendPayoutBody } from '@tukio/shared/internal-payouts';
 import type { AsyncRequestOutcome, DarajaClient } from '../daraja/daraja-client.js';
+import { statusQueryTaken, type SendOnce } from '../daraja/send-once.js';
 import { amountOf, chargeOf, providerId, transactionStatusVerdict, type ParsedResult } from '../daraja/daraja-results.js';
 import { PaymentServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -24,29 +25,23 @@ export const payoutAttemptOf = (value: unknown) => (typeof value === 'string' &&
 
 const kindOf = (destination: PayoutDestination) => (destination.method === 'mpesa' ? 'b2c' : 'b2b');
 
-const outcomeUnknown = (attempt: string) =>
-  new PaymentServiceError(502, 'payment_outcome_unknown', `Payout ${attempt} was sent to M-Pesa and its answer was lost: ask for its status.`);
-
 /**
  * Organiser payouts over Daraja, for the API server which owns every rule about them: one request per attempt (B2C
  * BusinessPayment to a phone, B2B BusinessPayBill to a Paybill's account, BusinessBuyGoods to a Till), Transaction
  * Status queries about attempts without a result, and the results of both turned into `payoutResultBody`s in the
- * outbox. An attempt is sent at most once: the provider journal notes it before it goes, with Daraja's answer
- * after, and a repeat gets the same answer (or "outcome unknown") without a second request — B2B has no
+ * outbox. An attempt is sent at most once (`sendOnce`, ../daraja/send-once.ts, as refunds are) — B2B has no
  * OriginatorConversationID of ours for Daraja to refuse a duplicate by.
  */
 export function createPayouts(deps: {
   daraja: DarajaClient;
   journal: ProviderJournal;
   outbox: PayoutOutbox;
+  sendOnce: SendOnce;
   urls: () => PayoutUrls;
   logger: Logger;
   metrics: Pick<PaymentMetrics, 'payouts'>;
 }) {
   const { daraja, journal, outbox, logger, metrics } = deps;
-  /** Attempts being sent now: a concurrent repeat shares the first one's answer. */
-  const sending = new Map<string, Promise<SendPayoutAnswer>>();
-
   function request(body: SendPayoutBody): Promise<AsyncRequestOutcome> {
     const attempt = body.originatorConversationId;
     const common = { amount: body.amount, remarks: body.remarks, resultUrl: deps.urls().result(attempt), timeoutUrl: deps.urls().timeout(attempt) };
@@ -54,49 +49,6 @@ export function createPayouts(deps: {
     if (destination.method === 'mpesa') return daraja.b2cPayment({ originatorConversationId: attempt, phone: destination.phone, ...common });
     if (destination.method === 'paybill') return daraja.b2bPayment({ commandId: 'BusinessPayBill', shortcode: destination.shortcode, accountReference: destination.accountReference, ...common });
     return daraja.b2bPayment({ commandId: 'BusinessBuyGoods', shortcode: destination.shortcode, ...common });
-  }
-
-  /** What the journal already knows of an attempt: Daraja's answer, or that it went without one. */
-  function known(attempt: string): SendPayoutAnswer | undefined {
-    const accepted = journal.request(attempt);
-    if (accepted) return { outcome: 'accepted', conversationId: accepted.conversationId };
-    const rejected = journal.rejection(attempt);
-    if (rejected) return { outcome: 'rejected', resultCode: rejected.errorCode, resultDesc: rejected.errorMessage };
-    if (journal.wasSent(attempt)) throw outcomeUnknown(attempt);
-    return undefined;
-  }
-
-  async function send(body: SendPayoutBody): Promise<SendPayoutAnswer> {
-    const attempt = body.originatorConversationId;
-    const method = body.destination.method;
-    const repeated = known(attempt);
-    if (repeated) {
-      metrics.payouts.inc({ method, outcome: 'repeat' });
-      return repeated;
-    }
-    if (!daraja.refundsEnabled) throw new PaymentServiceError(503, 'mpesa_unreachable', 'Payouts are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE).');
-    journal.sending(attempt);
-    const outcome = await request(body);
-    if (outcome.outcome === 'accepted') {
-      metrics.payouts.inc({ method, outcome: 'sent' });
-      journal.sent({ originatorConversationId: attempt, kind: kindOf(body.destination), darajaOriginatorConversationId: outcome.originatorConversationId || attempt, conversationId: outcome.conversationId });
-      return { outcome: 'accepted', conversationId: outcome.conversationId };
-    }
-    if (outcome.outcome === 'rejected') {
-      metrics.payouts.inc({ method, outcome: 'rejected' });
-      logger.info(`Daraja refused payout ${attempt} (${method}): ${outcome.errorCode} ${outcome.errorMessage}`);
-      const rejection = { originatorConversationId: attempt, errorCode: outcome.errorCode.slice(0, 40), errorMessage: outcome.errorMessage.slice(0, 1000) };
-      journal.rejected(rejection);
-      return { outcome: 'rejected', resultCode: rejection.errorCode, resultDesc: rejection.errorMessage };
-    }
-    if (outcome.neverSent) {
-      metrics.payouts.inc({ method, outcome: 'not-sent' });
-      journal.unsent(attempt);
-      throw new PaymentServiceError(503, 'mpesa_unreachable', `M-Pesa is not reachable: payout ${attempt} was not sent.`);
-    }
-    metrics.payouts.inc({ method, outcome: 'unknown' });
-    logger.error(`payout ${attempt} (${method}): no answer from Daraja (${outcome.reason}); its status must be asked`);
-    throw outcomeUnknown(attempt);
   }
 
   /** Delivers a result through the outbox; the paid ones are also M-Pesa's books with real Daraja (the audit). */
@@ -115,12 +67,14 @@ export function createPayouts(deps: {
   return {
     /** POST /internal/payouts: one attempt sent once; a repeat (even a concurrent one) gets the first one's answer. */
     send(body: SendPayoutBody): Promise<SendPayoutAnswer> {
-      const attempt = body.originatorConversationId;
-      const inFlight = sending.get(attempt);
-      if (inFlight) return inFlight;
-      const answer = send(body).finally(() => sending.delete(attempt));
-      sending.set(attempt, answer);
-      return answer;
+      const method = body.destination.method;
+      return deps.sendOnce({
+        attempt: body.originatorConversationId,
+        what: 'payout',
+        kind: kindOf(body.destination),
+        request: () => request(body),
+        count: (outcome) => metrics.payouts.inc({ method, outcome }),
+      });
     },
 
     /**
@@ -145,9 +99,7 @@ export function createPayouts(deps: {
         timeoutUrl: deps.urls().statusTimeout(attempt),
       });
       metrics.payouts.inc({ method: body.destination.method, outcome: 'status-query' });
-      if (outcome.outcome === 'accepted') return;
-      if (outcome.outcome === 'rejected') throw new PaymentServiceError(502, 'mpesa_refused', `M-Pesa refused the status query: ${outcome.errorCode} ${outcome.errorMessage}`, { errorCode: outcome.errorCode });
-      throw new PaymentServiceError(outcome.neverSent ? 503 : 502, 'mpesa_unreachable', `M-Pesa did not answer the status query (${outcome.reason}).`);
+      statusQueryTaken(outcome);
     },
 
     /** Daraja's result of a payout request; `attempt` from its ResultURL, else the OriginatorConversationID B2C v3 echoes. */

@@ -5,17 +5,17 @@ import type { Logger } from '../logger.js';
 import { declareRoutes } from '../route-declaration.js';
 
 /** The background passes the API server's job queue may ask for (PAYMENT_PASSES=jobs). */
-export const PAYMENT_PASSES = ['reconcile', 'refunds'] as const;
+export const PAYMENT_PASSES = ['reconcile'] as const;
 export type PaymentPass = (typeof PAYMENT_PASSES)[number];
 
-/** Runs one pass now (joining one in progress); undefined: this instance does not do that pass (refunds not configured). */
+/** Runs one pass now (joining one in progress); undefined: this instance does not do that pass. */
 export type PassRunner = (pass: PaymentPass) => Promise<object> | undefined;
 
 /** Any name is taken here: a pass this service does not know is a 404, as an unknown route would be. */
 const passParams = z.object({ pass: z.string().meta({ description: `The pass: ${PAYMENT_PASSES.join(' or ')}.` }) });
 
 /**
- * POST /internal/passes/:pass: one reconciler or refund pass on this instance, answered when it is done
+ * POST /internal/passes/:pass: one reconciler pass on this instance, answered when it is done
  * (docs/decisions/scale-out.md, "Payment passes"). For the API server only (`X-Internal-Key`); a pass
  * that fails answers 503, so the job that asked fails and is retried with backoff, maybe on another
  * instance. Not under /api: the API server's /pay proxy never reaches it.
@@ -26,7 +26,7 @@ export function createPassesRouter(deps: { internalApiKey: string; run: PassRunn
   routes.post(
     '/internal/passes/:pass',
     {
-      summary: 'Run one reconciler or refund pass on this instance now',
+      summary: 'Run one reconciler pass on this instance now',
       description: 'Answered once the pass is done (joining one in progress); `skipped: true` when this instance does not do that pass.',
       access: 'internal',
       params: passParams,

@@ -2,14 +2,17 @@
  * `npm run audit:payments [-- --ledger <url> | --journal <dir>]`: M-Pesa's side of the books against the API
  * server's ledger. Reads what the provider reports as completed — the Daraja simulator's ledger with
  * DARAJA_SIMULATOR, else the journal of callbacks in DATA_DIR/mpesa-journal — and posts it to the API server's
- * POST /api/internal/audit, organiser payouts included. Prints `N discrepancies` and each one, then any payout
- * results the payment service parked (DATA_DIR/payout-outbox/parked.log); exits 1 when there is either, 2 when the
+ * POST /api/internal/audit, organiser payouts included. Prints `N discrepancies` and each one, then any payout or
+ * refund results the payment service parked (DATA_DIR/{payout,refund}-outbox/parked.log); exits 1 when there is
+ * either, 2 when the
  * audit could not run. Same configuration as the payment service (.env, DATA_DIR, INTERNAL_API_KEY, API_URL).
  */
 import path from 'node:path';
 import { auditBooks, defaultProviderSource, providerBooks, type ProviderSource } from '../audit.js';
 import { ConfigError, loadPaymentConfig } from '../config.js';
+import { refundResultRequest } from '@tukio/shared/internal-refunds';
 import { readParkedPayoutResults } from '../payouts/payout-outbox.js';
+import { readParkedResults, type ParkedResult } from '../result-outbox.js';
 
 function sourceOf(argv: string[], fallback: () => ProviderSource): ProviderSource {
   const value = (flag: string) => {
@@ -41,14 +44,18 @@ async function main(argv: string[]): Promise<number> {
   console.log(`${count} discrepancies`);
   for (const notice of result.notices) console.log(`  notice, ${notice.kind}: ${notice.detail}`);
   // Results the API server refused for good: parked by the payment service for a person to compare with M-Pesa.
-  const parked = readParkedPayoutResults(path.join(config.dataDir, 'payout-outbox'));
-  if (parked.length > 0) {
-    console.log(`${parked.length} parked payout results (refused by the API server, not delivered again; see GET /api/admin/payouts?status=needs_attention):`);
-    for (const entry of parked) {
+  const parked: Array<[string, string, ParkedResult[]]> = [
+    ['payout', 'see GET /api/admin/payouts?status=needs_attention', readParkedPayoutResults(path.join(config.dataDir, 'payout-outbox'))],
+    ['refund', 'the refund attempt stays sent: compare with the M-Pesa statement', readParkedResults(path.join(config.dataDir, 'refund-outbox'), refundResultRequest)],
+  ];
+  for (const [what, where, entries] of parked) {
+    if (entries.length === 0) continue;
+    console.log(`${entries.length} parked ${what} results (refused by the API server, not delivered again; ${where}):`);
+    for (const entry of entries) {
       console.log(`  ${entry.result.originatorConversationId} ${entry.result.source} ${entry.result.resultCode} ${entry.result.transactionId ?? ''} parked ${entry.at}: ${entry.status ?? '?'} ${entry.reason}`);
     }
   }
-  return count > 0 || parked.length > 0 ? 1 : 0;
+  return count > 0 || parked.some(([, , entries]) => entries.length > 0) ? 1 : 0;
 }
 
 // stdout to a pipe is written asynchronously: exit only once it has taken everything (a thousand payout lines

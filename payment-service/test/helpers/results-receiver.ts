@@ -7,7 +7,7 @@ import type { PayoutResultBody } from '@tukio/shared/internal-payouts';
  * Stands in for the API server's POST /api/internal/payouts/results: records every call, answers 500 to the first
  * `failFirst` ones (and to all while `down`), then 200 `{recorded}` — true the first time a result is seen; an
  * attempt given to `refuse` is answered that status every time (as the API server refuses a doubtful result).
- * Anything else (the reconciler's and refund worker's calls) is answered 404.
+ * Anything else (the reconciler's calls) is answered 404.
  */
 export async function startResultsReceiver(options: { internalKey: string; failFirst: number }) {
   const calls: Array<{ body: PayoutResultBody; status: number }> = [];

@@ -72,8 +72,6 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
     ...sim.paymentEnv,
     RECONCILE_INTERVAL_MS: '0',
     RECONCILE_AFTER_SECONDS: '0',
-    // No refund passes in the background unless a test asks for them (refunds.test.ts).
-    REFUND_POLL_MS: '0',
     LOG_LEVEL: 'silent',
     ...options.paymentEnv,
   });

@@ -38,7 +38,6 @@ export async function startPayoutServices(
     CALLBACK_SECRET: 'payouts-e2e-callback-secret-0123',
     ...simulator.paymentEnv,
     RECONCILE_INTERVAL_MS: '0',
-    REFUND_POLL_MS: '0',
     PAYOUT_RESULT_RETRY_MS: '20',
     LOG_LEVEL: 'silent',
     ...options.paymentEnv,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { RefundStatusBody, SendRefundBody } from '@tukio/shared/internal-refunds';
 import { eq } from 'drizzle-orm';
 import { refunds } from '../../src/db/schema.js';
 import type { TestServer } from './test-server.js';
@@ -73,3 +75,56 @@ export function settle(t: TestServer, paid: Paid) {
 
 /** The refund rows of one event, oldest first. */
 export const refundsOf = (t: TestServer, eventId: string) => t.db.select().from(refunds).where(eq(refunds.eventId, eventId)).orderBy(refunds.createdAt, refunds.id);
+
+/** What the stand-in payment service answers a refund attempt: HTTP status and body. */
+export type DeskAnswer = { status: number; body: unknown };
+
+/**
+ * A stand-in for the payment service's refund routes, over HTTP as the refunds job calls them: POST /internal/refunds
+ * (recorded in `sent`, answered by `answer`: Daraja accepted it with ConversationID `AG_<attempt>` unless a test says
+ * otherwise) and POST /internal/refunds/status (recorded in `asked`, 202). Start the server with PAYMENT_PORT = `port`.
+ */
+export async function startRefundDesk() {
+  const { createServer } = await import('node:http');
+  const sent: Array<SendRefundBody & { refundId: string }> = [];
+  const asked: RefundStatusBody[] = [];
+  const desk = {
+    port: 0,
+    sent,
+    asked,
+    answer: (body: SendRefundBody): DeskAnswer => ({ status: 200, body: { outcome: 'accepted', conversationId: `AG_${body.originatorConversationId}` } }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    req.on('end', () => {
+      const body = JSON.parse(text || '{}');
+      let answer: DeskAnswer = { status: 404, body: { message: 'not found' } };
+      if (req.url === '/internal/refunds') {
+        sent.push({ ...body, refundId: /^tukio-([0-9a-f]{24})-\d+$/.exec(body.originatorConversationId)?.[1] ?? '' });
+        answer = desk.answer(body);
+      } else if (req.url === '/internal/refunds/status') {
+        asked.push(body);
+        answer = { status: 202, body: { asked: true } };
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  desk.port = (server.address() as AddressInfo).port;
+  return desk;
+}
+
+export type RefundDesk = Awaited<ReturnType<typeof startRefundDesk>>;
+
+/**
+ * Runs the refunds job until it sent an attempt of every refund in `ids` through `desk` (others due meanwhile go
+ * too, and are ignored); the attempts sent, in that order.
+ */
+export async function sendRefunds(t: TestServer, desk: RefundDesk, ids: string[]) {
+  const from = desk.sent.length;
+  const mine = () => desk.sent.slice(from).filter((item) => ids.includes(item.refundId));
+  for (let round = 0; round < 10 && mine().length < ids.length; round++) await t.services.refundsJob.runOnce();
+  return mine();
+}

@@ -1020,21 +1020,7 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'visitor', params: (w) => ({ token: `${w.orderId}.AAAAAAAAAAAAAAAAAAAAAA` }) },
   },
 
-  // ---- internal refund ledger (payment service only) ----
-  {
-    method: 'POST',
-    path: '/api/internal/refunds/claim',
-    scenarios: [{ name: 'without the key', request: () => json('POST', '/api/internal/refunds/claim', { limit: 10 }), expect: all(401) }],
-    fuzz: { as: 'visitor', internal: true, body: () => ({ limit: 5 }) },
-  },
-  {
-    method: 'POST',
-    path: '/api/internal/refunds/accepted',
-    scenarios: [
-      { name: 'without the key', request: () => json('POST', '/api/internal/refunds/accepted', { originatorConversationId: 'tukio-0123456789abcdef01234567-1', conversationId: 'AG_1' }), expect: all(401) },
-    ],
-    fuzz: { as: 'visitor', internal: true, body: () => ({ originatorConversationId: 'tukio-0123456789abcdef01234567-1', conversationId: 'AG_20240706_2010364430d9bbdaf872' }) },
-  },
+  // ---- internal refund ledger (payment service only: its result outbox delivers here) ----
   {
     method: 'POST',
     path: '/api/internal/refunds/result',
@@ -1050,12 +1036,6 @@ export const routeTable: RouteEntry[] = [
       internal: true,
       body: () => ({ originatorConversationId: 'tukio-0123456789abcdef01234567-1', conversationId: 'AG_1', resultCode: '0', resultDesc: 'ok', transactionId: 'SG632NMUAB', amount: 10, source: 'callback' }),
     },
-  },
-  {
-    method: 'GET',
-    path: '/api/internal/refunds/unresolved',
-    scenarios: [{ name: 'without the key', request: () => get('/api/internal/refunds/unresolved?olderThan=0'), expect: all(401) }],
-    fuzz: { as: 'visitor', internal: true, query: () => ({ olderThan: '60', limit: '100' }) },
   },
   {
     method: 'POST',

@@ -76,6 +76,8 @@ export async function startTestServer(
     CLIENT_DIST: path.join(dataDir, 'no-client'),
     // No M-Pesa charges unless a test sets a tariff (fees.test.ts): the ledger tests assert exact postings.
     MPESA_TARIFF: 'none',
+    // The refunds job runs when a test asks (services.refundsJob.runOnce), never on its own timer.
+    REFUND_POLL_MS: '0',
     ...env,
   });
   // A server that fails to start (a port in use) leaves nothing behind: its database, inbox and files go.

@@ -13,12 +13,14 @@ export { createPaymentPasses, type PaymentPasses } from './payment-passes.js';
 export { createEventCancellation } from './cancel-event.handler.js';
 export { createAdminRefundsRouter, createEventCancellationRouter, createInternalRefundsRouter, createSelfCancelRouter } from './refunds.routes.js';
 export { createRefundsService } from './refunds.service.js';
+export { createRefundGateway, createRefundsJob, type RefundGateway, type RefundsJob } from './refunds-job.js';
 export { createSelfCancel } from './cancel-tickets.handler.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { orderItems, orders, payments } from './payments.schema.js';
 export { refunds } from './refunds.schema.js';
 export { orderQuestions } from './order-questions.js';
 export { createInternalCaller, createPaymentGateway, GatewayUnreachable, parsedBody, PushOutcomeUnknown } from './payment-gateway.js';
+export { createRequestGateway, type RequestGateway, type SendOutcome } from './request-gateway.js';
 export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
 export { createPayRouter } from './pay.routes.js';

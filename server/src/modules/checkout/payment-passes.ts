@@ -7,9 +7,8 @@ export interface PaymentPassesDeps {
   paymentUrl: string;
   internalApiKey: string;
   logger: Logger;
-  /** Periods of the reconciler's and the refund worker's passes (0: that pass is not scheduled). */
+  /** The reconciler's period (0: not scheduled). */
   reconcileMs: number;
-  refundsMs: number;
   /** Each period's pass is a job here: queued once across API instances, retried with backoff when it fails. */
   jobs?: JobQueue | undefined;
   /**
@@ -21,13 +20,13 @@ export interface PaymentPassesDeps {
 
 /**
  * PAYMENT_PASSES=jobs (docs/decisions/scale-out.md, "Payment passes"): the payment service's reconciler
- * and refund worker run when this server's job queue says, once per period across every instance of
+ * runs when this server's job queue says, once per period across every instance of
  * both services. The job's handler asks a payment instance for the pass (POST /internal/passes/<pass>
  * through PAYMENT_URL) and waits for it: an error answer, a timeout or an instance dying mid-pass fails
  * the job, which pg-boss retries with backoff and the balancer sends to a live instance.
  */
 export function createPaymentPasses(deps: PaymentPassesDeps) {
-  const ask = (pass: 'reconcile' | 'refunds') => async (): Promise<unknown> => {
+  const ask = (pass: 'reconcile') => async (): Promise<unknown> => {
     const response = await fetch(`${deps.paymentUrl}/internal/passes/${pass}`, {
       method: 'POST',
       headers: { 'x-internal-key': deps.internalApiKey, accept: 'application/json' },
@@ -39,12 +38,10 @@ export function createPaymentPasses(deps: PaymentPassesDeps) {
   };
   const tasks = [
     createRepeatingTask('payment reconcile', ask('reconcile'), { everyMs: deps.reconcileMs, logger: deps.logger, jobs: deps.jobs }),
-    createRepeatingTask('payment refunds', ask('refunds'), { everyMs: deps.refundsMs, logger: deps.logger, jobs: deps.jobs }),
   ];
   return {
     /** One reconciler pass now, on whichever payment instance the balancer picks (tests). */
     reconcile: tasks[0]!.runOnce,
-    refunds: tasks[1]!.runOnce,
     start: () => tasks.forEach((task) => task.start()),
     stop: () => Promise.all(tasks.map((task) => task.stop())).then(() => undefined),
   };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
@@ -184,18 +184,23 @@ export function createRefundsRepository(db: Executor) {
     },
 
     /** Attempts still waiting for a result, sent before `before`: the reconciler's Transaction Status work list. */
-    async unresolved(before: Date, limit: number) {
-      return db
-        .select({
-          originatorConversationId: refundAttempts.originatorConversationId,
-          conversationId: refundAttempts.conversationId,
-          method: refundAttempts.method,
-          sentAt: refundAttempts.sentAt,
-        })
+    /**
+     * Attempts still sent without a result since `before` (sent, or last asked about, then), claimed (SKIP LOCKED) for
+     * the refunds job to ask about now, with what sending them again takes.
+     */
+    async claimAwaitingResult(before: Date, now: Date, limit: number) {
+      const rows = await db
+        .select({ attempt: refundAttempts, amount: refunds.amount, phone: refunds.phone, stkReceipt: payments.mpesaReceiptNumber, eventTitle: events.title })
         .from(refundAttempts)
-        .where(and(eq(refundAttempts.status, 'sent'), lt(refundAttempts.sentAt, before)))
+        .innerJoin(refunds, eq(refunds.id, refundAttempts.refundId))
+        .innerJoin(payments, eq(payments.id, refunds.paymentId))
+        .innerJoin(events, eq(events.id, refunds.eventId))
+        .where(and(eq(refundAttempts.status, 'sent'), lte(sql`coalesce(${refundAttempts.statusAskedAt}, ${refundAttempts.sentAt})`, before)))
         .orderBy(asc(refundAttempts.sentAt), asc(refundAttempts.id))
-        .limit(limit);
+        .limit(limit)
+        .for('update', { of: refundAttempts, skipLocked: true });
+      if (rows.length > 0) await db.update(refundAttempts).set({ statusAskedAt: now }).where(inArray(refundAttempts.id, rows.map((row) => row.attempt.id)));
+      return rows;
     },
 
     /** Refunds with their order, payment, event and payer, newest first (optionally of one status). */

@@ -1,12 +1,9 @@
 import {
   auditResponse,
-  claimedRefundsResponse,
-  refundAcceptedResponse,
   refundMethodSchema,
   refundReasonSchema,
   refundResultResponse,
   refundStatusSchema,
-  unresolvedRefundsResponse,
   REFUND_METHODS,
   REFUND_REASONS,
   REFUND_STATUSES,
@@ -26,13 +23,7 @@ const _enumsAgree: Same<Column<'status'>, (typeof REFUND_STATUSES)[number]> &
   Same<Column<'reason'>, (typeof REFUND_REASONS)[number]> &
   Same<Column<'method'>, (typeof REFUND_METHODS)[number]> = true;
 
-export {
-  auditResponse as audited,
-  claimedRefundsResponse as claimed,
-  refundAcceptedResponse as accepted,
-  refundResultResponse as resulted,
-  unresolvedRefundsResponse as unresolved,
-};
+export { auditResponse as audited, refundResultResponse as resulted };
 
 const adminRefund = z.object({
   _id: id.meta({ description: "The order's id (as before the refund ledger)." }),

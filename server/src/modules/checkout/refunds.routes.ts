@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { EventCancellationService } from './cancel-event.handler.js';
-import { accepted, adminRefundPage, adminRefunds, audited, cancelled, claimed, eventRefunds, resulted, retried, selfCancelled, unresolved } from './refunds.responses.js';
-import { acceptedBody, auditBody, cancelBody, claimBody, eventParams, refundListQuery, refundPageQuery, refundParams, resultBody, selfCancelBody, unresolvedQuery } from './refunds.schemas.js';
+import { adminRefundPage, adminRefunds, audited, cancelled, eventRefunds, resulted, retried, selfCancelled } from './refunds.responses.js';
+import { auditBody, cancelBody, eventParams, refundListQuery, refundPageQuery, refundParams, resultBody, selfCancelBody } from './refunds.schemas.js';
 import type { RefundsService } from './refunds.service.js';
 import type { SelfCancelService } from './cancel-tickets.handler.js';
 
 /**
  * /api/internal — the refund ledger's calls, made by the payment service only (the declaration checks
- * the shared INTERNAL_API_KEY): claim due refunds, report Daraja's answers, list what is unresolved, audit.
+ * the shared INTERNAL_API_KEY): its result outbox delivers Daraja's answers; the audit.
  */
 export function createInternalRefundsRouter(deps: { refunds: RefundsService; internalApiKey: string }) {
   const { refunds } = deps;
@@ -16,39 +16,12 @@ export function createInternalRefundsRouter(deps: { refunds: RefundsService; int
   const routes = declareRoutes(router, 'Internal (payment service)', { internalKey: deps.internalApiKey });
 
   routes.post(
-    '/refunds/claim',
-    {
-      summary: 'Claim due refunds to send to M-Pesa (each gets a new attempt and becomes sent)',
-      access: 'internal',
-      description: 'One transaction with FOR UPDATE SKIP LOCKED: two claims never get the same refund. `originatorConversationId` is `tukio-<refundId>-<n>`.',
-      body: claimBody,
-      responses: { 200: { description: 'Bare array `[{refundId, originatorConversationId, method, amount, phone, receipt, remarks}]`.', schema: claimed } },
-    },
-    ({ body }) => refunds.claim(body.limit),
-  );
-
-  routes.post(
-    '/refunds/accepted',
-    {
-      summary: "Record Daraja's ConversationID for an attempt it accepted (idempotent)",
-      access: 'internal',
-      body: acceptedBody,
-      responses: {
-        200: { description: '`{changed}`: false when it was recorded already.', schema: accepted },
-        404: 'No attempt with that OriginatorConversationID.',
-        409: 'The attempt was accepted under another ConversationID, or that ConversationID belongs to another attempt.',
-      },
-    },
-    ({ body }) => refunds.accepted(body),
-  );
-
-  routes.post(
     '/refunds/result',
     {
-      summary: "Record Daraja's definite answer for a refund attempt (callback, status query, or synchronous refusal)",
+      summary: "Record Daraja's definite answer for a refund attempt (its callback or Transaction Status answer, from the payment service's outbox), once",
       access: 'internal',
       description:
-        'ResultCode "0" (not `rejected`): the attempt and refund succeed, `receipt` = transactionId. Anything else: the attempt fails and the refund is due again ' +
+        'One call per result, delivered until acknowledged. ResultCode "0" (not `rejected`): the attempt and refund succeed, `receipt` = transactionId. Anything else: the attempt fails and the refund is due again ' +
         'after the back-off, or failed after REFUND_MAX_ATTEMPTS. A result for an attempt already final changes nothing (`changed: false`). A queue timeout is not a result.',
       body: resultBody,
       responses: {
@@ -58,17 +31,6 @@ export function createInternalRefundsRouter(deps: { refunds: RefundsService; int
       },
     },
     ({ body }) => refunds.result(body),
-  );
-
-  routes.get(
-    '/refunds/unresolved',
-    {
-      summary: 'Attempts still waiting for a result after `olderThan` seconds (the reconciler queries their Transaction Status)',
-      access: 'internal',
-      query: unresolvedQuery,
-      responses: { 200: { description: 'Bare array `[{originatorConversationId, conversationId, method, sentAt}]`, oldest first.', schema: unresolved } },
-    },
-    ({ query }) => refunds.unresolved(query.olderThan, query.limit),
   );
 
   routes.post(

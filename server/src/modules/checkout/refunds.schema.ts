@@ -83,6 +83,8 @@ export const refundAttempts = pgTable(
     transactionId: text('transaction_id'),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When the refunds job last asked what became of it (sent again, or a Transaction Status query), still without a result. */
+    statusAskedAt: timestamp('status_asked_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('refund_attempts_originator_idx').on(t.originatorConversationId),

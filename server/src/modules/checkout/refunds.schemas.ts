@@ -1,23 +1,10 @@
-import {
-  auditRequest,
-  claimRefundsRequest,
-  refundAcceptedRequest,
-  refundResultRequest,
-  refundStatusSchema,
-  unresolvedRefundsQuery,
-} from '@tukio/shared/internal-refunds';
+import { auditRequest, refundResultRequest, refundStatusSchema } from '@tukio/shared/internal-refunds';
 import { z } from 'zod';
 import { timePageQuery } from '../../lib/time-cursor.js';
 import { idParam, text } from '../../lib/validate.js';
 
 /** The internal calls of the payment service: the same schemas type its client (@tukio/shared/internal-refunds). */
-export {
-  auditRequest as auditBody,
-  claimRefundsRequest as claimBody,
-  refundAcceptedRequest as acceptedBody,
-  refundResultRequest as resultBody,
-  unresolvedRefundsQuery as unresolvedQuery,
-};
+export { auditRequest as auditBody, refundResultRequest as resultBody };
 
 export const refundParams = z.object({ id: idParam('Refund id') });
 export const refundListQuery = z.object({ status: refundStatusSchema.optional() });

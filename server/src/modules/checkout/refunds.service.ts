@@ -1,5 +1,5 @@
 import { maskKenyanPhone } from '@tukio/shared/phone';
-import { REFUND_STATUSES, type auditRequest, type RefundAcceptedRequest, type RefundReason, type RefundResultRequest } from '@tukio/shared/internal-refunds';
+import { refundAttemptId, REFUND_STATUSES, type auditRequest, type RefundReason, type RefundResultRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
@@ -24,7 +24,7 @@ export const backoffMs = (baseMs: number, attempts: number) => Math.min(baseMs *
 const ALREADY_REVERSED = 'R000001';
 
 /** Daraja remarks are 2-100 characters; ours stay plain ASCII so no gateway mangles them. */
-function remarksFor(eventTitle: string): string {
+export function remarksFor(eventTitle: string): string {
   const title = eventTitle.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/\s+/g, ' ').trim();
   return `Tukio refund${title ? `: ${title}` : ''}`.slice(0, 100);
 }
@@ -183,9 +183,10 @@ function toAdminRefund(row: RefundWithContext) {
 }
 
 /**
- * The refund ledger's life (docs/decisions/refunds.md): the payment service claims due refunds, sends them
- * to M-Pesa and reports what came back; a refund moves due → sent → succeeded | failed, a failed attempt
- * back to due after a back-off. Every change of status writes a transition, in the same transaction.
+ * The refund ledger's life (docs/decisions/refunds.md): the refunds job (refunds-job.ts) claims due refunds and
+ * sends each attempt through the payment service, which reports what M-Pesa said; a refund moves due → sent →
+ * succeeded | failed, a failed attempt back to due after a back-off. Every change of status writes a transition,
+ * in the same transaction.
  */
 export function createRefundsService(deps: RefundsServiceDeps) {
   const { db, logger } = deps;
@@ -205,18 +206,18 @@ export function createRefundsService(deps: RefundsServiceDeps) {
 
   return {
     /**
-     * POST /api/internal/refunds/claim: in one transaction, each due refund whose time has come gets a new
-     * attempt (`tukio-<refundId>-<n>`, the OriginatorConversationID M-Pesa refuses twice) and becomes `sent`.
+     * The refunds job's claim: in one transaction (FOR UPDATE SKIP LOCKED: two runs never get the same refund), each
+     * due refund whose time has come gets a new attempt (`tukio-<refundId>-<n>`, the OriginatorConversationID M-Pesa
+     * refuses twice) and becomes `sent`; the job then sends each once.
      */
-    async claim(limit: number) {
-      const now = new Date();
+    async claim(limit: number, now = new Date()) {
       return db.transaction(async (tx) => {
         const repo = createRefundsRepository(tx);
         const due = await repo.lockDue(now, limit);
         if (due.length === 0) return [];
         const claimed = due.map(({ refund, stkReceipt, eventTitle }) => ({
           refund,
-          attempt: { id: newId(), refundId: refund.id, originatorConversationId: `tukio-${refund.id}-${refund.attempts + 1}`, method: refund.method, status: 'sent' as const, sentAt: now },
+          attempt: { id: newId(), refundId: refund.id, originatorConversationId: refundAttemptId(refund.id, refund.attempts + 1), method: refund.method, status: 'sent' as const, sentAt: now },
           stkReceipt,
           eventTitle,
         }));
@@ -237,8 +238,8 @@ export function createRefundsService(deps: RefundsServiceDeps) {
       });
     },
 
-    /** POST /api/internal/refunds/accepted: Daraja took the request; its ConversationID is kept (once). */
-    async accepted(input: RefundAcceptedRequest) {
+    /** Daraja took the request (the send's answer): its ConversationID is kept, once. */
+    async accepted(input: { originatorConversationId: string; conversationId: string }) {
       try {
         return await db.transaction(async (tx) => {
           const repo = createRefundsRepository(tx);
@@ -308,12 +309,6 @@ export function createRefundsService(deps: RefundsServiceDeps) {
 
     /** POST /api/internal/audit: what M-Pesa reports as completed, against the ledger (refunds-audit.ts). */
     audit: (input: z.output<typeof auditRequest>) => auditLedger(db, input, deps.auditPayouts),
-
-    /** GET /api/internal/refunds/unresolved: attempts still `sent` after `olderThanSeconds`. */
-    async unresolved(olderThanSeconds: number, limit: number) {
-      const rows = await createRefundsRepository(db).unresolved(new Date(Date.now() - olderThanSeconds * 1000), limit);
-      return rows.map((row) => ({ ...row, sentAt: row.sentAt.toISOString() }));
-    },
 
     /** POST /api/admin/refunds/:id/retry: a failed refund becomes due again, now (one more attempt). */
     async retry(refundId: string, admin: AuthUser) {

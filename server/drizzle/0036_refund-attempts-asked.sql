@@ -1,0 +1,1 @@
+ALTER TABLE "refund_attempts" ADD COLUMN "status_asked_at" timestamp with time zone;
