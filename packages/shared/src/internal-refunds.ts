@@ -7,7 +7,7 @@ import { checkoutRequestIdSchema, dateTimeSchema, OBJECT_ID_PATTERN, shillingsSc
  * and documents with these schemas and the payment service types its client with the inferred types.
  */
 
-export const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin'] as const;
+export const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin', 'duplicate_payment', 'overpayment', 'underpayment'] as const;
 export const REFUND_METHODS = ['reversal', 'b2c'] as const;
 export const REFUND_STATUSES = ['due', 'sent', 'succeeded', 'failed'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
