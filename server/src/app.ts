@@ -66,6 +66,7 @@ import {
   createPayRouter,
   createTransactionsRouter,
   createAdminRefundsRouter,
+  createAdminUnmatchedPaymentsRouter,
   createEventCancellation,
   createEventCancellationRouter,
   createSelfCancel,
@@ -407,6 +408,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
+  app.use('/api/admin/unmatched-payments', createAdminUnmatchedPaymentsRouter({ paybill: services.payments.paybill }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
   app.use('/api/admin', createAdminFeesRouter({ fees: services.fees }));
