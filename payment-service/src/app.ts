@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { z } from 'zod';
 import { refusedForGood, type ApiServerClient } from './api-server-client.js';
 import { createPushService } from './checkout/push.service.js';
-import type { PaymentConfig } from './config.js';
+import { PAYBILL_CALLBACK_PATH, type PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { createErrorHandler, notFoundHandler } from './errors.js';
 import type { Logger } from './logger.js';
@@ -23,7 +23,9 @@ import { createRefundCallbackRouter } from './routes/refund-callback.routes.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createInternalRouter } from './routes/internal.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
-import { createPayoutOutbox, type PayoutOutbox } from './payouts/payout-outbox.js';
+import { createOutbox, createPayoutOutbox, type Outbox, type PayoutOutbox } from './payouts/payout-outbox.js';
+import { createPaybillCallbackRouter, paybillConfirmations, paybillSecret } from './routes/paybill.routes.js';
+import type { C2bConfirmationRequest } from '@tukio/shared/internal-c2b';
 import { createPayouts, type PayoutUrls } from './payouts/payouts.js';
 import { createPayoutCallbackRouter, createPayoutRouter } from './routes/payout.routes.js';
 
@@ -51,6 +53,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   refunds: { results: RefundResults; journal: ProviderJournal };
   /** The organiser payouts' results on their way to the API server: start.ts starts delivering them. */
   payoutOutbox: PayoutOutbox;
+  paybillOutbox: Outbox<C2bConfirmationRequest>;
 } {
   const { config, logger } = deps;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
@@ -69,6 +72,14 @@ export function createPaymentApp(deps: PaymentAppDeps): {
     onParked: () => metrics.payoutParked.inc(),
   });
   metrics.watchParkedPayoutResults(() => payoutOutbox.parked().length);
+  // Paybill confirmations on their way to the API server's settle path (docs/decisions/paybill.md): the same durable outbox.
+  const paybillOutbox = createOutbox(paybillConfirmations, {
+    dir: path.join(config.dataDir, 'paybill-outbox'),
+    deliver: (confirmation) => (deps.settlementApi ?? deps.api).c2bConfirm(confirmation),
+    logger,
+    retryMs: config.payouts.resultRetryMs,
+    refusedForGood,
+  });
   const payouts = createPayouts({ daraja: deps.daraja, journal: providerJournal, outbox: payoutOutbox, urls: deps.payoutUrls, logger, metrics });
   const app = express();
   app.disable('x-powered-by');
@@ -93,6 +104,12 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
   // The refunds' results and queue timeouts, the same way: /api/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>.
   app.use('/api/mpesa', createRefundCallbackRouter({ results: refundResults, secret: config.callbackSecret, logger, metrics }));
+  // Paybill payments' validation and confirmation (C2B): /hooks/paybill/<paybill secret>/{validation,confirmation}.
+  app.use(PAYBILL_CALLBACK_PATH, callbackSourceCheck(config.callbackAllowedIps, { logger, metrics }));
+  app.use(
+    PAYBILL_CALLBACK_PATH,
+    createPaybillCallbackRouter({ api: deps.api, outbox: paybillOutbox, shortcode: config.daraja.shortcode, secret: paybillSecret(config.callbackSecret), logger, journal: providerJournal }),
+  );
   // The organiser payouts' results: /api/mpesa/payout/{result,timeout,status-result,status-timeout}/<secret>.
   app.use('/api/mpesa', createPayoutCallbackRouter({ payouts, secret: config.callbackSecret, logger, metrics }));
 
@@ -120,5 +137,5 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api', notFoundHandler);
 
   app.use(createErrorHandler(logger));
-  return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal }, payoutOutbox };
+  return { app, settlement, metrics, refunds: { results: refundResults, journal: providerJournal }, payoutOutbox, paybillOutbox };
 }

@@ -3,14 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { listen } from '@tukio/shared/node/listen';
 import { createApiServerClient, type ApiServerClient } from './api-server-client.js';
 import { createPaymentApp } from './app.js';
-import type { PaymentConfig } from './config.js';
+import { PAYBILL_CALLBACK_PATH, type PaymentConfig } from './config.js';
 import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js';
 import { createLogger } from './logger.js';
 import { createAgents } from '@tukio/shared/node/http-request';
 import { createReconciler } from './reconciler.js';
 import { createRefundWorker, type RefundUrls } from './refunds/refund-worker.js';
 import type { PassRunner } from './routes/passes.routes.js';
-import type { PayoutOutbox } from './payouts/payout-outbox.js';
+import type { Outbox, PayoutOutbox } from './payouts/payout-outbox.js';
+import { paybillSecret } from './routes/paybill.routes.js';
+import type { C2bConfirmationRequest } from '@tukio/shared/internal-c2b';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -26,6 +28,8 @@ export interface RunningPaymentService {
   refunds: ReturnType<typeof createRefundWorker> | undefined;
   /** Organiser payout results not yet acknowledged by the API server. */
   payoutOutbox: PayoutOutbox;
+  /** The Paybill callbacks registered with Daraja, and whether the registration succeeded (it does not hold up the start). */
+  paybill: { urls: { validationUrl: string; confirmationUrl: string }; registered: Promise<boolean>; outbox: Outbox<C2bConfirmationRequest> };
   close(): Promise<void>;
 }
 
@@ -69,10 +73,28 @@ export async function startPaymentService(
   // Made below, once the reconciler and the refund worker exist; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, refunds, payoutOutbox } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, payoutUrls: () => payoutUrls, passes });
+  const { app, settlement, metrics, refunds, payoutOutbox, paybillOutbox } = createPaymentApp({ config, logger, api, settlementApi, daraja, callbackUrl: () => callbackUrl, payoutUrls: () => payoutUrls, passes });
   httpServer.on('request', app);
   // Results left by a previous run go out now, new ones as they come.
   payoutOutbox.start();
+  paybillOutbox.start();
+  // Paybill (docs/decisions/paybill.md): where M-Pesa asks before, and tells after, a payment from its menu.
+  const paybillBase = `${config.c2b.callbackBaseUrl ?? `${selfUrl}${PAYBILL_CALLBACK_PATH}`}/${paybillSecret(config.callbackSecret)}`;
+  const paybillUrls = { validationUrl: `${paybillBase}/validation`, confirmationUrl: `${paybillBase}/confirmation` };
+  const paybillRegistered =
+    config.c2b.register && daraja.registerC2bUrls
+      ? daraja.registerC2bUrls({ ...paybillUrls, responseType: config.c2b.responseType }).then(
+          () => {
+            logger.info(`Paybill callbacks registered with Daraja for ${config.daraja.shortcode} (${config.c2b.responseType} when validation is late)`);
+            return true;
+          },
+          (error: unknown) => {
+            // Production registers once ("already registered" afterwards); payments from the menu still confirm to those URLs.
+            logger.error(`Paybill callbacks could not be registered with Daraja (${error instanceof Error ? error.message : String(error)}); payments from the M-Pesa menu reach Tukio only if they were registered before`);
+            return false;
+          },
+        )
+      : Promise.resolve(false);
   const refundUrls: RefundUrls = {
     result: (kind, attempt) => resultUrl(kind, 'result', attempt),
     timeout: (kind, attempt) => resultUrl(kind, 'timeout', attempt),
@@ -118,13 +140,14 @@ export async function startPaymentService(
     reconciler,
     refunds: refundWorker,
     payoutOutbox,
+    paybill: { urls: paybillUrls, registered: paybillRegistered, outbox: paybillOutbox },
     close() {
       closing ??= (async () => {
         // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
         // flight finish, their calls to Daraja and the API server included (so the agents stay open
         // until then); their responses say Connection: close. A push already on a phone is journaled.
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        const reconcilerStopped = Promise.all([reconciler.stop(), refundWorker?.stop(), payoutOutbox.stop()]);
+        const reconcilerStopped = Promise.all([reconciler.stop(), refundWorker?.stop(), payoutOutbox.stop(), paybillOutbox.stop()]);
         if (!(await metrics.drain(DRAIN_TIMEOUT_MS))) logger.error('shutdown: requests still in flight were cut off');
         httpServer.closeAllConnections();
         await stopped;
@@ -134,6 +157,7 @@ export async function startPaymentService(
         settlement.journal.close();
         refunds.journal.close();
         payoutOutbox.close();
+        paybillOutbox.close();
       })();
       return closing;
     },

@@ -17,6 +17,9 @@ export const ORDER_CODE_LENGTH = 7;
 /** How a buyer's typed account number is compared with order codes: case and spaces do not matter. */
 export const normaliseOrderCode = (typed: string) => typed.replace(/[\s-]/g, '').toUpperCase();
 
+/** The CheckoutRequestID a Paybill payment is recorded under on the API server: its M-Pesa receipt, so a repeat finds it. */
+export const paybillCheckoutId = (transId: string) => `c2b_${transId}`;
+
 /** Daraja's validation and confirmation callback body (the same shape for both). Types are loose: Daraja's are. */
 export const darajaC2bCallbackBody = z.object({
   TransactionType: z.coerce.string().max(40).optional(),

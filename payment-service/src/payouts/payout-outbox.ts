@@ -1,6 +1,7 @@
 import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { payoutResultBody, type PayoutResultBody } from '@tukio/shared/internal-payouts';
+import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 
 /** The log in the outbox's directory: one JSON line per event, `{"add":{key,result}}` or `{"done":key}`. */
@@ -15,10 +16,29 @@ const REMEMBERED = 10_000;
 /** One result of an attempt: the same callback twice has the same key. */
 export const resultKey = (result: PayoutResultBody) => [result.originatorConversationId, result.source, result.resultCode, result.transactionId ?? ''].join('|');
 
+/**
+ * What one outbox carries: how a result is checked when read back from disk, keyed (the same message twice has
+ * the same key, and is delivered once) and named in the log. Organiser payouts' results are one kind; Paybill
+ * confirmations (docs/decisions/paybill.md) another, in their own directory.
+ */
+export interface OutboxKind<T> {
+  label: string;
+  schema: z.ZodType<T>;
+  key: (result: T) => string;
+  describe: (result: T) => string;
+}
+
+const payoutResults: OutboxKind<PayoutResultBody> = {
+  label: 'payout',
+  schema: payoutResultBody,
+  key: resultKey,
+  describe: (result) => `${result.originatorConversationId} (${result.source} ${result.resultCode}${result.transactionId ? ` ${result.transactionId}` : ''})`,
+};
+
 /** A result the API server refused for good (a 4xx it will answer again), kept in PARKED_LOG and not delivered again. */
-export interface ParkedResult {
+export interface ParkedResult<T = PayoutResultBody> {
   key: string;
-  result: PayoutResultBody;
+  result: T;
   /** The API server's answer: its HTTP status and message. */
   status: number | undefined;
   reason: string;
@@ -27,7 +47,11 @@ export interface ParkedResult {
 
 /** The parked results under an outbox's `dir` (the audit script lists them), by key; a line cut short is skipped. */
 export function readParkedPayoutResults(dir: string): ParkedResult[] {
-  const parked = new Map<string, ParkedResult>();
+  return readParked(dir, payoutResults);
+}
+
+function readParked<T>(dir: string, kind: OutboxKind<T>): Array<ParkedResult<T>> {
+  const parked = new Map<string, ParkedResult<T>>();
   let text: string;
   try {
     text = readFileSync(path.join(dir, PARKED_LOG), 'utf8');
@@ -37,8 +61,8 @@ export function readParkedPayoutResults(dir: string): ParkedResult[] {
   for (const line of text.split('\n')) {
     if (!line) continue;
     try {
-      const record = JSON.parse(line) as ParkedResult;
-      if (typeof record.key === 'string' && payoutResultBody.safeParse(record.result).success) parked.set(record.key, record);
+      const record = JSON.parse(line) as ParkedResult<T>;
+      if (typeof record.key === 'string' && kind.schema.safeParse(record.result).success) parked.set(record.key, record);
     } catch {
       // a line cut short by a kill mid-write: its result is still in the outbox log, and is parked again
     }
@@ -46,15 +70,15 @@ export function readParkedPayoutResults(dir: string): ParkedResult[] {
   return [...parked.values()];
 }
 
-interface Queued {
+interface Queued<T> {
   key: string;
-  result: PayoutResultBody;
+  result: T;
   failures: number;
   dueAt: number;
 }
 
-function load(file: string): Map<string, Queued> {
-  const queued = new Map<string, Queued>();
+function load<T>(file: string, kind: OutboxKind<T>): Map<string, Queued<T>> {
+  const queued = new Map<string, Queued<T>>();
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -65,7 +89,7 @@ function load(file: string): Map<string, Queued> {
     if (!line) continue;
     try {
       const record = JSON.parse(line) as { add?: { key?: unknown; result?: unknown }; done?: unknown };
-      const result = payoutResultBody.safeParse(record.add?.result);
+      const result = kind.schema.safeParse(record.add?.result);
       if (typeof record.add?.key === 'string' && result.success) queued.set(record.add.key, { key: record.add.key, result: result.data, failures: 0, dueAt: 0 });
       else if (typeof record.done === 'string') queued.delete(record.done);
     } catch {
@@ -87,26 +111,33 @@ function load(file: string): Map<string, Queued> {
  * the payout needs_attention, `npm run audit:payments` lists parked results). This process is the logs' only writer
  * (one per DATA_DIR).
  */
-export function createPayoutOutbox(deps: {
+export function createPayoutOutbox(deps: OutboxDeps<PayoutResultBody>) {
+  return createOutbox(payoutResults, deps);
+}
+
+export interface OutboxDeps<T> {
   dir: string;
-  deliver: (result: PayoutResultBody) => Promise<unknown>;
+  deliver: (result: T) => Promise<unknown>;
   logger: Logger;
   retryMs: number;
   maxRetryMs?: number;
-  onDelivered?: (result: PayoutResultBody) => void;
+  onDelivered?: (result: T) => void;
   /** Whether a delivery's error is the API server refusing the result for good (not worth sending again). */
   refusedForGood?: (error: unknown) => boolean;
-  onParked?: (parked: ParkedResult) => void;
-}) {
+  onParked?: (parked: ParkedResult<T>) => void;
+}
+
+/** The outbox described above, for any kind of result (payouts' results, Paybill confirmations). */
+export function createOutbox<T>(kind: OutboxKind<T>, deps: OutboxDeps<T>) {
   const { logger } = deps;
   const maxRetryMs = deps.maxRetryMs ?? 5 * 60 * 1000;
   mkdirSync(deps.dir, { recursive: true });
   const file = path.join(deps.dir, LOG);
-  const queued = load(file);
-  const parked = new Map(readParkedPayoutResults(deps.dir).map((entry) => [entry.key, entry]));
+  const queued = load(file, kind);
+  const parked = new Map(readParked(deps.dir, kind).map((entry) => [entry.key, entry]));
   // Parked before a kill that came before its `done` line: parked already, not delivered again.
   for (const key of parked.keys()) queued.delete(key);
-  if (parked.size > 0) logger.error(`payout outbox: ${parked.size} result(s) the API server refused are parked in ${path.join(deps.dir, PARKED_LOG)}: compare them with M-Pesa`);
+  if (parked.size > 0) logger.error(`${kind.label} outbox: ${parked.size} result(s) the API server refused are parked in ${path.join(deps.dir, PARKED_LOG)}: compare them with M-Pesa`);
   const delivered = new Set<string>();
   let fd = -1;
   let appended = 0;
@@ -131,20 +162,20 @@ export function createPayoutOutbox(deps: {
     if (written !== Buffer.byteLength(line)) {
       // A line cut short (disk full) would spoil the next one.
       rewrite();
-      throw new Error('payout outbox: write cut short');
+      throw new Error(`${kind.label} outbox: write cut short`);
     }
     fdatasyncSync(fd);
     appended += written;
   }
 
-  function done(entry: Queued) {
+  function done(entry: Queued<T>) {
     delivered.add(entry.key);
     if (delivered.size > REMEMBERED) delivered.delete(delivered.values().next().value!);
     leave(entry);
   }
 
   /** Out of the log: delivered, or parked. */
-  function leave(entry: Queued) {
+  function leave(entry: Queued<T>) {
     queued.delete(entry.key);
     if (queued.size === 0) {
       // Nothing left: start the log again from empty (O_APPEND writes go to the new end).
@@ -157,9 +188,9 @@ export function createPayoutOutbox(deps: {
   }
 
   /** Kept in the parked log (flushed) before it leaves the outbox log: a kill in between parks it again on start. */
-  function park(entry: Queued, error: unknown) {
+  function park(entry: Queued<T>, error: unknown) {
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : undefined;
-    const record: ParkedResult = { key: entry.key, result: entry.result, status, reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
+    const record: ParkedResult<T> = { key: entry.key, result: entry.result, status, reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() };
     const parkedFd = openSync(path.join(deps.dir, PARKED_LOG), 'a');
     try {
       writeSync(parkedFd, `${JSON.stringify(record)}\n`);
@@ -169,13 +200,11 @@ export function createPayoutOutbox(deps: {
     }
     parked.set(entry.key, record);
     leave(entry);
-    logger.error(
-      `payout result for ${entry.result.originatorConversationId} (${entry.result.source} ${entry.result.resultCode}${entry.result.transactionId ? ` ${entry.result.transactionId}` : ''}) refused by the API server for good (${status ?? '?'}: ${record.reason}); parked, not delivered again`,
-    );
+    logger.error(`${kind.label} result for ${kind.describe(entry.result)} refused by the API server for good (${status ?? '?'}: ${record.reason}); parked, not delivered again`);
     deps.onParked?.(record);
   }
 
-  async function deliverOne(entry: Queued) {
+  async function deliverOne(entry: Queued<T>) {
     try {
       await deps.deliver(entry.result);
     } catch (error) {
@@ -186,7 +215,7 @@ export function createPayoutOutbox(deps: {
       entry.failures += 1;
       entry.dueAt = Date.now() + Math.min(deps.retryMs * 2 ** Math.min(entry.failures - 1, 20), maxRetryMs);
       // The first failure and every tenth: a long outage does not flood the log.
-      if (entry.failures % 10 === 1) logger.error(`payout result for ${entry.result.originatorConversationId} not delivered to the API server (try ${entry.failures}); retrying`, error);
+      if (entry.failures % 10 === 1) logger.error(`${kind.label} result for ${kind.describe(entry.result)} not delivered to the API server (try ${entry.failures}); retrying`, error);
       return;
     }
     done(entry);
@@ -225,8 +254,8 @@ export function createPayoutOutbox(deps: {
      * Journals a result (flushed to disk before this returns) and delivers it soon. False when the same result is
      * already on its way or was delivered (a callback sent twice).
      */
-    add(result: PayoutResultBody): boolean {
-      const key = resultKey(result);
+    add(result: T): boolean {
+      const key = kind.key(result);
       if (queued.has(key) || delivered.has(key) || parked.has(key)) return false;
       append({ add: { key, result } });
       queued.set(key, { key, result, failures: 0, dueAt: 0 });
@@ -256,4 +285,5 @@ export function createPayoutOutbox(deps: {
   };
 }
 
-export type PayoutOutbox = ReturnType<typeof createPayoutOutbox>;
+export type Outbox<T> = ReturnType<typeof createOutbox<T>>;
+export type PayoutOutbox = Outbox<PayoutResultBody>;

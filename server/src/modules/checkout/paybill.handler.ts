@@ -2,6 +2,7 @@ import {
   C2B_ACCEPT,
   C2B_REJECTIONS,
   normaliseOrderCode,
+  paybillCheckoutId,
   type C2bConfirmationRequest,
   type C2bConfirmationResponse,
   type C2bValidateRequest,
@@ -59,8 +60,6 @@ const toAdminUnmatched = (row: UnmatchedPaymentRow) => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** The CheckoutRequestID a Paybill payment is recorded under: its M-Pesa receipt, so a repeat finds it. */
-export const paybillCheckoutId = (transId: string) => `c2b_${transId}`;
 
 /**
  * Paybill payments (docs/decisions/paybill.md): M-Pesa's validation question ("may this payment go ahead?") and
