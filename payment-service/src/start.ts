@@ -29,7 +29,7 @@ export interface RunningPaymentService {
   /** Organiser payout results not yet acknowledged by the API server. */
   payoutOutbox: PayoutOutbox;
   /** The Paybill callbacks registered with Daraja, and whether the registration succeeded (it does not hold up the start). */
-  paybill: { urls: { validationUrl: string; confirmationUrl: string }; registered: Promise<boolean>; outbox: Outbox<C2bConfirmationRequest> };
+  paybill: { urls: { validationUrl: string; confirmationUrl: string }; registered: Promise<boolean>; register(): Promise<boolean>; outbox: Outbox<C2bConfirmationRequest> };
   close(): Promise<void>;
 }
 
@@ -81,8 +81,8 @@ export async function startPaymentService(
   // Paybill (docs/decisions/paybill.md): where M-Pesa asks before, and tells after, a payment from its menu.
   const paybillBase = `${config.c2b.callbackBaseUrl ?? `${selfUrl}${PAYBILL_CALLBACK_PATH}`}/${paybillSecret(config.callbackSecret)}`;
   const paybillUrls = { validationUrl: `${paybillBase}/validation`, confirmationUrl: `${paybillBase}/confirmation` };
-  const paybillRegistered =
-    config.c2b.register && daraja.registerC2bUrls
+  const registerPaybill = () =>
+    daraja.registerC2bUrls
       ? daraja.registerC2bUrls({ ...paybillUrls, responseType: config.c2b.responseType }).then(
           () => {
             logger.info(`Paybill callbacks registered with Daraja for ${config.daraja.shortcode} (${config.c2b.responseType} when validation is late)`);
@@ -95,6 +95,7 @@ export async function startPaymentService(
           },
         )
       : Promise.resolve(false);
+  const paybillRegistered = config.c2b.register ? registerPaybill() : Promise.resolve(false);
   const refundUrls: RefundUrls = {
     result: (kind, attempt) => resultUrl(kind, 'result', attempt),
     timeout: (kind, attempt) => resultUrl(kind, 'timeout', attempt),
@@ -140,7 +141,7 @@ export async function startPaymentService(
     reconciler,
     refunds: refundWorker,
     payoutOutbox,
-    paybill: { urls: paybillUrls, registered: paybillRegistered, outbox: paybillOutbox },
+    paybill: { urls: paybillUrls, registered: paybillRegistered, register: registerPaybill, outbox: paybillOutbox },
     close() {
       closing ??= (async () => {
         // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
