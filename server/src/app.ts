@@ -453,6 +453,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       internalApiKey: config.internalApiKey,
       redis: deps.redis && { commands: deps.redis.commands, keyPrefix: deps.redis.keyPrefix },
       simulatorUrl: config.darajaSimulatorUrl,
+      paybillShortcode: config.paybillShortcode,
     }),
   );
   app.use('/pay', notFoundHandler);
