@@ -189,6 +189,9 @@ export function PaymentDialog(props: PaymentDialogProps) {
         </div>
       ) : (
         <form className="form payment-dialog__step" onSubmit={submit} noValidate>
+          {/* Paying from the menu: the three things to type come first; the prompt's phone number no longer matters. */}
+          {phase === 'paybill' && state.push?.paybill ? <PaybillPanel paybill={state.push.paybill} /> : null}
+          {phase === 'paybill' ? null : (
           <TextField
             ref={phoneRef}
             label={t('tickets.mpesaPhone')}
@@ -206,7 +209,8 @@ export function PaymentDialog(props: PaymentDialogProps) {
             hint={t(PHONE_HINT)}
             error={phoneError}
           />
-          {props.guest ? (
+          )}
+          {props.guest && phase !== 'paybill' ? (
             <TextField
               label={t('tickets.emailOptional')}
               type="email"
@@ -250,8 +254,6 @@ export function PaymentDialog(props: PaymentDialogProps) {
               </a>
             </p>
           ) : null}
-
-          {phase === 'paybill' && state.push?.paybill ? <PaybillPanel paybill={state.push.paybill} /> : null}
 
           {generalError ? (
             generalError.kind === 'busy' ? (
