@@ -50,7 +50,8 @@ export function readParkedPayoutResults(dir: string): ParkedResult[] {
   return readParked(dir, payoutResults);
 }
 
-function readParked<T>(dir: string, kind: OutboxKind<T>): Array<ParkedResult<T>> {
+/** The parked results of an outbox of any kind (the audit script lists the Paybill confirmations' too). */
+export function readParked<T>(dir: string, kind: OutboxKind<T>): Array<ParkedResult<T>> {
   const parked = new Map<string, ParkedResult<T>>();
   let text: string;
   try {
