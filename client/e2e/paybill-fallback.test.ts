@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../../server/src/db/schema.js';
 import { SIMULATOR_CREDENTIALS } from '../../simulator/src/config.js';
-import en from '../src/locales/en/tickets.json';
-import sw from '../src/locales/sw/tickets.json';
+import en from '../src/locales/en/tickets.json' with { type: 'json' };
+import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
 import { createApprovedPaidEvent, kenyanDay, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 

@@ -31,7 +31,7 @@ async function dismissedPrompt() {
   expect(settled.body).toMatchObject({ status: 'cancelled' });
   const [payment] = await stack.server.db.select().from(payments).where(eq(payments.checkoutRequestId, push.body.CheckoutRequestID));
   const [order] = await stack.server.db.select().from(orders).where(eq(orders.id, payment!.orderId));
-  return { checkoutRequestId: push.body.CheckoutRequestID as string, order: order! };
+  return { checkoutRequestId: push.body.CheckoutRequestID as string, order: { ...order!, orderCode: order!.orderCode! } };
 }
 
 const menuPay = (body: Record<string, unknown>) => stack.simApi('POST', '/simulator/menu/pay', { body: { phone: '254712555000', amount: 500, ...body } });
