@@ -1,3 +1,4 @@
+import type { C2bConfirmationRequest, C2bConfirmationResponse, C2bValidateRequest, C2bValidateResponse } from '@tukio/shared/internal-c2b';
 import {
   INTERNAL_BATCH_MAX,
   type BatchResponse,
@@ -59,6 +60,10 @@ export interface ApiServerClient {
   audit(body: AuditRequest): Promise<AuditResponse>;
   /** One result of an organiser payout attempt (the outbox retries it until acknowledged). */
   payoutResult(body: PayoutResultBody): Promise<{ recorded: boolean }>;
+  /** M-Pesa asks whether a Paybill payment may go ahead (docs/decisions/paybill.md). */
+  c2bValidate(body: C2bValidateRequest): Promise<C2bValidateResponse>;
+  /** A Paybill payment M-Pesa completed (the outbox retries it until acknowledged; the API server settles it once). */
+  c2bConfirm(body: C2bConfirmationRequest): Promise<C2bConfirmationResponse>;
 }
 
 export function createApiServerClient(options: { baseUrl: string; internalApiKey: string; timeoutMs?: number; agents?: Agents }): ApiServerClient {
@@ -138,5 +143,7 @@ export function createApiServerClient(options: { baseUrl: string; internalApiKey
     refundResult: (body) => call<RefundResultResponse>('POST', '/refunds/result', { body }),
     audit: (body) => call<AuditResponse>('POST', '/audit', { body }),
     payoutResult: (body) => call<{ recorded: boolean }>('POST', '/payouts/results', { body, requestId: null }),
+    c2bValidate: (body) => call<C2bValidateResponse>('POST', '/payments/c2b/validate', { body }),
+    c2bConfirm: (body) => call<C2bConfirmationResponse>('POST', '/payments/c2b/confirmations', { body, requestId: null }),
   };
 }

@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { z } from 'zod';
 import { refusedForGood, type ApiServerClient } from './api-server-client.js';
 import { createPushService } from './checkout/push.service.js';
-import type { PaymentConfig } from './config.js';
+import { PAYBILL_CALLBACK_PATH, type PaymentConfig } from './config.js';
 import type { DarajaClient } from './daraja/daraja-client.js';
 import { createErrorHandler, notFoundHandler } from './errors.js';
 import type { Logger } from './logger.js';
@@ -21,12 +21,14 @@ import { createPushJournal } from './push-journal.js';
 import { createRefunds, type RefundOutbox, type RefundUrls } from './refunds/refunds.js';
 import { createRefundCallbackRouter, createRefundRouter } from './routes/refund.routes.js';
 import { refundResultRequest } from '@tukio/shared/internal-refunds';
-import { createResultOutbox } from './result-outbox.js';
+import { createResultOutbox, type ResultOutbox } from './result-outbox.js';
 import { createSendOnce } from './daraja/send-once.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
 import { createInternalRouter } from './routes/internal.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
 import { createPayoutOutbox, type PayoutOutbox } from './payouts/payout-outbox.js';
+import { createPaybillCallbackRouter, paybillConfirmations, paybillSecret } from './routes/paybill.routes.js';
+import { c2bConfirmationRequest, type C2bConfirmationRequest } from '@tukio/shared/internal-c2b';
 import { createPayouts, type PayoutUrls } from './payouts/payouts.js';
 import { createPayoutCallbackRouter, createPayoutRouter } from './routes/payout.routes.js';
 
@@ -56,6 +58,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   /** The organiser payouts' and the refunds' results on their way to the API server: start.ts starts delivering them. */
   payoutOutbox: PayoutOutbox;
   refundOutbox: RefundOutbox;
+  paybillOutbox: ResultOutbox<C2bConfirmationRequest>;
 } {
   const { config, logger } = deps;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
@@ -95,6 +98,17 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   const sendOnce = createSendOnce({ journal: providerJournal, logger, enabled: () => deps.daraja.refundsEnabled });
   const payouts = createPayouts({ daraja: deps.daraja, journal: providerJournal, outbox: payoutOutbox, sendOnce, urls: deps.payoutUrls, logger, metrics });
   const refunds = createRefunds({ daraja: deps.daraja, journal: providerJournal, outbox: refundOutbox, sendOnce, urls: deps.refundUrls, logger, metrics });
+  // Paybill confirmations on their way to the API server's settle path (docs/decisions/paybill.md): the same durable outbox.
+  const paybillOutbox = createResultOutbox({
+    what: 'paybill',
+    identity: paybillConfirmations,
+    schema: c2bConfirmationRequest,
+    dir: path.join(config.dataDir, 'paybill-outbox'),
+    deliver: (confirmation) => (deps.settlementApi ?? deps.api).c2bConfirm(confirmation),
+    logger,
+    retryMs: config.payouts.resultRetryMs,
+    refusedForGood,
+  });
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
@@ -120,6 +134,12 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api/mpesa/callback', createCallbackRouter({ settlement, secret: config.callbackSecret, logger, metrics }));
   // The refunds' results and queue timeouts, the same way: /api/mpesa/{b2c,reversal,status}/{result,timeout}/<secret>.
   app.use('/api/mpesa', createRefundCallbackRouter({ refunds, secret: config.callbackSecret, logger, metrics }));
+  // Paybill payments' validation and confirmation (C2B): /hooks/paybill/<paybill secret>/{validation,confirmation}.
+  app.use(PAYBILL_CALLBACK_PATH, callbackSourceCheck(config.callbackAllowedIps, { logger, metrics }));
+  app.use(
+    PAYBILL_CALLBACK_PATH,
+    createPaybillCallbackRouter({ api: deps.api, outbox: paybillOutbox, shortcode: config.daraja.shortcode, secret: paybillSecret(config.callbackSecret), logger, journal: providerJournal }),
+  );
   // The organiser payouts' results: /api/mpesa/payout/{result,timeout,status-result,status-timeout}/<secret>.
   app.use('/api/mpesa', createPayoutCallbackRouter({ payouts, secret: config.callbackSecret, logger, metrics }));
 
@@ -147,5 +167,5 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api', notFoundHandler);
 
   app.use(createErrorHandler(logger));
-  return { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox };
+  return { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox, paybillOutbox };
 }

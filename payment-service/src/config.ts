@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { SAFARICOM_CALLBACK_IPS } from '@tukio/shared/daraja-protocol';
 import { booleanFlag, ConfigError, corsOriginsOf, logLevel, metricsToken, nodeEnv, optionalString, optionalUrl, parseEnv, port, publicUrlOf, urlSafeSecret, withoutTrailingSlash } from '@tukio/shared/node/env';
 import { readOrCreateSecret } from '@tukio/shared/node/secret';
+import { forbiddenUrlWord } from '@tukio/shared/internal-c2b';
 import { z } from 'zod';
 import { mpesaPublicKey, securityCredential } from './daraja/security-credential.js';
 
@@ -17,6 +18,9 @@ function isAddressOrRange(entry: string): boolean {
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
+
+/** Where the Paybill callbacks are mounted on this service (no word Daraja refuses in C2B URLs). */
+export const PAYBILL_CALLBACK_PATH = '/hooks/paybill';
 
 const envSchema = z.object({
   NODE_ENV: nodeEnv,
@@ -84,6 +88,19 @@ const envSchema = z.object({
   PAYMENT_PASSES: z.enum(['local', 'jobs']).default('local'),
   /** The first wait before an organiser payout's or a refund's result is delivered to the API server again; it doubles up to 5 min. */
   PAYOUT_RESULT_RETRY_MS: z.coerce.number().int().min(10).max(300_000).default(1000),
+  /**
+   * Paybill (docs/decisions/paybill.md): register the validation and confirmation URLs with Daraja at start
+   * (C2B Register URL v2). false: not registered here (e.g. registered once by hand in production).
+   */
+  C2B_REGISTER: booleanFlag.default(true),
+  /** What M-Pesa does when the validation URL does not answer in time: `Completed` (the payment goes through) or `Cancelled`. */
+  C2B_RESPONSE_TYPE: z.enum(['Completed', 'Cancelled']).default('Completed'),
+  /**
+   * Public base of the Paybill callbacks, e.g. https://pay.example.com/hooks/paybill (`/<secret>/validation` and
+   * `/<secret>/confirmation` are appended). Daraja refuses URLs containing mpesa, safaricom, exec, cmd, sql, query…
+   * Unset: DARAJA_CALLBACK_URL's (or PAYMENT_PUBLIC_URL's) origin + /hooks/paybill, else this service's own address.
+   */
+  C2B_CALLBACK_BASE_URL: optionalUrl,
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: metricsToken,
@@ -125,6 +142,8 @@ export interface PaymentConfig {
   /** Base of the callback route; `/<callbackSecret>` is appended. Undefined = this service's own URL. */
   callbackBaseUrl: string | undefined;
   callbackSecret: string;
+  /** Paybill payments (docs/decisions/paybill.md). */
+  c2b: { register: boolean; responseType: 'Completed' | 'Cancelled'; callbackBaseUrl: string | undefined };
   /** Addresses and CIDR ranges allowed to post M-Pesa callbacks; undefined = any. */
   callbackAllowedIps: string[] | undefined;
   daraja: DarajaConfig;
@@ -225,6 +244,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     callbackBaseUrl: env.DARAJA_CALLBACK_URL ? withoutTrailingSlash(env.DARAJA_CALLBACK_URL) : paymentPublicUrl && `${paymentPublicUrl}/api/mpesa/callback`,
     callbackSecret: env.CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'mpesa-callback-secret'),
     callbackAllowedIps: env.CALLBACK_ALLOWED_IPS,
+    c2b: { register: env.C2B_REGISTER, responseType: env.C2B_RESPONSE_TYPE, callbackBaseUrl: paybillBaseUrl(env.C2B_CALLBACK_BASE_URL ?? env.DARAJA_CALLBACK_URL ?? paymentPublicUrl, env.C2B_CALLBACK_BASE_URL !== undefined) },
     daraja,
     simulator: {
       enabled: simulator,
@@ -237,4 +257,16 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
   };
+}
+
+/**
+ * The Paybill callbacks' public base: given as it is, or the origin of the STK callback URL (whose path names
+ * M-Pesa, which Daraja refuses in C2B URLs) + /hooks/paybill. A word Daraja refuses stops the start.
+ */
+function paybillBaseUrl(url: string | undefined, given: boolean): string | undefined {
+  if (!url) return undefined;
+  const base = given ? withoutTrailingSlash(url) : `${new URL(url).origin}${PAYBILL_CALLBACK_PATH}`;
+  const word = forbiddenUrlWord(base);
+  if (word) throw new ConfigError(`Invalid payment service configuration: the Paybill callback URL ${base} contains "${word}", which Daraja refuses (set C2B_CALLBACK_BASE_URL)`);
+  return base;
 }

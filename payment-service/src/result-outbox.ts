@@ -23,8 +23,21 @@ export interface AttemptResult {
 /** One result of an attempt: the same callback twice has the same key. */
 export const resultKey = (result: AttemptResult) => [result.originatorConversationId, result.source, result.resultCode, result.transactionId ?? ''].join('|');
 
+/** How log lines name an attempt's result. */
+const describeAttemptResult = (result: AttemptResult) =>
+  `${result.originatorConversationId} (${result.source} ${result.resultCode}${result.transactionId ? ` ${result.transactionId}` : ''})`;
+
+/**
+ * How an outbox keys and names what it carries when it is not an attempt's result (Paybill confirmations, keyed by
+ * M-Pesa's TransID): the same message twice has the same key and is delivered once.
+ */
+export interface OutboxIdentity<Result> {
+  key: (result: Result) => string;
+  describe: (result: Result) => string;
+}
+
 /** A result the API server refused for good (a 4xx it will answer again), kept in PARKED_LOG and not delivered again. */
-export interface ParkedResult<Result extends AttemptResult = AttemptResult> {
+export interface ParkedResult<Result = AttemptResult> {
   key: string;
   result: Result;
   /** The API server's answer: its HTTP status and message. */
@@ -34,7 +47,7 @@ export interface ParkedResult<Result extends AttemptResult = AttemptResult> {
 }
 
 /** The parked results under an outbox's `dir` (the audit script lists them), by key; a line cut short is skipped. */
-export function readParkedResults<Result extends AttemptResult>(dir: string, schema: z.ZodType<Result, unknown>): ParkedResult<Result>[] {
+export function readParkedResults<Result>(dir: string, schema: z.ZodType<Result, unknown>): ParkedResult<Result>[] {
   const parked = new Map<string, ParkedResult<Result>>();
   let text: string;
   try {
@@ -61,7 +74,7 @@ interface Queued<Result> {
   dueAt: number;
 }
 
-function load<Result extends AttemptResult>(file: string, schema: z.ZodType<Result, unknown>): Map<string, Queued<Result>> {
+function load<Result>(file: string, schema: z.ZodType<Result, unknown>): Map<string, Queued<Result>> {
   const queued = new Map<string, Queued<Result>>();
   let text: string;
   try {
@@ -96,9 +109,11 @@ function load<Result extends AttemptResult>(file: string, schema: z.ZodType<Resu
  * the payout needs_attention, the refund attempt stays sent; `npm run audit:payments` lists parked results). This
  * process is the logs' only writer (one per DATA_DIR).
  */
-export function createResultOutbox<Result extends AttemptResult>(deps: {
-  /** `payout` or `refund`: log lines say which results these are. */
+export function createResultOutbox<Result>(deps: {
+  /** `payout`, `refund` or `paybill`: log lines say which results these are. */
   what: string;
+  /** Needed when a result is not an attempt's (AttemptResult's key and description otherwise). */
+  identity?: OutboxIdentity<Result>;
   dir: string;
   /** Reads a result back from the logs (a line that does not parse is skipped). */
   schema: z.ZodType<Result, unknown>;
@@ -112,6 +127,7 @@ export function createResultOutbox<Result extends AttemptResult>(deps: {
   onParked?: (parked: ParkedResult<Result>) => void;
 }) {
   const { logger, what, schema } = deps;
+  const identity = deps.identity ?? ({ key: resultKey, describe: describeAttemptResult } as unknown as OutboxIdentity<Result>);
   const maxRetryMs = deps.maxRetryMs ?? 5 * 60 * 1000;
   mkdirSync(deps.dir, { recursive: true });
   const file = path.join(deps.dir, LOG);
@@ -183,7 +199,7 @@ export function createResultOutbox<Result extends AttemptResult>(deps: {
     parked.set(entry.key, record);
     leave(entry);
     logger.error(
-      `${what} result for ${entry.result.originatorConversationId} (${entry.result.source} ${entry.result.resultCode}${entry.result.transactionId ? ` ${entry.result.transactionId}` : ''}) refused by the API server for good (${status ?? '?'}: ${record.reason}); parked, not delivered again`,
+      `${what} result for ${identity.describe(entry.result)} refused by the API server for good (${status ?? '?'}: ${record.reason}); parked, not delivered again`,
     );
     deps.onParked?.(record);
   }
@@ -199,7 +215,7 @@ export function createResultOutbox<Result extends AttemptResult>(deps: {
       entry.failures += 1;
       entry.dueAt = Date.now() + Math.min(deps.retryMs * 2 ** Math.min(entry.failures - 1, 20), maxRetryMs);
       // The first failure and every tenth: a long outage does not flood the log.
-      if (entry.failures % 10 === 1) logger.error(`${what} result for ${entry.result.originatorConversationId} not delivered to the API server (try ${entry.failures}); retrying`, error);
+      if (entry.failures % 10 === 1) logger.error(`${what} result for ${identity.describe(entry.result)} not delivered to the API server (try ${entry.failures}); retrying`, error);
       return;
     }
     done(entry);
@@ -239,7 +255,7 @@ export function createResultOutbox<Result extends AttemptResult>(deps: {
      * already on its way or was delivered (a callback sent twice).
      */
     add(result: Result): boolean {
-      const key = resultKey(result);
+      const key = identity.key(result);
       if (queued.has(key) || delivered.has(key) || parked.has(key)) return false;
       append({ add: { key, result } });
       queued.set(key, { key, result, failures: 0, dueAt: 0 });
@@ -269,4 +285,4 @@ export function createResultOutbox<Result extends AttemptResult>(deps: {
   };
 }
 
-export type ResultOutbox<Result extends AttemptResult> = ReturnType<typeof createResultOutbox<Result>>;
+export type ResultOutbox<Result> = ReturnType<typeof createResultOutbox<Result>>;

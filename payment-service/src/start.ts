@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { listen } from '@tukio/shared/node/listen';
 import { createApiServerClient, type ApiServerClient } from './api-server-client.js';
 import { createPaymentApp } from './app.js';
-import type { PaymentConfig } from './config.js';
+import { PAYBILL_CALLBACK_PATH, type PaymentConfig } from './config.js';
 import { createDarajaClient, type DarajaClient } from './daraja/daraja-client.js';
 import { createLogger } from './logger.js';
 import { createAgents } from '@tukio/shared/node/http-request';
@@ -12,6 +12,9 @@ import type { PassRunner } from './routes/passes.routes.js';
 import type { PayoutOutbox } from './payouts/payout-outbox.js';
 import type { RefundOutbox } from './refunds/refunds.js';
 import { callbackUrls } from './callback-urls.js';
+import type { ResultOutbox } from './result-outbox.js';
+import { paybillSecret } from './routes/paybill.routes.js';
+import type { C2bConfirmationRequest } from '@tukio/shared/internal-c2b';
 
 /** How long a shutdown lets requests in flight finish before cutting their connections. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -26,6 +29,8 @@ export interface RunningPaymentService {
   /** Organiser payout and refund results not yet acknowledged by the API server. */
   payoutOutbox: PayoutOutbox;
   refundOutbox: RefundOutbox;
+  /** The Paybill callbacks registered with Daraja, and whether the registration succeeded (it does not hold up the start). */
+  paybill: { urls: { validationUrl: string; confirmationUrl: string }; registered: Promise<boolean>; register(): Promise<boolean>; outbox: ResultOutbox<C2bConfirmationRequest> };
   close(): Promise<void>;
 }
 
@@ -60,7 +65,7 @@ export async function startPaymentService(
   // Made below, once the reconciler exists; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox } = createPaymentApp({
+  const { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox, paybillOutbox } = createPaymentApp({
     config,
     logger,
     api,
@@ -75,6 +80,25 @@ export async function startPaymentService(
   // Results left by a previous run go out now, new ones as they come.
   payoutOutbox.start();
   refundOutbox.start();
+  paybillOutbox.start();
+  // Paybill (docs/decisions/paybill.md): where M-Pesa asks before, and tells after, a payment from its menu.
+  const paybillBase = `${config.c2b.callbackBaseUrl ?? `${selfUrl}${PAYBILL_CALLBACK_PATH}`}/${paybillSecret(config.callbackSecret)}`;
+  const paybillUrls = { validationUrl: `${paybillBase}/validation`, confirmationUrl: `${paybillBase}/confirmation` };
+  const registerPaybill = () =>
+    daraja.registerC2bUrls
+      ? daraja.registerC2bUrls({ ...paybillUrls, responseType: config.c2b.responseType }).then(
+          () => {
+            logger.info(`Paybill callbacks registered with Daraja for ${config.daraja.shortcode} (${config.c2b.responseType} when validation is late)`);
+            return true;
+          },
+          (error: unknown) => {
+            // Production registers once ("already registered" afterwards); payments from the menu still confirm to those URLs.
+            logger.error(`Paybill callbacks could not be registered with Daraja (${error instanceof Error ? error.message : String(error)}); payments from the M-Pesa menu reach Tukio only if they were registered before`);
+            return false;
+          },
+        )
+      : Promise.resolve(false);
+  const paybillRegistered = config.c2b.register ? registerPaybill() : Promise.resolve(false);
   const passesFromJobs = config.passes === 'jobs';
   if (!daraja.refundsEnabled && config.env === 'production') {
     logger.info('WARNING: refunds and payouts are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): the API server’s refunds wait until they are.');
@@ -99,13 +123,14 @@ export async function startPaymentService(
     reconciler,
     payoutOutbox,
     refundOutbox,
+    paybill: { urls: paybillUrls, registered: paybillRegistered, register: registerPaybill, outbox: paybillOutbox },
     close() {
       closing ??= (async () => {
         // Drain: stop accepting connections (idle keep-alive ones close now) and let the requests in
         // flight finish, their calls to Daraja and the API server included (so the agents stay open
         // until then); their responses say Connection: close. A push already on a phone is journaled.
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        const reconcilerStopped = Promise.all([reconciler.stop(), payoutOutbox.stop(), refundOutbox.stop()]);
+        const reconcilerStopped = Promise.all([reconciler.stop(), payoutOutbox.stop(), refundOutbox.stop(), paybillOutbox.stop()]);
         if (!(await metrics.drain(DRAIN_TIMEOUT_MS))) logger.error('shutdown: requests still in flight were cut off');
         httpServer.closeAllConnections();
         await stopped;
@@ -116,6 +141,7 @@ export async function startPaymentService(
         providerJournal.close();
         payoutOutbox.close();
         refundOutbox.close();
+        paybillOutbox.close();
       })();
       return closing;
     },

@@ -73,6 +73,7 @@ import {
   createPayRouter,
   createTransactionsRouter,
   createAdminRefundsRouter,
+  createAdminUnmatchedPaymentsRouter,
   createEventCancellation,
   createEventCancellationRouter,
   createSelfCancel,
@@ -447,6 +448,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
+  app.use('/api/admin/unmatched-payments', createAdminUnmatchedPaymentsRouter({ paybill: services.payments.paybill }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
   app.use('/api/admin', createAdminFeesRouter({ fees: services.fees }));
@@ -492,6 +494,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       internalApiKey: config.internalApiKey,
       redis: deps.redis && { commands: deps.redis.commands, keyPrefix: deps.redis.keyPrefix },
       simulatorUrl: config.darajaSimulatorUrl,
+      paybillShortcode: config.paybillShortcode,
     }),
   );
   app.use('/pay', notFoundHandler);

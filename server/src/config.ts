@@ -15,6 +15,12 @@ const envSchema = z.object({
   PAYMENT_URL: optionalUrl,
   /** Where this server reaches the Daraja simulator whose phone pages it serves at /simulator (`npm start` sets it); unset = none. */
   DARAJA_SIMULATOR_URL: optionalUrl,
+  /**
+   * The Paybill number buyers may pay an order to from the M-Pesa menu, with its order code as the account number
+   * (docs/decisions/paybill.md): default DARAJA_SHORTCODE (`npm start` sets it for the simulator); unset = not offered.
+   */
+  PAYBILL_SHORTCODE: optionalString.pipe(z.string().regex(/^\d{5,7}$/, 'must be 5 to 7 digits').optional()),
+  DARAJA_SHORTCODE: optionalString.pipe(z.string().regex(/^\d{5,7}$/, 'must be 5 to 7 digits').optional()),
   /** Milliseconds the checkout waits for the payment service's answer (an STK push waits on M-Pesa). */
   PAYMENT_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(45_000),
   /** A buyer's poll this many seconds after the push, still pending, asks M-Pesa (STK query) too: the callback may be late or lost. */
@@ -225,6 +231,8 @@ export interface AppConfig {
   paymentUrl: string;
   /** The Daraja simulator as this server reaches it (the /simulator proxy to its phone pages); undefined = no simulator. */
   darajaSimulatorUrl: string | undefined;
+  /** The Paybill number offered in the payment dialog (docs/decisions/paybill.md); undefined = not offered. */
+  paybillShortcode: string | undefined;
   paymentProxyTimeoutMs: number;
   confirmQueryAfterSeconds: number;
   stkRateLimit: StkRateLimit;
@@ -377,6 +385,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     paymentPort: env.PAYMENT_PORT,
     paymentUrl: withoutTrailingSlash(env.PAYMENT_URL ?? `http://127.0.0.1:${env.PAYMENT_PORT}`),
     darajaSimulatorUrl: env.DARAJA_SIMULATOR_URL && withoutTrailingSlash(env.DARAJA_SIMULATOR_URL),
+    paybillShortcode: env.PAYBILL_SHORTCODE ?? env.DARAJA_SHORTCODE,
     paymentProxyTimeoutMs: env.PAYMENT_PROXY_TIMEOUT_MS,
     confirmQueryAfterSeconds: env.CONFIRM_QUERY_AFTER_SECONDS,
     stkRateLimit: {

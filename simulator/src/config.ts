@@ -26,6 +26,8 @@ const envSchema = z.object({
   /** Where people open its phone pages (printed at start); default its own address. `npm start`: the API server's, which forwards /simulator. */
   SIMULATOR_PUBLIC_URL: optionalUrl,
   SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  /** How long a "late" payer from the simulated M-Pesa menu (Pay Bill) waits before paying. */
+  SIMULATOR_C2B_LATE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   SIMULATOR_PROMPT_TIMEOUT_MS: z.coerce.number().int().positive().max(3_600_000).default(60_000),
   SIMULATOR_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(3599),
   LOG_LEVEL: logLevel,
@@ -41,6 +43,7 @@ export interface SimulatorConfig {
   callbackOrigins: string[];
   publicUrl: string | undefined;
   delayMs: number;
+  c2bLateMs: number;
   promptTimeoutMs: number;
   tokenTtlSeconds: number;
   logLevel: 'silent' | 'error' | 'info';
@@ -71,6 +74,7 @@ export function loadSimulatorConfig(source: NodeJS.ProcessEnv = process.env): Si
     callbackOrigins: callbackOriginsOf(env.SIMULATOR_CALLBACK_ORIGINS ?? env.DARAJA_CALLBACK_URL ?? 'http://127.0.0.1:27684', 'SIMULATOR_CALLBACK_ORIGINS'),
     publicUrl: env.SIMULATOR_PUBLIC_URL && withoutTrailingSlash(env.SIMULATOR_PUBLIC_URL),
     delayMs: env.SIMULATOR_DELAY_MS,
+    c2bLateMs: env.SIMULATOR_C2B_LATE_MS,
     promptTimeoutMs: env.SIMULATOR_PROMPT_TIMEOUT_MS,
     tokenTtlSeconds: env.SIMULATOR_TOKEN_TTL_SECONDS,
     logLevel: env.LOG_LEVEL,

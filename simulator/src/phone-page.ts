@@ -1,4 +1,5 @@
 import type { SimulatedLedger } from './payouts.js';
+import type { C2bPayment } from './c2b.js';
 import type { SimulatedPrompt } from './simulator.js';
 
 const escapeHtml = (value: string | number) =>
@@ -64,10 +65,49 @@ function phoneFrame(base: string, body: string, reload: boolean): string {
 <body><main class="phone">
 <h1>M-PESA simulator</h1>
 ${body}
+<p class="note"><a href="${base}/menu" style="color:#9ccc65">Pay from the M-PESA menu (Pay Bill)</a></p>
 </main>${reload ? `<script src="${base}/phone.js"></script>` : ''}</body></html>`;
 }
 
 const errorLine = (error?: string) => (error ? `<p class="error">${escapeHtml(error)}</p>` : '');
+
+const MENU_MODES: Array<[string, string]> = [
+  ['normal', 'Pay as typed'],
+  ['wrong-account', 'Type a wrong account number'],
+  ['wrong-amount', 'Type the amount 1 shilling too high'],
+  ['late', 'Pay later (after a delay)'],
+  ['no-confirmation', 'Pay, but M-Pesa never confirms it'],
+];
+
+const menuResult = (payment: C2bPayment) => `
+  <div class="prompt done"><p>${escapeHtml(payment.phone)} · KSh ${escapeHtml(payment.amount)} · account ${escapeHtml(payment.account)} · ${escapeHtml(payment.status)} ${escapeHtml(payment.resultCode)}${payment.status === 'completed' ? ` · ${escapeHtml(payment.transId)}${payment.confirmationSent ? '' : ' (not confirmed)'}` : ''}</p></div>`;
+
+/**
+ * Pay from the M-Pesa menu (Lipa na M-PESA → Pay Bill): business number, account number, amount, PIN. Open to
+ * anyone, as paying a Paybill is: it moves simulated money only, and the merchant decides (validation).
+ */
+export function renderMenuPage(shortcode: string, payments: C2bPayment[], basePath: string, values: { phone?: string; account?: string; amount?: string; error?: string } = {}): string {
+  const base = escapeHtml(basePath);
+  const field = (name: string, label: string, value: string | undefined, extra: string) =>
+    `<p><label>${label}<br><input name="${name}" value="${escapeHtml(value ?? '')}" ${extra} required style="width:220px;letter-spacing:1px"></label></p>`;
+  return phoneFrame(
+    base,
+    `<h1>Lipa na M-PESA · Pay Bill</h1>
+<p class="note">Pay a business from the M-PESA menu. Tukio's business number is ${escapeHtml(shortcode)}; the account number is the order number the payment dialog shows.</p>
+${errorLine(values.error)}
+<form method="post" action="${base}/menu/pay" class="prompt" style="display:block">
+${field('phone', 'Your phone number', values.phone, 'inputmode="numeric" pattern="254[17][0-9]{8}" autocomplete="tel"')}
+<p>Business number: <strong>${escapeHtml(shortcode)}</strong></p>
+${field('account', 'Account number', values.account, 'autocapitalize="characters" maxlength="20"')}
+${field('amount', 'Amount (KSh)', values.amount, 'inputmode="numeric" pattern="[0-9]+"')}
+<p><label>What the customer does<br><select name="mode">${MENU_MODES.map(([value, label]) => `<option value="${value}">${label}</option>`).join('')}</select></label></p>
+<p><label>Enter M-PESA PIN <input name="pin" type="password" inputmode="numeric" pattern="[0-9]{4,6}" minlength="4" maxlength="6" required autocomplete="off"></label></p>
+<button class="pay" type="submit">Pay</button>
+</form>
+${payments.length ? `<h1>Recent</h1>${payments.slice(0, 10).map(menuResult).join('')}` : ''}`,
+    false,
+  );
+}
 
 /** Every prompt (the developer's view, behind the simulator key). */
 export function renderPhonePage(prompts: SimulatedPrompt[], basePath: string): string {

@@ -26,6 +26,7 @@ export async function startDarajaSimulator(config: SimulatorConfig): Promise<Run
   const simulator = createDarajaSimulator({
     ...SIMULATOR_CREDENTIALS,
     delayMs: config.delayMs,
+    c2bLateMs: config.c2bLateMs,
     promptTimeoutMs: config.promptTimeoutMs,
     tokenTtlSeconds: config.tokenTtlSeconds,
     key: config.key,

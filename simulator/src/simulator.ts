@@ -10,7 +10,8 @@ import {
   type CallbackItem,
   type StkCallbackBody,
 } from '@tukio/shared/daraja-protocol';
-import { renderLedgerPage, renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
+import { C2B_MODES, createC2bSimulator, paymentInput, type C2bMode } from './c2b.js';
+import { renderLedgerPage, renderMenuPage, renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
 import { createPayoutSimulator, type PaidPrompt } from './payouts.js';
 
 /**
@@ -79,6 +80,8 @@ export interface SimulatorOptions {
    * credentials are public, and it must not post to whatever address a stranger names (a loopback service).
    */
   callbackOrigins: readonly string[];
+  /** How long a "late" payer from the M-Pesa menu waits before paying (default 10 s). */
+  c2bLateMs?: number | undefined;
 }
 
 const OUTCOMES: Record<Exclude<PromptMode, 'manual' | 'silent'>, { code: number; desc: string }> = {
@@ -187,23 +190,33 @@ export function createDarajaSimulator(options: SimulatorOptions) {
   }
 
   async function post(url: string, body: unknown, what: string): Promise<boolean> {
+    return (await postForAnswer(url, body, what)) !== undefined;
+  }
+
+  /** One POST to a merchant URL: its JSON answer ({} when not JSON), or undefined when it did not answer 2xx. */
+  async function postForAnswer(url: string, body: unknown, what: string, timeoutMs = 15_000): Promise<unknown> {
     // Checked when the request came in too; never posted elsewhere, whatever path led here.
     if (!callbackAllowed(url)) {
       options.logger.error(`simulator: ${what} not sent: ${url} is not one of the callback origins`);
-      return false;
+      return undefined;
     }
     try {
       const response = await request(callbackAgents, url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        timeoutMs: 15_000,
+        timeoutMs,
       });
-      return response.status >= 200 && response.status < 300;
+      if (response.status < 200 || response.status >= 300) return undefined;
+      try {
+        return response.text ? (JSON.parse(response.text) as unknown) : {};
+      } catch {
+        return {};
+      }
     } catch (error) {
       // Daraja does not retry a callback; the merchant must query.
       options.logger.error(`simulator: ${what} failed`, error);
-      return false;
+      return undefined;
     }
   }
 
@@ -270,8 +283,22 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     paymentByReceipt: (receipt) => paid.get(receipt),
   });
 
+  const c2b = createC2bSimulator({
+    shortcode: options.shortcode,
+    logger: options.logger,
+    lateMs: options.c2bLateMs ?? 10_000,
+    fail,
+    bearerValid,
+    receipt: receiptNumber,
+    isCallbackUrl: callbackAllowed,
+    // M-Pesa waits about 8 s for a validation answer; a confirmation as long as a callback.
+    postForAnswer: (url, body, what) => postForAnswer(url, body, what, what.startsWith('C2B validation') ? 8000 : 15_000),
+    record: (payment) => paid.set(payment.receipt, { ...payment, completedAt: new Date() }),
+  });
+
   const api = Router();
   api.use(express.json({ limit: '32kb' }));
+  c2b.mount(api);
 
   api.get('/oauth/v1/generate', (req, res) => {
     if (req.query.grant_type !== 'client_credentials') return fail(res, 400, '400.008.02', 'Invalid grant type passed');
@@ -446,6 +473,38 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     answer(req, res, byToken(req.params.token), req.params.action);
   });
 
+  // Paying from the M-Pesa menu (C2B): a page, and the same as JSON for scripts and tests. No key: anyone may pay a Paybill.
+  phone.get('/menu', (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const query = req.query as Record<string, string | undefined>;
+    res.type('html').send(renderMenuPage(options.shortcode, c2b.payments(), phonePath, { account: query.account, amount: query.amount, phone: query.phone }));
+  });
+  phone.post('/menu/pay', async (req, res) => {
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const fromForm = req.is('application/x-www-form-urlencoded');
+    const mode = (C2B_MODES as readonly string[]).includes(String(raw.mode ?? 'normal')) ? (String(raw.mode ?? 'normal') as C2bMode) : undefined;
+    const parsed = paymentInput({ phone: raw.phone, account: raw.account, amount: raw.amount });
+    const pinValid = !fromForm || /^\d{4,6}$/.test(String(raw.pin ?? ''));
+    const problem = typeof parsed === 'string' ? `Check the ${parsed === 'Msisdn' ? 'phone number' : parsed === 'BillRefNumber' ? 'account number' : 'amount'}.` : !mode ? 'Unknown mode.' : !pinValid ? PIN_HELP : undefined;
+    if (problem || typeof parsed === 'string' || !mode) {
+      if (fromForm) res.status(400).type('html').send(renderMenuPage(options.shortcode, c2b.payments(), phonePath, { phone: String(raw.phone ?? ''), account: String(raw.account ?? ''), amount: String(raw.amount ?? ''), error: problem }));
+      else res.status(400).json(errorBody(problem ?? 'Not a valid payment.', 'simulator_refused'));
+      return;
+    }
+    const { payment, done } = c2b.pay({ ...parsed, mode });
+    if (fromForm) {
+      // The page shows the outcome: after validation and confirmation, or at once for a late payer.
+      if (mode !== 'late') await done;
+      res.redirect(303, `${phonePath}/menu`);
+      return;
+    }
+    res.json(mode === 'late' ? payment : await done);
+  });
+  phone.get('/menu/payments', requireKey('json'), (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(c2b.payments());
+  });
+
   payouts.mountControl(phone, requireKey('json'));
   // M-Pesa's side of the books: JSON for the audit (`npm run audit:payments`), a readable page in a browser.
   phone.get('/ledger', requireKey('page'), (req, res) => {
@@ -475,6 +534,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     phone,
     prompts,
     payouts,
+    c2b,
     /** M-Pesa's side of the books (GET /simulator/ledger). */
     ledger: () => payouts.ledger([...paid.values()]),
     /** The path of a prompt's own phone page (its secret link), for the buyer who made the push. */
@@ -490,6 +550,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
       closed = true;
       for (const prompt of prompts.values()) clearTimeout(prompt.timer);
       payouts.close();
+      c2b.close();
       callbackAgents.destroy();
     },
   };

@@ -179,6 +179,8 @@ export const heldOrderResponse = z.object({
   discount: z.int().min(0),
   quantity: z.int(),
   holdExpiresAt: dateTimeSchema,
+  /** The account number for paying the order from the M-Pesa menu (Paybill) instead of the prompt. */
+  orderCode: z.string().optional(),
   accountReference: z.string(),
   transactionDesc: z.string(),
   eventTitle: z.string(),

@@ -85,6 +85,11 @@ export interface DarajaClient {
   transactionStatus(input: { originalConversationId?: string; transactionId?: string; party: 'b2c' | 'paybill'; remarks: string } & AsyncRequestUrls): Promise<AsyncRequestOutcome>;
   /** False when refunds are not configured: the three calls above then throw. */
   readonly refundsEnabled: boolean;
+  /**
+   * C2B Register URL v2 for the paybill shortcode (docs/decisions/paybill.md): where M-Pesa asks before a Paybill
+   * payment (validation) and tells after it (confirmation); `responseType` is what it does when validation is late.
+   */
+  registerC2bUrls?(input: { validationUrl: string; confirmationUrl: string; responseType: 'Completed' | 'Cancelled' }): Promise<void>;
 }
 
 /** What the reverse path needs; `securityCredential` may be computed on first use; none = refunds off. */
@@ -300,6 +305,19 @@ export function createDarajaClient(
         throw new DarajaError(502, String(response.ResponseCode ?? 'unknown'), response.ResponseDescription ?? 'STK push not accepted');
       }
       return response;
+    },
+
+    async registerC2bUrls(input) {
+      const response = (await authorized('/mpesa/c2b/v2/registerurl', {
+        ShortCode: config.shortcode,
+        ResponseType: input.responseType,
+        ConfirmationURL: input.confirmationUrl,
+        ValidationURL: input.validationUrl,
+      })) as { ResponseCode?: unknown; ResponseDescription?: unknown };
+      // Older sandboxes answered without a ResponseCode: only an explicit non-zero code is a refusal.
+      if (response.ResponseCode !== undefined && String(response.ResponseCode) !== '0') {
+        throw new DarajaError(502, String(response.ResponseCode), String(response.ResponseDescription ?? 'C2B URLs not registered'));
+      }
     },
 
     async stkQuery(checkoutRequestId) {

@@ -13,6 +13,7 @@ import { ConfigError, loadPaymentConfig } from '../config.js';
 import { refundResultRequest } from '@tukio/shared/internal-refunds';
 import { readParkedPayoutResults } from '../payouts/payout-outbox.js';
 import { readParkedResults, type ParkedResult } from '../result-outbox.js';
+import { c2bConfirmationRequest } from '@tukio/shared/internal-c2b';
 
 function sourceOf(argv: string[], fallback: () => ProviderSource): ProviderSource {
   const value = (flag: string) => {
@@ -55,7 +56,13 @@ async function main(argv: string[]): Promise<number> {
       console.log(`  ${entry.result.originatorConversationId} ${entry.result.source} ${entry.result.resultCode} ${entry.result.transactionId ?? ''} parked ${entry.at}: ${entry.status ?? '?'} ${entry.reason}`);
     }
   }
-  return count > 0 || parked.some(([, , entries]) => entries.length > 0) ? 1 : 0;
+  // Paybill confirmations the API server refused for good: money M-Pesa took that no order has yet (docs/decisions/paybill.md).
+  const parkedPaybill = readParkedResults(path.join(config.dataDir, 'paybill-outbox'), c2bConfirmationRequest);
+  if (parkedPaybill.length > 0) {
+    console.log(`${parkedPaybill.length} parked Paybill confirmations (refused by the API server, not delivered again):`);
+    for (const entry of parkedPaybill) console.log(`  ${entry.result.transId} KSh ${entry.result.amount} account ${entry.result.billRefNumber} parked ${entry.at}: ${entry.status ?? '?'} ${entry.reason}`);
+  }
+  return count > 0 || parked.some(([, , entries]) => entries.length > 0) || parkedPaybill.length > 0 ? 1 : 0;
 }
 
 // stdout to a pipe is written asynchronously: exit only once it has taken everything (a thousand payout lines

@@ -77,6 +77,9 @@ export async function startStack(options: { serverEnv?: Record<string, string>; 
   });
   const pay: RunningPaymentService = await startPaymentService(config);
   sim.allowCallbacksTo(pay.callbackUrl);
+  // Registered at start, before the simulator would post to it: again now that it may (Paybill callbacks).
+  await pay.paybill.registered;
+  await pay.paybill.register();
 
   /** A verified user inserted directly, with a login token signed like the server's (fast for hundreds of buyers). */
   async function quickUser(name: string) {

@@ -938,6 +938,24 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'POST',
+    path: '/api/internal/payments/c2b/validate',
+    scenarios: [{ name: 'without the key', request: () => json('POST', '/api/internal/payments/c2b/validate', { billRefNumber: 'ABCDEFG', amount: 100 }), expect: all(401) }],
+    fuzz: { as: 'visitor', internal: true, body: () => ({ billRefNumber: 'ABCDEFG', amount: 100 }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/internal/payments/c2b/confirmations',
+    scenarios: [
+      {
+        name: 'forged Paybill payment without the key',
+        request: () => json('POST', '/api/internal/payments/c2b/confirmations', { transId: 'FORGED1234', billRefNumber: 'ABCDEFG', amount: 100, msisdn: '254712345678', shortCode: '174379' }),
+        expect: all(401),
+      },
+    ],
+    fuzz: { as: 'visitor', internal: true, body: () => ({ transId: `FZ${unique().toUpperCase()}`.slice(0, 20), billRefNumber: 'FUZZ', amount: 100, msisdn: '2547 ***** 126', shortCode: '174379' }) },
+  },
+  {
+    method: 'POST',
     path: '/api/internal/payments/settle/batch',
     scenarios: [
       {
@@ -1255,6 +1273,18 @@ export const routeTable: RouteEntry[] = [
       { name: 'an unknown refund', request: () => json('POST', '/api/admin/refunds/0123456789abcdef01234567/retry'), ok: 404 },
     ],
     fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/unmatched-payments',
+    scenarios: [{ name: 'the queue', request: () => get('/api/admin/unmatched-payments?status=waiting'), ok: 200 }],
+    fuzz: { as: 'admin', query: () => ({ status: 'waiting' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/unmatched-payments/:id/attach',
+    scenarios: [{ name: 'an unknown payment', request: () => json('POST', '/api/admin/unmatched-payments/0123456789abcdef01234567/attach', { orderCode: 'ABCDEFG' }), ok: 404 }],
+    fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }), body: () => ({ orderCode: 'ABCDEFG' }) },
   },
   { method: 'GET', path: '/api/tickets/mine', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), ok: 200 }], fuzz: { as: 'a' } },
   { method: 'GET', path: '/api/tickets/mine/paged', scenarios: [{ name: 'own tickets, a page', request: () => get('/api/tickets/mine/paged'), ok: 200 }], fuzz: { as: 'a' } },

@@ -5,6 +5,7 @@ import type { Logger } from '../../lib/logger.js';
 import { refuseWhileSalesPaused } from '../events/index.js';
 import type { SoldOutNotes } from '../tickets/index.js';
 import { readAndPrice, stockRefusalError } from './order-refusal.js';
+import { createPaybillRepository } from './paybill.repository.js';
 import { createPaymentsRepository } from './payments.repository.js';
 import type { OrderRequest } from './price-order.js';
 
@@ -44,7 +45,10 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
       const held = await repo.holdPricedOrder({ eventId: input.eventId, userId, factsVersion: read.version, promoCode: input.promoCode, priced, phone: input.phone, guestEmail: input.guestEmail, holdSeconds });
       if (held.outcome === 'refused') throw await stockRefusalError(held.refusal, { facts: read.facts, promoCode: input.promoCode, userId, eventId: input.eventId, waitlist: deps.waitlist });
       if (held.outcome === 'held') {
+        // The account number for paying from the M-Pesa menu instead of the prompt (docs/decisions/paybill.md).
+        const orderCode = await createPaybillRepository(db).assignOrderCode(held.orderId);
         return {
+          orderCode,
           orderId: held.orderId,
           amount: priced.amount,
           discount: priced.discount,

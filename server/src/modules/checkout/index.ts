@@ -5,6 +5,7 @@
  */
 export { auditSuccessClaims } from './payments-audit.js';
 export { createGuestTicketsRouter, createInternalPaymentsRouter, createTransactionsRouter } from './payments.routes.js';
+export { createAdminUnmatchedPaymentsRouter } from './paybill.routes.js';
 export { createGuestCheckout, type GuestCheckout } from './guest-checkout.service.js';
 export { createGuestTicketLinks } from './guest-ticket-links.js';
 export { createPaymentsService, type PaymentsService } from './payments.service.js';

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { createLedger } from '../ledger/index.js';
+import { createPaybillRepository } from './paybill.repository.js';
 import { createRefundsRepository } from './refunds.repository.js';
 
 interface Finding {
@@ -33,6 +34,7 @@ const cents = (amount: number) => Math.round(amount * 100);
  *   (docs/decisions/fees.md);
  * - `ledger-payment` / `ledger-refund`: a payment or refund whose ledger postings do not match its row (a refund
  *   charges the organiser its amount less its fee share, and takes that share back from the fee account);
+ * - `ledger-unmatched`: Paybill payments waiting for an administrator do not add up to the unmatched receipts account;
  * - `ledger-fee`: a payment whose posting credited the fee account with anything but its order's fee.
  */
 export async function auditLedgerBooks(db: Database, provider: ProviderBooks): Promise<Finding[]> {
@@ -61,11 +63,16 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   const fees = -balances.platform_fees;
   const owedToOrganisers = -balances.organiser_payable - balances.payouts_in_flight;
   const owedToBuyers = -balances.refunds_payable;
-  const accounted = refundsPaid + payouts + fees + charges + owedToOrganisers + owedToBuyers;
-  if (moneyIn !== accounted) {
+  // Paybill payments no order claims yet are money in too, held until an administrator places them.
+  const unmatched = -balances.unmatched_receipts;
+  const waiting = await createPaybillRepository(db).waitingTotal();
+  if (waiting !== unmatched) flag('ledger-unmatched', `unmatched Paybill payments waiting add up to ${waiting}, but the unmatched receipts account holds ${unmatched}`);
+  const received = moneyIn + waiting;
+  const accounted = refundsPaid + payouts + fees + charges + owedToOrganisers + owedToBuyers + unmatched;
+  if (received !== accounted) {
     flag(
       'ledger-money-in',
-      `money in is ${moneyIn}, but refunds paid ${refundsPaid} + payouts ${payouts} + fees ${fees} + charges ${charges} + owed to organisers ${owedToOrganisers} + owed to buyers ${owedToBuyers} = ${accounted}`,
+      `money in is ${received}, but refunds paid ${refundsPaid} + payouts ${payouts} + fees ${fees} + charges ${charges} + owed to organisers ${owedToOrganisers} + owed to buyers ${owedToBuyers} + unmatched ${unmatched} = ${accounted}`,
     );
   }
 

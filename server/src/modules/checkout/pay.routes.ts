@@ -76,6 +76,8 @@ export function createPayRouter(deps: {
   redis?: { commands: RedisCommands; keyPrefix: string } | undefined;
   /** With the Daraja simulator: where its phone pages are for a buyer who came through the adapter (not this origin). */
   simulatorUrl?: string | undefined;
+  /** The Paybill number buyers may pay to instead of the prompt, with the order code as the account (docs/decisions/paybill.md). */
+  paybillShortcode?: string | undefined;
 }) {
   const router = Router();
   router.use(express.json({ limit: '16kb' }));
@@ -153,7 +155,7 @@ export function createPayRouter(deps: {
       use: limits,
       body: stkPushBody,
       responses: {
-        200: 'Prompt sent: `{ResponseCode, CheckoutRequestID, MerchantRequestID, CustomerMessage, amount, quantity, holdExpiresAt, simulatorUrl?}`.',
+        200: 'Prompt sent: `{ResponseCode, CheckoutRequestID, MerchantRequestID, CustomerMessage, amount, quantity, holdExpiresAt, simulatorUrl?, paybill?: {shortcode, account, amount, holdExpiresAt}}` (`paybill`: pay from the M-Pesa menu instead, with the order code as the account number).',
         400: 'Not a valid request (`field` names it), or M-Pesa refused the phone.',
         401: 'A token that is not valid.',
         404: 'Event not found.',
@@ -181,6 +183,8 @@ export function createPayRouter(deps: {
         quantity: order.quantity,
         holdExpiresAt: order.holdExpiresAt,
         ...(simulatorUrl ? { simulatorUrl } : {}),
+        // Paying from the M-Pesa menu instead (docs/decisions/paybill.md): the order's code is the account number.
+        ...(deps.paybillShortcode && order.orderCode ? { paybill: { shortcode: deps.paybillShortcode, account: order.orderCode, amount: order.amount, holdExpiresAt: order.holdExpiresAt } } : {}),
       };
     },
   );

@@ -1,4 +1,5 @@
 import type { RecordPushRequest } from '@tukio/shared/internal-api';
+import { c2bConfirmationRequest, c2bConfirmationResponse, c2bValidateRequest, c2bValidateResponse } from '@tukio/shared/internal-c2b';
 import { Router } from 'express';
 import { z } from 'zod';
 import { pageSchema } from '../../lib/keyset-page.js';
@@ -176,6 +177,31 @@ export function createInternalPaymentsRouter(deps: {
       },
     },
     ({ body }) => payments.settle(body),
+  );
+
+  routes.post(
+    '/c2b/validate',
+    {
+      summary: 'May this Paybill payment go ahead? (M-Pesa C2B validation)',
+      access: 'internal',
+      description: "Accepts a payment of exactly an open order's amount to its order code; answers the Daraja rejection code otherwise (docs/decisions/paybill.md).",
+      body: c2bValidateRequest,
+      responses: { 200: { description: '`{resultCode, resultDesc}`: `0` accepts, `C2B00012` unknown account, `C2B00013` wrong amount.', schema: c2bValidateResponse } },
+    },
+    ({ body }) => payments.paybill.validate(body),
+  );
+
+  routes.post(
+    '/c2b/confirmations',
+    {
+      summary: 'Settle a Paybill payment M-Pesa completed (M-Pesa C2B confirmation; idempotent by TransID)',
+      access: 'internal',
+      description:
+        "Settled as a payment of the order whose code is the account number, by the one settle path: tickets, or a refund when it buys nothing (order already paid, too little, sold out after the hold) and of any overpayment. An unknown account number waits for an administrator (unmatched_payments).",
+      body: c2bConfirmationRequest,
+      responses: { 200: { description: '`{outcome: settled|duplicate|unmatched, orderStatus?}`.', schema: c2bConfirmationResponse } },
+    },
+    ({ body }) => payments.paybill.confirm(body),
   );
 
   routes.post(

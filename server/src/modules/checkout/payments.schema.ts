@@ -42,6 +42,11 @@ export const orders = pgTable(
     feeMode: text('fee_mode', { enum: FEE_MODES }).notNull().default('absorbed'),
     /** A guest buyer's optional email, for the ticket mail (their shadow account has none). */
     guestEmail: text('guest_email'),
+    /**
+     * The short code a buyer types as the account number when paying from the M-Pesa menu (Paybill,
+     * docs/decisions/paybill.md): given when the seats are held, never reused.
+     */
+    orderCode: text('order_code'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -53,6 +58,7 @@ export const orders = pgTable(
     index('orders_guest_email_idx').on(sql`lower(${t.guestEmail})`).where(sql`${t.guestEmail} is not null`),
     // The waiting room's adaptive rate counts recent holds still without a push every second (few rows: pending only).
     index('orders_pending_created_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('orders_order_code_idx').on(t.orderCode),
   ],
 );
 
@@ -153,4 +159,37 @@ export const paymentContradictions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('payment_contradictions_created_idx').on(t.createdAt), uniqueIndex('payment_contradictions_payment_idx').on(t.paymentId)],
+);
+
+/**
+ * A Paybill payment whose account number is no open order's code (validation was off or timed out and M-Pesa
+ * completed it anyway): the money is Tukio's to give back or place, so it waits here for an administrator, who
+ * attaches it to an order (it then settles as that order's payment) or has it refunded. Money rows: never deleted;
+ * the ledger holds it in `unmatched_receipts` meanwhile (docs/decisions/paybill.md).
+ */
+export const unmatchedPayments = pgTable(
+  'unmatched_payments',
+  {
+    id: id().primaryKey(),
+    /** M-Pesa's receipt (TransID): one row per payment, however often it is confirmed. */
+    transId: text('trans_id').notNull(),
+    /** What the payer typed as the account number. */
+    billRefNumber: text('bill_ref_number').notNull(),
+    amount: integer('amount').notNull(),
+    /** The payer as M-Pesa names them: masked or hashed on Daraja v2/v1. */
+    msisdn: text('msisdn').notNull(),
+    shortCode: text('short_code').notNull(),
+    transTime: text('trans_time'),
+    status: text('status', { enum: ['waiting', 'attached', 'refunded'] })
+      .notNull()
+      .default('waiting'),
+    /** The payment it became: attached to an order, or (refunded) the payment the refund is made from. */
+    paymentId: id('payment_id').references(() => payments.id, { onDelete: 'restrict' }),
+    /** The administrator who attached or refunded it. */
+    resolvedBy: id('resolved_by').references(() => users.id, { onDelete: 'restrict' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('unmatched_payments_trans_idx').on(t.transId), index('unmatched_payments_status_idx').on(t.status, t.createdAt)],
 );

@@ -12,6 +12,8 @@ import { createRecordPushHandler } from './record-push.handler.js';
 import { createReleaseOrderHandler } from './release-order.handler.js';
 import type { MpesaTariff } from '../fees/index.js';
 import { createSettlePaymentHandler } from './settle-payment.handler.js';
+import { createPaybillHandler } from './paybill.handler.js';
+import type { SettleRequest } from '@tukio/shared/internal-api';
 
 export type { HoldOrderInput as CreateOrderInput } from './hold-order.handler.js';
 export type { SettleResult } from './settle-payment.handler.js';
@@ -36,12 +38,15 @@ export interface PaymentsServiceDeps {
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const expireHolds = createExpireHoldsHandler(deps);
   const history = createPaymentHistory({ db: deps.db, guestLinks: deps.guests?.links });
+  const settle = createSettlePaymentHandler(deps);
   return {
     quote: createQuoteOrderHandler(deps).handle,
     createOrder: createHoldOrderHandler(deps).handle,
     recordPush: createRecordPushHandler(deps).handle,
     abandonOrder: createReleaseOrderHandler(deps).handle,
-    settle: createSettlePaymentHandler(deps).handle,
+    settle: (input: SettleRequest) => settle.handle(input),
+    /** Paybill payments (docs/decisions/paybill.md): validation, and confirmations settled by the same settle path. */
+    paybill: createPaybillHandler({ db: deps.db, settle, logger: deps.logger }),
     pendingPushes: expireHolds.handle,
     unconfirmedSuccesses: expireHolds.unconfirmedSuccesses,
     ...history,

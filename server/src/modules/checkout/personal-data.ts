@@ -21,5 +21,12 @@ export const checkoutPersonalData: PersonalDataDeclaration = {
       subject: { user_id: 'id' },
       personal: { phone: 'phone' },
     },
+    {
+      table: 'unmatched_payments', onErase: 'anonymise',
+      about: 'Paybill payments whose account number matched no order, until an administrator places or refunds them: amount, the paying number as M-Pesa gave it, the account number typed.',
+      subject: { msisdn: 'phone' },
+      personal: { msisdn: 'phone', bill_ref_number: 'free-text' },
+      otherUsers: { resolved_by: 'withheld' },
+    },
   ],
 };

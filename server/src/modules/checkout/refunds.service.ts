@@ -61,7 +61,7 @@ export function createRefundLedger(executor: Executor) {
    * included, so a refund of all that is left of a payment gives back all that is left of its fee, and a smaller one
    * the fee's share of it in proportion, rounded down (the last refund takes the remainder).
    */
-  async function insertDue(entries: Array<{ payment: PaymentRow; amount: number; left: number }>, reason: RefundReason, detail: string | undefined, now: Date) {
+  async function insertDue(entries: Array<{ payment: PaymentRow; amount: number; left: number; feeAmount?: number | undefined }>, reason: RefundReason, detail: string | undefined, now: Date) {
     if (entries.length === 0) return [];
     const fees = await repo.feesOfEach(entries.map((entry) => entry.payment.id));
     const feeShare = (payment: PaymentRow, amount: number, left: number) => {
@@ -70,8 +70,8 @@ export function createRefundLedger(executor: Executor) {
       return Math.min(amount >= left ? feeLeft : Math.floor((amount * fee) / payment.amount), feeLeft, amount);
     };
     const inserted = await repo.insertRefunds(
-      entries.map(({ payment, amount, left }) => ({
-        feeAmount: feeShare(payment, amount, left),
+      entries.map(({ payment, amount, left, feeAmount }) => ({
+        feeAmount: feeAmount ?? feeShare(payment, amount, left),
         id: newId(),
         orderId: payment.orderId,
         paymentId: payment.id,
@@ -102,6 +102,8 @@ export function createRefundLedger(executor: Executor) {
       upTo?: number | undefined;
       detail?: string | undefined;
       now?: Date | undefined;
+      /** The fee share this refund gives back, instead of the proportional one: 0 for an overpayment's difference (no fee was charged on it). */
+      feeAmount?: number | undefined;
     }): Promise<RefundRow | undefined> {
       const payment = await repo.lockPayment(input.paymentId);
       if (!payment || payment.status !== 'success') throw AppError.conflict('payment_not_refundable', refundMessages.notRefundable);
@@ -115,7 +117,7 @@ export function createRefundLedger(executor: Executor) {
           body: { left: Math.max(0, left) },
         });
       }
-      const [refund] = await insertDue([{ payment, amount, left }], input.reason, input.detail, input.now ?? new Date());
+      const [refund] = await insertDue([{ payment, amount, left, feeAmount: input.feeAmount }], input.reason, input.detail, input.now ?? new Date());
       return refund;
     },
 

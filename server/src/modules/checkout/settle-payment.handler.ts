@@ -26,6 +26,12 @@ export interface SettlePaymentDeps {
   guests?: { links: GuestTicketLinks; sms: Pick<SmsService, 'enqueue'> } | undefined;
 }
 
+/**
+ * What settle takes: a Daraja result as the payment service sends it, or (`c2b`) a Paybill payment M-Pesa
+ * confirmed, which `handlePaybill` builds itself: never accepted over the wire, so no caller can claim it.
+ */
+export type SettleInput = Omit<SettleRequest, 'source'> & { source: SettleRequest['source'] | 'c2b' };
+
 export interface SettleResult {
   checkoutRequestId: string;
   status: PaymentStatus;
@@ -51,8 +57,12 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-/** A success M-Pesa itself stands behind: its STK query answered it, or agreed with the callback before it was sent here. */
-const confirmedByProvider = (input: SettleRequest) => input.source === 'query' || input.providerConfirmed === true;
+/**
+ * A success M-Pesa itself stands behind: its STK query answered it, or agreed with the callback before it was sent
+ * here. A Paybill confirmation has no query to ask (its reconciliation is Pull Transactions, docs/decisions/paybill.md):
+ * it is believed as M-Pesa sent it, to the payment service's unguessable confirmation URL.
+ */
+const confirmedByProvider = (input: SettleInput) => input.source === 'query' || input.source === 'c2b' || input.providerConfirmed === true;
 
 /** A hold this far from expiry is certainly still counted by any concurrent checkout. */
 const HOLD_SAFETY_MS = 30_000;
@@ -72,7 +82,7 @@ interface IssuedTo {
   payment: { amount: number; receipt: string | null; fee: { amount: number; mode: 'absorbed' | 'on_top' } };
 }
 
-const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
+const issuedTo = (view: SettlementView, input: SettleInput): IssuedTo => ({
   userId: view.payment.userId,
   eventId: view.payment.eventId,
   orderId: view.order.id,
@@ -83,7 +93,7 @@ const issuedTo = (view: SettlementView, input: SettleRequest): IssuedTo => ({
 });
 
 /** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
-function refuseMismatchedCallback(input: SettleRequest, newStatus: PaymentStatus, known: SettlementView['payment']) {
+function refuseMismatchedCallback(input: SettleInput, newStatus: PaymentStatus, known: SettlementView['payment']) {
   if (input.source !== 'callback') return;
   if (input.merchantRequestId && known.merchantRequestId && input.merchantRequestId !== known.merchantRequestId) {
     throw doubtful('MerchantRequestID does not match the push');
@@ -130,7 +140,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
 
 
   /** Writes the contradicted claim down (once per payment) and describes it for the notices. */
-  async function recordContradiction(payments: PaymentsRepository, payment: PaymentRow, input: SettleRequest, ticketsVoided: number): Promise<ContradictionNotice | undefined> {
+  async function recordContradiction(payments: PaymentsRepository, payment: PaymentRow, input: SettleInput, ticketsVoided: number): Promise<ContradictionNotice | undefined> {
     const claimedReceipt = payment.mpesaReceiptNumber ?? input.contradicts?.mpesaReceiptNumber ?? null;
     const recorded = await payments.recordContradiction({
       paymentId: payment.id,
@@ -159,7 +169,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
    * the payment takes M-Pesa's status (keeping the claimed receipt), its tickets are voided
    * ('payment_reversed', freeing their seats), a paid order follows the payment, and the claim is recorded.
    */
-  async function reverseContradictedSuccess(tx: Executor, payment: PaymentRow, order: OrderRow, newStatus: PaymentStatus, input: SettleRequest) {
+  async function reverseContradictedSuccess(tx: Executor, payment: PaymentRow, order: OrderRow, newStatus: PaymentStatus, input: SettleInput) {
     const payments = createPaymentsRepository(tx);
     const updated = await payments.updatePayment(payment.id, { status: newStatus, resultCode: input.resultCode, resultDesc: input.resultDesc.slice(0, 500) });
     const voided = await ticketRecords(tx).voidForOrder(order.id, 'payment_reversed', new Date());
@@ -208,13 +218,15 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
    * cancellations, duplicates, a query upgrading a recorded failure or contradicting a recorded success, and a
    * success whose hold ran out (seats recounted under the event lock, or refund_due).
    */
-  async function handle(input: SettleRequest): Promise<SettleResult> {
+  async function handle(input: SettleInput, prepare?: (tx: Executor) => Promise<unknown>): Promise<SettleResult> {
     const newStatus = statusForResult(input.resultCode);
     let issued: Array<{ id: string; code: string }> = [];
     let contradiction: ContradictionNotice | undefined;
     let settled: { result: SettleResult; view: SettlementView; payment: PaymentRow };
     try {
       settled = await db.transaction(async (tx) => {
+        // A Paybill payment's row is written in the transaction that settles it: never seen pending by the reconciler.
+        await prepare?.(tx);
         const seats = eventSeats(tx);
         const payments = createPaymentsRepository(tx);
         // Lock order: payment, then order, then (only when seats must be recounted) the event.
@@ -276,7 +288,20 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         // The order's fee as it was priced, and what M-Pesa charges to receive the payment, in the same posting.
         const receivingCharge = deps.mpesaTariff ? mpesaCharge('receive', recorded.amount, deps.mpesaTariff) : 0;
         await createLedger(tx).paymentReceived({ ...recorded, feeAmount: order.feeAmount, mpesaCharge: receivingCharge });
-        if (order.status === 'paid' || order.status === 'refund_due') return changed(order.status);
+        // A payment that buys nothing goes back whole: the order was paid already (the prompt and the Paybill both
+        // used: the first wins), or it is less than the order's price (docs/decisions/paybill.md).
+        const alreadyPaid = order.status === 'paid' || order.status === 'refund_due';
+        if (alreadyPaid || recorded.amount < order.amount) {
+          const reason = alreadyPaid ? 'duplicate_payment' : 'underpayment';
+          await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason });
+          logger.info(`payment ${payment.checkoutRequestId} for order ${order.id} (${order.status}) refunded: ${reason}`);
+          return changed(order.status);
+        }
+        // More than the price: the order is bought, and the difference goes back (no fee was charged on it).
+        const overpaid = recorded.amount - order.amount;
+        const refundOverpayment = async () => {
+          if (overpaid > 0) await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason: 'overpayment', amount: overpaid, feeAmount: 0 });
+        };
 
         // The hold is comfortably live, so its seats are reserved: no recount. A buyer counting
         // right now sees either this hold or these tickets (one commit), never neither.
@@ -307,6 +332,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
         });
         issued = rows.map((row) => ({ id: row.id, code: row.code }));
+        await refundOverpayment();
         return changed('paid', rows.length);
       });
     } catch (error) {

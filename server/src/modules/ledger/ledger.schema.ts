@@ -14,15 +14,16 @@ import { payouts } from '../payouts/payouts.schema.js';
  */
 
 /** What a transaction records (docs/decisions/ledger.md; the payout kinds in docs/decisions/payouts.md). */
-export const LEDGER_TRANSACTION_KINDS = ['payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment', 'payout', 'payout_paid', 'payout_failed'] as const;
+export const LEDGER_TRANSACTION_KINDS = ['payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment', 'payout', 'payout_paid', 'payout_failed', 'unmatched_payment', 'unmatched_placed'] as const;
 
 /**
  * The accounts. `mpesa_clearing` is the shortcode's money; `organiser_payable` is what an event's organiser is
  * owed (one sub-account per event); `refunds_payable` what buyers are owed back; `payouts_in_flight` what is owed
  * to organisers and on its way to them (a payout made and not yet paid); `platform_fees` Tukio's fees and
- * `mpesa_charges` what M-Pesa charged Tukio (a payout's charge).
+ * `mpesa_charges` what M-Pesa charged Tukio (a payout's charge); `unmatched_receipts` Paybill payments no order
+ * claims yet (docs/decisions/paybill.md), until an administrator places them.
  */
-export const LEDGER_ACCOUNTS = ['mpesa_clearing', 'organiser_payable', 'platform_fees', 'mpesa_charges', 'refunds_payable', 'payouts_in_flight'] as const;
+export const LEDGER_ACCOUNTS = ['mpesa_clearing', 'organiser_payable', 'platform_fees', 'mpesa_charges', 'refunds_payable', 'payouts_in_flight', 'unmatched_receipts'] as const;
 
 export const ledgerTransactions = pgTable(
   'ledger_transactions',
@@ -48,7 +49,7 @@ export const ledgerTransactions = pgTable(
     uniqueIndex('ledger_transactions_kind_refund_idx').on(t.kind, t.refundId),
     uniqueIndex('ledger_transactions_kind_payout_idx').on(t.kind, t.payoutId),
     index('ledger_transactions_created_idx').on(t.createdAt),
-    check('ledger_transactions_kind_valid', sql`${t.kind} in ('payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment', 'payout', 'payout_paid', 'payout_failed')`),
+    check('ledger_transactions_kind_valid', sql`${t.kind} in ('payment', 'contradiction', 'refund', 'refund_paid', 'refund_failed', 'adjustment', 'payout', 'payout_paid', 'payout_failed', 'unmatched_payment', 'unmatched_placed')`),
     check('ledger_transactions_payment_reference', sql`(${t.kind} in ('payment', 'contradiction')) = (${t.paymentId} is not null)`),
     check('ledger_transactions_refund_reference', sql`(${t.kind} in ('refund', 'refund_paid', 'refund_failed')) = (${t.refundId} is not null)`),
     check('ledger_transactions_payout_reference', sql`(${t.kind} in ('payout', 'payout_paid', 'payout_failed')) = (${t.payoutId} is not null)`),
@@ -78,7 +79,7 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_transaction_idx').on(t.transactionId),
     index('ledger_entries_account_event_idx').on(t.account, t.eventId),
     index('ledger_entries_event_idx').on(t.eventId),
-    check('ledger_entries_account_valid', sql`${t.account} in ('mpesa_clearing', 'organiser_payable', 'platform_fees', 'mpesa_charges', 'refunds_payable', 'payouts_in_flight')`),
+    check('ledger_entries_account_valid', sql`${t.account} in ('mpesa_clearing', 'organiser_payable', 'platform_fees', 'mpesa_charges', 'refunds_payable', 'payouts_in_flight', 'unmatched_receipts')`),
     check('ledger_entries_amount_nonzero', sql`${t.amount} <> 0`),
     check('ledger_entries_payable_has_event', sql`${t.account} <> 'organiser_payable' or ${t.eventId} is not null`),
   ],

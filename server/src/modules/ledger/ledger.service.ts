@@ -50,7 +50,9 @@ export const ledgerMessages = {
  * - paymentContradicted: the exact reverse of what the payment posted, for a success M-Pesa's own answer contradicted;
  * - refundsOwed: the buyer is owed: the fee's share out of the fee account, the rest out of the organiser payable,
  *   refunds payable up;
- * - refundPaid: M-Pesa paid it: refunds payable down, clearing down.
+ * - refundPaid: M-Pesa paid it: refunds payable down, clearing down;
+ * - unmatchedReceived / unmatchedPlaced: a Paybill payment no order claims is held in `unmatched_receipts` until an
+ *   administrator places it (then it posts as its order's payment).
  * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
  * Payouts (docs/decisions/payouts.md), `payouts_in_flight` being what is owed to organisers and on its way:
  * - payoutMade: per event of the payout, its organiser payable debited by its share (credited for a share
@@ -95,6 +97,37 @@ export function createLedger(executor: Executor) {
             { account: 'platform_fees', amount: charge, eventId: payment.eventId },
             { account: 'mpesa_charges', amount: -charge, eventId: payment.eventId },
           ]),
+        },
+      ]);
+    },
+
+    /**
+     * A Paybill payment no order claims (docs/decisions/paybill.md): the shortcode holds it, owed to nobody yet
+     * (`unmatched_receipts`). `memo` names its M-Pesa receipt; posted once, with the unmatched row.
+     */
+    async unmatchedReceived(unmatched: { transId: string; amount: number }): Promise<void> {
+      await repo.post([
+        {
+          kind: 'unmatched_payment',
+          memo: unmatched.transId,
+          legs: [
+            { account: 'mpesa_clearing', amount: unmatched.amount },
+            { account: 'unmatched_receipts', amount: -unmatched.amount },
+          ],
+        },
+      ]);
+    },
+
+    /** An administrator placed it: out of `unmatched_receipts` again, before it is posted as the order's payment. */
+    async unmatchedPlaced(unmatched: { transId: string; amount: number }): Promise<void> {
+      await repo.post([
+        {
+          kind: 'unmatched_placed',
+          memo: unmatched.transId,
+          legs: [
+            { account: 'unmatched_receipts', amount: unmatched.amount },
+            { account: 'mpesa_clearing', amount: -unmatched.amount },
+          ],
         },
       ]);
     },

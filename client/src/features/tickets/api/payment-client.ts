@@ -37,6 +37,15 @@ export interface StkPushResult {
   holdExpiresAt?: string;
   /** Only with the offline Daraja simulator: this prompt's own simulated phone page. */
   simulatorUrl?: string;
+  /** Paying from the M-Pesa menu instead (docs/decisions/paybill.md): the Paybill number, the order code as the account. */
+  paybill?: PaybillDetails;
+}
+
+export interface PaybillDetails {
+  shortcode: string;
+  account: string;
+  amount: number;
+  holdExpiresAt: string;
 }
 
 /** POST /api/stkPush (same-origin: /pay/stkPush) {phone, amount, Order_ID, quantity, items?, promoCode?}. */

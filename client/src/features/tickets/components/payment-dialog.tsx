@@ -15,6 +15,7 @@ import { formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
 import { STATUS, type PaymentState } from '../lib/payment-flow';
+import type { PaybillDetails } from '../api/payment-client';
 import { RichText, useT } from '../../../lib/i18n';
 import '../../../styles/overlay-dialog.css';
 
@@ -28,6 +29,8 @@ export interface PaymentDialogProps {
   onPay: (phone: string, email?: string) => void;
   onConfirm: () => void;
   onRetry: () => void;
+  /** "Pay from the M-Pesa menu instead" (shown when the server offers the Paybill). */
+  onUsePaybill?: () => void;
   /** A signed-out guest buys: an optional email field, and success ends on the ticket page link. */
   guest?: boolean;
 }
@@ -37,6 +40,40 @@ function displayPhone(phone: string | null): string {
   if (!phone || !KENYAN_PHONE_PATTERN.test(phone)) return phone ?? '';
   const local = `0${phone.slice(3)}`;
   return `${local.slice(0, 4)} ${local.slice(4, 7)} ${local.slice(7)}`;
+}
+
+/** mm:ss until `until`, ticking every second (0:00 once passed). */
+function useCountdown(until: number): string {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.ceil((until - now) / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The Paybill details to type on the phone (docs/decisions/paybill.md), and how long the seats stay held. */
+function PaybillPanel({ paybill }: { paybill: PaybillDetails }) {
+  const t = useT();
+  const until = Date.parse(paybill.holdExpiresAt);
+  const left = useCountdown(until);
+  const time = new Date(until).toLocaleTimeString(document.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' });
+  return (
+    <section className="notice payment-paybill" aria-labelledby="payment-paybill-title">
+      <h3 id="payment-paybill-title">{t('tickets.paybillTitle')}</h3>
+      <p>{t('tickets.paybillSteps')}</p>
+      <dl className="payment-paybill__details">
+        <dt>{t('tickets.paybillNumber')}</dt>
+        <dd data-testid="paybill-shortcode">{paybill.shortcode}</dd>
+        <dt>{t('tickets.paybillAccount')}</dt>
+        <dd data-testid="paybill-account">{paybill.account}</dd>
+        <dt>{t('tickets.paybillAmount')}</dt>
+        <dd data-testid="paybill-amount">{formatShillings(paybill.amount)}</dd>
+      </dl>
+      <p>{t('tickets.paybillHeldUntil', { time, left })}</p>
+    </section>
+  );
 }
 
 export function PaymentDialog(props: PaymentDialogProps) {
@@ -89,7 +126,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const guestDone = props.guest && phase === 'done';
 
   const tone =
-    state.status === STATUS.success ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' || phase === 'queued' ? 'waiting' : 'idle';
+    state.status === STATUS.success ? 'success' : phase === 'failed' ? 'error' : phase === 'pending' || phase === 'initiating' || phase === 'queued' || phase === 'paybill' ? 'waiting' : 'idle';
   const generalError = state.error && state.error.kind !== 'phone' ? state.error : null;
 
   return (
@@ -152,6 +189,9 @@ export function PaymentDialog(props: PaymentDialogProps) {
         </div>
       ) : (
         <form className="form payment-dialog__step" onSubmit={submit} noValidate>
+          {/* Paying from the menu: the three things to type come first; the prompt's phone number no longer matters. */}
+          {phase === 'paybill' && state.push?.paybill ? <PaybillPanel paybill={state.push.paybill} /> : null}
+          {phase === 'paybill' ? null : (
           <TextField
             ref={phoneRef}
             label={t('tickets.mpesaPhone')}
@@ -169,7 +209,8 @@ export function PaymentDialog(props: PaymentDialogProps) {
             hint={t(PHONE_HINT)}
             error={phoneError}
           />
-          {props.guest ? (
+          )}
+          {props.guest && phase !== 'paybill' ? (
             <TextField
               label={t('tickets.emailOptional')}
               type="email"
@@ -238,6 +279,11 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {phase === 'pending' && state.confirmVisible ? (
               <Button variant="secondary" loading={state.confirming} loadingText={t('tickets.checking')} onClick={props.onConfirm}>
                 {t('tickets.confirm')}
+              </Button>
+            ) : null}
+            {phase === 'pending' && state.push?.paybill && props.onUsePaybill ? (
+              <Button variant="secondary" onClick={props.onUsePaybill}>
+                {t('tickets.payFromMenu')}
               </Button>
             ) : null}
             {phase === 'failed' ? (

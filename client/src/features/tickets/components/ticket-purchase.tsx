@@ -53,7 +53,7 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }
   const { state } = payment;
 
   // A guest's purchase is over once paid (nothing to register): the button can start another.
-  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'registering' || (state.phase === 'done' && !guest);
+  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'paybill' || state.phase === 'registering' || (state.phase === 'done' && !guest);
 
   const openDialog = () => {
     if (!inProgress) payment.begin(order);
@@ -84,6 +84,7 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }
         onPay={(phone, email) => void payment.pay(phone, email)}
         onConfirm={() => void payment.confirmNow()}
         onRetry={payment.retry}
+        onUsePaybill={payment.usePaybill}
         guest={guest}
       />
     </>

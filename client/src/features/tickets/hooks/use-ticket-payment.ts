@@ -149,6 +149,8 @@ export function useTicketPayment(options: TicketPaymentOptions) {
       acceptPrice: () => dispatch({ type: 'acceptPrice' }),
       /** Send the STK push. `phone` is already normalised (254 + 9 digits); `email` only from a guest. */
       pay: (phone: string, email?: string) => dispatch({ type: 'pay', phone, email }),
+      /** Pay from the M-Pesa menu (Paybill) instead of the prompt: its details shown, the payment still awaited. */
+      usePaybill: () => dispatch({ type: 'usePaybill', now: Date.now() }),
       /** After a failure: back to the phone number (the number typed is kept). */
       retry: () => dispatch({ type: 'retry' }),
       /** Dialog closed before paying: forget the attempt and leave the line (a push in progress keeps being followed). */

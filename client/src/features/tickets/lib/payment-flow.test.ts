@@ -381,3 +381,29 @@ describe('a page load', () => {
     expect(resumedState(null, NOW, true)).toEqual(initialState(true));
   });
 });
+
+describe('paying from the M-Pesa menu (Paybill)', () => {
+  const paybill = { shortcode: '174379', account: 'K7Q2M9X', amount: 2500, holdExpiresAt: new Date(NOW + 5 * 60_000).toISOString() };
+  const withPaybill = () => {
+    const state = pushing();
+    return paymentFlow(state, { type: 'pushed', task: taskOf(state, 'push'), result: { ResponseCode: '0', CheckoutRequestID: 'ws_CO_1', amount: 2500, quantity: 2, paybill }, now: NOW });
+  };
+
+  it('a dismissed prompt turns to the Paybill details while the seats are held, and keeps polling until the order is paid', () => {
+    const dismissed = polled(withPaybill(), answer({ status: 'cancelled', orderStatus: 'cancelled', resultDesc: 'Payment failed or cancelled: the request was cancelled on the phone.' }));
+    expect(dismissed).toMatchObject({ phase: 'paybill', push: { paybill }, deadline: Date.parse(paybill.holdExpiresAt) });
+    expect(taskOf(dismissed, 'poll')).toMatchObject({ checkoutRequestId: 'ws_CO_1', afterMs: POLL_INTERVAL_MS });
+    // Still cancelled: keep waiting for the payment from the menu.
+    const still = polled(dismissed, answer({ status: 'cancelled', orderStatus: 'cancelled' }), NOW + 2 * POLL_INTERVAL_MS);
+    expect(still.phase).toBe('paybill');
+    const paid = polled(still, answer({ status: 'success', success: true, orderStatus: 'paid', quantity: 2 }), NOW + 3 * POLL_INTERVAL_MS);
+    expect(paid).toMatchObject({ phase: 'registering', status: STATUS.success });
+  });
+
+  it('the buyer may choose the Paybill while the prompt waits; without an offer, or after the hold, a failure stays a failure', () => {
+    expect(paymentFlow(withPaybill(), { type: 'usePaybill', now: NOW + 1000 })).toMatchObject({ phase: 'paybill' });
+    expect(paymentFlow(following(), { type: 'usePaybill', now: NOW + 1000 }).phase).toBe('pending');
+    expect(polled(following(), answer({ status: 'cancelled', orderStatus: 'cancelled' })).phase).toBe('failed');
+    expect(polled(withPaybill(), answer({ status: 'failed', orderStatus: 'failed' }), NOW + 6 * 60_000).phase).toBe('failed');
+  });
+});

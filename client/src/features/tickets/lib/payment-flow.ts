@@ -18,7 +18,7 @@
  */
 import { getErrorResponse, getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { t, translatedLabels } from '../../../lib/i18n';
-import type { ConfirmResult, StkPushInput, StkPushResult } from '../api/payment-client';
+import type { ConfirmResult, PaybillDetails, StkPushInput, StkPushResult } from '../api/payment-client';
 import type { QueuePlace, TransactionRecord } from '../api/tickets-api';
 import { orderAmount, type TicketOrder } from './ticket-order';
 
@@ -52,7 +52,12 @@ export const QUEUE_RETRY_MS = 3_000;
 const CLOCK_SKEW_MS = 60_000;
 /** Said when the polling gives up. Not yet in the catalogs: shown in English in either language. */
 
-export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'queued' | 'pending' | 'registering' | 'done' | 'failed';
+/**
+ * `paybill`: the buyer pays from the M-Pesa menu instead of the prompt (chosen, or offered after the prompt was
+ * dismissed or failed, docs/decisions/paybill.md): the Paybill details are shown while the push's status is polled
+ * until the order is paid or its hold runs out.
+ */
+export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'queued' | 'pending' | 'paybill' | 'registering' | 'done' | 'failed';
 
 /** A push being followed, as localStorage keeps it so that a reload or a closed dialog loses nothing. */
 export interface SavedPush {
@@ -62,6 +67,8 @@ export interface SavedPush {
   phone: string;
   startedAt: number;
   simulatorUrl?: string | null;
+  /** The order's Paybill details, when the server offers paying from the M-Pesa menu. */
+  paybill?: PaybillDetails | null;
 }
 
 /** The next request the flow makes, `afterMs` from when it is set (each carries what the request needs). */
@@ -145,6 +152,8 @@ export type PaymentAction =
   | { type: 'confirmPressed' }
   | { type: 'confirmed'; checkoutRequestId: string; result: ConfirmResult }
   | { type: 'confirmFailed'; checkoutRequestId: string; error: unknown }
+  /** "Pay from the M-Pesa menu instead": the Paybill details, the push's status still polled. */
+  | { type: 'usePaybill'; now: number }
   | { type: 'retry' }
   | { type: 'dismiss' };
 
@@ -291,9 +300,31 @@ function queued(s: PaymentState, queue: PaymentState['queue'], afterMs: number):
   return { ...s, phase: 'queued', status: STATUS.queued, detail: null, error: null, queue, task: { kind: 'queue', afterMs, guestPhone: s.guest ? s.phone : null } };
 }
 
+/** A Paybill offer still open at `now`: its seats are still held. */
+const paybillOpen = (push: SavedPush | null, now: number) => Boolean(push?.paybill && Date.parse(push.paybill.holdExpiresAt) > now);
+
+/** Pay from the menu: the push's status is polled until the order is paid or its hold runs out. */
+function toPaybill(s: PaymentState, push: SavedPush, detail: string | null): PaymentState {
+  return {
+    ...s,
+    phase: 'paybill',
+    detail,
+    error: null,
+    confirmVisible: false,
+    confirming: false,
+    push,
+    deadline: Date.parse(push.paybill!.holdExpiresAt),
+    task: { kind: 'poll', afterMs: POLL_INTERVAL_MS, checkoutRequestId: push.checkoutRequestId },
+  };
+}
+
 /** A confirmPayment answer that is not `pending` for the push followed: paid, or over without tickets. */
-function settle(s: PaymentState, result: ConfirmResult): PaymentState {
+function settle(s: PaymentState, result: ConfirmResult, now = Date.now()): PaymentState {
   const detail = outcomeDetail(result);
+  // The prompt was dismissed or failed, and the seats are still held: the Paybill is offered instead of "try again".
+  if (result.status !== 'success' && s.push && paybillOpen(s.push, now)) {
+    return toPaybill({ ...s, status: STATUS.failed }, s.push, detail);
+  }
   const over: PaymentState = { ...s, detail, error: null, confirmVisible: false, confirming: false, push: null, task: null };
   if (result.status === 'success' && result.success) {
     const quantity = typeof result.quantity === 'number' && result.quantity > 0 ? result.quantity : s.quantity;
@@ -332,6 +363,7 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
         phone: action.task.input.phone,
         startedAt: now,
         simulatorUrl: result.simulatorUrl,
+        paybill: result.paybill ?? null,
       };
       return follow(s, push, now, POLL_INTERVAL_MS);
     }
@@ -368,7 +400,12 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
       return { ...s, error: null, queue: { position: place.position ?? 1, etaSeconds: place.etaSeconds }, task: { ...action.task, afterMs: place.pollAfterMs } };
     }
     case 'polled':
-      if (action.result.status !== 'pending') return settle(s, action.result);
+      if (s.phase === 'paybill') {
+        // Waiting for the payment from the menu: only a paid order ends it (or the hold running out).
+        if (action.result.status === 'success' && action.result.success) return settle(s, action.result, action.now);
+        return askAgain(s, action.task, action.now, { detail: t('tickets.paybillExpired') });
+      }
+      if (action.result.status !== 'pending') return settle(s, action.result, action.now);
       return askAgain({ ...s, detail: t('tickets.waitingForMpesa'), error: null }, action.task, action.now, pollingGaveUp());
     case 'pollFailed': {
       const status = getErrorStatus(action.error);
@@ -403,6 +440,8 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
       const status = getErrorStatus(action.error);
       return { ...s, confirming: false, error: general(status === 404 || status === 400 ? (getServerMessage(action.error) ?? ERRORS.nothingToConfirm) : ERRORS.confirm) };
     }
+    case 'usePaybill':
+      return s.phase === 'pending' && s.push && paybillOpen(s.push, action.now) ? toPaybill(s, s.push, null) : s;
     case 'retry':
       return s.phase === 'failed' ? { ...initialState(s.guest, s.quantity), phase: 'phone', phone: s.phone, order: s.order } : s;
     case 'dismiss':

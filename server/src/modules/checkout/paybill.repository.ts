@@ -1,0 +1,116 @@
+import { randomInt } from 'node:crypto';
+import { ORDER_CODE_ALPHABET, ORDER_CODE_LENGTH } from '@tukio/shared/internal-c2b';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { orders, payments, unmatchedPayments } from './payments.schema.js';
+
+export type UnmatchedPaymentRow = typeof unmatchedPayments.$inferSelect;
+
+/** A fresh order code: 31^7 (about 27 billion) codes, so a collision is rare and simply drawn again. */
+export const drawOrderCode = () => Array.from({ length: ORDER_CODE_LENGTH }, () => ORDER_CODE_ALPHABET[randomInt(ORDER_CODE_ALPHABET.length)]).join('');
+
+const CODE_TRIES = 5;
+
+/** The checkout's Paybill rows (docs/decisions/paybill.md): order codes, Paybill payments and the unmatched ones. */
+export function createPaybillRepository(db: Executor) {
+  return {
+    /** Gives a held order its code (once: an order keeps the first it got); a code already taken is drawn again. */
+    async assignOrderCode(orderId: string): Promise<string | undefined> {
+      for (let attempt = 1; attempt <= CODE_TRIES; attempt += 1) {
+        const code = drawOrderCode();
+        try {
+          const [row] = await db
+            .update(orders)
+            .set({ orderCode: code })
+            .where(and(eq(orders.id, orderId), isNull(orders.orderCode)))
+            .returning({ code: orders.orderCode });
+          if (row) return row.code ?? undefined;
+          const [existing] = await db.select({ code: orders.orderCode }).from(orders).where(eq(orders.id, orderId));
+          return existing?.code ?? undefined;
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt === CODE_TRIES) throw error;
+        }
+      }
+      return undefined;
+    },
+
+    async findOrderByCode(code: string) {
+      const [row] = await db.select().from(orders).where(eq(orders.orderCode, code)).limit(1);
+      return row;
+    },
+
+    /**
+     * A Paybill payment as a payment of its order, pending until the settle path records it in the same
+     * transaction. Its CheckoutRequestID is `c2b_<TransID>`, so a second confirmation inserts nothing.
+     */
+    async insertPaybillPayment(input: { orderId: string; checkoutRequestId: string; phone: string | null; amount: number }) {
+      const id = newId();
+      const result = await db.execute(sql`
+        insert into ${payments} (id, order_id, user_id, event_id, checkout_request_id, phone, amount, status)
+        select ${id}, ${orders.id}, ${orders.userId}, ${orders.eventId}, ${input.checkoutRequestId},
+               coalesce(${input.phone}, ${orders.phone}, ''), ${input.amount}, 'pending'
+        from ${orders} where ${orders.id} = ${input.orderId}
+        on conflict do nothing
+        returning id`);
+      return (result as unknown as { rows: Array<{ id: string }> }).rows[0];
+    },
+
+    /** Keeps a Paybill payment no order claims; undefined when its TransID is kept already (a repeated confirmation). */
+    async insertUnmatched(input: { transId: string; billRefNumber: string; amount: number; msisdn: string; shortCode: string; transTime?: string | undefined }) {
+      const [row] = await db
+        .insert(unmatchedPayments)
+        .values({ id: newId(), transId: input.transId, billRefNumber: input.billRefNumber, amount: input.amount, msisdn: input.msisdn, shortCode: input.shortCode, transTime: input.transTime ?? null })
+        .onConflictDoNothing()
+        .returning();
+      return row;
+    },
+
+    async lockUnmatched(id: string) {
+      const [row] = await db.select().from(unmatchedPayments).where(eq(unmatchedPayments.id, id)).for('update');
+      return row;
+    },
+
+    async findUnmatched(id: string) {
+      const [row] = await db.select().from(unmatchedPayments).where(eq(unmatchedPayments.id, id)).limit(1);
+      return row;
+    },
+
+    async resolveUnmatched(id: string, changes: { status: 'attached' | 'refunded'; paymentId: string; resolvedBy: string }) {
+      const now = new Date();
+      const [row] = await db
+        .update(unmatchedPayments)
+        .set({ ...changes, resolvedAt: now, updatedAt: now })
+        .where(and(eq(unmatchedPayments.id, id), eq(unmatchedPayments.status, 'waiting')))
+        .returning();
+      return row;
+    },
+
+    /** The admin queue: newest first, the waiting ones or all. */
+    async listUnmatched(status: UnmatchedPaymentRow['status'] | undefined, limit = 200) {
+      return db
+        .select()
+        .from(unmatchedPayments)
+        .where(status ? eq(unmatchedPayments.status, status) : undefined)
+        .orderBy(desc(unmatchedPayments.createdAt))
+        .limit(limit);
+    },
+
+    /** Which of these M-Pesa receipts are unmatched payments still waiting (the audit's provider side). */
+    async waitingTransIds(transIds: string[]): Promise<string[]> {
+      if (transIds.length === 0) return [];
+      const rows = await db
+        .select({ transId: unmatchedPayments.transId })
+        .from(unmatchedPayments)
+        .where(and(inArray(unmatchedPayments.transId, transIds), eq(unmatchedPayments.status, 'waiting')));
+      return rows.map((row) => row.transId);
+    },
+
+    /** Money still waiting to be placed: the audit counts it as received. */
+    async waitingTotal(): Promise<number> {
+      const [row] = await db.select({ total: sql<number>`coalesce(sum(${unmatchedPayments.amount}), 0)::int` }).from(unmatchedPayments).where(eq(unmatchedPayments.status, 'waiting'));
+      return Number(row?.total ?? 0);
+    },
+  };
+}
