@@ -39,7 +39,9 @@ import {
 } from './modules/community/index.js';
 import { createContactService } from './modules/contact/index.js';
 import { createEventDashboardRouter, createEventDashboardService } from './modules/dashboard/index.js';
-import { createDataExportRouter, createDataExportService } from './modules/data-rights/index.js';
+import { createDataExportRouter, createDataExportService, DATA_EXPORT_INTERVAL_MS, DATA_EXPORT_LINK_MS } from './modules/data-rights/index.js';
+import { createAdminRetentionRouter, createPrivacyRouter, createRetentionService, privacySettingsOf } from './modules/retention/index.js';
+import { retentionMap } from './retention-map.js';
 import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
@@ -313,6 +315,14 @@ export function createServices(deps: AppDeps) {
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
   const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });
+  // Retention: once a day, the buyers' details of events ended PERSONAL_DATA_RETENTION_DAYS ago are erased.
+  const retention = createRetentionService({ db, map: retentionMap, logger, retentionDays: config.personalDataRetentionDays, jobs: deps.jobs });
+  const privacy = privacySettingsOf({
+    retentionDays: config.personalDataRetentionDays,
+    dataExportLinkMs: DATA_EXPORT_LINK_MS,
+    dataExportIntervalMs: DATA_EXPORT_INTERVAL_MS,
+    mailKeepDays: config.mail.keepDays,
+  });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -321,7 +331,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -397,6 +407,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit, sendMessage }));
   app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
+  app.use('/api/privacy', createPrivacyRouter({ settings: services.privacy }));
+  app.use('/api/admin', createAdminRetentionRouter({ retention: services.retention }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));

@@ -95,6 +95,7 @@ export async function startServer(
   services.uploadsSweep.start();
   services.payouts.job.start();
   await services.dataExports.start();
+  services.retention.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -124,6 +125,7 @@ export async function startServer(
         await services.waitlist.stop();
         await services.uploadsSweep.stop();
         await services.dataExports.stop();
+        await services.retention.stop();
         await services.reminders.stop();
         await services.payouts.job.stop();
         await services.sms.stop();

@@ -471,6 +471,15 @@ export const routeTable: RouteEntry[] = [
     scenarios: [{ name: 'a made-up link', request: () => get(`/api/me/data-export/${'A'.repeat(43)}`), expect: signedIn(410) }],
     fuzz: { as: 'a', params: () => ({ token: 'B'.repeat(43) }) },
   },
+  // ---- retention and the privacy notice (docs/decisions/data-rights.md) ----
+  { method: 'GET', path: '/api/privacy', scenarios: [{ name: 'the notice’s numbers', request: () => get('/api/privacy'), ok: 200 }], fuzz: { as: 'visitor' } },
+  {
+    method: 'POST',
+    path: '/api/admin/events/:id/shred',
+    // A fresh event has not happened yet: the admin is refused with 409 and nothing is erased.
+    scenarios: [{ name: 'a fresh (future) event', request: async (tools) => json('POST', `/api/admin/events/${await tools.fresh.event()}/shred`, { reason: 'Authorization matrix check.' }), ok: 409 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }), body: () => ({ reason: 'Fuzz run.' }) },
+  },
   {
     method: 'GET',
     path: '/api/messages/conversation/:contactId',
