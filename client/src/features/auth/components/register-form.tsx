@@ -3,6 +3,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
+import { PrivacyLink } from '../../../components/privacy-link';
 import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { failureMessage, getServerMessage } from '../../../lib/errors';
@@ -118,6 +119,9 @@ export function RegisterForm() {
         error={errors.confirmPassword}
         onChange={update('confirmPassword')}
       />
+      <p className="field__hint">
+        {t('auth.privacyNote')} <PrivacyLink />
+      </p>
       <Button type="submit" block loading={pending} loadingText={t('auth.creatingAccount')}>
         {t('auth.createAccount')}
       </Button>
