@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityProblems } from './helpers/browser.js';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+
+/*
+ * The privacy notice (docs/decisions/data-rights.md, "Privacy notice") at phone width, in English and Kiswahili:
+ * the footer's link opens /privacy, which states the retention the server runs with (PERSONAL_DATA_RETENTION_DAYS,
+ * set to an unusual 95 here so the number can only come from the server), the processors and the rights.
+ * SCREENSHOT_DIR saves it at 393 and 1280 px wide in both languages.
+ */
+
+const RETENTION_DAYS = 95;
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ PERSONAL_DATA_RETENTION_DAYS: String(RETENTION_DAYS) });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function screenshots(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const width of [393, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
+  }
+  await page.setViewportSize({ width: 393, height: 852 });
+}
+
+describe('the privacy notice', () => {
+  it('opens from the footer in English and states the retention days, the processors and the rights', async () => {
+    const { page, errors } = await h.newPage({ width: 393, height: 852 });
+    await page.goto('/');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy' }).click();
+    await page.waitForURL('**/privacy');
+    await page.getByRole('heading', { level: 1, name: 'How Tukio handles your personal data' }).waitFor();
+    await page.getByText(`${RETENTION_DAYS} days after an event ends, the phone numbers of its buyers`, { exact: false }).waitFor();
+    await page.getByText("Africa's Talking: your phone number and the text of the SMS", { exact: false }).waitFor();
+    await page.getByText('Safaricom (M-Pesa): your phone number and the amount', { exact: false }).waitFor();
+    await page.getByText('you have 14 days to change your mind', { exact: false }).waitFor();
+    await page.getByText('The emailed link works once, for 24 hours', { exact: false }).waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshots(page, 'privacy-en');
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('opens from the footer in Kiswahili with the same numbers', async () => {
+    const { page, errors } = await h.newPage({ width: 393, height: 852 });
+    await page.goto('/');
+    await page.getByRole('combobox', { name: /Language|Lugha/ }).selectOption('sw');
+    await page.waitForFunction(() => document.documentElement.lang === 'sw');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Faragha' }).click();
+    await page.waitForURL('**/privacy');
+    await page.getByRole('heading', { level: 1, name: 'Jinsi Tukio inavyoshughulikia data yako binafsi' }).waitFor();
+    await page.getByText(`Siku ${RETENTION_DAYS} baada ya tukio kuisha`, { exact: false }).waitFor();
+    await page.getByText('una siku 14 za kubadili nia', { exact: false }).waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await screenshots(page, 'privacy-sw');
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('is linked from the sign-up form', async () => {
+    const { page } = await h.newPage({ width: 393, height: 852 });
+    await page.goto('/register');
+    await page.getByRole('main').getByRole('link', { name: 'Privacy notice' }).click();
+    await page.waitForURL('**/privacy');
+    await page.getByText(`${RETENTION_DAYS} days after an event ends`, { exact: false }).waitFor();
+  });
+});
