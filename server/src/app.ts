@@ -149,7 +149,12 @@ function createSms(deps: AppDeps) {
   const gateway = config.sms.gateway;
   const simulator =
     gateway.kind === 'simulator'
-      ? createSmsSimulator({ key: gateway.key, deliveryReportUrl: () => `${selfUrl()}/api/sms/delivery-reports/${config.sms.callbackSecret}`, logger })
+      ? createSmsSimulator({
+          key: gateway.key,
+          deliveryReportUrl: () => `${selfUrl()}/api/sms/delivery-reports/${config.sms.callbackSecret}`,
+          optOutUrl: () => `${selfUrl()}/api/sms/opt-outs/${config.sms.callbackSecret}`,
+          logger,
+        })
       : undefined;
   const service = createSmsService({
     db: deps.db,

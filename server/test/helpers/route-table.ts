@@ -1532,6 +1532,15 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'POST',
+    path: '/api/sms/opt-outs/:secret',
+    scenarios: [
+      { name: 'the callback secret, a number replying STOP', request: (tools) => json('POST', `/api/sms/opt-outs/${tools.w.t.config.sms.callbackSecret}`, { phoneNumber: '+254799000001', senderId: 'TUKIO' }), ok: 200 },
+      { name: 'a wrong secret', request: () => json('POST', '/api/sms/opt-outs/not-the-secret-at-all', { phoneNumber: '+254799000002' }), ok: 404 },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ secret: w.t.config.sms.callbackSecret }), body: () => ({ phoneNumber: '+254799000003', senderId: 'TUKIO' }) },
+  },
+  {
+    method: 'POST',
     path: '/api/sms/delivery-reports/:secret',
     scenarios: [
       {

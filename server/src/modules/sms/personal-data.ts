@@ -10,6 +10,12 @@ export const smsPersonalData: PersonalDataDeclaration = {
       personal: { phone: 'phone' },
       secret: ['message'],
     },
+    {
+      table: 'sms_opt_outs',
+      about: 'Your phone numbers that replied STOP: no promotional SMS goes to them.',
+      subject: { phone: 'phone' },
+      personal: { phone: 'phone' },
+    },
   ],
-  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message" },
+  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message", 'sms_opt_outs.sender_id': "Tukio's own sender ID" },
 };
