@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { smsOptOuts } from '../src/db/schema.js';
+import { smsOptOuts, users } from '../src/db/schema.js';
 import { smsReceivedBy } from './helpers/sms.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -69,5 +69,26 @@ describe('STOP replies', () => {
     expect(queued).toBe(2);
     expect(await received(STOPPED, 1)).toEqual(['Tukio: your ticket (transactional).']);
     expect(await received(OTHER, 1)).toEqual(['Tukio: new events this weekend (promotion).']);
+  });
+});
+
+describe('the promotional SMS opt-in', () => {
+  it('is off unless ticked on sign-up, and the account changes it on its profile (only its own)', async () => {
+    const plain = await t.createUser('smsconsentplain');
+    const other = await t.createUser('smsconsentother');
+    const path = (id: string) => `/api/auth/user/${id}/sms-promotions`;
+    expect((await t.api('GET', path(plain.user._id), { token: plain.token })).body).toEqual({ smsPromotions: false });
+
+    const ticked = await t.api('POST', '/api/auth/register', { body: { username: 'smsconsentyes', email: 'smsconsentyes@example.com', password: 'secret123', smsPromotions: true } });
+    expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
+    const [row] = await t.db.select({ smsPromotions: users.smsPromotions }).from(users).where(eq(users.username, 'smsconsentyes'));
+    expect(row).toEqual({ smsPromotions: true });
+
+    const on = await t.api('PUT', path(plain.user._id), { token: plain.token, body: { smsPromotions: true } });
+    expect(on.status).toBe(200);
+    expect(on.body).toEqual({ smsPromotions: true });
+    expect((await t.api('GET', path(plain.user._id), { token: plain.token })).body).toEqual({ smsPromotions: true });
+    expect((await t.api('PUT', path(plain.user._id), { token: other.token, body: { smsPromotions: false } })).status).toBe(403);
+    expect((await t.api('PUT', path(plain.user._id), { token: plain.token, body: { smsPromotions: 'yes' } })).status).toBe(400);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "sms_promotions" boolean DEFAULT false NOT NULL;
