@@ -47,6 +47,8 @@ export function RegisterForm() {
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
+  // Promotional SMS need their own, explicit yes (Data Protection Act 2019): never ticked for the person.
+  const [smsPromotions, setSmsPromotions] = useState(false);
   const [successMsg, setSuccessMsg] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -91,6 +93,7 @@ export function RegisterForm() {
         username: values.username.trim(),
         email: values.email.trim(),
         password: values.password,
+        smsPromotions,
       });
       if (data.status) {
         setSuccessMsg(data.msg || t('auth.verificationLinkSent'));
@@ -119,6 +122,9 @@ export function RegisterForm() {
         error={errors.confirmPassword}
         onChange={update('confirmPassword')}
       />
+      <label className="checkbox">
+        <input type="checkbox" name="smsPromotions" checked={smsPromotions} onChange={(event) => setSmsPromotions(event.target.checked)} /> {t('auth.smsPromotions')}
+      </label>
       <p className="field__hint">
         {t('auth.privacyNote')} <PrivacyLink />
       </p>
