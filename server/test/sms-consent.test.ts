@@ -47,7 +47,7 @@ describe('STOP replies', () => {
     expect(stop.status, JSON.stringify(stop.body)).toBe(200);
     expect(stop.body).toEqual({ notified: true, status: 200 });
     const rows = await t.db.select().from(smsOptOuts).where(eq(smsOptOuts.phone, STOPPED));
-    expect(rows).toMatchObject([{ phone: STOPPED, senderId: 'TUKIO' }]);
+    expect(rows).toMatchObject([{ phone: STOPPED, sender: 'TUKIO' }]);
     // Africa's Talking may notify twice: nothing changes.
     const again = await t.api('POST', `/api/sms/opt-outs/${t.config.sms.callbackSecret}`, { raw: new URLSearchParams({ phoneNumber: `+${STOPPED}`, senderId: 'TUKIO' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(again.status).toBe(200);

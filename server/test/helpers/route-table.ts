@@ -384,6 +384,9 @@ export const routeTable: RouteEntry[] = [
         expect: selfOnly(200),
         check: (res) => (res.body?.user?.language === 'en' ? undefined : `language became ${String(res.body?.user?.language)}`),
       },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ language: 'sw' }) },
+  },
   {
     method: 'GET',
     path: '/api/auth/user/:id/sms-promotions',
@@ -395,9 +398,6 @@ export const routeTable: RouteEntry[] = [
     path: '/api/auth/user/:id/sms-promotions',
     scenarios: [{ name: "A's promotional SMS opt-out", request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}/sms-promotions`, { smsPromotions: false }), ok: 200 }],
     fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ smsPromotions: false }) },
-  },
-    ],
-    fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ language: 'sw' }) },
   },
   {
     method: 'POST',

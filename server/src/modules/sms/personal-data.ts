@@ -17,5 +17,5 @@ export const smsPersonalData: PersonalDataDeclaration = {
       personal: { phone: 'phone' },
     },
   ],
-  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message", 'sms_opt_outs.sender_id': "Tukio's own sender ID" },
+  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message", 'sms_opt_outs.sender': "Tukio's own sender ID" },
 };

@@ -17,8 +17,8 @@ export function createSmsRepository(db: Executor) {
   return {
     /** Queues messages; a key already queued (or sent) is skipped. Answers how many were queued. */
     /** Records a number's STOP (a repeated notification changes nothing). */
-    async optOut(phone: string, senderId: string | null): Promise<boolean> {
-      const inserted = await db.insert(smsOptOuts).values({ phone, senderId }).onConflictDoNothing().returning({ phone: smsOptOuts.phone });
+    async optOut(phone: string, sender: string | null): Promise<boolean> {
+      const inserted = await db.insert(smsOptOuts).values({ phone, sender }).onConflictDoNothing().returning({ phone: smsOptOuts.phone });
       return inserted.length > 0;
     },
 

@@ -49,6 +49,6 @@ export const smsMessages = pgTable(
 export const smsOptOuts = pgTable('sms_opt_outs', {
   phone: text('phone').primaryKey(),
   /** The sender ID they opted out of, as Africa's Talking said it. */
-  senderId: text('sender_id'),
+  sender: text('sender'),
   optedOutAt: timestamp('opted_out_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "sms_promotions" boolean DEFAULT false NOT NULL;
