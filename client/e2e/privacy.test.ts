@@ -65,9 +65,13 @@ describe('the privacy notice', () => {
     expect(seriousErrors(errors)).toEqual([]);
   });
 
-  it('is linked from the sign-up form', async () => {
+  it('is linked from the sign-up form, whose promotional SMS checkbox starts unticked', async () => {
     const { page } = await h.newPage({ width: 393, height: 852 });
     await page.goto('/register');
+    const promotions = page.getByRole('checkbox', { name: /Send me SMS about new events and offers/ });
+    await promotions.waitFor();
+    expect(await promotions.isChecked()).toBe(false);
+    await screenshots(page, 'register-en');
     await page.getByRole('main').getByRole('link', { name: 'Privacy notice' }).click();
     await page.waitForURL('**/privacy');
     await page.getByText(`${RETENTION_DAYS} days after an event ends`, { exact: false }).waitFor();
