@@ -8,7 +8,7 @@ import type { AuthUser } from '../auth/index.js';
 import { createRetentionRepository } from './retention.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Events shredded per transaction and per run; a backlog (the first run on old data) drains over the next runs. */
+/** Due events read at a time; each is shredded in its own transaction. */
 const BATCH = 50;
 
 export interface RetentionServiceDeps {
@@ -32,19 +32,25 @@ export function createRetentionService(deps: RetentionServiceDeps) {
 
   async function shredDueNow(now = new Date()): Promise<string[]> {
     const cutoff = new Date(now.getTime() - deps.retentionDays * DAY_MS);
-    const due = await createRetentionRepository(db).dueEvents(cutoff, BATCH);
     const shredded: string[] = [];
-    for (const eventId of due) {
-      // One transaction per event: a failure leaves that event for the next run, the others done.
-      const done = await db.transaction((tx) => createRetentionRepository(tx).shred(map, eventId, null)).catch((error: unknown) => {
-        logger.error(`retention: event ${eventId} could not be shredded`, error);
-        return undefined;
-      });
-      if (!done) continue;
-      shredded.push(eventId);
-      logger.info(`retention: event ${eventId} shredded (${done.rowsErased} rows), ${deps.retentionDays} days after it ended`);
+    // Batch after batch until none is due (the first run on old data has a backlog); a batch in which nothing
+    // could be shredded (each failed, logged) ends the run, and its events wait for tomorrow's.
+    for (;;) {
+      const due = await createRetentionRepository(db).dueEvents(cutoff, BATCH);
+      let progress = false;
+      for (const eventId of due) {
+        // One transaction per event: a failure leaves that event for the next run, the others done.
+        const done = await db.transaction((tx) => createRetentionRepository(tx).shred(map, eventId, null)).catch((error: unknown) => {
+          logger.error(`retention: event ${eventId} could not be shredded`, error);
+          return undefined;
+        });
+        if (!done) continue;
+        progress = true;
+        shredded.push(eventId);
+        logger.info(`retention: event ${eventId} shredded (${done.rowsErased} rows), ${deps.retentionDays} days after it ended`);
+      }
+      if (due.length < BATCH || !progress) return shredded;
     }
-    return shredded;
   }
 
   const task = createRepeatingTask('personal data retention', () => shredDueNow(), { everyMs: deps.everyMs ?? DAY_MS, logger, jobs: deps.jobs });
