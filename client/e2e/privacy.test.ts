@@ -2,7 +2,10 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems } from './helpers/browser.js';
+import { eq } from 'drizzle-orm';
+import { eventShreds } from '../../server/src/db/schema.js';
+import { insertEventRow } from '../../server/test/helpers/events.js';
+import { accessibilityProblems, loginThroughUi, setAvatar } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -75,5 +78,28 @@ describe('the privacy notice', () => {
     await page.getByRole('main').getByRole('link', { name: 'Privacy notice' }).click();
     await page.waitForURL('**/privacy');
     await page.getByText(`${RETENTION_DAYS} days after an event ends`, { exact: false }).waitFor();
+  });
+
+  it("lets an admin erase an ended event's buyers' data from its card, with a reason, after confirming", async () => {
+    const admin = await h.server.loginAdmin();
+    // Without an avatar, signing in leads to /setAvatar first.
+    await setAvatar(h, admin);
+    const title = `Ended gala ${Date.now().toString(36)}`;
+    const eventId = await insertEventRow(h.server.db, { ownerId: admin.user._id, days: -3, title });
+    const { page, errors } = await h.newPage({ width: 393, height: 852 });
+    await loginThroughUi(page, 'admin', 'admin-password');
+    await page.goto('/admin');
+    const approved = page.getByRole('region', { name: /^Approved Events \(\d+\)$/ });
+    await approved.getByRole('article', { name: title, exact: true }).waitFor();
+    await approved.getByRole('button', { name: `Erase the buyers' data of ${title}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Erase the buyers' data of ${title}` });
+    await dialog.getByText('Amounts, dates and M-Pesa receipts stay', { exact: false }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('The organiser asked us to.');
+    await screenshots(page, 'admin-shred-en');
+    await dialog.getByRole('button', { name: 'Erase now' }).click();
+    await page.getByText(`Buyers' data of ${title} erased`, { exact: false }).waitFor();
+    const [record] = await h.server.db.select().from(eventShreds).where(eq(eventShreds.eventId, eventId));
+    expect(record).toMatchObject({ shreddedBy: admin.user._id, reason: 'The organiser asked us to.' });
+    expect(seriousErrors(errors)).toEqual([]);
   });
 });
