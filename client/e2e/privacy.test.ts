@@ -91,7 +91,7 @@ describe('the privacy notice', () => {
     await page.goto('/admin');
     const approved = page.getByRole('region', { name: /^Approved Events \(\d+\)$/ });
     await approved.getByRole('article', { name: title, exact: true }).waitFor();
-    await approved.getByRole('button', { name: `Erase the buyers' data of ${title}`, exact: true }).click();
+    await approved.getByRole('button', { name: `Erase buyers' data of ${title}`, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Erase the buyers' data of ${title}` });
     await dialog.getByText('Amounts, dates and M-Pesa receipts stay', { exact: false }).waitFor();
     await dialog.getByRole('textbox', { name: 'Reason' }).fill('The organiser asked us to.');

@@ -49,7 +49,7 @@ export function ShredEventButton({ event }: { event: ListedEvent }) {
 
   return (
     <>
-      <Button variant="secondary" className="btn--sm" aria-label={t('admin.shredTitle', { title: event.title })} onClick={() => setOpen(true)}>
+      <Button variant="secondary" className="btn--sm" aria-label={t('admin.shredButtonLabel', { title: event.title })} onClick={() => setOpen(true)}>
         {t('admin.shred')}
       </Button>
       <ConfirmDialog
