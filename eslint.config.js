@@ -71,6 +71,8 @@ const serverLayers = [
   ['dashboard', 'moderation', 'ops'],
   // data-rights reads every module's personal tables through the personal-data map (docs/decisions/data-rights.md).
   ['data-rights'],
+  // retention erases, once per event, the columns every module's retention.ts names (docs/decisions/data-rights.md).
+  ['retention'],
 ];
 const serverModules = readdirSync(new URL('./server/src/modules/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

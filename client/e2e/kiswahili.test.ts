@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 /** Names that stay as they are in every language. */
-const BRANDS = ['Tukio', 'M-Pesa', 'Safaricom', 'Google Maps', 'WhatsApp', 'X (Twitter)', 'Instagram', 'Facebook', 'LinkedIn', 'OpenStreetMap', 'English', 'Kiswahili'];
+const BRANDS = ['Tukio', 'M-Pesa', 'Safaricom', "Africa's Talking", 'STOP', 'Google Maps', 'WhatsApp', 'X (Twitter)', 'Instagram', 'Facebook', 'LinkedIn', 'OpenStreetMap', 'English', 'Kiswahili'];
 
 /**
  * Common English interface words, matched whole (case-insensitive) after user content and brands are

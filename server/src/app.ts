@@ -46,7 +46,11 @@ import {
   createAdminAccountDeletionRouter,
   createDataExportRouter,
   createDataExportService,
+  DATA_EXPORT_INTERVAL_MS,
+  DATA_EXPORT_LINK_MS,
 } from './modules/data-rights/index.js';
+import { createAdminRetentionRouter, createPrivacyRouter, createRetentionService, privacySettingsOf } from './modules/retention/index.js';
+import { retentionMap } from './retention-map.js';
 import { createDocsRouter } from './modules/docs/index.js';
 import { createModerationRouter, createModerationService } from './modules/moderation/index.js';
 import { createAdminEventsRouter, createEventPageHandler, createEventsRouter, createEventsService, eventListPageData, type EventHoldings } from './modules/events/index.js';
@@ -160,7 +164,12 @@ function createSms(deps: AppDeps) {
   const gateway = config.sms.gateway;
   const simulator =
     gateway.kind === 'simulator'
-      ? createSmsSimulator({ key: gateway.key, deliveryReportUrl: () => `${selfUrl()}/api/sms/delivery-reports/${config.sms.callbackSecret}`, logger })
+      ? createSmsSimulator({
+          key: gateway.key,
+          deliveryReportUrl: () => `${selfUrl()}/api/sms/delivery-reports/${config.sms.callbackSecret}`,
+          optOutUrl: () => `${selfUrl()}/api/sms/opt-outs/${config.sms.callbackSecret}`,
+          logger,
+        })
       : undefined;
   const service = createSmsService({
     db: deps.db,
@@ -352,6 +361,15 @@ export function createServices(deps: AppDeps) {
     graceDays: config.accountDeletionGraceDays,
     jobs: deps.jobs,
   });
+  // Retention: once a day, the buyers' details of events ended PERSONAL_DATA_RETENTION_DAYS ago are erased.
+  const retention = createRetentionService({ db, map: retentionMap, logger, retentionDays: config.personalDataRetentionDays, jobs: deps.jobs });
+  const privacy = privacySettingsOf({
+    retentionDays: config.personalDataRetentionDays,
+    dataExportLinkMs: DATA_EXPORT_LINK_MS,
+    dataExportIntervalMs: DATA_EXPORT_INTERVAL_MS,
+    mailKeepDays: config.mail.keepDays,
+    deletionGraceDays: config.accountDeletionGraceDays,
+  });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -360,7 +378,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, accountDeletions, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -438,6 +456,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
   app.use('/api/me', createAccountDeletionRequestRouter({ deletions: services.accountDeletions }));
   app.use('/api/account-deletion', createAccountDeletionLinksRouter({ deletions: services.accountDeletions }));
+  app.use('/api/privacy', createPrivacyRouter({ settings: services.privacy }));
+  app.use('/api/admin', createAdminRetentionRouter({ retention: services.retention }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));
   app.use('/api/reviews', createReviewsRouter({ reviews: services.reviews }));

@@ -131,6 +131,12 @@ const envSchema = z.object({
   /** Days sent and failed emails stay in the outbox (without their body once sent) before they are pruned. */
   MAIL_KEEP_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   /**
+   * Days after an event ends before its buyers' phone numbers, guest emails and gate device names are erased
+   * (docs/decisions/data-rights.md, "Retention"); the privacy notice states the same number. At least a week
+   * (refunds and disputes come after the event), at most five years.
+   */
+  PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(7).max(5 * 365).default(180),
+  /**
    * Who runs the payment service's reconciler passes: `local` (its own timer, one loop per payment instance) or
    * `jobs` (this server's job queue asks a payment instance for each pass through PAYMENT_URL, once per period
    * across instances; set the same on the payment service). Its period: RECONCILE_INTERVAL_MS, as the payment
@@ -280,6 +286,8 @@ export interface AppConfig {
   };
   /** The mail outbox: how often it is looked at, attempts and their back-off, how long sent rows are kept. */
   mail: { pollMs: number; maxAttempts: number; retryBaseMs: number; keepDays: number };
+  /** PERSONAL_DATA_RETENTION_DAYS. */
+  personalDataRetentionDays: number;
   /**
    * The payment service's passes as jobs here (`jobs`: each period's pass is asked of one payment instance
    * through paymentUrl), or left to its own timers (`local`); a period of 0 = that pass is not scheduled.
@@ -448,6 +456,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       pushTargetMs: env.WAITING_ROOM_PUSH_TARGET_MS,
     },
     mail: { pollMs: env.MAIL_POLL_MS, maxAttempts: env.MAIL_MAX_ATTEMPTS, retryBaseMs: env.MAIL_RETRY_BASE_MS, keepDays: env.MAIL_KEEP_DAYS },
+    personalDataRetentionDays: env.PERSONAL_DATA_RETENTION_DAYS,
     paymentPasses: { mode: env.PAYMENT_PASSES, reconcileMs: env.RECONCILE_INTERVAL_MS },
     sms: {
       gateway: smsGatewayOf(env, dataDir),

@@ -12,6 +12,7 @@ import { mailPersonalData } from './modules/mail/index.js';
 import { payoutAccountsPersonalData } from './modules/payout-accounts/index.js';
 import { payoutsPersonalData } from './modules/payouts/index.js';
 import { moderationPersonalData } from './modules/moderation/index.js';
+import { retentionPersonalData } from './modules/retention/index.js';
 import { smsPersonalData } from './modules/sms/index.js';
 import { ticketTypesPersonalData } from './modules/ticket-types/index.js';
 import { ticketsPersonalData } from './modules/tickets/index.js';
@@ -35,6 +36,7 @@ export const personalDataMap = composePersonalDataMap([
   payoutAccountsPersonalData,
   payoutsPersonalData,
   moderationPersonalData,
+  retentionPersonalData,
   smsPersonalData,
   ticketTypesPersonalData,
   ticketsPersonalData,

@@ -97,6 +97,7 @@ export async function startServer(
   services.refundsJob.start();
   await services.dataExports.start();
   await services.accountDeletions.start();
+  services.retention.start();
   logger.info(`API and client on http://localhost:${port} (database: ${database.driver})`);
 
   let closing: Promise<void> | undefined;
@@ -127,6 +128,7 @@ export async function startServer(
         await services.uploadsSweep.stop();
         await services.dataExports.stop();
         await services.accountDeletions.stop();
+        await services.retention.stop();
         await services.reminders.stop();
         await services.payouts.job.stop();
         await services.refundsJob.stop();

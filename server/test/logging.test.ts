@@ -115,6 +115,8 @@ describe('redaction', () => {
       );
       logger.error('STK push failed', new Error('Daraja refused 254711000005 (Bearer abc.def-ghi) eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl'));
       logger.info('buyer +254711000006 and 0711000007 asked again');
+      logger.info('guest wanjiku.kamau@example.co.ke paid from 254712345678');
+      logger.pino.info({ order: { guestEmail: 'guest@example.com', email: 'person@example.com' } }, 'emails');
     } finally {
       own.restore();
     }
@@ -122,10 +124,18 @@ describe('redaction', () => {
     for (const secret of ['header-secret', 'cookie-secret', 'internal-secret', 'proxy-secret', 'body-password', 'body-token', 'abc.def-ghi', 'eyJhbGciOiJIUzI1NiJ9']) {
       expect(text, secret).not.toContain(secret);
     }
-    expect(text).not.toMatch(/25470000000\d|070000000\d|25471100000\d|071100000\d/);
+    expect(text).not.toMatch(/25470000000\d|070000000\d|25471100000\d|071100000\d|254712345678/);
     const lines = own.lines();
-    expect(lines.map((line) => line.msg)).toEqual(['object', 'STK push failed', 'buyer [phone] and [phone] asked again']);
-    expect((lines[1]!.err as { message: string }).message).toBe('Daraja refused [phone] (Bearer [redacted]) [jwt]');
+    expect(lines.map((line) => line.msg)).toEqual([
+      'object',
+      'STK push failed',
+      'buyer +2547XXXXX006 and 07XXXXX007 asked again',
+      'guest w***@example.co.ke paid from 2547XXXXX678',
+      'emails',
+    ]);
+    expect((lines[1]!.err as { message: string }).message).toBe('Daraja refused 2547XXXXX005 (Bearer [redacted]) [jwt]');
+    expect(lines[4]!.order).toEqual({ guestEmail: '[redacted]', email: '[redacted]' });
+    expect(text).not.toMatch(/wanjiku|guest@|person@/);
     expect((lines[0]!.body as Record<string, unknown>).password).toBe('[redacted]');
   });
 });

@@ -56,6 +56,7 @@ export const visitorRoutes = ({ demoEventId, pastEventId }: RouteWalkData) => [
   '/register',
   '/contact',
   '/about',
+  '/privacy',
   '/forgot-password',
   '/reset-password/not-a-real-token',
   '/verify/not-a-real-token',

@@ -38,6 +38,7 @@ const routes: RouteObject[] = [
       page(() => import('./routes/chat'), paths.chat),
       page(() => import('./routes/contact'), paths.contact),
       page(() => import('./routes/about'), paths.about),
+      page(() => import('./routes/privacy'), paths.privacy),
       page(() => import('./routes/forgot-password'), paths.forgotPassword),
       page(() => import('./routes/reset-password'), routePatterns.resetPassword),
       page(() => import('./routes/verify-email'), routePatterns.verifyEmail),

@@ -19,6 +19,8 @@ export const paths = {
   chat: '/chat',
   contact: '/contact',
   about: '/about',
+  /** The privacy notice (what is kept, why, how long, who receives it). */
+  privacy: '/privacy',
   forgotPassword: '/forgot-password',
   resetPassword: (token: string) => `/reset-password/${seg(token)}`,
   verifyEmail: (token: string) => `/verify/${seg(token)}`,

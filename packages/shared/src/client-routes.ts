@@ -16,6 +16,7 @@ export const CLIENT_ROUTES: ReadonlyArray<readonly [pattern: string, routeFile: 
   ['/chat', 'chat'],
   ['/contact', 'contact'],
   ['/about', 'about'],
+  ['/privacy', 'privacy'],
   ['/forgot-password', 'forgot-password'],
   ['/reset-password/:token', 'reset-password'],
   ['/verify/:token', 'verify-email'],

@@ -251,6 +251,10 @@ export const ERROR_CODES = [
   'upload_too_many_fields',
   'file_too_large',
   'file_not_found',
+  // Retention (docs/decisions/data-rights.md): an administrator shredding one event's personal data.
+  'retention_event_not_ended',
+  'retention_refunds_open',
+  'retention_already_shredded',
   // Developer tools (the Daraja simulator): English only.
   'simulator_refused',
 ] as const;

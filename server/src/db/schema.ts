@@ -21,3 +21,4 @@ export * from '../modules/ticket-types/ticket-types.schema.js';
 export * from '../modules/tickets/tickets.schema.js';
 export * from '../modules/waitlist/waitlist.schema.js';
 export * from '../modules/data-rights/data-rights.schema.js';
+export * from '../modules/retention/retention.schema.js';

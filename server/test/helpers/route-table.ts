@@ -388,6 +388,18 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ language: 'sw' }) },
   },
   {
+    method: 'GET',
+    path: '/api/auth/user/:id/sms-promotions',
+    scenarios: [{ name: "A's promotional SMS opt-in", request: (tools) => get(`/api/auth/user/${tools.w.a.user._id}/sms-promotions`), ok: 200 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.a.user._id }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/auth/user/:id/sms-promotions',
+    scenarios: [{ name: "A's promotional SMS opt-out", request: (tools) => json('PUT', `/api/auth/user/${tools.w.a.user._id}/sms-promotions`, { smsPromotions: false }), ok: 200 }],
+    fuzz: { as: 'b', params: (w) => ({ id: w.b.user._id }), body: () => ({ smsPromotions: false }) },
+  },
+  {
     method: 'POST',
     path: '/api/auth/setavatar/:id',
     scenarios: [{ name: "A's avatar", request: (tools) => json('POST', `/api/auth/setavatar/${tools.w.a.user._id}`, { image: avatarSvg }), expect: selfOnly(200) }],
@@ -470,6 +482,15 @@ export const routeTable: RouteEntry[] = [
     path: '/api/me/data-export/:token',
     scenarios: [{ name: 'a made-up link', request: () => get(`/api/me/data-export/${'A'.repeat(43)}`), expect: signedIn(410) }],
     fuzz: { as: 'a', params: () => ({ token: 'B'.repeat(43) }) },
+  },
+  // ---- retention and the privacy notice (docs/decisions/data-rights.md) ----
+  { method: 'GET', path: '/api/privacy', scenarios: [{ name: 'the notice’s numbers', request: () => get('/api/privacy'), ok: 200 }], fuzz: { as: 'visitor' } },
+  {
+    method: 'POST',
+    path: '/api/admin/events/:id/shred',
+    // A fresh event has not happened yet: the admin is refused with 409 and nothing is erased.
+    scenarios: [{ name: 'a fresh (future) event', request: async (tools) => json('POST', `/api/admin/events/${await tools.fresh.event()}/shred`, { reason: 'Authorization matrix check.' }), ok: 409 }],
+    fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }), body: () => ({ reason: 'Fuzz run.' }) },
   },
   {
     method: 'POST',
@@ -1568,6 +1589,15 @@ export const routeTable: RouteEntry[] = [
       { name: "A's cancelled event with an order", request: async (tools) => get(`/api/events/${await cancelledPaidEvent(tools)}/ledger`), ok: 200 },
     ],
     fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/sms/opt-outs/:secret',
+    scenarios: [
+      { name: 'the callback secret, a number replying STOP', request: (tools) => json('POST', `/api/sms/opt-outs/${tools.w.t.config.sms.callbackSecret}`, { phoneNumber: '+254799000001', senderId: 'TUKIO' }), ok: 200 },
+      { name: 'a wrong secret', request: () => json('POST', '/api/sms/opt-outs/not-the-secret-at-all', { phoneNumber: '+254799000002' }), ok: 404 },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ secret: w.t.config.sms.callbackSecret }), body: () => ({ phoneNumber: '+254799000003', senderId: 'TUKIO' }) },
   },
   {
     method: 'POST',

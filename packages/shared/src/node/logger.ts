@@ -26,19 +26,25 @@ const SECRET_FIELDS = [
   'PartyA',
   'PartyB',
   'msisdn',
+  'email',
+  'guestEmail',
 ];
 export const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => [`["${field}"]`, `*["${field}"]`, `*.*["${field}"]`]);
 
 /** Secrets that can hide inside free text (an error message, a driver's or Daraja's reason): masked in every message. */
-const SECRET_TEXT: Array<[RegExp, string]> = [
+const SECRET_TEXT: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, '[jwt]'],
   [/\b(Bearer)\s+[\w.~+/=-]+/gi, '$1 [redacted]'],
-  // Kenyan mobile numbers as Daraja and buyers write them: 2547…, +2541…, 07….
-  [/(?<![\w+])(?:\+?254|0)[17]\d{8}(?!\w)/g, '[phone]'],
+  // Kenyan mobile numbers as Daraja and buyers write them: 2547…, +2541…, 07…. The prefix and the last three
+  // digits stay (2547XXXXX678), enough to tell two buyers apart in an incident, not enough to call anyone.
+  [/(?<![\w+])(\+?254[17]|0[17])(\d{5})(\d{3})(?!\w)/g, (_match, prefix: string, _middle: string, last: string) => `${prefix}XXXXX${last}`],
+  // Email addresses (guest checkout, sign-up, mail errors): the first letter and the domain stay (j***@example.com).
+  [/\b([A-Za-z0-9])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, '$1***@$2'],
 ];
 
+/** Free text with tokens masked, and phone numbers and emails reduced to a recognisable mask (docs/decisions/logging.md). */
 export function scrubText(text: string): string {
-  return SECRET_TEXT.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
+  return SECRET_TEXT.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement as string), text);
 }
 
 /**

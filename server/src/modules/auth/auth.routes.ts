@@ -18,6 +18,8 @@ import {
   forgotPasswordBody,
   loginBody,
   registerBody,
+  smsPromotionsAnswer,
+  smsPromotionsBody,
   resendVerificationBody,
   resetPasswordBody,
   setAvatarBody,
@@ -231,6 +233,31 @@ export function createAuthRouter(deps: { auth: AuthService; rateLimit: AccountRa
       responses: { 200: { description: '`{user}`: the updated user.', schema: userOnly }, 404: 'No such user.' },
     },
     async ({ params, body }) => ({ user: await auth.setLanguage(params.id, body.language) }),
+  );
+
+  routes.get(
+    '/user/:id/sms-promotions',
+    {
+      summary: 'Whether the account opted in to promotional SMS',
+      access: 'self',
+      self: ({ params }) => params.id,
+      params: userIdParams,
+      responses: { 200: { description: '`{smsPromotions}`.', schema: smsPromotionsAnswer }, 404: 'No such user.' },
+    },
+    ({ params }) => auth.smsPromotions(params.id),
+  );
+
+  routes.put(
+    '/user/:id/sms-promotions',
+    {
+      summary: 'Opt in to or out of promotional SMS (tickets, codes and reminders are sent either way)',
+      access: 'self',
+      self: ({ params }) => params.id,
+      params: userIdParams,
+      body: smsPromotionsBody,
+      responses: { 200: { description: '`{smsPromotions}`.', schema: smsPromotionsAnswer }, 404: 'No such user.' },
+    },
+    ({ params, body }) => auth.setSmsPromotions(params.id, body.smsPromotions),
   );
 
   routes.post(

@@ -41,6 +41,11 @@ export const users = pgTable(
     deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     /** The language mail and SMS to this account are written in (docs/decisions/languages.md). */
     language: text('language', { enum: ['en', 'sw'] }).notNull().default('en'),
+    /**
+     * Opted in to promotional SMS (other events, announcements): off unless the person ticks it on sign-up or on
+     * their profile (docs/decisions/sms.md, "Consent"). Tickets, codes and reminders do not need it.
+     */
+    smsPromotions: boolean('sms_promotions').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -30,9 +30,13 @@ export const registerBody = z.object({
   password: newPasswordSchema(`Password should be equal or greater than ${PASSWORD_MIN_LENGTH} characters.`),
   /** The account's language for its mail (the app's current language); English when not given. */
   language: languageSchema.optional(),
+  /** Promotional SMS opt-in (the sign-up checkbox, unticked by default). */
+  smsPromotions: z.boolean({ error: 'smsPromotions must be true or false.' }).optional(),
 });
 
 export const setLanguageBody = z.object({ language: languageSchema });
+export const smsPromotionsBody = z.object({ smsPromotions: z.boolean({ error: 'smsPromotions must be true or false.' }) });
+export const smsPromotionsAnswer = z.object({ smsPromotions: z.boolean() });
 
 export const loginBody = z.object({
   username: requiredString('Username is required.').pipe(z.string().max(254, 'Username must be at most 254 characters.')),

@@ -207,11 +207,17 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    async register(input: { username: string; email: string; password: string; language?: Language | undefined }) {
+    async register(input: { username: string; email: string; password: string; language?: Language | undefined; smsPromotions?: boolean | undefined }) {
       await assertUnique(input);
       const passwordHash = await hashPassword(input.password);
       const user = await writeUnique(input, undefined, () =>
-        users.insert({ username: input.username, email: input.email.toLowerCase(), passwordHash, ...(input.language ? { language: input.language } : {}) }),
+        users.insert({
+          username: input.username,
+          email: input.email.toLowerCase(),
+          passwordHash,
+          ...(input.language ? { language: input.language } : {}),
+          smsPromotions: input.smsPromotions === true,
+        }),
       );
       await sendVerification(user);
       return { msg: messages.registered };
@@ -406,6 +412,21 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!updated) throw AppError.notFound('user_not_found', 'User not found.');
       changed(id);
       return toPublicUser(updated);
+    },
+
+    /** GET /user/:id/sms-promotions: whether the account opted in to promotional SMS. */
+    async smsPromotions(id: string) {
+      const user = await users.findById(id);
+      if (!user) throw AppError.notFound('user_not_found', 'User not found.');
+      return { smsPromotions: user.smsPromotions };
+    },
+
+    /** PUT /user/:id/sms-promotions: the profile's toggle (docs/decisions/sms.md, "Consent"). */
+    async setSmsPromotions(id: string, smsPromotions: boolean) {
+      const updated = await users.update(id, { smsPromotions });
+      if (!updated) throw AppError.notFound('user_not_found', 'User not found.');
+      changed(id);
+      return { smsPromotions: updated.smsPromotions };
     },
 
     async setAvatar(id: string, image: string) {

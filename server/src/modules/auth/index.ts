@@ -21,3 +21,4 @@ export {
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { users } from './auth.schema.js';
 export { authPersonalData } from './personal-data.js';
+export { authRetention } from './retention.js';

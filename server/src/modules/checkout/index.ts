@@ -26,3 +26,4 @@ export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
 export { createPayRouter } from './pay.routes.js';
 export { checkoutPersonalData } from './personal-data.js';
+export { checkoutRetention } from './retention.js';

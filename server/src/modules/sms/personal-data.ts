@@ -10,6 +10,12 @@ export const smsPersonalData: PersonalDataDeclaration = {
       personal: { phone: 'phone' },
       secret: ['message'],
     },
+    {
+      table: 'sms_opt_outs', onErase: 'delete',
+      about: 'Your phone numbers that replied STOP: no promotional SMS goes to them (with the account gone, none is sent to them anyway).',
+      subject: { phone: 'phone' },
+      personal: { phone: 'phone' },
+    },
   ],
-  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message" },
+  notPersonal: { 'sms_messages.provider_message_id': "Africa's Talking's id for the message", 'sms_opt_outs.sender': "Tukio's own sender ID" },
 };

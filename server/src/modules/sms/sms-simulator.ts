@@ -51,6 +51,8 @@ export function createSmsSimulator(options: {
   key: string;
   /** Where delivery reports go (the URL Africa's Talking's dashboard would hold); a function, known once the server listens. */
   deliveryReportUrl: () => string;
+  /** Where a STOP reply is notified (the dashboard's Bulk SMS Opt Out callback URL). */
+  optOutUrl: () => string;
   /** Time from accepting a message to its delivery report. */
   deliveryDelayMs?: number;
   logger: Logger;
@@ -104,6 +106,27 @@ export function createSmsSimulator(options: {
     res.status(201).json({ SMSMessageData: { Message: `Sent to ${sent}/${recipients.length} Total Cost: KES ${(sent * 0.8).toFixed(4)}`, Recipients: recipients } });
   });
 
+  /**
+   * A phone replies STOP (form or JSON `phone`): notified to the opt-out URL as Africa's Talking does (form-encoded
+   * senderId and phoneNumber). Answers once the server has it, with its status.
+   */
+  router.post('/stop', requireKey, express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }), async (req: Request, res) => {
+    const phone = String((req.body as Record<string, unknown> | undefined)?.phone ?? '').trim();
+    if (!/^\+?\d{9,15}$/.test(phone)) {
+      res.status(400).json({ msg: 'phone must be a phone number (+2547XXXXXXXX).', code: 'simulator_refused' });
+      return;
+    }
+    const form = new URLSearchParams({ senderId: 'TUKIO', phoneNumber: phone.startsWith('+') ? phone : `+${phone}` });
+    try {
+      const answer = await fetch(options.optOutUrl(), { method: 'POST', body: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, signal: AbortSignal.timeout(10_000) });
+      if (req.is('application/json')) res.json({ notified: answer.ok, status: answer.status });
+      else res.redirect(303, `./?key=${encodeURIComponent(options.key)}`);
+    } catch (error) {
+      options.logger.info(`sms simulator: STOP from a phone not notified (${(error as Error).message})`);
+      res.status(502).json({ msg: 'The opt-out could not be delivered to the server.', code: 'simulator_refused' });
+    }
+  });
+
   /** What each phone received, newest first (`?phone=` for one): JSON for tests and tools. */
   router.get('/messages', requireKey, (req, res) => {
     const phone = typeof req.query.phone === 'string' ? req.query.phone.trim() : '';
@@ -129,7 +152,9 @@ export function createSmsSimulator(options: {
           `<style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:1rem auto;padding:0 1rem;color:#1a1a1a}h2{font-size:1.1rem;margin-top:1.5rem}` +
           `ol{list-style:none;padding:0}li{background:#f1f5f1;border-radius:.75rem;padding:.5rem .75rem;margin:.5rem 0}li p{margin:0 0 .25rem;white-space:pre-wrap;overflow-wrap:anywhere}small{color:#555}</style></head>` +
           `<body><h1>SMS simulator</h1><p>Messages Tukio sent through the offline stand-in for Africa's Talking, by phone, newest first. Reload to see new ones.</p>` +
+          `<form method="post" action="stop?key=${escapeHtml(encodeURIComponent(options.key))}"><label>Reply STOP from <input name="phone" type="tel" placeholder="+254712345678" required></label> <button>Send STOP</button></form>` +
           (sections || '<p>No messages yet.</p>') +
+
           `</body></html>`,
       );
   });

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { smsMessages } from './sms.schema.js';
+import { smsMessages, smsOptOuts } from './sms.schema.js';
 
 export type SmsRow = typeof smsMessages.$inferSelect;
 export interface NewSms {
@@ -16,6 +16,19 @@ export interface NewSms {
 export function createSmsRepository(db: Executor) {
   return {
     /** Queues messages; a key already queued (or sent) is skipped. Answers how many were queued. */
+    /** Records a number's STOP (a repeated notification changes nothing). */
+    async optOut(phone: string, sender: string | null): Promise<boolean> {
+      const inserted = await db.insert(smsOptOuts).values({ phone, sender }).onConflictDoNothing().returning({ phone: smsOptOuts.phone });
+      return inserted.length > 0;
+    },
+
+    /** Which of `phones` replied STOP. */
+    async optedOut(phones: string[]): Promise<Set<string>> {
+      if (phones.length === 0) return new Set();
+      const rows = await db.select({ phone: smsOptOuts.phone }).from(smsOptOuts).where(inArray(smsOptOuts.phone, phones));
+      return new Set(rows.map((row) => row.phone));
+    },
+
     async enqueue(rows: NewSms[]): Promise<number> {
       if (rows.length === 0) return 0;
       const now = new Date();

@@ -12,10 +12,32 @@ const reportBody = z.object({
   failureReason: z.string().max(120).optional(),
 });
 
-/** /api/sms — Africa's Talking's delivery reports, at the URL set in its dashboard (the path carries the secret). */
+/** Africa's Talking's bulk SMS opt-out notification (form-encoded): who replied STOP, to which sender ID. */
+const optOutBody = z.object({
+  phoneNumber: z.string({ error: 'phoneNumber is required.' }).min(1).max(40),
+  senderId: z.string().max(60).optional(),
+});
+
+/** /api/sms — Africa's Talking's delivery reports and opt-outs, at the URLs set in its dashboard (the path carries the secret). */
 export function createSmsRouter(deps: { sms: SmsService }) {
   const router = Router();
-  declareRoutes(router, 'SMS').post(
+  const routes = declareRoutes(router, 'SMS');
+  routes.post(
+    '/opt-outs/:secret',
+    {
+      summary: "Africa's Talking bulk SMS opt-out: a number replied STOP",
+      access: 'public',
+      description:
+        "Set `<PUBLIC_URL>/api/sms/opt-outs/<SMS_CALLBACK_SECRET>` as the Bulk SMS Opt Out callback URL in the Africa's Talking dashboard. Form-encoded " +
+        '`phoneNumber` and `senderId`. The number gets no promotional SMS again; tickets, codes and reminders still reach it.',
+      params: reportParams,
+      body: optOutBody,
+      use: [express.urlencoded({ extended: false, limit: '8kb' })],
+      responses: { 200: { description: '`{received: true}`.', schema: z.object({ received: z.literal(true) }) }, 404: 'Wrong secret.' },
+    },
+    ({ params, body }) => deps.sms.optOut(params.secret, body),
+  );
+  routes.post(
     '/delivery-reports/:secret',
     {
       summary: "Africa's Talking delivery report for an SMS Tukio sent",

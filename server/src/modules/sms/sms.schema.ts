@@ -40,3 +40,15 @@ export const smsMessages = pgTable(
     index('sms_phone_idx').on(t.phone, t.createdAt),
   ],
 );
+
+/**
+ * Numbers that replied STOP to Tukio's sender ID (Africa's Talking's bulk SMS opt-out notification,
+ * docs/decisions/sms.md "Consent"): no promotional SMS goes to them again; transactional ones (tickets, codes,
+ * reminders of an event they bought for) still do. One row per number (`2547…`, as the outbox keeps it).
+ */
+export const smsOptOuts = pgTable('sms_opt_outs', {
+  phone: text('phone').primaryKey(),
+  /** The sender ID they opted out of, as Africa's Talking said it. */
+  sender: text('sender'),
+  optedOutAt: timestamp('opted_out_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -37,6 +37,13 @@ const UNDELIVERED = new Set(['Rejected', 'Failed', 'AbsentSubscriber', 'Expired'
 
 export interface SmsToSend {
   purpose: string;
+  /**
+   * Promotional (marketing, announcements of other events): only to people who opted in (users.sms_promotions,
+   * the caller picks them) and never to a number that replied STOP (sms_opt_outs), which enqueue drops. Left
+   * out, the message is transactional (tickets, codes, reminders and offers the person asked for) and goes anyway.
+   * docs/decisions/sms.md, "Consent".
+   */
+  promotional?: boolean | undefined;
   /** Sent once per key across instances and reruns; leave out when there is no such rule. */
   dedupeKey?: string | undefined;
   /** Any Kenyan mobile form (07…, 01…, 2547…, +2547…). */
@@ -84,21 +91,44 @@ export function createSmsService(deps: SmsServiceDeps) {
      * Kenyan mobile one is skipped (logged): nothing the caller does should fail for an SMS.
      */
     async enqueue(messages: SmsToSend[], executor: Executor = db): Promise<number> {
+      const repo = createSmsRepository(executor);
+      const promotionalPhones = messages.filter((message) => message.promotional).map((message) => normaliseKenyanPhone(message.phone) ?? '');
+      const stopped = await repo.optedOut(promotionalPhones.filter(Boolean));
       const rows = messages.flatMap((message) => {
         const phone = normaliseKenyanPhone(message.phone);
         if (!phone) {
           logger.info(`sms for ${message.purpose} skipped: not a Kenyan mobile number`);
           return [];
         }
+        if (message.promotional && stopped.has(phone)) {
+          logger.info(`sms for ${message.purpose} skipped: the number replied STOP`);
+          return [];
+        }
         return [{ purpose: message.purpose, dedupeKey: message.dedupeKey ?? null, phone, message: message.message.slice(0, SMS_MAX_LENGTH) }];
       });
-      const queued = await createSmsRepository(executor).enqueue(rows);
+      const queued = await repo.enqueue(rows);
       if (queued > 0 && executor === db) sender.soon();
       return queued;
     },
 
     /** Sends what is due now (one look; a look already running is waited for instead). */
     sendDue: sender.runOnce,
+
+    /**
+     * Africa's Talking's bulk SMS opt-out notification (form fields senderId, phoneNumber): the number replied
+     * STOP to our sender ID. Recorded so no promotional SMS goes to it again; a number that is not a Kenyan
+     * mobile one is acknowledged and ignored (Africa's Talking retries what is not answered 200).
+     */
+    async optOut(secret: string, notification: { phoneNumber: string; senderId?: string | undefined }) {
+      if (secret !== deps.callbackSecret) throw AppError.notFound('not_found', 'Not found.');
+      const phone = normaliseKenyanPhone(notification.phoneNumber);
+      if (!phone) {
+        logger.info('sms opt-out for a number that is not a Kenyan mobile one: ignored');
+        return { received: true as const };
+      }
+      if (await createSmsRepository(db).optOut(phone, notification.senderId ?? null)) logger.info(`sms opt-out recorded for ${phone}`);
+      return { received: true as const };
+    },
 
     /** A delivery report from Africa's Talking (form fields id, status, phoneNumber, failureReason …). */
     async deliveryReport(secret: string, report: { id: string; status: string; failureReason?: string | undefined }) {

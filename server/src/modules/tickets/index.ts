@@ -6,3 +6,4 @@ export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutE
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { tickets } from './tickets.schema.js';
 export { ticketsPersonalData } from './personal-data.js';
+export { ticketsRetention } from './retention.js';

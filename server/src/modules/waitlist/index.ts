@@ -2,3 +2,4 @@
 export { createWaitlistRouter } from './waitlist.routes.js';
 export { createWaitlistService, type WaitlistService } from './waitlist.service.js';
 export { waitlistPersonalData } from './personal-data.js';
+export { waitlistRetention } from './retention.js';

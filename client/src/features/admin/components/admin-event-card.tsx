@@ -7,6 +7,7 @@ import { useT } from '../../../lib/i18n';
 import type { ListedEvent } from '../../../types/api';
 import { EventImage } from '../../../components/event-image';
 import type { AdminAction } from '../hooks/use-admin-events';
+import { ShredEventButton } from './shred-event-button';
 
 interface AdminEventCardProps {
   event: ListedEvent;
@@ -106,6 +107,8 @@ export function AdminEventCard({ event, busy, locked, onApprove, onDisapprove, o
           {t('admin.disapprove')}
         </Button>
         {extraActions}
+        {/* Once it has started (the server checks it has ended): its buyers' details can be erased early. */}
+        {Date.parse(event.date) < Date.now() ? <ShredEventButton event={event} /> : null}
         <Button
           variant="danger"
           className="btn--sm"

@@ -23,6 +23,8 @@ export interface RegisterInput {
   username: string;
   email: string;
   password: string;
+  /** The promotional SMS opt-in checkbox (unticked unless the person ticks it). */
+  smsPromotions: boolean;
 }
 
 /** The new account starts in the language the app is in (its verification mail is written in it). */

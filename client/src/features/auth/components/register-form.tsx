@@ -3,6 +3,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
+import { PrivacyLink } from '../../../components/privacy-link';
 import { EmailField } from '../../../components/ui/form-field';
 import { paths } from '../../../config/paths';
 import { failureMessage, getServerMessage } from '../../../lib/errors';
@@ -46,6 +47,8 @@ export function RegisterForm() {
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
+  // Promotional SMS need their own, explicit yes (Data Protection Act 2019): never ticked for the person.
+  const [smsPromotions, setSmsPromotions] = useState(false);
   const [successMsg, setSuccessMsg] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -90,6 +93,7 @@ export function RegisterForm() {
         username: values.username.trim(),
         email: values.email.trim(),
         password: values.password,
+        smsPromotions,
       });
       if (data.status) {
         setSuccessMsg(data.msg || t('auth.verificationLinkSent'));
@@ -118,6 +122,12 @@ export function RegisterForm() {
         error={errors.confirmPassword}
         onChange={update('confirmPassword')}
       />
+      <label className="checkbox">
+        <input type="checkbox" name="smsPromotions" checked={smsPromotions} onChange={(event) => setSmsPromotions(event.target.checked)} /> {t('auth.smsPromotions')}
+      </label>
+      <p className="field__hint">
+        {t('auth.privacyNote')} <PrivacyLink />
+      </p>
       <Button type="submit" block loading={pending} loadingText={t('auth.creatingAccount')}>
         {t('auth.createAccount')}
       </Button>

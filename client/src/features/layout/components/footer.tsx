@@ -34,6 +34,9 @@ export function Footer() {
             <li>
               <Link to={paths.contact}>{t('layout.contactUs')}</Link>
             </li>
+            <li>
+              <Link to={paths.privacy}>{t('layout.privacy')}</Link>
+            </li>
           </ul>
         </nav>
         <SocialLinks label={t('layout.followTukio')} className="site-footer__social" />

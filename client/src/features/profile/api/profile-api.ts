@@ -93,3 +93,15 @@ export async function undoAccountDeletion(token: string): Promise<{ state: 'canc
   const { data } = await api.post<{ state: 'cancelled' }>('/account-deletion/undo', { token });
   return data;
 }
+
+/** GET /api/auth/user/:id/sms-promotions (self) -> whether the account opted in to promotional SMS. */
+export async function getSmsPromotions(userId: string, signal?: AbortSignal): Promise<boolean> {
+  const { data } = await api.get<{ smsPromotions: boolean }>(`/auth/user/${id(userId)}/sms-promotions`, { signal });
+  return data.smsPromotions;
+}
+
+/** PUT /api/auth/user/:id/sms-promotions (self) {smsPromotions} -> the saved choice. */
+export async function setSmsPromotions(userId: string, smsPromotions: boolean): Promise<boolean> {
+  const { data } = await api.put<{ smsPromotions: boolean }>(`/auth/user/${id(userId)}/sms-promotions`, { smsPromotions });
+  return data.smsPromotions;
+}

@@ -5,11 +5,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { PrivacyLink } from '../../../components/privacy-link';
 import { getErrorResponse, getErrorStatus, getServerMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { getDataExportStatus, requestDataExport, type DataExportStatus } from '../api/profile-api';
 import { DeleteAccount } from './delete-account';
+import { SmsPromotionsToggle } from './sms-promotions-toggle';
 
 /** While the ZIP is being made, the state is looked at again this often (it flips to "ready" when mailed). */
 const REQUESTED_POLL_MS = 5000;
@@ -92,6 +94,10 @@ export function YourData({ userId }: { userId: string }) {
           {t('profile.dataExportButton')}
         </Button>
         <DeleteAccount />
+      </div>
+      <div className="card your-data">
+        <SmsPromotionsToggle userId={userId} />
+        <PrivacyLink />
       </div>
     </section>
   );

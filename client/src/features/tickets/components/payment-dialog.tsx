@@ -9,6 +9,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useModalDialog } from '../../../hooks/use-modal-dialog';
 import { Button } from '../../../components/ui/button';
+import { PrivacyLink } from '../../../components/privacy-link';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatShillings } from '../../../lib/format';
@@ -222,6 +223,9 @@ export function PaymentDialog(props: PaymentDialogProps) {
               hint={t('tickets.emailHint')}
             />
           ) : null}
+          <p className="field__hint payment-dialog__privacy">
+            {t('tickets.phonePrivacy')} <PrivacyLink newTab />
+          </p>
 
           <div ref={statusRef} className={`payment-status payment-status--${tone}`} role="status" aria-live="polite" aria-atomic="true" tabIndex={-1}>
             <p className="payment-status__line">

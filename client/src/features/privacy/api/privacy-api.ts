@@ -1,0 +1,24 @@
+import { api } from '../../../lib/api-client';
+
+export interface PrivacyProcessor {
+  id: 'safaricom' | 'africas-talking' | 'mail-provider';
+  name: string;
+  purpose: 'payments' | 'sms' | 'email';
+  receives: string[];
+}
+
+/** What the privacy notice states, from the settings the server runs with (retention job, data export, outbox). */
+export interface PrivacySettings {
+  retentionDays: number;
+  dataExportLinkHours: number;
+  dataExportIntervalHours: number;
+  deletionGraceDays: number;
+  mailKeepDays: number;
+  processors: PrivacyProcessor[];
+}
+
+/** GET /api/privacy (public) -> the privacy notice's numbers and processors. */
+export async function getPrivacySettings(signal?: AbortSignal): Promise<PrivacySettings> {
+  const { data } = await api.get<PrivacySettings>('/privacy', { signal });
+  return data;
+}
