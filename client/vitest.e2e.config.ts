@@ -12,8 +12,8 @@ export default defineConfig({
   test: {
     root: new URL('.', import.meta.url).pathname,
     include: ['e2e/**/*.test.ts'],
-    // The API server's test servers start from one migrated PGlite made once per run.
-    globalSetup: ['../server/test/global-setup.ts'],
+    // Once per run: the migrated PGlite the API test servers start from, and the Chromium every file connects to.
+    globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
     pool: 'forks',

@@ -7,6 +7,8 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Once per run: the migrated database every stack's API server starts from (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Each file starts its own API server, database and payment service; two workers suit 2 cores.

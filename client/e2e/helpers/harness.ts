@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadPaymentConfig } from '../../../payment-service/src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../../payment-service/src/start.js';
 import { startTestSimulator, type TestSimulator } from '../../../payment-service/test/helpers/daraja-simulator.js';
 import { freePort, startTestServer, type TestServer } from '../../../server/test/helpers/test-server.js';
+import { openBrowser } from './chromium.js';
 
 const clientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 
@@ -79,11 +80,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       throw error;
     }
   }
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await openBrowser();
   const contexts: BrowserContext[] = [];
   return {
     server,
@@ -107,6 +104,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
+      // A shared Chromium is only disconnected from (its contexts of this file close); one of our own is closed.
       await browser.close();
       await payments?.close();
       await simulator?.close();

@@ -17,7 +17,8 @@ import { applyDatabaseFunctions, DATABASE_FUNCTION_SOURCES, databaseFunctionSour
  */
 export const PGLITE_TEMPLATE_ENV = 'TUKIO_TEST_PGLITE_TEMPLATE';
 
-function schemaHash(): string {
+/** The migrations and database functions, hashed: a template made for them is never used for others. */
+export function schemaHash(): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(migrationsFolder).filter((name) => name.endsWith('.sql')).sort()) hash.update(readFileSync(path.join(migrationsFolder, file)));
   hash.update(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json')));
