@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listen } from '@tukio/shared/node/listen';
+import { listen, outlastClientKeepAlive } from '@tukio/shared/node/listen';
 import { createApiServerClient, type ApiServerClient } from './api-server-client.js';
 import { createPaymentApp } from './app.js';
 import { PAYBILL_CALLBACK_PATH, type PaymentConfig } from './config.js';
@@ -41,6 +41,7 @@ export async function startPaymentService(
 ): Promise<RunningPaymentService> {
   const logger = createLogger(config.logLevel);
   const httpServer = createServer();
+  outlastClientKeepAlive(httpServer);
   // Longer than common client/proxy idle timeouts, so a reused connection is not closed under a request.
   httpServer.keepAliveTimeout = 65_000;
   const host = overrides.host ?? config.host;

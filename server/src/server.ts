@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as SocketServer } from 'socket.io';
-import { listen } from '@tukio/shared/node/listen';
+import { listen, outlastClientKeepAlive } from '@tukio/shared/node/listen';
 import { createApp, type Services } from './app.js';
 import { bootstrapDatabase } from './bootstrap/bootstrap.js';
 import { seedDemoActivity } from './bootstrap/demo-activity.js';
@@ -64,6 +64,7 @@ export async function startServer(
   const { app, services } = createApp({ config, db: database.db, mailer, logger, redis, selfUrl: () => selfUrl, jobs, payoutDestinations: options.payoutDestinations });
   if (seededDemo) await seedDemoActivity(services, database.db, seededDemo);
   const httpServer = createServer(app);
+  outlastClientKeepAlive(httpServer);
   const realtime = await createRealtime(httpServer, config, services, logger, redis).catch(async (error: unknown) => {
     await redis?.close();
     throw error;

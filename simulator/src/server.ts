@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listen } from '@tukio/shared/node/listen';
+import { listen, outlastClientKeepAlive } from '@tukio/shared/node/listen';
 import { createLogger } from '@tukio/shared/node/logger';
 import { clientErrorAnswer, errorBody } from '@tukio/shared/error-body';
 import express, { type ErrorRequestHandler } from 'express';
@@ -49,6 +49,7 @@ export async function startDarajaSimulator(config: SimulatorConfig): Promise<Run
   };
   app.use(answerError);
   const httpServer = createServer(app);
+  outlastClientKeepAlive(httpServer);
   await listen(httpServer, { port: config.port, host: config.host });
   const { port } = httpServer.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -14,3 +14,15 @@ export function listen(server: Server, options: { port: number; host?: string | 
     });
   });
 }
+
+/**
+ * Keeps idle keep-alive connections open longer than the clients that reuse them do (Node's fetch drops its idle
+ * sockets after about 4 s; a proxy in front keeps them up to its own client timeout, 60 s in deploy/), so the
+ * client closes first and never sends a request on a socket the server is closing at that moment. With Node's
+ * default of 5 s a busy machine's late timers made that race real (ECONNRESET in the tests; behind a proxy it is a
+ * 502). Headers must still arrive within a minute.
+ */
+export function outlastClientKeepAlive(server: { keepAliveTimeout: number; headersTimeout: number }) {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+}

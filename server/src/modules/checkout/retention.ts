@@ -14,6 +14,12 @@ export const checkoutRetention: RetentionDeclaration = {
     { table: 'payments', about: "The event's M-Pesa payments: the phone goes; amount, status, receipt and dates stay.", erase: { phone: sql`''` }, rows: ofEvent },
     { table: 'refunds', about: "The event's refunds: the phone goes; amount, status, receipt and dates stay.", erase: { phone: sql`''` }, rows: ofEvent },
     {
+      table: 'unmatched_payments',
+      about: "Paybill payments an admin placed on the event's orders: the paying number goes; amount, receipt and dates stay.",
+      erase: { msisdn: sql`''` },
+      rows: ({ eventId }) => sql`payment_id in (select id from payments where event_id = ${eventId})`,
+    },
+    {
       table: 'sms_messages',
       about: "The event's reminder SMS: the phone goes; purpose, status and dates stay.",
       erase: { phone: sql`''` },
