@@ -49,6 +49,8 @@ import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService }
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createPayoutAccountsRouter, createPayoutAccountsService } from './modules/payout-accounts/index.js';
+import { createApiKeysRouter, createApiKeysService, createApiV1Router } from './modules/api-keys/index.js';
+import { createWebhooks, createWebhooksRouter } from './modules/webhooks/index.js';
 import { createAdminPayoutsRouter, createInternalPayoutsRouter, createPayoutGateway, createPayouts, createPayoutsRouter, type PayoutDestinations } from './modules/payouts/index.js';
 import { createSimulatorProxy } from './modules/payment-proxy/index.js';
 import {
@@ -313,6 +315,9 @@ export function createServices(deps: AppDeps) {
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
   const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });
+  // Organisers' integrations: API keys for /api/v1, and signed webhooks sent by a job (docs/decisions/webhooks.md).
+  const apiKeys = createApiKeysService({ db });
+  const webhooks = createWebhooks({ db, logger, ...config.webhooks, jobs: deps.jobs });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -321,7 +326,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { apiKeys, webhooks, mail, dataExports, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -396,6 +401,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     contactLimit: limitPerIp({ ...rateLimit, name: 'contact' }),
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit, sendMessage }));
+  app.use('/api/api-keys', createApiKeysRouter({ apiKeys: services.apiKeys }));
+  app.use('/api/webhooks', createWebhooksRouter({ webhooks: services.webhooks }));
+  app.use('/api/v1', createApiV1Router({ db: deps.db, apiKeys: services.apiKeys, events: services.events, tickets: services.tickets }));
   app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
   app.use('/api/messages', createChatRouter({ chat: services.chat, sendMessage }));
   app.use('/api/comments', createCommentsRouter({ comments: services.comments }));

@@ -86,6 +86,7 @@ export async function startServer(
   selfUrl = `http://127.0.0.1:${port}`;
   services.sms.start();
   services.mail.start();
+  services.webhooks.start();
   services.paymentPasses?.start();
   services.reminders.start();
   if (config.sms.gateway.kind === 'simulator') logger.info(`SMS simulator (every message each phone received): ${config.publicUrl}/simulator/sms?key=${config.sms.gateway.key}`);
@@ -126,6 +127,7 @@ export async function startServer(
         await services.dataExports.stop();
         await services.reminders.stop();
         await services.payouts.job.stop();
+        await services.webhooks.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();
         // Mail still being built or looked up in memory reaches the outbox (index.ts gives the whole shutdown

@@ -21,3 +21,5 @@ export * from '../modules/ticket-types/ticket-types.schema.js';
 export * from '../modules/tickets/tickets.schema.js';
 export * from '../modules/waitlist/waitlist.schema.js';
 export * from '../modules/data-rights/data-rights.schema.js';
+export * from '../modules/api-keys/api-keys.schema.js';
+export * from '../modules/webhooks/webhooks.schema.js';
