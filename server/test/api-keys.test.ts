@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
+import { payFor } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /** Organisers' API keys over HTTP (docs/decisions/webhooks.md, "API keys"): shown once, hashed, scoped, revocable. */
@@ -50,6 +51,23 @@ describe('API keys', () => {
     expect(attendees.body).toEqual([]);
     // Another organiser's event does not exist for this key.
     expect((await withKey(key, 'GET', `/api/v1/events/${othersEvent}/attendees`)).status).toBe(404);
+  });
+
+  it('reads the event’s orders and checks a ticket in with the right scopes', async () => {
+    const paidEvent = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 6, price: 400, capacity: 10 });
+    const buyer = await t.createUser('keybuyer');
+    const paid = await payFor(t, buyer.token, paidEvent);
+    const key = (await createKey(organiser, ['orders:read', 'checkins:write'], 'Gate')).body.key as string;
+    const orders = await withKey(key, 'GET', `/api/v1/events/${paidEvent}/orders`);
+    expect(orders.status).toBe(200);
+    expect(orders.body).toEqual([expect.objectContaining({ orderId: paid.orderId, userId: buyer.user._id, quantity: 1, amount: paid.amount, status: 'paid' })]);
+    expect(JSON.stringify(orders.body)).not.toContain(paid.phone);
+    expect((await withKey(key, 'GET', `/api/v1/events/${othersEvent}/orders`)).status).toBe(404);
+    const [ticket] = (await t.api('GET', '/api/tickets/mine', { token: buyer.token })).body;
+    const checked = await withKey(key, 'POST', `/api/v1/events/${paidEvent}/check-ins`, { code: ticket.code });
+    expect(checked.status).toBe(200);
+    expect(checked.body.ticket._id).toBe(ticket._id);
+    expect((await withKey(key, 'POST', `/api/v1/events/${paidEvent}/check-ins`, { code: ticket.code })).status).toBe(409);
   });
 
   it('enforces scopes, refuses sessions and bad keys, and a revoked key gets 401', async () => {

@@ -521,6 +521,12 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/events/:id/orders',
+    scenarios: [{ name: 'a session token instead of a key', request: (tools) => get(`/api/v1/events/${tools.w.events.paid}/orders`), expect: all(401) }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'GET',
     path: '/api/v1/events/:id/attendees',
     scenarios: [{ name: 'a session token instead of a key', request: (tools) => get(`/api/v1/events/${tools.w.events.paid}/attendees`), expect: all(401) }],
     fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }) },

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { dateTimeString as dateTime } from '../../lib/response-shapes.js';
 import { idParam, text } from '../../lib/validate.js';
+import { eventOrders } from '../checkout/index.js';
 import { findEvent, type createEventsService } from '../events/index.js';
 import type { TicketsService } from '../tickets/index.js';
 import { requireScope, type ApiKeysService } from './api-keys.service.js';
@@ -74,6 +75,15 @@ export function createApiV1Router(deps: { db: Database; apiKeys: ApiKeysService;
     requireScope(req, 'events:read');
     return deps.events.listByUser(user.id);
   });
+  routes.get(
+    '/events/:id/orders',
+    { summary: "An event's settled orders (paid, refund due, cancelled)", ...scoped('orders:read'), params: eventParams, responses: { 200: '`[{orderId, userId, quantity, amount, discount, feeAmount, status, createdAt}]`.', 403: 'The key lacks the scope.', 404: 'Not one of your events.' } },
+    async ({ user, req, params }) => {
+      requireScope(req, 'orders:read');
+      await ownEvent(user.id, params.id);
+      return eventOrders(deps.db, params.id);
+    },
+  );
   routes.get(
     '/events/:id/attendees',
     { summary: "An event's attendee list", ...scoped('attendees:read'), params: eventParams, responses: { 200: '`[{ticketId, userId, username, email, orderId, checkedInAt, issuedAt}]`.', 403: 'The key lacks the scope.', 404: 'Not one of your events.' } },

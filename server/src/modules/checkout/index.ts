@@ -18,6 +18,7 @@ export { createSelfCancel } from './cancel-tickets.handler.js';
 export { orderItems, orders, payments } from './payments.schema.js';
 export { refunds } from './refunds.schema.js';
 export { orderQuestions } from './order-questions.js';
+export { eventOrders } from './event-orders.js';
 export { createInternalCaller, createPaymentGateway, GatewayUnreachable, parsedBody, PushOutcomeUnknown } from './payment-gateway.js';
 export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
