@@ -101,6 +101,19 @@ describe('webhooks', () => {
     expect((await t.api('POST', `/api/webhooks/deliveries/${first!.id}/send-again`, { token: stranger.token })).status).toBe(404);
   });
 
+  it('a cancelled event tells ticket.cancelled with its void tickets', async () => {
+    const organiser = await t.createUser('hookcanceller');
+    await t.api('POST', '/api/webhooks', { token: organiser.token, body: { url: receiverUrl, events: ['ticket.cancelled'] } });
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 5, price: 250, capacity: 5 });
+    const buyer = await t.createUser('hookbuyer3');
+    await payFor(t, buyer.token, eventId);
+    const [ticket] = (await t.api('GET', '/api/tickets/mine', { token: buyer.token })).body;
+    expect((await t.api('POST', `/api/events/${eventId}/cancel`, { token: organiser.token, body: { reason: 'Venue flooded' } })).status).toBe(200);
+    await vi.waitFor(() => expect(received.some((delivery) => JSON.parse(delivery.body).type === 'ticket.cancelled')).toBe(true), { timeout: 15_000, interval: 50 });
+    const cancelled = JSON.parse(received.find((delivery) => JSON.parse(delivery.body).type === 'ticket.cancelled')!.body);
+    expect(cancelled.data).toMatchObject({ eventId, ticketIds: [ticket._id], reason: 'event_cancelled' });
+  });
+
   it('removing an endpoint stops new deliveries', async () => {
     const organiser = await t.createUser('hookremover');
     const added = await t.api('POST', '/api/webhooks', { token: organiser.token, body: { url: receiverUrl, events: ['order.paid'] } });
