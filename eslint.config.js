@@ -59,6 +59,8 @@ const serverLayers = [
   ['contact', 'docs', 'geocoding', 'mail', 'payment-proxy', 'sms', 'uploads', 'waiting-room'],
   ['chat'],
   ['auth'],
+  // webhooks: every module where a fact happens (tickets, checkout, payouts) writes its deliveries.
+  ['webhooks'],
   ['events'],
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
   // fees: an override names an event; checkout prices with its rule and records M-Pesa's charges.
@@ -68,7 +70,8 @@ const serverLayers = [
   // payouts: reads checkout's refunds and the ledger's entries, posts payouts into the ledger.
   ['community', 'payouts', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.
-  ['dashboard', 'moderation', 'ops'],
+  // api-keys: its /api/v1 routes call events' and tickets' services.
+  ['api-keys', 'dashboard', 'moderation', 'ops'],
   // data-rights reads every module's personal tables through the personal-data map (docs/decisions/data-rights.md).
   ['data-rights'],
   // retention erases, once per event, the columns every module's retention.ts names (docs/decisions/data-rights.md).

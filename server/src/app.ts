@@ -60,6 +60,8 @@ import { createAdminLedgerRouter, createEventLedgerRouter, createLedgerService }
 import { createMailOutbox } from './modules/mail/index.js';
 import { createOpsRouter, createOpsService } from './modules/ops/index.js';
 import { createPayoutAccountsRouter, createPayoutAccountsService } from './modules/payout-accounts/index.js';
+import { createApiKeysRouter, createApiKeysService, createApiV1Router } from './modules/api-keys/index.js';
+import { createWebhooks, createWebhooksRouter } from './modules/webhooks/index.js';
 import { createAdminPayoutsRouter, createInternalPayoutsRouter, createPayoutGateway, createPayouts, createPayoutsRouter, type PayoutDestinations } from './modules/payouts/index.js';
 import { createSimulatorProxy } from './modules/payment-proxy/index.js';
 import {
@@ -370,6 +372,9 @@ export function createServices(deps: AppDeps) {
     mailKeepDays: config.mail.keepDays,
     deletionGraceDays: config.accountDeletionGraceDays,
   });
+  // Organisers' integrations: API keys for /api/v1, and signed webhooks sent by a job (docs/decisions/webhooks.md).
+  const apiKeys = createApiKeysService({ db });
+  const webhooks = createWebhooks({ db, logger, ...config.webhooks, jobs: deps.jobs });
   const { redis } = deps;
   const ops = createOpsService({
     db,
@@ -378,7 +383,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -453,6 +458,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     contactLimit: limitPerIp({ ...rateLimit, name: 'contact' }),
   });
   app.use('/api/auth', createAuthRouter({ auth: services.auth, rateLimit, sendMessage }));
+  app.use('/api/api-keys', createApiKeysRouter({ apiKeys: services.apiKeys }));
+  app.use('/api/webhooks', createWebhooksRouter({ webhooks: services.webhooks }));
+  app.use('/api/v1', createApiV1Router({ db: deps.db, apiKeys: services.apiKeys, events: services.events, tickets: services.tickets }));
   app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
   app.use('/api/me', createAccountDeletionRequestRouter({ deletions: services.accountDeletions }));
   app.use('/api/account-deletion', createAccountDeletionLinksRouter({ deletions: services.accountDeletions }));

@@ -190,6 +190,13 @@ const envSchema = z.object({
     .default('')
     .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
     .refine((entries) => entries.every((entry) => isIP(entry) !== 0), 'must be a comma-separated list of IP addresses'),
+  /** Webhook deliveries may go to loopback and private addresses, over http too (tests, a receiver on the operator's own network). */
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  /** How often the webhook sender looks for due deliveries (a job per period). */
+  WEBHOOKS_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /** Attempts per round before a delivery is left failed; the first retry waits WEBHOOKS_RETRY_BASE_MS, doubling. */
+  WEBHOOKS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  WEBHOOKS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(30_000),
   /** Milliseconds a search's ranked result ids are reused; 0 disables. Writes on this instance clear it at once. */
   EVENTS_SEARCH_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(15_000),
   EVENTS_CACHE_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(30_000),
@@ -308,6 +315,8 @@ export interface AppConfig {
   geocoder: { url: string | undefined; timeoutMs: number };
   /** Addresses `npm run import:events -- <URL>` may fetch from although private or loopback. */
   importAllowedAddresses: string[];
+  /** Organisers' webhooks (docs/decisions/webhooks.md). */
+  webhooks: { allowPrivate: boolean; pollMs: number; maxAttempts: number; retryBaseMs: number; timeoutMs: number };
   eventsSearchCacheMs: number;
   eventsCacheMs: number;
   authCacheMs: number;
@@ -475,6 +484,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL,
     geocoder: { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS },
     importAllowedAddresses: env.IMPORT_ALLOWED_ADDRESSES,
+    webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE, pollMs: env.WEBHOOKS_POLL_MS, maxAttempts: env.WEBHOOKS_MAX_ATTEMPTS, retryBaseMs: env.WEBHOOKS_RETRY_BASE_MS, timeoutMs: 10_000 },
     eventsSearchCacheMs: env.EVENTS_SEARCH_CACHE_MS,
     eventsCacheMs: env.EVENTS_CACHE_MS,
     authCacheMs: env.AUTH_CACHE_MS,

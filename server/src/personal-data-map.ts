@@ -1,4 +1,5 @@
 import { composePersonalDataMap } from './lib/personal-data.js';
+import { apiKeysPersonalData } from './modules/api-keys/index.js';
 import { authPersonalData } from './modules/auth/index.js';
 import { chatPersonalData } from './modules/chat/index.js';
 import { checkoutPersonalData } from './modules/checkout/index.js';
@@ -17,12 +18,14 @@ import { smsPersonalData } from './modules/sms/index.js';
 import { ticketTypesPersonalData } from './modules/ticket-types/index.js';
 import { ticketsPersonalData } from './modules/tickets/index.js';
 import { waitlistPersonalData } from './modules/waitlist/index.js';
+import { webhooksPersonalData } from './modules/webhooks/index.js';
 
 /**
  * Every module's personal tables (lib/personal-data.ts, docs/decisions/data-rights.md): a module with a table about
  * users adds its `personal-data.ts` declaration here. test/personal-data-map.test.ts fails until it does.
  */
 export const personalDataMap = composePersonalDataMap([
+  apiKeysPersonalData,
   authPersonalData,
   chatPersonalData,
   checkoutPersonalData,
@@ -41,4 +44,5 @@ export const personalDataMap = composePersonalDataMap([
   ticketTypesPersonalData,
   ticketsPersonalData,
   waitlistPersonalData,
+  webhooksPersonalData,
 ]);

@@ -87,6 +87,7 @@ export async function startServer(
   selfUrl = `http://127.0.0.1:${port}`;
   services.sms.start();
   services.mail.start();
+  services.webhooks.start();
   services.paymentPasses?.start();
   services.reminders.start();
   if (config.sms.gateway.kind === 'simulator') logger.info(`SMS simulator (every message each phone received): ${config.publicUrl}/simulator/sms?key=${config.sms.gateway.key}`);
@@ -133,6 +134,7 @@ export async function startServer(
         await services.reminders.stop();
         await services.payouts.job.stop();
         await services.refundsJob.stop();
+        await services.webhooks.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();
         // Mail still being built or looked up in memory reaches the outbox (index.ts gives the whole shutdown

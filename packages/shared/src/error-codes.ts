@@ -180,6 +180,12 @@ export const ERROR_CODES = [
   'payout_not_found',
   'payout_retry_only_failed',
   'payout_already_retried',
+  // API keys and webhooks (docs/decisions/webhooks.md).
+  'api_key_invalid',
+  'api_key_scope',
+  'api_key_not_found',
+  'webhook_url_refused',
+  'webhook_not_found',
   'payout_hold_exists',
   'payout_hold_missing',
   'payout_result_doubtful',

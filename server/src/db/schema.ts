@@ -22,3 +22,5 @@ export * from '../modules/tickets/tickets.schema.js';
 export * from '../modules/waitlist/waitlist.schema.js';
 export * from '../modules/data-rights/data-rights.schema.js';
 export * from '../modules/retention/retention.schema.js';
+export * from '../modules/api-keys/api-keys.schema.js';
+export * from '../modules/webhooks/webhooks.schema.js';

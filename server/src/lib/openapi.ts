@@ -63,6 +63,7 @@ const accessText: Record<Access, string> = {
 };
 
 function securityFor(route: DeclaredRoute): Array<Record<string, string[]>> {
+  if (route.apiKey) return [{ apiKeyBearer: [] }, { apiKeyHeader: [] }];
   switch (route.access) {
     case 'public':
       return [];
@@ -82,6 +83,7 @@ function completeResponses(route: DeclaredRoute, declared: Map<number, ResponseS
   };
   if ((route.params || route.query || route.body || route.upload) && !route.failuresAs200) add(400, 'Invalid input: `msg` names the field and what to fix.');
   if (route.access === 'internal') add(401, 'Missing or wrong X-Internal-Key.');
+  else if (route.apiKey) add(401, 'No valid API key.');
   else if (route.access !== 'public' && route.access !== 'optional') add(401, 'No valid bearer token.');
   if (route.access === 'self' || route.access === 'owner' || route.access === 'admin') add(403, accessText[route.access]);
   if (route.refuseRestricted) {
@@ -124,6 +126,8 @@ export function buildOpenApi(app: Express): OpenApiDocument {
       schemas: { Error: errorResponse },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from POST /api/auth/login.' },
+        apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'tk_live_…', description: "An organiser's API key (POST /api/api-keys), for /api/v1 only." },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The same API key in a header instead of Authorization.' },
         internalKey: { type: 'apiKey', in: 'header', name: 'X-Internal-Key', description: 'INTERNAL_API_KEY, shared with the payment service.' },
       },
     },

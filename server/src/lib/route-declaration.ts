@@ -86,6 +86,8 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
    * caller gets 403 with the reason right after the access gate (docs/decisions/moderation.md).
    */
   refuseRestricted?: boolean;
+  /** The caller is an organiser's API key (api-keys' /api/v1 router sets `req.user` from it), not a session. */
+  apiKey?: boolean;
 }
 
 /**

@@ -463,6 +463,92 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'a', body: (w) => ({ from: w.a.user._id, to: w.b.user._id }) },
   },
+  // ---- API keys and webhooks (docs/decisions/webhooks.md) ----
+  {
+    method: 'GET',
+    path: '/api/api-keys',
+    scenarios: [{ name: "one's own API keys", request: () => get('/api/api-keys'), expect: signedIn(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/api-keys',
+    scenarios: [{ name: 'a new read-only key', request: () => json('POST', '/api/api-keys', { name: 'Matrix key', scopes: ['events:read'] }), expect: signedIn(201) }],
+    fuzz: { as: 'a', body: () => ({ name: 'Fuzz key', scopes: ['events:read'] }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/api-keys/:id',
+    scenarios: [{ name: 'a key that is not one of yours', request: () => jsonRequest('DELETE', `/api/api-keys/${newId()}`), expect: signedIn(404) }],
+    fuzz: { as: 'a', params: () => ({ id: newId() }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/webhooks',
+    scenarios: [{ name: "one's own webhook endpoints", request: () => get('/api/webhooks'), expect: signedIn(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks',
+    scenarios: [
+      {
+        // For a fact no other cell causes, and removed after the cell: deliveries sent in the background would show as changes in later cells.
+        name: 'a public https endpoint',
+        request: () => json('POST', '/api/webhooks', { url: 'https://example.com/tukio-hooks', events: ['payout.paid'] }),
+        expect: signedIn(201),
+        after: async (tools, actor) => {
+          const person = tools.w.personOf(actor);
+          const listed = await tools.call(person, 'GET', '/api/webhooks');
+          for (const endpoint of (listed.body as { endpoints?: Array<{ _id: string }> } | undefined)?.endpoints ?? []) await tools.call(person, 'DELETE', `/api/webhooks/${endpoint._id}`);
+        },
+      },
+    ],
+    fuzz: { as: 'a', body: () => ({ url: 'https://example.com/fuzz-hooks', events: ['payout.paid'] }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/webhooks/:id',
+    scenarios: [{ name: 'an endpoint that is not one of yours', request: () => jsonRequest('DELETE', `/api/webhooks/${newId()}`), expect: signedIn(404) }],
+    fuzz: { as: 'a', params: () => ({ id: newId() }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/webhooks/deliveries',
+    scenarios: [{ name: "one's own delivery log", request: () => get('/api/webhooks/deliveries'), expect: signedIn(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks/deliveries/:id/send-again',
+    scenarios: [{ name: 'a delivery that is not one of yours', request: () => json('POST', `/api/webhooks/deliveries/${newId()}/send-again`, {}), expect: signedIn(404) }],
+    fuzz: { as: 'a', params: () => ({ id: newId() }) },
+  },
+  // /api/v1 takes API keys only: the actors' session tokens are refused (api-keys.test.ts covers the keys).
+  {
+    method: 'GET',
+    path: '/api/v1/events',
+    scenarios: [{ name: 'a session token instead of a key', request: () => get('/api/v1/events'), expect: all(401) }],
+    fuzz: { as: 'a' },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/events/:id/orders',
+    scenarios: [{ name: 'a session token instead of a key', request: (tools) => get(`/api/v1/events/${tools.w.events.paid}/orders`), expect: all(401) }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/events/:id/attendees',
+    scenarios: [{ name: 'a session token instead of a key', request: (tools) => get(`/api/v1/events/${tools.w.events.paid}/attendees`), expect: all(401) }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/events/:id/check-ins',
+    scenarios: [{ name: 'a session token instead of a key', request: (tools) => json('POST', `/api/v1/events/${tools.w.events.paid}/check-ins`, { code: 'TK1.a.b' }), expect: all(401) }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }), body: () => ({ code: 'TK1.a.b' }) },
+  },
   // ---- your data (docs/decisions/data-rights.md) ----
   {
     method: 'GET',

@@ -10,6 +10,7 @@ import { createPaymentsRepository } from './payments.repository.js';
 import { eventSeats, ticketRecords, type TicketsService } from '../tickets/index.js';
 import { buildCancellationMail } from './cancellation-mail.js';
 import { createRefundLedger } from './refunds.service.js';
+import { emitWebhook } from '../webhooks/index.js';
 
 export const cancellationMessages = {
   notFound: 'Event not found.',
@@ -61,6 +62,7 @@ export function createEventCancellation(deps: EventCancellationDeps) {
         'refund_due',
         ['paid'],
       );
+      await emitWebhook(tx, event.userId, 'ticket.cancelled', { eventId, ticketIds: voided.map((ticket) => ticket.id), reason: 'event_cancelled', cancelledAt: now.toISOString() });
       return { event, released: released.length, voided, refunds: refunds.map(({ userId, amount, phone }) => ({ userId, amount, phone })) };
     });
   }

@@ -11,6 +11,7 @@ import { createPaymentsRepository } from './payments.repository.js';
 import { eventSeats, ticketMessages, ticketRecords, ticketPaid, voidedError, type TicketsService } from '../tickets/index.js';
 import { createRefundLedger } from './refunds.service.js';
 import { buildSelfCancelMail } from './self-cancel-mail.js';
+import { emitWebhook } from '../webhooks/index.js';
 
 export const selfCancelErrors = {
   oneEvent: 'Cancel the tickets of one event at a time.',
@@ -85,6 +86,7 @@ export function createSelfCancel(deps: SelfCancelDeps) {
         });
         if (refund) refunds.push({ amount: refund.amount, phone: refund.phone });
       }
+      await emitWebhook(tx, event.userId, 'ticket.cancelled', { eventId, ticketIds, reason: 'self_cancel', cancelledAt: now.toISOString() });
       return { event, voided: voided.length, refunds };
     });
   }

@@ -20,6 +20,7 @@ export { createSelfCancel } from './cancel-tickets.handler.js';
 export { orderItems, orders, payments } from './payments.schema.js';
 export { refunds } from './refunds.schema.js';
 export { orderQuestions } from './order-questions.js';
+export { eventOrders } from './event-orders.js';
 export { createInternalCaller, createPaymentGateway, GatewayUnreachable, parsedBody, PushOutcomeUnknown } from './payment-gateway.js';
 export { createRequestGateway, type RequestGateway, type SendOutcome } from './request-gateway.js';
 export { createStartCheckoutHandler } from './start-checkout.handler.js';

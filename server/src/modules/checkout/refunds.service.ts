@@ -11,6 +11,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, findEvent } from '../events/index.js';
 import { createLedger } from '../ledger/index.js';
+import { emitWebhook } from '../webhooks/index.js';
 import { auditLedger, type PayoutsAudit } from './refunds-audit.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
@@ -291,6 +292,7 @@ export function createRefundsService(deps: RefundsServiceDeps) {
             await repo.updateRefund(refund.id, { status: 'succeeded', receipt: input.transactionId!, updatedAt: now });
             await repo.recordTransitions([{ refundId: refund.id, from: refund.status, to: 'succeeded', detail: `${input.transactionId} (${input.source})`, at: now }]);
             await createLedger(tx).refundPaid(refund);
+            await emitWebhook(tx, (await findEvent(tx, refund.eventId))!.userId, 'refund.succeeded', { refundId: refund.id, orderId: refund.orderId, eventId: refund.eventId, amount: refund.amount, reason: refund.reason, receipt: input.transactionId! });
             return { refundId: refund.id, status: 'succeeded' as const, changed: true };
           }
           await repo.updateAttempt(attempt.id, { ...finished, status: 'failed' });

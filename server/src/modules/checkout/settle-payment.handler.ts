@@ -8,6 +8,8 @@ import { mpesaCharge, type MpesaTariff } from '../fees/index.js';
 import { createLedger } from '../ledger/index.js';
 import type { SmsService } from '../sms/index.js';
 import { eventSeats, ticketRecords, type TicketsService } from '../tickets/index.js';
+import { findEvent } from '../events/index.js';
+import { emitWebhook } from '../webhooks/index.js';
 import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
 import { describePayment, type PaymentView } from './payment-view.js';
@@ -333,6 +335,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         });
         issued = rows.map((row) => ({ id: row.id, code: row.code }));
         await refundOverpayment();
+        await emitWebhook(tx, (await findEvent(tx, order.eventId))!.userId, 'order.paid', { orderId: order.id, eventId: order.eventId, quantity: order.quantity, amount: recorded.amount, tickets: rows.map((row) => row.id) });
         return changed('paid', rows.length);
       });
     } catch (error) {

@@ -1,8 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
+import { addressAllowed, guardedLookup } from '../../lib/public-address.js';
 
 /** A feed larger than this is refused, as soon as the bytes passing it arrive. */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -19,42 +18,10 @@ export interface ImportFetchOptions {
   timeoutMs?: number;
 }
 
-/**
- * Whether `address` is somewhere on the public internet. Only ipaddr.js's `unicast` range passes: loopback,
- * 0.0.0.0, private (10/8, 172.16/12, 192.168/16), carrier-grade NAT (100.64/10), link-local (169.254/16,
- * fe80::/10), unique-local (fc00::/7), multicast, reserved and the IPv6 forms that carry an IPv4 address
- * (NAT64, 6to4, Teredo) are refused; an IPv4-mapped IPv6 address is judged as the IPv4 address it is.
- */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
-}
-
-function allowed(address: string, options: ImportFetchOptions): boolean {
-  if (isPublicAddress(address)) return true;
-  const normal = ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
-  return (options.allowedAddresses ?? []).some((entry) => ipaddr.isValid(entry) && ipaddr.process(entry).toString() === normal);
-}
+const allowed = (address: string, options: ImportFetchOptions) => addressAllowed(address, options.allowedAddresses);
 
 const refusedAddress = (host: string, address: string) =>
   new ImportSourceError(`${host} is at ${address}, a private or local address: feeds are only fetched from the public internet (IMPORT_ALLOWED_ADDRESSES lists exceptions).`);
-
-/**
- * DNS answers are checked where the connection is made, so the address connected to is the one checked (a
- * name cannot resolve to a public address for the check and a private one for the connection).
- */
-function guardedLookup(options: ImportFetchOptions): LookupFunction {
-  return (hostname, lookupOptions, callback) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 4);
-      const refused = addresses.find((entry) => !allowed(entry.address, options));
-      if (refused || addresses.length === 0) return callback(refusedAddress(hostname, refused?.address ?? 'no address'), '', 4);
-      if (lookupOptions.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
-      const [first] = addresses as [LookupAddress];
-      callback(null, first.address, first.family);
-    });
-  };
-}
 
 /** One request, no redirect followed: the response with its body unread. */
 function request(url: URL, options: ImportFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
@@ -63,7 +30,7 @@ function request(url: URL, options: ImportFetchOptions, signal: AbortSignal): Pr
   if (isIP(host) && !allowed(host, options)) return Promise.reject(refusedAddress(host, host));
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.get(url, { lookup: guardedLookup(options), signal, headers: { accept: 'application/json, text/calendar, */*' } }, resolve);
+    const req = client.get(url, { lookup: guardedLookup((address) => allowed(address, options), refusedAddress), signal, headers: { accept: 'application/json, text/calendar, */*' } }, resolve);
     req.on('error', reject);
   });
 }

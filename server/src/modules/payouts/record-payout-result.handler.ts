@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { mpesaCharge, type MpesaTariff } from '../fees/index.js';
 import { createLedger } from '../ledger/index.js';
+import { emitWebhook } from '../webhooks/index.js';
 import { payoutMessages } from './payout-messages.js';
 import { createPayoutsRepository, type PayoutRow } from './payouts.repository.js';
 
@@ -97,6 +98,7 @@ export function createRecordPayoutResult(deps: RecordPayoutResultDeps) {
         const charge = Math.round(input.charge ?? mpesaCharge(kind, payout.amount, deps.mpesaTariff));
         await repo.updatePayout(payout.id, { status: 'paid', receipt: input.transactionId!, charge, paidAt: now, nextAttemptAt: null, updatedAt: now });
         await ledger.payoutPaid({ id: payout.id, legs: await repo.legsOf(payout.id) }, charge);
+        await emitWebhook(tx, payout.organiserId, 'payout.paid', { payoutId: payout.id, amount: payout.amount, charge, receipt: input.transactionId!, method: payout.destination.method, paidAt: now.toISOString() });
         return { recorded: true };
       });
     } catch (error) {

@@ -21,6 +21,7 @@ import { qrPng } from './qr.js';
 import { buildTicketMail, type TicketMailInput } from './ticket-mail.js';
 import type { TicketSigner } from './ticket-signer.js';
 import { createTicketsRepository, type EventRow, type TicketRow } from './tickets.repository.js';
+import { emitWebhook } from '../webhooks/index.js';
 
 /**
  * What a transferred ticket's replacement keeps of the ticket it replaces: the order that paid for it,
@@ -387,6 +388,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
           contact: { email: recipient.email, username: recipient.username, language: recipient.language },
           event: { id: event.id, title: event.title, startsAt: event.startsAt, location: event.location },
         });
+        await emitWebhook(tx, event.userId, 'ticket.transferred', { eventId, ticketId: ticket.id, newTicketId: issued!.id, orderId: ticket.orderId });
         return { event, issued: issued! };
       })));
       void service.afterIssue(recipient.id, eventId, [result.issued], undefined, { mailed: true });
@@ -410,7 +412,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      * against it (checkin-sync.ts).
      */
     async checkIn(actor: AuthUser, eventId: string, code: string, device: string | null = null) {
-      await service.eventForStaff(actor, eventId);
+      const event = await service.eventForStaff(actor, eventId);
       const claims = signer.verify(code);
       if (!claims) throw new AppError(400, 'ticket_code_invalid', ticketMessages.badCode);
       if (claims.eventId !== eventId) throw new AppError(400, 'ticket_other_event', 'This ticket is for a different event.');
@@ -418,6 +420,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         const row = await createTicketsRepository(tx).checkIn(claims.ticketId, eventId, actor.id, device);
         if (row) {
           await createCheckinScansRepository(tx).record({ eventId, ticketId: row.id, device, scannedAt: row.checkedInAt!, deviceScannedAt: row.checkedInAt!, scannedBy: actor.id, offline: false });
+          await emitWebhook(tx, event.userId, 'ticket.checked_in', { eventId, ticketId: row.id, orderId: row.orderId, checkedInAt: row.checkedInAt!.toISOString(), device });
         }
         return row;
       });

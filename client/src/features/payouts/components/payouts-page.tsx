@@ -1,12 +1,13 @@
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useT } from '../../../lib/i18n';
+import { IntegrationsSection } from './integrations-section';
 import { PayoutBalancesSection } from './payout-balances-section';
 import { PayoutDestinationSection } from './payout-destination-section';
 import '../payouts.css';
 
 /**
  * /payouts: an organiser's payouts, one section per concern: the balances (with each event's statement), then
- * where to be paid.
+ * where to be paid, then integrations (API keys and webhooks).
  */
 export function PayoutsPage() {
   const t = useT();
@@ -19,6 +20,7 @@ export function PayoutsPage() {
       </header>
       <PayoutBalancesSection />
       <PayoutDestinationSection />
+      <IntegrationsSection />
     </div>
   );
 }
