@@ -1,9 +1,9 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../src/db/ids.js';
-import { accountDeletions, events, payments, payoutAccounts, refundAttempts, refunds, tickets, users } from '../src/db/schema.js';
+import { accountDeletions, events, payments, payoutAccounts, tickets, users } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
-import { internalHeaders, payFor } from './helpers/refunds.js';
+import { auditBooks, payFor, providerView as providerBooks } from './helpers/refunds.js';
 import { linkIn } from './helpers/smtp.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
@@ -46,20 +46,9 @@ const undo = (token: string, as?: Session) => t.api('POST', '/api/account-deleti
 const ask = (as: Session, body: Record<string, unknown>) => t.api('POST', '/api/me/account-deletion', { token: as.token, body });
 const loginStatus = async (username: string) => (await t.api('POST', '/api/auth/login', { body: { username, password: PASSWORD } })).body as { status?: boolean; code?: string };
 
-/** M-Pesa's books as the payments audit compares them (captured before erasure: M-Pesa's side does not change). */
-async function providerView() {
-  const paid = await t.db.select().from(payments).where(eq(payments.status, 'success'));
-  const refunded = await t.db
-    .select({ transactionId: refunds.receipt, amount: refunds.amount, originatorConversationId: refundAttempts.originatorConversationId, kind: refundAttempts.method })
-    .from(refunds)
-    .innerJoin(refundAttempts, and(eq(refundAttempts.refundId, refunds.id), eq(refundAttempts.transactionId, refunds.receipt)))
-    .where(and(eq(refunds.status, 'succeeded'), isNotNull(refunds.receipt)));
-  return {
-    payments: paid.map((payment) => ({ receipt: payment.mpesaReceiptNumber!, amount: payment.amount, phone: payment.phone, checkoutRequestId: payment.checkoutRequestId })),
-    refunds: refunded.map((refund) => ({ ...refund, transactionId: refund.transactionId! })),
-  };
-}
-const audit = (body: unknown) => t.api('POST', '/api/internal/audit', { headers: internalHeaders(t), body });
+/** M-Pesa's books, captured before erasure: M-Pesa's side does not change. */
+const providerView = () => providerBooks(t);
+const audit = (body: unknown) => auditBooks(t, body);
 
 /** Every text, varchar, json and jsonb column of every table in every schema (pg-boss's too) that holds `value`. */
 async function everywhere(value: string): Promise<string[]> {

@@ -50,7 +50,7 @@ const routes: RouteObject[] = [
       page(() => import('./routes/checkin'), routePatterns.checkin),
       page(() => import('./routes/guest-tickets'), routePatterns.guestTickets),
       page(() => import('./routes/data-export'), routePatterns.dataExport),
-      page(() => import('./routes/delete-account-undo'), routePatterns.deleteAccountUndo),
+      page(() => import('./routes/delete-account'), routePatterns.deleteAccountUndo),
       page(() => import('./routes/delete-account'), routePatterns.deleteAccount),
       page(() => import('./routes/not-found'), '*'),
     ],

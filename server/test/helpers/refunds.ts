@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { RefundStatusBody, SendRefundBody } from '@tukio/shared/internal-refunds';
-import { eq } from 'drizzle-orm';
-import { refunds } from '../../src/db/schema.js';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { payments, refundAttempts, refunds } from '../../src/db/schema.js';
 import type { TestServer } from './test-server.js';
 
 /** The headers the payment service sends on every internal call. */
@@ -128,3 +128,20 @@ export async function sendRefunds(t: TestServer, desk: RefundDesk, ids: string[]
   for (let round = 0; round < 10 && mine().length < ids.length; round++) await t.services.refundsJob.runOnce();
   return mine();
 }
+
+/** M-Pesa's books for this database as the payments audit compares them: every successful payment, and every succeeded refund as paid. */
+export async function providerView(t: TestServer) {
+  const paid = await t.db.select().from(payments).where(eq(payments.status, 'success'));
+  const refunded = await t.db
+    .select({ transactionId: refunds.receipt, amount: refunds.amount, originatorConversationId: refundAttempts.originatorConversationId, kind: refundAttempts.method })
+    .from(refunds)
+    .innerJoin(refundAttempts, and(eq(refundAttempts.refundId, refunds.id), eq(refundAttempts.transactionId, refunds.receipt)))
+    .where(and(eq(refunds.status, 'succeeded'), isNotNull(refunds.receipt)));
+  return {
+    payments: paid.map((payment) => ({ receipt: payment.mpesaReceiptNumber!, amount: payment.amount, phone: payment.phone, checkoutRequestId: payment.checkoutRequestId })),
+    refunds: refunded.map((refund) => ({ ...refund, transactionId: refund.transactionId! })),
+  };
+}
+
+/** POST /api/internal/audit with M-Pesa's books as `body`. */
+export const auditBooks = (t: TestServer, body: unknown) => t.api('POST', '/api/internal/audit', { headers: internalHeaders(t), body });
