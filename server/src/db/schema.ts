@@ -22,3 +22,4 @@ export * from '../modules/tickets/tickets.schema.js';
 export * from '../modules/waitlist/waitlist.schema.js';
 export * from '../modules/data-rights/data-rights.schema.js';
 export * from '../modules/retention/retention.schema.js';
+export * from '../modules/checkout/reconciliation.schema.js';
