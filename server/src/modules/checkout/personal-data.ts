@@ -36,7 +36,7 @@ export const checkoutPersonalData: PersonalDataDeclaration = {
       personal: {},
     },
     {
-      table: 'reconciliation_findings', onErase: 'delete',
+      table: 'reconciliation_findings', onErase: 'anonymise',
       about: 'What a check found (M-Pesa receipt and amounts); no person is named.',
       subject: {},
       personal: {},
