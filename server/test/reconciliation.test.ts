@@ -99,6 +99,9 @@ describe('daily reconciliation', () => {
     expect(first.body).toMatchObject({ status: 'done', error: null });
     expect(first.body.pulled).toBeGreaterThanOrEqual(1);
     expect(first.body.findings).toContainEqual({ kind: 'recovered', transId, mpesaAmount: 350, tukioAmount: null });
+    // The admins are told (the same outbox as the other admin notices).
+    const mail = await t.smtp.waitFor('admin@example.com', /Tukio reconciliation: 1 finding/);
+    expect(mail.text).toContain('1 recovered (settled now)');
     const [settled] = await t.db.select().from(orders).where(eq(orders.id, order.id));
     expect(settled!.status).toBe('paid');
     expect((await t.db.select().from(tickets).where(eq(tickets.orderId, order.id))).filter((row) => !row.voidedAt)).toHaveLength(1);

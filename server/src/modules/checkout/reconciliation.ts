@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
+import { escapeHtml } from '../../lib/html.js';
 import type { Mail } from '../../lib/mailer.js';
 import { translator } from '../../lib/i18n.js';
 import { createRepeatingTask } from '../../lib/repeating-task.js';
@@ -117,7 +118,8 @@ export function createReconciliation(deps: {
         differs: count('amount_differs'),
         missing: count('missing_at_mpesa'),
       });
-      return { to: admin.email, subject: t('reconciliation.adminSubject', { count: findings.length }), text: `${t('mail.hello', { username: admin.username })}\n\n${text}\n`, html: `<p>${t('mail.hello', { username: admin.username })}</p><p>${text}</p>` };
+      const hello = t('mail.hello', { username: admin.username });
+      return { to: admin.email, subject: t('reconciliation.adminSubject', { count: findings.length }), text: `${hello}\n\n${text}\n`, html: `<p>${escapeHtml(hello)}</p><p>${escapeHtml(text)}</p>` };
     };
     deps.queueMail('reconciliation findings to admins', async () => {
       const admins = await createPaymentsRepository(db).adminContacts();
