@@ -134,6 +134,13 @@ describe('payouts in the browser', () => {
     await finance.getByText("No event's payouts are held.").waitFor();
     expect((await h.server.api('GET', '/api/admin/payout-holds', { token: admin.token })).body).toEqual([]);
 
+    // Reconciliation with M-Pesa: none has run; Reconcile now compares (the tickets were paid by prompt, not Paybill).
+    await finance.getByText('No reconciliation has run yet.').waitFor();
+    await finance.getByRole('button', { name: 'Reconcile now' }).click();
+    const run = finance.getByRole('article', { name: /^Reconciliation of / });
+    await run.getByText('All match').waitFor();
+    expect((await h.server.api('GET', '/api/admin/reconciliation', { token: admin.token })).body[0]).toMatchObject({ status: 'done', findings: [] });
+
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshotsAtWidths(page, 'admin-finance', { element: finance });
     expect(seriousErrors(errors)).toEqual([]);

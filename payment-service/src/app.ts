@@ -24,6 +24,7 @@ import { refundResultRequest } from '@tukio/shared/internal-refunds';
 import { createResultOutbox, type ResultOutbox } from './result-outbox.js';
 import { createSendOnce } from './daraja/send-once.js';
 import { createPaymentsRouter } from './routes/payments.routes.js';
+import { createPullTransactions, type PullTransactions } from './pull-transactions.js';
 import { createInternalRouter } from './routes/internal.routes.js';
 import { createSettlement, type Settlement } from './settlement.js';
 import { createPayoutOutbox, type PayoutOutbox } from './payouts/payout-outbox.js';
@@ -59,12 +60,16 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   payoutOutbox: PayoutOutbox;
   refundOutbox: RefundOutbox;
   paybillOutbox: ResultOutbox<C2bConfirmationRequest>;
+  /** Daraja's Pull Transactions (reconciliation), when configured: start.ts registers the shortcode at start. */
+  pull: PullTransactions | undefined;
 } {
   const { config, logger } = deps;
   const journal = createPushJournal(path.join(config.dataDir, 'unrecorded-pushes'));
   const providerJournal = createProviderJournal(path.join(config.dataDir, 'mpesa-journal'));
   const settlement = createSettlement({ api: deps.settlementApi ?? deps.api, daraja: deps.daraja, logger, journal, providerJournal });
   const metrics = createPaymentMetrics();
+  // Pull Transactions' CallBackURL has no documented use: the STK callback URL is a valid secure one of ours.
+  const pull = config.pull ? createPullTransactions({ daraja: deps.daraja, shortCode: config.daraja.shortcode, nominatedNumber: config.pull.nominatedNumber, callbackUrl: deps.callbackUrl, logger }) : undefined;
   const resultsApi = deps.settlementApi ?? deps.api;
   const payoutOutbox = createPayoutOutbox({
     dir: path.join(config.dataDir, 'payout-outbox'),
@@ -122,7 +127,7 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   const { passes } = deps;
   if (passes) app.use(createPassesRouter({ internalApiKey: config.internalApiKey, run: passes, logger }));
   // What the API server's checkout asks of M-Pesa: a prompt for an order it holds, and where a push stands.
-  app.use(createInternalRouter({ internalApiKey: config.internalApiKey, pushes: createPushService({ daraja: deps.daraja, settlement, logger, metrics, callbackUrl: deps.callbackUrl, simulator: config.simulator.enabled }) }));
+  app.use(createInternalRouter({ internalApiKey: config.internalApiKey, pushes: createPushService({ daraja: deps.daraja, settlement, logger, metrics, callbackUrl: deps.callbackUrl, simulator: config.simulator.enabled }), pull }));
   // Organiser payouts the API server decides on: one Daraja request per attempt, and status queries.
   app.use(createPayoutRouter({ internalApiKey: config.internalApiKey, payouts }));
   // Refunds the API server's refunds job sends: one Daraja request per attempt, and status queries.
@@ -167,5 +172,5 @@ export function createPaymentApp(deps: PaymentAppDeps): {
   app.use('/api', notFoundHandler);
 
   app.use(createErrorHandler(logger));
-  return { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox, paybillOutbox };
+  return { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox, paybillOutbox, pull };
 }

@@ -101,6 +101,15 @@ const envSchema = z.object({
    * Unset: DARAJA_CALLBACK_URL's (or PAYMENT_PUBLIC_URL's) origin + /hooks/paybill, else this service's own address.
    */
   C2B_CALLBACK_BASE_URL: optionalUrl,
+  /**
+   * Reconciliation (docs/decisions/reconciliation.md): the MSISDN on the paybill shortcode's KYC record, which
+   * Daraja's Pull Transactions registration needs (e.g. 254722000000). Unset: no pulling (the simulator's test
+   * number when the simulator stands in for Daraja).
+   */
+  PULL_NOMINATED_NUMBER: z
+    .string()
+    .regex(/^(0|254)\d{9}$/, 'PULL_NOMINATED_NUMBER must be a phone number like 254722000000')
+    .optional(),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: logLevel,
   METRICS_TOKEN: metricsToken,
@@ -144,6 +153,8 @@ export interface PaymentConfig {
   callbackSecret: string;
   /** Paybill payments (docs/decisions/paybill.md). */
   c2b: { register: boolean; responseType: 'Completed' | 'Cancelled'; callbackBaseUrl: string | undefined };
+  /** Daraja's Pull Transactions for reconciliation (docs/decisions/reconciliation.md); undefined = not configured. */
+  pull: { nominatedNumber: string } | undefined;
   /** Addresses and CIDR ranges allowed to post M-Pesa callbacks; undefined = any. */
   callbackAllowedIps: string[] | undefined;
   daraja: DarajaConfig;
@@ -245,6 +256,7 @@ export function loadPaymentConfig(source: NodeJS.ProcessEnv = process.env): Paym
     callbackSecret: env.CALLBACK_SECRET ?? readOrCreateSecret(dataDir, 'mpesa-callback-secret'),
     callbackAllowedIps: env.CALLBACK_ALLOWED_IPS,
     c2b: { register: env.C2B_REGISTER, responseType: env.C2B_RESPONSE_TYPE, callbackBaseUrl: paybillBaseUrl(env.C2B_CALLBACK_BASE_URL ?? env.DARAJA_CALLBACK_URL ?? paymentPublicUrl, env.C2B_CALLBACK_BASE_URL !== undefined) },
+    pull: env.PULL_NOMINATED_NUMBER ? { nominatedNumber: env.PULL_NOMINATED_NUMBER } : simulator ? { nominatedNumber: '254708374149' } : undefined,
     daraja,
     simulator: {
       enabled: simulator,

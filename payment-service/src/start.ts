@@ -66,7 +66,7 @@ export async function startPaymentService(
   // Made below, once the reconciler exists; a job asking before then fails and is retried.
   let runPass: PassRunner = () => Promise.reject(new Error('the payment service is still starting'));
   const passes: PassRunner = (pass) => runPass(pass);
-  const { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox, paybillOutbox } = createPaymentApp({
+  const { app, settlement, metrics, providerJournal, payoutOutbox, refundOutbox, paybillOutbox, pull } = createPaymentApp({
     config,
     logger,
     api,
@@ -100,6 +100,8 @@ export async function startPaymentService(
         )
       : Promise.resolve(false);
   const paybillRegistered = config.c2b.register ? registerPaybill() : Promise.resolve(false);
+  // Reconciliation's Pull Transactions: registered once now; a failure is retried by the first query.
+  void pull?.register().catch((error: unknown) => logger.error(`Pull Transactions could not be registered with Daraja (${error instanceof Error ? error.message : String(error)}); the next reconciliation tries again`));
   const passesFromJobs = config.passes === 'jobs';
   if (!daraja.refundsEnabled && config.env === 'production') {
     logger.info('WARNING: refunds and payouts are not configured (DARAJA_INITIATOR_NAME, DARAJA_SECURITY_CREDENTIAL, DARAJA_B2C_SHORTCODE): the API server’s refunds wait until they are.');

@@ -80,6 +80,9 @@ import {
   createTransactionsRouter,
   createAdminRefundsRouter,
   createAdminUnmatchedPaymentsRouter,
+  createAdminReconciliationRouter,
+  createPullGateway,
+  createReconciliation,
   createEventCancellation,
   createEventCancellationRouter,
   createSelfCancel,
@@ -343,6 +346,17 @@ export function createServices(deps: AppDeps) {
     everyMs: config.refunds.jobMs,
     jobs: deps.jobs,
   });
+  // Paybill reconciliation with M-Pesa's Pull Transactions, daily (docs/decisions/reconciliation.md).
+  const reconciliation = createReconciliation({
+    db,
+    gateway: createPullGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs }),
+    paybill: payments.paybill,
+    queueMail: (what, build) => tickets.queueMail(what, build),
+    logger,
+    windowHours: config.paybillReconcile.windowHours,
+    everyMs: config.paybillReconcile.everyMs,
+    jobs: deps.jobs,
+  });
   const ticketTypes = createTicketTypesService({ db, changes, payments });
   // "Download my data": every table the personal-data map names, zipped by a job and mailed as a single-use link.
   const dataExports = createDataExportService({ db, map: personalDataMap, accounts: auth, mail, logger, publicUrl: config.publicUrl, jobs: deps.jobs });
@@ -383,7 +397,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -477,6 +491,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));
   app.use('/api/admin/unmatched-payments', createAdminUnmatchedPaymentsRouter({ paybill: services.payments.paybill }));
+  app.use('/api/admin/reconciliation', createAdminReconciliationRouter({ reconciliation: services.reconciliation }));
   app.use('/api/admin', createAdminEventsRouter({ events: services.events }));
   app.use('/api/admin', createAdminLedgerRouter({ ledger: services.ledger }));
   app.use('/api/admin', createAdminFeesRouter({ fees: services.fees }));

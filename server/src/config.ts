@@ -144,6 +144,10 @@ const envSchema = z.object({
    */
   PAYMENT_PASSES: z.enum(['local', 'jobs']).default('local'),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  /** Milliseconds between Paybill reconciliations with M-Pesa's Pull Transactions (docs/decisions/reconciliation.md; default a day; 0: only when an admin asks). */
+  PAYBILL_RECONCILE_EVERY_MS: z.coerce.number().int().min(0).max(172_800_000).default(86_400_000),
+  /** Hours back from now each reconciliation compares (M-Pesa keeps only 48). */
+  PAYBILL_RECONCILE_WINDOW_HOURS: z.coerce.number().int().min(1).max(48).default(24),
   /** Milliseconds between runs of the refunds job (once per period across instances): due refunds are sent, late results looked at; 0: only when asked. */
   REFUND_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   /** A refund attempt without a result this long after it was sent is looked at (sent again, or its Transaction Status asked), and again after as long. */
@@ -277,6 +281,8 @@ export interface AppConfig {
   /** Refund retries: the first back-off (doubling, capped at one hour) and the attempts before `failed`. */
   /** Refunds (docs/decisions/refunds.md): retries, the refunds job's period, and how long a result may take before it is looked at. */
   refunds: { retryBaseMs: number; maxAttempts: number; jobMs: number; resultWaitMs: number };
+  /** Paybill reconciliation with M-Pesa (docs/decisions/reconciliation.md). */
+  paybillReconcile: { everyMs: number; windowHours: number };
   /** Organiser payouts (docs/decisions/payouts.md): the schedule, the smallest payout, results and retries, the job's period. */
   payouts: { delayDays: number; earlySharePercent: number; minAmount: number; resultWaitSeconds: number; maxAttempts: number; retryBaseMs: number; jobMs: number };
   /** Background jobs (pg-boss): when a running one counts as lost, and the retries of a failed one. */
@@ -441,6 +447,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       mpesaTariff: mpesaTariffOf(env.MPESA_TARIFF),
     },
     ticketSigningKey: env.TICKET_SIGNING_KEY,
+    paybillReconcile: { everyMs: env.PAYBILL_RECONCILE_EVERY_MS, windowHours: env.PAYBILL_RECONCILE_WINDOW_HOURS },
     refunds: { retryBaseMs: env.REFUND_RETRY_BASE_MS, maxAttempts: env.REFUND_MAX_ATTEMPTS, jobMs: env.REFUND_POLL_MS, resultWaitMs: env.REFUND_RESULT_WAIT_MS },
     payouts: {
       delayDays: env.PAYOUT_DELAY_DAYS,

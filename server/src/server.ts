@@ -97,6 +97,7 @@ export async function startServer(
   services.uploadsSweep.start();
   services.payouts.job.start();
   services.refundsJob.start();
+  services.reconciliation.start();
   await services.dataExports.start();
   await services.accountDeletions.start();
   services.retention.start();
@@ -135,6 +136,7 @@ export async function startServer(
         await services.payouts.job.stop();
         await services.refundsJob.stop();
         await services.webhooks.stop();
+        await services.reconciliation.stop();
         await services.sms.stop();
         await services.paymentPasses?.stop();
         // Mail still being built or looked up in memory reaches the outbox (index.ts gives the whole shutdown

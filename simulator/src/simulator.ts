@@ -11,6 +11,7 @@ import {
   type StkCallbackBody,
 } from '@tukio/shared/daraja-protocol';
 import { C2B_MODES, createC2bSimulator, paymentInput, type C2bMode } from './c2b.js';
+import { createPullSimulator } from './pull.js';
 import { renderLedgerPage, renderMenuPage, renderMessagePage, renderPhonePage, renderPromptPage, PHONE_SCRIPT } from './phone-page.js';
 import { createPayoutSimulator, type PaidPrompt } from './payouts.js';
 
@@ -82,6 +83,8 @@ export interface SimulatorOptions {
   callbackOrigins: readonly string[];
   /** How long a "late" payer from the M-Pesa menu waits before paying (default 10 s). */
   c2bLateMs?: number | undefined;
+  /** Rows per Pull Transactions page (default 100; Daraja does not document its own). */
+  pullPageSize?: number | undefined;
 }
 
 const OUTCOMES: Record<Exclude<PromptMode, 'manual' | 'silent'>, { code: number; desc: string }> = {
@@ -299,6 +302,8 @@ export function createDarajaSimulator(options: SimulatorOptions) {
   const api = Router();
   api.use(express.json({ limit: '32kb' }));
   c2b.mount(api);
+  const pull = createPullSimulator({ shortcode: options.shortcode, fail, bearerValid, payments: () => c2b.payments(), pageSize: options.pullPageSize ?? 100 });
+  pull.mount(api);
 
   api.get('/oauth/v1/generate', (req, res) => {
     if (req.query.grant_type !== 'client_credentials') return fail(res, 400, '400.008.02', 'Invalid grant type passed');
@@ -535,6 +540,7 @@ export function createDarajaSimulator(options: SimulatorOptions) {
     prompts,
     payouts,
     c2b,
+    pull,
     /** M-Pesa's side of the books (GET /simulator/ledger). */
     ledger: () => payouts.ledger([...paid.values()]),
     /** The path of a prompt's own phone page (its secret link), for the buyer who made the push. */

@@ -87,3 +87,21 @@ export type C2bConfirmationResponse = z.infer<typeof c2bConfirmationResponse>;
 /** Words Daraja refuses in callback URLs (any case): registration would fail, or callbacks silently never come. */
 export const C2B_URL_FORBIDDEN_WORDS = ['m-pesa', 'mpesa', 'safaricom', 'exe', 'exec', 'cmd', 'sql', 'query'] as const;
 export const forbiddenUrlWord = (url: string) => C2B_URL_FORBIDDEN_WORDS.find((word) => url.toLowerCase().includes(word));
+
+/**
+ * POST /internal/pull-transactions on the payment service (docs/decisions/reconciliation.md): the paybill
+ * shortcode's C2B payments M-Pesa completed between two instants (Daraja's Pull Transactions API, every page).
+ */
+export const pullTransactionsRequest = z.object({ from: z.iso.datetime(), to: z.iso.datetime() }).meta({ id: 'PullTransactionsRequest' });
+export const pulledTransaction = z.object({
+  transId: z.string(),
+  billRefNumber: z.string(),
+  amount: z.number(),
+  msisdn: z.string(),
+  /** ISO-8601, as Daraja's trxDate. */
+  completedAt: z.string(),
+});
+export const pullTransactionsResponse = z.object({ shortCode: z.string(), transactions: z.array(pulledTransaction) }).meta({ id: 'PullTransactionsResponse' });
+export type PullTransactionsRequest = z.infer<typeof pullTransactionsRequest>;
+export type PulledTransaction = z.infer<typeof pulledTransaction>;
+export type PullTransactionsResponse = z.infer<typeof pullTransactionsResponse>;

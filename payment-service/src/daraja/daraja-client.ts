@@ -90,9 +90,26 @@ export interface DarajaClient {
    * payment (validation) and tells after it (confirmation); `responseType` is what it does when validation is late.
    */
   registerC2bUrls?(input: { validationUrl: string; confirmationUrl: string; responseType: 'Completed' | 'Cancelled' }): Promise<void>;
+  /** Pull Transactions register (once per shortcode; "already registered" is success): docs/decisions/reconciliation.md. */
+  registerPull?(input: { nominatedNumber: string; callbackUrl: string }): Promise<void>;
+  /** One Pull Transactions page: C2B payments to the paybill shortcode in [start, end], from row `offset`. */
+  pullQuery?(input: { start: Date; end: Date; offset: number }): Promise<PulledRow[]>;
 }
 
 /** What the reverse path needs; `securityCredential` may be computed on first use; none = refunds off. */
+/** A row of a Pull Transactions query, as Daraja writes it (lowercase keys; amount "500.00"; msisdn without 254). */
+export interface PulledRow {
+  transactionId: string;
+  trxDate: string;
+  msisdn: number | string;
+  transactiontype?: string;
+  billreference?: string;
+  amount: string | number;
+}
+
+/** Daraja's Pull Transactions time: `YYYY-MM-DD HH:MM:SS` (UTC here: Daraja does not document its timezone). */
+const pullTime = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
 export interface DarajaRefundCredentials {
   initiatorName: string;
   b2cShortcode: string;
@@ -318,6 +335,22 @@ export function createDarajaClient(
       if (response.ResponseCode !== undefined && String(response.ResponseCode) !== '0') {
         throw new DarajaError(502, String(response.ResponseCode), String(response.ResponseDescription ?? 'C2B URLs not registered'));
       }
+    },
+
+    async registerPull(input) {
+      const response = (await authorized('/pulltransactions/v1/register', { ShortCode: config.shortcode, RequestType: 'Pull', NominatedNumber: input.nominatedNumber, CallBackURL: input.callbackUrl })) as Record<string, unknown>;
+      // Some copies of the docs write the keys with spaces ("Response Status").
+      const status = String(response.ResponseStatus ?? response['Response Status'] ?? '');
+      if (status !== '1000' && status !== '1001') throw new DarajaError(502, status || 'unknown', String(response.ResponseDescription ?? response['Response Description'] ?? 'Pull Transactions not registered'));
+    },
+
+    async pullQuery(input) {
+      const response = (await authorized('/pulltransactions/v1/query', { ShortCode: config.shortcode, StartDate: pullTime(input.start), EndDate: pullTime(input.end), OffSetValue: String(input.offset) })) as { ResponseCode?: unknown; ResponseMessage?: unknown; Response?: unknown };
+      const code = String(response.ResponseCode ?? '');
+      if (code === '1001') return [];
+      if (code !== '1000') throw new DarajaError(502, code || 'unknown', String(response.ResponseMessage ?? 'Pull Transactions query failed'));
+      // `Response` is an array of arrays (one inner array per page, in practice one).
+      return Array.isArray(response.Response) ? (response.Response as unknown[]).flat().filter((row): row is PulledRow => typeof row === 'object' && row !== null && 'transactionId' in row) : [];
     },
 
     async stkQuery(checkoutRequestId) {

@@ -1,13 +1,16 @@
+import { pullTransactionsRequest, pullTransactionsResponse } from '@tukio/shared/internal-c2b';
 import { stkPushRequest, stkPushResponse, stkQueryRequest, stkQueryResponse } from '@tukio/shared/internal-api';
 import express, { Router } from 'express';
 import type { PushService } from '../checkout/push.service.js';
+import { PaymentServiceError } from '../errors.js';
+import type { PullTransactions } from '../pull-transactions.js';
 import { declareRoutes } from '../route-declaration.js';
 
 /**
  * /internal/stk-push and /internal/stk-query: what the API server's checkout asks of M-Pesa (X-Internal-Key).
  * Not under /api, so no browser-facing middleware (CORS) applies.
  */
-export function createInternalRouter(deps: { internalApiKey: string; pushes: PushService }) {
+export function createInternalRouter(deps: { internalApiKey: string; pushes: PushService; pull?: PullTransactions | undefined }) {
   const router = Router();
   const routes = declareRoutes(router, 'Internal', { internalKey: deps.internalApiKey });
   // The body is read only once the key has passed.
@@ -40,6 +43,29 @@ export function createInternalRouter(deps: { internalApiKey: string; pushes: Pus
       responses: { 200: { description: 'Whether M-Pesa gave a final answer (and it was settled).', schema: stkQueryResponse } },
     },
     ({ body }) => deps.pushes.queryPush(body.checkoutRequestId),
+  );
+
+  routes.post(
+    '/internal/pull-transactions',
+    {
+      summary: "The paybill shortcode's C2B payments M-Pesa completed in a time window (Daraja Pull Transactions, every page)",
+      description: 'For the daily reconciliation (docs/decisions/reconciliation.md). Daraja keeps only the last 48 hours.',
+      access: 'internal',
+      use: [json],
+      body: pullTransactionsRequest,
+      responses: {
+        200: { description: 'Every payment in the window, once per receipt.', schema: pullTransactionsResponse },
+        502: 'Pull Transactions is not configured (PULL_NOMINATED_NUMBER), or M-Pesa refused or did not answer (`mpesa_refused`).',
+      },
+    },
+    async ({ body }) => {
+      if (!deps.pull) throw new PaymentServiceError(502, 'mpesa_refused', 'Pull Transactions is not configured (PULL_NOMINATED_NUMBER).');
+      try {
+        return await deps.pull.list(new Date(body.from), new Date(body.to));
+      } catch (error) {
+        throw new PaymentServiceError(502, 'mpesa_refused', `M-Pesa's Pull Transactions failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
   );
 
   return router;

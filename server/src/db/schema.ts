@@ -24,3 +24,4 @@ export * from '../modules/data-rights/data-rights.schema.js';
 export * from '../modules/retention/retention.schema.js';
 export * from '../modules/api-keys/api-keys.schema.js';
 export * from '../modules/webhooks/webhooks.schema.js';
+export * from '../modules/checkout/reconciliation.schema.js';

@@ -1393,6 +1393,19 @@ export const routeTable: RouteEntry[] = [
     scenarios: [{ name: 'an unknown payment', request: () => json('POST', '/api/admin/unmatched-payments/0123456789abcdef01234567/attach', { orderCode: 'ABCDEFG' }), ok: 404 }],
     fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }), body: () => ({ orderCode: 'ABCDEFG' }) },
   },
+  {
+    method: 'GET',
+    path: '/api/admin/reconciliation',
+    scenarios: [{ name: 'the reconciliation report', request: () => get('/api/admin/reconciliation'), ok: 200 }],
+    fuzz: { as: 'admin' },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/reconciliation/run',
+    // No payment service in this test: the run is recorded as failed (200 with status failed).
+    scenarios: [{ name: 'reconcile now', request: () => json('POST', '/api/admin/reconciliation/run', {}), ok: 200 }],
+    fuzz: { as: 'admin' },
+  },
   { method: 'GET', path: '/api/tickets/mine', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), ok: 200 }], fuzz: { as: 'a' } },
   { method: 'GET', path: '/api/tickets/mine/paged', scenarios: [{ name: 'own tickets, a page', request: () => get('/api/tickets/mine/paged'), ok: 200 }], fuzz: { as: 'a' } },
   {

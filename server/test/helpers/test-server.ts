@@ -78,6 +78,8 @@ export async function startTestServer(
     MPESA_TARIFF: 'none',
     // The refunds job runs when a test asks (services.refundsJob.runOnce), never on its own timer.
     REFUND_POLL_MS: '0',
+    // Paybill reconciliation with M-Pesa runs when a test asks (reconciliation.test.ts).
+    PAYBILL_RECONCILE_EVERY_MS: '0',
     ...env,
   });
   // A server that fails to start (a port in use) leaves nothing behind: its database, inbox and files go.

@@ -14,6 +14,8 @@ export { createPaymentPasses, type PaymentPasses } from './payment-passes.js';
 export { createEventCancellation } from './cancel-event.handler.js';
 export { createAdminRefundsRouter, createEventCancellationRouter, createInternalRefundsRouter, createSelfCancelRouter } from './refunds.routes.js';
 export { createRefundsService } from './refunds.service.js';
+export { createPullGateway, createReconciliation, type PullGateway, type Reconciliation } from './reconciliation.js';
+export { createAdminReconciliationRouter } from './reconciliation.routes.js';
 export { createRefundGateway, createRefundsJob, type RefundGateway, type RefundsJob } from './refunds-job.js';
 export { createSelfCancel } from './cancel-tickets.handler.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */

@@ -28,5 +28,18 @@ export const checkoutPersonalData: PersonalDataDeclaration = {
       personal: { msisdn: 'phone', bill_ref_number: 'free-text' },
       otherUsers: { resolved_by: 'withheld' },
     },
+    {
+      table: 'reconciliation_runs', onErase: 'anonymise',
+      about: "Daily checks of M-Pesa's list of payments against Tukio's; they only name the admin who asked for one, so none is exported.",
+      subject: {},
+      otherUsers: { requested_by: 'withheld' },
+      personal: {},
+    },
+    {
+      table: 'reconciliation_findings', onErase: 'anonymise',
+      about: 'What a check found (M-Pesa receipt and amounts); no person is named.',
+      subject: {},
+      personal: {},
+    },
   ],
 };

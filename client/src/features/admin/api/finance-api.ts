@@ -80,3 +80,33 @@ export async function releaseEventPayouts(eventId: string): Promise<void> {
 export async function setEarlyPayouts(userId: string, allowed: boolean): Promise<{ userId: string; earlyPayouts: boolean }> {
   return (await api.put<{ userId: string; earlyPayouts: boolean }>(`/admin/users/${encodeURIComponent(userId)}/early-payouts`, { allowed })).data;
 }
+
+/** A difference a reconciliation with M-Pesa found (docs/decisions/reconciliation.md). */
+export interface ReconciliationFinding {
+  kind: 'recovered' | 'unmatched' | 'amount_differs' | 'missing_at_mpesa';
+  transId: string;
+  mpesaAmount: number | null;
+  tukioAmount: number | null;
+}
+
+export interface ReconciliationRun {
+  _id: string;
+  windowFrom: string;
+  windowTo: string;
+  status: 'running' | 'done' | 'failed';
+  pulled: number;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  findings: ReconciliationFinding[];
+}
+
+/** GET /api/admin/reconciliation (admin): the latest runs, newest first. */
+export async function getReconciliations(signal?: AbortSignal): Promise<ReconciliationRun[]> {
+  return (await api.get<ReconciliationRun[]>('/admin/reconciliation', { signal })).data;
+}
+
+/** POST /api/admin/reconciliation/run (admin): reconcile now; the run, failed when M-Pesa could not be asked. */
+export async function reconcileNow(): Promise<ReconciliationRun> {
+  return (await api.post<ReconciliationRun>('/admin/reconciliation/run')).data;
+}

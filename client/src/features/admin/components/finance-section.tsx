@@ -26,6 +26,7 @@ import {
   type AdminPayoutStatus,
 } from '../api/finance-api';
 import { financeFigures } from '../lib/finance-figures';
+import { ReconciliationPanel } from './reconciliation-panel';
 
 type Filter = AdminPayoutStatus | '';
 
@@ -246,6 +247,8 @@ export function FinanceSection() {
           })}
         </ul>
       )}
+
+      <ReconciliationPanel />
 
       <h3 className="finance__subhead">{t('admin.heldNow')}</h3>
       {holds.isLoading ? (
