@@ -493,6 +493,12 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }), body: () => ({ reason: 'Fuzz run.' }) },
   },
   {
+    method: 'GET',
+    path: '/api/me/account-deletion',
+    scenarios: [{ name: "one's own deletion request", request: () => get('/api/me/account-deletion'), expect: signedIn(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
     method: 'POST',
     path: '/api/me/account-deletion',
     // A wrong password: nobody's account is deleted by the matrix (the flow is in account-deletion.test.ts).

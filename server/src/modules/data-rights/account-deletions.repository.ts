@@ -96,11 +96,13 @@ export function createAccountDeletionsRepository(db: Executor) {
 
     /** The admin log: every deletion an administrator made or undid, newest first. */
     async adminLog(limit: number) {
-      return rowsOf<{ id: string; user_id: string; status: string; requested_by: string | null; reason: string | null; erase_at: Date | null; cancelled_by: string | null; created_at: Date }>(
+      // The username names the account in the admin list (after erasure it is the `deleted-<id>` placeholder).
+      return rowsOf<{ id: string; user_id: string; username: string | null; status: string; requested_by: string | null; reason: string | null; erase_at: Date | null; cancelled_by: string | null; created_at: Date }>(
         await db.execute(sql`
-          select id, user_id, status, requested_by, reason, erase_at, cancelled_by, created_at from account_deletions
-           where requested_by is not null or cancelled_by is not null
-           order by created_at desc limit ${limit}`),
+          select d.id, d.user_id, u.username, d.status, d.requested_by, d.reason, d.erase_at, d.cancelled_by, d.created_at
+            from account_deletions d left join users u on u.id = d.user_id
+           where d.requested_by is not null or d.cancelled_by is not null
+           order by d.created_at desc limit ${limit}`),
       );
     },
 
