@@ -71,6 +71,13 @@ describe('Delete my account', () => {
     await section.getByText(`Check your email: we sent a link to ${achieng.user.email}`, { exact: false }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshotsAtWidths(page, 'account-deletion-sent', { element: section });
+    // After a reload the request awaiting its link is still shown (GET /api/me/account-deletion); asking again opens the form.
+    await page.reload();
+    await section.getByText(`Check your email: we sent a link to ${achieng.user.email}`, { exact: false }).waitFor();
+    await section.getByRole('button', { name: 'Send the link again' }).click();
+    await section.getByLabel('Your password').waitFor();
+    await section.getByRole('button', { name: 'Keep my account' }).click();
+    await section.getByRole('button', { name: 'Send the link again' }).waitFor();
 
     await page.goto(await emailedPath(achieng.user.email, /Confirm you want to delete/, 'delete-account'));
     await page.getByRole('heading', { name: 'Delete my account' }).waitFor();
@@ -100,6 +107,8 @@ describe('Delete my account', () => {
     await page.getByLabel('Nenosiri lako').fill('secret123');
     await page.getByRole('button', { name: 'Futa akaunti yangu' }).click();
     await page.getByText('Angalia barua pepe yako', { exact: false }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Tuma kiungo tena' }).waitFor();
     await screenshotsAtWidths(page, 'account-deletion-sent-sw');
 
     await page.goto(await emailedPath(baraka.user.email, /./, 'delete-account'));
