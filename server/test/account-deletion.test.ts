@@ -213,6 +213,11 @@ describe('Delete my account: confirm, undo, erase', () => {
   it('an admin deletes on a written request with a logged reason, and can undo it', async () => {
     const wanjiru = await t.createUser('WanjiruMuthoni2', PASSWORD);
     const path = `/api/admin/users/${wanjiru.user._id}/deletion`;
+    // Found by username prefix or exact email (no avatar needed, unlike the chat search); admins only.
+    const find = (q: string, as = admin) => t.api('GET', `/api/admin/account-deletions/accounts?q=${encodeURIComponent(q)}`, { token: as.token });
+    expect((await find('wanjirumuth')).body.users).toEqual([{ _id: wanjiru.user._id, username: 'WanjiruMuthoni2', email: wanjiru.user.email }]);
+    expect((await find(wanjiru.user.email.toUpperCase())).body.users.map((user: { _id: string }) => user._id)).toEqual([wanjiru.user._id]);
+    expect((await find('wanjirumuth', otieno)).status).toBe(403);
     expect((await t.api('POST', path, { token: otieno.token, body: { reason: 'Asked by letter dated 1 March' } })).status).toBe(403);
     expect((await t.api('POST', path, { token: admin.token, body: { reason: 'short' } })).status).toBe(400);
     const scheduled = await t.api('POST', path, { token: admin.token, body: { reason: 'Asked by letter dated 1 March, ref DP-17' } });

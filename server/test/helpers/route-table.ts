@@ -1252,6 +1252,12 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'GET',
+    path: '/api/admin/account-deletions/accounts',
+    scenarios: [{ name: "C's account by username", request: (tools) => get(`/api/admin/account-deletions/accounts${qs({ q: tools.w.c.user.username })}`), ok: 200 }],
+    fuzz: { as: 'admin', query: (w) => ({ q: w.c.user.username }) },
+  },
+  {
+    method: 'GET',
     path: '/api/admin/account-deletions',
     scenarios: [{ name: 'the deletion log', request: () => get('/api/admin/account-deletions'), ok: 200 }],
     fuzz: { as: 'admin' },

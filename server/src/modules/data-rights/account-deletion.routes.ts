@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { AccountDeletionService } from './account-deletion.service.js';
-import { adminDeletionBody, adminDeletionLog, deletionCancelled, deletionRequestBody, deletionRequested, deletionScheduled, deletionStatus, deletionTokenBody, userParams } from './account-deletion.schemas.js';
+import { accountSearchQuery, accountSearchResult, adminDeletionBody, adminDeletionLog, deletionCancelled, deletionRequestBody, deletionRequested, deletionScheduled, deletionStatus, deletionTokenBody, userParams } from './account-deletion.schemas.js';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -109,6 +109,16 @@ export function createAdminAccountDeletionRouter(deps: { deletions: AccountDelet
       },
     },
     ({ user, params }) => deps.deletions.adminUndo(user.id, params.id),
+  );
+  routes.get(
+    '/account-deletions/accounts',
+    {
+      summary: 'Find the account a written deletion request is about (username prefix or exact email)',
+      access: 'admin',
+      query: accountSearchQuery,
+      responses: { 200: { description: '`{users}` (20 at most), with their emails to match the request.', schema: accountSearchResult } },
+    },
+    ({ query }) => deps.deletions.findAccounts(query.q),
   );
   routes.get(
     '/account-deletions',

@@ -48,3 +48,6 @@ export const adminDeletionLog = z.object({
     }),
   ),
 });
+
+export const accountSearchQuery = z.object({ q: z.string().trim().min(2).max(200).meta({ description: 'The start of a username, or an exact email.' }) });
+export const accountSearchResult = z.object({ users: z.array(z.object({ _id: idString, username: z.string(), email: z.string() })) });

@@ -247,6 +247,9 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
       return { state: 'cancelled' as const };
     },
 
+    /** Accounts to delete on a written request, by username prefix or exact email (admin). */
+    findAccounts: async (q: string) => ({ users: (await repo.findAccounts(q, 20)).map((row) => ({ _id: row.id, username: row.username, email: row.email })) }),
+
     /** The admin log of deletions made or undone by administrators. */
     adminLog: () => repo.adminLog(200),
 

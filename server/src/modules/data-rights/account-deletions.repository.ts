@@ -94,6 +94,21 @@ export function createAccountDeletionsRepository(db: Executor) {
         .where(and(eq(accountDeletions.status, 'requested'), lte(accountDeletions.confirmExpiresAt, now)));
     },
 
+    /**
+     * Accounts an administrator may delete on a written request: a username starting with `q`, or the exact email
+     * (a letter usually gives it). Unlike the chat search, nobody is hidden for lacking an avatar or having blocked
+     * the admin; guest shadow accounts and erased ones are no one to delete.
+     */
+    async findAccounts(q: string, limit: number) {
+      return rowsOf<{ id: string; username: string; email: string }>(
+        await db.execute(sql`
+          select id, username, email from users
+           where (starts_with(lower(username), lower(${q})) or lower(email) = lower(${q}))
+             and guest_phone is null and username not like 'deleted-%'
+           order by username limit ${limit}`),
+      );
+    },
+
     /** The admin log: every deletion an administrator made or undid, newest first. */
     async adminLog(limit: number) {
       // The username names the account in the admin list (after erasure it is the `deleted-<id>` placeholder).
