@@ -17,7 +17,8 @@ let kiprop: Session;
 let threadId: string;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Not the default 14: the pages must state the server's grace period, not a number of their own.
+  h = await startHarness({ ACCOUNT_DELETION_GRACE_DAYS: '10' });
   achieng = await h.server.createUser('achieng');
   baraka = await h.server.createUser('baraka');
   kiprop = await h.server.createUser('kiprop');
@@ -54,7 +55,7 @@ describe('Delete my account', () => {
     await page.goto('/profile');
     const section = page.getByRole('region', { name: 'Your data' });
     await section.getByRole('button', { name: 'Delete my account' }).click();
-    await section.getByText('We email you a link to confirm', { exact: false }).waitFor();
+    await section.getByText('is erased after 10 days', { exact: false }).waitFor();
     await section.getByLabel('Your password').fill('not-my-password');
     await section.getByRole('button', { name: 'Delete my account' }).click();
     await section.getByText('That is not your password. Your account was not deleted.').waitFor();
@@ -70,9 +71,17 @@ describe('Delete my account', () => {
     await section.getByText(`Check your email: we sent a link to ${achieng.user.email}`, { exact: false }).waitFor();
     expect(await accessibilityProblems(page)).toEqual([]);
     await screenshotsAtWidths(page, 'account-deletion-sent', { element: section });
+    // After a reload the request awaiting its link is still shown (GET /api/me/account-deletion); asking again opens the form.
+    await page.reload();
+    await section.getByText(`Check your email: we sent a link to ${achieng.user.email}`, { exact: false }).waitFor();
+    await section.getByRole('button', { name: 'Send the link again' }).click();
+    await section.getByLabel('Your password').waitFor();
+    await section.getByRole('button', { name: 'Keep my account' }).click();
+    await section.getByRole('button', { name: 'Send the link again' }).waitFor();
 
     await page.goto(await emailedPath(achieng.user.email, /Confirm you want to delete/, 'delete-account'));
     await page.getByRole('heading', { name: 'Delete my account' }).waitFor();
+    await page.getByText('is erased after 10 days', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Delete my account' }).click();
     await page.getByText('Your account is closed and will be erased on', { exact: false }).waitFor();
     expect(await signedOut(page)).toBe(true);
@@ -94,12 +103,16 @@ describe('Delete my account', () => {
     await page.waitForFunction(() => document.documentElement.lang === 'sw');
     await page.goto('/profile');
     await page.getByRole('button', { name: 'Futa akaunti yangu' }).click();
+    await page.getByText('kufutwa baada ya siku 10', { exact: false }).waitFor();
     await page.getByLabel('Nenosiri lako').fill('secret123');
     await page.getByRole('button', { name: 'Futa akaunti yangu' }).click();
     await page.getByText('Angalia barua pepe yako', { exact: false }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Tuma kiungo tena' }).waitFor();
     await screenshotsAtWidths(page, 'account-deletion-sent-sw');
 
     await page.goto(await emailedPath(baraka.user.email, /./, 'delete-account'));
+    await page.getByText('kufutwa baada ya siku 10', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Futa akaunti yangu' }).click();
     await page.getByText('Akaunti yako imefungwa na itafutwa tarehe', { exact: false }).waitFor();
     expect(await signedOut(page)).toBe(true);
@@ -111,7 +124,7 @@ describe('Delete my account', () => {
     const admin = await h.server.loginAdmin();
     const scheduled = await h.server.api('POST', `/api/admin/users/${kiprop.user._id}/deletion`, { token: admin.token, body: { reason: 'Asked by letter, ref DP-21' } });
     expect(scheduled.status).toBe(200);
-    // Fifteen days on (Baraka's deletion above is due too).
+    // Fifteen days on, past the 10-day grace period (Baraka's deletion above is due too).
     expect(await h.server.services.accountDeletions.sweep(new Date(Date.now() + 15 * 24 * 60 * 60 * 1000))).toBeGreaterThanOrEqual(1);
     const { page, errors } = await h.newPage({ width: 393, height: 852 });
     // Forum threads are read signed in: Achieng, whose account the first test restored.

@@ -80,6 +80,30 @@ describe('the privacy notice', () => {
     await page.getByText(`${RETENTION_DAYS} days after an event ends`, { exact: false }).waitFor();
   });
 
+  it('is linked from the M-Pesa payment dialog, in a new tab so the purchase stays open', async () => {
+    const [organiser, buyer] = await Promise.all([h.server.createUser('privorganiser'), h.server.createUser('privbuyer')]);
+    await setAvatar(h, buyer);
+    const title = `Karura night run ${Date.now().toString(36)}`;
+    const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 8, price: 700, title });
+    const { page, errors } = await h.newPage({ width: 393, height: 852 });
+    await loginThroughUi(page, 'privbuyer');
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Get Ticket' }).click();
+    await page.getByRole('dialog', { name: 'Confirm your purchase' }).getByRole('button', { name: 'Continue to payment' }).click();
+    const pay = page.getByRole('dialog', { name: 'Pay with M-Pesa' });
+    await pay.getByText('Your number goes to Safaricom for this M-Pesa payment', { exact: false }).waitFor();
+    const link = pay.getByRole('link', { name: 'Privacy notice' });
+    expect(await link.getAttribute('href')).toBe('/privacy');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    await screenshots(page, 'payment-dialog-privacy-en');
+    // Followed, it opens the notice beside the purchase, which stays where it was.
+    const [notice] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await notice.getByText(`${RETENTION_DAYS} days after an event ends`, { exact: false }).waitFor();
+    expect(await pay.isVisible()).toBe(true);
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
   it("lets an admin erase an ended event's buyers' data from its card, with a reason, after confirming", async () => {
     const admin = await h.server.loginAdmin();
     // Without an avatar, signing in leads to /setAvatar first.

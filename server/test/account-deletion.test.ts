@@ -128,9 +128,17 @@ describe('Delete my account: what must be settled first', () => {
 
 describe('Delete my account: confirm, undo, erase', () => {
   it('confirms by the emailed link, deactivates at once, restores by the undo link, and erases after the grace period', async () => {
+    const status = async (session: typeof akinyi) => (await t.api('GET', '/api/me/account-deletion', { token: session.token })).body;
+    expect(await status(akinyi)).toEqual({ state: 'none' });
     const asked = await ask(akinyi, { password: PASSWORD, forfeitTickets: true });
     expect(asked.status).toBe(202);
     expect(asked.body).toEqual({ state: 'requested', email: akinyi.user.email });
+    // After a reload /profile still shows the request awaiting its link (the link's 24 hours), to its owner only.
+    const waiting = await status(akinyi);
+    expect(waiting).toMatchObject({ state: 'requested', email: akinyi.user.email });
+    expect(Math.abs(new Date(waiting.expiresAt as string).getTime() - (Date.now() + DAY))).toBeLessThan(60_000);
+    expect(await status(otieno)).toEqual({ state: 'none' });
+    expect((await t.api('GET', '/api/me/account-deletion')).status).toBe(401);
     const first = await newLink(akinyi.user.email, /Confirm you want to delete/, 'delete-account');
 
     // Another account holding the link is refused (and the link stays usable); a made-up link is gone.
@@ -194,6 +202,11 @@ describe('Delete my account: confirm, undo, erase', () => {
   it('an admin deletes on a written request with a logged reason, and can undo it', async () => {
     const wanjiru = await t.createUser('WanjiruMuthoni2', PASSWORD);
     const path = `/api/admin/users/${wanjiru.user._id}/deletion`;
+    // Found by username prefix or exact email (no avatar needed, unlike the chat search); admins only.
+    const find = (q: string, as = admin) => t.api('GET', `/api/admin/account-deletions/accounts?q=${encodeURIComponent(q)}`, { token: as.token });
+    expect((await find('wanjirumuth')).body.users).toEqual([{ _id: wanjiru.user._id, username: 'WanjiruMuthoni2', email: wanjiru.user.email }]);
+    expect((await find(wanjiru.user.email.toUpperCase())).body.users.map((user: { _id: string }) => user._id)).toEqual([wanjiru.user._id]);
+    expect((await find('wanjirumuth', otieno)).status).toBe(403);
     expect((await t.api('POST', path, { token: otieno.token, body: { reason: 'Asked by letter dated 1 March' } })).status).toBe(403);
     expect((await t.api('POST', path, { token: admin.token, body: { reason: 'short' } })).status).toBe(400);
     const scheduled = await t.api('POST', path, { token: admin.token, body: { reason: 'Asked by letter dated 1 March, ref DP-17' } });
@@ -203,7 +216,7 @@ describe('Delete my account: confirm, undo, erase', () => {
     expect(await loginStatus(wanjiru.user.username)).toMatchObject({ code: 'account_deactivated' });
     await newLink(wanjiru.user.email, /will be deleted on/, 'delete-account/undo');
     const log = await t.api('GET', '/api/admin/account-deletions', { token: admin.token });
-    expect(log.body.deletions[0]).toMatchObject({ userId: wanjiru.user._id, status: 'scheduled', requestedBy: admin.user._id, reason: 'Asked by letter dated 1 March, ref DP-17' });
+    expect(log.body.deletions[0]).toMatchObject({ userId: wanjiru.user._id, username: wanjiru.user.username, status: 'scheduled', requestedBy: admin.user._id, reason: 'Asked by letter dated 1 March, ref DP-17' });
 
     expect((await t.api('DELETE', path, { token: otieno.token })).status).toBe(403);
     expect((await t.api('DELETE', path, { token: admin.token })).body).toEqual({ state: 'cancelled' });

@@ -188,6 +188,25 @@ describe('an administrator erasing one event now', () => {
     expect((await rowsOf(ended.eventId)).payments.map((row) => row.phone).sort()).toEqual([ended.buyerPhone, ended.guestPhone].sort());
     expect(await t.db.select().from(eventShreds).where(inArray(eventShreds.eventId, [future, ended.eventId]))).toEqual([]);
   });
+
+  it('refuses (409) an ended event whose refunds are not yet paid: their phones are where the money goes', async () => {
+    // Cancelled by its organiser before it took place: a refund is due to each buyer, then the date passes.
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 5, price: 500 });
+    const phone = newPhone();
+    await payFor(t, buyer.token, eventId, { phone });
+    const cancelled = await t.api('POST', `/api/events/${eventId}/cancel`, { token: organiser.token, body: { reason: 'The venue flooded, sorry.' } });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect((await rowsOf(eventId)).refunds.map((row) => row.status)).toEqual(['due']);
+    await t.db.update(events).set({ startsAt: new Date(Date.now() - 3 * DAY_MS) }).where(eq(events.id, eventId));
+
+    const refused = await shred(eventId, admin);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('retention_refunds_open');
+    const rows = await rowsOf(eventId);
+    expect(rows.refunds.map((row) => row.phone)).toEqual([phone]);
+    expect(rows.orders.map((row) => row.phone)).toEqual([phone]);
+    expect(await t.db.select().from(eventShreds).where(eq(eventShreds.eventId, eventId))).toEqual([]);
+  });
 });
 
 describe('GET /api/privacy', () => {

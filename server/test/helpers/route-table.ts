@@ -579,6 +579,12 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'admin', params: (w) => ({ id: w.events.approved }), body: () => ({ reason: 'Fuzz run.' }) },
   },
   {
+    method: 'GET',
+    path: '/api/me/account-deletion',
+    scenarios: [{ name: "one's own deletion request", request: () => get('/api/me/account-deletion'), expect: signedIn(200) }],
+    fuzz: { as: 'a' },
+  },
+  {
     method: 'POST',
     path: '/api/me/account-deletion',
     // A wrong password: nobody's account is deleted by the matrix (the flow is in account-deletion.test.ts).
@@ -1329,6 +1335,12 @@ export const routeTable: RouteEntry[] = [
     path: '/api/admin/users/:id/deletion',
     scenarios: [{ name: "C's account, not scheduled", request: (tools) => ({ method: 'DELETE', path: `/api/admin/users/${tools.w.c.user._id}/deletion` }), ok: 404 }],
     fuzz: { as: 'admin', params: (w) => ({ id: w.c.user._id }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/account-deletions/accounts',
+    scenarios: [{ name: "C's account by username", request: (tools) => get(`/api/admin/account-deletions/accounts${qs({ q: tools.w.c.user.username })}`), ok: 200 }],
+    fuzz: { as: 'admin', query: (w) => ({ q: w.c.user.username }) },
   },
   {
     method: 'GET',

@@ -12,6 +12,7 @@ import type { ListedEvent } from '../../types/api';
 import {
   AdminEventList,
   AdminEventsView,
+  AccountDeletionsSection,
   EventChangesSection,
   FeesSection,
   FinanceSection,
@@ -75,6 +76,7 @@ export default function AdminRoute() {
         <RefundsSection />
         <FinanceSection />
         <FeesSection />
+        <AccountDeletionsSection />
         <AdminEventList title={t('admin.approvedEvents')} list={approved} empty={t('admin.noApprovedEvents')} renderCard={card} />
         <AdminEventList title={t('admin.cancelledEvents')} list={cancelled} empty={t('admin.noCancelledEvents')} renderCard={card} collapsible />
         <AdminEventList title={t('admin.allEvents')} list={all} empty={t('admin.noEvents')} renderCard={card} collapsible />

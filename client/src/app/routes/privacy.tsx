@@ -1,11 +1,10 @@
 /* PRIVACY (/privacy): the privacy notice, its numbers from GET /api/privacy (the settings the server runs with). */
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useT } from '../../lib/i18n';
-import { getPrivacySettings, type PrivacyProcessor } from '../../features/privacy';
+import { usePrivacySettings, type PrivacyProcessor } from '../../hooks/use-privacy-settings';
 import '../../features/about/about.css';
 
 const PROCESSOR_TEXT = {
@@ -17,8 +16,7 @@ const PROCESSOR_TEXT = {
 export default function PrivacyRoute() {
   const t = useT();
   useDocumentTitle(t('privacy.pageTitle'));
-  // The numbers change only with the server's settings: fetched once per visit.
-  const settings = useQuery({ queryKey: ['privacy'], queryFn: ({ signal }) => getPrivacySettings(signal), staleTime: Infinity });
+  const settings = usePrivacySettings();
   const data = settings.data;
   return (
     <div className="page about privacy">

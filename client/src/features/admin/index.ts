@@ -12,3 +12,4 @@ export { useAdminGuard } from './hooks/use-admin-guard';
 export type { AdminAccess } from './hooks/use-admin-guard';
 export { ModerationSection } from './components/moderation-section';
 export { EventChangesSection } from './components/event-changes-section';
+export { AccountDeletionsSection } from './components/account-deletions-section';

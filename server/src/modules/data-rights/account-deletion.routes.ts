@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { AccountDeletionService } from './account-deletion.service.js';
-import { adminDeletionBody, adminDeletionLog, deletionCancelled, deletionRequestBody, deletionRequested, deletionScheduled, deletionTokenBody, userParams } from './account-deletion.schemas.js';
+import { accountSearchQuery, accountSearchResult, adminDeletionBody, adminDeletionLog, deletionCancelled, deletionRequestBody, deletionRequested, deletionScheduled, deletionStatus, deletionTokenBody, userParams } from './account-deletion.schemas.js';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -9,6 +9,15 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 export function createAccountDeletionRequestRouter(deps: { deletions: AccountDeletionService }) {
   const router = Router();
   const routes = declareRoutes(router, 'Your data');
+  routes.get(
+    '/account-deletion',
+    {
+      summary: 'Your account deletion request still waiting for its emailed confirmation, if any',
+      access: 'user',
+      responses: { 200: { description: '`{state: "none"}` or `{state: "requested", email, expiresAt}`.', schema: deletionStatus } },
+    },
+    ({ user }) => deps.deletions.status(user.id),
+  );
   routes.post(
     '/account-deletion',
     {
@@ -102,6 +111,16 @@ export function createAdminAccountDeletionRouter(deps: { deletions: AccountDelet
     ({ user, params }) => deps.deletions.adminUndo(user.id, params.id),
   );
   routes.get(
+    '/account-deletions/accounts',
+    {
+      summary: 'Find the account a written deletion request is about (username prefix or exact email)',
+      access: 'admin',
+      query: accountSearchQuery,
+      responses: { 200: { description: '`{users}` (20 at most), with their emails to match the request.', schema: accountSearchResult } },
+    },
+    ({ query }) => deps.deletions.findAccounts(query.q),
+  );
+  routes.get(
     '/account-deletions',
     {
       summary: 'The log of account deletions administrators made or undid (who, when, why)',
@@ -112,6 +131,7 @@ export function createAdminAccountDeletionRouter(deps: { deletions: AccountDelet
       deletions: (await deps.deletions.adminLog()).map((row) => ({
         id: row.id,
         userId: row.user_id,
+        username: row.username,
         status: row.status as 'requested' | 'scheduled' | 'cancelled' | 'erased',
         requestedBy: row.requested_by,
         reason: row.reason,

@@ -179,6 +179,14 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
       return { state: 'requested' as const, email: account.email };
     },
 
+    /** GET /api/me/account-deletion: a request still awaiting its emailed link (so /profile shows it after a reload), or none. */
+    async status(userId: string, now = new Date()) {
+      const row = await repo.latest(userId);
+      if (row?.status !== 'requested' || !row.confirmExpiresAt || row.confirmExpiresAt <= now) return { state: 'none' as const };
+      const account = await deps.accounts.getUser(userId);
+      return { state: 'requested' as const, email: account.email, expiresAt: row.confirmExpiresAt.toISOString() };
+    },
+
     /** POST /api/account-deletion/confirm: the emailed link, signed in or not (the link proves the mailbox; the password was asked). */
     async confirm(token: string, callerId: string | undefined, now = new Date()) {
       const row = await db.transaction(async (tx) => {
@@ -238,6 +246,9 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
       logger.info(`admin ${adminId} undid the deletion of account ${userId}`);
       return { state: 'cancelled' as const };
     },
+
+    /** Accounts to delete on a written request, by username prefix or exact email (admin). */
+    findAccounts: async (q: string) => ({ users: (await repo.findAccounts(q, 20)).map((row) => ({ _id: row.id, username: row.username, email: row.email })) }),
 
     /** The admin log of deletions made or undone by administrators. */
     adminLog: () => repo.adminLog(200),

@@ -94,13 +94,30 @@ export function createAccountDeletionsRepository(db: Executor) {
         .where(and(eq(accountDeletions.status, 'requested'), lte(accountDeletions.confirmExpiresAt, now)));
     },
 
+    /**
+     * Accounts an administrator may delete on a written request: a username starting with `q`, or the exact email
+     * (a letter usually gives it). Unlike the chat search, nobody is hidden for lacking an avatar or having blocked
+     * the admin; guest shadow accounts and erased ones are no one to delete.
+     */
+    async findAccounts(q: string, limit: number) {
+      return rowsOf<{ id: string; username: string; email: string }>(
+        await db.execute(sql`
+          select id, username, email from users
+           where (starts_with(lower(username), lower(${q})) or lower(email) = lower(${q}))
+             and guest_phone is null and username not like 'deleted-%'
+           order by username limit ${limit}`),
+      );
+    },
+
     /** The admin log: every deletion an administrator made or undid, newest first. */
     async adminLog(limit: number) {
-      return rowsOf<{ id: string; user_id: string; status: string; requested_by: string | null; reason: string | null; erase_at: Date | null; cancelled_by: string | null; created_at: Date }>(
+      // The username names the account in the admin list (after erasure it is the `deleted-<id>` placeholder).
+      return rowsOf<{ id: string; user_id: string; username: string | null; status: string; requested_by: string | null; reason: string | null; erase_at: Date | null; cancelled_by: string | null; created_at: Date }>(
         await db.execute(sql`
-          select id, user_id, status, requested_by, reason, erase_at, cancelled_by, created_at from account_deletions
-           where requested_by is not null or cancelled_by is not null
-           order by created_at desc limit ${limit}`),
+          select d.id, d.user_id, u.username, d.status, d.requested_by, d.reason, d.erase_at, d.cancelled_by, d.created_at
+            from account_deletions d left join users u on u.id = d.user_id
+           where d.requested_by is not null or d.cancelled_by is not null
+           order by d.created_at desc limit ${limit}`),
       );
     },
 

@@ -76,6 +76,15 @@ export interface DeletionBlockers {
   moneyOwed?: Array<{ eventId: string; title: string; owed: number }>;
 }
 
+/** A deletion request still waiting for its emailed confirmation (a signed-in account is never scheduled). */
+export type AccountDeletionStatus = { state: 'none' } | { state: 'requested'; email: string; expiresAt: string };
+
+/** GET /api/me/account-deletion (auth) -> the request awaiting its link, if any. */
+export async function getAccountDeletionStatus(signal?: AbortSignal): Promise<AccountDeletionStatus> {
+  const { data } = await api.get<AccountDeletionStatus>('/me/account-deletion', { signal });
+  return data;
+}
+
 /** POST /api/me/account-deletion (auth) -> 202 the confirmation link was emailed; 403 wrong password; 409 with what to settle first. */
 export async function requestAccountDeletion(password: string, forfeitTickets: boolean): Promise<{ state: 'requested'; email: string }> {
   const { data } = await api.post<{ state: 'requested'; email: string }>('/me/account-deletion', { password, ...(forfeitTickets ? { forfeitTickets } : {}) });

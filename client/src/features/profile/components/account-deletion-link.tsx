@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { usePrivacySettings } from '../../../hooks/use-privacy-settings';
 import { useSession } from '../../../hooks/use-session';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
@@ -19,6 +20,8 @@ export function AccountDeletionLink({ token, kind }: { token: string; kind: 'con
   const [state, setState] = useState<'idle' | 'sending' | 'done'>('idle');
   const [eraseAt, setEraseAt] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // The grace period is the server's setting (ACCOUNT_DELETION_GRACE_DAYS), never a number written here.
+  const graceDays = usePrivacySettings().data?.deletionGraceDays;
 
   const act = async () => {
     setState('sending');
@@ -53,7 +56,7 @@ export function AccountDeletionLink({ token, kind }: { token: string; kind: 'con
         </>
       ) : (
         <>
-          <p>{kind === 'confirm' ? t('profile.deleteLinkIntro') : t('profile.undoLinkIntro')}</p>
+          {kind === 'undo' ? <p>{t('profile.undoLinkIntro')}</p> : graceDays !== undefined && <p>{t('profile.deleteLinkIntro', { days: graceDays })}</p>}
           <Button variant={kind === 'confirm' ? 'danger' : 'primary'} loading={state === 'sending'} loadingText={t('profile.deleteAccountSending')} onClick={() => void act()}>
             {kind === 'confirm' ? t('profile.deleteAccountSubmit') : t('profile.undoLinkButton')}
           </Button>

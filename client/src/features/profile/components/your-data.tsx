@@ -93,7 +93,7 @@ export function YourData({ userId }: { userId: string }) {
         <Button variant="secondary" loading={asking} loadingText={t('profile.dataExportAsking')} disabled={status.isLoading || Boolean(data?.nextRequestAt)} onClick={() => void ask()}>
           {t('profile.dataExportButton')}
         </Button>
-        <DeleteAccount />
+        <DeleteAccount userId={userId} />
       </div>
       <div className="card your-data">
         <SmsPromotionsToggle userId={userId} />

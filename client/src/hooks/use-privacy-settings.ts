@@ -1,4 +1,5 @@
-import { api } from '../../../lib/api-client';
+import { api } from '../lib/api-client';
+import { useQuery } from '@tanstack/react-query';
 
 export interface PrivacyProcessor {
   id: 'safaricom' | 'africas-talking' | 'mail-provider';
@@ -21,4 +22,13 @@ export interface PrivacySettings {
 export async function getPrivacySettings(signal?: AbortSignal): Promise<PrivacySettings> {
   const { data } = await api.get<PrivacySettings>('/privacy', { signal });
   return data;
+}
+
+/**
+ * GET /api/privacy, shared by every page that states one of its numbers (the privacy notice, the account
+ * deletion's grace period, ACCOUNT_DELETION_GRACE_DAYS): they change only with the server's settings, so fetched
+ * once per visit.
+ */
+export function usePrivacySettings() {
+  return useQuery({ queryKey: ['privacy'], queryFn: ({ signal }) => getPrivacySettings(signal), staleTime: Infinity });
 }
