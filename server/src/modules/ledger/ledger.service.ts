@@ -24,7 +24,8 @@ export interface LedgerPayout {
  */
 export interface LedgerMoney {
   id: string;
-  eventId: string;
+  /** None for a refund of a Paybill payment no order claims (docs/decisions/paybill.md). */
+  eventId: string | null;
   amount: number;
   feeAmount?: number | undefined;
 }
@@ -127,6 +128,23 @@ export function createLedger(executor: Executor) {
           legs: [
             { account: 'unmatched_receipts', amount: unmatched.amount },
             { account: 'mpesa_clearing', amount: -unmatched.amount },
+          ],
+        },
+      ]);
+    },
+
+    /**
+     * An administrator refunds an unmatched payment instead of placing it: out of `unmatched_receipts` into refunds
+     * payable (no event, no organiser, no fee), then paid like any refund (`refundPaid`). Posted once per refund.
+     */
+    async unmatchedRefundOwed(refund: { id: string; amount: number }): Promise<void> {
+      await repo.post([
+        {
+          kind: 'refund',
+          refundId: refund.id,
+          legs: [
+            { account: 'unmatched_receipts', amount: refund.amount },
+            { account: 'refunds_payable', amount: -refund.amount },
           ],
         },
       ]);
