@@ -26,6 +26,7 @@ import {
   type AdminPayoutStatus,
 } from '../api/finance-api';
 import { financeFigures } from '../lib/finance-figures';
+import { UnmatchedPaymentsSection } from './unmatched-payments-section';
 
 type Filter = AdminPayoutStatus | '';
 
@@ -288,6 +289,8 @@ export function FinanceSection() {
           </Button>
         </div>
       </form>
+
+      <UnmatchedPaymentsSection />
 
       <ConfirmDialog
         open={pending !== null}
