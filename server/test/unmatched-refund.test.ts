@@ -94,6 +94,9 @@ describe('refunding an unmatched Paybill payment', () => {
     const [held] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect((await t.api('POST', `/api/admin/unmatched-payments/${row.id}/attach`, { token: admin.token, body: { orderCode: held!.orderCode } })).status).toBe(409);
     expect((await t.db.select().from(refunds).where(eq(refunds.unmatchedPaymentId, row.id))).length).toBe(1);
+    // The admin refunds list is of orders' refunds: its count leaves this one out as its rows do.
+    const listed = await t.api<{ items: unknown[]; total: number }>('GET', '/api/admin/refunds/paged?limit=50', { token: admin.token });
+    expect(listed.body.total).toBe(listed.body.items.length);
     await expectAuditClean();
 
     const [sent] = await sendRefunds(t, desk, [refundId]);

@@ -229,7 +229,8 @@ export function createRefundsRepository(db: Executor) {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
         .from(refunds)
-        .where(status ? eq(refunds.status, status) : undefined);
+        // As the list: orders' refunds (an unmatched Paybill payment's shows in the unmatched list).
+        .where(and(status ? eq(refunds.status, status) : undefined, isNotNull(refunds.orderId)));
       return row?.n ?? 0;
     },
 
