@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginThroughUi, screenshotsAtWidths } from './helpers/browser.js';
+import { loginThroughUi, screenshotsAtWidths, setAvatar } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /**
@@ -10,6 +10,8 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness();
+  // An account without an avatar is sent to choose one first.
+  await setAvatar(h, await h.server.loginAdmin(), '#c8102e');
 }, 120_000);
 afterAll(async () => {
   await h?.close();
