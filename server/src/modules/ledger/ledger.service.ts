@@ -53,7 +53,8 @@ export const ledgerMessages = {
  *   refunds payable up;
  * - refundPaid: M-Pesa paid it: refunds payable down, clearing down;
  * - unmatchedReceived / unmatchedPlaced: a Paybill payment no order claims is held in `unmatched_receipts` until an
- *   administrator places it (then it posts as its order's payment).
+ *   administrator places it (then it posts as its order's payment); unmatchedRefundOwed: or refunds it (unmatched
+ *   receipts down, refunds payable up; then refundPaid).
  * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
  * Payouts (docs/decisions/payouts.md), `payouts_in_flight` being what is owed to organisers and on its way:
  * - payoutMade: per event of the payout, its organiser payable debited by its share (credited for a share
