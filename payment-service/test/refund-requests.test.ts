@@ -108,6 +108,9 @@ describe('refund requests', () => {
     const noReceipt = setup();
     expect(await noReceipt.refunds.send(body(5, 'reversal', null))).toMatchObject({ outcome: 'rejected', resultCode: 'no-receipt' });
     expect(noReceipt.calls.daraja).toEqual([]);
+    // A B2C payout without a number (M-Pesa masked the payer) is refused too; a reversal needs none.
+    expect(await noReceipt.refunds.send({ ...body(6, 'b2c'), phone: null })).toMatchObject({ outcome: 'rejected', resultCode: 'no-phone' });
+    expect(noReceipt.calls.daraja).toEqual([]);
     // Nothing goes to the API server through the outbox for a send: the answer is the send's.
     expect([...accepted.calls.delivered, ...refused.calls.delivered, ...silent.calls.delivered]).toEqual([]);
   });

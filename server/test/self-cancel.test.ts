@@ -117,7 +117,7 @@ describe('POST /api/tickets/cancel', () => {
     expect(res.body.refundAmount).toBe(Math.floor((333 * 2 * 45) / 100));
     const [first] = await refundsOf(t, eventId);
     // An administrator's refund then leaves less of the payment than the policy would give.
-    await t.db.transaction((tx) => createRefundLedger(tx).createRefund({ paymentId: first!.paymentId, reason: 'admin', amount: 999 - 299 - 5 }));
+    await t.db.transaction((tx) => createRefundLedger(tx).createRefund({ paymentId: first!.paymentId!, reason: 'admin', amount: 999 - 299 - 5 }));
     // 5 shillings are left of 999; the last ticket's 149 is capped to them.
     const last = await cancelTickets(amani, [held[2]!._id]);
     expect(last.body).toMatchObject({ cancelled: 1, refundAmount: 5 });

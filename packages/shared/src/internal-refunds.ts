@@ -60,7 +60,11 @@ export const sendRefundBody = z.object({
   originatorConversationId: refundAttemptIdSchema,
   method: refundMethodSchema,
   amount: z.number().int('amount is whole shillings.').positive(),
-  phone: z.string().regex(/^254[17]\d{8}$/, 'phone must be 254 followed by 9 digits.').meta({ description: "The payer's MSISDN, 2547XXXXXXXX." }),
+  phone: z
+    .string()
+    .regex(/^254[17]\d{8}$/, 'phone must be 254 followed by 9 digits.')
+    .nullable()
+    .meta({ description: "The payer's MSISDN, 2547XXXXXXXX; null when M-Pesa masked it (a Paybill payment: only a reversal can refund it)." }),
   receipt: z.string().max(100).nullable().meta({ description: 'The STK receipt a reversal reverses (null when unknown: the reversal is refused, nothing sent).' }),
   remarks: z.string().trim().min(1).max(100),
 });

@@ -61,6 +61,8 @@ export function createRefunds(deps: {
       if (!body.receipt) return Promise.resolve({ outcome: 'rejected', errorCode: 'no-receipt', errorMessage: 'No M-Pesa receipt to reverse.' });
       return daraja.reversal({ transactionId: body.receipt, amount: body.amount, remarks: body.remarks, resultUrl: urls.result('reversal', attempt), timeoutUrl: urls.timeout('reversal', attempt) });
     }
+    // Nobody to pay: refused here, nothing sent (the API server only asks B2C with a number).
+    if (!body.phone) return Promise.resolve({ outcome: 'rejected', errorCode: 'no-phone', errorMessage: 'No M-Pesa number to pay.' });
     return daraja.b2cPayment({ originatorConversationId: attempt, amount: body.amount, phone: body.phone, remarks: body.remarks, resultUrl: urls.result('b2c', attempt), timeoutUrl: urls.timeout('b2c', attempt) });
   }
 

@@ -1418,6 +1418,12 @@ export const routeTable: RouteEntry[] = [
     scenarios: [{ name: 'reconcile now', request: () => json('POST', '/api/admin/reconciliation/run', {}), ok: 200 }],
     fuzz: { as: 'admin' },
   },
+  {
+    method: 'POST',
+    path: '/api/admin/unmatched-payments/:id/refund',
+    scenarios: [{ name: 'an unknown payment', request: () => json('POST', '/api/admin/unmatched-payments/0123456789abcdef01234567/refund', { reason: 'Payer asked for it back' }), ok: 404 }],
+    fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }), body: () => ({ reason: 'Payer asked for it back' }) },
+  },
   { method: 'GET', path: '/api/tickets/mine', scenarios: [{ name: 'own tickets', request: () => get('/api/tickets/mine'), ok: 200 }], fuzz: { as: 'a' } },
   { method: 'GET', path: '/api/tickets/mine/paged', scenarios: [{ name: 'own tickets, a page', request: () => get('/api/tickets/mine/paged'), ok: 200 }], fuzz: { as: 'a' } },
   {

@@ -72,7 +72,8 @@ export function createEventCancellation(deps: EventCancellationDeps) {
     const holders = new Map<string, { tickets: number; refunds: Array<{ amount: number; phone: string }> }>();
     const holder = (userId: string) => holders.get(userId) ?? holders.set(userId, { tickets: 0, refunds: [] }).get(userId)!;
     for (const ticket of outcome.voided) holder(ticket.userId).tickets += 1;
-    for (const refund of outcome.refunds) holder(refund.userId).refunds.push(refund);
+    // An event's refunds are of its orders' payments, so each has its buyer.
+    for (const refund of outcome.refunds) holder(refund.userId!).refunds.push(refund);
     const event = { id: outcome.event.id, title: outcome.event.title, startsAt: outcome.event.startsAt, location: outcome.event.location };
     for (const [userId, held] of holders) {
       deps.tickets.queueMail(`cancellation notice for event ${event.id}`, async () => {

@@ -67,7 +67,8 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   const unmatched = -balances.unmatched_receipts;
   const waiting = await createPaybillRepository(db).waitingTotal();
   if (waiting !== unmatched) flag('ledger-unmatched', `unmatched Paybill payments waiting add up to ${waiting}, but the unmatched receipts account holds ${unmatched}`);
-  const received = moneyIn + waiting;
+  // Those an administrator refunded instead came in too; their refunds are among the paid or owed.
+  const received = moneyIn + waiting + (await createPaybillRepository(db).refundedTotal());
   const accounted = refundsPaid + payouts + fees + charges + owedToOrganisers + owedToBuyers + unmatched;
   if (received !== accounted) {
     flag(
@@ -82,7 +83,7 @@ export async function auditLedgerBooks(db: Database, provider: ProviderBooks): P
   for (const refund of await repo.refundsOffLedger(LIMIT)) {
     flag(
       'ledger-refund',
-      `refund ${refund.refundId} (${refund.status}, ${refund.amount}, fee share ${refund.feeAmount}) charged the organiser ${refund.charged} and the fees ${refund.feeReturned} and leaves ${refund.stillOwed} owed to the buyer`,
+      `refund ${refund.refundId} (${refund.status}, ${refund.amount}, fee share ${refund.feeAmount}) charged the organiser ${refund.charged}, the fees ${refund.feeReturned} and the unmatched receipts ${refund.fromUnmatched} and leaves ${refund.stillOwed} owed to the buyer`,
     );
   }
   for (const payment of await repo.feesOffLedger(LIMIT)) flag('ledger-fee', `payment ${payment.name} posted a fee of ${payment.posted}, but its order's fee is ${payment.fee}`);

@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthUser } from '../auth/index.js';
 import { createPaybillRepository, type UnmatchedPaymentRow } from './paybill.repository.js';
 import type { OrderRow } from './payments.repository.js';
+import { createRefundLedger } from './refunds.service.js';
 import type { SettleInput, SettlePaymentHandler } from './settle-payment.handler.js';
 
 /**
@@ -112,6 +113,24 @@ export function createPaybillHandler(deps: { db: Database; settle: SettlePayment
       });
       logger.info(`unmatched Paybill payment ${row.transId} attached to order ${order.id} by ${admin.id}: ${settled.orderStatus}`);
       return { unmatchedId, status: 'attached' as const, orderId: order.id, orderStatus: settled.orderStatus, ticketsIssued: settled.ticketsIssued };
+    },
+
+    /**
+     * An administrator refunds an unmatched payment instead of placing it (the payer meant no order of ours): a refund
+     * of the whole of it, reversed by its TransID by the refunds job, and the payment `refunding` until M-Pesa
+     * reversed it (then `refunded`), in one transaction. Already placed or refunded: 409.
+     */
+    async refund(unmatchedId: string, reason: string, admin: AuthUser) {
+      const refund = await db.transaction(async (tx) => {
+        const repo = createPaybillRepository(tx);
+        const locked = await repo.lockUnmatched(unmatchedId);
+        if (!locked) throw AppError.notFound('unmatched_payment_not_found', unmatchedMessages.notFound);
+        if (locked.status !== 'waiting') throw AppError.conflict('unmatched_payment_resolved', unmatchedMessages.resolved);
+        await repo.markRefunding(locked.id, admin.id);
+        return createRefundLedger(tx).refundUnmatched(locked, `unmatched Paybill payment refunded by ${admin.username}: ${reason}`);
+      });
+      logger.info(`unmatched Paybill payment ${unmatchedId} refunded by ${admin.id}: refund ${refund.id}`);
+      return { unmatchedId, status: 'refunding' as const, refundId: refund.id, refundStatus: refund.status, amount: refund.amount, method: refund.method };
     },
 
     /** Settles a confirmed Paybill payment once (by TransID); odd ones are refunded by the settle path, unclaimed ones kept. */

@@ -77,7 +77,7 @@ export function createPaybillRepository(db: Executor) {
       return row;
     },
 
-    async resolveUnmatched(id: string, changes: { status: 'attached' | 'refunded'; paymentId: string; resolvedBy: string }) {
+    async resolveUnmatched(id: string, changes: { status: 'attached'; paymentId: string; resolvedBy: string }) {
       const now = new Date();
       const [row] = await db
         .update(unmatchedPayments)
@@ -97,13 +97,16 @@ export function createPaybillRepository(db: Executor) {
         .limit(limit);
     },
 
-    /** Which of these M-Pesa receipts are unmatched payments still waiting (the audit's provider side). */
-    async waitingTransIds(transIds: string[]): Promise<string[]> {
+    /**
+     * Which of these M-Pesa receipts are unmatched payments not placed on an order: waiting, or refunded whole by an
+     * administrator (their refund is checked with the other refunds). The audit's provider side.
+     */
+    async unplacedTransIds(transIds: string[]): Promise<string[]> {
       if (transIds.length === 0) return [];
       const rows = await db
         .select({ transId: unmatchedPayments.transId })
         .from(unmatchedPayments)
-        .where(and(inArray(unmatchedPayments.transId, transIds), eq(unmatchedPayments.status, 'waiting')));
+        .where(and(inArray(unmatchedPayments.transId, transIds), inArray(unmatchedPayments.status, ['waiting', 'refunding', 'refunded'])));
       return rows.map((row) => row.transId);
     },
 
@@ -111,6 +114,31 @@ export function createPaybillRepository(db: Executor) {
     async waitingTotal(): Promise<number> {
       const [row] = await db.select({ total: sql<number>`coalesce(sum(${unmatchedPayments.amount}), 0)::int` }).from(unmatchedPayments).where(eq(unmatchedPayments.status, 'waiting'));
       return Number(row?.total ?? 0);
+    },
+
+    /** Money an administrator refunded instead of placing (in flight or paid back): received too, for the audit. */
+    async refundedTotal(): Promise<number> {
+      const [row] = await db
+        .select({ total: sql<number>`coalesce(sum(${unmatchedPayments.amount}), 0)::int` })
+        .from(unmatchedPayments)
+        .where(inArray(unmatchedPayments.status, ['refunding', 'refunded']));
+      return Number(row?.total ?? 0);
+    },
+
+    /** An administrator refunds it instead of placing it: `refunding` until M-Pesa reverses it. */
+    async markRefunding(id: string, resolvedBy: string) {
+      const now = new Date();
+      const [row] = await db
+        .update(unmatchedPayments)
+        .set({ status: 'refunding', resolvedBy, resolvedAt: now, updatedAt: now })
+        .where(and(eq(unmatchedPayments.id, id), eq(unmatchedPayments.status, 'waiting')))
+        .returning();
+      return row;
+    },
+
+    /** Its reversal succeeded. */
+    async markRefunded(id: string) {
+      await db.update(unmatchedPayments).set({ status: 'refunded', updatedAt: new Date() }).where(and(eq(unmatchedPayments.id, id), eq(unmatchedPayments.status, 'refunding')));
     },
   };
 }

@@ -4,9 +4,13 @@ import { idParam } from '../../lib/validate.js';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import type { PaybillHandler } from './paybill.handler.js';
 
+/** Refunding: its reversal is on its way; refunded: M-Pesa reversed it. */
+const UNMATCHED_STATUSES = ['waiting', 'attached', 'refunding', 'refunded'] as const;
 const unmatchedParams = z.object({ id: idParam('Unmatched payment id') });
-const unmatchedListQuery = z.object({ status: z.enum(['waiting', 'attached', 'refunded']).optional() });
+const unmatchedListQuery = z.object({ status: z.enum(UNMATCHED_STATUSES).optional() });
 const attachBody = z.object({ orderCode: z.string().trim().min(1, 'Enter the order number.').max(40) });
+
+const refundBody = z.object({ reason: z.string().trim().min(3, 'Say why in at least 3 characters.').max(500) });
 
 const unmatchedItem = z.object({
   _id: z.string(),
@@ -16,12 +20,20 @@ const unmatchedItem = z.object({
   msisdn: z.string(),
   shortCode: z.string(),
   transTime: z.string().nullable(),
-  status: z.enum(['waiting', 'attached', 'refunded']),
+  status: z.enum(UNMATCHED_STATUSES),
   paymentId: z.string().nullable(),
   resolvedAt: z.string().nullable(),
   createdAt: z.string(),
 });
 const attached = z.object({ unmatchedId: z.string(), status: z.literal('attached'), orderId: z.string(), orderStatus: z.string(), ticketsIssued: z.int() });
+const refunding = z.object({
+  unmatchedId: z.string(),
+  status: z.literal('refunding'),
+  refundId: z.string(),
+  refundStatus: z.enum(['due', 'sent', 'succeeded', 'failed']),
+  amount: z.int(),
+  method: z.enum(['reversal', 'b2c']),
+});
 
 /** /api/admin/unmatched-payments — Paybill payments no order claims, for an administrator to place (docs/decisions/paybill.md). */
 export function createAdminUnmatchedPaymentsRouter(deps: { paybill: PaybillHandler }) {
@@ -53,6 +65,22 @@ export function createAdminUnmatchedPaymentsRouter(deps: { paybill: PaybillHandl
       },
     },
     ({ params, body, user }) => deps.paybill.attach(params.id, body.orderCode, user),
+  );
+
+  routes.post(
+    '/:id/refund',
+    {
+      summary: 'Refund an unmatched Paybill payment whole, by a reversal of its TransID, instead of placing it',
+      access: 'admin',
+      params: unmatchedParams,
+      body: refundBody,
+      responses: {
+        200: { description: '`{unmatchedId, status:"refunding", refundId, refundStatus, amount, method:"reversal"}`: the refunds job sends the reversal; the payment is `refunded` once M-Pesa made it.', schema: refunding },
+        404: 'No such unmatched payment.',
+        409: 'Already placed or refunded.',
+      },
+    },
+    ({ params, body, user }) => deps.paybill.refund(params.id, body.reason, user),
   );
 
   return router;

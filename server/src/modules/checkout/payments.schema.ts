@@ -180,7 +180,7 @@ export const unmatchedPayments = pgTable(
     msisdn: text('msisdn').notNull(),
     shortCode: text('short_code').notNull(),
     transTime: text('trans_time'),
-    status: text('status', { enum: ['waiting', 'attached', 'refunded'] })
+    status: text('status', { enum: ['waiting', 'attached', 'refunding', 'refunded'] })
       .notNull()
       .default('waiting'),
     /** The payment it became: attached to an order, or (refunded) the payment the refund is made from. */

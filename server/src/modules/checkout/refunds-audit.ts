@@ -53,14 +53,15 @@ export async function auditLedger(db: Database, input: AuditInput, auditPayouts:
     reported,
     row: byReceipt.get(reported.receipt) ?? (reported.checkoutRequestId ? byCheckout.get(reported.checkoutRequestId) : undefined),
   }));
-  const unplaced = new Set(await createPaybillRepository(db).waitingTransIds(matched.flatMap(({ reported, row }) => (row ? [] : [reported.receipt]))));
+  const unplaced = new Set(await createPaybillRepository(db).unplacedTransIds(matched.flatMap(({ reported, row }) => (row ? [] : [reported.receipt]))));
   const paymentIds = matched.flatMap(({ row }) => (row ? [row.id] : []));
   const orders = new Map((await repo.ordersWithTickets([...new Set(matched.flatMap(({ row }) => (row ? [row.orderId] : [])))])).map((order) => [order.id, order]));
   const covered = new Map((await repo.coverage(paymentIds)).map((row) => [row.paymentId, row.covered]));
   const seen = new Set<string>();
   for (const { reported, row } of matched) {
     const name = `payment ${reported.receipt}`;
-    // A Paybill payment no order claims waits for an administrator, held in the ledger (ledger-audit.ts checks it).
+    // A Paybill payment no order claims waits for an administrator, held in the ledger (ledger-audit.ts checks it), or
+    // was refunded whole by one (its refund is checked below with the others).
     if (!row && unplaced.has(reported.receipt)) continue;
     if (!row) {
       flag('payment-unknown', `${name} of ${reported.amount} from ${reported.phone || 'an unknown phone'} is not recorded`);

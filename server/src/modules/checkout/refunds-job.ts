@@ -4,7 +4,7 @@ import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
 import { createRepeatingTask } from '../../lib/repeating-task.js';
 import { createRefundsRepository } from './refunds.repository.js';
-import { remarksFor, type RefundsService } from './refunds.service.js';
+import { payablePhone, remarksFor, type RefundsService } from './refunds.service.js';
 import { createRequestGateway, type RequestGateway, type SendOutcome } from './request-gateway.js';
 
 /** What the refunds job asks of M-Pesa through the payment service (@tukio/shared/internal-refunds). */
@@ -78,7 +78,7 @@ export function createRefundsJob(deps: RefundsJobDeps) {
       const id = attempt.originatorConversationId;
       try {
         if (attempt.conversationId === null) {
-          const answer = await gateway.send({ originatorConversationId: id, method: attempt.method, amount, phone, receipt: stkReceipt, remarks: remarksFor(eventTitle) });
+          const answer = await gateway.send({ originatorConversationId: id, method: attempt.method, amount, phone: payablePhone(phone), receipt: stkReceipt, remarks: remarksFor(eventTitle) });
           // Sent before and its answer lost: Daraja may still know it (B2C by our id).
           if (!(await record(id, answer))) continue;
         }

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
 import { ledgerEntries, ledgerTransactions } from '../ledger/index.js';
-import { orders, payments } from './payments.schema.js';
+import { orders, payments, unmatchedPayments } from './payments.schema.js';
 import { tickets } from '../tickets/index.js';
 import { refundAttempts, refunds, refundTransitions } from './refunds.schema.js';
 import { chunk } from '../../db/chunk.js';
@@ -73,8 +73,16 @@ export function createRefundsRepository(db: Executor) {
         .where(inArray(refunds.paymentId, slice))
         .groupBy(refunds.paymentId),
     );
-    return new Map(rows.map((row) => [row.paymentId, Number(row.n)]));
+    // Every row names a payment: it was selected by one.
+    return new Map(rows.map((row) => [row.paymentId!, Number(row.n)]));
   }
+
+  /**
+   * What a reversal reverses: the payment's M-Pesa receipt, or an unmatched Paybill payment's TransID; and the event
+   * title the remarks name (none for an unmatched payment).
+   */
+  const sourceReceipt = sql<string | null>`coalesce(${payments.mpesaReceiptNumber}, ${unmatchedPayments.transId})`;
+  const sourceTitle = sql<string>`coalesce(${events.title}, '')`;
 
   async function insertRefunds(rows: NewRefund[]): Promise<RefundRow[]> {
     const out: RefundRow[] = [];
@@ -141,10 +149,11 @@ export function createRefundsRepository(db: Executor) {
      */
     async lockDue(now: Date, limit: number) {
       return db
-        .select({ refund: refunds, stkReceipt: payments.mpesaReceiptNumber, eventTitle: events.title })
+        .select({ refund: refunds, stkReceipt: sourceReceipt, eventTitle: sourceTitle })
         .from(refunds)
-        .innerJoin(payments, eq(payments.id, refunds.paymentId))
-        .innerJoin(events, eq(events.id, refunds.eventId))
+        .leftJoin(payments, eq(payments.id, refunds.paymentId))
+        .leftJoin(events, eq(events.id, refunds.eventId))
+        .leftJoin(unmatchedPayments, eq(unmatchedPayments.id, refunds.unmatchedPaymentId))
         .where(and(eq(refunds.status, 'due'), lte(refunds.nextAttemptAt, now)))
         .orderBy(asc(refunds.nextAttemptAt), asc(refunds.id))
         .limit(limit)
@@ -190,11 +199,12 @@ export function createRefundsRepository(db: Executor) {
      */
     async claimAwaitingResult(before: Date, now: Date, limit: number) {
       const rows = await db
-        .select({ attempt: refundAttempts, amount: refunds.amount, phone: refunds.phone, stkReceipt: payments.mpesaReceiptNumber, eventTitle: events.title })
+        .select({ attempt: refundAttempts, amount: refunds.amount, phone: refunds.phone, stkReceipt: sourceReceipt, eventTitle: sourceTitle })
         .from(refundAttempts)
         .innerJoin(refunds, eq(refunds.id, refundAttempts.refundId))
-        .innerJoin(payments, eq(payments.id, refunds.paymentId))
-        .innerJoin(events, eq(events.id, refunds.eventId))
+        .leftJoin(payments, eq(payments.id, refunds.paymentId))
+        .leftJoin(events, eq(events.id, refunds.eventId))
+        .leftJoin(unmatchedPayments, eq(unmatchedPayments.id, refunds.unmatchedPaymentId))
         .where(and(eq(refundAttempts.status, 'sent'), lte(sql`coalesce(${refundAttempts.statusAskedAt}, ${refundAttempts.sentAt})`, before)))
         .orderBy(asc(refundAttempts.sentAt), asc(refundAttempts.id))
         .limit(limit)
@@ -219,7 +229,8 @@ export function createRefundsRepository(db: Executor) {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
         .from(refunds)
-        .where(status ? eq(refunds.status, status) : undefined);
+        // As the list: orders' refunds (an unmatched Paybill payment's shows in the unmatched list).
+        .where(and(status ? eq(refunds.status, status) : undefined, isNotNull(refunds.orderId)));
       return row?.n ?? 0;
     },
 
@@ -396,16 +407,19 @@ export function createRefundsRepository(db: Executor) {
         select r.id, r.status, r.amount, r.fee_amount,
                coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0)::bigint as charged,
                coalesce(sum(e.amount) filter (where e.account = 'platform_fees'), 0)::bigint as fee_returned,
-               coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0)::bigint as owed
+               coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0)::bigint as owed,
+               coalesce(sum(e.amount) filter (where e.account = 'unmatched_receipts'), 0)::bigint as unmatched
           from ${refunds} r
           left join ${ledgerTransactions} t on t.refund_id = r.id
           left join ${ledgerEntries} e on e.transaction_id = t.id
          group by r.id
-        having coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0) <> r.amount - r.fee_amount
+        -- A refund of an unmatched Paybill payment is owed out of the unmatched receipts, not by an organiser.
+        having coalesce(sum(e.amount) filter (where e.account = 'organiser_payable'), 0) <> case when r.unmatched_payment_id is null then r.amount - r.fee_amount else 0 end
+            or coalesce(sum(e.amount) filter (where e.account = 'unmatched_receipts'), 0) <> case when r.unmatched_payment_id is null then 0 else r.amount end
             or coalesce(sum(e.amount) filter (where e.account = 'platform_fees'), 0) <> r.fee_amount
             or coalesce(sum(e.amount) filter (where e.account = 'refunds_payable'), 0) <> case when r.status = 'succeeded' then 0 else -r.amount end
          limit ${limit}`);
-      return rowsOf<{ id: string; status: string; amount: number; fee_amount: number; charged: string; fee_returned: string; owed: string }>(result).map((row) => ({
+      return rowsOf<{ id: string; status: string; amount: number; fee_amount: number; charged: string; fee_returned: string; owed: string; unmatched: string }>(result).map((row) => ({
         refundId: row.id,
         status: row.status,
         amount: Number(row.amount),
@@ -413,6 +427,7 @@ export function createRefundsRepository(db: Executor) {
         charged: Number(row.charged),
         feeReturned: Number(row.fee_returned),
         stillOwed: -Number(row.owed),
+        fromUnmatched: Number(row.unmatched),
       }));
     },
 

@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'dr
 import { id, createdAt, updatedAt } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
 import { events } from '../events/events.schema.js';
-import { orders, payments } from './payments.schema.js';
+import { orders, payments, unmatchedPayments } from './payments.schema.js';
 
 /**
  * The refunds module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
@@ -23,17 +23,18 @@ export const refunds = pgTable(
   {
     id: id().primaryKey(),
     orderId: id('order_id')
-      .notNull()
       .references(() => orders.id, { onDelete: 'restrict' }),
     paymentId: id('payment_id')
-      .notNull()
       .references(() => payments.id, { onDelete: 'restrict' }),
     userId: id('user_id')
-      .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     eventId: id('event_id')
-      .notNull()
       .references(() => events.id, { onDelete: 'restrict' }),
+    /**
+     * Instead of an order's payment: a Paybill payment no order claims, refunded by an administrator
+     * (docs/decisions/paybill.md). Its source is then that alone: order, payment, payer and event stay null.
+     */
+    unmatchedPaymentId: id('unmatched_payment_id').references(() => unmatchedPayments.id, { onDelete: 'restrict' }),
     /** Whole shillings. */
     amount: integer('amount').notNull(),
     /** The platform fee's share of `amount` (docs/decisions/fees.md): given back out of the fee account, the rest charged to the organiser. */
@@ -52,6 +53,12 @@ export const refunds = pgTable(
   },
   (t) => [
     check('refunds_amount_positive', sql`${t.amount} > 0`),
+    check(
+      'refunds_one_source',
+      sql`(${t.unmatchedPaymentId} is null and ${t.orderId} is not null and ${t.paymentId} is not null and ${t.userId} is not null and ${t.eventId} is not null) or (${t.unmatchedPaymentId} is not null and ${t.orderId} is null and ${t.paymentId} is null and ${t.userId} is null and ${t.eventId} is null)`,
+    ),
+    /** An unmatched payment is refunded once, whole (a failed refund is retried, never made again). */
+    uniqueIndex('refunds_unmatched_idx').on(t.unmatchedPaymentId),
     check('refunds_fee_within_amount', sql`${t.feeAmount} >= 0 and ${t.feeAmount} <= ${t.amount}`),
     uniqueIndex('refunds_receipt_idx').on(t.receipt),
     index('refunds_status_next_idx').on(t.status, t.nextAttemptAt),

@@ -1,4 +1,4 @@
-import { maskKenyanPhone } from '@tukio/shared/phone';
+import { KENYAN_PHONE_PATTERN, maskKenyanPhone } from '@tukio/shared/phone';
 import { refundAttemptId, REFUND_STATUSES, type auditRequest, type RefundReason, type RefundResultRequest } from '@tukio/shared/internal-refunds';
 import type { z } from 'zod';
 import type { Database, Executor } from '../../db/database.js';
@@ -13,6 +13,7 @@ import { canSeeEvent, findEvent } from '../events/index.js';
 import { createLedger } from '../ledger/index.js';
 import { emitWebhook } from '../webhooks/index.js';
 import { auditLedger, type PayoutsAudit } from './refunds-audit.js';
+import { createPaybillRepository, type UnmatchedPaymentRow } from './paybill.repository.js';
 import { createRefundsRepository, type RefundRow, type RefundStatus } from './refunds.repository.js';
 
 /** The longest a failed refund waits before its next attempt, however many attempts failed. */
@@ -29,6 +30,12 @@ export function remarksFor(eventTitle: string): string {
   const title = eventTitle.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/\s+/g, ' ').trim();
   return `Tukio refund${title ? `: ${title}` : ''}`.slice(0, 100);
 }
+
+/**
+ * The number a B2C payout could go to: none when M-Pesa masked or hashed the payer (a Paybill payment on Daraja v2),
+ * whose refund can only be a reversal.
+ */
+export const payablePhone = (phone: string) => (KENYAN_PHONE_PATTERN.test(phone) ? phone : null);
 
 /** Thrown for a result the ledger will not record as it is (the payment service then asks Daraja instead). */
 const doubtful = (reason: string) => new AppError(409, 'refund_result_doubtful', `Refund result not accepted: ${reason}`, { params: { reason }, body: { doubtful: true, reason } });
@@ -123,6 +130,31 @@ export function createRefundLedger(executor: Executor) {
     },
 
     /**
+     * An administrator refunds a Paybill payment no order claims instead of placing it (docs/decisions/paybill.md):
+     * the whole of it, by a reversal of its TransID (M-Pesa may mask the payer's number, so there is nowhere to send
+     * a B2C payout), from the unmatched receipts. The caller holds the unmatched row's lock and checked it waits.
+     */
+    async refundUnmatched(unmatched: UnmatchedPaymentRow, detail: string, now = new Date()): Promise<RefundRow> {
+      const refund = await repo.insertRefund({
+        id: newId(),
+        unmatchedPaymentId: unmatched.id,
+        amount: unmatched.amount,
+        feeAmount: 0,
+        phone: unmatched.msisdn,
+        reason: 'admin',
+        method: 'reversal',
+        status: 'due',
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repo.recordTransitions([{ refundId: refund.id, from: null, to: 'due', detail, at: now }]);
+      await createLedger(executor).unmatchedRefundOwed(refund);
+      return refund;
+    },
+
+    /**
      * All that is left of each of these payments, in a few statements whatever their number (an event
      * cancellation refunds every order at once); payments with nothing left get nothing. Same rule as
      * `createRefund` without an amount.
@@ -197,8 +229,9 @@ export function createRefundsService(deps: RefundsServiceDeps) {
   /** The failure of the refund's current attempt: due again after the back-off, or failed for good. */
   function afterFailure(refund: RefundRow, attempt: { method: RefundRow['method'] }, resultCode: string, now: Date) {
     const alreadyReversed = attempt.method === 'reversal' && resultCode === ALREADY_REVERSED;
-    // A reversal that definitely failed is not tried again: the next attempt pays out by B2C.
-    const method = attempt.method === 'reversal' ? ('b2c' as const) : refund.method;
+    // A reversal that definitely failed is not tried again: the next attempt pays out by B2C, when there is a number
+    // to pay (an unmatched Paybill payment's payer may be masked: it is reversed again).
+    const method = attempt.method === 'reversal' && payablePhone(refund.phone) ? ('b2c' as const) : refund.method;
     if (alreadyReversed || refund.attempts >= deps.maxAttempts) {
       const why = alreadyReversed ? 'M-Pesa says the payment was already reversed: check before retrying' : `${refund.attempts} attempts failed`;
       return { status: 'failed' as const, method, nextAttemptAt: refund.nextAttemptAt, detail: why };
@@ -234,7 +267,7 @@ export function createRefundsService(deps: RefundsServiceDeps) {
           originatorConversationId: attempt.originatorConversationId,
           method: attempt.method,
           amount: refund.amount,
-          phone: refund.phone,
+          phone: payablePhone(refund.phone),
           receipt: stkReceipt,
           remarks: remarksFor(eventTitle),
         }));
@@ -292,7 +325,9 @@ export function createRefundsService(deps: RefundsServiceDeps) {
             await repo.updateRefund(refund.id, { status: 'succeeded', receipt: input.transactionId!, updatedAt: now });
             await repo.recordTransitions([{ refundId: refund.id, from: refund.status, to: 'succeeded', detail: `${input.transactionId} (${input.source})`, at: now }]);
             await createLedger(tx).refundPaid(refund);
-            await emitWebhook(tx, (await findEvent(tx, refund.eventId))!.userId, 'refund.succeeded', { refundId: refund.id, orderId: refund.orderId, eventId: refund.eventId, amount: refund.amount, reason: refund.reason, receipt: input.transactionId! });
+            // A refund of an unmatched Paybill payment has no event, so no organiser to tell.
+            if (refund.eventId) await emitWebhook(tx, (await findEvent(tx, refund.eventId))!.userId, 'refund.succeeded', { refundId: refund.id, orderId: refund.orderId, eventId: refund.eventId, amount: refund.amount, reason: refund.reason, receipt: input.transactionId! });
+            if (refund.unmatchedPaymentId) await createPaybillRepository(tx).markRefunded(refund.unmatchedPaymentId);
             return { refundId: refund.id, status: 'succeeded' as const, changed: true };
           }
           await repo.updateAttempt(attempt.id, { ...finished, status: 'failed' });

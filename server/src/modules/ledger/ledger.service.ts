@@ -24,7 +24,8 @@ export interface LedgerPayout {
  */
 export interface LedgerMoney {
   id: string;
-  eventId: string;
+  /** None for a refund of a Paybill payment no order claims (docs/decisions/paybill.md). */
+  eventId: string | null;
   amount: number;
   feeAmount?: number | undefined;
 }
@@ -52,7 +53,8 @@ export const ledgerMessages = {
  *   refunds payable up;
  * - refundPaid: M-Pesa paid it: refunds payable down, clearing down;
  * - unmatchedReceived / unmatchedPlaced: a Paybill payment no order claims is held in `unmatched_receipts` until an
- *   administrator places it (then it posts as its order's payment).
+ *   administrator places it (then it posts as its order's payment); unmatchedRefundOwed: or refunds it (unmatched
+ *   receipts down, refunds payable up; then refundPaid).
  * A refund that fails for good posts nothing: it is still owed until an administrator retries it.
  * Payouts (docs/decisions/payouts.md), `payouts_in_flight` being what is owed to organisers and on its way:
  * - payoutMade: per event of the payout, its organiser payable debited by its share (credited for a share
@@ -127,6 +129,23 @@ export function createLedger(executor: Executor) {
           legs: [
             { account: 'unmatched_receipts', amount: unmatched.amount },
             { account: 'mpesa_clearing', amount: -unmatched.amount },
+          ],
+        },
+      ]);
+    },
+
+    /**
+     * An administrator refunds an unmatched payment instead of placing it: out of `unmatched_receipts` into refunds
+     * payable (no event, no organiser, no fee), then paid like any refund (`refundPaid`). Posted once per refund.
+     */
+    async unmatchedRefundOwed(refund: { id: string; amount: number }): Promise<void> {
+      await repo.post([
+        {
+          kind: 'refund',
+          refundId: refund.id,
+          legs: [
+            { account: 'unmatched_receipts', amount: refund.amount },
+            { account: 'refunds_payable', amount: -refund.amount },
           ],
         },
       ]);

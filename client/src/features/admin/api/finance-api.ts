@@ -110,3 +110,27 @@ export async function getReconciliations(signal?: AbortSignal): Promise<Reconcil
 export async function reconcileNow(): Promise<ReconciliationRun> {
   return (await api.post<ReconciliationRun>('/admin/reconciliation/run')).data;
 }
+
+/** A Paybill payment whose account number matched no order (docs/decisions/paybill.md). */
+export type UnmatchedPaymentStatus = 'waiting' | 'attached' | 'refunding' | 'refunded';
+export interface UnmatchedPaymentRow {
+  _id: string;
+  transId: string;
+  billRefNumber: string;
+  amount: number;
+  /** As M-Pesa names the payer: masked on Daraja v2. */
+  msisdn: string;
+  status: UnmatchedPaymentStatus;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+/** GET /api/admin/unmatched-payments (admin): newest first. */
+export async function getUnmatchedPayments(signal?: AbortSignal): Promise<UnmatchedPaymentRow[]> {
+  return (await api.get<UnmatchedPaymentRow[]>('/admin/unmatched-payments', { signal })).data;
+}
+
+/** POST /api/admin/unmatched-payments/:id/refund (admin): reversed by its TransID; 409 once placed or refunded. */
+export async function refundUnmatchedPayment(id: string, reason: string): Promise<{ status: 'refunding'; refundId: string }> {
+  return (await api.post<{ status: 'refunding'; refundId: string }>(`/admin/unmatched-payments/${encodeURIComponent(id)}/refund`, { reason })).data;
+}

@@ -27,6 +27,7 @@ import {
 } from '../api/finance-api';
 import { financeFigures } from '../lib/finance-figures';
 import { ReconciliationPanel } from './reconciliation-panel';
+import { UnmatchedPaymentsSection } from './unmatched-payments-section';
 
 type Filter = AdminPayoutStatus | '';
 
@@ -291,6 +292,8 @@ export function FinanceSection() {
           </Button>
         </div>
       </form>
+
+      <UnmatchedPaymentsSection />
 
       <ConfirmDialog
         open={pending !== null}
