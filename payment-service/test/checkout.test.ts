@@ -79,7 +79,8 @@ describe('paid checkout through the payment service and the Daraja simulator', (
     const push = await s.stkPush(buyer.token, eventId, phone);
     expect(push.status).toBe(200);
     const settled = await s.waitSettled(buyer.token, push.body.CheckoutRequestID);
-    expect(settled.body).toMatchObject({ success: false, status });
+    // resultCode lets the dialog say the outcome in the buyer's language (resultDesc is English).
+    expect(settled.body).toMatchObject({ success: false, status, resultCode: code });
     expect(settled.body.resultDesc).toMatch(/^Payment failed or cancelled/);
     expect(settled.body.resultDesc).toMatch(desc);
     const [row] = await s.server.db.select().from(payments).where(eq(payments.checkoutRequestId, push.body.CheckoutRequestID));

@@ -200,6 +200,7 @@ export const paymentView = z
     orderStatus: orderStatusSchema,
     success: z.boolean().meta({ description: 'Paid and the tickets issued.' }),
     resultDesc: z.string().meta({ description: 'What to tell the buyer.' }),
+    resultCode: z.int().nullable().optional().meta({ description: "M-Pesa's ResultCode once the prompt finished (1032: cancelled on the phone, 1037: phone unreachable...), so a client can say it in the buyer's language." }),
     eventId: id,
     eventTitle: z.string(),
     amount: shillingsSchema,

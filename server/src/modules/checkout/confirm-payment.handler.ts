@@ -13,6 +13,8 @@ function confirmAnswer(view: PaymentView) {
     success: view.success,
     resultDesc: view.resultDesc,
     resultdDesc: view.resultDesc,
+    // M-Pesa's code, so the dialog can say the outcome in the buyer's language (resultDesc is English).
+    ...(view.resultCode != null ? { resultCode: view.resultCode } : {}),
     status: view.status,
     orderStatus: view.orderStatus,
     CheckoutRequestID: view.checkoutRequestId,

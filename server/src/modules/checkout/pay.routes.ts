@@ -196,7 +196,7 @@ export function createPayRouter(deps: {
       access: 'optional',
       body: confirmPaymentBody,
       responses: {
-        200: '`{success, resultDesc, resultdDesc, status, orderStatus, CheckoutRequestID, eventId, amount, quantity, mpesaReceiptNumber, ticketToken?}`.',
+        200: '`{success, resultDesc, resultdDesc, resultCode?, status, orderStatus, CheckoutRequestID, eventId, amount, quantity, mpesaReceiptNumber, ticketToken?}`.',
         400: 'No CheckoutRequestID.',
         401: "A member's payment asked about without their token.",
         404: 'No payment to confirm.',

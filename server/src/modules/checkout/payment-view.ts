@@ -4,7 +4,7 @@ export const PENDING_MESSAGE = 'Payment is still pending. Complete the M-Pesa pr
 
 /** A payment as its owner's status call describes it (confirmPayment, the payment dialog's polls). */
 export function describePayment(
-  payment: Pick<PaymentRow, 'status' | 'resultDesc' | 'checkoutRequestId' | 'eventId' | 'amount' | 'mpesaReceiptNumber' | 'createdAt'>,
+  payment: Pick<PaymentRow, 'status' | 'resultCode' | 'resultDesc' | 'checkoutRequestId' | 'eventId' | 'amount' | 'mpesaReceiptNumber' | 'createdAt'>,
   order: Pick<OrderRow, 'status' | 'quantity'>,
   title: string,
 ) {
@@ -24,6 +24,7 @@ export function describePayment(
     orderStatus: order.status,
     success: status === 'success' && order.status === 'paid',
     resultDesc,
+    resultCode: status === 'pending' ? null : payment.resultCode,
     eventId: payment.eventId,
     eventTitle: title,
     amount: payment.amount,

@@ -69,6 +69,8 @@ export interface ConfirmResult {
   success: boolean;
   resultDesc?: string;
   resultdDesc?: string;
+  /** M-Pesa's ResultCode once the prompt finished: said in the buyer's language when it is a common one. */
+  resultCode?: number;
   status: PaymentStatus;
   orderStatus?: 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refund_due';
   CheckoutRequestID?: string;

@@ -10,6 +10,7 @@ import {
   QUEUE_RETRY_MS,
   RESUME_WITHIN_MS,
   STATUS,
+  outcomeDetail,
   paymentFlow,
   resumedState,
   type PaymentAction,
@@ -17,6 +18,7 @@ import {
   type PaymentTask,
 } from './payment-flow';
 import type { TicketOrder } from './ticket-order';
+import { loadCatalogsForTests, switchLanguageForTests } from '../../../lib/i18n/catalogs-for-tests';
 
 const NOW = Date.UTC(2026, 10, 28, 18, 0);
 const PHONE = '254712345678';
@@ -405,5 +407,26 @@ describe('paying from the M-Pesa menu (Paybill)', () => {
     expect(paymentFlow(following(), { type: 'usePaybill', now: NOW + 1000 }).phase).toBe('pending');
     expect(polled(following(), answer({ status: 'cancelled', orderStatus: 'cancelled' })).phase).toBe('failed');
     expect(polled(withPaybill(), answer({ status: 'failed', orderStatus: 'failed' }), NOW + 6 * 60_000).phase).toBe('failed');
+  });
+});
+
+describe('outcomeDetail: what went wrong, in the buyer’s language', () => {
+  it('says M-Pesa’s common outcomes from their code in English and Kiswahili, and the server’s words otherwise', async () => {
+    await loadCatalogsForTests('tickets');
+    const dismissed = { status: 'cancelled', resultCode: 1032, resultDesc: 'Payment failed or cancelled: the request was cancelled on the phone.' } as const;
+    const unreachable = { status: 'failed', resultCode: 1037, resultDesc: 'Payment failed or cancelled: DS timeout user cannot be reached' } as const;
+    const rare = { status: 'failed', resultCode: 2029, resultDesc: 'Payment failed or cancelled: some rare refusal' } as const;
+    try {
+      await switchLanguageForTests('sw');
+      expect(outcomeDetail(dismissed)).toBe('Ombi lilighairiwa kwenye simu.');
+      expect(outcomeDetail(unreachable)).toBe('Simu haikupatikana (imezimwa au haina mtandao).');
+      expect(outcomeDetail(rare)).toBe('Some rare refusal');
+      await switchLanguageForTests('en');
+      expect(outcomeDetail(dismissed)).toBe('The request was cancelled on the phone.');
+      // A success never shows a failure's words, whatever code came with it.
+      expect(outcomeDetail({ status: 'success', resultCode: 0, resultDesc: 'Payment successful. Your ticket is ready.' })).toBe('Your ticket is ready.');
+    } finally {
+      await switchLanguageForTests('en');
+    }
   });
 });

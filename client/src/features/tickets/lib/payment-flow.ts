@@ -191,8 +191,20 @@ function httpLink(value: unknown): string | null {
   }
 }
 
-/** The server's resultDesc without the words the status line already says. */
-export function outcomeDetail(result: Pick<ConfirmResult, 'resultDesc' | 'resultdDesc'>): string | null {
+/** M-Pesa's common outcomes of a prompt, said in the buyer's language (the server's resultDesc is English). */
+const MPESA_OUTCOMES: Record<number, string> = {
+  1: 'tickets.mpesaInsufficientBalance',
+  1001: 'tickets.mpesaBusy',
+  1019: 'tickets.mpesaExpired',
+  1032: 'tickets.mpesaCancelled',
+  1037: 'tickets.mpesaUnreachable',
+  2001: 'tickets.mpesaWrongPin',
+};
+
+/** What went wrong with the prompt: a common M-Pesa outcome in the buyer's language, else the server's resultDesc without the words the status line already says. */
+export function outcomeDetail(result: Pick<ConfirmResult, 'resultDesc' | 'resultdDesc' | 'resultCode' | 'status'>): string | null {
+  const known = result.status !== 'success' && result.resultCode !== undefined ? MPESA_OUTCOMES[result.resultCode] : undefined;
+  if (known) return t(known);
   const text = (result.resultDesc ?? result.resultdDesc ?? '').trim();
   const rest = text.replace(/^(Payment successful\.|Payment failed or cancelled:)\s*/i, '');
   if (!rest) return null;
