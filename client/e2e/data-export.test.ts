@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, downloadedBytes, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -50,7 +49,7 @@ describe('Download my data on the profile', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download ZIP' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^tukio-data-\d{4}-\d{2}-\d{2}\.zip$/);
     // A ZIP (its contents are checked in server/test/data-export.test.ts).
-    expect(readFileSync(await download.path()).subarray(0, 4)).toEqual(Buffer.from('PK\x03\x04', 'latin1'));
+    expect((await downloadedBytes(download)).subarray(0, 4)).toEqual(Buffer.from('PK\x03\x04', 'latin1'));
     await page.getByText('Downloaded. This link has now been used', { exact: false }).waitFor();
 
     // A second visit finds the link used.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments, tickets } from '../../server/src/db/schema.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -161,7 +161,7 @@ describe('the organiser dashboard in the browser', () => {
     // Export CSV: the server's daily sales, as a file.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('sales-kisumu-lakeside-food-festival.csv');
-    const lines = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+    const lines = (await downloadedText(download)).trim().split(/\r?\n/);
     expect(lines).toEqual(['"Day","Tickets","Revenue (KES)"', `"${kenyanDay(-2)}","2","3000"`, `"${kenyanDay(-1)}","0","0"`, `"${kenyanDay(0)}","1","1500"`]);
 
     // The event page's organiser panels lead here too.

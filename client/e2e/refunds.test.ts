@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -226,7 +226,7 @@ describe('event cancellation and refunds in the browser', () => {
     await screenshots(page, 'profile-transactions');
 
     const [download] = await Promise.all([page.waitForEvent('download'), overlay.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '').trim().split(/\r?\n/);
+    const lines = (await downloadedText(download)).replace(/^\ufeff/, '').trim().split(/\r?\n/);
     expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time","Refund Status","Refund Amount","Refund Receipt","M-Pesa Receipt"');
     expect(lines[1]).toMatch(new RegExp(`^"${title}","ws_CO_[^"]+","${BUYER_PHONE}","1500",.*,"success",.*,"succeeded","1500","${paid.refundReceipt}","[A-Z0-9]{10}"$`));
 

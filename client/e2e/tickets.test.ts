@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -135,7 +134,7 @@ describe('paid tickets in the browser', () => {
     await overlay.getByText('Cancelled', { exact: true }).waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), overlay.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('transactions.csv');
-    const csv = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
+    const csv = (await downloadedText(download)).replace(/^\ufeff/, '');
     const lines = csv.trim().split(/\r?\n/);
     expect(lines[0]).toBe('"Event Name","Transaction ID","Phone Number","Amount","Date","Status","Time","Refund Status","Refund Amount","Refund Receipt","M-Pesa Receipt"');
     expect(lines).toHaveLength(3);
@@ -204,7 +203,7 @@ describe('paid tickets in the browser', () => {
     // The attendee list downloads as CSV (with the token, as a file).
     const [download] = await Promise.all([page.waitForEvent('download'), attendees.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`attendees-${eventId}.csv`);
-    expect(readFileSync(await download.path(), 'utf8').split(/\r?\n/)[0]).toContain('"Username"');
+    expect((await downloadedText(download)).split(/\r?\n/)[0]).toContain('"Username"');
 
     await page.goto('/profile');
     await page.getByRole('link', { name: `Check in tickets for ${title}` }).waitFor();

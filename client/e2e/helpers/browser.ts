@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
 import { expect, vi } from 'vitest';
 import type { Harness } from './harness.js';
 
@@ -131,3 +131,17 @@ export async function screenshotsAtWidths(page: Page, name: string, options: { f
   }
   if (original) await page.setViewportSize(original);
 }
+
+/**
+ * The bytes of a finished download. Read as a stream: the tests share one Chromium over a connection
+ * (client/e2e/global-setup.ts), and a remote browser's download has no local path.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A finished download as text (UTF-8). */
+export const downloadedText = async (download: Download) => (await downloadedBytes(download)).toString('utf8');

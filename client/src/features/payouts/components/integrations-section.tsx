@@ -31,7 +31,7 @@ function Choices({ legend, names, chosen, onChange }: { legend: string; names: r
       {names.map((name) => (
         <label key={name}>
           <input type="checkbox" checked={chosen.includes(name)} onChange={(event) => onChange(event.target.checked ? [...chosen, name] : chosen.filter((entry) => entry !== name))} />{' '}
-          <code>{name}</code>
+          <code className="mono">{name}</code>
         </label>
       ))}
     </fieldset>
@@ -77,7 +77,7 @@ function ApiKeys() {
             <span>
               <strong>{key.name}</strong> <code>{key.prefix}…</code>
               <br />
-              <small className="muted">{key.scopes.join(', ')}</small>
+              <small className="muted mono">{key.scopes.join(', ')}</small>
             </span>
             {key.revokedAt ? (
               <span className="muted">{t('payouts.revokedOn', { time: formatDateTime(key.revokedAt) })}</span>
@@ -135,7 +135,7 @@ function Webhooks() {
             <span>
               <code className="integration-url">{endpoint.url}</code>
               <br />
-              <small className="muted">{endpoint.events.join(', ')}</small>
+              <small className="muted mono">{endpoint.events.join(', ')}</small>
             </span>
             <Button variant="secondary" onClick={() => remove.mutate(endpoint._id)}>
               {t('payouts.remove')}
