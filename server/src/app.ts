@@ -308,7 +308,7 @@ export function createServices(deps: AppDeps) {
       },
     },
   });
-  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, mpesaTariff: config.fees.mpesaTariff, metrics, waitlist, guests: { links: guestLinks, sms: sms.service } });
+  const payments = createPaymentsService({ db, tickets, logger, holdMinutes: config.holdMinutes, mpesaTariff: config.fees.mpesaTariff, metrics, waitlist, guests: { links: guestLinks, sms: sms.service }, paybillOffered: Boolean(config.paybillShortcode) });
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   // The checkout the browser drives (/pay): this server holds and records; the payment service only speaks to M-Pesa.
   const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });

@@ -29,6 +29,8 @@ export interface PaymentsServiceDeps {
   /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
   waitlist?: SoldOutNotes | undefined;
   guests?: { links: GuestTicketLinks; sms: Pick<SmsService, 'enqueue'> } | undefined;
+  /** A Paybill number is offered (docs/decisions/paybill.md): a failed or dismissed prompt keeps its seats held until the hold's expiry. */
+  paybillOffered?: boolean | undefined;
 }
 
 /**

@@ -37,8 +37,9 @@ export const checkoutPersonalData: PersonalDataDeclaration = {
     },
     {
       table: 'reconciliation_findings', onErase: 'anonymise',
-      about: 'What a check found (M-Pesa receipt and amounts); no person is named.',
+      about: 'What a check found (M-Pesa receipt and amounts), and the review of an admin who looked into it; only that admin is named, so none is exported.',
       subject: {},
+      otherUsers: { reviewed_by: 'withheld' },
       personal: {},
     },
   ],

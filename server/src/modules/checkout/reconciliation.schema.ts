@@ -43,6 +43,13 @@ export const reconciliationFindings = pgTable(
     mpesaAmount: integer('mpesa_amount'),
     /** Tukio's amount (null when Tukio had no record). */
     tukioAmount: integer('tukio_amount'),
+    /**
+     * An administrator looked into it ("Mark reviewed"): when, who, and what they found. Set once and kept (a finding
+     * is the record of what M-Pesa and Tukio disagreed about; the note is how it was settled).
+     */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: id('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewNote: text('review_note'),
     createdAt: createdAt(),
   },
   (t) => [index('reconciliation_findings_run_idx').on(t.runId)],

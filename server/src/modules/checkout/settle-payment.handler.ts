@@ -26,6 +26,11 @@ export interface SettlePaymentDeps {
   mpesaTariff?: MpesaTariff | undefined;
   /** Guest orders' tickets go to the phone by SMS, as a link to their ticket page (docs/decisions/guest-checkout.md). */
   guests?: { links: GuestTicketLinks; sms: Pick<SmsService, 'enqueue'> } | undefined;
+  /**
+   * The buyer may pay from the M-Pesa menu instead (a Paybill number is offered, docs/decisions/paybill.md): a prompt
+   * that is dismissed or fails then keeps its order's seats held until the hold's expiry, as the dialog promises.
+   */
+  paybillOffered?: boolean | undefined;
 }
 
 /**
@@ -111,10 +116,14 @@ function refuseMismatchedCallback(input: SettleInput, newStatus: PaymentStatus, 
  * Records a Daraja result exactly once, in one transaction with the payment and its order locked: a success
  * issues the tickets (each of the type and price it was bought as); one that arrives after its hold ran out gets
  * tickets only if seats remain, else the order is refund_due with its refund row; a failure or cancellation
- * releases the seats; a success M-Pesa's own query contradicts voids what it issued. Duplicates change nothing.
+ * releases the seats (unless the Paybill is offered: then they stay held until the hold's expiry); a success M-Pesa's own query contradicts voids what it issued. Duplicates change nothing.
  */
 export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
   const { db, tickets, logger } = deps;
+
+  /** A failed or dismissed prompt leaves a live hold alone while the buyer can still pay it from the M-Pesa menu. */
+  const keepsHoldForPaybill = (order: OrderRow, now: Date) =>
+    deps.paybillOffered === true && order.status === 'pending' && order.holdExpiresAt !== null && order.holdExpiresAt > now;
 
   /**
    * Tells the buyer their tickets are issued: a member by email; a guest by SMS (a link to the order's
@@ -284,6 +293,9 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           contradiction = await recordContradiction(payments, payment, input, 0);
         }
         if (newStatus !== 'success') {
+          // The dialog now offers the Paybill with "pay before <hold's end>": the seats stay the buyer's until then
+          // (the hold's expiry lets them go as for any hold), so a menu payment within it gets them.
+          if (keepsHoldForPaybill(order, new Date())) return changed(order.status);
           const released = await payments.setOrderStatus(order.id, newStatus === 'cancelled' ? 'cancelled' : 'failed', ['pending']);
           return changed(released?.status ?? order.status);
         }
