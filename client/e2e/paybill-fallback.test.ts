@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tickets } from '../../server/src/db/schema.js';
+import { orders, tickets } from '../../server/src/db/schema.js';
 import { SIMULATOR_CREDENTIALS } from '../../simulator/src/config.js';
 import en from '../src/locales/en/tickets.json' with { type: 'json' };
 import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
@@ -12,7 +12,9 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
  * Paying from the M-Pesa menu when the prompt fails (docs/decisions/paybill.md), at phone width, in both languages:
  * a guest's prompt is dismissed on the phone (the simulator's cancelling number) → the dialog shows the Paybill
  * number, the order number as the account and the amount → the customer pays from the simulated M-Pesa menu (its
- * C2B API: validation, then confirmation) → the dialog turns to the ticket.
+ * C2B API: validation, then confirmation) → the dialog turns to the ticket. Meanwhile the order keeps its seats held
+ * until the "pay before" time the dialog shows (docs/decisions/paybill.md, "Seats after a failed prompt"); the event
+ * has exactly the two seats the two languages buy, so nothing is oversold.
  */
 
 let h: Harness;
@@ -30,7 +32,7 @@ beforeAll(async () => {
     date: `${kenyanDay(15)}T19:00`,
     location: 'KICC Grounds, Nairobi',
     ticketPrice: 1200,
-    capacity: 50,
+    capacity: 2,
   });
 });
 
@@ -41,7 +43,7 @@ afterAll(async () => {
 describe('Paybill fallback in the browser', () => {
   it.each(['en', 'sw'] as const)('%s: a dismissed prompt shows the Paybill details, and paying from the menu brings the ticket', async (language) => {
     const text = catalogs[language];
-    const { context, page, errors } = await h.newPage({ width: 393, height: 852 });
+    const { context, page, errors } = await h.newPage({ width: 390, height: 844 });
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     if (language === 'sw') {
@@ -61,8 +63,15 @@ describe('Paybill fallback in the browser', () => {
     const account = (await pay.getByTestId('paybill-account').textContent())!;
     expect(account).toMatch(/^[2-9A-HJKMNP-Z]{7}$/);
     expect(await pay.getByTestId('paybill-amount').textContent()).toContain('1,200');
-    await pay.getByText(/\d+:\d{2}/).first().waitFor();
-    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `paybill-details-${language}-393.png`), animations: 'disabled' });
+    // "Pay before <time> (<left> left)": the end of the order's hold, which the dismissed prompt did not release.
+    const payBefore = text['tickets.paybillHeldUntil'].split('{time}')[0]!;
+    const heldUntil = pay.getByText(payBefore, { exact: false });
+    await heldUntil.waitFor();
+    expect(await heldUntil.textContent()).toMatch(/\d{1,2}[:.]\d{2}/);
+    const [order] = await h.server.db.select().from(orders).where(eq(orders.orderCode, account));
+    expect(order).toMatchObject({ status: 'pending' });
+    expect(order!.holdExpiresAt!.getTime()).toBeGreaterThan(Date.now());
+    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `paybill-details-${language}-390.png`), animations: 'disabled' });
 
     // Paid from the simulated M-Pesa menu (Pay Bill): validation accepts the order number, the confirmation settles it.
     const paid = await fetch(`${h.simulator!.url}/simulator/menu/pay`, {
@@ -73,9 +82,10 @@ describe('Paybill fallback in the browser', () => {
     expect(await paid.json()).toMatchObject({ status: 'completed', resultCode: '0', confirmationSent: true });
 
     await pay.getByText(text['tickets.statusSuccess'], { exact: true }).waitFor({ timeout: 20_000 });
-    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `paybill-paid-${language}-393.png`), animations: 'disabled' });
+    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `paybill-paid-${language}-390.png`), animations: 'disabled' });
     const issued = await h.server.db.select().from(tickets).where(eq(tickets.eventId, eventId));
     expect(issued.length).toBe(language === 'en' ? 1 : 2);
+    expect(issued.length).toBeLessThanOrEqual(2);
     expect(seriousErrors(errors)).toEqual([]);
     await context.close();
   });

@@ -1420,6 +1420,12 @@ export const routeTable: RouteEntry[] = [
   },
   {
     method: 'POST',
+    path: '/api/admin/reconciliation/findings/:id/review',
+    scenarios: [{ name: 'an unknown finding', request: () => json('POST', '/api/admin/reconciliation/findings/0123456789abcdef01234567/review', { note: 'Checked with Safaricom' }), ok: 404 }],
+    fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }), body: () => ({ note: 'Checked with Safaricom' }) },
+  },
+  {
+    method: 'POST',
     path: '/api/admin/unmatched-payments/:id/refund',
     scenarios: [{ name: 'an unknown payment', request: () => json('POST', '/api/admin/unmatched-payments/0123456789abcdef01234567/refund', { reason: 'Payer asked for it back' }), ok: 404 }],
     fuzz: { as: 'admin', params: () => ({ id: '0123456789abcdef01234567' }), body: () => ({ reason: 'Payer asked for it back' }) },

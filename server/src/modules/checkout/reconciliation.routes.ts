@@ -1,14 +1,22 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
+import { idParam } from '../../lib/validate.js';
 import type { Reconciliation } from './reconciliation.js';
 
-const finding = z.object({
-  kind: z.enum(['recovered', 'unmatched', 'amount_differs', 'missing_at_mpesa']),
-  transId: z.string(),
-  mpesaAmount: z.int().nullable(),
-  tukioAmount: z.int().nullable(),
-});
+const finding = z
+  .object({
+    _id: z.string(),
+    kind: z.enum(['recovered', 'unmatched', 'amount_differs', 'missing_at_mpesa']),
+    transId: z.string(),
+    mpesaAmount: z.int().nullable(),
+    tukioAmount: z.int().nullable(),
+    /** An administrator's "Mark reviewed": when, who (null once their account is gone), what they found. */
+    review: z.object({ at: z.string(), by: z.string().nullable(), note: z.string() }).nullable(),
+  })
+  .meta({ id: 'ReconciliationFinding' });
+const findingParams = z.object({ id: idParam('Finding id') });
+const reviewBody = z.object({ note: z.string().trim().min(3, 'Say what you found in at least 3 characters.').max(1000) });
 const run = z
   .object({
     _id: z.string(),
@@ -33,7 +41,7 @@ export function createAdminReconciliationRouter(deps: { reconciliation: Reconcil
     {
       summary: "The latest reconciliations with M-Pesa's list of Paybill payments, and what each found, newest first",
       access: 'admin',
-      responses: { 200: { description: 'Bare array of runs `[{_id, windowFrom, windowTo, status, pulled, error, createdAt, finishedAt, findings:[{kind, transId, mpesaAmount, tukioAmount}]}]`.', schema: z.array(run) } },
+      responses: { 200: { description: 'Bare array of runs `[{_id, windowFrom, windowTo, status, pulled, error, createdAt, finishedAt, findings:[{_id, kind, transId, mpesaAmount, tukioAmount, review}]}]`; `review` is `{at, by, note}` or null.', schema: z.array(run) } },
     },
     () => deps.reconciliation.list(),
   );
@@ -46,6 +54,22 @@ export function createAdminReconciliationRouter(deps: { reconciliation: Reconcil
       responses: { 200: { description: 'The run (`status` failed with `error` when M-Pesa could not be asked).', schema: run } },
     },
     ({ user }) => deps.reconciliation.run(user.id),
+  );
+
+  routes.post(
+    '/findings/:id/review',
+    {
+      summary: 'Mark an amount that differs or a receipt M-Pesa does not list as reviewed, with what was found (kept with the finding)',
+      access: 'admin',
+      params: findingParams,
+      body: reviewBody,
+      responses: {
+        200: { description: 'The finding with its `review: {at, by, note}`.', schema: finding },
+        404: 'No such finding.',
+        409: 'Already reviewed, or a kind that needs no review (recovered, unmatched).',
+      },
+    },
+    ({ params, body, user }) => deps.reconciliation.review(params.id, body.note, user),
   );
 
   return router;

@@ -1,6 +1,8 @@
 import { pullTransactionsResponse, paybillCheckoutId, type PulledTransaction, type PullTransactionsResponse } from '@tukio/shared/internal-c2b';
-import { and, desc, eq, gte, inArray, like, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, like, lte, or } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { users, type AuthUser } from '../auth/index.js';
 import { newId } from '../../db/ids.js';
 import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
@@ -40,6 +42,9 @@ interface Finding {
 }
 
 const HOUR_MS = 3600_000;
+
+/** The findings an administrator must look into: the others were settled (recovered) or wait in the unmatched queue. */
+export const REVIEWABLE_FINDINGS: readonly ReconciliationFindingKind[] = ['amount_differs', 'missing_at_mpesa'];
 
 /**
  * Daily reconciliation (docs/decisions/reconciliation.md): M-Pesa's list of the paybill shortcode's payments in the
@@ -154,7 +159,12 @@ export function createReconciliation(deps: {
 
   async function report(runId: string) {
     const [row] = await db.select().from(reconciliationRuns).where(eq(reconciliationRuns.id, runId));
-    const findings = await db.select().from(reconciliationFindings).where(eq(reconciliationFindings.runId, runId)).orderBy(reconciliationFindings.createdAt, reconciliationFindings.transId);
+    const findings = await db
+      .select({ finding: reconciliationFindings, reviewer: users.username })
+      .from(reconciliationFindings)
+      .leftJoin(users, eq(users.id, reconciliationFindings.reviewedBy))
+      .where(eq(reconciliationFindings.runId, runId))
+      .orderBy(reconciliationFindings.createdAt, reconciliationFindings.transId);
     return {
       _id: row!.id,
       windowFrom: row!.windowFrom.toISOString(),
@@ -164,8 +174,35 @@ export function createReconciliation(deps: {
       error: row!.error,
       createdAt: row!.createdAt.toISOString(),
       finishedAt: row!.finishedAt?.toISOString() ?? null,
-      findings: findings.map((finding) => ({ kind: finding.kind, transId: finding.transId, mpesaAmount: finding.mpesaAmount, tukioAmount: finding.tukioAmount })),
+      findings: findings.map(({ finding, reviewer }) => ({
+        _id: finding.id,
+        kind: finding.kind,
+        transId: finding.transId,
+        mpesaAmount: finding.mpesaAmount,
+        tukioAmount: finding.tukioAmount,
+        review: finding.reviewedAt ? { at: finding.reviewedAt.toISOString(), by: reviewer, note: finding.reviewNote ?? '' } : null,
+      })),
     };
+  }
+
+  /**
+   * "Mark reviewed": an administrator looked into an amount that differs or a receipt M-Pesa does not list, and says
+   * what they found. Set once (a second review is refused) and kept with the finding; nothing else changes, since the
+   * money is put right, if at all, by the existing refund and unmatched-payment actions.
+   */
+  async function review(findingId: string, note: string, admin: AuthUser) {
+    const [finding] = await db.select().from(reconciliationFindings).where(eq(reconciliationFindings.id, findingId));
+    if (!finding) throw AppError.notFound('reconciliation_finding_not_found', 'Reconciliation finding not found.');
+    if (!REVIEWABLE_FINDINGS.includes(finding.kind)) throw AppError.conflict('reconciliation_finding_not_reviewable', 'Only amounts that differ and receipts M-Pesa does not list are reviewed.');
+    const [marked] = await db
+      .update(reconciliationFindings)
+      .set({ reviewedAt: now(), reviewedBy: admin.id, reviewNote: note })
+      .where(and(eq(reconciliationFindings.id, findingId), isNull(reconciliationFindings.reviewedAt)))
+      .returning();
+    if (!marked) throw AppError.conflict('reconciliation_finding_reviewed', 'This finding was already reviewed.');
+    logger.info(`reconciliation finding ${finding.id} (${finding.kind} ${finding.transId}) reviewed by ${admin.username} (${admin.id}): ${note}`);
+    const runs = await report(finding.runId);
+    return runs.findings.find((item) => item._id === findingId)!;
   }
 
   /** The latest runs with their findings, newest first. */
@@ -179,6 +216,7 @@ export function createReconciliation(deps: {
   return {
     run,
     list,
+    review,
     start: () => task.start(),
     stop: () => task.stop(),
     /** The daily job's run, now (tests). */

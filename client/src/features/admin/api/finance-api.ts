@@ -83,10 +83,13 @@ export async function setEarlyPayouts(userId: string, allowed: boolean): Promise
 
 /** A difference a reconciliation with M-Pesa found (docs/decisions/reconciliation.md). */
 export interface ReconciliationFinding {
+  _id: string;
   kind: 'recovered' | 'unmatched' | 'amount_differs' | 'missing_at_mpesa';
   transId: string;
   mpesaAmount: number | null;
   tukioAmount: number | null;
+  /** An administrator's "Mark reviewed" (who is null once their account is gone). */
+  review: { at: string; by: string | null; note: string } | null;
 }
 
 export interface ReconciliationRun {
@@ -109,6 +112,11 @@ export async function getReconciliations(signal?: AbortSignal): Promise<Reconcil
 /** POST /api/admin/reconciliation/run (admin): reconcile now; the run, failed when M-Pesa could not be asked. */
 export async function reconcileNow(): Promise<ReconciliationRun> {
   return (await api.post<ReconciliationRun>('/admin/reconciliation/run')).data;
+}
+
+/** POST /api/admin/reconciliation/findings/:id/review (admin): an amount that differs or a receipt M-Pesa does not list, looked into. */
+export async function reviewFinding(findingId: string, note: string): Promise<ReconciliationFinding> {
+  return (await api.post<ReconciliationFinding>(`/admin/reconciliation/findings/${encodeURIComponent(findingId)}/review`, { note })).data;
 }
 
 /** A Paybill payment whose account number matched no order (docs/decisions/paybill.md). */

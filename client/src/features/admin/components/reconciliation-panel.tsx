@@ -1,14 +1,18 @@
 /*
  * /admin › Finance › Reconciliation (docs/decisions/reconciliation.md): the daily comparison of M-Pesa's list of
- * Paybill payments with Tukio's, its findings, and "Reconcile now".
+ * Paybill payments with Tukio's, its findings, "Reconcile now", and "Mark reviewed" with a note on an amount that
+ * differs or a receipt M-Pesa does not list (asked in a dialog; the review is kept and shown with the finding).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { TextField } from '../../../components/ui/form-field';
+import { notify } from '../../../lib/notify';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
-import { getReconciliations, reconcileNow, type ReconciliationFinding } from '../api/finance-api';
+import { getReconciliations, reconcileNow, reviewFinding, type ReconciliationFinding } from '../api/finance-api';
 
 /* Catalog keys (admin.*). */
 const KIND: Record<ReconciliationFinding['kind'], string> = {
@@ -20,12 +24,48 @@ const KIND: Record<ReconciliationFinding['kind'], string> = {
 
 const amount = (value: number | null) => (value === null ? '–' : formatShillings(value));
 
+/** The kinds an administrator looks into; the others were settled or wait in the unmatched queue. */
+const REVIEWABLE: ReadonlyArray<ReconciliationFinding['kind']> = ['amount_differs', 'missing_at_mpesa'];
+/** The server's shortest note. */
+const MIN_NOTE = 3;
+
 export function ReconciliationPanel() {
   const t = useT();
   const queryClient = useQueryClient();
   const runs = useQuery({ queryKey: ['admin', 'reconciliation'], queryFn: ({ signal }) => getReconciliations(signal) });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [reviewing, setReviewing] = useState<ReconciliationFinding | null>(null);
+  const [note, setNote] = useState('');
+  const [reviewBusy, setReviewBusy] = useState(false);
+  const [reviewError, setReviewError] = useState<string | null>(null);
+
+  const closeReview = () => {
+    if (reviewBusy) return;
+    setReviewing(null);
+    setNote('');
+    setReviewError(null);
+  };
+
+  const review = async (finding: ReconciliationFinding) => {
+    if (note.trim().length < MIN_NOTE) {
+      setReviewError(t('admin.reconcileNoteShort'));
+      return;
+    }
+    setReviewBusy(true);
+    setReviewError(null);
+    try {
+      await reviewFinding(finding._id, note.trim());
+      notify.success(t('admin.reconcileReviewed'));
+      setReviewing(null);
+      setNote('');
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'reconciliation'] });
+    } catch (caught) {
+      setReviewError(getErrorMessage(caught, t('admin.financeActionFailed')));
+    } finally {
+      setReviewBusy(false);
+    }
+  };
 
   const runNow = async () => {
     setBusy(true);
@@ -79,10 +119,22 @@ export function ReconciliationPanel() {
                 {run.findings.length ? (
                   <dl className="refund-card__facts">
                     {run.findings.map((finding) => (
-                      <div key={`${finding.kind}-${finding.transId}`}>
+                      <div key={finding._id}>
                         <dt>{t(KIND[finding.kind])}</dt>
                         <dd>
                           <span className="mono">{finding.transId}</span> · {t('admin.reconcileAmounts', { mpesa: amount(finding.mpesaAmount), tukio: amount(finding.tukioAmount) })}
+                          {finding.review ? (
+                            <span className="reconcile-review">
+                              <span className="badge badge--success">{t('admin.reconcileReviewedBadge')}</span>{' '}
+                              {t('admin.reconcileReviewedBy', { name: finding.review.by ?? t('admin.reconcileFormerAdmin'), date: formatDateTime(finding.review.at) })}: {finding.review.note}
+                            </span>
+                          ) : REVIEWABLE.includes(finding.kind) ? (
+                            <span className="button-row">
+                              <Button variant="secondary" className="btn--sm" onClick={() => setReviewing(finding)} aria-label={t('admin.reconcileMarkReviewedOf', { receipt: finding.transId })}>
+                                {t('admin.reconcileMarkReviewed')}
+                              </Button>
+                            </span>
+                          ) : null}
                         </dd>
                       </div>
                     ))}
@@ -93,6 +145,22 @@ export function ReconciliationPanel() {
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={reviewing !== null}
+        title={t('admin.reconcileReviewTitle')}
+        description={reviewing ? <p>{t('admin.reconcileReviewDescription', { kind: t(KIND[reviewing.kind]), receipt: reviewing.transId })}</p> : null}
+        confirmLabel={t('admin.reconcileMarkReviewed')}
+        busyLabel={t('admin.working')}
+        tone="primary"
+        busy={reviewBusy}
+        error={reviewError}
+        onConfirm={() => {
+          if (reviewing) void review(reviewing);
+        }}
+        onClose={closeReview}
+      >
+        <TextField label={t('admin.reconcileNote')} name="note" value={note} onChange={(event) => setNote(event.target.value)} hint={t('admin.reconcileNoteHint')} />
+      </ConfirmDialog>
     </>
   );
 }
