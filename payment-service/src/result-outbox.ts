@@ -11,6 +11,8 @@ export const PARKED_LOG = 'parked.log';
 const COMPACT_AFTER_BYTES = 1024 * 1024;
 /** Keys of delivered results remembered, so a callback Daraja sends twice is delivered once. */
 const REMEMBERED = 10_000;
+/** Deliveries in flight at once: a burst goes out together without swamping the API server's connection pool. */
+const DELIVERIES_AT_ONCE = 8;
 
 /** What every result the outbox carries names: our attempt, where it came from, and M-Pesa's verdict. */
 export interface AttemptResult {
@@ -140,7 +142,8 @@ export function createResultOutbox<Result>(deps: {
   let fd = -1;
   let appended = 0;
   let timer: NodeJS.Timeout | undefined;
-  let pumping: Promise<void> | undefined;
+  /** Deliveries waiting on the API server's answer, by key. */
+  const inFlight = new Map<string, Promise<void>>();
   let started = false;
   let stopped = false;
 
@@ -222,31 +225,34 @@ export function createResultOutbox<Result>(deps: {
     deps.onDelivered?.(entry.result);
   }
 
-  async function pump() {
-    for (;;) {
-      const due = [...queued.values()].filter((entry) => entry.dueAt <= Date.now());
-      if (due.length === 0) return;
-      for (const entry of due) {
-        if (stopped) return;
-        await deliverOne(entry);
-      }
-    }
-  }
-
-  function schedule() {
+  /**
+   * Starts deliveries of due results, up to DELIVERIES_AT_ONCE in flight (each ends by calling this again), and sets
+   * the timer for the next retry. One at a time, a burst of Paybill confirmations waited on each round trip in turn
+   * (13 payments/s in `MODE=c2b bench/checkout.mjs`); the API server settles each result in its own transaction, so
+   * results need no order among them.
+   */
+  function kick() {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!started || stopped || queued.size === 0) return;
-    const next = Math.min(...[...queued.values()].map((entry) => entry.dueAt));
-    timer = setTimeout(kick, Math.max(0, next - Date.now()));
-  }
-
-  function kick() {
     if (!started || stopped) return;
-    pumping ??= pump().finally(() => {
-      pumping = undefined;
-      schedule();
-    });
+    const now = Date.now();
+    let nextDue = Infinity;
+    for (const entry of queued.values()) {
+      if (inFlight.has(entry.key)) continue;
+      if (entry.dueAt > now) {
+        nextDue = Math.min(nextDue, entry.dueAt);
+        continue;
+      }
+      if (inFlight.size >= DELIVERIES_AT_ONCE) return;
+      const delivery = deliverOne(entry)
+        .catch((error: unknown) => logger.error(`${what} outbox: delivering ${identity.describe(entry.result)} failed`, error))
+        .finally(() => {
+          inFlight.delete(entry.key);
+          kick();
+        });
+      inFlight.set(entry.key, delivery);
+    }
+    if (nextDue !== Infinity) timer = setTimeout(kick, Math.max(0, nextDue - now));
   }
 
   return {
@@ -276,7 +282,7 @@ export function createResultOutbox<Result>(deps: {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
-      await pumping;
+      await Promise.all(inFlight.values());
     },
     close() {
       if (fd >= 0) closeSync(fd);

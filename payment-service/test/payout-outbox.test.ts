@@ -23,6 +23,39 @@ const result = (n: number, overrides: Partial<PayoutResultBody> = {}): PayoutRes
 });
 
 describe('the payout outbox', () => {
+  it('delivers several results at once: a burst does not wait on each round trip in turn', async () => {
+    const dir = path.join(root, 'at-once');
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const answer: Array<() => void> = [];
+    const delivered: PayoutResultBody[] = [];
+    const outbox = createPayoutOutbox({
+      dir,
+      logger,
+      retryMs: 10,
+      deliver: async (body) => {
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await new Promise<void>((resolve) => answer.push(resolve));
+        inFlight -= 1;
+        delivered.push(body);
+      },
+    });
+    outbox.start();
+    outbox.add(result(1));
+    await vi.waitFor(() => expect(answer).toHaveLength(1));
+    // Results arriving while the API server has not answered the first one are sent at once, not after it.
+    outbox.add(result(2));
+    outbox.add(result(3));
+    await vi.waitFor(() => expect(answer).toHaveLength(3));
+    for (const resolve of answer) resolve();
+    await vi.waitFor(() => expect(delivered).toHaveLength(3));
+    expect(mostInFlight).toBe(3);
+    expect(outbox.pending()).toEqual([]);
+    await outbox.stop();
+    outbox.close();
+  });
+
   it('delivers each result once, retrying refusals, queues a repeated result once and empties its log', async () => {
     const dir = path.join(root, 'retries');
     let refusals = 2;
