@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, type Session } from './helpers/browser.js';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+
+/*
+ * The ticket widget (docs/decisions/widget.md) on someone else's website: the demo page deploy/widget-demo
+ * is served by a tiny HTTP server of its own at http://localhost:<port>, another origin (and site) than
+ * Tukio's http://127.0.0.1:<port>, with its snippet pointing at this run's Tukio and event. A visitor buys a
+ * ticket inside the frame, pays on the simulated phone and sees the confirmation in the frame; the host page
+ * never gets more than heights. Then the same in Kiswahili (data-lang="sw"). Build first: `npm run build -w client`.
+ */
+
+const demoFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../deploy/widget-demo/index.html');
+const title = 'Kilifi Sound Weekend';
+
+let h: Harness;
+let organiser: Session;
+let eventId: string;
+let demo: http.Server;
+let demoOrigin: string;
+
+beforeAll(async () => {
+  h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '1000' } });
+  organiser = await h.server.createUser('kilifisound');
+  eventId = await createApprovedPaidEvent(h, organiser, {
+    title,
+    description: 'Two days of music by the ocean.',
+    date: `${kenyanDay(30)}T16:00`,
+    location: 'Distant Relatives, Kilifi',
+    ticketPrice: 2500,
+    capacity: 200,
+  });
+  // The organiser's website: the demo page, its snippet naming this run's Tukio and event (and ?lang= a language).
+  const page = readFileSync(demoFile, 'utf8');
+  demo = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/') {
+      res.writeHead(404).end();
+      return;
+    }
+    const lang = url.searchParams.get('lang');
+    const html = page
+      .replace('http://localhost:5000/widget.js', `${h.server.url}/widget.js`)
+      .replace('data-event="TUKIO_EVENT_ID"', `data-event="${eventId}"${lang ? ` data-lang="${lang}"` : ''}`);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((resolve) => demo.listen(0, resolve));
+  demoOrigin = `http://localhost:${(demo.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => demo?.close(resolve));
+  await h?.close();
+});
+
+/** Opens the demo site with every message its window receives recorded (to check that only heights arrive). */
+async function openDemo(width: number, query = ''): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const opened = await h.newPage({ width, height: 844 });
+  await opened.page.addInitScript(() => {
+    const received: unknown[] = [];
+    (window as unknown as { received: unknown[] }).received = received;
+    window.addEventListener('message', (event) => received.push({ origin: event.origin, data: event.data as unknown }));
+  });
+  await opened.page.goto(`${demoOrigin}/${query}`);
+  return opened;
+}
+
+/** The widget's frame, once its page has loaded. */
+async function widgetFrame(page: Page): Promise<Frame> {
+  await page.locator('iframe.tukio-widget').waitFor();
+  const handle = await page.locator('iframe.tukio-widget').elementHandle();
+  const frame = await handle!.contentFrame();
+  await frame!.waitForLoadState();
+  return frame!;
+}
+
+async function payOnSimulatedPhone(context: BrowserContext, open: () => Promise<void>, amount: string): Promise<void> {
+  const [phone] = await Promise.all([context.waitForEvent('page'), open()]);
+  await phone.getByText(`Do you want to pay KSh ${amount}`, { exact: false }).waitFor();
+  await phone.getByLabel('Enter M-PESA PIN').fill('1234');
+  await phone.getByRole('button', { name: 'Pay' }).click();
+  await phone.getByText('This prompt was answered').waitFor();
+  await phone.close();
+}
+
+/** The host page learnt nothing but heights, from Tukio's origin only, and cannot reach into the frame. */
+async function expectOnlyHeights(page: Page): Promise<void> {
+  const received = await page.evaluate(() => (window as unknown as { received: Array<{ origin: string; data: unknown }> }).received);
+  expect(received.length).toBeGreaterThan(0);
+  for (const message of received) {
+    expect(message.origin).toBe(h.server.url);
+    expect(message.data).toEqual({ channel: 'tukio-widget', type: 'height', height: expect.any(Number) });
+  }
+  expect(await page.evaluate(() => document.querySelector('iframe')!.contentDocument)).toBeNull();
+}
+
+describe('the ticket widget on another website', () => {
+  it('a visitor on a phone buys a ticket inside the widget and sees the confirmation there', async () => {
+    const { context, page, errors } = await openDemo(390);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const iframe = page.locator('iframe.tukio-widget');
+    expect(await iframe.getAttribute('title')).toBe('Tukio tickets');
+    expect(new URL((await iframe.getAttribute('src'))!).origin).toBe(h.server.url);
+    const frame = await widgetFrame(page);
+
+    // The event and its ticket box, as a guest: no log-in offer in someone else's page.
+    await frame.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const box = frame.getByRole('region', { name: 'Tickets' });
+    await box.getByRole('button', { name: 'Buy as guest with M-Pesa', disabled: false }).waitFor();
+    expect(await box.getByRole('button', { name: 'Log in to buy' }).count()).toBe(0);
+    expect(await frame.getByRole('link', { name: /See this event on Tukio/ }).getAttribute('target')).toBe('_blank');
+    // The frame is as tall as its page (widget.js follows the height messages): nothing scrolls inside it.
+    await expect
+      .poll(async () => Math.abs((await iframe.evaluate((element) => element.getBoundingClientRect().height)) - (await frame.evaluate(() => document.documentElement.scrollHeight))))
+      .toBeLessThanOrEqual(1);
+    // The host page (the frame has its title) and the framed page pass axe.
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect(await accessibilityProblems(frame)).toEqual([]);
+
+    // Keyboard only: focus the buy button and press Enter.
+    await box.getByRole('button', { name: 'Buy as guest' }).focus();
+    await page.keyboard.press('Enter');
+    const confirm = frame.getByRole('dialog', { name: 'Confirm your purchase' });
+    await confirm.waitFor();
+    await confirm.getByText('Ksh.2,500', { exact: true }).first().waitFor();
+    await confirm.getByRole('button', { name: 'Continue to payment' }).click();
+
+    const pay = frame.getByRole('dialog', { name: 'Pay with M-Pesa' });
+    await pay.getByLabel('M-Pesa phone number').fill('0700 000 011');
+    await pay.getByRole('button', { name: 'Pay Ksh.2,500' }).click();
+    await pay.getByText('Payment initiated. Please complete the payment on your phone.').waitFor();
+    await payOnSimulatedPhone(context, () => pay.getByRole('link', { name: 'Open the simulated M-Pesa phone' }).click(), '2500');
+
+    await pay.getByText('Payment successful', { exact: true }).waitFor({ timeout: 20_000 });
+    await pay.getByText('Your ticket was sent by SMS to 254700000011.').waitFor();
+    // The ticket's link opens a new tab: the host page stays, and the link never crosses to it.
+    const ticketLink = pay.getByRole('link', { name: 'Open your ticket' });
+    expect(await ticketLink.getAttribute('target')).toBe('_blank');
+    expect(await ticketLink.getAttribute('href')).toMatch(/^\/t\/[0-9a-f]{24}\.[\w-]+$/);
+    // The dialog fits: the frame grew to hold it.
+    await expect
+      .poll(async () => (await iframe.evaluate((element) => element.getBoundingClientRect().height)) >= (await pay.evaluate((element) => element.scrollHeight)))
+      .toBe(true);
+    expect(page.url()).toBe(`${demoOrigin}/`);
+
+    await expectOnlyHeights(page);
+    expect(seriousErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('speaks Kiswahili with data-lang="sw", whatever the browser says', async () => {
+    const { context, page, errors } = await openDemo(1280, '?lang=sw');
+    const iframe = page.locator('iframe.tukio-widget');
+    await iframe.waitFor();
+    expect(await iframe.getAttribute('title')).toBe('Tiketi za Tukio');
+    const frame = await widgetFrame(page);
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe('sw');
+    const box = frame.getByRole('region', { name: 'Tiketi' });
+    await box.getByRole('button', { name: 'Nunua bila akaunti kwa M-Pesa', disabled: false }).click();
+    const confirm = frame.getByRole('dialog', { name: 'Thibitisha ununuzi wako' });
+    await confirm.getByRole('button', { name: 'Endelea kulipa' }).click();
+    const pay = frame.getByRole('dialog', { name: 'Lipa kwa M-Pesa' });
+    await pay.getByLabel('Namba ya simu ya M-Pesa').fill('0700 000 012');
+    await pay.getByRole('button', { name: /^Lipa / }).click();
+    await pay.getByText('Malipo yameanzishwa. Tafadhali kamilisha malipo kwenye simu yako.').waitFor();
+    await payOnSimulatedPhone(context, () => pay.getByRole('link', { name: 'Fungua simu ya M-Pesa ya majaribio' }).click(), '2500');
+    await pay.getByText('Malipo yamefanikiwa', { exact: true }).waitFor({ timeout: 20_000 });
+    await pay.getByText('Tiketi yako imetumwa kwa SMS kwenda 254700000012.').waitFor();
+    expect(await pay.getByRole('link', { name: 'Fungua tiketi yako' }).getAttribute('target')).toBe('_blank');
+
+    await expectOnlyHeights(page);
+    expect(seriousErrors(errors)).toEqual([]);
+    await context.close();
+  });
+});
