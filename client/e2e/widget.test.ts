@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -175,6 +175,25 @@ describe('the ticket widget on another website', () => {
     expect(await pay.getByRole('link', { name: 'Fungua tiketi yako' }).getAttribute('target')).toBe('_blank');
 
     await expectOnlyHeights(page);
+    expect(seriousErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('the organiser copies the snippet from "Sell on your website" on the event page, in either language', async () => {
+    await setAvatar(h, organiser);
+    const { context, page, errors } = await h.newPage({ width: 390, height: 844 });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.server.url });
+    await loginThroughUi(page, organiser.user.username);
+    await page.goto(`/events/${eventId}`);
+    const box = page.getByRole('region', { name: 'Sell on your website' });
+    const snippet = box.getByTestId('widget-snippet');
+    expect(await snippet.textContent()).toBe(`<script src="${h.server.url}/widget.js" data-event="${eventId}"></script>`);
+    await box.getByLabel('Language of the widget').selectOption('sw');
+    expect(await snippet.textContent()).toBe(`<script src="${h.server.url}/widget.js" data-event="${eventId}" data-lang="sw"></script>`);
+    await box.getByRole('button', { name: 'Copy the code' }).click();
+    await box.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`<script src="${h.server.url}/widget.js" data-event="${eventId}" data-lang="sw"></script>`);
+    expect(await accessibilityProblems(page)).toEqual([]);
     expect(seriousErrors(errors)).toEqual([]);
     await context.close();
   });
