@@ -105,7 +105,7 @@ try {
     await framePage.waitForLoadState('networkidle');
     const frameGzip = frameFiles.reduce((sum, file) => sum + file.gzip, 0);
     const frameRaw = frameFiles.reduce((sum, file) => sum + file.raw, 0);
-    console.log(`\nwidget's framed page /embed/events/:id (${frameFiles.length} files, HTML, JS and CSS; the payment dialog's code loads on "Buy")\n`);
+    console.log(`\nwidget's framed page /embed/events/:id (${frameFiles.length} files, HTML, JS and CSS, the purchase code the guest ticket box loads included)\n`);
     frameFiles.sort((a, b) => b.gzip - a.gzip);
     for (const file of frameFiles) row(file.path, file.raw, file.gzip, file.gzip);
     row('total', frameRaw, frameGzip, frameGzip);

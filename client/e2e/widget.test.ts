@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIMULATOR_CREDENTIALS } from '../../simulator/src/config.js';
 import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -26,7 +27,7 @@ let demo: http.Server;
 let demoOrigin: string;
 
 beforeAll(async () => {
-  h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '1000' } });
+  h = await startHarness({ PAYBILL_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode }, { payments: { SIMULATOR_DELAY_MS: '1000' } });
   organiser = await h.server.createUser('kilifisound');
   eventId = await createApprovedPaidEvent(h, organiser, {
     title,
@@ -174,6 +175,33 @@ describe('the ticket widget on another website', () => {
     await pay.getByText('Tiketi yako imetumwa kwa SMS kwenda 254700000012.').waitFor();
     expect(await pay.getByRole('link', { name: 'Fungua tiketi yako' }).getAttribute('target')).toBe('_blank');
 
+    await expectOnlyHeights(page);
+    expect(seriousErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('a dismissed prompt turns to the Paybill with the order code inside the widget, and paying from the menu brings the ticket', async () => {
+    const { context, page, errors } = await openDemo(390);
+    const frame = await widgetFrame(page);
+    await frame.getByRole('button', { name: 'Buy as guest with M-Pesa', disabled: false }).click();
+    await frame.getByRole('dialog', { name: 'Confirm your purchase' }).getByRole('button', { name: 'Continue to payment' }).click();
+    const pay = frame.getByRole('dialog', { name: 'Pay with M-Pesa' });
+    // The simulator's cancelling number: the customer dismisses the prompt (1032).
+    await pay.getByLabel('M-Pesa phone number').fill('0700 000 001');
+    await pay.getByRole('button', { name: 'Pay Ksh.2,500' }).click();
+    await pay.getByRole('heading', { name: 'Pay from the M-Pesa menu' }).waitFor({ timeout: 20_000 });
+    expect(await pay.getByTestId('paybill-shortcode').textContent()).toBe(SIMULATOR_CREDENTIALS.shortcode);
+    const account = (await pay.getByTestId('paybill-account').textContent())!;
+    expect(account).toMatch(/^[2-9A-HJKMNP-Z]{7}$/);
+
+    const paid = await fetch(`${h.simulator!.url}/simulator/menu/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '254700000001', account, amount: 2500 }),
+    });
+    expect(await paid.json()).toMatchObject({ status: 'completed', resultCode: '0', confirmationSent: true });
+    await pay.getByText('Payment successful', { exact: true }).waitFor({ timeout: 20_000 });
+    // The order code stayed in the frame: the host page got heights only.
     await expectOnlyHeights(page);
     expect(seriousErrors(errors)).toEqual([]);
     await context.close();
