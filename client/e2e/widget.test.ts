@@ -117,9 +117,10 @@ describe('the ticket widget on another website', () => {
     expect(await box.getByRole('button', { name: 'Log in to buy' }).count()).toBe(0);
     expect(await frame.getByRole('link', { name: /See this event on Tukio/ }).getAttribute('target')).toBe('_blank');
     // The frame is as tall as its page (widget.js follows the height messages): nothing scrolls inside it.
-    await expect
-      .poll(async () => Math.abs((await iframe.evaluate((element) => element.getBoundingClientRect().height)) - (await frame.evaluate(() => document.documentElement.scrollHeight))))
-      .toBeLessThanOrEqual(1);
+    const frameHeight = () => iframe.evaluate((element) => element.getBoundingClientRect().height);
+    const pageHeight = () => frame.evaluate(() => document.body.getBoundingClientRect().height);
+    await expect.poll(async () => Math.abs((await frameHeight()) - (await pageHeight()))).toBeLessThanOrEqual(1);
+    const boxOnly = await frameHeight();
     // The host page (the frame has its title) and the framed page pass axe.
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(await accessibilityProblems(frame)).toEqual([]);
@@ -145,10 +146,14 @@ describe('the ticket widget on another website', () => {
     expect(await ticketLink.getAttribute('target')).toBe('_blank');
     expect(await ticketLink.getAttribute('href')).toMatch(/^\/t\/[0-9a-f]{24}\.[\w-]+$/);
     // The dialog fits: the frame grew to hold it.
-    await expect
-      .poll(async () => (await iframe.evaluate((element) => element.getBoundingClientRect().height)) >= (await pay.evaluate((element) => element.scrollHeight)))
-      .toBe(true);
+    await expect.poll(async () => (await frameHeight()) >= (await pay.evaluate((element) => element.scrollHeight))).toBe(true);
+    const withDialog = await frameHeight();
+    expect(withDialog).toBeGreaterThan(boxOnly);
     expect(page.url()).toBe(`${demoOrigin}/`);
+    // Closed, the frame shrinks back to the ticket box.
+    await pay.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect.poll(frameHeight).toBeLessThan(withDialog);
+    await expect.poll(async () => Math.abs((await frameHeight()) - (await pageHeight()))).toBeLessThanOrEqual(1);
 
     await expectOnlyHeights(page);
     expect(seriousErrors(errors)).toEqual([]);

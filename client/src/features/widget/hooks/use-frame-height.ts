@@ -14,7 +14,9 @@ export function useFrameHeight(): void {
     let frame = 0;
     let last = -1;
     const measure = () => {
-      const page = document.documentElement.scrollHeight;
+      // The body's own height, not the document's scrollHeight: that one is never below the frame's current height,
+      // so the frame could grow (a dialog opened) but never shrink back.
+      const page = document.body.getBoundingClientRect().height;
       const dialogs = [...document.querySelectorAll('dialog[open]')].map((dialog) => dialog.scrollHeight + 32);
       return Math.max(page, ...dialogs);
     };
