@@ -72,6 +72,11 @@ async function openDemo(width: number, query = ''): Promise<{ context: BrowserCo
   return opened;
 }
 
+/** With SCREENSHOT_DIR set, the host page with the widget as a visitor sees it. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
 /** The widget's frame, once its page has loaded. */
 async function widgetFrame(page: Page): Promise<Frame> {
   await page.locator('iframe.tukio-widget').waitFor();
@@ -121,6 +126,7 @@ describe('the ticket widget on another website', () => {
     const pageHeight = () => frame.evaluate(() => document.body.getBoundingClientRect().height);
     await expect.poll(async () => Math.abs((await frameHeight()) - (await pageHeight()))).toBeLessThanOrEqual(1);
     const boxOnly = await frameHeight();
+    await screenshot(page, 'widget-box-390');
     // The host page (the frame has its title) and the framed page pass axe.
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(await accessibilityProblems(frame)).toEqual([]);
@@ -148,6 +154,7 @@ describe('the ticket widget on another website', () => {
     // The dialog fits: the frame grew to hold it.
     await expect.poll(async () => (await frameHeight()) >= (await pay.evaluate((element) => element.scrollHeight))).toBe(true);
     const withDialog = await frameHeight();
+    await screenshot(page, 'widget-paid-390');
     expect(withDialog).toBeGreaterThan(boxOnly);
     expect(page.url()).toBe(`${demoOrigin}/`);
     // Closed, the frame shrinks back to the ticket box.
@@ -179,6 +186,7 @@ describe('the ticket widget on another website', () => {
     await pay.getByText('Malipo yamefanikiwa', { exact: true }).waitFor({ timeout: 20_000 });
     await pay.getByText('Tiketi yako imetumwa kwa SMS kwenda 254700000012.').waitFor();
     expect(await pay.getByRole('link', { name: 'Fungua tiketi yako' }).getAttribute('target')).toBe('_blank');
+    await screenshot(page, 'widget-paid-sw-1280');
 
     await expectOnlyHeights(page);
     expect(seriousErrors(errors)).toEqual([]);
@@ -195,6 +203,7 @@ describe('the ticket widget on another website', () => {
     await pay.getByLabel('M-Pesa phone number').fill('0700 000 001');
     await pay.getByRole('button', { name: 'Pay Ksh.2,500' }).click();
     await pay.getByRole('heading', { name: 'Pay from the M-Pesa menu' }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'widget-paybill-390');
     expect(await pay.getByTestId('paybill-shortcode').textContent()).toBe(SIMULATOR_CREDENTIALS.shortcode);
     const account = (await pay.getByTestId('paybill-account').textContent())!;
     expect(account).toMatch(/^[2-9A-HJKMNP-Z]{7}$/);
