@@ -5,7 +5,7 @@ import { createInFlightTracker } from '@tukio/shared/node/in-flight';
 import { requestContext } from '@tukio/shared/node/request-context';
 import compression from 'compression';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import helmet from 'helmet';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
 import { createAppShellHandler, createAppShellSource } from './lib/app-shell.js';
+import { createEmbedPageHandler, createWidgetScriptHandler, isFrameablePath, WIDGET_SCRIPT_PATH } from './lib/embed-page.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
 import { declareRoutes } from './lib/route-declaration.js';
 import { createRequestGate } from './lib/request-gate.js';
@@ -402,7 +403,7 @@ export function createServices(deps: AppDeps) {
 
 export type Services = ReturnType<typeof createServices>;
 
-function contentSecurityPolicy(config: AppConfig) {
+function contentSecurityPolicy(config: AppConfig, frameAncestors: string[] = ["'none'"]) {
   // The browser reaches the payment service same-origin (/pay); only a client built with
   // VITE_PAYMENT_URL calls another origin.
   const paymentOrigins = config.paymentBrowserOrigin ? [config.paymentBrowserOrigin] : [];
@@ -417,9 +418,30 @@ function contentSecurityPolicy(config: AppConfig) {
       'img-src': ["'self'", 'data:', 'blob:', 'https:', ...bucketOrigins],
       'font-src': ["'self'", 'data:'],
       'connect-src': ["'self'", 'ws:', 'wss:', ...paymentOrigins],
-      'frame-ancestors': ["'none'"],
+      'frame-ancestors': frameAncestors,
       'upgrade-insecure-requests': null,
     },
+  };
+}
+
+/**
+ * Helmet's headers. Every page refuses to be framed (frame-ancestors 'none', X-Frame-Options) and its files are
+ * same-origin only (Cross-Origin-Resource-Policy), except the ticket widget's two (docs/decisions/widget.md):
+ * its page /embed/* may be framed by any website, and /widget.js loaded by any website.
+ */
+function securityHeaders(config: AppConfig): RequestHandler {
+  const pages = helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false });
+  const frameable = helmet({
+    contentSecurityPolicy: contentSecurityPolicy(config, ['*']),
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    xFrameOptions: false,
+  });
+  const widgetScript = helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } });
+  return (req, res, next) => {
+    if (isFrameablePath(req.path)) frameable(req, res, next);
+    else if (req.path === WIDGET_SCRIPT_PATH) widgetScript(req, res, next);
+    else pages(req, res, next);
   };
 }
 
@@ -436,7 +458,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   // Request id (header, log lines, 5xx bodies) and one log line per answered request.
   app.use(requestContext(logger));
 
-  app.use(helmet({ contentSecurityPolicy: contentSecurityPolicy(config), crossOriginEmbedderPolicy: false }));
+  app.use(securityHeaders(config));
   // Probes and metrics for the platform (/healthz, /readyz, /metrics), before the client's history fallback.
   app.use(createOpsRouter({ ops: services.ops, metricsToken: config.metricsToken }));
   app.use(
@@ -577,6 +599,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
         logger,
       }),
     );
+    // The ticket widget (docs/decisions/widget.md): its script for other websites, and the page it frames.
+    app.get(WIDGET_SCRIPT_PATH, compressed, createWidgetScriptHandler(clientDist));
+    app.get('/embed/events/:id', compressed, createEmbedPageHandler(appShell));
     app.use(
       express.static(clientDist, {
         index: false,

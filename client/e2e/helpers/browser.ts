@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Download, Locator, Page } from 'playwright-core';
+import type { Download, Frame, Locator, Page } from 'playwright-core';
 import { expect, vi } from 'vitest';
 import type { Harness } from './harness.js';
 
@@ -47,7 +47,7 @@ export async function loginThroughUi(page: Page, username: string, password = PA
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Serious and critical axe-core violations on the page (the script is evaluated, not injected, because of the CSP). */
-export async function accessibilityProblems(page: Page): Promise<string[]> {
+export async function accessibilityProblems(page: Page | Frame): Promise<string[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };

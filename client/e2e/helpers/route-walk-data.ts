@@ -63,6 +63,8 @@ export const visitorRoutes = ({ demoEventId, pastEventId }: RouteWalkData) => [
   `/forums/${pastEventId}`,
   '/t/not-a-real-token',
   '/my-data/not-a-real-token',
+  // The ticket widget's framed page (docs/decisions/widget.md), as a website embeds it.
+  `/embed/events/${demoEventId}`,
   '/no/such/page',
 ];
 

@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
+import { RouteErrorBoundary } from '../components/route-error';
 import { paths, routePatterns } from '../config/paths';
 import { RootLayout } from '../features/layout';
 import { lazyWithTexts, type PreloadableComponent } from '../lib/i18n';
@@ -19,6 +21,8 @@ const page = (load: () => Promise<{ default: () => React.JSX.Element }>, path?: 
   const Page = lazyWithTexts(load);
   return { ...(path ? { path } : {}), element: <Page />, handle: Page };
 };
+
+const EmbedEvent = lazyWithTexts(() => import('./routes/embed-event'));
 
 const routes: RouteObject[] = [
   {
@@ -54,6 +58,18 @@ const routes: RouteObject[] = [
       page(() => import('./routes/delete-account'), routePatterns.deleteAccount),
       page(() => import('./routes/not-found'), '*'),
     ],
+  },
+  // The ticket widget's page, framed on other websites by /widget.js: no header, menu or footer.
+  {
+    path: routePatterns.embedEvent,
+    element: (
+      <RouteErrorBoundary standalone>
+        <Suspense fallback={null}>
+          <EmbedEvent />
+        </Suspense>
+      </RouteErrorBoundary>
+    ),
+    handle: EmbedEvent,
   },
 ];
 

@@ -37,6 +37,8 @@ export const paths = {
   /** The "Delete my account" confirmation and undo links from their emails. */
   deleteAccount: (token: string) => `/delete-account/${seg(token)}`,
   deleteAccountUndo: (token: string) => `/delete-account/undo/${seg(token)}`,
+  /** The ticket widget's page, framed on organisers' websites by /widget.js (docs/decisions/widget.md). */
+  embedEvent: (id: string) => `/embed/events/${seg(id)}`,
 } as const;
 
 export const routePatterns = {
@@ -52,4 +54,5 @@ export const routePatterns = {
   dataExport: '/my-data/:token',
   deleteAccountUndo: '/delete-account/undo/:token',
   deleteAccount: '/delete-account/:token',
+  embedEvent: '/embed/events/:id',
 } as const;

@@ -27,6 +27,8 @@ export const CLIENT_ROUTES: ReadonlyArray<readonly [pattern: string, routeFile: 
   ['/admpst', 'admin-scraped'],
   ['/checkin/:eventId', 'checkin'],
   ['/t/:token', 'guest-tickets'],
+  // The ticket widget's page, framed by organisers' websites (widget.js, docs/decisions/widget.md).
+  ['/embed/events/:id', 'embed-event'],
   ['/my-data/:token', 'data-export'],
   ['/delete-account/undo/:token', 'delete-account-undo'],
   ['/delete-account/:token', 'delete-account'],

@@ -6,7 +6,8 @@
  * On an event with a seat limit the waitlist feature reads the signed-in person's place: its seatsAvailable
  * tells the ticket box what they can buy (a seat held for them included), its part sits in the ticket box,
  * and the organiser gets its panel. On a paid event the organiser also gets the tickets feature's promo codes
- * panel. The organiser's panels also link to the event's dashboard (its own route).
+ * panel, and once it is approved the widget feature's "Sell on your website" snippet. The organiser's panels also
+ * link to the event's dashboard (its own route).
  */
 import { Link, useParams } from 'react-router-dom';
 import { PageLoader } from '../../components/ui/spinner';
@@ -18,6 +19,7 @@ import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/co
 import { EventDetailView, EventLoadFailure, useEventDetail } from '../../features/events';
 import { PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
 import { useWaitlistPlace, WaitlistBox, WaitlistPanel } from '../../features/waitlist';
+import { WidgetSnippetBox } from '../../features/widget';
 import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
 
@@ -72,6 +74,7 @@ export default function EventDetailRoute() {
             </div>
           </section>
           {event.isPaid && event.ticketPrice > 0 && event.status !== 'cancelled' ? <PromoCodesPanel eventId={event._id} /> : null}
+          {event.isPaid && event.ticketPrice > 0 && event.status === 'approved' ? <WidgetSnippetBox eventId={event._id} /> : null}
           {typeof event.capacity === 'number' ? <WaitlistPanel eventId={event._id} /> : null}
         </>
       }

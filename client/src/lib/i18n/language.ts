@@ -28,10 +28,19 @@ function readCookie(): Language | null {
   return isLanguage(cookie) ? cookie : null;
 }
 
-/** The device's choice, else the cookie (kept when the chat's logout clears storage), else the browser's preferences. */
+/** `?lang=en|sw` in the page's address: the ticket widget's frame says the host page's language this way (widget.js). */
+function readAddress(): Language | null {
+  const asked = new URLSearchParams(window.location.search).get('lang');
+  return isLanguage(asked) ? asked : null;
+}
+
+/**
+ * The address's `?lang=` (the ticket widget's frame), else the device's choice, else the cookie (kept when the
+ * chat's logout clears storage), else the browser's preferences.
+ */
 export function initialLanguage(): Language {
   if (typeof window === 'undefined') return 'en';
-  return readStored() ?? readCookie() ?? pickLanguage(navigator.languages ?? [navigator.language]);
+  return readAddress() ?? readStored() ?? readCookie() ?? pickLanguage(navigator.languages ?? [navigator.language]);
 }
 
 /** Remembers `language` on this device and says it to the document (<html lang>) and the server (cookie). */

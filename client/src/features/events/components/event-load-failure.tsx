@@ -6,9 +6,9 @@ import { useT } from '../../../lib/i18n';
 
 /**
  * What a page that loads one event shows when it could not: "not found" (unknown, or pending and not
- * the caller's) with a way elsewhere, or the error with "Try again".
+ * the caller's) with a way elsewhere (`back`; none in the ticket widget's frame), or the error with "Try again".
  */
-export function EventLoadFailure({ error, onRetry, back }: { error: unknown; onRetry: () => void; back: { to: string; label: string } }) {
+export function EventLoadFailure({ error, onRetry, back }: { error: unknown; onRetry: () => void; back?: { to: string; label: string } }) {
   const t = useT();
   const notFound = getErrorStatus(error) === 404;
   return (
@@ -25,9 +25,11 @@ export function EventLoadFailure({ error, onRetry, back }: { error: unknown; onR
             {t('events.tryAgain')}
           </Button>
         )}
-        <Link className="btn btn--secondary" to={back.to}>
-          {back.label}
-        </Link>
+        {back ? (
+          <Link className="btn btn--secondary" to={back.to}>
+            {back.label}
+          </Link>
+        ) : null}
       </div>
     </section>
   );

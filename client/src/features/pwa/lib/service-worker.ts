@@ -46,6 +46,9 @@ let started = false;
 export function registerServiceWorker(): void {
   // The dev server has no built worker; browsers without service workers just stay online-only.
   if (started || !import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  // The ticket widget's frame on another website: installing the app (and precaching it) there would spend the
+  // visitor's data for a site they did not open.
+  if (window.location.pathname.startsWith('/embed/')) return;
   started = true;
   const start = () => {
     navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(watch, () => undefined);

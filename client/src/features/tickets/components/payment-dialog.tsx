@@ -34,6 +34,8 @@ export interface PaymentDialogProps {
   onUsePaybill?: () => void;
   /** A signed-out guest buys: an optional email field, and success ends on the ticket page link. */
   guest?: boolean;
+  /** The guest's ticket link opens a new tab (the ticket widget's frame on another website stays on the checkout). */
+  ticketLinkInNewTab?: boolean;
 }
 
 /** 254712345678 → 0712 345 678, for reading back the number the prompt went to. */
@@ -236,7 +238,15 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {guestDone ? (
               <p className="payment-status__detail">
                 {t('tickets.sentBySms', { count: state.quantity, phone: state.phone ?? '' })}{' '}
-                {state.guestTicketPath ? <Link to={state.guestTicketPath}>{t('tickets.openYourTickets', { count: state.quantity })}</Link> : null}
+                {state.guestTicketPath ? (
+                  props.ticketLinkInNewTab ? (
+                    <a href={state.guestTicketPath} target="_blank" rel="noopener noreferrer">
+                      {t('tickets.openYourTickets', { count: state.quantity })}
+                    </a>
+                  ) : (
+                    <Link to={state.guestTicketPath}>{t('tickets.openYourTickets', { count: state.quantity })}</Link>
+                  )
+                ) : null}
               </p>
             ) : null}
             {phase === 'queued' && state.queue ? (

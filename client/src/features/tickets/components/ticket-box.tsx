@@ -44,6 +44,11 @@ export interface TicketBoxProps {
   seatsAvailable?: number | null;
   /** Shown under the Get Ticket button (the waitlist feature's part, plugged in by the route). */
   waitlist?: ReactNode;
+  /**
+   * In the ticket widget's frame on another website (/embed/events/:id): guest checkout only (no log-in
+   * offers, nothing that navigates the frame away), and the bought tickets' link opens in a new tab.
+   */
+  embedded?: boolean;
 }
 
 /** What ./ticket-purchase.tsx receives. */
@@ -172,9 +177,11 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     ) : (
       <>
         {onBuy ? null : purchase}
-        <Button block variant={onBuy ? 'primary' : 'secondary'} onClick={goToLogin}>
-          {t('tickets.logInToBuy')}
-        </Button>
+        {props.embedded ? null : (
+          <Button block variant={onBuy ? 'primary' : 'secondary'} onClick={goToLogin}>
+            {t('tickets.logInToBuy')}
+          </Button>
+        )}
       </>
     );
   } else if (onBuy) {
@@ -237,7 +244,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
       ) : null}
       {action}
       {props.waitlist}
-      {!userId && !closed && !isRegistered && !paid ? (
+      {!userId && !closed && !isRegistered && !paid && !props.embedded ? (
         <p className="ticket-box__note">
           <RichText id="tickets.logInToGet" parts={{ login: <Link to={paths.login} state={{ from: location.pathname }}>{t('tickets.logIn')}</Link> }} />
         </p>

@@ -21,7 +21,7 @@ export function TicketPurchase(props: TicketPurchaseProps) {
 
 export default TicketPurchase;
 
-function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }: TicketPurchaseProps) {
+function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased, embedded }: TicketPurchaseProps) {
   const t = useT();
   const guest = userId === null;
   const [open, setOpen] = useState(false);
@@ -86,6 +86,7 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }
         onRetry={payment.retry}
         onUsePaybill={payment.usePaybill}
         guest={guest}
+        ticketLinkInNewTab={embedded}
       />
     </>
   );
