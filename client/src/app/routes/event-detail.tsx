@@ -16,7 +16,7 @@ import { useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
 import { EventDetailView, EventLoadFailure, useEventDetail } from '../../features/events';
-import { PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
+import { CheckoutQuestionsPanel, PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
 import { useWaitlistPlace, WaitlistBox, WaitlistPanel } from '../../features/waitlist';
 import { hasStarted } from '../../lib/event-clock';
 import '../../features/events/event-detail.css';
@@ -72,6 +72,7 @@ export default function EventDetailRoute() {
             </div>
           </section>
           {event.isPaid && event.ticketPrice > 0 && event.status !== 'cancelled' ? <PromoCodesPanel eventId={event._id} /> : null}
+          {event.isPaid && event.ticketPrice > 0 && event.status !== 'cancelled' ? <CheckoutQuestionsPanel eventId={event._id} /> : null}
           {typeof event.capacity === 'number' ? <WaitlistPanel eventId={event._id} /> : null}
         </>
       }

@@ -3,13 +3,12 @@
  * per-attendee one once per ticket, checked as the server will check them before the phone number is asked.
  * Also the form /profile's ticket view uses to change the answers until the event starts.
  */
-import type { AnswerInput, AnswerProblem, CheckoutQuestion } from '@tukio/shared/checkout-questions';
+import type { AnswerInput, AnswerProblem } from '@tukio/shared/checkout-questions';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n';
 import { answerFields, checkAnswers, valuesOf, type AnswerField } from '../lib/checkout-answers';
 import type { PaymentState } from '../lib/payment-flow';
-import type { TicketOrder } from '../lib/ticket-order';
 
 const PROBLEM_TEXT: Record<AnswerProblem, string> = {
   required: 'errors.answer_required',
@@ -21,8 +20,8 @@ const PROBLEM_TEXT: Record<AnswerProblem, string> = {
 };
 
 export interface CheckoutQuestionsFormProps {
-  questions: CheckoutQuestion[];
-  order: Pick<TicketOrder, 'quantity' | 'items'>;
+  /** The answers to give (lib/checkout-answers.ts `answerFields`). */
+  fields: AnswerField[];
   /** What was typed before (a retry, or saved answers), keyed `questionId:attendee`. */
   initial?: Record<string, string> | undefined;
   /** The server's refusal, shown above the fields. */
@@ -37,7 +36,7 @@ export interface CheckoutQuestionsFormProps {
 
 export function CheckoutQuestionsForm(props: CheckoutQuestionsFormProps) {
   const t = useT();
-  const fields = useMemo(() => answerFields(props.questions, props.order), [props.questions, props.order]);
+  const { fields } = props;
   const [values, setValues] = useState<Record<string, string>>(() => props.initial ?? {});
   const [problems, setProblems] = useState<Record<string, AnswerProblem>>({});
 
@@ -139,12 +138,12 @@ function AnswerControl({ field, value, error, disabled, onChange }: { field: Ans
 /** The dialog's step: the questions of this order, then on to the phone number. */
 export function CheckoutQuestionsStep({ state, onAnswer, onCancel }: { state: PaymentState; onAnswer: (answers: AnswerInput[]) => void; onCancel: () => void }) {
   const t = useT();
-  const order = state.order ?? { quantity: state.quantity };
+  const fields = useMemo(() => answerFields(state.questions, state.order ?? { quantity: state.quantity }), [state.questions, state.order, state.quantity]);
   const initial = useMemo(() => valuesOf(state.answers ?? []), [state.answers]);
   return (
     <div className="payment-dialog__step">
       <p>{t('tickets.questionsIntro')}</p>
-      <CheckoutQuestionsForm questions={state.questions} order={order} initial={initial} error={state.error?.message} submitLabel={t('tickets.continueToPhone')} onSubmit={onAnswer} onCancel={onCancel} />
+      <CheckoutQuestionsForm fields={fields} initial={initial} error={state.error?.message} submitLabel={t('tickets.continueToPhone')} onSubmit={onAnswer} onCancel={onCancel} />
     </div>
   );
 }
