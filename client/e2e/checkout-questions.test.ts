@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -17,8 +17,8 @@ const PHONE = { width: 390, height: 844 };
 beforeAll(async () => {
   h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '500' } });
   organiser = await h.server.createUser('cqorganiser');
-  await h.server.createUser('cqbuyer');
-  await h.server.createUser('cqmnunuzi');
+  const buyers = [await h.server.createUser('cqbuyer'), await h.server.createUser('cqmnunuzi')];
+  await Promise.all([organiser, ...buyers].map((session) => setAvatar(h, session)));
 });
 
 afterAll(async () => {
@@ -91,8 +91,9 @@ describe('checkout questions', () => {
   it('in Kiswahili: the same questions asked and answered in Kiswahili', async () => {
     const eventId = await newEvent('Tamasha la Ziwa');
     const { page: own, errors: ownErrors } = await h.newPage(PHONE);
-    await own.addInitScript(() => localStorage.setItem('tukio-language', 'sw'));
     await loginThroughUi(own, 'cqorganiser');
+    // Kiswahili from here on, as the header's switch keeps it.
+    await own.evaluate(() => localStorage.setItem('tukio-language', 'sw'));
     await own.goto(`/events/${eventId}`);
     await own.getByRole('button', { name: 'Onyesha maswali ya malipo' }).click();
     const panel = own.getByRole('region', { name: 'Maswali ya malipo' });
@@ -108,8 +109,8 @@ describe('checkout questions', () => {
     await panel.getByText('Chakula', { exact: true }).waitFor();
 
     const { page, errors } = await h.newPage(PHONE);
-    await page.addInitScript(() => localStorage.setItem('tukio-language', 'sw'));
     await loginThroughUi(page, 'cqmnunuzi');
+    await page.evaluate(() => localStorage.setItem('tukio-language', 'sw'));
     await page.goto(`/events/${eventId}`);
     await page.getByLabel('Idadi ya tiketi').fill('2');
     await page.getByRole('button', { name: 'Pata Tiketi' }).click();

@@ -10,13 +10,14 @@ import { useT } from '../../../lib/i18n';
 import { answerFields, checkAnswers, valuesOf, type AnswerField } from '../lib/checkout-answers';
 import type { PaymentState } from '../lib/payment-flow';
 
+/** The dialog's own words (the tickets catalog is loaded with it; the server's refusals use the errors catalog's). */
 const PROBLEM_TEXT: Record<AnswerProblem, string> = {
-  required: 'errors.answer_required',
-  not_one_of: 'errors.answer_not_an_option',
-  invalid_phone: 'errors.answer_invalid_phone',
-  invalid_email: 'errors.answer_invalid_email',
-  invalid_yes_no: 'errors.answer_invalid_yes_no',
-  too_long: 'errors.answer_too_long',
+  required: 'tickets.answerRequired',
+  not_one_of: 'tickets.answerNotAnOption',
+  invalid_phone: 'tickets.answerInvalidPhone',
+  invalid_email: 'tickets.answerInvalidEmail',
+  invalid_yes_no: 'tickets.answerInvalidYesNo',
+  too_long: 'tickets.answerTooLong',
 };
 
 export interface CheckoutQuestionsFormProps {
