@@ -250,7 +250,8 @@ export function createCheckoutQuestionsService(deps: { db: Database }) {
           if (question.ticketTypeId !== null && question.ticketTypeId !== ticket.ticketTypeId) continue;
           const attendee = question.per === 'order' ? 0 : question.ticketTypeId === null ? seat.seat : seat.typeSeat;
           const answer = value.get(`${ticket.orderId}:${question._id}:${attendee}`);
-          if (answer !== undefined) list.push({ questionId: question._id, label: question.label, answer });
+          // An answer emptied by retention is no answer.
+          if (answer) list.push({ questionId: question._id, label: question.label, answer });
         }
         if (list.length > 0) byTicket.set(ticket.id, list);
       }
