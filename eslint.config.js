@@ -71,7 +71,8 @@ const serverLayers = [
   ['community', 'payouts', 'ticket-types', 'waitlist'],
   // dashboard reads checkout's refunds and ticket types' tables, ops counts checkout's orders for its metrics.
   // api-keys: its /api/v1 routes call events' and tickets' services.
-  ['api-keys', 'dashboard', 'moderation', 'ops'],
+  // checkout-questions: checkout checks and keeps answers, tickets lists them, through ports app.ts fills.
+  ['api-keys', 'checkout-questions', 'dashboard', 'moderation', 'ops'],
   // data-rights reads every module's personal tables through the personal-data map (docs/decisions/data-rights.md).
   ['data-rights'],
   // retention erases, once per event, the columns every module's retention.ts names (docs/decisions/data-rights.md).

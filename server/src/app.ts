@@ -105,6 +105,7 @@ import {
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUnusedUploadsSweep, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
+import { createCheckoutQuestionsRouter, createCheckoutQuestionsService, createOrderAnswersRouter } from './modules/checkout-questions/index.js';
 import { createTicketTypesRouter, createTicketTypesService, ticketTypeCount } from './modules/ticket-types/index.js';
 import { personalDataMap } from './personal-data-map.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
@@ -249,10 +250,13 @@ export function createServices(deps: AppDeps) {
     accounts: auth,
   });
   const signer = createTicketSigner({ signingKey: config.ticketSigningKey, dataDir: config.dataDir });
+  // Checkout questions sit above checkout and tickets: both see them through the ports they declare (docs/decisions/checkout-questions.md).
+  const checkoutQuestions = createCheckoutQuestionsService({ db });
   // Tickets sits below checkout: it sees orders only through the port it declares (PaidOrders).
   const tickets = createTicketsService({
     db,
     orders: orderQuestions,
+    answers: checkoutQuestions,
     signer,
     mail,
     logger,
@@ -313,7 +317,7 @@ export function createServices(deps: AppDeps) {
   const guests = createGuestCheckout({ db, payments, links: guestLinks, logger });
   // The checkout the browser drives (/pay): this server holds and records; the payment service only speaks to M-Pesa.
   const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });
-  const startCheckout = createStartCheckoutHandler({ payments, guests, line: waitingRoom, gateway: paymentGateway, logger, pushSeconds: metrics.pushSeconds });
+  const startCheckout = createStartCheckoutHandler({ payments, guests, line: waitingRoom, gateway: paymentGateway, answers: checkoutQuestions, logger, pushSeconds: metrics.pushSeconds });
   const confirmPayment = createConfirmPaymentHandler({ payments, gateway: paymentGateway, logger, queryAfterSeconds: config.confirmQueryAfterSeconds });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
@@ -398,7 +402,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { checkoutQuestions, apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -498,6 +502,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/webhooks', createWebhooksRouter({ webhooks: services.webhooks }));
   app.use('/api/v1', createApiV1Router({ db: deps.db, apiKeys: services.apiKeys, events: services.events, tickets: services.tickets }));
   app.use('/api/me', createDataExportRouter({ dataExports: services.dataExports }));
+  app.use('/api/me', createOrderAnswersRouter({ questions: services.checkoutQuestions }));
   app.use('/api/me', createAccountDeletionRequestRouter({ deletions: services.accountDeletions }));
   app.use('/api/account-deletion', createAccountDeletionLinksRouter({ deletions: services.accountDeletions }));
   app.use('/api/privacy', createPrivacyRouter({ settings: services.privacy }));
@@ -529,6 +534,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createWaitlistRouter({ waitlist: services.waitlist }));
   app.use('/api/events', createWaitingRoomRouter({ waitingRoom: services.waitingRoom }));
   app.use('/api/events', createTicketTypesRouter({ ticketTypes: services.ticketTypes }));
+  app.use('/api/events', createCheckoutQuestionsRouter({ questions: services.checkoutQuestions }));
   app.use('/api/events', createEventDashboardRouter({ dashboard: services.dashboard }));
   app.use('/api/events', createEventLedgerRouter({ ledger: services.ledger }));
   app.use('/api/sms', createSmsRouter({ sms: services.sms }));

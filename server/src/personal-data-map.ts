@@ -3,6 +3,7 @@ import { apiKeysPersonalData } from './modules/api-keys/index.js';
 import { authPersonalData } from './modules/auth/index.js';
 import { chatPersonalData } from './modules/chat/index.js';
 import { checkoutPersonalData } from './modules/checkout/index.js';
+import { checkoutQuestionsPersonalData } from './modules/checkout-questions/index.js';
 import { communityPersonalData } from './modules/community/index.js';
 import { contactPersonalData } from './modules/contact/index.js';
 import { dataRightsPersonalData } from './modules/data-rights/index.js';
@@ -29,6 +30,7 @@ export const personalDataMap = composePersonalDataMap([
   authPersonalData,
   chatPersonalData,
   checkoutPersonalData,
+  checkoutQuestionsPersonalData,
   communityPersonalData,
   contactPersonalData,
   dataRightsPersonalData,

@@ -236,6 +236,10 @@ export const stkPushBody = z
     items: z.unknown().optional().meta({ description: 'Seats per ticket type (`[{typeId, quantity}]`); absent buys `quantity` of the default type.' }),
     promoCode: z.unknown().optional(),
     email: z.unknown().optional().meta({ description: "A guest buyer's email (no token): the tickets are mailed there as well as sent by SMS." }),
+    answers: z
+      .unknown()
+      .optional()
+      .meta({ description: "Answers to the event's checkout questions (`[{questionId, attendee?, value}]`); absent: not asked (answered later from the buyer's tickets)." }),
   })
   .meta({ id: 'StkPushRequest' });
 

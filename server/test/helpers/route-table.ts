@@ -1831,6 +1831,83 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', params: (w) => ({ id: w.events.paid, codeId: '0123456789abcdef01234567' }) },
   },
   {
+    method: 'GET',
+    path: '/api/events/:id/questions',
+    scenarios: [
+      { name: "A's paid event", request: (tools) => get(`/api/events/${tools.w.events.paid}/questions`) },
+      { name: "A's pending event (missing to strangers)", request: (tools) => get(`/api/events/${tools.w.events.pending}/questions`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/questions',
+    scenarios: [{ name: "a question on A's paid event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.paidEventWithOrder()}/questions`, { label: 'Name on ticket', kind: 'text', per: 'attendee' }), ok: 201 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }), body: () => ({ label: 'Fuzz', kind: 'choice', options: ['A', 'B'], required: false, per: 'order' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/questions/reorder',
+    scenarios: [
+      {
+        name: "A's two questions, swapped",
+        request: async (tools) => {
+          const eventId = await tools.fresh.paidEventWithOrder();
+          const first = await tools.send('owner', json('POST', `/api/events/${eventId}/questions`, { label: 'First', kind: 'text' }));
+          const second = await tools.send('owner', json('POST', `/api/events/${eventId}/questions`, { label: 'Second', kind: 'yes_no' }));
+          return json('POST', `/api/events/${eventId}/questions/reorder`, { ids: [(second.body as { _id: string })._id, (first.body as { _id: string })._id] });
+        },
+        ok: 200,
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid }), body: () => ({ ids: [] }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/events/:id/questions/:questionId',
+    scenarios: [
+      {
+        name: "a question of A's",
+        request: async (tools) => {
+          const eventId = await tools.fresh.paidEventWithOrder();
+          const made = await tools.send('owner', json('POST', `/api/events/${eventId}/questions`, { label: 'Size', kind: 'text' }));
+          return json('PUT', `/api/events/${eventId}/questions/${(made.body as { _id: string })._id}`, { label: 'T-shirt size', kind: 'choice', options: ['S', 'M'] });
+        },
+        ok: 200,
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid, questionId: '0123456789abcdef01234567' }), body: () => ({ label: 'Fuzz', kind: 'text' }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/:id/questions/:questionId',
+    scenarios: [
+      {
+        name: "a question of A's",
+        request: async (tools) => {
+          const eventId = await tools.fresh.paidEventWithOrder();
+          const made = await tools.send('owner', json('POST', `/api/events/${eventId}/questions`, { label: 'Gone', kind: 'email' }));
+          return { method: 'DELETE', path: `/api/events/${eventId}/questions/${(made.body as { _id: string })._id}` };
+        },
+        ok: 200,
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.paid, questionId: '0123456789abcdef01234567' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/me/orders/:orderId/answers',
+    // Answers are the buyer's alone (A bought this order): not the organiser's to change, not an admin's.
+    scenarios: [{ name: "A's own order", request: (tools) => get(`/api/me/orders/${tools.w.orderId}/answers`), expect: selfOnly(200) }],
+    fuzz: { as: 'a', params: (w) => ({ orderId: w.orderId }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/me/orders/:orderId/answers',
+    scenarios: [{ name: "A's own order (its event asks nothing)", request: (tools) => json('PUT', `/api/me/orders/${tools.w.orderId}/answers`, { answers: [] }), expect: selfOnly(200) }],
+    fuzz: { as: 'a', params: (w) => ({ orderId: w.orderId }), body: () => ({ answers: [] }) },
+  },
+  {
     method: 'POST',
     path: '/api/events/:id/waitlist',
     scenarios: [{ name: "A's sold-out event", request: async (tools) => json('POST', `/api/events/${await tools.fresh.soldOutEvent()}/waitlist`, { quantity: 1 }), ok: 201 }],

@@ -17,7 +17,7 @@ import { useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
 import { CommentsSection, ForumSummary, ReviewsSection } from '../../features/community';
 import { EventDetailView, EventLoadFailure, useEventDetail } from '../../features/events';
-import { PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
+import { CheckoutQuestionsPanel, PromoCodesPanel, TicketBox, useStaffAccess, type TicketBoxProps } from '../../features/tickets';
 import { useWaitlistPlace, WaitlistBox, WaitlistPanel } from '../../features/waitlist';
 import { WidgetSnippetBox } from '../../features/widget';
 import { hasStarted } from '../../lib/event-clock';
@@ -75,6 +75,7 @@ export default function EventDetailRoute() {
           </section>
           {event.isPaid && event.ticketPrice > 0 && event.status !== 'cancelled' ? <PromoCodesPanel eventId={event._id} /> : null}
           {event.isPaid && event.ticketPrice > 0 && event.status === 'approved' ? <WidgetSnippetBox eventId={event._id} /> : null}
+          {event.isPaid && event.ticketPrice > 0 && event.status !== 'cancelled' ? <CheckoutQuestionsPanel eventId={event._id} /> : null}
           {typeof event.capacity === 'number' ? <WaitlistPanel eventId={event._id} /> : null}
         </>
       }

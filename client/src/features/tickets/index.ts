@@ -11,3 +11,5 @@ export { TransactionsOverlay } from './components/transactions-overlay';
 export { TicketQr } from './components/ticket-qr';
 export { useStaffAccess } from './hooks/use-staff-access';
 export { PromoCodesPanel } from './components/promo-codes-panel';
+export { CheckoutQuestionsPanel } from './components/checkout-questions-panel';
+export { AnswersEditor } from './components/answers-editor';

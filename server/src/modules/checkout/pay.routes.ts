@@ -49,7 +49,7 @@ function parseStkPush(body: unknown): CheckoutRequest & { email?: string | undef
   const email = parsed.data.email === undefined || parsed.data.email === '' ? undefined : guestEmailSchema.safeParse(parsed.data.email);
   if (email && !email.success) throw initiateFailed(400, 'validation_failed', firstIssue(email.error), { field: 'email', params: { field: 'email', kind: 'invalid_email' } });
   // `amount` is ignored on purpose: the server prices the order (types, promo code and all).
-  return { eventId, quantity, phone, ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { email: email.data } : {}) };
+  return { eventId, quantity, phone, ...(parsed.data.answers !== undefined ? { answers: parsed.data.answers } : {}), ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { email: email.data } : {}) };
 }
 
 /**

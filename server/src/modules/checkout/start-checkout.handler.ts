@@ -40,6 +40,17 @@ export interface CheckoutRequest {
   phone: string;
   items?: Array<{ typeId: string; quantity: number }> | undefined;
   promoCode?: string | undefined;
+  /** The buyer's answers to the event's checkout questions; absent from a client that knows nothing of them. */
+  answers?: unknown;
+}
+
+/**
+ * The event's checkout questions (the checkout-questions module, above checkout; docs/decisions/checkout-questions.md):
+ * `check` refuses answers that break the questions (a 400 before anything is held); `keep` stores them on the held order.
+ */
+export interface OrderAnswers<Checked = unknown> {
+  check(request: { eventId: string; quantity: number; items?: Array<{ typeId: string; quantity: number }> | undefined }, answers: unknown): Promise<Checked>;
+  keep(orderId: string, checked: Checked): Promise<void>;
 }
 
 /**
@@ -53,6 +64,8 @@ export function createStartCheckoutHandler(deps: {
   line: SaleLine;
   gateway: PaymentGateway;
   logger: Logger;
+  /** Checkout questions; without it answers are ignored. */
+  answers?: OrderAnswers | undefined;
   /** payment_push_seconds, for operators. */
   pushSeconds?: { observe(seconds: number): void } | undefined;
 }) {
@@ -65,7 +78,8 @@ export function createStartCheckoutHandler(deps: {
     return checkoutUnavailable();
   }
 
-  async function holdSeats(buyer: Buyer, request: CheckoutRequest) {
+  async function holdSeats(buyer: Buyer, checkoutRequest: CheckoutRequest) {
+    const { answers: _answers, ...request } = checkoutRequest;
     const member = 'userId' in buyer;
     await deps.line.admit(request.eventId, member ? { userId: buyer.userId } : { phone: request.phone });
     return deps.line.timeHold(() =>
@@ -103,10 +117,20 @@ export function createStartCheckoutHandler(deps: {
     // The buyer already has an answer (a timeout): nothing is held or sent for this request any more.
     if (abandoned?.aborted) throw checkoutUnavailable();
     let order;
+    let checked: unknown;
     try {
+      // Answers are checked before the line and the hold: a refusal holds nothing.
+      checked = await deps.answers?.check(request, request.answers);
       order = await holdSeats(buyer, request);
     } catch (error) {
       throw holdFailed(error);
+    }
+    try {
+      await deps.answers?.keep(order.orderId, checked);
+    } catch (error) {
+      logger.error(`order ${order.orderId}: its checkout answers could not be kept`, error);
+      await release(order.orderId, 'its checkout answers could not be kept');
+      throw checkoutUnavailable();
     }
     if (abandoned?.aborted) {
       // Held after the buyer had an answer: the seats go back, and no prompt reaches a phone whose owner was told to try again.

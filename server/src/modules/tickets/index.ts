@@ -2,7 +2,7 @@
 export { createTicketSigner } from './ticket-signer.js';
 export { eventSeats, registeredUserIdsColumn, ticketRecords, ticketRegistrations } from './ticket-records.service.js';
 export { createEventTicketsRouter, createTicketsRouter } from './tickets.routes.js';
-export { createTicketsService, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedError, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';
+export { createTicketsService, type TicketAnswers, pricePaid, ticketPaid, seatsLeftMessage, soldOutError, ticketMessages, toCsv, voidedError, voidedMessage, type SoldOutNotes, type TicketsService } from './tickets.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { tickets } from './tickets.schema.js';
 export { ticketsPersonalData } from './personal-data.js';

@@ -62,6 +62,12 @@ export const messageOnly = z.object({ message: z.string() });
 
 export const checkedIn = z.object({ message: z.string(), ticket: z.object({ _id: id, userId: id, checkedInAt: dateTime }) });
 
+/** A ticket's answers to the event's checkout questions: present only when the event asks any. */
+const ticketAnswers = z
+  .array(z.object({ questionId: id, label: z.string(), answer: z.string() }))
+  .optional()
+  .meta({ description: "The buyer's answers to the event's checkout questions for this ticket (per-order answers on each ticket of the order); only when the event asks questions." });
+
 const attendee = z.object({
   ticketId: id,
   userId: id,
@@ -74,6 +80,7 @@ const attendee = z.object({
     .object({ phone: z.string().meta({ description: 'Masked: `0722 ••• 111`.' }), email: z.string().nullable() })
     .nullable()
     .meta({ description: 'Set for a guest buyer (bought without an account): the masked phone and the email given, if any.' }),
+  answers: ticketAnswers,
 });
 
 export const attendees = z.array(attendee);
@@ -117,6 +124,7 @@ export const gateList = z.object({
       checkedInDevice: z.string().nullable(),
       voidedAt: dateTime.nullable(),
       voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred', 'payment_reversed']).nullable(),
+      answers: ticketAnswers,
     }),
   ),
   flagged: z

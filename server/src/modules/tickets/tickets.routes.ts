@@ -229,14 +229,24 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
       },
     },
     async ({ params, query, user, res }) => {
-      const list = await deps.tickets.attendees(user, params.id);
-      if (query.format === 'json') return list;
+      if (query.format === 'json') return deps.tickets.attendees(user, params.id);
+      // One more column per checkout question (docs/decisions/checkout-questions.md), after the fixed ones.
+      const { questions, attendees: list } = await deps.tickets.attendeesWithQuestions(user, params.id);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="attendees-${params.id}.csv"`);
       res.send(
         toCsv(
-          ['Ticket', 'User id', 'Username', 'Email', 'Order', 'Issued at', 'Checked in at'],
-          list.map((a) => [a.ticketId, a.userId, a.username, a.email, a.orderId, a.issuedAt, a.checkedInAt]),
+          ['Ticket', 'User id', 'Username', 'Email', 'Order', 'Issued at', 'Checked in at', ...questions.map((question) => question.label)],
+          list.map((a) => [
+            a.ticketId,
+            a.userId,
+            a.username,
+            a.email,
+            a.orderId,
+            a.issuedAt,
+            a.checkedInAt,
+            ...questions.map((question) => a.answers.find((answer) => answer.questionId === question._id)?.answer ?? ''),
+          ]),
         ),
       );
     },

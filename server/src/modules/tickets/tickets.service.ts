@@ -124,8 +124,15 @@ interface TicketMailBody {
   payment?: TicketMailInput['payment'];
 }
 
+/** A bought ticket's answers to the event's checkout questions (the checkout-questions module, above tickets; app.ts fills it). */
+export interface TicketAnswers {
+  ticketAnswers(eventId: string): Promise<{ questions: Array<{ _id: string; label: string }>; byTicket: Map<string, Array<{ questionId: string; label: string; answer: string }>> }>;
+}
+
 export interface TicketsServiceDeps {
   db: Database;
+  /** Checkout questions' answers for the attendee list, its CSV and the gate list; absent: none shown. */
+  answers?: TicketAnswers | undefined;
   /** Why a sold-out refusal happened when the buyer's waitlist offer expired. */
   soldOut?: SoldOutNotes | undefined;
   orders: PaidOrders;
@@ -190,6 +197,14 @@ export function createTicketsService(deps: TicketsServiceDeps) {
    */
   const mailQueue = createBackgroundQueue();
   const checkinSync = createCheckinSync({ db, signer, voidedMessage });
+
+  /** Each ticket's answers to the checkout questions (`answers`), only when the event asks any: lists without questions keep their shape. */
+  async function withAnswers<T extends { ticketId: string }>(eventId: string, list: T[]): Promise<Array<T & { answers?: Array<{ questionId: string; label: string; answer: string }> }>> {
+    if (!deps.answers) return list;
+    const { questions, byTicket } = await deps.answers.ticketAnswers(eventId);
+    if (questions.length === 0) return list;
+    return list.map((item) => ({ ...item, answers: byTicket.get(item.ticketId) ?? [] }));
+  }
 
   // The ticket email is drawn (QR images, MIME) when the outbox's job sends it, on whichever instance.
   deps.mail.render('tickets', async (stored) => {
@@ -446,13 +461,22 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     /** GET /api/events/:id/gate-list: what a gate device keeps to check tickets offline. */
     async gateList(actor: AuthUser, eventId: string) {
       await service.eventForStaff(actor, eventId);
-      return checkinSync.gateList(eventId);
+      const list = await checkinSync.gateList(eventId);
+      return { ...list, tickets: await withAnswers(eventId, list.tickets) };
     },
 
     async attendees(actor: AuthUser, eventId: string) {
       await service.eventForStaff(actor, eventId);
       const rows = await createTicketsRepository(db).listForEvent(eventId);
-      return rows.map(toAttendee);
+      return withAnswers(eventId, rows.map(toAttendee));
+    },
+
+    /** The attendee list with the checkout questions' labels, for the CSV's extra columns. */
+    async attendeesWithQuestions(actor: AuthUser, eventId: string) {
+      await service.eventForStaff(actor, eventId);
+      const rows = await createTicketsRepository(db).listForEvent(eventId);
+      const answers: Awaited<ReturnType<TicketAnswers['ticketAnswers']>> = deps.answers ? await deps.answers.ticketAnswers(eventId) : { questions: [], byTicket: new Map() };
+      return { questions: answers.questions, attendees: rows.map(toAttendee).map((attendee) => ({ ...attendee, answers: answers.byTicket.get(attendee.ticketId) ?? [] })) };
     },
 
     /** One page of the attendees in username order, with how many hold a ticket and how many are in. */
@@ -461,7 +485,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
       const repo = createTicketsRepository(db);
       const [rows, counts] = await Promise.all([repo.attendeePage(eventId, { limit: page.limit + 1, after: page.cursor }), repo.countAttendees(eventId)]);
       const result = toPage(rows, page.limit, counts.total, (row) => [row.username, row.id]);
-      return { ...result, items: result.items.map(toAttendee), checkedIn: counts.checkedIn };
+      return { ...result, items: await withAnswers(eventId, result.items.map(toAttendee)), checkedIn: counts.checkedIn };
     },
 
     publicKey: () => signer.publicKey,

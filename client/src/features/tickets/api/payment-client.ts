@@ -6,6 +6,7 @@
  */
 import { env } from '../../../config/env';
 import { createHttpClient } from '../../../lib/api-client';
+import type { AnswerInput } from '@tukio/shared/checkout-questions';
 import type { OrderItem } from './order-api';
 
 // confirmPayment may ask Daraja directly (STK query) before answering, hence the longer timeout.
@@ -24,6 +25,8 @@ export interface StkPushInput {
   amount: number;
   /** A guest's (signed out) optional email: the tickets are mailed there as well as sent by SMS. */
   email?: string;
+  /** Answers to the event's checkout questions (docs/decisions/checkout-questions.md); absent when none were asked. */
+  answers?: AnswerInput[];
 }
 
 export interface StkPushResult {
@@ -58,6 +61,7 @@ export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
     ...(input.items ? { items: input.items } : {}),
     ...(input.promoCode ? { promoCode: input.promoCode } : {}),
     ...(input.email ? { email: input.email } : {}),
+    ...(input.answers ? { answers: input.answers } : {}),
   });
   return data;
 }

@@ -152,6 +152,8 @@ export interface Attendee {
   orderId: string | null;
   issuedAt: string;
   checkedInAt: string | null;
+  /** The buyer's answers to the event's checkout questions for this ticket; only when the event asks any. */
+  answers?: Array<{ questionId: string; label: string; answer: string }>;
 }
 
 /** One page of the attendees, with how many of the whole list are checked in. */

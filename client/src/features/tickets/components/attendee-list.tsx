@@ -120,6 +120,16 @@ export function AttendeeList({ eventId, attendees, loading, error, online, onRel
                   <td>
                     <span className="checkin-attendees__name">{attendee.username}</span>
                     <span className="checkin-attendees__email">{attendee.email}</span>
+                    {/* The buyer's answers to the checkout questions for this ticket (docs/decisions/checkout-questions.md). */}
+                    {attendee.answers && attendee.answers.length > 0 ? (
+                      <span className="checkin-attendees__answers">
+                        {attendee.answers.map((answer) => (
+                          <span key={answer.questionId} className="checkin-attendees__answer">
+                            {answer.label}: {answer.answer}
+                          </span>
+                        ))}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="mono checkin-attendees__ticket">…{attendee.ticketId.slice(-6)}</td>
                   <td>

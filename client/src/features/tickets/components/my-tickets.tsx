@@ -19,6 +19,7 @@ import { formatDateTime, formatEventDate, formatEventTime } from '../../../lib/f
 import { getMyTicketPage, type MyPagedTicket, type MyTicket } from '../api/tickets-api';
 import { readSavedTickets, saveTickets } from '../lib/offline-tickets';
 import { TicketActions } from './ticket-actions';
+import { AnswersEditor } from './answers-editor';
 import { TicketQr } from './ticket-qr';
 import '../tickets.css';
 import { t, useT } from '../../../lib/i18n';
@@ -188,6 +189,10 @@ export function MyTickets({ userId }: { userId: string }) {
                   <p className="mono">{ticket.code}</p>
                 </details>
               )}
+              {/* The order's answers to the organiser's questions, once per order (under its first ticket here). */}
+              {ticket.orderId && holderPaid(ticket) && !ticket.voidedAt && !savedAt && visible.find((other) => other.ticket.orderId === ticket.orderId)?.ticket._id === ticket._id ? (
+                <AnswersEditor orderId={ticket.orderId} />
+              ) : null}
               {isActionable(ticket) && !savedAt ? (
                 <TicketActions
                   ticket={ticket}

@@ -17,6 +17,8 @@ import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
 import { STATUS, type PaymentState } from '../lib/payment-flow';
 import type { PaybillDetails } from '../api/payment-client';
+import type { AnswerInput } from '@tukio/shared/checkout-questions';
+import { CheckoutQuestionsStep } from './checkout-questions-step';
 import { RichText, useT } from '../../../lib/i18n';
 import '../../../styles/overlay-dialog.css';
 
@@ -26,6 +28,10 @@ export interface PaymentDialogProps {
   state: PaymentState;
   onClose: () => void;
   onAcceptPrice: () => void;
+  /** The checkout questions answered (the questions step, ./checkout-questions-step.tsx). */
+  onAnswer?: (answers: AnswerInput[]) => void;
+  /** Back from the phone number to the answers. */
+  onEditAnswers?: () => void;
   /** `email` only from a guest (signed out), who may give one for the tickets. */
   onPay: (phone: string, email?: string) => void;
   onConfirm: () => void;
@@ -190,6 +196,8 @@ export function PaymentDialog(props: PaymentDialogProps) {
             )}
           </div>
         </div>
+      ) : phase === 'questions' ? (
+        <CheckoutQuestionsStep state={state} onAnswer={(answers) => props.onAnswer?.(answers)} onCancel={onClose} />
       ) : (
         <form className="form payment-dialog__step" onSubmit={submit} noValidate>
           {/* Paying from the menu: the three things to type come first; the prompt's phone number no longer matters. */}
@@ -288,6 +296,11 @@ export function PaymentDialog(props: PaymentDialogProps) {
             {phase === 'phone' || phase === 'initiating' ? (
               <Button type="submit" loading={phase === 'initiating'} loadingText={t('tickets.sendingPrompt')}>
                 {t('tickets.payAmount', { amount: formatShillings(total) })}
+              </Button>
+            ) : null}
+            {phase === 'phone' && state.answers && props.onEditAnswers ? (
+              <Button variant="secondary" onClick={props.onEditAnswers}>
+                {t('tickets.editAnswers')}
               </Button>
             ) : null}
             {phase === 'pending' && state.confirmVisible ? (

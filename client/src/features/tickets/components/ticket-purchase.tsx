@@ -4,11 +4,13 @@
  * Signed out, 'Buy as guest' runs the same dialog by phone (and optional email) and ends on the link
  * to the guest's ticket page instead of registering.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notify } from '../../../lib/notify';
 import { Button } from '../../../components/ui/button';
 import type { TicketPurchaseProps } from './ticket-box';
 import { useTicketPayment } from '../hooks/use-ticket-payment';
+import { listQuestions } from '../api/checkout-questions-api';
 import { PaymentDialog } from './payment-dialog';
 import '../tickets.css';
 import { useT } from '../../../lib/i18n';
@@ -55,8 +57,11 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased, 
   // A guest's purchase is over once paid (nothing to register): the button can start another.
   const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'paybill' || state.phase === 'registering' || (state.phase === 'done' && !guest);
 
+  // The organiser's checkout questions (docs/decisions/checkout-questions.md): answered in the dialog before the phone number.
+  const questions = useQuery({ queryKey: ['checkout-questions', event._id], queryFn: ({ signal }) => listQuestions(event._id, signal), staleTime: 60_000 });
+
   const openDialog = () => {
-    if (!inProgress) payment.begin(order);
+    if (!inProgress) payment.begin(order, questions.data);
     setOpen(true);
   };
 
@@ -81,6 +86,8 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased, 
         state={state}
         onClose={close}
         onAcceptPrice={payment.acceptPrice}
+        onAnswer={payment.answer}
+        onEditAnswers={payment.editAnswers}
         onPay={(phone, email) => void payment.pay(phone, email)}
         onConfirm={() => void payment.confirmNow()}
         onRetry={payment.retry}

@@ -10,6 +10,7 @@ import { getQueuePlace, getTransactionPage, joinQueue, registerForEvent } from '
 import { confirmPayment, stkPush } from '../api/payment-client';
 import { CONFIRM_BUTTON_AFTER_MS, paymentFlow, paymentOfUnansweredPush, resumedState, SUCCESS_PAUSE_MS, type PaymentAction, type PaymentTask } from '../lib/payment-flow';
 import { readJson, writeJson } from '../lib/storage';
+import type { AnswerInput, CheckoutQuestion } from '@tukio/shared/checkout-questions';
 import type { TicketOrder } from '../lib/ticket-order';
 
 export interface TicketPaymentOptions {
@@ -144,7 +145,11 @@ export function useTicketPayment(options: TicketPaymentOptions) {
   const actions = useMemo(
     () => ({
       /** Get Ticket: show the price for confirmation. */
-      begin: (order: TicketOrder) => dispatch({ type: 'begin', order }),
+      begin: (order: TicketOrder, questions?: CheckoutQuestion[]) => dispatch({ type: 'begin', order, questions }),
+      /** The checkout questions answered: ask for the phone number. */
+      answer: (answers: AnswerInput[]) => dispatch({ type: 'answered', answers }),
+      /** Back from the phone number to the answers. */
+      editAnswers: () => dispatch({ type: 'editAnswers' }),
       /** The price was accepted: ask for the phone number. */
       acceptPrice: () => dispatch({ type: 'acceptPrice' }),
       /** Send the STK push. `phone` is already normalised (254 + 9 digits); `email` only from a guest. */

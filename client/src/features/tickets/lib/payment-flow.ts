@@ -1,7 +1,8 @@
 /*
  * The paid-ticket flow as a state machine (docs/product.md, docs/payments.md "How the client should poll"):
  *
- *   idle → confirm (the price) → phone → initiating: take a place in the sale's line (POST /api/events/:id/queue),
+ *   idle → confirm (the price) → questions (only when the event asks any of this order: the buyer's answers go with
+ *   the push, docs/decisions/checkout-questions.md) → phone → initiating: take a place in the sale's line (POST /api/events/:id/queue),
  *   then the STK push → pending: poll confirmPayment every 3 s until it leaves `pending` (at most ~2 min; a manual
  *   Confirm appears 20 s after the push) → registering (signed in: POST /api/events/register/:id) → done.
  *   A busy sale parks the buyer in `queued` (their place, asked again when the server says) until their turn sends
@@ -16,10 +17,12 @@
  * answers with another action. An answer to a task that is no longer the state's is dropped, so a late answer
  * (the buyer left the line, the payment settled meanwhile) changes nothing.
  */
-import { getErrorResponse, getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
+import { getErrorCode, getErrorResponse, getErrorStatus, getServerMessage, isRequestError } from '../../../lib/errors';
 import { t, translatedLabels } from '../../../lib/i18n';
 import type { ConfirmResult, PaybillDetails, StkPushInput, StkPushResult } from '../api/payment-client';
 import type { QueuePlace, TransactionRecord } from '../api/tickets-api';
+import type { AnswerInput, CheckoutQuestion } from '@tukio/shared/checkout-questions';
+import { answerFields } from './checkout-answers';
 import { orderAmount, type TicketOrder } from './ticket-order';
 
 /** The status lines, in the language of the moment (read when set). */
@@ -57,7 +60,7 @@ const CLOCK_SKEW_MS = 60_000;
  * dismissed or failed, docs/decisions/paybill.md): the Paybill details are shown while the push's status is polled
  * until the order is paid or its hold runs out.
  */
-export type PaymentPhase = 'idle' | 'confirm' | 'phone' | 'initiating' | 'queued' | 'pending' | 'paybill' | 'registering' | 'done' | 'failed';
+export type PaymentPhase = 'idle' | 'confirm' | 'questions' | 'phone' | 'initiating' | 'queued' | 'pending' | 'paybill' | 'registering' | 'done' | 'failed';
 
 /** A push being followed, as localStorage keeps it so that a reload or a closed dialog loses nothing. */
 export interface SavedPush {
@@ -108,6 +111,10 @@ export interface PaymentState {
   phone: string | null;
   /** A guest's optional email, sent with the push. */
   email: string | null;
+  /** The event's checkout questions (empty: the questions step is skipped). */
+  questions: CheckoutQuestion[];
+  /** The buyer's answers, sent with the push; null until the questions step was passed (or when none is asked). */
+  answers: AnswerInput[] | null;
   /** The offline simulator's phone page for this prompt (none with real M-Pesa). */
   simulatorUrl: string | null;
   confirmVisible: boolean;
@@ -133,8 +140,12 @@ export interface PaymentState {
 }
 
 export type PaymentAction =
-  | { type: 'begin'; order: TicketOrder }
+  | { type: 'begin'; order: TicketOrder; questions?: CheckoutQuestion[] | undefined }
   | { type: 'acceptPrice' }
+  /** The questions step's answers, checked (lib/checkout-answers.ts): on to the phone number. */
+  | { type: 'answered'; answers: AnswerInput[] }
+  /** Back from the phone number to change the answers. */
+  | { type: 'editAnswers' }
   | { type: 'pay'; phone: string; email?: string }
   /** The line's answer; null when it could not be asked (the push goes ahead). */
   | { type: 'joined'; task: JoinTask; place: QueuePlace | null }
@@ -167,6 +178,8 @@ export const initialState = (guest: boolean, quantity = 1): PaymentState => ({
   amount: null,
   phone: null,
   email: null,
+  questions: [],
+  answers: null,
   simulatorUrl: null,
   confirmVisible: false,
   confirming: false,
@@ -302,6 +315,7 @@ function sendPrompt(s: PaymentState, admitted: boolean): PaymentState {
           ...(order?.promoCode ? { promoCode: order.promoCode } : {}),
           amount: order ? orderAmount(order) : 0,
           ...(email ? { email } : {}),
+          ...(s.answers ? { answers: s.answers } : {}),
         },
       }
     : { kind: 'join', afterMs: 0, guestPhone: s.guest ? phone : null };
@@ -356,9 +370,17 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
   switch (action.type) {
     case 'begin':
       // While a push is followed (or being sent) the dialog shows it instead.
-      return s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done' ? { ...initialState(s.guest, action.order.quantity), phase: 'confirm', phone: s.phone, order: action.order } : s;
+      return s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done'
+        ? { ...initialState(s.guest, action.order.quantity), phase: 'confirm', phone: s.phone, order: action.order, questions: action.questions ?? [] }
+        : s;
     case 'acceptPrice':
-      return s.phase === 'confirm' ? { ...s, phase: 'phone', status: STATUS.notPaid, error: null } : s;
+      if (s.phase !== 'confirm') return s;
+      // The questions step only when the event asks something of this order.
+      return { ...s, phase: s.order && answerFields(s.questions, s.order).length > 0 ? 'questions' : 'phone', status: STATUS.notPaid, error: null };
+    case 'answered':
+      return s.phase === 'questions' ? { ...s, phase: 'phone', answers: action.answers, error: null } : s;
+    case 'editAnswers':
+      return s.phase === 'phone' && s.answers ? { ...s, phase: 'questions', error: null } : s;
     case 'pay':
       return s.phase === 'phone' ? sendPrompt({ ...s, phone: action.phone, email: action.email ?? null }, false) : s;
     case 'joined':
@@ -400,7 +422,9 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
       }
       const place = queuedPlace(error);
       if (place) return queued(s, place, 0);
-      return { ...s, phase: 'phone', status: STATUS.notPaid, error: initiateError(error), task: null };
+      // The server refused an answer (the questions changed meanwhile): back to the questions, saying which.
+      const answerRefused = s.questions.length > 0 && /^answer_/.test(getErrorCode(error) ?? '');
+      return { ...s, phase: answerRefused ? 'questions' : 'phone', status: STATUS.notPaid, error: initiateError(error), task: null };
     }
     case 'queueAnswered': {
       const { place } = action;
@@ -455,9 +479,10 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
     case 'usePaybill':
       return s.phase === 'pending' && s.push && paybillOpen(s.push, action.now) ? toPaybill(s, s.push, null) : s;
     case 'retry':
-      return s.phase === 'failed' ? { ...initialState(s.guest, s.quantity), phase: 'phone', phone: s.phone, order: s.order } : s;
+      // The answers given are kept: a retry goes back to the phone number only.
+      return s.phase === 'failed' ? { ...initialState(s.guest, s.quantity), phase: 'phone', phone: s.phone, order: s.order, questions: s.questions, answers: s.answers } : s;
     case 'dismiss':
       // Closed before paying: forget the attempt and leave the line (a push in progress keeps being followed).
-      return s.phase === 'confirm' || s.phase === 'phone' || s.phase === 'failed' || s.phase === 'queued' ? { ...initialState(s.guest, s.quantity), phone: s.phone } : s;
+      return s.phase === 'confirm' || s.phase === 'questions' || s.phase === 'phone' || s.phase === 'failed' || s.phase === 'queued' ? { ...initialState(s.guest, s.quantity), phone: s.phone } : s;
   }
 }

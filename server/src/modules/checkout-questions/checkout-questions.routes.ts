@@ -1,0 +1,115 @@
+import { Router } from 'express';
+import { declareRoutes } from '../../lib/route-declaration.js';
+import { answersBody, eventParams, orderParams, questionBody, questionParams, reorderBody } from './checkout-questions.schemas.js';
+import type { CheckoutQuestionsService } from './checkout-questions.service.js';
+
+const notFound = 'Event not found (or pending and not yours).';
+const question = '`{_id, label, kind, options, required, per, ticketTypeId}`';
+
+/** /api/events/:id/questions: the organiser's checkout questions (mounted under /api/events before the events router). */
+export function createCheckoutQuestionsRouter(deps: { questions: CheckoutQuestionsService }) {
+  const { questions } = deps;
+  const router = Router();
+  const routes = declareRoutes(router, 'Checkout questions');
+
+  routes.get(
+    '/:id/questions',
+    {
+      summary: "The event's checkout questions, in the order buyers answer them",
+      access: 'optional',
+      params: eventParams,
+      responses: { 200: `Bare array of ${question}.`, 404: notFound },
+    },
+    ({ params, user }) => questions.list(params.id, user),
+  );
+
+  routes.post(
+    '/:id/questions',
+    {
+      summary: 'Add a checkout question (organiser or admin)',
+      access: 'owner',
+      description: 'Kinds: `text`, `choice` (with `options`), `yes_no`, `phone` (Kenyan), `email`; asked once `per` `order` or `attendee`; of every ticket type, or of `ticketTypeId` only.',
+      params: eventParams,
+      body: questionBody,
+      responses: { 201: `The question, ${question}.`, 400: 'Invalid question (field named).', 403: 'Not the organiser or an admin.', 404: notFound },
+    },
+    async ({ params, user, body, res }) => {
+      res.status(201);
+      return questions.create(params.id, user, body);
+    },
+  );
+
+  routes.post(
+    '/:id/questions/reorder',
+    {
+      summary: 'Put the checkout questions in a new order (organiser or admin)',
+      access: 'owner',
+      params: eventParams,
+      body: reorderBody,
+      responses: { 200: 'The questions in their new order.', 400: '`ids` does not name every question once.', 403: 'Not the organiser or an admin.', 404: notFound },
+    },
+    ({ params, user, body }) => questions.reorder(params.id, user, body.ids),
+  );
+
+  routes.put(
+    '/:id/questions/:questionId',
+    {
+      summary: 'Change a checkout question (organiser or admin)',
+      access: 'owner',
+      params: questionParams,
+      body: questionBody,
+      responses: { 200: `The question, ${question}.`, 400: 'Invalid question (field named).', 403: 'Not the organiser or an admin.', 404: 'No such event or question.' },
+    },
+    ({ params, user, body }) => questions.update(params.id, params.questionId, user, body),
+  );
+
+  routes.delete(
+    '/:id/questions/:questionId',
+    {
+      summary: 'Delete a checkout question and its answers (organiser or admin)',
+      access: 'owner',
+      params: questionParams,
+      responses: { 200: '`{message}`.', 403: 'Not the organiser or an admin.', 404: 'No such event or question.' },
+    },
+    ({ params, user }) => questions.remove(params.id, params.questionId, user),
+  );
+
+  return router;
+}
+
+/** /api/me/orders/:orderId/answers: a buyer reads and changes their answers until the event starts. */
+export function createOrderAnswersRouter(deps: { questions: CheckoutQuestionsService }) {
+  const { questions } = deps;
+  const router = Router();
+  const routes = declareRoutes(router, 'Checkout questions');
+
+  routes.get(
+    '/orders/:orderId/answers',
+    {
+      summary: "An order's checkout questions and its buyer's answers (the buyer only)",
+      access: 'user',
+      params: orderParams,
+      responses: {
+        200: '`{orderId, eventId, editable, questions:[{…question, times}], answers:[{questionId, attendee, value}]}` (`times`: how often the question is asked of this order).',
+        403: 'Not the buyer.',
+        404: 'No such order.',
+      },
+    },
+    ({ params, user }) => questions.orderAnswers(user, params.orderId),
+  );
+
+  routes.put(
+    '/orders/:orderId/answers',
+    {
+      summary: "Change an order's answers (the buyer only, until the event starts)",
+      access: 'user',
+      description: 'The whole set: answers left out are cleared (refused for a required question).',
+      params: orderParams,
+      body: answersBody,
+      responses: { 200: 'As GET.', 400: 'A missing required answer, a wrong kind or an unknown option (the question is named).', 403: 'Not the buyer.', 404: 'No such order.', 409: 'The event has started.' },
+    },
+    ({ params, user, body }) => questions.replaceOrderAnswers(user, params.orderId, body.answers),
+  );
+
+  return router;
+}
