@@ -40,6 +40,8 @@ export interface CheckoutRequest {
   phone: string;
   items?: Array<{ typeId: string; quantity: number }> | undefined;
   promoCode?: string | undefined;
+  /** Pay the deposit of the type's instalment plan now (docs/decisions/instalments.md). */
+  instalments?: boolean | undefined;
 }
 
 /**
@@ -81,7 +83,7 @@ export function createStartCheckoutHandler(deps: {
 
   async function sendPrompt(order: Awaited<ReturnType<typeof holdSeats>>, phone: string): Promise<StkPushAnswer> {
     try {
-      return await deps.gateway.stkPush({ orderId: order.orderId, amount: order.amount, phone, accountReference: order.accountReference, transactionDesc: order.transactionDesc });
+      return await deps.gateway.stkPush({ orderId: order.orderId, amount: order.due, phone, accountReference: order.accountReference, transactionDesc: order.transactionDesc });
     } catch (error) {
       if (error instanceof PushOutcomeUnknown) {
         logger.error(`order ${order.orderId}: ${error.message}; its seats stay held until the push is found or the hold expires`);
