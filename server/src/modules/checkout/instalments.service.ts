@@ -153,18 +153,19 @@ export function createInstalments(deps: InstalmentsDeps) {
       lapsed += 1;
       // Freed seats: the event's counts change, and its waitlist is offered them (it listens for this).
       deps.changes.publish('event-tickets', outcome.order.eventId);
-      tellLapsed(outcome.order, outcome.refund, outcome.kept).catch((error: unknown) => logger.error(`lapse sms for order ${id} failed`, error));
+      await tellLapsed(outcome.order, outcome.refund, outcome.kept).catch((error: unknown) => logger.error(`lapse sms for order ${id} failed`, error));
       logger.info(`reservation ${id} lapsed: ${outcome.refund} refunded, ${outcome.kept} kept`);
     }
     return lapsed;
   }
 
   async function tellLapsed(order: OrderRow, refund: number, kept: number) {
-    const row = await createReservationsRepository(db).findForUser(order.id, order.userId);
+    const repo = createReservationsRepository(db);
+    const row = await repo.findForUser(order.id, order.userId);
     if (!row || !order.phone) return;
-    const contact = await createReservationsRepository(db).languageOf(order.userId);
+    const language = await repo.languageOf(order.userId);
     await deps.sms.enqueue([
-      { purpose: 'instalment-lapsed', dedupeKey: `instalment-lapsed:${order.id}`, phone: order.phone, message: translate(contact, 'instalments.lapsedSms', { title: row.eventTitle, refund, kept }) },
+      { purpose: 'instalment-lapsed', dedupeKey: `instalment-lapsed:${order.id}`, phone: order.phone, message: translate(language, 'instalments.lapsedSms', { title: row.eventTitle, refund, kept }) },
     ]);
   }
 

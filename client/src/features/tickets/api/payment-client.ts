@@ -24,6 +24,8 @@ export interface StkPushInput {
   amount: number;
   /** A guest's (signed out) optional email: the tickets are mailed there as well as sent by SMS. */
   email?: string;
+  /** Pay the deposit now, the rest by the plan's due date (docs/decisions/instalments.md). */
+  instalments?: boolean;
 }
 
 export interface StkPushResult {
@@ -39,6 +41,8 @@ export interface StkPushResult {
   simulatorUrl?: string;
   /** Paying from the M-Pesa menu instead (docs/decisions/paybill.md): the Paybill number, the order code as the account. */
   paybill?: PaybillDetails;
+  /** The deposit was asked for (`amount`); the rest of `orderAmount` is due by `dueAt`. */
+  instalments?: { deposit: number; dueAt: string; cancellationFee: number; orderAmount: number };
 }
 
 export interface PaybillDetails {
@@ -58,6 +62,7 @@ export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
     ...(input.items ? { items: input.items } : {}),
     ...(input.promoCode ? { promoCode: input.promoCode } : {}),
     ...(input.email ? { email: input.email } : {}),
+    ...(input.instalments ? { instalments: true } : {}),
   });
   return data;
 }
@@ -72,7 +77,7 @@ export interface ConfirmResult {
   /** M-Pesa's ResultCode once the prompt finished: said in the buyer's language when it is a common one. */
   resultCode?: number;
   status: PaymentStatus;
-  orderStatus?: 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refund_due';
+  orderStatus?: 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refund_due' | 'reserved' | 'lapsed';
   CheckoutRequestID?: string;
   eventId?: string;
   amount?: number;

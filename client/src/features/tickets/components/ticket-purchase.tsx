@@ -53,7 +53,8 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }
   const { state } = payment;
 
   // A guest's purchase is over once paid (nothing to register): the button can start another.
-  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'paybill' || state.phase === 'registering' || (state.phase === 'done' && !guest);
+  // A reservation made (a deposit paid) is over here too: the rest is paid from /profile.
+  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'paybill' || state.phase === 'registering' || (state.phase === 'done' && !guest && !state.reserved);
 
   const openDialog = () => {
     if (!inProgress) payment.begin(order);
@@ -80,7 +81,7 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased }
         eventTitle={event.title}
         state={state}
         onClose={close}
-        onAcceptPrice={payment.acceptPrice}
+        onAcceptPrice={(instalments) => payment.acceptPrice(instalments)}
         onPay={(phone, email) => void payment.pay(phone, email)}
         onConfirm={() => void payment.confirmNow()}
         onRetry={payment.retry}

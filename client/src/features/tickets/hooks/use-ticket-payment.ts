@@ -146,7 +146,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
       /** Get Ticket: show the price for confirmation. */
       begin: (order: TicketOrder) => dispatch({ type: 'begin', order }),
       /** The price was accepted: ask for the phone number. */
-      acceptPrice: () => dispatch({ type: 'acceptPrice' }),
+      acceptPrice: (instalments?: boolean) => dispatch({ type: 'acceptPrice', instalments }),
       /** Send the STK push. `phone` is already normalised (254 + 9 digits); `email` only from a guest. */
       pay: (phone: string, email?: string) => dispatch({ type: 'pay', phone, email }),
       /** Pay from the M-Pesa menu (Paybill) instead of the prompt: its details shown, the payment still awaited. */

@@ -29,6 +29,7 @@ export const STATUS = translatedLabels({
   success: 'tickets.statusSuccess',
   failed: 'tickets.statusFailed',
   received: 'tickets.statusReceived',
+  reserved: 'tickets.statusReserved',
   queued: 'tickets.statusQueued',
 });
 
@@ -130,11 +131,13 @@ export interface PaymentState {
   /** The next request; null while the flow waits for the buyer (or has given up asking). */
   task: PaymentTask | null;
   notice: PaymentNotice | null;
+  /** The deposit of an instalment plan was paid: the seats are reserved, the rest is paid from /profile (docs/decisions/instalments.md). */
+  reserved: boolean;
 }
 
 export type PaymentAction =
   | { type: 'begin'; order: TicketOrder }
-  | { type: 'acceptPrice' }
+  | { type: 'acceptPrice'; instalments?: boolean }
   | { type: 'pay'; phone: string; email?: string }
   /** The line's answer; null when it could not be asked (the push goes ahead). */
   | { type: 'joined'; task: JoinTask; place: QueuePlace | null }
@@ -178,6 +181,7 @@ export const initialState = (guest: boolean, quantity = 1): PaymentState => ({
   deadline: 0,
   task: null,
   notice: null,
+  reserved: false,
 });
 
 /** An http(s) link, or null: anything else from the payment service is not shown as a link. */
@@ -302,6 +306,7 @@ function sendPrompt(s: PaymentState, admitted: boolean): PaymentState {
           ...(order?.promoCode ? { promoCode: order.promoCode } : {}),
           amount: order ? orderAmount(order) : 0,
           ...(email ? { email } : {}),
+          ...(order?.instalments ? { instalments: true } : {}),
         },
       }
     : { kind: 'join', afterMs: 0, guestPhone: s.guest ? phone : null };
@@ -338,6 +343,8 @@ function settle(s: PaymentState, result: ConfirmResult, now = Date.now()): Payme
     return toPaybill({ ...s, status: STATUS.failed }, s.push, detail);
   }
   const over: PaymentState = { ...s, detail, error: null, confirmVisible: false, confirming: false, push: null, task: null };
+  // A deposit paid (docs/decisions/instalments.md): no tickets yet, nothing to register; the rest is paid from /profile.
+  if (result.status === 'success' && result.orderStatus === 'reserved') return { ...over, phase: 'done', status: STATUS.reserved, detail: t('tickets.reservedDetail'), reserved: true };
   if (result.status === 'success' && result.success) {
     const quantity = typeof result.quantity === 'number' && result.quantity > 0 ? result.quantity : s.quantity;
     // A guest has nothing to register: the tickets went to the phone, and the page links to them too.
@@ -358,7 +365,8 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
       // While a push is followed (or being sent) the dialog shows it instead.
       return s.phase === 'idle' || s.phase === 'failed' || s.phase === 'done' ? { ...initialState(s.guest, action.order.quantity), phase: 'confirm', phone: s.phone, order: action.order } : s;
     case 'acceptPrice':
-      return s.phase === 'confirm' ? { ...s, phase: 'phone', status: STATUS.notPaid, error: null } : s;
+      // Paying in parts only where the chosen type offers it, and only signed in (the server refuses it otherwise too).
+      return s.phase === 'confirm' ? { ...s, phase: 'phone', status: STATUS.notPaid, error: null, order: s.order && { ...s.order, instalments: Boolean(action.instalments && s.order.plan && !s.guest) } } : s;
     case 'pay':
       return s.phase === 'phone' ? sendPrompt({ ...s, phone: action.phone, email: action.email ?? null }, false) : s;
     case 'joined':
@@ -414,7 +422,7 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
     case 'polled':
       if (s.phase === 'paybill') {
         // Waiting for the payment from the menu: only a paid order ends it (or the hold running out).
-        if (action.result.status === 'success' && action.result.success) return settle(s, action.result, action.now);
+        if (action.result.status === 'success' && (action.result.success || action.result.orderStatus === 'reserved')) return settle(s, action.result, action.now);
         return askAgain(s, action.task, action.now, { detail: t('tickets.paybillExpired') });
       }
       if (action.result.status !== 'pending') return settle(s, action.result, action.now);
