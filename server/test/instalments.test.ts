@@ -232,6 +232,9 @@ describe('seats and the lapse', () => {
     expect(full.status).toBe(409);
     const listed = await t.api('GET', `/api/events/${order.eventId}/ticket-types`);
     expect(listed.body.ticketTypes[0]).toMatchObject({ reserved: 1, sold: 0, seatsLeft: 0 });
+    // The organiser's dashboard: reserved beside sold.
+    const dashboard = await t.api('GET', `/api/events/${order.eventId}/dashboard`, { token: organiser.token });
+    expect(dashboard.body.types[0]).toMatchObject({ sold: 0, reserved: 1, reservedPaid: 300 });
 
     await t.api('POST', `/api/reservations/${order.orderId}/pay`, { token: buyer.token, body: { amount: 200 } });
     await settlePush(lastPush());
