@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketTypes, tickets } from '../../server/src/db/schema.js';
+import { SIMULATOR_CREDENTIALS } from '../../simulator/src/config.js';
 import en from '../src/locales/en/tickets.json' with { type: 'json' };
 import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
 import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
@@ -20,7 +21,7 @@ const title = 'Safari Rally Gala Dinner';
 const catalogs = { en, sw } as const;
 
 beforeAll(async () => {
-  h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '500' } });
+  h = await startHarness({ PAYBILL_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode }, { payments: { SIMULATOR_DELAY_MS: '500' } });
   const organiser = await h.server.createUser('polepoleorganiser');
   eventId = await createApprovedPaidEvent(h, organiser, {
     title,
