@@ -20,7 +20,7 @@ const PAYBILL = '600900';
 
 let t: TestServer;
 let organiser: { token: string; user: { _id: string } };
-let buyer: { token: string; user: { _id: string } };
+let buyer: { token: string; user: { _id: string; email: string } };
 let other: { token: string; user: { _id: string } };
 let fake: { url: string; pushes: Array<{ orderId: string; amount: number; phone: string; checkoutRequestId: string }>; close(): Promise<void> };
 
@@ -205,6 +205,9 @@ describe('a plan paid in three parts', () => {
     expect(last.body).toEqual({ outcome: 'settled', orderStatus: 'paid' });
     expect(await validTickets(order.orderId)).toBe(1);
     expect(await orderRow(order.orderId)).toMatchObject({ status: 'paid', instalmentPaid: 1000 });
+    // The ticket email, as for any paid order, saying the whole price.
+    const mail = await t.smtp.waitFor(buyer.user.email, /Your Tukio ticket/, 20_000);
+    expect(mail.text).toContain('1,000');
     const ticketsMine = await t.api('GET', '/api/tickets/mine', { token: buyer.token });
     expect(JSON.stringify(ticketsMine.body)).toContain(order.eventId);
     expect(await refundsOf(order.orderId)).toEqual([]);
