@@ -88,6 +88,8 @@ import {
   createEventCancellationRouter,
   createSelfCancel,
   createSelfCancelRouter,
+  createInstalments,
+  createReservationsRouter,
   createInternalRefundsRouter,
   createRefundsService,
   createRefundGateway,
@@ -319,6 +321,8 @@ export function createServices(deps: AppDeps) {
   const paymentGateway = createPaymentGateway({ paymentUrl: config.paymentUrl, internalApiKey: config.internalApiKey, timeoutMs: config.paymentProxyTimeoutMs });
   const startCheckout = createStartCheckoutHandler({ payments, guests, line: waitingRoom, gateway: paymentGateway, answers: checkoutQuestions, logger, pushSeconds: metrics.pushSeconds });
   const confirmPayment = createConfirmPaymentHandler({ payments, gateway: paymentGateway, logger, queryAfterSeconds: config.confirmQueryAfterSeconds });
+  // Paying in parts (docs/decisions/instalments.md): prompts towards a reservation, reminders and lapses, looked at as often as event reminders.
+  const instalments = createInstalments({ db, payments, gateway: paymentGateway, sms: sms.service, changes, logger, publicUrl: config.publicUrl, paybillShortcode: config.paybillShortcode, sweepMs: config.sms.reminderSweepMs, jobs: deps.jobs });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   // Where organisers are paid: the SMS code proves the number, the outbox mails a change (the payouts job reads payoutDestination).
@@ -402,7 +406,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { checkoutQuestions, apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { checkoutQuestions, apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, instalments, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -528,6 +532,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/payouts', createPayoutsRouter({ payouts: services.payouts.service }));
   app.use('/api/tickets', createTicketsRouter({ tickets: services.tickets }));
   app.use('/api/tickets', createSelfCancelRouter({ selfCancel: services.selfCancel }));
+  app.use('/api/reservations', createReservationsRouter({ instalments: services.instalments }));
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));

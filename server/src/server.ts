@@ -90,6 +90,7 @@ export async function startServer(
   services.webhooks.start();
   services.paymentPasses?.start();
   services.reminders.start();
+  services.instalments.start();
   if (config.sms.gateway.kind === 'simulator') logger.info(`SMS simulator (every message each phone received): ${config.publicUrl}/simulator/sms?key=${config.sms.gateway.key}`);
   // Every waitlist is looked at now and then (offers that ran out pass on); each instance may, the event lock keeps it once.
   services.waitlist.start();
@@ -133,6 +134,7 @@ export async function startServer(
         await services.accountDeletions.stop();
         await services.retention.stop();
         await services.reminders.stop();
+        await services.instalments.stop();
         await services.payouts.job.stop();
         await services.refundsJob.stop();
         await services.webhooks.stop();

@@ -54,7 +54,7 @@ describe('GET /api/events/:id/dashboard', () => {
       totals: { ticketsSold: 0, capacity: 40, checkedIn: 0, grossRevenue: 0, refunded: { count: 0, amount: 0 }, refundsPending: { count: 0, amount: 0 }, revenue: 0 },
       salesByDay: [],
       checkInsByHour: [],
-      types: [{ name: 'General admission', price: 500, sold: 0, capacity: null, revenue: 0 }],
+      types: [{ name: 'General admission', price: 500, sold: 0, reserved: 0, reservedPaid: 0, capacity: null, revenue: 0 }],
       promoCodes: [],
     });
 
@@ -97,7 +97,7 @@ describe('GET /api/events/:id/dashboard', () => {
       revenue: 1000,
     });
     // The one type: its two valid tickets and what they were paid (the cancelled one counts in neither).
-    expect(res.body.types).toEqual([{ name: 'General admission', price: 500, sold: 2, capacity: null, revenue: 1000 }]);
+    expect(res.body.types).toEqual([{ name: 'General admission', price: 500, sold: 2, reserved: 0, reservedPaid: 0, capacity: null, revenue: 1000 }]);
     expect(res.body.promoCodes).toEqual([]);
 
     // Every Nairobi day from the first sale to the last, the quiet ones as zeros; a cancellation does not unsell a day.
@@ -162,8 +162,8 @@ describe('GET /api/events/:id/dashboard', () => {
     expect(res.body.totals).toMatchObject({ ticketsSold: 5, capacity: 50, grossRevenue: 7500, revenue: 7500 });
     // Each ticket carries its share of its order after the discount: VIP 2,400 + 2,500, Regular 800 + 800 + 1,000.
     expect(res.body.types).toEqual([
-      { name: 'Regular', price: 1000, sold: 3, capacity: null, revenue: 2600 },
-      { name: 'VIP', price: 3000, sold: 2, capacity: 5, revenue: 4900 },
+      { name: 'Regular', price: 1000, sold: 3, reserved: 0, reservedPaid: 0, capacity: null, revenue: 2600 },
+      { name: 'VIP', price: 3000, sold: 2, reserved: 0, reservedPaid: 0, capacity: 5, revenue: 4900 },
     ]);
     expect(res.body.types.reduce((sum: number, type: { revenue: number }) => sum + type.revenue, 0)).toBe(res.body.totals.grossRevenue);
     expect(res.body.promoCodes).toEqual([
@@ -204,8 +204,8 @@ describe('GET /api/events/:id/dashboard', () => {
     expect(res.status).toBe(200);
     expect(res.body.totals).toMatchObject({ ticketsSold: 4, grossRevenue: 2800, revenue: 2800 });
     expect(res.body.types).toEqual([
-      { name: 'Regular', price: 400, sold: 3, capacity: null, revenue: 1200 },
-      { name: 'VIP', price: 1600, sold: 1, capacity: 3, revenue: 1600 },
+      { name: 'Regular', price: 400, sold: 3, reserved: 0, reservedPaid: 0, capacity: null, revenue: 1200 },
+      { name: 'VIP', price: 1600, sold: 1, reserved: 0, reservedPaid: 0, capacity: 3, revenue: 1600 },
     ]);
     const sum = (key: 'sold' | 'revenue') => (res.body.types as Array<Record<typeof key, number>>).reduce((total, type) => total + type[key], 0);
     expect({ sold: sum('sold'), revenue: sum('revenue') }).toEqual({ sold: res.body.totals.ticketsSold, revenue: res.body.totals.grossRevenue });
@@ -222,7 +222,7 @@ describe('GET /api/events/:id/dashboard', () => {
       event: { isPaid: false, ticketPrice: 0 },
       totals: { ticketsSold: 2, capacity: null, grossRevenue: 0, revenue: 0 },
       salesByDay: [{ day: nairobiDay(Date.now()), tickets: 2, revenue: 0 }],
-      types: [{ name: 'General admission', price: 0, sold: 2, capacity: null, revenue: 0 }],
+      types: [{ name: 'General admission', price: 0, sold: 2, reserved: 0, reservedPaid: 0, capacity: null, revenue: 0 }],
     });
 
     // Refunds owed but not yet paid out are shown apart and do not lower the revenue yet.

@@ -2,7 +2,7 @@
 import { translatedLabels } from './i18n';
 
 export type RefundStatus = 'due' | 'sent' | 'succeeded' | 'failed';
-export type RefundReason = 'sold_out' | 'event_cancelled' | 'late_payment' | 'self_cancel' | 'admin';
+export type RefundReason = 'sold_out' | 'event_cancelled' | 'late_payment' | 'self_cancel' | 'admin' | 'reservation_lapsed';
 
 const STATUS_LABEL = translatedLabels<RefundStatus>({
   due: 'ui.refundDue',
@@ -31,4 +31,5 @@ export const REFUND_REASON: Readonly<Record<RefundReason, string>> = translatedL
   late_payment: 'ui.refundReasonLatePayment',
   self_cancel: 'ui.refundReasonSelfCancel',
   admin: 'ui.refundReasonAdmin',
+  reservation_lapsed: 'ui.refundReasonReservationLapsed',
 });

@@ -102,6 +102,15 @@ export type ListedEvent = Omit<EventItem, 'registeredUsers'>;
 export type TicketTypeState = 'on_sale' | 'not_started' | 'ended' | 'sold_out';
 
 /** One of an event's ticket types (GET /api/events/:id/ticket-types). Dates are wall-clock ISO, like event dates. */
+/** A ticket type's instalment plan: the due date is a wall-clock time like event dates. */
+export interface InstalmentPlanView {
+  depositPercent: number;
+  dueDate: string;
+  cancellationFee: number;
+  /** The deposit of one ticket at its price. */
+  depositAmount: number;
+}
+
 export interface TicketTypeView {
   _id: string;
   name: string;
@@ -111,7 +120,11 @@ export interface TicketTypeView {
   salesStart: string | null;
   salesEnd: string | null;
   maxPerOrder: number;
+  /** Paying in parts (docs/decisions/instalments.md); null: paid in one go. */
+  instalments?: InstalmentPlanView | null;
   sold: number;
+  /** Seats of reservations (a deposit paid, tickets not issued yet). */
+  reserved?: number;
   /** What can still be bought of it (its own and the event-wide capacity); null when unlimited. */
   seatsLeft: number | null;
   state: TicketTypeState;

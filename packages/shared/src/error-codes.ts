@@ -279,6 +279,15 @@ export const ERROR_CODES = [
   'retention_event_not_ended',
   'retention_refunds_open',
   'retention_already_shredded',
+  // Instalments (docs/decisions/instalments.md).
+  'instalments_not_offered',
+  'instalments_free_type',
+  'instalments_due_after_start',
+  'instalments_due_passed',
+  'instalments_fee_too_high',
+  'reservation_not_found',
+  'reservation_not_open',
+  'amount_more_than_balance',
   // Developer tools (the Daraja simulator): English only.
   'simulator_refused',
 ] as const;

@@ -16,7 +16,8 @@ export const idParam = (field = 'id') => z.string().regex(OBJECT_ID_PATTERN, `${
 
 /** The statuses of a payment (one STK push) and of an order (the seats it holds), as the database stores them. */
 export const PAYMENT_STATUSES = ['pending', 'success', 'failed', 'cancelled'] as const;
-export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due'] as const;
+/** `reserved`: a deposit paid on an instalment plan, seats kept, tickets not issued yet; `lapsed`: its balance was not paid by the due date (docs/decisions/instalments.md). */
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due', 'reserved', 'lapsed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -240,6 +241,7 @@ export const stkPushBody = z
       .unknown()
       .optional()
       .meta({ description: "Answers to the event's checkout questions (`[{questionId, attendee?, value}]`); absent: not asked (answered later from the buyer's tickets)." }),
+    instalments: z.unknown().optional().meta({ description: 'true: pay the deposit of the ticket type\'s instalment plan now and the rest by its due date (signed-in buyers, one instalment-enabled type per order).' }),
   })
   .meta({ id: 'StkPushRequest' });
 

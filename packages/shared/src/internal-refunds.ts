@@ -12,7 +12,7 @@ import { checkoutRequestIdSchema, OBJECT_ID_PATTERN } from './internal-api.js';
  * (what is due, by which method, retries); the payment service only speaks Daraja.
  */
 
-export const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin', 'duplicate_payment', 'overpayment', 'underpayment'] as const;
+export const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin', 'duplicate_payment', 'overpayment', 'underpayment', 'reservation_lapsed'] as const;
 export const REFUND_METHODS = ['reversal', 'b2c'] as const;
 export const REFUND_STATUSES = ['due', 'sent', 'succeeded', 'failed'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];

@@ -1450,6 +1450,14 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'a', body: () => ({ ticketIds: ['0123456789abcdef01234567'] }) },
   },
+  { method: 'GET', path: '/api/reservations', scenarios: [{ name: 'own reservations', request: () => get('/api/reservations'), ok: 200 }], fuzz: { as: 'a' } },
+  {
+    method: 'POST',
+    path: '/api/reservations/:orderId/pay',
+    // Reservations are found by their buyer only: anyone else's (or an unknown one) is a 404 (test/instalments.test.ts pays one).
+    scenarios: [{ name: 'an unknown reservation', request: () => json('POST', '/api/reservations/0123456789abcdef01234567/pay', { amount: 100 }), ok: 404 }],
+    fuzz: { as: 'a', params: () => ({ orderId: '0123456789abcdef01234567' }), body: () => ({ amount: 100 }) },
+  },
   { method: 'GET', path: '/api/tickets/public-key', scenarios: [{ name: 'key', request: () => get('/api/tickets/public-key'), ok: 200 }], fuzz: { as: 'visitor' } },
   {
     method: 'POST',

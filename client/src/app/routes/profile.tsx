@@ -9,7 +9,7 @@ import { t as translate, useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
 import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard, YourData } from '../../features/profile';
-import { MyTickets, TransactionsOverlay } from '../../features/tickets';
+import { MyReservations, MyTickets, TransactionsOverlay } from '../../features/tickets';
 import '../../features/profile/profile.css';
 import { readEndedSession } from '../../lib/session-auth';
 
@@ -21,6 +21,8 @@ export default function ProfileRoute() {
   // Only a visitor who arrives without a session sees "User not found"; a session that ends
   // while on the page (logout, expiry) just leads to the login page.
   const [arrivedWithoutUser] = useState(() => !isLoggedIn);
+  // A reservation paid off becomes tickets: My Tickets loads again.
+  const [ticketsVersion, setTicketsVersion] = useState(0);
   const userId = isLoggedIn && user ? user._id : null;
 
   const queryClient = useQueryClient();
@@ -59,7 +61,8 @@ export default function ProfileRoute() {
           </>
         }
       />
-      <MyTickets userId={userId} />
+      <MyReservations userId={userId} onPaidOff={() => setTicketsVersion((version) => version + 1)} />
+      <MyTickets key={ticketsVersion} userId={userId} />
       <MyEvents
         userId={userId}
         eventActions={(event, onChange) => (

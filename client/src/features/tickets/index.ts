@@ -7,6 +7,7 @@ export type { TicketBoxProps } from './components/ticket-box';
 export { CheckInPage } from './components/check-in-page';
 export type { LoadCheckInEvent } from './components/check-in-page';
 export { MyTickets } from './components/my-tickets';
+export { MyReservations } from './components/my-reservations';
 export { TransactionsOverlay } from './components/transactions-overlay';
 export { TicketQr } from './components/ticket-qr';
 export { useStaffAccess } from './hooks/use-staff-access';

@@ -7,10 +7,18 @@ import type { SoldOutNotes } from '../tickets/index.js';
 import { readAndPrice, stockRefusalError } from './order-refusal.js';
 import { createPaybillRepository } from './paybill.repository.js';
 import { createPaymentsRepository } from './payments.repository.js';
-import type { OrderRequest } from './price-order.js';
+import { orderPlan } from './instalment-plan.js';
+import type { OrderRequest, PricedOrder, PricingFacts } from './price-order.js';
 
 /** A purchase to hold: the payment service's request, plus a guest buyer's email on the guest path. */
-export type HoldOrderInput = CreateOrderRequest & { guestEmail?: string | undefined };
+export type HoldOrderInput = CreateOrderRequest & {
+  guestEmail?: string | undefined;
+  /** Pay the deposit now and the rest by the due date (docs/decisions/instalments.md): one instalment-enabled type per order. */
+  instalments?: boolean | undefined;
+};
+
+/** Why an order cannot be paid in instalments: said before anything is held. */
+const instalmentsRefused = (reason: string) => new AppError(400, 'instalments_not_offered', reason, { field: 'instalments' });
 
 export interface HoldOrderDeps {
   db: Database;
@@ -42,12 +50,17 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
     for (let attempt = 1; attempt <= PRICING_TRIES; attempt += 1) {
       const read = await readAndPrice(db, input.eventId, request);
       const { priced } = read;
+      const plan = input.instalments ? instalmentPlanOf(read.facts, priced) : undefined;
       const held = await repo.holdPricedOrder({ eventId: input.eventId, userId, factsVersion: read.version, promoCode: input.promoCode, priced, phone: input.phone, guestEmail: input.guestEmail, holdSeconds });
       if (held.outcome === 'refused') throw await stockRefusalError(held.refusal, { facts: read.facts, promoCode: input.promoCode, userId, eventId: input.eventId, waitlist: deps.waitlist });
       if (held.outcome === 'held') {
         // The account number for paying from the M-Pesa menu instead of the prompt (docs/decisions/paybill.md).
         const orderCode = await createPaybillRepository(db).assignOrderCode(held.orderId);
+        if (plan) await repo.setInstalmentPlan(held.orderId, plan);
         return {
+          /** What the prompt asks for now: the deposit on an instalment plan, else the whole order. */
+          due: plan?.deposit ?? priced.amount,
+          instalments: plan ? { deposit: plan.deposit, dueAt: plan.dueAt.toISOString(), cancellationFee: plan.cancellationFee } : null,
           orderCode,
           orderId: held.orderId,
           amount: priced.amount,
@@ -63,6 +76,16 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
       deps.logger.info(`event ${input.eventId} changed while an order was priced (try ${attempt}): pricing it again`);
     }
     throw new AppError(503, 'server_busy', 'Tukio is busy right now. Please try again in a moment.');
+  }
+
+  /** The order's plan: every line of one ticket type that offers instalments. */
+  function instalmentPlanOf(facts: PricingFacts, priced: PricedOrder) {
+    const typeIds = new Set(priced.lines.map((line) => line.typeId));
+    const type = typeIds.size === 1 ? facts.types.find((candidate) => typeIds.has(candidate.id)) : undefined;
+    if (!type?.instalments) throw instalmentsRefused('Instalments are offered for one ticket type per order, and only for types whose organiser allows them.');
+    const plan = orderPlan(type.instalments, { amount: priced.amount, quantity: priced.quantity, feeAmount: priced.fee });
+    if (plan.dueAt.getTime() <= Date.now()) throw instalmentsRefused('The due date of this plan has passed: pay in full instead.');
+    return plan;
   }
 
   return { handle };

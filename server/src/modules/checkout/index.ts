@@ -28,5 +28,8 @@ export { createRequestGateway, type RequestGateway, type SendOutcome } from './r
 export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
 export { createPayRouter } from './pay.routes.js';
+export { createInstalments, type Instalments } from './instalments.service.js';
+export { createReservationsRouter } from './reservations.routes.js';
+export { depositFor } from './instalment-plan.js';
 export { checkoutPersonalData } from './personal-data.js';
 export { checkoutRetention } from './retention.js';

@@ -31,7 +31,7 @@ function firstIssue(error: z.ZodError): string {
 }
 
 /** The stkPush request as the checkout takes it; a 400 naming the field otherwise. */
-function parseStkPush(body: unknown): CheckoutRequest & { email?: string | undefined } {
+function parseStkPush(body: unknown): CheckoutRequest & { email?: string | undefined; instalments?: boolean | undefined } {
   const parsed = stkPushBody.safeParse(body ?? {});
   if (!parsed.success) throw initiateFailed(400, 'bad_request', 'the request is not valid.');
   const phone = normaliseKenyanPhone(parsed.data.phone);
@@ -48,8 +48,9 @@ function parseStkPush(body: unknown): CheckoutRequest & { email?: string | undef
   if (promo && !promo.success) throw initiateFailed(400, 'validation_failed', firstIssue(promo.error), { field: 'promoCode', params: { field: 'promoCode', kind: 'invalid' } });
   const email = parsed.data.email === undefined || parsed.data.email === '' ? undefined : guestEmailSchema.safeParse(parsed.data.email);
   if (email && !email.success) throw initiateFailed(400, 'validation_failed', firstIssue(email.error), { field: 'email', params: { field: 'email', kind: 'invalid_email' } });
+  const instalments = parsed.data.instalments === true || parsed.data.instalments === 'true';
   // `amount` is ignored on purpose: the server prices the order (types, promo code and all).
-  return { eventId, quantity, phone, ...(parsed.data.answers !== undefined ? { answers: parsed.data.answers } : {}), ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { email: email.data } : {}) };
+  return { eventId, quantity, phone, ...(parsed.data.answers !== undefined ? { answers: parsed.data.answers } : {}), ...(instalments ? { instalments } : {}), ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { email: email.data } : {}) };
 }
 
 /**
@@ -155,7 +156,7 @@ export function createPayRouter(deps: {
       use: limits,
       body: stkPushBody,
       responses: {
-        200: 'Prompt sent: `{ResponseCode, CheckoutRequestID, MerchantRequestID, CustomerMessage, amount, quantity, holdExpiresAt, simulatorUrl?, paybill?: {shortcode, account, amount, holdExpiresAt}}` (`paybill`: pay from the M-Pesa menu instead, with the order code as the account number).',
+        200: 'Prompt sent: `{ResponseCode, CheckoutRequestID, MerchantRequestID, CustomerMessage, amount, quantity, holdExpiresAt, instalments?: {deposit, dueAt, cancellationFee, orderAmount}, simulatorUrl?, paybill?: {shortcode, account, amount, holdExpiresAt}}` (`paybill`: pay from the M-Pesa menu instead, with the order code as the account number; `instalments`: the deposit was asked for, docs/decisions/instalments.md).',
         400: 'Not a valid request (`field` names it), or M-Pesa refused the phone.',
         401: 'A token that is not valid.',
         404: 'Event not found.',
@@ -170,6 +171,8 @@ export function createPayRouter(deps: {
       // A suspended or banned member may not buy (after the budgets, as every refusal of the purchase).
       const restricted = restrictionError(user);
       if (restricted) throw initiateFailed(restricted.status, restricted.code, restricted.message, { body: restricted.details?.body });
+      // A reservation is looked after on /profile: paying in instalments needs an account.
+      if (request.instalments && !user) throw initiateFailed(401, 'login_required', 'sign in to pay in instalments.', { field: 'instalments' });
       // A member's email and language are their account's; only a guest's are taken from the request.
       const buyer = user ? { userId: user.id } : { guest: { email, language: languageFromAcceptLanguage(req.get('accept-language')) } };
       const { order, push } = await deps.startCheckout.handle(buyer, request, abandonedSignal(req, res));
@@ -179,12 +182,14 @@ export function createPayRouter(deps: {
         CheckoutRequestID: push.checkoutRequestId,
         MerchantRequestID: push.merchantRequestId,
         CustomerMessage: push.customerMessage,
-        amount: order.amount,
+        amount: order.due,
         quantity: order.quantity,
         holdExpiresAt: order.holdExpiresAt,
+        // Paying in parts (docs/decisions/instalments.md): `amount` is the deposit the prompt asks for; the rest is due by `dueAt`.
+        ...(order.instalments ? { instalments: { ...order.instalments, orderAmount: order.amount } } : {}),
         ...(simulatorUrl ? { simulatorUrl } : {}),
         // Paying from the M-Pesa menu instead (docs/decisions/paybill.md): the order's code is the account number.
-        ...(deps.paybillShortcode && order.orderCode ? { paybill: { shortcode: deps.paybillShortcode, account: order.orderCode, amount: order.amount, holdExpiresAt: order.holdExpiresAt } } : {}),
+        ...(deps.paybillShortcode && order.orderCode ? { paybill: { shortcode: deps.paybillShortcode, account: order.orderCode, amount: order.due, holdExpiresAt: order.holdExpiresAt } } : {}),
       };
     },
   );

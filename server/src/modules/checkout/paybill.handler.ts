@@ -31,6 +31,19 @@ export const unmatchedMessages = {
   orderUnknown: 'No order has that order number.',
 } as const;
 
+/**
+ * The amounts a Paybill payment to an order may be (in cents): exactly its price; on an instalment plan
+ * (docs/decisions/instalments.md) anything from its deposit to its price while held, and any whole shillings
+ * from 1 to what is left once it is a reservation.
+ */
+function acceptedAmount(order: OrderRow, cents: number): boolean {
+  if (cents % 100 !== 0) return false;
+  const shillings = cents / 100;
+  if (order.status === 'reserved') return shillings >= 1 && shillings <= order.amount - order.instalmentPaid;
+  if (order.instalmentDeposit !== null) return shillings >= order.instalmentDeposit && shillings <= order.amount;
+  return shillings === order.amount;
+}
+
 /** Daraja v2 masks the payer's number: a refund of a difference then goes to the phone the order was held with. */
 const phoneOf = (msisdn: string) => (KENYAN_PHONE_PATTERN.test(msisdn) ? msisdn : null);
 
@@ -79,9 +92,9 @@ export function createPaybillHandler(deps: { db: Database; settle: SettlePayment
     /** Accepts a payment of exactly an open order's amount to its code; anything else is rejected with Daraja's code. */
     async validate(input: C2bValidateRequest): Promise<C2bValidateResponse> {
       const order = await findOrder(input.billRefNumber);
-      if (!order || !OPEN_STATUSES.includes(order.status)) return { resultCode: C2B_REJECTIONS.invalidAccount, resultDesc: 'Rejected' };
-      if (Math.round(input.amount * 100) !== order.amount * 100) return { resultCode: C2B_REJECTIONS.invalidAmount, resultDesc: 'Rejected' };
-      return { resultCode: C2B_ACCEPT, resultDesc: 'Accepted' };
+      if (!order || !(OPEN_STATUSES.includes(order.status) || order.status === 'reserved')) return { resultCode: C2B_REJECTIONS.invalidAccount, resultDesc: 'Rejected' };
+      const cents = Math.round(input.amount * 100);
+      return acceptedAmount(order, cents) ? { resultCode: C2B_ACCEPT, resultDesc: 'Accepted' } : { resultCode: C2B_REJECTIONS.invalidAmount, resultDesc: 'Rejected' };
     },
 
     /** The admin queue of Paybill payments no order claims, newest first. */

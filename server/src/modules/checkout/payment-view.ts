@@ -16,6 +16,8 @@ export function describePayment(
   else if (status === 'success' && order.status === 'paid') resultDesc = `Payment successful. Your ${order.quantity > 1 ? `${order.quantity} tickets are` : 'ticket is'} ready.`;
   else if (status === 'success' && order.status === 'refund_due')
     resultDesc = 'Payment received, but no tickets could be issued (the event sold out or was cancelled while it was processing). Your payment will be refunded.';
+  else if (status === 'success' && order.status === 'reserved')
+    resultDesc = 'Payment received: your seats are reserved. Pay the rest by the due date from your profile; your tickets come when it is all paid.';
   else if (status === 'cancelled') resultDesc = 'Payment failed or cancelled: the request was cancelled on the phone.';
   else resultDesc = `Payment failed or cancelled: ${payment.resultDesc ?? 'M-Pesa did not complete the payment.'}`;
   return {

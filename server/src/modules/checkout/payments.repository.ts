@@ -27,7 +27,7 @@ const dateOrNull = (value: unknown) => (typeof value === 'string' ? new Date(val
 
 function toPricingFacts(raw: {
   event: { status: string; startsAt: string; isPaid: boolean; title: string };
-  types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number }>;
+  types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number; instalments?: PricingFacts['types'][number]['instalments'] }>;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: string | null; validUntil: string | null; ticketTypeIds: string[] | null } | null;
   fee: PricingFacts['fee'];
 }): PricingFacts {
@@ -126,6 +126,19 @@ export function createPaymentsRepository(db: Executor) {
       return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
     },
 
+    /** Puts an instalment plan on an order just held (docs/decisions/instalments.md). */
+    async setInstalmentPlan(orderId: string, plan: { deposit: number; dueAt: Date; cancellationFee: number }): Promise<void> {
+      await db
+        .update(orders)
+        .set({ instalmentDeposit: plan.deposit, instalmentDueAt: plan.dueAt, instalmentCancellationFee: plan.cancellationFee, updatedAt: new Date() })
+        .where(eq(orders.id, orderId));
+    },
+
+    /** What a reservation's payments have put towards its price now (set in the settlement's transaction, with the order locked). */
+    async setInstalmentPaid(orderId: string, paid: number): Promise<void> {
+      await db.update(orders).set({ instalmentPaid: paid, updatedAt: new Date() }).where(eq(orders.id, orderId));
+    },
+
     async lockOrder(orderId: string): Promise<OrderRow | undefined> {
       const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).for('update');
       return row;
@@ -180,13 +193,17 @@ export function createPaymentsRepository(db: Executor) {
       return row?.n ?? 0;
     },
 
-    /** Records a push for an order in one statement (copying user, event, phone and amount from it). */
-    async insertPaymentForOrder(input: { orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined }) {
+    /**
+     * Records a push for an order in one statement (copying user, event, phone and amount from it): a held order on an
+     * instalment plan is asked its deposit; a push towards a reservation names its own `amount` and phone.
+     */
+    async insertPaymentForOrder(input: { orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined; amount?: number | undefined; phone?: string | undefined }) {
       const id = newId();
       const result = await db.execute(sql`
         insert into ${payments} (id, order_id, user_id, event_id, checkout_request_id, merchant_request_id, phone, amount, status)
         select ${id}, ${orders.id}, ${orders.userId}, ${orders.eventId}, ${input.checkoutRequestId}, ${input.merchantRequestId ?? null},
-               coalesce(${orders.phone}, ''), ${orders.amount}, 'pending'
+               coalesce(${input.phone ?? null}, ${orders.phone}, ''),
+               coalesce(${input.amount ?? null}::integer, case when ${orders.status} = 'pending' and ${orders.instalmentDeposit} is not null then ${orders.instalmentDeposit} else ${orders.amount} end), 'pending'
         from ${orders} where ${orders.id} = ${input.orderId}
         on conflict do nothing
         returning id`);
@@ -201,7 +218,8 @@ export function createPaymentsRepository(db: Executor) {
       const array = (values: Array<string | null>, type: string) => sql`${sql.raw('ARRAY[')}${sql.join(values.map((value) => sql`${value}`), sql`, `)}${sql.raw(`]::${type}[]`)}`;
       const result = await db.execute(sql`
         insert into ${payments} (id, order_id, user_id, event_id, checkout_request_id, merchant_request_id, phone, amount, status)
-        select v.id, o.id, o.user_id, o.event_id, v.checkout_request_id, v.merchant_request_id, coalesce(o.phone, ''), o.amount, 'pending'
+        select v.id, o.id, o.user_id, o.event_id, v.checkout_request_id, v.merchant_request_id, coalesce(o.phone, ''),
+               case when o.status = 'pending' and o.instalment_deposit is not null then o.instalment_deposit else o.amount end, 'pending'
         from unnest(${array(inputs.map(() => newId()), 'varchar')}, ${array(inputs.map((input) => input.orderId), 'varchar')},
                     ${array(inputs.map((input) => input.checkoutRequestId), 'varchar')}, ${array(inputs.map((input) => input.merchantRequestId ?? null), 'varchar')})
              with ordinality as v(id, order_id, checkout_request_id, merchant_request_id, position)
@@ -406,12 +424,15 @@ export function createPaymentsRepository(db: Executor) {
       return locked.map((order) => ({ order, paymentId: paid.find((payment) => payment.orderId === order.id && payment.status === 'success')?.id ?? null }));
     },
 
-    /** Releases the seats of every pending order of an event (its holds end now); the orders become `cancelled`. */
+    /**
+     * Releases the seats of every pending order and reservation of an event (its holds end now); the orders become
+     * `cancelled` (a reservation's payments are refunded whole with the event's other payments).
+     */
     async cancelPendingOrders(eventId: string, now: Date) {
       return db
         .update(orders)
         .set({ status: 'cancelled', updatedAt: now })
-        .where(and(eq(orders.eventId, eventId), eq(orders.status, 'pending')))
+        .where(and(eq(orders.eventId, eventId), inArray(orders.status, ['pending', 'reserved'])))
         .returning({ id: orders.id });
     },
 

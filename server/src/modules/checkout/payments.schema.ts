@@ -25,7 +25,7 @@ export const orders = pgTable(
     quantity: integer('quantity').notNull(),
     amount: integer('amount').notNull(),
     status: text('status', {
-      enum: ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due'],
+      enum: ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refund_due', 'reserved', 'lapsed'],
     })
       .notNull()
       .default('pending'),
@@ -47,6 +47,16 @@ export const orders = pgTable(
      * docs/decisions/paybill.md): given when the seats are held, never reused.
      */
     orderCode: text('order_code'),
+    /**
+     * An instalment plan (docs/decisions/instalments.md), snapshotted from the ticket type when the seats were held:
+     * the deposit that makes the order `reserved`, the due date (a real instant) by which the rest is paid or the
+     * reservation lapses, and the shillings kept then. Null: the order is paid in one go.
+     */
+    instalmentDeposit: integer('instalment_deposit'),
+    instalmentDueAt: timestamp('instalment_due_at', { withTimezone: true }),
+    instalmentCancellationFee: integer('instalment_cancellation_fee'),
+    /** What the reservation's payments have put towards `amount` so far (overpayments' differences left out). */
+    instalmentPaid: integer('instalment_paid').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -59,6 +69,9 @@ export const orders = pgTable(
     // The waiting room's adaptive rate counts recent holds still without a push every second (few rows: pending only).
     index('orders_pending_created_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
     uniqueIndex('orders_order_code_idx').on(t.orderCode),
+    // The instalments sweep's work list: reservations by due date (few rows: reserved only).
+    index('orders_reserved_due_idx').on(t.instalmentDueAt).where(sql`${t.status} = 'reserved'`),
+    check('orders_instalment_paid_valid', sql`${t.instalmentPaid} >= 0 and ${t.instalmentPaid} <= ${t.amount}`),
   ],
 );
 
@@ -117,6 +130,11 @@ export const payments = pgTable(
      * (callbacks are unsigned) stays null until the reconciler's query agrees, or is voided when it contradicts.
      */
     providerConfirmedAt: timestamp('provider_confirmed_at', { withTimezone: true }),
+    /**
+     * The platform fee this payment carries, when it is not its order's whole fee: a payment towards a reservation
+     * (docs/decisions/instalments.md) carries the fee not taken yet by the order's earlier payments. Null: the order's fee.
+     */
+    feeShare: integer('fee_share'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,3 +1,4 @@
+import type { TypePlan } from './instalment-plan.js';
 import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
 import { lineFee, NO_FEE, type FeeMode, type FeeRule } from '../fees/index.js';
 
@@ -7,7 +8,7 @@ import { lineFee, NO_FEE, type FeeMode, type FeeRule } from '../fees/index.js';
  */
 export interface PricingFacts {
   event: { status: string; startsAt: Date; isPaid: boolean; title: string };
-  types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number }>;
+  types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number; instalments?: TypePlan | null | undefined }>;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: Date | null; validUntil: Date | null; ticketTypeIds: string[] | null } | null;
   /** The platform fee in force for the event (its override, else the platform's) and the organiser's fee mode; null before any fee was ever set. */
   fee: (FeeRule & { mode: FeeMode }) | null;

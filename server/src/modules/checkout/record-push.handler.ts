@@ -4,6 +4,8 @@ import { createBatcher } from '@tukio/shared/node/batcher';
 import { createPaymentsRepository } from './payments.repository.js';
 
 type Push = { orderId: string; checkoutRequestId: string; merchantRequestId?: string | undefined };
+/** A push towards a reservation names its amount and phone (docs/decisions/instalments.md). */
+type ReservationPush = Push & { amount?: number | undefined; phone?: string | undefined };
 
 /**
  * Records the STK push Daraja accepted for a held order (the payment row, keyed by CheckoutRequestID). Pushes
@@ -16,8 +18,9 @@ export function createRecordPushHandler(deps: { db: Database }) {
     maxBatch: 200,
   });
 
-  async function handle(input: Push) {
-    const recorded = await insertPush(input);
+  async function handle(input: ReservationPush) {
+    // Pushes towards reservations are few: recorded one by one, with their own amount and phone.
+    const recorded = input.amount === undefined ? await insertPush(input) : await repo().insertPaymentForOrder(input);
     if (recorded) return { paymentId: recorded.id, checkoutRequestId: input.checkoutRequestId };
     // Nothing inserted: a repeated call for the same push, or an unknown order.
     const existing = await repo().findPayment(input.checkoutRequestId);

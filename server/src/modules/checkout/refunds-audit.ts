@@ -58,6 +58,8 @@ export async function auditLedger(db: Database, input: AuditInput, auditPayouts:
   const orders = new Map((await repo.ordersWithTickets([...new Set(matched.flatMap(({ row }) => (row ? [row.orderId] : [])))])).map((order) => [order.id, order]));
   const covered = new Map((await repo.coverage(paymentIds)).map((row) => [row.paymentId, row.covered]));
   const seen = new Set<string>();
+  /** Lapsed reservations: everything their payments brought but the cancellation fee goes back. */
+  const lapsed = new Map<string, { paid: number; refunded: number; kept: number }>();
   for (const { reported, row } of matched) {
     const name = `payment ${reported.receipt}`;
     // A Paybill payment no order claims waits for an administrator, held in the ledger (ledger-audit.ts checks it), or
@@ -82,7 +84,13 @@ export async function auditLedger(db: Database, input: AuditInput, auditPayouts:
     // A ticket its holder cancelled was refunded by the policy (or not at all, for no refund): the refund
     // rows below are checked on their own. A transferred one is replaced on the same order.
     const kept = order?.status === 'paid' && order.valid + order.selfCancelled === order.quantity && order.voided === 0;
-    if (kept) continue;
+    // A reservation's payments are held towards its price (docs/decisions/instalments.md); a lapsed one's are checked per order below.
+    if (kept || order?.status === 'reserved') continue;
+    if (order?.status === 'lapsed') {
+      const sums = lapsed.get(order.id) ?? { paid: 0, refunded: 0, kept: Math.min(order.instalmentPaid, order.instalmentCancellationFee ?? 0) };
+      lapsed.set(order.id, { ...sums, paid: sums.paid + row.amount, refunded: sums.refunded + refunded });
+      continue;
+    }
     if (order?.status === 'paid' && order.voided === 0 && order.valid + order.selfCancelled !== order.quantity) {
       const held = `${order.valid}${order.selfCancelled ? ` and ${order.selfCancelled} cancelled by the holder` : ''}`;
       flag('tickets-count', `${name}: order ${order.id} is paid for ${order.quantity} tickets but holds ${held}`);
@@ -90,6 +98,10 @@ export async function auditLedger(db: Database, input: AuditInput, auditPayouts:
       const what = order?.status === 'paid' ? `${order.voided} of its tickets are void` : `its order is ${order?.status ?? 'missing'}`;
       flag('payment-not-refunded', `${name}: ${what}, but refunds cover ${refunded} of ${row.amount}`);
     }
+  }
+
+  for (const [orderId, sums] of lapsed) {
+    if (sums.refunded !== sums.paid - sums.kept) flag('payment-not-refunded', `order ${orderId}: its reservation lapsed, but refunds cover ${sums.refunded} of ${sums.paid} (${sums.kept} kept as the cancellation fee)`);
   }
 
   // ---- refunds ----

@@ -111,7 +111,8 @@ export function createRefundsRepository(db: Executor) {
         db
           .select({
             paymentId: payments.id,
-            fee: orders.feeAmount,
+            // A payment towards a reservation carries its own share of the fee (docs/decisions/instalments.md).
+            fee: sql<number>`coalesce(${payments.feeShare}, ${orders.feeAmount})`,
             refunded: sql<number>`(select coalesce(sum(r.fee_amount), 0) from ${refunds} r where r.payment_id = ${payments.id})::int`,
           })
           .from(payments)
@@ -294,6 +295,8 @@ export function createRefundsRepository(db: Executor) {
             id: orders.id,
             status: orders.status,
             quantity: orders.quantity,
+            instalmentPaid: orders.instalmentPaid,
+            instalmentCancellationFee: orders.instalmentCancellationFee,
             // Written out in full: inside a one-table select Drizzle leaves column names unqualified.
             valid: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.voided_at is null)`.mapWith(Number),
             selfCancelled: sql<number>`(select count(*)::int from "tickets" t where t.order_id = "orders"."id" and t.void_reason = 'self_cancel')`.mapWith(Number),
@@ -382,14 +385,14 @@ export function createRefundsRepository(db: Executor) {
      */
     async feesOffLedger(limit: number) {
       const result = await db.execute(sql`
-        select p.id, p.checkout_request_id, p.mpesa_receipt_number as receipt, o.fee_amount,
+        select p.id, p.checkout_request_id, p.mpesa_receipt_number as receipt, coalesce(p.fee_share, o.fee_amount) as fee_amount,
                coalesce(-sum(e.amount) filter (where e.account = 'platform_fees' and e.amount < 0), 0)::bigint as posted
           from ${payments} p
           join ${orders} o on o.id = p.order_id
           join ${ledgerTransactions} t on t.payment_id = p.id and t.kind = 'payment'
           left join ${ledgerEntries} e on e.transaction_id = t.id
-         group by p.id, o.fee_amount
-        having coalesce(-sum(e.amount) filter (where e.account = 'platform_fees' and e.amount < 0), 0) <> o.fee_amount
+         group by p.id, p.fee_share, o.fee_amount
+        having coalesce(-sum(e.amount) filter (where e.account = 'platform_fees' and e.amount < 0), 0) <> coalesce(p.fee_share, o.fee_amount)
          limit ${limit}`);
       return rowsOf<{ id: string; checkout_request_id: string; receipt: string | null; fee_amount: number; posted: string }>(result).map((row) => ({
         name: row.receipt ?? row.checkout_request_id,

@@ -9,7 +9,7 @@ import { orders, payments, unmatchedPayments } from './payments.schema.js';
  * The refunds module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
  */
 /** As @tukio/shared/internal-refunds says them (refunds.responses.ts checks that they agree). */
-const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin', 'duplicate_payment', 'overpayment', 'underpayment'] as const;
+const REFUND_REASONS = ['sold_out', 'event_cancelled', 'late_payment', 'self_cancel', 'admin', 'duplicate_payment', 'overpayment', 'underpayment', 'reservation_lapsed'] as const;
 const REFUND_METHODS = ['reversal', 'b2c'] as const;
 const REFUND_STATUSES = ['due', 'sent', 'succeeded', 'failed'] as const;
 

@@ -12,6 +12,7 @@ import { findEvent } from '../events/index.js';
 import { emitWebhook } from '../webhooks/index.js';
 import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
+import { applyToReservation } from './instalment-plan.js';
 import { describePayment, type PaymentView } from './payment-view.js';
 import { createPaymentsRepository, type OrderRow, type PaymentRow, type PaymentStatus } from './payments.repository.js';
 import { createRefundLedger } from './refunds.service.js';
@@ -96,7 +97,8 @@ const issuedTo = (view: SettlementView, input: SettleInput): IssuedTo => ({
   contact: view.contact,
   guestEmail: view.order.guestEmail,
   event: view.event,
-  payment: { amount: view.payment.amount, receipt: input.mpesaReceiptNumber ?? null, fee: { amount: view.order.feeAmount, mode: view.order.feeMode } },
+  // An order paid in instalments says its whole price (docs/decisions/instalments.md), not its last part.
+  payment: { amount: view.order.instalmentDeposit === null ? view.payment.amount : view.order.amount, receipt: input.mpesaReceiptNumber ?? null, fee: { amount: view.order.feeAmount, mode: view.order.feeMode } },
 });
 
 /** Callbacks are unsigned: one that does not match its push is doubtful, and the payment service asks Daraja instead. */
@@ -225,6 +227,32 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
   }
 
   /**
+   * A payment towards a reservation, its order locked: what it owes is applied (more is refunded as an overpayment,
+   * with no fee share), and when nothing is owed any more the tickets are issued exactly as a paid order's: seats
+   * need no recount, the reservation held them.
+   */
+  async function payTowardsReservation(tx: Executor, order: OrderRow, payment: PaymentRow): Promise<{ orderStatus: OrderRow['status']; issued: Array<{ id: string; code: string }> }> {
+    const payments = createPaymentsRepository(tx);
+    const { applied, overpaid, paysOff } = applyToReservation(payment.amount, order.amount - order.instalmentPaid);
+    await payments.setInstalmentPaid(order.id, order.instalmentPaid + applied);
+    if (overpaid > 0) await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason: 'overpayment', amount: overpaid, feeAmount: 0 });
+    if (!paysOff) {
+      logger.info(`order ${order.id}: ${applied} paid towards its reservation, ${order.amount - order.instalmentPaid - applied} left`);
+      return { orderStatus: 'reserved', issued: [] };
+    }
+    const rows = await tickets.issueInTransaction(tx, {
+      eventId: order.eventId,
+      userId: order.userId,
+      orderId: order.id,
+      quantity: order.quantity,
+      now: new Date(),
+      beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
+    });
+    await emitWebhook(tx, (await findEvent(tx, order.eventId))!.userId, 'order.paid', { orderId: order.id, eventId: order.eventId, quantity: order.quantity, amount: order.amount, tickets: rows.map((row) => row.id) });
+    return { orderStatus: 'paid', issued: rows.map((row) => ({ id: row.id, code: row.code })) };
+  }
+
+  /**
    * Every result takes this one path, payment and order rows locked in one transaction: successes, failures and
    * cancellations, duplicates, a query upgrading a recorded failure or contradicting a recorded success, and a
    * success whose hold ran out (seats recounted under the event lock, or refund_due).
@@ -301,12 +329,22 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         }
         // The order's fee as it was priced, and what M-Pesa charges to receive the payment, in the same posting.
         const receivingCharge = deps.mpesaTariff ? mpesaCharge('receive', recorded.amount, deps.mpesaTariff) : 0;
+        if (order.status === 'reserved') {
+          // A payment towards a reservation (docs/decisions/instalments.md): its deposit carried the whole fee, so this carries none.
+          const towards = await payments.updatePayment(recorded.id, { feeShare: 0 });
+          await createLedger(tx).paymentReceived({ ...recorded, feeAmount: 0, mpesaCharge: receivingCharge });
+          const paidOff = await payTowardsReservation(tx, order, towards ?? recorded);
+          issued = paidOff.issued;
+          return changed(paidOff.orderStatus, paidOff.issued.length);
+        }
         await createLedger(tx).paymentReceived({ ...recorded, feeAmount: order.feeAmount, mpesaCharge: receivingCharge });
         // A payment that buys nothing goes back whole: the order was paid already (the prompt and the Paybill both
-        // used: the first wins), or it is less than the order's price (docs/decisions/paybill.md).
-        const alreadyPaid = order.status === 'paid' || order.status === 'refund_due';
-        if (alreadyPaid || recorded.amount < order.amount) {
-          const reason = alreadyPaid ? 'duplicate_payment' : 'underpayment';
+        // used: the first wins), its reservation lapsed, or it is less than the order's price (docs/decisions/paybill.md),
+        // or on an instalment plan than its deposit (docs/decisions/instalments.md).
+        const alreadyPaid = order.status === 'paid' || order.status === 'refund_due' || order.status === 'lapsed';
+        const leastAccepted = order.instalmentDeposit ?? order.amount;
+        if (alreadyPaid || recorded.amount < leastAccepted) {
+          const reason = order.status === 'lapsed' ? 'late_payment' : alreadyPaid ? 'duplicate_payment' : 'underpayment';
           await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason });
           logger.info(`payment ${payment.checkoutRequestId} for order ${order.id} (${order.status}) refunded: ${reason}`);
           return changed(order.status);
@@ -336,6 +374,13 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           await createRefundLedger(tx).createRefund({ paymentId: payment.id, reason: refundReason });
           logger.info(`order ${order.id} paid ${refundReason === 'late_payment' ? 'after its event was cancelled' : 'after its hold expired and the event is full'}: refund due`);
           return changed('refund_due');
+        }
+        if (order.instalmentDeposit !== null && recorded.amount < order.amount) {
+          // A deposit: the seats stay taken as a reservation (no hold expiry, no tickets yet) until the rest is paid or it lapses.
+          await payments.setInstalmentPaid(order.id, recorded.amount);
+          await payments.setOrderStatus(order.id, 'reserved');
+          logger.info(`order ${order.id} reserved: deposit ${recorded.amount} of ${order.amount}`);
+          return changed('reserved');
         }
         const rows = await tickets.issueInTransaction(tx, {
           eventId: order.eventId,

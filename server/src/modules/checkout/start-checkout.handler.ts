@@ -42,6 +42,8 @@ export interface CheckoutRequest {
   promoCode?: string | undefined;
   /** The buyer's answers to the event's checkout questions; absent from a client that knows nothing of them. */
   answers?: unknown;
+  /** Pay the deposit of the type's instalment plan now (docs/decisions/instalments.md). */
+  instalments?: boolean | undefined;
 }
 
 /**
@@ -95,7 +97,7 @@ export function createStartCheckoutHandler(deps: {
 
   async function sendPrompt(order: Awaited<ReturnType<typeof holdSeats>>, phone: string): Promise<StkPushAnswer> {
     try {
-      return await deps.gateway.stkPush({ orderId: order.orderId, amount: order.amount, phone, accountReference: order.accountReference, transactionDesc: order.transactionDesc });
+      return await deps.gateway.stkPush({ orderId: order.orderId, amount: order.due, phone, accountReference: order.accountReference, transactionDesc: order.transactionDesc });
     } catch (error) {
       if (error instanceof PushOutcomeUnknown) {
         logger.error(`order ${order.orderId}: ${error.message}; its seats stay held until the push is found or the hold expires`);

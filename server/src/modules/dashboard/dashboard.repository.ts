@@ -1,6 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { orders, payments } from '../checkout/index.js';
+import { orderItems, orders, payments } from '../checkout/index.js';
 import { refunds } from '../checkout/index.js';
 import { promoCodes, ticketTypes } from '../ticket-types/index.js';
 import { tickets } from '../tickets/index.js';
@@ -82,6 +82,11 @@ export function createDashboardRepository(db: Executor) {
       const result = await db.execute(sql`
         select t.name, t.price, t.capacity,
                count(k.id) as sold,
+               -- Reservations (docs/decisions/instalments.md): seats held by a deposit, no tickets yet, and what they paid so far.
+               (select coalesce(sum(i.quantity), 0) from ${orderItems} i join ${orders} r on r.id = i.order_id
+                 where i.ticket_type_id = t.id and r.status = 'reserved') as reserved,
+               (select coalesce(sum(r.instalment_paid), 0) from ${orders} r
+                 where r.status = 'reserved' and exists (select 1 from ${orderItems} i where i.order_id = r.id and i.ticket_type_id = t.id)) as reserved_paid,
                coalesce(sum(coalesce(k.price_paid, o.amount / nullif(o.quantity, 0), 0)), 0) as revenue
           from ${ticketTypes} t
           left join ${tickets} k on k.ticket_type_id = t.id and k.voided_at is null
@@ -89,10 +94,12 @@ export function createDashboardRepository(db: Executor) {
          where t.event_id = ${eventId}
          group by t.id, t.name, t.price, t.capacity, t.position
          order by t.position, t.id`);
-      return rowsOf<{ name: string; price: number; capacity: number | null; sold: string | number; revenue: string | number }>(result).map((row) => ({
+      return rowsOf<{ name: string; price: number; capacity: number | null; sold: string | number; reserved: string | number; reserved_paid: string | number; revenue: string | number }>(result).map((row) => ({
         name: row.name,
         price: Number(row.price),
         sold: Number(row.sold),
+        reserved: Number(row.reserved),
+        reservedPaid: Number(row.reserved_paid),
         capacity: row.capacity === null ? null : Number(row.capacity),
         revenue: Number(row.revenue),
       }));

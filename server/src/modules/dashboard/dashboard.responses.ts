@@ -49,6 +49,8 @@ export const eventDashboard = z.object({
         name: z.string(),
         price: shillings,
         sold: z.int().meta({ description: 'Valid tickets of this type.' }),
+        reserved: z.int().meta({ description: 'Seats reserved by a deposit on an instalment plan, not paid in full yet (no tickets).' }),
+        reservedPaid: shillings.meta({ description: 'What those reservations paid so far.' }),
         capacity: z.int().nullable().meta({ description: "The type's own seat limit; null: only the event's capacity (if any) limits it." }),
         revenue: shillings.meta({ description: "What its valid tickets were paid: each ticket's share of its payment, after promo codes." }),
       }),

@@ -21,16 +21,18 @@ export function createTicketTypesRepository(db: Executor) {
       return db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId)).orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt));
     },
 
-    /** Per type: valid tickets, and seats held by live pending orders. */
-    async typeCounts(eventId: string, now: Date): Promise<Map<string, { sold: number; held: number }>> {
+    /** Per type: valid tickets, seats held by live pending orders and reservations (those in `held` too), and reservations alone. */
+    async typeCounts(eventId: string, now: Date): Promise<Map<string, { sold: number; held: number; reserved: number }>> {
       const result = await db.execute(sql`
         select t.id,
                (select count(*) from ${tickets} k where k.ticket_type_id = t.id and k.voided_at is null)::int as sold,
                (select coalesce(sum(i.quantity), 0) from ${orderItems} i join ${orders} o on o.id = i.order_id
-                 where i.ticket_type_id = t.id and o.status = 'pending' and o.hold_expires_at > ${now.toISOString()})::int as held
+                 where i.ticket_type_id = t.id and (o.status = 'reserved' or (o.status = 'pending' and o.hold_expires_at > ${now.toISOString()})))::int as held,
+               (select coalesce(sum(i.quantity), 0) from ${orderItems} i join ${orders} o on o.id = i.order_id
+                 where i.ticket_type_id = t.id and o.status = 'reserved')::int as reserved
           from ${ticketTypes} t where t.event_id = ${eventId}`);
-      const rows = (result as unknown as { rows: Array<{ id: string; sold: number; held: number }> }).rows;
-      return new Map(rows.map((row) => [row.id, { sold: Number(row.sold), held: Number(row.held) }]));
+      const rows = (result as unknown as { rows: Array<{ id: string; sold: number; held: number; reserved: number }> }).rows;
+      return new Map(rows.map((row) => [row.id, { sold: Number(row.sold), held: Number(row.held), reserved: Number(row.reserved) }]));
     },
 
     /** Types of the event that something was ever bought or issued as (they can no longer be removed). */
@@ -46,7 +48,7 @@ export function createTicketTypesRepository(db: Executor) {
       await db.delete(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), keep.length > 0 ? notInArray(ticketTypes.id, keep) : undefined));
     },
 
-    async saveType(eventId: string, position: number, input: TicketTypeInput): Promise<void> {
+    async saveType(eventId: string, position: number, input: Omit<TicketTypeInput, 'instalments'> & { instalments?: TicketTypeInput['instalments'] | undefined }): Promise<void> {
       const values = {
         name: input.name,
         price: input.price,
@@ -54,6 +56,7 @@ export function createTicketTypesRepository(db: Executor) {
         salesStart: input.salesStart,
         salesEnd: input.salesEnd,
         maxPerOrder: input.maxPerOrder,
+        instalments: input.instalments ? { ...input.instalments, dueDate: input.instalments.dueDate.toISOString() } : null,
         position,
         updatedAt: new Date(),
       };

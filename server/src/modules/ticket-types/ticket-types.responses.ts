@@ -16,7 +16,17 @@ export const ticketTypesView = z.object({
       salesStart: dateTime.nullable().meta({ description: 'Wall-clock time (as event dates), or null: on sale from publication.' }),
       salesEnd: dateTime.nullable(),
       maxPerOrder: z.int(),
+      instalments: z
+        .object({
+          depositPercent: z.int(),
+          dueDate: dateTime.meta({ description: 'Wall-clock time (as event dates) by which the rest is paid.' }),
+          cancellationFee: z.int().meta({ description: 'Shillings kept per order when the rest is not paid by the due date.' }),
+          depositAmount: z.int().meta({ description: 'The deposit of one ticket at its price (fees aside).' }),
+        })
+        .nullable()
+        .meta({ description: 'Paying in parts (docs/decisions/instalments.md); null: paid in one go.' }),
       sold: z.int(),
+      reserved: z.int().meta({ description: 'Seats of reservations: a deposit paid, the rest not yet (tickets not issued).' }),
       seatsLeft: z.int().nullable().meta({ description: 'What can still be bought of this type (its own and the event-wide capacity); null when unlimited.' }),
       state: z.enum(['on_sale', 'not_started', 'ended', 'sold_out']),
     }),

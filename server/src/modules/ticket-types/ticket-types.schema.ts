@@ -1,11 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt } from '../../db/columns.js';
 import { events } from '../events/events.schema.js';
 
 /**
  * The ticket-types module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
  */
+/** An organiser's instalment plan for a ticket type: deposit percent (10-90), due date (wall clock, ISO), cancellation fee (shillings per order). */
+export interface InstalmentPlan {
+  depositPercent: number;
+  dueDate: string;
+  cancellationFee: number;
+}
+
 /**
  * The kinds of ticket an event sells (Early Bird, Regular, VIP): every event has at least one, the first
  * made for it by a trigger from its ticket_price. Sale times are wall-clock times like events.starts_at.
@@ -26,6 +33,8 @@ export const ticketTypes = pgTable(
     salesEnd: timestamp('sales_end', { withTimezone: true }),
     maxPerOrder: integer('max_per_order').notNull().default(10),
     position: integer('position').notNull().default(0),
+    /** Paying in parts ("Lipa pole pole", docs/decisions/instalments.md); null: paid in one go. The due date is a wall-clock time like sales_end. */
+    instalments: jsonb('instalments').$type<InstalmentPlan | null>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -10,6 +10,17 @@ export const promoParams = z.object({ id: idParam('Event id'), codeId: idParam('
 
 const blankToNull = (value: unknown) => (value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? null : value);
 
+/**
+ * An instalment plan as the organiser sets it: the deposit's percent of the price, the due date of the rest (a wall-clock
+ * time; before the event starts, checked with the event), and a cancellation fee kept when the balance is not paid
+ * (below the deposit, checked with the price: the service knows both).
+ */
+const instalmentPlanInput = z.object({
+  depositPercent: numeric('Deposit percent').pipe(z.number().int('Deposit percent must be a whole number.').min(10, 'The deposit is at least 10%.').max(90, 'The deposit is at most 90%.')),
+  dueDate: optionalWallClock('Due date').pipe(z.date({ error: 'Give the date the rest is due.' })),
+  cancellationFee: z.preprocess(blankToNull, numeric('Cancellation fee').pipe(z.number().int('The cancellation fee is whole shillings.').min(0, 'The cancellation fee is at least 0.')).nullable()).transform((value) => value ?? 0),
+});
+
 /** One ticket type as the organiser sets it; `_id` names an existing one to change (absent: a new one). */
 const ticketTypeInput = z
   .object({
@@ -28,6 +39,8 @@ const ticketTypeInput = z
     maxPerOrder: z
       .preprocess(blankToNull, numeric('Maximum per order').pipe(z.number().int('Maximum per order must be a whole number.').min(1, 'Maximum per order must be at least 1.').max(MAX_TICKETS_PER_ORDER, `Maximum per order must be at most ${MAX_TICKETS_PER_ORDER}.`)).nullable())
       .transform((value) => value ?? MAX_TICKETS_PER_ORDER),
+    /** Paying in parts (docs/decisions/instalments.md); absent or null: paid in one go. */
+    instalments: instalmentPlanInput.nullable().default(null),
   })
   .refine((type) => !type.salesStart || !type.salesEnd || type.salesStart < type.salesEnd, { message: 'Sales end must be after sales start.', path: ['salesEnd'] });
 

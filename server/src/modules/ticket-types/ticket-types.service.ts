@@ -7,6 +7,7 @@ import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent } from '../events/index.js';
 import type { PaymentsService } from '../checkout/index.js';
 import { eventSeats, ticketMessages } from '../tickets/index.js';
+import { depositFor } from '../checkout/index.js';
 import { createTicketTypesRepository, type TicketTypeRow } from './ticket-types.repository.js';
 import type { PromoCodeInput, TicketTypeInput } from './ticket-types.schemas.js';
 
@@ -15,6 +16,25 @@ export interface TicketTypesDeps {
   changes: ChangeFeed;
   /** The checkout's quote: the price and stock rules the purchase itself is held to. */
   payments: Pick<PaymentsService, 'quote'>;
+}
+
+/**
+ * An instalment plan must leave something to pay later and keep less than the deposit (docs/decisions/instalments.md):
+ * only a paid event's types, due before the event starts (both wall-clock times), and a cancellation fee below the
+ * deposit of one ticket. Checked before anything is written, so a refused plan changes nothing.
+ */
+function refuseBadInstalmentPlans(types: TicketTypeInput[], event: { isPaid: boolean; startsAt: Date }) {
+  for (const [index, type] of types.entries()) {
+    const plan = type.instalments;
+    if (!plan) continue;
+    const field = `ticketTypes.${index}.instalments`;
+    if (!event.isPaid || type.price < 2) throw AppError.badRequest('instalments_free_type', 'Only paid tickets (Ksh.2 or more) can be paid in instalments.', field);
+    if (plan.dueDate >= event.startsAt) throw AppError.badRequest('instalments_due_after_start', 'The rest must be due before the event starts.', `${field}.dueDate`);
+    if (plan.dueDate <= nowAsWallClock()) throw AppError.badRequest('instalments_due_passed', 'The due date must be in the future.', `${field}.dueDate`);
+    if (plan.cancellationFee >= depositFor(type.price, plan.depositPercent)) {
+      throw AppError.badRequest('instalments_fee_too_high', 'The cancellation fee must be less than the deposit of one ticket.', `${field}.cancellationFee`);
+    }
+  }
 }
 
 /** Where a type's sale stands at a wall-clock moment. */
@@ -59,7 +79,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
         capacity: event.capacity,
         seatsLeft: eventLeft,
         ticketTypes: types.map((type) => {
-          const count = counts.get(type.id) ?? { sold: 0, held: 0 };
+          const count = counts.get(type.id) ?? { sold: 0, held: 0, reserved: 0 };
           const typeLeft = type.capacity === null ? null : Math.max(0, type.capacity - count.sold - count.held);
           const left = typeLeft === null ? eventLeft : eventLeft === null ? typeLeft : Math.min(typeLeft, eventLeft);
           return {
@@ -70,7 +90,9 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
             salesStart: type.salesStart?.toISOString() ?? null,
             salesEnd: type.salesEnd?.toISOString() ?? null,
             maxPerOrder: type.maxPerOrder,
+            instalments: type.instalments ? { ...type.instalments, depositAmount: depositFor(type.price, type.instalments.depositPercent) } : null,
             sold: count.sold,
+            reserved: count.reserved,
             seatsLeft: left,
             state: saleState(type, wallNow, left),
           };
@@ -97,6 +119,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
         const index = types.findIndex((type) => type.price < 1);
         if (index >= 0) throw AppError.badRequest('ticket_type_price_too_low', 'Every ticket type of a paid event costs at least Ksh.1.', `ticketTypes.${index}.price`);
       }
+      refuseBadInstalmentPlans(types, event);
       await db.transaction(async (tx) => {
         if (!(await eventSeats(tx).lockEvent(eventId))) throw AppError.notFound('event_not_found', ticketMessages.notFound);
         const repo = createTicketTypesRepository(tx);
@@ -194,7 +217,7 @@ export function ticketTypeCount(executor: Executor, eventId: string): Promise<nu
  * the default type the event was created with. No ownership, stock or change-feed steps: nobody has bought
  * or cached anything yet.
  */
-export async function seedTicketTypes(executor: Executor, eventId: string, types: Array<Omit<TicketTypeInput, '_id'>>): Promise<void> {
+export async function seedTicketTypes(executor: Executor, eventId: string, types: Array<Omit<TicketTypeInput, '_id' | 'instalments'> & { instalments?: TicketTypeInput['instalments'] }>): Promise<void> {
   const repo = createTicketTypesRepository(executor);
   const [general] = await repo.listTypes(eventId);
   for (const [position, type] of types.entries()) {

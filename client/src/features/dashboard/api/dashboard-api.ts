@@ -31,6 +31,9 @@ export interface TicketTypeFigures {
   price: number;
   /** Valid tickets of the type. */
   sold: number;
+  /** Seats reserved by a deposit (docs/decisions/instalments.md), and what they paid so far. */
+  reserved?: number;
+  reservedPaid?: number;
   /** The type's own seat limit; null: only the event's capacity (if any) limits it. */
   capacity: number | null;
   /** What its valid tickets were paid (after promo codes). */

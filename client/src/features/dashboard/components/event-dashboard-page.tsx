@@ -225,6 +225,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
                 <th scope="col">{t('dashboard.type')}</th>
                 <th scope="col">{t('dashboard.price')}</th>
                 <th scope="col">{t('dashboard.sold')}</th>
+                <th scope="col">{t('dashboard.reserved')}</th>
                 <th scope="col">{t('dashboard.revenue')}</th>
               </tr>
             </thead>
@@ -234,6 +235,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
                   <th scope="row">{type.name}</th>
                   <td>{type.price > 0 ? formatShillings(type.price) : t('dashboard.free')}</td>
                   <td>{soldOf(type)}</td>
+                  <td data-testid="dashboard-reserved">{type.reserved ? t('dashboard.reservedFigure', { seats: formatCount(type.reserved), paid: formatShillings(type.reservedPaid ?? 0) }) : formatCount(0)}</td>
                   <td>{formatShillings(type.revenue)}</td>
                 </tr>
               ))}

@@ -103,6 +103,8 @@ export interface TicketTypeInput {
   salesEnd: string | null;
   /** Null for the most an order may hold. */
   maxPerOrder: number | null;
+  /** Paying in parts (docs/decisions/instalments.md): due date a wall-clock `YYYY-MM-DDTHH:mm`; null: paid in one go. */
+  instalments?: { depositPercent: number; dueDate: string; cancellationFee: number } | null;
 }
 
 /**

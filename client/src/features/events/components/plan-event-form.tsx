@@ -65,7 +65,7 @@ function readTypesDraft(): TicketTypeRow[] {
     const rows = Array.isArray(saved) ? saved.filter((row): row is TicketTypeRow => typeof row === 'object' && row !== null && typeof (row as TicketTypeRow).name === 'string') : [];
     if (rows.length === 0) return defaultTypeRows();
     // Fresh keys; a draft is for a new event, so no stored type ids.
-    return rows.map((row) => newTypeRow({ name: row.name, price: row.price, capacity: row.capacity, salesStart: row.salesStart, salesEnd: row.salesEnd, maxPerOrder: row.maxPerOrder }));
+    return rows.map((row) => newTypeRow({ name: row.name, price: row.price, capacity: row.capacity, salesStart: row.salesStart, salesEnd: row.salesEnd, maxPerOrder: row.maxPerOrder, instalmentPercent: row.instalmentPercent, instalmentDue: row.instalmentDue, instalmentFee: row.instalmentFee }));
   } catch {
     return defaultTypeRows();
   }

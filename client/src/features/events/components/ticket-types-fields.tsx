@@ -110,6 +110,42 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
                       onChange={(event) => set(index, 'salesEnd', event.target.value)}
                     />
                 </Limits>
+                <Instalments set={Boolean(row.instalmentPercent)} invalid={Boolean(error('instalmentPercent') || error('instalmentDue') || error('instalmentFee'))}>
+                  <TextField
+                    label={t('events.instalmentPercent')}
+                    name={`type-${index}-instalment-percent`}
+                    type="number"
+                    inputMode="numeric"
+                    min={10}
+                    max={90}
+                    step={1}
+                    hint={t('events.instalmentPercentHint')}
+                    value={row.instalmentPercent}
+                    error={error('instalmentPercent')}
+                    onChange={(event) => set(index, 'instalmentPercent', event.target.value)}
+                  />
+                  <TextField
+                    label={t('events.instalmentDue')}
+                    name={`type-${index}-instalment-due`}
+                    type="datetime-local"
+                    hint={t('events.instalmentDueHint')}
+                    value={row.instalmentDue}
+                    error={error('instalmentDue')}
+                    onChange={(event) => set(index, 'instalmentDue', event.target.value)}
+                  />
+                  <TextField
+                    label={t('events.instalmentFee')}
+                    name={`type-${index}-instalment-fee`}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    step={1}
+                    hint={t('events.instalmentFeeHint')}
+                    value={row.instalmentFee}
+                    error={error('instalmentFee')}
+                    onChange={(event) => set(index, 'instalmentFee', event.target.value)}
+                  />
+                </Instalments>
                 {errors[String(index)] ? <p className="field__error">{errors[String(index)]}</p> : null}
                 <div className="button-row ticket-types__actions">
                   <Button variant="ghost" className="btn--sm" disabled={index === 0} onClick={() => move(index, -1)} aria-label={t('events.moveUpNamed', { label })}>
@@ -133,6 +169,19 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
         </Button>
       ) : null}
     </div>
+  );
+}
+
+/** A row's instalment plan ("Lipa pole pole"), folded away until wanted: open when set or in error. */
+function Instalments({ set, invalid, children }: { set: boolean; invalid: boolean; children: ReactNode }) {
+  const t = useT();
+  const [open, setOpen] = useState(set);
+  return (
+    <details className="ticket-types__more" open={open || invalid} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>{t('events.instalmentsSummary')}</summary>
+      <p className="muted">{t('events.instalmentsHint')}</p>
+      <div className="ticket-types__limits">{children}</div>
+    </details>
   );
 }
 

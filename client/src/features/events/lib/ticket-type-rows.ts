@@ -24,6 +24,10 @@ export interface TicketTypeRow {
   salesStart: string;
   salesEnd: string;
   maxPerOrder: string;
+  /** Paying in parts (docs/decisions/instalments.md): the deposit percent ('' for no plan), the due date, the cancellation fee. */
+  instalmentPercent: string;
+  instalmentDue: string;
+  instalmentFee: string;
 }
 
 export type TicketTypeField = Exclude<keyof TicketTypeRow, 'key' | '_id'>;
@@ -33,7 +37,7 @@ let nextKey = 0;
 const newKey = () => `type-${(nextKey += 1)}`;
 
 export function newTypeRow(values: Partial<Omit<TicketTypeRow, 'key'>> = {}): TicketTypeRow {
-  return { key: newKey(), name: '', price: '', capacity: '', salesStart: '', salesEnd: '', maxPerOrder: '', ...values };
+  return { key: newKey(), name: '', price: '', capacity: '', salesStart: '', salesEnd: '', maxPerOrder: '', instalmentPercent: '', instalmentDue: '', instalmentFee: '', ...values };
 }
 
 /** The one row a new paid event starts with: what the server makes of a bare ticket price. */
@@ -50,6 +54,9 @@ export function typeRowsOf(types: TicketTypeView[]): TicketTypeRow[] {
       salesStart: type.salesStart?.slice(0, 16) ?? '',
       salesEnd: type.salesEnd?.slice(0, 16) ?? '',
       maxPerOrder: type.maxPerOrder >= MAX_TICKETS_PER_ORDER ? '' : String(type.maxPerOrder),
+      instalmentPercent: type.instalments ? String(type.instalments.depositPercent) : '',
+      instalmentDue: type.instalments?.dueDate.slice(0, 16) ?? '',
+      instalmentFee: type.instalments && type.instalments.cancellationFee > 0 ? String(type.instalments.cancellationFee) : '',
     }),
   );
 }
@@ -77,6 +84,14 @@ export function validateTypeRows(rows: TicketTypeRow[]): TicketTypeErrors {
       errors[`${index}.maxPerOrder`] = t('events.maxPerOrderInvalid', { max: MAX_TICKETS_PER_ORDER });
     }
     if (row.salesStart && row.salesEnd && row.salesStart >= row.salesEnd) errors[`${index}.salesEnd`] = t('events.salesEndBeforeStart');
+    if (hasPlan(row)) {
+      const percent = Number(row.instalmentPercent);
+      if (!wholeNumber(row.instalmentPercent) || percent < 10 || percent > 90) errors[`${index}.instalmentPercent`] = t('events.instalmentPercentInvalid');
+      if (!row.instalmentDue) errors[`${index}.instalmentDue`] = t('events.instalmentDueRequired');
+      const deposit = Math.ceil((Number(row.price) * percent) / 100);
+      if (row.instalmentFee.trim() !== '' && (!wholeNumber(row.instalmentFee) || Number(row.instalmentFee) < 0)) errors[`${index}.instalmentFee`] = t('events.instalmentFeeInvalid');
+      else if (Number(row.instalmentFee || 0) >= deposit && Number.isFinite(deposit)) errors[`${index}.instalmentFee`] = t('events.instalmentFeeTooHigh');
+    }
   });
   return errors;
 }
@@ -91,8 +106,12 @@ export function typeInputs(rows: TicketTypeRow[]): TicketTypeInput[] {
     salesStart: row.salesStart || null,
     salesEnd: row.salesEnd || null,
     maxPerOrder: row.maxPerOrder.trim() === '' ? null : Number(row.maxPerOrder),
+    instalments: hasPlan(row) ? { depositPercent: Number(row.instalmentPercent), dueDate: row.instalmentDue, cancellationFee: row.instalmentFee.trim() === '' ? 0 : Number(row.instalmentFee) } : null,
   }));
 }
+
+/** A row offers paying in parts once its deposit percent is given. */
+export const hasPlan = (row: Pick<TicketTypeRow, 'instalmentPercent'>) => row.instalmentPercent.trim() !== '';
 
 /** The cheapest row's price: the event's `ticketPrice` (what lists show as "from"). */
 export const cheapestPrice = (rows: TicketTypeRow[]) => Math.min(...rows.map((row) => Number(row.price)));
@@ -104,7 +123,7 @@ export const cheapestPrice = (rows: TicketTypeRow[]) => Math.min(...rows.map((ro
 export function isPlainPrice(rows: TicketTypeRow[]): boolean {
   if (rows.length !== 1) return false;
   const [row] = rows as [TicketTypeRow];
-  return !row._id && row.name.trim() === DEFAULT_TYPE_NAME && !row.capacity.trim() && !row.salesStart && !row.salesEnd && !row.maxPerOrder.trim();
+  return !row._id && row.name.trim() === DEFAULT_TYPE_NAME && !row.capacity.trim() && !row.salesStart && !row.salesEnd && !row.maxPerOrder.trim() && !hasPlan(row);
 }
 
 /**
@@ -117,6 +136,8 @@ export function errorsAfterEdit(errors: TicketTypeErrors, touched: string | unde
 }
 
 const ROW_FIELDS = ['name', 'price', 'capacity', 'salesStart', 'salesEnd', 'maxPerOrder'];
+/** The server's names of a plan's fields, as the row's. */
+const PLAN_FIELDS: Record<string, string> = { depositPercent: 'instalmentPercent', dueDate: 'instalmentDue', cancellationFee: 'instalmentFee' };
 
 /**
  * A server refusal's field as an error key: `ticketTypes.1.price` -> `1.price`, another part of a row
@@ -124,6 +145,8 @@ const ROW_FIELDS = ['name', 'price', 'capacity', 'salesStart', 'salesEnd', 'maxP
  */
 export function typeErrorKey(field: string): string | null {
   if (field === 'ticketTypes') return '';
+  const plan = /^ticketTypes\.(\d+)\.instalments(?:\.(\w+))?/.exec(field);
+  if (plan) return `${plan[1]}.${PLAN_FIELDS[plan[2] ?? ''] ?? 'instalmentPercent'}`;
   const match = /^ticketTypes\.(\d+)(?:\.(\w+))?/.exec(field);
   if (!match) return null;
   return match[2] && ROW_FIELDS.includes(match[2]) ? `${match[1]}.${match[2]}` : match[1]!;

@@ -27,6 +27,8 @@ export interface StkPushInput {
   email?: string;
   /** Answers to the event's checkout questions (docs/decisions/checkout-questions.md); absent when none were asked. */
   answers?: AnswerInput[];
+  /** Pay the deposit now, the rest by the plan's due date (docs/decisions/instalments.md). */
+  instalments?: boolean;
 }
 
 export interface StkPushResult {
@@ -42,6 +44,8 @@ export interface StkPushResult {
   simulatorUrl?: string;
   /** Paying from the M-Pesa menu instead (docs/decisions/paybill.md): the Paybill number, the order code as the account. */
   paybill?: PaybillDetails;
+  /** The deposit was asked for (`amount`); the rest of `orderAmount` is due by `dueAt`. */
+  instalments?: { deposit: number; dueAt: string; cancellationFee: number; orderAmount: number };
 }
 
 export interface PaybillDetails {
@@ -62,6 +66,7 @@ export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
     ...(input.promoCode ? { promoCode: input.promoCode } : {}),
     ...(input.email ? { email: input.email } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
+    ...(input.instalments ? { instalments: true } : {}),
   });
   return data;
 }
@@ -76,7 +81,7 @@ export interface ConfirmResult {
   /** M-Pesa's ResultCode once the prompt finished: said in the buyer's language when it is a common one. */
   resultCode?: number;
   status: PaymentStatus;
-  orderStatus?: 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refund_due';
+  orderStatus?: 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'refund_due' | 'reserved' | 'lapsed';
   CheckoutRequestID?: string;
   eventId?: string;
   amount?: number;

@@ -12,13 +12,14 @@ import { Button } from '../../../components/ui/button';
 import { PrivacyLink } from '../../../components/privacy-link';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatShillings } from '../../../lib/format';
+import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
 import { STATUS, type PaymentState } from '../lib/payment-flow';
 import type { PaybillDetails } from '../api/payment-client';
 import type { AnswerInput } from '@tukio/shared/checkout-questions';
 import { CheckoutQuestionsStep } from './checkout-questions-step';
+import type { InstalmentPlanView } from '../../../types/api';
 import { RichText, useT } from '../../../lib/i18n';
 import '../../../styles/overlay-dialog.css';
 
@@ -27,7 +28,8 @@ export interface PaymentDialogProps {
   eventTitle: string;
   state: PaymentState;
   onClose: () => void;
-  onAcceptPrice: () => void;
+  /** `instalments`: the buyer chose to pay in parts (only offered when the order's type has a plan). */
+  onAcceptPrice: (instalments?: boolean) => void;
   /** The checkout questions answered (the questions step, ./checkout-questions-step.tsx). */
   onAnswer?: (answers: AnswerInput[]) => void;
   /** Back from the phone number to the answers. */
@@ -85,6 +87,24 @@ function PaybillPanel({ paybill }: { paybill: PaybillDetails }) {
   );
 }
 
+/** The deposit the prompt will ask for on a plan, before the server says its own figure (it rounds up the same way). */
+export const depositEstimate = (amount: number, plan: InstalmentPlanView) => Math.min(Math.ceil((amount * plan.depositPercent) / 100), Math.max(amount - 1, 1));
+
+/** What paying in parts means, said before buying (docs/product.md, "Paying in instalments"). */
+export function InstalmentTerms({ plan, amount, quantity }: { plan: InstalmentPlanView; amount: number; quantity: number }) {
+  const t = useT();
+  return (
+    <>
+      {t('tickets.instalmentTerms', {
+        percent: plan.depositPercent,
+        deposit: formatShillings(depositEstimate(amount, plan)),
+        date: `${formatEventDate(plan.dueDate)} ${formatEventTime(plan.dueDate)}`,
+        fee: formatShillings(Math.min(plan.cancellationFee * quantity, Math.max(depositEstimate(amount, plan) - 1, 0))),
+      })}
+    </>
+  );
+}
+
 export function PaymentDialog(props: PaymentDialogProps) {
   const t = useT();
   const { open, eventTitle, state, onClose } = props;
@@ -96,11 +116,13 @@ export function PaymentDialog(props: PaymentDialogProps) {
   const [phoneText, setPhoneText] = useState('');
   const [emailText, setEmailText] = useState('');
   const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [payInParts, setPayInParts] = useState(false);
 
   const { phase } = state;
   const { order } = state;
   // The server's figure once it has answered; before that, what the box showed.
-  const total = state.amount ?? (order ? orderAmount(order) : 0);
+  const total = state.amount ?? (order ? (order.instalments && order.plan ? depositEstimate(orderAmount(order), order.plan) : orderAmount(order)) : 0);
+  const plan = !props.guest && order?.plan ? order.plan : null;
   // More than one M-Pesa payment can move: said before any seat is held (the server refuses it too).
   const overMpesaMax = total > MPESA_TRANSACTION_MAX;
   const ticketsText = t('tickets.ticketCount', { count: state.quantity });
@@ -180,6 +202,17 @@ export function PaymentDialog(props: PaymentDialogProps) {
           <p>
             <RichText id="tickets.youWillPay" values={{ tickets: ticketsText }} parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
           </p>
+          {plan ? (
+            <div className="payment-instalments">
+              <label className="checkbox">
+                <input type="checkbox" checked={payInParts} onChange={(change) => setPayInParts(change.target.checked)} data-testid="pay-in-parts" />
+                <span>{t('tickets.payInInstalments')}</span>
+              </label>
+              <p className="field__hint">
+                <InstalmentTerms plan={plan} amount={orderAmount(order!)} quantity={state.quantity} />
+              </p>
+            </div>
+          ) : null}
           {overMpesaMax ? (
             <p className="form-message form-message--error" role="alert">
               {t('errors.order_amount_too_large', { amount: total, max: MPESA_TRANSACTION_MAX })}
@@ -190,7 +223,7 @@ export function PaymentDialog(props: PaymentDialogProps) {
               {t('tickets.cancel')}
             </Button>
             {overMpesaMax ? null : (
-              <Button data-autofocus onClick={props.onAcceptPrice}>
+              <Button data-autofocus onClick={() => props.onAcceptPrice(Boolean(plan && payInParts))}>
                 {t('tickets.continueToPayment')}
               </Button>
             )}
@@ -318,7 +351,15 @@ export function PaymentDialog(props: PaymentDialogProps) {
                 {t('tickets.tryAgain')}
               </Button>
             ) : null}
-            {phase === 'registering' || (phase === 'done' && !guestDone) ? (
+            {state.reserved ? (
+              <>
+                <Link className="btn btn--secondary" to="/profile">
+                  {t('tickets.seeReservation')}
+                </Link>
+                <Button onClick={onClose}>{t('tickets.close')}</Button>
+              </>
+            ) : null}
+            {phase === 'registering' || (phase === 'done' && !guestDone && !state.reserved) ? (
               <Button loading loadingText={t('tickets.finishingRegistration')}>
                 {t('tickets.done')}
               </Button>

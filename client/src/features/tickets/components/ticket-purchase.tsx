@@ -55,7 +55,8 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased, 
   const { state } = payment;
 
   // A guest's purchase is over once paid (nothing to register): the button can start another.
-  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'paybill' || state.phase === 'registering' || (state.phase === 'done' && !guest);
+  // A reservation made (a deposit paid) is over here too: the rest is paid from /profile.
+  const inProgress = state.phase === 'initiating' || state.phase === 'pending' || state.phase === 'paybill' || state.phase === 'registering' || (state.phase === 'done' && !guest && !state.reserved);
 
   // The organiser's checkout questions (docs/decisions/checkout-questions.md): answered in the dialog before the phone number.
   const questions = useQuery({ queryKey: ['checkout-questions', event._id], queryFn: ({ signal }) => listQuestions(event._id, signal), staleTime: 60_000 });
@@ -85,7 +86,7 @@ function Purchase({ event, userId, order, disabled, disabledLabel, onPurchased, 
         eventTitle={event.title}
         state={state}
         onClose={close}
-        onAcceptPrice={payment.acceptPrice}
+        onAcceptPrice={(instalments) => payment.acceptPrice(instalments)}
         onAnswer={payment.answer}
         onEditAnswers={payment.editAnswers}
         onPay={(phone, email) => void payment.pay(phone, email)}

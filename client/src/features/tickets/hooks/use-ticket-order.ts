@@ -75,7 +75,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
   const draft = multi ? multiTypeOrder(list, selection) : singleTypeOrder(quantity, list[0]?.price ?? event.ticketPrice);
   const seatsKey = JSON.stringify(draft.items ?? draft.quantity);
   const quote = quoted && quoted.key === seatsKey ? quoted.quote : null;
-  const order = multi ? multiTypeOrder(list, selection, quote) : singleTypeOrder(quantity, draft.lines[0]!.price, quote);
+  const order = multi ? multiTypeOrder(list, selection, quote) : singleTypeOrder(quantity, draft.lines[0]!.price, quote, list[0]?.instalments);
 
   const draftRef = useRef({ draft, seatsKey });
   useEffect(() => {

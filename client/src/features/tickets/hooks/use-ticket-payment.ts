@@ -151,7 +151,7 @@ export function useTicketPayment(options: TicketPaymentOptions) {
       /** Back from the phone number to the answers. */
       editAnswers: () => dispatch({ type: 'editAnswers' }),
       /** The price was accepted: ask for the phone number. */
-      acceptPrice: () => dispatch({ type: 'acceptPrice' }),
+      acceptPrice: (instalments?: boolean) => dispatch({ type: 'acceptPrice', instalments }),
       /** Send the STK push. `phone` is already normalised (254 + 9 digits); `email` only from a guest. */
       pay: (phone: string, email?: string) => dispatch({ type: 'pay', phone, email }),
       /** Pay from the M-Pesa menu (Paybill) instead of the prompt: its details shown, the payment still awaited. */

@@ -32,6 +32,7 @@ export const STATUS = translatedLabels({
   success: 'tickets.statusSuccess',
   failed: 'tickets.statusFailed',
   received: 'tickets.statusReceived',
+  reserved: 'tickets.statusReserved',
   queued: 'tickets.statusQueued',
 });
 
@@ -137,11 +138,13 @@ export interface PaymentState {
   /** The next request; null while the flow waits for the buyer (or has given up asking). */
   task: PaymentTask | null;
   notice: PaymentNotice | null;
+  /** The deposit of an instalment plan was paid: the seats are reserved, the rest is paid from /profile (docs/decisions/instalments.md). */
+  reserved: boolean;
 }
 
 export type PaymentAction =
   | { type: 'begin'; order: TicketOrder; questions?: CheckoutQuestion[] | undefined }
-  | { type: 'acceptPrice' }
+  | { type: 'acceptPrice'; instalments?: boolean }
   /** The questions step's answers, checked (lib/checkout-answers.ts): on to the phone number. */
   | { type: 'answered'; answers: AnswerInput[] }
   /** Back from the phone number to change the answers. */
@@ -191,6 +194,7 @@ export const initialState = (guest: boolean, quantity = 1): PaymentState => ({
   deadline: 0,
   task: null,
   notice: null,
+  reserved: false,
 });
 
 /** An http(s) link, or null: anything else from the payment service is not shown as a link. */
@@ -316,6 +320,7 @@ function sendPrompt(s: PaymentState, admitted: boolean): PaymentState {
           amount: order ? orderAmount(order) : 0,
           ...(email ? { email } : {}),
           ...(s.answers ? { answers: s.answers } : {}),
+          ...(order?.instalments ? { instalments: true } : {}),
         },
       }
     : { kind: 'join', afterMs: 0, guestPhone: s.guest ? phone : null };
@@ -352,6 +357,8 @@ function settle(s: PaymentState, result: ConfirmResult, now = Date.now()): Payme
     return toPaybill({ ...s, status: STATUS.failed }, s.push, detail);
   }
   const over: PaymentState = { ...s, detail, error: null, confirmVisible: false, confirming: false, push: null, task: null };
+  // A deposit paid (docs/decisions/instalments.md): no tickets yet, nothing to register; the rest is paid from /profile.
+  if (result.status === 'success' && result.orderStatus === 'reserved') return { ...over, phase: 'done', status: STATUS.reserved, detail: t('tickets.reservedDetail'), reserved: true };
   if (result.status === 'success' && result.success) {
     const quantity = typeof result.quantity === 'number' && result.quantity > 0 ? result.quantity : s.quantity;
     // A guest has nothing to register: the tickets went to the phone, and the page links to them too.
@@ -375,8 +382,12 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
         : s;
     case 'acceptPrice':
       if (s.phase !== 'confirm') return s;
-      // The questions step only when the event asks something of this order.
-      return { ...s, phase: s.order && answerFields(s.questions, s.order).length > 0 ? 'questions' : 'phone', status: STATUS.notPaid, error: null };
+      {
+        // Paying in parts only where the chosen type offers it, and only signed in (the server refuses it otherwise too).
+        const order = s.order && { ...s.order, instalments: Boolean(action.instalments && s.order.plan && !s.guest) };
+        // The questions step only when the event asks something of this order.
+        return { ...s, phase: order && answerFields(s.questions, order).length > 0 ? 'questions' : 'phone', status: STATUS.notPaid, error: null, order };
+      }
     case 'answered':
       return s.phase === 'questions' ? { ...s, phase: 'phone', answers: action.answers, error: null } : s;
     case 'editAnswers':
@@ -438,7 +449,7 @@ export function paymentFlow(s: PaymentState, action: PaymentAction): PaymentStat
     case 'polled':
       if (s.phase === 'paybill') {
         // Waiting for the payment from the menu: only a paid order ends it (or the hold running out).
-        if (action.result.status === 'success' && action.result.success) return settle(s, action.result, action.now);
+        if (action.result.status === 'success' && (action.result.success || action.result.orderStatus === 'reserved')) return settle(s, action.result, action.now);
         return askAgain(s, action.task, action.now, { detail: t('tickets.paybillExpired') });
       }
       if (action.result.status !== 'pending') return settle(s, action.result, action.now);

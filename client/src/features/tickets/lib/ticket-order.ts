@@ -4,7 +4,7 @@
  */
 import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { formatEventDate, formatEventTime } from '../../../lib/format';
-import type { TicketTypeView } from '../../../types/api';
+import type { InstalmentPlanView, TicketTypeView } from '../../../types/api';
 import type { OrderItem, OrderQuote } from '../api/order-api';
 import { t } from '../../../lib/i18n';
 
@@ -20,6 +20,10 @@ export interface TicketOrder {
   discount: number;
   /** The platform fee the buyer pays on top of the tickets, as the server quoted it (0 when none or absorbed). */
   feeOnTop?: number;
+  /** The plan of the one ticket type chosen, when its organiser allows paying in parts (docs/decisions/instalments.md). */
+  plan?: InstalmentPlanView | null;
+  /** The buyer chose to pay the deposit now and the rest later. */
+  instalments?: boolean;
 }
 
 /** What the quote adds on top of the tickets' price: its fee when the buyer pays it (docs/decisions/fees.md). */
@@ -29,8 +33,8 @@ const feeOnTopOf = (quote?: OrderQuote | null) => (quote?.feeMode === 'on_top' ?
 export type TypeSelection = Record<string, number>;
 
 /** The order for `quantity` tickets of a one-type event at `price`. */
-export function singleTypeOrder(quantity: number, price: number, quote?: OrderQuote | null): TicketOrder {
-  return { quantity, lines: [{ name: null, quantity, price }], discount: quote?.discount ?? 0, feeOnTop: feeOnTopOf(quote), ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}) };
+export function singleTypeOrder(quantity: number, price: number, quote?: OrderQuote | null, plan?: InstalmentPlanView | null): TicketOrder {
+  return { quantity, lines: [{ name: null, quantity, price }], discount: quote?.discount ?? 0, feeOnTop: feeOnTopOf(quote), plan: plan ?? null, ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}) };
 }
 
 /** The order for the seats chosen of each type (types with none left out). */
@@ -43,6 +47,8 @@ export function multiTypeOrder(types: TicketTypeView[], selection: TypeSelection
     lines,
     discount: quote?.discount ?? 0,
     feeOnTop: feeOnTopOf(quote),
+    // Instalments are for one type per order (docs/decisions/instalments.md).
+    plan: chosen.length === 1 ? (chosen[0]!.instalments ?? null) : null,
     ...(quote?.promoCode ? { promoCode: quote.promoCode } : {}),
   };
 }

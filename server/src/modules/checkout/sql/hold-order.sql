@@ -14,13 +14,14 @@ RETURNS TABLE (n bigint, ticket_type_id varchar, price_paid integer) LANGUAGE sq
    WHERE i.order_id = p_order_id
 $$;
 
--- Seats held for an event by live pending orders (their hold has not run out), except one order (the one being
+-- Seats held for an event by live pending orders (their hold has not run out) and by reservations (a deposit paid on
+-- an instalment plan: held until paid or lapsed, docs/decisions/instalments.md), except one order (the one being
 -- settled). The one definition: the stock refusal below and the tickets module's seat counts both call it, so
 -- tickets counts holds without reading checkout's orders itself (docs/decisions/server-boundaries.md, "Tables").
 CREATE OR REPLACE FUNCTION tukio_seats_held(p_event_id varchar, p_now timestamptz, p_except_order varchar)
 RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT coalesce(sum(o.quantity), 0)::integer FROM orders o
-   WHERE o.event_id = p_event_id AND o.status = 'pending' AND o.hold_expires_at > p_now
+   WHERE o.event_id = p_event_id AND (o.status = 'reserved' OR (o.status = 'pending' AND o.hold_expires_at > p_now))
      AND o.id IS DISTINCT FROM p_except_order
 $$;
 
@@ -49,7 +50,7 @@ RETURNS jsonb LANGUAGE sql STABLE AS $$
                            (SELECT s.percent_bp, s.fixed, s.minimum, 1 FROM platform_fee_settings s ORDER BY s.created_at DESC, s.id DESC LIMIT 1)) f
                     ORDER BY f.rank LIMIT 1),
            'types', coalesce((SELECT jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'price', t.price, 'salesStart', t.sales_start,
-                                                                'salesEnd', t.sales_end, 'maxPerOrder', t.max_per_order) ORDER BY t.position, t.id)
+                                                                'salesEnd', t.sales_end, 'maxPerOrder', t.max_per_order, 'instalments', t.instalments) ORDER BY t.position, t.id)
                                 FROM ticket_types t WHERE t.event_id = e.id), '[]'::jsonb),
            'promo', (SELECT jsonb_build_object('id', c.id, 'code', c.code, 'kind', c.kind, 'value', c.value, 'validFrom', c.valid_from,
                                                'validUntil', c.valid_until, 'ticketTypeIds', c.ticket_type_ids)

@@ -40,13 +40,13 @@ BEGIN
 END;
 $$;
 
--- Seats a ticket type has given out: valid tickets of it plus live holds of it (except one order, for
+-- Seats a ticket type has given out: valid tickets of it plus live holds and reservations of it (except one order, for
 -- the late settlement of that order). The hold function and the late recount share this one rule.
 CREATE OR REPLACE FUNCTION tukio_type_seats_taken(p_type_id varchar, p_now timestamptz, p_except_order varchar)
 RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT ((SELECT count(*) FROM tickets t WHERE t.ticket_type_id = p_type_id AND t.voided_at IS NULL)
         + (SELECT coalesce(sum(i.quantity), 0) FROM order_items i JOIN orders o ON o.id = i.order_id
-            WHERE i.ticket_type_id = p_type_id AND o.status = 'pending' AND o.hold_expires_at > p_now
+            WHERE i.ticket_type_id = p_type_id AND (o.status = 'reserved' OR (o.status = 'pending' AND o.hold_expires_at > p_now))
               AND o.id IS DISTINCT FROM p_except_order))::integer
 $$;
 
@@ -54,7 +54,7 @@ $$;
 CREATE OR REPLACE FUNCTION tukio_promo_uses(p_promo_id varchar, p_now timestamptz)
 RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT count(*)::integer FROM orders o
-   WHERE o.promo_code_id = p_promo_id AND (o.status = 'paid' OR (o.status = 'pending' AND o.hold_expires_at > p_now))
+   WHERE o.promo_code_id = p_promo_id AND (o.status IN ('paid', 'reserved') OR (o.status = 'pending' AND o.hold_expires_at > p_now))
 $$;
 
 -- The type a purchase naming none buys (a free registration): the cheapest, first listed among equals. The
