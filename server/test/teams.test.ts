@@ -20,7 +20,10 @@ let stranger: Session;
 
 beforeAll(async () => {
   t = await startTestServer();
-  [organiser, gate, money, stranger] = await Promise.all(['tmorganiser', 'tmgate', 'tmmoney', 'tmstranger'].map((name) => t.createUser(name)));
+  organiser = await t.createUser('tmorganiser');
+  gate = await t.createUser('tmgate');
+  money = await t.createUser('tmmoney');
+  stranger = await t.createUser('tmstranger');
 }, 90_000);
 afterAll(async () => {
   await t?.close();
@@ -62,8 +65,8 @@ describe('teams', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ role: 'gate_staff', invitee: 'tmgate', status: 'pending', event: { _id: eventId } });
     const mail = await t.smtp.waitFor(gate.user.email, inviteSubject);
-    expect(mail.text).toContain(`/team/invitations/${sent.body._id}?answer=accept`);
-    expect(mail.text).toContain(`/team/invitations/${sent.body._id}?answer=decline`);
+    expect(mail.text).toContain(`/profile?invitation=${sent.body._id}&answer=accept`);
+    expect(mail.text).toContain(`/profile?invitation=${sent.body._id}&answer=decline`);
 
     const waiting = await t.api('GET', '/api/teams/invitations/mine', { token: gate.token });
     expect(waiting.body.map((row: { _id: string }) => row._id)).toContain(sent.body._id);

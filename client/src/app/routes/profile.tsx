@@ -10,6 +10,7 @@ import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
 import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard, YourData } from '../../features/profile';
 import { MyTickets, TransactionsOverlay } from '../../features/tickets';
+import { MyTeams } from '../../features/teams';
 import '../../features/profile/profile.css';
 import { readEndedSession } from '../../lib/session-auth';
 
@@ -59,6 +60,7 @@ export default function ProfileRoute() {
           </>
         }
       />
+      <MyTeams />
       <MyTickets userId={userId} />
       <MyEvents
         userId={userId}

@@ -16,16 +16,17 @@ export interface TeamInvitationMailInput {
 
 /**
  * The invitation email: who invites, to what, as what, with Accept and Decline links. The links open the
- * app's invitations page (signed in as the invitee), where the answer is given: a link alone never accepts,
+ * invitee's profile page (its Teams section) (signed in as the invitee), where the answer is given: a link alone never accepts,
  * so a forwarded or prefetched mail cannot put someone on a team.
  */
 export function buildTeamInvitationMail(input: TeamInvitationMailInput): Mail {
   const t = translator(input.language);
   const scope = input.eventTitle === null ? t('team.scopeAll') : t('team.scopeEvent', { title: input.eventTitle });
   const line = t('team.inviteBody', { organiser: input.organiser, scope, role: t(`team.role.${input.role}`) });
-  const page = `${input.publicUrl}/team/invitations/${input.invitationId}`;
-  const accept = `${page}?answer=accept`;
-  const decline = `${page}?answer=decline`;
+  // The profile page lists the person's invitations and marks the one the link names.
+  const page = `${input.publicUrl}/profile?invitation=${encodeURIComponent(input.invitationId)}`;
+  const accept = `${page}&answer=accept#team`;
+  const decline = `${page}&answer=decline#team`;
   const note = t('team.signInNote');
   const text = `${line}\n\n${t('team.accept')}: ${accept}\n${t('team.decline')}: ${decline}\n\n${note}\n`;
   const html =
