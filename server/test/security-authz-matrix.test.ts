@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../src/lib/route-declaration.js';
-import { expectedRow, gateContradictions, routeKey, routeTable, teamExpectation, type Expectation, type Scenario } from './helpers/route-table.js';
+import { expectedRow, gateContradictions, routeKey, routeTable, teamExpectation, type Scenario } from './helpers/route-table.js';
 import {
   ACTORS,
   buildWorld,

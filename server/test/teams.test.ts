@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamInvitations, teamMembers } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
