@@ -127,13 +127,21 @@ export function createTeamsRepository(db: Executor) {
       return rows.length > 0;
     },
 
-    /** The roles the user holds on the organiser's event: given for it, or for all the organiser's events. */
-    async rolesOn(userId: string, organiserId: string, eventId: string): Promise<TeamRole[]> {
+    /**
+     * The event's organiser and the roles the user holds on it (given for it, or for all the organiser's
+     * events), in one statement: events joined with the user's memberships. Undefined: no such event.
+     */
+    async accessOn(userId: string, eventId: string): Promise<{ organiserId: string; roles: TeamRole[] } | undefined> {
       const rows = await db
-        .select({ role: teamMembers.role })
-        .from(teamMembers)
-        .where(and(eq(teamMembers.userId, userId), eq(teamMembers.organiserId, organiserId), or(isNull(teamMembers.eventId), eq(teamMembers.eventId, eventId))));
-      return rows.map((row) => row.role);
+        .select({ organiserId: events.userId, role: teamMembers.role })
+        .from(events)
+        .leftJoin(
+          teamMembers,
+          and(eq(teamMembers.organiserId, events.userId), eq(teamMembers.userId, userId), or(isNull(teamMembers.eventId), eq(teamMembers.eventId, events.id))),
+        )
+        .where(eq(events.id, eventId));
+      if (rows.length === 0) return undefined;
+      return { organiserId: rows[0]!.organiserId, roles: rows.flatMap((row) => (row.role ? [row.role] : [])) };
     },
 
     /** The memberships the user holds, with the organiser's name and the event's title. */
@@ -147,25 +155,15 @@ export function createTeamsRepository(db: Executor) {
         .orderBy(asc(users.username), asc(teamMembers.id));
     },
 
-    /** The organiser's events, soonest last-started first (what an all-events member helps with). */
-    eventsOf(organiserId: string, limit: number) {
+    /** The events an all-events membership covers: its organiser's, latest first. */
+    eventsOfMembership(membershipId: string, limit: number) {
       return db
         .select({ id: events.id, title: events.title, startsAt: events.startsAt, status: events.status })
-        .from(events)
-        .where(eq(events.userId, organiserId))
+        .from(teamMembers)
+        .innerJoin(events, eq(events.userId, teamMembers.organiserId))
+        .where(eq(teamMembers.id, membershipId))
         .orderBy(desc(events.startsAt), desc(events.id))
         .limit(limit);
-    },
-
-    /** The event's organiser (undefined: no such event). */
-    async organiserOf(eventId: string): Promise<string | undefined> {
-      const [row] = await db.select({ userId: events.userId }).from(events).where(eq(events.id, eventId)).limit(1);
-      return row?.userId;
-    },
-
-    async organisesAny(userId: string): Promise<boolean> {
-      const [row] = await db.select({ id: events.id }).from(events).where(eq(events.userId, userId)).limit(1);
-      return Boolean(row);
     },
   };
 }

@@ -3,6 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import { roleAllows, type TeamAccess, type TeamAccessCheck, type TeamPermission, type TeamRole } from '../../lib/team-access.js';
 import { accountContact, accountStanding, findAccountByLogin, type AuthUser } from '../auth/index.js';
+import { findEvent, organisesEvents } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import { buildTeamInvitationMail } from './teams-mail.js';
 import { createTeamsRepository, type JoinedInvitation } from './teams.repository.js';
@@ -44,10 +45,9 @@ export function createTeamsService(deps: TeamsServiceDeps) {
   const accessFor: TeamAccessCheck = async (user, eventId, permission): Promise<TeamAccess> => {
     // Administrators and the organiser pass the services' own checks; a missing event is the service's 404.
     if (user.role === 'admin') return { kind: 'none' };
-    const organiserId = await repo.organiserOf(eventId);
-    if (!organiserId || organiserId === user.id) return { kind: 'none' };
-    const roles = await repo.rolesOn(user.id, organiserId, eventId);
-    if (roles.length === 0) return { kind: 'none' };
+    const found = await repo.accessOn(user.id, eventId);
+    if (!found || found.organiserId === user.id || found.roles.length === 0) return { kind: 'none' };
+    const { organiserId, roles } = found;
     const allowed = roles.find((role) => roleAllows(role, permission));
     return allowed ? { kind: 'granted', grant: { organiserId, eventId, role: allowed } } : { kind: 'refused', role: roles[0]! };
   };
@@ -73,19 +73,18 @@ export function createTeamsService(deps: TeamsServiceDeps) {
     /** Whether the user may do `permission` on the event: its organiser, an administrator, or a team member whose role allows it. */
     async canActOnEvent(user: AuthUser, eventId: string, permission: TeamPermission): Promise<boolean> {
       if (user.role === 'admin') return true;
-      const organiserId = await repo.organiserOf(eventId);
-      if (!organiserId) return false;
-      if (organiserId === user.id) return true;
-      return (await accessFor(user, eventId, permission)).kind === 'granted';
+      const found = await repo.accessOn(user.id, eventId);
+      if (!found) return false;
+      return found.organiserId === user.id || found.roles.some((role) => roleAllows(role, permission));
     },
 
     async invite(user: AuthUser, input: { invitee: string; role: TeamRole; eventId: string | null }) {
       if (input.eventId !== null) {
-        const organiserId = await repo.organiserOf(input.eventId);
-        if (!organiserId) throw AppError.notFound('not_found', 'Event not found.');
+        const event = await findEvent(db, input.eventId);
+        if (!event) throw AppError.notFound('not_found', 'Event not found.');
         // Team changes are the organiser's alone: not a co-organiser's, not an administrator's.
-        if (organiserId !== user.id) throw AppError.forbidden('team_not_organiser', 'Only the organiser can change the team of their events.');
-      } else if (!(await repo.organisesAny(user.id))) {
+        if (event.userId !== user.id) throw AppError.forbidden('team_not_organiser', 'Only the organiser can change the team of their events.');
+      } else if (!(await organisesEvents(db, user.id))) {
         throw AppError.forbidden('team_not_organiser', 'Only the organiser can change the team of their events.');
       }
       const login = input.invitee.replace(/^@/, '');
@@ -182,7 +181,7 @@ export function createTeamsService(deps: TeamsServiceDeps) {
           const scoped = row.member.eventId !== null;
           const events = scoped
             ? [{ id: row.member.eventId!, title: row.eventTitle ?? '', startsAt: row.eventStartsAt!, status: row.eventStatus ?? '' }]
-            : await repo.eventsOf(row.member.organiserId, EVENTS_PER_MEMBERSHIP);
+            : await repo.eventsOfMembership(row.member.id, EVENTS_PER_MEMBERSHIP);
           return {
             _id: row.member.id,
             organiser: { _id: row.member.organiserId, username: row.organiserName },

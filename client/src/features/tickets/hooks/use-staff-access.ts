@@ -37,9 +37,16 @@ export function useStaffAccess(
   useEffect(() => {
     if (retry) void refetch();
   }, [retry, refetch]);
+  // A team member's door, opened without a connection, asks again for their roles once it returns.
+  const teamUnreachable = isRequestError(memberships.error) && !memberships.error.response;
+  const retryTeam = online === true && teamUnreachable;
+  const refetchTeam = memberships.refetch;
+  useEffect(() => {
+    if (retryTeam) void refetchTeam();
+  }, [retryTeam, refetchTeam]);
 
   if (!userId) return 'denied';
   if (isOwner || onTeam) return 'allowed';
-  if (role.isPending || retry || (Boolean(team.eventId) && memberships.isPending)) return 'checking';
+  if (role.isPending || retry || retryTeam || (Boolean(team.eventId) && memberships.isPending)) return 'checking';
   return role.data === 'admin' ? 'allowed' : 'denied';
 }
