@@ -1,3 +1,4 @@
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
@@ -15,6 +16,14 @@ let gatekeeper: Session;
 let eventId: string;
 let code: string;
 const title = 'Eldoret Harvest Fair';
+
+/** Only our server is reachable (the edit page's map asks for tiles): anything else gets an empty answer. */
+async function keepOffline(context: BrowserContext) {
+  await context.route(
+    (url) => !url.href.startsWith(h.server.url),
+    (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: '' }),
+  );
+}
 
 beforeAll(async () => {
   h = await startHarness();
@@ -35,6 +44,7 @@ afterAll(async () => {
 describe('team invitation', () => {
   it('invites gate staff by username, who accepts and checks people in; once removed the desk is refused', async () => {
     const owner = await h.newPage({ width: 390, height: 844 });
+    await keepOffline(owner.context);
     await loginThroughUi(owner.page, 'chepkoech');
     await owner.page.goto(`/edit-event/${eventId}`);
     const team = owner.page.getByRole('region', { name: 'Team for this event' });
@@ -47,13 +57,14 @@ describe('team invitation', () => {
     await h.server.smtp.waitFor(gatekeeper.user.email, /invites you to their Tukio team/);
 
     const helper = await h.newPage({ width: 390, height: 844 });
+    await keepOffline(helper.context);
     await loginThroughUi(helper.page, 'gatekeeper');
     await helper.page.goto('/profile');
     const teams = helper.page.getByRole('region', { name: 'Teams' });
     await teams.getByText(`chepkoech invites you to help with ${title}`).waitFor();
     await teams.getByRole('button', { name: 'Accept' }).click();
     const helping = teams.getByRole('list', { name: 'Events you help with' });
-    await helping.getByRole('link', { name: title }).waitFor();
+    await helping.getByRole('link', { name: title, exact: true }).waitFor();
     expect(await accessibilityProblems(helper.page)).toEqual([]);
     await helping.getByRole('link', { name: `Check-in desk for ${title}` }).click();
     await helper.page.waitForURL(`**/checkin/${eventId}`);
@@ -78,6 +89,6 @@ describe('team invitation', () => {
     await helper.page.getByText('Only the organiser can check in tickets.').waitFor();
 
     expect(seriousErrors(owner.errors)).toEqual([]);
-    expect(seriousErrors(helper.errors).filter((error) => !/403/.test(error))).toEqual([]);
+    expect(seriousErrors(helper.errors)).toEqual([]);
   });
 });
