@@ -2,3 +2,4 @@
 export { createTeamsRouter } from './teams.routes.js';
 export { createTeamsService, type TeamsService } from './teams.service.js';
 export { teamsPersonalData } from './personal-data.js';
+export { teamsRetention } from './retention.js';
