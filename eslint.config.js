@@ -65,7 +65,8 @@ const serverLayers = [
   // ledger: checkout posts every payment and refund into it, inside its own transactions.
   // fees: an override names an event; checkout prices with its rule and records M-Pesa's charges.
   // payout-accounts: checks the password (auth) and that the caller organises events (events).
-  ['fees', 'ledger', 'payout-accounts', 'tickets'],
+  // teams: finds invitees (auth), reads events' organisers (events), mails invitations (mail); the route gate asks it through req.teamAccess.
+  ['fees', 'ledger', 'payout-accounts', 'teams', 'tickets'],
   ['checkout'],
   // payouts: reads checkout's refunds and the ledger's entries, posts payouts into the ledger.
   ['community', 'payouts', 'ticket-types', 'waitlist'],

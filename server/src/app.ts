@@ -111,6 +111,7 @@ import { createCheckoutQuestionsRouter, createCheckoutQuestionsService, createOr
 import { createTicketTypesRouter, createTicketTypesService, ticketTypeCount } from './modules/ticket-types/index.js';
 import { personalDataMap } from './personal-data-map.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
+import { createTeamsRouter, createTeamsService } from './modules/teams/index.js';
 import {
   createAdmissionControl,
   createMemorySharedRate,
@@ -270,6 +271,7 @@ export function createServices(deps: AppDeps) {
   // Prometheus counters of this instance, and the requests a shutdown lets finish.
   const metrics = createMetrics();
   const inFlight = createInFlightTracker();
+  const teams = createTeamsService({ db, mail, logger, publicUrl: config.publicUrl });
   const waitlist = createWaitlistService({ db, tickets, changes, logger, publicUrl: config.publicUrl, ...config.waitlist, sms: sms.service, jobs: deps.jobs });
   // PAYMENT_PASSES=jobs: the payment service's reconciler passes are this server's jobs (local: its own timer).
   const paymentPasses =
@@ -406,7 +408,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { checkoutQuestions, apiKeys, webhooks, mail, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, instalments, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { checkoutQuestions, apiKeys, webhooks, mail, teams, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, instalments, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -478,6 +480,11 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   );
   app.use('/api', express.json({ limit: '1mb' }));
   app.use('/api', authenticateRequests(services.auth, { restrictionReason: (userId) => services.moderation.restrictionReason(userId) }));
+  // Organiser-scoped routes that declare `team` ask the teams module whether the caller acts for the event's organiser.
+  app.use('/api', (req, _res, next) => {
+    req.teamAccess = services.teams.accessFor;
+    next();
+  });
 
 
   declareRoutes(app, 'Health').get(
@@ -537,6 +544,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));
   app.use('/api/events', createWaitlistRouter({ waitlist: services.waitlist }));
+  app.use('/api/teams', createTeamsRouter({ teams: services.teams }));
   app.use('/api/events', createWaitingRoomRouter({ waitingRoom: services.waitingRoom }));
   app.use('/api/events', createTicketTypesRouter({ ticketTypes: services.ticketTypes }));
   app.use('/api/events', createCheckoutQuestionsRouter({ questions: services.checkoutQuestions }));

@@ -16,6 +16,7 @@ import { payoutsPersonalData } from './modules/payouts/index.js';
 import { moderationPersonalData } from './modules/moderation/index.js';
 import { retentionPersonalData } from './modules/retention/index.js';
 import { smsPersonalData } from './modules/sms/index.js';
+import { teamsPersonalData } from './modules/teams/index.js';
 import { ticketTypesPersonalData } from './modules/ticket-types/index.js';
 import { ticketsPersonalData } from './modules/tickets/index.js';
 import { waitlistPersonalData } from './modules/waitlist/index.js';
@@ -43,6 +44,7 @@ export const personalDataMap = composePersonalDataMap([
   moderationPersonalData,
   retentionPersonalData,
   smsPersonalData,
+  teamsPersonalData,
   ticketTypesPersonalData,
   ticketsPersonalData,
   waitlistPersonalData,

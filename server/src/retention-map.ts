@@ -2,6 +2,7 @@ import { composeRetentionMap } from './lib/retention.js';
 import { authRetention } from './modules/auth/index.js';
 import { checkoutRetention } from './modules/checkout/index.js';
 import { checkoutQuestionsRetention } from './modules/checkout-questions/index.js';
+import { teamsRetention } from './modules/teams/index.js';
 import { ticketsRetention } from './modules/tickets/index.js';
 import { waitlistRetention } from './modules/waitlist/index.js';
 
@@ -10,4 +11,4 @@ import { waitlistRetention } from './modules/waitlist/index.js';
  * module with phones, device names or answers on an event's rows adds its `retention.ts` here.
  * test/retention-map.test.ts fails until it does.
  */
-export const retentionMap = composeRetentionMap([authRetention, checkoutRetention, checkoutQuestionsRetention, ticketsRetention, waitlistRetention]);
+export const retentionMap = composeRetentionMap([authRetention, checkoutRetention, checkoutQuestionsRetention, teamsRetention, ticketsRetention, waitlistRetention]);

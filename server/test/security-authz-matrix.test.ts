@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../src/lib/route-declaration.js';
-import { expectedRow, gateContradictions, routeKey, routeTable, type Expectation, type Scenario } from './helpers/route-table.js';
+import { expectedRow, gateContradictions, routeKey, routeTable, teamExpectation, type Scenario } from './helpers/route-table.js';
 import {
   ACTORS,
   buildWorld,
@@ -11,14 +11,17 @@ import {
   mountedApiRoutes,
   quiesce,
   snapshotDatabase,
+  TEAM_ACTORS,
   type Actor,
+  type TeamActor,
   type WorldTools,
 } from './helpers/security.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
  * Authorization matrix: every mounted API route × {visitor, signed-in user, owner, another user,
- * admin} against real resources (events of A, pending and approved; A's comment, review, thread and
+ * admin}, and every organiser-scoped route also × A's {co-organiser, finance, gate staff} (their row
+ * derived from the route's `team` permission and the role table, src/lib/team-access.ts) against real resources (events of A, pending and approved; A's comment, review, thread and
  * post; a chat between A and B; A's paid order and tickets). Each cell checks the status, that a
  * refused request left every table exactly as it was, and that no answer carries a value the actor
  * may not see (A's email, chat text, ticket codes, checkout ids, receipts, the pending event's title,
@@ -44,14 +47,13 @@ const matches = (expected: number | readonly number[], status: number) => (typeo
 
 let cells = 0;
 
-async function runCell(method: string, scenario: Scenario, expectation: Expectation, actor: Actor): Promise<string[]> {
+async function runCell(method: string, scenario: Scenario, expected: number | readonly number[], actor: Actor, seesAs: Actor = actor): Promise<string[]> {
   const problems: string[] = [];
   const request = await scenario.request(tools, actor);
   const before = await snapshotDatabase(t);
   const res = await tools.send(actor, request);
   const after = await snapshotDatabase(t);
   cells += 1;
-  const expected = expectation[actor];
   const where = `${actor} ${request.method} ${request.path} [${scenario.name}]`;
   if (!matches(expected, res.status)) problems.push(`${where}: expected ${JSON.stringify(expected)}, got ${res.status} ${res.text.slice(0, 200)}`);
   const changed = changedTables(before, after);
@@ -62,7 +64,7 @@ async function runCell(method: string, scenario: Scenario, expectation: Expectat
     problems.push(`${where}: a read changed ${changed.join(', ')}`);
   }
   if (res.status >= 500) problems.push(`${where}: server error`);
-  const leaks = leakedSecrets(tools.w, actor, res.text, res.status < 300 ? scenario.reveals : []);
+  const leaks = leakedSecrets(tools.w, seesAs, res.text, res.status < 300 ? scenario.reveals : []);
   if (leaks.length) problems.push(`${where}: leaked ${leaks.join(', ')}`);
   const checked = res.status < 300 ? await scenario.check?.(res, tools, actor) : undefined;
   if (checked) problems.push(`${where}: ${checked}`);
@@ -90,7 +92,15 @@ describe('authorization matrix', () => {
         // The row comes from the declaration; a scenario that spells out its own must not contradict the gate.
         const expectation = scenario.expect ?? expectedRow(route!, scenario.ok ?? 200);
         for (const problem of scenario.beforeGate ? [] : gateContradictions(route!, expectation)) problems.push(`[${scenario.name}] declared ${route!.access}: ${problem}`);
-        for (const actor of ACTORS) problems.push(...(await runCell(entry.method, scenario, expectation, actor)));
+        for (const actor of ACTORS) problems.push(...(await runCell(entry.method, scenario, expectation[actor], actor)));
+        // Organiser-scoped routes: A's co-organiser, finance and gate staff, each as the role table says.
+        if (route!.team) {
+          for (const actor of Object.keys(TEAM_ACTORS) as TeamActor[]) {
+            const expected = teamExpectation(route!, expectation, actor);
+            // A member the role lets act for A may see what A sees there.
+            problems.push(...(await runCell(entry.method, scenario, expected, actor, expected === 403 ? actor : 'owner')));
+          }
+        }
       }
       expect(problems).toEqual([]);
     }, 120_000);

@@ -138,6 +138,15 @@ export const ERROR_CODES = [
   'waitlist_not_organiser',
   'waitlist_offer_expired',
   'waiting_room_queued',
+  // Teams.
+  'team_role_refused',
+  'team_not_organiser',
+  'team_invitee_not_found',
+  'team_invite_self',
+  'team_already_member',
+  'team_invitation_not_found',
+  'team_invitation_closed',
+  'team_member_not_found',
   // Payments and refunds.
   'payment_failed',
   'payment_not_confirmed',

@@ -26,3 +26,4 @@ export * from '../modules/api-keys/api-keys.schema.js';
 export * from '../modules/webhooks/webhooks.schema.js';
 export * from '../modules/checkout/reconciliation.schema.js';
 export * from '../modules/checkout-questions/checkout-questions.schema.js';
+export * from '../modules/teams/teams.schema.js';

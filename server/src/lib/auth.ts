@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { AuthService, AuthUser } from '../modules/auth/index.js';
 import { AppError, type ErrorCode } from './app-error.js';
 import { toWallClock } from './event-clock.js';
+import type { Caller } from './team-access.js';
 
 /** A session a suspension or ban ended (its token was revoked by the measure), with the moderator's reason. */
 export interface RestrictedSession {
@@ -104,7 +105,9 @@ export function requireSelf(req: Request, claimedId: unknown, options: { allowAd
  * words is the author's alone; deleting them is moderation).
  */
 export function requireOwner(user: AuthUser, ownerId: string, options: { code?: ErrorCode; message?: string; allowAdmin?: boolean } = {}): AuthUser {
-  if (user.id === ownerId || (options.allowAdmin !== false && user.role === 'admin')) return user;
+  // A team member the route gate granted a role on the organiser's event (lib/team-access.ts) acts as the organiser.
+  const actingFor = (user as Caller).actingFor;
+  if (user.id === ownerId || actingFor?.organiserId === ownerId || (options.allowAdmin !== false && user.role === 'admin')) return user;
   throw options.code && options.message ? AppError.forbidden(options.code, options.message) : AppError.forbidden('not_owner', 'Only the owner can do that.');
 }
 

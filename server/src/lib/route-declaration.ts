@@ -15,6 +15,7 @@ import type { AuthUser } from '../modules/auth/index.js';
 import { AppError, type ErrorCode } from './app-error.js';
 import { loginRequired, requireAdmin, requireSelf, requireSelfIfPresent, restrictionError } from './auth.js';
 import { invalidInput } from './validate.js';
+import { roleAllows, type TeamPermission } from './team-access.js';
 
 export type { Method, ResponseSpec, RouteInput };
 
@@ -88,6 +89,13 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
   refuseRestricted?: boolean;
   /** The caller is an organiser's API key (api-keys' /api/v1 router sets `req.user` from it), not a session. */
   apiKey?: boolean;
+  /**
+   * An organiser-scoped route (access 'owner') the organiser's team may use too (docs/decisions/teams.md):
+   * `event` names the input that is the event's id, `permission` what the route does to it. A team member
+   * whose role allows it acts as the organiser for this event; one whose role does not gets 403 here;
+   * anyone else is left to the service's ownership check.
+   */
+  team?: { permission: TeamPermission; event: (input: RouteInput<P, Q, B>) => unknown };
 }
 
 /**
@@ -149,6 +157,24 @@ function checkSelf(spec: RouteSpec, req: Request, input: RouteInput<Schema, Sche
   else requireSelfIfPresent(req, claimed);
 }
 
+/**
+ * `team`: the event's team member acts as its organiser when the role allows the route's permission
+ * (the ids come from the parsed input and the membership from the database, never from the client's word).
+ */
+async function teamCaller(team: NonNullable<RouteSpec['team']>, req: Request, user: AuthUser, input: RouteInput<Schema, Schema, Schema>): Promise<AuthUser> {
+  const eventId = team.event(input);
+  if (typeof eventId !== 'string' || !req.teamAccess) return user;
+  const access = await req.teamAccess(user, eventId, team.permission);
+  if (access.kind === 'granted') return { ...user, actingFor: access.grant } as AuthUser;
+  if (access.kind === 'refused') {
+    throw AppError.forbidden('team_role_refused', `Your role on this event's team (${access.role.replace('_', ' ')}) does not allow that.`, { params: { role: access.role } });
+  }
+  return user;
+}
+
+// roleAllows is re-exported for the matrix, which derives each role's row from the same table.
+export { roleAllows };
+
 const FAILURES_AS_200 = Symbol('failuresAs200');
 
 /** Whether the route that failed declared `failuresAs200` (the marker is set once the gate and `use` have passed). */
@@ -176,6 +202,7 @@ export function declareRoutes(router: object, tag: string, options: { internalKe
       if (spec.access === 'internal' && !internalKey) throw new Error(`${where} is internal: declareRoutes needs the internal key`);
       if (spec.access === 'self' && !spec.self) throw new Error(`${where} has access 'self' but does not say which input is the caller's id`);
       if (spec.self && !['self', 'user', 'owner'].includes(spec.access)) throw new Error(`${where}: 'self' applies to access 'self', 'user' or 'owner'`);
+      if (spec.team && spec.access !== 'owner') throw new Error(`${where}: 'team' applies to access 'owner'`);
     },
     authorize: (spec, req) => {
       authorize(spec, req, internalKey);
@@ -188,10 +215,11 @@ export function declareRoutes(router: object, tag: string, options: { internalKe
     (method: Method): Register =>
     (path, spec, handler) => {
       const declared = spec as RouteSpec;
-      declareRoute(router, tag, method, path, declared, (context) => {
+      declareRoute(router, tag, method, path, declared, async (context) => {
         // The id check of `self` needs the parsed input; the caller is the handler's only on routes that have one.
         checkSelf(declared, context.req, context);
-        const user = (declared.access === 'internal' && !declared.userToken ? undefined : context.req.user) as AuthUser;
+        let user = (declared.access === 'internal' && !declared.userToken ? undefined : context.req.user) as AuthUser;
+        if (declared.team && user) user = await teamCaller(declared.team, context.req, user, context);
         return (handler as RouteHandler<Access, Schema, Schema, Schema, boolean | undefined>)({ ...context, user } as RouteContext<Access, Schema, Schema, Schema, boolean | undefined>);
       }, rules);
     };

@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { expect, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { payments, refunds, users } from '../../src/db/schema.js';
-import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, Person } from './security.js';
+import type { RawRequest, RawResponse, SecretName, World, WorldTools, Actor, BaseActor, Person, TeamActor } from './security.js';
+import { TEAM_ACTORS } from './security.js';
+import { roleAllows } from '../../src/lib/team-access.js';
 import { jsonRequest, multipart, tinyGif } from './security.js';
 import { dayFromNow } from './events.js';
 import { payoutCodeSentTo } from './sms.js';
@@ -15,7 +17,7 @@ import type { DeclaredRoute } from '../../src/lib/route-declaration.js';
  */
 
 /** Expected status per actor: one status, or any of several. */
-export type Expectation = Record<Actor, number | readonly number[]>;
+export type Expectation = Record<BaseActor, number | readonly number[]>;
 
 export interface Scenario {
   name: string;
@@ -110,14 +112,24 @@ export function expectedRow(route: Pick<DeclaredRoute, 'access' | 'allowAdmin'>,
   }
 }
 
+/**
+ * What A's team member gets on an organiser-scoped route (its declaration's `team`), from the one role table
+ * (src/lib/team-access.ts): a role that allows the permission acts as A does (A's expected answer), any
+ * other role is refused at the gate with 403. Routes without `team` are not tried as team members.
+ */
+export function teamExpectation(route: Pick<DeclaredRoute, 'team'>, expectation: Expectation, actor: TeamActor): number | readonly number[] {
+  if (!route.team) throw new Error('not an organiser-scoped route');
+  return roleAllows(TEAM_ACTORS[actor], route.team.permission) ? expectation.owner : 403;
+}
+
 /** Where an explicit expectation contradicts the declaration's gate (who is refused before anything runs). */
 export function gateContradictions(route: Pick<DeclaredRoute, 'access'>, expectation: Expectation): string[] {
   const problems: string[] = [];
-  const refusedAs = (actor: Actor, status: number) => {
+  const refusedAs = (actor: BaseActor, status: number) => {
     const given = expectation[actor];
     if (!(typeof given === 'number' ? [given] : given).every((value) => value === status)) problems.push(`${actor} should get ${status} from the gate, the table expects ${JSON.stringify(given)}`);
   };
-  const passes = (actor: Actor) => {
+  const passes = (actor: BaseActor) => {
     const given = expectation[actor];
     if ((typeof given === 'number' ? [given] : given).includes(401)) problems.push(`${actor} passes the gate of a ${route.access} route, the table expects 401`);
   };
@@ -1979,7 +1991,7 @@ export const routeTable: RouteEntry[] = [
         ok: 200,
         check: (res, _tools, actor) => {
           const waits = Boolean(res.body?.pendingChange);
-          return res.status !== 200 || (res.body?.status === 'approved' && res.body?.reReview === false && waits === (actor === 'owner'))
+          return res.status !== 200 || (res.body?.status === 'approved' && res.body?.reReview === false && waits === (actor === 'owner' || actor === 'coOrganiser'))
             ? undefined
             : `edit by ${actor} left status ${String(res.body?.status)}, reReview ${String(res.body?.reReview)}, pendingChange ${waits}`;
         },
@@ -2034,6 +2046,103 @@ export const routeTable: RouteEntry[] = [
     fuzz: { as: 'a', upload: true },
   },
   { method: 'GET', path: '/api/geocode', scenarios: [{ name: 'a place', request: () => get(`/api/geocode${qs({ q: 'KICC, Nairobi' })}`), ok: 200 }], fuzz: { as: 'visitor', query: () => ({ q: 'Kasarani' }) } },
+
+  // ---- teams (A's co-organiser, finance and gate staff join in security.ts's world) ----
+  {
+    method: 'GET',
+    path: '/api/teams',
+    scenarios: [
+      {
+        name: "the caller's own team",
+        request: () => get('/api/teams'),
+        // A's team lists usernames only: no member's or A's email.
+        check: (res, tools) => (JSON.stringify(res.body).includes(tools.w.team.finance.user.email) ? 'the team list shows a member’s email' : undefined),
+      },
+    ],
+    fuzz: { as: 'a', query: (w) => ({ eventId: w.events.approved }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/teams/invitations',
+    scenarios: [
+      {
+        // Only A organises A's event: everyone else is refused by the service (admins too: team changes are the organiser's).
+        name: "inviting C to A's event",
+        request: async (tools) => json('POST', '/api/teams/invitations', { invitee: tools.w.c.user.username, role: 'gate_staff', eventId: await tools.fresh.event() }),
+        expect: { visitor: 401, user: [400, 403], owner: 201, other: 403, admin: 403 },
+      },
+    ],
+    fuzz: { as: 'a', body: (w) => ({ invitee: w.c.user.username, role: 'finance', eventId: w.events.approved }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/teams/invitations/:id',
+    scenarios: [
+      {
+        name: "A's pending invitation to C",
+        request: async (tools) => {
+          const invited = await tools.call(tools.w.a, 'POST', '/api/teams/invitations', { invitee: tools.w.c.user.username, role: 'gate_staff', eventId: await tools.fresh.event() });
+          return { method: 'DELETE', path: `/api/teams/invitations/${(invited.body as { _id: string })._id}` };
+        },
+        // Someone else's invitation does not exist for the caller.
+        expect: { visitor: 401, user: 404, owner: 200, other: 404, admin: 404 },
+      },
+    ],
+    fuzz: { as: 'a', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/teams/members/:id',
+    scenarios: [
+      {
+        name: "C on A's team for one event",
+        request: async (tools) => {
+          const invited = await tools.call(tools.w.a, 'POST', '/api/teams/invitations', { invitee: tools.w.c.user.username, role: 'gate_staff', eventId: await tools.fresh.event() });
+          await tools.call(tools.w.c, 'POST', `/api/teams/invitations/${(invited.body as { _id: string })._id}/accept`);
+          const team = await tools.call(tools.w.a, 'GET', '/api/teams');
+          const member = (team.body as { members: Array<{ _id: string; user: { _id: string }; event: { _id: string } | null }> }).members.find(
+            (row) => row.user._id === tools.w.c.user._id && row.event?._id === (invited.body as { event: { _id: string } }).event._id,
+          );
+          return { method: 'DELETE', path: `/api/teams/members/${member!._id}` };
+        },
+        expect: { visitor: 401, user: 404, owner: 200, other: 404, admin: 404 },
+      },
+    ],
+    fuzz: { as: 'a', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  { method: 'GET', path: '/api/teams/invitations/mine', scenarios: [{ name: "the caller's invitations", request: () => get('/api/teams/invitations/mine') }], fuzz: { as: 'b' } },
+  {
+    method: 'POST',
+    path: '/api/teams/invitations/:id/accept',
+    scenarios: [
+      {
+        // A invites B: only B may answer; to anyone else the invitation does not exist.
+        name: "A's invitation to B",
+        request: async (tools) => {
+          const invited = await tools.call(tools.w.a, 'POST', '/api/teams/invitations', { invitee: tools.w.b.user.username, role: 'finance', eventId: await tools.fresh.event() });
+          return json('POST', `/api/teams/invitations/${(invited.body as { _id: string })._id}/accept`);
+        },
+        expect: { visitor: 401, user: 404, owner: 404, other: 200, admin: 404 },
+      },
+    ],
+    fuzz: { as: 'b', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/teams/invitations/:id/decline',
+    scenarios: [
+      {
+        name: "A's invitation to B",
+        request: async (tools) => {
+          const invited = await tools.call(tools.w.a, 'POST', '/api/teams/invitations', { invitee: tools.w.b.user.username, role: 'finance', eventId: await tools.fresh.event() });
+          return json('POST', `/api/teams/invitations/${(invited.body as { _id: string })._id}/decline`);
+        },
+        expect: { visitor: 401, user: 404, owner: 404, other: 200, admin: 404 },
+      },
+    ],
+    fuzz: { as: 'b', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  { method: 'GET', path: '/api/teams/memberships/mine', scenarios: [{ name: "the caller's teams", request: () => get('/api/teams/memberships/mine') }], fuzz: { as: 'b' } },
 ];
 
 export const routeKey = (route: { method: string; path: string }) => `${route.method} ${route.path}`;

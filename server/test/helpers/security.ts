@@ -14,7 +14,14 @@ import type { TestServer } from './test-server.js';
 
 /** Who sends a request in the authorization matrix. */
 export const ACTORS = ['visitor', 'user', 'owner', 'other', 'admin'] as const;
-export type Actor = (typeof ACTORS)[number];
+export type BaseActor = (typeof ACTORS)[number];
+/**
+ * A's team (docs/decisions/teams.md), each on all of A's events: the matrix tries every organiser-scoped
+ * route (a declaration with `team`) as each of them too, beside the strangers B and C.
+ */
+export const TEAM_ACTORS = { coOrganiser: 'co_organiser', finance: 'finance', gateStaff: 'gate_staff' } as const;
+export type TeamActor = keyof typeof TEAM_ACTORS;
+export type Actor = BaseActor | TeamActor;
 
 export interface Person {
   token: string;
@@ -33,6 +40,8 @@ export interface World {
   b: Person;
   c: Person;
   admin: Person;
+  /** A's co-organiser, finance and gate staff, for all of A's events. */
+  team: Record<TeamActor, Person>;
   events: { approved: string; pending: string; past: string; paid: string };
   pendingTitle: string;
   commentId: string;
@@ -294,6 +303,15 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
   const past = await insertEvent(t, { ownerId: a.user._id, days: -2, title: `Amina past fair ${id}` });
   const paid = await insertEvent(t, { ownerId: SYSTEM_USER_ID, days: 15, price: 500, capacity: 100, title: `Paid concert ${id}` });
 
+  // A's team, invited to all of A's events and accepted, through the API.
+  const team = {} as Record<TeamActor, Person>;
+  for (const [actor, role] of Object.entries(TEAM_ACTORS) as Array<[TeamActor, string]>) {
+    const person = await people(`${actor.slice(0, 4).toLowerCase()}${id}`);
+    const invited = await ok(await call(a, 'POST', '/api/teams/invitations', { invitee: person.user.username, role, eventId: null }), `A invites ${actor}`);
+    await ok(await call(person, 'POST', `/api/teams/invitations/${invited.body._id}/accept`), `${actor} accepts`);
+    team[actor] = person;
+  }
+
   // Registrations: A and B hold tickets to A's open event (signed codes, through the API) and to the past one.
   await ok(await call(a, 'POST', `/api/events/register/${approved}`, { tickets: 1 }), 'A registers');
   await ok(await call(b, 'POST', `/api/events/register/${approved}`, { tickets: 1 }), 'B registers');
@@ -371,6 +389,7 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
     b,
     c,
     admin,
+    team,
     events: { approved, pending, past, paid },
     pendingTitle,
     commentId: comment.body.comment._id,
@@ -385,7 +404,7 @@ export async function buildWorld(t: TestServer, options: { pendingPayments?: num
     bTicketCode,
     pool,
     secrets,
-    personOf: (actor) => ({ visitor: undefined, user: c, owner: a, other: b, admin })[actor],
+    personOf: (actor) => ({ visitor: undefined, user: c, owner: a, other: b, admin, ...team })[actor],
   };
 
   const send = (actor: Actor, request: RawRequest) => {

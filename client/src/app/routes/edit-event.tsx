@@ -15,6 +15,7 @@ import { useSession } from '../../hooks/use-session';
 import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent, type EventItem } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
 import { useStaffAccess } from '../../features/tickets';
+import { TeamSection } from '../../features/teams';
 import { PendingChangeNotice } from '../../components/event-review/pending-change-notice';
 import { getPendingChange, type PendingChange } from '../../lib/event-review-api';
 import '../../features/events/event-form.css';
@@ -30,7 +31,8 @@ export default function EditEventRoute() {
   const reload = () => void refetch();
   const setEvent = (change: Partial<EventItem>) => queryClient.setQueryData<EventItem>(['events', 'edit', id], (current) => (current ? { ...current, ...change } : current));
   // Asked once the event is known, so its organiser never waits for a role lookup.
-  const access = useStaffAccess(event ? userId : null, event?.user);
+  // Co-organisers (teams) edit too; the server checks the same on every request.
+  const access = useStaffAccess(event ? userId : null, event?.user, undefined, { eventId: id, roles: ['co_organiser'] });
   const [justCancelled, setJustCancelled] = useState(false);
   // An organiser's edit of a published event waits for review beside it: what waits (or was rejected) is shown here.
   // (An admin editing someone else's event changes it at once; the organiser is who proposes.)
@@ -104,6 +106,8 @@ export default function EditEventRoute() {
           }}
         />
       )}
+      {/* The team is the organiser's alone to change (docs/decisions/teams.md). */}
+      {event.user === userId ? <TeamSection eventId={event._id} /> : null}
       <section className="card edit-event__danger" aria-labelledby="cancel-event-title">
         <h2 id="cancel-event-title">{t('events.cancelThisEvent')}</h2>
         <p className="muted">

@@ -10,6 +10,7 @@ import { useSession } from '../../hooks/use-session';
 import { CancelEventButton } from '../../features/events';
 import { BlockedUsers, getUser, MyEvents, MyReports, ProfileCard, YourData } from '../../features/profile';
 import { MyReservations, MyTickets, TransactionsOverlay } from '../../features/tickets';
+import { MyTeams } from '../../features/teams';
 import '../../features/profile/profile.css';
 import { readEndedSession } from '../../lib/session-auth';
 
@@ -61,6 +62,7 @@ export default function ProfileRoute() {
           </>
         }
       />
+      <MyTeams />
       <MyReservations userId={userId} onPaidOff={() => setTicketsVersion((version) => version + 1)} />
       <MyTickets key={ticketsVersion} userId={userId} />
       <MyEvents

@@ -110,6 +110,7 @@ export function createEventCancellationRouter(deps: { cancellation: EventCancell
     {
       summary: 'Cancel an event (organiser or admin): tickets void, buyers refunded, holders emailed',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description:
         'Final: the event answers `status: "cancelled"` with `cancelReason` and `cancelledAt`, stays readable (comments, reviews, forums) and leaves the ' +
         'upcoming, popular and search lists. Every ticket is voided, every successful payment refunded in full (M-Pesa reversal or B2C), pending orders ' +
@@ -131,6 +132,7 @@ export function createEventCancellationRouter(deps: { cancellation: EventCancell
     {
       summary: "The event's cancelled tickets and refunds (organiser or admin)",
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description:
         'Tickets cancelled by their holders, voided by the event\'s cancellation and transferred; the refunds counted and totalled (KES) by status, and listed ' +
         'newest first with the buyer\'s username (no phone or email), amount, reason, status, receipt once paid, and dates.',

@@ -13,6 +13,7 @@ export function createEventDashboardRouter(deps: { dashboard: EventDashboardServ
     {
       summary: "The event's dashboard: sales over time, revenue, seats, check-ins (organiser or admin)",
       access: 'owner',
+      team: { permission: 'sales', event: ({ params }) => params.id },
       description:
         'Totals (valid tickets, capacity, check-ins, KES received, refunded and net), tickets and KES per Nairobi day, check-ins per hour, the figures per ticket ' +
         'type and per promo code. `format=csv` answers one table as a text/csv attachment: `table=sales` (the default) the daily sales (Day, Tickets, Revenue (KES)), ' +

@@ -1,3 +1,4 @@
+import type { Caller } from '../../lib/team-access.js';
 import type { AuthUser } from '../auth/index.js';
 
 /**
@@ -8,5 +9,6 @@ import type { AuthUser } from '../auth/index.js';
  */
 export function canSeeEvent(event: { status: string; userId: string; cancelledFrom?: string | null }, viewer: AuthUser | undefined): boolean {
   if (event.status === 'approved' || (event.status === 'cancelled' && event.cancelledFrom === 'approved')) return true;
-  return Boolean(viewer && (viewer.role === 'admin' || viewer.id === event.userId));
+  // The organiser's team member the route gate granted a role on this event sees it as the organiser does.
+  return Boolean(viewer && (viewer.role === 'admin' || viewer.id === event.userId || (viewer as Caller).actingFor?.organiserId === event.userId));
 }

@@ -250,6 +250,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: "The organiser's changes to a published event waiting for review (organiser or admin)",
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description: 'The set waiting for review, or the last rejected one with its reason, or null.',
       params: eventIdParams,
       responses: { 200: { description: '`{pendingChange}`.', schema: pendingChangeAnswer }, 404: notFound },
@@ -262,6 +263,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'Withdraw the changes waiting for review, or dismiss a rejected set (organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description: 'The published version stays as it is; sales paused by the changes resume.',
       params: eventIdParams,
       responses: { 200: { description: '`{msg, pendingChange: null}`.', schema: pendingChangeAnswer }, 404: 'Event not found, or no changes to withdraw.' },
@@ -285,6 +287,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'Edit an event (organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description:
         'Only an admin may change `status`; the organiser cannot be changed. On a published event, the organiser\'s change of title, description, image, ' +
         'date, location or price waits for review beside the published version, which stays live and on sale (a new date or place, or a higher price, ' +
@@ -302,6 +305,7 @@ export function createEventsRouter(deps: { events: EventsService; counterLimit: 
     {
       summary: 'Delete an event (organiser or admin); one with orders is cancelled instead',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description:
         'An event with ticket orders is never deleted (its buyers\' payments are kept): it is cancelled as by POST /api/events/{id}/cancel ' +
         'with the reason "Deleted by the organiser", and the answer says `cancelled: true`.',

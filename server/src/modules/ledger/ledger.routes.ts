@@ -49,6 +49,7 @@ export function createEventLedgerRouter(deps: { ledger: LedgerService }) {
     {
       summary: "What the event's organiser is owed: gross sales, reversals, refunds, adjustments and the balance (organiser or admin)",
       access: 'owner',
+      team: { permission: 'payouts', event: ({ params }) => params.id },
       params: eventParams,
       responses: {
         200: { description: '`{eventId, currency, grossSales, reversed, refunds, adjustments, balance}` in whole shillings.', schema: eventLedger },

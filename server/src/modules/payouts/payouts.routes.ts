@@ -26,6 +26,7 @@ export function createPayoutsRouter(deps: { payouts: PayoutsService }) {
     {
       summary: "An event's statement: gross sales, fees, M-Pesa charges, refunds, net, payouts with M-Pesa receipts (organiser or admin)",
       access: 'owner',
+      team: { permission: 'payouts', event: ({ params }) => params.id },
       description: '`format=csv` answers the same as a text/csv attachment: the figures, then one line per payout.',
       params: eventParams,
       query: statementQuery,

@@ -27,6 +27,7 @@ export function createTicketTypesRouter(deps: { ticketTypes: TicketTypesService 
     {
       summary: "Set the event's ticket types (organiser or admin)",
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description:
         'The whole list, in the order buyers see it: types with an `_id` are changed, new ones added, missing ones removed (refused for a type already bought). ' +
         'Prices are whole shillings, at least 1 on a paid event; a free event has one free type. The event answers keep `ticketPrice` as the cheapest price and add `ticketPriceMax`.',
@@ -61,6 +62,7 @@ export function createTicketTypesRouter(deps: { ticketTypes: TicketTypesService 
     {
       summary: "The event's promo codes with their uses (organiser or admin)",
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       params: eventParams,
       responses: { 200: { description: 'Bare array.', schema: promoCodeView.array() }, 403: 'Not the organiser or an admin.', 404: notFound },
     },
@@ -72,6 +74,7 @@ export function createTicketTypesRouter(deps: { ticketTypes: TicketTypesService 
     {
       summary: 'Create a promo code (organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description: 'Percent (1-100) or a fixed number of shillings off each ticket it applies to; optional maximum uses, validity window (wall-clock times) and ticket types. An order always costs at least Ksh.1.',
       params: eventParams,
       body: promoCodeBody,
@@ -85,6 +88,7 @@ export function createTicketTypesRouter(deps: { ticketTypes: TicketTypesService 
     {
       summary: 'Delete a promo code, or end it now when orders used it (organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       params: promoParams,
       responses: { 200: { description: '`{deleted, ended, msg}`.', schema: promoCodeRemoved }, 403: 'Not the organiser or an admin.', 404: 'No such code for this event.' },
     },

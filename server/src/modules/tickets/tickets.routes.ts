@@ -149,6 +149,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
     {
       summary: 'Check a ticket in at the door (organiser or admin); the first scan wins',
       access: 'owner',
+      team: { permission: 'checkin', event: ({ params }) => params.id },
       params: eventParams,
       body: checkInBody,
       responses: {
@@ -166,6 +167,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
     {
       summary: "A gate device's offline scans (organiser or admin); across devices the earliest scan wins",
       access: 'owner',
+      team: { permission: 'checkin', event: ({ params }) => params.id },
       description:
         'Each scan `{ticketCode, scannedAt, device}` is answered `accepted`, `duplicate` (with the `first` device and time), `void` (with the reason) or `invalid`, ' +
         "in the order sent. `sentAt` (the device's clock when sending) corrects the scan times for the device's clock offset. Idempotent: a retried scan " +
@@ -185,6 +187,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
     {
       summary: 'What a gate device keeps to check tickets offline: every ticket (void ones too), flagged double scans, the public key (organiser or admin)',
       access: 'owner',
+      team: { permission: 'checkin', event: ({ params }) => params.id },
       params: eventParams,
       responses: {
         200: { description: '`{eventId, generatedAt, publicKey, tickets:[{ticketId, username, checkedInAt, checkedInDevice, voidedAt, voidReason, …}], flagged}`.', schema: gateList },
@@ -202,6 +205,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
     {
       summary: 'A page of the attendee list in username order (organiser or admin)',
       access: 'owner',
+      team: { permission: 'attendees', event: ({ params }) => params.id },
       description: "Keyset pages: pass the answer's `nextCursor` as `cursor` for the next page. The whole list stays available as JSON or CSV at GET /api/events/:id/attendees.",
       params: eventParams,
       query: attendeePageQuery,
@@ -218,6 +222,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
     {
       summary: 'The attendee list, as JSON or CSV (organiser or admin)',
       access: 'owner',
+      team: { permission: 'attendees', event: ({ params }) => params.id },
       params: eventParams,
       query: attendeesQuery,
       responses: {

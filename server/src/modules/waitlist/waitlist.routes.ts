@@ -58,6 +58,7 @@ export function createWaitlistRouter(deps: { waitlist: WaitlistService }) {
     {
       summary: "The event's waitlist (organiser or admin)",
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description: 'Its length and how places ended, and the places: open ones in queue order, then the latest ended ones (at most 500), by username only.',
       params: eventParams,
       responses: {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useT } from '../../../lib/i18n';
 import { IntegrationsSection } from './integrations-section';
@@ -7,9 +8,9 @@ import '../payouts.css';
 
 /**
  * /payouts: an organiser's payouts, one section per concern: the balances (with each event's statement), then
- * where to be paid, then integrations (API keys and webhooks).
+ * where to be paid, then integrations (API keys and webhooks); `team` is the teams feature's section (filled by the route).
  */
-export function PayoutsPage() {
+export function PayoutsPage({ team }: { team?: ReactNode }) {
   const t = useT();
   useDocumentTitle(t('payouts.pageTitle'));
   return (
@@ -20,6 +21,7 @@ export function PayoutsPage() {
       </header>
       <PayoutBalancesSection />
       <PayoutDestinationSection />
+      {team}
       <IntegrationsSection />
     </div>
   );

@@ -214,6 +214,12 @@ export async function getRole(userId: string, signal?: AbortSignal): Promise<str
   return data?.user?.role;
 }
 
+/** The caller's team roles (server module teams): each role with the events it covers. */
+export async function getTeamRoles(signal?: AbortSignal): Promise<Array<{ role: string; eventIds: string[] }>> {
+  const { data } = await api.get<Array<{ role: string; events: Array<{ _id: string }> }>>('/teams/memberships/mine', { signal });
+  return data.map((membership) => ({ role: membership.role, eventIds: membership.events.map((event) => event._id) }));
+}
+
 /** A buyer's place in the line of a busy sale (server/src/modules/waiting-room). */
 export interface QueuePlace {
   inLine: boolean;

@@ -44,7 +44,7 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
       queue: readQueue(eventId),
     }),
   );
-  const access = useStaffAccess(userId, state.event.kind === 'fresh' || state.event.kind === 'saved' ? state.event.details.user : undefined, state.online);
+  const access = useStaffAccess(userId, state.event.kind === 'fresh' || state.event.kind === 'saved' ? state.event.details.user : undefined, state.online, { eventId, roles: ['co_organiser', 'gate_staff'] });
   const allowed = deskAllowed(state, access);
 
   useEffect(() => {
