@@ -26,8 +26,9 @@ export function createCheckoutQuestionsRouter(deps: { questions: CheckoutQuestio
   routes.post(
     '/:id/questions',
     {
-      summary: 'Add a checkout question (organiser or admin)',
+      summary: 'Add a checkout question (organiser, co-organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description: 'Kinds: `text`, `choice` (with `options`), `yes_no`, `phone` (Kenyan), `email`; asked once `per` `order` or `attendee`; of every ticket type, or of `ticketTypeId` only.',
       params: eventParams,
       body: questionBody,
@@ -42,8 +43,9 @@ export function createCheckoutQuestionsRouter(deps: { questions: CheckoutQuestio
   routes.post(
     '/:id/questions/reorder',
     {
-      summary: 'Put the checkout questions in a new order (organiser or admin)',
+      summary: 'Put the checkout questions in a new order (organiser, co-organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       params: eventParams,
       body: reorderBody,
       responses: { 200: 'The questions in their new order.', 400: '`ids` does not name every question once.', 403: 'Not the organiser or an admin.', 404: notFound },
@@ -54,8 +56,9 @@ export function createCheckoutQuestionsRouter(deps: { questions: CheckoutQuestio
   routes.put(
     '/:id/questions/:questionId',
     {
-      summary: 'Change a checkout question (organiser or admin)',
+      summary: 'Change a checkout question (organiser, co-organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       params: questionParams,
       body: questionBody,
       responses: { 200: `The question, ${question}.`, 400: 'Invalid question (field named).', 403: 'Not the organiser or an admin.', 404: 'No such event or question.' },
@@ -66,8 +69,9 @@ export function createCheckoutQuestionsRouter(deps: { questions: CheckoutQuestio
   routes.delete(
     '/:id/questions/:questionId',
     {
-      summary: 'Delete a checkout question and its answers (organiser or admin)',
+      summary: 'Delete a checkout question and its answers (organiser, co-organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       params: questionParams,
       responses: { 200: '`{message}`.', 403: 'Not the organiser or an admin.', 404: 'No such event or question.' },
     },
