@@ -67,6 +67,8 @@ export const createOrderRequest = z.object({
   items: orderItemsSchema.optional(),
   /** Applied on the server only (the hold function); a refusal names the `promoCode` field. */
   promoCode: promoCodeSchema.optional(),
+  /** The date picked on an event series (docs/decisions/event-series.md); left out on an event with one date. */
+  dateId: idParam('dateId').optional(),
   phone: phoneSchema,
   /** Epoch ms after which the caller has given up: no seats are held for an answer nobody reads. */
   deadline: z.number().int().positive().optional(),
@@ -184,6 +186,8 @@ export const heldOrderResponse = z.object({
   accountReference: z.string(),
   transactionDesc: z.string(),
   eventTitle: z.string(),
+  /** The series date the tickets are for (null: an event with one date, or all-dates passes). */
+  dateId: id.nullable().optional(),
 });
 
 /** POST /orders/:orderId/abandon. */

@@ -62,4 +62,6 @@ export const quoteBody = z.object({
   items: orderItemsSchema.optional(),
   quantity: quantitySchema.default(1),
   promoCode: z.preprocess((value) => (value === '' || value === null ? undefined : value), promoCodeSchema.optional()),
+  /** The date picked on an event series. */
+  dateId: idParam('Date id').optional(),
 });

@@ -132,7 +132,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
     },
 
     /** What the purchase would cost (the checkout's quote: the same pricing and stock rules as the purchase, nothing held). */
-    async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined }) {
+    async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined; dateId?: string | undefined }) {
       const event = await visibleEvent(eventId, user);
       return deps.payments.quote(eventId, user?.id ?? event.userId, input);
     },

@@ -123,11 +123,12 @@ export function createTicketsRepository(db: Executor) {
     },
 
     /** What each seat of an order becomes (drizzle/0012 `tukio_order_slots`): its ticket type and share of the payment, in order. */
-    async orderSlots(orderId: string): Promise<Array<{ ticketTypeId: string; pricePaid: number }>> {
-      const result = await db.execute(sql`select ticket_type_id, price_paid from tukio_order_slots(${orderId}) order by n`);
-      return (result as unknown as { rows: Array<{ ticket_type_id: string; price_paid: number }> }).rows.map((row) => ({
+    async orderSlots(orderId: string): Promise<Array<{ ticketTypeId: string; pricePaid: number; dateId: string | null }>> {
+      const result = await db.execute(sql`select ticket_type_id, price_paid, date_id from tukio_order_dated_slots(${orderId}) order by n`);
+      return (result as unknown as { rows: Array<{ ticket_type_id: string; price_paid: number; date_id: string | null }> }).rows.map((row) => ({
         ticketTypeId: row.ticket_type_id,
         pricePaid: Number(row.price_paid),
+        dateId: row.date_id,
       }));
     },
 

@@ -28,10 +28,11 @@ import { emitWebhook } from '../webhooks/index.js';
  * its type (the type's capacity counts it, the dashboard lists it) and its price (a cancel refunds that,
  * not the order's average). Only its holder, code and id are new.
  */
-const carriedOver = (ticket: Pick<TicketRow, 'orderId' | 'ticketTypeId' | 'pricePaid'>) => ({
+const carriedOver = (ticket: Pick<TicketRow, 'orderId' | 'ticketTypeId' | 'pricePaid' | 'dateId'>) => ({
   orderId: ticket.orderId,
   ticketTypeId: ticket.ticketTypeId,
   pricePaid: ticket.pricePaid,
+  dateId: ticket.dateId,
 });
 
 /** Free events issue tickets at registration; paid ones only after a payment. */
@@ -266,6 +267,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         orderId: input.orderId,
         ticketTypeId: slots[index]?.ticketTypeId ?? freeType ?? null,
         pricePaid: slots[index]?.pricePaid ?? (input.orderId ? null : 0),
+        // The series date the seat was bought for (null: one-date event or all-dates pass).
+        dateId: slots[index]?.dateId ?? null,
       }));
       const issued = await repo.insert(rows);
       await input.beforeActivity?.();
