@@ -418,6 +418,42 @@ export function createPaymentsRepository(db: Executor) {
         .returning({ id: orders.id });
     },
 
+    /** Pending orders for one date of a series release their seats (the date was cancelled). */
+    async cancelPendingOrdersForDate(dateId: string, now: Date) {
+      return db
+        .update(orders)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(and(eq(orders.dateId, dateId), eq(orders.status, 'pending')))
+        .returning({ id: orders.id });
+    },
+
+    /** The successful payments of orders for one date of a series: what cancelling that date refunds. */
+    async successfulPaymentsForDate(dateId: string) {
+      return db
+        .select({ paymentId: payments.id, orderId: orders.id, orderStatus: orders.status, userId: payments.userId, amount: payments.amount, phone: payments.phone })
+        .from(payments)
+        .innerJoin(orders, eq(orders.id, payments.orderId))
+        .where(and(eq(orders.dateId, dateId), eq(payments.status, 'success')))
+        .orderBy(payments.id);
+    },
+
+    /** An event becoming a series: its orders so far are for its first date. */
+    async assignDate(eventId: string, dateId: string) {
+      await db.update(orders).set({ dateId }).where(and(eq(orders.eventId, eventId), isNull(orders.dateId)));
+    },
+
+    /** Seats taken on one date (`tukio_date_seats_taken`: its tickets and passes, and live holds of them). */
+    async dateSeatsTaken(dateId: string, now: Date): Promise<number> {
+      const result = await db.execute(sql`select tukio_date_seats_taken(${dateId}, ${now.toISOString()}, null) as taken`);
+      return Number(rowsOf<{ taken: number }>(result)[0]?.taken ?? 0);
+    },
+
+    /** Whether any order (of any status) was for this date: such a date is cancelled, never deleted. */
+    async dateHasOrders(dateId: string): Promise<boolean> {
+      const [row] = await db.select({ id: orders.id }).from(orders).where(eq(orders.dateId, dateId)).limit(1);
+      return Boolean(row);
+    },
+
     /** The successful payments of an event with their orders' status: what a cancellation refunds. */
     async successfulPaymentsForEvent(eventId: string) {
       return db

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { tickets } from './tickets.schema.js';
+import { ticketDateCheckins, tickets } from './tickets.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import { heldTicket } from './registrations.repository.js';
 
@@ -152,6 +152,27 @@ export function createTicketsRepository(db: Executor) {
       return row;
     },
 
+    /**
+     * Admits a valid ticket on one date of a series, once per date (docs/decisions/event-series.md); the ticket's
+     * own check-in time keeps its first admission. Undefined when it was already admitted on that date.
+     */
+    async checkInOnDate(ticketId: string, dateId: string, by: string, device: string | null) {
+      const now = new Date();
+      const [admitted] = await db.insert(ticketDateCheckins).values({ ticketId, dateId, checkedInAt: now, checkedInBy: by }).onConflictDoNothing().returning();
+      if (!admitted) return undefined;
+      await db
+        .update(tickets)
+        .set({ checkedInAt: now, checkedInBy: by, checkedInDevice: device })
+        .where(and(eq(tickets.id, ticketId), isNull(tickets.checkedInAt)));
+      return admitted;
+    },
+
+    /** When a ticket was admitted on one date of a series (undefined: not yet). */
+    async dateCheckin(ticketId: string, dateId: string) {
+      const [row] = await db.select().from(ticketDateCheckins).where(and(eq(ticketDateCheckins.ticketId, ticketId), eq(ticketDateCheckins.dateId, dateId)));
+      return row;
+    },
+
     /** First scan wins: only a ticket not yet checked in (and not void) is updated. */
     async checkIn(ticketId: string, eventId: string, by: string, device: string | null = null): Promise<TicketRow | undefined> {
       const [row] = await db
@@ -202,6 +223,26 @@ export function createTicketsRepository(db: Executor) {
         .set({ voidedAt: at, voidReason: reason })
         .where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)))
         .returning({ id: tickets.id, userId: tickets.userId, orderId: tickets.orderId });
+    },
+
+    /** Voids every valid ticket for one date of a series (the date was cancelled); passes for every date stay valid. */
+    async voidForDate(dateId: string, reason: NonNullable<TicketRow['voidReason']>, at: Date) {
+      return db
+        .update(tickets)
+        .set({ voidedAt: at, voidReason: reason })
+        .where(and(eq(tickets.dateId, dateId), isNull(tickets.voidedAt)))
+        .returning({ id: tickets.id, userId: tickets.userId, orderId: tickets.orderId });
+    },
+
+    /** An event becoming a series: its tickets so far are for its first date (`dateId`). */
+    async assignDate(eventId: string, dateId: string) {
+      await db.update(tickets).set({ dateId }).where(and(eq(tickets.eventId, eventId), isNull(tickets.dateId)));
+    },
+
+    /** Valid tickets for one date of a series (not counting passes for every date). */
+    async countForDate(dateId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(and(eq(tickets.dateId, dateId), isNull(tickets.voidedAt)));
+      return Number(row?.n ?? 0);
     },
 
     async listForUser(userId: string) {
