@@ -46,7 +46,7 @@ export function createTicketTypesRepository(db: Executor) {
       await db.delete(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), keep.length > 0 ? notInArray(ticketTypes.id, keep) : undefined));
     },
 
-    async saveType(eventId: string, position: number, input: TicketTypeInput): Promise<void> {
+    async saveType(eventId: string, position: number, input: Omit<TicketTypeInput, 'dateId' | 'allDates'> & Partial<Pick<TicketTypeInput, 'dateId' | 'allDates'>>): Promise<void> {
       const values = {
         name: input.name,
         price: input.price,
@@ -54,6 +54,8 @@ export function createTicketTypesRepository(db: Executor) {
         salesStart: input.salesStart,
         salesEnd: input.salesEnd,
         maxPerOrder: input.maxPerOrder,
+        dateId: input.dateId ?? null,
+        allDates: input.allDates ?? false,
         position,
         updatedAt: new Date(),
       };

@@ -28,7 +28,12 @@ const ticketTypeInput = z
     maxPerOrder: z
       .preprocess(blankToNull, numeric('Maximum per order').pipe(z.number().int('Maximum per order must be a whole number.').min(1, 'Maximum per order must be at least 1.').max(MAX_TICKETS_PER_ORDER, `Maximum per order must be at most ${MAX_TICKETS_PER_ORDER}.`)).nullable())
       .transform((value) => value ?? MAX_TICKETS_PER_ORDER),
+    /** On an event series (docs/decisions/event-series.md): the one date this type is sold for (a day ticket)... */
+    dateId: z.preprocess(blankToNull, idParam('Date id').nullable()).default(null),
+    /** ...or a pass valid on every date, taking a seat on each. Neither: sold for the date the buyer picks. */
+    allDates: z.boolean({ error: 'allDates must be true or false.' }).default(false),
   })
+  .refine((type) => !(type.allDates && type.dateId), { message: 'A pass for all dates is not tied to one date.', path: ['dateId'] })
   .refine((type) => !type.salesStart || !type.salesEnd || type.salesStart < type.salesEnd, { message: 'Sales end must be after sales start.', path: ['salesEnd'] });
 
 export type TicketTypeInput = z.infer<typeof ticketTypeInput>;

@@ -48,6 +48,11 @@ export function createTicketsRepository(db: Executor) {
         pricePaid: tickets.pricePaid,
         ticketTypeId: tickets.ticketTypeId,
         ticketTypeName: sql<string | null>`tukio_ticket_type_name(${tickets.ticketTypeId})`,
+        /** On a series: the date this ticket admits on (null for an all-dates pass or a one-date event). */
+        dateId: tickets.dateId,
+        dateStartsAt: sql<string | null>`(select d.starts_at from "event_dates" d where d.id = ${tickets.dateId})`,
+        /** On a series: whether the event has dates at all (a ticket without one is then a pass for every date). */
+        eventHasDates: sql<boolean>`exists (select 1 from "event_dates" d where d.event_id = ${tickets.eventId})`.mapWith(Boolean),
         /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
         orderAmount: sql<number | null>`${ticketOrder('amount')}`.mapWith(Number),
         orderQuantity: sql<number | null>`${ticketOrder('quantity')}`.mapWith(Number),

@@ -166,6 +166,8 @@ function toMyTicket(row: MineRow, now: Date) {
     // What the card says when the event is cancelled: "refunded" only to a holder who paid (the cancellation email says the same).
     paidByHolder: paid > 0 && row.boughtByHolder,
     ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
+    // Series fields only on a series (docs/decisions/event-series.md): the date the ticket admits on, or a pass for all.
+    ...(row.eventHasDates ? { seriesDate: row.dateId && row.dateStartsAt ? { _id: row.dateId, startsAt: new Date(row.dateStartsAt).toISOString() } : null, allDates: !row.dateId } : {}),
     selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
     event: {
       _id: row.event.id,
