@@ -239,6 +239,7 @@ export const stkPushBody = z
     quantity: z.union([z.string(), z.number()]).optional(),
     items: z.unknown().optional().meta({ description: 'Seats per ticket type (`[{typeId, quantity}]`); absent buys `quantity` of the default type.' }),
     promoCode: z.unknown().optional(),
+    dateId: z.unknown().optional().meta({ description: 'On an event series: the date picked (docs/decisions/event-series.md).' }),
     email: z.unknown().optional().meta({ description: "A guest buyer's email (no token): the tickets are mailed there as well as sent by SMS." }),
   })
   .meta({ id: 'StkPushRequest' });

@@ -40,6 +40,8 @@ export interface CheckoutRequest {
   phone: string;
   items?: Array<{ typeId: string; quantity: number }> | undefined;
   promoCode?: string | undefined;
+  /** On an event series: the date picked. */
+  dateId?: string | undefined;
 }
 
 /**

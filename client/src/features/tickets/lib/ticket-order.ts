@@ -20,6 +20,8 @@ export interface TicketOrder {
   discount: number;
   /** The platform fee the buyer pays on top of the tickets, as the server quoted it (0 when none or absorbed). */
   feeOnTop?: number;
+  /** On an event series: the date picked (docs/decisions/event-series.md). */
+  date?: { _id: string; startsAt: string };
 }
 
 /** What the quote adds on top of the tickets' price: its fee when the buyer pays it (docs/decisions/fees.md). */
