@@ -1811,11 +1811,11 @@ export const routeTable: RouteEntry[] = [
         name: "A's series date nobody bought",
         request: async (tools) => {
           const { eventId, dateId } = await aSeriesDate(tools);
-          return json('DELETE', `/api/events/${eventId}/dates/${dateId}`, {});
+          return json('DELETE', `/api/events/${eventId}/dates/${dateId}`);
         },
       },
     ],
-    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved, dateId: w.events.approved }), body: () => ({}) },
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved, dateId: w.events.approved }), query: () => ({ confirm: 'false' }) },
   },
   {
     method: 'GET',

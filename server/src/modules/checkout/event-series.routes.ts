@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { dateTimeString as dateTime, idString as id } from '../../lib/response-shapes.js';
-import { dateChangesBody, dateParams, newDateBody, removeDateBody, seriesParams } from './event-series.schemas.js';
+import { dateChangesBody, dateParams, newDateBody, removeDateQuery, seriesParams } from './event-series.schemas.js';
 import type { EventSeriesService } from './event-series.handler.js';
 
 const dateWithSeats = z
@@ -75,10 +75,10 @@ export function createEventSeriesRouter(deps: { series: EventSeriesService }) {
       summary: 'Remove a date, or cancel it when it has orders (organiser or admin)',
       access: 'owner',
       description:
-        'A date nobody bought is removed. One with orders is cancelled only with `confirm: true`: its tickets void, its paid orders are refunded in full ' +
+        'A date nobody bought is removed. One with orders is cancelled only with `?confirm=true` (and an optional `reason`): its tickets void, its paid orders are refunded in full ' +
         'through the refunds ledger (as when an event is cancelled), its holds released; all-dates passes stay valid for the other dates.',
       params: dateParams,
-      body: removeDateBody,
+      query: removeDateQuery,
       responses: {
         200: { description: '`{msg, removed, cancelled, ticketsVoided, ordersReleased, refunds}`.', schema: removed },
         403: 'Not the organiser or an admin.',
@@ -86,7 +86,7 @@ export function createEventSeriesRouter(deps: { series: EventSeriesService }) {
         409: 'Sold tickets and no `confirm` (`event_date_confirm_cancel`), the last active date, a cancelled date, or ticket types tied to it.',
       },
     },
-    ({ params, user, body }) => series.remove(params.id, params.dateId, user, { confirm: body.confirm, reason: body.reason ?? 'The organiser cancelled this date.' }),
+    ({ params, user, query }) => series.remove(params.id, params.dateId, user, { confirm: query.confirm === 'true', reason: query.reason ?? 'The organiser cancelled this date.' }),
   );
   return router;
 }

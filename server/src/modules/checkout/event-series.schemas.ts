@@ -20,8 +20,8 @@ export const newDateBody = z
 /** A date's changes: only the fields sent change. */
 export const dateChangesBody = z.object({ startsAt: startsAt.optional(), endsAt: optionalWallClock('End').optional(), capacity: capacity.optional() });
 
-/** Removing a date: `confirm` is required when it has orders (it is then cancelled and its buyers refunded). */
-export const removeDateBody = z.object({
-  confirm: z.boolean().default(false),
+/** Removing a date: `confirm=true` is required when it has orders (it is then cancelled and its buyers refunded). */
+export const removeDateQuery = z.object({
+  confirm: z.enum(['true', 'false'], { error: 'confirm must be true or false.' }).default('false'),
   reason: text('reason', 500, 3).optional(),
 });
