@@ -12,7 +12,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { RichText, useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
-import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent, type EventItem } from '../../features/events';
+import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent, SeriesDatesPanel, type EventItem } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
 import { useStaffAccess } from '../../features/tickets';
 import { PendingChangeNotice } from '../../components/event-review/pending-change-notice';
@@ -104,6 +104,7 @@ export default function EditEventRoute() {
           }}
         />
       )}
+      <SeriesDatesPanel eventId={event._id} />
       <section className="card edit-event__danger" aria-labelledby="cancel-event-title">
         <h2 id="cancel-event-title">{t('events.cancelThisEvent')}</h2>
         <p className="muted">
