@@ -91,8 +91,8 @@ export interface CheckInResult {
 }
 
 /** POST /api/events/:id/checkin {code, device}: 200 checked in; 409 already used ({checkedInAt, checkedInDevice}); 400 invalid. */
-export async function checkInTicket(eventId: string, code: string, device?: string): Promise<CheckInResult> {
-  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code, ...(device ? { device } : {}) });
+export async function checkInTicket(eventId: string, code: string, device?: string, dateId?: string): Promise<CheckInResult> {
+  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code, ...(device ? { device } : {}), ...(dateId ? { dateId } : {}) });
   return data;
 }
 
