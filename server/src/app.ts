@@ -85,6 +85,8 @@ import {
   createPullGateway,
   createReconciliation,
   createEventCancellation,
+  createEventSeries,
+  createEventSeriesRouter,
   createEventCancellationRouter,
   createSelfCancel,
   createSelfCancelRouter,
@@ -326,6 +328,7 @@ export function createServices(deps: AppDeps) {
   // Paying in parts (docs/decisions/instalments.md): prompts towards a reservation, reminders and lapses, looked at as often as event reminders.
   const instalments = createInstalments({ db, payments, gateway: paymentGateway, sms: sms.service, changes, logger, publicUrl: config.publicUrl, paybillShortcode: config.paybillShortcode, sweepMs: config.sms.reminderSweepMs, jobs: deps.jobs });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
+  const series = createEventSeries({ db, changes });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   // Where organisers are paid: the SMS code proves the number, the outbox mails a change (the payouts job reads payoutDestination).
   const payoutAccounts = createPayoutAccountsService({ db, sms: sms.service, mail, logger, codeSecret: config.jwtSecret, publicUrl: config.publicUrl });
@@ -408,7 +411,7 @@ export function createServices(deps: AppDeps) {
     redisReady: redis ? () => redis.publisher.isReady && redis.subscriber.isReady : undefined,
     queues: { 'ticket-mail': tickets.mailQueueDepth, 'account-mail': auth.mailQueueDepth, 'mail-outbox': mail.depth },
   });
-  return { checkoutQuestions, apiKeys, webhooks, mail, teams, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, instalments, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
+  return { checkoutQuestions, apiKeys, webhooks, mail, teams, dataExports, accountDeletions, retention, privacy, paymentPasses, startCheckout, confirmPayment, instalments, auth, contact, chat, comments, reviews, forums, moderation, tickets, payments, guests, refunds, refundsJob, reconciliation, cancellation, series, selfCancel, dashboard, ledger, fees, payoutAccounts, payouts, ticketTypes, waitlist, waitingRoom, sms: sms.service, smsSimulator: sms.simulator, reminders, admissionRate, geocoding, events, uploads, uploadsSweep, changes, metrics, inFlight, ops };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -543,6 +546,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   // Ticket paths under /api/events (register, check-in, attendees); every other /api/events path falls through.
   app.use('/api/events', createEventTicketsRouter({ tickets: services.tickets }));
   app.use('/api/events', createEventCancellationRouter({ cancellation: services.cancellation, refunds: services.refunds }));
+  app.use('/api/events', createEventSeriesRouter({ series: services.series }));
   app.use('/api/events', createWaitlistRouter({ waitlist: services.waitlist }));
   app.use('/api/teams', createTeamsRouter({ teams: services.teams }));
   app.use('/api/events', createWaitingRoomRouter({ waitingRoom: services.waitingRoom }));

@@ -45,7 +45,36 @@ describe('priceOrder', () => {
       fee: 0,
       feeMode: 'absorbed',
       promoId: null,
+      dateId: null,
     });
+  });
+
+  it('on a series, prices for the date picked or the one a type is for, and refuses a missing, past or mixed date', () => {
+    const series = facts({
+      event: { status: 'approved', startsAt: new Date('2026-11-28T18:00:00Z'), isPaid: true, title: 'Comedy nights' },
+      types: [
+        { id: 'ga', name: 'Regular', price: 500, salesStart: null, salesEnd: null, maxPerOrder: 10 },
+        { id: 'sat', name: 'Saturday', price: 700, salesStart: null, salesEnd: null, maxPerOrder: 10, dateId: 'd2' },
+        { id: 'pass', name: 'Pass', price: 1200, salesStart: null, salesEnd: null, maxPerOrder: 10, allDates: true },
+      ],
+      dates: [
+        { id: 'd0', startsAt: new Date('2026-11-28T18:00:00Z') },
+        { id: 'd1', startsAt: later },
+        { id: 'd2', startsAt: new Date('2026-12-27T18:00:00Z') },
+      ],
+    });
+    const ga = [{ typeId: 'ga', quantity: 1 }];
+    // The series' first date has passed, but it is on sale for its later dates.
+    expect(priceOrder(series, { items: ga, quantity: 1, dateId: 'd1' }, wallNow).priced?.dateId).toBe('d1');
+    expect(priceOrder(series, { items: [{ typeId: 'sat', quantity: 1 }], quantity: 1 }, wallNow).priced?.dateId).toBe('d2');
+    expect(priceOrder(series, { items: [{ typeId: 'pass', quantity: 2 }], quantity: 2 }, wallNow).priced?.dateId).toBeNull();
+    expect(priceOrder(series, { items: ga, quantity: 1 }, wallNow).refusal).toEqual({ reason: 'date_required' });
+    expect(priceOrder(series, { items: ga, quantity: 1, dateId: 'd0' }, wallNow).refusal).toEqual({ reason: 'date_past' });
+    expect(priceOrder(series, { items: ga, quantity: 1, dateId: 'nope' }, wallNow).refusal).toEqual({ reason: 'date_not_found' });
+    expect(priceOrder(series, { items: [{ typeId: 'sat', quantity: 1 }], quantity: 1, dateId: 'd1' }, wallNow).refusal).toEqual({ reason: 'type_other_date', typeName: 'Saturday' });
+    expect(priceOrder(series, { items: [...ga, { typeId: 'pass', quantity: 1 }], quantity: 2, dateId: 'd1' }, wallNow).refusal).toEqual({ reason: 'date_mixed' });
+    // An event with one date takes no date.
+    expect(priceOrder(facts(), { items: ga, quantity: 1, dateId: 'd1' }, wallNow).refusal).toEqual({ reason: 'no_dates' });
   });
 
   it('without items buys the cheapest type on sale (an ended one is not on sale)', () => {

@@ -57,6 +57,20 @@ export function formatEventTime(value: string | null | undefined): string {
   return date ? eventTime().format(date) : '';
 }
 
+const seriesDay = perLocale((locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }));
+
+/** 'Fri 4 Dec' for one date of an event series (read in UTC like every event date). */
+export function formatSeriesDay(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? seriesDay().format(date).replace(',', '') : '';
+}
+
+/** 'Fri 4 Dec · 18:00': a series date with its time, in pickers and on tickets. */
+export function formatSeriesDate(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? `${formatSeriesDay(value)} · ${eventTime().format(date)}` : '';
+}
+
 /** '5 Dec 2026, 18:30': a real instant (such as a transaction's) in the device's zone. */
 export function formatDateTime(value: string | null | undefined): string {
   const date = toDate(value);

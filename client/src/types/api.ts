@@ -90,6 +90,20 @@ export interface TukioEvent {
   feeMode?: FeeMode;
   /** Valid tickets issued (void ones hold no seat). */
   ticketsSold?: number;
+  /** Only on an event series (docs/decisions/event-series.md): every date, cancelled ones included, earliest first. */
+  dates?: EventDate[];
+  /** Only on an event series: the next active date not started yet (null when none is left). */
+  nextDate?: EventDate | null;
+}
+
+/** One date of an event series. */
+export interface EventDate {
+  _id: string;
+  /** Wall-clock time as UTC, like an event's `date`. */
+  startsAt: string;
+  endsAt: string | null;
+  capacity: number | null;
+  status: 'active' | 'cancelled';
 }
 
 /** An event as the server returns it; `seatsLeft` is null without a capacity, absent on old servers. */

@@ -68,6 +68,8 @@ export const createOrderRequest = z.object({
   items: orderItemsSchema.optional(),
   /** Applied on the server only (the hold function); a refusal names the `promoCode` field. */
   promoCode: promoCodeSchema.optional(),
+  /** The date picked on an event series (docs/decisions/event-series.md); left out on an event with one date. */
+  dateId: idParam('dateId').optional(),
   phone: phoneSchema,
   /** Epoch ms after which the caller has given up: no seats are held for an answer nobody reads. */
   deadline: z.number().int().positive().optional(),
@@ -185,6 +187,8 @@ export const heldOrderResponse = z.object({
   accountReference: z.string(),
   transactionDesc: z.string(),
   eventTitle: z.string(),
+  /** The series date the tickets are for (null: an event with one date, or all-dates passes). */
+  dateId: id.nullable().optional(),
 });
 
 /** POST /orders/:orderId/abandon. */
@@ -236,6 +240,7 @@ export const stkPushBody = z
     quantity: z.union([z.string(), z.number()]).optional(),
     items: z.unknown().optional().meta({ description: 'Seats per ticket type (`[{typeId, quantity}]`); absent buys `quantity` of the default type.' }),
     promoCode: z.unknown().optional(),
+    dateId: z.unknown().optional().meta({ description: 'On an event series: the date picked (docs/decisions/event-series.md).' }),
     email: z.unknown().optional().meta({ description: "A guest buyer's email (no token): the tickets are mailed there as well as sent by SMS." }),
     answers: z
       .unknown()

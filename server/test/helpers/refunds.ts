@@ -28,7 +28,7 @@ export async function payFor(
   t: TestServer,
   buyerToken: string | undefined,
   eventId: string,
-  options: { quantity?: number; phone?: string; settle?: boolean; items?: Array<{ typeId: string; quantity: number }>; promoCode?: string; guestEmail?: string } = {},
+  options: { quantity?: number; phone?: string; settle?: boolean; items?: Array<{ typeId: string; quantity: number }>; promoCode?: string; guestEmail?: string; dateId?: string } = {},
 ): Promise<Paid> {
   const phone = options.phone ?? '254712345678';
   const order = await t.api('POST', buyerToken ? '/api/internal/payments/orders' : '/api/internal/payments/guest-orders', {
@@ -41,6 +41,7 @@ export async function payFor(
       ...(options.items ? { items: options.items } : {}),
       ...(options.promoCode ? { promoCode: options.promoCode } : {}),
       ...(options.guestEmail ? { guestEmail: options.guestEmail } : {}),
+      ...(options.dateId ? { dateId: options.dateId } : {}),
     },
   });
   if (order.status !== 201) throw new Error(`order refused: ${order.status} ${JSON.stringify(order.body)}`);

@@ -184,6 +184,14 @@ async function aFreshTicket(tools: WorldTools): Promise<string> {
 /** Only A may act on A's ticket; to anyone else it does not exist. */
 const aTicketOnly = (status: number): Expectation => ({ visitor: 401, user: 404, owner: status, other: 404, admin: 404 });
 
+/** A fresh event of A's turned into a series: the id of its second date. */
+async function aSeriesDate(tools: WorldTools): Promise<{ eventId: string; dateId: string }> {
+  const eventId = await tools.fresh.event();
+  const res = await tools.call(tools.w.a, 'POST', `/api/events/${eventId}/dates`, { startsAt: dayFromNow(40), capacity: 20 });
+  if (res.status !== 201) throw new Error(`add date failed: ${res.status} ${res.text}`);
+  return { eventId, dateId: (res.body as { _id: string })._id };
+}
+
 /** A's paid event with an order, cancelled by A. */
 async function cancelledPaidEvent(tools: WorldTools): Promise<string> {
   const eventId = await tools.fresh.paidEventWithOrder();
@@ -1791,6 +1799,49 @@ export const routeTable: RouteEntry[] = [
       },
     ],
     fuzz: { as: 'a', body: () => ({ code: '123456' }) },
+  },
+  {
+    method: 'GET',
+    path: '/api/events/:id/dates',
+    scenarios: [
+      { name: "A's paid event", request: (tools) => get(`/api/events/${tools.w.events.paid}/dates`) },
+      { name: "A's pending event (missing to strangers)", request: (tools) => get(`/api/events/${tools.w.events.pending}/dates`), expect: { ...pendingOwnerOrAdmin(200), visitor: 404 } },
+    ],
+    fuzz: { as: 'b', params: (w) => ({ id: w.events.paid }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/events/:id/dates',
+    scenarios: [{ name: "A's event, a new date", request: async (tools) => json('POST', `/api/events/${await tools.fresh.event()}/dates`, { startsAt: dayFromNow(40), capacity: 10 }), ok: 201 }],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved }), body: () => ({ startsAt: dayFromNow(41), capacity: 10 }) },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/events/:id/dates/:dateId',
+    scenarios: [
+      {
+        name: "A's series date, more seats",
+        request: async (tools) => {
+          const { eventId, dateId } = await aSeriesDate(tools);
+          return json('PATCH', `/api/events/${eventId}/dates/${dateId}`, { capacity: 30 });
+        },
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved, dateId: w.events.approved }), body: () => ({ capacity: 5 }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/events/:id/dates/:dateId',
+    scenarios: [
+      {
+        name: "A's series date nobody bought",
+        request: async (tools) => {
+          const { eventId, dateId } = await aSeriesDate(tools);
+          return json('DELETE', `/api/events/${eventId}/dates/${dateId}`);
+        },
+      },
+    ],
+    fuzz: { as: 'a', params: (w) => ({ id: w.events.approved, dateId: w.events.approved }), query: () => ({ confirm: 'false' }) },
   },
   {
     method: 'GET',

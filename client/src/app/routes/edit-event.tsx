@@ -12,7 +12,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { RichText, useT } from '../../lib/i18n';
 import { useSession } from '../../hooks/use-session';
-import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent, type EventItem } from '../../features/events';
+import { CancelEventButton, EditEventForm, EventCancelledBanner, EventLoadFailure, getEvent, SeriesDatesPanel, type EventItem } from '../../features/events';
 // "The event's creator or an admin": the same rule as the door check-in, asked the same way.
 import { useStaffAccess } from '../../features/tickets';
 import { TeamSection } from '../../features/teams';
@@ -106,6 +106,7 @@ export default function EditEventRoute() {
           }}
         />
       )}
+      <SeriesDatesPanel eventId={event._id} />
       {/* The team is the organiser's alone to change (docs/decisions/teams.md). */}
       {event.user === userId ? <TeamSection eventId={event._id} /> : null}
       <section className="card edit-event__danger" aria-labelledby="cancel-event-title">

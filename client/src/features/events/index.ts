@@ -20,6 +20,7 @@ export { EventSection } from './components/event-section';
 export { Pagination } from './components/pagination';
 export { PlanEventForm } from './components/plan-event-form';
 export { ScrapedEventForm } from './components/scraped-event-form';
+export { SeriesDatesPanel } from './components/series-dates-panel';
 export { useEventDetail } from './hooks/use-event-detail';
 export { eventsSearch, PAGE_SIZE, useEventSearch } from './hooks/use-event-search';
 export { byDateAscending } from './lib/event-time';

@@ -46,7 +46,7 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
     // Changes to the date, place or price waiting for review pause new holds.
     await refuseWhileSalesPaused(db, input.eventId);
     const repo = createPaymentsRepository(db);
-    const request: OrderRequest = { items: input.items, quantity: input.quantity, promoCode: input.promoCode };
+    const request: OrderRequest = { items: input.items, quantity: input.quantity, promoCode: input.promoCode, dateId: input.dateId };
     for (let attempt = 1; attempt <= PRICING_TRIES; attempt += 1) {
       const read = await readAndPrice(db, input.eventId, request);
       const { priced } = read;
@@ -71,6 +71,7 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
           accountReference: `TK${held.orderId.slice(-10)}`.toUpperCase(),
           transactionDesc: 'Tukio ticket',
           eventTitle: read.facts.event.title,
+          dateId: priced.dateId,
         };
       }
       deps.logger.info(`event ${input.eventId} changed while an order was priced (try ${attempt}): pricing it again`);

@@ -12,6 +12,8 @@ export { createPaymentsService, type PaymentsService } from './payments.service.
 export { createEventReminders, reminderText, type EventReminders } from './event-reminders.js';
 export { createPaymentPasses, type PaymentPasses } from './payment-passes.js';
 export { createEventCancellation } from './cancel-event.handler.js';
+export { createEventSeries, type EventSeriesService } from './event-series.handler.js';
+export { createEventSeriesRouter } from './event-series.routes.js';
 export { createAdminRefundsRouter, createEventCancellationRouter, createInternalRefundsRouter, createSelfCancelRouter } from './refunds.routes.js';
 export { createRefundsService } from './refunds.service.js';
 export { createPullGateway, createReconciliation, type PullGateway, type Reconciliation } from './reconciliation.js';

@@ -48,6 +48,18 @@ export function pricingRefusalError(refusal: PricingRefusal): AppError {
         `This order costs Ksh ${refusal.amount}, more than one M-Pesa payment can move (Ksh ${MPESA_TRANSACTION_MAX}). Buy fewer tickets per order.`,
         { field: 'quantity', params: { amount: refusal.amount, max: MPESA_TRANSACTION_MAX } },
       );
+    case 'no_dates':
+      return AppError.badRequest('event_has_one_date', 'This event has one date: leave the date out.', 'dateId');
+    case 'date_required':
+      return AppError.badRequest('event_date_required', 'This event has several dates: choose one.', 'dateId');
+    case 'date_not_found':
+      return AppError.conflict('event_date_unavailable', 'That date is not on sale (it was cancelled or is not a date of this event).', { field: 'dateId' });
+    case 'date_past':
+      return AppError.conflict('event_date_past', 'That date has already started: choose a later one.', { field: 'dateId' });
+    case 'date_mixed':
+      return AppError.badRequest('event_date_pass_mixed', 'Buy a pass for all dates on its own, apart from tickets for one date.', 'items');
+    case 'type_other_date':
+      return AppError.badRequest('ticket_type_other_date', `${refusal.typeName} tickets are for another date.`, { field: 'items', params: { name: refusal.typeName } });
   }
 }
 
@@ -65,6 +77,12 @@ export async function stockRefusalError(
         ? AppError.conflict('ticket_type_seats_left', `Only ${plural(refusal.seatsLeft, name)} left.`, { params: { name, seatsLeft: refusal.seatsLeft } })
         : AppError.conflict('ticket_type_sold_out', `${name} tickets are sold out.`, { params: { name } });
     }
+    case 'date_sold_out':
+      return refusal.seatsLeft > 0
+        ? AppError.conflict('event_date_seats_left', `Only ${refusal.seatsLeft} seat${refusal.seatsLeft === 1 ? '' : 's'} left on that date.`, { field: 'dateId', params: { seatsLeft: refusal.seatsLeft } })
+        : AppError.conflict('event_date_sold_out', 'That date is sold out: choose another date.', { field: 'dateId' });
+    case 'date_unavailable':
+      return AppError.conflict('event_date_unavailable', 'That date is not on sale (it was cancelled or is not a date of this event).', { field: 'dateId' });
     case 'promo_used_up': {
       const code = (context.promoCode ?? '').toUpperCase();
       return AppError.conflict('promo_code_used_up', `The promo code ${code} has been used up.`, { field: 'promoCode', params: { code } });

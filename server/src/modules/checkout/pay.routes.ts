@@ -46,11 +46,13 @@ function parseStkPush(body: unknown): CheckoutRequest & { email?: string | undef
   if (items && !items.success) throw initiateFailed(400, 'validation_failed', firstIssue(items.error), { field: 'items', params: { field: 'items', kind: 'invalid' } });
   const promo = parsed.data.promoCode === undefined || parsed.data.promoCode === '' ? undefined : promoCodeSchema.safeParse(parsed.data.promoCode);
   if (promo && !promo.success) throw initiateFailed(400, 'validation_failed', firstIssue(promo.error), { field: 'promoCode', params: { field: 'promoCode', kind: 'invalid' } });
+  const dateId = parsed.data.dateId === undefined || parsed.data.dateId === '' ? undefined : parsed.data.dateId;
+  if (dateId !== undefined && (typeof dateId !== 'string' || !OBJECT_ID_PATTERN.test(dateId))) throw initiateFailed(400, 'validation_failed', 'dateId is not valid.', { field: 'dateId', params: { field: 'dateId', kind: 'invalid' } });
   const email = parsed.data.email === undefined || parsed.data.email === '' ? undefined : guestEmailSchema.safeParse(parsed.data.email);
   if (email && !email.success) throw initiateFailed(400, 'validation_failed', firstIssue(email.error), { field: 'email', params: { field: 'email', kind: 'invalid_email' } });
   const instalments = parsed.data.instalments === true || parsed.data.instalments === 'true';
   // `amount` is ignored on purpose: the server prices the order (types, promo code and all).
-  return { eventId, quantity, phone, ...(parsed.data.answers !== undefined ? { answers: parsed.data.answers } : {}), ...(instalments ? { instalments } : {}), ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(email ? { email: email.data } : {}) };
+  return { eventId, quantity, phone, ...(parsed.data.answers !== undefined ? { answers: parsed.data.answers } : {}), ...(instalments ? { instalments } : {}), ...(items ? { items: items.data } : {}), ...(promo ? { promoCode: promo.data } : {}), ...(dateId ? { dateId } : {}), ...(email ? { email: email.data } : {}) };
 }
 
 /**

@@ -17,7 +17,7 @@ export type OrderStatus = OrderRow['status'];
 export type PaymentStatus = PaymentRow['status'];
 /** Why seats would not fit (`tukio_stock_refusal`); `detail` names the ticket type of a type_sold_out. */
 export interface StockRefusal {
-  outcome: 'type_sold_out' | 'sold_out' | 'promo_used_up';
+  outcome: 'type_sold_out' | 'sold_out' | 'promo_used_up' | 'date_sold_out' | 'date_unavailable';
   seatsLeft: number;
   detail: string | null;
 }
@@ -27,7 +27,8 @@ const dateOrNull = (value: unknown) => (typeof value === 'string' ? new Date(val
 
 function toPricingFacts(raw: {
   event: { status: string; startsAt: string; isPaid: boolean; title: string };
-  types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number; instalments?: PricingFacts['types'][number]['instalments'] }>;
+  types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number; dateId: string | null; allDates: boolean; instalments?: PricingFacts['types'][number]['instalments'] }>;
+  dates: Array<{ id: string; startsAt: string }> | null;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: string | null; validUntil: string | null; ticketTypeIds: string[] | null } | null;
   fee: PricingFacts['fee'];
 }): PricingFacts {
@@ -35,6 +36,7 @@ function toPricingFacts(raw: {
     fee: raw.fee,
     event: { ...raw.event, startsAt: new Date(raw.event.startsAt) },
     types: raw.types.map((type) => ({ ...type, salesStart: dateOrNull(type.salesStart), salesEnd: dateOrNull(type.salesEnd) })),
+    dates: (raw.dates ?? []).map((date) => ({ id: date.id, startsAt: new Date(date.startsAt) })),
     promo: raw.promo && { ...raw.promo, validFrom: dateOrNull(raw.promo.validFrom), validUntil: dateOrNull(raw.promo.validUntil) },
   };
 }
@@ -68,8 +70,8 @@ export function createPaymentsRepository(db: Executor) {
     },
 
     /** Why these lines would not fit now (`tukio_stock_refusal`), read without a lock: the quote's answer. */
-    async stockRefusal(input: { eventId: string; userId: string; lines: Array<{ typeId: string; quantity: number }>; promoId: string | null; now: Date }) {
-      const lines = JSON.stringify(input.lines.map(({ typeId, quantity }) => ({ typeId, quantity })));
+    async stockRefusal(input: { eventId: string; userId: string; lines: Array<{ typeId: string; quantity: number }>; promoId: string | null; now: Date; dateId?: string | null }) {
+      const lines = JSON.stringify(input.lines.map(({ typeId, quantity }) => ({ typeId, quantity, dateId: input.dateId ?? null })));
       const result = await db.execute(
         sql`select * from tukio_stock_refusal(${input.eventId}, ${input.userId}, ${lines}::jsonb, ${input.promoId}, ${input.now.toISOString()}, null)`,
       );
@@ -83,8 +85,8 @@ export function createPaymentsRepository(db: Executor) {
     async lateOrderFits(order: Pick<OrderRow, 'id' | 'eventId' | 'userId'>, now: Date): Promise<boolean> {
       const result = await db.execute(sql`
         select * from tukio_stock_refusal(${order.eventId}, ${order.userId},
-          (select coalesce(jsonb_agg(jsonb_build_object('typeId', i.ticket_type_id, 'quantity', i.quantity) order by i.position), '[]'::jsonb)
-             from order_items i where i.order_id = ${order.id}),
+          (select coalesce(jsonb_agg(jsonb_build_object('typeId', i.ticket_type_id, 'quantity', i.quantity, 'dateId', o.date_id) order by i.position), '[]'::jsonb)
+             from order_items i join orders o on o.id = i.order_id where i.order_id = ${order.id}),
           null, ${now.toISOString()}, ${order.id})`);
       return rowsOf(result).length === 0;
     },
@@ -104,8 +106,9 @@ export function createPaymentsRepository(db: Executor) {
       holdSeconds: number;
     }): Promise<{ outcome: 'held'; orderId: string; holdExpiresAt: Date } | { outcome: 'stale' } | { outcome: 'refused'; refusal: StockRefusal }> {
       const orderId = newId();
-      const { lines, quantity, amount, discount, fee, feeMode, promoId } = input.priced;
-      const order = JSON.stringify({ lines, quantity, amount, discount, fee, feeMode, promoId });
+      const { lines, quantity, amount, discount, fee, feeMode, promoId, dateId } = input.priced;
+      // Each line carries the order's date: the stock rule counts a line's seats on the date it is for.
+      const order = JSON.stringify({ lines: lines.map((line) => ({ ...line, dateId })), quantity, amount, discount, fee, feeMode, promoId, dateId });
       const result = await db.execute(
         sql`select * from tukio_hold_priced_order(${orderId}, ${input.eventId}, ${input.userId}, ${input.factsVersion}, ${input.promoCode ?? null},
               ${order}::jsonb, ${input.phone}, ${input.guestEmail ?? null}, ${input.holdSeconds})`,
@@ -434,6 +437,42 @@ export function createPaymentsRepository(db: Executor) {
         .set({ status: 'cancelled', updatedAt: now })
         .where(and(eq(orders.eventId, eventId), inArray(orders.status, ['pending', 'reserved'])))
         .returning({ id: orders.id });
+    },
+
+    /** Pending orders for one date of a series release their seats (the date was cancelled). */
+    async cancelPendingOrdersForDate(dateId: string, now: Date) {
+      return db
+        .update(orders)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(and(eq(orders.dateId, dateId), eq(orders.status, 'pending')))
+        .returning({ id: orders.id });
+    },
+
+    /** The successful payments of orders for one date of a series: what cancelling that date refunds. */
+    async successfulPaymentsForDate(dateId: string) {
+      return db
+        .select({ paymentId: payments.id, orderId: orders.id, orderStatus: orders.status, userId: payments.userId, amount: payments.amount, phone: payments.phone })
+        .from(payments)
+        .innerJoin(orders, eq(orders.id, payments.orderId))
+        .where(and(eq(orders.dateId, dateId), eq(payments.status, 'success')))
+        .orderBy(payments.id);
+    },
+
+    /** An event becoming a series: its orders so far are for its first date. */
+    async assignDate(eventId: string, dateId: string) {
+      await db.update(orders).set({ dateId }).where(and(eq(orders.eventId, eventId), isNull(orders.dateId)));
+    },
+
+    /** Seats taken on one date (`tukio_date_seats_taken`: its tickets and passes, and live holds of them). */
+    async dateSeatsTaken(dateId: string, now: Date): Promise<number> {
+      const result = await db.execute(sql`select tukio_date_seats_taken(${dateId}, ${now.toISOString()}, null) as taken`);
+      return Number(rowsOf<{ taken: number }>(result)[0]?.taken ?? 0);
+    },
+
+    /** Whether any order (of any status) was for this date: such a date is cancelled, never deleted. */
+    async dateHasOrders(dateId: string): Promise<boolean> {
+      const [row] = await db.select({ id: orders.id }).from(orders).where(eq(orders.dateId, dateId)).limit(1);
+      return Boolean(row);
     },
 
     /** The successful payments of an event with their orders' status: what a cancellation refunds. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
-import { events, FEE_MODES } from '../events/events.schema.js';
+import { eventDates, events, FEE_MODES } from '../events/events.schema.js';
 import { promoCodes, ticketTypes } from '../ticket-types/ticket-types.schema.js';
 
 /**
@@ -57,6 +57,8 @@ export const orders = pgTable(
     instalmentCancellationFee: integer('instalment_cancellation_fee'),
     /** What the reservation's payments have put towards `amount` so far (overpayments' differences left out). */
     instalmentPaid: integer('instalment_paid').notNull().default(0),
+    /** The series date the buyer picked (docs/decisions/event-series.md); null on an event without dates and for an order of all-dates passes. */
+    dateId: id('date_id').references((): AnyPgColumn => eventDates.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,7 +8,9 @@ import { lineFee, NO_FEE, type FeeMode, type FeeRule } from '../fees/index.js';
  */
 export interface PricingFacts {
   event: { status: string; startsAt: Date; isPaid: boolean; title: string };
-  types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number; instalments?: TypePlan | null | undefined }>;
+  types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number; dateId?: string | null; allDates?: boolean; instalments?: TypePlan | null | undefined }>;
+  /** A series' active dates, earliest first (docs/decisions/event-series.md); empty or absent for an event without dates. */
+  dates?: Array<{ id: string; startsAt: Date }>;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: Date | null; validUntil: Date | null; ticketTypeIds: string[] | null } | null;
   /** The platform fee in force for the event (its override, else the platform's) and the organiser's fee mode; null before any fee was ever set. */
   fee: (FeeRule & { mode: FeeMode }) | null;
@@ -19,6 +21,8 @@ export interface OrderRequest {
   items?: Array<{ typeId: string; quantity: number }> | undefined;
   quantity: number;
   promoCode?: string | undefined;
+  /** The series date the buyer picked; only on an event with dates. */
+  dateId?: string | undefined;
 }
 
 export interface PricedLine {
@@ -40,6 +44,8 @@ export interface PricedOrder {
   fee: number;
   feeMode: FeeMode;
   promoId: string | null;
+  /** The series date the order's tickets are for; null on an event without dates and for an order of all-dates passes. */
+  dateId: string | null;
 }
 
 /** Why an order cannot be priced: each is said to the buyer by `orderRefusal` (order-refusal.ts). */
@@ -49,7 +55,9 @@ export type PricingRefusal =
   | { reason: 'type_not_started' | 'type_ended'; typeName: string; at: Date }
   | { reason: 'type_max'; typeName: string; max: number }
   | { reason: 'promo_unknown' | 'promo_not_valid_now' | 'promo_not_for_types'; code: string }
-  | { reason: 'amount_too_large'; amount: number };
+  | { reason: 'amount_too_large'; amount: number }
+  | { reason: 'date_required' | 'date_not_found' | 'date_past' | 'date_mixed' | 'no_dates' }
+  | { reason: 'type_other_date'; typeName: string };
 
 export type PricingResult = { priced: PricedOrder; refusal?: undefined } | { priced?: undefined; refusal: PricingRefusal };
 
@@ -73,7 +81,12 @@ export function priceOrder(facts: PricingFacts, request: OrderRequest, wallNow: 
   const { event, promo } = facts;
   if (event.status === 'cancelled') return refuse({ reason: 'cancelled' });
   if (event.status !== 'approved') return refuse({ reason: 'not_open' });
-  if (event.startsAt < wallNow) return refuse({ reason: 'past' });
+  const dates = facts.dates ?? [];
+  const series = dates.length > 0;
+  // A series is on sale until its last date; each date's own start is checked below.
+  if (!series && event.startsAt < wallNow) return refuse({ reason: 'past' });
+  if (series && !dates.some((date) => date.startsAt >= wallNow)) return refuse({ reason: 'past' });
+  if (!series && request.dateId !== undefined) return refuse({ reason: 'no_dates' });
   if (!event.isPaid) return refuse({ reason: 'free' });
 
   let wanted = request.items ?? [];
@@ -93,6 +106,8 @@ export function priceOrder(facts: PricingFacts, request: OrderRequest, wallNow: 
     if (item.quantity > type.maxPerOrder) return refuse({ reason: 'type_max', typeName: type.name, max: type.maxPerOrder });
     lines.push({ typeId: type.id, quantity: item.quantity, unitPrice: type.price, discount: 0 });
   }
+  const dated = series ? orderDate(facts, lines, request.dateId, wallNow) : { dateId: null };
+  if ('reason' in dated) return refuse(dated);
   const quantity = lines.reduce((sum, line) => sum + line.quantity, 0);
   const subtotal = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
   // Nothing to pay (only free types chosen): free seats are registered, not bought.
@@ -115,7 +130,30 @@ export function priceOrder(facts: PricingFacts, request: OrderRequest, wallNow: 
   const { fee, feeMode } = orderFee(facts.fee, lines, tickets);
   const amount = feeMode === 'on_top' ? tickets + fee : tickets;
   if (amount > MPESA_TRANSACTION_MAX) return refuse({ reason: 'amount_too_large', amount });
-  return { priced: { lines, quantity, subtotal, discount, amount, fee, feeMode, promoId: request.promoCode !== undefined ? (promo?.id ?? null) : null } };
+  return { priced: { lines, quantity, subtotal, discount, amount, fee, feeMode, promoId: request.promoCode !== undefined ? (promo?.id ?? null) : null, dateId: dated.dateId } };
+}
+
+/**
+ * The date a series order is for (docs/decisions/event-series.md): the one the buyer picked, or the date its types
+ * are tied to; null for all-dates passes. Passes are bought on their own (a pass is for every date, a day ticket for
+ * one), and a type tied to one date is not sold for another.
+ */
+type DateRefusal = { reason: 'date_required' | 'date_not_found' | 'date_past' | 'date_mixed' } | { reason: 'type_other_date'; typeName: string };
+
+function orderDate(facts: PricingFacts, lines: PricedLine[], picked: string | undefined, wallNow: Date): { dateId: string | null } | DateRefusal {
+  const types = lines.map((line) => facts.types.find((type) => type.id === line.typeId)!);
+  const passes = types.filter((type) => type.allDates).length;
+  if (passes > 0 && passes < types.length) return { reason: 'date_mixed' };
+  if (passes > 0) return { dateId: null };
+  const tied = types.find((type) => type.dateId);
+  const dateId = picked ?? tied?.dateId ?? undefined;
+  if (dateId === undefined) return { reason: 'date_required' };
+  const date = (facts.dates ?? []).find((candidate) => candidate.id === dateId);
+  if (!date) return { reason: 'date_not_found' };
+  if (date.startsAt < wallNow) return { reason: 'date_past' };
+  const other = types.find((type) => type.dateId && type.dateId !== dateId);
+  if (other) return { reason: 'type_other_date', typeName: other.name };
+  return { dateId };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { OrderRequest } from './price-order.js';
 export function createQuoteOrderHandler(deps: { db: Database; waitlist?: SoldOutNotes | undefined }) {
   async function handle(eventId: string, buyerId: string, request: OrderRequest) {
     const { facts, priced } = await readAndPrice(deps.db, eventId, request);
-    const short = await createPaymentsRepository(deps.db).stockRefusal({ eventId, userId: buyerId, lines: priced.lines, promoId: priced.promoId, now: new Date() });
+    const short = await createPaymentsRepository(deps.db).stockRefusal({ eventId, userId: buyerId, lines: priced.lines, promoId: priced.promoId, now: new Date(), dateId: priced.dateId });
     if (short) throw await stockRefusalError(short, { facts, promoCode: request.promoCode, userId: buyerId, eventId, waitlist: deps.waitlist });
     return {
       eventId,

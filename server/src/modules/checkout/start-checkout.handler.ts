@@ -44,6 +44,8 @@ export interface CheckoutRequest {
   answers?: unknown;
   /** Pay the deposit of the type's instalment plan now (docs/decisions/instalments.md). */
   instalments?: boolean | undefined;
+  /** On an event series: the date picked. */
+  dateId?: string | undefined;
 }
 
 /**

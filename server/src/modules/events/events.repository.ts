@@ -27,9 +27,21 @@ export const eventColumns = {
   ...baseColumns,
   // Written out in full: inside a one-table select Drizzle leaves column names unqualified.
   ticketsSold: sql<number>`(select count(*)::int from "tickets" where "tickets"."event_id" = "events"."id" and "tickets"."voided_at" is null)`.mapWith(Number),
+  /** A series' dates (docs/decisions/event-series.md), earliest first; null for an event with one date. */
+  seriesDates: sql<SeriesDate[] | null>`(select jsonb_agg(jsonb_build_object('id', d.id, 'startsAt', d.starts_at, 'endsAt', d.ends_at, 'capacity', d.capacity, 'status', d.status) order by d.starts_at, d.id)
+    from "event_dates" d where d.event_id = "events"."id")`,
 };
 
-export type EventRow = Omit<typeof events.$inferSelect, SearchVectors> & { ticketsSold: number };
+/** A series date as the event reads carry it (jsonb: times as ISO strings). */
+export interface SeriesDate {
+  id: string;
+  startsAt: string;
+  endsAt: string | null;
+  capacity: number | null;
+  status: 'active' | 'cancelled';
+}
+
+export type EventRow = Omit<typeof events.$inferSelect, SearchVectors> & { ticketsSold: number; seriesDates?: SeriesDate[] | null };
 export type NewEvent = Omit<typeof events.$inferInsert, 'id' | SearchVectors> & { id?: string };
 export type EventChanges = Partial<Omit<EventRow, 'id' | 'createdAt' | 'userId' | 'importKey' | 'status' | 'cancelReason' | 'cancelledAt' | 'cancelledFrom'>> & { status?: 'approved' | 'pending' };
 export type StatusCounts = Record<'pending' | 'approved' | 'cancelled', number>;

@@ -24,6 +24,17 @@ export const pendingChange = z
   })
   .meta({ id: 'EventPendingChange' });
 
+/** One date of an event series (docs/decisions/event-series.md). */
+export const eventDateView = z
+  .object({
+    _id: id,
+    startsAt: dateTime.meta({ description: 'Wall-clock time as UTC, like an event\'s `date`.' }),
+    endsAt: dateTime.nullable(),
+    capacity: z.int().nullable().meta({ description: 'Seats on this date; null: no limit of its own.' }),
+    status: z.enum(['active', 'cancelled']),
+  })
+  .meta({ id: 'EventDate' });
+
 export const eventResponse = z
   .object({
     _id: id,
@@ -54,6 +65,8 @@ export const eventResponse = z
       .meta({ description: 'Present when buyers pay the platform fee on top of the ticket price; absent, it comes out of the price (the default).' }),
     ticketsSold: z.int().optional().meta({ description: 'Valid tickets issued (void ones hold no seat).' }),
     seatsLeft: z.int().nullable().optional(),
+    dates: z.array(eventDateView).optional().meta({ description: 'Only on an event series: every date, cancelled ones included, earliest first.' }),
+    nextDate: eventDateView.nullable().optional().meta({ description: 'Only on an event series: the next active date not started yet (null when none is left).' }),
     createdAt: dateTime.optional(),
     reReview: z.boolean().optional().meta({ description: 'After an edit: true when the change sent the event back to review.' }),
     msg: z.string().optional().meta({ description: "After an edit whose changes wait for review (or an approval): what to tell the organiser (or the admin)." }),

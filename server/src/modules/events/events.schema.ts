@@ -101,6 +101,38 @@ export const events = pgTable(
 );
 
 /**
+ * The dates of an event series (docs/decisions/event-series.md): a weekly comedy night, a three-day festival.
+ * An event without rows here is a single-date event and behaves as before. Once an organiser adds a second
+ * date, every date of the series is a row (the event's own date becomes the first), each with its own seats;
+ * `events.starts_at` then follows the earliest active date. A date that sold tickets is never deleted: it is
+ * cancelled (its buyers refunded), so its tickets keep pointing at it.
+ */
+export const eventDates = pgTable(
+  'event_dates',
+  {
+    id: id().primaryKey(),
+    eventId: id('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    /** Wall-clock times stored as UTC, like events.starts_at. */
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** Seats on this date; null: no limit of its own. */
+    capacity: integer('capacity'),
+    status: text('status', { enum: ['active', 'cancelled'] }).notNull().default('active'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('event_dates_event_starts_idx').on(t.eventId, t.startsAt),
+    check('event_dates_status_valid', sql`${t.status} in ('active', 'cancelled')`),
+    check('event_dates_capacity_valid', sql`${t.capacity} is null or ${t.capacity} >= 1`),
+    check('event_dates_ends_valid', sql`${t.endsAt} is null or ${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+/**
  * What an organiser proposed for an already published event (docs/decisions/events.md, "Edits of a published
  * event"): the changed fields as JSON, waiting for an administrator, while the event row itself keeps the
  * approved version, so its page, the lists and search stay as they were. One set per event: a new edit

@@ -24,6 +24,7 @@ import type { AuthUser } from '../auth/index.js';
 import type { GeocodingService } from '../geocoding/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import type { Language } from '../../lib/i18n.js';
+import { nextEventDate, toEventDateDto, type EventDateDto } from './event-series.service.js';
 
 /**
  * An event in a paged list: the contract's object without `registeredUsers`, which grows with the
@@ -68,6 +69,10 @@ export interface EventDto {
   openedCount: number;
   /** Valid tickets issued so far (void ones hold no seat). */
   ticketsSold: number;
+  /** Only on a series (docs/decisions/event-series.md): every date, cancelled ones included, earliest first. */
+  dates?: EventDateDto[];
+  /** Only on a series: its next active date not started yet (null when none is left). */
+  nextDate?: EventDateDto | null;
   /** Seats not yet taken, or null for an event without a capacity. */
   seatsLeft: number | null;
   createdAt: string;
@@ -212,7 +217,15 @@ export function toEventDto(row: EventRow, extra: { registeredUsers: string[]; ti
     ticketsSold: extra.ticketsSold,
     seatsLeft: row.capacity === null ? null : Math.max(0, row.capacity - extra.ticketsSold),
     createdAt: row.createdAt.toISOString(),
+    ...seriesFields(row),
   };
+}
+
+/** A series' dates and next date; nothing for an event with one date, whose answer keeps its exact shape. */
+function seriesFields(row: EventRow): Pick<EventDto, 'dates' | 'nextDate'> {
+  if (!row.seriesDates || row.seriesDates.length === 0) return {};
+  const dates = row.seriesDates.map((date) => toEventDateDto({ ...date, startsAt: new Date(date.startsAt), endsAt: date.endsAt ? new Date(date.endsAt) : null }));
+  return { dates, nextDate: nextEventDate(dates) };
 }
 
 /**

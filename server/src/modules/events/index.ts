@@ -9,7 +9,8 @@ export { createAdminEventsRouter, createEventsRouter } from './events.routes.js'
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
 export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';
 export { refuseWhileSalesPaused } from './sales-pause.js';
+export { eventSeries, nextEventDate, toEventDateDto, type EventDateDto, type EventDateRow } from './event-series.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
-export { events } from './events.schema.js';
+export { eventDates, events } from './events.schema.js';
 export { FEE_MODES } from './events.schema.js';
 export { eventsPersonalData } from './personal-data.js';

@@ -48,7 +48,7 @@ export function createTicketTypesRepository(db: Executor) {
       await db.delete(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), keep.length > 0 ? notInArray(ticketTypes.id, keep) : undefined));
     },
 
-    async saveType(eventId: string, position: number, input: Omit<TicketTypeInput, 'instalments'> & { instalments?: TicketTypeInput['instalments'] | undefined }): Promise<void> {
+    async saveType(eventId: string, position: number, input: Omit<TicketTypeInput, 'instalments' | 'dateId' | 'allDates'> & { instalments?: TicketTypeInput['instalments'] | undefined } & Partial<Pick<TicketTypeInput, 'dateId' | 'allDates'>>): Promise<void> {
       const values = {
         name: input.name,
         price: input.price,
@@ -57,6 +57,8 @@ export function createTicketTypesRepository(db: Executor) {
         salesEnd: input.salesEnd,
         maxPerOrder: input.maxPerOrder,
         instalments: input.instalments ? { ...input.instalments, dueDate: input.instalments.dueDate.toISOString() } : null,
+        dateId: input.dateId ?? null,
+        allDates: input.allDates ?? false,
         position,
         updatedAt: new Date(),
       };

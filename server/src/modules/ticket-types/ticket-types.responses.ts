@@ -29,6 +29,8 @@ export const ticketTypesView = z.object({
       reserved: z.int().meta({ description: 'Seats of reservations: a deposit paid, the rest not yet (tickets not issued).' }),
       seatsLeft: z.int().nullable().meta({ description: 'What can still be bought of this type (its own and the event-wide capacity); null when unlimited.' }),
       state: z.enum(['on_sale', 'not_started', 'ended', 'sold_out']),
+      dateId: id.optional().meta({ description: 'On an event series: the one date this type is sold for.' }),
+      allDates: z.literal(true).optional().meta({ description: 'On an event series: a pass valid on every date (it takes a seat on each).' }),
     }),
   ),
 });

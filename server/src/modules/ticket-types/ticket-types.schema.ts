@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt } from '../../db/columns.js';
-import { events } from '../events/events.schema.js';
+import { eventDates, events } from '../events/events.schema.js';
 
 /**
  * The ticket-types module's tables: only its repositories write them (docs/decisions/server-boundaries.md, "Tables").
@@ -35,10 +35,18 @@ export const ticketTypes = pgTable(
     position: integer('position').notNull().default(0),
     /** Paying in parts ("Lipa pole pole", docs/decisions/instalments.md); null: paid in one go. The due date is a wall-clock time like sales_end. */
     instalments: jsonb('instalments').$type<InstalmentPlan | null>(),
+    /**
+     * A series' date this type is sold for only (a "Saturday day pass"); null: not tied to one date. On a series
+     * a type tied to no date is sold for the date the buyer picks, unless `all_dates` (a festival pass: one ticket
+     * valid on every date, taking a seat on each). Meaningless on an event without dates.
+     */
+    dateId: id('date_id').references(() => eventDates.id, { onDelete: 'no action' }),
+    allDates: boolean('all_dates').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('ticket_types_date_or_all', sql`not (${t.allDates} and ${t.dateId} is not null)`),
     index('ticket_types_event_idx').on(t.eventId, t.position),
     check('ticket_types_price_valid', sql`${t.price} >= 0`),
     check('ticket_types_capacity_valid', sql`${t.capacity} is null or ${t.capacity} >= 1`),

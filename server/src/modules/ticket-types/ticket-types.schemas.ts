@@ -41,7 +41,12 @@ const ticketTypeInput = z
       .transform((value) => value ?? MAX_TICKETS_PER_ORDER),
     /** Paying in parts (docs/decisions/instalments.md); absent or null: paid in one go. */
     instalments: instalmentPlanInput.nullable().default(null),
+    /** On an event series (docs/decisions/event-series.md): the one date this type is sold for (a day ticket)... */
+    dateId: z.preprocess(blankToNull, idParam('Date id').nullable()).default(null),
+    /** ...or a pass valid on every date, taking a seat on each. Neither: sold for the date the buyer picks. */
+    allDates: z.boolean({ error: 'allDates must be true or false.' }).default(false),
   })
+  .refine((type) => !(type.allDates && type.dateId), { message: 'A pass for all dates is not tied to one date.', path: ['dateId'] })
   .refine((type) => !type.salesStart || !type.salesEnd || type.salesStart < type.salesEnd, { message: 'Sales end must be after sales start.', path: ['salesEnd'] });
 
 export type TicketTypeInput = z.infer<typeof ticketTypeInput>;
@@ -75,4 +80,6 @@ export const quoteBody = z.object({
   items: orderItemsSchema.optional(),
   quantity: quantitySchema.default(1),
   promoCode: z.preprocess((value) => (value === '' || value === null ? undefined : value), promoCodeSchema.optional()),
+  /** The date picked on an event series. */
+  dateId: idParam('Date id').optional(),
 });

@@ -4,7 +4,7 @@ import { requireOwner } from '../../lib/auth.js';
 import type { ChangeFeed } from '../../lib/change-feed.js';
 import { nowAsWallClock } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
-import { canSeeEvent } from '../events/index.js';
+import { canSeeEvent, eventSeries } from '../events/index.js';
 import type { PaymentsService } from '../checkout/index.js';
 import { eventSeats, ticketMessages } from '../tickets/index.js';
 import { depositFor } from '../checkout/index.js';
@@ -95,6 +95,9 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
             reserved: count.reserved,
             seatsLeft: left,
             state: saleState(type, wallNow, left),
+            // Series fields only when set, so a single-date event's answer keeps its exact shape.
+            ...(type.dateId ? { dateId: type.dateId } : {}),
+            ...(type.allDates ? { allDates: true as const } : {}),
           };
         }),
       };
@@ -125,6 +128,9 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
         const repo = createTicketTypesRepository(tx);
         const existing = await repo.listTypes(eventId);
         const known = new Set(existing.map((type) => type.id));
+        const activeDates = new Set((await eventSeries(tx).listDates(eventId)).filter((date) => date.status === 'active').map((date) => date.id));
+        const strayDate = types.findIndex((type) => type.dateId && !activeDates.has(type.dateId));
+        if (strayDate >= 0) throw AppError.badRequest('event_date_not_found', 'No such date for this event.', `ticketTypes.${strayDate}.dateId`);
         const unknown = types.findIndex((type) => type._id && !known.has(type._id));
         if (unknown >= 0) throw AppError.badRequest('ticket_type_other_event', 'That ticket type belongs to another event.', `ticketTypes.${unknown}._id`);
         const keep = types.flatMap((type) => (type._id ? [type._id] : []));
@@ -155,7 +161,7 @@ export function createTicketTypesService(deps: TicketTypesDeps) {
     },
 
     /** What the purchase would cost (the checkout's quote: the same pricing and stock rules as the purchase, nothing held). */
-    async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined }) {
+    async quote(eventId: string, user: AuthUser | undefined, input: { items?: Array<{ typeId: string; quantity: number }> | undefined; quantity: number; promoCode?: string | undefined; dateId?: string | undefined }) {
       const event = await visibleEvent(eventId, user);
       return deps.payments.quote(eventId, user?.id ?? event.userId, input);
     },
@@ -217,7 +223,7 @@ export function ticketTypeCount(executor: Executor, eventId: string): Promise<nu
  * the default type the event was created with. No ownership, stock or change-feed steps: nobody has bought
  * or cached anything yet.
  */
-export async function seedTicketTypes(executor: Executor, eventId: string, types: Array<Omit<TicketTypeInput, '_id' | 'instalments'> & { instalments?: TicketTypeInput['instalments'] }>): Promise<void> {
+export async function seedTicketTypes(executor: Executor, eventId: string, types: Array<Omit<TicketTypeInput, '_id' | 'instalments' | 'dateId' | 'allDates'> & { instalments?: TicketTypeInput['instalments'] }>): Promise<void> {
   const repo = createTicketTypesRepository(executor);
   const [general] = await repo.listTypes(eventId);
   for (const [position, type] of types.entries()) {

@@ -17,5 +17,11 @@ export const ticketsPersonalData: PersonalDataDeclaration = {
       subject: { scanned_by: 'id' },
       personal: { device: 'device' },
     },
+    {
+      table: 'ticket_date_checkins', onErase: 'anonymise',
+      about: 'Tickets you admitted on one date of your event series.',
+      subject: { checked_in_by: 'id' },
+      personal: {},
+    },
   ],
 };

@@ -55,6 +55,12 @@ export function ticketRecords(executor: Executor) {
     voidForOrder: repo.voidForOrder,
     /** Voids every valid ticket of the event (it was cancelled); the rows stay. */
     voidForEvent: repo.voidForEvent,
+    /** Voids every valid ticket for one date of a series (it was cancelled); passes stay valid. */
+    voidForDate: repo.voidForDate,
+    /** An event becoming a series: its tickets so far are for its first date. */
+    assignDate: repo.assignDate,
+    /** Valid tickets for one date of a series, passes aside. */
+    countForDate: repo.countForDate,
     /** Gives the order's tickets `fromUserId` still holds to `toUserId` (a guest's order claimed by an account); one given away stays. */
     moveOrderTickets: repo.moveOrderTickets,
     /** Where a user's ticket email goes. */

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { tickets } from './tickets.schema.js';
+import { ticketDateCheckins, tickets } from './tickets.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import { heldTicket } from './registrations.repository.js';
 
@@ -48,6 +48,11 @@ export function createTicketsRepository(db: Executor) {
         pricePaid: tickets.pricePaid,
         ticketTypeId: tickets.ticketTypeId,
         ticketTypeName: sql<string | null>`tukio_ticket_type_name(${tickets.ticketTypeId})`,
+        /** On a series: the date this ticket admits on (null for an all-dates pass or a one-date event). */
+        dateId: tickets.dateId,
+        dateStartsAt: sql<string | null>`(select d.starts_at from "event_dates" d where d.id = ${tickets.dateId})`,
+        /** On a series: whether the event has dates at all (a ticket without one is then a pass for every date). */
+        eventHasDates: sql<boolean>`exists (select 1 from "event_dates" d where d.event_id = ${tickets.eventId})`.mapWith(Boolean),
         /** What the order paid for its tickets (null for a free registration): a self-cancel refunds from it. */
         orderAmount: sql<number | null>`${ticketOrder('amount')}`.mapWith(Number),
         orderQuantity: sql<number | null>`${ticketOrder('quantity')}`.mapWith(Number),
@@ -123,11 +128,12 @@ export function createTicketsRepository(db: Executor) {
     },
 
     /** What each seat of an order becomes (drizzle/0012 `tukio_order_slots`): its ticket type and share of the payment, in order. */
-    async orderSlots(orderId: string): Promise<Array<{ ticketTypeId: string; pricePaid: number }>> {
-      const result = await db.execute(sql`select ticket_type_id, price_paid from tukio_order_slots(${orderId}) order by n`);
-      return (result as unknown as { rows: Array<{ ticket_type_id: string; price_paid: number }> }).rows.map((row) => ({
+    async orderSlots(orderId: string): Promise<Array<{ ticketTypeId: string; pricePaid: number; dateId: string | null }>> {
+      const result = await db.execute(sql`select ticket_type_id, price_paid, date_id from tukio_order_dated_slots(${orderId}) order by n`);
+      return (result as unknown as { rows: Array<{ ticket_type_id: string; price_paid: number; date_id: string | null }> }).rows.map((row) => ({
         ticketTypeId: row.ticket_type_id,
         pricePaid: Number(row.price_paid),
+        dateId: row.date_id,
       }));
     },
 
@@ -148,6 +154,27 @@ export function createTicketsRepository(db: Executor) {
 
     async findById(ticketId: string): Promise<TicketRow | undefined> {
       const [row] = await db.select().from(tickets).where(eq(tickets.id, ticketId)).limit(1);
+      return row;
+    },
+
+    /**
+     * Admits a valid ticket on one date of a series, once per date (docs/decisions/event-series.md); the ticket's
+     * own check-in time keeps its first admission. Undefined when it was already admitted on that date.
+     */
+    async checkInOnDate(ticketId: string, dateId: string, by: string, device: string | null) {
+      const now = new Date();
+      const [admitted] = await db.insert(ticketDateCheckins).values({ ticketId, dateId, checkedInAt: now, checkedInBy: by }).onConflictDoNothing().returning();
+      if (!admitted) return undefined;
+      await db
+        .update(tickets)
+        .set({ checkedInAt: now, checkedInBy: by, checkedInDevice: device })
+        .where(and(eq(tickets.id, ticketId), isNull(tickets.checkedInAt)));
+      return admitted;
+    },
+
+    /** When a ticket was admitted on one date of a series (undefined: not yet). */
+    async dateCheckin(ticketId: string, dateId: string) {
+      const [row] = await db.select().from(ticketDateCheckins).where(and(eq(ticketDateCheckins.ticketId, ticketId), eq(ticketDateCheckins.dateId, dateId)));
       return row;
     },
 
@@ -201,6 +228,26 @@ export function createTicketsRepository(db: Executor) {
         .set({ voidedAt: at, voidReason: reason })
         .where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)))
         .returning({ id: tickets.id, userId: tickets.userId, orderId: tickets.orderId });
+    },
+
+    /** Voids every valid ticket for one date of a series (the date was cancelled); passes for every date stay valid. */
+    async voidForDate(dateId: string, reason: NonNullable<TicketRow['voidReason']>, at: Date) {
+      return db
+        .update(tickets)
+        .set({ voidedAt: at, voidReason: reason })
+        .where(and(eq(tickets.dateId, dateId), isNull(tickets.voidedAt)))
+        .returning({ id: tickets.id, userId: tickets.userId, orderId: tickets.orderId });
+    },
+
+    /** An event becoming a series: its tickets so far are for its first date (`dateId`). */
+    async assignDate(eventId: string, dateId: string) {
+      await db.update(tickets).set({ dateId }).where(and(eq(tickets.eventId, eventId), isNull(tickets.dateId)));
+    },
+
+    /** Valid tickets for one date of a series (not counting passes for every date). */
+    async countForDate(dateId: string): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(and(eq(tickets.dateId, dateId), isNull(tickets.voidedAt)));
+      return Number(row?.n ?? 0);
     },
 
     async listForUser(userId: string) {

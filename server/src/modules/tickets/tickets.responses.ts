@@ -19,6 +19,8 @@ const myTicket = z.object({
       .boolean()
       .meta({ description: 'Whether the caller paid for this ticket: false for a free one and for one received by transfer (its buyer paid, and gets any refund).' }),
     ticketType: z.object({ _id: id, name: z.string() }).nullable().meta({ description: 'The kind of ticket (e.g. VIP); null for tickets from before ticket types.' }),
+    seriesDate: z.object({ _id: id, startsAt: dateTime }).nullable().optional().meta({ description: 'Only on an event series: the date this ticket admits on (null for a pass for every date).' }),
+    allDates: z.boolean().optional().meta({ description: 'Only on an event series: a pass admitted once on each date.' }),
     selfCancel: z
       .object({ allowed: z.boolean(), reason: z.string().nullable(), refundPercent: z.int() })
       .meta({ description: 'Whether the holder may cancel this ticket now (`POST /api/tickets/cancel`), why not, and the percent of `pricePaid` refunded.' }),

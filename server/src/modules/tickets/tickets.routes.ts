@@ -18,6 +18,8 @@ const deviceName = (field: string) => text(field, 40);
 const checkInBody = z.object({
   code: z.string({ error: 'code is required.' }).trim().min(1, 'code is required.').max(300, 'This ticket code is not valid.'),
   device: deviceName('device').optional(),
+  /** On an event series: the date the door is admitting for (docs/decisions/event-series.md). */
+  dateId: idParam('dateId').optional(),
 });
 /** A ticket's QR code is drawn from its code on the device: 20 tickets are a few kilobytes. */
 const myTicketsPageQuery = z.object(timePageQuery(20));
@@ -154,12 +156,12 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
       body: checkInBody,
       responses: {
         200: { description: '`{message, ticket:{_id, userId, checkedInAt}}`.', schema: checkedIn },
-        400: 'Invalid code, or a ticket for another event.',
+        400: 'Invalid code, a ticket for another event, or no `dateId` on an event series (`checkin_date_required`).',
         404: 'Event or ticket not found.',
-        409: 'Already used (the body adds `checkedInAt` and `checkedInDevice`), or void because the event was cancelled (`voidedAt`, `voidReason`).',
+        409: 'Already used (on a series: on this date; the body adds `checkedInAt` and `checkedInDevice`), void (`voidedAt`, `voidReason`), or for another date of a series (`checkin_wrong_date`).',
       },
     },
-    ({ params, body, user }) => deps.tickets.checkIn(user, params.id, body.code, body.device ?? null),
+    ({ params, body, user }) => deps.tickets.checkIn(user, params.id, body.code, body.device ?? null, body.dateId),
   );
 
   routes.post(

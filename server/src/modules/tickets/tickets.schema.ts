@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt } from '../../db/columns.js';
 import { users } from '../auth/auth.schema.js';
-import { events } from '../events/events.schema.js';
+import { eventDates, events } from '../events/events.schema.js';
 import { orders } from '../checkout/payments.schema.js';
 import { ticketTypes } from '../ticket-types/ticket-types.schema.js';
 
@@ -38,6 +38,8 @@ export const tickets = pgTable(
     ticketTypeId: id('ticket_type_id').references(() => ticketTypes.id, { onDelete: 'no action' }),
     /** This ticket's share of its payment (whole shillings; an order's tickets add up to its amount). Null before ticket types. */
     pricePaid: integer('price_paid'),
+    /** The series date this ticket admits on (docs/decisions/event-series.md); null: an event without dates, or an all-dates pass. */
+    dateId: id('date_id').references(() => eventDates.id, { onDelete: 'no action' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -48,6 +50,7 @@ export const tickets = pgTable(
     index('tickets_event_user_idx').on(t.eventId, t.userId),
     index('tickets_user_idx').on(t.userId),
     index('tickets_type_idx').on(t.ticketTypeId),
+    index('tickets_date_idx').on(t.dateId),
   ],
 );
 
@@ -83,4 +86,24 @@ export const checkinScans = pgTable(
     uniqueIndex('checkin_scans_retry_idx').on(t.ticketId, t.device, t.deviceScannedAt),
     index('checkin_scans_event_idx').on(t.eventId, t.scannedAt),
   ],
+);
+
+/**
+ * Admissions on a series' dates (docs/decisions/event-series.md): one row per ticket and date it admitted on, so an
+ * all-dates pass is admitted once on each date and a day ticket once on its own. tickets.checked_in_at keeps the
+ * first admission, as on a single-date event.
+ */
+export const ticketDateCheckins = pgTable(
+  'ticket_date_checkins',
+  {
+    ticketId: id('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    dateId: id('date_id')
+      .notNull()
+      .references(() => eventDates.id, { onDelete: 'cascade' }),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }).notNull(),
+    checkedInBy: id('checked_in_by'),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.dateId] }), index('ticket_date_checkins_date_idx').on(t.dateId)],
 );

@@ -9,11 +9,11 @@ import type { Logger } from '../../lib/logger.js';
 import type { Language } from '../../lib/i18n.js';
 import type { Mail } from '../../lib/mailer.js';
 import { maskKenyanPhone } from '@tukio/shared/phone';
-import { hasStarted, msUntilStart } from '../../lib/event-clock.js';
+import { formatWallClock, hasStarted, msUntilStart } from '../../lib/event-clock.js';
 import { createBackgroundQueue, createKeyedQueue } from '../../lib/keyed-queue.js';
 import { toPage, type CursorKey } from '../../lib/keyset-page.js';
 import { findAccountByLogin, type AuthUser } from '../auth/index.js';
-import { countRegistrations, refundPolicyOf, refuseWhileSalesPaused } from '../events/index.js';
+import { countRegistrations, eventSeries, refundPolicyOf, refuseWhileSalesPaused, type EventDateRow } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
 import { createCheckinScansRepository } from './checkin-scans.repository.js';
 import { createCheckinSync, type OfflineScan } from './checkin-sync.js';
@@ -28,10 +28,11 @@ import { emitWebhook } from '../webhooks/index.js';
  * its type (the type's capacity counts it, the dashboard lists it) and its price (a cancel refunds that,
  * not the order's average). Only its holder, code and id are new.
  */
-const carriedOver = (ticket: Pick<TicketRow, 'orderId' | 'ticketTypeId' | 'pricePaid'>) => ({
+const carriedOver = (ticket: Pick<TicketRow, 'orderId' | 'ticketTypeId' | 'pricePaid' | 'dateId'>) => ({
   orderId: ticket.orderId,
   ticketTypeId: ticket.ticketTypeId,
   pricePaid: ticket.pricePaid,
+  dateId: ticket.dateId,
 });
 
 /** Free events issue tickets at registration; paid ones only after a payment. */
@@ -172,6 +173,8 @@ function toMyTicket(row: MineRow, now: Date) {
     // What the card says when the event is cancelled: "refunded" only to a holder who paid (the cancellation email says the same).
     paidByHolder: paid > 0 && row.boughtByHolder,
     ticketType: row.ticketTypeId && row.ticketTypeName ? { _id: row.ticketTypeId, name: row.ticketTypeName } : null,
+    // Series fields only on a series (docs/decisions/event-series.md): the date the ticket admits on, or a pass for all.
+    ...(row.eventHasDates ? { seriesDate: row.dateId && row.dateStartsAt ? { _id: row.dateId, startsAt: new Date(row.dateStartsAt).toISOString() } : null, allDates: !row.dateId } : {}),
     selfCancel: terms.allowed ? { allowed: true, reason: null, refundPercent: terms.percent } : { allowed: false, reason: terms.reason, refundPercent: 0 },
     event: {
       _id: row.event.id,
@@ -237,6 +240,40 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     return [{ purpose: `tickets for event ${eventId}`, recipient: known?.contact?.email ?? `user ${userId}`, kind: 'tickets', body }];
   }
 
+  /**
+   * Check-in on an event series (docs/decisions/event-series.md): the door admits for one date; a ticket for
+   * another date is refused saying which, an all-dates pass is admitted once on each date.
+   */
+  async function checkInOnDate(actor: AuthUser, organiserId: string, ticketId: string, eventId: string, dates: EventDateRow[], dateId: string | undefined, device: string | null) {
+    if (!dateId) throw AppError.badRequest('checkin_date_required', 'This event has several dates: choose the date you are checking in for.', 'dateId');
+    const date = dates.find((candidate) => candidate.id === dateId);
+    if (!date) throw AppError.notFound('event_date_not_found', 'No such date for this event.');
+    if (date.status === 'cancelled') throw AppError.conflict('event_date_cancelled', 'This date was cancelled.');
+    const ticket = await createTicketsRepository(db).findById(ticketId);
+    if (!ticket || ticket.eventId !== eventId) throw AppError.notFound('ticket_does_not_exist', 'This ticket does not exist (it may have been cancelled).');
+    if (ticket.voidedAt) throw voidedError(ticket.voidReason, { voidedAt: ticket.voidedAt.toISOString(), voidReason: ticket.voidReason });
+    if (ticket.dateId && ticket.dateId !== dateId) {
+      const own = dates.find((candidate) => candidate.id === ticket.dateId);
+      const when = own ? formatWallClock(own.startsAt) : 'another date';
+      throw AppError.conflict('checkin_wrong_date', `This ticket is for ${when}, not for this date.`, { params: { date: when }, body: { ticketDateId: ticket.dateId } });
+    }
+    const admitted = await db.transaction(async (tx) => {
+      const row = await createTicketsRepository(tx).checkInOnDate(ticket.id, dateId, actor.id, device);
+      if (row) {
+        await createCheckinScansRepository(tx).record({ eventId, ticketId: ticket.id, device, scannedAt: row.checkedInAt, deviceScannedAt: row.checkedInAt, scannedBy: actor.id, offline: false });
+        await emitWebhook(tx, organiserId, 'ticket.checked_in', { eventId, ticketId: ticket.id, orderId: ticket.orderId, checkedInAt: row.checkedInAt.toISOString(), device });
+      }
+      return row;
+    });
+    if (admitted) return { message: 'Checked in', ticket: { _id: ticket.id, userId: ticket.userId, checkedInAt: admitted.checkedInAt.toISOString() } };
+    const first = await createTicketsRepository(db).dateCheckin(ticket.id, dateId);
+    const when = first!.checkedInAt.toISOString();
+    throw new AppError(409, 'ticket_already_used', `This ticket was already used at ${when}.`, {
+      params: { at: when },
+      body: { checkedInAt: when, checkedInDevice: null, ticket: { _id: ticket.id, userId: ticket.userId } },
+    });
+  }
+
   const service = {
     /** Shutdown: lets the ticket emails being built reach the outbox (true), or gives up after `timeoutMs` (false). */
     flushMail(timeoutMs: number): Promise<boolean> {
@@ -281,6 +318,8 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         orderId: input.orderId,
         ticketTypeId: slots[index]?.ticketTypeId ?? freeType ?? null,
         pricePaid: slots[index]?.pricePaid ?? (input.orderId ? null : 0),
+        // The series date the seat was bought for (null: one-date event or all-dates pass).
+        dateId: slots[index]?.dateId ?? null,
       }));
       const issued = await repo.insert(rows);
       await input.beforeActivity?.();
@@ -426,11 +465,13 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      * is recorded (with the gate device's name when sent) so gates syncing offline scans later compare
      * against it (checkin-sync.ts).
      */
-    async checkIn(actor: AuthUser, eventId: string, code: string, device: string | null = null) {
+    async checkIn(actor: AuthUser, eventId: string, code: string, device: string | null = null, dateId?: string) {
       const event = await service.eventForStaff(actor, eventId);
       const claims = signer.verify(code);
       if (!claims) throw new AppError(400, 'ticket_code_invalid', ticketMessages.badCode);
       if (claims.eventId !== eventId) throw new AppError(400, 'ticket_other_event', 'This ticket is for a different event.');
+      const dates = await eventSeries(db).listDates(eventId);
+      if (dates.length > 0) return checkInOnDate(actor, event.userId, claims.ticketId, eventId, dates, dateId, device);
       const checked = await db.transaction(async (tx) => {
         const row = await createTicketsRepository(tx).checkIn(claims.ticketId, eventId, actor.id, device);
         if (row) {

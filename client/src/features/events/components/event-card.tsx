@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
+import { formatEventDate, formatEventTime, formatPrice, formatSeriesDay } from '../../../lib/format';
 import type { EventItem } from '../api/events-api';
 import { EventImage } from '../../../components/event-image';
 import '../events.css';
@@ -28,11 +28,19 @@ export function EventCard({ event, priority = false }: { event: EventItem; prior
         {event.status === 'cancelled' ? <span className="badge badge--cancelled event-card__status">{t('common.cancelled')}</span> : null}
       </div>
       <div className="event-card__body">
-        <p className="event-card__date">
-          <time dateTime={event.date}>
-            {formatEventDate(event.date)} · {formatEventTime(event.date)}
-          </time>
-        </p>
+        {event.nextDate ? (
+          // A series shows once, with its next date and how many more follow (docs/decisions/event-series.md).
+          <p className="event-card__date">
+            <time dateTime={event.nextDate.startsAt}>{t('events.seriesNext', { date: formatSeriesDay(event.nextDate.startsAt) })}</time>
+            {laterDates(event) > 0 ? ` · ${t('events.seriesMore', { count: laterDates(event) })}` : null}
+          </p>
+        ) : (
+          <p className="event-card__date">
+            <time dateTime={event.date}>
+              {formatEventDate(event.date)} · {formatEventTime(event.date)}
+            </time>
+          </p>
+        )}
         <h3 className="event-card__title">
           <Link className="event-card__link" to={paths.event(event._id)}>
             {event.title}
@@ -85,4 +93,10 @@ export function EventGridSkeleton({ count, label, variant = 'grid' }: { count: n
       </ul>
     </div>
   );
+}
+
+/** Active dates after a series' next one. */
+function laterDates(event: { dates?: Array<{ startsAt: string; status: string }>; nextDate?: { startsAt: string } | null }): number {
+  const next = event.nextDate ? Date.parse(event.nextDate.startsAt) : Infinity;
+  return (event.dates ?? []).filter((date) => date.status === 'active' && Date.parse(date.startsAt) > next).length;
 }

@@ -5,7 +5,7 @@
 import { useState, type ReactNode } from 'react';
 import { NO_REFUNDS } from '@tukio/shared/refund-policy';
 import { Link } from 'react-router-dom';
-import { formatEventDate, formatEventTime, formatPrice } from '../../../lib/format';
+import { formatEventDate, formatEventTime, formatPrice, formatSeriesDate } from '../../../lib/format';
 import { paths } from '../../../config/paths';
 import { mapsSearchUrl } from '../lib/share';
 import { AddToCalendar } from './add-to-calendar';
@@ -88,14 +88,33 @@ export function EventDetailView({ event, hasTakenPlace, ticketBox, comments, aft
           </section>
 
           <dl className="event-facts">
-            <div>
-              <dt>{t('events.date')}</dt>
-              <dd>{formatEventDate(event.date)}</dd>
-            </div>
-            <div>
-              <dt>{t('events.time')}</dt>
-              <dd>{formatEventTime(event.date)}</dd>
-            </div>
+            {event.dates?.length ? (
+              // A series lists every date (docs/decisions/event-series.md); a cancelled one stays, marked.
+              <div className="event-facts__wide">
+                <dt>{t('events.seriesDates')}</dt>
+                <dd>
+                  <ul className="event-series-dates" data-testid="series-dates">
+                    {event.dates.map((date) => (
+                      <li key={date._id}>
+                        <time dateTime={date.startsAt}>{formatSeriesDate(date.startsAt)}</time>
+                        {date.status === 'cancelled' ? <span className="badge badge--cancelled">{t('common.cancelled')}</span> : null}
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </div>
+            ) : (
+              <>
+                <div>
+                  <dt>{t('events.date')}</dt>
+                  <dd>{formatEventDate(event.date)}</dd>
+                </div>
+                <div>
+                  <dt>{t('events.time')}</dt>
+                  <dd>{formatEventTime(event.date)}</dd>
+                </div>
+              </>
+            )}
             <div className="event-facts__price">
               <dt>{t('events.price')}</dt>
               <dd>{price}</dd>

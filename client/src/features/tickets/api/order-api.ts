@@ -31,10 +31,10 @@ export interface OrderQuote {
  * POST /api/events/:id/quote {items?, quantity?, promoCode?} -> the price the purchase would get, or the
  * refusal it would get (a 4xx naming its field, e.g. `promoCode`).
  */
-export async function quoteOrder(eventId: string, order: { items?: OrderItem[]; quantity: number; promoCode?: string | null }, signal?: AbortSignal): Promise<OrderQuote> {
+export async function quoteOrder(eventId: string, order: { items?: OrderItem[]; quantity: number; promoCode?: string | null; dateId?: string | undefined }, signal?: AbortSignal): Promise<OrderQuote> {
   const { data } = await api.post<OrderQuote>(
     `/events/${seg(eventId)}/quote`,
-    { ...(order.items ? { items: order.items } : { quantity: order.quantity }), ...(order.promoCode ? { promoCode: order.promoCode } : {}) },
+    { ...(order.items ? { items: order.items } : { quantity: order.quantity }), ...(order.promoCode ? { promoCode: order.promoCode } : {}), ...(order.dateId ? { dateId: order.dateId } : {}) },
     { signal },
   );
   return data;

@@ -21,6 +21,8 @@ export interface StkPushInput {
   items?: OrderItem[];
   /** Applied by the server, which refuses a bad one naming the `promoCode` field. */
   promoCode?: string;
+  /** On an event series: the date picked. */
+  dateId?: string;
   /** Shown to nobody: the server charges its own price for the order whatever is sent here. */
   amount: number;
   /** A guest's (signed out) optional email: the tickets are mailed there as well as sent by SMS. */
@@ -64,6 +66,7 @@ export async function stkPush(input: StkPushInput): Promise<StkPushResult> {
     quantity: input.quantity,
     ...(input.items ? { items: input.items } : {}),
     ...(input.promoCode ? { promoCode: input.promoCode } : {}),
+    ...(input.dateId ? { dateId: input.dateId } : {}),
     ...(input.email ? { email: input.email } : {}),
     ...(input.answers ? { answers: input.answers } : {}),
     ...(input.instalments ? { instalments: true } : {}),

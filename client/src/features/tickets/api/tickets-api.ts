@@ -32,6 +32,10 @@ export interface MyTicket {
   paidByHolder?: boolean;
   /** The ticket type it was bought as (absent on old servers). */
   ticketType?: { _id: string; name: string } | null;
+  /** Only on an event series (docs/decisions/event-series.md): the date this ticket admits on (null for a pass for every date). */
+  seriesDate?: { _id: string; startsAt: string } | null;
+  /** Only on an event series: a pass admitted once on each date. */
+  allDates?: boolean;
   /** Whether the holder may cancel it now (the event's refund policy), why not, and the percent refunded. */
   selfCancel?: { allowed: boolean; reason: string | null; refundPercent: number };
   event: {
@@ -87,8 +91,8 @@ export interface CheckInResult {
 }
 
 /** POST /api/events/:id/checkin {code, device}: 200 checked in; 409 already used ({checkedInAt, checkedInDevice}); 400 invalid. */
-export async function checkInTicket(eventId: string, code: string, device?: string): Promise<CheckInResult> {
-  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code, ...(device ? { device } : {}) });
+export async function checkInTicket(eventId: string, code: string, device?: string, dateId?: string): Promise<CheckInResult> {
+  const { data } = await api.post<CheckInResult>(`/events/${seg(eventId)}/checkin`, { code, ...(device ? { device } : {}), ...(dateId ? { dateId } : {}) });
   return data;
 }
 

@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { PageLoader, Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { formatEventDate, formatEventTime } from '../../../lib/format';
+import { formatEventDate, formatEventTime, formatSeriesDate } from '../../../lib/format';
 import { useCheckInDesk, type LoadCheckInEvent } from '../hooks/use-check-in-desk';
 import { eventDetails, flaggedScans, isChecking, pendingCount, usingSavedEvent, usingSavedGateList, type CheckInEventDetails } from '../lib/check-in-desk';
 import { offlineCheckText, scanOutcomeText } from '../lib/check-in-desk-text';
@@ -165,6 +165,22 @@ function CheckInDeskView({ eventId, event, desk }: { eventId: string; event: Che
         <p className="form-message form-message--error checkin__cancelled" role="alert">
           {t('tickets.eventCancelledVoid')}
         </p>
+      ) : null}
+      {event.dates?.length ? (
+        // An event series (docs/decisions/event-series.md): the door admits for the date chosen here.
+        <label className="field checkin__date">
+          <span className="field__label">{t('tickets.checkInDate')}</span>
+          <select className="field__input" value={desk.dateId} onChange={(change) => desk.setDateId(change.target.value)} data-testid="checkin-date">
+            <option value="">{t('tickets.checkInChooseDate')}</option>
+            {event.dates
+              .filter((date) => date.status === 'active')
+              .map((date) => (
+                <option key={date._id} value={date._id}>
+                  {formatSeriesDate(date.startsAt)}
+                </option>
+              ))}
+          </select>
+        </label>
       ) : null}
 
       <div className="checkin__status" role="status" aria-live="polite">

@@ -141,14 +141,17 @@ export function MyTickets({ userId }: { userId: string }) {
               </h3>
               {of > 1 ? <p className="ticket-card__count muted">{t('tickets.ticketOf', { index, of })}</p> : null}
               <dl className="ticket-card__meta">
+                {/* On a series the ticket's own date (or "every date" for a pass), not the series' first. */}
                 <div>
                   <dt>{t('tickets.date')}</dt>
-                  <dd>{formatEventDate(ticket.event.date)}</dd>
+                  <dd data-testid="ticket-date">{ticket.allDates ? t('tickets.allDatesPass') : formatEventDate(ticket.seriesDate?.startsAt ?? ticket.event.date)}</dd>
                 </div>
-                <div>
-                  <dt>{t('tickets.time')}</dt>
-                  <dd>{formatEventTime(ticket.event.date)}</dd>
-                </div>
+                {ticket.allDates ? null : (
+                  <div>
+                    <dt>{t('tickets.time')}</dt>
+                    <dd>{formatEventTime(ticket.seriesDate?.startsAt ?? ticket.event.date)}</dd>
+                  </div>
+                )}
                 <div>
                   <dt>{t('tickets.location')}</dt>
                   <dd>{ticket.event.location}</dd>

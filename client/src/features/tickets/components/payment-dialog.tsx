@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { PrivacyLink } from '../../../components/privacy-link';
 import { TextField } from '../../../components/ui/form-field';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
+import { formatEventDate, formatEventTime, formatSeriesDate, formatShillings } from '../../../lib/format';
 import { PHONE_ERROR, PHONE_HINT } from '../lib/phone';
 import { orderAmount, orderSubtotal } from '../lib/ticket-order';
 import { STATUS, type PaymentState } from '../lib/payment-flow';
@@ -177,6 +177,11 @@ export function PaymentDialog(props: PaymentDialogProps) {
 
       <div className="payment-summary" id={summaryId}>
         <p className="payment-summary__event">{eventTitle}</p>
+        {order?.date ? (
+          <p className="payment-summary__line" data-testid="payment-date">
+            {t('tickets.forDate', { date: formatSeriesDate(order.date.startsAt) })}
+          </p>
+        ) : null}
         {order ? (
           order.lines.map((line) => (
             <p className="payment-summary__line" key={line.name ?? ''}>

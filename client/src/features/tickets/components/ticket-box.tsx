@@ -12,11 +12,13 @@ import { Button } from '../../../components/ui/button';
 import { QuantityField } from '../../../components/ui/quantity-field';
 import { paths } from '../../../config/paths';
 import { getErrorMessage } from '../../../lib/errors';
-import { formatPrice } from '../../../lib/format';
+import { nowAsWallClock } from '../../../lib/event-clock';
+import { formatPrice, formatSeriesDate } from '../../../lib/format';
 import type { EventItem } from '../../../types/api';
 import { registerForEvent } from '../api/tickets-api';
 import { useTicketOrder } from '../hooks/use-ticket-order';
 import type { TicketOrder } from '../lib/ticket-order';
+import { datesOnSale } from '../lib/series-dates';
 import { CheckInLink } from './check-in-link';
 import { OrderSummary } from './order-summary';
 import { PromoCodeField } from './promo-code-field';
@@ -88,15 +90,21 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
 
   const price = formatPrice(event.isPaid, event.ticketPrice, event.ticketPriceMax);
   const paid = event.isPaid && Boolean(event.ticketPrice);
-  const known = props.seatsAvailable !== undefined ? props.seatsAvailable : event.seatsLeft;
+  // An event series (docs/decisions/event-series.md): the buyer picks one of its dates on sale, the next by default.
+  const series = Boolean(event.dates?.length);
+  const [onSale] = useState(() => datesOnSale(event, nowAsWallClock().getTime()));
+  const [pickedDate, setPickedDate] = useState(() => onSale[0]?._id ?? '');
+  const date = onSale.find((candidate) => candidate._id === pickedDate);
+  // A series' seats are per date: the event-wide count says nothing about the picked one.
+  const known = series ? null : props.seatsAvailable !== undefined ? props.seatsAvailable : event.seatsLeft;
   const seatsLeft = typeof known === 'number' ? known : null;
   const soldOut = seatsLeft === 0;
   const cancelled = event.status === 'cancelled';
   // Nothing to buy or register for: cancelled, or already over.
   const closed = cancelled || hasTakenPlace;
   const maxQuantity = Math.max(1, Math.min(MAX_TICKETS_PER_ORDER, seatsLeft ?? MAX_TICKETS_PER_ORDER));
-  const ordering = useTicketOrder(event, { userId, enabled: paid && !closed });
-  const { order } = ordering;
+  const ordering = useTicketOrder(event, { userId, enabled: paid && !closed, dateId: date?._id });
+  const order: TicketOrder = date ? { ...ordering.order, date: { _id: date._id, startsAt: date.startsAt } } : ordering.order;
   // Nothing chosen yet, or the price of an applied code still being asked.
   const notReady = !soldOut && (ordering.typesLoading || !ordering.ready);
 
@@ -223,6 +231,20 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
       ) : null}
       {paid && (!isRegistered || buyingMore) && !closed ? (
         <>
+          {series && onSale.length > 1 ? (
+            <label className="field ticket-box__date">
+              <span className="field__label">{t('tickets.pickDate')}</span>
+              <select className="field__input" value={pickedDate} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
+                {onSale.map((candidate) => (
+                  <option key={candidate._id} value={candidate._id}>
+                    {formatSeriesDate(candidate.startsAt)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : date ? (
+            <p className="ticket-box__note">{t('tickets.forDate', { date: formatSeriesDate(date.startsAt) })}</p>
+          ) : null}
           {ordering.typesLoading && (event.ticketPriceMax ?? 0) > event.ticketPrice ? (
             // Prices differ, so there are several types: no single quantity box that would then be replaced.
             <p className="ticket-box__note" role="status">

@@ -4,7 +4,7 @@
  * and the gate list's periodic refresh. Every decision is made by the pure reducer in
  * lib/check-in-desk.ts; this hook runs what the state asks for and dispatches what comes back.
  */
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { checkInTicket, getGateList, syncScans } from '../api/tickets-api';
 import { readQueue, saveQueueChanges } from '../lib/checkin-queue';
 import {
@@ -31,7 +31,13 @@ const SYNC_BATCH = 200;
 /** While online the gate list is downloaded again this often, so scans made at other gates show up. */
 export const GATE_REFRESH_MS = 30_000;
 
-const pickDetails = (event: CheckInEventDetails): CheckInEventDetails => ({ title: event.title, date: event.date, user: event.user, status: event.status });
+const pickDetails = (event: CheckInEventDetails): CheckInEventDetails => ({
+  title: event.title,
+  date: event.date,
+  user: event.user,
+  status: event.status,
+  ...(event.dates?.length ? { dates: event.dates.map(({ _id, startsAt, status }) => ({ _id, startsAt, status })) } : {}),
+});
 
 export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadCheckInEvent) {
   const storageKey = `tukio-checkin-event:${userId}:${eventId}`;
@@ -44,6 +50,12 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
       queue: readQueue(eventId),
     }),
   );
+  // On a series the door admits for one date (the staff pick it); a ref, so a scan in flight uses the date it was made for.
+  const [dateId, setDateId] = useState('');
+  const dateRef = useRef(dateId);
+  useEffect(() => {
+    dateRef.current = dateId;
+  }, [dateId]);
   const access = useStaffAccess(userId, state.event.kind === 'fresh' || state.event.kind === 'saved' ? state.event.details.user : undefined, state.online, { eventId, roles: ['co_organiser', 'gate_staff'] });
   const allowed = deskAllowed(state, access);
 
@@ -130,7 +142,7 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
           .catch((): OfflineVerdict => ({ kind: 'unchecked' }))
           .then((verdict) => dispatch({ type: 'scan-verified', code, verdict }));
       } else {
-        checkInTicket(eventId, code, scan.device).then(
+        checkInTicket(eventId, code, scan.device, dateRef.current || undefined).then(
           (answer) => dispatch({ type: 'scan-answered', code, answer: { kind: 'accepted', ticketId: answer.ticket._id, checkedInAt: answer.ticket.checkedInAt } }),
           (error: unknown) => dispatch({ type: 'scan-answered', code, answer: checkInAnswerFromError(error) }),
         );
@@ -178,6 +190,8 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
     state,
     access,
     allowed,
+    dateId,
+    setDateId,
     enterCode,
     seeCode,
     renameDevice,

@@ -52,7 +52,7 @@ export interface TicketOrderState {
   reloadTypes: () => void;
 }
 
-export function useTicketOrder(event: EventItem, options: { userId: string | null; enabled: boolean }): TicketOrderState {
+export function useTicketOrder(event: EventItem, options: { userId: string | null; enabled: boolean; dateId?: string | undefined }): TicketOrderState {
   const eventId = event._id;
   const types = useQuery({ queryKey: ['ticket-types', eventId, options.userId], queryFn: ({ signal }) => getTicketTypes(eventId, signal), enabled: options.enabled && event.isPaid });
   const list = types.data?.ticketTypes ?? [];
@@ -73,18 +73,18 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
   const controllerRef = useRef<AbortController | null>(null);
 
   const draft = multi ? multiTypeOrder(list, selection) : singleTypeOrder(quantity, list[0]?.price ?? event.ticketPrice);
-  const seatsKey = JSON.stringify(draft.items ?? draft.quantity);
+  const seatsKey = JSON.stringify([draft.items ?? draft.quantity, options.dateId ?? null]);
   const quote = quoted && quoted.key === seatsKey ? quoted.quote : null;
   const order = multi ? multiTypeOrder(list, selection, quote) : singleTypeOrder(quantity, draft.lines[0]!.price, quote, list[0]?.instalments);
 
-  const draftRef = useRef({ draft, seatsKey });
+  const draftRef = useRef({ draft, seatsKey, dateId: options.dateId });
   useEffect(() => {
-    draftRef.current = { draft, seatsKey };
+    draftRef.current = { draft, seatsKey, dateId: options.dateId };
   });
 
   const askQuote = useCallback(
     async (code: string | null) => {
-      const { draft: current, seatsKey: key } = draftRef.current;
+      const { draft: current, seatsKey: key, dateId } = draftRef.current;
       controllerRef.current?.abort();
       setCodeError(null);
       setOrderError(null);
@@ -96,7 +96,7 @@ export function useTicketOrder(event: EventItem, options: { userId: string | nul
       controllerRef.current = controller;
       setQuoting(true);
       try {
-        const result = await quoteOrder(eventId, { items: current.items, quantity: current.quantity, promoCode: code }, controller.signal);
+        const result = await quoteOrder(eventId, { items: current.items, quantity: current.quantity, promoCode: code, dateId }, controller.signal);
         if (controller.signal.aborted) return;
         if (code === null) {
           // The fee's quote (no code): only its figures.

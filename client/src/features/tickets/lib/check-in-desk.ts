@@ -19,6 +19,8 @@ export interface CheckInEventDetails {
   user: string;
   /** The event was cancelled: every ticket is void (absent in copies saved before). */
   status?: string;
+  /** An event series' dates (docs/decisions/event-series.md): the door admits for one of them. */
+  dates?: Array<{ _id: string; startsAt: string; status: string }>;
 }
 
 export type EventDetailsState =

@@ -317,6 +317,7 @@ function sendPrompt(s: PaymentState, admitted: boolean): PaymentState {
           quantity: s.quantity,
           ...(order?.items ? { items: order.items } : {}),
           ...(order?.promoCode ? { promoCode: order.promoCode } : {}),
+          ...(order?.date ? { dateId: order.date._id } : {}),
           amount: order ? orderAmount(order) : 0,
           ...(email ? { email } : {}),
           ...(s.answers ? { answers: s.answers } : {}),

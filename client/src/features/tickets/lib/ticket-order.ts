@@ -24,6 +24,8 @@ export interface TicketOrder {
   plan?: InstalmentPlanView | null;
   /** The buyer chose to pay the deposit now and the rest later. */
   instalments?: boolean;
+  /** On an event series: the date picked (docs/decisions/event-series.md). */
+  date?: { _id: string; startsAt: string };
 }
 
 /** What the quote adds on top of the tickets' price: its fee when the buyer pays it (docs/decisions/fees.md). */

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../src/locales/en/tickets.json' with { type: 'json' };
+import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
+import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
+
+/*
+ * An event series at phone width (docs/decisions/event-series.md): the buyer picks the second date in the ticket
+ * box, sees it in the payment dialog, pays (the Daraja simulator pays), and finds that date on the ticket.
+ */
+
+let h: Harness;
+let organiser: Session;
+let eventId: string;
+let second: { _id: string; startsAt: string };
+const title = 'Kilimani Comedy Nights';
+const catalogs = { en, sw } as const;
+
+beforeAll(async () => {
+  h = await startHarness({}, { payments: { SIMULATOR_DELAY_MS: '500' } });
+  organiser = await h.server.createUser('seriesorganiserui');
+  eventId = await createApprovedPaidEvent(h, organiser, {
+    title,
+    description: 'Stand-up every Friday night, with new comedians each week.',
+    date: `${kenyanDay(10)}T19:00`,
+    location: 'Kilimani, Nairobi',
+    ticketPrice: 1500,
+    capacity: 50,
+  });
+  for (const day of [17, 24]) {
+    const added = await h.server.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${kenyanDay(day)}T19:00`, capacity: 50 } });
+    expect(added.status).toBe(201);
+  }
+  const dates = (await h.server.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string; startsAt: string }>;
+  second = dates[1]!;
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('event series in the browser', () => {
+  it.each(['en', 'sw'] as const)('%s: the buyer picks the second date, pays, and sees that date on the ticket', async (language) => {
+    const text = catalogs[language];
+    const buyer = await h.server.createUser(`seriesbuyer${language}`);
+    await setAvatar(h, buyer);
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, buyer.user.username);
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    if (language === 'sw') {
+      await page.getByRole('combobox', { name: /Language|Lugha/ }).selectOption('sw');
+      await page.waitForFunction(() => document.documentElement.lang === 'sw');
+    }
+    // The event page lists the three dates.
+    await expect.poll(() => page.getByTestId('series-dates').locator('li').count()).toBe(3);
+
+    const picker = page.getByTestId('series-date');
+    await picker.selectOption(second._id);
+    await page.getByRole('button', { name: text['tickets.getTicket'], disabled: false }).click();
+    const confirm = page.getByRole('dialog', { name: text['tickets.confirmPurchase'] });
+    const dateLine = (await confirm.getByTestId('payment-date').textContent()) ?? '';
+    const secondLabel = await picker.locator(`option[value="${second._id}"]`).textContent();
+    expect(dateLine).toContain(secondLabel!);
+    await confirm.getByRole('button', { name: text['tickets.continueToPayment'] }).click();
+    const pay = page.getByRole('dialog', { name: text['tickets.payWithMpesa'] });
+    await pay.getByLabel(text['tickets.mpesaPhone']).fill('0110 123 456');
+    await pay.getByRole('button', { name: /1,500/ }).click();
+    await pay.getByText(text['tickets.statusSuccess'], { exact: true }).waitFor({ timeout: 30_000 });
+
+    // The ticket is for the second date, on the server and on the buyer's profile.
+    await expect
+      .poll(async () => ((await h.server.api('GET', '/api/tickets/mine', { token: buyer.token })).body as Array<{ event: { _id: string }; seriesDate?: { _id: string } }>).find((ticket) => ticket.event._id === eventId)?.seriesDate?._id, {
+        timeout: 20_000,
+      })
+      .toBe(second._id);
+    await page.goto('/profile');
+    const shown = page.getByTestId('ticket-date').first();
+    await shown.waitFor({ timeout: 20_000 });
+    expect(await shown.textContent()).toContain(String(new Date(second.startsAt).getUTCDate()));
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+});

@@ -1,0 +1,129 @@
+/*
+ * "Dates" in the event editor (docs/decisions/event-series.md): an organiser turns an event into a series by
+ * adding dates, each with its own seats. A date nobody bought is removed; one with sold tickets is cancelled
+ * after a confirmation, which refunds only that date's buyers.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { TextField } from '../../../components/ui/form-field';
+import { getErrorMessage } from '../../../lib/errors';
+import { formatCount, formatSeriesDate } from '../../../lib/format';
+import { notify } from '../../../lib/notify';
+import { useT } from '../../../lib/i18n';
+import { addEventDate, listEventDates, removeEventDate, type SeriesDate } from '../api/event-dates-api';
+
+export function SeriesDatesPanel({ eventId }: { eventId: string }) {
+  const t = useT();
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const dates = useQuery({ queryKey: ['event-dates', eventId], queryFn: ({ signal }) => listEventDates(eventId, signal) });
+  const [startsAt, setStartsAt] = useState('');
+  const [capacity, setCapacity] = useState('');
+  const [adding, setAdding] = useState(false);
+  const [addError, setAddError] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState<SeriesDate | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [cancelError, setCancelError] = useState<string | null>(null);
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['event-dates', eventId] });
+    void queryClient.invalidateQueries({ queryKey: ['event', eventId] });
+  };
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!startsAt) return setAddError(t('events.seriesDateRequired'));
+    setAdding(true);
+    setAddError(null);
+    try {
+      await addEventDate(eventId, { startsAt, capacity: capacity.trim() === '' ? null : Number(capacity) });
+      setStartsAt('');
+      setCapacity('');
+      notify.success(t('events.seriesDateAdded'));
+      refresh();
+    } catch (error) {
+      setAddError(getErrorMessage(error, t('events.seriesDateFailed')));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const remove = async (date: SeriesDate, confirm: boolean) => {
+    setBusy(true);
+    setCancelError(null);
+    try {
+      const answer = await removeEventDate(eventId, date._id, confirm);
+      notify.success(answer.cancelled ? t('events.seriesDateCancelled', { count: answer.refunds }) : t('events.seriesDateRemoved'));
+      setCancelling(null);
+      refresh();
+    } catch (error) {
+      const message = getErrorMessage(error, t('events.seriesDateFailed'));
+      if (confirm) setCancelError(message);
+      else notify.error(message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const list = dates.data ?? [];
+  return (
+    <section className="card series-dates" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('events.seriesDates')}</h2>
+      <p className="muted">{t('events.seriesDatesHelp')}</p>
+      {dates.isLoading ? (
+        <p role="status">{t('events.seriesDatesLoading')}</p>
+      ) : dates.isError ? (
+        <p role="alert">{getErrorMessage(dates.error, t('events.seriesDateFailed'))}</p>
+      ) : list.length > 0 ? (
+        <ul className="series-dates__list" data-testid="series-date-list">
+          {list.map((date) => (
+            <li key={date._id} className="series-dates__item">
+              <span>
+                <strong>{formatSeriesDate(date.startsAt)}</strong>{' '}
+                <span className="muted">
+                  {date.capacity === null ? t('events.seriesSold', { sold: formatCount(date.sold) }) : t('events.seriesSoldOf', { sold: formatCount(date.sold), capacity: formatCount(date.capacity) })}
+                </span>
+              </span>
+              {date.status === 'cancelled' ? (
+                <span className="badge badge--cancelled">{t('common.cancelled')}</span>
+              ) : (
+                <Button variant="secondary" className="btn--sm" disabled={busy} onClick={() => (date.sold > 0 ? setCancelling(date) : void remove(date, false))}>
+                  {date.sold > 0 ? t('events.seriesCancelDate') : t('events.seriesRemoveDate')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form className="series-dates__add" onSubmit={(event) => void add(event)} noValidate>
+        <TextField label={t('events.seriesNewDate')} type="datetime-local" value={startsAt} onChange={(change) => setStartsAt(change.target.value)} />
+        <TextField label={t('events.seriesCapacity')} type="number" inputMode="numeric" min={1} value={capacity} onChange={(change) => setCapacity(change.target.value)} hint={t('events.seriesCapacityHint')} />
+        {addError ? (
+          <p className="field__error" role="alert">
+            {addError}
+          </p>
+        ) : null}
+        <Button type="submit" loading={adding} loadingText={t('events.seriesAdding')}>
+          {t('events.seriesAddDate')}
+        </Button>
+      </form>
+      <ConfirmDialog
+        open={cancelling !== null}
+        title={t('events.seriesCancelTitle')}
+        description={cancelling ? t('events.seriesCancelWarning', { date: formatSeriesDate(cancelling.startsAt), count: cancelling.sold }) : ''}
+        confirmLabel={t('events.seriesCancelDate')}
+        busyLabel={t('events.seriesCancelling')}
+        dismissLabel={t('events.seriesKeepDate')}
+        busy={busy}
+        error={cancelError}
+        onConfirm={() => cancelling && void remove(cancelling, true)}
+        onClose={() => {
+          setCancelling(null);
+          setCancelError(null);
+        }}
+      />
+    </section>
+  );
+}
