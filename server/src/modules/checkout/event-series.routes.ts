@@ -41,8 +41,9 @@ export function createEventSeriesRouter(deps: { series: EventSeriesService }) {
   routes.post(
     '/:id/dates',
     {
-      summary: 'Add a date (organiser or admin); the first turns the event into a series',
+      summary: 'Add a date (organiser, co-organiser or admin); the first turns the event into a series',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description: "The event's own date becomes the series' first date (with its capacity, and what was sold for it). Each date has its own seats.",
       params: seriesParams,
       body: newDateBody,
@@ -54,8 +55,9 @@ export function createEventSeriesRouter(deps: { series: EventSeriesService }) {
   routes.patch(
     '/:id/dates/:dateId',
     {
-      summary: 'Move a date or change its seats (organiser or admin)',
+      summary: 'Move a date or change its seats (organiser, co-organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       params: dateParams,
       body: dateChangesBody,
       responses: {
@@ -72,8 +74,9 @@ export function createEventSeriesRouter(deps: { series: EventSeriesService }) {
   routes.delete(
     '/:id/dates/:dateId',
     {
-      summary: 'Remove a date, or cancel it when it has orders (organiser or admin)',
+      summary: 'Remove a date, or cancel it when it has orders (organiser, co-organiser or admin)',
       access: 'owner',
+      team: { permission: 'manage', event: ({ params }) => params.id },
       description:
         'A date nobody bought is removed. One with orders is cancelled only with `?confirm=true` (and an optional `reason`): its tickets void, its paid orders are refunded in full ' +
         'through the refunds ledger (as when an event is cancelled), its holds released; all-dates passes stay valid for the other dates.',
