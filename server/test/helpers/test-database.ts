@@ -22,6 +22,15 @@ export async function createTestDatabaseUrl(): Promise<{ url: string | undefined
 }
 
 /**
+ * A throwaway PostgreSQL database for a test whose subject is not the migrations (two instances on Redis, jobs
+ * racing on one database, an outage): a copy of the migrated template when the suite's global setup made one (the
+ * PGlite pass does), migrated from empty otherwise (the PostgreSQL pass, where the migrations are tested).
+ */
+export function createMigratedPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  return createPostgresDatabase('tukio_test', process.env[POSTGRES_TEMPLATE_ENV]);
+}
+
+/**
  * A throwaway database on the real PostgreSQL server (TEST_DATABASE_URL, else the local one). Never falls
  * back to PGlite: an unreachable server is a failure that says so.
  */
