@@ -4,10 +4,11 @@ import { openDatabase } from '../../src/db/database.js';
 import { schemaHash } from './pglite-template.js';
 
 /**
- * Set by a suite's global setup (payment-service/test/global-setup.ts) to a database migrated once per run: its
- * TEST_DB=postgres servers are then copies of it (CREATE DATABASE ... TEMPLATE, a fraction of a second) instead of
- * being migrated from empty (2 to 5 s on a busy 2-core machine). The API suite's PostgreSQL pass never sets it:
- * there the migrations themselves are tested from empty.
+ * Set by a suite's global setup to a database migrated once per run: the payment-service suite's TEST_DB=postgres
+ * servers and the API suite's PGlite-pass tests on a real PostgreSQL (createMigratedPostgresDatabase) are then copies
+ * of it (CREATE DATABASE ... TEMPLATE, a fraction of a second) instead of being migrated from empty (2 to 5 s on a
+ * busy 2-core machine). The API suite's PostgreSQL pass never sets it: there the migrations themselves are tested
+ * from empty.
  */
 export const POSTGRES_TEMPLATE_ENV = 'TUKIO_TEST_POSTGRES_TEMPLATE';
 
