@@ -213,6 +213,7 @@ export function createServices(deps: AppDeps) {
     publicUrl: config.publicUrl,
     jwtSecret: config.jwtSecret,
     jwtExpiresIn: config.jwtExpiresIn,
+    passwordHashCost: config.passwordHashCost,
     changes,
     authCacheMs: config.authCacheMs,
     // Auth sits below checkout: a sign-in claims the account's guest orders through this port (made below).

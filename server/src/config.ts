@@ -62,6 +62,8 @@ const envSchema = z.object({
   REDIS_COMMAND_TIMEOUT_MS: redisCommandTimeoutMs,
   JWT_SECRET: optionalString,
   JWT_EXPIRES_IN: z.string().default('7d'),
+  /** bcrypt's cost factor for passwords (each step doubles the work): below 10 only with NODE_ENV=test (the test servers use 4). */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(10),
   PUBLIC_URL: optionalString,
   CORS_ORIGINS: optionalString,
   SMTP_URL: optionalString,
@@ -265,6 +267,8 @@ export interface AppConfig {
   redisCommandTimeoutMs: number;
   jwtSecret: string;
   jwtExpiresIn: string;
+  /** bcrypt's cost factor for new password hashes (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
   publicUrl: string;
   corsOrigins: string[];
   smtpUrl: string | undefined;
@@ -399,6 +403,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.ADMIN_PASSWORD && env.ADMIN_PASSWORD.length < 6) {
     throw new ConfigError('Invalid configuration: ADMIN_PASSWORD must be at least 6 characters');
   }
+  if (env.PASSWORD_HASH_COST < 10 && env.NODE_ENV !== 'test') {
+    throw new ConfigError('Invalid configuration: PASSWORD_HASH_COST below 10 is for tests only (NODE_ENV=test)');
+  }
   const corsOrigins = corsOriginsOf(env.CORS_ORIGINS, publicUrl);
   const objectStorage = objectStorageOf(env);
 
@@ -429,6 +436,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     jwtSecret: env.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret'),
     jwtExpiresIn: env.JWT_EXPIRES_IN,
+    passwordHashCost: env.PASSWORD_HASH_COST,
     publicUrl,
     corsOrigins,
     smtpUrl: env.SMTP_URL,

@@ -58,6 +58,8 @@ describe('configuration', () => {
     [{ CHAT_SYNCHRONOUS_COMMIT: 'maybe' }, /CHAT_SYNCHRONOUS_COMMIT/],
     [{ AUTH_CACHE_MS: '-1' }, /AUTH_CACHE_MS/],
     [{ ADMIN_USERNAME: 'root' }, /ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD must be set together/],
+    [{ PASSWORD_HASH_COST: '4' }, /PASSWORD_HASH_COST below 10 is for tests only/],
+    [{ PASSWORD_HASH_COST: '16' }, /PASSWORD_HASH_COST/],
   ])('refuses %o at start with a message naming the variable', (env, message) => {
     const load = () => loadConfig({ DATA_DIR: '/tmp/tukio-config-test', JWT_SECRET: 'x'.repeat(32), INTERNAL_API_KEY: 'k', ...env });
     expect(load).toThrow(ConfigError);
@@ -70,5 +72,8 @@ describe('configuration', () => {
     expect(config.socketRedisAdapter).toBe('auto');
     expect(config.chatSynchronousCommit).toBe(true);
     expect(config.redisUrl).toBeUndefined();
+    // Production's bcrypt cost; only NODE_ENV=test may lower it (the test servers' 4).
+    expect(config.passwordHashCost).toBe(10);
+    expect(loadConfig({ DATA_DIR: '/tmp/tukio-config-test', JWT_SECRET: 'x'.repeat(32), INTERNAL_API_KEY: 'k', NODE_ENV: 'test', PASSWORD_HASH_COST: '4' }).passwordHashCost).toBe(4);
   });
 });

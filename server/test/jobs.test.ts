@@ -12,7 +12,7 @@ import type { Database } from '../src/db/database.js';
 import { jobName, type JobQueue } from '../src/lib/job-queue.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createRepeatingTask } from '../src/lib/repeating-task.js';
-import { createPostgresDatabase } from './helpers/test-database.js';
+import { createMigratedPostgresDatabase } from './helpers/test-database.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 const logger = createLogger('error');
@@ -44,12 +44,12 @@ function counting(jobs: JobQueue, asked: { count: number }): JobQueue {
 }
 
 describe('jobs on PostgreSQL, two instances', () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let database: Awaited<ReturnType<typeof createMigratedPostgresDatabase>>;
   let one: TestServer;
   let two: TestServer;
 
   beforeAll(async () => {
-    database = await createPostgresDatabase();
+    database = await createMigratedPostgresDatabase();
     // The SMS sender looks every second; a failed job's first retry waits 1-2 s, the next 2-4 s.
     const env = { SMS_POLL_MS: '1000', SMS_REMINDER_SWEEP_MS: '0', JOBS_RETRY_DELAY_SECONDS: '1' };
     one = await startTestServer(env, { databaseUrl: database.url });

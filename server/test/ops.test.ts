@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from './helpers/events.js';
 import { listenerClosed, sampleValue, slowPost, waitFor } from './helpers/ops.js';
-import { createPostgresDatabase } from './helpers/test-database.js';
+import { createMigratedPostgresDatabase } from './helpers/test-database.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -117,7 +117,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
 
 describe('GET /readyz while PostgreSQL refuses connections', () => {
   const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let database: Awaited<ReturnType<typeof createMigratedPostgresDatabase>>;
   let t: TestServer;
   let name: string;
   async function admin(sql: string) {
@@ -130,7 +130,7 @@ describe('GET /readyz while PostgreSQL refuses connections', () => {
     }
   }
   beforeAll(async () => {
-    database = await createPostgresDatabase();
+    database = await createMigratedPostgresDatabase();
     name = new URL(database.url).pathname.slice(1);
     t = await startTestServer({ LOG_LEVEL: 'silent' }, { databaseUrl: database.url });
   }, 120_000);

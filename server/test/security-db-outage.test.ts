@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from './helpers/log-capture.js';
 import { errorBodyProblems, jsonRequest, quiesce, rawRequest } from './helpers/security.js';
-import { createPostgresDatabase } from './helpers/test-database.js';
+import { createMigratedPostgresDatabase } from './helpers/test-database.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from './helpers/test-server.js';
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const unavailable = 'Tukio is temporarily unavailable. Please try again in a moment.';
 
-let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+let database: Awaited<ReturnType<typeof createMigratedPostgresDatabase>>;
 let t: TestServer;
 let name: string;
 
@@ -29,7 +29,7 @@ async function admin<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  database = await createPostgresDatabase();
+  database = await createMigratedPostgresDatabase();
   name = new URL(database.url).pathname.slice(1);
   t = await startTestServer({}, { databaseUrl: database.url });
 }, 120_000);

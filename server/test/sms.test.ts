@@ -4,7 +4,7 @@ import { events, orders, smsMessages } from '../src/db/schema.js';
 import { createAfricasTalkingGateway } from '../src/modules/sms/index.js';
 import { insertEventRow } from './helpers/events.js';
 import { payFor } from './helpers/refunds.js';
-import { createPostgresDatabase } from './helpers/test-database.js';
+import { createMigratedPostgresDatabase } from './helpers/test-database.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -102,12 +102,12 @@ describe('the outbox and the simulator', () => {
 });
 
 describe('event reminders', () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let database: Awaited<ReturnType<typeof createMigratedPostgresDatabase>>;
   let first: TestServer;
   let second: TestServer;
   beforeAll(async () => {
     // Two instances on one PostgreSQL database, each with its own sender: sweeps and sends race for real.
-    database = await createPostgresDatabase();
+    database = await createMigratedPostgresDatabase();
     const env = { SMS_POLL_MS: '100', SMS_REMINDER_SWEEP_MS: '0' };
     first = await startTestServer(env, { databaseUrl: database.url });
     second = await startTestServer(env, { databaseUrl: database.url });

@@ -26,8 +26,8 @@ const DEMO_UPCOMING_EVENT = 'Arboretum Sunday Run';
 const DEMO_PAST_EVENT = 'Nyali Beach Clean-up';
 
 /** ADMIN_USERNAME/EMAIL/PASSWORD create that admin, or promote the existing account with that name or email. */
-export async function ensureAdmin(db: Database, admin: { username: string; email: string; password: string }, logger: Logger) {
-  const { username, outcome } = await ensureAdminAccount(db, admin);
+export async function ensureAdmin(db: Database, admin: { username: string; email: string; password: string }, logger: Logger, passwordHashCost?: number) {
+  const { username, outcome } = await ensureAdminAccount(db, admin, passwordHashCost);
   logger.info(outcome === 'promoted' ? `admin account "${username}" is ready` : `admin account "${username}" created`);
 }
 
@@ -114,10 +114,10 @@ const demoTicketTypes = (types: NonNullable<DemoEvent['ticketTypes']>) =>
 
 /** Returns the demo data when this start seeded it (see seedDemoActivity), else null. */
 export async function bootstrapDatabase(db: Database, config: AppConfig, logger: Logger): Promise<SeededDemo | null> {
-  await ensureSystemAccount(db);
+  await ensureSystemAccount(db, config.passwordHashCost);
   const lookAlikes = await backfillUsernameSkeletons(db);
   if (lookAlikes.length > 0) logger.error(`usernames that look like an older account's (left as they are): ${lookAlikes.join(', ')}`);
-  if (config.admin) await ensureAdmin(db, config.admin, logger);
+  if (config.admin) await ensureAdmin(db, config.admin, logger, config.passwordHashCost);
   // A fresh install starts with the configured platform fee (docs/decisions/fees.md); later starts keep the admins' settings.
   await createFeesService({ db }).ensureInitialFee(config.fees.initial);
   return config.seedDemo ? seedDemo(db, logger, !config.admin, createObjectStore(config.objectStorage, config.dataDir)) : null;

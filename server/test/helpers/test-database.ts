@@ -4,10 +4,11 @@ import { openDatabase } from '../../src/db/database.js';
 import { schemaHash } from './pglite-template.js';
 
 /**
- * Set by a suite's global setup (payment-service/test/global-setup.ts) to a database migrated once per run: its
- * TEST_DB=postgres servers are then copies of it (CREATE DATABASE ... TEMPLATE, a fraction of a second) instead of
- * being migrated from empty (2 to 5 s on a busy 2-core machine). The API suite's PostgreSQL pass never sets it:
- * there the migrations themselves are tested from empty.
+ * Set by a suite's global setup to a database migrated once per run: the payment-service suite's TEST_DB=postgres
+ * servers and the API suite's PGlite-pass tests on a real PostgreSQL (createMigratedPostgresDatabase) are then copies
+ * of it (CREATE DATABASE ... TEMPLATE, a fraction of a second) instead of being migrated from empty (2 to 5 s on a
+ * busy 2-core machine). The API suite's PostgreSQL pass never sets it: there the migrations themselves are tested
+ * from empty.
  */
 export const POSTGRES_TEMPLATE_ENV = 'TUKIO_TEST_POSTGRES_TEMPLATE';
 
@@ -18,6 +19,15 @@ export const POSTGRES_TEMPLATE_ENV = 'TUKIO_TEST_POSTGRES_TEMPLATE';
 export async function createTestDatabaseUrl(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
   if (process.env.TEST_DB !== 'postgres') return { url: undefined, drop: async () => undefined };
   if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  return createPostgresDatabase('tukio_test', process.env[POSTGRES_TEMPLATE_ENV]);
+}
+
+/**
+ * A throwaway PostgreSQL database for a test whose subject is not the migrations (two instances on Redis, jobs
+ * racing on one database, an outage): a copy of the migrated template when the suite's global setup made one (the
+ * PGlite pass does), migrated from empty otherwise (the PostgreSQL pass, where the migrations are tested).
+ */
+export function createMigratedPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   return createPostgresDatabase('tukio_test', process.env[POSTGRES_TEMPLATE_ENV]);
 }
 

@@ -9,7 +9,7 @@ import type { PayoutDestinations } from '../../src/modules/payouts/index.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { linkIn, startSmtpServer } from './smtp.js';
-import { createPostgresDatabase, createTestDatabaseUrl } from './test-database.js';
+import { createMigratedPostgresDatabase, createTestDatabaseUrl } from './test-database.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -73,6 +73,9 @@ export async function startTestServer(
     ADMIN_USERNAME: 'admin',
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'admin-password',
+    // bcrypt at cost 4 (64 times less work than production's 10): hashes and checks passwords the same way; a test
+    // server hashes at every start (system account, administrator) and for every registration and login.
+    PASSWORD_HASH_COST: '4',
     CLIENT_DIST: path.join(dataDir, 'no-client'),
     // No M-Pesa charges unless a test sets a tariff (fees.test.ts): the ledger tests assert exact postings.
     MPESA_TARIFF: 'none',
@@ -156,7 +159,7 @@ export async function startTestServer(
 
 /** Two API instances on one fresh PostgreSQL database, joined by Redis (REDIS_TEST_URL, default the local one). */
 export async function startTwoInstancesOnRedis(env: Record<string, string> = {}) {
-  const database = await createPostgresDatabase();
+  const database = await createMigratedPostgresDatabase();
   // Their own key prefix: rate-limit and chat-budget counts of other runs sharing this Redis stay apart.
   const withRedis = { REDIS_KEY_PREFIX: `tukio-test-${randomUUID()}:`, ...env, REDIS_URL: process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379' };
   const smtp = await startSmtpServer();

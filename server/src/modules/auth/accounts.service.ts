@@ -15,12 +15,12 @@ import { createUsersRepository, type UserRow } from './users.repository.js';
  */
 
 /** The owner of imported (scraped) events; it has a random password nobody knows, so it cannot log in. */
-export async function ensureSystemAccount(executor: Executor): Promise<void> {
+export async function ensureSystemAccount(executor: Executor, passwordHashCost?: number): Promise<void> {
   await createUsersRepository(executor).insertIfAbsent({
     id: SYSTEM_USER_ID,
     username: 'tukio-importer',
     email: 'importer@tukio.invalid',
-    passwordHash: await hashPassword(randomBytes(24).toString('hex')),
+    passwordHash: await hashPassword(randomBytes(24).toString('hex'), passwordHashCost),
     emailVerifiedAt: new Date(),
   });
 }
@@ -32,10 +32,11 @@ export async function ensureSystemAccount(executor: Executor): Promise<void> {
 export async function ensureAdminAccount(
   executor: Executor,
   admin: { username: string; email: string; password: string },
+  passwordHashCost?: number,
 ): Promise<{ username: string; outcome: 'promoted' | 'created' }> {
   const repo = createUsersRepository(executor);
   const existing = (await repo.findByUsername(admin.username)) ?? (await repo.findByEmail(admin.email));
-  const passwordHash = await hashPassword(admin.password);
+  const passwordHash = await hashPassword(admin.password, passwordHashCost);
   if (existing) {
     await repo.update(existing.id, { role: 'admin', passwordHash, emailVerifiedAt: existing.emailVerifiedAt ?? new Date() });
     return { username: existing.username, outcome: 'promoted' };

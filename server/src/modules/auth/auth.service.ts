@@ -36,6 +36,8 @@ export interface AuthServiceDeps {
   publicUrl: string;
   jwtSecret: string;
   jwtExpiresIn: string;
+  /** bcrypt's cost factor for new password hashes (default DEFAULT_PASSWORD_HASH_COST). */
+  passwordHashCost?: number;
   /** Account writes are announced here (topic `user`), so every instance drops its cached lookup. */
   changes: ChangeFeed;
   /**
@@ -56,7 +58,8 @@ const VERIFY_TTL = 48 * HOUR;
 const RESET_TTL = HOUR;
 /** A login attempt by an unverified user re-sends the link, but not more often than this. */
 const RESEND_INTERVAL = 2 * 60 * 1000;
-const BCRYPT_ROUNDS = 10;
+/** bcrypt's cost factor unless the configuration says otherwise (PASSWORD_HASH_COST: the test servers use 4). */
+export const DEFAULT_PASSWORD_HASH_COST = 10;
 /** Reset and verification emails waiting to be looked up and sent; past this, requests are dropped (and logged). */
 const MAX_QUEUED_ACCOUNT_MAILS = 1000;
 /** Chat contacts listed at most (the most recent conversations). */
@@ -65,10 +68,15 @@ export const MAX_CONTACTS = 500;
 export const USER_SEARCH_PAGE_SIZE = 20;
 
 /** The one password hash: accounts, and the accounts bootstrap creates before the app starts. */
-export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_ROUNDS);
+export const hashPassword = (password: string, cost = DEFAULT_PASSWORD_HASH_COST) => bcrypt.hash(password, cost);
 
-let dummyHash: Promise<string> | undefined;
-const timingDummyHash = () => (dummyHash ??= hashPassword('timing-equaliser'));
+/** Per cost: an unknown username's login compares against a hash as costly as an account's would be. */
+const dummyHashes = new Map<number, Promise<string>>();
+const timingDummyHash = (cost: number) => {
+  let hash = dummyHashes.get(cost);
+  if (!hash) dummyHashes.set(cost, (hash = hashPassword('timing-equaliser', cost)));
+  return hash;
+};
 
 export const messages = {
   registered: 'Registration successful. Please check your email to verify your account.',
@@ -110,6 +118,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   // A prepared secret key: given a string, jsonwebtoken first tries (and fails) to parse it as a
   // public key on every verify, which costs more than the HMAC itself.
   const verifyKey = createSecretKey(Buffer.from(deps.jwtSecret));
+  const passwordHashCost = deps.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST;
   const users = createUsersRepository(deps.db);
   const tokens = createAuthTokensRepository(deps.db);
   /** Who a token's subject is, by user id: what `authenticate` needs, with the token version to compare. */
@@ -209,7 +218,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     async register(input: { username: string; email: string; password: string; language?: Language | undefined; smsPromotions?: boolean | undefined }) {
       await assertUnique(input);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, passwordHashCost);
       const user = await writeUnique(input, undefined, () =>
         users.insert({
           username: input.username,
@@ -265,7 +274,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       // Compare against a fixed hash when the user is unknown so timing does not reveal usernames.
       // A guest's shadow account never logs in: it is compared like an unknown name, and refused like one.
       const account = user?.guestPhone ? undefined : user;
-      const hash = account?.passwordHash ?? (await timingDummyHash());
+      const hash = account?.passwordHash ?? (await timingDummyHash(passwordHashCost));
       const ok = await bcrypt.compare(input.password, hash);
       if (!account || !ok) throw new AppError(401, 'bad_login', messages.badLogin);
       if (account.bannedAt) throw new AppError(403, 'account_banned', messages.banned, { body: { banned: true } });
@@ -301,7 +310,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async resetPassword(token: string, password: string) {
       const consumed = await tokens.consume(token, 'reset-password');
       if (!consumed) throw new AppError(400, 'link_invalid', messages.badLink);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, passwordHashCost);
       const user = await users.findById(consumed.userId);
       if (!user) throw new AppError(400, 'link_invalid', messages.badLink);
       // Following the emailed link proves the address too.
