@@ -177,8 +177,7 @@ async function teamCaller(team: NonNullable<RouteSpec['team']>, req: Request, us
   }
   if (access.kind === 'granted') return { ...user, actingFor: access.grant } as AuthUser;
   if (access.kind === 'refused') {
-    const on = team.organiser ? "this organiser's team" : "this event's team";
-    throw AppError.forbidden('team_role_refused', `Your role on ${on} (${access.role.replace('_', ' ')}) does not allow that.`, { params: { role: access.role } });
+    throw AppError.forbidden('team_role_refused', `Your role on this team (${access.role.replace('_', ' ')}) does not allow that.`, { params: { role: access.role } });
   }
   return user;
 }
