@@ -487,6 +487,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   // Organiser-scoped routes that declare `team` ask the teams module whether the caller acts for the event's organiser.
   app.use('/api', (req, _res, next) => {
     req.teamAccess = services.teams.accessFor;
+    req.teamAccessForOrganiser = services.teams.accessForOrganiser;
     next();
   });
 

@@ -35,6 +35,7 @@ const routes: RouteObject[] = [
       page(() => import('./routes/event-dashboard'), routePatterns.eventDashboard),
       page(() => import('./routes/plan'), paths.plan),
       page(() => import('./routes/payouts'), paths.payouts),
+      page(() => import('./routes/organiser-payouts'), routePatterns.organiserPayouts),
       page(() => import('./routes/login'), paths.login),
       page(() => import('./routes/register'), paths.register),
       page(() => import('./routes/set-avatar'), paths.setAvatar),

@@ -12,6 +12,8 @@ export const paths = {
   plan: '/plan',
   /** An organiser's payouts: where to be paid. */
   payouts: '/payouts',
+  /** An organiser's payouts read by a finance member for all of their events (read-only). */
+  organiserPayouts: (organiserId: string) => `/payouts/organisers/${seg(organiserId)}`,
   login: '/login',
   register: '/register',
   setAvatar: '/setAvatar',
@@ -44,6 +46,7 @@ export const paths = {
 export const routePatterns = {
   event: '/events/:id',
   eventDashboard: '/events/:id/dashboard',
+  organiserPayouts: '/payouts/organisers/:organiserId',
   resetPassword: '/reset-password/:token',
   verifyEmail: '/verify/:token',
   forums: '/forums/:eventId',

@@ -93,9 +93,12 @@ export interface RouteSpec<A extends Access = Access, P extends Schema = Schema,
    * An organiser-scoped route (access 'owner') the organiser's team may use too (docs/decisions/teams.md):
    * `event` names the input that is the event's id, `permission` what the route does to it. A team member
    * whose role allows it acts as the organiser for this event; one whose role does not gets 403 here;
-   * anyone else is left to the service's ownership check.
+   * anyone else is left to the service's ownership check. An organiser-wide route (the organiser's payouts)
+   * names `organiser` instead: the organiser's id, granted only to a member for all of that organiser's events.
    */
-  team?: { permission: TeamPermission; event: (input: RouteInput<P, Q, B>) => unknown };
+  team?:
+    | { permission: TeamPermission; event: (input: RouteInput<P, Q, B>) => unknown; organiser?: undefined }
+    | { permission: TeamPermission; organiser: (input: RouteInput<P, Q, B>) => unknown; event?: undefined };
 }
 
 /**
@@ -162,12 +165,19 @@ function checkSelf(spec: RouteSpec, req: Request, input: RouteInput<Schema, Sche
  * (the ids come from the parsed input and the membership from the database, never from the client's word).
  */
 async function teamCaller(team: NonNullable<RouteSpec['team']>, req: Request, user: AuthUser, input: RouteInput<Schema, Schema, Schema>): Promise<AuthUser> {
-  const eventId = team.event(input);
-  if (typeof eventId !== 'string' || !req.teamAccess) return user;
-  const access = await req.teamAccess(user, eventId, team.permission);
+  let access;
+  if (team.organiser) {
+    const organiserId = team.organiser(input);
+    if (typeof organiserId !== 'string' || !req.teamAccessForOrganiser) return user;
+    access = await req.teamAccessForOrganiser(user, organiserId, team.permission);
+  } else {
+    const eventId = team.event(input);
+    if (typeof eventId !== 'string' || !req.teamAccess) return user;
+    access = await req.teamAccess(user, eventId, team.permission);
+  }
   if (access.kind === 'granted') return { ...user, actingFor: access.grant } as AuthUser;
   if (access.kind === 'refused') {
-    throw AppError.forbidden('team_role_refused', `Your role on this event's team (${access.role.replace('_', ' ')}) does not allow that.`, { params: { role: access.role } });
+    throw AppError.forbidden('team_role_refused', `Your role on this team (${access.role.replace('_', ' ')}) does not allow that.`, { params: { role: access.role } });
   }
   return user;
 }

@@ -32,7 +32,8 @@ export const roleAllows = (role: TeamRole, permission: TeamPermission) => TEAM_P
  */
 export interface TeamGrant {
   organiserId: string;
-  eventId: string;
+  /** The event the grant is for; null for an organiser-wide grant (a member for all of the organiser's events). */
+  eventId: string | null;
   role: TeamRole;
 }
 export type Caller = AuthUser & { actingFor?: TeamGrant };
@@ -47,9 +48,18 @@ export type TeamAccess =
 
 export type TeamAccessCheck = (user: AuthUser, eventId: string, permission: TeamPermission) => Promise<TeamAccess>;
 
+/**
+ * The same question for an organiser-wide route (the organiser's payouts): only a membership for ALL of the
+ * organiser's events can be granted; a member for some events only, or with a role that does not allow the
+ * permission, is refused.
+ */
+export type TeamOrganiserAccessCheck = (user: AuthUser, organiserId: string, permission: TeamPermission) => Promise<TeamAccess>;
+
 declare module 'express-serve-static-core' {
   interface Request {
     /** Set by app.ts from the teams module: the route gate's question for `team` routes. */
     teamAccess?: TeamAccessCheck;
+    /** Set by app.ts from the teams module: the route gate's question for organiser-wide `team` routes. */
+    teamAccessForOrganiser?: TeamOrganiserAccessCheck;
   }
 }

@@ -1300,6 +1300,12 @@ export const routeTable: RouteEntry[] = [
   { method: 'GET', path: '/api/payouts', scenarios: [{ name: 'own payouts', request: () => get('/api/payouts'), ok: 200 }], fuzz: { as: 'a' } },
   {
     method: 'GET',
+    path: '/api/payouts/organisers/:organiserId',
+    scenarios: [{ name: "A's payouts summary", request: (tools) => get(`/api/payouts/organisers/${tools.w.a.user._id}`), ok: 200 }],
+    fuzz: { as: 'a', params: (w) => ({ organiserId: w.a.user._id }) },
+  },
+  {
+    method: 'GET',
     path: '/api/payouts/events/:id/statement',
     scenarios: [
       { name: "A's event", request: (tools) => get(`/api/payouts/events/${tools.w.events.approved}/statement`), ok: 200 },

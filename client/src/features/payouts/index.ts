@@ -3,3 +3,4 @@
  * and "Where to be paid" (server module payout-accounts).
  */
 export { PayoutsPage } from './components/payouts-page';
+export { OrganiserPayoutsPage } from './components/organiser-payouts-page';

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
 import { toCsv } from '../tickets/index.js';
 import { activeHolds, adminPayouts, earlyPayouts, eventStatement, held, payoutSummary, resultRecorded, retried } from './payouts.responses.js';
-import { earlyPayoutsBody, eventParams, holdBody, payoutListQuery, payoutParams, resultBody, statementQuery, userParams } from './payouts.schemas.js';
+import { earlyPayoutsBody, eventParams, holdBody, organiserParams, payoutListQuery, payoutParams, resultBody, statementQuery, userParams } from './payouts.schemas.js';
 import type { PayoutsService } from './payouts.service.js';
 import type { RecordPayoutResult } from './record-payout-result.handler.js';
 
@@ -19,6 +19,24 @@ export function createPayoutsRouter(deps: { payouts: PayoutsService }) {
       responses: { 200: { description: '`{currency, pending, available, onHold, inFlight, paid, negativeBalance, nextPayout, waitingFor, events}` in whole shillings.', schema: payoutSummary } },
     },
     ({ user }) => deps.payouts.summary(user),
+  );
+
+  routes.get(
+    '/organisers/:organiserId',
+    {
+      summary: "An organiser's payouts summary, read-only: the organiser, an admin, or a finance member for all of the organiser's events",
+      access: 'owner',
+      team: { permission: 'payouts', organiser: ({ params }) => params.organiserId },
+      description:
+        'The same answer as GET /api/payouts gives the organiser. A finance member for all events reads it (and each event\'s statement); ' +
+        'a member for one event, a co-organiser or gate staff is refused (docs/decisions/teams.md). Early payouts, payout destinations and the team stay the organiser\'s.',
+      params: organiserParams,
+      responses: {
+        200: { description: 'As GET /api/payouts.', schema: payoutSummary },
+        403: "Not the organiser, an admin, or a finance member for all of the organiser's events.",
+      },
+    },
+    ({ params, user }) => deps.payouts.organiserSummary(params.organiserId, user),
   );
 
   routes.get(

@@ -9,6 +9,7 @@ export { payoutResultBody as resultBody };
 export const eventParams = z.object({ id: idParam('Event id') });
 export const payoutParams = z.object({ id: idParam('Payout id') });
 export const userParams = z.object({ id: idParam('User id') });
+export const organiserParams = z.object({ organiserId: idParam('Organiser id') });
 
 export const statementQuery = z.object({ format: z.enum(['json', 'csv'], { error: 'format must be json or csv.' }).default('json') });
 /** A payout status, or `needs_attention`: those with a result refused for good. */

@@ -51,48 +51,62 @@ export function createPayoutsService(deps: { db: Database; make: MakePayouts }) 
     return event;
   }
 
+  /** An organiser's payouts summary (what GET /api/payouts answers the organiser). */
+  async function summaryOf(organiserId: string) {
+    const now = new Date();
+    const repo = createPayoutsRepository(db);
+    const [{ money, plan }, byStatus] = await Promise.all([make.preview(organiserId, now), repo.totalsByStatus(organiserId)]);
+    const sumOf = (statuses: PayoutStatus[]) => byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.amount, 0);
+    const events = plan.events.map((row) => {
+      const event = money.find((one) => one.eventId === row.eventId)!;
+      const onHold = row.status === 'on_hold' || row.status === 'awaiting_refunds' ? row.owed : 0;
+      const available = Math.max(0, row.payable);
+      return {
+        eventId: row.eventId,
+        title: event.title,
+        startsAt: event.startsAt.toISOString(),
+        status: row.status,
+        owed: row.owed,
+        available,
+        pending: row.owed > 0 ? row.owed - available - onHold : 0,
+        onHold,
+        negative: row.owed < 0 ? -row.owed : 0,
+        paidOut: event.paidOut,
+        payableFrom: row.payableFrom.toISOString(),
+      };
+    });
+    const total = (key: 'available' | 'pending' | 'onHold' | 'negative') => events.reduce((sum, row) => sum + row[key], 0);
+    return {
+      currency: 'KES' as const,
+      pending: total('pending'),
+      available: total('available'),
+      onHold: total('onHold'),
+      inFlight: sumOf(['sending', 'retrying']),
+      paid: sumOf(['paid']),
+      negativeBalance: total('negative'),
+      nextPayout: plan.send ? { amount: plan.send.amount } : null,
+      waitingFor: plan.wait,
+      events,
+    };
+  }
+
   return {
     /**
      * GET /api/payouts: what the organiser is owed and when, per event and in total: pending (not yet payable),
      * available (payable now), on hold (held, or a cancelled event's refunds not all paid), in flight, paid, and
      * the negative balance the next payout recovers.
      */
-    async summary(user: AuthUser) {
-      const now = new Date();
-      const repo = createPayoutsRepository(db);
-      const [{ money, plan }, byStatus] = await Promise.all([make.preview(user.id, now), repo.totalsByStatus(user.id)]);
-      const sumOf = (statuses: PayoutStatus[]) => byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.amount, 0);
-      const events = plan.events.map((row) => {
-        const event = money.find((one) => one.eventId === row.eventId)!;
-        const onHold = row.status === 'on_hold' || row.status === 'awaiting_refunds' ? row.owed : 0;
-        const available = Math.max(0, row.payable);
-        return {
-          eventId: row.eventId,
-          title: event.title,
-          startsAt: event.startsAt.toISOString(),
-          status: row.status,
-          owed: row.owed,
-          available,
-          pending: row.owed > 0 ? row.owed - available - onHold : 0,
-          onHold,
-          negative: row.owed < 0 ? -row.owed : 0,
-          paidOut: event.paidOut,
-          payableFrom: row.payableFrom.toISOString(),
-        };
-      });
-      const total = (key: 'available' | 'pending' | 'onHold' | 'negative') => events.reduce((sum, row) => sum + row[key], 0);
-      return {
-        currency: 'KES' as const,
-        pending: total('pending'),
-        available: total('available'),
-        onHold: total('onHold'),
-        inFlight: sumOf(['sending', 'retrying']),
-        paid: sumOf(['paid']),
-        negativeBalance: total('negative'),
-        nextPayout: plan.send ? { amount: plan.send.amount } : null,
-        waitingFor: plan.wait,
-        events,
-      };
+    summary(user: AuthUser) {
+      return summaryOf(user.id);
+    },
+
+    /**
+     * GET /api/payouts/organisers/:organiserId: the same summary, read by the organiser, an administrator, or a
+     * finance member for all of the organiser's events (the route gate granted `actingFor`, docs/decisions/teams.md).
+     */
+    organiserSummary(organiserId: string, user: AuthUser) {
+      requireOwner(user, organiserId, { code: 'payouts_not_organiser', message: payoutMessages.notOwner });
+      return summaryOf(organiserId);
     },
 
     /**

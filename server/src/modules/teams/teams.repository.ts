@@ -144,6 +144,15 @@ export function createTeamsRepository(db: Executor) {
       return { organiserId: rows[0]!.organiserId, roles: rows.flatMap((row) => (row.role ? [row.role] : [])) };
     },
 
+    /** The user's memberships on one organiser's team (for all events: `eventId` null). */
+    membershipsWith(userId: string, organiserId: string) {
+      return db
+        .select({ eventId: teamMembers.eventId, role: teamMembers.role })
+        .from(teamMembers)
+        .where(and(eq(teamMembers.userId, userId), eq(teamMembers.organiserId, organiserId)))
+        .orderBy(asc(teamMembers.id));
+    },
+
     /** The memberships the user holds, with the organiser's name and the event's title. */
     membershipsOf(userId: string) {
       return db

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
-import { roleAllows, type TeamAccess, type TeamAccessCheck, type TeamPermission, type TeamRole } from '../../lib/team-access.js';
+import { roleAllows, type TeamAccess, type TeamAccessCheck, type TeamOrganiserAccessCheck, type TeamPermission, type TeamRole } from '../../lib/team-access.js';
 import { accountContact, accountStanding, findAccountByLogin, type AuthUser } from '../auth/index.js';
 import { findEvent, organisesEvents } from '../events/index.js';
 import type { MailOutbox } from '../mail/index.js';
@@ -52,6 +52,16 @@ export function createTeamsService(deps: TeamsServiceDeps) {
     return allowed ? { kind: 'granted', grant: { organiserId, eventId, role: allowed } } : { kind: 'refused', role: roles[0]! };
   };
 
+  const accessForOrganiser: TeamOrganiserAccessCheck = async (user, organiserId, permission): Promise<TeamAccess> => {
+    // Administrators and the organiser pass the services' own checks.
+    if (user.role === 'admin' || user.id === organiserId) return { kind: 'none' };
+    const memberships = await repo.membershipsWith(user.id, organiserId);
+    if (memberships.length === 0) return { kind: 'none' };
+    // Organiser-wide data (all events' money) only for a member of ALL the organiser's events whose role allows it.
+    const allowed = memberships.find((row) => row.eventId === null && roleAllows(row.role, permission));
+    return allowed ? { kind: 'granted', grant: { organiserId, eventId: null, role: allowed.role } } : { kind: 'refused', role: memberships[0]!.role };
+  };
+
   /** The invitation as its invitee may act on it: theirs by account, or by the verified email it went to. */
   async function invitationOfInvitee(user: AuthUser, id: string) {
     const row = await repo.findInvitation(id);
@@ -69,6 +79,7 @@ export function createTeamsService(deps: TeamsServiceDeps) {
 
   return {
     accessFor,
+    accessForOrganiser,
 
     /** Whether the user may do `permission` on the event: its organiser, an administrator, or a team member whose role allows it. */
     async canActOnEvent(user: AuthUser, eventId: string, permission: TeamPermission): Promise<boolean> {

@@ -1,6 +1,7 @@
 /*
  * PAYOUTS API (server/src/modules/payouts, docs/decisions/payouts.md): the signed-in organiser's balances
- * (GET /api/payouts) and one event's statement (GET /api/payouts/events/:id/statement, JSON or CSV).
+ * (GET /api/payouts), an organiser's read by a finance member for all their events (GET /api/payouts/organisers/:id),
+ * and one event's statement (GET /api/payouts/events/:id/statement, JSON or CSV).
  * Amounts are whole shillings.
  */
 import { api } from '../../../lib/api-client';
@@ -55,12 +56,17 @@ export interface EventStatement {
 }
 
 export const payoutSummaryKey = ['payouts', 'summary'] as const;
+export const organiserSummaryKey = (organiserId: string) => ['payouts', 'summary', organiserId] as const;
 export const statementKey = (eventId: string) => ['payouts', 'statement', eventId] as const;
 
 const statementPath = (eventId: string) => `/payouts/events/${encodeURIComponent(eventId)}/statement`;
 
 export async function getPayoutSummary(signal?: AbortSignal): Promise<PayoutSummary> {
   return (await api.get<PayoutSummary>('/payouts', { signal })).data;
+}
+
+export async function getOrganiserPayoutSummary(organiserId: string, signal?: AbortSignal): Promise<PayoutSummary> {
+  return (await api.get<PayoutSummary>(`/payouts/organisers/${encodeURIComponent(organiserId)}`, { signal })).data;
 }
 
 export async function getEventStatement(eventId: string, signal?: AbortSignal): Promise<EventStatement> {

@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { getErrorStatus, serverErrorMessage } from '../../../lib/errors';
 import { formatEventDate, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
-import { getPayoutSummary, payoutSummaryKey } from '../api/payouts-api';
+import { getOrganiserPayoutSummary, getPayoutSummary, organiserSummaryKey, payoutSummaryKey } from '../api/payouts-api';
 import { BADGE, balanceTiles, eventRows, nextPayoutMessage, signedShillings, type EventDisplayRow, type Message } from '../lib/payout-rows';
 import { EventStatementView } from './event-statement';
 
@@ -26,12 +26,18 @@ function useMessageText() {
 /**
  * "Your balances" (GET /api/payouts): what is payable now, pending until each event's payout date, held, on
  * its way and paid; a negative balance (refunds after a payout) said plainly; then one row per event with
- * why its money is or is not paid now, and its statement on demand.
+ * why its money is or is not paid now, and its statement on demand. With `organiserId` it is another organiser's,
+ * read by a finance member for all their events: the same figures, without the links that lead to the
+ * organiser's own actions (adding a destination, planning an event).
  */
-export function PayoutBalancesSection() {
+export function PayoutBalancesSection({ organiserId }: { organiserId?: string } = {}) {
   const t = useT();
   const text = useMessageText();
-  const summary = useQuery({ queryKey: payoutSummaryKey, queryFn: ({ signal }) => getPayoutSummary(signal) });
+  const summary = useQuery({
+    queryKey: organiserId ? organiserSummaryKey(organiserId) : payoutSummaryKey,
+    queryFn: ({ signal }) => (organiserId ? getOrganiserPayoutSummary(organiserId, signal) : getPayoutSummary(signal)),
+  });
+  const readOnly = organiserId !== undefined;
   const [openStatement, setOpenStatement] = useState<string | null>(null);
   const data = summary.data;
 
@@ -75,7 +81,7 @@ export function PayoutBalancesSection() {
         ) : null}
         <p className={`payout-next payout-next--${next.tone}`} role="status">
           {text(next)}
-          {data.waitingFor === 'no_destination' ? (
+          {data.waitingFor === 'no_destination' && !readOnly ? (
             <>
               {' '}
               <a href="#payout-destination-title">{t('payouts.addDestinationLink')}</a>
@@ -85,7 +91,7 @@ export function PayoutBalancesSection() {
         <h3 className="payout-events__title">{t('payouts.byEvent')}</h3>
         {rows.length === 0 ? (
           <p className="empty-state">
-            {t('payouts.noEvents')} <Link to={paths.plan}>{t('payouts.planEvent')}</Link>
+            {t('payouts.noEvents')} {readOnly ? null : <Link to={paths.plan}>{t('payouts.planEvent')}</Link>}
           </p>
         ) : (
           <ul className="payout-events">
@@ -102,8 +108,8 @@ export function PayoutBalancesSection() {
 
   return (
     <section className="payouts-section payout-balances-section" aria-labelledby="payout-balances-title">
-      <h2 id="payout-balances-title">{t('payouts.balancesTitle')}</h2>
-      <p className="muted">{t('payouts.balancesLead')}</p>
+      <h2 id="payout-balances-title">{t(readOnly ? 'payouts.organiserBalancesTitle' : 'payouts.balancesTitle')}</h2>
+      <p className="muted">{t(readOnly ? 'payouts.organiserBalancesLead' : 'payouts.balancesLead')}</p>
       {body}
     </section>
   );

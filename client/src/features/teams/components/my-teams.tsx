@@ -8,12 +8,14 @@ import { paths } from '../../../config/paths';
 import { serverErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
-import { answerInvitation, getMyInvitations, getMyMemberships, myInvitationsKey, myMembershipsKey, type TeamRole } from '../api/teams-api';
+import { answerInvitation, getMyInvitations, getMyMemberships, myInvitationsKey, myMembershipsKey, type TeamMembership, type TeamRole } from '../api/teams-api';
 import { RoleName } from './role-name';
 import '../teams.css';
 
 const checksIn = (role: TeamRole) => role === 'co_organiser' || role === 'gate_staff';
 const readsSales = (role: TeamRole) => role === 'co_organiser' || role === 'finance';
+/** Only finance for ALL of an organiser's events reads the organiser's payouts (the server checks the same). */
+const readsOrganiserPayouts = (membership: TeamMembership) => membership.role === 'finance' && membership.scope === 'all';
 
 /**
  * The signed-in person's side of teams (on /profile): invitations waiting for an answer (Accept / Decline; the
@@ -86,6 +88,21 @@ export function MyTeams() {
       {memberships.data?.length ? (
         <>
           <h3>{t('teams.helpingTitle')}</h3>
+          {memberships.data.some(readsOrganiserPayouts) ? (
+            <ul className="team-list" aria-label={t('teams.payoutsListLabel')}>
+              {memberships.data.filter(readsOrganiserPayouts).map((membership) => (
+                <li key={membership._id} className="team-row">
+                  <span>
+                    <Link to={paths.organiserPayouts(membership.organiser._id)} state={{ organiser: membership.organiser.username }}>
+                      {t('teams.organiserPayouts', { organiser: membership.organiser.username })}
+                    </Link>
+                    <br />
+                    <small className="muted">{t('teams.organiserPayoutsHint', { organiser: membership.organiser.username })}</small>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <ul className="team-list" aria-label={t('teams.helpingTitle')}>
             {memberships.data.flatMap((membership) =>
               membership.events.map((event) => (
