@@ -41,7 +41,7 @@ export function Footer() {
         </nav>
         <SocialLinks label={t('layout.followTukio')} className="site-footer__social" />
       </div>
-      <p className="site-footer__copy">{t('layout.copyright')}</p>
+      <p className="site-footer__copy">{t('layout.copyright', { year: String(new Date().getFullYear()) })}</p>
     </footer>
   );
 }

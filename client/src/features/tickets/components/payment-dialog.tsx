@@ -198,7 +198,12 @@ export function PaymentDialog(props: PaymentDialogProps) {
         ) : null}
         {order?.feeOnTop ? <p className="payment-summary__line">{t('tickets.serviceFeeLine', { fee: formatShillings(order.feeOnTop) })}</p> : null}
         <p className="payment-summary__total">
-          <RichText id="tickets.totalAmount" parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
+          {/* Paying in parts: what this prompt asks for is the deposit, out of the order's whole price. */}
+          {order?.instalments && order.plan ? (
+            <RichText id="tickets.depositOfTotal" values={{ total: formatShillings(orderAmount(order)) }} parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
+          ) : (
+            <RichText id="tickets.totalAmount" parts={{ amount: <strong>{formatShillings(total)}</strong> }} />
+          )}
         </p>
       </div>
 
