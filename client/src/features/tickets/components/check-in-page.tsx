@@ -170,7 +170,7 @@ function CheckInDeskView({ eventId, event, desk }: { eventId: string; event: Che
         // An event series (docs/decisions/event-series.md): the door admits for the date chosen here.
         <label className="field checkin__date">
           <span className="field__label">{t('tickets.checkInDate')}</span>
-          <select className="field__input" value={desk.dateId} onChange={(change) => desk.setDateId(change.target.value)} data-testid="checkin-date">
+          <select className="field__control" value={desk.dateId} onChange={(change) => desk.setDateId(change.target.value)} data-testid="checkin-date">
             <option value="">{t('tickets.checkInChooseDate')}</option>
             {event.dates
               .filter((date) => date.status === 'active')

@@ -234,7 +234,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
           {series && onSale.length > 1 ? (
             <label className="field ticket-box__date">
               <span className="field__label">{t('tickets.pickDate')}</span>
-              <select className="field__input" value={pickedDate} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
+              <select className="field__control" value={pickedDate} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
                 {onSale.map((candidate) => (
                   <option key={candidate._id} value={candidate._id}>
                     {formatSeriesDate(candidate.startsAt)}
