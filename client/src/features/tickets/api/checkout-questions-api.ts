@@ -2,20 +2,13 @@
  * Checkout questions on the API server (server/src/modules/checkout-questions, docs/decisions/checkout-questions.md):
  * what an organiser asks buyers, and a buyer's answers for one order.
  */
-import type { AnswerInput, CheckoutQuestion, QuestionKind, QuestionScope } from '@tukio/shared/checkout-questions';
+import type { AnswerInput, CheckoutQuestion } from '@tukio/shared/checkout-questions';
 import { api } from '../../../lib/api-client';
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** What the organiser writes for a question. */
-export interface QuestionDraft {
-  label: string;
-  kind: QuestionKind;
-  options: string[];
-  required: boolean;
-  per: QuestionScope;
-  ticketTypeId: string | null;
-}
+/** What the organiser writes for a question: the question without its id. */
+export type QuestionDraft = Omit<CheckoutQuestion, '_id'>;
 
 /** GET /api/events/:id/questions -> the questions in the order buyers answer them. */
 export async function listQuestions(eventId: string, signal?: AbortSignal): Promise<CheckoutQuestion[]> {
