@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, tickets } from '../src/db/schema.js';
+import { eventDates, events, orders, tickets } from '../src/db/schema.js';
 import { dayFromNow, insertEventRow } from './helpers/events.js';
 import { auditBooks, internalHeaders, payFor, providerView, refundsOf } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -164,6 +164,39 @@ describe('event series', () => {
     const listed = approved.filter((item) => item._id === eventId);
     expect(listed).toHaveLength(1);
     expect(listed[0]!.nextDate?._id).toBe(own._id);
+  });
+
+  it('keeps a series listed and searchable while a later date remains, its next date the next upcoming one', async () => {
+    const name = title('Weekly poetry');
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 2, price: 500, capacity: 10, title: name });
+    await addDate(eventId, { startsAt: dayFromNow(9), capacity: 10 });
+    const [own, later] = await datesOf(eventId);
+    const searched = async () => ((await t.api('GET', `/api/events?q=${encodeURIComponent(name)}`)).body.items as Array<{ _id: string; nextDate?: { _id: string } }>).filter((item) => item._id === eventId);
+    const upcoming = async () => ((await t.api('GET', '/api/events/upcoming?limit=50')).body as Array<{ _id: string; nextDate?: { _id: string } }>).filter((item) => item._id === eventId);
+    const popular = async () => ((await t.api('GET', '/api/events/popular?limit=50')).body as Array<{ _id: string }>).filter((item) => item._id === eventId);
+    expect(await searched()).toHaveLength(1);
+
+    // Time passes the first date (an hour ago on the Nairobi wall clock); the later one remains.
+    const anHourAgo = new Date(Date.now() + 3 * 60 * 60 * 1000 - 60 * 60 * 1000);
+    await t.db.update(eventDates).set({ startsAt: anHourAgo }).where(eq(eventDates.id, own!._id));
+    await t.db.update(events).set({ startsAt: anHourAgo }).where(eq(events.id, eventId));
+    // Any change to the event refreshes the cached lists and search, as a real edit would; the clock alone does not.
+    await addDate(eventId, { startsAt: dayFromNow(30), capacity: 5 });
+
+    const hits = await searched();
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.nextDate?._id).toBe(later!._id);
+    const listed = await upcoming();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.nextDate?._id).toBe(later!._id);
+    expect(await popular()).toHaveLength(1);
+
+    // Once no active date is left ahead, the series drops out like any past event.
+    const dates = await datesOf(eventId);
+    for (const date of dates.slice(1)) await t.db.update(eventDates).set({ startsAt: anHourAgo }).where(eq(eventDates.id, date._id));
+    await t.api('PATCH', `/api/events/${eventId}/dates/${dates[2]!._id}`, { token: organiser.token, body: { capacity: 6 } });
+    expect(await searched()).toHaveLength(0);
+    expect(await upcoming()).toHaveLength(0);
   });
 
   it('checks in per date: a ticket for another date is refused, a pass is admitted once on each date', async () => {
