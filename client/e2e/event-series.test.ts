@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../src/locales/en/tickets.json' with { type: 'json' };
 import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
+import enEvents from '../src/locales/en/events.json' with { type: 'json' };
 import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -79,5 +80,27 @@ describe('event series in the browser', () => {
     await shown.waitFor({ timeout: 20_000 });
     expect(await shown.textContent()).toContain(String(new Date(second.startsAt).getUTCDate()));
     expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('the organiser ties a ticket type to one date in the editor ("Sold for"), at phone width', async () => {
+    await setAvatar(h, organiser);
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, organiser.user.username);
+    await page.goto(`/edit-event/${eventId}`);
+    const soldFor = page.locator('select[name="type-0-sold-for"]');
+    await soldFor.waitFor();
+    expect(await page.locator('label', { has: soldFor }).locator('.field__label').textContent()).toBe(enEvents['events.soldFor']);
+    // The buyer's pick, the three dates, every date.
+    expect(await soldFor.locator('option').count()).toBe(5);
+    expect(await soldFor.inputValue()).toBe('');
+    await soldFor.selectOption(second._id);
+    await page.getByRole('button', { name: enEvents['events.update'] }).click();
+    await expect
+      .poll(async () => ((await h.server.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ dateId?: string }>)[0]?.dateId, { timeout: 20_000 })
+      .toBe(second._id);
+    await page.goto(`/edit-event/${eventId}`);
+    await expect.poll(() => page.locator('select[name="type-0-sold-for"]').inputValue()).toBe(second._id);
+    // The editor's map tiles are out of reach of the test machine (as in ticket-types.test.ts).
+    expect(seriousErrors(errors).filter((error) => !error.includes('ERR_NAME_NOT_RESOLVED'))).toEqual([]);
   });
 });
