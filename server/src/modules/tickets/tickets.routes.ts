@@ -12,6 +12,8 @@ const eventParams = z.object({ id: idParam('Event id') });
 const registerBody = z.object({
   userId: z.string().optional(),
   tickets: quantitySchema.optional(),
+  /** On a free event series (docs/decisions/event-series.md): the date registered for. */
+  dateId: idParam('dateId').optional(),
 });
 /** The name staff gave a gate device ("Gate B"), kept on the device. */
 const deviceName = (field: string) => text(field, 40);
@@ -143,7 +145,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
         409: 'Not enough seats left, or the event was cancelled.',
       },
     },
-    ({ params, body, user }) => deps.tickets.register(user.id, params.id, body.tickets ?? 1),
+    ({ params, body, user }) => deps.tickets.register(user.id, params.id, body.tickets ?? 1, body.dateId),
   );
 
   routes.post(
