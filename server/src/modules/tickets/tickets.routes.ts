@@ -34,6 +34,8 @@ const syncBody = z.object({
         ticketCode: z.string({ error: 'ticketCode is required.' }).trim().min(1, 'ticketCode is required.').max(300, 'ticketCode is not valid.'),
         scannedAt: z.iso.datetime({ offset: true, error: 'scannedAt must be an ISO date-time.' }),
         device: deviceName('device'),
+        /** On an event series: the date the gate admitted for. */
+        dateId: idParam('dateId').optional(),
       }),
       { error: 'scans must be a list.' },
     )
