@@ -104,6 +104,8 @@ export interface GateTicket extends Attendee {
   checkedInDevice: string | null;
   voidedAt: string | null;
   voidReason: VoidReason | null;
+  /** Only on an event series: the date the ticket admits on (null: a pass for every date). */
+  dateId?: string | null;
 }
 
 /** A scan of a ticket that another scan admitted first. */
@@ -133,6 +135,8 @@ export interface OfflineScanInput {
   ticketCode: string;
   scannedAt: string;
   device: string;
+  /** On an event series: the date the desk admits for (docs/decisions/event-series.md). */
+  dateId?: string;
 }
 
 export type SyncedScan = OfflineScanInput &

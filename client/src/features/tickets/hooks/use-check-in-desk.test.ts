@@ -99,7 +99,8 @@ describe('useCheckInDesk', () => {
 
     act(() => result.current.enterCode('TK1.alice'));
     await waitFor(() => expect(result.current.state.results[0]?.outcome).toEqual({ kind: 'checked-in', who: 'alice' }));
-    expect(checkInTicket).toHaveBeenCalledWith(EVENT_ID, 'TK1.alice', 'Gate C');
+    // An event with one date: no date named.
+    expect(checkInTicket).toHaveBeenCalledWith(EVENT_ID, 'TK1.alice', 'Gate C', undefined);
     expect(pendingCount(result.current.state)).toBe(0);
     expect(usingSavedEvent(result.current.state)).toBe(false);
     // Fresh details of the organiser's event are saved for an offline visit.
