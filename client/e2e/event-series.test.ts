@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../src/locales/en/tickets.json' with { type: 'json' };
 import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
+import enEvents from '../src/locales/en/events.json' with { type: 'json' };
 import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -78,6 +79,56 @@ describe('event series in the browser', () => {
     const shown = page.getByTestId('ticket-date').first();
     await shown.waitFor({ timeout: 20_000 });
     expect(await shown.textContent()).toContain(String(new Date(second.startsAt).getUTCDate()));
+    expect(seriousErrors(errors)).toEqual([]);
+  });
+
+  it('the organiser ties a ticket type to one date in the editor ("Sold for"), at phone width', async () => {
+    await setAvatar(h, organiser);
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, organiser.user.username);
+    await page.goto(`/edit-event/${eventId}`);
+    const soldFor = page.locator('select[name="type-0-sold-for"]');
+    await soldFor.waitFor();
+    expect(await page.locator('label', { has: soldFor }).locator('.field__label').textContent()).toBe(enEvents['events.soldFor']);
+    // The buyer's pick, the three dates, every date.
+    expect(await soldFor.locator('option').count()).toBe(5);
+    expect(await soldFor.inputValue()).toBe('');
+    await soldFor.selectOption(second._id);
+    await page.getByRole('button', { name: enEvents['events.update'] }).click();
+    await expect
+      .poll(async () => ((await h.server.api('GET', `/api/events/${eventId}/ticket-types`)).body.ticketTypes as Array<{ dateId?: string }>)[0]?.dateId, { timeout: 20_000 })
+      .toBe(second._id);
+    await page.goto(`/edit-event/${eventId}`);
+    await expect.poll(() => page.locator('select[name="type-0-sold-for"]').inputValue()).toBe(second._id);
+    // The editor's map tiles are out of reach of the test machine (as in ticket-types.test.ts).
+    expect(seriousErrors(errors).filter((error) => !error.includes('ERR_NAME_NOT_RESOLVED'))).toEqual([]);
+  });
+
+  it('a free series asks which date when registering, at phone width', async () => {
+    const created = await h.server.api('POST', '/api/events/addevnt', {
+      token: organiser.token,
+      body: { title: 'Karura Saturday Walks', description: 'A free guided walk every Saturday morning.', date: `${kenyanDay(5)}T08:00`, location: 'Karura Forest, Nairobi', ticketPrice: 0, capacity: 30, latitude: null, longitude: null, user: organiser.user._id, image: null, isPaid: false },
+    });
+    expect(created.status).toBeLessThan(300);
+    const freeId = created.body._id as string;
+    const admin = await h.server.loginAdmin();
+    expect((await h.server.api('PUT', `/api/events/admin/approve/${freeId}`, { token: admin.token, body: {} })).body.status).toBe('approved');
+    expect((await h.server.api('POST', `/api/events/${freeId}/dates`, { token: organiser.token, body: { startsAt: `${kenyanDay(12)}T08:00`, capacity: 30 } })).status).toBe(201);
+    const later = ((await h.server.api('GET', `/api/events/${freeId}/dates`)).body.dates as Array<{ _id: string }>)[1]!;
+
+    const walker = await h.server.createUser('serieswalker');
+    await setAvatar(h, walker);
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(page, walker.user.username);
+    await page.goto(`/events/${freeId}`);
+    await page.getByRole('heading', { name: 'Karura Saturday Walks', level: 1 }).waitFor();
+    await page.getByTestId('series-date').selectOption(later._id);
+    await page.getByRole('button', { name: en['tickets.getTicket'] }).click();
+    await expect
+      .poll(async () => ((await h.server.api('GET', '/api/tickets/mine', { token: walker.token })).body as Array<{ event: { _id: string }; seriesDate?: { _id: string } }>).find((ticket) => ticket.event._id === freeId)?.seriesDate?._id, {
+        timeout: 20_000,
+      })
+      .toBe(later._id);
     expect(seriousErrors(errors)).toEqual([]);
   });
 });

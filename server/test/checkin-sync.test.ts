@@ -166,3 +166,37 @@ describe('offline scans from several gate devices', () => {
     expect(row?.checkedInAt).toBeNull();
   });
 });
+
+describe('offline scans on an event series', () => {
+  it('names the date: a ticket for another date is refused with the online message, the gate list carries each ticket’s date', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title: 'Gate Series Night', location: 'KICC, Nairobi' });
+    const added = await t.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T18:00` } });
+    expect(added.status).toBe(201);
+    const dates = (await t.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string }>;
+    const [first, second] = dates;
+    expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { dateId: second!._id } })).status).toBe(200);
+    await t.db.update(tickets).set({ createdAt: new Date(Date.now() - 3_600_000) }).where(eq(tickets.eventId, eventId));
+    const [ticket] = ((await t.api('GET', '/api/tickets/mine', { token: holder.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((row) => row.event._id === eventId);
+
+    const list = await gateList(eventId);
+    expect(list.status).toBe(200);
+    expect(list.body.tickets).toEqual([expect.objectContaining({ ticketId: ticket!._id, dateId: second!._id })]);
+
+    const online = await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: ticket!.code, dateId: first!._id } });
+    expect(online.status).toBe(409);
+    const scan = (dateId?: string) => ({ sentAt: new Date().toISOString(), scans: [{ ticketCode: ticket!.code, scannedAt: minutesAgo(2), device: 'Gate A', ...(dateId ? { dateId } : {}) }] });
+    const noDate = await sync(eventId, scan());
+    expect(noDate.body.results).toEqual([expect.objectContaining({ status: 'invalid', message: expect.stringMatching(/several dates/) })]);
+    const wrong = await sync(eventId, scan(first!._id));
+    expect(wrong.status).toBe(200);
+    expect(wrong.body.results).toEqual([expect.objectContaining({ status: 'invalid', ticketId: ticket!._id, message: online.body.msg })]);
+    // Nothing was admitted by the refused scans; the scan for its own date admits.
+    expect((await t.db.select().from(checkinScans).where(eq(checkinScans.ticketId, ticket!._id)))).toHaveLength(0);
+    const right = await sync(eventId, scan(second!._id));
+    expect(right.body.results).toEqual([expect.objectContaining({ status: 'accepted', ticketId: ticket!._id })]);
+    // The online door then knows it was admitted on that date.
+    const again = await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: ticket!.code, dateId: second!._id } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('ticket_already_used');
+  });
+});

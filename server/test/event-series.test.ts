@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, tickets } from '../src/db/schema.js';
+import { eventDates, events, orders, tickets } from '../src/db/schema.js';
 import { dayFromNow, insertEventRow } from './helpers/events.js';
 import { auditBooks, internalHeaders, payFor, providerView, refundsOf } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -164,6 +164,82 @@ describe('event series', () => {
     const listed = approved.filter((item) => item._id === eventId);
     expect(listed).toHaveLength(1);
     expect(listed[0]!.nextDate?._id).toBe(own._id);
+  });
+
+  it('keeps a series listed and searchable while a later date remains, its next date the next upcoming one', async () => {
+    const name = title('Weekly poetry');
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 2, price: 500, capacity: 10, title: name });
+    await addDate(eventId, { startsAt: dayFromNow(9), capacity: 10 });
+    const [own, later] = await datesOf(eventId);
+    const searched = async () => ((await t.api('GET', `/api/events?q=${encodeURIComponent(name)}`)).body.items as Array<{ _id: string; nextDate?: { _id: string } }>).filter((item) => item._id === eventId);
+    const upcoming = async () => ((await t.api('GET', '/api/events/upcoming?limit=50')).body as Array<{ _id: string; nextDate?: { _id: string } }>).filter((item) => item._id === eventId);
+    const popular = async () => ((await t.api('GET', '/api/events/popular?limit=50')).body as Array<{ _id: string }>).filter((item) => item._id === eventId);
+    expect(await searched()).toHaveLength(1);
+
+    // Time passes the first date (yesterday on the Nairobi wall clock, before search's "from today"); the later one remains.
+    const yesterday = new Date(Date.now() + 3 * 60 * 60 * 1000 - 25 * 60 * 60 * 1000);
+    await t.db.update(eventDates).set({ startsAt: yesterday }).where(eq(eventDates.id, own!._id));
+    await t.db.update(events).set({ startsAt: yesterday }).where(eq(events.id, eventId));
+    // Any change to the event refreshes the cached lists and search, as a real edit would; the clock alone does not.
+    await addDate(eventId, { startsAt: dayFromNow(30), capacity: 5 });
+
+    const hits = await searched();
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.nextDate?._id).toBe(later!._id);
+    const listed = await upcoming();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.nextDate?._id).toBe(later!._id);
+    expect(await popular()).toHaveLength(1);
+
+    // Once no active date is left ahead, the series drops out like any past event.
+    const dates = await datesOf(eventId);
+    for (const date of dates.slice(1)) await t.db.update(eventDates).set({ startsAt: yesterday }).where(eq(eventDates.id, date._id));
+    // Searched by name and place: a query the cached search has not answered yet (the clock alone changes no event).
+    const inNairobi = (await t.api('GET', `/api/events?q=${encodeURIComponent(name)}&location=Nairobi`)).body.items as Array<{ _id: string }>;
+    expect(inNairobi.filter((item) => item._id === eventId)).toHaveLength(0);
+    expect(await upcoming()).toHaveLength(0);
+  });
+
+  it('registers for a free series on the picked date, with the same per-date seats rule', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 2, capacity: 5, title: title('Free meetup') });
+    expect((await addDate(eventId, { startsAt: dayFromNow(9), capacity: 1 })).status).toBe(201);
+    const [first, second] = await datesOf(eventId);
+    const register = (buyer: Session, body: Record<string, unknown>) => t.api('POST', `/api/events/register/${eventId}`, { token: buyer.token, body });
+    const ticketsOf = async (buyer: Session) => (await myTickets(buyer, eventId)).filter((ticket) => !ticket.voidedAt);
+
+    const noDate = await register(buyers[0]!, {});
+    expect(noDate.status).toBe(400);
+    expect(noDate.body.code).toBe('event_date_required');
+    const unknown = await register(buyers[0]!, { dateId: 'a'.repeat(24) });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('event_date_not_found');
+    expect(await ticketsOf(buyers[0]!)).toHaveLength(0);
+
+    expect((await register(buyers[0]!, { dateId: second!._id })).status).toBe(200);
+    expect((await ticketsOf(buyers[0]!)).map((ticket) => ticket.seriesDate?._id)).toEqual([second!._id]);
+    // The second date holds one seat: taken. The first still has seats.
+    const full = await register(buyers[1]!, { dateId: second!._id });
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe('sold_out');
+    expect(await ticketsOf(buyers[1]!)).toHaveLength(0);
+    expect((await register(buyers[1]!, { dateId: first!._id, tickets: 2 })).status).toBe(200);
+    expect((await ticketsOf(buyers[1]!)).map((ticket) => ticket.seriesDate?._id)).toEqual([first!._id, first!._id]);
+    // Registered for one date, a person may register for another; the same date twice is one registration.
+    const again = await register(buyers[0]!, { dateId: second!._id });
+    expect(again.status).toBe(200);
+    expect(again.body.message).toMatch(/already/i);
+    expect(await ticketsOf(buyers[0]!)).toHaveLength(1);
+    expect((await register(buyers[0]!, { dateId: first!._id })).status).toBe(200);
+    expect((await ticketsOf(buyers[0]!)).map((ticket) => ticket.seriesDate?._id).sort()).toEqual([first!._id, second!._id].sort());
+
+    // Once the first date has passed, it is refused; the series stays open for its later date.
+    const anHourAgo = new Date(Date.now() + 3 * 60 * 60 * 1000 - 60 * 60 * 1000);
+    await t.db.update(eventDates).set({ startsAt: anHourAgo }).where(eq(eventDates.id, first!._id));
+    await t.db.update(events).set({ startsAt: anHourAgo }).where(eq(events.id, eventId));
+    const past = await register(buyers[2]!, { dateId: first!._id });
+    expect(past.status).toBe(400);
+    expect(past.body.code).toBe('event_date_past');
+    expect(await ticketsOf(buyers[2]!)).toHaveLength(0);
   });
 
   it('checks in per date: a ticket for another date is refused, a pass is admitted once on each date', async () => {

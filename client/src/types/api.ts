@@ -136,6 +136,9 @@ export interface TicketTypeView {
   maxPerOrder: number;
   /** Paying in parts (docs/decisions/instalments.md); null: paid in one go. */
   instalments?: InstalmentPlanView | null;
+  /** Only on an event series: the one date it is sold for, or a pass for every date. */
+  dateId?: string;
+  allDates?: true;
   sold: number;
   /** Seats of reservations (a deposit paid, tickets not issued yet). */
   reserved?: number;

@@ -40,7 +40,7 @@ export default function EmbedEventRoute() {
       event={event}
       ticketBox={
         paid ? (
-          <TicketBox event={event} userId={null} isRegistered={false} hasTakenPlace={hasStarted(event.date)} onEventChange={setData} embedded />
+          <TicketBox event={event} userId={null} isRegistered={false} hasTakenPlace={hasStarted(event.nextDate?.startsAt ?? event.date)} onEventChange={setData} embedded />
         ) : (
           // Registering for a free event needs an account: on Tukio itself.
           <p>

@@ -45,7 +45,8 @@ export default function EventDetailRoute() {
     event,
     userId,
     isRegistered,
-    hasTakenPlace: hasStarted(event.date),
+    // A series is over once no date is ahead (its `date` is its first one).
+    hasTakenPlace: hasStarted(event.nextDate?.startsAt ?? event.date),
     onEventChange: setData,
     // Only once read for this person; until then the event's own count.
     ...(waitlistOpen && userId && place.data ? { seatsAvailable: place.data.seatsAvailable } : {}),

@@ -1,4 +1,4 @@
-import { and, asc, eq, min, sql } from 'drizzle-orm';
+import { and, asc, eq, max, min, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { eventDates, events } from './events.schema.js';
@@ -42,14 +42,17 @@ export function createEventSeriesRepository(db: Executor) {
     },
 
     /**
-     * A series' event row starts at its earliest active date, so lists, search and every rule that reads the
-     * event's start (refund windows, reminders) see the series' first date. No active date: left as it is.
+     * A series' event row starts at its earliest active date, so ordering and every rule that reads the event's
+     * start (refund windows, reminders) see the series' first date; `last_date_at` holds its latest active date,
+     * so lists and search keep a series while a later date remains. No active date: left as they are.
      */
     async followEarliestDate(eventId: string): Promise<void> {
-      const earliest = db.select({ at: min(eventDates.startsAt) }).from(eventDates).where(and(eq(eventDates.eventId, eventId), eq(eventDates.status, 'active')));
+      const active = and(eq(eventDates.eventId, eventId), eq(eventDates.status, 'active'));
+      const earliest = db.select({ at: min(eventDates.startsAt) }).from(eventDates).where(active);
+      const latest = db.select({ at: max(eventDates.startsAt) }).from(eventDates).where(active);
       await db
         .update(events)
-        .set({ startsAt: sql`coalesce((${earliest}), ${events.startsAt})`, updatedAt: new Date() })
+        .set({ startsAt: sql`coalesce((${earliest}), ${events.startsAt})`, lastDateAt: sql`coalesce((${latest}), ${events.lastDateAt})`, updatedAt: new Date() })
         .where(eq(events.id, eventId));
     },
   };

@@ -86,8 +86,21 @@ export async function recordActivity(db: Executor, eventId: string, kind: Activi
 
 export function createEventsRepository(db: Executor) {
   const approved = eq(events.status, 'approved');
-  /** `wallNow`: lib/event-clock.ts nowAsWallClock(); an event that has started is no longer upcoming. */
-  const upcomingFrom = (wallNow: Date) => and(approved, gte(events.startsAt, wallNow));
+  /**
+   * `wallNow`: lib/event-clock.ts nowAsWallClock(); an event that has started is no longer upcoming, a series
+   * (docs/decisions/event-series.md) not while one of its active dates has not started.
+   */
+  const upcomingFrom = (wallNow: Date) =>
+    and(
+      approved,
+      or(
+        gte(events.startsAt, wallNow),
+        and(
+          gte(events.lastDateAt, wallNow),
+          sql`exists (select 1 from "event_dates" d where d.event_id = ${events.id} and d.status = 'active' and d.starts_at >= ${wallNow.toISOString()}::timestamptz)`,
+        ),
+      ),
+    );
 
   // The two reads behind every event page and cached search are prepared once per connection, which
   // spares PostgreSQL parsing and planning them on each request (about a quarter more requests/s).

@@ -17,6 +17,12 @@ export const events = pgTable(
     description: text('description').notNull(),
     /** Form dates are naive wall-clock times; they are stored as that wall-clock time in UTC. */
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    /**
+     * Only on a series (docs/decisions/event-series.md): the start of its latest active date, kept by the series
+     * repository in the transaction that changes the dates. A series is upcoming while this has not passed,
+     * although `starts_at` (its first date) has. Null on an event with one date.
+     */
+    lastDateAt: timestamp('last_date_at', { withTimezone: true }),
     location: text('location').notNull(),
     image: text('image'),
     /** `cancelled` is final (docs/decisions/refunds.md): no edit or moderation brings the event back. */
@@ -90,6 +96,8 @@ export const events = pgTable(
      * with `INCLUDE (title_vector)`, which this builder cannot express, so the title class reads the index only.
      */
     index('events_approved_starts_idx').on(t.startsAt, t.id).where(sql`${t.status} = 'approved'`),
+    /** The few approved series whose first date has passed but a later one has not: found without walking start order. */
+    index('events_approved_series_last_date_idx').on(t.lastDateAt).where(sql`${t.status} = 'approved' and ${t.lastDateAt} is not null`),
     uniqueIndex('events_import_key_idx').on(t.importKey),
     check('events_refund_policy_valid', sql`${t.refundPolicy} in ('none', 'full', 'partial')`),
     check(

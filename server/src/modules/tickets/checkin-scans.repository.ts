@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { users } from '../auth/index.js';
-import { checkinScans, tickets } from './tickets.schema.js';
+import { checkinScans, ticketDateCheckins, tickets } from './tickets.schema.js';
 
 export type ScanRow = typeof checkinScans.$inferSelect;
 
@@ -10,6 +10,17 @@ export type ScanRow = typeof checkinScans.$inferSelect;
 export function createCheckinScansRepository(db: Executor) {
   return {
     /** The ticket row, locked until the transaction ends: scans of one ticket are decided one at a time. */
+    /** A series' dates (docs/decisions/event-series.md) as the gate needs them: empty for an event with one date. */
+    async eventDates(eventId: string): Promise<Array<{ id: string; startsAt: Date; status: string }>> {
+      const result = await db.execute(sql`select d.id, d.starts_at, d.status from "event_dates" d where d.event_id = ${eventId}`);
+      return (result as unknown as { rows: Array<{ id: string; starts_at: string | Date; status: string }> }).rows.map((row) => ({ id: row.id, startsAt: new Date(row.starts_at), status: row.status }));
+    },
+
+    /** The admission on a series' date, as the online door writes it (once per ticket and date). */
+    async admitOnDate(ticketId: string, dateId: string, at: Date, by: string): Promise<void> {
+      await db.insert(ticketDateCheckins).values({ ticketId, dateId, checkedInAt: at, checkedInBy: by }).onConflictDoNothing();
+    },
+
     async lockTicket(ticketId: string) {
       const [row] = await db.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
       return row;
@@ -64,6 +75,7 @@ export function createCheckinScansRepository(db: Executor) {
           checkedInDevice: tickets.checkedInDevice,
           voidedAt: tickets.voidedAt,
           voidReason: tickets.voidReason,
+          dateId: tickets.dateId,
         })
         .from(tickets)
         .innerJoin(users, eq(users.id, tickets.userId))

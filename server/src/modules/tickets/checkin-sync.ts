@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { formatWallClock } from '../../lib/event-clock.js';
 import type { AuthUser } from '../auth/index.js';
 import { createCheckinScansRepository, type ScanRow } from './checkin-scans.repository.js';
 import type { TicketSigner } from './ticket-signer.js';
@@ -17,13 +18,23 @@ export interface OfflineScan {
   scannedAt: string;
   /** The name staff gave the device ("Gate B"). */
   device: string;
+  /** On an event series (docs/decisions/event-series.md): the date the gate was admitting for. */
+  dateId?: string | undefined;
 }
+
+/** The door's refusals on a series, worded as the online check-in words them. */
+export const seriesGateMessages = {
+  dateRequired: 'This event has several dates: choose the date you are checking in for.',
+  unknownDate: 'No such date for this event.',
+  cancelledDate: 'This date was cancelled.',
+  wrongDate: (when: string) => `This ticket is for ${when}, not for this date.`,
+};
 
 export type ScanOutcome =
   | { status: 'accepted'; ticketId: string; checkedInAt: string }
   | { status: 'duplicate'; ticketId: string; first: { device: string | null; scannedAt: string }; message: string }
   | { status: 'void'; ticketId: string; voidReason: string; voidedAt: string; message: string }
-  | { status: 'invalid'; message: string };
+  | { status: 'invalid'; message: string; ticketId?: string };
 
 export type ScanAnswer = OfflineScan & ScanOutcome;
 
@@ -62,6 +73,18 @@ export function createCheckinSync(deps: Deps) {
       if (ticket.voidedAt) {
         return { status: 'void', ticketId: ticket.id, voidReason: ticket.voidReason!, voidedAt: ticket.voidedAt.toISOString(), message: deps.voidedMessage(ticket.voidReason) };
       }
+      // A series: the scan names its date and a day ticket admits on its own date only, as at the online door.
+      const dates = await repo.eventDates(eventId);
+      if (dates.length > 0) {
+        if (!scan.dateId) return { status: 'invalid', message: seriesGateMessages.dateRequired };
+        const date = dates.find((candidate) => candidate.id === scan.dateId);
+        if (!date) return { status: 'invalid', message: seriesGateMessages.unknownDate };
+        if (date.status === 'cancelled') return { status: 'invalid', message: seriesGateMessages.cancelledDate };
+        if (ticket.dateId && ticket.dateId !== scan.dateId) {
+          const own = dates.find((candidate) => candidate.id === ticket.dateId);
+          return { status: 'invalid', ticketId: ticket.id, message: seriesGateMessages.wrongDate(own ? formatWallClock(own.startsAt) : 'another date') };
+        }
+      }
       const deviceTime = new Date(scan.scannedAt);
       const mine = await repo.record({
         eventId,
@@ -74,7 +97,11 @@ export function createCheckinSync(deps: Deps) {
       });
       const first = firstOf(await repo.scansOf(ticket.id));
       if (ticket.checkedInAt?.getTime() !== first.scannedAt.getTime() || ticket.checkedInDevice !== first.device) await repo.admit(ticket.id, first);
-      if (first.id === mine.id) return { status: 'accepted', ticketId: ticket.id, checkedInAt: first.scannedAt.toISOString() };
+      if (first.id === mine.id) {
+        // On a series the online door then knows this date's admission.
+        if (scan.dateId && dates.length > 0) await repo.admitOnDate(ticket.id, scan.dateId, first.scannedAt, actor.id);
+        return { status: 'accepted', ticketId: ticket.id, checkedInAt: first.scannedAt.toISOString() };
+      }
       return {
         status: 'duplicate',
         ticketId: ticket.id,
@@ -102,7 +129,8 @@ export function createCheckinSync(deps: Deps) {
     /** What a gate device keeps for offline checks: every ticket (void ones too), the flagged scans, the key. */
     async gateList(eventId: string) {
       const repo = createCheckinScansRepository(db);
-      const [rows, scans] = await Promise.all([repo.gateTickets(eventId), repo.scansOfEvent(eventId)]);
+      const [rows, scans, dates] = await Promise.all([repo.gateTickets(eventId), repo.scansOfEvent(eventId), repo.eventDates(eventId)]);
+      const series = dates.length > 0;
       const names = new Map(rows.map((row) => [row.id, row.username]));
       const flagged: Array<{ ticketId: string; username: string; device: string | null; scannedAt: string; first: { device: string | null; scannedAt: string } }> = [];
       let current: ScanRow | undefined;
@@ -134,6 +162,8 @@ export function createCheckinSync(deps: Deps) {
           checkedInDevice: row.checkedInDevice,
           voidedAt: row.voidedAt?.toISOString() ?? null,
           voidReason: row.voidReason,
+          // Only on a series: the date a ticket admits on (null: a pass for every date), so the device refuses offline too.
+          ...(series ? { dateId: row.dateId } : {}),
         })),
         flagged,
       };

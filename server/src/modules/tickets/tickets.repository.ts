@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
@@ -141,6 +141,32 @@ export function createTicketsRepository(db: Executor) {
     async defaultTypeId(eventId: string): Promise<string | undefined> {
       const result = await db.execute(sql`select tukio_default_ticket_type(${eventId}) as id`);
       return (result as unknown as { rows: Array<{ id: string | null }> }).rows[0]?.id ?? undefined;
+    },
+
+    /**
+     * A free series' dates and what the free type admits on (docs/decisions/event-series.md): the type's own date,
+     * null for a pass, or the picked date; each date's seats taken counted by the hold's one rule (tukio_date_seats_taken).
+     */
+    async seriesDates(eventId: string, now: Date): Promise<Array<{ id: string; startsAt: Date; status: string; capacity: number | null; taken: number }>> {
+      const result = await db.execute(sql`select d.id, d.starts_at, d.status, d.capacity, tukio_date_seats_taken(d.id, ${now.toISOString()}::timestamptz, null) as taken
+        from "event_dates" d where d.event_id = ${eventId} order by d.starts_at, d.id`);
+      const rows = (result as unknown as { rows: Array<{ id: string; starts_at: string | Date; status: string; capacity: number | null; taken: number | string }> }).rows;
+      return rows.map((row) => ({ id: row.id, startsAt: new Date(row.starts_at), status: row.status, capacity: row.capacity === null ? null : Number(row.capacity), taken: Number(row.taken) }));
+    },
+
+    /** The date a seat of this type is for on a series: its own date, null for a pass, else the picked one (tukio_seat_date). */
+    async seatDate(typeId: string, picked: string | null): Promise<string | null> {
+      const result = await db.execute(sql`select tukio_seat_date(${typeId}, ${picked}) as id`);
+      return (result as unknown as { rows: Array<{ id: string | null }> }).rows[0]?.id ?? null;
+    },
+
+    /** Valid tickets of this user for one date of a series (a pass counts for every date). */
+    async userTicketsForDate(eventId: string, userId: string, dateId: string | null): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(tickets)
+        .where(and(eq(tickets.eventId, eventId), eq(tickets.userId, userId), isNull(tickets.voidedAt), dateId === null ? undefined : or(isNull(tickets.dateId), eq(tickets.dateId, dateId))));
+      return Number(row?.n ?? 0);
     },
 
     /** Valid tickets of this user for this event (one who released theirs may register again). */

@@ -126,6 +126,7 @@ export const gateList = z.object({
       checkedInDevice: z.string().nullable(),
       voidedAt: dateTime.nullable(),
       voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred', 'payment_reversed']).nullable(),
+      dateId: id.nullable().optional().meta({ description: 'Only on an event series: the date the ticket admits on (null: a pass for every date).' }),
       answers: ticketAnswers,
     }),
   ),

@@ -12,6 +12,8 @@ const eventParams = z.object({ id: idParam('Event id') });
 const registerBody = z.object({
   userId: z.string().optional(),
   tickets: quantitySchema.optional(),
+  /** On a free event series (docs/decisions/event-series.md): the date registered for. */
+  dateId: idParam('dateId').optional(),
 });
 /** The name staff gave a gate device ("Gate B"), kept on the device. */
 const deviceName = (field: string) => text(field, 40);
@@ -32,6 +34,8 @@ const syncBody = z.object({
         ticketCode: z.string({ error: 'ticketCode is required.' }).trim().min(1, 'ticketCode is required.').max(300, 'ticketCode is not valid.'),
         scannedAt: z.iso.datetime({ offset: true, error: 'scannedAt must be an ISO date-time.' }),
         device: deviceName('device'),
+        /** On an event series: the date the gate admitted for. */
+        dateId: idParam('dateId').optional(),
       }),
       { error: 'scans must be a list.' },
     )
@@ -143,7 +147,7 @@ export function createEventTicketsRouter(deps: { tickets: TicketsService }) {
         409: 'Not enough seats left, or the event was cancelled.',
       },
     },
-    ({ params, body, user }) => deps.tickets.register(user.id, params.id, body.tickets ?? 1),
+    ({ params, body, user }) => deps.tickets.register(user.id, params.id, body.tickets ?? 1, body.dateId),
   );
 
   routes.post(

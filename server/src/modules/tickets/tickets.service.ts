@@ -99,6 +99,38 @@ export interface SoldOutNotes {
 }
 
 /** The refusal a buyer gets when too few seats are left for them. */
+/**
+ * The date a free registration on a series is for (docs/decisions/event-series.md), refused as the paid hold
+ * refuses: a type sold for one date takes that date, a pass every date, otherwise the picked date, which must be an
+ * active date of this event not started yet. `counted`: the dates whose seats the registration takes, with a capacity.
+ */
+async function seriesSeat(
+  repo: ReturnType<typeof createTicketsRepository>,
+  eventId: string,
+  dates: Awaited<ReturnType<ReturnType<typeof createTicketsRepository>['seriesDates']>>,
+  picked: string | null,
+  now: Date,
+) {
+  const pickedDate = picked ? dates.find((date) => date.id === picked) : undefined;
+  if (picked && !pickedDate) throw AppError.notFound('event_date_not_found', 'No such date for this event.');
+  if (pickedDate?.status === 'cancelled') throw AppError.conflict('event_date_cancelled', 'That date was cancelled: choose another one.');
+  const typeId = await repo.defaultTypeId(eventId);
+  // '' stands for "the picked date": the type's own date comes back instead, and null for a pass.
+  const own = typeId ? await repo.seatDate(typeId, '') : '';
+  const pass = own === null;
+  const typeDate = own === '' ? picked : own;
+  const active = dates.filter((date) => date.status === 'active');
+  if (pass) {
+    if (!active.some((date) => !hasStarted(date.startsAt, now))) throw new AppError(400, 'event_past', ticketMessages.past);
+    return { dateId: null, counted: active.filter((date) => date.capacity !== null) };
+  }
+  if (!typeDate) throw AppError.badRequest('event_date_required', 'This event has several dates: choose one.', 'dateId');
+  const date = dates.find((row) => row.id === typeDate);
+  if (!date || date.status !== 'active') throw AppError.conflict('event_date_cancelled', 'That date was cancelled: choose another one.');
+  if (hasStarted(date.startsAt, now)) throw AppError.badRequest('event_date_past', 'That date has already started: choose a later one.', 'dateId');
+  return { dateId: date.id, counted: date.capacity === null ? [] : [date] };
+}
+
 export async function soldOutError(notes: SoldOutNotes | undefined, userId: string, eventId: string, left: number): Promise<AppError> {
   const note = await notes?.soldOutNote(userId, eventId);
   if (note) return AppError.conflict(note.code, note.message, { params: note.params });
@@ -305,7 +337,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      */
     async issueInTransaction(
       tx: Executor,
-      input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date; beforeActivity?: () => Promise<unknown> },
+      input: { eventId: string; userId: string; orderId: string | null; quantity: number; now: Date; beforeActivity?: () => Promise<unknown>; dateId?: string | null },
     ): Promise<TicketRow[]> {
       const repo = createTicketsRepository(tx);
       // A bought seat becomes a ticket of the type it was bought as, with its share of the payment; a free one is of the event's (only) type.
@@ -319,7 +351,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
         ticketTypeId: slots[index]?.ticketTypeId ?? freeType ?? null,
         pricePaid: slots[index]?.pricePaid ?? (input.orderId ? null : 0),
         // The series date the seat was bought for (null: one-date event or all-dates pass).
-        dateId: slots[index]?.dateId ?? null,
+        dateId: slots[index]?.dateId ?? input.dateId ?? null,
       }));
       const issued = await repo.insert(rows);
       await input.beforeActivity?.();
@@ -358,29 +390,37 @@ export function createTicketsService(deps: TicketsServiceDeps) {
      * POST /api/events/register/:id. Free events: takes seats now (capacity checked under the
      * event row lock). Paid events: only confirms what a successful payment already issued.
      */
-    async register(userId: string, eventId: string, quantity: number): Promise<{ message: string }> {
+    async register(userId: string, eventId: string, quantity: number, dateId?: string): Promise<{ message: string }> {
       const now = new Date();
       const result = await perEvent.run(eventId, () => db.transaction(async (tx) => {
         const repo = createTicketsRepository(tx);
         const event = await repo.lockEvent(eventId);
         if (!event) throw AppError.notFound('event_not_found', ticketMessages.notFound);
         if (event.status === 'cancelled') throw AppError.conflict('event_cancelled', ticketMessages.cancelled);
-        if (hasStarted(event.startsAt, now)) throw new AppError(400, 'event_past', ticketMessages.past);
+        // A series (docs/decisions/event-series.md) is open while a date is ahead: the picked date's start is checked below.
+        const dates = isFreeEvent(event) ? await repo.seriesDates(eventId, now) : [];
+        if (dates.length === 0 && hasStarted(event.startsAt, now)) throw new AppError(400, 'event_past', ticketMessages.past);
         if (event.status !== 'approved') throw new AppError(400, 'event_not_open', ticketMessages.notOpen);
         if (!isFreeEvent(event)) {
           const paid = await deps.orders(tx).paidOrderFor(eventId, userId);
           if (!paid) throw new AppError(402, 'payment_required', ticketMessages.paymentRequired);
           return { message: ticketMessages.registered, issued: [] as TicketRow[] };
         }
-        if ((await repo.countFor(eventId, userId)) > 0) return { message: ticketMessages.alreadyRegistered, issued: [] as TicketRow[] };
+        const series = dates.length > 0 ? await seriesSeat(repo, eventId, dates, dateId ?? null, now) : undefined;
+        const registered = series ? await repo.userTicketsForDate(eventId, userId, series.dateId) : await repo.countFor(eventId, userId);
+        if (registered > 0) return { message: ticketMessages.alreadyRegistered, issued: [] as TicketRow[] };
         // Under the event row lock the organiser's proposal takes too: a pause starts between two registrations.
         await refuseWhileSalesPaused(tx, eventId);
-        if (event.capacity !== null) {
+        if (series) {
+          // The hold's per-date rule: a seat on its date, a pass a seat on every active date; the dates' capacities replace the event's.
+          const left = Math.min(...series.counted.map((date) => date.capacity! - date.taken));
+          if (series.counted.length > 0 && quantity > left) return { soldOut: Math.max(0, left) };
+        } else if (event.capacity !== null) {
           const left = event.capacity - (await repo.seatsTaken(eventId, now, { userId }));
           // Refused after the transaction: saying why may read other modules' rows on another connection.
           if (quantity > left) return { soldOut: left };
         }
-        const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now });
+        const issued = await service.issueInTransaction(tx, { eventId, userId, orderId: null, quantity, now, dateId: series?.dateId ?? null });
         const contact = await repo.userContact(userId);
         await service.mailTickets(tx, userId, eventId, issued, {
           contact: contact ?? null,

@@ -105,6 +105,9 @@ export interface TicketTypeInput {
   maxPerOrder: number | null;
   /** Paying in parts (docs/decisions/instalments.md): due date a wall-clock `YYYY-MM-DDTHH:mm`; null: paid in one go. */
   instalments?: { depositPercent: number; dueDate: string; cancellationFee: number } | null;
+  /** On an event series: the one date it is sold for (null: not tied to one), or a pass for every date. */
+  dateId?: string | null;
+  allDates?: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ import { paths } from '../../../config/paths';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import { saveTicketTypes, updateEvent, type EventItem } from '../api/events-api';
+import { listEventDates } from '../api/event-dates-api';
 import type { PendingChange } from '../../../lib/event-review-api';
 import { useGeocode } from '../hooks/use-geocode';
 import {
@@ -87,6 +88,8 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
   const [focusToken, setFocusToken] = useState(0);
   // Not kept once the form is gone: the rows start from the saved types each time the form opens.
   const types = useQuery({ queryKey: ['ticket-types', event._id, 'edit'], queryFn: ({ signal }) => getTicketTypes(event._id, signal), enabled: event.isPaid, gcTime: 0 });
+  // The Dates panel's own query: a date added there shows at once in each row's "Sold for".
+  const seriesDates = useQuery({ queryKey: ['event-dates', event._id], queryFn: ({ signal }) => listEventDates(event._id, signal), enabled: event.isPaid });
   /** The rows as loaded (to tell whether they changed) and as edited; null until loaded. */
   const [typeRows, setTypeRows] = useState<{ saved: string; rows: TicketTypeRow[] } | null>(null);
   const [typeErrors, setTypeErrors] = useState<TicketTypeErrors>({});
@@ -197,6 +200,7 @@ export function EditEventForm({ event, reviewed = false, proposal, onProposed }:
                 setTypeErrors((current) => errorsAfterEdit(current, touched));
               }}
               disabled={pending}
+              dates={seriesDates.data}
             />
           ) : types.error ? (
             <p className="form-message form-message--error" role="alert">

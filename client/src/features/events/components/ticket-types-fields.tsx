@@ -8,18 +8,31 @@ import { MAX_TICKETS_PER_ORDER } from '@tukio/shared/limits';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
-import { newTypeRow, TICKET_TYPES_MAX, type TicketTypeErrors, type TicketTypeField, type TicketTypeRow } from '../lib/ticket-type-rows';
+import { newTypeRow, SOLD_FOR_EVERY, SOLD_FOR_PICKED, soldForChoices, TICKET_TYPES_MAX, type TicketTypeErrors, type TicketTypeField, type TicketTypeRow } from '../lib/ticket-type-rows';
+import { formatSeriesDate } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
+import type { EventDate } from '../../../types/api';
 
 export interface TicketTypesFieldsProps {
   rows: TicketTypeRow[];
   errors: TicketTypeErrors;
   onChange: (rows: TicketTypeRow[], touched?: string) => void;
   disabled?: boolean;
+  /** The event's series dates (docs/decisions/event-series.md): with two or more, each row says which date it is sold for. */
+  dates?: EventDate[] | undefined;
 }
 
-export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTypesFieldsProps) {
+export function TicketTypesFields({ rows, errors, onChange, disabled, dates = [] }: TicketTypesFieldsProps) {
   const t = useT();
+  const choices = soldForChoices(dates, rows);
+  const choiceLabel = (choice: (typeof choices)[number]) =>
+    choice.date
+      ? choice.date.status === 'cancelled'
+        ? t('events.soldForCancelledDate', { date: formatSeriesDate(choice.date.startsAt) })
+        : formatSeriesDate(choice.date.startsAt)
+      : choice.value === SOLD_FOR_EVERY
+        ? t('events.soldForEvery')
+        : t('events.soldForPicked');
   const set = (index: number, field: TicketTypeField, value: string) =>
     onChange(
       rows.map((row, at) => (at === index ? { ...row, [field]: value } : row)),
@@ -68,6 +81,19 @@ export function TicketTypesFields({ rows, errors, onChange, disabled }: TicketTy
                     onChange={(event) => set(index, 'price', event.target.value)}
                   />
                 </div>
+                {choices.length > 0 ? (
+                  <label className={`field${error('soldFor') ? ' field--invalid' : ''}`}>
+                    <span className="field__label">{t('events.soldFor')}</span>
+                    <select className="field__control" name={`type-${index}-sold-for`} value={row.soldFor} onChange={(event) => set(index, 'soldFor', event.target.value)}>
+                      {choices.map((choice) => (
+                        <option key={choice.value || SOLD_FOR_PICKED} value={choice.value}>
+                          {choiceLabel(choice)}
+                        </option>
+                      ))}
+                    </select>
+                    {error('soldFor') ? <span className="field__error">{error('soldFor')}</span> : null}
+                  </label>
+                ) : null}
                 <Limits set={Boolean(row.capacity || row.salesStart || row.salesEnd || row.maxPerOrder)} invalid={Boolean(error('capacity') || error('salesStart') || error('salesEnd') || error('maxPerOrder'))}>
                     <TextField
                       label={t('events.capacityOptional')}

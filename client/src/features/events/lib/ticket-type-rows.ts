@@ -28,7 +28,15 @@ export interface TicketTypeRow {
   instalmentPercent: string;
   instalmentDue: string;
   instalmentFee: string;
+  /**
+   * On an event series (docs/decisions/event-series.md), which date the type is sold for: SOLD_FOR_PICKED (the
+   * date the buyer picks), SOLD_FOR_EVERY (a pass: every date), or one date's id.
+   */
+  soldFor: string;
 }
+
+export const SOLD_FOR_PICKED = '';
+export const SOLD_FOR_EVERY = 'every';
 
 export type TicketTypeField = Exclude<keyof TicketTypeRow, 'key' | '_id'>;
 export type TicketTypeErrors = Record<string, string>;
@@ -37,7 +45,7 @@ let nextKey = 0;
 const newKey = () => `type-${(nextKey += 1)}`;
 
 export function newTypeRow(values: Partial<Omit<TicketTypeRow, 'key'>> = {}): TicketTypeRow {
-  return { key: newKey(), name: '', price: '', capacity: '', salesStart: '', salesEnd: '', maxPerOrder: '', instalmentPercent: '', instalmentDue: '', instalmentFee: '', ...values };
+  return { key: newKey(), name: '', price: '', capacity: '', salesStart: '', salesEnd: '', maxPerOrder: '', instalmentPercent: '', instalmentDue: '', instalmentFee: '', soldFor: SOLD_FOR_PICKED, ...values };
 }
 
 /** The one row a new paid event starts with: what the server makes of a bare ticket price. */
@@ -57,6 +65,7 @@ export function typeRowsOf(types: TicketTypeView[]): TicketTypeRow[] {
       instalmentPercent: type.instalments ? String(type.instalments.depositPercent) : '',
       instalmentDue: type.instalments?.dueDate.slice(0, 16) ?? '',
       instalmentFee: type.instalments && type.instalments.cancellationFee > 0 ? String(type.instalments.cancellationFee) : '',
+      soldFor: type.allDates ? SOLD_FOR_EVERY : (type.dateId ?? SOLD_FOR_PICKED),
     }),
   );
 }
@@ -107,7 +116,27 @@ export function typeInputs(rows: TicketTypeRow[]): TicketTypeInput[] {
     salesEnd: row.salesEnd || null,
     maxPerOrder: row.maxPerOrder.trim() === '' ? null : Number(row.maxPerOrder),
     instalments: hasPlan(row) ? { depositPercent: Number(row.instalmentPercent), dueDate: row.instalmentDue, cancellationFee: row.instalmentFee.trim() === '' ? 0 : Number(row.instalmentFee) } : null,
+    ...soldForInput(row.soldFor),
   }));
+}
+
+/** A row's "Sold for" as the server's fields: a date's id, a pass for every date, or neither (the buyer picks). */
+export function soldForInput(soldFor: string): Pick<TicketTypeInput, 'dateId' | 'allDates'> {
+  if (soldFor === SOLD_FOR_EVERY) return { dateId: null, allDates: true };
+  return { dateId: soldFor === SOLD_FOR_PICKED ? null : soldFor, allDates: false };
+}
+
+/**
+ * The "Sold for" choices of a series' type rows: the buyer's pick, each active date, every date. A row tied to a
+ * date since cancelled keeps that date as a choice, so the row shows what is stored until the organiser changes it.
+ * None (no select shown) on an event with fewer than two active dates and no row tied to a date.
+ */
+export function soldForChoices<D extends { _id: string; startsAt: string; status: string }>(dates: D[], rows: Array<Pick<TicketTypeRow, 'soldFor'>>): Array<{ value: string; date?: D }> {
+  const active = dates.filter((date) => date.status === 'active');
+  const tied = new Set(rows.map((row) => row.soldFor).filter((value) => value !== SOLD_FOR_PICKED && value !== SOLD_FOR_EVERY));
+  if (active.length < 2 && tied.size === 0 && !rows.some((row) => row.soldFor === SOLD_FOR_EVERY)) return [];
+  const shown = dates.filter((date) => date.status === 'active' || tied.has(date._id));
+  return [{ value: SOLD_FOR_PICKED }, ...shown.map((date) => ({ value: date._id, date })), { value: SOLD_FOR_EVERY }];
 }
 
 /** A row offers paying in parts once its deposit percent is given. */
@@ -123,7 +152,7 @@ export const cheapestPrice = (rows: TicketTypeRow[]) => Math.min(...rows.map((ro
 export function isPlainPrice(rows: TicketTypeRow[]): boolean {
   if (rows.length !== 1) return false;
   const [row] = rows as [TicketTypeRow];
-  return !row._id && row.name.trim() === DEFAULT_TYPE_NAME && !row.capacity.trim() && !row.salesStart && !row.salesEnd && !row.maxPerOrder.trim() && !hasPlan(row);
+  return !row._id && row.name.trim() === DEFAULT_TYPE_NAME && !row.capacity.trim() && !row.salesStart && !row.salesEnd && !row.maxPerOrder.trim() && !hasPlan(row) && row.soldFor === SOLD_FOR_PICKED;
 }
 
 /**
@@ -147,6 +176,8 @@ export function typeErrorKey(field: string): string | null {
   if (field === 'ticketTypes') return '';
   const plan = /^ticketTypes\.(\d+)\.instalments(?:\.(\w+))?/.exec(field);
   if (plan) return `${plan[1]}.${PLAN_FIELDS[plan[2] ?? ''] ?? 'instalmentPercent'}`;
+  const date = /^ticketTypes\.(\d+)\.(?:dateId|allDates)$/.exec(field);
+  if (date) return `${date[1]}.soldFor`;
   const match = /^ticketTypes\.(\d+)(?:\.(\w+))?/.exec(field);
   if (!match) return null;
   return match[2] && ROW_FIELDS.includes(match[2]) ? `${match[1]}.${match[2]}` : match[1]!;

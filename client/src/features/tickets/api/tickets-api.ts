@@ -9,8 +9,9 @@ import { t } from '../../../lib/i18n';
 const seg = (value: string) => encodeURIComponent(value);
 
 /** POST /api/events/register/:id {userId, tickets} -> {message} (free events; paid ones after payment). */
-export async function registerForEvent(id: string, userId: string, tickets: number): Promise<string> {
-  const { data } = await api.post<{ message?: string; msg?: string }>(`/events/register/${seg(id)}`, { userId, tickets });
+export async function registerForEvent(id: string, userId: string, tickets: number, dateId?: string): Promise<string> {
+  // dateId: the date registered for on a free event series (docs/decisions/event-series.md).
+  const { data } = await api.post<{ message?: string; msg?: string }>(`/events/register/${seg(id)}`, { userId, tickets, ...(dateId ? { dateId } : {}) });
   return data?.message ?? data?.msg ?? t('tickets.registeredForEvent');
 }
 
@@ -103,6 +104,8 @@ export interface GateTicket extends Attendee {
   checkedInDevice: string | null;
   voidedAt: string | null;
   voidReason: VoidReason | null;
+  /** Only on an event series: the date the ticket admits on (null: a pass for every date). */
+  dateId?: string | null;
 }
 
 /** A scan of a ticket that another scan admitted first. */
@@ -132,6 +135,8 @@ export interface OfflineScanInput {
   ticketCode: string;
   scannedAt: string;
   device: string;
+  /** On an event series: the date the desk admits for (docs/decisions/event-series.md). */
+  dateId?: string;
 }
 
 export type SyncedScan = OfflineScanInput &

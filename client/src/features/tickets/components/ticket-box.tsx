@@ -115,7 +115,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     if (hasTakenPlace) return void notify.error(t(PAST_EVENT_MESSAGE));
     setPending(true);
     try {
-      const message = await registerForEvent(event._id, userId, 1);
+      const message = await registerForEvent(event._id, userId, 1, date?._id);
       notify.success(message);
       onEventChange((current) => markRegistered(current, userId, 1));
     } catch (error) {
@@ -142,6 +142,22 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     </Suspense>
   );
   const canBuyMore = isRegistered && paid && !closed && Boolean(userId) && !onBuy;
+
+  // The series date picker: the same for a purchase and a free registration.
+  const datePicker = series && onSale.length > 1 ? (
+    <label className="field ticket-box__date">
+      <span className="field__label">{t('tickets.pickDate')}</span>
+      <select className="field__control" value={pickedDate} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
+        {onSale.map((candidate) => (
+          <option key={candidate._id} value={candidate._id}>
+            {formatSeriesDate(candidate.startsAt)}
+          </option>
+        ))}
+      </select>
+    </label>
+  ) : date ? (
+    <p className="ticket-box__note">{t('tickets.forDate', { date: formatSeriesDate(date.startsAt) })}</p>
+  ) : null;
 
   let action;
   if (cancelled) {
@@ -172,9 +188,12 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     );
   } else if (!paid) {
     action = (
-      <Button block loading={pending} loadingText={t('tickets.registering')} disabled={soldOut} onClick={() => void registerFree()}>
-        {soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
-      </Button>
+      <>
+        {datePicker}
+        <Button block loading={pending} loadingText={t('tickets.registering')} disabled={soldOut} onClick={() => void registerFree()}>
+          {soldOut ? t('tickets.soldOut') : t('tickets.getTicket')}
+        </Button>
+      </>
     );
   } else if (!userId) {
     // Two ways to buy, each its own button: as a guest by M-Pesa (the main one), or after logging in.
@@ -231,20 +250,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
       ) : null}
       {paid && (!isRegistered || buyingMore) && !closed ? (
         <>
-          {series && onSale.length > 1 ? (
-            <label className="field ticket-box__date">
-              <span className="field__label">{t('tickets.pickDate')}</span>
-              <select className="field__control" value={pickedDate} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
-                {onSale.map((candidate) => (
-                  <option key={candidate._id} value={candidate._id}>
-                    {formatSeriesDate(candidate.startsAt)}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : date ? (
-            <p className="ticket-box__note">{t('tickets.forDate', { date: formatSeriesDate(date.startsAt) })}</p>
-          ) : null}
+          {datePicker}
           {ordering.typesLoading && (event.ticketPriceMax ?? 0) > event.ticketPrice ? (
             // Prices differ, so there are several types: no single quantity box that would then be replaced.
             <p className="ticket-box__note" role="status">

@@ -99,7 +99,7 @@ describe('useCheckInDesk', () => {
 
     act(() => result.current.enterCode('TK1.alice'));
     await waitFor(() => expect(result.current.state.results[0]?.outcome).toEqual({ kind: 'checked-in', who: 'alice' }));
-    // No date picked (an event without dates): none sent.
+    // An event with one date: no date named.
     expect(checkInTicket).toHaveBeenCalledWith(EVENT_ID, 'TK1.alice', 'Gate C', undefined);
     expect(pendingCount(result.current.state)).toBe(0);
     expect(usingSavedEvent(result.current.state)).toBe(false);

@@ -162,7 +162,8 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
           const batch = syncing.slice(start, start + SYNC_BATCH);
           const { results } = await syncScans(
             eventId,
-            batch.map((item) => ({ ticketCode: item.code, scannedAt: item.scannedAt, device: item.device ?? '' })),
+            // On a series the scans are for the date the desk admits for (the server refuses another date's tickets).
+            batch.map((item) => ({ ticketCode: item.code, scannedAt: item.scannedAt, device: item.device ?? '', ...(dateRef.current ? { dateId: dateRef.current } : {}) })),
           );
           dispatch({ type: 'sync-answered', results });
         }

@@ -47,6 +47,7 @@ DECLARE
   all_q text;
   any_q text;
   eligible text;
+  straddling text[];
   matching text;
   conditions text[];
   branches text[] := '{}';
@@ -98,8 +99,20 @@ BEGIN
   END IF;
 
   -- 'approved' written as a literal: the planner then matches the partial index on approved events.
-  eligible := format('status = %L and starts_at >= %L::timestamptz', 'approved', from_at);
-  IF to_at IS NOT NULL THEN eligible := eligible || format(' and starts_at < %L::timestamptz', to_at); END IF;
+  -- A series whose first date is before the range but with an active date in it (docs/decisions/event-series.md):
+  -- few, found on their own small index, then named by id so the common case (none) keeps the start-order range.
+  SELECT coalesce(array_agg(e.id::text), '{}') INTO straddling FROM events e
+  WHERE e.status = 'approved' AND e.last_date_at IS NOT NULL AND e.last_date_at >= from_at AND e.starts_at < from_at
+    AND EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id AND d.status = 'active' AND d.starts_at >= from_at
+      AND (to_at IS NULL OR d.starts_at < to_at));
+  IF cardinality(straddling) = 0 THEN
+    eligible := format('status = %L and starts_at >= %L::timestamptz', 'approved', from_at);
+    IF to_at IS NOT NULL THEN eligible := eligible || format(' and starts_at < %L::timestamptz', to_at); END IF;
+  ELSE
+    eligible := format('status = %L and (starts_at >= %L::timestamptz', 'approved', from_at);
+    IF to_at IS NOT NULL THEN eligible := eligible || format(' and starts_at < %L::timestamptz', to_at); END IF;
+    eligible := eligible || format(' or id = any(%L::text[]))', straddling);
+  END IF;
   IF free IS NOT NULL THEN eligible := eligible || format(' and is_paid = %L', NOT free); END IF;
   IF place_pattern IS NOT NULL THEN eligible := eligible || format(' and location ilike %L', place_pattern); END IF;
   matching := eligible;
