@@ -2,7 +2,7 @@
 // opens '/' (the entry, its modulepreloads and stylesheets, and the lazily loaded home route chunks),
 // with raw and gzip sizes (zlib, default level 6, measured here whatever the server sends) and the bytes the
 // server actually sent (brotli when the browser accepts it).
-// Target: at most 80 KB gzip in total. Then the ticket widget: /widget.js's gzip size (at most 30 KB) and the
+// Target: at most 110 KB gzip in total. Then the ticket widget: /widget.js's gzip size (at most 30 KB) and the
 // weight of the page it frames, /embed/events/:id.
 // Usage: node bench/web.mjs            (builds the client first; SKIP_BUILD=1 to reuse client/dist; CLIENT_DIST=<dir> another build)
 // Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium). The real server runs from its sources with
@@ -15,7 +15,7 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { freePort, root, startApi } from './lib.mjs';
 
-const TARGET_KB = 80;
+const TARGET_KB = 110;
 /** What a host page of the ticket widget loads (client/vite.widget.config.ts fails the build above it too). */
 const WIDGET_TARGET_KB = 30;
 const clientDist = process.env.CLIENT_DIST ?? path.join(root, 'client/dist');

@@ -31,8 +31,8 @@ export function EventCard({ event, priority = false }: { event: EventItem; prior
         {event.nextDate ? (
           // A series shows once, with its next date and how many more follow (docs/decisions/event-series.md).
           <p className="event-card__date">
-            <time dateTime={event.nextDate.startsAt}>{t('events.seriesNext', { date: formatSeriesDay(event.nextDate.startsAt) })}</time>
-            {laterDates(event) > 0 ? ` · ${t('events.seriesMore', { count: laterDates(event) })}` : null}
+            <time dateTime={event.nextDate.startsAt}>{t('common.seriesNext', { date: formatSeriesDay(event.nextDate.startsAt) })}</time>
+            {laterDates(event) > 0 ? ` · ${t('common.seriesMore', { count: laterDates(event) })}` : null}
           </p>
         ) : (
           <p className="event-card__date">
