@@ -4,7 +4,7 @@
  * and the gate list's periodic refresh. Every decision is made by the pure reducer in
  * lib/check-in-desk.ts; this hook runs what the state asks for and dispatches what comes back.
  */
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { checkInTicket, getGateList, syncScans } from '../api/tickets-api';
 import { readQueue, saveQueueChanges } from '../lib/checkin-queue';
 import {
@@ -50,12 +50,6 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
       queue: readQueue(eventId),
     }),
   );
-  // On a series the door admits for one date (the staff pick it); a ref, so a scan in flight uses the date it was made for.
-  const [dateId, setDateId] = useState('');
-  const dateRef = useRef(dateId);
-  useEffect(() => {
-    dateRef.current = dateId;
-  }, [dateId]);
   const access = useStaffAccess(userId, state.event.kind === 'fresh' || state.event.kind === 'saved' ? state.event.details.user : undefined, state.online, { eventId, roles: ['co_organiser', 'gate_staff'] });
   const allowed = deskAllowed(state, access);
 
@@ -142,7 +136,7 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
           .catch((): OfflineVerdict => ({ kind: 'unchecked' }))
           .then((verdict) => dispatch({ type: 'scan-verified', code, verdict }));
       } else {
-        checkInTicket(eventId, code, scan.device, dateRef.current || undefined).then(
+        checkInTicket(eventId, code, scan.device, scan.dateId).then(
           (answer) => dispatch({ type: 'scan-answered', code, answer: { kind: 'accepted', ticketId: answer.ticket._id, checkedInAt: answer.ticket.checkedInAt } }),
           (error: unknown) => dispatch({ type: 'scan-answered', code, answer: checkInAnswerFromError(error) }),
         );
@@ -162,8 +156,8 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
           const batch = syncing.slice(start, start + SYNC_BATCH);
           const { results } = await syncScans(
             eventId,
-            // On a series the scans are for the date the desk admits for (the server refuses another date's tickets).
-            batch.map((item) => ({ ticketCode: item.code, scannedAt: item.scannedAt, device: item.device ?? '', ...(dateRef.current ? { dateId: dateRef.current } : {}) })),
+            // On a series each scan goes with the date it was made for (the server refuses another date's tickets).
+            batch.map((item) => ({ ticketCode: item.code, scannedAt: item.scannedAt, device: item.device ?? '', ...(item.dateId ? { dateId: item.dateId } : {}) })),
           );
           dispatch({ type: 'sync-answered', results });
         }
@@ -183,6 +177,8 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
 
   const enterCode = useCallback((code: string) => dispatch({ type: 'code-entered', code, at: new Date().toISOString() }), []);
   const seeCode = useCallback((code: string) => dispatch({ type: 'code-seen', code, now: Date.now(), at: new Date().toISOString() }), []);
+  // On a series the door admits for one date (the staff pick it); each scan keeps the date it was made for.
+  const setDateId = useCallback((dateId: string) => dispatch({ type: 'date-picked', dateId }), []);
   const renameDevice = useCallback((name: string) => dispatch({ type: 'device-renamed', name: saveDeviceName(name) }), []);
   const cameraStarted = useCallback(() => dispatch({ type: 'camera-started' }), []);
   const cameraFailed = useCallback((problem: CameraProblem) => dispatch({ type: 'camera-failed', problem }), []);
@@ -191,7 +187,7 @@ export function useCheckInDesk(eventId: string, userId: string, loadEvent: LoadC
     state,
     access,
     allowed,
-    dateId,
+    dateId: state.dateId,
     setDateId,
     enterCode,
     seeCode,

@@ -135,6 +135,21 @@ describe('the check-in desk reducer', () => {
       expect(twice.queue).toEqual(once.queue);
       expect(twice.results[0]?.outcome).toEqual({ kind: 'already-scanned', scannedAt: AT });
     });
+
+    it('on a series keeps the date each scan was made for, and queues a pass again for another date', () => {
+      const saturday = run(offline(), { type: 'date-picked', dateId: 'd-sat' }, ...genuine('TK1.alice', 't-alice'));
+      // The staff move the door to Sunday before syncing: Saturday's scan still goes as Saturday's.
+      const sunday = run(saturday, { type: 'date-picked', dateId: 'd-sun' }, ...genuine('TK1.alice', 't-alice'));
+      expect(sunday.dateId).toBe('d-sun');
+      expect(sunday.queue).toEqual([
+        { code: 'TK1.alice', ticketId: 't-alice', scannedAt: AT, device: 'Gate B', dateId: 'd-sat' },
+        { code: 'TK1.alice', ticketId: 't-alice', scannedAt: AT, device: 'Gate B', dateId: 'd-sun' },
+      ]);
+      // The same date twice is the same scan.
+      const again = run(sunday, ...genuine('TK1.alice', 't-alice'));
+      expect(again.queue).toEqual(sunday.queue);
+      expect(again.results[0]?.outcome).toEqual({ kind: 'already-scanned', scannedAt: AT });
+    });
   });
 
   it('checks a code once while it is being checked (the camera reads it again meanwhile)', () => {

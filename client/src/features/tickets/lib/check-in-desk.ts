@@ -61,8 +61,8 @@ export interface ScanResult {
 
 /** A scan the desk has no answer for yet: its signature is being checked, or the server asked. */
 export type ScanInProgress =
-  | { step: 'verifying'; code: string; device: string; scannedAt: string }
-  | { step: 'sending'; code: string; device: string; scannedAt: string; ticketId?: string; offline: OfflineCheck };
+  | { step: 'verifying'; code: string; device: string; scannedAt: string; dateId?: string }
+  | { step: 'sending'; code: string; device: string; scannedAt: string; dateId?: string; ticketId?: string; offline: OfflineCheck };
 
 export type CameraProblem = 'needs-https' | 'refused' | 'no-camera' | 'in-use' | 'failed';
 
@@ -86,6 +86,8 @@ export interface GateListState {
 export interface CheckInDeskState {
   online: boolean;
   device: string;
+  /** On an event series: the date the door admits for ('' until the staff pick one); each scan keeps the date it was made for. */
+  dateId: string;
   event: EventDetailsState;
   /** The copy of the event saved on the device, if any. */
   savedEvent: CheckInEventDetails | null;
@@ -124,6 +126,7 @@ export type CheckInDeskAction =
   | { type: 'gate-list-failed'; error: unknown }
   | { type: 'key-checked'; ready: boolean }
   | { type: 'device-renamed'; name: string }
+  | { type: 'date-picked'; dateId: string }
   | { type: 'camera-toggled' }
   | { type: 'camera-started' }
   | { type: 'camera-failed'; problem: CameraProblem }
@@ -154,6 +157,7 @@ export function initCheckInDesk(start: CheckInDeskStart): CheckInDeskState {
   return {
     online: start.online,
     device: start.device,
+    dateId: '',
     event: { kind: 'loading' },
     savedEvent: start.savedEvent,
     eventRequest: 0,
@@ -199,6 +203,8 @@ export function checkInDeskReducer(state: CheckInDeskState, action: CheckInDeskA
       return { ...state, keyReady: action.ready };
     case 'device-renamed':
       return { ...state, device: action.name };
+    case 'date-picked':
+      return { ...state, dateId: action.dateId };
     case 'camera-toggled':
       return { ...state, scanner: state.scanner.kind === 'off' ? { kind: 'starting' } : { kind: 'off' } };
     case 'camera-started':
@@ -236,7 +242,7 @@ export function checkInDeskReducer(state: CheckInDeskState, action: CheckInDeskA
 function startScan(state: CheckInDeskState, raw: string, at: string): CheckInDeskState {
   const code = raw.trim();
   if (!code || state.scans.some((scan) => scan.code === code)) return state;
-  return { ...state, scans: [...state.scans, { step: 'verifying', code, device: state.device, scannedAt: at }] };
+  return { ...state, scans: [...state.scans, { step: 'verifying', code, device: state.device, scannedAt: at, ...(state.dateId ? { dateId: state.dateId } : {}) }] };
 }
 
 const offlineCheck = (verdict: OfflineVerdict): OfflineCheck =>
@@ -287,9 +293,10 @@ function decideOffline(state: CheckInDeskState, scan: Extract<ScanInProgress, { 
     const outcome: ScanOutcome = { kind: 'already-inside-offline', first: { device: known.checkedInDevice, scannedAt: known.checkedInAt }, username: known.username };
     return finishScan(state, scan.code, outcome, scan.offline);
   }
-  const waiting = state.queue.find((item) => item.code === scan.code);
+  // A pass scanned for another date of a series is another admission, not the same scan again.
+  const waiting = state.queue.find((item) => item.code === scan.code && (item.dateId ?? '') === (scan.dateId ?? ''));
   if (waiting) return finishScan(state, scan.code, { kind: 'already-scanned', scannedAt: waiting.scannedAt }, scan.offline);
-  const queued: QueuedScan = { code: scan.code, ticketId: scan.ticketId, scannedAt: scan.scannedAt, device: scan.device };
+  const queued: QueuedScan = { code: scan.code, ticketId: scan.ticketId, scannedAt: scan.scannedAt, device: scan.device, ...(scan.dateId ? { dateId: scan.dateId } : {}) };
   return finishScan({ ...state, queue: [...state.queue, queued] }, scan.code, { kind: 'saved-offline', holder: known?.username ?? null }, scan.offline);
 }
 

@@ -11,6 +11,8 @@ export interface QueuedScan {
   ticketId?: string;
   /** The gate device that scanned it (absent in scans queued before devices had names). */
   device?: string;
+  /** On an event series: the date it was scanned for (synced with it, whatever the desk admits for by then). */
+  dateId?: string;
 }
 
 const key = (eventId: string) => `tukio-checkin-queue:${eventId}`;
