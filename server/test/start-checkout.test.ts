@@ -11,7 +11,7 @@ import { createStartCheckoutHandler, type SaleLine } from '../src/modules/checko
  * database and the payment service replaced by recorders: which outcome releases the seats, which keeps them.
  */
 
-const held = { orderId: 'a'.repeat(24), amount: 400, discount: 0, quantity: 2, holdExpiresAt: new Date(Date.now() + 300_000).toISOString(), accountReference: 'Tukio', transactionDesc: 'Tickets', eventTitle: 'Gig' };
+const held = { orderId: 'a'.repeat(24), amount: 400, due: 400, discount: 0, quantity: 2, holdExpiresAt: new Date(Date.now() + 300_000).toISOString(), accountReference: 'Tukio', transactionDesc: 'Tickets', eventTitle: 'Gig' };
 const request = { eventId: 'b'.repeat(24), quantity: 2, phone: '254712345678' };
 const buyer = { userId: 'c'.repeat(24) };
 
@@ -47,6 +47,13 @@ describe('starting a checkout', () => {
     expect(payments.recordPush).toHaveBeenCalledWith({ orderId: held.orderId, checkoutRequestId: 'ws_CO_1', merchantRequestId: 'm-1' });
     expect(line.observePush).toHaveBeenCalledTimes(1);
     expect(payments.abandonOrder).not.toHaveBeenCalled();
+  });
+
+  it('asks the prompt for what is due now: the deposit of an order paid in instalments, not its whole amount', async () => {
+    const reserved = { ...held, amount: 1000, due: 300 };
+    const { handler, gateway } = setUp({ hold: async () => reserved });
+    await handler.handle(buyer, request);
+    expect(gateway.stkPush).toHaveBeenCalledWith(expect.objectContaining({ orderId: held.orderId, amount: 300 }));
   });
 
   it('releases the seats and sends no prompt when the buyer stopped waiting while they were held', async () => {
