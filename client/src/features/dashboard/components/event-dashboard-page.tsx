@@ -121,6 +121,8 @@ function DashboardBody({ data }: { data: EventDashboard }) {
     return capacity === null ? formatCount(type.sold) : `${formatCount(type.sold)} / ${formatCount(capacity)}`;
   };
 
+  // Instalment reservations (docs/decisions/instalments.md) get a column once there are any: most events never have one.
+  const showReserved = data.types.some((type) => (type.reserved ?? 0) > 0);
   const soldShare = percent(totals.ticketsSold, totals.capacity);
   const checkedInShare = percent(totals.checkedIn, totals.ticketsSold);
 
@@ -218,14 +220,15 @@ function DashboardBody({ data }: { data: EventDashboard }) {
           <h2 id="dashboard-types">{t('dashboard.ticketTypes')}</h2>
           {exportButton('types', t('dashboard.ticketTypesName'))}
         </div>
-        <div className="table-scroll">
+        {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="dashboard-types">
           <table className="data-table">
             <thead>
               <tr>
                 <th scope="col">{t('dashboard.type')}</th>
                 <th scope="col">{t('dashboard.price')}</th>
                 <th scope="col">{t('dashboard.sold')}</th>
-                <th scope="col">{t('dashboard.reserved')}</th>
+                {showReserved ? <th scope="col">{t('dashboard.reserved')}</th> : null}
                 <th scope="col">{t('dashboard.revenue')}</th>
               </tr>
             </thead>
@@ -235,7 +238,9 @@ function DashboardBody({ data }: { data: EventDashboard }) {
                   <th scope="row">{type.name}</th>
                   <td>{type.price > 0 ? formatShillings(type.price) : t('dashboard.free')}</td>
                   <td>{soldOf(type)}</td>
-                  <td data-testid="dashboard-reserved">{type.reserved ? t('dashboard.reservedFigure', { seats: formatCount(type.reserved), paid: formatShillings(type.reservedPaid ?? 0) }) : formatCount(0)}</td>
+                  {showReserved ? (
+                    <td data-testid="dashboard-reserved">{type.reserved ? t('dashboard.reservedFigure', { seats: formatCount(type.reserved), paid: formatShillings(type.reservedPaid ?? 0) }) : formatCount(0)}</td>
+                  ) : null}
                   <td>{formatShillings(type.revenue)}</td>
                 </tr>
               ))}
@@ -250,7 +255,7 @@ function DashboardBody({ data }: { data: EventDashboard }) {
             <h2 id="dashboard-promo">{t('dashboard.promoCodes')}</h2>
             {exportButton('promo-codes', t('dashboard.promoCodesName'))}
           </div>
-          <div className="table-scroll">
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="dashboard-promo">
             <table className="data-table">
               <thead>
                 <tr>
