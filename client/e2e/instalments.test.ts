@@ -67,6 +67,9 @@ describe('paying in instalments in the browser', () => {
     await confirm.getByLabel(text['tickets.payInInstalments']).check();
     await confirm.getByRole('button', { name: text['tickets.continueToPayment'] }).click();
     const pay = page.getByRole('dialog', { name: text['tickets.payWithMpesa'] });
+    // What this prompt asks for is the deposit, said as such beside the order's whole price.
+    const depositLead = text['tickets.depositOfTotal']!.split('{amount}')[0]!.trim();
+    expect(await pay.locator('.payment-summary__total').textContent()).toMatch(new RegExp(`^${depositLead}.*300.*1,000`));
     await pay.getByLabel(text['tickets.mpesaPhone']).fill('0110 123 456');
     await pay.getByRole('button', { name: /300/ }).click();
     await pay.getByText(text['tickets.statusReserved'], { exact: true }).waitFor({ timeout: 30_000 });
