@@ -16,13 +16,15 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
 
 let h: Harness;
 let eventId: string;
+let organiser: Session;
 const buyers: Record<'en' | 'sw', Session | undefined> = { en: undefined, sw: undefined };
 const title = 'Safari Rally Gala Dinner';
 const catalogs = { en, sw } as const;
 
 beforeAll(async () => {
   h = await startHarness({ PAYBILL_SHORTCODE: SIMULATOR_CREDENTIALS.shortcode }, { payments: { SIMULATOR_DELAY_MS: '500' } });
-  const organiser = await h.server.createUser('polepoleorganiser');
+  organiser = await h.server.createUser('polepoleorganiser');
+  await setAvatar(h, organiser);
   eventId = await createApprovedPaidEvent(h, organiser, {
     title,
     description: 'Three courses and the rally crews, at the lakeside.',
@@ -83,6 +85,13 @@ describe('paying in instalments in the browser', () => {
     expect(await reservation.getByTestId('reservation-paid').textContent()).toContain('300');
     expect(await reservation.getByTestId('reservation-balance').textContent()).toContain('700');
     expect(await reservation.getByTestId('reservation-code').textContent()).toMatch(/^[2-9A-HJKMNP-Z]{7}$/);
+
+    // The organiser's dashboard shows the reserved seat beside what it has paid so far.
+    const desk = await h.newPage({ width: 390, height: 844 });
+    await loginThroughUi(desk.page, organiser.user.username);
+    await desk.page.goto(`/events/${eventId}/dashboard`);
+    await expect.poll(async () => desk.page.getByTestId('dashboard-reserved').first().textContent().catch(() => ''), { timeout: 15_000 }).toMatch(/^1 .*300/);
+    await desk.context.close();
 
     await reservation.getByRole('button', { name: text['tickets.payNow'] }).click();
     expect(await reservation.getByLabel(text['tickets.reservationAmount']).inputValue()).toBe('700');
