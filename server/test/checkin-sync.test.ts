@@ -199,4 +199,77 @@ describe('offline scans on an event series', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('ticket_already_used');
   });
+
+  it('admits an all-dates pass once on each date: offline scans on two dates are both accepted, a second scan on a date is the duplicate', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title: 'Gate Pass Weekend', location: 'KICC, Nairobi' });
+    const added = await t.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T18:00` } });
+    expect(added.status).toBe(201);
+    const [first, second] = (await t.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string }>;
+    expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { dateId: first!._id } })).status).toBe(200);
+    // A pass is a ticket with no date of its own (docs/decisions/event-series.md).
+    await t.db.update(tickets).set({ createdAt: new Date(Date.now() - 3_600_000), dateId: null }).where(eq(tickets.eventId, eventId));
+    const [pass] = ((await t.api('GET', '/api/tickets/mine', { token: holder.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((row) => row.event._id === eventId);
+    const scan = (dateId: string, device: string, at: string) => ({ ticketCode: pass!.code, scannedAt: at, device, dateId });
+    const onDay1 = scan(first!._id, 'Gate A', minutesAgo(30));
+    const onDay2 = scan(second!._id, 'Gate B', minutesAgo(5));
+
+    const day1 = await sync(eventId, { sentAt: new Date().toISOString(), scans: [onDay1] });
+    expect(day1.body.results).toEqual([expect.objectContaining({ status: 'accepted', ticketId: pass!._id })]);
+    const day2 = await sync(eventId, { sentAt: new Date().toISOString(), scans: [onDay2] });
+    expect(day2.body.results).toEqual([expect.objectContaining({ status: 'accepted', ticketId: pass!._id })]);
+    // A retry of both answers the same and records nothing new; a second scan on the second date is its duplicate.
+    const retry = await sync(eventId, { sentAt: new Date().toISOString(), scans: [onDay1, onDay2] });
+    expect(retry.body.results.map((result: { status: string }) => result.status)).toEqual(['accepted', 'accepted']);
+    const again = await sync(eventId, { sentAt: new Date().toISOString(), scans: [scan(second!._id, 'Gate C', minutesAgo(1))] });
+    expect(again.body.results).toEqual([expect.objectContaining({ status: 'duplicate', first: expect.objectContaining({ device: 'Gate B' }) })]);
+    const rows = await t.db.select().from(checkinScans).where(eq(checkinScans.ticketId, pass!._id));
+    expect(rows.map((row) => [row.device, row.dateId]).sort()).toEqual([['Gate A', first!._id], ['Gate B', second!._id], ['Gate C', second!._id]]);
+    // The ticket keeps its first admission on any date.
+    const [row] = await t.db.select().from(tickets).where(eq(tickets.id, pass!._id));
+    expect(row?.checkedInDevice).toBe('Gate A');
+
+    // The online door knows both admissions, naming the gate of that date.
+    for (const [dateId, device] of [[first!._id, 'Gate A'], [second!._id, 'Gate B']] as const) {
+      const online = await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: pass!.code, dateId } });
+      expect(online.status).toBe(409);
+      expect(online.body).toMatchObject({ code: 'ticket_already_used', checkedInDevice: device });
+    }
+    // The gate list carries each date's admission and flags only the second scan on the second date.
+    const list = await gateList(eventId);
+    expect(list.status).toBe(200);
+    const listed = list.body.tickets.find((ticket: { ticketId: string }) => ticket.ticketId === pass!._id);
+    expect(listed.dateId).toBeNull();
+    expect(listed.dateCheckins.map((admitted: { dateId: string; device: string }) => [admitted.dateId, admitted.device]).sort()).toEqual(
+      [[first!._id, 'Gate A'], [second!._id, 'Gate B']].sort(),
+    );
+    expect(list.body.flagged).toEqual([expect.objectContaining({ ticketId: pass!._id, device: 'Gate C', dateId: second!._id, first: expect.objectContaining({ device: 'Gate B' }) })]);
+  });
+
+  it('an online admission on one date does not make an offline scan on another date a duplicate; an earlier offline scan on the same date still wins', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title: 'Gate Pass Mixed', location: 'KICC, Nairobi' });
+    const added = await t.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T18:00` } });
+    expect(added.status).toBe(201);
+    const [first, second] = (await t.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string }>;
+    expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { dateId: first!._id } })).status).toBe(200);
+    await t.db.update(tickets).set({ createdAt: new Date(Date.now() - 3_600_000), dateId: null }).where(eq(tickets.eventId, eventId));
+    const [pass] = ((await t.api('GET', '/api/tickets/mine', { token: holder.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((row) => row.event._id === eventId);
+
+    const online = await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: pass!.code, dateId: first!._id, device: 'Desk' } });
+    expect(online.status).toBe(200);
+    const offline = await sync(eventId, {
+      sentAt: new Date().toISOString(),
+      scans: [
+        { ticketCode: pass!.code, scannedAt: minutesAgo(2), device: 'Gate B', dateId: second!._id },
+        // Scanned offline on the first date before the desk's online admission: it admitted first.
+        { ticketCode: pass!.code, scannedAt: minutesAgo(20), device: 'Gate A', dateId: first!._id },
+      ],
+    });
+    expect(offline.body.results.map((result: { status: string }) => result.status)).toEqual(['accepted', 'accepted']);
+    const list = await gateList(eventId);
+    const listed = list.body.tickets.find((ticket: { ticketId: string }) => ticket.ticketId === pass!._id);
+    const onFirst = listed.dateCheckins.find((admitted: { dateId: string }) => admitted.dateId === first!._id);
+    expect(onFirst.device).toBe('Gate A');
+    expect(Date.parse(onFirst.checkedInAt)).toBeLessThan(Date.parse(online.body.ticket.checkedInAt));
+    expect(list.body.flagged).toEqual([expect.objectContaining({ ticketId: pass!._id, device: 'Desk', dateId: first!._id, first: expect.objectContaining({ device: 'Gate A' }) })]);
+  });
 });

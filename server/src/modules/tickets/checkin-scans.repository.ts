@@ -9,18 +9,37 @@ export type ScanRow = typeof checkinScans.$inferSelect;
 /** Door scans (drizzle/0011): what the gate sync and the gate list read and write. */
 export function createCheckinScansRepository(db: Executor) {
   return {
-    /** The ticket row, locked until the transaction ends: scans of one ticket are decided one at a time. */
     /** A series' dates (docs/decisions/event-series.md) as the gate needs them: empty for an event with one date. */
     async eventDates(eventId: string): Promise<Array<{ id: string; startsAt: Date; status: string }>> {
       const result = await db.execute(sql`select d.id, d.starts_at, d.status from "event_dates" d where d.event_id = ${eventId}`);
       return (result as unknown as { rows: Array<{ id: string; starts_at: string | Date; status: string }> }).rows.map((row) => ({ id: row.id, startsAt: new Date(row.starts_at), status: row.status }));
     },
 
-    /** The admission on a series' date, as the online door writes it (once per ticket and date). */
+    /**
+     * The admission on a series' date, as the online door writes it (once per ticket and date). An offline scan
+     * synced after a later one moves it back to the earlier time: the earliest scan on a date admits.
+     */
     async admitOnDate(ticketId: string, dateId: string, at: Date, by: string): Promise<void> {
-      await db.insert(ticketDateCheckins).values({ ticketId, dateId, checkedInAt: at, checkedInBy: by }).onConflictDoNothing();
+      await db
+        .insert(ticketDateCheckins)
+        .values({ ticketId, dateId, checkedInAt: at, checkedInBy: by })
+        .onConflictDoUpdate({
+          target: [ticketDateCheckins.ticketId, ticketDateCheckins.dateId],
+          set: { checkedInAt: sql`excluded.checked_in_at`, checkedInBy: sql`excluded.checked_in_by` },
+          setWhere: sql`${ticketDateCheckins.checkedInAt} > excluded.checked_in_at`,
+        });
     },
 
+    /** Every admission on the series' dates of the event's tickets, for the gate list. */
+    async dateCheckinsOfEvent(eventId: string) {
+      return db
+        .select({ ticketId: ticketDateCheckins.ticketId, dateId: ticketDateCheckins.dateId, checkedInAt: ticketDateCheckins.checkedInAt })
+        .from(ticketDateCheckins)
+        .innerJoin(tickets, eq(tickets.id, ticketDateCheckins.ticketId))
+        .where(eq(tickets.eventId, eventId));
+    },
+
+    /** The ticket row, locked until the transaction ends: scans of one ticket are decided one at a time. */
     async lockTicket(ticketId: string) {
       const [row] = await db.select().from(tickets).where(eq(tickets.id, ticketId)).for('update');
       return row;
@@ -51,9 +70,16 @@ export function createCheckinScansRepository(db: Executor) {
       return existing!;
     },
 
-    /** The ticket's scans, the one that admits it first (earliest time; the one received first on a tie). */
-    async scansOf(ticketId: string): Promise<ScanRow[]> {
-      return db.select().from(checkinScans).where(eq(checkinScans.ticketId, ticketId)).orderBy(asc(checkinScans.scannedAt), asc(checkinScans.createdAt), asc(checkinScans.id));
+    /**
+     * The ticket's scans, the one that admits it first (earliest time; the one received first on a tie). With
+     * `dateId` (a series) only the scans for that date: a pass is admitted once on each date.
+     */
+    async scansOf(ticketId: string, dateId?: string | null): Promise<ScanRow[]> {
+      return db
+        .select()
+        .from(checkinScans)
+        .where(and(eq(checkinScans.ticketId, ticketId), dateId ? eq(checkinScans.dateId, dateId) : undefined))
+        .orderBy(asc(checkinScans.scannedAt), asc(checkinScans.createdAt), asc(checkinScans.id));
     },
 
     /** Makes `scan` the one that admitted the ticket. */
@@ -83,14 +109,14 @@ export function createCheckinScansRepository(db: Executor) {
         .orderBy(users.username, tickets.id);
     },
 
-    /** Every scan of the event's checked-in tickets, in time order (the gate list flags all but each ticket's first). */
+    /** Every scan of the event's checked-in tickets, in time order per ticket and date (the gate list flags all but each one's first). */
     async scansOfEvent(eventId: string): Promise<ScanRow[]> {
       return db
         .select({ scan: checkinScans })
         .from(checkinScans)
         .innerJoin(tickets, eq(tickets.id, checkinScans.ticketId))
         .where(and(eq(checkinScans.eventId, eventId), isNotNull(tickets.checkedInAt)))
-        .orderBy(asc(checkinScans.ticketId), asc(checkinScans.scannedAt), asc(checkinScans.createdAt), asc(checkinScans.id))
+        .orderBy(asc(checkinScans.ticketId), sql`${checkinScans.dateId} nulls first`, asc(checkinScans.scannedAt), asc(checkinScans.createdAt), asc(checkinScans.id))
         .then((rows) => rows.map((row) => row.scan));
     },
   };

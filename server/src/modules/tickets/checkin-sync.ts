@@ -85,6 +85,8 @@ export function createCheckinSync(deps: Deps) {
           return { status: 'invalid', ticketId: ticket.id, message: seriesGateMessages.wrongDate(own ? formatWallClock(own.startsAt) : 'another date') };
         }
       }
+      // On a series the scan is for its date: "already checked in" is per ticket and date (a pass admits once on each).
+      const dateId = dates.length > 0 ? scan.dateId! : null;
       const deviceTime = new Date(scan.scannedAt);
       const mine = await repo.record({
         eventId,
@@ -94,12 +96,15 @@ export function createCheckinSync(deps: Deps) {
         deviceScannedAt: deviceTime,
         scannedBy: actor.id,
         offline: true,
+        dateId,
       });
-      const first = firstOf(await repo.scansOf(ticket.id));
-      if (ticket.checkedInAt?.getTime() !== first.scannedAt.getTime() || ticket.checkedInDevice !== first.device) await repo.admit(ticket.id, first);
+      const first = firstOf(await repo.scansOf(ticket.id, dateId));
+      // tickets.checked_in_at keeps the ticket's first admission on any date, as on an event with one date.
+      const earliest = dateId ? firstOf(await repo.scansOf(ticket.id)) : first;
+      if (ticket.checkedInAt?.getTime() !== earliest.scannedAt.getTime() || ticket.checkedInDevice !== earliest.device) await repo.admit(ticket.id, earliest);
       if (first.id === mine.id) {
         // On a series the online door then knows this date's admission.
-        if (scan.dateId && dates.length > 0) await repo.admitOnDate(ticket.id, scan.dateId, first.scannedAt, actor.id);
+        if (dateId) await repo.admitOnDate(ticket.id, dateId, first.scannedAt, actor.id);
         return { status: 'accepted', ticketId: ticket.id, checkedInAt: first.scannedAt.toISOString() };
       }
       return {
@@ -132,11 +137,14 @@ export function createCheckinSync(deps: Deps) {
       const [rows, scans, dates] = await Promise.all([repo.gateTickets(eventId), repo.scansOfEvent(eventId), repo.eventDates(eventId)]);
       const series = dates.length > 0;
       const names = new Map(rows.map((row) => [row.id, row.username]));
-      const flagged: Array<{ ticketId: string; username: string; device: string | null; scannedAt: string; first: { device: string | null; scannedAt: string } }> = [];
-      let current: ScanRow | undefined;
+      const flagged: Array<{ ticketId: string; username: string; device: string | null; scannedAt: string; first: { device: string | null; scannedAt: string }; dateId?: string | null }> = [];
+      // Each ticket's first scan (on a series: each ticket and date's) admits; the rest are flagged.
+      const firsts = new Map<string, ScanRow>();
+      const key = (scan: ScanRow) => `${scan.ticketId}:${series ? (scan.dateId ?? '') : ''}`;
       for (const scan of scans) {
-        if (current?.ticketId !== scan.ticketId) {
-          current = scan;
+        const current = firsts.get(key(scan));
+        if (!current) {
+          firsts.set(key(scan), scan);
           continue;
         }
         flagged.push({
@@ -145,7 +153,18 @@ export function createCheckinSync(deps: Deps) {
           device: scan.device,
           scannedAt: scan.scannedAt.toISOString(),
           first: { device: current.device, scannedAt: current.scannedAt.toISOString() },
+          ...(series ? { dateId: scan.dateId } : {}),
         });
+      }
+      // On a series a device refuses offline a second admission on the same date only: it keeps each ticket's admissions per date.
+      const admissions = new Map<string, Array<{ dateId: string; checkedInAt: string; device: string | null }>>();
+      if (series) {
+        for (const admitted of await repo.dateCheckinsOfEvent(eventId)) {
+          const scan = firsts.get(`${admitted.ticketId}:${admitted.dateId}`);
+          const list = admissions.get(admitted.ticketId) ?? [];
+          list.push({ dateId: admitted.dateId, checkedInAt: admitted.checkedInAt.toISOString(), device: scan?.device ?? null });
+          admissions.set(admitted.ticketId, list);
+        }
       }
       return {
         eventId,
@@ -163,7 +182,7 @@ export function createCheckinSync(deps: Deps) {
           voidedAt: row.voidedAt?.toISOString() ?? null,
           voidReason: row.voidReason,
           // Only on a series: the date a ticket admits on (null: a pass for every date), so the device refuses offline too.
-          ...(series ? { dateId: row.dateId } : {}),
+          ...(series ? { dateId: row.dateId, dateCheckins: admissions.get(row.id) ?? [] } : {}),
         })),
         flagged,
       };

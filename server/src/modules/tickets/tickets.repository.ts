@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { afterTimeKey, epochMicros } from '../../db/keyset-sql.js';
 import { users } from '../auth/index.js';
 import { events } from '../events/index.js';
-import { ticketDateCheckins, tickets } from './tickets.schema.js';
+import { checkinScans, ticketDateCheckins, tickets } from './tickets.schema.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import { heldTicket } from './registrations.repository.js';
 
@@ -268,6 +268,8 @@ export function createTicketsRepository(db: Executor) {
     /** An event becoming a series: its tickets so far are for its first date (`dateId`). */
     async assignDate(eventId: string, dateId: string) {
       await db.update(tickets).set({ dateId }).where(and(eq(tickets.eventId, eventId), isNull(tickets.dateId)));
+      // Its door scans so far were for that date too: "already checked in" is per ticket and date on a series.
+      await db.update(checkinScans).set({ dateId }).where(and(eq(checkinScans.eventId, eventId), isNull(checkinScans.dateId)));
     },
 
     /** Valid tickets for one date of a series (not counting passes for every date). */

@@ -127,10 +127,23 @@ export const gateList = z.object({
       voidedAt: dateTime.nullable(),
       voidReason: z.enum(['event_cancelled', 'self_cancel', 'transferred', 'payment_reversed']).nullable(),
       dateId: id.nullable().optional().meta({ description: 'Only on an event series: the date the ticket admits on (null: a pass for every date).' }),
+      dateCheckins: z
+        .array(z.object({ dateId: id, checkedInAt: dateTime, device: z.string().nullable() }))
+        .optional()
+        .meta({ description: 'Only on an event series: the dates the ticket was admitted on (a pass once on each), so a device refuses a second admission on the same date offline.' }),
       answers: ticketAnswers,
     }),
   ),
   flagged: z
-    .array(z.object({ ticketId: id, username: z.string(), device: z.string().nullable(), scannedAt: scanTime, first: z.object({ device: z.string().nullable(), scannedAt: scanTime }) }))
+    .array(
+      z.object({
+        ticketId: id,
+        username: z.string(),
+        device: z.string().nullable(),
+        scannedAt: scanTime,
+        first: z.object({ device: z.string().nullable(), scannedAt: scanTime }),
+        dateId: id.nullable().optional().meta({ description: 'Only on an event series: the date the scan was for (a ticket is admitted once on each date).' }),
+      }),
+    )
     .meta({ description: 'Scans of tickets another scan admitted earlier.' }),
 });

@@ -58,8 +58,9 @@ export const tickets = pgTable(
  * Every door scan of a genuine ticket, from the live check-in and from gate devices syncing what they
  * scanned offline (docs/decisions/offline.md). The earliest scan (`scanned_at`, corrected for the
  * device's clock) admits the ticket and is copied to tickets.checked_in_at/_device; later ones are
- * flagged duplicates. A retried sync finds its row by (ticket, device, the device's own time) and
- * changes nothing.
+ * flagged duplicates. On a series the scan names the date it admitted for, and "first" is per ticket
+ * and date (an all-dates pass is admitted once on each date). A retried sync finds its row by (ticket,
+ * device, the device's own time) and changes nothing.
  */
 export const checkinScans = pgTable(
   'checkin_scans',
@@ -80,11 +81,14 @@ export const checkinScans = pgTable(
     scannedBy: id('scanned_by'),
     /** Sent by a device syncing offline scans (false: the live check-in). */
     offline: boolean('offline').notNull().default(false),
+    /** On a series (docs/decisions/event-series.md): the date the door admitted for; null on an event with one date. */
+    dateId: id('date_id').references(() => eventDates.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('checkin_scans_retry_idx').on(t.ticketId, t.device, t.deviceScannedAt),
     index('checkin_scans_event_idx').on(t.eventId, t.scannedAt),
+    index('checkin_scans_ticket_date_idx').on(t.ticketId, t.dateId),
   ],
 );
 

@@ -292,7 +292,7 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     const admitted = await db.transaction(async (tx) => {
       const row = await createTicketsRepository(tx).checkInOnDate(ticket.id, dateId, actor.id, device);
       if (row) {
-        await createCheckinScansRepository(tx).record({ eventId, ticketId: ticket.id, device, scannedAt: row.checkedInAt, deviceScannedAt: row.checkedInAt, scannedBy: actor.id, offline: false });
+        await createCheckinScansRepository(tx).record({ eventId, ticketId: ticket.id, device, scannedAt: row.checkedInAt, deviceScannedAt: row.checkedInAt, scannedBy: actor.id, offline: false, dateId });
         await emitWebhook(tx, organiserId, 'ticket.checked_in', { eventId, ticketId: ticket.id, orderId: ticket.orderId, checkedInAt: row.checkedInAt.toISOString(), device });
       }
       return row;
@@ -300,9 +300,11 @@ export function createTicketsService(deps: TicketsServiceDeps) {
     if (admitted) return { message: 'Checked in', ticket: { _id: ticket.id, userId: ticket.userId, checkedInAt: admitted.checkedInAt.toISOString() } };
     const first = await createTicketsRepository(db).dateCheckin(ticket.id, dateId);
     const when = first!.checkedInAt.toISOString();
+    // The gate that admitted it on this date, from that date's first scan.
+    const [firstScan] = await createCheckinScansRepository(db).scansOf(ticket.id, dateId);
     throw new AppError(409, 'ticket_already_used', `This ticket was already used at ${when}.`, {
       params: { at: when },
-      body: { checkedInAt: when, checkedInDevice: null, ticket: { _id: ticket.id, userId: ticket.userId } },
+      body: { checkedInAt: when, checkedInDevice: firstScan?.device ?? null, ticket: { _id: ticket.id, userId: ticket.userId } },
     });
   }
 
