@@ -106,6 +106,8 @@ export interface GateTicket extends Attendee {
   voidReason: VoidReason | null;
   /** Only on an event series: the date the ticket admits on (null: a pass for every date). */
   dateId?: string | null;
+  /** Only on an event series: the dates it was admitted on (a pass once on each). */
+  dateCheckins?: Array<{ dateId: string; checkedInAt: string; device: string | null }>;
 }
 
 /** A scan of a ticket that another scan admitted first. */
@@ -115,6 +117,8 @@ export interface FlaggedScan {
   device: string | null;
   scannedAt: string;
   first: { device: string | null; scannedAt: string };
+  /** Only on an event series: the date the scan was for. */
+  dateId?: string | null;
 }
 
 export interface GateList {

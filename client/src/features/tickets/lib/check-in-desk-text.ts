@@ -2,7 +2,7 @@
  * The words for what the check-in desk's state machine (check-in-desk.ts) recorded: a scan's result
  * and the offline check, in the reader's language at the time they are shown.
  */
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatSeriesDate } from '../../../lib/format';
 import { t } from '../../../lib/i18n';
 import { checkedInAtText, scanTime, voidText } from './gate';
 import type { OfflineCheck, ScanOutcome } from './check-in-desk';
@@ -42,6 +42,10 @@ export function scanOutcomeText(outcome: ScanOutcome): ResultText {
       };
     case 'already-inside-offline':
       return { tone: 'error', title: t('tickets.alreadyCheckedIn'), detail: `${checkedInAtText(outcome.first)} (${outcome.username}).` };
+    case 'wrong-date-offline':
+      return { tone: 'error', title: t('tickets.resultWrongDate'), detail: outcome.date ? t('tickets.wrongDateFor', { date: formatSeriesDate(outcome.date) }) : t('tickets.wrongDateOther') };
+    case 'date-required':
+      return { tone: 'error', title: t('tickets.checkInChooseDate'), detail: t('tickets.dateRequiredDetail') };
     case 'already-scanned':
       return { tone: 'warning', title: t('tickets.resultAlreadyScanned'), detail: t('tickets.scannedWaiting', { when: scanTime(outcome.scannedAt) }) };
     case 'saved-offline':

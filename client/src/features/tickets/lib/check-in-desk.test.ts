@@ -12,6 +12,9 @@ import {
   type CheckInDeskState,
   type CheckInEventDetails,
 } from './check-in-desk';
+import { scanOutcomeText } from './check-in-desk-text';
+import { formatSeriesDate } from '../../../lib/format';
+import { loadCatalogsForTests, switchLanguageForTests } from '../../../lib/i18n/catalogs-for-tests';
 
 const EVENT_ID = 'e'.repeat(24);
 const AT = '2026-11-29T18:00:00.000Z';
@@ -149,6 +152,85 @@ describe('the check-in desk reducer', () => {
       const again = run(sunday, ...genuine('TK1.alice', 't-alice'));
       expect(again.queue).toEqual(sunday.queue);
       expect(again.results[0]?.outcome).toEqual({ kind: 'already-scanned', scannedAt: AT });
+    });
+  });
+
+  describe('a scan offline on an event series', () => {
+    const SAT = '2026-12-05T18:00:00.000Z';
+    const SUN = '2026-12-06T18:00:00.000Z';
+    const seriesEvent: CheckInEventDetails = {
+      ...saved,
+      dates: [
+        { _id: 'd-sat', startsAt: SAT, status: 'active' },
+        { _id: 'd-sun', startsAt: SUN, status: 'active' },
+      ],
+    };
+    // The gate list of a series gives every ticket its date (null: a pass) and its admissions per date.
+    const seriesList: GateList = {
+      ...gateList,
+      tickets: [
+        ticket('t-sat', 'amani', { dateId: 'd-sat', dateCheckins: [] }),
+        ticket('t-pass', 'baraka', { dateId: null, checkedInAt: AT, checkedInDevice: 'Gate A', dateCheckins: [{ dateId: 'd-sat', checkedInAt: AT, device: 'Gate A' }] }),
+        ticket('t-pass2', 'chebet', { dateId: null, dateCheckins: [] }),
+      ],
+    };
+    const seriesDesk = (dateId: string) => run(desk({ online: false, savedEvent: seriesEvent, savedGateList: seriesList }), { type: 'event-failed', reason: 'unreachable', message: null }, { type: 'date-picked', dateId });
+
+    it('refuses a one-date ticket on another date, naming its date, and queues nothing', () => {
+      const state = run(seriesDesk('d-sun'), ...genuine('TK1.sat', 't-sat'));
+      expect(state.queue).toEqual([]);
+      expect(state.results[0]?.outcome).toEqual({ kind: 'wrong-date-offline', date: SAT });
+      // On its own date it is valid.
+      const own = run(seriesDesk('d-sat'), ...genuine('TK1.sat', 't-sat'));
+      expect(own.results[0]?.outcome).toEqual({ kind: 'saved-offline', holder: 'amani' });
+      expect(own.queue).toEqual([{ code: 'TK1.sat', ticketId: 't-sat', scannedAt: AT, device: 'Gate B', dateId: 'd-sat' }]);
+    });
+
+    it('admits a pass once on each date: inside on the date it was admitted, valid on another', () => {
+      const saturday = run(seriesDesk('d-sat'), ...genuine('TK1.pass', 't-pass'));
+      expect(saturday.queue).toEqual([]);
+      expect(saturday.results[0]?.outcome).toEqual({ kind: 'already-inside-offline', first: { device: 'Gate A', scannedAt: AT }, username: 'baraka' });
+      const sunday = run(seriesDesk('d-sun'), ...genuine('TK1.pass', 't-pass'));
+      expect(sunday.results[0]?.outcome).toEqual({ kind: 'saved-offline', holder: 'baraka' });
+      expect(sunday.queue).toEqual([{ code: 'TK1.pass', ticketId: 't-pass', scannedAt: AT, device: 'Gate B', dateId: 'd-sun' }]);
+    });
+
+    it('marks an online admission on its date only: the pass is then inside on that date and still valid on the other', () => {
+      const online = run(seriesDesk('d-sat'), { type: 'connection-changed', online: true }, ...genuine('TK1.pass2', 't-pass2'), {
+        type: 'scan-answered',
+        code: 'TK1.pass2',
+        answer: { kind: 'accepted', ticketId: 't-pass2', checkedInAt: AT },
+      });
+      expect(online.gate.list?.tickets.find((item) => item.ticketId === 't-pass2')?.dateCheckins).toEqual([{ dateId: 'd-sat', checkedInAt: AT, device: 'Gate B' }]);
+      const offlineAgain = run(online, { type: 'connection-changed', online: false }, ...genuine('TK1.pass2', 't-pass2'));
+      expect(offlineAgain.results[0]?.outcome).toMatchObject({ kind: 'already-inside-offline', username: 'chebet' });
+      const otherDay = run(offlineAgain, { type: 'date-picked', dateId: 'd-sun' }, ...genuine('TK1.pass2', 't-pass2'));
+      expect(otherDay.results[0]?.outcome).toEqual({ kind: 'saved-offline', holder: 'chebet' });
+    });
+
+    it('asks for the date when none is picked', () => {
+      const state = run(seriesDesk(''), ...genuine('TK1.pass2', 't-pass2'));
+      expect(state.queue).toEqual([]);
+      expect(state.results[0]?.outcome).toEqual({ kind: 'date-required' });
+    });
+
+    it('words a wrong date in English and Kiswahili', async () => {
+      await loadCatalogsForTests('tickets');
+      await switchLanguageForTests('en');
+      const en = scanOutcomeText({ kind: 'wrong-date-offline', date: SAT });
+      expect(en).toMatchObject({ tone: 'error', title: 'Wrong date' });
+      expect(en.detail).toMatch(/^This ticket is for .+, not for this date\.$/);
+      expect(en.detail).toContain(formatSeriesDate(SAT));
+      expect(scanOutcomeText({ kind: 'wrong-date-offline', date: null }).detail).toBe('This ticket is for another date, not for this one.');
+      await switchLanguageForTests('sw');
+      try {
+        const sw = scanOutcomeText({ kind: 'wrong-date-offline', date: SAT });
+        expect(sw).toMatchObject({ tone: 'error', title: 'Tarehe si sahihi' });
+        expect(sw.detail).toMatch(/^Tiketi hii ni ya .+, si ya tarehe hii\.$/);
+        expect(sw.detail).toContain(formatSeriesDate(SAT));
+      } finally {
+        await switchLanguageForTests('en');
+      }
     });
   });
 

@@ -44,6 +44,10 @@ export type ScanOutcome =
   | { kind: 'already-used'; when: string | null; where: string | null; who: string | null; message: string | null }
   /** The saved gate list knows the ticket is already in. */
   | { kind: 'already-inside-offline'; first: { device: string | null; scannedAt: string }; username: string }
+  /** On a series the saved gate list knows the ticket admits on another date (`date`: its start, null if not known). */
+  | { kind: 'wrong-date-offline'; date: string | null }
+  /** On a series no date was picked: the desk cannot tell which admission this is. */
+  | { kind: 'date-required' }
   /** This device scanned the code offline already; it waits to sync. */
   | { kind: 'already-scanned'; scannedAt: string }
   | { kind: 'saved-offline'; holder: string | null }
@@ -267,13 +271,13 @@ function answered(state: CheckInDeskState, code: string, answer: CheckInAnswer):
     case 'unreachable':
       return decideOffline(state, scan);
     case 'accepted': {
-      const marked = markInside(state, answer.ticketId, answer.checkedInAt, scan.device);
+      const marked = markInside(state, answer.ticketId, answer.checkedInAt, scan.device, scan.dateId);
       return finishScan(marked, code, { kind: 'checked-in', who: nameOf(marked, answer.ticketId) }, offline);
     }
     case 'void':
       return finishScan(state, code, { kind: 'void', message: answer.message }, offline);
     case 'already-used': {
-      const marked = answer.checkedInAt && scan.ticketId ? markInside(state, scan.ticketId, answer.checkedInAt, answer.device) : state;
+      const marked = answer.checkedInAt && scan.ticketId ? markInside(state, scan.ticketId, answer.checkedInAt, answer.device, scan.dateId) : state;
       const outcome: ScanOutcome = { kind: 'already-used', when: answer.checkedInAt, where: answer.device, who: nameOf(marked, scan.ticketId), message: answer.message };
       return finishScan(marked, code, outcome, offline);
     }
@@ -283,14 +287,18 @@ function answered(state: CheckInDeskState, code: string, answer: CheckInAnswer):
 }
 
 /**
- * No connection: the saved gate list refuses what it can (void and already-used tickets), a code
- * this device already queued is said to be waiting, and anything else joins the queue for the server.
+ * No connection: the saved gate list refuses what it can (void and already-used tickets, and on a
+ * series a ticket for another date or one already admitted on this date), a code this device already
+ * queued is said to be waiting, and anything else joins the queue for the server.
  */
 function decideOffline(state: CheckInDeskState, scan: Extract<ScanInProgress, { step: 'sending' }>): CheckInDeskState {
   const known = findTicket(state, scan.ticketId);
   if (known?.voidReason) return finishScan(state, scan.code, { kind: 'void-offline', reason: known.voidReason }, scan.offline);
-  if (known?.checkedInAt) {
-    const outcome: ScanOutcome = { kind: 'already-inside-offline', first: { device: known.checkedInDevice, scannedAt: known.checkedInAt }, username: known.username };
+  const admitted = admissionOf(state, known, scan.dateId);
+  if (admitted === 'date-required') return finishScan(state, scan.code, { kind: 'date-required' }, scan.offline);
+  if (admitted?.kind === 'wrong-date') return finishScan(state, scan.code, { kind: 'wrong-date-offline', date: admitted.date }, scan.offline);
+  if (admitted?.kind === 'inside') {
+    const outcome: ScanOutcome = { kind: 'already-inside-offline', first: admitted.first, username: known!.username };
     return finishScan(state, scan.code, outcome, scan.offline);
   }
   // A pass scanned for another date of a series is another admission, not the same scan again.
@@ -316,11 +324,46 @@ const findTicket = (state: CheckInDeskState, ticketId: string | undefined): Gate
 
 const nameOf = (state: CheckInDeskState, ticketId: string | undefined): string | null => findTicket(state, ticketId)?.username ?? null;
 
-/** A check-in this device just learned of, shown in the list until the next download. */
-function markInside(state: CheckInDeskState, ticketId: string, checkedInAt: string, device: string | null): CheckInDeskState {
+/**
+ * What the saved gate list says about admitting `ticket` now. On a series (docs/decisions/event-series.md: the
+ * list gives its tickets a `dateId`, null for a pass) the desk admits for `dateId`: a ticket for another date is
+ * refused, and "already inside" means admitted on this date (a pass is admitted once on each). On an event with one
+ * date: admitted at all. undefined: nothing against it.
+ */
+export function admissionOf(
+  state: Pick<CheckInDeskState, 'event'>,
+  ticket: GateTicket | undefined,
+  dateId: string | undefined,
+): { kind: 'inside'; first: { device: string | null; scannedAt: string } } | { kind: 'wrong-date'; date: string | null } | 'date-required' | undefined {
+  if (!ticket) return undefined;
+  const series = ticket.dateId !== undefined;
+  if (!series) return ticket.checkedInAt ? { kind: 'inside', first: { device: ticket.checkedInDevice, scannedAt: ticket.checkedInAt } } : undefined;
+  if (!dateId) return 'date-required';
+  if (ticket.dateId && ticket.dateId !== dateId) {
+    const own = state.event.kind === 'fresh' || state.event.kind === 'saved' ? state.event.details.dates?.find((date) => date._id === ticket.dateId) : undefined;
+    return { kind: 'wrong-date', date: own?.startsAt ?? null };
+  }
+  // A list saved before it carried admissions per date: a day ticket's one admission is on its own date.
+  const onDate = ticket.dateCheckins
+    ? ticket.dateCheckins.find((admission) => admission.dateId === dateId)
+    : ticket.dateId && ticket.checkedInAt
+      ? { checkedInAt: ticket.checkedInAt, device: ticket.checkedInDevice }
+      : undefined;
+  return onDate ? { kind: 'inside', first: { device: onDate.device, scannedAt: onDate.checkedInAt } } : undefined;
+}
+
+/** A check-in this device just learned of (on a series, on `dateId`), shown in the list until the next download. */
+function markInside(state: CheckInDeskState, ticketId: string, checkedInAt: string, device: string | null, dateId?: string): CheckInDeskState {
   const list = state.gate.list;
   if (!list) return state;
-  const tickets = list.tickets.map((ticket) => (ticket.ticketId === ticketId ? { ...ticket, checkedInAt, checkedInDevice: device } : ticket));
+  const tickets = list.tickets.map((ticket) => {
+    if (ticket.ticketId !== ticketId) return ticket;
+    // The ticket's first admission stays what it was; the date's admission is added once.
+    const first = ticket.checkedInAt ? { checkedInAt: ticket.checkedInAt, checkedInDevice: ticket.checkedInDevice } : { checkedInAt, checkedInDevice: device };
+    if (ticket.dateId === undefined || !dateId) return { ...ticket, checkedInAt, checkedInDevice: device };
+    const others = (ticket.dateCheckins ?? []).filter((admission) => admission.dateId !== dateId);
+    return { ...ticket, ...first, dateCheckins: [...others, { dateId, checkedInAt, device }] };
+  });
   return { ...state, gate: { ...state.gate, list: { ...list, tickets } } };
 }
 
