@@ -104,7 +104,7 @@ describe('event series in the browser', () => {
     expect(seriousErrors(errors).filter((error) => !error.includes('ERR_NAME_NOT_RESOLVED'))).toEqual([]);
   });
 
-  it('a free series asks which date when registering, at phone width', async () => {
+  it('a free series asks which date when registering, and takes a registration for each date, at phone width', async () => {
     const created = await h.server.api('POST', '/api/events/addevnt', {
       token: organiser.token,
       body: { title: 'Karura Saturday Walks', description: 'A free guided walk every Saturday morning.', date: `${kenyanDay(5)}T08:00`, location: 'Karura Forest, Nairobi', ticketPrice: 0, capacity: 30, latitude: null, longitude: null, user: organiser.user._id, image: null, isPaid: false },
@@ -114,7 +114,13 @@ describe('event series in the browser', () => {
     const admin = await h.server.loginAdmin();
     expect((await h.server.api('PUT', `/api/events/admin/approve/${freeId}`, { token: admin.token, body: {} })).body.status).toBe('approved');
     expect((await h.server.api('POST', `/api/events/${freeId}/dates`, { token: organiser.token, body: { startsAt: `${kenyanDay(12)}T08:00`, capacity: 30 } })).status).toBe(201);
-    const later = ((await h.server.api('GET', `/api/events/${freeId}/dates`)).body.dates as Array<{ _id: string }>)[1]!;
+    expect((await h.server.api('POST', `/api/events/${freeId}/dates`, { token: organiser.token, body: { startsAt: `${kenyanDay(19)}T08:00`, capacity: 30 } })).status).toBe(201);
+    const [earliest, later, last] = (await h.server.api('GET', `/api/events/${freeId}/dates`)).body.dates as Array<{ _id: string }>;
+    const heldOnServer = async () =>
+      ((await h.server.api('GET', '/api/tickets/mine', { token: walker.token })).body as Array<{ event: { _id: string }; seriesDate?: { _id: string } }>)
+        .filter((ticket) => ticket.event._id === freeId)
+        .map((ticket) => ticket.seriesDate?._id)
+        .sort();
 
     const walker = await h.server.createUser('serieswalker');
     await setAvatar(h, walker);
@@ -122,13 +128,28 @@ describe('event series in the browser', () => {
     await loginThroughUi(page, walker.user.username);
     await page.goto(`/events/${freeId}`);
     await page.getByRole('heading', { name: 'Karura Saturday Walks', level: 1 }).waitFor();
-    await page.getByTestId('series-date').selectOption(later._id);
+    const picker = page.getByTestId('series-date');
+    const labelOf = async (dateId: string) => (await picker.locator(`option[value="${dateId}"]`).textContent())!;
+    const labels = { earliest: await labelOf(earliest!._id), later: await labelOf(later!._id), last: await labelOf(last!._id) };
+    await picker.selectOption(later!._id);
     await page.getByRole('button', { name: en['tickets.getTicket'] }).click();
-    await expect
-      .poll(async () => ((await h.server.api('GET', '/api/tickets/mine', { token: walker.token })).body as Array<{ event: { _id: string }; seriesDate?: { _id: string } }>).find((ticket) => ticket.event._id === freeId)?.seriesDate?._id, {
-        timeout: 20_000,
-      })
-      .toBe(later._id);
+    await expect.poll(heldOnServer, { timeout: 20_000 }).toEqual([later!._id]);
+
+    // Registered for one date, the box names it and offers the other two (not "Already registered").
+    const held = page.getByTestId('held-dates');
+    await expect.poll(async () => (await held.count()) > 0 && (await held.locator('li').allTextContents()), { timeout: 20_000 }).toEqual([labels.later]);
+    expect(await page.getByRole('button', { name: en['tickets.alreadyRegistered'] }).count()).toBe(0);
+    expect((await picker.locator('option').allTextContents()).sort()).toEqual([labels.earliest, labels.last].sort());
+    await picker.selectOption(last!._id);
+    await page.getByRole('button', { name: en['tickets.getTicket'] }).click();
+    await expect.poll(heldOnServer, { timeout: 20_000 }).toEqual([later!._id, last!._id].sort());
+    await expect.poll(() => held.locator('li').allTextContents(), { timeout: 20_000 }).toEqual([labels.later, labels.last]);
+
+    // After a reload the box still knows both dates and offers the one left; the box fits the phone's width.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('held-dates').locator('li').allTextContents(), { timeout: 20_000 }).toEqual([labels.later, labels.last]);
+    await page.getByText(en['tickets.forDate'].replace('{date}', labels.earliest), { exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(seriousErrors(errors)).toEqual([]);
   });
 });

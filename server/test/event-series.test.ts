@@ -242,6 +242,41 @@ describe('event series', () => {
     expect(await ticketsOf(buyers[2]!)).toHaveLength(0);
   });
 
+  it('a free series takes one registration per person and date, not per event; an event with one date stays one per person', async () => {
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, capacity: 10, title: title('Free walks') });
+    expect((await addDate(eventId, { startsAt: dayFromNow(6), capacity: 10 })).status).toBe(201);
+    expect((await addDate(eventId, { startsAt: dayFromNow(8), capacity: 10 })).status).toBe(201);
+    const [first, second, third] = await datesOf(eventId);
+    const register = (buyer: Session, id: string, body: Record<string, unknown>) => t.api('POST', `/api/events/register/${id}`, { token: buyer.token, body });
+    const held = async (buyer: Session, id: string) => (await myTickets(buyer, id)).filter((ticket) => !ticket.voidedAt).map((ticket) => ticket.seriesDate?._id ?? null).sort();
+    const walker = buyers[3]!;
+
+    const one = await register(walker, eventId, { dateId: first!._id });
+    expect(one.status).toBe(200);
+    expect(one.body.message).toBe('Registered successfully');
+    const two = await register(walker, eventId, { dateId: third!._id });
+    expect(two.status).toBe(200);
+    expect(two.body.message).toBe('Registered successfully');
+    expect(await held(walker, eventId)).toEqual([first!._id, third!._id].sort());
+    // The same date again is the registration they hold; the event lists them once.
+    const again = await register(walker, eventId, { dateId: third!._id, tickets: 2 });
+    expect(again.status).toBe(200);
+    expect(again.body.message).toBe('You are already registered for this event.');
+    expect(await held(walker, eventId)).toEqual([first!._id, third!._id].sort());
+    expect((await datesOf(eventId)).map((date) => date.sold)).toEqual([1, 0, 1]);
+    const event = (await t.api('GET', `/api/events/${eventId}`)).body;
+    expect((event.registeredUsers as string[]).filter((id) => id === walker.user._id)).toHaveLength(1);
+    expect(second!.status).toBe('active');
+
+    // An event with one date: one registration per person, as before.
+    const single = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, capacity: 10, title: title('One night') });
+    expect((await register(walker, single, {})).body.message).toBe('Registered successfully');
+    const twice = await register(walker, single, {});
+    expect(twice.status).toBe(200);
+    expect(twice.body.message).toBe('You are already registered for this event.');
+    expect(await held(walker, single)).toEqual([null]);
+  });
+
   it('checks in per date: a ticket for another date is refused, a pass is admitted once on each date', async () => {
     const { eventId, dates, day, pass } = await festival('Gate');
     const [first, second] = dates;

@@ -52,6 +52,12 @@ export interface MyTicket {
   };
 }
 
+/** GET /api/tickets/mine -> every ticket of the caller (the ticket box reads which dates of a free series they hold). */
+export async function getMyTickets(signal?: AbortSignal): Promise<MyTicket[]> {
+  const { data } = await api.get<MyTicket[]>('/tickets/mine', { signal });
+  return Array.isArray(data) ? data.filter((ticket) => ticket && ticket.event) : [];
+}
+
 /** A ticket in a page of My Tickets: its place among the holder's tickets for the same event, whatever page they are on. */
 export type MyPagedTicket = MyTicket & { position?: { index: number; of: number } };
 

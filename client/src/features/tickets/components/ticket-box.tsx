@@ -18,7 +18,8 @@ import type { EventItem } from '../../../types/api';
 import { registerForEvent } from '../api/tickets-api';
 import { useTicketOrder } from '../hooks/use-ticket-order';
 import type { TicketOrder } from '../lib/ticket-order';
-import { datesOnSale } from '../lib/series-dates';
+import { useHeldDates } from '../hooks/use-held-dates';
+import { datesOnSale, datesStillOpen } from '../lib/series-dates';
 import { CheckInLink } from './check-in-link';
 import { OrderSummary } from './order-summary';
 import { PromoCodeField } from './promo-code-field';
@@ -93,8 +94,13 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
   // An event series (docs/decisions/event-series.md): the buyer picks one of its dates on sale, the next by default.
   const series = Boolean(event.dates?.length);
   const [onSale] = useState(() => datesOnSale(event, nowAsWallClock().getTime()));
+  // A free series registers once per person and date: registered for some dates, they may still take the others.
+  const freeSeries = series && !paid && Boolean(userId) && event.status !== 'cancelled';
+  const { held, loading: heldLoading, markHeld } = useHeldDates(event._id, userId, freeSeries && isRegistered);
+  const pickable = freeSeries && isRegistered ? datesStillOpen(onSale, held) : onSale;
+  const moreDates = freeSeries && isRegistered && !heldLoading && pickable.length > 0;
   const [pickedDate, setPickedDate] = useState(() => onSale[0]?._id ?? '');
-  const date = onSale.find((candidate) => candidate._id === pickedDate);
+  const date = pickable.find((candidate) => candidate._id === pickedDate) ?? pickable[0];
   // A series' seats are per date: the event-wide count says nothing about the picked one.
   const known = series ? null : props.seatsAvailable !== undefined ? props.seatsAvailable : event.seatsLeft;
   const seatsLeft = typeof known === 'number' ? known : null;
@@ -117,6 +123,7 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     try {
       const message = await registerForEvent(event._id, userId, 1, date?._id);
       notify.success(message);
+      if (date) markHeld(date._id);
       onEventChange((current) => markRegistered(current, userId, 1));
     } catch (error) {
       notify.error(getErrorMessage(error, t('tickets.registrationFailed')));
@@ -144,11 +151,11 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
   const canBuyMore = isRegistered && paid && !closed && Boolean(userId) && !onBuy;
 
   // The series date picker: the same for a purchase and a free registration.
-  const datePicker = series && onSale.length > 1 ? (
+  const datePicker = series && pickable.length > 1 ? (
     <label className="field ticket-box__date">
       <span className="field__label">{t('tickets.pickDate')}</span>
-      <select className="field__control" value={pickedDate} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
-        {onSale.map((candidate) => (
+      <select className="field__control" value={date?._id ?? ''} onChange={(change) => setPickedDate(change.target.value)} data-testid="series-date">
+        {pickable.map((candidate) => (
           <option key={candidate._id} value={candidate._id}>
             {formatSeriesDate(candidate.startsAt)}
           </option>
@@ -159,13 +166,41 @@ export function TicketBox(props: TicketBoxProps & { onBuy?: (order: TicketOrder)
     <p className="ticket-box__note">{t('tickets.forDate', { date: formatSeriesDate(date.startsAt) })}</p>
   ) : null;
 
+  // On a free series: the dates this person holds, by date (all dates for a pass).
+  const heldDates = freeSeries && isRegistered && !heldLoading ? (
+    <div className="ticket-box__note" data-testid="held-dates">
+      <p>{held.pass ? t('tickets.yourDatesAll') : t('tickets.yourDates')}</p>
+      {held.pass ? null : (
+        <ul>
+          {(event.dates ?? [])
+            .filter((candidate) => held.dateIds.includes(candidate._id))
+            .map((candidate) => (
+              <li key={candidate._id}>{formatSeriesDate(candidate.startsAt)}</li>
+            ))}
+        </ul>
+      )}
+    </div>
+  ) : null;
+
   let action;
   if (cancelled) {
     // The note says sales are closed; a disabled button would only look like something to press.
     action = null;
+  } else if (moreDates) {
+    action = (
+      <>
+        {heldDates}
+        <p className="ticket-box__note">{t('tickets.registerAnotherDate')}</p>
+        {datePicker}
+        <Button block loading={pending} loadingText={t('tickets.registering')} onClick={() => void registerFree()}>
+          {t('tickets.getTicket')}
+        </Button>
+      </>
+    );
   } else if (isRegistered) {
     action = (
       <>
+        {heldDates}
         <Button block disabled>
           {t('tickets.alreadyRegistered')}
         </Button>
