@@ -4,6 +4,7 @@
 // sale itself (every buyer at once through stkPush, then polling confirmPayment as the client does), and the
 // payments audit run as an operator runs it (`npm run audit:payments` with the payment service's settings).
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,6 +14,11 @@ import pg from 'pg';
 // The simulator's own credentials, given to the payment service as if they were a Daraja app's.
 import SIMULATOR_CREDENTIALS from '../simulator/src/credentials.json' with { type: 'json' };
 import { createDatabase, freePorts, root, startApi, startService } from './lib.mjs';
+
+// The payment dialog's push of its result (docs/decisions/payments.md, "Payment results by push"), as the browser follows it.
+const { io } = createRequire(`${root}/server/package.json`)('socket.io-client');
+/** While the push is followed, the dialog's poll is only a fallback (client/src/features/tickets/hooks/use-ticket-payment.ts). */
+export const FALLBACK_POLL_MS = 15_000;
 
 // Measuring helpers the benches on this stack import from here too.
 export { cpuSeconds, loadAverage } from './lib.mjs';
@@ -201,14 +207,59 @@ export async function seedSale(db, { buyers: buyerCount, seats, secret: jwtSecre
 }
 
 /**
- * Every buyer starts a checkout at once (one seat each) and polls confirmPayment every `pollMs` until it is
- * final. Returns the counts, the latencies (ms, unsorted), when the last ticket was confirmed, and the buyers
- * whose payment was confirmed.
+ * What the payment dialog does once its push is accepted (client/src/features/tickets/lib/payment-updates.ts and
+ * hooks/use-ticket-payment.ts): one Socket.IO connection (websocket only) to the API server's /payments namespace,
+ * `payment:follow` with the CheckoutRequestID. `nextPoll(pollMs)` resolves when the dialog would ask confirmPayment
+ * next: at once when the server says the result is recorded (or had been, in the follow's acknowledgement); after
+ * FALLBACK_POLL_MS while the socket follows; after `pollMs` while it does not (yet). `close()` ends the connection,
+ * as the dialog does once the outcome is known.
  */
-export async function runSale(stack, { pollMs, client = createClient() }) {
+export function followPayment(apiUrl, checkoutRequestId) {
+  const socket = io(`${apiUrl}/payments`, { transports: ['websocket'], reconnection: false, timeout: 10_000 });
+  let following = false;
+  let woken = false;
+  let waiter;
+  const wake = () => (waiter ? waiter() : (woken = true));
+  socket.on('payment:settled', (message) => message?.checkoutRequestId === checkoutRequestId && wake());
+  socket.once('connect', () =>
+    socket.timeout(10_000).emit('payment:follow', { checkoutRequestId }, (error, answer) => {
+      following = !error && answer?.ok === true;
+      if (following && answer.settled) wake();
+    }),
+  );
+  return {
+    nextPoll: (pollMs) =>
+      new Promise((resolve) => {
+        if (woken) {
+          woken = false;
+          resolve();
+          return;
+        }
+        const done = () => {
+          clearTimeout(soon);
+          clearTimeout(fallback);
+          waiter = undefined;
+          resolve();
+        };
+        const soon = setTimeout(() => following || done(), pollMs);
+        const fallback = setTimeout(done, FALLBACK_POLL_MS);
+        waiter = done;
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/**
+ * Every buyer starts a checkout at once (one seat each), then follows its payment as the browser's dialog does:
+ * by push (`followPayment`), asking confirmPayment once the result is recorded, with a fallback poll every
+ * FALLBACK_POLL_MS; or every `pollMs` while the socket cannot follow (`FOLLOW=poll`: always, the client before the push).
+ * Returns the counts, the latencies (ms, unsorted), when the last ticket was confirmed, and the buyers whose
+ * payment was confirmed.
+ */
+export async function runSale(stack, { pollMs, client = createClient(), follow = process.env.FOLLOW ?? (process.env.CHECKOUT_VIA === 'adapter' ? 'poll' : 'push') }) {
   // The browser's path (the API server's /pay), or CHECKOUT_VIA=adapter: the original contract's /api on the payment service.
   const checkout = process.env.CHECKOUT_VIA === 'adapter' ? `${stack.pay.url}/api` : `${stack.api.url}/pay`;
-  const sale = { pushLatency: [], confirmLatency: [], confirmed: 0, soldOut: 0, serverErrors: 0, otherFailures: 0, lastConfirmedAt: 0, paid: [], client };
+  const sale = { pushLatency: [], confirmLatency: [], confirmed: 0, confirmRequests: 0, soldOut: 0, serverErrors: 0, otherFailures: 0, lastConfirmedAt: 0, paid: [], client };
   sale.startedAt = performance.now();
   await Promise.all(
     stack.buyers.map(async (buyer, index) => {
@@ -228,20 +279,26 @@ export async function runSale(stack, { pollMs, client = createClient() }) {
         if (push.status === 0) sale.serverErrors += 1;
         return;
       }
-      for (let attempt = 0; attempt < 240; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
-        const res = await client.post(`${checkout}/confirmPayment`, buyer.token, { CheckoutRequestID: push.body.CheckoutRequestID });
-        if (res.status >= 500) sale.serverErrors += 1;
-        if (res.status !== 200 || res.body.status === 'pending') continue;
-        if (res.body.success) {
-          sale.confirmed += 1;
-          sale.lastConfirmedAt = performance.now();
-          sale.confirmLatency.push(sale.lastConfirmedAt - t0);
-          sale.paid.push(buyer);
-        } else sale.otherFailures += 1;
-        return;
+      const followed = follow === 'push' ? followPayment(stack.api.url, push.body.CheckoutRequestID) : undefined;
+      try {
+        for (let attempt = 0; attempt < 240; attempt++) {
+          await (followed ? followed.nextPoll(pollMs) : new Promise((resolve) => setTimeout(resolve, pollMs)));
+          const res = await client.post(`${checkout}/confirmPayment`, buyer.token, { CheckoutRequestID: push.body.CheckoutRequestID });
+          sale.confirmRequests += 1;
+          if (res.status >= 500) sale.serverErrors += 1;
+          if (res.status !== 200 || res.body.status === 'pending') continue;
+          if (res.body.success) {
+            sale.confirmed += 1;
+            sale.lastConfirmedAt = performance.now();
+            sale.confirmLatency.push(sale.lastConfirmedAt - t0);
+            sale.paid.push(buyer);
+          } else sale.otherFailures += 1;
+          return;
+        }
+        sale.otherFailures += 1;
+      } finally {
+        followed?.close();
       }
-      sale.otherFailures += 1;
     }),
   );
   sale.pushLatency.sort((a, b) => a - b);

@@ -5,6 +5,7 @@ import { ConfigError, type AppConfig } from './config.js';
 import type { Logger } from './lib/logger.js';
 import type { RedisConnection } from './lib/redis.js';
 import { attachChatSocket } from './modules/chat/index.js';
+import { attachPaymentUpdates } from './modules/checkout/index.js';
 import type { Services } from './app.js';
 
 /**
@@ -44,9 +45,12 @@ export async function createRealtime(httpServer: HttpServer, config: AppConfig, 
     clustered: Boolean(redis),
     sessionCheckMs: config.socketSessionCheckMs,
   });
+  // The payment dialog's push of its result (its own namespace, no login: guests follow their checkout too).
+  const paymentUpdates = attachPaymentUpdates(io, { payments: services.payments, logger });
   return {
     io,
     async close() {
+      paymentUpdates.close();
       chatSocket.shutdown();
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },

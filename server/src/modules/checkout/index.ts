@@ -30,6 +30,7 @@ export { createRequestGateway, type RequestGateway, type SendOutcome } from './r
 export { createStartCheckoutHandler } from './start-checkout.handler.js';
 export { createConfirmPaymentHandler } from './confirm-payment.handler.js';
 export { createPayRouter } from './pay.routes.js';
+export { attachPaymentUpdates, PAYMENT_UPDATES_NAMESPACE } from './payment-updates.socket.js';
 export { createInstalments, type Instalments } from './instalments.service.js';
 export { createReservationsRouter } from './reservations.routes.js';
 export { depositFor } from './instalment-plan.js';

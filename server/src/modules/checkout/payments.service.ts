@@ -47,6 +47,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     recordPush: createRecordPushHandler(deps).handle,
     abandonOrder: createReleaseOrderHandler(deps).handle,
     settle: (input: SettleRequest) => settle.handle(input),
+    /** After the commit of each result actually recorded: the buyer's dialog is told at once (payment-updates.socket.ts). */
+    onSettled: settle.onSettled,
     /** Paybill payments (docs/decisions/paybill.md): validation, and confirmations settled by the same settle path. */
     paybill: createPaybillHandler({ db: deps.db, settle, logger: deps.logger }),
     pendingPushes: expireHolds.handle,

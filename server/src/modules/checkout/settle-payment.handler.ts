@@ -122,6 +122,8 @@ function refuseMismatchedCallback(input: SettleInput, newStatus: PaymentStatus, 
  */
 export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
   const { db, tickets, logger } = deps;
+  /** Told after the commit of each result actually recorded (the buyer's dialog is pushed the news: payment-updates.socket.ts). */
+  const settledListeners = new Set<(settled: { checkoutRequestId: string; status: PaymentStatus }) => void>();
 
   /** A failed or dismissed prompt leaves a live hold alone while the buyer can still pay it from the M-Pesa menu. */
   const keepsHoldForPaybill = (order: OrderRow, now: Date) =>
@@ -402,13 +404,28 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
     }
     const { result, view, payment } = settled;
     // Counted after the commit, once per result actually recorded (a duplicate changes nothing).
-    if (result.changed) deps.metrics?.settlements.inc({ status: result.status });
+    if (result.changed) {
+      deps.metrics?.settlements.inc({ status: result.status });
+      for (const listener of settledListeners) {
+        try {
+          listener({ checkoutRequestId: result.checkoutRequestId, status: result.status });
+        } catch (error) {
+          logger.error('a settlement listener failed', error);
+        }
+      }
+    }
     if (issued.length > 0) await announce(issuedTo(view, input), issued);
     if (contradiction) tellAboutContradiction(view, contradiction);
     return { ...result, view: describePayment(payment, { status: result.orderStatus, quantity: view.order.quantity }, view.event.title) };
   }
 
-  return { handle };
+  /** Registers a listener for recorded results; returns its removal. */
+  function onSettled(listener: (settled: { checkoutRequestId: string; status: PaymentStatus }) => void) {
+    settledListeners.add(listener);
+    return () => settledListeners.delete(listener);
+  }
+
+  return { handle, onSettled };
 }
 
 export type SettlePaymentHandler = ReturnType<typeof createSettlePaymentHandler>;

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { getQueuePlace, getTransactionPage, joinQueue, registerForEvent } from '../api/tickets-api';
 import { confirmPayment, stkPush } from '../api/payment-client';
 import { CONFIRM_BUTTON_AFTER_MS, paymentFlow, paymentOfUnansweredPush, resumedState, SUCCESS_PAUSE_MS, type PaymentAction, type PaymentTask } from '../lib/payment-flow';
+import { followPayment } from '../lib/payment-updates';
 import { readJson, writeJson } from '../lib/storage';
 import type { AnswerInput, CheckoutQuestion } from '@tukio/shared/checkout-questions';
 import type { TicketOrder } from '../lib/ticket-order';
@@ -24,6 +25,12 @@ export interface TicketPaymentOptions {
   /** A payment followed in the background (dialog closed) ended without tickets. */
   onBackgroundOutcome: (status: string, detail: string | null) => void;
 }
+
+/**
+ * While the /payments socket follows the push (../lib/payment-updates.ts) the result comes by push, and the poll is
+ * only a fallback (a result the socket missed: another instance's without Redis, a Paybill payment of the order).
+ */
+export const FALLBACK_POLL_MS = 15_000;
 
 const pause = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
@@ -94,22 +101,69 @@ export function useTicketPayment(options: TicketPaymentOptions) {
     };
   }, []);
 
+  // The pending push is followed on the /payments socket: its result wakes the waiting poll at once, and while the
+  // socket follows, the poll waits FALLBACK_POLL_MS instead of 3 s. Closed once the outcome is known (the phase moves on).
+  const follow = useRef<{ following: boolean; missed: boolean; wake: (() => void) | null; retime: (() => void) | null }>({ following: false, missed: false, wake: null, retime: null });
+  const followedId = state.phase === 'pending' && !state.pushUnknown ? (state.push?.checkoutRequestId ?? null) : null;
+  useEffect(() => {
+    if (!followedId) return;
+    const current = follow.current;
+    const follower = followPayment(followedId, {
+      onFollowing: (following) => {
+        current.following = following;
+        current.retime?.();
+      },
+      // A result pushed while no poll waits (one is in flight) is kept for the next.
+      onSettled: () => (current.wake ? current.wake() : (current.missed = true)),
+    });
+    return () => {
+      follower.close();
+      current.following = false;
+      current.missed = false;
+    };
+  }, [followedId]);
+
   // The next request, after its delay. A newer task (or leaving) clears the timer and aborts the request; an
   // answer that still comes is the old task's, which the flow ignores.
   const { task } = state;
   useEffect(() => {
     if (!task) return;
     const controller = new AbortController();
-    const timer = window.setTimeout(
-      () =>
-        void run(task, eventId, userId, controller.signal).then((action) => {
-          if (latest.current.mounted) dispatch(action);
-          else if (task.kind === 'push' && latest.current.state.task === task) writeJson(storageKey, paymentFlow(latest.current.state, action).push);
-        }),
-      task.afterMs,
-    );
+    const current = follow.current;
+    const polling = task.kind === 'poll';
+    const setAt = Date.now();
+    let timer = 0;
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      window.clearTimeout(timer);
+      if (current.wake === start) current.wake = null;
+      void run(task, eventId, userId, controller.signal).then((action) => {
+        if (latest.current.mounted) dispatch(action);
+        else if (task.kind === 'push' && latest.current.state.task === task) writeJson(storageKey, paymentFlow(latest.current.state, action).push);
+      });
+    };
+    // A poll waits longer while the socket follows the push; the timer is set again when that changes.
+    const schedule = () => {
+      if (started) return;
+      window.clearTimeout(timer);
+      const delay = polling && current.following ? Math.max(task.afterMs, FALLBACK_POLL_MS) : task.afterMs;
+      timer = window.setTimeout(start, Math.max(0, delay - (Date.now() - setAt)));
+    };
+    schedule();
+    if (polling) {
+      current.wake = start;
+      current.retime = schedule;
+      if (current.missed) {
+        current.missed = false;
+        start();
+      }
+    }
     return () => {
       window.clearTimeout(timer);
+      if (current.wake === start) current.wake = null;
+      if (current.retime === schedule) current.retime = null;
       controller.abort();
     };
   }, [task, eventId, userId, storageKey]);
