@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
+import { logUnhandledRejections } from './lib/unhandled-rejections.js';
 import { startServer } from './server.js';
 
 async function main() {
@@ -12,6 +13,7 @@ async function main() {
     }
     throw error;
   }
+  logUnhandledRejections((message, reason) => console.error(`[tukio] ${message}:`, reason));
   const server = await startServer(config);
   const shutdown = (signal: string) => {
     console.log(`[tukio] ${signal} received, shutting down`);
