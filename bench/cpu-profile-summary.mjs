@@ -1,5 +1,6 @@
 // bench/cpu-profile-summary.mjs — where a .cpuprofile's time went: self time by function and by package
 // (node_modules/<name>, node: internals, our sources), the TOP (default 25) of each.
+// LAST_S=<s>: only the samples of the profile's last seconds (an idle window before the stop, not the start-up).
 // Usage: node bench/cpu-profile-summary.mjs FILE.cpuprofile [...]
 import { readFileSync } from 'node:fs';
 
@@ -9,8 +10,13 @@ for (const file of process.argv.slice(2)) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
   const deltas = profile.timeDeltas;
+  const from = process.env.LAST_S ? profile.endTime - Number(process.env.LAST_S) * 1e6 : -Infinity;
+  let at = profile.startTime;
   // Time the process slept is not work.
-  profile.samples.forEach((id, i) => byId.get(id).callFrame.functionName !== '(idle)' && self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    at += deltas[i] ?? 0;
+    if (at >= from && byId.get(id).callFrame.functionName !== '(idle)') self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0));
+  });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map();
   const byPackage = new Map();

@@ -152,7 +152,7 @@ try {
       REDIS_KEY_PREFIX: KEY_PREFIX, WAITING_ROOM_RATE: String(ADMIT_PER_S), WAITING_ROOM_BURST: String(ADMIT_PER_S), WAITING_ROOM_ADAPTIVE: String(!FIXED_RATE) },
     paymentEnv: { RECONCILE_INTERVAL_MS: '5000', ...profiling },
     output: (name, line) => {
-      if (/"level":(?:50|60)|ALERT/.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
+      if (/"level":(?:50|60)|ALERT|Error|heap|^exited/.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
     },
   });
   db = new pg.Client({ connectionString: database.url });
@@ -167,6 +167,14 @@ try {
   await postgres.start();
   const cpuBefore = processes.map((instance) => cpuSeconds(instance.pid));
   const othersBefore = others.map((instance) => cpuSeconds(instance.pid));
+  // A process that dies mid-sale keeps the CPU it had last been seen with (/proc forgets it).
+  const lastSeen = new Map([...processes, ...others].map((instance) => [instance.pid, cpuSeconds(instance.pid)]));
+  const cpuNow = (pid) => {
+    const now = cpuSeconds(pid);
+    if (now > 0) lastSeen.set(pid, now);
+    return lastSeen.get(pid) ?? 0;
+  };
+  const cpuWatch = setInterval(() => [...lastSeen.keys()].forEach(cpuNow), 1000);
   console.log(
     `\n${topology}: ${BUYERS} buyers within ${ARRIVAL_S} s for ${SEATS} seats; ${single ? '1 API + 1 payment instance, no balancer, no Redis' : `${cluster.apis.length} API + ${cluster.payments.length} payment instances behind HAProxy, Redis`}; ` +
       `waiting room admits ${FIXED_RATE ? `${ADMIT_PER_S}/s` : `from ${ADMIT_PER_S}/s, following the load`}; PIN after ${SIMULATOR_DELAY_MS} ms, polls every ${POLL_MS} ms, timeout ${TIMEOUT_MS} ms; load average before: ${loadAverage()} on ${os.cpus().length} cores`,
@@ -207,7 +215,9 @@ try {
           const place = await post(lineUrl, buyer.token);
           counts.queuePolls += 1;
           if (place.status === 0) {
-            if (place.timedOut) counts.timeouts += 1;
+            // A refused connection: the instance is gone, asking again would loop for ever.
+            if (!place.timedOut) return void counts.refused++;
+            counts.timeouts += 1;
             continue;
           }
           if (place.status >= 500) counts.serverErrors += 1;
@@ -234,7 +244,8 @@ try {
         await sleep(POLL_MS);
         const res = await post(`${cluster.url}/pay/confirmPayment`, buyer.token, { CheckoutRequestID: push.body.CheckoutRequestID });
         if (res.status === 0) {
-          if (res.timedOut) counts.timeouts += 1;
+          if (!res.timedOut) return void counts.refused++;
+          counts.timeouts += 1;
           continue;
         }
         if (res.status >= 500) counts.serverErrors += 1;
@@ -251,9 +262,10 @@ try {
   clearInterval(rateSampler);
   const seconds = (lastConfirmedAt - started) / 1000;
   const wall = (performance.now() - started) / 1000;
-  const cpuOf = processes.map((instance, index) => cpuSeconds(instance.pid) - cpuBefore[index]);
+  clearInterval(cpuWatch);
+  const cpuOf = processes.map((instance, index) => cpuNow(instance.pid) - cpuBefore[index]);
   const cpu = cpuOf.reduce((a, b) => a + b, 0);
-  const otherCpuOf = others.map((instance, index) => cpuSeconds(instance.pid) - othersBefore[index]);
+  const otherCpuOf = others.map((instance, index) => cpuNow(instance.pid) - othersBefore[index]);
   const postgresSeconds = await postgres.stop();
   const otherCpu = otherCpuOf.reduce((a, b) => a + b, 0) + postgresSeconds;
   const commandsAfter = redisStats ? await commandStats(redisStats) : {};

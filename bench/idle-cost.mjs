@@ -2,23 +2,24 @@
 // starts (API and payment instances, the simulator, HAProxy, the PostgreSQL backends of its database), over
 // IDLE_S seconds after it is up. The background work (health checks, job-queue polls, Redis watchdogs, sweeps)
 // is paid by every ticket of a slow sale. Usage: npm run build && node --import tsx bench/idle-cost.mjs
-// Knobs: TOPOLOGY=cluster,single IDLE_S=30 REDIS_URL=redis://127.0.0.1:6379
+// Knobs: TOPOLOGY=cluster,single IDLE_S=30 REDIS_URL=redis://127.0.0.1:6379 CPU_PROFILE_DIR= (bench/cpu-profile.mjs)
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startCluster } from '../deploy/src/cluster.ts';
-import { cpuSeconds, createDatabase, loadAverage } from './lib.mjs';
+import { cpuSeconds, createDatabase, loadAverage, root } from './lib.mjs';
 
 const IDLE_S = Number(process.env.IDLE_S ?? 30);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const profiling = process.env.CPU_PROFILE_DIR ? { NODE_OPTIONS: `--import ${path.join(root, 'bench/cpu-profile.mjs')}`, CPU_PROFILE_DIR: process.env.CPU_PROFILE_DIR } : {};
 for (const topology of (process.env.TOPOLOGY ?? 'cluster,single').split(',')) {
   const single = topology === 'single';
   const database = await createDatabase('tukio_bench_idle');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tukio-bench-idle-'));
   const cluster = await startCluster({
     apis: single ? 1 : 2, payments: single ? 1 : 2, balancer: !single, databaseUrl: database.url, redisUrl: single ? undefined : REDIS_URL, dataDir,
-    env: { REDIS_KEY_PREFIX: `tukio-bench-idle-${process.pid}:` }, paymentEnv: { RECONCILE_INTERVAL_MS: '5000' },
+    env: { REDIS_KEY_PREFIX: `tukio-bench-idle-${process.pid}:`, ...profiling }, paymentEnv: { RECONCILE_INTERVAL_MS: '5000', ...profiling },
   });
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();

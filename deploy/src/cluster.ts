@@ -132,6 +132,8 @@ function startProcess(name: string, command: string, args: string[], env: Record
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   relayLines(name, child.stdout, output);
   relayLines(name, child.stderr, output);
+  // Said in the output too: a bench whose instance died mid-run must not look like a slow one.
+  child.once('exit', (code, signal) => output?.(name, `exited (${code ?? signal})`));
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
