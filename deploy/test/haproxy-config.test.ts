@@ -20,12 +20,6 @@ const backend = (name: string) => {
 };
 
 describe('HAProxy configuration of the cluster', () => {
-  it('keeps connections to the instances open between requests instead of one connection a request', () => {
-    expect(lines).not.toContain('option http-server-close');
-    expect(lines).not.toContain('option httpclose');
-    expect(lines).toContain('http-reuse safe');
-  });
-
   it('checks instances every 3 s while they are up and every 500 ms once one fails, taking one out after 3 failures', () => {
     expect(lines).toContain('default-server inter 3s fastinter 500ms downinter 1s fall 3 rise 2');
   });
