@@ -24,8 +24,13 @@ export interface ClusterOptions {
   port?: number;
   /** PostgreSQL: instances on several processes cannot share the embedded database. */
   databaseUrl: string;
-  /** Redis joins the API instances' sockets (and their rate limits). */
-  redisUrl: string;
+  /** Redis joins the API instances' sockets (and their rate limits); absent: each instance counts alone (one instance only). */
+  redisUrl?: string;
+  /**
+   * HAProxy in front (default true). false: one API and one payment instance talking to each other directly,
+   * as `npm start` runs them (bench/flash-sale.mjs's single stack, measured against the cluster).
+   */
+  balancer?: boolean;
   /** Where the instances keep their files: the API instances share `<dataDir>/api` (uploads), each payment instance has its own journal. */
   dataDir: string;
   /** Run the TypeScript sources through tsx (tests) instead of the built dist/ files (`npm run cluster`). */
@@ -63,6 +68,8 @@ export interface Cluster {
   simulatorKey: string;
   apis: Instance[];
   payments: Instance[];
+  /** The simulator and HAProxy (absent without a balancer): what the benches count apart from the services. */
+  support: Instance[];
   /** Settings shared by every instance (secrets included), for scripts such as the payments audit. */
   apiEnv: Record<string, string>;
   paymentEnvOf(index: number): Record<string, string>;
@@ -125,6 +132,8 @@ function startProcess(name: string, command: string, args: string[], env: Record
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   relayLines(name, child.stdout, output);
   relayLines(name, child.stderr, output);
+  // Said in the output too: a bench whose instance died mid-run must not look like a slow one.
+  child.once('exit', (code, signal) => output?.(name, `exited (${code ?? signal})`));
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -146,14 +155,20 @@ function nodeService(options: ClusterOptions, source: string, built: string): { 
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const haproxy = findHaproxy();
-  if (!haproxy) throw new Error('HAProxy is not installed: `apt-get install -y haproxy` (or set HAPROXY_PATH)');
+  if (!haproxy && options.balancer !== false) throw new Error('HAProxy is not installed: `apt-get install -y haproxy` (or set HAPROXY_PATH)');
+  const balanced = options.balancer ?? true;
   const apiCount = options.apis ?? 2;
   const paymentCount = options.payments ?? 2;
+  if (!balanced && (apiCount !== 1 || paymentCount !== 1)) throw new Error('without a balancer the stack has one API and one payment instance');
+  if (!options.redisUrl && apiCount > 1) throw new Error('several API instances need Redis');
   const secret = () => randomBytes(24).toString('base64url');
   const simulatorKey = secret();
   const [publicPort, paymentPort, darajaPort] = [options.port || (await freePort()), await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${publicPort}`;
-  const paymentUrl = `http://127.0.0.1:${paymentPort}`;
+  const apiPorts = await Promise.all(Array.from({ length: apiCount }, () => freePort()));
+  const paymentPorts = await Promise.all(Array.from({ length: paymentCount }, () => freePort()));
+  // Without a balancer the instances are reached directly.
+  const url = `http://127.0.0.1:${balanced ? publicPort : apiPorts[0]}`;
+  const paymentUrl = `http://127.0.0.1:${balanced ? paymentPort : paymentPorts[0]}`;
   const darajaUrl = `http://127.0.0.1:${darajaPort}`;
   mkdirSync(options.dataDir, { recursive: true });
 
@@ -171,7 +186,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
       DATABASE_URL: options.databaseUrl,
-      REDIS_URL: options.redisUrl,
+      ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
       DATA_DIR: path.join(options.dataDir, 'api'),
       PUBLIC_URL: url,
       PAYMENT_URL: paymentUrl,
@@ -188,7 +203,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     };
     // The first instance applies the migrations; the others start once it has.
     const api = nodeService(options, 'server/src/index.ts', 'server/dist/index.js');
-    const apiPorts = await Promise.all(Array.from({ length: apiCount }, () => freePort()));
     const startApi = async (index: number) => {
       const port = apiPorts[index]!;
       const instance = startProcess(`api${index + 1}`, api.command, api.args, { ...apiEnv, ...options.apiEnvOf?.(index), PORT: String(port) }, `http://127.0.0.1:${port}`, options.output);
@@ -214,9 +228,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // The simulator's own app credentials and certificate, given to the payment instances as a Daraja app's.
     const darajaEnv = paymentServiceEnv(darajaUrl, await (await fetch(`${darajaUrl}/simulator/certificate.pem`)).text(), path.join(options.dataDir, 'daraja-simulator.pem'));
 
-    const paymentPorts = await Promise.all(Array.from({ length: paymentCount }, () => freePort()));
     const haproxyFile = path.join(options.dataDir, 'haproxy.cfg');
-    writeFileSync(
+    if (balanced) writeFileSync(
       haproxyFile,
       haproxyConfig({
         publicBind: `127.0.0.1:${publicPort}`,
@@ -225,8 +238,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         payments: paymentPorts.map((port, index) => ({ name: `pay${index + 1}`, host: '127.0.0.1', port })),
       }),
     );
-    const balancer = startProcess('haproxy', haproxy, ['-db', '-f', haproxyFile], {}, url, options.output);
-    started.push(balancer);
+    const balancer = balanced ? startProcess('haproxy', haproxy!, ['-db', '-f', haproxyFile], {}, url, options.output) : undefined;
+    if (balancer) started.push(balancer);
 
     // Every payment instance shares the callback secret (M-Pesa's callback for one instance's prompt may reach
     // another), talks to the API through the balancer and keeps its own journal.
@@ -260,8 +273,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       }),
     );
     // Through the balancer: both frontends answer once HAProxy's checks see the instances.
-    await waitForOk(`${url}/readyz`, balancer.child, 30_000);
-    await waitForOk(`${paymentUrl}/readyz`, balancer.child, 30_000);
+    if (balancer) {
+      await waitForOk(`${url}/readyz`, balancer.child, 30_000);
+      await waitForOk(`${paymentUrl}/readyz`, balancer.child, 30_000);
+    }
 
     const strip = ({ name, url: instanceUrl, pid, kill, stop }: Started): Instance => ({ name, url: instanceUrl, pid, kill, stop });
     return {
@@ -271,6 +286,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       simulatorKey,
       apis: apis.map(strip),
       payments: payments.map(strip),
+      support: [daraja, ...(balancer ? [balancer] : [])].map(strip),
       apiEnv,
       paymentEnvOf,
       stop: stopAll,

@@ -8,10 +8,18 @@
  * (`TUKIO_SERVER`); a browser keeps it for the session. Upgraded websockets are tunnelled (`timeout tunnel`).
  * Messages between users on different instances go through Redis (the API's socket.io Redis adapter).
  *
- * Failover: health checks every second (API instances: /readyz, their database and Redis; payment instances:
- * /healthz, the process) take a dead or draining instance out within ~3 s; a request
- * whose connection is refused is sent to another instance (`retry-on conn-failure` only: a request an instance
- * may have started, an M-Pesa prompt say, is never sent twice).
+ * Connections: `http-server-close`, a new connection to an instance for every request. Keeping and reusing them
+ * (`http-reuse safe`) was tried for the cluster's CPU per ticket and not kept: with it a request through HAProxy
+ * failed with its connection closed and no answer, and the pass-after-SIGKILL cluster test failed; not understood
+ * yet (docs/decisions/scale-out.md, "What the cluster costs").
+ *
+ * Failover: health checks every 3 s while an instance is up, every 500 ms once one fails (API instances: /readyz,
+ * their database and Redis; payment instances: /healthz, the process) take a dead or draining instance out within
+ * ~4 s; a request whose connection is refused is sent to another instance at once anyway (`retry-on conn-failure`
+ * only: a request an instance may have started, an M-Pesa prompt say, is never sent twice). Every check is a new
+ * connection and, on an API instance, a database and a Redis round trip: once a second on each instance they cost
+ * more than they told. When every instance of a tier fails its checks (a starved machine answers /readyz late),
+ * the tier's unchecked `backup` entries keep it served instead of answering 503 to everyone.
  */
 export interface Backend {
   name: string;
@@ -32,6 +40,8 @@ export interface HaproxyConfigOptions {
 
 const server = (backend: Backend, sticky: boolean) =>
   `  server ${backend.name} ${backend.host}:${backend.port} check${sticky ? ` cookie ${backend.name}` : ''}`;
+/** The same instance, used only while every checked one is out: refused connections still go elsewhere. */
+const fallback = (backend: Backend) => `  server ${backend.name}-fallback ${backend.host}:${backend.port} backup`;
 
 export function haproxyConfig(options: HaproxyConfigOptions): string {
   const timeout = options.serverTimeoutSeconds ?? 60;
@@ -54,7 +64,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '  timeout http-request 10s',
     '  timeout queue 30s',
     '  timeout check 3s',
-    '  default-server inter 1s fall 3 rise 2',
+    '  default-server inter 3s fastinter 500ms downinter 1s fall 3 rise 2',
     '',
     'frontend web',
     `  bind ${options.publicBind}`,
@@ -68,6 +78,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     // Which instance answered: for operators' curl and for the cluster tests.
     '  http-response set-header X-Served-By %[srv_name]',
     ...options.apis.map((backend) => server(backend, true)),
+    ...options.apis.map(fallback),
     '',
     'frontend payments',
     `  bind ${options.paymentBind}`,
@@ -81,6 +92,7 @@ export function haproxyConfig(options: HaproxyConfigOptions): string {
     '  http-check expect status 200',
     '  http-response set-header X-Served-By %[srv_name]',
     ...options.payments.map((backend) => server(backend, false)),
+    ...options.payments.map(fallback),
     '',
   ].join('\n');
 }

@@ -36,6 +36,9 @@ export interface JobQueue {
   stop(timeoutMs: number): Promise<void>;
 }
 
+/** How often a worker looks for jobs nobody told it about: the retry delay, within 2–10 s. */
+export const jobPollSeconds = (retryDelaySeconds: number) => Math.min(10, Math.max(2, retryDelaySeconds));
+
 /** Queue names allow letters, digits, `_`, `-` and `.`: "sms sender" becomes "sms-sender". */
 export const jobName = (name: string) => name.trim().replace(/[^\w.-]+/g, '-');
 
@@ -77,12 +80,17 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     return created;
   };
   const workers = new Map<string, string>();
+  // The poll is the backstop: a job queued here wakes this instance's worker at once (notifyWorker below), so
+  // a poll only finds retries (due no sooner than the retry delay), expired jobs and another instance's one-off
+  // work. Every instance polls every queue (about fifteen), so at 2 s two instances ran 15 queries a second for
+  // nothing; polling at the retry delay (2–10 s) delays none of those by more than one retry delay.
+  const pollingIntervalSeconds = jobPollSeconds(options.retryDelaySeconds);
 
   return {
     async work(name, handler) {
       const queueName = jobName(name);
       await queue(queueName);
-      const id = await boss.work(queueName, { pollingIntervalSeconds: 2 }, async ([job]) => {
+      const id = await boss.work(queueName, { pollingIntervalSeconds }, async ([job]) => {
         try {
           return await handler(job?.data);
         } catch (error) {
