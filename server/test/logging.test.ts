@@ -83,6 +83,22 @@ describe('request ids', () => {
   });
 });
 
+describe('reconciliation failures', () => {
+  it('are an error when the daily run fails, and only noted when an administrator asked (the answer says it)', async () => {
+    const failedLines = () => logs.lines().filter((line) => /^reconciliation [0-9a-f]{24} failed: /.test(line.msg));
+    const before = failedLines().length;
+    // Nothing listens at PAYMENT_URL, so M-Pesa cannot be asked.
+    const asked = await t.api<{ status: string; error: string }>('POST', '/api/admin/reconciliation/run', { token: (await t.loginAdmin()).token });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toMatchObject({ status: 'failed', error: expect.stringMatching(/not reachable/) });
+    expect(failedLines().slice(before).map((line) => line.level)).toEqual(['info']);
+
+    const daily = await t.services.reconciliation.runOnce();
+    expect(daily.status).toBe('failed');
+    expect(failedLines().slice(before).map((line) => line.level)).toEqual(['info', 'error']);
+  });
+});
+
 describe('redaction', () => {
   it('logs a login by route and id, never its password, and never a token from a path or a query', async () => {
     const password = 'Logging-Passw0rd-kept-out';

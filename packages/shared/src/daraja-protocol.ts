@@ -127,17 +127,6 @@ export const SAFARICOM_CALLBACK_IPS = [
   '196.201.212.69',
 ] as const;
 
-/** Result codes the payment service and docs explain. */
-export const RESULT_CODES = {
-  success: 0,
-  insufficientFunds: 1,
-  subscriberLocked: 1001,
-  expired: 1019,
-  cancelledByUser: 1032,
-  unreachable: 1037,
-  wrongPin: 2001,
-} as const;
-
 // --- The reverse path: B2C payouts, reversals and Transaction Status (asynchronous: accepted now, result later) ---
 
 /** `POST /mpesa/b2c/v3/paymentrequest`: v3 carries our OriginatorConversationID, which Daraja keeps unique. */

@@ -36,13 +36,6 @@ export function refundPercent(policy: RefundPolicy): number {
   return 0;
 }
 
-/** The policy in a few words, as the event page and the event forms show it. */
-export function describeRefundPolicy(policy: RefundPolicy): string {
-  if (policy.kind === 'none') return 'No refunds';
-  const what = policy.kind === 'full' ? 'Full refund' : `${policy.percent}% refund`;
-  return policy.untilHours > 0 ? `${what} until ${policy.untilHours} hour${policy.untilHours === 1 ? '' : 's'} before the start` : `${what} until the start`;
-}
-
 export const selfCancelMessages = {
   started: 'This event has already started, so its tickets can no longer be cancelled.',
   noRefunds: 'The organiser gives no refunds for this event, so paid tickets cannot be cancelled.',

@@ -41,3 +41,17 @@ export function mailWallClock(date: Date, language: Language): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 16)}`;
 }
 
+
+const nairobiOptions: Intl.DateTimeFormatOptions = { timeZone: 'Africa/Nairobi', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false };
+const nairobiFormats = {
+  en: [new Intl.DateTimeFormat('en-KE', nairobiOptions), new Intl.DateTimeFormat('en-KE', { ...nairobiOptions, year: 'numeric' })],
+  sw: [new Intl.DateTimeFormat('sw-KE', nairobiOptions), new Intl.DateTimeFormat('sw-KE', { ...nairobiOptions, year: 'numeric' })],
+} satisfies Record<Language, Intl.DateTimeFormat[]>;
+
+/**
+ * A real instant (an offer's or a link's expiry, unlike events' wall-clock starts) as people in Kenya read it in
+ * mails and SMS, in each language: weekday, day, month and time in Nairobi, and the year when `withYear`.
+ */
+export function nairobiTime(date: Date, language: Language, withYear = false): string {
+  return nairobiFormats[language][withYear ? 1 : 0]!.format(date);
+}

@@ -1,12 +1,6 @@
 import { escapeHtml } from '../../lib/html.js';
-import { translator, type Language } from '../../lib/i18n.js';
+import { nairobiTime, translator, type Language } from '../../lib/i18n.js';
 import type { Mail } from '../../lib/mailer.js';
-
-const nairobiDayOptions: Intl.DateTimeFormatOptions = { timeZone: 'Africa/Nairobi', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false };
-const nairobiDay: Record<Language, Intl.DateTimeFormat> = {
-  en: new Intl.DateTimeFormat('en-KE', nairobiDayOptions),
-  sw: new Intl.DateTimeFormat('sw-KE', nairobiDayOptions),
-};
 
 interface Account {
   to: string;
@@ -36,7 +30,7 @@ export function buildDeletionConfirmMail(account: Account, url: string): Mail {
 /** The deletion is scheduled: when the account is erased, and the undo link that works until then. */
 export function buildDeletionScheduledMail(account: Account, url: string, eraseAt: Date, byAdmin: boolean): Mail {
   const t = translator(account.language);
-  const when = nairobiDay[account.language].format(eraseAt);
+  const when = nairobiTime(eraseAt, account.language, true);
   const paragraphs = [t('accountDeletion.scheduledText', { when }), ...(byAdmin ? [t('accountDeletion.scheduledByAdmin')] : []), t('accountDeletion.undoText')];
   return compose(account, t('accountDeletion.scheduledSubject', { when }), paragraphs, url);
 }

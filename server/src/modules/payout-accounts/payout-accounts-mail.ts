@@ -1,7 +1,7 @@
 import type { PayoutDestination } from '@tukio/shared/internal-payouts';
 import { maskKenyanPhone } from '@tukio/shared/phone';
 import { escapeHtml } from '../../lib/html.js';
-import { translator, type Language, type Translate } from '../../lib/i18n.js';
+import { nairobiTime, translator, type Language, type Translate } from '../../lib/i18n.js';
 import type { Mail } from '../../lib/mailer.js';
 
 /** A destination in words ("M-Pesa 0712 ••• 678", "Paybill 247247, account 1234"); phones masked unless told otherwise. */
@@ -15,12 +15,6 @@ export function describeDestination(destination: PayoutDestination, t: Translate
       return t('payoutAccounts.destinationTill', { shortcode: destination.shortcode });
   }
 }
-
-const nairobiTimeOptions: Intl.DateTimeFormatOptions = { timeZone: 'Africa/Nairobi', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false };
-const nairobiTime: Record<Language, Intl.DateTimeFormat> = {
-  en: new Intl.DateTimeFormat('en-KE', nairobiTimeOptions),
-  sw: new Intl.DateTimeFormat('sw-KE', nairobiTimeOptions),
-};
 
 /** The email that tells an organiser their payout destination changed, and that payouts wait until `heldUntil`. */
 export function buildDestinationChangedMail(input: {
@@ -37,7 +31,7 @@ export function buildDestinationChangedMail(input: {
   const url = `${input.publicUrl}/payouts`;
   const lines = [
     t('payoutAccounts.changedText', { previous: describeDestination(input.previous, t), destination }),
-    t('payoutAccounts.changedHold', { until: nairobiTime[input.language].format(input.heldUntil) }),
+    t('payoutAccounts.changedHold', { until: nairobiTime(input.heldUntil, input.language) }),
     t('payoutAccounts.changedNotYou'),
   ];
   const text = `${t('mail.hello', { username: input.username })}\n\n${lines.join('\n\n')}\n\n${t('payoutAccounts.pageLink')}: ${url}\n`;

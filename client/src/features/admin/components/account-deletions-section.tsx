@@ -16,6 +16,7 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import { findAccounts, getAdminDeletions, scheduleAccountDeletion, undoAccountDeletionAsAdmin } from '../api/account-deletions-api';
 
 /** The server asks for 10+ characters: enough for the written request's reference. */
@@ -32,42 +33,21 @@ export function AccountDeletionsSection() {
   const found = useQuery({ queryKey: ['admin:account-search', q], queryFn: ({ signal }) => findAccounts(q, signal), enabled: q.length >= 2 });
   const log = useQuery({ queryKey: LOG_KEY, queryFn: ({ signal }) => getAdminDeletions(signal) });
   const scheduled = (log.data ?? []).filter((row) => row.status === 'scheduled');
-  const [pending, setPending] = useState<{ _id: string; username: string } | null>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [undoing, setUndoing] = useState<string | null>(null);
-
+  // A 409 says what to settle first (tickets still to come, an organiser's events or balances).
+  const deletion = useConfirmedAction(async (account: { _id: string; username: string }) => {
+    if (reason.trim().length < REASON_MIN) return t('admin.deletionReasonRequired');
+    const answer = await scheduleAccountDeletion(account._id, reason.trim());
+    notify.success(t('admin.deletionDone', { username: account.username, when: formatDateTime(answer.eraseAt) }));
+    setReason('');
+    await queryClient.invalidateQueries({ queryKey: LOG_KEY });
+  }, t('admin.deletionFailed'));
+  const pending = deletion.item;
   // Each account gets its own reason: what was typed for another one never carries over.
   const ask = (account: { _id: string; username: string }) => {
     setReason('');
-    setError(null);
-    setPending(account);
-  };
-  const close = () => {
-    if (busy) return;
-    setPending(null);
-    setError(null);
-  };
-  const confirm = async (account: { _id: string; username: string }) => {
-    if (reason.trim().length < REASON_MIN) {
-      setError(t('admin.deletionReasonRequired'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await scheduleAccountDeletion(account._id, reason.trim());
-      notify.success(t('admin.deletionDone', { username: account.username, when: formatDateTime(answer.eraseAt) }));
-      setPending(null);
-      setReason('');
-      await queryClient.invalidateQueries({ queryKey: LOG_KEY });
-    } catch (failure) {
-      // A 409 says what to settle first (tickets still to come, an organiser's events or balances).
-      setError(getErrorMessage(failure, t('admin.deletionFailed')));
-    } finally {
-      setBusy(false);
-    }
+    deletion.ask(account);
   };
   const undo = async (userId: string, username: string) => {
     setUndoing(userId);
@@ -135,17 +115,13 @@ export function AccountDeletionsSection() {
       )}
 
       <ConfirmDialog
-        open={pending !== null}
+        {...deletion.dialog}
         title={t('admin.deletionDialogTitle', { username: pending?.username ?? '' })}
         description={<p>{graceDays !== undefined ? t('admin.deletionsIntro', { days: graceDays }) : null}</p>}
         confirmLabel={t('admin.deletionConfirm')}
         busyLabel={t('admin.working')}
         dismissLabel={t('admin.cancel')}
         tone="danger"
-        busy={busy}
-        error={error}
-        onConfirm={() => pending && void confirm(pending)}
-        onClose={close}
       >
         <TextAreaField label={t('admin.deletionReason')} hint={t('admin.deletionReasonHint')} value={reason} rows={2} maxLength={1000} data-autofocus onChange={(event) => setReason(event.target.value)} />
       </ConfirmDialog>

@@ -14,6 +14,7 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import {
   getAdminPayouts,
   getLedgerBalances,
@@ -65,52 +66,35 @@ export function FinanceSection() {
   const balances = useQuery({ queryKey: ['admin', 'ledger-balances'], queryFn: ({ signal }) => getLedgerBalances(signal) });
   const payouts = useQuery({ queryKey: ['admin', 'payouts', filter], queryFn: ({ signal }) => getAdminPayouts(filter, signal) });
   const holds = useQuery({ queryKey: ['admin', 'payout-holds'], queryFn: ({ signal }) => getPayoutHolds(signal) });
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
   const [holdEventId, setHoldEventId] = useState('');
   const [holdReason, setHoldReason] = useState('');
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin'] });
 
-  const close = () => {
-    if (busy) return;
-    setPending(null);
-    setActionError(null);
-  };
-
-  const run = async (action: Pending) => {
-    setBusy(true);
-    setActionError(null);
-    try {
-      if (action.kind === 'retry') {
-        const answer = await retryPayout(action.row.payoutId);
-        notify.success(answer.newPayoutId ? t('admin.payoutRetried', { amount: formatShillings(action.row.amount), username: action.row.username }) : t('admin.payoutRetriedWaiting'));
-      } else if (action.kind === 'hold') {
-        await holdEventPayouts(action.eventId, action.reason);
-        notify.success(t('admin.payoutHeld'));
-        setHoldEventId('');
-        setHoldReason('');
-      } else if (action.kind === 'release') {
-        await releaseEventPayouts(action.eventId);
-        notify.success(t('admin.payoutReleased'));
-        setHoldEventId('');
-      } else {
-        const answer = await setEarlyPayouts(action.organiserId, action.allowed);
-        notify.success(t(answer.earlyPayouts ? 'admin.earlyPayoutsOn' : 'admin.earlyPayoutsOff', { username: action.username }));
-      }
-      setPending(null);
-      refresh();
-    } catch (error) {
-      setActionError(getErrorMessage(error, t('admin.financeActionFailed')));
-    } finally {
-      setBusy(false);
+  const confirmation = useConfirmedAction(async (action: Pending) => {
+    if (action.kind === 'retry') {
+      const answer = await retryPayout(action.row.payoutId);
+      notify.success(answer.newPayoutId ? t('admin.payoutRetried', { amount: formatShillings(action.row.amount), username: action.row.username }) : t('admin.payoutRetriedWaiting'));
+    } else if (action.kind === 'hold') {
+      await holdEventPayouts(action.eventId, action.reason);
+      notify.success(t('admin.payoutHeld'));
+      setHoldEventId('');
+      setHoldReason('');
+    } else if (action.kind === 'release') {
+      await releaseEventPayouts(action.eventId);
+      notify.success(t('admin.payoutReleased'));
+      setHoldEventId('');
+    } else {
+      const answer = await setEarlyPayouts(action.organiserId, action.allowed);
+      notify.success(t(answer.earlyPayouts ? 'admin.earlyPayoutsOn' : 'admin.earlyPayoutsOff', { username: action.username }));
     }
-  };
+    refresh();
+  }, t('admin.financeActionFailed'));
+  const { item: pending, ask } = confirmation;
 
   const askHold = (event: FormEvent) => {
     event.preventDefault();
-    setPending({ kind: 'hold', eventId: holdEventId.trim(), reason: holdReason.trim() });
+    ask({ kind: 'hold', eventId: holdEventId.trim(), reason: holdReason.trim() });
   };
 
   const dialog = pending ? dialogText(pending) : null;
@@ -229,7 +213,7 @@ export function FinanceSection() {
                   </dl>
                   <div className="button-row">
                     {row.status === 'failed' && !row.retriedAt ? (
-                      <Button className="btn--sm" onClick={() => setPending({ kind: 'retry', row })}>
+                      <Button className="btn--sm" onClick={() => ask({ kind: 'retry', row })}>
                         {t('admin.retryPayout')}
                       </Button>
                     ) : null}
@@ -237,7 +221,7 @@ export function FinanceSection() {
                     <Button
                       variant="secondary"
                       className="btn--sm"
-                      onClick={() => setPending({ kind: 'early', organiserId: row.organiserId, username: row.username, allowed: !trusted })}
+                      onClick={() => ask({ kind: 'early', organiserId: row.organiserId, username: row.username, allowed: !trusted })}
                     >
                       {trusted ? t('admin.stopEarlyPayoutsFor', { username: row.username }) : t('admin.allowEarlyPayoutsFor', { username: row.username })}
                     </Button>
@@ -270,7 +254,7 @@ export function FinanceSection() {
                 <strong>{hold.title}</strong>
                 <p className="muted">{t('admin.heldBecause', { organiser: hold.organiser, reason: hold.reason, when: formatDateTime(hold.heldAt) })}</p>
               </div>
-              <Button variant="secondary" className="btn--sm" onClick={() => setPending({ kind: 'release', eventId: hold.eventId })}>
+              <Button variant="secondary" className="btn--sm" onClick={() => ask({ kind: 'release', eventId: hold.eventId })}>
                 {t('admin.releasePayouts')}
               </Button>
             </li>
@@ -287,7 +271,7 @@ export function FinanceSection() {
           <Button type="submit" variant="danger" className="btn--sm" disabled={!holdEventId.trim()}>
             {t('admin.holdPayouts')}
           </Button>
-          <Button variant="secondary" className="btn--sm" disabled={!holdEventId.trim()} onClick={() => setPending({ kind: 'release', eventId: holdEventId.trim() })}>
+          <Button variant="secondary" className="btn--sm" disabled={!holdEventId.trim()} onClick={() => ask({ kind: 'release', eventId: holdEventId.trim() })}>
             {t('admin.releasePayouts')}
           </Button>
         </div>
@@ -296,18 +280,12 @@ export function FinanceSection() {
       <UnmatchedPaymentsSection />
 
       <ConfirmDialog
-        open={pending !== null}
+        {...confirmation.dialog}
         title={dialog?.title ?? ''}
         description={dialog ? <p>{dialog.description}</p> : null}
         confirmLabel={dialog?.confirm ?? ''}
         busyLabel={t('admin.working')}
         tone={dialog?.tone ?? 'primary'}
-        busy={busy}
-        error={actionError}
-        onConfirm={() => {
-          if (pending) void run(pending);
-        }}
-        onClose={close}
       />
     </section>
   );

@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/form-field';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
@@ -35,37 +36,14 @@ export function ReconciliationPanel() {
   const runs = useQuery({ queryKey: ['admin', 'reconciliation'], queryFn: ({ signal }) => getReconciliations(signal) });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [reviewing, setReviewing] = useState<ReconciliationFinding | null>(null);
   const [note, setNote] = useState('');
-  const [reviewBusy, setReviewBusy] = useState(false);
-  const [reviewError, setReviewError] = useState<string | null>(null);
-
-  const closeReview = () => {
-    if (reviewBusy) return;
-    setReviewing(null);
-    setNote('');
-    setReviewError(null);
-  };
-
-  const review = async (finding: ReconciliationFinding) => {
-    if (note.trim().length < MIN_NOTE) {
-      setReviewError(t('admin.reconcileNoteShort'));
-      return;
-    }
-    setReviewBusy(true);
-    setReviewError(null);
-    try {
-      await reviewFinding(finding._id, note.trim());
-      notify.success(t('admin.reconcileReviewed'));
-      setReviewing(null);
-      setNote('');
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'reconciliation'] });
-    } catch (caught) {
-      setReviewError(getErrorMessage(caught, t('admin.financeActionFailed')));
-    } finally {
-      setReviewBusy(false);
-    }
-  };
+  const review = useConfirmedAction(async (finding: ReconciliationFinding) => {
+    if (note.trim().length < MIN_NOTE) return t('admin.reconcileNoteShort');
+    await reviewFinding(finding._id, note.trim());
+    notify.success(t('admin.reconcileReviewed'));
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'reconciliation'] });
+  }, t('admin.financeActionFailed'));
+  const reviewing = review.item;
 
   const runNow = async () => {
     setBusy(true);
@@ -130,7 +108,15 @@ export function ReconciliationPanel() {
                             </span>
                           ) : REVIEWABLE.includes(finding.kind) ? (
                             <span className="button-row">
-                              <Button variant="secondary" className="btn--sm" onClick={() => setReviewing(finding)} aria-label={t('admin.reconcileMarkReviewedOf', { receipt: finding.transId })}>
+                              <Button
+                                variant="secondary"
+                                className="btn--sm"
+                                onClick={() => {
+                                  setNote('');
+                                  review.ask(finding);
+                                }}
+                                aria-label={t('admin.reconcileMarkReviewedOf', { receipt: finding.transId })}
+                              >
                                 {t('admin.reconcileMarkReviewed')}
                               </Button>
                             </span>
@@ -146,18 +132,12 @@ export function ReconciliationPanel() {
         </ul>
       )}
       <ConfirmDialog
-        open={reviewing !== null}
+        {...review.dialog}
         title={t('admin.reconcileReviewTitle')}
         description={reviewing ? <p>{t('admin.reconcileReviewDescription', { kind: t(KIND[reviewing.kind]), receipt: reviewing.transId })}</p> : null}
         confirmLabel={t('admin.reconcileMarkReviewed')}
         busyLabel={t('admin.working')}
         tone="primary"
-        busy={reviewBusy}
-        error={reviewError}
-        onConfirm={() => {
-          if (reviewing) void review(reviewing);
-        }}
-        onClose={closeReview}
       >
         <TextField label={t('admin.reconcileNote')} name="note" value={note} onChange={(event) => setNote(event.target.value)} hint={t('admin.reconcileNoteHint')} />
       </ConfirmDialog>

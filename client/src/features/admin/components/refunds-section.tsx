@@ -16,6 +16,7 @@ import { getErrorMessage, getErrorStatus } from '../../../lib/errors';
 import { formatDateTime, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import { REFUND_REASON, REFUND_STATUS } from '../../../lib/refund-labels';
 import { getRefundsPage, retryRefund, type RefundRow, type RefundStatus } from '../api/admin-api';
 
@@ -48,41 +49,23 @@ export function RefundsSection() {
   const headingId = useId();
   const [filter, setFilter] = useState<Filter>('');
   const list = usePagedList(`admin:refunds:${filter}`, (cursor, signal) => getRefundsPage(filter, cursor, signal));
-  const [retrying, setRetrying] = useState<RefundRow | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [retryError, setRetryError] = useState<string | null>(null);
 
   const rows = list.items;
   // After a retry: the first page as the server now has it (the loaded rows stay shown meanwhile).
   const refresh = list.reload;
 
-  const closeRetry = () => {
-    if (busy) return;
-    setRetrying(null);
-    setRetryError(null);
-  };
-
-  const confirmRetry = async (row: RefundRow) => {
-    setBusy(true);
-    setRetryError(null);
+  const retry = useConfirmedAction(async (row: RefundRow) => {
     try {
       await retryRefund(row.refundId);
       notify.success(t('admin.refundQueued', { amount: formatShillings(row.refundAmount), username: row.username }));
-      setRetrying(null);
-      refresh();
     } catch (error) {
-      if (getErrorStatus(error) === 409) {
-        // It moved on meanwhile (another admin, or it is no longer failed): show where it is now.
-        notify.info(getErrorMessage(error, t('admin.refundNoLongerFailed')));
-        setRetrying(null);
-        refresh();
-      } else {
-        setRetryError(getErrorMessage(error, t('admin.refundRetryFailed')));
-      }
-    } finally {
-      setBusy(false);
+      if (getErrorStatus(error) !== 409) throw error;
+      // It moved on meanwhile (another admin, or it is no longer failed): show where it is now.
+      notify.info(getErrorMessage(error, t('admin.refundNoLongerFailed')));
     }
-  };
+    refresh();
+  }, t('admin.refundRetryFailed'));
+  const retrying = retry.item;
 
   return (
     <section className="admin-section refunds" aria-labelledby={headingId}>
@@ -113,7 +96,7 @@ export function RefundsSection() {
         <ul className="refunds__list">
           {rows.map((row) => (
             <li key={row.refundId}>
-              <RefundCard row={row} onRetry={() => setRetrying(row)} />
+              <RefundCard row={row} onRetry={() => retry.ask(row)} />
             </li>
           ))}
         </ul>
@@ -121,7 +104,7 @@ export function RefundsSection() {
       <LoadMore shown={rows.length} total={list.total} hasMore={list.hasMore} loading={list.loadingMore} error={list.loadMoreError} onLoadMore={list.loadMore} />
 
       <ConfirmDialog
-        open={retrying !== null}
+        {...retry.dialog}
         title={t('admin.retryRefundTitle')}
         description={
           retrying ? (
@@ -134,12 +117,6 @@ export function RefundsSection() {
         confirmLabel={t('admin.retryRefund')}
         busyLabel={t('admin.queuing')}
         tone="primary"
-        busy={busy}
-        error={retryError}
-        onConfirm={() => {
-          if (retrying) void confirmRetry(retrying);
-        }}
-        onClose={closeRetry}
       />
     </section>
   );

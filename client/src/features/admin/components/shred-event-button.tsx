@@ -7,9 +7,9 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/form-field';
-import { getErrorMessage } from '../../../lib/errors';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import type { ListedEvent } from '../../../types/api';
 import { shredEvent } from '../api/retention-api';
 
@@ -18,51 +18,26 @@ const REASON_MIN = 3;
 
 export function ShredEventButton({ event }: { event: ListedEvent }) {
   const t = useT();
-  const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const close = () => {
-    if (busy) return;
-    setOpen(false);
-    setError(null);
-  };
-  const confirm = async () => {
-    if (reason.trim().length < REASON_MIN) {
-      setError(t('admin.shredReasonRequired'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await shredEvent(event._id, reason.trim());
-      notify.success(t('admin.shredDone', { title: event.title, count: answer.rowsErased }));
-      setOpen(false);
-      setReason('');
-    } catch (failure) {
-      setError(getErrorMessage(failure, t('admin.shredFailed')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const shred = useConfirmedAction(async () => {
+    if (reason.trim().length < REASON_MIN) return t('admin.shredReasonRequired');
+    const answer = await shredEvent(event._id, reason.trim());
+    notify.success(t('admin.shredDone', { title: event.title, count: answer.rowsErased }));
+    setReason('');
+  }, t('admin.shredFailed'));
 
   return (
     <>
-      <Button variant="secondary" className="btn--sm" aria-label={t('admin.shredButtonLabel', { title: event.title })} onClick={() => setOpen(true)}>
+      <Button variant="secondary" className="btn--sm" aria-label={t('admin.shredButtonLabel', { title: event.title })} onClick={() => shred.ask(event)}>
         {t('admin.shred')}
       </Button>
       <ConfirmDialog
-        open={open}
+        {...shred.dialog}
         title={t('admin.shredTitle', { title: event.title })}
         description={<p>{t('admin.shredDescription')}</p>}
         confirmLabel={t('admin.shredConfirm')}
         busyLabel={t('admin.working')}
         tone="danger"
-        busy={busy}
-        error={error}
-        onConfirm={() => void confirm()}
-        onClose={close}
       >
         <TextField label={t('admin.shredReason')} name="reason" value={reason} onChange={(change) => setReason(change.target.value)} hint={t('admin.shredReasonHint')} autoComplete="off" />
       </ConfirmDialog>

@@ -12,6 +12,7 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatDateTime, formatShillings } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import { getUnmatchedPayments, refundUnmatchedPayment, type UnmatchedPaymentRow, type UnmatchedPaymentStatus } from '../api/finance-api';
 
 /* Catalog keys (admin.*). */
@@ -30,37 +31,14 @@ export function UnmatchedPaymentsSection() {
   const headingId = useId();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: ['admin', 'unmatched-payments'], queryFn: ({ signal }) => getUnmatchedPayments(signal) });
-  const [pending, setPending] = useState<UnmatchedPaymentRow | null>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
-
-  const close = () => {
-    if (busy) return;
-    setPending(null);
-    setReason('');
-    setActionError(null);
-  };
-
-  const refund = async (row: UnmatchedPaymentRow) => {
-    if (reason.trim().length < MIN_REASON) {
-      setActionError(t('admin.unmatchedReasonShort'));
-      return;
-    }
-    setBusy(true);
-    setActionError(null);
-    try {
-      await refundUnmatchedPayment(row._id, reason.trim());
-      notify.success(t('admin.unmatchedRefundStarted', { amount: formatShillings(row.amount) }));
-      setPending(null);
-      setReason('');
-      void queryClient.invalidateQueries({ queryKey: ['admin'] });
-    } catch (error) {
-      setActionError(getErrorMessage(error, t('admin.financeActionFailed')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const refund = useConfirmedAction(async (row: UnmatchedPaymentRow) => {
+    if (reason.trim().length < MIN_REASON) return t('admin.unmatchedReasonShort');
+    await refundUnmatchedPayment(row._id, reason.trim());
+    notify.success(t('admin.unmatchedRefundStarted', { amount: formatShillings(row.amount) }));
+    void queryClient.invalidateQueries({ queryKey: ['admin'] });
+  }, t('admin.financeActionFailed'));
+  const pending = refund.item;
 
   const rows = list.data ?? [];
   return (
@@ -104,7 +82,10 @@ export function UnmatchedPaymentsSection() {
                   </dl>
                   {row.status === 'waiting' ? (
                     <div className="button-row">
-                      <Button variant="danger" className="btn--sm" onClick={() => setPending(row)}>
+                      <Button variant="danger" className="btn--sm" onClick={() => {
+                          setReason('');
+                          refund.ask(row);
+                        }}>
                         {t('admin.unmatchedRefund')}
                       </Button>
                     </div>
@@ -116,18 +97,12 @@ export function UnmatchedPaymentsSection() {
         </ul>
       )}
       <ConfirmDialog
-        open={pending !== null}
+        {...refund.dialog}
         title={t('admin.unmatchedRefundTitle')}
         description={pending ? <p>{t('admin.unmatchedRefundDescription', { amount: formatShillings(pending.amount), receipt: pending.transId })}</p> : null}
         confirmLabel={t('admin.unmatchedRefund')}
         busyLabel={t('admin.working')}
         tone="danger"
-        busy={busy}
-        error={actionError}
-        onConfirm={() => {
-          if (pending) void refund(pending);
-        }}
-        onClose={close}
       >
         <TextField label={t('admin.unmatchedReason')} name="reason" value={reason} onChange={(event) => setReason(event.target.value)} hint={t('admin.unmatchedReasonHint')} />
       </ConfirmDialog>

@@ -15,10 +15,6 @@ const seg = (value: string) => encodeURIComponent(value);
 // Shared with the admin and tickets features, so it lives in src/types.
 export type { EventItem };
 
-// Public lists read anonymously (see ./public-events-api).
-export { getPopularEvents, getUpcomingEvents } from './public-events-api';
-export { searchEvents } from './search-events-api';
-export type { EventPage, EventSearchParams } from './search-events-api';
 
 /** GET /api/events/:id -> the event (404 when unknown or not visible to the caller). */
 export async function getEvent(id: string, signal?: AbortSignal): Promise<EventItem> {

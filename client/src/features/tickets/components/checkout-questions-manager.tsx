@@ -12,6 +12,7 @@ import { FormMessage } from '../../../components/ui/form-message';
 import { getErrorMessage } from '../../../lib/errors';
 import { useT } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import { createQuestion, deleteQuestion, listQuestions, reorderQuestions, updateQuestion, type QuestionDraft } from '../api/checkout-questions-api';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 
@@ -49,9 +50,6 @@ export default function CheckoutQuestionsManager({ eventId }: { eventId: string 
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [moving, setMoving] = useState(false);
-  const [removing, setRemoving] = useState<CheckoutQuestion | null>(null);
-  const [removeBusy, setRemoveBusy] = useState(false);
-  const [removeError, setRemoveError] = useState<string | null>(null);
   const list = questions.data ?? [];
 
   const change = <K extends keyof DraftValues>(field: K, value: DraftValues[K]) => setValues((current) => ({ ...current, [field]: value }));
@@ -93,25 +91,15 @@ export default function CheckoutQuestionsManager({ eventId }: { eventId: string 
     }
   };
 
-  const confirmRemove = async () => {
-    if (!removing) return;
-    setRemoveBusy(true);
-    setRemoveError(null);
-    try {
-      await deleteQuestion(eventId, removing._id);
-      if (editing === removing._id) {
-        setEditing(null);
-        setValues(emptyDraft);
-      }
-      setRemoving(null);
-      notify.success(t('tickets.cqDeleted'));
-      await queryClient.invalidateQueries({ queryKey: key });
-    } catch (error) {
-      setRemoveError(getErrorMessage(error, t('tickets.cqDeleteFailed')));
-    } finally {
-      setRemoveBusy(false);
+  const removal = useConfirmedAction(async (question: CheckoutQuestion) => {
+    await deleteQuestion(eventId, question._id);
+    if (editing === question._id) {
+      setEditing(null);
+      setValues(emptyDraft);
     }
-  };
+    notify.success(t('tickets.cqDeleted'));
+    void queryClient.invalidateQueries({ queryKey: key });
+  }, t('tickets.cqDeleteFailed'));
 
   const typeName = (id: string | null) => (id ? (typeList.find((type) => type._id === id)?.name ?? '') : '');
 
@@ -158,7 +146,7 @@ export default function CheckoutQuestionsManager({ eventId }: { eventId: string 
                 >
                   {t('tickets.cqEdit')}
                 </Button>
-                <Button variant="ghost" className="btn--sm" onClick={() => setRemoving(question)} aria-label={t('tickets.cqDeleteNamed', { label: question.label })}>
+                <Button variant="ghost" className="btn--sm" onClick={() => removal.ask(question)} aria-label={t('tickets.cqDeleteNamed', { label: question.label })}>
                   {t('tickets.cqDelete')}
                 </Button>
               </div>
@@ -232,18 +220,12 @@ export default function CheckoutQuestionsManager({ eventId }: { eventId: string 
       </form>
 
       <ConfirmDialog
-        open={removing !== null}
-        title={t('tickets.cqDeleteTitle', { label: removing?.label ?? '' })}
+        {...removal.dialog}
+        title={t('tickets.cqDeleteTitle', { label: removal.item?.label ?? '' })}
         description={t('tickets.cqDeleteDescription')}
         confirmLabel={t('tickets.cqDelete')}
         busyLabel={t('tickets.removing')}
         tone="danger"
-        busy={removeBusy}
-        error={removeError}
-        onConfirm={() => void confirmRemove()}
-        onClose={() => {
-          if (!removeBusy) setRemoving(null);
-        }}
       />
     </div>
   );

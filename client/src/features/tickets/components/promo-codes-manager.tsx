@@ -14,6 +14,7 @@ import { FormMessage } from '../../../components/ui/form-message';
 import { getErrorMessage, getServerFieldError } from '../../../lib/errors';
 import { formatEventDate, formatEventTime, formatShillings } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
+import { useConfirmedAction } from '../../../hooks/use-confirmed-action';
 import { getTicketTypes } from '../../../lib/ticket-types-api';
 import { createPromoCode, listPromoCodes, removePromoCode, type PromoCode, type PromoCodeKind } from '../api/order-api';
 import { t, useT } from '../../../lib/i18n';
@@ -61,9 +62,6 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
   const [errors, setErrors] = useState<CodeErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const [removing, setRemoving] = useState<PromoCode | null>(null);
-  const [removeBusy, setRemoveBusy] = useState(false);
-  const [removeError, setRemoveError] = useState<string | null>(null);
   const typeList = types.data?.ticketTypes ?? [];
   const typeName = (id: string) => typeList.find((type) => type._id === id)?.name ?? 'a removed type';
 
@@ -102,21 +100,11 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
     }
   };
 
-  const confirmRemove = async () => {
-    if (!removing) return;
-    setRemoveBusy(true);
-    setRemoveError(null);
-    try {
-      const result = await removePromoCode(eventId, removing._id);
-      notify.success(result.msg);
-      setRemoving(null);
-      reloadCodes();
-    } catch (error) {
-      setRemoveError(getErrorMessage(error, t('tickets.promoRemoveFailed')));
-    } finally {
-      setRemoveBusy(false);
-    }
-  };
+  const removal = useConfirmedAction(async (code: PromoCode) => {
+    notify.success((await removePromoCode(eventId, code._id)).msg);
+    reloadCodes();
+  }, t('tickets.promoRemoveFailed'));
+  const removing = removal.item;
 
   if (!codes.data) {
     return <LoadingOrFailure error={codes.error} reload={reloadCodes} loadingText={t('tickets.loadingPromoCodes')} failureText={t('tickets.promoLoadFailed')} />;
@@ -143,10 +131,7 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
               <Button
                 variant="ghost"
                 className="btn--sm promo-panel__remove"
-                onClick={() => {
-                  setRemoveError(null);
-                  setRemoving(code);
-                }}
+                onClick={() => removal.ask(code)}
               >
                 {t('tickets.deleteCode', { code: code.code })}
               </Button>
@@ -211,7 +196,7 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
       </form>
 
       <ConfirmDialog
-        open={removing !== null}
+        {...removal.dialog}
         title={t('tickets.deleteQuestion', { code: removing?.code ?? t('tickets.thePromoCode') })}
         description={
           removing && removing.uses > 0
@@ -220,12 +205,6 @@ export default function PromoCodesManager({ eventId }: { eventId: string }) {
         }
         confirmLabel={removing && removing.uses > 0 ? t('tickets.endCode') : t('tickets.deleteTheCode')}
         busyLabel={t('tickets.removing')}
-        busy={removeBusy}
-        error={removeError}
-        onConfirm={() => void confirmRemove()}
-        onClose={() => {
-          if (!removeBusy) setRemoving(null);
-        }}
       />
     </div>
   );
