@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import { roleAllows, type TeamAccess, type TeamAccessCheck, type TeamOrganiserAccessCheck, type TeamPermission, type TeamRole } from '../../lib/team-access.js';
@@ -89,8 +89,9 @@ export function createTeamsService(deps: TeamsServiceDeps) {
   }
 
   /** The invitation email, to the invited account's address or the email it named. */
-  async function invitationMail(row: JoinedInvitation) {
-    const account = row.invitation.inviteeId ? await accountContact(db, row.invitation.inviteeId) : undefined;
+  async function invitationMail(row: JoinedInvitation, executor: Executor) {
+    // Read with the caller's transaction: a second connection would wait on it where the database has one (PGlite).
+    const account = row.invitation.inviteeId ? await accountContact(executor, row.invitation.inviteeId) : undefined;
     return buildTeamInvitationMail({
       to: account?.email ?? row.invitation.inviteeEmail!,
       language: account?.language ?? 'en',
@@ -137,7 +138,7 @@ export function createTeamsService(deps: TeamsServiceDeps) {
         const txRepo = createTeamsRepository(tx);
         const row = await txRepo.insertInvitation({ organiserId: user.id, eventId: input.eventId, inviteeId: invitee.id, inviteeEmail: invitee.email, role: input.role, expiresAt: invitationExpiry(new Date()) });
         const joined = (await txRepo.findInvitation(row.id))!;
-        await deps.mail.send(await invitationMail(joined), `team invitation ${row.id}`, tx);
+        await deps.mail.send(await invitationMail(joined, tx), `team invitation ${row.id}`, tx);
         return joined;
       });
       return invitationView(created);
@@ -183,7 +184,7 @@ export function createTeamsService(deps: TeamsServiceDeps) {
         const ended = await createTeamsRepository(tx).renew(id, user.id, expiresAt, new Date(expiresAt.getTime() - RESEND_GUARD_MS), now);
         if (!ended) return undefined;
         const joined = { ...row, invitation: ended };
-        await deps.mail.send(await invitationMail(joined), `team invitation ${id} resent`, tx);
+        await deps.mail.send(await invitationMail(joined, tx), `team invitation ${id} resent`, tx);
         return joined;
       });
       if (renewed) return invitationView(renewed);
