@@ -1,5 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { teamInvitations } from '../../server/src/db/schema.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
@@ -13,6 +15,7 @@ import { seriousErrors, startHarness, type Harness } from './helpers/harness.js'
 let h: Harness;
 let organiser: Session;
 let gatekeeper: Session;
+let latecomer: Session;
 let eventId: string;
 let code: string;
 const title = 'Eldoret Harvest Fair';
@@ -30,7 +33,8 @@ beforeAll(async () => {
   organiser = await h.server.createUser('chepkoech');
   gatekeeper = await h.server.createUser('gatekeeper');
   const guest = await h.server.createUser('mgeni');
-  for (const session of [organiser, gatekeeper, guest]) await setAvatar(h, session);
+  latecomer = await h.server.createUser('chelewa');
+  for (const session of [organiser, gatekeeper, guest, latecomer]) await setAvatar(h, session);
   eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 8, title });
   const registered = await h.server.api('POST', `/api/events/register/${eventId}`, { token: guest.token, body: { tickets: 1 } });
   expect(registered.status).toBe(200);
@@ -90,5 +94,38 @@ describe('team invitation', () => {
 
     expect(seriousErrors(owner.errors)).toEqual([]);
     expect(seriousErrors(helper.errors)).toEqual([]);
+  });
+
+  it('an expired invitation shows as expired to both; the organiser resends it and the invitee can accept again', async () => {
+    const sent = await h.server.api('POST', '/api/teams/invitations', { token: organiser.token, body: { invitee: 'chelewa', role: 'finance', eventId } });
+    expect(sent.status).toBe(201);
+    // Fourteen days pass.
+    await h.server.db.update(teamInvitations).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(teamInvitations.id, sent.body._id));
+
+    const invitee = await h.newPage({ width: 390, height: 844 });
+    await keepOffline(invitee.context);
+    await loginThroughUi(invitee.page, 'chelewa');
+    await invitee.page.goto('/profile');
+    const teams = invitee.page.getByRole('region', { name: 'Teams' });
+    await teams.getByText('Expired: ask chepkoech to send it again.').waitFor();
+    expect(await teams.getByRole('button', { name: 'Accept' }).count()).toBe(0);
+
+    const owner = await h.newPage({ width: 390, height: 844 });
+    await keepOffline(owner.context);
+    await loginThroughUi(owner.page, 'chepkoech');
+    await owner.page.goto(`/edit-event/${eventId}`);
+    const pending = owner.page.getByRole('list', { name: 'Pending invitations' });
+    await pending.getByText('Expired: no longer accepted. Resend it to give it 14 more days.').waitFor();
+    expect(await accessibilityProblems(owner.page)).toEqual([]);
+    await pending.getByRole('button', { name: 'Resend the invitation to chelewa' }).click();
+    await owner.page.getByText('Invitation sent to chelewa again.').waitFor();
+    await pending.getByText(/^Can be accepted until /).waitFor();
+    await expect.poll(async () => h.server.smtp.inbox.filter((mail) => mail.to === latecomer.user.email && /invites you to their Tukio team/.test(mail.subject)).length, { timeout: 30_000 }).toBe(2);
+
+    await invitee.page.reload();
+    await teams.getByRole('button', { name: 'Accept' }).click();
+    await teams.getByRole('list', { name: 'Events you help with' }).getByRole('link', { name: title, exact: true }).waitFor();
+    expect(seriousErrors(owner.errors)).toEqual([]);
+    expect(seriousErrors(invitee.errors)).toEqual([]);
   });
 });

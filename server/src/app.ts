@@ -109,7 +109,7 @@ import {
 } from './modules/tickets/index.js';
 import { createAfricasTalkingGateway, createSmsRouter, createSmsService, createSmsSimulator, SMS_SIMULATOR_API_KEY, SMS_SIMULATOR_USERNAME } from './modules/sms/index.js';
 import { createObjectStore, createUnusedUploadsSweep, createUploadsRouter, createUploadsService, serveUploads } from './modules/uploads/index.js';
-import { createCheckoutQuestionsRouter, createCheckoutQuestionsService, createOrderAnswersRouter } from './modules/checkout-questions/index.js';
+import { createCheckoutQuestionsRouter, createCheckoutQuestionsService, createGuestOrderAnswersRouter, createOrderAnswersRouter } from './modules/checkout-questions/index.js';
 import { createTicketTypesRouter, createTicketTypesService, ticketTypeCount } from './modules/ticket-types/index.js';
 import { personalDataMap } from './personal-data-map.js';
 import { createWaitlistRouter, createWaitlistService } from './modules/waitlist/index.js';
@@ -329,7 +329,7 @@ export function createServices(deps: AppDeps) {
   // Paying in parts (docs/decisions/instalments.md): prompts towards a reservation, reminders and lapses, looked at as often as event reminders.
   const instalments = createInstalments({ db, payments, gateway: paymentGateway, sms: sms.service, changes, logger, publicUrl: config.publicUrl, paybillShortcode: config.paybillShortcode, sweepMs: config.sms.reminderSweepMs, jobs: deps.jobs });
   const cancellation = createEventCancellation({ db, tickets, changes, publicUrl: config.publicUrl });
-  const series = createEventSeries({ db, changes });
+  const series = createEventSeries({ db, changes, mail, publicUrl: config.publicUrl });
   const selfCancel = createSelfCancel({ db, tickets, changes, publicUrl: config.publicUrl });
   // Where organisers are paid: the SMS code proves the number, the outbox mails a change (the payouts job reads payoutDestination).
   const payoutAccounts = createPayoutAccountsService({ db, sms: sms.service, mail, logger, codeSecret: config.jwtSecret, publicUrl: config.publicUrl });
@@ -530,6 +530,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
   app.use('/api/moderation', createModerationRouter({ moderation: services.moderation }));
   app.use('/api/internal/payments', createInternalPaymentsRouter({ payments: services.payments, guests: services.guests, waitingRoom: services.waitingRoom, internalApiKey: config.internalApiKey, pushSeconds: services.metrics.pushSeconds }));
   app.use('/api/guest-tickets', createGuestTicketsRouter({ guests: services.guests }));
+  app.use('/api/guest-tickets', createGuestOrderAnswersRouter({ questions: services.checkoutQuestions, orderOfGuestLink: (token) => services.guests.orderOfLink(token) }));
   app.use('/api/transactions', createTransactionsRouter({ payments: services.payments }));
   app.use('/api/internal', createInternalRefundsRouter({ refunds: services.refunds, internalApiKey: config.internalApiKey }));
   app.use('/api/admin', createAdminRefundsRouter({ refunds: services.refunds }));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '../src/db/schema.js';
+import { apiKeys, users } from '../src/db/schema.js';
 import { insertEventRow } from './helpers/events.js';
 import { payFor } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -88,6 +88,24 @@ describe('API keys', () => {
     const after = await withKey(key, 'GET', '/api/v1/events');
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('api_key_invalid');
+  });
+
+  it("stops working while its organiser is suspended or banned, as their sessions do", async () => {
+    const restricted = await t.createUser('keybanned');
+    const own = await insertEventRow(t.db, { ownerId: restricted.user._id, days: 5 });
+    const key = (await createKey(restricted, ['events:read'], 'Until banned')).body.key as string;
+    expect((await withKey(key, 'GET', '/api/v1/events')).status).toBe(200);
+    await t.db.update(users).set({ suspendedUntil: new Date(Date.now() + 24 * 60 * 60 * 1000) }).where(eq(users.id, restricted.user._id));
+    const suspended = await withKey(key, 'GET', '/api/v1/events');
+    expect(suspended.status).toBe(403);
+    expect(suspended.body.code).toBe('account_suspended');
+    await t.db.update(users).set({ suspendedUntil: null, bannedAt: new Date() }).where(eq(users.id, restricted.user._id));
+    const banned = await withKey(key, 'GET', `/api/v1/events/${own}/attendees`);
+    expect(banned.status).toBe(403);
+    expect(banned.body.code).toBe('account_banned');
+    // Lifted: the key works again (it was never revoked).
+    await t.db.update(users).set({ bannedAt: null }).where(eq(users.id, restricted.user._id));
+    expect((await withKey(key, 'GET', '/api/v1/events')).status).toBe(200);
   });
 
   it('is in the OpenAPI document with the key scheme', async () => {

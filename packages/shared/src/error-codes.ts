@@ -146,6 +146,7 @@ export const ERROR_CODES = [
   'team_already_member',
   'team_invitation_not_found',
   'team_invitation_closed',
+  'team_invitation_expired',
   'team_member_not_found',
   // Payments and refunds.
   'payment_failed',

@@ -1170,6 +1170,25 @@ export const routeTable: RouteEntry[] = [
     ],
     fuzz: { as: 'visitor', params: (w) => ({ token: `${w.orderId}.AAAAAAAAAAAAAAAAAAAAAA` }) },
   },
+  {
+    method: 'GET',
+    path: '/api/guest-tickets/:token/answers',
+    // The signed link is the only key: a forged one, or a member's order id, opens nothing for anyone.
+    scenarios: [
+      { name: "a forged link to A's order's answers", request: (tools) => get(`/api/guest-tickets/${tools.w.orderId}.AAAAAAAAAAAAAAAAAAAAAA/answers`), ok: 404 },
+      { name: "a member's order id alone", request: (tools) => get(`/api/guest-tickets/${tools.w.orderId}/answers`), ok: 404 },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ token: `${w.orderId}.AAAAAAAAAAAAAAAAAAAAAA` }) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/guest-tickets/:token/answers',
+    scenarios: [
+      { name: "a forged link to A's order's answers", request: (tools) => json('PUT', `/api/guest-tickets/${tools.w.orderId}.AAAAAAAAAAAAAAAAAAAAAA/answers`, { answers: [] }), ok: 404 },
+      { name: "a member's order id alone", request: (tools) => json('PUT', `/api/guest-tickets/${tools.w.orderId}/answers`, { answers: [] }), ok: 404 },
+    ],
+    fuzz: { as: 'visitor', params: (w) => ({ token: `${w.orderId}.AAAAAAAAAAAAAAAAAAAAAA` }), body: () => ({ answers: [] }) },
+  },
 
   // ---- internal refund ledger (payment service only: its result outbox delivers here) ----
   {
@@ -2142,6 +2161,22 @@ export const routeTable: RouteEntry[] = [
           return { method: 'DELETE', path: `/api/teams/invitations/${(invited.body as { _id: string })._id}` };
         },
         // Someone else's invitation does not exist for the caller.
+        expect: { visitor: 401, user: 404, owner: 200, other: 404, admin: 404 },
+      },
+    ],
+    fuzz: { as: 'a', params: () => ({ id: '0123456789abcdef01234567' }) },
+  },
+  {
+    method: 'POST',
+    path: '/api/teams/invitations/:id/resend',
+    scenarios: [
+      {
+        name: "A's pending invitation to C",
+        request: async (tools) => {
+          const invited = await tools.call(tools.w.a, 'POST', '/api/teams/invitations', { invitee: tools.w.c.user.username, role: 'gate_staff', eventId: await tools.fresh.event() });
+          return json('POST', `/api/teams/invitations/${(invited.body as { _id: string })._id}/resend`);
+        },
+        // Only the organiser who sent it resends it; someone else's invitation does not exist for the caller.
         expect: { visitor: 401, user: 404, owner: 200, other: 404, admin: 404 },
       },
     ],

@@ -3,11 +3,11 @@ import { useParams } from 'react-router-dom';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useT } from '../../lib/i18n';
 import { GuestTicketsPage } from '../../features/guest-tickets';
-import { TicketQr } from '../../features/tickets';
+import { GuestAnswersEditor, TicketQr } from '../../features/tickets';
 
 export default function GuestTicketsRoute() {
   const t = useT();
   useDocumentTitle(t('guest-tickets.pageTitle'));
   const { token = '' } = useParams();
-  return <GuestTicketsPage key={token} token={token} TicketQr={TicketQr} />;
+  return <GuestTicketsPage key={token} token={token} TicketQr={TicketQr} Answers={GuestAnswersEditor} />;
 }

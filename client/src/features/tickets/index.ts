@@ -13,4 +13,4 @@ export { TicketQr } from './components/ticket-qr';
 export { useStaffAccess } from './hooks/use-staff-access';
 export { PromoCodesPanel } from './components/promo-codes-panel';
 export { CheckoutQuestionsPanel } from './components/checkout-questions-panel';
-export { AnswersEditor } from './components/answers-editor';
+export { AnswersEditor, GuestAnswersEditor } from './components/answers-editor';

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
+import { restrictionError } from '../../lib/auth.js';
 import { toAuthUser, type AuthUser } from '../auth/index.js';
 import { createApiKeysRepository, type ApiKeyRow } from './api-keys.repository.js';
 import type { ApiKeyScope } from './api-keys.schema.js';
@@ -64,6 +65,9 @@ export function createApiKeysService(deps: { db: Database }) {
           req.user = undefined;
           const key = keyOf(req);
           const found = key ? await createApiKeysRepository(db).findLive(hashKey(key)) : undefined;
+          // A suspended or banned organiser's sessions end; their keys stop too, with the same 403 that says why.
+          const restricted = found ? restrictionError(found.user) : undefined;
+          if (restricted) return next(restricted);
           if (found) {
             req.user = toAuthUser(found.user);
             req.apiKeyScopes = found.key.scopes;

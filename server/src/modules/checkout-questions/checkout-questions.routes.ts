@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { declareRoutes } from '../../lib/route-declaration.js';
-import { answersBody, eventParams, orderParams, questionBody, questionParams, reorderBody } from './checkout-questions.schemas.js';
+import { answersBody, eventParams, guestLinkParams, orderParams, questionBody, questionParams, reorderBody } from './checkout-questions.schemas.js';
 import type { CheckoutQuestionsService } from './checkout-questions.service.js';
 
 const notFound = 'Event not found (or pending and not yours).';
@@ -113,6 +113,43 @@ export function createOrderAnswersRouter(deps: { questions: CheckoutQuestionsSer
       responses: { 200: 'As GET.', 400: 'A missing required answer, a wrong kind or an unknown option (the question is named).', 403: 'Not the buyer.', 404: 'No such order.', 409: 'The event has started.' },
     },
     ({ params, user, body }) => questions.replaceOrderAnswers(user, params.orderId, body.answers),
+  );
+
+  return router;
+}
+
+/**
+ * /api/guest-tickets/:token/answers: a guest buyer reads and changes their order's answers from the page their SMS
+ * link opens, until the event starts, under the same rules as a member's (mounted beside the guest ticket page).
+ */
+export function createGuestOrderAnswersRouter(deps: { questions: CheckoutQuestionsService; orderOfGuestLink: (token: string) => Promise<string | undefined> }) {
+  const { questions } = deps;
+  const router = Router();
+  const routes = declareRoutes(router, 'Checkout questions');
+  const notFound = 'Unknown or forged link, or the order was claimed by an account (its answers are then under the profile).';
+
+  routes.get(
+    '/:token/answers',
+    {
+      summary: "A guest order's checkout questions and answers, for the holder of its SMS link",
+      access: 'public',
+      params: guestLinkParams,
+      responses: { 200: 'As `GET /api/me/orders/{orderId}/answers`.', 404: notFound },
+    },
+    async ({ params }) => questions.guestOrderAnswers(await deps.orderOfGuestLink(params.token)),
+  );
+
+  routes.put(
+    '/:token/answers',
+    {
+      summary: "Change a guest order's answers (the holder of its SMS link, until the event starts)",
+      access: 'public',
+      description: 'The whole set, checked as at checkout: answers left out are cleared (refused for a required question).',
+      params: guestLinkParams,
+      body: answersBody,
+      responses: { 200: 'As GET.', 400: 'A missing required answer, a wrong kind or an unknown option (the question is named).', 404: notFound, 409: 'The event has started.' },
+    },
+    async ({ params, body }) => questions.replaceGuestOrderAnswers(await deps.orderOfGuestLink(params.token), body.answers),
   );
 
   return router;

@@ -6,6 +6,9 @@ export const eventParams = z.object({ id: idParam('Event id') });
 export const questionParams = z.object({ id: idParam('Event id'), questionId: idParam('Question id') });
 export const orderParams = z.object({ orderId: idParam('Order id') });
 
+/** The signed capability a guest's SMS link carries (`/t/<token>`). */
+export const guestLinkParams = z.object({ token: z.string().min(1).max(100) });
+
 /** A question as the organiser writes it. */
 export const questionBody = z
   .object({

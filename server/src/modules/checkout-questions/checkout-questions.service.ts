@@ -120,6 +120,38 @@ export function createCheckoutQuestionsService(deps: { db: Database }) {
     return { order, event };
   }
 
+  /** The order a guest's link opens (the link was checked by the caller): 404 for a forged or claimed one. */
+  async function guestsOrder(orderId: string | undefined) {
+    const order = orderId ? await repo().findOrder(orderId) : undefined;
+    const event = order ? await findEvent(db, order.eventId) : undefined;
+    if (!order || !event) throw AppError.notFound('guest_tickets_not_found', 'These tickets were not found. If you have since signed in, they are under My Tickets.');
+    return { order, event };
+  }
+
+  type FoundOrder = Awaited<ReturnType<typeof buyersOrder>>;
+
+  /** The order's questions and answers, and whether they may still change (until the event starts, unless cancelled). */
+  async function answersView(order: FoundOrder['order'], event: FoundOrder['event']) {
+    const orderId = order.id;
+    const [questions, seats, answers] = await Promise.all([questionsOf(order.eventId), repo().orderSeats(orderId), repo().answersOfOrder(orderId)]);
+    const asked = questions.map((question) => ({ ...question, times: timesAsked(question, seats) })).filter((question) => question.times > 0);
+    return {
+      orderId,
+      eventId: order.eventId,
+      editable: !hasStarted(event.startsAt) && event.status !== 'cancelled',
+      questions: asked,
+      answers: answers.map((answer) => ({ questionId: answer.questionId, attendee: answer.attendee, value: answer.answer })),
+    };
+  }
+
+  /** Replaces the order's answers under the checkout's rules; refused (409) once the event has started. */
+  async function replaceAnswers(order: FoundOrder['order'], event: FoundOrder['event'], given: RawAnswer[]) {
+    if (hasStarted(event.startsAt) || event.status === 'cancelled') throw AppError.conflict('answers_locked', 'The event has started: these answers can no longer change.');
+    const rows = checkAnswers(await questionsOf(order.eventId), await repo().orderSeats(order.id), given);
+    await db.transaction((tx) => createCheckoutQuestionsRepository(tx).replaceAnswers({ orderId: order.id, eventId: order.eventId, userId: order.userId }, rows));
+    return answersView(order, event);
+  }
+
   const service = {
     /** The event's questions as buyers see them (any visitor of a visible event). */
     async list(eventId: string, user: AuthUser | undefined) {
@@ -193,24 +225,27 @@ export function createCheckoutQuestionsService(deps: { db: Database }) {
     /** A buyer's order with its questions and answers, and whether they may still change them. */
     async orderAnswers(user: AuthUser, orderId: string) {
       const { order, event } = await buyersOrder(user, orderId);
-      const [questions, seats, answers] = await Promise.all([questionsOf(order.eventId), repo().orderSeats(orderId), repo().answersOfOrder(orderId)]);
-      const asked = questions.map((question) => ({ ...question, times: timesAsked(question, seats) })).filter((question) => question.times > 0);
-      return {
-        orderId,
-        eventId: order.eventId,
-        editable: !hasStarted(event.startsAt) && event.status !== 'cancelled',
-        questions: asked,
-        answers: answers.map((answer) => ({ questionId: answer.questionId, attendee: answer.attendee, value: answer.answer })),
-      };
+      return answersView(order, event);
     },
 
     /** Replaces a buyer's answers; refused (409) once the event has started. */
     async replaceOrderAnswers(user: AuthUser, orderId: string, given: RawAnswer[]) {
       const { order, event } = await buyersOrder(user, orderId);
-      if (hasStarted(event.startsAt) || event.status === 'cancelled') throw AppError.conflict('answers_locked', 'The event has started: these answers can no longer change.');
-      const rows = checkAnswers(await questionsOf(order.eventId), await repo().orderSeats(orderId), given);
-      await db.transaction((tx) => createCheckoutQuestionsRepository(tx).replaceAnswers({ orderId, eventId: order.eventId, userId: order.userId }, rows));
-      return service.orderAnswers(user, orderId);
+      return replaceAnswers(order, event, given);
+    },
+
+    /**
+     * A guest buyer's order, reached through the signed link their SMS carries (`orderOfGuestLink` says which order
+     * it opens, undefined once forged or claimed by an account): the same view and the same rules as a member's.
+     */
+    async guestOrderAnswers(orderId: string | undefined) {
+      const { order, event } = await guestsOrder(orderId);
+      return answersView(order, event);
+    },
+
+    async replaceGuestOrderAnswers(orderId: string | undefined, given: RawAnswer[]) {
+      const { order, event } = await guestsOrder(orderId);
+      return replaceAnswers(order, event, given);
     },
 
     /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { requireOwner } from '../../lib/auth.js';
@@ -6,10 +7,12 @@ import { nowAsWallClock } from '../../lib/event-clock.js';
 import { retryOnDeadlock } from '../../lib/db-errors.js';
 import type { AuthUser } from '../auth/index.js';
 import { canSeeEvent, eventSeries, findEvent, toEventDateDto, type EventDateRow } from '../events/index.js';
-import { eventSeats, ticketRecords } from '../tickets/index.js';
+import type { MailOutbox } from '../mail/index.js';
+import { dateHolders, eventSeats, ticketRecords } from '../tickets/index.js';
 import { emitWebhook } from '../webhooks/index.js';
 import { createPaymentsRepository } from './payments.repository.js';
 import { createRefundLedger } from './refunds.service.js';
+import { buildDateCancelledMail, buildDateMovedMail } from './series-date-mail.js';
 
 export const seriesMessages = {
   notFound: 'Event not found.',
@@ -35,8 +38,21 @@ export interface DateInput {
  * orders so far are for that date. Cancelling a date refunds only the orders for it, through the refunds ledger
  * the event cancellation uses; all-dates passes stay valid for the other dates.
  */
-export function createEventSeries(deps: { db: Database; changes: ChangeFeed }) {
+export function createEventSeries(deps: { db: Database; changes: ChangeFeed; mail: Pick<MailOutbox, 'send' | 'soon'>; publicUrl: string }) {
   const { db } = deps;
+
+  /**
+   * Tells the holders of a date what happened to it, in the transaction that did it: one mail per address, each
+   * with a key naming the change and the address, so handling the same change again never mails twice.
+   */
+  async function tellHolders(tx: Executor, change: { key: string; purpose: string }, eventId: string, dateId: string, scope: { ticketIds?: string[] }, build: (holder: Awaited<ReturnType<typeof dateHolders>>[number]) => ReturnType<typeof buildDateMovedMail>) {
+    const holders = await dateHolders(tx, { eventId, dateId, passes: true, ...scope });
+    for (const holder of holders) {
+      // The address as a digest: the key stays unique per person without holding their email twice.
+      await deps.mail.send(build(holder), change.purpose, tx, `${change.key}:${createHash('sha256').update(holder.email.toLowerCase()).digest('hex').slice(0, 24)}`);
+    }
+    return holders.length;
+  }
 
   async function ownEvent(eventId: string, user: AuthUser) {
     const event = await findEvent(db, eventId);
@@ -114,12 +130,33 @@ export function createEventSeries(deps: { db: Database; changes: ChangeFeed }) {
             throw AppError.conflict('event_date_capacity_below_sold', `This date already has ${taken} seats sold or held: its capacity cannot be below ${taken}.`, { field: 'capacity', params: { taken } });
           }
         }
-        return (await eventSeries(tx).updateDate(dateId, {
+        const changed = (await eventSeries(tx).updateDate(dateId, {
           ...(input.startsAt ? { startsAt: input.startsAt } : {}),
           ...(input.endsAt !== undefined ? { endsAt: input.endsAt } : {}),
           ...(input.capacity !== undefined ? { capacity: input.capacity } : {}),
         }))!;
+        if (changed.startsAt.getTime() !== date.startsAt.getTime()) {
+          // A moved date: its holders and the series' all-dates pass holders hear the old and the new time. The key
+          // names the version of the date that was moved, so the same move handled twice mails once.
+          const event = (await findEvent(tx, eventId))!;
+          const key = `series-date-moved:${dateId}:${date.updatedAt.getTime()}:${changed.startsAt.toISOString()}`;
+          await tellHolders(tx, { key, purpose: `series date ${dateId} moved` }, eventId, dateId, {}, (holder) =>
+            buildDateMovedMail({
+              to: holder.email,
+              username: holder.username,
+              language: holder.language,
+              event: { id: eventId, title: event.title, location: event.location },
+              dated: holder.dated,
+              passes: holder.passes,
+              before: { startsAt: date.startsAt },
+              after: { startsAt: changed.startsAt },
+              publicUrl: deps.publicUrl,
+            }),
+          );
+        }
+        return changed;
       });
+      deps.mail.soon();
       return dateView(db, updated, new Date());
     },
 
@@ -169,8 +206,26 @@ export function createEventSeries(deps: { db: Database; changes: ChangeFeed }) {
         );
         const event = await findEvent(tx, eventId);
         await emitWebhook(tx, event!.userId, 'ticket.cancelled', { eventId, ticketIds: voided.map((ticket) => ticket.id), reason: 'event_cancelled', cancelledAt: now.toISOString() });
+        // Each holder of the date (a guest at the email given at checkout) hears it once, with what comes back to them;
+        // all-dates pass holders hear that their pass stays valid.
+        const refundsOf = (userIds: string[]) => refunds.filter((refund) => refund.userId !== null && userIds.includes(refund.userId)).map(({ amount, phone }) => ({ amount, phone }));
+        await tellHolders(tx, { key: `series-date-cancelled:${dateId}`, purpose: `series date ${dateId} cancelled` }, eventId, dateId, { ticketIds: voided.map((ticket) => ticket.id) }, (holder) =>
+          buildDateCancelledMail({
+            to: holder.email,
+            username: holder.username,
+            language: holder.language,
+            event: { id: eventId, title: event!.title, location: event!.location },
+            dated: holder.dated,
+            passes: holder.passes,
+            startsAt: date.startsAt,
+            reason: options.reason,
+            refunds: refundsOf(holder.userIds),
+            publicUrl: deps.publicUrl,
+          }),
+        );
         return { removed: false as const, cancelled: true, ticketsVoided: voided.length, ordersReleased: released.length, refunds: refunds.length, userId: event!.userId };
       });
+      deps.mail.soon();
       const { userId: _userId, ...answer } = outcome;
       return {
         ...answer,

@@ -82,6 +82,12 @@ export function createGuestCheckout(deps: { db: Database; payments: PaymentsServ
       }
     },
 
+    /** The order a guest's SMS link opens while it is still a guest's; undefined for a forged link or a claimed order. */
+    async orderOfLink(token: string): Promise<string | undefined> {
+      const orderId = deps.links.orderIdOf(token);
+      return orderId && (await createGuestCheckoutRepository(db).guestOrder(orderId)) ? orderId : undefined;
+    },
+
     /** GET /api/guest-tickets/:token: the order's event and tickets, for whoever holds the SMS link. */
     async ticketsFor(token: string) {
       const orderId = deps.links.orderIdOf(token);

@@ -9,6 +9,8 @@ export interface NewMail {
   recipient: string;
   kind: string;
   body: unknown;
+  /** A mail that must go once: a row with the same key already written (sent or not) keeps this one out. */
+  dedupeKey?: string | undefined;
 }
 
 /** The mail outbox (drizzle/0016). */
@@ -29,7 +31,8 @@ export function createMailOutboxRepository(db: Executor) {
         // Due from the app's clock, which `claim` compares with: the column's default, the database's now(),
         // carries microseconds, so a look in the same millisecond (now truncated to it) found the new mail
         // not yet due, and with nothing else queued nobody looked again until the next period.
-        .values(rows.map((row) => ({ id: newId(), purpose: row.purpose, recipient: row.recipient, kind: row.kind, body: row.body, nextAttemptAt: now })))
+        .values(rows.map((row) => ({ id: newId(), purpose: row.purpose, recipient: row.recipient, kind: row.kind, body: row.body, dedupeKey: row.dedupeKey ?? null, nextAttemptAt: now })))
+        .onConflictDoNothing({ target: mailOutbox.dedupeKey })
         .returning({ id: mailOutbox.id });
       return inserted.map((row) => row.id);
     },

@@ -123,7 +123,7 @@ export function createMailOutbox(deps: MailOutboxDeps) {
      * Queues mails; with `executor`, in the caller's transaction (call `soon` after its commit, for a send
      * right away rather than at the next period's look). `body` is what the `kind`'s renderer takes.
      */
-    async enqueue(rows: Array<{ purpose: string; recipient: string; kind: string; body: unknown }>, executor?: Executor): Promise<void> {
+    async enqueue(rows: NewMail[], executor?: Executor): Promise<void> {
       if (rows.length === 0) return;
       if (executor) {
         await createMailOutboxRepository(executor).enqueue(rows);
@@ -134,8 +134,8 @@ export function createMailOutbox(deps: MailOutboxDeps) {
     },
 
     /** Mailer-shaped: queues a finished mail (sent by the job), resolved once its row is written. */
-    send(mail: Mail, purpose = 'mail', executor?: Executor): Promise<void> {
-      return outbox.enqueue([{ purpose, recipient: mail.to, kind: 'mail', body: toStored(mail) }], executor);
+    send(mail: Mail, purpose = 'mail', executor?: Executor, dedupeKey?: string): Promise<void> {
+      return outbox.enqueue([{ purpose, recipient: mail.to, kind: 'mail', body: toStored(mail), dedupeKey }], executor);
     },
 
     /** A look soon on this instance (mail was queued in a transaction that has now committed). */

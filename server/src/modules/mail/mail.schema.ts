@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt } from '../../db/columns.js';
 
 /**
@@ -20,6 +20,11 @@ export const mailOutbox = pgTable(
     purpose: text('purpose').notNull(),
     recipient: text('recipient').notNull(),
     kind: text('kind').notNull().default('mail'),
+    /**
+     * A mail that must go once however often its cause is handled (a notice per holder of a cancelled or
+     * moved series date): a second row with the same key is not written. Null for most mail.
+     */
+    dedupeKey: text('dedupe_key'),
     body: jsonb('body'),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
@@ -33,5 +38,6 @@ export const mailOutbox = pgTable(
     check('mail_status_valid', sql`${t.status} in ('queued', 'sending', 'sent', 'failed')`),
     index('mail_outbox_status_next_idx').on(t.status, t.nextAttemptAt),
     index('mail_outbox_updated_idx').on(t.updatedAt),
+    uniqueIndex('mail_outbox_dedupe_key_idx').on(t.dedupeKey),
   ],
 );

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../lib/html.js';
-import { translator, type Language } from '../../lib/i18n.js';
+import { mailWallClock, translator, type Language } from '../../lib/i18n.js';
 import type { Mail } from '../../lib/mailer.js';
+import { toWallClock } from '../../lib/event-clock.js';
 import type { TeamRole } from '../../lib/team-access.js';
 
 export interface TeamInvitationMailInput {
@@ -11,6 +12,8 @@ export interface TeamInvitationMailInput {
   /** The event's title, or null for all the organiser's events. */
   eventTitle: string | null;
   invitationId: string;
+  /** Until when it can be accepted (the mail names the day). */
+  expiresAt: Date;
   publicUrl: string;
 }
 
@@ -27,7 +30,7 @@ export function buildTeamInvitationMail(input: TeamInvitationMailInput): Mail {
   const page = `${input.publicUrl}/profile?invitation=${encodeURIComponent(input.invitationId)}`;
   const accept = `${page}&answer=accept#team`;
   const decline = `${page}&answer=decline#team`;
-  const note = t('team.signInNote');
+  const note = `${t('team.expiresNote', { when: mailWallClock(toWallClock(input.expiresAt), input.language) })} ${t('team.signInNote')}`;
   const text = `${line}\n\n${t('team.accept')}: ${accept}\n${t('team.decline')}: ${decline}\n\n${note}\n`;
   const html =
     `<p>${escapeHtml(line)}</p>` +

@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import type { TeamRole } from '../../lib/team-access.js';
@@ -39,7 +39,7 @@ export function createTeamsRepository(db: Executor) {
       .leftJoin(events, eq(events.id, teamInvitations.eventId));
 
   return {
-    async insertInvitation(input: { organiserId: string; eventId: string | null; inviteeId: string | null; inviteeEmail: string | null; role: TeamRole }): Promise<InvitationRow> {
+    async insertInvitation(input: { organiserId: string; eventId: string | null; inviteeId: string | null; inviteeEmail: string | null; role: TeamRole; expiresAt: Date }): Promise<InvitationRow> {
       const [row] = await db.insert(teamInvitations).values({ id: newId(), ...input }).returning();
       return row!;
     },
@@ -81,6 +81,20 @@ export function createTeamsRepository(db: Executor) {
       return invitationsJoined()
         .where(and(mine, eq(teamInvitations.status, 'pending')))
         .orderBy(desc(teamInvitations.createdAt), desc(teamInvitations.id));
+    },
+
+    /**
+     * Sends a pending invitation again: a new expiry, unless it was given one at `notBefore` or later (a
+     * double click, or two tabs: the first resend wins and the second changes nothing). Undefined: not
+     * pending, not the organiser's, or just resent.
+     */
+    async renew(id: string, organiserId: string, expiresAt: Date, notBefore: Date, now: Date): Promise<InvitationRow | undefined> {
+      const [row] = await db
+        .update(teamInvitations)
+        .set({ expiresAt, updatedAt: now })
+        .where(and(eq(teamInvitations.id, id), eq(teamInvitations.organiserId, organiserId), eq(teamInvitations.status, 'pending'), lt(teamInvitations.expiresAt, notBefore)))
+        .returning();
+      return row;
     },
 
     /** Ends a pending invitation; undefined when it was not pending any more. */

@@ -12,7 +12,8 @@ export const invitation = z.object({
   event,
   role,
   invitee: z.string().meta({ description: 'The invited username, or the email the invitation went to when it named no account.' }),
-  status: z.enum(['pending', 'accepted', 'declined', 'revoked']),
+  status: z.enum(['pending', 'expired', 'accepted', 'declined', 'revoked']).meta({ description: '`expired`: pending past `expiresAt`; it cannot be accepted until the organiser resends it.' }),
+  expiresAt: dateTime.meta({ description: 'Until when a pending invitation can be accepted (14 days after it was sent or last resent).' }),
   createdAt: dateTime,
 });
 

@@ -49,6 +49,19 @@ export function createTeamsRouter(deps: { teams: TeamsService }) {
     ({ user, params }) => deps.teams.revokeInvitation(user, params.id),
   );
 
+  routes.post(
+    '/invitations/:id/resend',
+    {
+      summary: 'Send a pending or expired invitation again, with a new expiry (the organiser who sent it)',
+      access: 'owner',
+      params: idParams,
+      refuseRestricted: true,
+      description: 'The invitation can be accepted for 14 days from now. A second resend within a minute (a double click) sends no second mail.',
+      responses: { 200: { description: 'The invitation, pending again.', schema: invitation }, 404: 'Not found (or not yours).', 409: 'Already answered or withdrawn.' },
+    },
+    ({ user, params }) => deps.teams.resendInvitation(user, params.id),
+  );
+
   routes.delete(
     '/members/:id',
     {

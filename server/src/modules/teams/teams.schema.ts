@@ -11,7 +11,7 @@ const ROLES_SQL = sql`('co_organiser', 'finance', 'gate_staff')`;
  * An organiser's invitation to help with one event (`event_id`) or with all their events (null). It names
  * an account (`invitee_id`, invited by username or by an email that has one) or only an email nobody has
  * signed up with yet (`invitee_email`, matched to the account that later verifies that address). It stays
- * `pending` until the invitee accepts (a `team_members` row is made) or declines, or the organiser revokes it.
+ * `pending` (until `expires_at`) until the invitee accepts (a `team_members` row is made) or declines, or the organiser revokes it.
  */
 export const teamInvitations = pgTable(
   'team_invitations',
@@ -27,6 +27,11 @@ export const teamInvitations = pgTable(
     role: text('role', { enum: ['co_organiser', 'finance', 'gate_staff'] }).notNull(),
     status: text('status', { enum: ['pending', 'accepted', 'declined', 'revoked'] }).notNull().default('pending'),
     respondedAt: timestamp('responded_at', { withTimezone: true }),
+    /**
+     * A pending invitation past this time is expired (shown so, never accepted); the organiser's Resend
+     * moves it on. Set from INVITATION_TTL_DAYS (teams.service.ts) when sent and resent.
+     */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
 import { roleAllows, type TeamAccess, type TeamAccessCheck, type TeamOrganiserAccessCheck, type TeamPermission, type TeamRole } from '../../lib/team-access.js';
@@ -19,7 +19,15 @@ export interface TeamsServiceDeps {
 const EVENTS_PER_MEMBERSHIP = 50;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** How long an invitation can be accepted after it was sent (or last resent): the one place this is set. */
+export const INVITATION_TTL_DAYS = 14;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
+/** A second Resend this soon after one changes nothing (double clicks, two tabs): one mail, not two. */
+const RESEND_GUARD_MS = 60 * 1000;
 
+const invitationExpiry = (now: Date) => new Date(now.getTime() + INVITATION_TTL_MS);
+const isExpired = (invitation: { status: string; expiresAt: Date }, now = new Date()) => invitation.status === 'pending' && invitation.expiresAt.getTime() <= now.getTime();
 
 const invitationView = (row: JoinedInvitation) => ({
   _id: row.invitation.id,
@@ -28,7 +36,9 @@ const invitationView = (row: JoinedInvitation) => ({
   role: row.invitation.role,
   // The organiser typed a username or an email: the list shows that, never an invited account's own email.
   invitee: row.inviteeName ?? row.invitation.inviteeEmail ?? '',
-  status: row.invitation.status,
+  // Expiry is a matter of time, not a stored state: a pending invitation past its expiry shows as expired.
+  status: isExpired(row.invitation) ? ('expired' as const) : row.invitation.status,
+  expiresAt: row.invitation.expiresAt.toISOString(),
   createdAt: row.invitation.createdAt.toISOString(),
 });
 
@@ -74,7 +84,24 @@ export function createTeamsService(deps: TeamsServiceDeps) {
     // Someone else's invitation does not exist for this caller.
     if (!byAccount && !byEmail) throw AppError.notFound('team_invitation_not_found', 'That invitation does not exist.');
     if (row.invitation.status !== 'pending') throw AppError.conflict('team_invitation_closed', 'That invitation was already answered or withdrawn.');
+    if (isExpired(row.invitation)) throw AppError.conflict('team_invitation_expired', 'That invitation has expired: ask the organiser to send it again.');
     return row;
+  }
+
+  /** The invitation email, to the invited account's address or the email it named. */
+  async function invitationMail(row: JoinedInvitation, executor: Executor) {
+    // Read with the caller's transaction: a second connection would wait on it where the database has one (PGlite).
+    const account = row.invitation.inviteeId ? await accountContact(executor, row.invitation.inviteeId) : undefined;
+    return buildTeamInvitationMail({
+      to: account?.email ?? row.invitation.inviteeEmail!,
+      language: account?.language ?? 'en',
+      organiser: row.organiserName,
+      role: row.invitation.role,
+      eventTitle: row.invitation.eventId === null ? null : (row.eventTitle ?? ''),
+      invitationId: row.invitation.id,
+      expiresAt: row.invitation.expiresAt,
+      publicUrl: deps.publicUrl,
+    });
   }
 
   return {
@@ -109,18 +136,9 @@ export function createTeamsService(deps: TeamsServiceDeps) {
       }
       const created = await db.transaction(async (tx) => {
         const txRepo = createTeamsRepository(tx);
-        const row = await txRepo.insertInvitation({ organiserId: user.id, eventId: input.eventId, inviteeId: invitee.id, inviteeEmail: invitee.email, role: input.role });
+        const row = await txRepo.insertInvitation({ organiserId: user.id, eventId: input.eventId, inviteeId: invitee.id, inviteeEmail: invitee.email, role: input.role, expiresAt: invitationExpiry(new Date()) });
         const joined = (await txRepo.findInvitation(row.id))!;
-        const mail = buildTeamInvitationMail({
-          to: account?.email ?? invitee.email!,
-          language: account?.language ?? 'en',
-          organiser: user.username,
-          role: input.role,
-          eventTitle: input.eventId === null ? null : (joined.eventTitle ?? ''),
-          invitationId: row.id,
-          publicUrl: deps.publicUrl,
-        });
-        await deps.mail.send(mail, `team invitation ${row.id}`, tx);
+        await deps.mail.send(await invitationMail(joined, tx), `team invitation ${row.id}`, tx);
         return joined;
       });
       return invitationView(created);
@@ -150,6 +168,30 @@ export function createTeamsService(deps: TeamsServiceDeps) {
       const ended = await repo.answer(id, 'revoked', new Date());
       if (!ended) throw AppError.conflict('team_invitation_closed', 'That invitation was already answered or withdrawn.');
       return invitationView({ ...row, invitation: ended });
+    },
+
+    /**
+     * POST /api/teams/invitations/:id/resend: a pending or expired invitation is mailed again with a new
+     * expiry. A second click within a minute answers the same invitation without another mail.
+     */
+    async resendInvitation(user: AuthUser, id: string) {
+      const row = await repo.findInvitation(id);
+      if (!row || row.invitation.organiserId !== user.id) throw AppError.notFound('team_invitation_not_found', 'That invitation does not exist.');
+      if (row.invitation.status !== 'pending') throw AppError.conflict('team_invitation_closed', 'That invitation was already answered or withdrawn.');
+      const now = new Date();
+      const expiresAt = invitationExpiry(now);
+      const renewed = await db.transaction(async (tx) => {
+        const ended = await createTeamsRepository(tx).renew(id, user.id, expiresAt, new Date(expiresAt.getTime() - RESEND_GUARD_MS), now);
+        if (!ended) return undefined;
+        const joined = { ...row, invitation: ended };
+        await deps.mail.send(await invitationMail(joined, tx), `team invitation ${id} resent`, tx);
+        return joined;
+      });
+      if (renewed) return invitationView(renewed);
+      // Just resent (or answered meanwhile): the invitation as it now stands.
+      const current = (await repo.findInvitation(id))!;
+      if (current.invitation.status !== 'pending') throw AppError.conflict('team_invitation_closed', 'That invitation was already answered or withdrawn.');
+      return invitationView(current);
     },
 
     /** Ends a membership: the member's next request on the organiser's events is refused. */

@@ -17,6 +17,8 @@ import { RichText, t as translate, useT } from '../../../lib/i18n';
 
 /** The tickets feature's QR code, passed in by the route (features do not import each other). */
 export type TicketQrComponent = ComponentType<{ code: string; label: string }>;
+/** The tickets feature's answers editor for this order (shows nothing when the event asks no questions). */
+export type GuestAnswersComponent = ComponentType<{ token: string }>;
 
 function voidText(reason: GuestVoidReason | null | undefined): string {
   if (reason === 'event_cancelled') return translate('guest-tickets.voidEventCancelled');
@@ -36,7 +38,7 @@ function refundText(refund: GuestRefund): string {
   return translate('guest-tickets.refundDue', { amount });
 }
 
-export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr: TicketQrComponent }) {
+export function GuestTicketsPage({ token, TicketQr, Answers }: { token: string; TicketQr: TicketQrComponent; Answers?: GuestAnswersComponent }) {
   const t = useT();
   const { data, error, isLoading } = useQuery({ queryKey: ['guest-tickets', token], queryFn: ({ signal }) => getGuestTickets(token, signal) });
 
@@ -119,6 +121,7 @@ export function GuestTicketsPage({ token, TicketQr }: { token: string; TicketQr:
           ))}
         </ul>
       )}
+      {anyValid && Answers ? <Answers token={token} /> : null}
       {anyValid ? <p className="muted">{t('guest-tickets.howToMove')}</p> : null}
     </section>
   );

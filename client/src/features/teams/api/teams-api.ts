@@ -13,7 +13,9 @@ export interface TeamInvitation {
   event: { _id: string; title: string } | null;
   role: TeamRole;
   invitee: string;
-  status: 'pending' | 'accepted' | 'declined' | 'revoked';
+  /** `expired`: pending past `expiresAt`, until the organiser resends it. */
+  status: 'pending' | 'expired' | 'accepted' | 'declined' | 'revoked';
+  expiresAt: string;
   createdAt: string;
 }
 export interface TeamMember {
@@ -39,6 +41,7 @@ export const getTeam = async (eventId: string | undefined, signal?: AbortSignal)
   (await api.get<{ members: TeamMember[]; invitations: TeamInvitation[] }>('/teams', { params: eventId ? { eventId } : {}, signal })).data;
 export const inviteToTeam = async (input: { invitee: string; role: TeamRole; eventId: string | null }) => (await api.post<TeamInvitation>('/teams/invitations', input)).data;
 export const revokeInvitation = async (id: string) => (await api.delete<TeamInvitation>(`/teams/invitations/${encodeURIComponent(id)}`)).data;
+export const resendInvitation = async (id: string) => (await api.post<TeamInvitation>(`/teams/invitations/${encodeURIComponent(id)}/resend`, {})).data;
 export const removeMember = async (id: string) => (await api.delete(`/teams/members/${encodeURIComponent(id)}`)).data;
 export const getMyInvitations = async (signal?: AbortSignal) => (await api.get<TeamInvitation[]>('/teams/invitations/mine', { signal })).data;
 export const answerInvitation = async ({ id, answer }: { id: string; answer: 'accept' | 'decline' }) =>

@@ -71,14 +71,18 @@ export function MyTeams() {
                     : t('teams.invitedToAll', { organiser: invitation.organiser.username })}{' '}
                   · <RoleName role={invitation.role} />
                 </span>
-                <span className="button-row">
-                  <Button className="btn--sm" loading={answer.isPending && answer.variables?.id === invitation._id && answer.variables.answer === 'accept'} loadingText={t('teams.answering')} disabled={answer.isPending} onClick={() => answer.mutate({ id: invitation._id, answer: 'accept' })}>
-                    {t('teams.accept')}
-                  </Button>
-                  <Button variant="ghost" className="btn--sm" disabled={answer.isPending} onClick={() => answer.mutate({ id: invitation._id, answer: 'decline' })}>
-                    {t('teams.decline')}
-                  </Button>
-                </span>
+                {invitation.status === 'expired' ? (
+                  <small className="team-row__expired">{t('teams.expiredAsk', { organiser: invitation.organiser.username })}</small>
+                ) : (
+                  <span className="button-row">
+                    <Button className="btn--sm" loading={answer.isPending && answer.variables?.id === invitation._id && answer.variables.answer === 'accept'} loadingText={t('teams.answering')} disabled={answer.isPending} onClick={() => answer.mutate({ id: invitation._id, answer: 'accept' })}>
+                      {t('teams.accept')}
+                    </Button>
+                    <Button variant="ghost" className="btn--sm" disabled={answer.isPending} onClick={() => answer.mutate({ id: invitation._id, answer: 'decline' })}>
+                      {t('teams.decline')}
+                    </Button>
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -6,8 +6,9 @@ import { TextField } from '../../../components/ui/form-field';
 import { FormMessage } from '../../../components/ui/form-message';
 import { Spinner } from '../../../components/ui/spinner';
 import { serverErrorMessage } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
 import { useT } from '../../../lib/i18n';
-import { getTeam, inviteToTeam, removeMember, revokeInvitation, TEAM_ROLES, teamKey, type TeamRole } from '../api/teams-api';
+import { getTeam, inviteToTeam, removeMember, resendInvitation, revokeInvitation, TEAM_ROLES, teamKey, type TeamRole } from '../api/teams-api';
 import { RoleName, useRoleTexts } from './role-name';
 import '../teams.css';
 
@@ -45,6 +46,15 @@ export function TeamSection({ eventId }: { eventId?: string }) {
       refresh();
     },
   });
+  // The server ignores a second Resend within a minute; the button also stays busy while one is on its way.
+  const resend = useMutation({
+    mutationFn: resendInvitation,
+    onSuccess: (renewed) => {
+      setResent(renewed.invitee);
+      refresh();
+    },
+  });
+  const [resent, setResent] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSentTo(null);
@@ -114,6 +124,8 @@ export function TeamSection({ eventId }: { eventId?: string }) {
             <p className="muted">{t('teams.noMembers')}</p>
           )}
           <h3>{t('teams.pending')}</h3>
+          {resend.error ? <FormMessage tone="error">{serverErrorMessage(resend.error, 'teams.resendFailed')}</FormMessage> : null}
+          {resent ? <FormMessage tone="success">{t('teams.resent', { name: resent })}</FormMessage> : null}
           {team.data?.invitations.length ? (
             <ul className="team-list" aria-label={t('teams.pending')}>
               {team.data.invitations.map((invitation) => (
@@ -122,10 +134,32 @@ export function TeamSection({ eventId }: { eventId?: string }) {
                     <strong>{invitation.invitee}</strong> · <RoleName role={invitation.role} />
                     <br />
                     <small className="muted">{scopeOf(invitation)}</small>
+                    <br />
+                    {invitation.status === 'expired' ? (
+                      <small className="team-row__expired">{t('teams.expired')}</small>
+                    ) : (
+                      <small className="muted">{t('teams.expiresOn', { date: formatDateTime(invitation.expiresAt) })}</small>
+                    )}
                   </span>
-                  <Button variant="ghost" className="btn--sm" onClick={() => setRemoval({ kind: 'invitation', id: invitation._id, name: invitation.invitee })}>
-                    {t('teams.revoke')}
-                  </Button>
+                  <span className="team-row__actions">
+                    <Button
+                      variant="ghost"
+                      className="btn--sm"
+                      aria-label={t('teams.resendTo', { name: invitation.invitee })}
+                      loading={resend.isPending && resend.variables === invitation._id}
+                      loadingText={t('teams.resending')}
+                      disabled={resend.isPending}
+                      onClick={() => {
+                        setResent(null);
+                        resend.mutate(invitation._id);
+                      }}
+                    >
+                      {t('teams.resend')}
+                    </Button>
+                    <Button variant="ghost" className="btn--sm" onClick={() => setRemoval({ kind: 'invitation', id: invitation._id, name: invitation.invitee })}>
+                      {t('teams.revoke')}
+                    </Button>
+                  </span>
                 </li>
               ))}
             </ul>

@@ -53,3 +53,14 @@ export async function saveOrderAnswers(orderId: string, answers: AnswerInput[]):
   const { data } = await api.put<OrderAnswers>(`/me/orders/${seg(orderId)}/answers`, { answers });
   return data;
 }
+
+/** A guest order's questions and answers, through the signed link of its SMS (`/t/<token>`). */
+export async function getGuestOrderAnswers(token: string, signal?: AbortSignal): Promise<OrderAnswers> {
+  const { data } = await api.get<OrderAnswers>(`/guest-tickets/${seg(token)}/answers`, { signal });
+  return data;
+}
+
+export async function saveGuestOrderAnswers(token: string, answers: AnswerInput[]): Promise<OrderAnswers> {
+  const { data } = await api.put<OrderAnswers>(`/guest-tickets/${seg(token)}/answers`, { answers });
+  return data;
+}
