@@ -14,6 +14,30 @@ export function run(command, args, options = {}) {
   });
 }
 
+/** Runs a command with its output (stdout and stderr) printed line by line after `prefix`; resolves with its exit code. */
+export function runPrefixed(command, args, options = {}, prefix = '') {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root, ...options });
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) out.write(`${prefix}${line}\n`);
+      });
+      stream.on('end', () => {
+        if (rest) out.write(`${prefix}${rest}\n`);
+      });
+    }
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(127));
+  });
+}
+
 /** Reads KEY=VALUE lines from .env without overriding variables already set. */
 export function loadDotEnv(file = path.join(root, '.env')) {
   if (!existsSync(file)) return;

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import path from 'node:path';
-import { buildIfNeeded, root, run } from './lib.mjs';
+import { buildIfNeeded, root, run, runPrefixed } from './lib.mjs';
 import { ensureChromium, ensureHaproxy, ensurePostgres, ensureRedis } from './test-services.mjs';
 
 // Early checks, seconds each, before any suite starts services: the translation catalogs agree (scripts/check-catalogs.mjs).
@@ -32,23 +32,25 @@ if (['server (PGlite)', 'server (PostgreSQL)', 'payment-service', 'cluster'].som
 // The cluster suite runs several instances behind Debian's HAProxy (deploy/).
 if (wanted('cluster')) ensureHaproxy();
 
+// Two lanes run side by side, each suite in a lane one after the other: the browser suite (after the client build)
+// mostly waits on the app (a page, a poll, a socket), so the other suites use the CPU it leaves idle; on a 2-core
+// machine that took npm test from about 16 to about N minutes (docs/decisions/test-speed.md). TEST_LANES=1 runs
+// every suite one after the other (for measuring one suite on its own).
 const suites = [
-  { name: 'shared', args: ['--root', 'packages/shared'], env: {} },
-  { name: 'client', args: ['--config', 'client/vitest.config.ts'], env: {} },
-  { name: 'server (PGlite)', args: ['--root', 'server'], env: { TEST_DB: 'pglite' } },
-  { name: 'server (PostgreSQL)', args: ['--root', 'server'], env: { TEST_DB: 'postgres' } },
+  { name: 'shared', args: ['--root', 'packages/shared'], env: {}, lane: 0 },
+  { name: 'client', args: ['--config', 'client/vitest.config.ts'], env: {}, lane: 0 },
+  { name: 'server (PGlite)', args: ['--root', 'server'], env: { TEST_DB: 'pglite' }, lane: 0 },
+  { name: 'server (PostgreSQL)', args: ['--root', 'server'], env: { TEST_DB: 'postgres' }, lane: 0 },
   ...(existsSync(path.join(root, 'payment-service/test'))
-    ? [{ name: 'payment-service', args: ['--root', 'payment-service'], env: { TEST_DB: 'postgres' } }]
+    ? [{ name: 'payment-service', args: ['--root', 'payment-service'], env: { TEST_DB: 'postgres' }, lane: 0 }]
     : []),
-  { name: 'simulator', args: ['--root', 'simulator'], env: {} },
-  { name: 'cluster', args: ['--root', 'deploy'], env: {} },
-  { name: 'browser', args: ['--config', 'client/vitest.e2e.config.ts'], env: {}, browser: true },
+  { name: 'simulator', args: ['--root', 'simulator'], env: {}, lane: 0 },
+  { name: 'cluster', args: ['--root', 'deploy'], env: {}, lane: 0 },
+  { name: 'browser', args: ['--config', 'client/vitest.e2e.config.ts'], env: {}, browser: true, lane: 1 },
 ].filter((suite) => wanted(suite.name));
+const oneLane = process.env.TEST_LANES === '1';
 
-if (suites.some((suite) => suite.browser)) {
-  process.env.CHROMIUM_PATH = ensureChromium();
-  await buildIfNeeded();
-}
+if (suites.some((suite) => suite.browser)) process.env.CHROMIUM_PATH = ensureChromium();
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
@@ -67,12 +69,16 @@ function failuresOf(suiteName, result) {
   }
   return lines;
 }
-for (const [index, suite] of suites.entries()) {
-  console.log(`\n[test] ${suite.name}`);
+/**
+ * Runs one suite; with another lane running, each line of its output is prefixed with the suite's name (the two
+ * would interleave otherwise).
+ */
+async function runSuite(suite, index, prefixed) {
+  console.log(`\n[test] ${suite.name}${prefixed ? ' (started beside another suite; its lines are prefixed)' : ''}`);
   const report = path.join(reportDir, `${index}.json`);
-  const code = await run('npx', ['vitest', 'run', ...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    env: { ...process.env, ...suite.env },
-  });
+  const args = ['vitest', 'run', ...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  const env = { ...process.env, ...suite.env };
+  const code = prefixed ? await runPrefixed('npx', args, { env }, `[${suite.name}] `) : await run('npx', args, { env });
   let counted = false;
   if (existsSync(report)) {
     const result = JSON.parse(readFileSync(report, 'utf8'));
@@ -84,6 +90,24 @@ for (const [index, suite] of suites.entries()) {
   }
   if (code !== 0 || !counted) failedSuites.push(suite.name);
 }
+
+const lanes = oneLane ? [suites] : [0, 1].map((lane) => suites.filter((suite) => suite.lane === lane)).filter((lane) => lane.length > 0);
+const prefixed = lanes.length > 1;
+await Promise.all(
+  lanes.map(async (lane) => {
+    // The browser suite serves the built client: its lane builds first, while the other lane tests.
+    if (lane.some((suite) => suite.browser)) {
+      try {
+        await buildIfNeeded();
+      } catch (error) {
+        console.log(`[test] ${error instanceof Error ? error.message : error}`);
+        for (const suite of lane.filter((one) => one.browser)) failedSuites.push(suite.name);
+        lane = lane.filter((one) => !one.browser);
+      }
+    }
+    for (const suite of lane) await runSuite(suite, suites.indexOf(suite), prefixed);
+  }),
+);
 
 console.log('');
 for (const line of failures) console.log(`[test] failed: ${line}`);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from './helpers/browser.js';
+import { signIn, type Session } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 import { ADMIN_ROUTES, seedRouteWalkData, userRoutes as userRoutesOf, visitorRoutes as visitorRoutesOf, type RouteWalkData } from './helpers/route-walk-data.js';
 
@@ -209,7 +209,7 @@ describe('keyboard only', () => {
 
   it('searches /events, opens a result and gets a free ticket with the keyboard', async () => {
     const { page, errors } = await newPage();
-    await loginThroughUi(page, 'kiprono');
+    await signIn(h, page, 'kiprono');
     await page.goto('/events');
     await settle(page);
 
@@ -235,7 +235,7 @@ describe('keyboard only', () => {
 
   it('chat: reaches the message box with Tab and sends with Enter', async () => {
     const { page, errors } = await newPage();
-    await loginThroughUi(page, 'akinyi');
+    await signIn(h, page, 'akinyi');
     await page.goto('/chat');
     await settle(page);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
-import { accessibilityProblems, loginThroughUi, screenshotsAtWidths, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, loginThroughUi, screenshotsAtWidths, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -51,7 +51,7 @@ const signedOut = (page: Page) => page.evaluate(() => localStorage.getItem('toke
 describe('Delete my account', () => {
   it('asks with the password, confirms from the emailed link, is logged out, and the undo link restores the account (English)', async () => {
     const { page, errors } = await h.newPage({ width: 393, height: 852 });
-    await loginThroughUi(page, 'achieng');
+    await signIn(h, page, 'achieng');
     await page.goto('/profile');
     const section = page.getByRole('region', { name: 'Your data' });
     await section.getByRole('button', { name: 'Delete my account' }).click();
@@ -128,7 +128,7 @@ describe('Delete my account', () => {
     expect(await h.server.services.accountDeletions.sweep(new Date(Date.now() + 15 * 24 * 60 * 60 * 1000))).toBeGreaterThanOrEqual(1);
     const { page, errors } = await h.newPage({ width: 393, height: 852 });
     // Forum threads are read signed in: Achieng, whose account the first test restored.
-    await loginThroughUi(page, 'achieng');
+    await signIn(h, page, 'achieng');
     await page.goto(`/forum/${threadId}`);
     await page.getByRole('heading', { name: 'Best stretch of the route' }).waitFor();
     await page.getByText('Deleted user').first().waitFor();

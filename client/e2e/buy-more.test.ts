@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { createApprovedPaidEvent, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -46,7 +46,7 @@ async function payInDialog(page: Awaited<ReturnType<Harness['newPage']>>['page']
 describe('buying more tickets', () => {
   it("keeps 'Already Registered' and buys more beside it", async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'bmbuyer');
+    await signIn(h, page, 'bmbuyer');
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Get Ticket' }).click();

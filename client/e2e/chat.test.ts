@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, loginThroughUi, setAvatar, submitLogin, type Session } from './helpers/browser.js';
+import { accessibilityProblems, loginThroughUi, type Session, setAvatar, signIn, submitLogin } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
@@ -45,7 +45,7 @@ describe('chat in the browser', () => {
     const first = await h.server.api('POST', '/api/messages/addmsg', { token: wekesa.token, body: { from: wekesa.user._id, to: zuri.user._id, message: 'Habari Zuri' } });
     expect(first.status).toBe(200);
     const { page, errors } = await h.newPage();
-    await loginThroughUi(page, 'zuri');
+    await signIn(h, page, 'zuri');
     await page.goto(`/chat?with=${mgeni.user._id}`);
     await page.getByText('Please select a chat to Start Messaging').waitFor();
     expect(await page.getByText('mgeni').count()).toBe(0);
@@ -74,7 +74,7 @@ describe('chat in the browser', () => {
     const a = await h.newPage({ width: 1280, height: 800 });
     const b = await h.newPage({ width: 360, height: 740 });
     await loginThroughUi(a.page, 'amani');
-    await loginThroughUi(b.page, 'baraka');
+    await signIn(h, b.page, 'baraka');
 
     // B waits on the contact list (phone layout: greeting, then contacts): nobody has written to B yet.
     await b.page.goto('/chat');
@@ -173,7 +173,7 @@ describe('chat in the browser', () => {
     await setAvatar(h, kamau, '#1a56db');
     await setAvatar(h, wairimu, '#f2a900');
     const { page, errors } = await h.newPage({ width: 1280, height: 800 });
-    await loginThroughUi(page, 'kamau');
+    await signIn(h, page, 'kamau');
     await page.goto('/chat');
     await page.getByText('No conversations yet. Find someone by username to send a first message.').waitFor();
 
@@ -216,7 +216,7 @@ describe('chat in the browser', () => {
       });
     }
     const { page, errors } = await h.newPage({ width: 1280, height: 800 });
-    await loginThroughUi(page, 'baraka');
+    await signIn(h, page, 'baraka');
     await page.goto('/chat');
     await page.getByRole('button', { name: /^chebet.*70 unread messages$/ }).click();
     const log = page.getByRole('log', { name: 'Messages with chebet' });

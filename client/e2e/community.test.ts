@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/src/db/ids.js';
 import { comments as commentRows } from '../../server/src/db/schema.js';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, loginThroughUi, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -67,7 +67,7 @@ describe('comments, reviews and forums in the browser', () => {
       Array.from({ length: 23 }, (_, index) => ({ id: newId(), eventId: longEvent, userId: otieno.user._id, content: `Maoni ${index + 1}`, createdAt: new Date(start + index * 1000) })),
     );
     const { page, errors } = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(page, 'wanjiku');
+    await signIn(h, page, 'wanjiku');
     await page.goto(`/events/${longEvent}`);
     const comments = page.getByRole('region', { name: /Comments/ });
     await comments.getByRole('heading', { name: 'Comments (23)' }).waitFor();
@@ -103,7 +103,7 @@ describe('comments, reviews and forums in the browser', () => {
   it('comment, edit, delete; review with 4 stars; start a thread; a second user replies and votes', async () => {
     const first = await h.newPage({ width: 1280, height: 900 });
     const page = first.page;
-    await loginThroughUi(page, 'wanjiku');
+    await signIn(h, page, 'wanjiku');
     await page.goto(`/events/${eventId}`);
 
     // --- Comments: empty is refused, then post, edit (Edit becomes Save), delete with confirmation.
@@ -190,7 +190,7 @@ describe('comments, reviews and forums in the browser', () => {
     // --- Second registered user, own browser context, phone-sized screen.
     const second = await h.newPage({ width: 360, height: 740 });
     const page2 = second.page;
-    await loginThroughUi(page2, 'otieno');
+    await signIn(h, page2, 'otieno');
     await page2.goto(threadUrl);
     const parent = postArticle(page2, 'I have two seats, leaving at 5pm.');
     await parent.waitFor();
@@ -263,7 +263,7 @@ describe('comments, reviews and forums in the browser', () => {
     const outsider = await h.server.createUser('kamau');
     await setAvatar(h, outsider);
     const { page, errors } = await h.newPage({ width: 360, height: 740 });
-    await loginThroughUi(page, 'kamau');
+    await signIn(h, page, 'kamau');
 
     // Not registered: no posting form, a clear reason instead; the summary offers no forum link.
     await page.goto(`/forums/${eventId}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, downloadedBytes, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, downloadedBytes, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -24,7 +24,7 @@ afterAll(async () => {
 describe('Download my data on the profile', () => {
   it('asks, shows the confirmation, then downloads the ZIP once from the emailed link', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'wanjiru');
+    await signIn(h, page, 'wanjiru');
     await page.goto('/profile');
     const section = page.getByRole('region', { name: 'Your data' });
     await section.getByText('Download a copy of everything Tukio holds about you', { exact: false }).waitFor();

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments, tickets } from '../../server/src/db/schema.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
-import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -117,7 +117,7 @@ describe('the organiser dashboard in the browser', () => {
     const { page, errors } = await h.newPage({ width: 1280, height: 900 });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
-    await loginThroughUi(page, 'otieno');
+    await signIn(h, page, 'otieno');
     await page.goto('/profile');
     const item = page.getByRole('region', { name: 'My Events' }).getByRole('listitem').filter({ hasText: title });
     await item.getByRole('link', { name: `Dashboard for ${title}` }).click();
@@ -177,7 +177,7 @@ describe('the organiser dashboard in the browser', () => {
 
   it('shows another user the refusal, and a visitor the login page', async () => {
     const { page } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'amina');
+    await signIn(h, page, 'amina');
     await page.goto(`/events/${eventId}/dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Not your event' }).waitFor();
     await page.getByRole('alert').getByText('Only the organiser of this event or an administrator can see its dashboard.').waitFor();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../src/locales/en/tickets.json' with { type: 'json' };
 import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
 import enEvents from '../src/locales/en/events.json' with { type: 'json' };
-import { createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { createApprovedPaidEvent, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -46,7 +46,7 @@ describe('event series in the browser', () => {
     const buyer = await h.server.createUser(`seriesbuyer${language}`);
     await setAvatar(h, buyer);
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, buyer.user.username);
+    await signIn(h, page, buyer.user.username);
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     if (language === 'sw') {
@@ -85,7 +85,7 @@ describe('event series in the browser', () => {
   it('the organiser ties a ticket type to one date in the editor ("Sold for"), at phone width', async () => {
     await setAvatar(h, organiser);
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, organiser.user.username);
+    await signIn(h, page, organiser.user.username);
     await page.goto(`/edit-event/${eventId}`);
     const soldFor = page.locator('select[name="type-0-sold-for"]');
     await soldFor.waitFor();
@@ -125,7 +125,7 @@ describe('event series in the browser', () => {
     const walker = await h.server.createUser('serieswalker');
     await setAvatar(h, walker);
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, walker.user.username);
+    await signIn(h, page, walker.user.username);
     await page.goto(`/events/${freeId}`);
     await page.getByRole('heading', { name: 'Karura Saturday Walks', level: 1 }).waitFor();
     const picker = page.getByTestId('series-date');

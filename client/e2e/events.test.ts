@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { freePort } from '../../server/test/helpers/test-server.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
-import { kenyanDay } from './helpers/browser.js';
+import { kenyanDay, signIn } from './helpers/browser.js';
 
 /*
  * The events journey in a real browser against the real server:
@@ -155,10 +155,10 @@ describe('events in the browser', () => {
     expect((await h.server.api('GET', `/api/events?q=${keyword}`)).body.total).toBe(0);
     expect((await h.server.api('GET', `/api/events/${eventId}`)).status).toBe(404);
 
-    // 3. The admin logs in through the form and approves it on /admin.
+    // 3. The admin (signed in directly: the organiser used the form) approves it on /admin.
     const admin = await h.newPage({ width: 1280, height: 800 });
     await keepOffline(admin.context);
-    await loginThroughUi(admin.page, 'admin', 'admin-password');
+    await signIn(h, admin.page, 'admin', 'admin-password');
     await admin.page.goto('/admin');
     await admin.page.getByRole('heading', { name: 'Admin Dashboard', level: 1 }).waitFor();
     const pending = admin.page.getByRole('region', { name: /^Pending Events \(\d+\)$/ });
@@ -230,7 +230,7 @@ describe('editing an event in the browser', () => {
     // Its organiser gets the filled-in form.
     const own = await h.newPage();
     await keepOffline(own.context);
-    await loginThroughUi(own.page, 'amina', 'secret123');
+    await signIn(h, own.page, 'amina', 'secret123');
     await own.page.goto(`/edit-event/${published}`);
     await expect.poll(() => own.page.getByLabel('Title').inputValue()).toBe('Amina Book Swap');
     expect(await own.page.getByText('You can only edit events you organise.').count()).toBe(0);
@@ -243,7 +243,7 @@ describe('editing an event in the browser', () => {
 
     const own = await h.newPage();
     await keepOffline(own.context);
-    await loginThroughUi(own.page, 'wanjikuedit', 'secret123');
+    await signIn(h, own.page, 'wanjikuedit', 'secret123');
     await own.page.goto(`/edit-event/${published}`);
     await expect.poll(() => own.page.getByLabel('Title').inputValue()).toBe('Wanjiku Plant Swap');
     await own.page.getByLabel('Title').fill('Wanjiku Seed Swap');

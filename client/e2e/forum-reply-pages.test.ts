@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/src/db/ids.js';
 import { forumPosts, forumThreads } from '../../server/src/db/schema.js';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
-import { loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -53,7 +53,7 @@ const shownReplies = (page: Page) => page.locator('li.post li.post > article .po
 describe('forum reply pages in the browser', () => {
   it('shows the newest replies, then the rest a page at a time, keeping a reply just posted in its place', async () => {
     const { page, errors } = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(page, 'njeri');
+    await signIn(h, page, 'njeri');
     await page.goto(`/forum/${threadId}`);
     await page.getByRole('heading', { level: 1, name: 'Lost property' }).waitFor();
     await page.getByText('Jibu 26', { exact: true }).waitFor();

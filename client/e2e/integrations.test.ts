@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, screenshotsAtWidths, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, screenshotsAtWidths, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -33,7 +33,7 @@ const v1Events = (key: string) => h.server.api('GET', '/api/v1/events', { header
 describe('integrations in the browser', () => {
   it('an organiser creates an API key, sees it once and revokes it, at phone width', async () => {
     const { page, errors } = await h.newPage({ width: 393, height: 852 });
-    await loginThroughUi(page, organiser.user.username);
+    await signIn(h, page, organiser.user.username);
     await page.goto('/payouts');
     const section = page.getByRole('region', { name: 'Integrations' });
     await section.getByRole('heading', { name: 'API keys' }).waitFor();

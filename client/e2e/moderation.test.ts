@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/src/db/ids.js';
 import { tickets } from '../../server/src/db/schema.js';
 import { giveTicket, insertEvent } from '../../server/test/helpers/community.js';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -61,7 +61,7 @@ describe('reporting and moderating a forum post in the browser', () => {
   it('a user reports the post, an admin hides it from the queue, a third user sees it hidden', async () => {
     // --- The reporter: Report on the post, a reason, a few words.
     const reporter = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(reporter.page, 'otieno');
+    await signIn(h, reporter.page, 'otieno');
     await reporter.page.goto(`/forum/${threadId}`);
     const post = reporter.page.getByRole('article', { name: 'wanjiku' });
     await post.getByText(SCAM).waitFor();
@@ -77,7 +77,7 @@ describe('reporting and moderating a forum post in the browser', () => {
 
     // --- The admin: the report in /admin › Reports with the thread, then Hide with a reason.
     const moderator = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(moderator.page, 'admin', 'admin-password');
+    await signIn(h, moderator.page, 'admin', 'admin-password');
     await moderator.page.goto('/admin');
     const reports = moderator.page.getByRole('region', { name: /^Reports/ });
     const card = reports.getByRole('article', { name: 'Reported post by wanjiku' });
@@ -104,7 +104,7 @@ describe('reporting and moderating a forum post in the browser', () => {
 
     // --- A third user sees the placeholder, never the words.
     const third = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(third.page, 'njeri');
+    await signIn(h, third.page, 'njeri');
     await third.page.goto(`/forum/${threadId}`);
     const hidden = third.page.getByRole('article', { name: 'wanjiku' });
     await hidden.getByText('[hidden by a moderator]').waitFor();
@@ -113,7 +113,7 @@ describe('reporting and moderating a forum post in the browser', () => {
 
     // --- The author still sees the words, with the moderator's reason.
     const author = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(author.page, 'wanjiku');
+    await signIn(h, author.page, 'wanjiku');
     await author.page.goto(`/forum/${threadId}`);
     const own = author.page.getByRole('article', { name: 'wanjiku' });
     await own.getByText(SCAM).waitFor();
@@ -128,12 +128,12 @@ describe('reporting and moderating a forum post in the browser', () => {
     expect(sent.status).toBe(200);
     // Njeri has her conversation with otieno open.
     const blockedSide = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(blockedSide.page, 'njeri');
+    await signIn(h, blockedSide.page, 'njeri');
     await blockedSide.page.goto(`/chat?with=${otieno.user._id}`);
     const status = blockedSide.page.locator('.chat-conv__status');
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'otieno');
+    await signIn(h, page, 'otieno');
     await page.goto('/chat');
     await page.getByRole('button', { name: /^njeri/ }).click();
     await page.getByRole('log', { name: 'Messages with njeri' }).getByText('Habari! Are you selling your ticket?').waitFor();
@@ -177,7 +177,7 @@ describe('reporting and moderating a forum post in the browser', () => {
     expect(review.status).toBe(201);
 
     const { page, errors } = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(page, 'wanjiku');
+    await signIn(h, page, 'wanjiku');
     await page.goto(`/events/${eventId}`);
     const reviews = page.getByRole('region', { name: 'Reviews' });
     const entry = reviews.getByRole('article', { name: 'Review by otieno' });

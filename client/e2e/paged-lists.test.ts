@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('paged lists in the browser', () => {
   it('/admin shows a page of pending events with the count, loads the next page, and approves one from it', async () => {
     const { page, errors } = await h.newPage();
-    await loginThroughUi(page, 'admin', 'admin-password');
+    await signIn(h, page, 'admin', 'admin-password');
     await page.goto('/admin');
     const pending = page.getByRole('region', { name: `Pending Events (${PENDING})` });
     await pending.getByRole('article', { name: 'Pending fair 15', exact: true }).waitFor();
@@ -77,7 +77,7 @@ describe('paged lists in the browser', () => {
 
   it('/profile pages My Events and My Tickets with their counts and Load more', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, organiser.user.username);
+    await signIn(h, page, organiser.user.username);
     await page.goto('/profile');
 
     const events = page.getByRole('region', { name: 'My Events' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutCodeSentTo } from '../../server/test/helpers/sms.js';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, screenshotsAtWidths, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, screenshotsAtWidths, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('payout destination in the browser', () => {
   it('an organiser adds an M-Pesa number and confirms it with the SMS code, at phone width', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, organiser.user.username);
+    await signIn(h, page, organiser.user.username);
 
     // Organiser links live with their events on the profile.
     await page.goto('/profile');

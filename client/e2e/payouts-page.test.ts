@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutCodeSentTo } from '../../server/test/helpers/sms.js';
-import { accessibilityProblems, buyPaidTicket, createApprovedPaidEvent, kenyanDay, loginThroughUi, screenshotsAtWidths, setAvatar, waitForValue, type Session } from './helpers/browser.js';
+import { accessibilityProblems, buyPaidTicket, createApprovedPaidEvent, kenyanDay, screenshotsAtWidths, type Session, setAvatar, signIn, waitForValue } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -65,7 +65,7 @@ describe('payouts in the browser', () => {
     expect(summary.paid).toBeGreaterThan(0);
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, organiser.user.username);
+    await signIn(h, page, organiser.user.username);
     await page.goto('/payouts');
     const balances = page.getByRole('region', { name: 'Your balances' });
     await balances.getByRole('term').filter({ hasText: 'Available' }).waitFor();
@@ -106,7 +106,7 @@ describe('payouts in the browser', () => {
 
   it('the admin sees the money under /admin › Finance and the paid payout with its receipt', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'admin', 'admin-password');
+    await signIn(h, page, 'admin', 'admin-password');
     await page.goto('/admin');
     const finance = page.getByRole('region', { name: 'Finance' });
     await finance.getByRole('term').filter({ hasText: 'Owed to organisers' }).waitFor();

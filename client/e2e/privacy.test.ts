@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { eventShreds } from '../../server/src/db/schema.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
-import { accessibilityProblems, loginThroughUi, setAvatar } from './helpers/browser.js';
+import { accessibilityProblems, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -86,7 +86,7 @@ describe('the privacy notice', () => {
     const title = `Karura night run ${Date.now().toString(36)}`;
     const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 8, price: 700, title });
     const { page, errors } = await h.newPage({ width: 393, height: 852 });
-    await loginThroughUi(page, 'privbuyer');
+    await signIn(h, page, 'privbuyer');
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Get Ticket' }).click();
@@ -111,7 +111,7 @@ describe('the privacy notice', () => {
     const title = `Ended gala ${Date.now().toString(36)}`;
     const eventId = await insertEventRow(h.server.db, { ownerId: admin.user._id, days: -3, title });
     const { page, errors } = await h.newPage({ width: 393, height: 852 });
-    await loginThroughUi(page, 'admin', 'admin-password');
+    await signIn(h, page, 'admin', 'admin-password');
     await page.goto('/admin');
     const approved = page.getByRole('region', { name: /^Approved Events \(\d+\)$/ });
     await approved.getByRole('article', { name: title, exact: true }).waitFor();

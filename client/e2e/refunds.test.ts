@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -116,7 +116,7 @@ afterAll(async () => {
 describe('event cancellation and refunds in the browser', () => {
   it('the organiser cancels from the event page: a reason is required, then the page shows the event cancelled', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'wanjiru');
+    await signIn(h, page, 'wanjiru');
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
 
@@ -203,7 +203,7 @@ describe('event cancellation and refunds in the browser', () => {
     expect(paid.refundReceipt).toMatch(/^[A-Z0-9]{8,}$/);
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'kamau');
+    await signIn(h, page, 'kamau');
     await page.goto(`/events/${eventId}`);
     const banner = page.getByRole('region', { name: 'This event has been cancelled' });
     await banner.getByText(reason).waitFor();
@@ -236,7 +236,7 @@ describe('event cancellation and refunds in the browser', () => {
   it('a refund M-Pesa refused reads "Refund failed — we are retrying" for its buyer', async () => {
     await expect.poll(() => refundStatus(unlucky), { timeout: 30_000, interval: 300 }).toBe('failed');
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'achieng');
+    await signIn(h, page, 'achieng');
     await page.goto('/profile');
     await page.getByRole('button', { name: 'Transaction History' }).click();
     const overlay = page.getByRole('dialog', { name: 'Transaction History' });
@@ -246,7 +246,7 @@ describe('event cancellation and refunds in the browser', () => {
 
   it('the admin finds the refunds under /admin › Refunds, filters the failed one and sends it again', async () => {
     const { page, errors } = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(page, 'admin', 'admin-password');
+    await signIn(h, page, 'admin', 'admin-password');
     await page.goto('/admin');
     const refunds = page.getByRole('region', { name: /^Refunds/ });
     await refunds.getByRole('heading', { name: 'Refunds (2)' }).waitFor();
@@ -314,7 +314,7 @@ describe('event cancellation and refunds in the browser', () => {
     await buyTicket(buyer, BUYER_PHONE, soldId);
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'wanjiru');
+    await signIn(h, page, 'wanjiru');
     await page.goto('/profile');
     const mine = page.getByRole('region', { name: 'My Events' });
 

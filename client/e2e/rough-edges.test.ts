@@ -5,7 +5,7 @@ import { events } from '../../server/src/db/schema.js';
 import { giveTicket } from '../../server/test/helpers/community.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { internalHeaders, payFor, receiptNo } from '../../server/test/helpers/refunds.js';
-import { loginThroughUi, setAvatar, screenshotsAtWidths, type Session } from './helpers/browser.js';
+import { loginThroughUi, screenshotsAtWidths, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -53,7 +53,7 @@ describe('an organiser and a started event', () => {
     await h.server.db.update(events).set({ startsAt: new Date(Date.now() + 2 * 3600_000) }).where(eq(events.id, eventId));
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'roughorganiser');
+    await signIn(h, page, 'roughorganiser');
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     const cancel = page.getByRole('button', { name: 'Cancel event' });
@@ -157,7 +157,7 @@ describe('the review form', () => {
     await page.getByText('Tathmini huandikwa na watu waliokuwa na tiketi ya tukio hili. Kama ulikuwa nayo, ingia ili uandike yako.').waitFor();
 
     const other = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(other.page, 'roughstranger');
+    await signIn(h, other.page, 'roughstranger');
     await other.page.goto(`/events/${eventId}`);
     await other.page.getByText('Only people who held a ticket to this event can review it.').waitFor();
     expect(await other.page.getByRole('heading', { name: 'Write a review' }).count()).toBe(0);
@@ -166,7 +166,7 @@ describe('the review form', () => {
     await other.page.getByText('Ni watu waliokuwa na tiketi ya tukio hili pekee wanaoweza kulitathmini.').waitFor();
 
     const going = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(going.page, 'roughattendee');
+    await signIn(h, going.page, 'roughattendee');
     await going.page.goto(`/events/${eventId}`);
     await going.page.getByRole('heading', { name: 'Write a review' }).waitFor();
     expect(seriousErrors([...errors, ...other.errors, ...going.errors])).toEqual([]);
@@ -212,7 +212,7 @@ describe('the ticket quantity', () => {
     const buyer = await h.server.createUser('roughbuyer');
     await setAvatar(h, buyer);
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'roughbuyer');
+    await signIn(h, page, 'roughbuyer');
     await page.goto(`/events/${eventId}`);
     const quantity = page.getByLabel('Number of tickets');
     await quantity.fill('3');
@@ -234,7 +234,7 @@ describe('/admpst before any import', () => {
   it('says how to import events, in English and Kiswahili', async () => {
     await setAvatar(h, await h.server.loginAdmin(), '#c8102e');
     const { page, errors } = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(page, 'admin', 'admin-password');
+    await signIn(h, page, 'admin', 'admin-password');
     await page.goto('/admpst');
     await page.getByText('npm run import:events -- path/to/calendar.ics', { exact: false }).first().waitFor();
     await screenshots(page, 'admpst-empty-en');

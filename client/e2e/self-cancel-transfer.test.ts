@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, kenyanDay, loginThroughUi, setAvatar, screenshotsAtWidths, type Session } from './helpers/browser.js';
+import { accessibilityProblems, kenyanDay, screenshotsAtWidths, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -93,7 +93,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
       (url) => !url.href.startsWith(h.server.url),
       (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: '' }),
     );
-    await loginThroughUi(page, 'njeri');
+    await signIn(h, page, 'njeri');
     await page.goto('/plan');
     const planPolicy = page.getByRole('group', { name: 'Refund policy' });
     expect(await planPolicy.getByRole('radio', { name: 'No refunds' }).isChecked()).toBe(true);
@@ -118,7 +118,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
 
   it('cancels a paid ticket from /profile within the policy and sees the refund in Transaction History; no-refund tickets say why', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'otieno');
+    await signIn(h, page, 'otieno');
     // The event page tells buyers the policy before they buy.
     await page.goto(`/events/${refundable}`);
     await page.getByText('Full refund until 48 hours before the start', { exact: true }).waitFor();
@@ -163,7 +163,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
   it('transfers a ticket by username: the recipient sees it on their profile, the old code is refused at the door', async () => {
     const before = (await h.server.api('GET', '/api/tickets/mine', { token: buyer.token })).body.find((ticket: { event: { _id: string } }) => ticket.event._id === free);
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'otieno');
+    await signIn(h, page, 'otieno');
     await page.goto('/profile');
     const card = page.getByRole('region', { name: /My Tickets/ }).getByRole('listitem').filter({ hasText: 'Eldoret Book Club' });
     await card.getByRole('button', { name: 'Transfer' }).click();
@@ -185,7 +185,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
     expect(seriousErrors(errors)).toEqual([]);
 
     const other = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(other.page, 'wambui');
+    await signIn(h, other.page, 'wambui');
     await other.page.goto('/profile');
     const received = other.page.getByRole('region', { name: /My Tickets/ }).getByRole('listitem').filter({ hasText: 'Eldoret Book Club' });
     await received.getByRole('img', { name: /^QR code for Eldoret Book Club/ }).waitFor();
@@ -193,7 +193,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
 
     // At the door: the old code is refused, saying it was transferred.
     const door = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(door.page, 'njeri');
+    await signIn(h, door.page, 'njeri');
     await door.page.goto(`/checkin/${free}`);
     await door.page.getByLabel('Ticket code').fill(before.code);
     await door.page.getByRole('button', { name: 'Check in', exact: true }).click();
@@ -210,7 +210,7 @@ describe('cancelling and transferring my tickets in the browser', () => {
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'wambui');
+    await signIn(h, page, 'wambui');
     await page.goto('/profile');
     const card = page.getByRole('region', { name: /My Tickets/ }).getByRole('listitem').filter({ hasText: 'Nakuru Rhino Run' });
     await card.getByText('You received it from someone else and paid nothing for it, so there is nothing to refund', { exact: false }).waitFor();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEventRow } from '../../server/test/helpers/events.js';
 import { payFor } from '../../server/test/helpers/refunds.js';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -41,7 +41,7 @@ afterAll(async () => {
 describe('finance on the team', () => {
   it('a finance member for all events opens the organiser’s payouts read-only from their profile, at phone width', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'mhazini');
+    await signIn(h, page, 'mhazini');
     await page.goto('/profile');
     const teams = page.getByRole('region', { name: 'Teams' });
     const payoutsLinks = teams.getByRole('list', { name: 'Payouts you can read' });
@@ -70,7 +70,7 @@ describe('finance on the team', () => {
 
   it('a finance member for one event gets no link to the organiser’s payouts, and the view refuses them', async () => {
     const { page } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'mhasibu');
+    await signIn(h, page, 'mhasibu');
     await page.goto('/profile');
     const teams = page.getByRole('region', { name: 'Teams' });
     await teams.getByRole('list', { name: 'Events you help with' }).getByRole('link', { name: title, exact: true }).waitFor();

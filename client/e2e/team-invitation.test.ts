@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { teamInvitations } from '../../server/src/db/schema.js';
 import { insertEventRow } from '../../server/test/helpers/events.js';
-import { accessibilityProblems, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -49,7 +49,7 @@ describe('team invitation', () => {
   it('invites gate staff by username, who accepts and checks people in; once removed the desk is refused', async () => {
     const owner = await h.newPage({ width: 390, height: 844 });
     await keepOffline(owner.context);
-    await loginThroughUi(owner.page, 'chepkoech');
+    await signIn(h, owner.page, 'chepkoech');
     await owner.page.goto(`/edit-event/${eventId}`);
     const team = owner.page.getByRole('region', { name: 'Team for this event' });
     await team.getByLabel('Username or email').fill('gatekeeper');
@@ -62,7 +62,7 @@ describe('team invitation', () => {
 
     const helper = await h.newPage({ width: 390, height: 844 });
     await keepOffline(helper.context);
-    await loginThroughUi(helper.page, 'gatekeeper');
+    await signIn(h, helper.page, 'gatekeeper');
     await helper.page.goto('/profile');
     const teams = helper.page.getByRole('region', { name: 'Teams' });
     await teams.getByText(`chepkoech invites you to help with ${title}`).waitFor();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -64,7 +64,7 @@ describe('ticket types and promo codes', () => {
   it('the organiser sets Regular and VIP and a promo code; a buyer pays the discounted total for 1 VIP + 2 Regular', async () => {
     // The organiser: one "General admission" row at the ticket price becomes Regular, and VIP is added.
     const own = await h.newPage();
-    await loginThroughUi(own.page, 'ttorganiser');
+    await signIn(h, own.page, 'ttorganiser');
     await own.page.goto(`/edit-event/${eventId}`);
     const first = own.page.getByRole('group', { name: 'Ticket type 1' });
     await first.getByLabel('Name').waitFor();
@@ -107,7 +107,7 @@ describe('ticket types and promo codes', () => {
 
     // The buyer, on a phone.
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'ttbuyer');
+    await signIn(h, page, 'ttbuyer');
     await page.goto(`/events/${eventId}`);
     const box = page.getByRole('region', { name: 'Tickets' });
     await box.getByText('from Ksh.1,000').waitFor();
@@ -180,7 +180,7 @@ describe('ticket types and promo codes', () => {
   it('posts a new paid event from /plan with two ticket types, checking the rows before sending', async () => {
     const planTitle = 'Lake Victoria Sunrise Run';
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'ttorganiser');
+    await signIn(h, page, 'ttorganiser');
     await page.goto('/plan');
     await page.getByLabel('Title').fill(planTitle);
     await page.getByLabel('Description').fill('Ten kilometres along the shore at dawn, chai at the finish.');

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, createApprovedPaidEvent, downloadedText, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -58,7 +58,7 @@ describe('paid tickets in the browser', () => {
   it('cancelled payment issues nothing → paid retry followed to the end → QR tickets on /profile → transactions.csv', async () => {
     const { context, page, errors } = await h.newPage({ width: 1280, height: 900 });
     await keepOffline(context);
-    await loginThroughUi(page, 'otieno');
+    await signIn(h, page, 'otieno');
 
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
@@ -155,7 +155,7 @@ describe('paid tickets in the browser', () => {
 
     const { context, page, errors } = await h.newPage({ width: 360, height: 740 });
     await keepOffline(context);
-    await loginThroughUi(page, 'wanjiku');
+    await signIn(h, page, 'wanjiku');
 
     // The event page and My Events lead the organiser to the door.
     await page.goto(`/events/${eventId}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginThroughUi, screenshotsAtWidths, setAvatar } from './helpers/browser.js';
+import { screenshotsAtWidths, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /**
@@ -26,7 +26,7 @@ describe('refunding an unmatched Paybill payment', () => {
     expect(confirmed.body).toEqual({ outcome: 'unmatched' });
 
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'admin', 'admin-password');
+    await signIn(h, page, 'admin', 'admin-password');
     await page.goto('/admin');
     const finance = page.getByRole('region', { name: 'Finance' });
     const payment = finance.getByRole('article', { name: /^Ksh\.\s?750 paid to account NOBODY7$/ });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, kenyanDay, loginThroughUi, setAvatar, type Session } from './helpers/browser.js';
+import { accessibilityProblems, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { waitFor } from '../../server/test/helpers/ops.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
@@ -119,7 +119,7 @@ describe('the waitlist of a sold-out event in the browser', () => {
 
   it('joins, is offered the freed seat, buys it through the normal checkout, and the organiser sees it accepted', async () => {
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'akinyi');
+    await signIn(h, page, 'akinyi');
     await page.goto(`/events/${eventId}`);
     const box = page.getByRole('region', { name: 'Tickets' });
     await box.getByText('Sold out — join the waitlist').waitFor();
@@ -169,7 +169,7 @@ describe('the waitlist of a sold-out event in the browser', () => {
 
     // The organiser opens the waitlist on the event page.
     const other = await h.newPage({ width: 1280, height: 900 });
-    await loginThroughUi(other.page, 'wairimu');
+    await signIn(h, other.page, 'wairimu');
     await other.page.goto(`/events/${eventId}`);
     const panel = other.page.getByRole('region', { name: 'Waitlist' });
     await panel.getByRole('button', { name: 'Show waitlist' }).click();
@@ -185,7 +185,7 @@ describe('the waitlist of a sold-out event in the browser', () => {
     const full = await soldOutEvent('Lamu Dhow Race Night');
     expect((await h.server.api('POST', `/api/events/${full}/waitlist`, { token: latecomer.token, body: { quantity: 2 } })).status).toBe(201);
     const { page, errors } = await h.newPage({ width: 390, height: 844 });
-    await loginThroughUi(page, 'mutua');
+    await signIn(h, page, 'mutua');
     await page.goto(`/events/${full}`);
     const box = page.getByRole('region', { name: 'Tickets' });
     await box.getByText('You are #1 on the waitlist for 2 tickets.').waitFor();

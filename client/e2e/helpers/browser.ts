@@ -44,6 +44,29 @@ export async function loginThroughUi(page: Page, username: string, password = PA
   await page.waitForURL((url) => url.pathname === '/');
 }
 
+/**
+ * Starts the page signed in as `username` without going through the login form: the session the form would
+ * store (token, user record, avatar flag in localStorage; docs/product.md) from the API's own login, written on a
+ * same-origin page that loads no app (/robots.txt). For tests whose subject is not logging in: the form itself
+ * is tested in accounts, first-load-and-session and accessibility. Loading /login, logging in and rendering the
+ * home page cost about a second of a test's time each (docs/decisions/test-speed.md). The page is left on
+ * /robots.txt: the caller goes where the test starts.
+ */
+export async function signIn(h: Harness, page: Page, username: string, password = PASSWORD) {
+  const { token, user } = (await h.server.login(username, password)) as { token: string; user: Record<string, unknown> };
+  const stored: Record<string, unknown> = { _id: user._id, username: user.username, isAvatarImageSet: Boolean(user.isAvatarImageSet) };
+  if (typeof user.avatarImage === 'string' && user.avatarImage !== '') stored.avatarImage = user.avatarImage;
+  await page.goto('/robots.txt');
+  await page.evaluate(
+    (session) => {
+      localStorage.setItem('token', session.token);
+      localStorage.setItem('tukio-user', session.record);
+      localStorage.setItem('isAvatarImageSet', session.flag);
+    },
+    { token, record: JSON.stringify(stored), flag: String(stored.isAvatarImageSet) },
+  );
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Serious and critical axe-core violations on the page (the script is evaluated, not injected, because of the CSP). */
