@@ -104,7 +104,7 @@ describe('team invitation', () => {
 
     const invitee = await h.newPage({ width: 390, height: 844 });
     await keepOffline(invitee.context);
-    await loginThroughUi(invitee.page, 'chelewa');
+    await signIn(h, invitee.page, 'chelewa');
     await invitee.page.goto('/profile');
     const teams = invitee.page.getByRole('region', { name: 'Teams' });
     await teams.getByText('Expired: ask chepkoech to send it again.').waitFor();
@@ -112,7 +112,7 @@ describe('team invitation', () => {
 
     const owner = await h.newPage({ width: 390, height: 844 });
     await keepOffline(owner.context);
-    await loginThroughUi(owner.page, 'chepkoech');
+    await signIn(h, owner.page, 'chepkoech');
     await owner.page.goto(`/edit-event/${eventId}`);
     const pending = owner.page.getByRole('list', { name: 'Pending invitations' });
     await pending.getByText('Expired: no longer accepted. Resend it to give it 14 more days.').waitFor();
