@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PayoutDestination, SendPayoutBody } from '@tukio/shared/internal-payouts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { events, payments, payoutAttempts, payouts, refunds } from '../src/db/schema.js';
+import { events, payments, payoutAttempts, payouts, refunds, webhookDeliveries, webhookEndpoints } from '../src/db/schema.js';
+import { newId } from '../src/db/ids.js';
 import { createLogger } from '../src/lib/logger.js';
 import type { MpesaTariff } from '../src/modules/fees/index.js';
 import { createPayoutGateway, createPayouts, type PayoutDestinations } from '../src/modules/payouts/index.js';
@@ -134,6 +135,8 @@ const failedResult = (originatorConversationId: string) => result({ originatorCo
 describe('the payouts job', () => {
   it("pays an ended event's net once, PAYOUT_DELAY_DAYS after it ends: payout and ledger in one go, the result posts payout_paid", async () => {
     const organiser = await payableOrganiser();
+    // The organiser's webhook asks for payout.paid (written directly: registering checks the address is public).
+    await t.db.insert(webhookEndpoints).values({ id: newId(), userId: organiser.user._id, url: 'https://hooks.example.org/tukio', events: ['payout.paid'], secret: 'whsec_dGVzdA==' });
     const eventId = await eventWithSales(organiser.user._id, 500, 2, null);
     await runJob();
     // Not ended yet: pending.
@@ -161,6 +164,10 @@ describe('the payouts job', () => {
     expect((await paidResult(`tukio-payout-${payout!.id}-1`, 1000)).body).toEqual({ recorded: false });
     const [done] = await payoutsOf(organiser.user._id);
     expect(done).toMatchObject({ status: 'paid', charge: 15 });
+    // One payout.paid delivery, written with the payment, the repeated result adding none.
+    const told = await t.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.userId, organiser.user._id), eq(webhookDeliveries.eventType, 'payout.paid')));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.payload).toMatchObject({ type: 'payout.paid', data: { payoutId: payout!.id, amount: 1000, charge: 15, receipt: done!.receipt, method: 'mpesa' } });
     expect(await balances(eventId)).toMatchObject({ mpesa_clearing: 0, organiser_payable: 0, payouts_in_flight: 0 });
     expect(await summary(organiser.token)).toMatchObject({ paid: 1000, available: 0, inFlight: 0, events: [{ eventId, status: 'settled' }] });
     const statement = await t.api('GET', `/api/payouts/events/${eventId}/statement`, { token: organiser.token });
