@@ -32,10 +32,9 @@ if (['server (PGlite)', 'server (PostgreSQL)', 'payment-service', 'cluster'].som
 // The cluster suite runs several instances behind Debian's HAProxy (deploy/).
 if (wanted('cluster')) ensureHaproxy();
 
-// Two lanes run side by side, each suite in a lane one after the other: the browser suite (after the client build)
-// mostly waits on the app (a page, a poll, a socket), so the other suites use the CPU it leaves idle; on a 2-core
-// machine that took npm test from about 16 to about N minutes (docs/decisions/test-speed.md). TEST_LANES=1 runs
-// every suite one after the other (for measuring one suite on its own).
+// Suites run one after the other. TEST_LANES=2 runs the browser suite (after the client build) beside the rest,
+// each line prefixed with its suite's name: measured on a quiet 2-core host it was slower, not faster (browser
+// 27 min and API 31 min side by side, against 7.9 and 5.2 min one after the other; docs/decisions/test-speed.md).
 const suites = [
   { name: 'shared', args: ['--root', 'packages/shared'], env: {}, lane: 0 },
   { name: 'client', args: ['--config', 'client/vitest.config.ts'], env: {}, lane: 0 },
@@ -48,7 +47,7 @@ const suites = [
   { name: 'cluster', args: ['--root', 'deploy'], env: {}, lane: 0 },
   { name: 'browser', args: ['--config', 'client/vitest.e2e.config.ts'], env: {}, browser: true, lane: 1 },
 ].filter((suite) => wanted(suite.name));
-const oneLane = process.env.TEST_LANES === '1';
+const oneLane = process.env.TEST_LANES !== '2';
 
 if (suites.some((suite) => suite.browser)) process.env.CHROMIUM_PATH = ensureChromium();
 

@@ -111,7 +111,7 @@ describe('Delete my account', () => {
     await page.getByRole('button', { name: 'Tuma kiungo tena' }).waitFor();
     await screenshotsAtWidths(page, 'account-deletion-sent-sw');
 
-    await page.goto(await emailedPath(baraka.user.email, /./, 'delete-account'));
+    await page.goto(await emailedPath(baraka.user.email, /Thibitisha kwamba unataka kufuta akaunti yako/, 'delete-account'));
     await page.getByText('kufutwa baada ya siku 10', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Futa akaunti yangu' }).click();
     await page.getByText('Akaunti yako imefungwa na itafutwa tarehe', { exact: false }).waitFor();

@@ -64,6 +64,7 @@ describe('checkout questions', () => {
     await page.getByRole('button', { name: 'Get Ticket' }).click();
     await page.getByRole('dialog', { name: 'Confirm your purchase' }).getByRole('button', { name: 'Continue to payment' }).click();
     const dialog = page.getByRole('dialog', { name: 'Pay with M-Pesa' });
+    await dialog.getByText('The organiser asks a few questions.', { exact: false }).waitFor();
     await dialog.getByLabel('Name on ticket · ticket 1 of 2').fill('Achieng Odhiambo');
     await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
     // The second name is missing: said at its field, nothing sent.
