@@ -41,6 +41,18 @@ async function eventWithTickets(count: number) {
 const sync = (eventId: string, body: unknown, token = organiser.token) => t.api('POST', `/api/events/${eventId}/checkin/sync`, { token, body });
 const gateList = (eventId: string, token = organiser.token) => t.api('GET', `/api/events/${eventId}/gate-list`, { token });
 
+/** A series with two dates and the holder's all-dates pass (a ticket with no date of its own, docs/decisions/event-series.md). */
+async function passOnTwoDates(title: string) {
+  const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title, location: 'KICC, Nairobi' });
+  const added = await t.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T18:00` } });
+  expect(added.status).toBe(201);
+  const [first, second] = (await t.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string }>;
+  expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { dateId: first!._id } })).status).toBe(200);
+  await t.db.update(tickets).set({ createdAt: new Date(Date.now() - 3_600_000), dateId: null }).where(eq(tickets.eventId, eventId));
+  const [pass] = ((await t.api('GET', '/api/tickets/mine', { token: holder.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((row) => row.event._id === eventId);
+  return { eventId, first: first!, second: second!, pass: pass! };
+}
+
 describe('offline scans from several gate devices', () => {
   it('accepts the first scan, flags the second with who was first, and answers a retry the same without recording it again', async () => {
     const { eventId, tickets: [ticket] } = await eventWithTickets(1);
@@ -201,14 +213,7 @@ describe('offline scans on an event series', () => {
   });
 
   it('admits an all-dates pass once on each date: offline scans on two dates are both accepted, a second scan on a date is the duplicate', async () => {
-    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title: 'Gate Pass Weekend', location: 'KICC, Nairobi' });
-    const added = await t.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T18:00` } });
-    expect(added.status).toBe(201);
-    const [first, second] = (await t.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string }>;
-    expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { dateId: first!._id } })).status).toBe(200);
-    // A pass is a ticket with no date of its own (docs/decisions/event-series.md).
-    await t.db.update(tickets).set({ createdAt: new Date(Date.now() - 3_600_000), dateId: null }).where(eq(tickets.eventId, eventId));
-    const [pass] = ((await t.api('GET', '/api/tickets/mine', { token: holder.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((row) => row.event._id === eventId);
+    const { eventId, first, second, pass } = await passOnTwoDates('Gate Pass Weekend');
     const scan = (dateId: string, device: string, at: string) => ({ ticketCode: pass!.code, scannedAt: at, device, dateId });
     const onDay1 = scan(first!._id, 'Gate A', minutesAgo(30));
     const onDay2 = scan(second!._id, 'Gate B', minutesAgo(5));
@@ -246,13 +251,7 @@ describe('offline scans on an event series', () => {
   });
 
   it('an online admission on one date does not make an offline scan on another date a duplicate; an earlier offline scan on the same date still wins', async () => {
-    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 3, title: 'Gate Pass Mixed', location: 'KICC, Nairobi' });
-    const added = await t.api('POST', `/api/events/${eventId}/dates`, { token: organiser.token, body: { startsAt: `${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T18:00` } });
-    expect(added.status).toBe(201);
-    const [first, second] = (await t.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string }>;
-    expect((await t.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { dateId: first!._id } })).status).toBe(200);
-    await t.db.update(tickets).set({ createdAt: new Date(Date.now() - 3_600_000), dateId: null }).where(eq(tickets.eventId, eventId));
-    const [pass] = ((await t.api('GET', '/api/tickets/mine', { token: holder.token })).body as Array<{ _id: string; code: string; event: { _id: string } }>).filter((row) => row.event._id === eventId);
+    const { eventId, first, second, pass } = await passOnTwoDates('Gate Pass Mixed');
 
     const online = await t.api('POST', `/api/events/${eventId}/checkin`, { token: organiser.token, body: { code: pass!.code, dateId: first!._id, device: 'Desk' } });
     expect(online.status).toBe(200);
