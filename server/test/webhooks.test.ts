@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertEventRow } from './helpers/events.js';
-import { payFor } from './helpers/refunds.js';
+import { internalHeaders, payFor, receiptNo, refundsOf, sendRefunds, startRefundDesk, type RefundDesk } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
 
 /**
@@ -21,6 +21,7 @@ interface Received {
 }
 
 let t: TestServer;
+let desk: RefundDesk;
 let receiver: http.Server;
 let receiverUrl: string;
 const received: Received[] = [];
@@ -38,11 +39,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  t = await startTestServer({ WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_MS: '100', WEBHOOKS_RETRY_BASE_MS: '200' });
+  // A stand-in payment service takes the refunds an event cancellation sends.
+  desk = await startRefundDesk();
+  t = await startTestServer({ WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_POLL_MS: '100', WEBHOOKS_RETRY_BASE_MS: '200', PAYMENT_PORT: String(desk.port), REFUND_RESULT_WAIT_MS: '3600000' });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
   await new Promise((resolve) => receiver.close(resolve));
+  await desk?.close();
 });
 
 /** The signature as a receiver computes it: HMAC-SHA256 of `id.timestamp.body` with the base64 key after `whsec_`. */
@@ -112,6 +116,38 @@ describe('webhooks', () => {
     await vi.waitFor(() => expect(received.some((delivery) => JSON.parse(delivery.body).type === 'ticket.cancelled')).toBe(true), { timeout: 15_000, interval: 50 });
     const cancelled = JSON.parse(received.find((delivery) => JSON.parse(delivery.body).type === 'ticket.cancelled')!.body);
     expect(cancelled.data).toMatchObject({ eventId, ticketIds: [ticket._id], reason: 'event_cancelled' });
+  });
+
+  it('tells ticket.transferred when a holder gives a ticket away, and refund.succeeded when M-Pesa pays a refund back', async () => {
+    const organiser = await t.createUser('hookgiver');
+    const added = await t.api('POST', '/api/webhooks', { token: organiser.token, body: { url: receiverUrl, events: ['ticket.transferred', 'refund.succeeded'] } });
+    const secret = added.body.secret as string;
+    const eventId = await insertEventRow(t.db, { ownerId: organiser.user._id, days: 5, price: 400, capacity: 5 });
+    const holder = await t.createUser('hookholder');
+    const friend = await t.createUser('hookfriend');
+    const paid = await payFor(t, holder.token, eventId);
+    const [ticket] = (await t.api('GET', '/api/tickets/mine', { token: holder.token })).body;
+    expect((await t.api('POST', `/api/tickets/${ticket._id}/transfer`, { token: holder.token, body: { to: friend.user.username } })).status).toBe(200);
+    const [given] = (await t.api('GET', '/api/tickets/mine', { token: friend.token })).body;
+    const ofType = (type: string) => received.filter((delivery) => JSON.parse(delivery.body).type === type && delivery.status === 200);
+    await vi.waitFor(() => expect(ofType('ticket.transferred')).toHaveLength(1), { timeout: 15_000, interval: 50 });
+    const [transferred] = ofType('ticket.transferred');
+    expect(transferred!.signature).toBe(expectedSignature(secret, transferred!));
+    expect(JSON.parse(transferred!.body).data).toEqual({ eventId, ticketId: ticket._id, newTicketId: given._id, orderId: paid.orderId });
+
+    // The organiser cancels: the order's refund goes to M-Pesa, and its result says it was paid.
+    expect((await t.api('POST', `/api/events/${eventId}/cancel`, { token: organiser.token, body: { reason: 'Rain' } })).status).toBe(200);
+    const [refund] = await sendRefunds(t, desk, (await refundsOf(t, eventId)).map((row) => row.id));
+    const transactionId = receiptNo('R');
+    const result = await t.api('POST', '/api/internal/refunds/result', {
+      headers: internalHeaders(t),
+      body: { originatorConversationId: refund!.originatorConversationId, resultCode: 0, resultDesc: 'The service request is processed successfully.', transactionId, amount: paid.amount, source: 'callback' },
+    });
+    expect(result.body).toMatchObject({ refundId: refund!.refundId, status: 'succeeded' });
+    await vi.waitFor(() => expect(ofType('refund.succeeded')).toHaveLength(1), { timeout: 15_000, interval: 50 });
+    const [succeeded] = ofType('refund.succeeded');
+    expect(succeeded!.signature).toBe(expectedSignature(secret, succeeded!));
+    expect(JSON.parse(succeeded!.body).data).toMatchObject({ refundId: refund!.refundId, orderId: paid.orderId, eventId, amount: paid.amount, receipt: transactionId });
   });
 
   it('removing an endpoint stops new deliveries', async () => {

@@ -70,10 +70,14 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     }
   };
   const queues = new Map<string, Promise<void>>();
+  // One creation at a time on this instance: its workers start together, and concurrent creations here
+  // deadlocked each other on PostgreSQL often enough to outlast the retries (seen in CI).
+  let creating: Promise<unknown> = Promise.resolve();
   const queue = (name: string) => {
     let created = queues.get(name);
     if (!created) {
-      created = createQueue(name);
+      created = creating.then(() => createQueue(name));
+      creating = created.catch(() => undefined);
       queues.set(name, created);
       created.catch(() => queues.delete(name));
     }
