@@ -71,7 +71,7 @@ describe('offline', () => {
     const eventId = await insertEventRow(h.server.db, { ownerId: organiser.user._id, days: 9, title, location: 'Lamu Old Town Jetty' });
     expect((await h.server.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { tickets: 1 } })).status).toBe(200);
 
-    const { context, page, errors } = await h.newPage({ width: 390, height: 844 });
+    const { context, page, errors } = await h.newPage({ width: 390, height: 844, serviceWorker: true });
     await keepLocal(context);
     await loginThroughUi(page, 'achieng');
     await page.goto(`/events/${eventId}`);
@@ -113,7 +113,7 @@ describe('offline', () => {
 
     /** A gate device: the organiser signed in, the check-in page open with the gate list downloaded, named. */
     async function gate(name: string, width: number) {
-      const { context, page, errors } = await h.newPage({ width, height: 900 });
+      const { context, page, errors } = await h.newPage({ width, height: 900, serviceWorker: true });
       await keepLocal(context);
       await loginThroughUi(page, 'gatekeeper');
       await page.goto(`/checkin/${eventId}`);
@@ -195,7 +195,7 @@ describe('offline', () => {
     expect((await h.server.api('POST', `/api/events/register/${eventId}`, { token: holder.token, body: { tickets: 1 } })).status).toBe(200);
     const [ticket] = await ticketsOf(holder, eventId);
 
-    const { context, page, errors } = await h.newPage({ width: 390, height: 900 });
+    const { context, page, errors } = await h.newPage({ width: 390, height: 900, serviceWorker: true });
     await keepLocal(context);
     await loginThroughUi(page, 'gatekeeper');
     await page.goto(`/checkin/${eventId}`);
@@ -233,7 +233,7 @@ describe('offline', () => {
   });
 
   it('a new build deployed under an open page leaves it working, then updates it when the user agrees', async () => {
-    const { context, page, errors } = await h.newPage({ width: 1280, height: 800 });
+    const { context, page, errors } = await h.newPage({ width: 1280, height: 800, serviceWorker: true });
     await keepLocal(context);
     await page.goto('/');
     await installed(page);

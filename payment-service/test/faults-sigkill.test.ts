@@ -462,7 +462,9 @@ describe('SIGKILL during a 300-buyer paid sale on PostgreSQL', () => {
 
     const sale = runSale(`http://127.0.0.1:${stack.apiPort}`, eventId, buyers, 12_000);
     const started = Date.now();
-    await waitFor('80 confirmed payments', async () => (await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`)) >= 80, 60_000, 50);
+    // Some payments confirmed, early enough that buyers are still pushing (they arrive over 12 s): waiting for 80 let
+    // every buyer push first on a quick host, and then no prompt was left to hold at the gate.
+    await waitFor('20 confirmed payments', async () => (await count(db, `SELECT count(*)::int AS n FROM payments WHERE status = 'success'`)) >= 20, 60_000, 50);
     // Checkouts, callbacks and settlements are in flight whenever the API server dies; to be sure some prompts
     // were sent and their pushes not recorded, the payment service's answers wait at the gate until the kill.
     const journal = path.join(stack.dataDir, 'payments', 'unrecorded-pushes');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 import { loadPaymentConfig } from '../../../payment-service/src/config.js';
 import { startPaymentService, type RunningPaymentService } from '../../../payment-service/src/start.js';
 import { startTestSimulator, type TestSimulator } from '../../../payment-service/test/helpers/daraja-simulator.js';
@@ -28,7 +29,7 @@ export interface Harness {
   simulator: TestSimulator | undefined;
   browser: Browser;
   /** A fresh browser context (its own localStorage) with a page that records console errors. */
-  newPage(options?: { width?: number; height?: number; javaScriptEnabled?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  newPage(options?: { width?: number; height?: number; javaScriptEnabled?: boolean; serviceWorker?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 
@@ -94,6 +95,21 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
         javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
       contexts.push(context);
+      // The app's service worker precaches every file of the build in each new context: most of a page's CPU in
+      // Chromium, for tests that are not about working offline. Its registration fails here as a browser without
+      // room for it would (the app carries on online-only); `serviceWorker: true` keeps it.
+      if (!options.serviceWorker) {
+        await context.addInitScript(() => {
+          if ('serviceWorker' in navigator) navigator.serviceWorker.register = () => Promise.reject(new Error('service worker off in this test'));
+        });
+      }
+      // A test's pages close when it ends: an open page keeps rendering and polling, and Chromium's CPU was most
+      // of the browser suite's. Pages opened outside a test (beforeAll) close with the harness.
+      try {
+        onTestFinished(() => context.close().catch(() => undefined));
+      } catch {
+        // not inside a test
+      }
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (message) => {
