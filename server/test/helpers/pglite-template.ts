@@ -50,6 +50,14 @@ let template: Blob | undefined;
 export function pgliteTemplate(): Blob | undefined {
   const file = process.env[PGLITE_TEMPLATE_ENV];
   if (!file) return undefined;
-  template ??= new Blob([readFileSync(file)]);
+  if (!template) {
+    const bytes = readFileSync(file);
+    const dump = new Blob([bytes]);
+    // PGlite reads the dump with arrayBuffer(), which Node answers by streaming the blob's 44 MB in chunks and
+    // joining them: about 0.37 s of CPU a test server. A copy of the bytes already read is the same answer for a
+    // few milliseconds (a copy, so no server can change another's start).
+    dump.arrayBuffer = async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    template = dump;
+  }
   return template;
 }
