@@ -54,8 +54,8 @@ export function pgliteTemplate(): Blob | undefined {
     const bytes = readFileSync(file);
     const dump = new Blob([bytes]);
     // PGlite reads the dump with arrayBuffer(), which Node answers by streaming the blob's 44 MB in chunks and
-    // joining them: about 0.37 s of CPU a test server. A copy of the bytes already read is the same answer for a
-    // few milliseconds (a copy, so no server can change another's start).
+    // joining them: about 0.3 s of CPU a test server (docs/decisions/test-speed.md). A copy of the bytes already
+    // read is the same answer in milliseconds (a copy, so no server can change another's start).
     dump.arrayBuffer = async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     template = dump;
   }
