@@ -21,7 +21,8 @@
 // summarise with `node bench/cpu-profile-summary.mjs <dir>/*.cpuprofile`).
 // Usage: npm run build && node --import tsx bench/flash-sale.mjs   (needs PostgreSQL, Redis and Debian's haproxy)
 // Knobs: BUYERS=50000 SEATS=10000 ARRIVAL_S=60 ADMIT_PER_S=100 ADAPTIVE=0 SIMULATOR_DELAY_MS=3000 POLL_MS=3000 TIMEOUT_MS=15000 APIS=2 PAYMENTS=2
-//        TOPOLOGY=cluster,single REDIS_URL=(own redis-server) CPU_PROFILE_DIR=
+//        TOPOLOGY=cluster,single REDIS_URL=(own redis-server) CPU_PROFILE_DIR= and, with APIS=1 PAYMENTS=1 TOPOLOGY=cluster,
+//        BALANCER=0: one instance of each with Redis and without HAProxy (what Redis alone costs a ticket)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -137,7 +138,7 @@ try {
   cluster = await startCluster({
     apis: single ? 1 : Number(process.env.APIS ?? 2),
     payments: single ? 1 : Number(process.env.PAYMENTS ?? 2),
-    balancer: !single,
+    balancer: !single && process.env.BALANCER !== '0',
     databaseUrl: database.url,
     redisUrl: REDIS_URL,
     dataDir,

@@ -1,6 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, users } from '../src/db/schema.js';
+import { nowAsWallClock } from '../src/lib/event-clock.js';
+import { mailOutbox, orders, users } from '../src/db/schema.js';
+import { createPaymentsRepository } from '../src/modules/checkout/payments.repository.js';
+import { priceOrder } from '../src/modules/checkout/price-order.js';
 import { dayFromNow, insertEventRow } from './helpers/events.js';
 import { internalHeaders, payFor } from './helpers/refunds.js';
 import { startTestServer, type TestServer } from './helpers/test-server.js';
@@ -143,6 +146,23 @@ describe("an organiser's edit of a published event", () => {
     const mail = await t.smtp.waitFor(holder.user.email, /^Imebadilishwa: Moved Concert/, 30_000);
     expect(mail.text).toContain('Tarehe mpya');
     expect((await hold(buyer, eventId)).status).toBe(201);
+  });
+
+  it('a hold priced just before a pausing proposal is not held on the old terms: the pause is one of its facts', async () => {
+    const organiser = await person('pcrace');
+    const buyer = await person('pcracer');
+    const eventId = await liveEvent(organiser, `Race Gala ${serial}`);
+    const repo = createPaymentsRepository(t.db);
+    const read = await repo.pricingFacts(eventId, undefined);
+    expect(read?.facts.salesPaused).toBe(false);
+    const { priced } = priceOrder(read!.facts, { quantity: 1 }, nowAsWallClock());
+    // The proposal lands between the buyer's read and their hold.
+    expect((await edit(organiser, eventId, { location: 'Kasarani Stadium, Nairobi' })).body).toMatchObject({ pendingChange: { pausesSales: true } });
+    const held = await repo.holdPricedOrder({ eventId, userId: buyer.user._id, factsVersion: read!.version, promoCode: undefined, priced: priced!, phone: '254712345678', holdSeconds: 60 });
+    expect(held.outcome).toBe('stale');
+    expect(await t.db.select().from(orders).where(eq(orders.eventId, eventId))).toHaveLength(0);
+    // The hold's next read sees the pause and says so.
+    expect((await hold(buyer, eventId)).body).toMatchObject({ code: 'event_sales_paused' });
   });
 
   it('pauses free registrations for a new place, and the organiser can withdraw to resume them', async () => {

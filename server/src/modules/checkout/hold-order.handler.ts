@@ -2,10 +2,8 @@ import type { CreateOrderRequest } from '@tukio/shared/internal-api';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Logger } from '../../lib/logger.js';
-import { refuseWhileSalesPaused } from '../events/index.js';
 import type { SoldOutNotes } from '../tickets/index.js';
 import { readAndPrice, stockRefusalError } from './order-refusal.js';
-import { createPaybillRepository } from './paybill.repository.js';
 import { createPaymentsRepository } from './payments.repository.js';
 import { orderPlan } from './instalment-plan.js';
 import type { OrderRequest, PricedOrder, PricingFacts } from './price-order.js';
@@ -43,25 +41,24 @@ export function createHoldOrderHandler(deps: HoldOrderDeps) {
 
   async function handle(userId: string, input: HoldOrderInput) {
     if (input.deadline !== undefined && Date.now() > input.deadline) throw new AppError(503, 'server_busy', 'Tukio is busy right now. Please try again in a moment.');
-    // Changes to the date, place or price waiting for review pause new holds.
-    await refuseWhileSalesPaused(db, input.eventId);
     const repo = createPaymentsRepository(db);
     const request: OrderRequest = { items: input.items, quantity: input.quantity, promoCode: input.promoCode, dateId: input.dateId };
     for (let attempt = 1; attempt <= PRICING_TRIES; attempt += 1) {
-      const read = await readAndPrice(db, input.eventId, request);
+      // Changes to the date, place or price waiting for review pause new holds: a pause is one of the facts, so one
+      // proposed after this read makes the hold's facts stale, and the next read refuses.
+      const read = await readAndPrice(db, input.eventId, request, { refuseWhileSalesPaused: true });
       const { priced } = read;
       const plan = input.instalments ? instalmentPlanOf(read.facts, priced) : undefined;
       const held = await repo.holdPricedOrder({ eventId: input.eventId, userId, factsVersion: read.version, promoCode: input.promoCode, priced, phone: input.phone, guestEmail: input.guestEmail, holdSeconds });
       if (held.outcome === 'refused') throw await stockRefusalError(held.refusal, { facts: read.facts, promoCode: input.promoCode, userId, eventId: input.eventId, waitlist: deps.waitlist });
       if (held.outcome === 'held') {
-        // The account number for paying from the M-Pesa menu instead of the prompt (docs/decisions/paybill.md).
-        const orderCode = await createPaybillRepository(db).assignOrderCode(held.orderId);
         if (plan) await repo.setInstalmentPlan(held.orderId, plan);
         return {
           /** What the prompt asks for now: the deposit on an instalment plan, else the whole order. */
           due: plan?.deposit ?? priced.amount,
           instalments: plan ? { deposit: plan.deposit, dueAt: plan.dueAt.toISOString(), cancellationFee: plan.cancellationFee } : null,
-          orderCode,
+          // The account number for paying from the M-Pesa menu instead of the prompt (docs/decisions/paybill.md).
+          orderCode: held.orderCode,
           orderId: held.orderId,
           amount: priced.amount,
           discount: priced.discount,

@@ -2,6 +2,7 @@ import { MPESA_TRANSACTION_MAX } from '@tukio/shared/limits';
 import type { Executor } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { formatWallClock, nowAsWallClock } from '../../lib/event-clock.js';
+import { salesPausedError } from '../events/index.js';
 import { soldOutError, ticketMessages, type SoldOutNotes } from '../tickets/index.js';
 import { createPaymentsRepository, type StockRefusal } from './payments.repository.js';
 import { priceOrder, type OrderRequest, type PricingFacts, type PricingRefusal } from './price-order.js';
@@ -94,9 +95,10 @@ export async function stockRefusalError(
  * The step the quote and the hold share: reads the event's pricing facts and prices the request, or throws the
  * refusal in the buyer's words (404 for an event that does not exist).
  */
-export async function readAndPrice(executor: Executor, eventId: string, request: OrderRequest) {
+export async function readAndPrice(executor: Executor, eventId: string, request: OrderRequest, options: { refuseWhileSalesPaused?: boolean } = {}) {
   const read = await createPaymentsRepository(executor).pricingFacts(eventId, request.promoCode);
   if (!read) throw AppError.notFound('event_not_found', ticketMessages.notFound);
+  if (options.refuseWhileSalesPaused && read.facts.salesPaused) throw salesPausedError();
   const { priced, refusal } = priceOrder(read.facts, request, nowAsWallClock());
   if (refusal) throw pricingRefusalError(refusal);
   return { ...read, priced };

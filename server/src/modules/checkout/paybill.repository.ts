@@ -1,41 +1,13 @@
-import { randomInt } from 'node:crypto';
-import { ORDER_CODE_ALPHABET, ORDER_CODE_LENGTH } from '@tukio/shared/internal-c2b';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
 import { orders, payments, unmatchedPayments } from './payments.schema.js';
 
 export type UnmatchedPaymentRow = typeof unmatchedPayments.$inferSelect;
 
-/** A fresh order code: 31^7 (about 27 billion) codes, so a collision is rare and simply drawn again. */
-export const drawOrderCode = () => Array.from({ length: ORDER_CODE_LENGTH }, () => ORDER_CODE_ALPHABET[randomInt(ORDER_CODE_ALPHABET.length)]).join('');
-
-const CODE_TRIES = 5;
-
 /** The checkout's Paybill rows (docs/decisions/paybill.md): order codes, Paybill payments and the unmatched ones. */
 export function createPaybillRepository(db: Executor) {
   return {
-    /** Gives a held order its code (once: an order keeps the first it got); a code already taken is drawn again. */
-    async assignOrderCode(orderId: string): Promise<string | undefined> {
-      for (let attempt = 1; attempt <= CODE_TRIES; attempt += 1) {
-        const code = drawOrderCode();
-        try {
-          const [row] = await db
-            .update(orders)
-            .set({ orderCode: code })
-            .where(and(eq(orders.id, orderId), isNull(orders.orderCode)))
-            .returning({ code: orders.orderCode });
-          if (row) return row.code ?? undefined;
-          const [existing] = await db.select({ code: orders.orderCode }).from(orders).where(eq(orders.id, orderId));
-          return existing?.code ?? undefined;
-        } catch (error) {
-          if (!isUniqueViolation(error) || attempt === CODE_TRIES) throw error;
-        }
-      }
-      return undefined;
-    },
-
     async findOrderByCode(code: string) {
       const [row] = await db.select().from(orders).where(eq(orders.orderCode, code)).limit(1);
       return row;

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { ORDER_CODE_ALPHABET, ORDER_CODE_LENGTH } from '@tukio/shared/internal-c2b';
 import { and, desc, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
@@ -8,6 +10,7 @@ import { refunds } from './refunds.schema.js';
 import { tickets } from '../tickets/index.js';
 import { orders, paymentContradictions, payments } from './payments.schema.js';
 import { chunk } from '../../db/chunk.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { CursorKey } from '../../lib/keyset-page.js';
 import type { PricedOrder, PricingFacts } from './price-order.js';
 
@@ -27,6 +30,7 @@ const dateOrNull = (value: unknown) => (typeof value === 'string' ? new Date(val
 
 function toPricingFacts(raw: {
   event: { status: string; startsAt: string; isPaid: boolean; title: string };
+  salesPaused?: boolean;
   types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number; dateId: string | null; allDates: boolean; instalments?: PricingFacts['types'][number]['instalments'] }>;
   dates: Array<{ id: string; startsAt: string }> | null;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: string | null; validUntil: string | null; ticketTypeIds: string[] | null } | null;
@@ -34,12 +38,17 @@ function toPricingFacts(raw: {
 }): PricingFacts {
   return {
     fee: raw.fee,
+    salesPaused: raw.salesPaused === true,
     event: { ...raw.event, startsAt: new Date(raw.event.startsAt) },
     types: raw.types.map((type) => ({ ...type, salesStart: dateOrNull(type.salesStart), salesEnd: dateOrNull(type.salesEnd) })),
     dates: (raw.dates ?? []).map((date) => ({ id: date.id, startsAt: new Date(date.startsAt) })),
     promo: raw.promo && { ...raw.promo, validFrom: dateOrNull(raw.promo.validFrom), validUntil: dateOrNull(raw.promo.validUntil) },
   };
 }
+
+/** A fresh order code: 31^7 (about 27 billion) codes, so a collision is rare and simply drawn again. */
+const drawOrderCode = () => Array.from({ length: ORDER_CODE_LENGTH }, () => ORDER_CODE_ALPHABET[randomInt(ORDER_CODE_ALPHABET.length)]).join('');
+const ORDER_CODE_TRIES = 5;
 
 const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
 
@@ -104,19 +113,32 @@ export function createPaymentsRepository(db: Executor) {
       phone: string;
       guestEmail?: string | undefined;
       holdSeconds: number;
-    }): Promise<{ outcome: 'held'; orderId: string; holdExpiresAt: Date } | { outcome: 'stale' } | { outcome: 'refused'; refusal: StockRefusal }> {
+    }): Promise<{ outcome: 'held'; orderId: string; orderCode: string; holdExpiresAt: Date } | { outcome: 'stale' } | { outcome: 'refused'; refusal: StockRefusal }> {
       const orderId = newId();
       const { lines, quantity, amount, discount, fee, feeMode, promoId, dateId } = input.priced;
       // Each line carries the order's date: the stock rule counts a line's seats on the date it is for.
       const order = JSON.stringify({ lines: lines.map((line) => ({ ...line, dateId })), quantity, amount, discount, fee, feeMode, promoId, dateId });
-      const result = await db.execute(
-        sql`select * from tukio_hold_priced_order(${orderId}, ${input.eventId}, ${input.userId}, ${input.factsVersion}, ${input.promoCode ?? null},
-              ${order}::jsonb, ${input.phone}, ${input.guestEmail ?? null}, ${input.holdSeconds})`,
-      );
-      const row = rowsOf<{ outcome: string; hold_expires_at: string | Date | null; seats_left: number | null; detail: string | null }>(result)[0];
-      if (row?.outcome === 'held') return { outcome: 'held', orderId, holdExpiresAt: new Date(row.hold_expires_at!) };
-      if (row?.outcome === 'stale' || !row) return { outcome: 'stale' };
-      return { outcome: 'refused', refusal: toStockRefusal(row)! };
+      const hold = (orderCode: string) =>
+        db.execute(
+          sql`select * from tukio_hold_priced_order(${orderId}, ${orderCode}, ${input.eventId}, ${input.userId}, ${input.factsVersion}, ${input.promoCode ?? null},
+                ${order}::jsonb, ${input.phone}, ${input.guestEmail ?? null}, ${input.holdSeconds})`,
+        );
+      // The order code (the account number for paying from the M-Pesa menu, docs/decisions/paybill.md) is written
+      // with the order; one already taken (1 in billions) fails the statement, which holds nothing, so a fresh one is drawn.
+      for (let attempt = 1; ; attempt += 1) {
+        const orderCode = drawOrderCode();
+        let result;
+        try {
+          result = await hold(orderCode);
+        } catch (error) {
+          if (isUniqueViolation(error) && attempt < ORDER_CODE_TRIES) continue;
+          throw error;
+        }
+        const row = rowsOf<{ outcome: string; hold_expires_at: string | Date | null; seats_left: number | null; detail: string | null }>(result)[0];
+        if (row?.outcome === 'held') return { outcome: 'held', orderId, orderCode, holdExpiresAt: new Date(row.hold_expires_at!) };
+        if (row?.outcome === 'stale' || !row) return { outcome: 'stale' };
+        return { outcome: 'refused', refusal: toStockRefusal(row)! };
+      }
     },
 
     /** How many orders an event has, by status (statuses without orders are left out). */
@@ -358,7 +380,7 @@ export function createPaymentsRepository(db: Executor) {
       const [row] = await db
         .select({
           payment: payments,
-          event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location },
+          event: { id: events.id, title: events.title, startsAt: events.startsAt, location: events.location, organiserId: events.userId },
           contact: { email: users.email, username: users.username, guestPhone: users.guestPhone, language: users.language },
         })
         .from(payments)

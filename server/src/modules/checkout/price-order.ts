@@ -8,6 +8,8 @@ import { lineFee, NO_FEE, type FeeMode, type FeeRule } from '../fees/index.js';
  */
 export interface PricingFacts {
   event: { status: string; startsAt: Date; isPaid: boolean; title: string };
+  /** Changes to the date, place or price wait for review (docs/decisions/events.md): no new holds meanwhile. */
+  salesPaused?: boolean;
   types: Array<{ id: string; name: string; price: number; salesStart: Date | null; salesEnd: Date | null; maxPerOrder: number; dateId?: string | null; allDates?: boolean; instalments?: TypePlan | null | undefined }>;
   /** A series' active dates, earliest first (docs/decisions/event-series.md); empty or absent for an event without dates. */
   dates?: Array<{ id: string; startsAt: Date }>;

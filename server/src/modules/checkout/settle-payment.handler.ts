@@ -8,7 +8,6 @@ import { mpesaCharge, type MpesaTariff } from '../fees/index.js';
 import { createLedger } from '../ledger/index.js';
 import type { SmsService } from '../sms/index.js';
 import { eventSeats, ticketRecords, type TicketsService } from '../tickets/index.js';
-import { findEvent } from '../events/index.js';
 import { emitWebhook } from '../webhooks/index.js';
 import { buildAdminContradictionMail, buildBuyerContradictionMail, type ContradictionNotice } from './contradiction-mail.js';
 import type { GuestTicketLinks } from './guest-ticket-links.js';
@@ -233,7 +232,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
    * with no fee share), and when nothing is owed any more the tickets are issued exactly as a paid order's: seats
    * need no recount, the reservation held them.
    */
-  async function payTowardsReservation(tx: Executor, order: OrderRow, payment: PaymentRow): Promise<{ orderStatus: OrderRow['status']; issued: Array<{ id: string; code: string }> }> {
+  async function payTowardsReservation(tx: Executor, order: OrderRow, payment: PaymentRow, organiserId: string): Promise<{ orderStatus: OrderRow['status']; issued: Array<{ id: string; code: string }> }> {
     const payments = createPaymentsRepository(tx);
     const { applied, overpaid, paysOff } = applyToReservation(payment.amount, order.amount - order.instalmentPaid);
     await payments.setInstalmentPaid(order.id, order.instalmentPaid + applied);
@@ -250,7 +249,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
       now: new Date(),
       beforeActivity: () => payments.setOrderStatus(order.id, 'paid'),
     });
-    await emitWebhook(tx, (await findEvent(tx, order.eventId))!.userId, 'order.paid', { orderId: order.id, eventId: order.eventId, quantity: order.quantity, amount: order.amount, tickets: rows.map((row) => row.id) });
+    await emitWebhook(tx, organiserId, 'order.paid', { orderId: order.id, eventId: order.eventId, quantity: order.quantity, amount: order.amount, tickets: rows.map((row) => row.id) });
     return { orderStatus: 'paid', issued: rows.map((row) => ({ id: row.id, code: row.code })) };
   }
 
@@ -335,7 +334,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
           // A payment towards a reservation (docs/decisions/instalments.md): its deposit carried the whole fee, so this carries none.
           const towards = await payments.updatePayment(recorded.id, { feeShare: 0 });
           await createLedger(tx).paymentReceived({ ...recorded, feeAmount: 0, mpesaCharge: receivingCharge });
-          const paidOff = await payTowardsReservation(tx, order, towards ?? recorded);
+          const paidOff = await payTowardsReservation(tx, order, towards ?? recorded, view.event.organiserId);
           issued = paidOff.issued;
           return changed(paidOff.orderStatus, paidOff.issued.length);
         }
@@ -394,7 +393,7 @@ export function createSettlePaymentHandler(deps: SettlePaymentDeps) {
         });
         issued = rows.map((row) => ({ id: row.id, code: row.code }));
         await refundOverpayment();
-        await emitWebhook(tx, (await findEvent(tx, order.eventId))!.userId, 'order.paid', { orderId: order.id, eventId: order.eventId, quantity: order.quantity, amount: recorded.amount, tickets: rows.map((row) => row.id) });
+        await emitWebhook(tx, view.event.organiserId, 'order.paid', { orderId: order.id, eventId: order.eventId, quantity: order.quantity, amount: recorded.amount, tickets: rows.map((row) => row.id) });
         return changed('paid', rows.length);
       });
     } catch (error) {

@@ -8,7 +8,7 @@ export { countRegistrations, findEvent, markEventCancelled, organisesEvents, see
 export { createAdminEventsRouter, createEventsRouter } from './events.routes.js';
 export { createEventsService, refundPolicyOf, type EventCancellation, type EventHoldings } from './events.service.js';
 export { CAPACITY_MAX, numeric, optionalWallClock } from './events.schemas.js';
-export { refuseWhileSalesPaused } from './sales-pause.js';
+export { refuseWhileSalesPaused, salesPausedError } from './sales-pause.js';
 export { eventSeries, nextEventDate, toEventDateDto, type EventDateDto, type EventDateRow } from './event-series.service.js';
 /** Tables other modules may read in a join, never write (docs/decisions/server-boundaries.md, "Tables"). */
 export { eventDates, events } from './events.schema.js';

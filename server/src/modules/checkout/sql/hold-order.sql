@@ -60,7 +60,8 @@ RETURNS TABLE (amount integer, quantity integer, user_id varchar, guest_email te
   SELECT o.amount, o.quantity, o.user_id, o.guest_email FROM orders o WHERE o.id = p_order_id
 $$;
 
--- What pricing an order reads, in one value: the event, its ticket types in their listed order, the promo code
+-- What pricing an order reads, in one value: the event, whether its sales are paused (changes waiting for review,
+-- docs/decisions/events.md), its ticket types in their listed order, the promo code
 -- typed (null when none matches) and the platform fee (docs/decisions/fees.md: the event's override when it has one,
 -- else the newest platform setting, null before any; with the event's fee mode). price-order.ts prices from it; the
 -- hold compares its md5 under the event's lock, so an order priced from facts that changed meanwhile (a new price,
@@ -69,6 +70,7 @@ CREATE OR REPLACE FUNCTION tukio_pricing_facts(p_event_id varchar, p_promo_code 
 RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
            'event', jsonb_build_object('status', e.status, 'startsAt', e.starts_at, 'isPaid', e.is_paid, 'title', e.title),
+           'salesPaused', EXISTS (SELECT 1 FROM event_pending_changes p WHERE p.event_id = e.id AND p.status = 'pending' AND p.pauses_sales),
            'fee', (SELECT jsonb_build_object('percentBp', f.percent_bp, 'fixed', f.fixed, 'minimum', f.minimum, 'mode', e.fee_mode)
                      FROM (SELECT o.percent_bp, o.fixed, o.minimum, 0 AS rank
                              FROM (SELECT * FROM event_fee_overrides x WHERE x.event_id = e.id ORDER BY x.created_at DESC, x.id DESC LIMIT 1) o
@@ -160,11 +162,14 @@ $$;
 
 -- Holds the seats of an order priced by price-order.ts, or says why not, in one statement under the event's row
 -- lock: 'stale' when the pricing facts changed since they were read (`p_facts_version`, their md5), a stock refusal
--- (above), or 'held' after inserting the order and its lines. `p_order` is the priced order:
+-- (above), or 'held' after inserting the order (with `p_order_code`, its account number for the Paybill) and its lines. `p_order` is the priced order:
 -- {lines: [{typeId, quantity, unitPrice, discount}], quantity, amount, discount, fee, feeMode, promoId}. The lock wait and the
 -- count happen inside PostgreSQL, so a burst of buyers for one event queues there, not on the event loop.
+-- A database made before the order code was a parameter keeps the nine-parameter version too (an overload): instances
+-- not yet restarted in a rolling deploy still call it; nothing else does.
 CREATE OR REPLACE FUNCTION tukio_hold_priced_order(
   p_order_id varchar,
+  p_order_code text,
   p_event_id varchar,
   p_user_id varchar,
   p_facts_version text,
@@ -192,8 +197,8 @@ BEGIN
     RETURN QUERY SELECT v_refusal.outcome, NULL::timestamptz, v_refusal.seats_left, v_refusal.detail;
     RETURN;
   END IF;
-  INSERT INTO orders (id, event_id, user_id, quantity, amount, status, phone, hold_expires_at, promo_code_id, discount, fee_amount, fee_mode, guest_email, date_id, created_at, updated_at)
-  VALUES (p_order_id, p_event_id, p_user_id, (p_order ->> 'quantity')::integer, (p_order ->> 'amount')::integer, 'pending', p_phone,
+  INSERT INTO orders (id, order_code, event_id, user_id, quantity, amount, status, phone, hold_expires_at, promo_code_id, discount, fee_amount, fee_mode, guest_email, date_id, created_at, updated_at)
+  VALUES (p_order_id, p_order_code, p_event_id, p_user_id, (p_order ->> 'quantity')::integer, (p_order ->> 'amount')::integer, 'pending', p_phone,
           v_now + make_interval(secs => p_hold_seconds), p_order ->> 'promoId', (p_order ->> 'discount')::integer,
           coalesce((p_order ->> 'fee')::integer, 0), coalesce(p_order ->> 'feeMode', 'absorbed'), p_guest_email, p_order ->> 'dateId', v_now, v_now);
   INSERT INTO order_items (id, order_id, ticket_type_id, position, quantity, unit_price, discount)
