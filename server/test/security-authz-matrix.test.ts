@@ -1,16 +1,18 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from '../src/lib/route-declaration.js';
 import { expectedRow, gateContradictions, routeKey, routeTable, teamExpectation, type Scenario } from './helpers/route-table.js';
 import {
   ACTORS,
   buildWorld,
-  changedTables,
+  changeLogMark,
   declaredApiRoutes,
   errorBodyProblems,
+  installChangeLog,
   leakedSecrets,
   mountedApiRoutes,
   quiesce,
-  snapshotDatabase,
+  tablesChangedSince,
   TEAM_ACTORS,
   type Actor,
   type TeamActor,
@@ -37,6 +39,7 @@ beforeAll(async () => {
   t = await startTestServer();
   declared = new Map(declaredApiRoutes(t).map((route) => [routeKey({ method: route.method.toUpperCase(), path: route.fullPath }), route]));
   tools = await buildWorld(t);
+  await installChangeLog(t);
 }, 180_000);
 afterAll(async () => {
   if (t) await quiesce(t);
@@ -50,13 +53,12 @@ let cells = 0;
 async function runCell(method: string, scenario: Scenario, expected: number | readonly number[], actor: Actor, seesAs: Actor = actor): Promise<string[]> {
   const problems: string[] = [];
   const request = await scenario.request(tools, actor);
-  const before = await snapshotDatabase(t);
+  const mark = await changeLogMark(t);
   const res = await tools.send(actor, request);
-  const after = await snapshotDatabase(t);
+  const changed = await tablesChangedSince(t, mark);
   cells += 1;
   const where = `${actor} ${request.method} ${request.path} [${scenario.name}]`;
   if (!matches(expected, res.status)) problems.push(`${where}: expected ${JSON.stringify(expected)}, got ${res.status} ${res.text.slice(0, 200)}`);
-  const changed = changedTables(before, after);
   if (res.status >= 400) {
     if (changed.length) problems.push(`${where}: refused with ${res.status} but changed ${changed.join(', ')}`);
     for (const problem of errorBodyProblems(res, String(request.body ?? ''))) problems.push(`${where}: ${problem}`);
@@ -81,6 +83,21 @@ describe('authorization matrix', () => {
     expect(table.filter((key) => !mounted.includes(key)), 'table routes that are not mounted').toEqual([]);
     expect(new Set(table).size).toBe(table.length);
     for (const entry of routeTable) expect(entry.scenarios.length, routeKey(entry)).toBeGreaterThan(0);
+  });
+
+  it('sees every real change a request could make, and only those', async () => {
+    const a = tools.w.a.user._id;
+    let mark = await changeLogMark(t);
+    await t.db.execute(sql`update users set language = language where id = ${a}`);
+    expect(await tablesChangedSince(t, mark), 'an update to the same values').toEqual([]);
+    await t.db.execute(sql`update users set language = case when language = 'en' then 'sw' else 'en' end where id = ${a}`);
+    await t.db.execute(sql`update users set language = case when language = 'en' then 'sw' else 'en' end where id = ${a}`);
+    expect(await tablesChangedSince(t, mark), 'a real update, even one undone').toEqual(['users']);
+    // Compared in part: the mail sender's own updates of a queued mail are no change; a new mail is.
+    mark = await changeLogMark(t);
+    const updated = (await t.db.execute(sql`update mail_outbox set updated_at = now() where id = (select id from mail_outbox limit 1) returning id`)) as unknown as { rows: unknown[] };
+    expect(updated.rows).toHaveLength(1);
+    expect(await tablesChangedSince(t, mark)).toEqual([]);
   });
 
   for (const entry of routeTable) {
