@@ -167,11 +167,6 @@ async function tableNames(t: TestServer): Promise<string[]> {
   return result.rows.map((row) => row.table_name);
 }
 
-export interface DbSnapshot {
-  counts: Record<string, number>;
-  hashes: Record<string, string>;
-}
-
 /**
  * Tables compared in part. A background job changes some on its own while requests run, so only which rows exist
  * counts there: the mail sender marks queued mails sent (and drops their bodies) whenever it runs, the SMS sender
@@ -184,13 +179,6 @@ const COMPARED_IN_PART: Record<string, { rowsOnly: true } | { columns: string[] 
   sms_messages: { rowsOnly: true },
   payout_accounts: { columns: ['id', 'user_id', 'method', 'phone', 'shortcode', 'account_reference', 'code_phone', 'code_hash', 'code_expires_at', 'confirmed_at', 'held_until'] },
 };
-
-/** What a snapshot hashes of each row of a table. */
-function rowExpression(table: string): string {
-  const rule = COMPARED_IN_PART[table];
-  if (!rule) return 'x::text';
-  return 'rowsOnly' in rule ? 'x.id' : `row(${rule.columns.map((column) => `x.${column}`).join(', ')})::text`;
-}
 
 /**
  * Waits for writes an earlier request set going in the background, so they do not land in whichever request is
@@ -213,29 +201,12 @@ async function settleBackgroundWrites(t: TestServer): Promise<void> {
   );
 }
 
-/** Row count and a hash of every row of every table, in one statement. */
-export async function snapshotDatabase(t: TestServer): Promise<DbSnapshot> {
-  await settleBackgroundWrites(t);
-  const names = await tableNames(t);
-  const parts = names.map((name) => {
-    const row = rowExpression(name);
-    return `select '${name}' as name, count(*)::int as n, md5(coalesce(string_agg(${row}, '|' order by ${row}), '')) as h from "${name}" x`;
-  });
-  const result = (await t.db.execute(sql.raw(parts.join(' union all ')))) as unknown as { rows: Array<{ name: string; n: number; h: string }> };
-  const snapshot: DbSnapshot = { counts: {}, hashes: {} };
-  for (const row of result.rows) {
-    snapshot.counts[row.name] = Number(row.n);
-    snapshot.hashes[row.name] = row.h;
-  }
-  return snapshot;
-}
-
 /**
- * The same comparison as two snapshots, kept by the database as it happens: a trigger on every table notes each row
- * inserted, deleted or really changed (an UPDATE to the same values is no change, as for a hash) in
- * test_audit.change_log, with the tables compared in part compared the same way. A cell of the authorization
- * matrix then asks which tables changed since its mark instead of hashing every table twice (about 55 ms a cell).
- * The log lives in its own schema, so no snapshot sees it.
+ * Which tables a request changed, kept by the database as it happens: a trigger on every table notes each row
+ * inserted, deleted or really changed (an UPDATE to the same values is no change) in test_audit.change_log, the
+ * tables compared in part (above) as they say. A cell of the authorization matrix (or a batch of refused fuzz
+ * requests) then asks which tables changed since its mark, where hashing every table before and after cost about
+ * 55 ms a cell. The log lives in a schema of its own, outside every table it watches.
  */
 export async function installChangeLog(t: TestServer): Promise<void> {
   const run = (statement: string) => t.db.execute(sql.raw(statement));
@@ -280,12 +251,6 @@ export async function tablesChangedSince(t: TestServer, mark: number): Promise<s
     rows: Array<{ table_name: string }>;
   };
   return result.rows.map((row) => row.table_name);
-}
-
-/** Tables whose rows differ between two snapshots. */
-export function changedTables(before: DbSnapshot, after: DbSnapshot, by: 'counts' | 'hashes' = 'hashes'): string[] {
-  const names = new Set([...Object.keys(before[by]), ...Object.keys(after[by])]);
-  return [...names].filter((name) => before[by][name] !== after[by][name]);
 }
 
 /** What a 4xx body must look like: a clear `msg`, and nothing from the inside of the server. */
