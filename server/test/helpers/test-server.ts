@@ -17,15 +17,22 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
+/** Test workers that may run at once (vitest's VITEST_POOL_ID, 1-based); each picks its ports from its own slice. */
+const PORT_SLICES = 8;
+const PORT_SLICE_SIZE = 12_000 / PORT_SLICES;
+
 /**
  * A port nobody listens on right now, for a service that will listen on it a moment later.
  * Picked below the kernel's ephemeral range (32768–60999 on Linux): a port the OS handed out with listen(0) could
  * be handed to another parallel test's listen(0) or outgoing connection before our service binds it (it happened:
- * EADDRINUSE in CI). Below that range only another freePort can pick it, so a random pick is probed and retried.
+ * EADDRINUSE in CI). Below that range only another freePort can pick it, so a random pick is probed and retried,
+ * and each worker picks from its own slice of the range: a service killed and restarted on its port (the fault
+ * tests) leaves it free for seconds, and a file in another worker once took it meanwhile (EADDRINUSE in CI).
  */
 export async function freePort(): Promise<number> {
+  const slice = (Math.max(1, Number(process.env.VITEST_POOL_ID) || 1) - 1) % PORT_SLICES;
   for (;;) {
-    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    const candidate = 20_000 + slice * PORT_SLICE_SIZE + Math.floor(Math.random() * PORT_SLICE_SIZE);
     if (await canListen(candidate)) return candidate;
   }
 }
