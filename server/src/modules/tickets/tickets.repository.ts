@@ -83,16 +83,18 @@ export function createTicketsRepository(db: Executor) {
    * not run out, and seats offered to people on the waitlist (drizzle/0008 `tukio_offered_seats`, the rule
    * the hold function uses too). `except` leaves out one order (the one being settled) and one person's
    * own offer (a seat offered to them is theirs to take).
+   * One statement, so one snapshot (the functions are STABLE): counted in two, a settlement committing in between
+   * was seen as neither its hold nor its ticket, and the waitlist sweep offered a seat that did not exist.
    */
   async function seatCounts(eventId: string, now: Date, except: { orderId?: string; userId?: string } = {}): Promise<{ issued: number; held: number; offered: number }> {
-    // A void ticket (cancelled, transferred: its replacement counts instead) holds no seat.
-    const [issued] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets).where(and(eq(tickets.eventId, eventId), isNull(tickets.voidedAt)));
     const at = now.toISOString();
+    // A void ticket (cancelled, transferred: its replacement counts instead) holds no seat.
     const result = await db.execute(
-      sql`select tukio_seats_held(${eventId}, ${at}, ${except.orderId ?? null}) as held, tukio_offered_seats(${eventId}, ${except.userId ?? null}, ${at}) as offered`,
+      sql`select (select count(*)::int from ${tickets} where ${tickets.eventId} = ${eventId} and ${tickets.voidedAt} is null) as issued,
+                 tukio_seats_held(${eventId}, ${at}, ${except.orderId ?? null}) as held, tukio_offered_seats(${eventId}, ${except.userId ?? null}, ${at}) as offered`,
     );
-    const [held] = (result as unknown as { rows: Array<{ held: number; offered: number }> }).rows;
-    return { issued: Number(issued?.n ?? 0), held: Number(held?.held ?? 0), offered: Number(held?.offered ?? 0) };
+    const [counts] = (result as unknown as { rows: Array<{ issued: number; held: number; offered: number }> }).rows;
+    return { issued: Number(counts?.issued ?? 0), held: Number(counts?.held ?? 0), offered: Number(counts?.offered ?? 0) };
   }
 
   return {
