@@ -93,11 +93,18 @@ describe('authorization matrix', () => {
     await t.db.execute(sql`update users set language = case when language = 'en' then 'sw' else 'en' end where id = ${a}`);
     await t.db.execute(sql`update users set language = case when language = 'en' then 'sw' else 'en' end where id = ${a}`);
     expect(await tablesChangedSince(t, mark), 'a real update, even one undone').toEqual(['users']);
-    // Compared in part: the mail sender's own updates of a queued mail are no change; a new mail is.
+    // Compared in part: the mail sender's own updates of a queued mail are no change; a new mail is, and so is its removal.
     mark = await changeLogMark(t);
     const updated = (await t.db.execute(sql`update mail_outbox set updated_at = now() where id = (select id from mail_outbox limit 1) returning id`)) as unknown as { rows: unknown[] };
     expect(updated.rows).toHaveLength(1);
     expect(await tablesChangedSince(t, mark)).toEqual([]);
+    const copyId = 'ffffffffffffffffffffffff';
+    await t.db.execute(sql`insert into mail_outbox
+      select (jsonb_populate_record(null::mail_outbox, to_jsonb(m) || jsonb_build_object('id', ${copyId}::text, 'dedupe_key', null))).* from mail_outbox m limit 1`);
+    expect(await tablesChangedSince(t, mark), 'a new mail').toEqual(['mail_outbox']);
+    mark = await changeLogMark(t);
+    await t.db.execute(sql`delete from mail_outbox where id = ${copyId}`);
+    expect(await tablesChangedSince(t, mark), 'a removed mail').toEqual(['mail_outbox']);
   });
 
   for (const entry of routeTable) {

@@ -30,7 +30,7 @@ const dateOrNull = (value: unknown) => (typeof value === 'string' ? new Date(val
 
 function toPricingFacts(raw: {
   event: { status: string; startsAt: string; isPaid: boolean; title: string };
-  salesPaused?: boolean;
+  salesPaused: boolean;
   types: Array<{ id: string; name: string; price: number; salesStart: string | null; salesEnd: string | null; maxPerOrder: number; dateId: string | null; allDates: boolean; instalments?: PricingFacts['types'][number]['instalments'] }>;
   dates: Array<{ id: string; startsAt: string }> | null;
   promo: { id: string; code: string; kind: 'percent' | 'fixed'; value: number; validFrom: string | null; validUntil: string | null; ticketTypeIds: string[] | null } | null;
@@ -38,7 +38,7 @@ function toPricingFacts(raw: {
 }): PricingFacts {
   return {
     fee: raw.fee,
-    salesPaused: raw.salesPaused === true,
+    salesPaused: raw.salesPaused,
     event: { ...raw.event, startsAt: new Date(raw.event.startsAt) },
     types: raw.types.map((type) => ({ ...type, salesStart: dateOrNull(type.salesStart), salesEnd: dateOrNull(type.salesEnd) })),
     dates: (raw.dates ?? []).map((date) => ({ id: date.id, startsAt: new Date(date.startsAt) })),
