@@ -1,18 +1,10 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
-import { defaultClientConditions, defaultServerConditions, defineConfig, type ConfigEnv, type Plugin, type UserConfig } from 'vite';
+import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { catalogs } from './build/catalogs-plugin.js';
-
-/** The browser build, not `vite build --ssr` (src/prerender.tsx) nor the dev server. */
-const clientBuildOnly = (_config: UserConfig, env: ConfigEnv) => env.command === 'build' && !env.isSsrBuild;
-
-/** Where `npm run build` puts the server-side build of src/prerender.tsx (read by the API server too). */
-const PRERENDER_MODULE = 'dist-ssr/prerender.js';
 
 /**
  * Writes `<file>.br` and `<file>.gz` next to every text file of the build (JS, CSS, SVG, JSON, HTML) of 1 KB or
@@ -26,54 +18,6 @@ const precompress = () =>
     algorithms: [defineAlgorithm('gzip', { level: 9 }), defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })],
     logLevel: 'silent',
   });
-
-/** What the server-side build of src/prerender.tsx exports. */
-interface PrerenderModule {
-  renderAppShell: (event?: undefined, language?: 'en' | 'sw') => string;
-  localizeDocument: (html: string, language: 'en' | 'sw') => string;
-  SHELL_START: string;
-  SHELL_END: string;
-}
-
-/**
- * Renders the app shell (header and a loading indicator, src/prerender.tsx) into index.html's
- * <div id="root">, so a page paints before React has loaded. Needs the SSR build of
- * src/prerender.tsx, which `npm run build` makes first. Also writes index.sw.html, the same page
- * in Kiswahili, which the server sends to a Kiswahili reader (no English flash, no layout shift).
- */
-function prerenderShell(): Plugin {
-  let root = process.cwd();
-  const loadPrerender = async () => (await import(pathToFileURL(path.join(root, PRERENDER_MODULE)).href)) as PrerenderModule;
-  const emptyRoot = '<div id="root"></div>';
-  return {
-    name: 'tukio:prerender-shell',
-    apply: clientBuildOnly,
-    configResolved(config) {
-      root = config.root;
-    },
-    transformIndexHtml: {
-      order: 'post',
-      async handler(html) {
-        const prerender = await loadPrerender();
-        if (!html.includes(emptyRoot)) throw new Error(`index.html has no ${emptyRoot}`);
-        return html.replace(emptyRoot, () => `<div id="root">${prerender.SHELL_START}${prerender.renderAppShell()}${prerender.SHELL_END}</div>`);
-      },
-    },
-    generateBundle: {
-      order: 'post',
-      async handler(_options, bundle) {
-        const index = bundle['index.html'];
-        if (index?.type !== 'asset') return;
-        const prerender = await loadPrerender();
-        const html = String(index.source);
-        const start = html.indexOf(prerender.SHELL_START) + prerender.SHELL_START.length;
-        const end = html.indexOf(prerender.SHELL_END, start);
-        const kiswahili = html.slice(0, start) + prerender.renderAppShell(undefined, 'sw') + html.slice(end);
-        this.emitFile({ type: 'asset', fileName: 'index.sw.html', source: prerender.localizeDocument(kiswahili, 'sw') });
-      },
-    },
-  };
-}
 
 /**
  * The web app manifest and the service worker (src/service-worker/sw.ts, docs/decisions/offline.md),
@@ -107,7 +51,7 @@ function offlineApp(): Plugin[] {
       ],
     },
     injectManifest: {
-      globPatterns: ['index.html', 'index.sw.html', 'assets/*.{js,css}', 'favicon.svg', 'event-placeholder.svg', 'icons/icon-192.png'],
+      globPatterns: ['index.html', 'assets/*.{js,css}', 'favicon.svg', 'event-placeholder.svg', 'icons/icon-192.png'],
       // Page-specific heavyweights (chat's emoji picker, the map, the QR decoder, the dashboard's charts): cached on first use instead.
       globIgnores: ['assets/emoji-picker-*', 'assets/location-map-*', 'assets/jsQR-*', 'assets/uPlot*'],
       // Hashed file names need no revision: their URL changes with their content.
@@ -124,7 +68,7 @@ function buildId(): Plugin {
   const id = process.env.BUILD_ID?.trim();
   return {
     name: 'tukio:build-id',
-    apply: clientBuildOnly,
+    apply: 'build',
     transformIndexHtml: () => (id ? [{ tag: 'meta', attrs: { name: 'tukio-build', content: id }, injectTo: 'head' }] : []),
   };
 }
@@ -154,7 +98,7 @@ const proxy = {
 };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [catalogs(), react(), prerenderShell(), buildId(), ...(isSsrBuild ? [] : [precompress(), ...offlineApp()])],
+  plugins: [catalogs(), react(), buildId(), ...(isSsrBuild ? [] : [precompress(), ...offlineApp()])],
   resolve: {
     // @tukio/shared (limits, phone format) is bundled from its TypeScript source: its package.json's
     // "@tukio/source" export condition, which typecheck and the services' tests name too. Only its
@@ -182,17 +126,17 @@ export default defineConfig(({ isSsrBuild }) => ({
     // public/ belongs to the browser build only.
     copyPublicDir: !isSsrBuild,
     sourcemap: false,
-    // dist/.vite/manifest.json: each module's chunk, stylesheets and imports, which the API server reads to name
-    // a route's files in the page it sends (server/src/lib/app-shell.ts `routeHints`).
+    // dist/.vite/manifest.json: which stylesheets the event page's chunk has, which the API server applies to the
+    // event page it renders (server/src/modules/events/event-page.ts).
     manifest: !isSsrBuild,
     // Every browser the build targets supports <link rel="modulepreload">; skip the polyfill.
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        // (The server-side build of src/prerender.tsx is one module for Node: no chunks to tune.)
         // Long-lived vendor chunks for the libraries every page needs. Page-specific libraries
         // (leaflet, emoji-picker-react, qrcode.react, socket.io-client) are deliberately NOT listed:
         // they stay inside the lazily loaded route chunks that import them.
+        // (The server-side build of src/prerender.tsx is one module for Node: no chunks to tune.)
         codeSplitting: isSsrBuild ? false : {
           groups: [
             {

@@ -19,7 +19,7 @@ import { createErrorHandler, notFoundHandler } from './lib/error-handler.js';
 import type { Logger } from './lib/logger.js';
 import type { Mailer } from './lib/mailer.js';
 import { createAppShellHandler, createAppShellSource } from './lib/app-shell.js';
-import { createEmbedPageHandler, createWidgetScriptHandler, isFrameablePath, WIDGET_SCRIPT_PATH } from './lib/embed-page.js';
+import { createWidgetScriptHandler, isFrameablePath, WIDGET_SCRIPT_PATH } from './lib/embed-page.js';
 import { limitPerIp, localBudgets, sharedBudgets } from './lib/rate-limit.js';
 import { declareRoutes } from './lib/route-declaration.js';
 import { createRequestGate } from './lib/request-gate.js';
@@ -620,14 +620,13 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
       createEventPageHandler({
         events: services.events,
         shell: appShell,
-        shellRenderer: path.join(clientDist, '..', 'dist-ssr', 'prerender.js'),
+        clientDist,
         publicUrl: config.publicUrl,
         logger,
       }),
     );
-    // The ticket widget (docs/decisions/widget.md): its script for other websites, and the page it frames.
+    // The ticket widget's script for other websites (docs/decisions/widget.md); the page it frames is the app shell below.
     app.get(WIDGET_SCRIPT_PATH, compressed, createWidgetScriptHandler(clientDist));
-    app.get('/embed/events/:id', compressed, createEmbedPageHandler(appShell));
     app.use(
       express.static(clientDist, {
         index: false,
@@ -642,9 +641,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services } {
     app.get('/sw.js', (_req, res) => {
       res.status(404).end();
     });
-    // History fallback: every client route answers with the app shell, its head naming the route's files;
-    // the event list's page also carries its first search.
-    app.get(/^(?!\/api\/|\/socket\.io\/).*/, compressed, createAppShellHandler(appShell, { data: { events: eventListPageData(services.events) }, logger }));
+    // The event list's page carries its first search; every other client route answers with the plain app shell.
+    app.get('/events', compressed, createAppShellHandler(appShell, { data: eventListPageData(services.events), logger }));
+    app.get(/^(?!\/api\/|\/socket\.io\/).*/, compressed, createAppShellHandler(appShell));
   } else {
     logger.info(`client build not found at ${clientDist}; serving the API only`);
   }

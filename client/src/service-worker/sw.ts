@@ -28,15 +28,6 @@ cleanupOutdatedCaches();
 clientsClaim();
 
 const SHELL = '/index.html';
-/** The same shell in Kiswahili (docs/decisions/languages.md), for a reader whose `lang` cookie says so. */
-const KISWAHILI_SHELL = '/index.sw.html';
-
-/** The shell in the reader's language: the `lang` cookie where the browser lets a worker read it (CookieStore). */
-async function shellFor(): Promise<Response | undefined> {
-  const cookies = (self as unknown as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
-  const language = await cookies?.get('lang').then((cookie) => cookie?.value, () => undefined);
-  return (language === 'sw' ? await matchPrecache(KISWAHILI_SHELL) : undefined) ?? matchPrecache(SHELL);
-}
 const NOT_PAGES = [/^\/api\//, /^\/uploads\//, /^\/pay\//, /^\/simulator\//, /^\/socket\.io\//, /^\/healthz/, /^\/readyz/, /^\/metrics/];
 
 /** Only answers worth keeping: a complete 200 (no opaque or partial responses). */
@@ -58,7 +49,7 @@ registerRoute(
         return await pages.handle(options);
       } catch {
         // Offline and this page was never opened: the shell renders it (and its saved data) in the app.
-        return (await shellFor()) ?? Response.error();
+        return (await matchPrecache(SHELL)) ?? Response.error();
       }
     },
     { denylist: NOT_PAGES },

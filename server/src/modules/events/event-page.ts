@@ -1,13 +1,17 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { RequestHandler } from 'express';
 import { isId } from '../../db/ids.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Language } from '@tukio/shared/languages';
-import { routeHints, shellLanguage, withinHead, type AppShellSource } from '../../lib/app-shell.js';
-import { injectEventShell, lazyAppShellRenderer } from './app-shell-renderer.js';
+import { shellLanguage, withinHead, type AppShellSource } from '../../lib/app-shell.js';
+import { lazyEventShellRenderer } from './app-shell-renderer.js';
 import type { EventDto, EventsService } from './events.service.js';
 
 const DESCRIPTION_MAX = 300;
+/** The client build's empty root, where the rendered header and hero go. */
+const EMPTY_ROOT = '<div id="root"></div>';
 /** The element id the client reads the embedded event from (features/events/api/initial-event.ts). */
 export const INITIAL_EVENT_ELEMENT_ID = 'initial-event';
 
@@ -91,63 +95,58 @@ export function injectEventHead(html: string, event: EventDto, pageUrl: string):
   return /<\/head>/i.test(cleaned) ? cleaned.replace(/<\/head>/i, () => `${tags}</head>`) : `${tags}${cleaned}`;
 }
 
+/** The event route's own stylesheets, as the client build's manifest (Vite's `build.manifest`) lists them. */
+async function eventRouteStylesheets(clientDist: string): Promise<string> {
+  const manifest = await readFile(path.join(clientDist, '.vite', 'manifest.json'), 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, { css?: string[] } | undefined>,
+    () => ({}) as Record<string, undefined>,
+  );
+  const files = manifest['src/app/routes/event-detail.tsx']?.css ?? [];
+  return files.filter((file) => /^[\w./-]+\.css$/.test(file)).map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
+}
+
 /**
- * GET /events/:id (the client route): the app shell with the event's share tags, so links pasted
- * into WhatsApp or X show a rich preview, the event's data, and (with the client's shell renderer,
- * `shellRenderer`) its header already rendered, so the page paints before the app's code runs.
- * Anything else (unknown, pending) gets the plain shell.
+ * GET /events/:id (the client route): the app shell with the event's share tags, so links pasted into WhatsApp
+ * or X show a rich preview, the event's data, so the page renders without asking for it, and (with the
+ * client's renderer, `shellRenderer`) its header and hero already rendered and styled, so the page paints
+ * before the app's code runs. Anything else (unknown, pending) gets the plain shell.
  */
 export function createEventPageHandler(deps: {
   events: EventsService;
   /** The client build's index.html (shared with the history fallback, lib/app-shell.ts). */
   shell: AppShellSource;
-  /** client/dist-ssr/prerender.js (client/src/prerender.tsx). */
-  shellRenderer: string;
+  clientDist: string;
   publicUrl: string;
   logger: Logger;
 }): RequestHandler {
-  const renderer = lazyAppShellRenderer(deps.shellRenderer, deps.logger);
-  // The event route's files named in the head (lib/app-shell.ts): with the hero rendered on the server, only
-  // the stylesheets that style it, applied at once; with the generic shell, all of them, fetched with the page.
-  // Per language: a Kiswahili reader gets the Kiswahili shell (lib/app-shell.ts).
-  const hinted: Partial<Record<Language, { version: number; html: string; rendered: string; generic: string }>> = {};
-  async function shell(language: Language) {
-    const { html, manifest, version } = await deps.shell.current(language);
-    if (hinted[language]?.version !== version) {
-      hinted[language] = { version, html, rendered: routeHints(manifest, 'event-detail', { rendered: true }), generic: routeHints(manifest, 'event-detail') };
-    }
-    return hinted[language];
-  }
+  const renderer = lazyEventShellRenderer(path.join(deps.clientDist, '..', 'dist-ssr', 'prerender.js'), deps.logger);
+  let stylesheets: { html: string; links: Promise<string> } | undefined;
 
   /**
-   * The whole page per event body and shell. Keyed by the events service's cached body: a shared link
-   * opened many times renders once, and an edit (a new body) or a new client build renders again.
+   * The whole page per event body, shell and language. Keyed by the events service's cached body: a shared
+   * link opened many times renders once, and an edit (a new body) or a new client build renders again.
    */
-  const pages: Record<Language, WeakMap<EventDto, { shell: object; page: string }>> = { en: new WeakMap(), sw: new WeakMap() };
+  const pages: Record<Language, WeakMap<EventDto, { shell: string; page: string }>> = { en: new WeakMap(), sw: new WeakMap() };
   async function page(event: EventDto, pageUrl: string, language: Language): Promise<string> {
-    const current = await shell(language);
+    const shell = await deps.shell.current();
     const known = pages[language].get(event);
-    if (known?.shell === current) return known.page;
-    const rendered = await render(current, event, pageUrl, language);
-    pages[language].set(event, { shell: current, page: rendered });
+    if (known?.shell === shell) return known.page;
+    const rendered = await render(shell, event, pageUrl, language);
+    pages[language].set(event, { shell, page: rendered });
     return rendered;
   }
 
-  async function render(
-    { html, rendered, generic }: { html: string; rendered: string; generic: string },
-    event: EventDto,
-    pageUrl: string,
-    language: Language,
-  ): Promise<string> {
-    const withHead = injectEventHead(html, event, pageUrl);
+  async function render(shell: string, event: EventDto, pageUrl: string, language: Language): Promise<string> {
+    const withHead = injectEventHead(shell, event, pageUrl).replace(/<html lang="[^"]*"/, `<html lang="${language}"`);
     const shellRenderer = await renderer();
-    if (!shellRenderer) return withinHead(withHead, generic);
+    if (!shellRenderer || !withHead.includes(EMPTY_ROOT)) return withHead;
     try {
-      const withShell = injectEventShell(withHead, shellRenderer, shellRenderer.renderAppShell(event, language));
-      return withShell === withHead ? withinHead(withHead, generic) : withinHead(withShell, rendered);
+      const hero = shellRenderer.renderEventShell(event, language);
+      if (stylesheets?.html !== shell) stylesheets = { html: shell, links: eventRouteStylesheets(deps.clientDist) };
+      return withinHead(withHead.replace(EMPTY_ROOT, () => `<div id="root">${hero}</div>`), await stylesheets.links);
     } catch (error) {
       deps.logger.error(`event page ${event._id}: shell not rendered`, error);
-      return withinHead(withHead, generic);
+      return withHead;
     }
   }
 
@@ -156,8 +155,7 @@ export function createEventPageHandler(deps: {
     if (!isId(id)) return next();
     try {
       const event = await deps.events.get(id, undefined);
-      const language = shellLanguage(req);
-      const html = await page(event, `${deps.publicUrl}/events/${id}`, language);
+      const html = await page(event, `${deps.publicUrl}/events/${id}`, shellLanguage(req));
       res.setHeader('Cache-Control', 'no-cache');
       res.vary('Cookie');
       res.vary('Accept-Language');
