@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../src/locales/en/tickets.json' with { type: 'json' };
 import sw from '../src/locales/sw/tickets.json' with { type: 'json' };
 import enEvents from '../src/locales/en/events.json' with { type: 'json' };
-import { createApprovedPaidEvent, kenyanDay, type Session, setAvatar, signIn } from './helpers/browser.js';
+import swEvents from '../src/locales/sw/events.json' with { type: 'json' };
+import { createApprovedPaidEvent, kenyanDay, screenshotsAtWidths, type Session, setAvatar, signIn } from './helpers/browser.js';
 import { seriousErrors, startHarness, type Harness } from './helpers/harness.js';
 
 /*
@@ -101,6 +102,45 @@ describe('event series in the browser', () => {
     await page.goto(`/edit-event/${eventId}`);
     await expect.poll(() => page.locator('select[name="type-0-sold-for"]').inputValue()).toBe(second._id);
     // The editor's map tiles are out of reach of the test machine (as in ticket-types.test.ts).
+    expect(seriousErrors(errors).filter((error) => !error.includes('ERR_NAME_NOT_RESOLVED'))).toEqual([]);
+  });
+
+  it('the organiser moves a date and changes its seats in the editor, and reads why a time in the past is refused, at phone width', async () => {
+    await setAvatar(h, organiser);
+    const { page, errors } = await h.newPage({ width: 390, height: 844 });
+    await signIn(h, page, organiser.user.username);
+    await page.goto(`/edit-event/${eventId}`);
+    const list = page.getByTestId('series-date-list');
+    await expect.poll(() => list.locator('li').count()).toBe(3);
+    const third = (await h.server.api('GET', `/api/events/${eventId}/dates`)).body.dates[2] as { _id: string; startsAt: string };
+    const row = list.locator('li').nth(2);
+    await row.getByRole('button', { name: new RegExp(`^${enEvents['events.seriesEditDate']} `) }).click();
+    const time = row.getByLabel(enEvents['events.seriesDateTime']);
+    expect(await time.inputValue()).toBe(third.startsAt.slice(0, 16));
+
+    // A time in the past: the server's message, and nothing changes.
+    await time.fill(`${kenyanDay(-3)}T19:00`);
+    await row.getByRole('button', { name: enEvents['events.seriesSaveDate'] }).click();
+    await row.getByRole('alert').waitFor();
+    await screenshotsAtWidths(page, 'series-date-edit-refused', { element: row });
+    expect(((await h.server.api('GET', `/api/events/${eventId}/dates`)).body.dates[2] as { startsAt: string }).startsAt).toBe(third.startsAt);
+
+    await time.fill(`${kenyanDay(25)}T20:30`);
+    await row.getByLabel(enEvents['events.seriesCapacity']).fill('40');
+    await row.getByRole('button', { name: enEvents['events.seriesSaveDate'] }).click();
+    await page.getByText(enEvents['events.seriesDateSaved']).waitFor();
+    await expect
+      .poll(async () => ((await h.server.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string; startsAt: string; capacity: number | null }>).find((date) => date._id === third._id))
+      .toMatchObject({ startsAt: expect.stringMatching(new RegExp(`^${kenyanDay(25)}T20:30`)), capacity: 40 });
+    // Back in the list, with its new seats.
+    await list.getByText(/of 40 sold/).waitFor();
+    // In Kiswahili too.
+    await page.getByRole('combobox', { name: /Language|Lugha/ }).selectOption('sw');
+    await row.getByRole('button', { name: new RegExp(`^${swEvents['events.seriesEditDate']} `) }).click();
+    await row.getByLabel(swEvents['events.seriesDateTime']).waitFor();
+    await screenshotsAtWidths(page, 'series-date-edit-sw', { element: row });
+    await row.getByRole('button', { name: swEvents['events.seriesEditClose'] }).click();
+    await list.getByText(/40/).waitFor();
     expect(seriousErrors(errors).filter((error) => !error.includes('ERR_NAME_NOT_RESOLVED'))).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 /*
  * "Dates" in the event editor (docs/decisions/event-series.md): an organiser turns an event into a series by
- * adding dates, each with its own seats. A date nobody bought is removed; one with sold tickets is cancelled
- * after a confirmation, which refunds only that date's buyers.
+ * adding dates, each with its own seats, and may move a date or change its seats (its holders are mailed the new
+ * time). A date nobody bought is removed; one with sold tickets is cancelled after a confirmation, which refunds
+ * only that date's buyers.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
@@ -12,7 +13,56 @@ import { getErrorMessage } from '../../../lib/errors';
 import { formatCount, formatSeriesDate } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useT } from '../../../lib/i18n';
-import { addEventDate, listEventDates, removeEventDate, type SeriesDate } from '../api/event-dates-api';
+import { addEventDate, listEventDates, removeEventDate, updateEventDate, type SeriesDate } from '../api/event-dates-api';
+
+/** Seats typed in a form: empty for no limit. */
+const seatsFrom = (typed: string) => (typed.trim() === '' ? null : Number(typed));
+
+/** One date's time and seats, edited in place; the server refuses seats below what is sold and held. */
+function SeriesDateEditor({ eventId, date, onDone }: { eventId: string; date: SeriesDate; onDone: (saved: boolean) => void }) {
+  const t = useT();
+  const [startsAt, setStartsAt] = useState(date.startsAt.slice(0, 16));
+  const [capacity, setCapacity] = useState(date.capacity === null ? '' : String(date.capacity));
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!startsAt) return setError(t('events.seriesDateRequired'));
+    setSaving(true);
+    setError(null);
+    try {
+      const moved = startsAt !== date.startsAt.slice(0, 16);
+      await updateEventDate(eventId, date._id, { ...(moved ? { startsAt } : {}), capacity: seatsFrom(capacity) });
+      notify.success(t('events.seriesDateSaved'));
+      onDone(true);
+    } catch (failure) {
+      setError(getErrorMessage(failure, t('events.seriesDateFailed')));
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="series-dates__edit" onSubmit={(event) => void save(event)} noValidate>
+      <TextField label={t('events.seriesDateTime')} type="datetime-local" value={startsAt} onChange={(change) => setStartsAt(change.target.value)} />
+      <TextField label={t('events.seriesCapacity')} type="number" inputMode="numeric" min={1} value={capacity} onChange={(change) => setCapacity(change.target.value)} hint={t('events.seriesCapacityHint')} />
+      {date.sold > 0 ? <p className="muted">{t('events.seriesMoveNotice')}</p> : null}
+      {error ? (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="series-dates__actions">
+        <Button type="submit" className="btn--sm" loading={saving} loadingText={t('events.seriesSaving')}>
+          {t('events.seriesSaveDate')}
+        </Button>
+        <Button variant="secondary" className="btn--sm" disabled={saving} onClick={() => onDone(false)}>
+          {t('events.seriesEditClose')}
+        </Button>
+      </div>
+    </form>
+  );
+}
 
 export function SeriesDatesPanel({ eventId }: { eventId: string }) {
   const t = useT();
@@ -23,6 +73,7 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
   const [capacity, setCapacity] = useState('');
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState<SeriesDate | null>(null);
   const [busy, setBusy] = useState(false);
   const [cancelError, setCancelError] = useState<string | null>(null);
@@ -38,7 +89,7 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
     setAdding(true);
     setAddError(null);
     try {
-      await addEventDate(eventId, { startsAt, capacity: capacity.trim() === '' ? null : Number(capacity) });
+      await addEventDate(eventId, { startsAt, capacity: seatsFrom(capacity) });
       setStartsAt('');
       setCapacity('');
       notify.success(t('events.seriesDateAdded'));
@@ -78,23 +129,41 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
         <p role="alert">{getErrorMessage(dates.error, t('events.seriesDateFailed'))}</p>
       ) : list.length > 0 ? (
         <ul className="series-dates__list" data-testid="series-date-list">
-          {list.map((date) => (
-            <li key={date._id} className="series-dates__item">
-              <span>
-                <strong>{formatSeriesDate(date.startsAt)}</strong>{' '}
-                <span className="muted">
-                  {date.capacity === null ? t('events.seriesSold', { sold: formatCount(date.sold) }) : t('events.seriesSoldOf', { sold: formatCount(date.sold), capacity: formatCount(date.capacity) })}
+          {list.map((date) =>
+            editing === date._id ? (
+              <li key={date._id} className="series-dates__item">
+                <SeriesDateEditor
+                  eventId={eventId}
+                  date={date}
+                  onDone={(saved) => {
+                    setEditing(null);
+                    if (saved) refresh();
+                  }}
+                />
+              </li>
+            ) : (
+              <li key={date._id} className="series-dates__item">
+                <span>
+                  <strong>{formatSeriesDate(date.startsAt)}</strong>{' '}
+                  <span className="muted">
+                    {date.capacity === null ? t('events.seriesSold', { sold: formatCount(date.sold) }) : t('events.seriesSoldOf', { sold: formatCount(date.sold), capacity: formatCount(date.capacity) })}
+                  </span>
                 </span>
-              </span>
-              {date.status === 'cancelled' ? (
-                <span className="badge badge--cancelled">{t('common.cancelled')}</span>
-              ) : (
-                <Button variant="secondary" className="btn--sm" disabled={busy} onClick={() => (date.sold > 0 ? setCancelling(date) : void remove(date, false))}>
-                  {date.sold > 0 ? t('events.seriesCancelDate') : t('events.seriesRemoveDate')}
-                </Button>
-              )}
-            </li>
-          ))}
+                {date.status === 'cancelled' ? (
+                  <span className="badge badge--cancelled">{t('common.cancelled')}</span>
+                ) : (
+                  <span className="series-dates__actions">
+                    <Button variant="secondary" className="btn--sm" disabled={busy} aria-label={t('events.seriesEditDateOf', { date: formatSeriesDate(date.startsAt) })} onClick={() => setEditing(date._id)}>
+                      {t('events.seriesEditDate')}
+                    </Button>
+                    <Button variant="secondary" className="btn--sm" disabled={busy} onClick={() => (date.sold > 0 ? setCancelling(date) : void remove(date, false))}>
+                      {date.sold > 0 ? t('events.seriesCancelDate') : t('events.seriesRemoveDate')}
+                    </Button>
+                  </span>
+                )}
+              </li>
+            ),
+          )}
         </ul>
       ) : null}
       <form className="series-dates__add" onSubmit={(event) => void add(event)} noValidate>
