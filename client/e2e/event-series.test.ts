@@ -141,6 +141,16 @@ describe('event series in the browser', () => {
     await screenshotsAtWidths(page, 'series-date-edit-sw', { element: row });
     await row.getByRole('button', { name: swEvents['events.seriesEditClose'] }).click();
     await list.getByText(/40/).waitFor();
+
+    // The same fields add a date below the list (emptied once it is added), and a date nobody bought is removed.
+    await page.getByLabel(swEvents['events.seriesNewDate']).fill(`${kenyanDay(31)}T19:00`);
+    await page.getByRole('button', { name: swEvents['events.seriesAddDate'] }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(4);
+    expect(await page.getByLabel(swEvents['events.seriesNewDate']).inputValue()).toBe('');
+    const added = ((await h.server.api('GET', `/api/events/${eventId}/dates`)).body.dates as Array<{ _id: string; startsAt: string; capacity: number | null }>).at(-1)!;
+    expect(added).toMatchObject({ startsAt: expect.stringMatching(new RegExp(`^${kenyanDay(31)}T19:00`)), capacity: null });
+    await list.locator('li').nth(3).getByRole('button', { name: swEvents['events.seriesRemoveDate'] }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(3);
     expect(seriousErrors(errors).filter((error) => !error.includes('ERR_NAME_NOT_RESOLVED'))).toEqual([]);
   });
 

@@ -15,14 +15,17 @@ import { notify } from '../../../lib/notify';
 import { useT } from '../../../lib/i18n';
 import { addEventDate, listEventDates, removeEventDate, updateEventDate, type SeriesDate } from '../api/event-dates-api';
 
-/** Seats typed in a form: empty for no limit. */
-const seatsFrom = (typed: string) => (typed.trim() === '' ? null : Number(typed));
-
-/** One date's time and seats, edited in place; the server refuses seats below what is sold and held. */
-function SeriesDateEditor({ eventId, date, onDone }: { eventId: string; date: SeriesDate; onDone: (saved: boolean) => void }) {
+/**
+ * A date's time and seats: adding one (`date` left out; emptied after it was added) or editing one in place (only
+ * what changed is sent, so an unmoved date mails nobody). The server's refusal (a time in the past, seats below
+ * what is sold and held) shows under the fields, and nothing changes.
+ */
+function SeriesDateForm({ eventId, date, onDone }: { eventId: string; date?: SeriesDate; onDone: (saved: boolean) => void }) {
   const t = useT();
-  const [startsAt, setStartsAt] = useState(date.startsAt.slice(0, 16));
-  const [capacity, setCapacity] = useState(date.capacity === null ? '' : String(date.capacity));
+  const initialStart = date?.startsAt.slice(0, 16) ?? '';
+  const initialSeats = date?.capacity == null ? '' : String(date.capacity);
+  const [startsAt, setStartsAt] = useState(initialStart);
+  const [capacity, setCapacity] = useState(initialSeats);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -31,34 +34,40 @@ function SeriesDateEditor({ eventId, date, onDone }: { eventId: string; date: Se
     if (!startsAt) return setError(t('events.seriesDateRequired'));
     setSaving(true);
     setError(null);
+    const seats = capacity.trim() === '' ? null : Number(capacity);
     try {
-      const moved = startsAt !== date.startsAt.slice(0, 16);
-      await updateEventDate(eventId, date._id, { ...(moved ? { startsAt } : {}), capacity: seatsFrom(capacity) });
-      notify.success(t('events.seriesDateSaved'));
+      if (date) await updateEventDate(eventId, date._id, { ...(startsAt !== initialStart ? { startsAt } : {}), capacity: seats });
+      else await addEventDate(eventId, { startsAt, capacity: seats });
+      notify.success(t(date ? 'events.seriesDateSaved' : 'events.seriesDateAdded'));
+      setStartsAt(initialStart);
+      setCapacity(initialSeats);
       onDone(true);
     } catch (failure) {
       setError(getErrorMessage(failure, t('events.seriesDateFailed')));
+    } finally {
       setSaving(false);
     }
   };
 
   return (
-    <form className="series-dates__edit" onSubmit={(event) => void save(event)} noValidate>
-      <TextField label={t('events.seriesDateTime')} type="datetime-local" value={startsAt} onChange={(change) => setStartsAt(change.target.value)} />
+    <form className="series-dates__form" onSubmit={(event) => void save(event)} noValidate>
+      <TextField label={t(date ? 'events.seriesDateTime' : 'events.seriesNewDate')} type="datetime-local" value={startsAt} onChange={(change) => setStartsAt(change.target.value)} />
       <TextField label={t('events.seriesCapacity')} type="number" inputMode="numeric" min={1} value={capacity} onChange={(change) => setCapacity(change.target.value)} hint={t('events.seriesCapacityHint')} />
-      {date.sold > 0 ? <p className="muted">{t('events.seriesMoveNotice')}</p> : null}
+      {date && date.sold > 0 ? <p className="muted">{t('events.seriesMoveNotice')}</p> : null}
       {error ? (
         <p className="field__error" role="alert">
           {error}
         </p>
       ) : null}
-      <div className="series-dates__actions">
-        <Button type="submit" className="btn--sm" loading={saving} loadingText={t('events.seriesSaving')}>
-          {t('events.seriesSaveDate')}
+      <div className="button-row">
+        <Button type="submit" className={date ? 'btn--sm' : undefined} loading={saving} loadingText={t(date ? 'events.seriesSaving' : 'events.seriesAdding')}>
+          {t(date ? 'events.seriesSaveDate' : 'events.seriesAddDate')}
         </Button>
-        <Button variant="secondary" className="btn--sm" disabled={saving} onClick={() => onDone(false)}>
-          {t('events.seriesEditClose')}
-        </Button>
+        {date ? (
+          <Button variant="secondary" className="btn--sm" disabled={saving} onClick={() => onDone(false)}>
+            {t('events.seriesEditClose')}
+          </Button>
+        ) : null}
       </div>
     </form>
   );
@@ -69,10 +78,6 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
   const titleId = useId();
   const queryClient = useQueryClient();
   const dates = useQuery({ queryKey: ['event-dates', eventId], queryFn: ({ signal }) => listEventDates(eventId, signal) });
-  const [startsAt, setStartsAt] = useState('');
-  const [capacity, setCapacity] = useState('');
-  const [adding, setAdding] = useState(false);
-  const [addError, setAddError] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState<SeriesDate | null>(null);
   const [busy, setBusy] = useState(false);
@@ -81,24 +86,6 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['event-dates', eventId] });
     void queryClient.invalidateQueries({ queryKey: ['event', eventId] });
-  };
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!startsAt) return setAddError(t('events.seriesDateRequired'));
-    setAdding(true);
-    setAddError(null);
-    try {
-      await addEventDate(eventId, { startsAt, capacity: seatsFrom(capacity) });
-      setStartsAt('');
-      setCapacity('');
-      notify.success(t('events.seriesDateAdded'));
-      refresh();
-    } catch (error) {
-      setAddError(getErrorMessage(error, t('events.seriesDateFailed')));
-    } finally {
-      setAdding(false);
-    }
   };
 
   const remove = async (date: SeriesDate, confirm: boolean) => {
@@ -132,7 +119,7 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
           {list.map((date) =>
             editing === date._id ? (
               <li key={date._id} className="series-dates__item">
-                <SeriesDateEditor
+                <SeriesDateForm
                   eventId={eventId}
                   date={date}
                   onDone={(saved) => {
@@ -152,7 +139,7 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
                 {date.status === 'cancelled' ? (
                   <span className="badge badge--cancelled">{t('common.cancelled')}</span>
                 ) : (
-                  <span className="series-dates__actions">
+                  <span className="button-row">
                     <Button variant="secondary" className="btn--sm" disabled={busy} aria-label={t('events.seriesEditDateOf', { date: formatSeriesDate(date.startsAt) })} onClick={() => setEditing(date._id)}>
                       {t('events.seriesEditDate')}
                     </Button>
@@ -166,18 +153,7 @@ export function SeriesDatesPanel({ eventId }: { eventId: string }) {
           )}
         </ul>
       ) : null}
-      <form className="series-dates__add" onSubmit={(event) => void add(event)} noValidate>
-        <TextField label={t('events.seriesNewDate')} type="datetime-local" value={startsAt} onChange={(change) => setStartsAt(change.target.value)} />
-        <TextField label={t('events.seriesCapacity')} type="number" inputMode="numeric" min={1} value={capacity} onChange={(change) => setCapacity(change.target.value)} hint={t('events.seriesCapacityHint')} />
-        {addError ? (
-          <p className="field__error" role="alert">
-            {addError}
-          </p>
-        ) : null}
-        <Button type="submit" loading={adding} loadingText={t('events.seriesAdding')}>
-          {t('events.seriesAddDate')}
-        </Button>
-      </form>
+      <SeriesDateForm eventId={eventId} onDone={refresh} />
       <ConfirmDialog
         open={cancelling !== null}
         title={t('events.seriesCancelTitle')}
