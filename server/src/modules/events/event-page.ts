@@ -108,7 +108,7 @@ async function eventRouteStylesheets(clientDist: string): Promise<string> {
 /**
  * GET /events/:id (the client route): the app shell with the event's share tags, so links pasted into WhatsApp
  * or X show a rich preview, the event's data, so the page renders without asking for it, and (with the
- * client's renderer, `shellRenderer`) its header and hero already rendered and styled, so the page paints
+ * client's renderer, dist-ssr/prerender.js beside `clientDist`) its header and hero already rendered and styled, so the page paints
  * before the app's code runs. Anything else (unknown, pending) gets the plain shell.
  */
 export function createEventPageHandler(deps: {
