@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { catalogs } from './build/catalogs-plugin.js';
 
@@ -20,7 +21,9 @@ const ownModuleFiles = [
 export default defineConfig({
   // The catalogs plugin registers each module's English texts, as the build does: tests read the real words.
   plugins: [react(), catalogs()],
-  resolve: { conditions: ['@tukio/source'] },
+  // The shared package's sources, not its build, in happy-dom files and in files that run in Node (widget-build).
+  resolve: { conditions: ['@tukio/source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['@tukio/source', ...defaultServerConditions] } },
   test: {
     root: new URL('.', import.meta.url).pathname,
     environment: 'happy-dom',

@@ -228,9 +228,10 @@ export async function getTransactionPage(userId: string, cursor: string | null, 
 }
 
 /** The user's role (GET /api/auth/user/:id); the stored user record has none. */
-export async function getRole(userId: string, signal?: AbortSignal): Promise<string | undefined> {
+export async function getRole(userId: string, signal?: AbortSignal): Promise<string | null> {
   const { data } = await api.get<{ user?: { role?: string } }>(`/auth/user/${seg(userId)}`, { signal });
-  return data?.user?.role;
+  // null, not undefined, for an answer without a role: a query may not resolve to undefined.
+  return data?.user?.role ?? null;
 }
 
 /** The caller's team roles (server module teams): each role with the events it covers. */

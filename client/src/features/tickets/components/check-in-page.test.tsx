@@ -12,7 +12,7 @@ vi.mock('../api/tickets-api', () => ({
   getGateList: vi.fn(),
   checkInTicket: vi.fn(),
   syncScans: vi.fn(),
-  getRole: vi.fn(async () => undefined),
+  getRole: vi.fn(async () => null),
   getAttendeePage: vi.fn(() => Promise.reject(Object.assign(new Error('Network Error'), { isHttpError: true }))),
   getAttendeesCsv: vi.fn(),
 }));

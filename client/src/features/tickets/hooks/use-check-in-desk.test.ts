@@ -10,7 +10,7 @@ vi.mock('../api/tickets-api', () => ({
   getGateList: vi.fn(),
   checkInTicket: vi.fn(),
   syncScans: vi.fn(),
-  getRole: vi.fn(async () => undefined),
+  getRole: vi.fn(async () => null),
 }));
 vi.mock('../lib/ticket-code', () => ({
   loadVerificationKey: vi.fn(async () => null),
@@ -37,6 +37,8 @@ const queueKey = `tukio-checkin-queue:${EVENT_ID}`;
 let online = false;
 
 beforeEach(() => {
+  // The module mocks' calls from an earlier test must not count in this one.
+  vi.clearAllMocks();
   localStorage.clear();
   localStorage.setItem('tukio-gate-device', JSON.stringify('Gate C'));
   localStorage.setItem(`tukio-checkin-event:${OWNER}:${EVENT_ID}`, JSON.stringify(savedDetails));
