@@ -123,7 +123,7 @@ async function nothingPosted(attempt: string) {
     () => {
       if (!simulator.payouts.payouts.get(attempt)?.posted) throw new Error(`the simulator has not finished ${attempt}`);
     },
-    { timeout: 5000, interval: 10 },
+    { timeout: 15_000, interval: 10 },
   );
   return posted.filter((entry) => entry.query.ocid === attempt);
 }
@@ -151,7 +151,7 @@ async function stkPayment(amount: number, phone: string) {
       if (!callback) throw new Error('no STK callback');
       return String(callback.Body.stkCallback.CallbackMetadata.Item.find((item: any) => item.Name === 'MpesaReceiptNumber').Value);
     },
-    { timeout: 5000, interval: 10 },
+    { timeout: 15_000, interval: 10 },
   );
 }
 

@@ -66,7 +66,7 @@ describe.each([
     expect(await shared.rate.vote('down', fastBounds)).toBeCloseTo(35);
     // Right after a decrease an up vote waits for three periods.
     expect(await shared.rate.vote('up', fastBounds)).toBeCloseTo(35);
-    await vi.waitFor(async () => expect(await shared.rate.vote('up', fastBounds)).toBeCloseTo(40), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect(await shared.rate.vote('up', fastBounds)).toBeCloseTo(40), { timeout: 15_000, interval: 50 });
     // Many down periods end at the floor, not below.
     await vi.waitFor(async () => expect(await shared.rate.vote('down', fastBounds)).toBe(5), { timeout: 10_000, interval: 100 });
   });
@@ -84,7 +84,7 @@ describe('one instance under load', () => {
         while (performance.now() < until);
       };
       blockLoop();
-      await vi.waitFor(() => expect(control.perSecond).toBeLessThan(20), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(control.perSecond).toBeLessThan(20), { timeout: 15_000, interval: 20 });
       const lowered = control.perSecond;
       // Buyers turned away to wait while holds are quick: it climbs again.
       await vi.waitFor(

@@ -147,7 +147,7 @@ function presenceOf(socket: Socket, userId: string, online: boolean, timeoutMs =
  * the same batch as anything queued before, or a later one.
  */
 async function batchesSettled(watcher: Socket, watching: Session, userId: string, openTabs: number) {
-  await expect.poll(async () => (await t.io.in(`user:${userId}`).fetchSockets()).length, { timeout: 5000, interval: 20 }).toBe(openTabs);
+  await expect.poll(async () => (await t.io.in(`user:${userId}`).fetchSockets()).length, { timeout: 15_000, interval: 20 }).toBe(openTabs);
   const marker = await t.createUser(`marker${userId.slice(-6)}`);
   await befriend(marker, watching);
   const announced = presenceOf(watcher, marker.user._id, true);
@@ -182,7 +182,7 @@ describe('presence', () => {
     const wentOffline = presenceOf(watcher, leaving.user._id, false);
     second.close();
     await wentOffline;
-    await expect.poll(() => onlineUsers(watcher), { timeout: 3000 }).not.toContain(leaving.user._id);
+    await expect.poll(() => onlineUsers(watcher), { timeout: 15_000 }).not.toContain(leaving.user._id);
     watcher.close();
   });
 
@@ -195,7 +195,7 @@ describe('presence', () => {
     const batches = received(watcher, 'presence') as PresenceBatch[];
     const others = await Promise.all(crowd.map((user) => openSocket(t.url, user.token)));
     const announced = () => new Set(batches.flatMap((batch) => batch.changes).filter((change) => change.online).map((change) => change.userId));
-    await expect.poll(() => announced().size, { timeout: 4000 }).toBe(crowd.length);
+    await expect.poll(() => announced().size, { timeout: 15_000 }).toBe(crowd.length);
     expect(batches.length).toBeLessThanOrEqual(2);
     others.forEach((socket) => socket.close());
     watcher.close();
@@ -237,7 +237,7 @@ describe('presence', () => {
     await befriend(blocked, blocker);
     const blockerSocket = await openSocket(t.url, blocker.token);
     const blockedSocket = await openSocket(t.url, blocked.token);
-    await expect.poll(() => onlineUsers(blockedSocket), { timeout: 5000 }).toContain(blocker.user._id);
+    await expect.poll(() => onlineUsers(blockedSocket), { timeout: 15_000 }).toContain(blocker.user._id);
 
     const blockerGone = presenceOf(blockedSocket, blocker.user._id, false);
     const blockedGone = presenceOf(blockerSocket, blocked.user._id, false);
@@ -336,7 +336,7 @@ describe('durability and scale-out', () => {
       const qLeft = presenceOf(pSocket, q.user._id, false);
       qSocket.close();
       await qLeft;
-      await expect.poll(() => onlineUsers(pSocket), { timeout: 4000 }).not.toContain(q.user._id);
+      await expect.poll(() => onlineUsers(pSocket), { timeout: 15_000 }).not.toContain(q.user._id);
     } finally {
       await cluster.close();
     }

@@ -115,14 +115,14 @@ describe('cached event bodies across instances', () => {
       expect(await seenOnTwo()).toMatchObject({ title: 'Lamu Cultural Festival', seatsLeft: 5 });
 
       expect((await one.api('PUT', `/api/events/${event._id}`, { token: admin.token, body: { title: 'Lamu Maulidi Festival' } })).status).toBe(200);
-      await expect.poll(async () => (await seenOnTwo()).title, { timeout: 5000 }).toBe('Lamu Maulidi Festival');
+      await expect.poll(async () => (await seenOnTwo()).title, { timeout: 15_000 }).toBe('Lamu Maulidi Festival');
 
       expect((await one.api('POST', `/api/events/register/${event._id}`, { token: buyer.token, body: {} })).status).toBe(200);
-      await expect.poll(async () => (await seenOnTwo()).seatsLeft, { timeout: 5000 }).toBe(4);
+      await expect.poll(async () => (await seenOnTwo()).seatsLeft, { timeout: 15_000 }).toBe(4);
       expect((await seenOnTwo()).registeredUsers).toEqual([buyer.user._id]);
 
       expect((await one.api('PUT', `/api/events/admin/disapprove/${event._id}`, { token: admin.token, body: {} })).status).toBe(200);
-      await expect.poll(async () => (await two.api('GET', `/api/events/${event._id}`)).status, { timeout: 5000 }).toBe(404);
+      await expect.poll(async () => (await two.api('GET', `/api/events/${event._id}`)).status, { timeout: 15_000 }).toBe(404);
     } finally {
       await cluster.close();
     }

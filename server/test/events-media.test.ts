@@ -381,7 +381,7 @@ describe('GET /events/:id share page', () => {
     const original = readFileSync(indexHtml, 'utf8');
     try {
       writeFileSync(indexHtml, original.replace('<title>Tukio</title>', '<title>Tukio</title><meta name="build" content="next" />'));
-      await vi.waitFor(async () => expect(await (await fetch(`${t.url}/events/${event._id}`)).text()).toContain('<meta name="build" content="next" />'), { timeout: 5000 });
+      await vi.waitFor(async () => expect(await (await fetch(`${t.url}/events/${event._id}`)).text()).toContain('<meta name="build" content="next" />'), { timeout: 15_000 });
     } finally {
       writeFileSync(indexHtml, original);
     }

@@ -119,7 +119,7 @@ describe('a busy sale on one instance (the embedded default)', () => {
     expect((await hold(t, eventId, buyers[1]!)).status).toBe(201);
     expect((await hold(t, eventId, buyers[2]!)).status).toBe(429);
     await vi.waitFor(async () => expect((await t.api('GET', `/api/events/${eventId}/queue`, { token: buyers[2]!.token })).body).toMatchObject({ soldOut: true }), {
-      timeout: 5000,
+      timeout: 15_000,
       interval: 200,
     });
   });
