@@ -26,6 +26,8 @@ describe('demo data', () => {
     expect(svg).toContain('Rock &#38; &#60;Roll&#62;');
     expect(svg).not.toContain('<Roll>');
     expect(svg).toContain('KICC, Nairobi');
+    // The date in numerals, no English word on a Kiswahili page.
+    expect(svg).toContain('>01/01/2027 · 18:00<');
     expect(svg).not.toContain('Ksh.');
 
     const list = await demo.api('GET', '/api/events/admin/approved');

@@ -47,7 +47,10 @@ export interface PosterEvent {
 export function posterSvg(event: PosterEvent): string {
   const [dark, mid, accent] = palettes[hash(event.title) % palettes.length]!;
   const titleLines = wrap(event.title, 22, 3);
-  const when = event.startsAt.toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  // Numerals only ("03/12/2026 · 07:00", the Kenyan day/month order): one image serves readers in English and Kiswahili.
+  const when = event.startsAt
+    .toLocaleString('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })
+    .replace(', ', ' · ');
   const seed = hash(event.location);
   const circles = Array.from({ length: 6 }, (_, i) => {
     const x = (seed >> (i * 3)) % 1200;
